@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+//
+// KeyCat: the backend of a commerce platform for mechanical keyboards, keycaps and switches.
+// It takes no Swift packages: the toolchain and two system libraries (SQLite and OpenSSL's
+// libcrypto) are everything it needs.
+import PackageDescription
+
+let package = Package(
+    name: "KeyCat",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "KeyCat", targets: ["KeyCat"]),
+        .executable(name: "keycat-admin", targets: ["keycat-admin"]),
+    ],
+    targets: [
+        // System libraries, each a module map plus a shim for what Swift cannot import.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+
+        // The layers. Arrows point inwards only: KeyCat → Data → {Domain, Infrastructure}.
+        .target(name: "KeyCatDomain"),
+        .target(name: "KeyCatInfrastructure", dependencies: ["CSQLite", "CCrypto"]),
+        .target(name: "KeyCatData", dependencies: ["KeyCatDomain", "KeyCatInfrastructure"]),
+        .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData"]),
+        .executableTarget(name: "keycat-admin", dependencies: ["KeyCat"]),
+
+        .testTarget(name: "KeyCatDomainTests", dependencies: ["KeyCatDomain"]),
+        .testTarget(name: "KeyCatInfrastructureTests", dependencies: ["KeyCatInfrastructure"]),
+        .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData"]),
+        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat"]),
+        .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

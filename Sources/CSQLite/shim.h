@@ -1,0 +1,23 @@
+#ifndef KEYCAT_CSQLITE_SHIM_H
+#define KEYCAT_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// SQLITE_TRANSIENT is a macro around a function-pointer cast that Swift cannot import;
+/// these wrappers bind with it so SQLite copies the bytes before the call returns.
+static inline int keycat_sqlite3_bind_text_transient(sqlite3_stmt *statement, int index,
+                                                     const char *text, int byteCount) {
+    return sqlite3_bind_text(statement, index, text, byteCount, SQLITE_TRANSIENT);
+}
+
+static inline int keycat_sqlite3_bind_blob_transient(sqlite3_stmt *statement, int index,
+                                                     const void *bytes, int byteCount) {
+    return sqlite3_bind_blob(statement, index, bytes, byteCount, SQLITE_TRANSIENT);
+}
+
+/// sqlite3_db_config is variadic, so Swift cannot call it directly.
+static inline int keycat_sqlite3_enable_defensive(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
+}
+
+#endif

@@ -1,0 +1,29 @@
+import KeyCatInfrastructure
+
+/// What `db check` found: SQLite's own checks, and (as later features add them) KeyCat's
+/// invariants. Empty lists mean healthy.
+package struct DatabaseHealth: Sendable {
+    /// Lines from `PRAGMA integrity_check` other than "ok".
+    package var integrityProblems: [String]
+    /// Rows whose foreign keys point nowhere, from `PRAGMA foreign_key_check`.
+    package var foreignKeyProblems: [String]
+    /// Broken KeyCat invariants, each a sentence.
+    package var invariantProblems: [String]
+
+    package var isHealthy: Bool {
+        integrityProblems.isEmpty && foreignKeyProblems.isEmpty && invariantProblems.isEmpty
+    }
+
+    /// Runs SQLite's integrity and foreign-key checks on a reader snapshot.
+    package static func check(_ database: SQLiteDatabase) throws -> DatabaseHealth {
+        try database.read { connection in
+            let integrity = try connection.query("PRAGMA integrity_check") { $0.string(0) }
+                .filter { $0 != "ok" }
+            let foreignKeys = try connection.query("PRAGMA foreign_key_check") { row in
+                "\(row.string(0)) row \(row.int64(1)) points to a missing \(row.string(2))"
+            }
+            return DatabaseHealth(
+                integrityProblems: integrity, foreignKeyProblems: foreignKeys, invariantProblems: [])
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import KeyCatDomain
+import KeyCatInfrastructure
+
+extension KeyCatError {
+    /// Turns a storage failure into the domain's error, keeping SQLite's code and message in the
+    /// context for logs. Unique-constraint failures become ``KeyCatError/Code/duplicate``.
+    package static func storage(_ error: any Error) -> KeyCatError {
+        switch error {
+        case let error as KeyCatError:
+            return error
+        case let error as SQLiteError where error.isUniqueViolation:
+            return KeyCatError(.duplicate, "it already exists", context: ["sqlite_code": "\(error.extendedCode)"])
+        case let error as SQLiteError where error.isNotADatabase:
+            return KeyCatError(.storage, "the file is not a KeyCat database (\(error.message))",
+                               context: ["sqlite_code": "\(error.extendedCode)"])
+        case let error as SQLiteError where error.isCannotOpen:
+            return KeyCatError(.storage, "the database file cannot be opened (\(error.message))",
+                               context: ["sqlite_code": "\(error.extendedCode)"])
+        case let error as SQLiteError:
+            return KeyCatError(.storage, "storage failed: \(error.message)",
+                               context: ["sqlite_code": "\(error.extendedCode)"])
+        case let error as SQLiteMigrationError:
+            return KeyCatError(.storage, "\(error)")
+        default:
+            return KeyCatError(.internalError, "unexpected failure: \(error)")
+        }
+    }
+}
+
+/// Runs `body`, converting any storage error into a ``KeyCatError``.
+package func storage<Result>(_ body: () throws -> Result) throws(KeyCatError) -> Result {
+    do {
+        return try body()
+    } catch {
+        throw KeyCatError.storage(error)
+    }
+}

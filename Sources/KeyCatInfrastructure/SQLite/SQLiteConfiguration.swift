@@ -1,0 +1,28 @@
+/// How a database is opened and tuned. The defaults are DESIGN §7: WAL, `synchronous=FULL`,
+/// foreign keys on, a five second busy timeout, one writer and a few readers.
+package struct SQLiteConfiguration: Sendable {
+    /// SQLite's `synchronous` setting (<https://sqlite.org/pragma.html#pragma_synchronous>).
+    package enum Synchronous: String, Sendable, CaseIterable {
+        /// No fsync: fast, and a power loss can corrupt the database.
+        case off = "OFF"
+        /// In WAL mode, durable up to the last checkpoint: a power loss may lose the last commits.
+        case normal = "NORMAL"
+        /// Every commit is fsynced: a committed order survives power loss. The default.
+        case full = "FULL"
+        /// As `full`, and the directory is synced too.
+        case extra = "EXTRA"
+    }
+
+    /// Durability of each commit.
+    package var synchronous: Synchronous = .full
+    /// How long a connection waits for another process's lock before failing with `SQLITE_BUSY`.
+    package var busyTimeoutMilliseconds: Int32 = 5_000
+    /// The number of read-only connections kept beside the writer. Zero sends reads to the writer.
+    package var readerCount: Int = 3
+    /// Create the file when it does not exist. When false, a missing file is an error.
+    package var createIfMissing: Bool = true
+    /// Page cache per connection, in KiB.
+    package var cacheSizeKiB: Int = 16_384
+
+    package init() {}
+}

@@ -1,0 +1,169 @@
+internal import CSQLite
+
+/// One SQLite connection (`sqlite3 *`), owned by this object and closed in `deinit`.
+///
+/// Not `Sendable`: a connection is used by one thread at a time. ``SQLiteDatabase`` shares
+/// connections between tasks by handing each out under a lock.
+///
+/// Statements run through ``run(_:_:)``, ``query(_:_:_:)`` and friends are prepared once and
+/// cached by their SQL text for the life of the connection, so a hot path never prepares.
+package final class SQLiteConnection {
+    private var handle: OpaquePointer?
+    private var statements: [String: SQLiteStatement] = [:]
+    /// How many ``transaction(_:)`` calls are open: 0 outside, 1 in the outer `BEGIN`, more in
+    /// savepoints.
+    package internal(set) var transactionDepth = 0
+    /// The file this connection opened.
+    package let path: String
+
+    /// Opens the database at `path` and applies `configuration`'s pragmas.
+    ///
+    /// A failed open never leaks the handle, and a file that is not a SQLite database is
+    /// reported (`SQLITE_NOTADB`) before anything is written to it.
+    ///
+    /// - Parameter readOnly: open for queries only (`PRAGMA query_only`), for the reader pool.
+    package init(path: String, configuration: SQLiteConfiguration, readOnly: Bool = false) throws {
+        self.path = path
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        if configuration.createIfMissing && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = SQLiteError(code: code, connection: connection)
+            sqlite3_close_v2(connection)  // sqlite3_open_v2 allocates a handle even when it fails
+            throw error
+        }
+        handle = connection
+        do {
+            sqlite3_busy_timeout(connection, configuration.busyTimeoutMilliseconds)
+            sqlite3_extended_result_codes(connection, 1)
+            _ = keycat_sqlite3_enable_defensive(connection)
+            // Reading the schema first reports a non-database file before any pragma writes.
+            try execute("SELECT count(*) FROM sqlite_schema")
+            if readOnly {
+                try execute("PRAGMA query_only = ON")
+            } else {
+                let mode = try queryOne("PRAGMA journal_mode = WAL") { $0.string(0) }
+                if mode?.lowercased() != "wal" && path != ":memory:" && !path.isEmpty {
+                    throw SQLiteError(
+                        extendedCode: SQLITE_ERROR,
+                        message: "could not switch to WAL journal mode (got \(mode ?? "nothing"))")
+                }
+            }
+            try execute("""
+                PRAGMA synchronous = \(configuration.synchronous.rawValue);
+                PRAGMA foreign_keys = ON;
+                PRAGMA cache_size = -\(configuration.cacheSizeKiB);
+                PRAGMA temp_store = MEMORY;
+                """)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Closes the connection. Closing twice is harmless.
+    package func close() {
+        statements.removeAll()  // finalize every statement before the connection goes
+        if let handle {
+            sqlite3_close_v2(handle)
+            self.handle = nil
+        }
+    }
+
+    private func open() throws(SQLiteError) -> OpaquePointer {
+        guard let handle else {
+            throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "the connection is closed")
+        }
+        return handle
+    }
+
+    /// Runs one or more `;`-separated statements without caching them: for schema and pragmas.
+    package func execute(_ sql: String) throws(SQLiteError) {
+        let connection = try open()
+        let code = sqlite3_exec(connection, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection, sql: sql) }
+    }
+
+    /// Runs one statement with `arguments` bound to its `?` parameters, ignoring any rows.
+    ///
+    /// - Returns: the number of rows the statement inserted, updated or deleted.
+    @discardableResult
+    package func run(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> Int {
+        let connection = try open()
+        try withStatement(sql, arguments) { statement in
+            while try statement.step() {}
+        }
+        return Int(sqlite3_changes64(connection))
+    }
+
+    /// Runs a query and decodes every row with `decode`.
+    package func query<Row>(
+        _ sql: String, _ arguments: [SQLiteValue] = [], _ decode: (SQLiteRow) throws -> Row
+    ) throws -> [Row] {
+        try withStatement(sql, arguments) { statement in
+            var rows: [Row] = []
+            while try statement.step() { rows.append(try decode(statement.row)) }
+            return rows
+        }
+    }
+
+    /// Runs a query and decodes its first row, or returns nil when there is none.
+    package func queryOne<Row>(
+        _ sql: String, _ arguments: [SQLiteValue] = [], _ decode: (SQLiteRow) throws -> Row
+    ) throws -> Row? {
+        try withStatement(sql, arguments) { statement in
+            try statement.step() ? try decode(statement.row) : nil
+        }
+    }
+
+    /// Runs a query and hands each row to `body`, without collecting them.
+    package func forEach(
+        _ sql: String, _ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Void
+    ) throws {
+        try withStatement(sql, arguments) { statement in
+            while try statement.step() { try body(statement.row) }
+        }
+    }
+
+    /// The row id of the last successful `INSERT` on this connection.
+    package var lastInsertRowID: Int64 {
+        handle.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
+    /// Whether the connection is inside a transaction (SQLite's view, not only ours).
+    package var isInTransaction: Bool {
+        handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    /// The number of statements in the cache, for tests that check reuse.
+    package var cachedStatementCount: Int { statements.count }
+
+    /// Borrows the cached statement for `sql` (preparing it on first use), binds `arguments`,
+    /// runs `body`, and resets the statement whatever happens.
+    private func withStatement<Result, Failure: Error>(
+        _ sql: String, _ arguments: [SQLiteValue], _ body: (SQLiteStatement) throws(Failure) -> Result
+    ) throws -> Result {
+        let statement: SQLiteStatement
+        if let cached = statements[sql], !cached.isInUse {
+            statement = cached
+        } else {
+            let connection = try open()
+            let cacheable = statements[sql] == nil
+            statement = try SQLiteStatement(sql: sql, connection: connection, persistent: cacheable)
+            if cacheable { statements[sql] = statement }
+        }
+        statement.isInUse = true
+        defer {
+            statement.reset()
+            statement.isInUse = false
+        }
+        try statement.bind(arguments)
+        return try body(statement)
+    }
+
+    // Internal access to the raw handle for the backup API and tests in this module.
+    func rawHandle() throws(SQLiteError) -> OpaquePointer { try open() }
+}

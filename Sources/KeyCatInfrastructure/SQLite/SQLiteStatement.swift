@@ -1,0 +1,87 @@
+internal import CSQLite
+
+/// One prepared statement (`sqlite3_stmt`), owned by this object and finalized in `deinit`.
+///
+/// Statements are prepared once per connection and reused: see ``SQLiteConnection``'s cache.
+final class SQLiteStatement {
+    let handle: OpaquePointer
+    let sql: String
+    private let connection: OpaquePointer
+    /// Set while a caller is stepping through rows, so a re-entrant use of the same SQL gets a
+    /// statement of its own instead of resetting this one under its feet.
+    var isInUse = false
+
+    /// Prepares `sql` on `connection` (<https://sqlite.org/c3ref/prepare.html>).
+    ///
+    /// - Parameter persistent: hint that the statement is cached and reused for a long time.
+    init(sql: String, connection: OpaquePointer, persistent: Bool) throws(SQLiteError) {
+        var statement: OpaquePointer?
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let code = sql.withCString { sqlite3_prepare_v3(connection, $0, -1, flags, &statement, nil) }
+        guard code == SQLITE_OK, let statement else {
+            sqlite3_finalize(statement)
+            throw SQLiteError(code: code, connection: connection, sql: sql)
+        }
+        self.handle = statement
+        self.sql = sql
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Binds `values` to parameters 1…n. The statement must be reset.
+    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard values.count == expected else {
+            throw SQLiteError(
+                extendedCode: SQLITE_RANGE,
+                message: "expected \(expected) arguments, got \(values.count)", sql: sql)
+        }
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    private func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+        let code: Int32
+        switch value {
+        case .null:
+            code = sqlite3_bind_null(handle, index)
+        case .integer(let integer):
+            code = sqlite3_bind_int64(handle, index, integer)
+        case .real(let real):
+            code = sqlite3_bind_double(handle, index, real)
+        case .text(var text):
+            code = text.withUTF8 { utf8 in
+                utf8.withMemoryRebound(to: CChar.self) {
+                    keycat_sqlite3_bind_text_transient(handle, index, $0.baseAddress, Int32($0.count))
+                }
+            }
+        case .blob(let bytes):
+            code = bytes.withUnsafeBytes {
+                // A nil pointer would bind NULL; an empty blob must stay an empty blob.
+                keycat_sqlite3_bind_blob_transient(
+                    handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count))
+            }
+        }
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection, sql: sql) }
+    }
+
+    /// Advances to the next row: `true` when a row is ready, `false` when the statement is done.
+    func step() throws(SQLiteError) -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code: throw SQLiteError(code: code, connection: connection, sql: sql)
+        }
+    }
+
+    /// Resets the statement and clears its bindings so it can be run again.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// The current row.
+    var row: SQLiteRow { SQLiteRow(statement: handle) }
+}
