@@ -32,11 +32,13 @@ let package = Package(
         .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData"]),
         .executableTarget(name: "keycat-admin", dependencies: ["KeyCat"]),
 
+        // Helpers shared by the test targets: temporary directories that always clean up.
+        .target(name: "KeyCatTestSupport", path: "Tests/KeyCatTestSupport"),
         .testTarget(name: "KeyCatDomainTests", dependencies: ["KeyCatDomain"]),
-        .testTarget(name: "KeyCatInfrastructureTests", dependencies: ["KeyCatInfrastructure"]),
-        .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData"]),
-        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat"]),
-        .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin"]),
+        .testTarget(name: "KeyCatInfrastructureTests", dependencies: ["KeyCatInfrastructure", "KeyCatTestSupport"]),
+        .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData", "KeyCatTestSupport"]),
+        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatTestSupport"]),
+        .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,11 +16,14 @@ import KeyCatInfrastructure
 public final class KeyCat: Sendable {
     /// The configuration the database was opened with.
     public let configuration: Configuration
+    /// The migrations this `open` applied (empty when the schema was already current).
+    public let migrationsApplied: [Int]
     let database: SQLiteDatabase
 
-    private init(configuration: Configuration, database: SQLiteDatabase) {
+    private init(configuration: Configuration, database: SQLiteDatabase, migrationsApplied: [Int]) {
         self.configuration = configuration
         self.database = database
+        self.migrationsApplied = migrationsApplied
     }
 
     /// Opens the database, creating and migrating it as `configuration` says.
@@ -29,10 +32,11 @@ public final class KeyCat: Sendable {
     ///   database, or was written by a newer KeyCat. Nothing is created or changed then.
     public static func open(_ configuration: Configuration) throws(KeyCatError) -> KeyCat {
         let database = try storage { try SQLiteDatabase(path: configuration.databasePath, configuration: configuration.sqlite) }
+        var applied: [Int] = []
         do {
             let migrator = KeyCatSchema.migrator()
             if configuration.migrates {
-                try migrator.migrate(database, now: configuration.clock.now())
+                applied = try migrator.migrate(database, now: configuration.clock.now())
             } else {
                 try migrator.checkCompatible(database)
             }
@@ -40,7 +44,7 @@ public final class KeyCat: Sendable {
             database.close()
             throw KeyCatError.storage(error)
         }
-        return KeyCat(configuration: configuration, database: database)
+        return KeyCat(configuration: configuration, database: database, migrationsApplied: applied)
     }
 
     /// Closes every connection. Calls made afterwards fail with a storage error.

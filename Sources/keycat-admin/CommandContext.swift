@@ -1,0 +1,46 @@
+import Foundation
+import KeyCat
+
+/// What every command runs with: the resolved global options, the console, and a way to open
+/// the database.
+struct CommandContext {
+    /// The database file: `--db`, else `$KEYCAT_DB`, else `./keycat.db`.
+    let databasePath: String
+    /// Whether `--json` was given.
+    let json: Bool
+    let console: Console
+    /// Who is acting, for the audit log: `cli:<login name>`.
+    let actor: String
+    /// Reads standard input (passwords are read here, never from arguments).
+    let readStandardInput: () -> String?
+
+    init(globals: GlobalSettings, console: Console, environment: [String: String],
+         readStandardInput: @escaping () -> String? = { readLine(strippingNewline: true) }) {
+        databasePath = globals.databasePath ?? environment["KEYCAT_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "./keycat.db"
+        json = globals.json
+        self.console = console
+        actor = "cli:" + (environment["USER"] ?? environment["LOGNAME"] ?? "operator")
+        self.readStandardInput = readStandardInput
+    }
+
+    /// Opens the database, creating and migrating it.
+    func openForWriting() throws -> KeyCat {
+        try KeyCat.open(KeyCat.Configuration(databasePath: databasePath))
+    }
+
+    /// Opens an existing database without creating or migrating anything.
+    func openExisting(migrate: Bool = true) throws -> KeyCat {
+        guard FileManager.default.fileExists(atPath: databasePath) else {
+            throw KeyCatError(.storage, "no database at \(databasePath) (run 'keycat-admin init' first)")
+        }
+        var configuration = KeyCat.Configuration(databasePath: databasePath)
+        configuration.createIfMissing = false
+        configuration.migrates = migrate
+        return try KeyCat.open(configuration)
+    }
+
+    /// Prints `json` with `--json`, else `human`.
+    func emit(json: @autoclosure () -> JSONValue, human: @autoclosure () -> String) {
+        console.print(self.json ? json().serialized() : human())
+    }
+}

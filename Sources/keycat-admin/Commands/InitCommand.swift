@@ -1,0 +1,31 @@
+import KeyCat
+
+/// `keycat-admin init`: creates the database, or brings an older one up to date.
+struct InitCommand: AdminCommand {
+    static let configuration = CommandConfiguration(
+        name: "init",
+        abstract: "Create the database, or migrate it to this version's schema.")
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {}
+
+    func run(_ context: CommandContext) throws {
+        let keycat = try context.openForWriting()
+        defer { keycat.close() }
+        let version = try keycat.schemaVersion()
+        let applied = keycat.migrationsApplied
+        try keycat.auditLog.record(AuditEntry(
+            actor: context.actor, action: "database.init", target: context.databasePath,
+            detail: applied.isEmpty ? "already at schema version \(version)" : "migrated to schema version \(version)",
+            at: keycat.configuration.clock.now()))
+        context.emit(
+            json: .object([
+                ("path", .string(context.databasePath)),
+                ("schema_version", .int(version)),
+                ("migrations_applied", .array(applied.map { .int($0) })),
+            ]),
+            human: applied.isEmpty
+                ? "\(context.databasePath) is up to date (schema version \(version))."
+                : "Initialised \(context.databasePath) at schema version \(version) (applied \(applied.map(String.init).joined(separator: ", ")))."
+        )
+    }
+}

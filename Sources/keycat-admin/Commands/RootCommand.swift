@@ -1,0 +1,11 @@
+/// The top of the command tree.
+struct RootCommand: CommandGroup {
+    static let configuration = CommandConfiguration(
+        name: "keycat-admin",
+        abstract: "Operate a KeyCat database: catalog, sellers, orders, payments and checks.",
+        discussion: """
+            Exit codes: 0 ok, 1 a domain error (not found, conflict, validation…), 2 usage,
+            3 storage or I/O.
+            """,
+        subcommands: [InitCommand.self, DatabaseCommand.self])
+}

@@ -1,0 +1,145 @@
+import Foundation
+import KeyCatTestSupport
+import Testing
+@testable import KeyCatInfrastructure
+
+@Suite("SQLite connections")
+struct SQLiteConnectionTests {
+    private func withConnection(_ body: (SQLiteConnection, URL) throws -> Void) throws {
+        try withTemporaryDirectory { directory throws in
+            let path = directory.appendingPathComponent("test.db").path
+            let connection = try SQLiteConnection(path: path, configuration: SQLiteConfiguration())
+            defer { connection.close() }
+            try body(connection, directory)
+        }
+    }
+
+    @Test("opens in WAL mode with foreign keys on and synchronous=FULL by default")
+    func pragmas() throws {
+        try withConnection { connection, _ throws in
+            #expect(try connection.queryOne("PRAGMA journal_mode") { $0.string(0) } == "wal")
+            #expect(try connection.queryOne("PRAGMA foreign_keys") { $0.int(0) } == 1)
+            #expect(try connection.queryOne("PRAGMA synchronous") { $0.int(0) } == 2)  // FULL
+            #expect(try connection.queryOne("PRAGMA busy_timeout") { $0.int(0) } == 5_000)
+        }
+    }
+
+    @Test("synchronous is configurable")
+    func synchronousNormal() throws {
+        try withTemporaryDirectory { directory throws in
+            var configuration = SQLiteConfiguration()
+            configuration.synchronous = .normal
+            let connection = try SQLiteConnection(
+                path: directory.appendingPathComponent("n.db").path, configuration: configuration)
+            #expect(try connection.queryOne("PRAGMA synchronous") { $0.int(0) } == 1)  // NORMAL
+        }
+    }
+
+    @Test("closing twice is harmless, and a closed connection reports misuse")
+    func closeTwice() throws {
+        try withConnection { connection, _ throws in
+            connection.close()
+            connection.close()
+            #expect(throws: SQLiteError.self) { try connection.run("SELECT 1") }
+        }
+    }
+
+    @Test("binds and reads every storage class without loss")
+    func roundTrip() throws {
+        try withConnection { connection, _ throws in
+            try connection.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")
+            let text = "키캣 ⌨️ \"quoted\" \u{0}nul"
+            try connection.run("INSERT INTO t VALUES (?, ?, ?, ?, ?)",
+                               [.integer(.min), .real(0.1), .text(text), .blob([0, 255, 7]), .null])
+            try connection.run("INSERT INTO t VALUES (?, ?, ?, ?, ?)",
+                               [.integer(.max), .real(-1e300), .text(""), .blob([]), .text("x")])
+            let rows = try connection.query("SELECT i, r, s, b, n FROM t ORDER BY rowid") { row in
+                (row.int64(0), row.double(1), row.string(2), row.bytes(3), row.optionalString(4))
+            }
+            #expect(rows.count == 2)
+            #expect(rows[0].0 == .min && rows[0].1 == 0.1 && rows[0].2 == text)
+            #expect(rows[0].3 == [0, 255, 7] && rows[0].4 == nil)
+            #expect(rows[1].0 == .max && rows[1].1 == -1e300 && rows[1].2 == "")
+            #expect(rows[1].3 == [] && rows[1].4 == "x")
+            // An empty blob stays a blob, not NULL.
+            #expect(try connection.queryOne("SELECT typeof(b) FROM t WHERE i = ?", [.integer(.max)]) { $0.string(0) } == "blob")
+        }
+    }
+
+    @Test("prepares each statement once and reuses it")
+    func statementCache() throws {
+        try withConnection { connection, _ throws in
+            try connection.execute("CREATE TABLE t (x INTEGER)")
+            let before = connection.cachedStatementCount
+            for value in 0..<100 {
+                try connection.run("INSERT INTO t (x) VALUES (?)", [.int(value)])
+            }
+            #expect(connection.cachedStatementCount == before + 1)
+            #expect(try connection.queryOne("SELECT sum(x) FROM t") { $0.int(0) } == 4_950)
+        }
+    }
+
+    @Test("running the same SQL inside its own row loop uses a second statement")
+    func reentrantStatement() throws {
+        try withConnection { connection, _ throws in
+            try connection.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);")
+            var pairs: [(Int, Int)] = []
+            try connection.forEach("SELECT x FROM t ORDER BY x") { outer in
+                let x = outer.int(0)
+                let inner = try connection.query("SELECT x FROM t ORDER BY x") { $0.int(0) }
+                pairs.append((x, inner.count))
+            }
+            #expect(pairs.map(\.0) == [1, 2, 3])
+            #expect(pairs.allSatisfy { $0.1 == 3 })
+        }
+    }
+
+    @Test("errors carry the extended code, SQLite's message and the SQL")
+    func errorsKeepTheirCause() throws {
+        try withConnection { connection, _ throws in
+            try connection.execute("CREATE TABLE t (x INTEGER UNIQUE)")
+            try connection.run("INSERT INTO t VALUES (1)")
+            do {
+                try connection.run("INSERT INTO t VALUES (?)", [1])
+                Issue.record("a duplicate insert succeeded")
+            } catch let error as SQLiteError {
+                #expect(error.extendedCode == 2067)  // SQLITE_CONSTRAINT_UNIQUE
+                #expect(error.isUniqueViolation)
+                #expect(error.message.contains("UNIQUE"))
+                #expect(error.sql == "INSERT INTO t VALUES (?)")
+            }
+            #expect(throws: SQLiteError.self) { try connection.run("SELEKT 1") }
+            #expect(throws: SQLiteError.self) { try connection.run("SELECT ?", []) }
+        }
+    }
+
+    @Test("a file that is not a database is refused and left untouched")
+    func notADatabase() throws {
+        try withTemporaryDirectory { directory throws in
+            let url = directory.appendingPathComponent("notes.db")
+            let content = Data(String(repeating: "not a database, just text. ", count: 200).utf8)
+            try content.write(to: url)
+            do {
+                _ = try SQLiteConnection(path: url.path, configuration: SQLiteConfiguration())
+                Issue.record("opened a text file as a database")
+            } catch let error as SQLiteError {
+                #expect(error.isNotADatabase)
+            }
+            #expect(try Data(contentsOf: url) == content)
+            #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+        }
+    }
+
+    @Test("a missing file is an error when creation is off, and nothing is created")
+    func missingFile() throws {
+        try withTemporaryDirectory { directory throws in
+            var configuration = SQLiteConfiguration()
+            configuration.createIfMissing = false
+            let path = directory.appendingPathComponent("absent.db").path
+            #expect(throws: SQLiteError.self) { try SQLiteConnection(path: path, configuration: configuration) }
+            #expect(!FileManager.default.fileExists(atPath: path))
+            let nowhere = directory.appendingPathComponent("no/such/dir/x.db").path
+            #expect(throws: SQLiteError.self) { try SQLiteConnection(path: nowhere, configuration: SQLiteConfiguration()) }
+        }
+    }
+}
