@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "KeyCatInfrastructureTests", dependencies: ["KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatTestSupport"]),
-        .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatTestSupport"]),
+        .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatInfrastructure", "KeyCatTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

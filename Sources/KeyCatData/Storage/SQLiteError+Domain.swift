@@ -28,6 +28,7 @@ extension KeyCatError {
 }
 
 /// Runs `body`, converting any storage error into a ``KeyCatError``.
+@discardableResult
 package func storage<Result>(_ body: () throws -> Result) throws(KeyCatError) -> Result {
     do {
         return try body()

@@ -6,6 +6,7 @@ extension SQLiteConnection {
     /// transaction never fails half-way for want of it (<https://sqlite.org/lang_transaction.html>).
     /// A call inside another becomes a savepoint (<https://sqlite.org/lang_savepoint.html>):
     /// its failure rolls back only its own work, and the outer transaction goes on.
+    @discardableResult
     package func transaction<Result>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         if transactionDepth == 0 {
             return try outermostTransaction(body)

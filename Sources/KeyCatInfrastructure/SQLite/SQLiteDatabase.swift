@@ -35,6 +35,7 @@ package final class SQLiteDatabase: Sendable {
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE … COMMIT`), rolled back if it throws.
     /// Calls from other tasks wait their turn.
+    @discardableResult
     package func write<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         try writer.withLock { connection throws -> Result in
             try connection.transaction(body)
@@ -43,12 +44,14 @@ package final class SQLiteDatabase: Sendable {
 
     /// Runs `body` on the writer connection outside any transaction: for pragmas, `VACUUM`,
     /// backups and migrations that manage their own transactions.
+    @discardableResult
     package func withWriter<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         try writer.withLock { connection throws -> Result in try body(connection) }
     }
 
     /// Runs `body` in a read transaction on a reader connection, so all its queries see one
     /// consistent snapshot. Readers never block the writer, nor it them.
+    @discardableResult
     package func read<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         guard !readers.isEmpty else {
             return try writer.withLock { connection throws -> Result in
