@@ -1,0 +1,58 @@
+import KeyCatInfrastructure
+
+/// The catalog's tables. `price` is the current selling price (the sale price while a discount
+/// runs; the sweep sets it back to `regular_price` when the discount lapses) and is what the price
+/// sorts read. `listed` is 1 for a listing that appears in lists: 0 once deleted or when its
+/// seller withdraws. Every list query has a partial index over listed rows ending in the id, the
+/// tie-breaker; `category` and `seller_id` get their own, the most common filters.
+enum CatalogSchema {
+    static let sql = """
+        CREATE TABLE products (
+            id                INTEGER PRIMARY KEY,
+            seller_id         INTEGER NOT NULL REFERENCES users (id),
+            kind              TEXT NOT NULL CHECK (kind IN ('commercial', 'secondhand', 'group_buy')),
+            category          TEXT NOT NULL CHECK (category IN ('keyboard', 'keycap', 'switch', 'accessory')),
+            title             TEXT NOT NULL,
+            content           TEXT NOT NULL,
+            regular_price     INTEGER NOT NULL,
+            price             INTEGER NOT NULL CHECK (price > 0 AND price <= regular_price),
+            coupon_price      INTEGER NOT NULL CHECK (coupon_price >= 0),
+            discount_ends_at  INTEGER,
+            delivery_fee      INTEGER NOT NULL CHECK (delivery_fee >= 0),
+            delivery_schedule TEXT NOT NULL,
+            stock             INTEGER NOT NULL CHECK (stock >= 0),
+            images            TEXT NOT NULL DEFAULT '',
+            spec_input        TEXT,
+            spec_connection   TEXT,
+            spec_pcb          TEXT,
+            spec_switch_type  TEXT,
+            spec_layout       TEXT,
+            spec_keycap_profile TEXT,
+            spec_backlight    INTEGER,
+            rating_count      INTEGER NOT NULL DEFAULT 0 CHECK (rating_count >= 0),
+            rating_sum        INTEGER NOT NULL DEFAULT 0 CHECK (rating_sum >= 0),
+            rating_score      INTEGER NOT NULL DEFAULT 0,
+            bookmark_count    INTEGER NOT NULL DEFAULT 0 CHECK (bookmark_count >= 0),
+            version           INTEGER NOT NULL DEFAULT 1,
+            created_at        INTEGER NOT NULL,
+            updated_at        INTEGER NOT NULL,
+            deleted_at        INTEGER,
+            listed            INTEGER NOT NULL DEFAULT 1
+        ) STRICT;
+
+        CREATE INDEX products_newest      ON products (created_at, id)              WHERE listed = 1;
+        CREATE INDEX products_price       ON products (price, id)                   WHERE listed = 1;
+        CREATE INDEX products_rating      ON products (rating_score, id)            WHERE listed = 1;
+        CREATE INDEX products_popular     ON products (bookmark_count, id)          WHERE listed = 1;
+        CREATE INDEX products_category_newest  ON products (category, created_at, id)     WHERE listed = 1;
+        CREATE INDEX products_category_price   ON products (category, price, id)          WHERE listed = 1;
+        CREATE INDEX products_category_rating  ON products (category, rating_score, id)   WHERE listed = 1;
+        CREATE INDEX products_category_popular ON products (category, bookmark_count, id) WHERE listed = 1;
+        CREATE INDEX products_seller_newest    ON products (seller_id, created_at, id)    WHERE listed = 1;
+        CREATE INDEX products_seller_price     ON products (seller_id, price, id)         WHERE listed = 1;
+        CREATE INDEX products_seller_rating    ON products (seller_id, rating_score, id)  WHERE listed = 1;
+        CREATE INDEX products_seller_popular   ON products (seller_id, bookmark_count, id) WHERE listed = 1;
+        CREATE INDEX products_by_seller        ON products (seller_id);
+        CREATE INDEX products_discount_ends    ON products (discount_ends_at) WHERE discount_ends_at IS NOT NULL;
+        """
+}

@@ -1,0 +1,62 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Product images as files in a folder beside the database (`keycat.db` → `keycat.db.images/`),
+/// named by the SHA-256 of their bytes, so identical bytes are stored once. Files are written to
+/// a temporary name and renamed into place, so a reader never sees half an image.
+package struct FileSystemImageStore: ImageStore {
+    package let directory: URL
+
+    package init(directory: URL) { self.directory = directory }
+
+    /// The folder used for the database at `databasePath`.
+    package static func directory(besideDatabaseAt databasePath: String) -> URL {
+        URL(fileURLWithPath: databasePath + ".images", isDirectory: true)
+    }
+
+    package func inspect(_ bytes: [UInt8]) throws(KeyCatError) -> ProductImage {
+        guard bytes.count <= ImageRules.maximumBytes else {
+            throw .validation("images", "an image may be at most 2 MB, got \(bytes.count) bytes")
+        }
+        guard let format = ImageRules.format(of: bytes) else {
+            throw .validation("images", "images must be JPEG, PNG, WebP or GIF")
+        }
+        return ProductImage(sha256: SHA256.hash(bytes).map { Self.hex($0) }.joined(), format: format)
+    }
+
+    package func store(_ bytes: [UInt8]) throws(KeyCatError) -> ProductImage {
+        let image = try inspect(bytes)
+        let destination = directory.appendingPathComponent(image.fileName)
+        let manager = FileManager.default
+        if manager.fileExists(atPath: destination.path) { return image }
+        do {
+            try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+            let temporary = directory.appendingPathComponent(".\(image.sha256).\(UUID().uuidString).tmp")
+            try Data(bytes).write(to: temporary)
+            if rename(temporary.path, destination.path) != 0 {
+                try? manager.removeItem(at: temporary)
+                throw CocoaError(.fileWriteUnknown)
+            }
+        } catch {
+            throw KeyCatError(.storage, "could not store the image: \(error.localizedDescription)")
+        }
+        return image
+    }
+
+    package func load(_ image: ProductImage) throws(KeyCatError) -> [UInt8] {
+        guard image.sha256.count == 64, image.sha256.allSatisfy(\.isHexDigit) else {
+            throw .validation("image", "not an image reference")
+        }
+        do {
+            return [UInt8](try Data(contentsOf: directory.appendingPathComponent(image.fileName)))
+        } catch {
+            throw KeyCatError.notFound("image", image.fileName)
+        }
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789abcdef")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// How a ``Product`` maps to a `products` row, in one place: the column list, the decoder and
+/// the bindings for insert and update.
+enum ProductRow {
+    static let columns = """
+        id, seller_id, kind, category, title, content, regular_price, price, coupon_price, \
+        discount_ends_at, delivery_fee, delivery_schedule, stock, images, spec_input, \
+        spec_connection, spec_pcb, spec_switch_type, spec_layout, spec_keycap_profile, \
+        spec_backlight, rating_count, rating_sum, bookmark_count, version, created_at, updated_at, \
+        deleted_at
+        """
+
+    static func decode(_ row: SQLiteRow) throws -> Product {
+        Product(
+            id: ProductID(row.int64(0)),
+            sellerID: UserID(row.int64(1)),
+            kind: try enumValue(row.string(2), "kind"),
+            category: try enumValue(row.string(3), "category"),
+            title: row.string(4),
+            content: row.string(5),
+            pricing: Pricing(
+                regularPrice: Money(won: row.int64(6)), salePrice: Money(won: row.int64(7)),
+                couponPrice: Money(won: row.int64(8)), discountEndsAt: row.optionalInt64(9).map(date)),
+            delivery: Delivery(fee: Money(won: row.int64(10)), schedule: try enumValue(row.string(11), "delivery_schedule")),
+            stock: row.int(12),
+            images: try images(row.string(13)),
+            spec: KeyboardSpec(
+                input: try optionalEnum(row.optionalString(14), "spec_input"),
+                connection: try optionalEnum(row.optionalString(15), "spec_connection"),
+                pcb: try optionalEnum(row.optionalString(16), "spec_pcb"),
+                switchType: try optionalEnum(row.optionalString(17), "spec_switch_type"),
+                layout: try optionalEnum(row.optionalString(18), "spec_layout"),
+                keycapProfile: try optionalEnum(row.optionalString(19), "spec_keycap_profile"),
+                backlight: row.isNull(20) ? nil : row.bool(20)),
+            ratingCount: row.int(21),
+            ratingSum: row.int(22),
+            bookmarkCount: row.int(23),
+            version: row.int(24),
+            createdAt: date(row.int64(25)),
+            updatedAt: date(row.int64(26)),
+            deletedAt: row.optionalInt64(27).map(date))
+    }
+
+    static let insertSQL = """
+        INSERT INTO products (seller_id, kind, category, title, content, regular_price, price,
+            coupon_price, discount_ends_at, delivery_fee, delivery_schedule, stock, images,
+            spec_input, spec_connection, spec_pcb, spec_switch_type, spec_layout,
+            spec_keycap_profile, spec_backlight, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static func insertArguments(_ draft: ProductDraft, sellerID: UserID, images: [ProductImage], millis: Int64) -> [SQLiteValue] {
+        [.integer(sellerID.rawValue), .text(draft.kind.rawValue), .text(draft.category.rawValue),
+         .text(draft.title), .text(draft.content)]
+            + pricingArguments(draft.pricing)
+            + [.integer(draft.delivery.fee.won), .text(draft.delivery.schedule.rawValue), .int(draft.stock),
+               .text(images.map(\.fileName).joined(separator: ","))]
+            + specArguments(draft.spec)
+            + [.integer(millis), .integer(millis)]
+    }
+
+    static let updateSQL = """
+        UPDATE products SET kind = ?, category = ?, title = ?, content = ?, regular_price = ?,
+            price = ?, coupon_price = ?, discount_ends_at = ?, delivery_fee = ?,
+            delivery_schedule = ?, stock = ?, spec_input = ?, spec_connection = ?, spec_pcb = ?,
+            spec_switch_type = ?, spec_layout = ?, spec_keycap_profile = ?, spec_backlight = ?,
+            version = version + 1, updated_at = ?
+        WHERE id = ? AND version = ? AND deleted_at IS NULL
+        """
+
+    static func updateArguments(_ product: Product, expectedVersion: Int, millis: Int64) -> [SQLiteValue] {
+        [.text(product.kind.rawValue), .text(product.category.rawValue), .text(product.title), .text(product.content)]
+            + pricingArguments(product.pricing)
+            + [.integer(product.delivery.fee.won), .text(product.delivery.schedule.rawValue), .int(product.stock)]
+            + specArguments(product.spec)
+            + [.integer(millis), .integer(product.id.rawValue), .int(expectedVersion)]
+    }
+
+    private static func pricingArguments(_ pricing: Pricing) -> [SQLiteValue] {
+        [.integer(pricing.regularPrice.won), .integer(pricing.salePrice.won), .integer(pricing.couponPrice.won),
+         pricing.discountEndsAt.map { .integer(millis($0)) } ?? .null]
+    }
+
+    private static func specArguments(_ spec: KeyboardSpec) -> [SQLiteValue] {
+        [text(spec.input), text(spec.connection), text(spec.pcb), text(spec.switchType),
+         text(spec.layout), text(spec.keycapProfile), spec.backlight.map(SQLiteValue.bool) ?? .null]
+    }
+
+    private static func text<Value: RawRepresentable>(_ value: Value?) -> SQLiteValue where Value.RawValue == String {
+        value.map { .text($0.rawValue) } ?? .null
+    }
+
+    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    static func date(_ millis: Int64) -> Date { Date(timeIntervalSince1970: Double(millis) / 1000) }
+
+    private static func images(_ text: String) throws -> [ProductImage] {
+        guard !text.isEmpty else { return [] }
+        return try text.split(separator: ",").map { name in
+            let parts = name.split(separator: ".")
+            guard parts.count == 2, let format = ImageFormat(rawValue: String(parts[1])) else {
+                throw KeyCatError(.internalError, "unreadable image reference «\(name)»")
+            }
+            return ProductImage(sha256: String(parts[0]), format: format)
+        }
+    }
+
+    private static func enumValue<Value: RawRepresentable>(_ text: String, _ column: String) throws -> Value where Value.RawValue == String {
+        guard let value = Value(rawValue: text) else {
+            throw KeyCatError(.internalError, "unknown \(column) «\(text)» in the database")
+        }
+        return value
+    }
+
+    private static func optionalEnum<Value: RawRepresentable>(_ text: String?, _ column: String) throws -> Value? where Value.RawValue == String {
+        try text.map { try enumValue($0, column) }
+    }
+}

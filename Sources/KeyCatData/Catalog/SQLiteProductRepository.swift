@@ -1,0 +1,112 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Listings in the `products` table (see ``CatalogSchema``). Times are Unix milliseconds.
+package struct SQLiteProductRepository: ProductRepository {
+    private let database: SQLiteDatabase
+
+    package init(database: SQLiteDatabase) { self.database = database }
+
+    package func insert(
+        _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, audit: AuditEntry?
+    ) throws(KeyCatError) -> Product {
+        try storage {
+            try database.write { connection in
+                let product = try Self.insert(draft, sellerID: sellerID, images: images, at: now, on: connection)
+                if var audit {
+                    audit.target = "product:\(product.id)"
+                    try SQLiteAuditLog.insert(audit, on: connection)
+                }
+                return product
+            }
+        }
+    }
+
+    /// Inserts on a connection already in a transaction (the seed loads many per transaction).
+    package static func insert(
+        _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, on connection: SQLiteConnection
+    ) throws -> Product {
+        let millis = ProductRow.millis(now)
+        try connection.run(ProductRow.insertSQL, ProductRow.insertArguments(draft, sellerID: sellerID, images: images, millis: millis))
+        return Product(
+            id: ProductID(connection.lastInsertRowID), sellerID: sellerID, kind: draft.kind,
+            category: draft.category, title: draft.title, content: draft.content,
+            pricing: draft.pricing, delivery: draft.delivery, stock: draft.stock, images: images,
+            spec: draft.spec, createdAt: ProductRow.date(millis), updatedAt: ProductRow.date(millis))
+    }
+
+    package func find(_ id: ProductID) throws(KeyCatError) -> Product? {
+        try storage {
+            try database.read { try Self.find(id, on: $0) }
+        }
+    }
+
+    package static func find(_ id: ProductID, on connection: SQLiteConnection) throws -> Product? {
+        try connection.queryOne("SELECT \(ProductRow.columns) FROM products WHERE id = ?", [.integer(id.rawValue)], ProductRow.decode)
+    }
+
+    package func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product {
+        try storage {
+            try database.write { connection in
+                let changed = try connection.run(ProductRow.updateSQL, ProductRow.updateArguments(product, expectedVersion: expectedVersion, millis: ProductRow.millis(now)))
+                guard changed == 1 else {
+                    guard try Self.find(product.id, on: connection)?.deletedAt == nil else {
+                        throw KeyCatError.notFound("product", product.id)
+                    }
+                    throw KeyCatError(.versionConflict, "product \(product.id) changed since version \(expectedVersion); read it again")
+                }
+                if let audit { try SQLiteAuditLog.insert(audit, on: connection) }
+                guard let updated = try Self.find(product.id, on: connection) else {
+                    throw KeyCatError.notFound("product", product.id)
+                }
+                return updated
+            }
+        }
+    }
+
+    package func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError) {
+        try storage {
+            try database.write { connection in
+                let changed = try connection.run(
+                    "UPDATE products SET deleted_at = ?, listed = 0, version = version + 1, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
+                    [.integer(ProductRow.millis(now)), .integer(ProductRow.millis(now)), .integer(id.rawValue)])
+                guard changed == 1 else { throw KeyCatError.notFound("product", id) }
+                if let audit { try SQLiteAuditLog.insert(audit, on: connection) }
+            }
+        }
+    }
+
+    package func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Product] {
+        let query = ProductListQuery(filter: filter, sort: sort, after: position, limit: limit)
+        return try storage {
+            try database.read { try $0.query(query.sql, query.arguments, ProductRow.decode) }
+        }
+    }
+
+    package func isActiveSeller(_ sellerID: UserID) throws(KeyCatError) -> Bool {
+        try storage {
+            try database.read { connection in
+                try connection.queryOne(
+                    "SELECT 1 FROM users WHERE id = ? AND role = 'seller' AND withdrawn_at IS NULL",
+                    [.integer(sellerID.rawValue)]) { _ in true } ?? false
+            }
+        }
+    }
+
+    package func sweepLapsedDiscounts(at now: Date) throws(KeyCatError) -> (changed: Int, nextEnd: Date?) {
+        let millis = ProductRow.millis(now)
+        return try storage {
+            try database.write { connection in
+                let changed = try connection.run("""
+                    UPDATE products
+                    SET price = regular_price, discount_ends_at = NULL, version = version + 1, updated_at = ?
+                    WHERE discount_ends_at <= ?
+                    """, [.integer(millis), .integer(millis)])
+                let next = try connection.queryOne(
+                    "SELECT min(discount_ends_at) FROM products WHERE discount_ends_at IS NOT NULL") { $0.optionalInt64(0) }
+                return (changed, next.flatMap { $0 }.map(ProductRow.date))
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Synchronization
+
+/// The catalog's use cases: create, read, update and delete listings, and list them with
+/// keyset pagination (DESIGN §2, §3).
+///
+/// Rules: only active sellers create listings (for themselves; an admin may create one for any
+/// active seller); only the listing's seller or an admin changes or deletes it (anyone else gets
+/// `notOwner`, a buyer creating gets `forbidden`); an update must carry the version it read.
+/// A lapsed discount is swept back to the regular price before lists are read, at most once per
+/// minute per process and only when a discount is due, so the stored price always sorts right.
+public struct CatalogService: Sendable {
+    private let products: any ProductRepository
+    private let images: any ImageStore
+    private let cursors: any PageCursorCodec
+    private let clock: any WallClock
+    private let sweep: DiscountSweepSchedule
+
+    public init(products: any ProductRepository, images: any ImageStore, cursors: any PageCursorCodec, clock: any WallClock) {
+        self.products = products
+        self.images = images
+        self.cursors = cursors
+        self.clock = clock
+        self.sweep = DiscountSweepSchedule()
+    }
+
+    /// Creates a listing for `sellerID` with `imageData` (each JPEG, PNG, WebP or GIF, ≤ 2 MB,
+    /// at most 5). Every image is checked before anything is written.
+    ///
+    /// - Throws: `forbidden` for a buyer, `notOwner` for a seller creating for someone else,
+    ///   `notFound` when `sellerID` is not an active seller, `validation` naming the field.
+    public func create(
+        _ draft: ProductDraft, for sellerID: UserID, images imageData: [[UInt8]] = [], by principal: Principal
+    ) throws(KeyCatError) -> Product {
+        switch principal.role {
+        case .buyer:
+            throw KeyCatError(.forbidden, "only approved sellers may list products")
+        case .seller where principal.userID != sellerID:
+            throw KeyCatError(.notOwner, "a seller may only list products of their own")
+        case .seller, .admin:
+            break
+        }
+        let now = clock.now()
+        let draft = try draft.validated(at: now)
+        guard imageData.count <= ImageRules.maximumPerProduct else {
+            throw .validation("images", "a product has at most \(ImageRules.maximumPerProduct) images")
+        }
+        for bytes in imageData { _ = try images.inspect(bytes) }
+        guard try products.isActiveSeller(sellerID) else {
+            throw KeyCatError.notFound("seller", sellerID)
+        }
+        var stored: [ProductImage] = []
+        for bytes in imageData { stored.append(try images.store(bytes)) }
+        return try products.insert(
+            draft, sellerID: sellerID, images: stored, at: now,
+            audit: auditEntry(principal, "product.create", nil, draft.title, now))
+    }
+
+    /// The listing with `id`, as a buyer sees it: a deleted listing is `notFound`.
+    public func product(_ id: ProductID) throws(KeyCatError) -> Product {
+        guard let product = try products.find(id), product.deletedAt == nil else {
+            throw KeyCatError.notFound("product", id)
+        }
+        return product
+    }
+
+    /// Applies `changes` to a listing.
+    ///
+    /// - Throws: `notOwner` unless the caller is its seller or an admin; `versionConflict` when
+    ///   the listing changed since `changes.expectedVersion`; `validation` naming the field.
+    public func update(_ id: ProductID, _ changes: ProductChanges, by principal: Principal) throws(KeyCatError) -> Product {
+        let current = try product(id)
+        try authorizeChange(of: current, by: principal)
+        let now = clock.now()
+        let expected = changes.expectedVersion ?? current.version
+        guard expected == current.version else {
+            throw KeyCatError(.versionConflict, "product \(id) changed since version \(expected); read it again",
+                              context: ["current_version": String(current.version)])
+        }
+        let updated = try changes.applied(to: current, at: now)
+        return try products.update(updated, expectedVersion: expected, at: now,
+                                   audit: auditEntry(principal, "product.update", id, "", now))
+    }
+
+    /// Soft-deletes a listing.
+    ///
+    /// - Throws: `notOwner` unless the caller is its seller or an admin; `notFound` if gone.
+    public func delete(_ id: ProductID, by principal: Principal) throws(KeyCatError) {
+        let current = try product(id)
+        try authorizeChange(of: current, by: principal)
+        let now = clock.now()
+        try products.delete(id, at: now, audit: auditEntry(principal, "product.delete", id, current.title, now))
+    }
+
+    /// One page of listings.
+    ///
+    /// - Throws: `invalidCursor` for a cursor that was tampered with or made for other filters or
+    ///   another sort; `validation` for bad price bounds.
+    public func list(_ request: ProductListRequest) throws(KeyCatError) -> Page<Product> {
+        try request.filter.validate()
+        let query = "products|\(request.sort.rawValue)|\(request.filter.fingerprint)"
+        let position = try request.cursor.map { cursor throws(KeyCatError) in
+            try cursors.decode(cursor, query: query)
+        }
+        try sweepIfDue()
+        let limit = request.limit.value
+        var items = try products.list(request.filter, sort: request.sort, after: position, limit: limit + 1)
+        var nextCursor: String?
+        if items.count > limit {
+            items.removeLast()
+            let last = items[items.count - 1]
+            nextCursor = cursors.encode(CursorPosition(sortKey: request.sort.key(of: last), id: last.id.rawValue), query: query)
+        }
+        return Page(items: items, nextCursor: nextCursor)
+    }
+
+    /// Ends lapsed discounts now, whatever the schedule; returns how many listings changed.
+    @discardableResult
+    public func sweepLapsedDiscounts() throws(KeyCatError) -> Int {
+        let now = clock.now()
+        let (changed, nextEnd) = try products.sweepLapsedDiscounts(at: now)
+        sweep.swept(at: now, nextEnd: nextEnd)
+        return changed
+    }
+
+    private func sweepIfDue() throws(KeyCatError) {
+        if sweep.isDue(at: clock.now()) { try sweepLapsedDiscounts() }
+    }
+
+    private func authorizeChange(of product: Product, by principal: Principal) throws(KeyCatError) {
+        guard principal.role == .admin || principal.userID == product.sellerID else {
+            throw KeyCatError(.notOwner, "only the product's seller or an admin may change it")
+        }
+    }
+
+    /// Admin actions are audited; a seller editing their own listing is ordinary use.
+    private func auditEntry(_ principal: Principal, _ action: String, _ id: ProductID?, _ detail: String, _ now: Date) -> AuditEntry? {
+        guard principal.role == .admin else { return nil }
+        return AuditEntry(actor: principal.auditActor, action: action,
+                          target: id.map { "product:\($0)" } ?? "", detail: detail, at: now)
+    }
+}
+
+/// When the next discount sweep is due: when a known discount end has passed, and at least
+/// once a minute (another process may have added an earlier one).
+final class DiscountSweepSchedule: Sendable {
+    private let nextCheck = Mutex<Date>(.distantPast)
+    private static let recheckInterval: TimeInterval = 60
+
+    func isDue(at now: Date) -> Bool { nextCheck.withLock { now >= $0 } }
+
+    func swept(at now: Date, nextEnd: Date?) {
+        let recheck = now.addingTimeInterval(Self.recheckInterval)
+        nextCheck.withLock { $0 = min(recheck, nextEnd ?? recheck) }
+    }
+}

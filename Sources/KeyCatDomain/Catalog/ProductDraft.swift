@@ -1,0 +1,130 @@
+import Foundation
+
+/// Everything a seller sends to create a listing. ``validated(at:)`` checks every rule of
+/// DESIGN §2 and names the field that breaks one.
+public struct ProductDraft: Sendable, Hashable {
+    public var kind: ProductKind
+    public var category: ProductCategory
+    public var title: String
+    public var content: String
+    public var pricing: Pricing
+    public var delivery: Delivery
+    public var stock: Int
+    public var spec: KeyboardSpec
+
+    public init(
+        kind: ProductKind, category: ProductCategory, title: String, content: String,
+        pricing: Pricing, delivery: Delivery, stock: Int, spec: KeyboardSpec = KeyboardSpec()
+    ) {
+        self.kind = kind
+        self.category = category
+        self.title = title
+        self.content = content
+        self.pricing = pricing
+        self.delivery = delivery
+        self.stock = stock
+        self.spec = spec
+    }
+
+    /// The draft with its text trimmed, once every rule holds.
+    ///
+    /// - Throws: a validation error naming the field: `title` (1–100 characters), `content`
+    ///   (at most 2000), the price fields, `delivery_fee` (0–1,000,000), `stock` (0–1,000,000).
+    public func validated(at now: Date) throws(KeyCatError) -> ProductDraft {
+        var draft = self
+        draft.title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        draft.content = content.trimmingCharacters(in: .whitespacesAndNewlines)
+        try Self.validateTitle(draft.title)
+        try Self.validateContent(draft.content)
+        try pricing.validate(at: now)
+        try Self.validateDeliveryFee(delivery.fee)
+        try Self.validateStock(stock)
+        return draft
+    }
+
+    static func validateTitle(_ title: String) throws(KeyCatError) {
+        guard (1...100).contains(title.count) else {
+            throw .validation("title", "title must be 1–100 characters")
+        }
+        guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .validation("title", "title cannot contain control characters")
+        }
+    }
+
+    static func validateContent(_ content: String) throws(KeyCatError) {
+        guard content.count <= 2_000 else {
+            throw .validation("content", "content must be at most 2000 characters")
+        }
+    }
+
+    static func validateDeliveryFee(_ fee: Money) throws(KeyCatError) {
+        guard (0...1_000_000).contains(fee.won) else {
+            throw .validation("delivery_fee", "delivery_fee must be between 0 and 1,000,000 won")
+        }
+    }
+
+    static func validateStock(_ stock: Int) throws(KeyCatError) {
+        guard (0...1_000_000).contains(stock) else {
+            throw .validation("stock", "stock must be between 0 and 1,000,000")
+        }
+    }
+}
+
+/// A change to a listing: only the fields that are set change. It must carry the version it
+/// was based on; a stale version is a `versionConflict`.
+public struct ProductChanges: Sendable, Hashable {
+    /// The version the caller read. `nil` only for operator tools that re-read just before.
+    public var expectedVersion: Int?
+    public var title: String?
+    public var content: String?
+    public var kind: ProductKind?
+    public var category: ProductCategory?
+    public var regularPrice: Money?
+    public var price: Money?
+    public var couponPrice: Money?
+    /// `.some(nil)` removes the discount end; `nil` leaves it.
+    public var discountEndsAt: Date??
+    public var deliveryFee: Money?
+    public var deliverySchedule: DeliverySchedule?
+    public var stock: Int?
+    public var spec: KeyboardSpec?
+
+    public init(expectedVersion: Int?) { self.expectedVersion = expectedVersion }
+
+    /// Whether nothing would change.
+    public var isEmpty: Bool {
+        title == nil && content == nil && kind == nil && category == nil && regularPrice == nil
+            && price == nil && couponPrice == nil && discountEndsAt == nil && deliveryFee == nil
+            && deliverySchedule == nil && stock == nil && spec == nil
+    }
+
+    /// `product` with these changes applied and validated at `now`.
+    public func applied(to product: Product, at now: Date) throws(KeyCatError) -> Product {
+        var updated = product
+        if let title { updated.title = title }
+        if let content { updated.content = content }
+        if let kind { updated.kind = kind }
+        if let category { updated.category = category }
+        // A product whose discount has lapsed sells at the regular price: start from there.
+        if let ends = updated.pricing.discountEndsAt, now >= ends {
+            updated.pricing.salePrice = updated.pricing.regularPrice
+            updated.pricing.discountEndsAt = nil
+        }
+        if let regularPrice { updated.pricing.regularPrice = regularPrice }
+        if let price { updated.pricing.salePrice = price }
+        if let couponPrice { updated.pricing.couponPrice = couponPrice }
+        if let discountEndsAt { updated.pricing.discountEndsAt = discountEndsAt }
+        if let deliveryFee { updated.delivery.fee = deliveryFee }
+        if let deliverySchedule { updated.delivery.schedule = deliverySchedule }
+        if let stock { updated.stock = stock }
+        if let spec { updated.spec = spec }
+        let draft = try ProductDraft(
+            kind: updated.kind, category: updated.category, title: updated.title,
+            content: updated.content, pricing: updated.pricing, delivery: updated.delivery,
+            stock: updated.stock, spec: updated.spec
+        ).validated(at: now)
+        updated.title = draft.title
+        updated.content = draft.content
+        return updated
+    }
+}

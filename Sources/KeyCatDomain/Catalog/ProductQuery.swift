@@ -1,0 +1,89 @@
+/// The order of a product list. Every sort breaks ties by id, so the order is total and a
+/// cursor names one exact place in it.
+public enum ProductSort: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Newest first: `createdAt` descending.
+    case newest
+    /// Cheapest first.
+    case priceAscending = "price_asc"
+    /// Dearest first.
+    case priceDescending = "price_desc"
+    /// Best average rating first; products without reviews last.
+    case rating
+    /// Most bookmarked first.
+    case popular
+}
+
+/// Filters for a product list. Every filter is optional; set filters combine with AND.
+public struct ProductFilter: Sendable, Hashable {
+    public var category: ProductCategory?
+    public var kind: ProductKind?
+    public var sellerID: UserID?
+    /// Selling price bounds, inclusive.
+    public var minimumPrice: Money?
+    public var maximumPrice: Money?
+    public var switchType: KeyboardSpec.SwitchType?
+    public var layout: KeyboardSpec.Layout?
+    public var connection: KeyboardSpec.Connection?
+    /// `true` for hot-swap PCBs only, `false` for soldered only.
+    public var hotSwap: Bool?
+
+    public init(
+        category: ProductCategory? = nil, kind: ProductKind? = nil, sellerID: UserID? = nil,
+        minimumPrice: Money? = nil, maximumPrice: Money? = nil,
+        switchType: KeyboardSpec.SwitchType? = nil, layout: KeyboardSpec.Layout? = nil,
+        connection: KeyboardSpec.Connection? = nil, hotSwap: Bool? = nil
+    ) {
+        self.category = category
+        self.kind = kind
+        self.sellerID = sellerID
+        self.minimumPrice = minimumPrice
+        self.maximumPrice = maximumPrice
+        self.switchType = switchType
+        self.layout = layout
+        self.connection = connection
+        self.hotSwap = hotSwap
+    }
+
+    /// A canonical text of the filter, which a cursor is bound to: a cursor made under one
+    /// filter is refused under another.
+    public var fingerprint: String {
+        [
+            "c=\(category?.rawValue ?? "")", "k=\(kind?.rawValue ?? "")",
+            "s=\(sellerID.map { String($0.rawValue) } ?? "")",
+            "min=\(minimumPrice.map { String($0.won) } ?? "")",
+            "max=\(maximumPrice.map { String($0.won) } ?? "")",
+            "sw=\(switchType?.rawValue ?? "")", "l=\(layout?.rawValue ?? "")",
+            "cn=\(connection?.rawValue ?? "")", "hs=\(hotSwap.map { $0 ? "1" : "0" } ?? "")",
+        ].joined(separator: "&")
+    }
+
+    /// Checks the bounds: prices not negative, minimum not above maximum.
+    public func validate() throws(KeyCatError) {
+        if let minimumPrice, minimumPrice.won < 0 {
+            throw .validation("min_price", "min_price cannot be negative")
+        }
+        if let maximumPrice, maximumPrice.won < 0 {
+            throw .validation("max_price", "max_price cannot be negative")
+        }
+        if let minimumPrice, let maximumPrice, minimumPrice > maximumPrice {
+            throw .validation("min_price", "min_price cannot be above max_price")
+        }
+    }
+}
+
+/// One request for a page of products.
+public struct ProductListRequest: Sendable, Hashable {
+    public var filter: ProductFilter
+    public var sort: ProductSort
+    public var limit: PageLimit
+    /// The `nextCursor` of the previous page, or nil for the first page.
+    public var cursor: String?
+
+    public init(filter: ProductFilter = ProductFilter(), sort: ProductSort = .newest,
+                limit: PageLimit = .default, cursor: String? = nil) {
+        self.filter = filter
+        self.sort = sort
+        self.limit = limit
+        self.cursor = cursor
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Where listings are kept. Implementations: `SQLiteProductRepository` and
+/// `InMemoryProductRepository`.
+public protocol ProductRepository: Sendable {
+    /// Stores a new listing, with its audit entry (if any) in the same transaction.
+    func insert(
+        _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, audit: AuditEntry?
+    ) throws(KeyCatError) -> Product
+
+    /// The listing with `id`, deleted or not; nil when there is none.
+    func find(_ id: ProductID) throws(KeyCatError) -> Product?
+
+    /// Replaces a listing's fields if its stored version is still `expectedVersion`, bumping the
+    /// version.
+    ///
+    /// - Throws: `versionConflict` when the version moved on, `notFound` when it is gone.
+    func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product
+
+    /// Soft-deletes a listing: it leaves every list and can no longer be bought.
+    func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError)
+
+    /// Up to `limit` visible listings matching `filter` in `sort` order, strictly after `position`.
+    func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Product]
+
+    /// Whether `sellerID` is an active, approved seller.
+    func isActiveSeller(_ sellerID: UserID) throws(KeyCatError) -> Bool
+
+    /// Ends lapsed discounts: every listing whose discount ended at or before `now` goes back to
+    /// its regular price, so the stored price sorts right.
+    ///
+    /// - Returns: the number of listings changed and when the next discount ends, if any does.
+    func sweepLapsedDiscounts(at now: Date) throws(KeyCatError) -> (changed: Int, nextEnd: Date?)
+}
+
+extension ProductSort {
+    /// The key a listing sorts by under this order, as stored in a cursor.
+    public func key(of product: Product) -> Int64 {
+        switch self {
+        case .newest: Int64((product.createdAt.timeIntervalSince1970 * 1000).rounded())
+        case .priceAscending, .priceDescending: product.pricing.salePrice.won
+        case .rating: RatingScore.score(sum: product.ratingSum, count: product.ratingCount)
+        case .popular: Int64(product.bookmarkCount)
+        }
+    }
+}
+
+/// The `rating` sort's key: the average rating in thousandths of a star (4.25 → 4250), an
+/// integer so that keyset comparisons are exact. Products without reviews score 0.
+public enum RatingScore {
+    public static func score(sum: Int, count: Int) -> Int64 {
+        count == 0 ? 0 : Int64(sum) * 1_000 / Int64(count)
+    }
+}
