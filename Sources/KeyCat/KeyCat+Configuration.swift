@@ -1,3 +1,4 @@
+import Foundation
 import KeyCatDomain
 import KeyCatInfrastructure
 
@@ -26,6 +27,25 @@ extension KeyCat {
         public var migrates: Bool = true
         /// Where use cases read the time from.
         public var clock: any WallClock = SystemClock()
+
+        /// PBKDF2 iterations for new password hashes. Default 600,000 (DESIGN §4); stored hashes
+        /// with fewer are upgraded at the next log-in. Tests may lower it.
+        public var passwordIterations: Int = 600_000
+        /// The access-token signing key. Nil (the default): created on first open and kept in the
+        /// database's `settings` table.
+        public var tokenSigningKey: SecretKey?
+        /// The pagination-cursor key. Nil (the default): created and kept like the signing key.
+        public var cursorKey: SecretKey?
+        /// The `iss` claim of access tokens. Default `"keycat"`.
+        public var tokenIssuer: String = "keycat"
+        /// How long an access token lives. Default 15 minutes.
+        public var accessTokenLifetime: TimeInterval = 15 * 60
+        /// How long a refresh token lives. Default 14 days.
+        public var refreshTokenLifetime: TimeInterval = 14 * 24 * 60 * 60
+        /// Where seller applications' business numbers are checked. Nil (the default): the
+        /// `business_registry` table, loaded with ``KeyCat/loadBusinessRegistry(_:as:)``. A
+        /// server may plug in the tax service's status API here.
+        public var businessRegistry: (any BusinessRegistry)?
 
         public init(databasePath: String) {
             self.databasePath = databasePath

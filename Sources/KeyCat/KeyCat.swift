@@ -19,18 +19,50 @@ public final class KeyCat: Sendable {
     /// The migrations this `open` applied (empty when the schema was already current).
     public let migrationsApplied: [Int]
     let database: SQLiteDatabase
+    /// The signing and cursor keys. Never printed.
+    let secrets: KeyCatSecrets
 
-    private init(configuration: Configuration, database: SQLiteDatabase, migrationsApplied: [Int]) {
+    /// Accounts: sign up, log in, refresh, log out, authenticate, profiles, withdrawal, and the
+    /// operators' user management. See `docs/accounts.md`.
+    public let accounts: AccountService
+    /// Seller applications: apply, and the operators' list, approve and reject.
+    public let sellers: SellerService
+    /// The catalog: listings with specs and images, and their keyset-paginated lists.
+    public let catalog: CatalogService
+
+    private init(configuration: Configuration, database: SQLiteDatabase, secrets: KeyCatSecrets, migrationsApplied: [Int]) {
         self.configuration = configuration
         self.database = database
+        self.secrets = secrets
         self.migrationsApplied = migrationsApplied
+        let users = SQLiteUserRepository(database: database)
+        let cursors = HMACPageCursorCodec(key: secrets.cursorKey)
+        accounts = AccountService(
+            users: users, refreshTokens: SQLiteRefreshTokenRepository(database: database),
+            passwords: PBKDF2PasswordHasher(iterations: configuration.passwordIterations),
+            accessTokens: JWTAccessTokenCodec(
+                key: secrets.tokenSigningKey, issuer: configuration.tokenIssuer,
+                lifetime: configuration.accessTokenLifetime),
+            refreshTokenMinter: RandomRefreshTokenMinter(), cursors: cursors, clock: configuration.clock,
+            refreshTokenLifetime: configuration.refreshTokenLifetime)
+        sellers = SellerService(
+            applications: SQLiteSellerApplicationRepository(database: database), users: users,
+            registry: configuration.businessRegistry ?? SQLiteBusinessRegistry(database: database),
+            cursors: cursors, clock: configuration.clock)
+        catalog = CatalogService(
+            products: SQLiteProductRepository(database: database),
+            images: FileSystemImageStore(directory: FileSystemImageStore.directory(besideDatabaseAt: configuration.databasePath)),
+            cursors: cursors, clock: configuration.clock)
     }
 
     /// Opens the database, creating and migrating it as `configuration` says.
     ///
     /// - Throws: ``KeyCatError/Code/storage`` when the file cannot be opened, is not a SQLite
     ///   database, or was written by a newer KeyCat. Nothing is created or changed then.
+    ///   ``KeyCatError/Code/validation`` for a configuration out of range (password iterations
+    ///   outside 1–10,000,000, token lifetimes not positive).
     public static func open(_ configuration: Configuration) throws(KeyCatError) -> KeyCat {
+        try validate(configuration)
         let database = try storage { try SQLiteDatabase(path: configuration.databasePath, configuration: configuration.sqlite) }
         var applied: [Int] = []
         do {
@@ -44,7 +76,23 @@ public final class KeyCat: Sendable {
             database.close()
             throw KeyCatError.storage(error)
         }
-        return KeyCat(configuration: configuration, database: database, migrationsApplied: applied)
+        do {
+            let secrets = try KeyCatSecrets.loadOrCreate(
+                database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes)
+            return KeyCat(configuration: configuration, database: database, secrets: secrets, migrationsApplied: applied)
+        } catch {
+            database.close()
+            throw error
+        }
+    }
+
+    private static func validate(_ configuration: Configuration) throws(KeyCatError) {
+        guard (1...10_000_000).contains(configuration.passwordIterations) else {
+            throw KeyCatError.validation("password_iterations", "password iterations must be between 1 and 10,000,000")
+        }
+        guard configuration.accessTokenLifetime > 0, configuration.refreshTokenLifetime > 0 else {
+            throw KeyCatError.validation("token_lifetime", "token lifetimes must be positive")
+        }
     }
 
     /// Closes every connection. Calls made afterwards fail with a storage error.

@@ -20,6 +20,68 @@ package enum KeyCatSchema {
             ) STRICT;
             CREATE INDEX audit_log_by_time ON audit_log (created_at, id);
             """),
+        SQLiteMigration(version: 2, name: "accounts, refresh tokens and seller applications", sql: """
+            CREATE TABLE users (
+                id            INTEGER PRIMARY KEY,
+                email         TEXT NOT NULL,
+                nick          TEXT NOT NULL,
+                password_hash TEXT NOT NULL,
+                phone         TEXT,
+                birthday      TEXT,
+                profile_image TEXT,
+                role          TEXT NOT NULL CHECK (role IN ('buyer', 'seller', 'admin')),
+                created_at    INTEGER NOT NULL,
+                updated_at    INTEGER NOT NULL,
+                withdrawn_at  INTEGER
+            ) STRICT;
+            -- Emails are stored case-folded; a withdrawn account frees its email.
+            CREATE UNIQUE INDEX users_live_email ON users (email) WHERE withdrawn_at IS NULL;
+
+            CREATE TABLE refresh_token_families (
+                id         INTEGER PRIMARY KEY,
+                user_id    INTEGER NOT NULL REFERENCES users (id),
+                created_at INTEGER NOT NULL,
+                revoked_at INTEGER
+            ) STRICT;
+            CREATE INDEX refresh_token_families_by_user ON refresh_token_families (user_id);
+
+            -- Only the SHA-256 digest of a refresh token is stored.
+            CREATE TABLE refresh_tokens (
+                id         INTEGER PRIMARY KEY,
+                digest     BLOB NOT NULL UNIQUE,
+                family_id  INTEGER NOT NULL REFERENCES refresh_token_families (id),
+                issued_at  INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                rotated_at INTEGER
+            ) STRICT;
+            CREATE INDEX refresh_tokens_by_family ON refresh_tokens (family_id);
+
+            CREATE TABLE business_registry (
+                business_number TEXT PRIMARY KEY,
+                status          TEXT NOT NULL CHECK (status IN ('active', 'suspended', 'closed', 'unregistered')),
+                updated_at      INTEGER NOT NULL
+            ) STRICT;
+
+            CREATE TABLE seller_applications (
+                id                  INTEGER PRIMARY KEY,
+                user_id             INTEGER NOT NULL REFERENCES users (id),
+                business_number     TEXT NOT NULL,
+                representative_name TEXT NOT NULL,
+                opening_date        TEXT NOT NULL,
+                registry_status     TEXT NOT NULL,
+                status              TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected')),
+                reason              TEXT,
+                created_at          INTEGER NOT NULL,
+                decided_at          INTEGER,
+                decided_by          TEXT
+            ) STRICT;
+            CREATE UNIQUE INDEX seller_applications_one_pending_per_user
+                ON seller_applications (user_id) WHERE status = 'pending';
+            CREATE UNIQUE INDEX seller_applications_one_live_per_number
+                ON seller_applications (business_number) WHERE status IN ('pending', 'approved');
+            CREATE INDEX seller_applications_by_status ON seller_applications (status, id);
+            """),
+        SQLiteMigration(version: 3, name: "catalog", sql: CatalogSchema.sql),
     ]
 
     /// The migrator over ``migrations``.

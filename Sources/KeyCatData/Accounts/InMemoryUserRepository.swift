@@ -1,0 +1,86 @@
+import Foundation
+import KeyCatDomain
+import Synchronization
+
+/// Accounts in memory, for tests of the use cases without a file. Behaves as
+/// ``SQLiteUserRepository`` does, live-email uniqueness included.
+package final class InMemoryUserRepository: UserRepository {
+    private struct Row {
+        var user: User
+        var passwordHash: String
+    }
+
+    private struct State {
+        var rows: [UserID: Row] = [:]
+        var nextID: Int64 = 1
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    package func insert(_ user: NewUser) throws(KeyCatError) -> User {
+        try state.withLock { state throws(KeyCatError) -> User in
+            guard !state.rows.values.contains(where: { $0.user.email == user.email && $0.user.isActive }) else {
+                throw KeyCatError(.duplicate, "it already exists")
+            }
+            let stored = User(
+                id: UserID(state.nextID), email: user.email, nick: user.nick, phone: user.phone,
+                birthday: user.birthday, role: user.role, createdAt: user.createdAt, updatedAt: user.createdAt)
+            state.nextID += 1
+            state.rows[stored.id] = Row(user: stored, passwordHash: user.passwordHash)
+            return stored
+        }
+    }
+
+    package func find(_ id: UserID) throws(KeyCatError) -> User? {
+        state.withLock { $0.rows[id]?.user }
+    }
+
+    package func credentials(forEmail email: String) throws(KeyCatError) -> UserCredentials? {
+        state.withLock { state in
+            state.rows.values.first { $0.user.email == email && $0.user.isActive }
+                .map { UserCredentials(user: $0.user, passwordHash: $0.passwordHash) }
+        }
+    }
+
+    package func updatePasswordHash(_ id: UserID, to hash: String, at: Date) throws(KeyCatError) {
+        state.withLock { state in
+            state.rows[id]?.passwordHash = hash
+            state.rows[id]?.user.updatedAt = at
+        }
+    }
+
+    package func updateProfile(_ user: User) throws(KeyCatError) -> User {
+        try state.withLock { state throws(KeyCatError) -> User in
+            guard var row = state.rows[user.id], row.user.isActive else { throw KeyCatError.notFound("user", user.id) }
+            row.user.nick = user.nick
+            row.user.phone = user.phone
+            row.user.birthday = user.birthday
+            row.user.profileImage = user.profileImage
+            row.user.updatedAt = user.updatedAt
+            state.rows[user.id] = row
+            return row.user
+        }
+    }
+
+    package func withdraw(_ id: UserID, at: Date) throws(KeyCatError) -> Bool {
+        state.withLock { state in
+            guard let row = state.rows[id], row.user.isActive else { return false }
+            state.rows[id]?.user.withdrawnAt = at
+            state.rows[id]?.user.updatedAt = at
+            return true
+        }
+    }
+
+    package func list(after: UserID?, limit: Int) throws(KeyCatError) -> [User] {
+        state.withLock { state in
+            Array(state.rows.values.map(\.user).filter { $0.id > (after ?? UserID(0)) }.sorted { $0.id < $1.id }.prefix(limit))
+        }
+    }
+
+    /// Changes a role directly, as an approved seller application does.
+    package func setRole(_ id: UserID, to role: Role) {
+        state.withLock { $0.rows[id]?.user.role = role }
+    }
+}

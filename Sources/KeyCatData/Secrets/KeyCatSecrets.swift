@@ -1,0 +1,60 @@
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// The keys KeyCat signs with: the access-token key and the cursor key, each 32+ random bytes.
+///
+/// A server may bring its own (from its secret store); otherwise the first open creates them
+/// and keeps them in the `settings` table, so every process on the file agrees. They never
+/// appear in descriptions, dumps or errors.
+package struct KeyCatSecrets: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    package static let minimumByteCount = 32
+    static let tokenSigningKeyName = "secret.token_signing_key"
+    static let cursorKeyName = "secret.cursor_key"
+
+    package let tokenSigningKey: [UInt8]
+    package let cursorKey: [UInt8]
+
+    /// Loads the stored keys, creating any that are missing, except those the caller provides.
+    ///
+    /// - Throws: a validation error when a provided key is shorter than 32 bytes; a storage
+    ///   error when the settings cannot be read or written.
+    package static func loadOrCreate(
+        _ database: SQLiteDatabase, tokenSigningKey: [UInt8]? = nil, cursorKey: [UInt8]? = nil
+    ) throws(KeyCatError) -> KeyCatSecrets {
+        if let tokenSigningKey, tokenSigningKey.count < minimumByteCount {
+            throw KeyCatError.validation("token_signing_key", "the token signing key must be at least 32 bytes")
+        }
+        if let cursorKey, cursorKey.count < minimumByteCount {
+            throw KeyCatError.validation("cursor_key", "the cursor key must be at least 32 bytes")
+        }
+        if let tokenSigningKey, let cursorKey {
+            return KeyCatSecrets(tokenSigningKey: tokenSigningKey, cursorKey: cursorKey)
+        }
+        let fresh: (token: [UInt8], cursor: [UInt8])
+        do {
+            fresh = (try SecureRandom.bytes(count: minimumByteCount), try SecureRandom.bytes(count: minimumByteCount))
+        } catch {
+            throw KeyCatError(.internalError, "the random generator failed: \(error)")
+        }
+        let stored: [[UInt8]] = try storage {
+            try database.write { connection in
+                try [(tokenSigningKeyName, fresh.token), (cursorKeyName, fresh.cursor)].map { name, candidate in
+                    try connection.run(
+                        "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                        [.text(name), .blob(candidate)])
+                    return try connection.queryOne("SELECT value FROM settings WHERE key = ?", [.text(name)]) {
+                        $0.bytes(0)
+                    } ?? candidate
+                }
+            }
+        }
+        guard stored[0].count >= minimumByteCount, stored[1].count >= minimumByteCount else {
+            throw KeyCatError(.storage, "a stored secret in the settings table is shorter than 32 bytes")
+        }
+        return KeyCatSecrets(tokenSigningKey: tokenSigningKey ?? stored[0], cursorKey: cursorKey ?? stored[1])
+    }
+
+    package var description: String { "KeyCatSecrets(<redacted>)" }
+    package var debugDescription: String { description }
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
+}

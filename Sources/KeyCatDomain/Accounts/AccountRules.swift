@@ -1,0 +1,76 @@
+import Foundation
+
+/// DESIGN §2's rules for account fields. Each returns the normalised value or throws a
+/// validation error naming the field. Messages never repeat a password.
+public enum AccountRules {
+    public static let nickLength = 2...20
+    public static let passwordLength = 8...64
+    public static let maxEmailLength = 254
+    public static let maxProfileImageLength = 500
+
+    /// Trims and case-folds an email and checks its shape: one `@`, a non-empty local part, a
+    /// domain with a dot, no spaces, at most 254 characters.
+    public static func email(_ raw: String) throws(KeyCatError) -> String {
+        let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.count <= maxEmailLength, parts.count == 2, !parts[0].isEmpty,
+              parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+              !email.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+            throw KeyCatError.validation("email", "email must look like name@example.com")
+        }
+        return email
+    }
+
+    /// Trims a nick and checks it is 2–20 characters with no control characters.
+    public static func nick(_ raw: String) throws(KeyCatError) -> String {
+        let nick = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard nickLength.contains(nick.count) else {
+            throw KeyCatError.validation("nick", "nick must be 2 to 20 characters")
+        }
+        guard !nick.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            throw KeyCatError.validation("nick", "nick may not contain control characters")
+        }
+        return nick
+    }
+
+    /// Checks a new password: 8–64 characters with at least one letter and one digit. The
+    /// password is returned untouched (no trimming: spaces are part of it).
+    public static func password(_ password: String) throws(KeyCatError) -> String {
+        guard passwordLength.contains(password.count) else {
+            throw KeyCatError.validation("password", "password must be 8 to 64 characters")
+        }
+        guard password.contains(where: \.isLetter), password.contains(where: \.isNumber) else {
+            throw KeyCatError.validation("password", "password must contain a letter and a digit")
+        }
+        return password
+    }
+
+    /// Normalises a Korean phone number to its digits: 9–11 digits starting with 0, hyphens
+    /// and spaces allowed in the input (`010-1234-5678` → `01012345678`).
+    public static func phone(_ raw: String) throws(KeyCatError) -> String {
+        let digits = raw.filter { $0 != "-" && $0 != " " }
+        guard (9...11).contains(digits.count), digits.hasPrefix("0"),
+              digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw KeyCatError.validation("phone", "phone must be a Korean number such as 010-1234-5678")
+        }
+        return digits
+    }
+
+    /// Checks a birthday lies between 1900-01-01 and `today`.
+    public static func birthday(_ date: CalendarDate, today: CalendarDate) throws(KeyCatError) -> CalendarDate {
+        guard date.year >= 1900, date <= today else {
+            throw KeyCatError.validation("birthday", "birthday must be between 1900-01-01 and today")
+        }
+        return date
+    }
+
+    /// Checks a profile image reference: 1–500 characters, no spaces or control characters.
+    public static func profileImage(_ raw: String) throws(KeyCatError) -> String {
+        let reference = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...maxProfileImageLength).contains(reference.count),
+              !reference.contains(where: { $0.isWhitespace }) else {
+            throw KeyCatError.validation("profile_image", "profile image must be an image reference of at most 500 characters")
+        }
+        return reference
+    }
+}

@@ -1,0 +1,29 @@
+extension AccountService {
+    /// Creates an account with any role: the operators' `users create`.
+    ///
+    /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin; otherwise as
+    ///   ``signUp(_:)``.
+    public func createUser(_ form: SignUpForm, role: Role, as principal: Principal) throws(KeyCatError) -> User {
+        try principal.require(.admin, to: "create accounts")
+        return try register(form, role: role)
+    }
+
+    /// Every account, withdrawn ones included, in id order, keyset-paginated.
+    ///
+    /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin;
+    ///   ``KeyCatError/Code/invalidCursor`` for a cursor that is not from this list.
+    public func listUsers(limit: PageLimit = .default, cursor: String? = nil, as principal: Principal)
+        throws(KeyCatError) -> Page<User>
+    {
+        try principal.require(.admin, to: "list accounts")
+        let query = "users:id"
+        let after = try cursor.map { cursor throws(KeyCatError) in UserID(try cursors.decode(cursor, query: query).id) }
+        var rows = try users.list(after: after, limit: limit.value + 1)
+        var next: String?
+        if rows.count > limit.value {
+            rows.removeLast(rows.count - limit.value)
+            next = rows.last.map { cursors.encode(CursorPosition(id: $0.id.rawValue), query: query) }
+        }
+        return Page(items: rows, nextCursor: next)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+extension AccountService {
+    /// Logs in with email and password and starts a new token family.
+    ///
+    /// A hash made with weaker parameters than the current ones is replaced after a successful
+    /// check. An unknown email costs the same hashing work as a wrong password, so timing does
+    /// not reveal which accounts exist.
+    ///
+    /// - Throws: ``KeyCatError/Code/invalidCredentials`` for an unknown or withdrawn email or a
+    ///   wrong password (the same error for each).
+    public func logIn(email: String, password: String) throws(KeyCatError) -> TokenPair {
+        let wrong = KeyCatError(.invalidCredentials, "the email or password is wrong")
+        let folded = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard let credentials = try users.credentials(forEmail: folded) else {
+            _ = try? passwords.hash(password)  // equal work for unknown emails
+            throw wrong
+        }
+        guard passwords.verify(password, against: credentials.passwordHash) else { throw wrong }
+        let now = clock.now()
+        if passwords.needsRehash(credentials.passwordHash) {
+            let upgraded = try passwords.hash(password)
+            try users.updatePasswordHash(credentials.user.id, to: upgraded, at: now)
+        }
+        let (refreshToken, digest) = try refreshTokenMinter.mint()
+        let expiresAt = now.addingTimeInterval(refreshTokenLifetime)
+        _ = try refreshTokens.startFamily(for: credentials.user.id, first: digest, issuedAt: now, expiresAt: expiresAt)
+        return try pair(for: credentials.user.principal, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now)
+    }
+
+    /// Trades a refresh token for a new pair; the presented token is retired.
+    ///
+    /// Presenting a retired token again revokes every token of its family, including the one
+    /// that replaced it (RFC 9700 §4.14.2's reuse detection): a stolen token is then useless to
+    /// the thief and to the victim alike, and the user logs in again. Two refreshes racing with
+    /// one token count as such a reuse: exactly one gets a pair, and the family is then revoked.
+    ///
+    /// - Throws: ``KeyCatError/Code/refreshTokenExpired`` for an unknown, expired, revoked or
+    ///   reused token, or one whose account was withdrawn.
+    public func refresh(_ refreshToken: String) throws(KeyCatError) -> TokenPair {
+        guard let presented = refreshTokenMinter.digest(of: refreshToken) else { throw Self.refreshExpiredError }
+        let (replacement, digest) = try refreshTokenMinter.mint()
+        let now = clock.now()
+        let expiresAt = now.addingTimeInterval(refreshTokenLifetime)
+        let rotation = try refreshTokens.rotate(presented, to: digest, at: now, expiresAt: expiresAt)
+        guard let user = try users.find(rotation.userID), user.isActive else {
+            try refreshTokens.revokeFamily(rotation.familyID, at: now)
+            throw Self.refreshExpiredError
+        }
+        return try pair(for: user.principal, refreshToken: replacement, refreshExpiresAt: expiresAt, now: now)
+    }
+
+    /// Logs out: revokes the family of `refreshToken`. Logging out twice, or with a token
+    /// that is unknown, does nothing.
+    public func logOut(refreshToken: String) throws(KeyCatError) {
+        guard let presented = refreshTokenMinter.digest(of: refreshToken) else { return }
+        _ = try refreshTokens.revokeFamily(containing: presented, at: clock.now())
+    }
+
+    /// The principal an access token speaks for. Stateless: no database read.
+    ///
+    /// - Throws: ``KeyCatError/Code/accessTokenExpired`` (HTTP 419) for a genuine but expired
+    ///   token; ``KeyCatError/Code/invalidToken`` (401) for anything else.
+    public func authenticate(accessToken: String) throws(KeyCatError) -> Principal {
+        try accessTokens.verify(accessToken, at: clock.now())
+    }
+
+    /// The one error every refused refresh gets, whatever the cause, so a caller learns nothing
+    /// about which tokens exist.
+    public static var refreshExpiredError: KeyCatError {
+        KeyCatError(.refreshTokenExpired, "the refresh token is expired or was revoked; log in again")
+    }
+
+    private func pair(for principal: Principal, refreshToken: String, refreshExpiresAt: Date, now: Date)
+        throws(KeyCatError) -> TokenPair
+    {
+        TokenPair(
+            accessToken: try accessTokens.issue(for: principal, at: now),
+            accessTokenExpiresAt: now.addingTimeInterval(accessTokens.lifetime),
+            refreshToken: refreshToken, refreshTokenExpiresAt: refreshExpiresAt, principal: principal)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Hashes and checks passwords. Implementation: `PBKDF2PasswordHasher`.
+///
+/// The stored string describes its own algorithm and parameters, so stronger settings can be
+/// rolled out while old hashes keep working (and are upgraded at the next log-in).
+public protocol PasswordHasher: Sendable {
+    /// A new self-describing hash of `password` with a fresh random salt.
+    func hash(_ password: String) throws(KeyCatError) -> String
+    /// Whether `password` matches `stored`. A malformed `stored` string never matches.
+    func verify(_ password: String, against stored: String) -> Bool
+    /// Whether `stored` was made with weaker parameters than the current ones.
+    func needsRehash(_ stored: String) -> Bool
+}
+
+/// Issues and verifies access tokens (JWTs). Implementation: `JWTAccessTokenCodec`.
+public protocol AccessTokenCodec: Sendable {
+    /// How long an access token lives.
+    var lifetime: TimeInterval { get }
+    /// A token for `principal`, issued at `now`.
+    func issue(for principal: Principal, at now: Date) throws(KeyCatError) -> String
+    /// The principal a token speaks for.
+    /// - Throws: ``KeyCatError/Code/accessTokenExpired`` for a genuine token past its expiry,
+    ///   ``KeyCatError/Code/invalidToken`` for anything else wrong with it.
+    func verify(_ token: String, at now: Date) throws(KeyCatError) -> Principal
+}
+
+/// The SHA-256 digest a refresh token is stored as: the token itself is never stored.
+public struct TokenDigest: Sendable, Hashable, CustomStringConvertible {
+    public let bytes: [UInt8]
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+    public var description: String { "TokenDigest(<redacted>)" }
+}
+
+/// Makes refresh tokens and digests them. Implementation: `RandomRefreshTokenMinter`.
+public protocol RefreshTokenMinter: Sendable {
+    /// A fresh random token and its digest.
+    func mint() throws(KeyCatError) -> (token: String, digest: TokenDigest)
+    /// The digest of a presented token, or nil when it cannot be one of ours.
+    func digest(of token: String) -> TokenDigest?
+}
+
+/// What a successful rotation tells the caller.
+public struct RefreshTokenRotation: Sendable, Hashable {
+    public let userID: UserID
+    public let familyID: Int64
+    public init(userID: UserID, familyID: Int64) {
+        self.userID = userID
+        self.familyID = familyID
+    }
+}
+
+/// Where refresh tokens live, grouped in families: the tokens issued by one log-in and its
+/// refreshes. Implementations: `SQLiteRefreshTokenRepository`, `InMemoryRefreshTokenRepository`.
+public protocol RefreshTokenRepository: Sendable {
+    /// Starts a family for `user` (a log-in) with its first token.
+    func startFamily(for user: UserID, first: TokenDigest, issuedAt: Date, expiresAt: Date) throws(KeyCatError) -> Int64
+
+    /// Retires `presented` and adds `replacement` to its family, atomically.
+    ///
+    /// Exactly one of any number of concurrent calls with the same token succeeds.
+    /// - Throws: ``KeyCatError/Code/refreshTokenExpired`` when the token is unknown, expired, its
+    ///   family revoked, or already retired; in the last case the whole family is revoked first
+    ///   (reuse detection) and that revocation is kept.
+    func rotate(_ presented: TokenDigest, to replacement: TokenDigest, at now: Date, expiresAt: Date)
+        throws(KeyCatError) -> RefreshTokenRotation
+
+    /// Revokes the family `presented` belongs to. Returns false when the token is unknown.
+    func revokeFamily(containing presented: TokenDigest, at: Date) throws(KeyCatError) -> Bool
+
+    /// Revokes the family `familyID`.
+    func revokeFamily(_ familyID: Int64, at: Date) throws(KeyCatError)
+
+    /// Revokes every family of `user` (withdrawal, password change).
+    func revokeAll(for user: UserID, at: Date) throws(KeyCatError)
+}

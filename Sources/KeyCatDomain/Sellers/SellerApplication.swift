@@ -1,0 +1,75 @@
+import Foundation
+
+/// Identifies a seller application.
+public struct SellerApplicationID: EntityID {
+    public let rawValue: Int64
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+}
+
+/// Where a seller application stands. `pending → approved | rejected`, nothing else.
+public enum SellerApplicationStatus: String, Sendable, Hashable, CaseIterable, Codable {
+    case pending
+    case approved
+    case rejected
+}
+
+/// A buyer's request to sell (사업자 인증), and what became of it.
+public struct SellerApplication: Sendable, Hashable, Identifiable {
+    public let id: SellerApplicationID
+    public var userID: UserID
+    public var businessNumber: BusinessRegistrationNumber
+    public var representativeName: String
+    public var openingDate: CalendarDate
+    /// What the business registry said when the application was made.
+    public var registryStatus: BusinessStatus
+    public var status: SellerApplicationStatus
+    /// Why it was rejected (by the registry check or an operator).
+    public var reason: String?
+    public var createdAt: Date
+    public var decidedAt: Date?
+    /// Who decided: `"cli:root"`, `"admin:3"`, or `"system:business-registry"`.
+    public var decidedBy: String?
+
+    public init(
+        id: SellerApplicationID, userID: UserID, businessNumber: BusinessRegistrationNumber,
+        representativeName: String, openingDate: CalendarDate, registryStatus: BusinessStatus,
+        status: SellerApplicationStatus, reason: String? = nil, createdAt: Date,
+        decidedAt: Date? = nil, decidedBy: String? = nil
+    ) {
+        self.id = id
+        self.userID = userID
+        self.businessNumber = businessNumber
+        self.representativeName = representativeName
+        self.openingDate = openingDate
+        self.registryStatus = registryStatus
+        self.status = status
+        self.reason = reason
+        self.createdAt = createdAt
+        self.decidedAt = decidedAt
+        self.decidedBy = decidedBy
+    }
+}
+
+/// What an applicant fills in.
+public struct SellerApplicationForm: Sendable, Hashable {
+    /// Ten digits, hyphens allowed.
+    public var businessNumber: String
+    /// The representative's name (대표자 성명), 1–50 characters.
+    public var representativeName: String
+    /// The business's opening date (개업일자), not in the future.
+    public var openingDate: CalendarDate
+
+    public init(businessNumber: String, representativeName: String, openingDate: CalendarDate) {
+        self.businessNumber = businessNumber
+        self.representativeName = representativeName
+        self.openingDate = openingDate
+    }
+}
+
+/// An operator's verdict on a pending application.
+public enum SellerDecision: Sendable, Hashable {
+    /// The applicant becomes a seller.
+    case approve
+    /// The applicant stays a buyer; the reason is kept and shown to them.
+    case reject(reason: String)
+}

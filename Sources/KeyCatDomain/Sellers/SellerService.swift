@@ -1,0 +1,118 @@
+import Foundation
+
+/// The seller-application use cases (DESIGN §2): a buyer applies with a business registration
+/// number, the business registry is asked, and an operator approves or rejects.
+public struct SellerService: Sendable {
+    /// Who the audit log and ``SellerApplication/decidedBy`` name for automatic rejections.
+    public static let registryActor = "system:business-registry"
+
+    let applications: any SellerApplicationRepository
+    let users: any UserRepository
+    let registry: any BusinessRegistry
+    let cursors: any PageCursorCodec
+    let clock: any WallClock
+
+    public init(applications: any SellerApplicationRepository, users: any UserRepository,
+                registry: any BusinessRegistry, cursors: any PageCursorCodec, clock: any WallClock) {
+        self.applications = applications
+        self.users = users
+        self.registry = registry
+        self.cursors = cursors
+        self.clock = clock
+    }
+
+    /// Applies to become a seller.
+    ///
+    /// The number's checksum is checked first, then the business registry: a business that is
+    /// not active is recorded as rejected at once, with the registry's reason, and returned
+    /// with status ``SellerApplicationStatus/rejected``. An active one is returned pending, for
+    /// an operator to decide.
+    ///
+    /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is a buyer;
+    ///   ``KeyCatError/Code/validation`` for a bad number, name or date;
+    ///   ``KeyCatError/Code/duplicate`` when the caller already has a pending application or the
+    ///   number is pending or approved for someone; ``KeyCatError/Code/notFound`` for a withdrawn
+    ///   account.
+    public func apply(_ form: SellerApplicationForm, as principal: Principal) async throws(KeyCatError) -> SellerApplication {
+        try principal.require(.buyer, to: "apply to become a seller")
+        let number = try BusinessRegistrationNumber(form.businessNumber)
+        let name = form.representativeName.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...50).contains(name.count) else {
+            throw KeyCatError.validation("representative_name", "the representative's name must be 1 to 50 characters")
+        }
+        guard form.openingDate <= CalendarDate(clock.now()), form.openingDate.year >= 1900 else {
+            throw KeyCatError.validation("opening_date", "the opening date must be between 1900-01-01 and today")
+        }
+        guard let user = try users.find(principal.userID), user.isActive else {
+            throw KeyCatError.notFound("user", principal.userID)
+        }
+        let status = try await registry.status(of: number)
+        let now = clock.now()
+        let application = SellerApplication(
+            id: SellerApplicationID(0), userID: user.id, businessNumber: number, representativeName: name,
+            openingDate: form.openingDate, registryStatus: status,
+            status: status.rejectionReason == nil ? .pending : .rejected,
+            reason: status.rejectionReason, createdAt: now,
+            decidedAt: status.rejectionReason == nil ? nil : now,
+            decidedBy: status.rejectionReason == nil ? nil : Self.registryActor)
+        return try applications.insert(application)
+    }
+
+    /// One application: the applicant's own, or any for an admin.
+    /// - Throws: ``KeyCatError/Code/notFound``; ``KeyCatError/Code/notOwner`` for someone
+    ///   else's.
+    public func application(_ id: SellerApplicationID, as principal: Principal) throws(KeyCatError) -> SellerApplication {
+        guard let application = try applications.find(id) else { throw KeyCatError.notFound("seller application", id) }
+        try principal.requireOwnerOrAdmin(application.userID, of: "seller application")
+        return application
+    }
+
+    /// Applications in id order, optionally of one status: the operators' `sellers list`.
+    /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin;
+    ///   ``KeyCatError/Code/invalidCursor``.
+    public func listApplications(
+        status: SellerApplicationStatus? = nil, limit: PageLimit = .default, cursor: String? = nil,
+        as principal: Principal
+    ) throws(KeyCatError) -> Page<SellerApplication> {
+        try principal.require(.admin, to: "list seller applications")
+        let query = "seller_applications:id:\(status?.rawValue ?? "all")"
+        let after = try cursor.map { cursor throws(KeyCatError) in
+            SellerApplicationID(try cursors.decode(cursor, query: query).id)
+        }
+        var rows = try applications.list(status: status, after: after, limit: limit.value + 1)
+        var next: String?
+        if rows.count > limit.value {
+            rows.removeLast(rows.count - limit.value)
+            next = rows.last.map { cursors.encode(CursorPosition(id: $0.id.rawValue), query: query) }
+        }
+        return Page(items: rows, nextCursor: next)
+    }
+
+    /// Approves a pending application: the applicant becomes a seller (their next access token,
+    /// after a refresh, carries the role). Written to the audit log in the same transaction.
+    /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin;
+    ///   ``KeyCatError/Code/notFound``; ``KeyCatError/Code/illegalTransition`` when it is not
+    ///   pending.
+    public func approve(_ id: SellerApplicationID, as principal: Principal) throws(KeyCatError) -> SellerApplication {
+        try principal.require(.admin, to: "approve seller applications")
+        let now = clock.now()
+        let audit = AuditEntry(actor: principal.auditActor, action: "seller.approve", target: "seller_application:\(id)", at: now)
+        return try applications.decide(id, .approve, by: principal.auditActor, at: now, audit: audit)
+    }
+
+    /// Rejects a pending application with a reason the applicant will see. Audited like
+    /// ``approve(_:as:)``.
+    /// - Throws: as ``approve(_:as:)``, and ``KeyCatError/Code/validation`` for an empty reason
+    ///   or one over 500 characters.
+    public func reject(_ id: SellerApplicationID, reason: String, as principal: Principal) throws(KeyCatError) -> SellerApplication {
+        try principal.require(.admin, to: "reject seller applications")
+        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...500).contains(reason.count) else {
+            throw KeyCatError.validation("reason", "a rejection needs a reason of 1 to 500 characters")
+        }
+        let now = clock.now()
+        let audit = AuditEntry(
+            actor: principal.auditActor, action: "seller.reject", target: "seller_application:\(id)", detail: reason, at: now)
+        return try applications.decide(id, .reject(reason: reason), by: principal.auditActor, at: now, audit: audit)
+    }
+}

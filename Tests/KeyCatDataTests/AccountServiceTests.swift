@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+import KeyCatDomain
+@testable import KeyCatData
+
+/// Sign-up, profiles and withdrawal, run against both the in-memory and the SQLite repositories.
+@Suite("Account use cases")
+struct AccountServiceTests {
+    @Test("signing up stores a buyer with a case-folded email and normalised fields", arguments: Backend.allCases)
+    func signUp(backend: Backend) async throws {
+        try await withAccounts(backend) { harness in
+            let birthday = try CalendarDate(year: 1995, month: 5, day: 17)
+            let user = try harness.accounts.signUp(SignUpForm(
+                email: " Kim@Example.COM ", password: "keycat2026", nick: " 키캣러버 ",
+                phone: "010-1234-5678", birthday: birthday))
+            #expect(user.email == "kim@example.com")
+            #expect(user.nick == "키캣러버")
+            #expect(user.phone == "01012345678")
+            #expect(user.birthday == birthday)
+            #expect(user.role == .buyer)
+            #expect(user.isActive)
+            #expect(try harness.users.find(user.id) == user)
+        }
+    }
+
+    @Test("each broken rule at sign-up is a validation error naming its field", arguments: [
+        (SignUpForm(email: "kim", password: "keycat2026", nick: "kim"), "email"),
+        (SignUpForm(email: "kim@example.com", password: "short1", nick: "kim"), "password"),
+        (SignUpForm(email: "kim@example.com", password: "onlyletters", nick: "kim"), "password"),
+        (SignUpForm(email: "kim@example.com", password: "12345678", nick: "kim"), "password"),
+        (SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "k"), "nick"),
+        (SignUpForm(email: "kim@example.com", password: "keycat2026", nick: String(repeating: "k", count: 21)), "nick"),
+        (SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim", phone: "12"), "phone"),
+        (SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim",
+                    birthday: try! CalendarDate(year: 2030, month: 1, day: 1)), "birthday"),
+    ])
+    func signUpValidation(form: SignUpForm, field: String) async throws {
+        try await withAccounts(.sqlite) { harness in
+            let error = keycatError { try harness.accounts.signUp(form) }
+            #expect(error?.code == .validation)
+            #expect(error?.context["field"] == field)
+            #expect(error.map { !$0.description.contains(form.password) } == true)
+            let stored = try harness.users.list(after: nil, limit: 10)
+            #expect(stored.isEmpty)
+        }
+    }
+
+    @Test("an email already used, in any case, is a duplicate", arguments: Backend.allCases)
+    func duplicateEmail(backend: Backend) async throws {
+        try await withAccounts(backend) { harness in
+            _ = try harness.signUp("kim@example.com")
+            let error = keycatError { try harness.signUp("KIM@example.com", nick: "other") }
+            #expect(error?.code == .duplicate)
+            #expect(error?.context["field"] == "email")
+        }
+    }
+
+    @Test("a user reads and updates their own profile, image reference included", arguments: Backend.allCases)
+    func profile(backend: Backend) async throws {
+        try await withAccounts(backend) { harness in
+            let user = try harness.signUp()
+            harness.clock.advance(by: 60)
+            let updated = try harness.accounts.updateProfile(
+                ProfileUpdate(nick: "kimchi", phone: .set("010 9999 0000"),
+                              birthday: .set(CalendarDate(year: 2000, month: 2, day: 29)),
+                              profileImage: .set("images/users/1/avatar.webp")),
+                as: user.principal)
+            #expect(updated.nick == "kimchi")
+            #expect(updated.phone == "01099990000")
+            #expect(updated.profileImage == "images/users/1/avatar.webp")
+            #expect(updated.updatedAt == harness.clock.now())
+            #expect(try harness.accounts.profile(of: user.id, as: user.principal) == updated)
+            let cleared = try harness.accounts.updateProfile(ProfileUpdate(phone: .clear, profileImage: .clear), as: user.principal)
+            #expect(cleared.phone == nil && cleared.profileImage == nil && cleared.nick == "kimchi")
+        }
+    }
+
+    @Test("a bad profile field is a validation error and changes nothing", arguments: [
+        (ProfileUpdate(nick: "x"), "nick"), (ProfileUpdate(phone: .set("call me")), "phone"),
+        (ProfileUpdate(birthday: .set(try! CalendarDate(year: 1800, month: 1, day: 1))), "birthday"),
+        (ProfileUpdate(profileImage: .set("")), "profile_image"),
+    ])
+    func profileValidation(update: ProfileUpdate, field: String) async throws {
+        try await withAccounts(.sqlite) { harness in
+            let user = try harness.signUp()
+            #expect(keycatError { try harness.accounts.updateProfile(update, as: user.principal) }?.context["field"] == field)
+            #expect(try harness.users.find(user.id) == user)
+        }
+    }
+
+    @Test("someone else's profile is not_owner, except for an admin", arguments: Backend.allCases)
+    func profileOwnership(backend: Backend) async throws {
+        try await withAccounts(backend) { harness in
+            let kim = try harness.signUp("kim@example.com")
+            let lee = try harness.signUp("lee@example.com", nick: "lee")
+            #expect(keycatError { try harness.accounts.profile(of: kim.id, as: lee.principal) }?.code == .notOwner)
+            let admin = Principal(userID: UserID(99), role: .admin)
+            #expect(try harness.accounts.profile(of: kim.id, as: admin) == kim)
+            #expect(keycatError { try harness.accounts.profile(of: UserID(404), as: admin) }?.code == .notFound)
+        }
+    }
+
+    @Test("withdrawal keeps the row, revokes refresh tokens, refuses log-in and frees the email", arguments: Backend.allCases)
+    func withdraw(backend: Backend) async throws {
+        try await withAccounts(backend) { harness in
+            let user = try harness.signUp()
+            let pair = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            try harness.accounts.withdraw(as: user.principal)
+            let stored = try #require(try harness.users.find(user.id))
+            #expect(stored.withdrawnAt == harness.clock.now())
+            #expect(keycatError { try harness.accounts.refresh(pair.refreshToken) }?.code == .refreshTokenExpired)
+            #expect(keycatError { try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026") }?.code
+                == .invalidCredentials)
+            #expect(keycatError { try harness.accounts.profile(of: user.id, as: user.principal) }?.code == .notFound)
+            #expect(keycatError { try harness.accounts.updateProfile(ProfileUpdate(nick: "again"), as: user.principal) }?.code
+                == .notFound)
+            #expect(keycatError { try harness.accounts.withdraw(as: user.principal) }?.code == .notFound)
+            let again = try harness.signUp()
+            #expect(again.id != user.id)
+        }
+    }
+
+    @Test("operators create users with a role and page through every account", arguments: Backend.allCases)
+    func operatorUsers(backend: Backend) async throws {
+        try await withAccounts(backend) { harness in
+            let console = Principal.operatorConsole("root")
+            let admin = try harness.accounts.createUser(
+                SignUpForm(email: "ops@keycat.kr", password: "operator1", nick: "ops"), role: .admin, as: console)
+            #expect(admin.role == .admin)
+            for index in 0..<4 { _ = try harness.signUp("user\(index)@example.com", nick: "user\(index)") }
+            var seen: [UserID] = []
+            var cursor: String?
+            repeat {
+                let page = try harness.accounts.listUsers(limit: PageLimit(2), cursor: cursor, as: console)
+                seen += page.items.map(\.id)
+                cursor = page.nextCursor
+            } while cursor != nil
+            #expect(seen == (1...5).map { UserID(Int64($0)) })
+            let buyer = try harness.signUp("buyer@example.com", nick: "buyer")
+            #expect(keycatError { try harness.accounts.listUsers(as: buyer.principal) }?.code == .forbidden)
+            #expect(keycatError {
+                try harness.accounts.createUser(SignUpForm(email: "x@example.com", password: "keycat2026", nick: "xx"),
+                                                role: .admin, as: buyer.principal)
+            }?.code == .forbidden)
+            #expect(keycatError { try harness.accounts.listUsers(cursor: "bm90LWEtY3Vyc29y", as: console) }?.code == .invalidCursor)
+        }
+    }
+}

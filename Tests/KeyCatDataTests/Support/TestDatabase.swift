@@ -1,0 +1,97 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+@testable import KeyCatData
+
+/// A migrated database in a fresh temporary folder, always closed and removed afterwards.
+func withTestDatabase<Result>(_ body: (SQLiteDatabase) async throws -> Result) async throws -> Result {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keycat-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let database = try SQLiteDatabase(path: folder.appendingPathComponent("keycat.db").path)
+    defer { database.close() }
+    try KeyCatSchema.migrator().migrate(database, now: Date(timeIntervalSince1970: 1_767_225_600))
+    return try await body(database)
+}
+
+/// Where the account repositories live in a test: both must behave the same.
+enum Backend: String, CaseIterable, Sendable {
+    case inMemory
+    case sqlite
+}
+
+/// The account and seller use cases over one backend, with a test clock and cheap hashing.
+struct AccountsHarness: Sendable {
+    static let iterations = 1_000
+    static let signingKey = [UInt8](repeating: 0x5A, count: 32)
+
+    let clock: TestClock
+    let accounts: AccountService
+    let sellers: SellerService
+    let users: any UserRepository
+    let hasher: PBKDF2PasswordHasher
+    let database: SQLiteDatabase?
+
+    /// Signs a buyer up with valid data and returns them.
+    func signUp(_ email: String = "kim@example.com", password: String = "keycat2026", nick: String = "kim")
+        throws -> User
+    {
+        try accounts.signUp(SignUpForm(email: email, password: password, nick: nick))
+    }
+}
+
+func withAccounts(
+    _ backend: Backend, iterations: Int = AccountsHarness.iterations,
+    registry: [BusinessRegistryEntry] = [],
+    _ body: (AccountsHarness) async throws -> Void
+) async throws {
+    let clock = TestClock()
+    let hasher = PBKDF2PasswordHasher(iterations: iterations)
+    let cursors = HMACPageCursorCodec(key: [UInt8](repeating: 0x11, count: 32))
+    func make(users: any UserRepository, tokens: any RefreshTokenRepository,
+              applications: any SellerApplicationRepository, database: SQLiteDatabase?) -> AccountsHarness {
+        AccountsHarness(
+            clock: clock,
+            accounts: AccountService(
+                users: users, refreshTokens: tokens, passwords: hasher,
+                accessTokens: JWTAccessTokenCodec(key: AccountsHarness.signingKey),
+                refreshTokenMinter: RandomRefreshTokenMinter(), cursors: cursors, clock: clock),
+            sellers: SellerService(
+                applications: applications, users: users, registry: InMemoryBusinessRegistry(registry),
+                cursors: cursors, clock: clock),
+            users: users, hasher: hasher, database: database)
+    }
+    switch backend {
+    case .inMemory:
+        let users = InMemoryUserRepository()
+        try await body(make(
+            users: users, tokens: InMemoryRefreshTokenRepository(),
+            applications: InMemorySellerApplicationRepository(users: users), database: nil))
+    case .sqlite:
+        try await withTestDatabase { database in
+            try await body(make(
+                users: SQLiteUserRepository(database: database), tokens: SQLiteRefreshTokenRepository(database: database),
+                applications: SQLiteSellerApplicationRepository(database: database), database: database))
+        }
+    }
+}
+
+/// The error `body` throws, or nil.
+func keycatError(_ body: () throws -> some Any) -> KeyCatError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error as? KeyCatError
+    }
+}
+
+/// The error `body` throws, or nil.
+func keycatError(_ body: () async throws -> some Any) async -> KeyCatError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error as? KeyCatError
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import KeyCatDomain
+
+@Suite("Account rules")
+struct AccountRulesTests {
+    @Test("emails are trimmed and case-folded", arguments: [
+        ("Kim@Example.COM", "kim@example.com"),
+        ("  lee.minji+keys@mail.co.kr \n", "lee.minji+keys@mail.co.kr"),
+    ])
+    func validEmails(raw: String, expected: String) throws {
+        #expect(try AccountRules.email(raw) == expected)
+    }
+
+    @Test("malformed emails are a validation error on email", arguments: [
+        "", "kim", "kim@", "@example.com", "kim@example", "kim@@example.com", "kim lee@example.com",
+        "kim@.com", "kim@example.", String(repeating: "a", count: 250) + "@example.com",
+    ])
+    func invalidEmails(raw: String) {
+        #expect(validationField { try AccountRules.email(raw) } == "email")
+    }
+
+    @Test("nicks of 2 to 20 characters pass, trimmed", arguments: ["키캣", "ab", String(repeating: "n", count: 20), " spaced nick "])
+    func validNicks(raw: String) throws {
+        #expect(try AccountRules.nick(raw) == raw.trimmingCharacters(in: .whitespaces))
+    }
+
+    @Test("nicks outside 2 to 20 characters or with control characters fail", arguments: [
+        "", "a", "  b  ", String(repeating: "n", count: 21), "tab\there",
+    ])
+    func invalidNicks(raw: String) {
+        #expect(validationField { try AccountRules.nick(raw) } == "nick")
+    }
+
+    @Test("passwords of 8 to 64 characters with a letter and a digit pass", arguments: [
+        "abcdefg1", "1234567a", String(repeating: "a", count: 63) + "1", "비밀번호는안전해요1",
+    ])
+    func validPasswords(password: String) throws {
+        #expect(try AccountRules.password(password) == password)
+    }
+
+    @Test("passwords that are too short, too long, or lack a letter or a digit fail", arguments: [
+        "abc1234", String(repeating: "a", count: 64) + "1", "abcdefgh", "12345678", "",
+    ])
+    func invalidPasswords(password: String) {
+        let error = validationError { try AccountRules.password(password) }
+        #expect(error?.context["field"] == "password")
+        #expect(error.map { !$0.message.contains(password) || password.isEmpty } == true)
+    }
+
+    @Test("phones are normalised to digits", arguments: [
+        ("010-1234-5678", "01012345678"), ("02 345 6789", "023456789"), ("01098765432", "01098765432"),
+    ])
+    func validPhones(raw: String, expected: String) throws {
+        #expect(try AccountRules.phone(raw) == expected)
+    }
+
+    @Test("phones that are not Korean numbers fail", arguments: ["", "12345678", "010-1234-567890", "010-abcd-5678", "+82-10-1234-5678"])
+    func invalidPhones(raw: String) {
+        #expect(validationField { try AccountRules.phone(raw) } == "phone")
+    }
+
+    @Test("birthdays must lie between 1900 and today")
+    func birthdays() throws {
+        let today = try CalendarDate(year: 2026, month: 1, day: 1)
+        #expect(try AccountRules.birthday(CalendarDate(year: 1995, month: 5, day: 17), today: today).year == 1995)
+        #expect(try AccountRules.birthday(today, today: today) == today)
+        #expect(validationField { try AccountRules.birthday(CalendarDate(year: 2026, month: 1, day: 2), today: today) } == "birthday")
+        #expect(validationField { try AccountRules.birthday(CalendarDate(year: 1899, month: 12, day: 31), today: today) } == "birthday")
+    }
+
+    @Test("profile image references are 1 to 500 characters without spaces")
+    func profileImages() throws {
+        #expect(try AccountRules.profileImage(" images/users/7/avatar.webp ") == "images/users/7/avatar.webp")
+        #expect(validationField { try AccountRules.profileImage("") } == "profile_image")
+        #expect(validationField { try AccountRules.profileImage("a b") } == "profile_image")
+        #expect(validationField { try AccountRules.profileImage(String(repeating: "x", count: 501)) } == "profile_image")
+    }
+
+    @Test("calendar dates parse YYYY-MM-DD and refuse days that do not exist", arguments: [
+        ("2024-02-29", true), ("2025-02-29", false), ("2026-13-01", false), ("2026-1-01", false), ("20260101", false),
+        ("1999-12-31", true),
+    ])
+    func calendarDates(text: String, valid: Bool) {
+        let parsed = try? CalendarDate(iso8601: text)
+        #expect((parsed != nil) == valid)
+        if let parsed { #expect(parsed.description == text) }
+    }
+}
+
+/// The `field` of the validation error `body` throws, or nil.
+func validationField(_ body: () throws -> some Any) -> String? {
+    validationError(body)?.context["field"]
+}
+
+/// The validation error `body` throws, or nil when it throws nothing or something else.
+func validationError(_ body: () throws -> some Any) -> KeyCatError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        guard let error = error as? KeyCatError, error.code == .validation else { return nil }
+        return error
+    }
+}
