@@ -18,8 +18,11 @@ struct ProductListQuery {
         if let category = filter.category { add("category = ?", .text(category.rawValue)) }
         if let seller = filter.sellerID { add("seller_id = ?", .integer(seller.rawValue)) }
         if let kind = filter.kind { add("kind = ?", .text(kind.rawValue)) }
-        if let minimum = filter.minimumPrice { add("price >= ?", .integer(minimum.won)) }
-        if let maximum = filter.maximumPrice { add("price <= ?", .integer(maximum.won)) }
+        // Under a price sort the bounds narrow the index range; under any other sort the unary
+        // `+` keeps SQLite from picking the price index and sorting its result in memory.
+        let price = sort == .priceAscending || sort == .priceDescending ? "price" : "+price"
+        if let minimum = filter.minimumPrice { add("\(price) >= ?", .integer(minimum.won)) }
+        if let maximum = filter.maximumPrice { add("\(price) <= ?", .integer(maximum.won)) }
         if let switchType = filter.switchType { add("spec_switch_type = ?", .text(switchType.rawValue)) }
         if let layout = filter.layout { add("spec_layout = ?", .text(layout.rawValue)) }
         if let connection = filter.connection { add("spec_connection = ?", .text(connection.rawValue)) }

@@ -1,0 +1,52 @@
+import Foundation
+import KeyCatDomain
+import KeyCatTestSupport
+import Testing
+@testable import KeyCatData
+@testable import KeyCatInfrastructure
+
+@Suite("Every product list query has an index behind it")
+struct ProductQueryPlanTests {
+    static let filters: [ProductFilter] = [
+        ProductFilter(),
+        ProductFilter(category: .keyboard),
+        ProductFilter(sellerID: UserID(3)),
+        ProductFilter(category: .switch, sellerID: UserID(3)),
+        ProductFilter(kind: .groupBuy),
+        ProductFilter(minimumPrice: Money(won: 10_000), maximumPrice: Money(won: 90_000)),
+        ProductFilter(category: .keycap, minimumPrice: Money(won: 1)),
+        ProductFilter(switchType: .tactile, layout: .tenkeyless, connection: .wired, hotSwap: true),
+    ]
+
+    @Test("no full table scan and no temporary B-tree, for every sort, filter and page",
+          arguments: ProductSort.allCases)
+    func plans(sort: ProductSort) throws {
+        try withTemporaryDirectory { directory throws in
+            let database = try SQLiteDatabase(path: directory.appendingPathComponent("plan.db").path)
+            defer { database.close() }
+            try KeyCatSchema.migrator().migrate(database)
+            for filter in Self.filters {
+                for position in [nil, CursorPosition(sortKey: 50_000, id: 10)] {
+                    let query = ProductListQuery(filter: filter, sort: sort, after: position, limit: 21)
+                    let plan = try database.read { connection in
+                        try connection.query("EXPLAIN QUERY PLAN " + query.sql, query.arguments) { $0.string(3) }
+                    }
+                    let text = plan.joined(separator: " | ")
+                    #expect(!text.contains("TEMP B-TREE"), "sorts in memory: \(text) — \(filter) \(sort)")
+                    #expect(text.contains("USING INDEX") || text.contains("USING COVERING INDEX"),
+                            "no index: \(text) — \(filter) \(sort)")
+                    #expect(!plan.contains { $0.hasPrefix("SCAN products") && !$0.contains("INDEX") },
+                            "full scan: \(text)")
+                }
+            }
+        }
+    }
+
+    @Test("lists never count rows")
+    func noCount() {
+        for sort in ProductSort.allCases {
+            let query = ProductListQuery(filter: ProductFilter(category: .keyboard), sort: sort, after: nil, limit: 20)
+            #expect(!query.sql.uppercased().contains("COUNT("))
+        }
+    }
+}

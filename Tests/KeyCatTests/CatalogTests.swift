@@ -1,0 +1,152 @@
+import Foundation
+import KeyCatTestSupport
+import Testing
+@testable import KeyCat
+
+@Suite("Catalog: listings and who may change them")
+struct CatalogTests {
+    @Test("a seller lists a product and anyone reads it back with every field")
+    func createAndRead() throws {
+        try TestShop.with { shop throws in
+            let seller = try shop.user(.seller)
+            let created = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
+            let read = try shop.keycat.catalog.product(created.id)
+            #expect(read == created)
+            #expect(read.spec.layout == .seventyFivePercent && read.spec.pcb == .hotSwap)
+            #expect(read.sellingPrice(at: shop.clock.now()) == Money(won: 129_000))
+            #expect(read.version == 1)
+        }
+    }
+
+    @Test("a buyer may not list, and a seller may not list for another seller")
+    func createAuthorization() throws {
+        try TestShop.with { shop throws in
+            let buyer = try shop.user(.buyer)
+            let seller = try shop.user(.seller)
+            let other = try shop.user(.seller)
+            #expect(throws: KeyCatError(.forbidden, "only approved sellers may list products")) {
+                try shop.keycat.catalog.create(TestShop.draft(), for: buyer.userID, by: buyer)
+            }
+            #expect(throws: KeyCatError.self) {
+                try shop.keycat.catalog.create(TestShop.draft(), for: other.userID, by: seller)
+            }
+            // An admin lists for a seller, but not for a buyer.
+            #expect(throws: KeyCatError.self) {
+                try shop.keycat.catalog.create(TestShop.draft(), for: buyer.userID, by: shop.operatorConsole)
+            }
+            let listed = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: shop.operatorConsole)
+            #expect(listed.sellerID == seller.userID)
+        }
+    }
+
+    @Test("only its seller or an admin changes or deletes a listing; anyone else is not the owner")
+    func changeAuthorization() throws {
+        try TestShop.with { shop throws in
+            let seller = try shop.user(.seller)
+            let other = try shop.user(.seller)
+            let buyer = try shop.user(.buyer)
+            let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
+            var changes = ProductChanges(expectedVersion: 1)
+            changes.stock = 3
+            for intruder in [other, buyer] {
+                expectError(.notOwner) { try shop.keycat.catalog.update(product.id, changes, by: intruder) }
+                expectError(.notOwner) { try shop.keycat.catalog.delete(product.id, by: intruder) }
+            }
+            let updated = try shop.keycat.catalog.update(product.id, changes, by: seller)
+            #expect(updated.stock == 3 && updated.version == 2)
+            var adminChanges = ProductChanges(expectedVersion: 2)
+            adminChanges.price = Money(won: 99_000)
+            #expect(try shop.keycat.catalog.update(product.id, adminChanges, by: shop.operatorConsole).pricing.salePrice == Money(won: 99_000))
+            try shop.keycat.catalog.delete(product.id, by: shop.operatorConsole)
+            #expect(throws: KeyCatError.self) { try shop.keycat.catalog.product(product.id) }
+            let audit = try shop.keycat.auditLog.recent(limit: 10).map(\.action)
+            #expect(audit.starts(with: ["product.delete", "product.update"]))
+        }
+    }
+
+    @Test("an update carrying a stale version is a conflict and changes nothing")
+    func staleVersion() throws {
+        try TestShop.with { shop throws in
+            let seller = try shop.user(.seller)
+            let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
+            var first = ProductChanges(expectedVersion: 1)
+            first.stock = 5
+            _ = try shop.keycat.catalog.update(product.id, first, by: seller)
+            var stale = ProductChanges(expectedVersion: 1)
+            stale.stock = 50
+            expectError(.versionConflict) { try shop.keycat.catalog.update(product.id, stale, by: seller) }
+            #expect(try shop.keycat.catalog.product(product.id).stock == 5)
+        }
+    }
+
+    /// One broken rule per case, with the field its error must name.
+    enum BrokenRule: String, CaseIterable, Sendable {
+        case blankTitle, longTitle, longContent, zeroPrice, regularBelowPrice, negativeCoupon,
+             couponAtPrice, discountInThePast, discountBeyondAMonth, negativeFee, negativeStock
+
+        var field: String {
+            switch self {
+            case .blankTitle, .longTitle: "title"
+            case .longContent: "content"
+            case .zeroPrice: "price"
+            case .regularBelowPrice: "regular_price"
+            case .negativeCoupon, .couponAtPrice: "coupon_price"
+            case .discountInThePast, .discountBeyondAMonth: "discount_ends_at"
+            case .negativeFee: "delivery_fee"
+            case .negativeStock: "stock"
+            }
+        }
+
+        func apply(to draft: inout ProductDraft, now: Date) {
+            switch self {
+            case .blankTitle: draft.title = "   "
+            case .longTitle: draft.title = String(repeating: "키", count: 101)
+            case .longContent: draft.content = String(repeating: "a", count: 2_001)
+            case .zeroPrice: draft.pricing.salePrice = .zero
+            case .regularBelowPrice: draft.pricing.regularPrice = Money(won: 1_000)
+            case .negativeCoupon: draft.pricing.couponPrice = Money(won: -1)
+            case .couponAtPrice: draft.pricing.couponPrice = draft.pricing.salePrice
+            case .discountInThePast: draft.pricing.discountEndsAt = now.addingTimeInterval(-1)
+            case .discountBeyondAMonth: draft.pricing.discountEndsAt = now.addingTimeInterval(32 * 86_400)
+            case .negativeFee: draft.delivery.fee = Money(won: -1)
+            case .negativeStock: draft.stock = -1
+            }
+        }
+    }
+
+    @Test("each broken rule is a validation error naming its field, and nothing is stored",
+          arguments: BrokenRule.allCases)
+    func validation(rule: BrokenRule) throws {
+        try TestShop.with { shop throws in
+            let seller = try shop.user(.seller)
+            let draft = TestShop.draft { rule.apply(to: &$0, now: shop.clock.now()) }
+            expectError(.validation, field: rule.field) {
+                try shop.keycat.catalog.create(draft, for: seller.userID, by: seller)
+            }
+            #expect(try shop.keycat.catalog.list(ProductListRequest()).items.isEmpty)
+        }
+    }
+
+    @Test("after the discount ends the product sells, and sorts, at its regular price")
+    func discountLapses() throws {
+        try TestShop.with { shop throws in
+            let seller = try shop.user(.seller)
+            let discounted = try shop.keycat.catalog.create(TestShop.draft("할인 키보드", price: 100_000) {
+                $0.pricing.regularPrice = Money(won: 200_000)
+                $0.pricing.discountEndsAt = shop.clock.now().addingTimeInterval(86_400)
+            }, for: seller.userID, by: seller)
+            let steady = try shop.keycat.catalog.create(TestShop.draft("정가 키보드", price: 150_000) {
+                $0.pricing.regularPrice = Money(won: 150_000)
+            }, for: seller.userID, by: seller)
+            let cheapestFirst = { () throws -> [ProductID] in
+                try shop.keycat.catalog.list(ProductListRequest(sort: .priceAscending)).items.map(\.id)
+            }
+            #expect(try cheapestFirst() == [discounted.id, steady.id])
+            shop.clock.advance(by: 2 * 86_400)
+            #expect(try shop.keycat.catalog.product(discounted.id).sellingPrice(at: shop.clock.now()) == Money(won: 200_000))
+            #expect(try cheapestFirst() == [steady.id, discounted.id])
+            let swept = try shop.keycat.catalog.product(discounted.id)
+            #expect(swept.pricing.salePrice == Money(won: 200_000) && swept.pricing.discountEndsAt == nil)
+        }
+    }
+}

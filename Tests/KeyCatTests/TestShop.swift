@@ -1,0 +1,76 @@
+import Foundation
+import KeyCat
+import KeyCatTestSupport
+
+/// A KeyCat on a fresh file in a temporary directory, with a test clock and cheap password
+/// hashing, closed and removed after the body.
+struct TestShop {
+    let keycat: KeyCat
+    let clock: TestClock
+    let directory: URL
+    let operatorConsole = Principal.operatorConsole("tester")
+
+    static func with<Result>(_ body: (TestShop) throws -> Result) throws -> Result {
+        try withTemporaryDirectory { directory throws in
+            let shop = try TestShop(directory: directory)
+            defer { shop.keycat.close() }
+            return try body(shop)
+        }
+    }
+
+    static func with<Result>(_ body: (TestShop) async throws -> Result) async throws -> Result {
+        try await withTemporaryDirectory { directory async throws in
+            let shop = try TestShop(directory: directory)
+            defer { shop.keycat.close() }
+            return try await body(shop)
+        }
+    }
+
+    private init(directory: URL) throws {
+        self.directory = directory
+        clock = TestClock()
+        var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("shop.db").path)
+        configuration.clock = clock
+        configuration.passwordIterations = 1_000
+        keycat = try KeyCat.open(configuration)
+    }
+
+    /// A new user with `role`, as a principal.
+    func user(_ role: Role, _ name: String = "user\(UUID().uuidString.prefix(6))") throws -> Principal {
+        let user = try keycat.accounts.createUser(
+            SignUpForm(email: "\(name)@example.com", password: "keycat123", nick: String(name.prefix(20))),
+            role: role, as: operatorConsole)
+        return Principal(userID: user.id, role: role)
+    }
+
+    /// A valid keyboard listing; `change` adjusts it.
+    static func draft(_ title: String = "Felt F99 유무선 기계식 키보드", price: Int64 = 129_000,
+                      _ change: (inout ProductDraft) -> Void = { _ in }) -> ProductDraft {
+        var draft = ProductDraft(
+            kind: .commercial, category: .keyboard, title: title, content: "가스켓 마운트, 핫스왑 PCB.",
+            pricing: Pricing(regularPrice: Money(won: price + 20_000), salePrice: Money(won: price)),
+            delivery: Delivery(fee: Money(won: 3_000), schedule: .nextDay), stock: 10,
+            spec: KeyboardSpec(input: .mechanical, connection: .multi, pcb: .hotSwap, switchType: .linear,
+                               layout: .seventyFivePercent, keycapProfile: .cherry, backlight: true))
+        change(&draft)
+        return draft
+    }
+}
+
+import Testing
+
+/// Expects `body` to throw a ``KeyCatError`` with `code` (and, when given, naming `field`).
+func expectError<Result>(
+    _ code: KeyCatError.Code, field: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Result
+) {
+    do {
+        _ = try body()
+        Issue.record("expected \(code), but it succeeded", sourceLocation: sourceLocation)
+    } catch let error as KeyCatError {
+        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        if let field { #expect(error.context["field"] == field, "\(error)", sourceLocation: sourceLocation) }
+    } catch {
+        Issue.record("expected \(code), got \(error)", sourceLocation: sourceLocation)
+    }
+}
