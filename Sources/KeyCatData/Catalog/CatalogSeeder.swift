@@ -1,0 +1,92 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// What a seeding run did.
+package struct SeedReport: Sendable, Equatable {
+    package var sellersCreated = 0
+    package var sellersExisting = 0
+    package var productsCreated = 0
+    package var productsExisting = 0
+
+    package init() {}
+}
+
+/// A seller to create if missing, for seeding.
+package struct SeedSeller: Sendable {
+    package var email: String
+    package var nick: String
+
+    package init(email: String, nick: String) {
+        self.email = email
+        self.nick = nick
+    }
+}
+
+/// Loads catalogs in bulk: the demo catalog, imports, and synthetic catalogs for benchmarks.
+///
+/// Seed sellers are created as locked accounts (their password hash is `!`, which no password
+/// verifies), since nobody is meant to log in as them; products are validated by the caller.
+/// Loading is idempotent: a seller is matched by email, a product by seller and title, so
+/// running the same seed twice changes nothing.
+package struct CatalogSeeder: Sendable {
+    private let database: SQLiteDatabase
+
+    package init(database: SQLiteDatabase) { self.database = database }
+
+    /// Creates the missing sellers and listings, all in one transaction.
+    ///
+    /// - Parameter products: validated drafts, each with the index of its seller in `sellers`.
+    package func load(
+        sellers: [SeedSeller], products: [(seller: Int, draft: ProductDraft, images: [ProductImage])],
+        at now: Date, audit: AuditEntry
+    ) throws(KeyCatError) -> SeedReport {
+        try storage {
+            try database.write { connection in
+                var report = SeedReport()
+                var sellerIDs: [UserID] = []
+                for seller in sellers {
+                    let (id, created) = try Self.ensureSeller(seller, at: now, on: connection)
+                    sellerIDs.append(id)
+                    if created { report.sellersCreated += 1 } else { report.sellersExisting += 1 }
+                }
+                for product in products {
+                    let sellerID = sellerIDs[product.seller]
+                    let exists = try connection.queryOne(
+                        "SELECT 1 FROM products WHERE seller_id = ? AND title = ? AND deleted_at IS NULL",
+                        [.integer(sellerID.rawValue), .text(product.draft.title)]) { _ in true } ?? false
+                    if exists {
+                        report.productsExisting += 1
+                    } else {
+                        _ = try SQLiteProductRepository.insert(product.draft, sellerID: sellerID, images: product.images, at: now, on: connection)
+                        report.productsCreated += 1
+                    }
+                }
+                var entry = audit
+                entry.detail = "\(report.productsCreated) products and \(report.sellersCreated) sellers created"
+                try SQLiteAuditLog.insert(entry, on: connection)
+                return report
+            }
+        }
+    }
+
+    /// The id of the live user with the seller's email, creating a locked seller account when
+    /// there is none.
+    ///
+    /// - Throws: a validation error when the email belongs to a user who is not a seller.
+    static func ensureSeller(_ seller: SeedSeller, at now: Date, on connection: SQLiteConnection) throws -> (UserID, Bool) {
+        let email = seller.email.lowercased()
+        if let (id, role) = try connection.queryOne(
+            "SELECT id, role FROM users WHERE email = ? AND withdrawn_at IS NULL", [.text(email)], { ($0.int64(0), $0.string(1)) }) {
+            guard role == Role.seller.rawValue else {
+                throw KeyCatError.validation("sellers", "\(email) belongs to a \(role), not a seller")
+            }
+            return (UserID(id), false)
+        }
+        let millis = Int64((now.timeIntervalSince1970 * 1000).rounded())
+        try connection.run(
+            "INSERT INTO users (email, nick, password_hash, role, created_at, updated_at) VALUES (?, ?, '!', 'seller', ?, ?)",
+            [.text(email), .text(seller.nick), .integer(millis), .integer(millis)])
+        return (UserID(connection.lastInsertRowID), true)
+    }
+}
