@@ -49,6 +49,24 @@ struct AccountsEndToEndTests {
         }
     }
 
+    @Test("an operator creating a user is audited with the new id; a refused create leaves no trace")
+    func createUserAudited() async throws {
+        try await withKeyCat { keycat, _, _ in
+            let console = Principal.operatorConsole("root")
+            let form = SignUpForm(email: "seller@keycat.kr", password: "keycat2026", nick: "shop")
+            let user = try keycat.accounts.createUser(form, role: .seller, as: console)
+            #expect(user.role == .seller)
+            let duplicate = keycatError { try keycat.accounts.createUser(form, role: .seller, as: console) }
+            #expect(duplicate?.code == .duplicate)
+            let entries = try keycat.auditLog.recent(limit: 10)
+            #expect(entries.count == 1)
+            #expect(entries.first?.action == "user.create")
+            #expect(entries.first?.target == "user:\(user.id)")
+            #expect(entries.first?.actor == "cli:root")
+            #expect(try keycat.accounts.listUsers(as: console).items == [user])
+        }
+    }
+
     @Test("only an admin loads the business registry")
     func registryLoadForbidden() async throws {
         try await withKeyCat { keycat, _, _ in
@@ -134,5 +152,15 @@ struct AccountsEndToEndTests {
             #expect(!pair.description.contains(pair.accessToken) && !pair.description.contains(pair.refreshToken))
             #expect(!SignUpForm(email: "a@b.co", password: password, nick: "kim").description.contains(password))
         }
+    }
+}
+
+/// The error `body` throws, or nil.
+func keycatError(_ body: () throws -> some Any) -> KeyCatError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error as? KeyCatError
     }
 }

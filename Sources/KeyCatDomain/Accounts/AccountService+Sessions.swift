@@ -11,6 +11,8 @@ extension AccountService {
     ///   wrong password (the same error for each).
     public func logIn(email: String, password: String) throws(KeyCatError) -> TokenPair {
         let wrong = KeyCatError(.invalidCredentials, "the email or password is wrong")
+        // No stored password is longer than 64 characters: refuse megabyte inputs before hashing.
+        guard password.utf8.count <= 1_024 else { throw wrong }
         let folded = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard let credentials = try users.credentials(forEmail: folded) else {
             _ = try? passwords.hash(password)  // equal work for unknown emails
