@@ -66,6 +66,9 @@ struct SellerServiceTests {
             #expect(try harness.users.find(buyer.id)?.role == .buyer)
             let second = try await harness.sellers.apply(Self.form("220-81-62517"), as: buyer.principal)
             #expect(second.status == .pending)
+            #expect(try harness.sellers.myApplications(as: buyer.principal).map(\.id) == [second.id, first.id])
+            let other = try harness.signUp("lee@example.com", nick: "lee")
+            #expect(try harness.sellers.myApplications(as: other.principal).isEmpty)
         }
     }
 

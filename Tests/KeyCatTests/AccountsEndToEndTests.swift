@@ -67,6 +67,25 @@ struct AccountsEndToEndTests {
         }
     }
 
+    @Test("two KeyCat instances on one file (as two processes would be): one refresh wins")
+    func concurrentRefreshAcrossInstances() async throws {
+        try await withKeyCat { keycat, _, _ in
+            let second = try KeyCat.open(keycat.configuration)
+            defer { second.close() }
+            _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
+            let token = try keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026").refreshToken
+            let instances = [keycat.accounts, second.accounts]
+            let successes = await withTaskGroup(of: Bool.self) { group in
+                for index in 0..<16 {
+                    let accounts = instances[index % 2]
+                    group.addTask { (try? accounts.refresh(token)) != nil }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(successes == 1)
+        }
+    }
+
     @Test("only an admin loads the business registry")
     func registryLoadForbidden() async throws {
         try await withKeyCat { keycat, _, _ in
