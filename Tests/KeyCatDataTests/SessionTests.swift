@@ -129,6 +129,24 @@ struct SessionTests {
         }
     }
 
+    @Test("changing the password checks the old one and logs every other session out", arguments: Backend.allCases)
+    func changePassword(backend: Backend) async throws {
+        try await withAccounts(backend) { harness in
+            let user = try harness.signUp()
+            let phone = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            #expect(keycatError { try harness.accounts.changePassword(current: "wrong123", new: "newpass99", as: user.principal) }?
+                .code == .invalidCredentials)
+            #expect(keycatError { try harness.accounts.changePassword(current: "keycat2026", new: "weak", as: user.principal) }?
+                .context["field"] == "password")
+            let laptop = try harness.accounts.changePassword(current: "keycat2026", new: "newpass99", as: user.principal)
+            #expect(keycatError { try harness.accounts.refresh(phone.refreshToken) }?.code == .refreshTokenExpired)
+            #expect(try harness.accounts.refresh(laptop.refreshToken).principal == user.principal)
+            #expect(keycatError { try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026") }?.code
+                == .invalidCredentials)
+            _ = try harness.accounts.logIn(email: "kim@example.com", password: "newpass99")
+        }
+    }
+
     @Test("many concurrent refreshes with one token: exactly one succeeds", arguments: Backend.allCases)
     func concurrentRefresh(backend: Backend) async throws {
         try await withAccounts(backend) { harness in

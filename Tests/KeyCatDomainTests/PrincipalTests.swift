@@ -25,7 +25,7 @@ struct PrincipalTests {
     func ownership() throws {
         try Principal(userID: UserID(7), role: .buyer).requireOwnerOrAdmin(UserID(7), of: "profile")
         try Principal(userID: UserID(1), role: .admin).requireOwnerOrAdmin(UserID(7), of: "profile")
-        #expect(throws: KeyCatError(.notOwner, "only its owner may change this profile", context: ["entity": "profile"])) {
+        #expect(throws: KeyCatError(.notOwner, "this profile belongs to someone else", context: ["entity": "profile"])) {
             try Principal(userID: UserID(8), role: .seller).requireOwnerOrAdmin(UserID(7), of: "profile")
         }
     }

@@ -12,6 +12,7 @@ package final class InMemoryUserRepository: UserRepository {
 
     private struct State {
         var rows: [UserID: Row] = [:]
+        var audit: [AuditEntry] = []
         var nextID: Int64 = 1
     }
 
@@ -19,7 +20,10 @@ package final class InMemoryUserRepository: UserRepository {
 
     package init() {}
 
-    package func insert(_ user: NewUser) throws(KeyCatError) -> User {
+    /// The audit entries operator-created accounts recorded, oldest first.
+    package var auditEntries: [AuditEntry] { state.withLock { $0.audit } }
+
+    package func insert(_ user: NewUser, audit: (@Sendable (User) -> AuditEntry)?) throws(KeyCatError) -> User {
         try state.withLock { state throws(KeyCatError) -> User in
             guard !state.rows.values.contains(where: { $0.user.email == user.email && $0.user.isActive }) else {
                 throw KeyCatError(.duplicate, "it already exists")
@@ -29,6 +33,7 @@ package final class InMemoryUserRepository: UserRepository {
                 birthday: user.birthday, role: user.role, createdAt: user.createdAt, updatedAt: user.createdAt)
             state.nextID += 1
             state.rows[stored.id] = Row(user: stored, passwordHash: user.passwordHash)
+            if let audit { state.audit.append(audit(stored)) }
             return stored
         }
     }

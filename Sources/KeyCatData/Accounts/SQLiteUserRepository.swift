@@ -12,7 +12,7 @@ package struct SQLiteUserRepository: UserRepository {
         id, email, nick, phone, birthday, profile_image, role, created_at, updated_at, withdrawn_at
         """
 
-    package func insert(_ user: NewUser) throws(KeyCatError) -> User {
+    package func insert(_ user: NewUser, audit: (@Sendable (User) -> AuditEntry)?) throws(KeyCatError) -> User {
         try storage {
             try database.write { connection in
                 try connection.run(
@@ -23,9 +23,11 @@ package struct SQLiteUserRepository: UserRepository {
                     [.text(user.email), .text(user.nick), .text(user.passwordHash),
                      .optional(user.phone.map(SQLiteValue.text)), .optional(user.birthday.map { .text($0.description) }),
                      .text(user.role.rawValue), StoredTime.value(user.createdAt), StoredTime.value(user.createdAt)])
-                return User(
+                let stored = User(
                     id: UserID(connection.lastInsertRowID), email: user.email, nick: user.nick, phone: user.phone,
                     birthday: user.birthday, role: user.role, createdAt: user.createdAt, updatedAt: user.createdAt)
+                if let audit { try SQLiteAuditLog.insert(audit(stored), on: connection) }
+                return stored
             }
         }
     }

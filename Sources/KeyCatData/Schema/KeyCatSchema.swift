@@ -80,6 +80,7 @@ package enum KeyCatSchema {
             CREATE UNIQUE INDEX seller_applications_one_live_per_number
                 ON seller_applications (business_number) WHERE status IN ('pending', 'approved');
             CREATE INDEX seller_applications_by_status ON seller_applications (status, id);
+            CREATE INDEX seller_applications_by_user ON seller_applications (user_id, id);
             """),
         SQLiteMigration(version: 3, name: "catalog", sql: CatalogSchema.sql),
     ]

@@ -49,6 +49,10 @@ package final class InMemorySellerApplicationRepository: SellerApplicationReposi
         state.withLock { $0.rows[id] }
     }
 
+    package func applications(of user: UserID) throws(KeyCatError) -> [SellerApplication] {
+        state.withLock { state in state.rows.values.filter { $0.userID == user }.sorted { $0.id > $1.id } }
+    }
+
     package func list(status: SellerApplicationStatus?, after: SellerApplicationID?, limit: Int)
         throws(KeyCatError) -> [SellerApplication]
     {

@@ -47,6 +47,16 @@ package struct SQLiteSellerApplicationRepository: SellerApplicationRepository {
         try storage { try database.read { try Self.find(id, on: $0) } }
     }
 
+    package func applications(of user: UserID) throws(KeyCatError) -> [SellerApplication] {
+        try storage {
+            try database.read { connection in
+                try connection.query(
+                    "SELECT \(Self.columns) FROM seller_applications WHERE user_id = ? ORDER BY id DESC",
+                    [.integer(user.rawValue)], Self.decode)
+            }
+        }
+    }
+
     private static func find(_ id: SellerApplicationID, on connection: SQLiteConnection) throws -> SellerApplication? {
         try connection.queryOne(
             "SELECT \(columns) FROM seller_applications WHERE id = ?", [.integer(id.rawValue)], decode)

@@ -1,11 +1,16 @@
 extension AccountService {
-    /// Creates an account with any role: the operators' `users create`.
+    /// Creates an account with any role: the operators' `users create`. Recorded in the audit
+    /// log as `user.create` (target `user:<id>`, detail the role) in the same transaction.
     ///
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin; otherwise as
     ///   ``signUp(_:)``.
     public func createUser(_ form: SignUpForm, role: Role, as principal: Principal) throws(KeyCatError) -> User {
         try principal.require(.admin, to: "create accounts")
-        return try register(form, role: role)
+        let actor = principal.auditActor
+        let now = clock.now()
+        return try register(form, role: role) { user in
+            AuditEntry(actor: actor, action: "user.create", target: "user:\(user.id)", detail: "role \(role.rawValue)", at: now)
+        }
     }
 
     /// Every account, withdrawn ones included, in id order, keyset-paginated.

@@ -11,6 +11,8 @@ extension AccountService {
     ///   wrong password (the same error for each).
     public func logIn(email: String, password: String) throws(KeyCatError) -> TokenPair {
         let wrong = KeyCatError(.invalidCredentials, "the email or password is wrong")
+        // No stored password is longer than 64 characters: refuse megabyte inputs before hashing.
+        guard password.utf8.count <= 1_024 else { throw wrong }
         let folded = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard let credentials = try users.credentials(forEmail: folded) else {
             _ = try? passwords.hash(password)  // equal work for unknown emails
@@ -55,6 +57,31 @@ extension AccountService {
     public func logOut(refreshToken: String) throws(KeyCatError) {
         guard let presented = refreshTokenMinter.digest(of: refreshToken) else { return }
         _ = try refreshTokens.revokeFamily(containing: presented, at: clock.now())
+    }
+
+    /// Changes the caller's password after checking the current one, and revokes every refresh
+    /// token family of the account, so other devices must log in again. The caller keeps
+    /// working with the pair this call returns.
+    ///
+    /// - Throws: ``KeyCatError/Code/invalidCredentials`` when `current` is wrong;
+    ///   ``KeyCatError/Code/validation`` on `password` when `new` breaks the rules;
+    ///   ``KeyCatError/Code/notFound`` for a withdrawn account.
+    public func changePassword(current: String, new: String, as principal: Principal) throws(KeyCatError) -> TokenPair {
+        guard let user = try users.find(principal.userID), user.isActive,
+              let credentials = try users.credentials(forEmail: user.email) else {
+            throw KeyCatError.notFound("user", principal.userID)
+        }
+        guard current.utf8.count <= 1_024, passwords.verify(current, against: credentials.passwordHash) else {
+            throw KeyCatError(.invalidCredentials, "the current password is wrong")
+        }
+        let hash = try passwords.hash(try AccountRules.password(new))
+        let now = clock.now()
+        try users.updatePasswordHash(user.id, to: hash, at: now)
+        try refreshTokens.revokeAll(for: user.id, at: now)
+        let (refreshToken, digest) = try refreshTokenMinter.mint()
+        let expiresAt = now.addingTimeInterval(refreshTokenLifetime)
+        _ = try refreshTokens.startFamily(for: user.id, first: digest, issuedAt: now, expiresAt: expiresAt)
+        return try pair(for: user.principal, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now)
     }
 
     /// The principal an access token speaks for. Stateless: no database read.

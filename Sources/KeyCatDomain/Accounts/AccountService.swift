@@ -39,10 +39,10 @@ public struct AccountService: Sendable {
     /// - Throws: ``KeyCatError/Code/validation`` naming the field that breaks DESIGN §2's rules;
     ///   ``KeyCatError/Code/duplicate`` when a live account already uses the email (ignoring case).
     public func signUp(_ form: SignUpForm) throws(KeyCatError) -> User {
-        try register(form, role: .buyer)
+        try register(form, role: .buyer, audit: nil)
     }
 
-    func register(_ form: SignUpForm, role: Role) throws(KeyCatError) -> User {
+    func register(_ form: SignUpForm, role: Role, audit: (@Sendable (User) -> AuditEntry)?) throws(KeyCatError) -> User {
         let now = clock.now()
         let email = try AccountRules.email(form.email)
         let nick = try AccountRules.nick(form.nick)
@@ -55,7 +55,7 @@ public struct AccountService: Sendable {
         do throws(KeyCatError) {
             return try users.insert(NewUser(
                 email: email, nick: nick, passwordHash: hash, phone: phone, birthday: birthday,
-                role: role, createdAt: now))
+                role: role, createdAt: now), audit: audit)
         } catch where error.code == .duplicate {
             throw KeyCatError(.duplicate, "an account with this email already exists", context: ["field": "email"])
         }

@@ -40,7 +40,7 @@ public struct Principal: Sendable, Hashable {
     /// Throws ``KeyCatError/Code/notOwner`` unless the caller is `owner` or an admin.
     public func requireOwnerOrAdmin(_ owner: UserID, of entity: String) throws(KeyCatError) {
         guard role == .admin || userID == owner else {
-            throw KeyCatError(.notOwner, "only its owner may change this \(entity)", context: ["entity": entity])
+            throw KeyCatError(.notOwner, "this \(entity) belongs to someone else", context: ["entity": entity])
         }
     }
 }

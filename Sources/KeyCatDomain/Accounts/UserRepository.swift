@@ -2,9 +2,10 @@ import Foundation
 
 /// Where accounts are kept. Implementations: `SQLiteUserRepository`, `InMemoryUserRepository`.
 public protocol UserRepository: Sendable {
-    /// Stores a new account.
+    /// Stores a new account. When `audit` is given, the entry it makes for the stored user is
+    /// recorded in the same transaction (an operator creating an account).
     /// - Throws: ``KeyCatError/Code/duplicate`` when a live account already has the email.
-    func insert(_ user: NewUser) throws(KeyCatError) -> User
+    func insert(_ user: NewUser, audit: (@Sendable (User) -> AuditEntry)?) throws(KeyCatError) -> User
 
     /// The account with `id`, withdrawn or not, or nil.
     func find(_ id: UserID) throws(KeyCatError) -> User?

@@ -9,6 +9,9 @@ public protocol SellerApplicationRepository: Sendable {
 
     func find(_ id: SellerApplicationID) throws(KeyCatError) -> SellerApplication?
 
+    /// Every application `user` made, newest first.
+    func applications(of user: UserID) throws(KeyCatError) -> [SellerApplication]
+
     /// Applications in id order after `after`, optionally of one status, at most `limit`.
     func list(status: SellerApplicationStatus?, after: SellerApplicationID?, limit: Int)
         throws(KeyCatError) -> [SellerApplication]

@@ -67,6 +67,11 @@ public struct SellerService: Sendable {
         return application
     }
 
+    /// The caller's own applications, newest first: what the app shows as "your application".
+    public func myApplications(as principal: Principal) throws(KeyCatError) -> [SellerApplication] {
+        try applications.applications(of: principal.userID)
+    }
+
     /// Applications in id order, optionally of one status: the operators' `sellers list`.
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin;
     ///   ``KeyCatError/Code/invalidCursor``.

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import KeyCatDomain
+import KeyCatInfrastructure
+@testable import KeyCatData
+
+@Suite("Secrets and cursors")
+struct SecretsAndCursorTests {
+    @Test("secrets are created once, 32 random bytes each, and read back on the next open")
+    func createdOnce() async throws {
+        try await withTestDatabase { database in
+            let first = try KeyCatSecrets.loadOrCreate(database)
+            let second = try KeyCatSecrets.loadOrCreate(database)
+            #expect(first.tokenSigningKey.count == 32 && first.cursorKey.count == 32)
+            #expect(first.tokenSigningKey != first.cursorKey)
+            #expect(first.tokenSigningKey == second.tokenSigningKey)
+            #expect(first.cursorKey == second.cursorKey)
+        }
+    }
+
+    @Test("keys the server passes win over stored ones; short ones are refused")
+    func provided() async throws {
+        try await withTestDatabase { database in
+            let key = [UInt8](repeating: 7, count: 48)
+            let secrets = try KeyCatSecrets.loadOrCreate(database, tokenSigningKey: key)
+            #expect(secrets.tokenSigningKey == key)
+            #expect(secrets.cursorKey.count == 32)
+            let short = keycatError { try KeyCatSecrets.loadOrCreate(database, cursorKey: [UInt8](repeating: 1, count: 31)) }
+            #expect(short?.context["field"] == "cursor_key")
+        }
+    }
+
+    @Test("secrets never show in descriptions or dumps")
+    func redacted() async throws {
+        try await withTestDatabase { database in
+            let secrets = try KeyCatSecrets.loadOrCreate(database)
+            var dumped = ""
+            dump(secrets, to: &dumped)
+            for text in [secrets.description, String(reflecting: secrets), "\(secrets)", dumped] {
+                #expect(!text.contains(String(secrets.tokenSigningKey[0])) || text.contains("redacted"))
+                #expect(!text.contains(Base64URL.encode(secrets.tokenSigningKey)))
+                #expect(!text.contains("\(secrets.tokenSigningKey)"))
+            }
+        }
+    }
+
+    @Test("a cursor round-trips its position and is refused when tampered with or reused elsewhere")
+    func cursors() throws {
+        let codec = HMACPageCursorCodec(key: [UInt8](repeating: 9, count: 32))
+        let position = CursorPosition(sortKey: "129000", id: 77)
+        let cursor = codec.encode(position, query: "products:price-asc")
+        #expect(try codec.decode(cursor, query: "products:price-asc") == position)
+        #expect(keycatError { try codec.decode(cursor, query: "products:price-desc") }?.code == .invalidCursor)
+        var bytes = try #require(Base64URL.decode(cursor))
+        bytes[3] ^= 1
+        #expect(keycatError { try codec.decode(Base64URL.encode(bytes), query: "products:price-asc") }?.code == .invalidCursor)
+        let otherKey = HMACPageCursorCodec(key: [UInt8](repeating: 8, count: 32))
+        #expect(keycatError { try otherKey.decode(cursor, query: "products:price-asc") }?.code == .invalidCursor)
+        for junk in ["", "abc", String(repeating: "A", count: 2_000), "!!!"] {
+            #expect(keycatError { try codec.decode(junk, query: "products:price-asc") }?.code == .invalidCursor)
+        }
+    }
+
+    @Test("refresh tokens are stored only as their SHA-256 digest")
+    func digestsOnly() async throws {
+        try await withAccounts(.sqlite) { harness in
+            let database = try #require(harness.database)
+            _ = try harness.signUp()
+            let pair = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            let raw = try #require(Base64URL.decode(pair.refreshToken))
+            let stored = try database.read { connection in
+                try connection.query("SELECT digest FROM refresh_tokens") { $0.bytes(0) }
+            }
+            #expect(stored == [SHA256.hash(raw)])
+            let hash = try database.read { connection in
+                try connection.queryOne("SELECT password_hash FROM users") { $0.string(0) }
+            }
+            #expect(hash?.contains("keycat2026") == false)
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+import KeyCatDomain
+import KeyCatInfrastructure
+@testable import KeyCatData
+
+@Suite("Seller applications")
+struct SellerServiceTests {
+    static let registry = [
+        BusinessRegistryEntry(number: try! BusinessRegistrationNumber("220-81-62517"), status: .active),
+        BusinessRegistryEntry(number: try! BusinessRegistrationNumber("124-81-00998"), status: .suspended),
+        BusinessRegistryEntry(number: try! BusinessRegistrationNumber("120-81-47521"), status: .closed),
+        BusinessRegistryEntry(number: try! BusinessRegistrationNumber("105-87-71311"), status: .active),
+    ]
+    static let opened = try! CalendarDate(year: 2020, month: 3, day: 2)
+    static func form(_ number: String, name: String = "김대표", opened: CalendarDate = opened) -> SellerApplicationForm {
+        SellerApplicationForm(businessNumber: number, representativeName: name, openingDate: opened)
+    }
+
+    @Test("an active business waits for an operator; approval makes the applicant a seller", arguments: Backend.allCases)
+    func approve(backend: Backend) async throws {
+        try await withAccounts(backend, registry: Self.registry) { harness in
+            let buyer = try harness.signUp()
+            let application = try await harness.sellers.apply(Self.form("2208162517"), as: buyer.principal)
+            #expect(application.status == .pending)
+            #expect(application.registryStatus == .active)
+            #expect(application.businessNumber.formatted == "220-81-62517")
+            let console = Principal.operatorConsole("root")
+            let approved = try harness.sellers.approve(application.id, as: console)
+            #expect(approved.status == .approved)
+            #expect(approved.decidedBy == "cli:root")
+            #expect(try harness.users.find(buyer.id)?.role == .seller)
+            #expect(try harness.sellers.application(application.id, as: buyer.principal) == approved)
+            // The new role reaches the access token at the next refresh.
+            let pair = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            #expect(try harness.accounts.authenticate(accessToken: pair.accessToken).role == .seller)
+        }
+    }
+
+    @Test("a business that is not active is rejected at once with the registry's reason", arguments: [
+        ("124-81-00998", BusinessStatus.suspended), ("120-81-47521", .closed), ("211-87-11113", .unregistered),
+    ])
+    func notActive(number: String, status: BusinessStatus) async throws {
+        try await withAccounts(.sqlite, registry: Self.registry) { harness in
+            let buyer = try harness.signUp()
+            let application = try await harness.sellers.apply(Self.form(number), as: buyer.principal)
+            #expect(application.status == .rejected)
+            #expect(application.registryStatus == status)
+            #expect(application.reason == status.rejectionReason)
+            #expect(application.decidedBy == SellerService.registryActor)
+            #expect(try harness.users.find(buyer.id)?.role == .buyer)
+            // Rejected already: an operator cannot approve it.
+            let error = keycatError { try harness.sellers.approve(application.id, as: .operatorConsole("root")) }
+            #expect(error?.code == .illegalTransition)
+        }
+    }
+
+    @Test("rejection keeps the reason and the applicant may apply again", arguments: Backend.allCases)
+    func reject(backend: Backend) async throws {
+        try await withAccounts(backend, registry: Self.registry) { harness in
+            let buyer = try harness.signUp()
+            let first = try await harness.sellers.apply(Self.form("220-81-62517"), as: buyer.principal)
+            let rejected = try harness.sellers.reject(first.id, reason: "  사업장 주소 불일치 ", as: .operatorConsole("root"))
+            #expect(rejected.status == .rejected)
+            #expect(rejected.reason == "사업장 주소 불일치")
+            #expect(try harness.users.find(buyer.id)?.role == .buyer)
+            let second = try await harness.sellers.apply(Self.form("220-81-62517"), as: buyer.principal)
+            #expect(second.status == .pending)
+            #expect(try harness.sellers.myApplications(as: buyer.principal).map(\.id) == [second.id, first.id])
+            let other = try harness.signUp("lee@example.com", nick: "lee")
+            #expect(try harness.sellers.myApplications(as: other.principal).isEmpty)
+        }
+    }
+
+    @Test("decisions on decided applications are illegal transitions and change nothing", arguments: Backend.allCases)
+    func decidedTwice(backend: Backend) async throws {
+        try await withAccounts(backend, registry: Self.registry) { harness in
+            let console = Principal.operatorConsole("root")
+            let buyer = try harness.signUp()
+            let application = try await harness.sellers.apply(Self.form("220-81-62517"), as: buyer.principal)
+            let rejected = try harness.sellers.reject(application.id, reason: "no", as: console)
+            #expect(keycatError { try harness.sellers.approve(application.id, as: console) }?.code == .illegalTransition)
+            #expect(keycatError { try harness.sellers.reject(application.id, reason: "again", as: console) }?.code
+                == .illegalTransition)
+            #expect(try harness.sellers.application(application.id, as: console) == rejected)
+            #expect(try harness.users.find(buyer.id)?.role == .buyer)
+            #expect(keycatError { try harness.sellers.approve(SellerApplicationID(404), as: console) }?.code == .notFound)
+        }
+    }
+
+    @Test("applying breaks no rule silently", arguments: [
+        (form("220-81-62518"), KeyCatError.Code.validation, "business_number"),
+        (form("22081625"), .validation, "business_number"),
+        (form("220-81-62517", name: "  "), .validation, "representative_name"),
+        (form("220-81-62517", name: String(repeating: "김", count: 51)), .validation, "representative_name"),
+        (form("220-81-62517", opened: try! CalendarDate(year: 2030, month: 1, day: 1)), .validation, "opening_date"),
+    ])
+    func applyValidation(form: SellerApplicationForm, code: KeyCatError.Code, field: String) async throws {
+        try await withAccounts(.sqlite, registry: Self.registry) { harness in
+            let buyer = try harness.signUp()
+            let error = await keycatError { try await harness.sellers.apply(form, as: buyer.principal) }
+            #expect(error?.code == code)
+            #expect(error?.context["field"] == field)
+            let all = try harness.sellers.listApplications(as: .operatorConsole("root"))
+            #expect(all.items.isEmpty)
+        }
+    }
+
+    @Test("one pending application per user, and one live application per business number", arguments: Backend.allCases)
+    func duplicates(backend: Backend) async throws {
+        try await withAccounts(backend, registry: Self.registry) { harness in
+            let kim = try harness.signUp()
+            let lee = try harness.signUp("lee@example.com", nick: "lee")
+            _ = try await harness.sellers.apply(Self.form("220-81-62517"), as: kim.principal)
+            let again = await keycatError { try await harness.sellers.apply(Self.form("105-87-71311"), as: kim.principal) }
+            #expect(again?.code == .duplicate)
+            let sameNumber = await keycatError { try await harness.sellers.apply(Self.form("220-81-62517"), as: lee.principal) }
+            #expect(sameNumber?.code == .duplicate)
+        }
+    }
+
+    @Test("only buyers apply, only admins decide or list, only owners read", arguments: Backend.allCases)
+    func authorization(backend: Backend) async throws {
+        try await withAccounts(backend, registry: Self.registry) { harness in
+            let kim = try harness.signUp()
+            let lee = try harness.signUp("lee@example.com", nick: "lee")
+            let application = try await harness.sellers.apply(Self.form("220-81-62517"), as: kim.principal)
+            let seller = Principal(userID: lee.id, role: .seller)
+            #expect(await keycatError { try await harness.sellers.apply(Self.form("105-87-71311"), as: seller) }?.code
+                == .forbidden)
+            #expect(keycatError { try harness.sellers.approve(application.id, as: kim.principal) }?.code == .forbidden)
+            #expect(keycatError { try harness.sellers.reject(application.id, reason: "x", as: seller) }?.code == .forbidden)
+            #expect(keycatError { try harness.sellers.listApplications(as: kim.principal) }?.code == .forbidden)
+            #expect(keycatError { try harness.sellers.application(application.id, as: lee.principal) }?.code == .notOwner)
+            #expect(keycatError { try harness.sellers.reject(application.id, reason: " ", as: .operatorConsole("root")) }?
+                .context["field"] == "reason")
+        }
+    }
+
+    @Test("operators list applications by status, page by page", arguments: Backend.allCases)
+    func list(backend: Backend) async throws {
+        try await withAccounts(backend, registry: Self.registry) { harness in
+            let console = Principal.operatorConsole("root")
+            for (index, number) in ["220-81-62517", "124-81-00998", "105-87-71311", "120-81-47521"].enumerated() {
+                let user = try harness.signUp("user\(index)@example.com", nick: "user\(index)")
+                _ = try await harness.sellers.apply(Self.form(number), as: user.principal)
+            }
+            #expect(try harness.sellers.listApplications(status: .pending, as: console).items.count == 2)
+            #expect(try harness.sellers.listApplications(status: .rejected, as: console).items.count == 2)
+            let first = try harness.sellers.listApplications(limit: PageLimit(3), as: console)
+            #expect(first.items.count == 3)
+            let cursor = try #require(first.nextCursor)
+            let second = try harness.sellers.listApplications(limit: PageLimit(3), cursor: cursor, as: console)
+            #expect(second.items.map(\.id) == [SellerApplicationID(4)])
+            #expect(second.nextCursor == nil)
+            // A cursor is bound to its filter.
+            #expect(keycatError { try harness.sellers.listApplications(status: .pending, cursor: cursor, as: console) }?.code
+                == .invalidCursor)
+        }
+    }
+
+    @Test("approval, its role change and its audit entry commit together in SQLite")
+    func auditInSameTransaction() async throws {
+        try await withAccounts(.sqlite, registry: Self.registry) { harness in
+            let database = try #require(harness.database)
+            let buyer = try harness.signUp()
+            let application = try await harness.sellers.apply(Self.form("220-81-62517"), as: buyer.principal)
+            _ = try harness.sellers.approve(application.id, as: .operatorConsole("root"))
+            let entries = try SQLiteAuditLog(database: database).recent(limit: 10)
+            #expect(entries.map(\.action) == ["seller.approve"])
+            #expect(entries.first?.actor == "cli:root")
+            #expect(entries.first?.target == "seller_application:\(application.id)")
+            // A refused decision writes no audit entry.
+            _ = keycatError { try harness.sellers.reject(application.id, reason: "late", as: .operatorConsole("root")) }
+            #expect(try SQLiteAuditLog(database: database).recent(limit: 10).count == 1)
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+@testable import KeyCat
+
+/// Opens a KeyCat on a fresh file with cheap hashing and a test clock, and always closes it.
+func withKeyCat(
+    clock: TestClock = TestClock(), configure: (inout KeyCat.Configuration) throws -> Void = { _ in },
+    _ body: (KeyCat, TestClock, String) async throws -> Void
+) async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keycat-e2e-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("keycat.db").path
+    var configuration = KeyCat.Configuration(databasePath: path)
+    configuration.clock = clock
+    configuration.passwordIterations = 1_000
+    try configure(&configuration)
+    let keycat = try KeyCat.open(configuration)
+    defer { keycat.close() }
+    try await body(keycat, clock, path)
+}
+
+@Suite("Accounts through the KeyCat API")
+struct AccountsEndToEndTests {
+    @Test("a buyer signs up, applies, is approved by an operator, and acts as a seller after refreshing")
+    func sellerStory() async throws {
+        try await withKeyCat { keycat, clock, _ in
+            let console = Principal.operatorConsole("root")
+            try keycat.loadBusinessRegistry(
+                [BusinessRegistryEntry(number: try BusinessRegistrationNumber("220-81-62517"),
+                                       status: BusinessStatus(taxServiceCode: "01"))],
+                as: console)
+            let user = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
+            let session = try keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            let principal = try keycat.accounts.authenticate(accessToken: session.accessToken)
+            #expect(principal == Principal(userID: user.id, role: .buyer))
+            let application = try await keycat.sellers.apply(
+                SellerApplicationForm(businessNumber: "2208162517", representativeName: "김키캣",
+                                      openingDate: try CalendarDate(iso8601: "2021-04-01")),
+                as: principal)
+            #expect(application.status == .pending)
+            #expect(try keycat.sellers.listApplications(status: .pending, as: console).items == [application])
+            _ = try keycat.sellers.approve(application.id, as: console)
+            clock.advance(by: 60)
+            let renewed = try keycat.accounts.refresh(session.refreshToken)
+            #expect(try keycat.accounts.authenticate(accessToken: renewed.accessToken).role == .seller)
+            let actions = try keycat.auditLog.recent(limit: 10).map(\.action)
+            #expect(actions == ["seller.approve", "business_registry.load"])
+        }
+    }
+
+    @Test("an operator creating a user is audited with the new id; a refused create leaves no trace")
+    func createUserAudited() async throws {
+        try await withKeyCat { keycat, _, _ in
+            let console = Principal.operatorConsole("root")
+            let form = SignUpForm(email: "seller@keycat.kr", password: "keycat2026", nick: "shop")
+            let user = try keycat.accounts.createUser(form, role: .seller, as: console)
+            #expect(user.role == .seller)
+            let duplicate = keycatError { try keycat.accounts.createUser(form, role: .seller, as: console) }
+            #expect(duplicate?.code == .duplicate)
+            let entries = try keycat.auditLog.recent(limit: 10)
+            #expect(entries.count == 1)
+            #expect(entries.first?.action == "user.create")
+            #expect(entries.first?.target == "user:\(user.id)")
+            #expect(entries.first?.actor == "cli:root")
+            #expect(try keycat.accounts.listUsers(as: console).items == [user])
+        }
+    }
+
+    @Test("two KeyCat instances on one file (as two processes would be): one refresh wins")
+    func concurrentRefreshAcrossInstances() async throws {
+        try await withKeyCat { keycat, _, _ in
+            let second = try KeyCat.open(keycat.configuration)
+            defer { second.close() }
+            _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
+            let token = try keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026").refreshToken
+            let instances = [keycat.accounts, second.accounts]
+            let successes = await withTaskGroup(of: Bool.self) { group in
+                for index in 0..<16 {
+                    let accounts = instances[index % 2]
+                    group.addTask { (try? accounts.refresh(token)) != nil }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(successes == 1)
+        }
+    }
+
+    @Test("only an admin loads the business registry")
+    func registryLoadForbidden() async throws {
+        try await withKeyCat { keycat, _, _ in
+            let entry = BusinessRegistryEntry(number: try BusinessRegistrationNumber("220-81-62517"), status: .active)
+            #expect(throws: KeyCatError(.forbidden, "a buyer may not load the business registry", context: ["role": "buyer"])) {
+                try keycat.loadBusinessRegistry([entry], as: Principal(userID: UserID(1), role: .buyer))
+            }
+        }
+    }
+
+    @Test("tokens signed before a reopen still verify: the key lives in the database")
+    func keyPersists() async throws {
+        let clock = TestClock()
+        var token = ""
+        var path = ""
+        try await withKeyCat(clock: clock) { keycat, _, databasePath in
+            _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
+            token = try keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026").accessToken
+            path = databasePath
+            var configuration = keycat.configuration
+            configuration.databasePath = path
+            let second = try KeyCat.open(configuration)
+            defer { second.close() }
+            #expect(try second.accounts.authenticate(accessToken: token).userID == UserID(1))
+        }
+    }
+
+    @Test("a server's own signing key is used instead of the stored one")
+    func serverKey() async throws {
+        let key = try SecretKey(bytes: [UInt8](repeating: 3, count: 32))
+        try await withKeyCat(configure: { $0.tokenSigningKey = key }) { keycat, _, path in
+            _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
+            let token = try keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026").accessToken
+            var other = keycat.configuration
+            other.tokenSigningKey = nil
+            let stored = try KeyCat.open(other)
+            defer { stored.close() }
+            #expect(throws: KeyCatError.self) { try stored.accounts.authenticate(accessToken: token) }
+            #expect(!"\(keycat.configuration)".contains("3, 3, 3"))
+            var dumped = ""
+            dump(keycat.configuration, to: &dumped)
+            #expect(!dumped.contains("3, 3, 3") && !dumped.contains("- 3"))
+        }
+        #expect(throws: KeyCatError.self) { try SecretKey(bytes: [1, 2, 3]) }
+    }
+
+    @Test("the account errors map to the app's HTTP statuses", arguments: [
+        (KeyCatError.Code.validation, 400), (.invalidCredentials, 401), (.invalidToken, 401), (.forbidden, 403),
+        (.duplicate, 409), (.illegalTransition, 409), (.notFound, 410), (.refreshTokenExpired, 418),
+        (.accessTokenExpired, 419), (.notOwner, 445), (.invalidCursor, 400),
+    ])
+    func httpStatuses(code: KeyCatError.Code, status: Int) {
+        #expect(KeyCatError(code, "x").httpStatus == status)
+    }
+
+    @Test("no password, token or key appears in any error a session can produce")
+    func noSecretsInErrors() async throws {
+        let key = try SecretKey(bytes: Array("server-signing-key-0123456789-abcdef".utf8))
+        try await withKeyCat(configure: { $0.tokenSigningKey = key }) { keycat, clock, _ in
+            let password = "Sup3rSecretPassw0rd"
+            _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: password, nick: "kim"))
+            let pair = try keycat.accounts.logIn(email: "kim@example.com", password: password)
+            var errors: [any Error] = []
+            func capture(_ body: () throws -> some Any) { do { _ = try body() } catch { errors.append(error) } }
+            capture { try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: password, nick: "kim")) }
+            capture { try keycat.accounts.signUp(SignUpForm(email: "x@example.com", password: "\(password)\(password)\(password)", nick: "x")) }
+            capture { try keycat.accounts.logIn(email: "kim@example.com", password: password + "x") }
+            capture { try keycat.accounts.authenticate(accessToken: pair.accessToken + "x") }
+            capture { try keycat.accounts.authenticate(accessToken: pair.refreshToken) }
+            _ = try keycat.accounts.refresh(pair.refreshToken)
+            capture { try keycat.accounts.refresh(pair.refreshToken) }
+            clock.advance(by: 3600)
+            capture { try keycat.accounts.authenticate(accessToken: pair.accessToken) }
+            #expect(errors.count == 7)
+            let secrets = [password, pair.accessToken, pair.refreshToken, "server-signing-key", String(pair.accessToken.split(separator: ".")[2])]
+            for error in errors {
+                let mapped = HTTPErrorResponse(error)
+                let texts = ["\(error)", String(reflecting: error), String(decoding: mapped.body, as: UTF8.self)]
+                for text in texts {
+                    for secret in secrets { #expect(!text.contains(secret), "\(text)") }
+                }
+            }
+            #expect(!pair.description.contains(pair.accessToken) && !pair.description.contains(pair.refreshToken))
+            #expect(!SignUpForm(email: "a@b.co", password: password, nick: "kim").description.contains(password))
+        }
+    }
+}
+
+/// The error `body` throws, or nil.
+func keycatError(_ body: () throws -> some Any) -> KeyCatError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error as? KeyCatError
+    }
+}
