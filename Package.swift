@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "KeyCat", targets: ["KeyCat"]),
         .executable(name: "keycat-admin", targets: ["keycat-admin"]),
+        .library(name: "KeyCatPGSimulator", targets: ["KeyCatPGSimulator"]),
     ],
     targets: [
         // System libraries, each a module map plus a shim for what Swift cannot import.
@@ -31,12 +32,17 @@ let package = Package(
         .target(name: "KeyCatData", dependencies: ["KeyCatDomain", "KeyCatInfrastructure"]),
         .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData"]),
         .executableTarget(name: "keycat-admin", dependencies: ["KeyCat"]),
+        // The simulated payment gateway: speaks HTTP values only, so it needs nothing of the domain.
+        .target(name: "KeyCatPGSimulator", dependencies: ["KeyCatInfrastructure"]),
 
         .testTarget(name: "KeyCatDomainTests", dependencies: ["KeyCatDomain"]),
         .testTarget(name: "KeyCatInfrastructureTests", dependencies: ["KeyCatInfrastructure"]),
         .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData"]),
         .testTarget(name: "KeyCatTests", dependencies: ["KeyCat"]),
         .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin"]),
+        .testTarget(name: "KeyCatPGSimulatorTests", dependencies: ["KeyCatPGSimulator"]),
+        // The gateway client driven by the simulator's real answers.
+        .testTarget(name: "KeyCatPaymentsTests", dependencies: ["KeyCatData", "KeyCatPGSimulator"]),
     ],
     swiftLanguageModes: [.v6]
 )
