@@ -46,6 +46,8 @@ package enum PGErrorMapper {
     package static let timeout = Rule(status: 0, type: nil, code: .gatewayTimeout, retry: .backoffWhenSafe)
     /// No connection: the PG never saw the request, so even an unkeyed POST may be retried.
     package static let connectionFailed = Rule(status: 0, type: nil, code: .gatewayUnavailable, retry: .backoffWhenSafe)
+    /// Our own task was cancelled while waiting: the PG may have acted, and nothing is retried.
+    package static let cancelled = Rule(status: 0, type: nil, code: .gatewayTimeout, retry: .never)
     /// A body that is not the envelope (or a 2xx envelope with an error code).
     package static let malformed = Rule(status: 0, type: nil, code: .invalidGatewayResponse, retry: .never)
 

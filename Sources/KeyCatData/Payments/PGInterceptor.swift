@@ -75,6 +75,7 @@ package struct PGInterceptor: Sendable {
             }
             monitor.note("retrying \(route.method.rawValue) \(route.path) in \(delay) after \(error.code)")
             await sleeper.sleep(for: delay)
+            if Task.isCancelled { throw error }
         }
     }
 
@@ -110,12 +111,16 @@ package struct PGInterceptor: Sendable {
         } catch {
             monitor.exchange(request, attempt: attempt, duration: clock.now().timeIntervalSince(started), outcome: .failure(error))
             switch error {
-            case .timedOut, .cancelled, .other:
+            case .timedOut, .other:
+                // `.other` (e.g. a connection lost mid-request) is as uncertain as a timeout.
                 var mapped = PGErrorMapper.error(for: PGErrorMapper.timeout, status: nil, type: nil, message: nil)
                 if error != .timedOut {
                     mapped = KeyCatError(.gatewayTimeout, "\(mapped.message) (\(error))", context: mapped.context)
                 }
                 return .failed(PGErrorMapper.timeout, mapped)
+            case .cancelled:
+                return .failed(PGErrorMapper.cancelled,
+                               PGErrorMapper.error(for: PGErrorMapper.cancelled, status: nil, type: nil, message: nil))
             case .connectionFailed:
                 return .failed(PGErrorMapper.connectionFailed,
                                PGErrorMapper.error(for: PGErrorMapper.connectionFailed, status: nil, type: nil, message: nil))

@@ -12,6 +12,9 @@ package struct VerifiedWebhook: Sendable, Hashable {
     package let merchantUID: String
     /// The status the PG reports; re-read the payment before acting on it.
     package let status: String
+
+    /// ``status`` as a domain status, nil when the PG sent one the domain does not know.
+    package var paymentStatus: GatewayPayment.Status? { GatewayPayment.Status(rawValue: status) }
 }
 
 /// Verifies PG webhooks signed the Standard Webhooks way
