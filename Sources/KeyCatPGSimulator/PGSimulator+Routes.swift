@@ -2,10 +2,9 @@ import Foundation
 import KeyCatInfrastructure
 
 extension PGSimulator {
-    /// Dispatches a request that got past the fault plan.
+    /// Dispatches a request that got past the fault plan and the token check.
     func route(_ request: HTTPRequest, endpoint: PGEndpoint) -> HTTPResponse {
         do {
-            if endpoint != .getToken { try authorize(request) }
             switch endpoint {
             case .getToken: return try getToken(request)
             case .prepare: return try prepare(request)
@@ -25,7 +24,8 @@ extension PGSimulator {
         return raw.removingPercentEncoding ?? raw
     }
 
-    private func authorize(_ request: HTTPRequest) throws {
+    /// Refuses a request without a valid, unexpired token.
+    func authorize(_ request: HTTPRequest) throws {
         guard var token = request.header("Authorization") else {
             throw PGFailure(.unauthorized, "missing access token")
         }

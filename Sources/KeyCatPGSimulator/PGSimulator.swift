@@ -168,14 +168,32 @@ public final class PGSimulator: HTTPHandler, Sendable {
         }
     }
 
-    /// Answers a request, replaying the first answer for a repeated `Idempotency-Key`.
+    /// Answers a request: checks the token, then replays the first answer for a repeated
+    /// `Idempotency-Key` (or refuses the key when it comes back with another body), else routes.
+    ///
+    /// Only answers of requests that were executed are remembered (2xx, and 4xx other than 401
+    /// and 429), so a retry after a refused token or a rate limit really runs.
     private func respond(to request: HTTPRequest, endpoint: PGEndpoint) async -> HTTPResponse {
-        let key = request.method == .post ? request.header("Idempotency-Key").map { "\(endpoint.rawValue):\($0)" } : nil
         do {
-            if let key, let stored = try store.storedResponse(forKey: key) { return stored }
+            if endpoint != .getToken { try authorize(request) }
+            guard request.method == .post, let header = request.header("Idempotency-Key") else {
+                return route(request, endpoint: endpoint)
+            }
+            let key = "\(endpoint.rawValue):\(header)"
+            let fingerprint = Base64URL.encode(SHA256.hash([UInt8](request.body)))
+            if let stored = try store.storedResponse(forKey: key) {
+                guard stored.fingerprint == fingerprint else {
+                    throw PGFailure(.invalidRequest, "the Idempotency-Key was used with another request")
+                }
+                return stored.response
+            }
             let response = route(request, endpoint: endpoint)
-            if let key, response.status < 500 { try store.store(response, forKey: key) }
+            if response.status < 500 && response.status != 401 && response.status != 429 {
+                try store.store(response, forKey: key, fingerprint: fingerprint)
+            }
             return response
+        } catch let failure as PGFailure {
+            return PGWire.failure(failure.type, failure.message)
         } catch {
             return PGWire.failure(.internalServerError, "simulator storage failed")
         }

@@ -39,7 +39,7 @@ final class PGStore: Sendable {
                 reason TEXT NOT NULL, cancelled_at REAL NOT NULL
             ) STRICT;
             CREATE TABLE pg_idempotency (
-                key TEXT PRIMARY KEY, status INTEGER NOT NULL, body BLOB NOT NULL
+                key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, status INTEGER NOT NULL, body BLOB NOT NULL
             ) STRICT;
             """),
     ]
@@ -65,18 +65,20 @@ final class PGStore: Sendable {
 
     // MARK: Idempotency
 
-    func storedResponse(forKey key: String) throws -> HTTPResponse? {
+    /// The answer first given to an idempotency key, with the fingerprint of that request's body.
+    func storedResponse(forKey key: String) throws -> (response: HTTPResponse, fingerprint: String)? {
         try database.read {
-            try $0.queryOne("SELECT status, body FROM pg_idempotency WHERE key = ?", [.text(key)]) {
-                HTTPResponse(status: $0.int(0), headers: ["Content-Type": "application/json"], body: Data($0.bytes(1)))
+            try $0.queryOne("SELECT status, body, fingerprint FROM pg_idempotency WHERE key = ?", [.text(key)]) {
+                (HTTPResponse(status: $0.int(0), headers: ["Content-Type": "application/json"], body: Data($0.bytes(1))),
+                 $0.string(2))
             }
         }
     }
 
-    func store(_ response: HTTPResponse, forKey key: String) throws {
+    func store(_ response: HTTPResponse, forKey key: String, fingerprint: String) throws {
         _ = try database.write {
-            try $0.run("INSERT OR IGNORE INTO pg_idempotency (key, status, body) VALUES (?, ?, ?)",
-                       [.text(key), .int(response.status), .data(response.body)])
+            try $0.run("INSERT OR IGNORE INTO pg_idempotency (key, fingerprint, status, body) VALUES (?, ?, ?, ?)",
+                       [.text(key), .text(fingerprint), .int(response.status), .data(response.body)])
         }
     }
 

@@ -106,6 +106,11 @@ struct PGSimulatorTests {
         let second = try await client.send(.post, "/payments/cancel", body, headers: ["Idempotency-Key": "refund-1"])
         #expect(first.response.body == second.response.body)
         #expect(simulator.cancellations(impUID: paid.impUID).count == 1)
+        var other = body
+        other["amount"] = 2_000
+        let reused = try await client.send(.post, "/payments/cancel", other, headers: ["Idempotency-Key": "refund-1"])
+        #expect(reused.status == 400)
+        #expect(simulator.cancellations(impUID: paid.impUID).count == 1)
     }
 
     @Test("a lost answer is applied and then times out")

@@ -122,3 +122,18 @@ struct PGInterceptorTests {
         #expect(harness.simulator.payment(merchantUID: "order-1")?.amount == 10_000)
     }
 }
+
+@Suite("PG client keyed writes across a token refresh")
+struct PGKeyedWriteTests {
+    @Test("a keyed refund refused for an expired token runs once with the new token")
+    func keyedAfterExpiry() async throws {
+        let harness = try PaymentsHarness()
+        let paid = try await harness.paidPayment("order-1")
+        harness.simulator.expireTokens()
+        let cancelled = try await harness.client.cancel(.init(
+            target: .impUID(paid.impUID), checksum: paid.amount, reason: "r", idempotencyKey: "refund-1"))
+        #expect(cancelled.status == .cancelled)
+        #expect(harness.simulator.requestCount(.cancel) == 2)
+        #expect(harness.simulator.cancellations(impUID: paid.impUID).count == 1)
+    }
+}
