@@ -41,6 +41,16 @@ struct HTTPTransportTests {
         }
     }
 
+    @Test("a server that never answers is timedOut, within the request's timeout")
+    func silentServerTimesOut() async throws {
+        let server = try #require(SilentServer())
+        let transport = URLSessionTransport(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!)
+        await #expect(throws: HTTPTransportError.timedOut) {
+            _ = try await transport.send(HTTPRequest(method: .get, path: "/payments/imp_1"), timeout: .milliseconds(5))
+        }
+        withExtendedLifetime(server) {}
+    }
+
     @Test("URL errors sort into timeout and cancelled", arguments: [
         (URLError.Code.timedOut, HTTPTransportError.timedOut),
         (.cancelled, .cancelled),

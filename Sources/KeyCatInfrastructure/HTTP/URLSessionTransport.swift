@@ -5,7 +5,8 @@ import FoundationNetworking
 
 /// A transport over Foundation's `URLSession` for a real gateway (or a simulator behind a server).
 ///
-/// Each request carries its own timeout (`URLRequest.timeoutInterval`). A timeout surfaces as
+/// Each request carries its own timeout, which bounds the whole exchange (connection, upload and
+/// answer), not only idle time. A timeout surfaces as
 /// ``HTTPTransportError/timedOut``; a refused connection or unknown host as
 /// ``HTTPTransportError/connectionFailed(_:)``, so the caller can tell "maybe applied" from
 /// "never sent".
@@ -25,23 +26,42 @@ public struct URLSessionTransport: HTTPTransport {
         }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
+        // URLSession's own timeout is an idle timeout; the race below bounds the whole exchange.
         urlRequest.timeoutInterval = timeout.seconds
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         if !request.body.isEmpty { urlRequest.httpBody = request.body }
+        let session = session
+        let prepared = urlRequest
+        let outcome = await withTaskGroup(of: Result<HTTPResponse, HTTPTransportError>?.self) { group in
+            group.addTask { await Self.perform(prepared, on: session) }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return Task.isCancelled ? nil : .failure(.timedOut)
+            }
+            defer { group.cancelAll() }
+            for await result in group {
+                if let result { return result }
+            }
+            return .failure(.cancelled)
+        }
+        return try outcome.get()
+    }
+
+    private static func perform(_ request: URLRequest, on session: URLSession) async -> Result<HTTPResponse, HTTPTransportError> {
         do {
-            let (data, response) = try await session.data(for: urlRequest)
-            guard let http = response as? HTTPURLResponse else { throw HTTPTransportError.other("not an HTTP response") }
+            let (data, response) = try await session.data(for: request)
+            guard let http = response as? HTTPURLResponse else { return .failure(.other("not an HTTP response")) }
             var headers: [String: String] = [:]
             for (name, value) in http.allHeaderFields {
                 if let name = name as? String, let value = value as? String { headers[name] = value }
             }
-            return HTTPResponse(status: http.statusCode, headers: headers, body: data)
-        } catch let error as HTTPTransportError {
-            throw error
+            return .success(HTTPResponse(status: http.statusCode, headers: headers, body: data))
         } catch let error as URLError {
-            throw Self.transportError(for: error)
+            return .failure(transportError(for: error))
+        } catch is CancellationError {
+            return .failure(.cancelled)
         } catch {
-            throw .other("\(error)")
+            return .failure(.other("\(error)"))
         }
     }
 

@@ -4,7 +4,8 @@ import Foundation
 /// numbers, in JSON bodies, headers and free text.
 ///
 /// Redaction is by key (a JSON field or header whose name says it holds a secret) and by shape
-/// (any run of 13–19 digits, possibly grouped by spaces or dashes, is taken for a card number).
+/// (a Luhn-valid run of 13–19 digits, possibly grouped by spaces or dashes, is taken for a card
+/// number).
 public enum Redactor {
     /// The replacement text.
     public static let mask = "[REDACTED]"
@@ -35,9 +36,27 @@ public enum Redactor {
         return text(string)
     }
 
-    /// `string` with card-like digit runs masked.
+    /// `string` with card-like digit runs masked: 13–19 digits (spaces or dashes between them
+    /// allowed) that pass the Luhn check every card number passes, so order numbers and
+    /// millisecond timestamps mostly survive.
     public static func text(_ string: String) -> String {
-        string.replacing(/\d(?:[ -]?\d){12,18}/, with: { _ in mask })
+        string.replacing(/\d(?:[ -]?\d){12,18}/, with: { match in
+            isLuhnValid(match.output.filter(\.isNumber)) ? mask : String(match.output)
+        })
+    }
+
+    /// The Luhn (mod 10) check of ISO/IEC 7812 card numbers.
+    static func isLuhnValid(_ digits: String) -> Bool {
+        var sum = 0
+        for (index, character) in digits.reversed().enumerated() {
+            guard var digit = character.wholeNumberValue else { return false }
+            if index % 2 == 1 {
+                digit *= 2
+                if digit > 9 { digit -= 9 }
+            }
+            sum += digit
+        }
+        return sum % 10 == 0
     }
 
     private static func redactJSON(_ value: Any) -> Any {
