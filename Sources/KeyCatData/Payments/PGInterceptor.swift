@@ -27,14 +27,16 @@ package struct PGInterceptor: Sendable {
     /// - Throws: the mapped ``KeyCatError`` of the last answer.
     package func send(_ route: PGRoute) async throws(KeyCatError) -> HTTPResponse {
         let deadline = clock.now().addingTimeInterval(configuration.deadline.seconds)
-        var attempt = 0
+        var attempt = 0  // bounded by maxAttempts
+        var sends = 0  // every send, the token-refresh retry included, for the log
         var refreshed = false
         var retries = 0
         while true {
             let remaining = deadline.timeIntervalSince(clock.now())
             let timeout = min(configuration.requestTimeout, .seconds(max(remaining, 0.001)))
             attempt += 1
-            let outcome = await exchange(route, attempt: attempt, timeout: timeout)
+            sends += 1
+            let outcome = await exchange(route, attempt: sends, timeout: timeout)
             let (rule, error): (PGErrorMapper.Rule, KeyCatError)
             switch outcome {
             case let .answered(response, _) where response.isSuccess:
