@@ -17,6 +17,16 @@ struct PGInterceptorTests {
         #expect(harness.simulator.requestCount(.payment) == 3)  // first read, the 401, the retry
     }
 
+    @Test("a token about to expire is replaced before use, without a 401")
+    func tokenNearExpiry() async throws {
+        let harness = try PaymentsHarness()
+        let paid = try await harness.paidPayment("order-1")
+        harness.clock.advance(by: 30 * 60 - 30)  // 30 s before the simulator's 30-minute expiry
+        #expect(try await harness.client.payment(impUID: paid.impUID) == paid)
+        #expect(harness.simulator.requestCount(.getToken) == 2)
+        #expect(harness.simulator.requestCount(.payment) == 2)
+    }
+
     @Test("a PG that keeps answering 401 ends in gatewayAuthenticationFailed after exactly one refresh")
     func persistentUnauthorized() async throws {
         let harness = try PaymentsHarness()
@@ -28,12 +38,13 @@ struct PGInterceptorTests {
         #expect(harness.client.tokens.fetchCount == 2)
     }
 
-    @Test("5xx on a read is retried with exponential backoff until the attempt bound")
-    func retriesStopAtBound() async throws {
+    @Test("5xx and timeouts on a read are retried with exponential backoff until the attempt bound",
+          arguments: [PGFault.error(.serviceUnavailable), .error(.internalServerError), .lostAnswer])
+    func retriesStopAtBound(_ fault: PGFault) async throws {
         let harness = try PaymentsHarness { $0.maxAttempts = 4 }
-        harness.simulator.injectFault(.error(.serviceUnavailable), on: .payment, times: 100)
+        harness.simulator.injectFault(fault, on: .payment, times: 100)
         let error = await keyCatError { () async throws(KeyCatError) in _ = try await harness.client.payment(impUID: "imp_1") }
-        #expect(error?.code == .gatewayUnavailable)
+        #expect(error?.code == (fault == .lostAnswer ? .gatewayTimeout : .gatewayUnavailable))
         #expect(harness.simulator.requestCount(.payment) == 4)
         // 200 ms doubling, with equal jitter at 0.5: 150, 300, 600 ms.
         #expect(harness.sleeper.waits == [.milliseconds(150), .milliseconds(300), .milliseconds(600)])
