@@ -3,33 +3,6 @@ import KeyCatInfrastructure
 import Testing
 @testable import KeyCatPGSimulator
 
-/// Sends JSON to the simulator in process and reads the envelope back.
-struct SimulatorClient {
-    let simulator: PGSimulator
-    var token: String?
-
-    mutating func authenticate() async throws {
-        let answer = try await send(.post, "/users/getToken", ["imp_key": "imp_test_key", "imp_secret": "imp_test_secret_do_not_log"])
-        token = (answer.json["response"] as? [String: Any])?["access_token"] as? String
-    }
-
-    func send(_ method: HTTPMethod, _ path: String, _ body: [String: Any]? = nil, headers: [String: String] = [:])
-        async throws -> (status: Int, json: [String: Any], response: HTTPResponse)
-    {
-        var request = HTTPRequest(method: method, path: path, headers: headers)
-        if let token { request.headers["Authorization"] = "Bearer \(token)" }
-        if let body { request.body = try JSONSerialization.data(withJSONObject: body) }
-        let response = try await simulator.handle(request, timeout: .seconds(5))
-        let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
-        return (response.status, json, response)
-    }
-}
-
-/// A sleeper that returns at once.
-struct NoSleep: Sleeper {
-    func sleep(for duration: Duration) async {}
-}
-
 @Suite("PG simulator")
 struct PGSimulatorTests {
     @Test("each test card gives its outcome", arguments: PGTestCard.allCases)
@@ -179,31 +152,5 @@ struct PGSimulatorTests {
         #expect(refund.status == 200)
         #expect(second.payment(impUID: paid.impUID)?.status == .cancelled)
         #expect(FileManager.default.fileExists(atPath: path))
-    }
-}
-
-@Suite("PG simulator under concurrency")
-struct PGSimulatorConcurrencyTests {
-    @Test("concurrent partial cancels never refund more than was paid")
-    func concurrentCancels() async throws {
-        let simulator = try PGSimulator()
-        var client = SimulatorClient(simulator: simulator)
-        try await client.authenticate()
-        let paid = try simulator.pay(merchantUID: "order-1", cardNumber: PGTestCard.success.number, amount: 5_000)
-        let authenticated = client
-        let statuses = await withTaskGroup(of: Int.self) { group in
-            for _ in 0..<10 {
-                group.addTask {
-                    let answer = try? await authenticated.send(
-                        .post, "/payments/cancel", ["imp_uid": paid.impUID, "amount": 1_000, "reason": "r"])
-                    return answer?.status ?? 0
-                }
-            }
-            return await group.reduce(into: [Int]()) { $0.append($1) }
-        }
-        #expect(statuses.filter { $0 == 200 }.count == 5)
-        #expect(statuses.filter { $0 == 409 }.count == 5)
-        #expect(simulator.payment(impUID: paid.impUID)?.status == .cancelled)
-        #expect(simulator.cancellations(impUID: paid.impUID).map(\.amount).reduce(0, +) == 5_000)
     }
 }
