@@ -119,6 +119,7 @@ struct PGInterceptorTests {
         }
         #expect(error?.code == .gatewayTimeout)
         #expect(error?.message.contains("outcome is unknown") == true)
+        #expect(error?.context["outcome"] == "unknown")
         let reread = try await harness.client.payment(impUID: paid.impUID)
         #expect(reread.status == .cancelled)
         #expect(reread.cancelledAmount == paid.amount)

@@ -61,7 +61,8 @@ package enum PGErrorMapper {
         return Rule(status: status, type: nil, code: .gatewayInvalidRequest, retry: .never)
     }
 
-    /// The domain error for `rule`, with the PG's status, type and message kept in the context.
+    /// The domain error for `rule`, with the PG's status and type in the context (`pg_status`,
+    /// `pg_type`), `retry_after` for a 429 and `outcome: unknown` for a timeout.
     package static func error(
         for rule: Rule, status: Int?, type: String?, message: String?, retryAfterSeconds: Int? = nil
     ) -> KeyCatError {
@@ -69,6 +70,7 @@ package enum PGErrorMapper {
         if let status { context["pg_status"] = String(status) }
         if let type { context["pg_type"] = type }
         if let retryAfterSeconds { context["retry_after"] = String(retryAfterSeconds) }
+        if rule.code == .gatewayTimeout { context["outcome"] = "unknown" }
         let text = message.map(Redactor.text) ?? ""
         let summary: String = switch rule.code.kind {
         case .gatewayTimeout: "the payment gateway did not answer in time; the outcome is unknown until reconciliation"
