@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "KeyCat", targets: ["KeyCat"]),
         .executable(name: "keycat-admin", targets: ["keycat-admin"]),
+        .library(name: "KeyCatPGSimulator", targets: ["KeyCatPGSimulator"]),
     ],
     targets: [
         // System libraries, each a module map plus a shim for what Swift cannot import.
@@ -31,6 +32,8 @@ let package = Package(
         .target(name: "KeyCatData", dependencies: ["KeyCatDomain", "KeyCatInfrastructure"]),
         .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData"]),
         .executableTarget(name: "keycat-admin", dependencies: ["KeyCat"]),
+        // The simulated payment gateway: speaks HTTP values only, so it needs nothing of the domain.
+        .target(name: "KeyCatPGSimulator", dependencies: ["KeyCatInfrastructure"]),
 
         // Helpers shared by the test targets: temporary directories that always clean up.
         .target(name: "KeyCatTestSupport", path: "Tests/KeyCatTestSupport"),
@@ -39,6 +42,9 @@ let package = Package(
         .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatInfrastructure", "KeyCatTestSupport"]),
+        .testTarget(name: "KeyCatPGSimulatorTests", dependencies: ["KeyCatPGSimulator", "KeyCatTestSupport"]),
+        // The gateway client driven by the simulator's real answers.
+        .testTarget(name: "KeyCatPaymentsTests", dependencies: ["KeyCatData", "KeyCatPGSimulator", "KeyCatTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,85 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// The PG's endpoints (PortOne v1 paths), each knowing its method, path, body and whether it is
+/// safe to send twice.
+package enum PGRoute: Sendable, Hashable {
+    /// `POST /users/getToken`: never goes through the interceptor (it is how the token is made).
+    case getToken(key: String, secret: String)
+    /// `POST /payments/prepare`
+    case prepare(merchantUID: String, amount: Money)
+    /// `GET /payments/{imp_uid}`
+    case payment(impUID: String)
+    /// `GET /payments/find/{merchant_uid}`
+    case findPayment(merchantUID: String)
+    /// `POST /payments/cancel`
+    case cancel(GatewayCancellation)
+
+    package var method: HTTPMethod {
+        switch self {
+        case .payment, .findPayment: .get
+        case .getToken, .prepare, .cancel: .post
+        }
+    }
+
+    package var path: String {
+        switch self {
+        case .getToken: "/users/getToken"
+        case .prepare: "/payments/prepare"
+        case let .payment(impUID): "/payments/" + Self.escape(impUID)
+        case let .findPayment(merchantUID): "/payments/find/" + Self.escape(merchantUID)
+        case .cancel: "/payments/cancel"
+        }
+    }
+
+    /// The key that lets the PG apply a repeated request once. Prepare derives one from what it
+    /// registers (preparing the same amount twice is the same act); a cancel has one only when
+    /// the caller gave it.
+    package var idempotencyKey: String? {
+        switch self {
+        case let .prepare(merchantUID, amount): "prepare-\(merchantUID)-\(amount.won)"
+        case let .cancel(cancellation): cancellation.idempotencyKey
+        case .getToken, .payment, .findPayment: nil
+        }
+    }
+
+    /// Whether a 5xx or a timeout may be retried: reads always, writes only with an idempotency key.
+    package var isSafeToRepeat: Bool { method == .get || idempotencyKey != nil }
+
+    package var body: Data {
+        let object: [String: Any]
+        switch self {
+        case let .getToken(key, secret):
+            object = ["imp_key": key, "imp_secret": secret]
+        case let .prepare(merchantUID, amount):
+            object = ["merchant_uid": merchantUID, "amount": amount.won]
+        case let .cancel(cancellation):
+            var fields: [String: Any] = ["checksum": cancellation.checksum.won, "reason": cancellation.reason]
+            switch cancellation.target {
+            case let .impUID(impUID): fields["imp_uid"] = impUID
+            case let .merchantUID(merchantUID): fields["merchant_uid"] = merchantUID
+            }
+            if let amount = cancellation.amount { fields["amount"] = amount.won }
+            object = fields
+        case .payment, .findPayment:
+            return Data()
+        }
+        // Strings and integers always serialise.
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    }
+
+    /// The request, without the token (the interceptor adds it).
+    package var request: HTTPRequest {
+        var headers = ["Accept": "application/json"]
+        if method == .post { headers["Content-Type"] = "application/json" }
+        if let idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }
+        return HTTPRequest(method: method, path: path, headers: headers, body: body)
+    }
+
+    private static func escape(_ segment: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove("/")
+        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import KeyCatDomain
+
+/// The PG's `{code, message, response}` envelope (PortOne v1), with the v2 error `type`.
+struct PGEnvelope<Response: Decodable>: Decodable {
+    let code: Int
+    let message: String?
+    let type: String?
+    let response: Response?
+}
+
+/// Just the error fields, read leniently from any error answer.
+struct PGErrorBody: Decodable {
+    let message: String?
+    let type: String?
+}
+
+struct PGTokenPayload: Decodable {
+    let accessToken: String
+    let expiredAt: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case expiredAt = "expired_at"
+    }
+}
+
+struct PGPreparePayload: Decodable {
+    let merchantUID: String
+    let amount: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case merchantUID = "merchant_uid"
+        case amount
+    }
+}
+
+struct PGPaymentPayload: Decodable {
+    let impUID: String
+    let merchantUID: String
+    let amount: Int64
+    let cancelAmount: Int64
+    let status: String
+    let failReason: String?
+    let paidAt: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case impUID = "imp_uid"
+        case merchantUID = "merchant_uid"
+        case amount
+        case cancelAmount = "cancel_amount"
+        case status
+        case failReason = "fail_reason"
+        case paidAt = "paid_at"
+    }
+
+    /// The payment in domain types, or nil for a status the domain does not know.
+    var domain: GatewayPayment? {
+        guard let status = GatewayPayment.Status(rawValue: status) else { return nil }
+        return GatewayPayment(
+            impUID: impUID, merchantUID: merchantUID, status: status, amount: Money(won: amount),
+            cancelledAmount: Money(won: cancelAmount), failureReason: failReason,
+            paidAt: paidAt.flatMap { $0 > 0 ? Date(timeIntervalSince1970: TimeInterval($0)) : nil })
+    }
+}

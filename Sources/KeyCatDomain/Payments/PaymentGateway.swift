@@ -1,0 +1,21 @@
+/// The payment gateway (PG), seen from the domain: register what an order must cost, read
+/// what the buyer actually paid, and cancel (refund).
+///
+/// Every failure is a ``KeyCatError`` with a gateway code (DESIGN §5): e.g. `paymentNotFound`,
+/// `alreadyPaid`, `cancellableAmountInconsistent`, `rateLimited`, `gatewayUnavailable`, and
+/// `gatewayTimeout`, which means *the outcome is unknown*: the gateway may have acted, so re-read
+/// the payment (or leave it to reconciliation) before trying anything else.
+public protocol PaymentGateway: Sendable {
+    /// Pre-registers the amount the buyer must pay for `merchantUID`, so the gateway refuses a
+    /// payment of any other amount. Repeating it with the same amount is harmless.
+    func prepare(merchantUID: String, amount: Money) async throws(KeyCatError)
+
+    /// The payment the gateway knows by `impUID`.
+    func payment(impUID: String) async throws(KeyCatError) -> GatewayPayment
+
+    /// The latest payment attempt for `merchantUID`.
+    func payment(merchantUID: String) async throws(KeyCatError) -> GatewayPayment
+
+    /// Cancels all or part of a payment and returns it as it stands afterwards.
+    func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Blanks out secrets before anything is logged: credentials, tokens, signatures and card
+/// numbers, in JSON bodies, headers and free text.
+///
+/// Redaction is by key (a JSON field or header whose name says it holds a secret) and by shape
+/// (a Luhn-valid run of 13–19 digits, possibly grouped by spaces or dashes, is taken for a card
+/// number).
+public enum Redactor {
+    /// The replacement text.
+    public static let mask = "[REDACTED]"
+
+    /// Field and header names (lower-cased) whose values are never logged.
+    public static let sensitiveKeys: Set<String> = [
+        "authorization", "access_token", "token", "imp_key", "imp_secret", "secret", "api_key",
+        "api_secret", "password", "card_number", "cardnumber", "cvc", "cvv", "webhook-signature",
+        "idempotency-key",
+    ]
+
+    /// `headers` with every sensitive value masked.
+    public static func headers(_ headers: [String: String]) -> [String: String] {
+        headers.reduce(into: [:]) { result, entry in
+            result[entry.key] = sensitiveKeys.contains(entry.key.lowercased()) ? mask : text(entry.value)
+        }
+    }
+
+    /// A body as loggable text: JSON with sensitive fields masked, else the text with card-like
+    /// digit runs masked. Non-UTF-8 bodies are summarised by size.
+    public static func body(_ body: Data) -> String {
+        if body.isEmpty { return "" }
+        if let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
+           let masked = try? JSONSerialization.data(withJSONObject: redactJSON(object), options: [.sortedKeys, .fragmentsAllowed]) {
+            return text(String(decoding: masked, as: UTF8.self))
+        }
+        guard let string = String(data: body, encoding: .utf8) else { return "<\(body.count) bytes>" }
+        return text(string)
+    }
+
+    /// `string` with card-like digit runs masked: 13–19 digits (spaces or dashes between them
+    /// allowed) that pass the Luhn check every card number passes, so order numbers and
+    /// millisecond timestamps mostly survive.
+    public static func text(_ string: String) -> String {
+        string.replacing(/\d(?:[ -]?\d){12,18}/, with: { match in
+            isLuhnValid(match.output.filter(\.isNumber)) ? mask : String(match.output)
+        })
+    }
+
+    /// The Luhn (mod 10) check of ISO/IEC 7812 card numbers.
+    static func isLuhnValid(_ digits: String) -> Bool {
+        var sum = 0
+        for (index, character) in digits.reversed().enumerated() {
+            guard var digit = character.wholeNumberValue else { return false }
+            if index % 2 == 1 {
+                digit *= 2
+                if digit > 9 { digit -= 9 }
+            }
+            sum += digit
+        }
+        return sum % 10 == 0
+    }
+
+    private static func redactJSON(_ value: Any) -> Any {
+        if let object = value as? [String: Any] {
+            var result: [String: Any] = [:]
+            for (key, element) in object {
+                result[key] = sensitiveKeys.contains(key.lowercased()) ? mask : redactJSON(element)
+            }
+            return result
+        }
+        if let array = value as? [Any] { return array.map(redactJSON) }
+        return value
+    }
+}

@@ -1,0 +1,134 @@
+/// The simulator's endpoints, for counting requests and aiming faults.
+public enum PGEndpoint: String, Sendable, Hashable, CaseIterable {
+    /// `POST /users/getToken`
+    case getToken
+    /// `POST /payments/prepare`
+    case prepare
+    /// `GET /payments/{imp_uid}`
+    case payment
+    /// `GET /payments/find/{merchant_uid}`
+    case findPayment
+    /// `POST /payments/cancel`
+    case cancel
+
+    init?(method: String, path: String) {
+        let segments = path.split(separator: "/").map(String.init)
+        switch (method, segments.count) {
+        case ("POST", 2) where segments == ["users", "getToken"]: self = .getToken
+        case ("POST", 2) where segments == ["payments", "prepare"]: self = .prepare
+        case ("POST", 2) where segments == ["payments", "cancel"]: self = .cancel
+        case ("GET", 3) where segments[0] == "payments" && segments[1] == "find": self = .findPayment
+        case ("GET", 2) where segments[0] == "payments": self = .payment
+        default: return nil
+        }
+    }
+}
+
+/// One thing going wrong on one request.
+public enum PGFault: Sendable, Hashable {
+    /// Answer with this error type and its HTTP status (e.g. `.pgProvider` → 502), without acting.
+    case error(PGErrorType)
+    /// Answer 429 with `Retry-After: seconds`, without acting.
+    case rateLimited(retryAfterSeconds: Int)
+    /// Act on the request, then lose the answer: the caller sees a timeout.
+    case lostAnswer
+    /// Answer 200 with a body that is not the envelope.
+    case malformedBody
+}
+
+/// Faults drawn at random, reproducibly from ``seed``. Rates are probabilities per request
+/// (0 = never, 1 = always); scripted faults (``PGSimulator/injectFault(_:on:times:)``) go first.
+public struct PGFaultConfiguration: Sendable, Hashable {
+    /// Seeds the simulator's random generator: the same seed and requests give the same faults.
+    public var seed: UInt64
+    /// Chance of a 500, 502 or 503 (picked evenly).
+    public var serverErrorRate: Double
+    /// Chance of a 429.
+    public var rateLimitRate: Double
+    /// The `Retry-After` a 429 carries.
+    public var retryAfterSeconds: Int
+    /// Chance that the PG acts but the answer is lost.
+    public var lostAnswerRate: Double
+    /// Time each request takes. A request whose timeout is shorter is applied, then times out.
+    public var latency: Duration
+    /// Chance that a webhook is delivered twice.
+    public var webhookDuplicateRate: Double
+    /// Whether a batch of webhooks is delivered in shuffled order.
+    public var webhookReordering: Bool
+
+    public init(
+        seed: UInt64 = 1, serverErrorRate: Double = 0, rateLimitRate: Double = 0, retryAfterSeconds: Int = 1,
+        lostAnswerRate: Double = 0, latency: Duration = .zero, webhookDuplicateRate: Double = 0,
+        webhookReordering: Bool = false
+    ) {
+        self.seed = seed
+        self.serverErrorRate = serverErrorRate
+        self.rateLimitRate = rateLimitRate
+        self.retryAfterSeconds = retryAfterSeconds
+        self.lostAnswerRate = lostAnswerRate
+        self.latency = latency
+        self.webhookDuplicateRate = webhookDuplicateRate
+        self.webhookReordering = webhookReordering
+    }
+
+    /// No faults at all.
+    public static let none = PGFaultConfiguration()
+}
+
+/// SplitMix64: a small, fast, seedable generator, so a fault run can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// True with probability `rate`.
+    mutating func chance(_ rate: Double) -> Bool {
+        rate > 0 && Double.random(in: 0..<1, using: &self) < rate
+    }
+}
+
+/// The simulator's fault state: configuration, random generator, scripted faults and counters.
+struct FaultPlan {
+    struct Scripted {
+        var fault: PGFault
+        var endpoint: PGEndpoint?
+        var remaining: Int
+    }
+
+    var configuration: PGFaultConfiguration
+    var generator: SeededGenerator
+    var scripted: [Scripted] = []
+    var requestCounts: [PGEndpoint: Int] = [:]
+
+    init(configuration: PGFaultConfiguration) {
+        self.configuration = configuration
+        generator = SeededGenerator(seed: configuration.seed)
+    }
+
+    /// Counts a request and decides its fault, scripted first, then random.
+    mutating func nextFault(for endpoint: PGEndpoint) -> PGFault? {
+        requestCounts[endpoint, default: 0] += 1
+        if let index = scripted.firstIndex(where: { $0.endpoint == nil || $0.endpoint == endpoint }) {
+            let fault = scripted[index].fault
+            scripted[index].remaining -= 1
+            if scripted[index].remaining <= 0 { scripted.remove(at: index) }
+            return fault
+        }
+        if generator.chance(configuration.serverErrorRate) {
+            return .error([.internalServerError, .pgProvider, .serviceUnavailable].randomElement(using: &generator)!)
+        }
+        if generator.chance(configuration.rateLimitRate) {
+            return .rateLimited(retryAfterSeconds: configuration.retryAfterSeconds)
+        }
+        if generator.chance(configuration.lostAnswerRate) { return .lostAnswer }
+        return nil
+    }
+}

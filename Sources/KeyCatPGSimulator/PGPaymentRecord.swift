@@ -1,0 +1,54 @@
+import Foundation
+
+/// A payment as the simulated PG keeps it: one attempt to pay a merchant UID.
+public struct PGPaymentRecord: Sendable, Hashable {
+    /// The PG's status of a payment (PortOne v1's names).
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        case ready, paid, failed, cancelled
+    }
+
+    /// The PG's id of the payment, e.g. `imp_482913004711`.
+    public var impUID: String
+    /// The merchant's order id.
+    public var merchantUID: String
+    /// The amount in won.
+    public var amount: Int64
+    /// How much has been cancelled (refunded) so far.
+    public var cancelledAmount: Int64
+    public var status: Status
+    /// Why the payment failed, when it did.
+    public var failureReason: String?
+    /// The last four digits of the card, when one was used.
+    public var cardLast4: String?
+    public var paidAt: Date?
+    public var cancelledAt: Date?
+
+    /// What can still be cancelled.
+    public var cancellableAmount: Int64 { status == .paid ? amount - cancelledAmount : 0 }
+}
+
+/// One cancellation (full or partial) of a payment.
+public struct PGCancellation: Sendable, Hashable {
+    public var impUID: String
+    public var amount: Int64
+    public var reason: String
+    public var cancelledAt: Date
+}
+
+/// A simulator call from Swift (not over HTTP) that failed.
+public enum PGSimulatorError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The merchant UID is already paid.
+    case alreadyPaid(merchantUID: String)
+    /// The amount is not positive.
+    case invalidAmount(Int64)
+    /// The simulator's state file failed.
+    case storage(String)
+
+    public var description: String {
+        switch self {
+        case let .alreadyPaid(merchantUID): "\(merchantUID) is already paid"
+        case let .invalidAmount(amount): "invalid amount \(amount)"
+        case let .storage(message): "simulator storage failed: \(message)"
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import KeyCatInfrastructure
+import Synchronization
+
+/// A simulated Korean payment gateway that speaks a PortOne-v1-shaped REST API.
+///
+/// Use it in tests and staging in place of a real PG: point a gateway client at ``transport``
+/// (in process) or serve ``handle(_:timeout:)`` from any HTTP server. The buyer's side of the
+/// payment window is ``pay(merchantUID:cardNumber:amount:)``. Faults are configured with
+/// ``PGFaultConfiguration`` (random, reproducible from a seed) or scripted one by one with
+/// ``injectFault(_:on:times:)``. State lives in memory or in a SQLite file that several
+/// simulators (in several processes) share; see ``storagePath(besideDatabase:)``.
+///
+/// Endpoints, test cards and fault knobs are listed in `docs/payments-gateway.md`.
+///
+/// Concurrency in one sentence: payment state is in SQLite behind ``SQLiteDatabase``'s locks
+/// and every change is one immediate transaction; faults, counters and the webhook queue are
+/// behind `Mutex`es.
+public final class PGSimulator: HTTPHandler, Sendable {
+    /// Where the simulator keeps its payments.
+    public enum Storage: Sendable, Hashable {
+        /// Private to this simulator, gone when it is.
+        case inMemory
+        /// A SQLite file shared with every simulator that opens it.
+        case file(path: String)
+    }
+
+    /// The API key and secret `POST /users/getToken` accepts.
+    public struct Credentials: Sendable, Hashable {
+        public var key: String
+        public var secret: String
+
+        public init(key: String, secret: String) {
+            self.key = key
+            self.secret = secret
+        }
+
+        /// The simulator's default credentials.
+        public static let test = Credentials(key: "imp_test_key", secret: "imp_test_secret_do_not_log")
+    }
+
+    /// The default webhook signing secret (Standard Webhooks `whsec_` form).
+    public static let defaultWebhookSecret = "whsec_a2V5Y2F0LXBnLXNpbXVsYXRvci13ZWJob29rLXNlY3JldA=="
+
+    /// The simulator file kept beside a KeyCat database: `keycat.db` → `keycat.pg.db`, any other
+    /// name → name + `.pg.db`.
+    public static func storagePath(besideDatabase databasePath: String) -> String {
+        databasePath.hasSuffix(".db") ? String(databasePath.dropLast(3)) + ".pg.db" : databasePath + ".pg.db"
+    }
+
+    public let credentials: Credentials
+    /// The secret webhooks are signed with.
+    public let webhookSecret: String
+    /// How long an access token lives.
+    public let tokenLifetime: Duration
+    let store: PGStore
+    let faults: Mutex<FaultPlan>
+    let webhooks = Mutex(WebhookQueue())
+    let sleeper: any Sleeper
+    let now: @Sendable () -> Date
+
+    /// Opens a simulator.
+    ///
+    /// - Parameters:
+    ///   - storage: in memory, or a SQLite file (created when missing).
+    ///   - sleeper: how latency is waited out; inject one that does not sleep in tests.
+    ///   - now: the simulator's clock, for token expiry, payment times and webhook timestamps.
+    /// - Throws: ``PGSimulatorError/storage(_:)`` when the file cannot be opened.
+    public init(
+        storage: Storage = .inMemory, credentials: Credentials = .test,
+        webhookSecret: String = PGSimulator.defaultWebhookSecret, tokenLifetime: Duration = .seconds(1800),
+        faults: PGFaultConfiguration = .none, sleeper: any Sleeper = TaskSleeper(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws(PGSimulatorError) {
+        do {
+            switch storage {
+            case .inMemory: store = try PGStore(path: ":memory:")
+            case let .file(path): store = try PGStore(path: path)
+            }
+        } catch {
+            throw .storage("\(error)")
+        }
+        self.credentials = credentials
+        self.webhookSecret = webhookSecret
+        self.tokenLifetime = tokenLifetime
+        self.faults = Mutex(FaultPlan(configuration: faults))
+        self.sleeper = sleeper
+        self.now = now
+    }
+
+    /// A transport that hands requests to this simulator in process.
+    public var transport: InProcessTransport { InProcessTransport(self) }
+
+    /// Closes the state file.
+    public func close() { store.close() }
+
+    // MARK: Faults and counters
+
+    /// Replaces the random fault configuration (and reseeds the generator).
+    public func configureFaults(_ configuration: PGFaultConfiguration) {
+        faults.withLock { plan in
+            let scripted = plan.scripted
+            let counts = plan.requestCounts
+            plan = FaultPlan(configuration: configuration)
+            plan.scripted = scripted
+            plan.requestCounts = counts
+        }
+    }
+
+    /// Makes the next `times` requests (to `endpoint`, or to any endpoint when nil) suffer `fault`.
+    public func injectFault(_ fault: PGFault, on endpoint: PGEndpoint? = nil, times: Int = 1) {
+        guard times > 0 else { return }
+        faults.withLock { $0.scripted.append(.init(fault: fault, endpoint: endpoint, remaining: times)) }
+    }
+
+    /// Expires every access token now, as if their lifetime had passed.
+    public func expireTokens() {
+        try? store.expireAllTokens()
+    }
+
+    /// How many requests reached `endpoint` (faulted ones included).
+    public func requestCount(_ endpoint: PGEndpoint) -> Int {
+        faults.withLock { $0.requestCounts[endpoint, default: 0] }
+    }
+
+    /// How many requests reached the simulator in all.
+    public var totalRequestCount: Int { faults.withLock { $0.requestCounts.values.reduce(0, +) } }
+
+    // MARK: Reading state directly
+
+    /// The payment `impUID`, read without going through HTTP or faults.
+    public func payment(impUID: String) -> PGPaymentRecord? { try? store.payment(impUID: impUID) }
+
+    /// The latest payment attempt of `merchantUID`.
+    public func payment(merchantUID: String) -> PGPaymentRecord? { try? store.latestPayment(merchantUID: merchantUID) }
+
+    /// The cancellations of `impUID`, oldest first.
+    public func cancellations(impUID: String) -> [PGCancellation] { (try? store.cancellations(impUID: impUID)) ?? [] }
+
+    // MARK: HTTP
+
+    public func handle(_ request: HTTPRequest, timeout: Duration) async throws(HTTPTransportError) -> HTTPResponse {
+        guard let endpoint = PGEndpoint(method: request.method.rawValue, path: request.pathWithoutQuery) else {
+            return PGWire.failure(.invalidRequest, "no such endpoint: \(request.method.rawValue) \(request.pathWithoutQuery)")
+        }
+        let (fault, latency) = faults.withLock { ($0.nextFault(for: endpoint), $0.configuration.latency) }
+        if latency > .zero {
+            await sleeper.sleep(for: min(latency, timeout))
+            if latency >= timeout {
+                _ = await respond(to: request, endpoint: endpoint)  // the PG finishes the work anyway
+                throw .timedOut
+            }
+        }
+        switch fault {
+        case let .error(type)?:
+            return PGWire.failure(type, "simulated \(type.rawValue)")
+        case let .rateLimited(seconds)?:
+            var response = PGWire.failure(.tooManyRequests, "too many requests")
+            response.headers["Retry-After"] = String(seconds)
+            return response
+        case .malformedBody?:
+            return HTTPResponse(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html>maintenance".utf8))
+        case .lostAnswer?:
+            _ = await respond(to: request, endpoint: endpoint)
+            throw .timedOut
+        case nil:
+            return await respond(to: request, endpoint: endpoint)
+        }
+    }
+
+    /// Answers a request: checks the token, then replays the first answer for a repeated
+    /// `Idempotency-Key` (or refuses the key when it comes back with another body), else routes.
+    ///
+    /// Only answers of requests that were executed are remembered (2xx, and 4xx other than 401
+    /// and 429), so a retry after a refused token or a rate limit really runs.
+    private func respond(to request: HTTPRequest, endpoint: PGEndpoint) async -> HTTPResponse {
+        do {
+            if endpoint != .getToken { try authorize(request) }
+            guard request.method == .post, let header = request.header("Idempotency-Key") else {
+                return route(request, endpoint: endpoint)
+            }
+            let key = "\(endpoint.rawValue):\(header)"
+            let fingerprint = Base64URL.encode(SHA256.hash([UInt8](request.body)))
+            if let stored = try store.storedResponse(forKey: key) {
+                guard stored.fingerprint == fingerprint else {
+                    throw PGFailure(.invalidRequest, "the Idempotency-Key was used with another request")
+                }
+                return stored.response
+            }
+            let response = route(request, endpoint: endpoint)
+            if response.status < 500 && response.status != 401 && response.status != 429 {
+                try store.store(response, forKey: key, fingerprint: fingerprint)
+            }
+            return response
+        } catch let failure as PGFailure {
+            return PGWire.failure(failure.type, failure.message)
+        } catch {
+            return PGWire.failure(.internalServerError, "simulator storage failed")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import KeyCatInfrastructure
+
+@Suite("Redactor")
+struct RedactorTests {
+    @Test("sensitive JSON fields are masked at any depth")
+    func jsonFields() {
+        let body = Data(#"{"imp_key":"k","nested":{"access_token":"t"},"list":[{"imp_secret":"s"}],"amount":1000}"#.utf8)
+        let text = Redactor.body(body)
+        #expect(!text.contains("\"k\"") && !text.contains("\"t\"") && !text.contains("\"s\""))
+        #expect(text.contains("1000"))
+    }
+
+    @Test("card-like digit runs are masked in any text", arguments: [
+        "4242424242424242", "4242 4242 4242 4242", "4000-0000-0000-0002",
+    ])
+    func cardNumbers(_ number: String) {
+        #expect(Redactor.text("card \(number) used") == "card \(Redactor.mask) used")
+    }
+
+    @Test("short numbers and long numbers that are no card number are kept")
+    func otherNumbers() {
+        #expect(Redactor.text("amount 1000000 imp_123456789012") == "amount 1000000 imp_123456789012")
+        #expect(Redactor.text("order-1767225600001") == "order-1767225600001")  // fails the Luhn check
+    }
+
+    @Test("Authorization and signature headers are masked")
+    func headers() {
+        let masked = Redactor.headers(["Authorization": "Bearer abc", "webhook-signature": "v1,xyz", "Accept": "json"])
+        #expect(masked == ["Authorization": Redactor.mask, "webhook-signature": Redactor.mask, "Accept": "json"])
+    }
+}
+
+@Suite("Standard Webhooks signature")
+struct StandardWebhookSignatureTests {
+    @Test("matches the Standard Webhooks reference vector")
+    func referenceVector() {
+        // From the standard-webhooks reference libraries' tests.
+        let signature = StandardWebhookSignature.sign(
+            id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1_614_265_330,
+            body: Data(#"{"test": 2432232314}"#.utf8), secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+        #expect(signature == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+    }
+}
