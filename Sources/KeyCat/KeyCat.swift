@@ -29,6 +29,8 @@ public final class KeyCat: Sendable {
     public let sellers: SellerService
     /// The catalog: listings with specs and images, and their keyset-paginated lists.
     public let catalog: CatalogService
+    /// Product images, in a folder beside the database.
+    let imageStore: FileSystemImageStore
 
     private init(configuration: Configuration, database: SQLiteDatabase, secrets: KeyCatSecrets, migrationsApplied: [Int]) {
         self.configuration = configuration
@@ -49,9 +51,9 @@ public final class KeyCat: Sendable {
             applications: SQLiteSellerApplicationRepository(database: database), users: users,
             registry: configuration.businessRegistry ?? SQLiteBusinessRegistry(database: database),
             cursors: cursors, clock: configuration.clock)
+        imageStore = FileSystemImageStore(directory: FileSystemImageStore.directory(besideDatabaseAt: configuration.databasePath))
         catalog = CatalogService(
-            products: SQLiteProductRepository(database: database),
-            images: FileSystemImageStore(directory: FileSystemImageStore.directory(besideDatabaseAt: configuration.databasePath)),
+            products: SQLiteProductRepository(database: database), images: imageStore,
             cursors: cursors, clock: configuration.clock)
     }
 

@@ -9,8 +9,11 @@ struct CommandContext {
     /// Whether `--json` was given.
     let json: Bool
     let console: Console
-    /// Who is acting, for the audit log: `cli:<login name>`.
-    let actor: String
+    /// The operator running the tool: an admin principal named after the login user, written in
+    /// the audit log as `cli:<login name>`.
+    let principal: Principal
+    /// The audit log's name for the operator, `cli:<login name>`.
+    var actor: String { principal.auditActor }
     /// Reads standard input (passwords are read here, never from arguments).
     let readStandardInput: () -> String?
 
@@ -19,7 +22,7 @@ struct CommandContext {
         databasePath = globals.databasePath ?? environment["KEYCAT_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "./keycat.db"
         json = globals.json
         self.console = console
-        actor = "cli:" + (environment["USER"] ?? environment["LOGNAME"] ?? "operator")
+        principal = .operatorConsole(environment["USER"] ?? environment["LOGNAME"] ?? "operator")
         self.readStandardInput = readStandardInput
     }
 
@@ -38,6 +41,9 @@ struct CommandContext {
         configuration.migrates = migrate
         return try KeyCat.open(configuration)
     }
+
+    /// The time the database's clock shows.
+    func now(_ keycat: KeyCat) -> Date { keycat.configuration.clock.now() }
 
     /// Prints `json` with `--json`, else `human`.
     func emit(json: @autoclosure () -> JSONValue, human: @autoclosure () -> String) {

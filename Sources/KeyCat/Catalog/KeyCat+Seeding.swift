@@ -1,0 +1,115 @@
+import Foundation
+import KeyCatData
+import KeyCatDomain
+
+/// What loading a catalog did.
+public struct SeedSummary: Sendable, Equatable {
+    public var sellersCreated: Int
+    public var sellersExisting: Int
+    public var productsCreated: Int
+    public var productsExisting: Int
+
+    init(_ report: SeedReport) {
+        sellersCreated = report.sellersCreated
+        sellersExisting = report.sellersExisting
+        productsCreated = report.productsCreated
+        productsExisting = report.productsExisting
+    }
+}
+
+extension KeyCat {
+    /// Loads a catalog file (the demo catalog, or an operator's import): creates its sellers as
+    /// locked seller accounts when their email is new, and the products that do not exist yet
+    /// (same seller, same title). Every product and image is validated first; then everything is
+    /// written in one transaction, so a bad file changes nothing and a second run changes nothing.
+    ///
+    /// - Parameter baseDirectory: where relative image paths in the file are read from.
+    /// - Throws: `forbidden` unless an admin calls; `validation` naming the product and field.
+    public func importCatalog(_ file: CatalogFile, baseDirectory: URL? = nil, by principal: Principal) throws(KeyCatError) -> SeedSummary {
+        try principal.require(.admin, to: "import catalogs")
+        let now = configuration.clock.now()
+        var sellerIndex: [String: Int] = [:]
+        for (index, seller) in file.sellers.enumerated() {
+            guard sellerIndex.updateValue(index, forKey: seller.key) == nil else {
+                throw .validation("sellers[\(index)].key", "seller key «\(seller.key)» appears twice")
+            }
+        }
+        var products: [(seller: Int, draft: ProductDraft, images: [ProductImage])] = []
+        for (index, product) in file.products.enumerated() {
+            do throws(KeyCatError) {
+                guard let key = product.seller, let seller = sellerIndex[key] else {
+                    throw KeyCatError.validation("seller", "names no seller of this file")
+                }
+                let draft = try product.draft(at: now).validated(at: now)
+                let images = try storeImages(product.images ?? [], baseDirectory: baseDirectory)
+                products.append((seller, draft, images))
+            } catch {
+                throw KeyCatError(error.code, "product \(index + 1) «\(product.title)»: \(error.message)",
+                                  context: error.context.merging(["product_index": String(index)]) { $1 })
+            }
+        }
+        let audit = AuditEntry(actor: principal.auditActor, action: "catalog.import", at: now)
+        return SeedSummary(try CatalogSeeder(database: database).load(
+            sellers: try file.sellers.map { seller throws(KeyCatError) in
+                SeedSeller(email: try AccountRules.email(seller.email), nick: try AccountRules.nick(seller.nick))
+            },
+            products: products, at: now, audit: audit))
+    }
+
+    /// Adds `count` generated listings from synthetic sellers, reproducibly from `seed`, in
+    /// batched transactions (for benchmarks and load tests).
+    ///
+    /// - Parameter progress: called after each batch with the number loaded so far.
+    public func seedSynthetic(count: Int, seed: UInt64, by principal: Principal,
+                              progress: (Int) -> Void = { _ in }) throws(KeyCatError) -> SeedSummary {
+        try principal.require(.admin, to: "seed synthetic catalogs")
+        guard (1...10_000_000).contains(count) else {
+            throw .validation("synthetic", "the number of synthetic products must be 1–10,000,000")
+        }
+        let now = configuration.clock.now()
+        let audit = AuditEntry(actor: principal.auditActor, action: "catalog.seed_synthetic", at: now)
+        return SeedSummary(try SyntheticCatalog(database: database).load(
+            count: count, seed: seed, at: now, audit: audit, progress: progress))
+    }
+
+    /// Reads and stores the images a product file names. Every image is read and checked before
+    /// any is stored.
+    func storeImages(_ paths: [String], baseDirectory: URL?) throws(KeyCatError) -> [ProductImage] {
+        guard paths.count <= ImageRules.maximumPerProduct else {
+            throw .validation("images", "a product has at most \(ImageRules.maximumPerProduct) images")
+        }
+        var contents: [[UInt8]] = []
+        for path in paths {
+            let url = baseDirectory.map { URL(fileURLWithPath: path, relativeTo: $0) } ?? URL(fileURLWithPath: path)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw .validation("images", "cannot read image \(path)")
+            }
+            contents.append([UInt8](data))
+            _ = try imageStore.inspect(contents[contents.count - 1])
+        }
+        var stored: [ProductImage] = []
+        for bytes in contents { stored.append(try imageStore.store(bytes)) }
+        return stored
+    }
+}
+
+extension KeyCat {
+    /// Lists one product from a product file for `sellerID`, reading its images from
+    /// `baseDirectory`: the operators' `products add`.
+    ///
+    /// - Throws: as ``CatalogService/create(_:for:images:by:)``, and `validation` for the file.
+    public func addProduct(from file: ProductFile, for sellerID: UserID, baseDirectory: URL? = nil,
+                           by principal: Principal) throws(KeyCatError) -> Product {
+        let now = configuration.clock.now()
+        let draft = try file.draft(at: now)
+        var images: [[UInt8]] = []
+        for path in file.images ?? [] {
+            let url = baseDirectory.map { URL(fileURLWithPath: path, relativeTo: $0) } ?? URL(fileURLWithPath: path)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw .validation("images", "cannot read image \(path)")
+            }
+            images.append([UInt8](data))
+        }
+        return try catalog.create(draft, for: sellerID, images: images, by: principal)
+    }
+}

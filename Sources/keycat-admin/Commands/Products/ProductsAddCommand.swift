@@ -1,0 +1,45 @@
+import Foundation
+import KeyCat
+
+/// `keycat-admin products add --seller ID --file F.json`: one listing from a product file (the
+/// format of `seed/product-example.json`; image paths are relative to the file).
+struct ProductsAddCommand: AdminCommand {
+    static let configuration = CommandConfiguration(
+        name: "add", abstract: "List a product for a seller from a JSON file.",
+        options: [
+            OptionSpec(name: "seller", valueName: "ID", help: "The seller's user id.", isRequired: true),
+            OptionSpec(name: "file", valueName: "F.json", help: "The product, as in seed/product-example.json.", isRequired: true),
+        ])
+
+    let seller: UserID
+    let file: String
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        guard let seller = try arguments.int64("seller"), seller > 0 else {
+            throw UsageError("--seller must be a positive user id", commandPath: arguments.commandPath)
+        }
+        self.seller = UserID(seller)
+        file = try arguments.requiredString("file")
+    }
+
+    func run(_ context: CommandContext) throws {
+        let url = URL(fileURLWithPath: file)
+        let data = try FileInput.read(url)
+        let keycat = try context.openExisting()
+        defer { keycat.close() }
+        let product = try keycat.addProduct(
+            from: ProductFile.decode(data), for: seller, baseDirectory: url.deletingLastPathComponent(), by: context.principal)
+        context.emit(json: ProductPresenter.json(product, now: context.now(keycat)),
+                     human: "Listed product \(product.id): \(product.title).")
+    }
+}
+
+/// Reading input files, with I/O failures reported as such (exit 3).
+enum FileInput {
+    static func read(_ url: URL) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw InputOutputError(message: "cannot read \(url.path)")
+        }
+        return data
+    }
+}

@@ -1,0 +1,9 @@
+/// `keycat-admin products`: the catalog.
+struct ProductsCommand: CommandGroup {
+    static let configuration = CommandConfiguration(
+        name: "products", abstract: "Browse and manage listings.",
+        subcommands: [
+            ProductsListCommand.self, ProductsShowCommand.self, ProductsAddCommand.self,
+            ProductsUpdateCommand.self, ProductsDeleteCommand.self, ProductsImportCommand.self,
+        ])
+}

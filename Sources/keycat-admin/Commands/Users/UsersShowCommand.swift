@@ -1,0 +1,21 @@
+import KeyCat
+
+/// `keycat-admin users show ID`.
+struct UsersShowCommand: AdminCommand {
+    static let configuration = CommandConfiguration(
+        name: "show", abstract: "Show one account.",
+        arguments: [ArgumentSpec(name: "ID", help: "The user id.")])
+
+    let id: UserID
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        id = UserID(try arguments.id(at: 0, named: "ID"))
+    }
+
+    func run(_ context: CommandContext) throws {
+        let keycat = try context.openExisting()
+        defer { keycat.close() }
+        let user = try keycat.accounts.profile(of: id, as: context.principal)
+        context.emit(json: UserPresenter.json(user), human: UserPresenter.details(user))
+    }
+}
