@@ -150,3 +150,23 @@ struct CatalogTests {
         }
     }
 }
+
+@Suite("Catalog and withdrawn sellers")
+struct WithdrawnSellerTests {
+    @Test("a withdrawn seller's listings leave every list but stay readable, and they can list no more")
+    func withdrawHidesListings() throws {
+        try TestShop.with { shop throws in
+            let seller = try shop.user(.seller)
+            let staying = try shop.user(.seller)
+            let gone = try shop.keycat.catalog.create(TestShop.draft("떠나는 상품"), for: seller.userID, by: seller)
+            let kept = try shop.keycat.catalog.create(TestShop.draft("남는 상품"), for: staying.userID, by: staying)
+            try shop.keycat.accounts.withdraw(as: seller)
+            for sort in ProductSort.allCases {
+                #expect(try shop.keycat.catalog.list(ProductListRequest(sort: sort)).items.map(\.id) == [kept.id])
+            }
+            #expect(try shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(sellerID: seller.userID))).items.isEmpty)
+            #expect(try shop.keycat.catalog.product(gone.id).title == "떠나는 상품")
+            expectError(.notFound) { try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: shop.operatorConsole) }
+        }
+    }
+}

@@ -82,12 +82,21 @@ package struct SQLiteUserRepository: UserRepository {
         return user
     }
 
+    /// Withdraws the account in one transaction with everything that goes with it: its refresh
+    /// token families are revoked and its listings leave every list (they stay readable for the
+    /// orders that reference them).
     package func withdraw(_ id: UserID, at: Date) throws(KeyCatError) -> Bool {
         try storage {
             try database.write { connection in
-                try connection.run(
+                let changed = try connection.run(
                     "UPDATE users SET withdrawn_at = ?, updated_at = ? WHERE id = ? AND withdrawn_at IS NULL",
-                    [StoredTime.value(at), StoredTime.value(at), .integer(id.rawValue)]) == 1
+                    [StoredTime.value(at), StoredTime.value(at), .integer(id.rawValue)])
+                guard changed == 1 else { return false }
+                try connection.run(
+                    "UPDATE refresh_token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+                    [StoredTime.value(at), .integer(id.rawValue)])
+                try connection.run("UPDATE products SET listed = 0 WHERE seller_id = ? AND listed = 1", [.integer(id.rawValue)])
+                return true
             }
         }
     }
