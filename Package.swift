@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "KeyCat", targets: ["KeyCat"]),
         .executable(name: "keycat-admin", targets: ["keycat-admin"]),
+        .executable(name: "keycat-bench", targets: ["keycat-bench"]),
         .library(name: "KeyCatPGSimulator", targets: ["KeyCatPGSimulator"]),
     ],
     targets: [
@@ -32,6 +33,10 @@ let package = Package(
         .target(name: "KeyCatData", dependencies: ["KeyCatDomain", "KeyCatInfrastructure"]),
         .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData"]),
         .executableTarget(name: "keycat-admin", dependencies: ["KeyCat"]),
+        // The benchmark: KeyCat against raw SQLite and libcrypto doing the same work.
+        .executableTarget(
+            name: "keycat-bench",
+            dependencies: ["KeyCat", "KeyCatData", "KeyCatInfrastructure", "CSQLite", "CCrypto"]),
         // The simulated payment gateway: speaks HTTP values only, so it needs nothing of the domain.
         .target(name: "KeyCatPGSimulator", dependencies: ["KeyCatInfrastructure"]),
 

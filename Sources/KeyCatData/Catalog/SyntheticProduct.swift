@@ -2,13 +2,13 @@ import KeyCatDomain
 
 /// Plausible generated listings: brand, model and switch names combined per category, with
 /// prices in the ranges the Korean keyboard market has them.
-enum SyntheticProduct {
+package enum SyntheticProduct {
     private static let brands = ["키캣", "Felt", "바람", "Nori", "Hanul", "Orbit", "단풍", "Mellow", "소리", "Pebble"]
     private static let models = ["F75", "B65", "K87", "Arc 60", "Tide 98", "Mono TKL", "Nova 75", "Aero 65", "Lumen 80", "Crest 100"]
     private static let switches = ["바다축", "크림 리니어", "토피 택타일", "밀키 클릭", "노을축", "저소음 적축", "갈축", "은축"]
     private static let keycapThemes = ["레트로", "바다", "올리비아", "먹물", "벚꽃", "한글 각인", "모노", "숲"]
 
-    static func draft(using generator: inout SplitMix64) -> ProductDraft {
+    package static func draft(using generator: inout SplitMix64) -> ProductDraft {
         let category = ProductCategory.allCases[Int(generator.next() % 4)]
         let kind: ProductKind = generator.next() % 10 < 7 ? .commercial : (generator.next() % 2 == 0 ? .secondhand : .groupBuy)
         let brand = pick(brands, &generator)

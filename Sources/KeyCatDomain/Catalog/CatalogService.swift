@@ -98,7 +98,7 @@ public struct CatalogService: Sendable {
     ///   another sort; `validation` for bad price bounds.
     public func list(_ request: ProductListRequest) throws(KeyCatError) -> Page<Product> {
         try request.filter.validate()
-        let query = "products|\(request.sort.rawValue)|\(request.filter.fingerprint)"
+        let query = Self.cursorQuery(request)
         let position = try request.cursor.map { cursor throws(KeyCatError) in
             try cursors.decode(cursor, query: query)
         }
@@ -112,6 +112,18 @@ public struct CatalogService: Sendable {
             nextCursor = cursors.encode(CursorPosition(sortKey: request.sort.key(of: last), id: last.id.rawValue), query: query)
         }
         return Page(items: items, nextCursor: nextCursor)
+    }
+
+    /// A cursor that resumes `request`'s list right after `product`, as if the page ending with
+    /// it had just been read: for deep links, exports and tools that start mid-list.
+    public func cursor(resumingAfter product: Product, in request: ProductListRequest) -> String {
+        cursors.encode(CursorPosition(sortKey: request.sort.key(of: product), id: product.id.rawValue),
+                       query: Self.cursorQuery(request))
+    }
+
+    /// What a products cursor is bound to: the list, its sort and its filters.
+    private static func cursorQuery(_ request: ProductListRequest) -> String {
+        "products|\(request.sort.rawValue)|\(request.filter.fingerprint)"
     }
 
     /// Ends lapsed discounts now, whatever the schedule; returns how many listings changed.

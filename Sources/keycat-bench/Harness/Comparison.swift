@@ -1,0 +1,87 @@
+/// One row of the benchmark table: the library and the raw baseline doing the same work.
+struct Comparison {
+    var name: String
+    var operations: Int
+    var library: Timing
+    var baseline: Timing
+    /// What the ratio is held to (DESIGN §9 / the benchmark issue), and which way.
+    var target: Target
+
+    enum Target {
+        /// library ÷ baseline time at most this.
+        case timeRatioAtMost(Double)
+        /// baseline ÷ library time (throughput ratio) at least this.
+        case throughputRatioAtLeast(Double)
+        case none
+    }
+
+    /// library ÷ baseline, by median.
+    var ratio: Double { library.median / baseline.median }
+
+    var meetsTarget: Bool {
+        switch target {
+        case .timeRatioAtMost(let limit): ratio <= limit
+        case .throughputRatioAtLeast(let limit): 1 / ratio >= limit
+        case .none: true
+        }
+    }
+
+    var targetText: String {
+        switch target {
+        case .timeRatioAtMost(let limit): "≤ \(limit)"
+        case .throughputRatioAtLeast(let limit): "throughput ≥ \(limit)"
+        case .none: "-"
+        }
+    }
+}
+
+/// Per-operation times in seconds.
+struct Timing {
+    var samples: [Double]
+
+    var median: Double { percentile(0.5) }
+    var p99: Double { percentile(0.99) }
+
+    func percentile(_ fraction: Double) -> Double {
+        let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        let index = min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))
+        return sorted[index]
+    }
+}
+
+/// Times `library` and `baseline` alternately, `operations` times each after a warm-up, so both
+/// see the same cache and machine state.
+func compare(
+    _ name: String, operations: Int, warmup: Int = 20, target: Comparison.Target = .timeRatioAtMost(1.25),
+    library: (Int) throws -> Void, baseline: (Int) throws -> Void
+) rethrows -> Comparison {
+    for index in 0..<warmup {
+        try library(index)
+        try baseline(index)
+    }
+    var librarySamples: [Double] = []
+    var baselineSamples: [Double] = []
+    librarySamples.reserveCapacity(operations)
+    baselineSamples.reserveCapacity(operations)
+    let clock = ContinuousClock()
+    for index in 0..<operations {
+        // Alternate which goes first, so neither always runs on the warmer cache.
+        if index % 2 == 0 {
+            librarySamples.append(try seconds(clock) { try library(index) })
+            baselineSamples.append(try seconds(clock) { try baseline(index) })
+        } else {
+            baselineSamples.append(try seconds(clock) { try baseline(index) })
+            librarySamples.append(try seconds(clock) { try library(index) })
+        }
+    }
+    return Comparison(name: name, operations: operations, library: Timing(samples: librarySamples),
+                      baseline: Timing(samples: baselineSamples), target: target)
+}
+
+func seconds(_ clock: ContinuousClock, _ body: () throws -> Void) rethrows -> Double {
+    let start = clock.now
+    try body()
+    let elapsed = clock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}

@@ -1,0 +1,96 @@
+import Foundation
+import KeyCat
+import KeyCatInfrastructure
+
+/// `keycat-bench [--products N] [--bulk N] [--operations N] [--json]`: times KeyCat's use cases
+/// against a raw-SQLite baseline doing the same work in the same process (DESIGN §9). The
+/// ratios are the figures that matter; absolute times vary from machine to machine.
+@main
+enum KeycatBench {
+    struct Options {
+        var products = 1_000_000
+        var bulkRows = 100_000
+        var operations = 2_000
+        var json = false
+    }
+
+    static func main() {
+        do {
+            let options = try parse(Array(CommandLine.arguments.dropFirst()))
+            try run(options)
+        } catch let usage as UsageFailure {
+            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--products N] [--bulk N] [--operations N] [--json]\n".utf8))
+            exit(2)
+        } catch {
+            FileHandle.standardError.write(Data("keycat-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    struct UsageFailure: Error { var message: String }
+
+    static func parse(_ words: [String]) throws -> Options {
+        var options = Options()
+        var index = 0
+        func value() throws -> Int {
+            index += 1
+            guard index < words.count, let number = Int(words[index]), number > 0 else {
+                throw UsageFailure(message: "\(words[index - 1]) needs a positive whole number")
+            }
+            return number
+        }
+        while index < words.count {
+            switch words[index] {
+            case "--products": options.products = try value()
+            case "--bulk": options.bulkRows = try value()
+            case "--operations": options.operations = try value()
+            case "--json": options.json = true
+            case "--help", "-h": throw UsageFailure(message: "times KeyCat against raw SQLite")
+            default: throw UsageFailure(message: "unknown option \(words[index])")
+            }
+            index += 1
+        }
+        return options
+    }
+
+    static func run(_ options: Options) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keycat-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = { (line: String) in if !options.json { FileHandle.standardError.write(Data((line + "\n").utf8)) } }
+
+        let tokenKey = try SecureRandom.bytes(count: 32)
+        var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("bench.db").path)
+        configuration.tokenSigningKey = try SecretKey(bytes: tokenKey)
+        let keycat = try KeyCat.open(configuration)
+        defer { keycat.close() }
+        let clock = ContinuousClock()
+        log("building a catalog of \(options.products) products…")
+        let buildTime = try seconds(clock) {
+            _ = try keycat.seedSynthetic(count: options.products, seed: 42, by: .operatorConsole("bench"))
+        }
+        log(String(format: "built in %.1f s", buildTime))
+        let raw = try RawDatabase(path: configuration.databasePath)
+
+        var rows: [Comparison] = []
+        rows += try CatalogScenarios(keycat: keycat, raw: RawCatalog(database: raw), productCount: options.products,
+                                     operations: options.operations).run()
+        rows += try CryptoScenarios(keycat: keycat, tokenKey: tokenKey, operations: options.operations).run()
+        log("bulk loading \(options.bulkRows) rows, 3 runs each…")
+        rows.append(try BulkLoadScenario(directory: directory, rows: options.bulkRows, runs: 3).run())
+
+        let info = [
+            "date": ISO8601DateFormatter().string(from: Date()),
+            "products": String(options.products),
+            "catalog_build_seconds": String(format: "%.1f", buildTime),
+            "cores": String(ProcessInfo.processInfo.activeProcessorCount),
+        ]
+        if options.json {
+            print(Report.json(rows, info: info))
+        } else {
+            print(Report.table(rows))
+            print(String(format: "\ncatalog of %d products built in %.1f s; %d of %d rows meet their target.",
+                         options.products, buildTime, rows.filter(\.meetsTarget).count, rows.count))
+        }
+    }
+}
