@@ -12,6 +12,8 @@ enum KeycatBench {
         var bulkRows = 100_000
         var operations = 2_000
         var json = false
+        /// Run only these groups: catalog, crypto, bulk (all when empty).
+        var groups: Set<String> = []
     }
 
     static func main() {
@@ -19,7 +21,7 @@ enum KeycatBench {
             let options = try parse(Array(CommandLine.arguments.dropFirst()))
             try run(options)
         } catch let usage as UsageFailure {
-            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--products N] [--bulk N] [--operations N] [--json]\n".utf8))
+            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--products N] [--bulk N] [--operations N] [--only catalog|crypto|bulk] [--json]\n".utf8))
             exit(2)
         } catch {
             FileHandle.standardError.write(Data("keycat-bench: \(error)\n".utf8))
@@ -45,6 +47,12 @@ enum KeycatBench {
             case "--bulk": options.bulkRows = try value()
             case "--operations": options.operations = try value()
             case "--json": options.json = true
+            case "--only":
+                index += 1
+                guard index < words.count, ["catalog", "crypto", "bulk"].contains(words[index]) else {
+                    throw UsageFailure(message: "--only takes catalog, crypto or bulk")
+                }
+                options.groups.insert(words[index])
             case "--help", "-h": throw UsageFailure(message: "times KeyCat against raw SQLite")
             default: throw UsageFailure(message: "unknown option \(words[index])")
             }
@@ -73,11 +81,18 @@ enum KeycatBench {
         let raw = try RawDatabase(path: configuration.databasePath)
 
         var rows: [Comparison] = []
-        rows += try CatalogScenarios(keycat: keycat, raw: RawCatalog(database: raw), productCount: options.products,
-                                     operations: options.operations).run()
-        rows += try CryptoScenarios(keycat: keycat, tokenKey: tokenKey, operations: options.operations).run()
-        log("bulk loading \(options.bulkRows) rows, 3 runs each…")
-        rows.append(try BulkLoadScenario(directory: directory, rows: options.bulkRows, runs: 3).run())
+        let runs = { (group: String) in options.groups.isEmpty || options.groups.contains(group) }
+        if runs("catalog") {
+            rows += try CatalogScenarios(keycat: keycat, raw: RawCatalog(database: raw), productCount: options.products,
+                                         operations: options.operations).run()
+        }
+        if runs("crypto") {
+            rows += try CryptoScenarios(keycat: keycat, tokenKey: tokenKey, operations: options.operations).run()
+        }
+        if runs("bulk") {
+            log("bulk loading \(options.bulkRows) rows, 3 runs each…")
+            rows.append(try BulkLoadScenario(directory: directory, rows: options.bulkRows, runs: 3).run())
+        }
 
         let info = [
             "date": ISO8601DateFormatter().string(from: Date()),

@@ -47,6 +47,11 @@ struct CryptoVectorTests {
         let tag = HMACSHA256.authenticationCode(for: [UInt8](hex: data), key: [UInt8](hex: key))
         #expect(tag.hex.hasPrefix(expected))
         #expect(tag.count == 32)
+        // The prepared key gives the same tags, for keys shorter and longer than a block.
+        let prepared = HMACKey([UInt8](hex: key))
+        #expect(prepared.authenticationCode(for: [UInt8](hex: data)) == tag)
+        #expect(prepared.authenticationCode(for: [UInt8](hex: data)) == tag)
+        #expect(prepared.isValid(tag, for: [UInt8](hex: data)))
     }
 
     @Test("HMAC verification accepts the right tag and rejects any other")

@@ -13,27 +13,37 @@ enum ProductRow {
         deleted_at
         """
 
+    private static let kinds = TextCodes(ProductKind.self, column: "kind")
+    private static let categories = TextCodes(ProductCategory.self, column: "category")
+    private static let schedules = TextCodes(DeliverySchedule.self, column: "delivery_schedule")
+    private static let inputs = TextCodes(KeyboardSpec.InputMechanism.self, column: "spec_input")
+    private static let connections = TextCodes(KeyboardSpec.Connection.self, column: "spec_connection")
+    private static let pcbs = TextCodes(KeyboardSpec.PCB.self, column: "spec_pcb")
+    private static let switchTypes = TextCodes(KeyboardSpec.SwitchType.self, column: "spec_switch_type")
+    private static let layouts = TextCodes(KeyboardSpec.Layout.self, column: "spec_layout")
+    private static let profiles = TextCodes(KeyboardSpec.KeycapProfile.self, column: "spec_keycap_profile")
+
     static func decode(_ row: SQLiteRow) throws -> Product {
         Product(
             id: ProductID(row.int64(0)),
             sellerID: UserID(row.int64(1)),
-            kind: try enumValue(row.string(2), "kind"),
-            category: try enumValue(row.string(3), "category"),
+            kind: try kinds.decode(row, 2),
+            category: try categories.decode(row, 3),
             title: row.string(4),
             content: row.string(5),
             pricing: Pricing(
                 regularPrice: Money(won: row.int64(6)), salePrice: Money(won: row.int64(7)),
                 couponPrice: Money(won: row.int64(8)), discountEndsAt: row.optionalInt64(9).map(date)),
-            delivery: Delivery(fee: Money(won: row.int64(10)), schedule: try enumValue(row.string(11), "delivery_schedule")),
+            delivery: Delivery(fee: Money(won: row.int64(10)), schedule: try schedules.decode(row, 11)),
             stock: row.int(12),
-            images: try images(row.string(13)),
+            images: row.isNull(13) || row.withUTF8(13, \.isEmpty) ? [] : try images(row.string(13)),
             spec: KeyboardSpec(
-                input: try optionalEnum(row.optionalString(14), "spec_input"),
-                connection: try optionalEnum(row.optionalString(15), "spec_connection"),
-                pcb: try optionalEnum(row.optionalString(16), "spec_pcb"),
-                switchType: try optionalEnum(row.optionalString(17), "spec_switch_type"),
-                layout: try optionalEnum(row.optionalString(18), "spec_layout"),
-                keycapProfile: try optionalEnum(row.optionalString(19), "spec_keycap_profile"),
+                input: try inputs.decodeOptional(row, 14),
+                connection: try connections.decodeOptional(row, 15),
+                pcb: try pcbs.decodeOptional(row, 16),
+                switchType: try switchTypes.decodeOptional(row, 17),
+                layout: try layouts.decodeOptional(row, 18),
+                keycapProfile: try profiles.decodeOptional(row, 19),
                 backlight: row.isNull(20) ? nil : row.bool(20)),
             ratingCount: row.int(21),
             ratingSum: row.int(22),
@@ -105,16 +115,5 @@ enum ProductRow {
             }
             return ProductImage(sha256: String(parts[0]), format: format)
         }
-    }
-
-    private static func enumValue<Value: RawRepresentable>(_ text: String, _ column: String) throws -> Value where Value.RawValue == String {
-        guard let value = Value(rawValue: text) else {
-            throw KeyCatError(.internalError, "unknown \(column) «\(text)» in the database")
-        }
-        return value
-    }
-
-    private static func optionalEnum<Value: RawRepresentable>(_ text: String?, _ column: String) throws -> Value? where Value.RawValue == String {
-        try text.map { try enumValue($0, column) }
     }
 }

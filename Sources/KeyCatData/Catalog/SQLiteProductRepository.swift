@@ -38,7 +38,7 @@ package struct SQLiteProductRepository: ProductRepository {
 
     package func find(_ id: ProductID) throws(KeyCatError) -> Product? {
         try storage {
-            try database.read { try Self.find(id, on: $0) }
+            try database.readStatement { try Self.find(id, on: $0) }
         }
     }
 
@@ -79,8 +79,20 @@ package struct SQLiteProductRepository: ProductRepository {
 
     package func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Product] {
         let query = ProductListQuery(filter: filter, sort: sort, after: position, limit: limit)
+        guard let ties = query.ties else {
+            // The first page is one statement, its own snapshot.
+            return try storage { try database.readStatement { try $0.query(query.rest.sql, query.rest.arguments, ProductRow.decode) } }
+        }
         return try storage {
-            try database.read { try $0.query(query.sql, query.arguments, ProductRow.decode) }
+            // Two statements: one snapshot, so a listing whose key changes in between cannot
+            // appear in both.
+            try database.read { connection in
+                let rows = try connection.query(ties.sql, ties.arguments, ProductRow.decode)
+                guard rows.count < limit else { return rows }
+                var rest = query.rest
+                rest.arguments[rest.arguments.count - 1] = .int(limit - rows.count)
+                return rows + (try connection.query(rest.sql, rest.arguments, ProductRow.decode))
+            }
         }
     }
 

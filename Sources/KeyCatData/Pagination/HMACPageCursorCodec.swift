@@ -8,12 +8,12 @@ package struct HMACPageCursorCodec: PageCursorCodec {
     private static let version: UInt8 = 1
     private static let payloadCount = 17
     private static let tagCount = 16
-    private let key: [UInt8]
+    private let key: HMACKey
 
     /// - Parameter key: a secret of at least 32 random bytes.
     package init(key: [UInt8]) {
         precondition(key.count >= 32, "a cursor key needs at least 32 bytes")
-        self.key = key
+        self.key = HMACKey(key)
     }
 
     package func encode(_ position: CursorPosition, query: String) -> String {
@@ -37,7 +37,7 @@ package struct HMACPageCursorCodec: PageCursorCodec {
     }
 
     private func tag(for payload: [UInt8], query: String) -> [UInt8] {
-        Array(HMACSHA256.authenticationCode(for: payload + Array(query.utf8), key: key).prefix(Self.tagCount))
+        Array(key.authenticationCode(for: payload + Array(query.utf8)).prefix(Self.tagCount))
     }
 
     private static var invalid: KeyCatError {

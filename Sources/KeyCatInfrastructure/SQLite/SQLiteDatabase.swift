@@ -53,23 +53,31 @@ package final class SQLiteDatabase: Sendable {
     /// consistent snapshot. Readers never block the writer, nor it them.
     @discardableResult
     package func read<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
+        try withReader { connection in try connection.readTransaction(body) }
+    }
+
+    /// Runs `body`, which must issue a single statement, on a reader connection without an
+    /// explicit transaction: one statement is its own snapshot, and the `BEGIN`/`COMMIT` pair
+    /// would cost as much as a primary-key lookup.
+    @discardableResult
+    package func readStatement<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
+        try withReader(body)
+    }
+
+    private func withReader<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         guard !readers.isEmpty else {
-            return try writer.withLock { connection throws -> Result in
-                try connection.readTransaction(body)
-            }
+            return try writer.withLock(body)
         }
         let start = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
         // Take the first reader that is free; if all are busy, wait for the one we started at.
         for offset in 0..<readers.count {
             let index = (start &+ offset) % readers.count
             let outcome: Swift.Result<Result, any Error>? = readers[index].withLockIfAvailable { connection in
-                Swift.Result { try connection.readTransaction(body) }
+                Swift.Result { try body(connection) }
             }
             if let outcome { return try outcome.get() }
         }
-        return try readers[abs(start % readers.count)].withLock { connection throws -> Result in
-            try connection.readTransaction(body)
-        }
+        return try readers[abs(start % readers.count)].withLock(body)
     }
 
     /// Closes every connection. Using the database afterwards fails with `SQLITE_MISUSE`.

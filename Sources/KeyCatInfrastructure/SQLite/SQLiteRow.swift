@@ -36,6 +36,14 @@ package struct SQLiteRow {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// Calls `body` with the column's UTF-8 text in SQLite's own buffer, without making a
+    /// `String` (`NULL` reads as empty): for matching short codes on hot paths.
+    package func withUTF8<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        let index = Int32(column)
+        guard let text = sqlite3_column_text(statement, index) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index))))
+    }
+
     /// The column as bytes (`NULL` and empty blobs read as []).
     package func bytes(_ column: Int) -> [UInt8] {
         let index = Int32(column)

@@ -28,27 +28,36 @@ struct RawCatalog {
         deleted_at
         """
 
-    /// The SQL of a page for a sort column, ascending or not, after a position or from the top.
-    static func pageSQL(column: String, ascending: Bool, after: Bool) -> String {
+    /// The SQL of a page: from the top, or after a position in two index seeks (rows sharing
+    /// the position's key beyond its id, then rows beyond its key), as KeyCat reads it.
+    static func pageSQL(column: String, ascending: Bool) -> (top: String, ties: String, rest: String) {
         let direction = ascending ? "ASC" : "DESC"
-        let keyset = after ? " AND (\(column), id) \(ascending ? ">" : "<") (?, ?)" : ""
-        return "SELECT \(columns) FROM products WHERE listed = 1\(keyset) ORDER BY \(column) \(direction), id \(direction) LIMIT ?"
+        let beyond = ascending ? ">" : "<"
+        let select = "SELECT \(columns) FROM products WHERE listed = 1"
+        return ("\(select) ORDER BY \(column) \(direction), id \(direction) LIMIT ?",
+                "\(select) AND \(column) = ? AND id \(beyond) ? ORDER BY id \(direction) LIMIT ?",
+                "\(select) AND \(column) \(beyond) ? ORDER BY \(column) \(direction), id \(direction) LIMIT ?")
     }
 
     func page(column: String, ascending: Bool, after position: (Int64, Int64)?, limit: Int) throws -> [RawProduct] {
-        let statement = try database.statement(Self.pageSQL(column: column, ascending: ascending, after: position != nil))
-        var index: Int32 = 1
-        if let position {
-            sqlite3_bind_int64(statement, 1, position.0)
-            sqlite3_bind_int64(statement, 2, position.1)
-            index = 3
-        }
-        sqlite3_bind_int64(statement, index, Int64(limit))
+        let sql = Self.pageSQL(column: column, ascending: ascending)
         var rows: [RawProduct] = []
         rows.reserveCapacity(limit)
+        guard let position else {
+            try read(sql.top, [], limit: limit, into: &rows)
+            return rows
+        }
+        try read(sql.ties, [position.0, position.1], limit: limit, into: &rows)
+        if rows.count < limit { try read(sql.rest, [position.0], limit: limit - rows.count, into: &rows) }
+        return rows
+    }
+
+    private func read(_ sql: String, _ values: [Int64], limit: Int, into rows: inout [RawProduct]) throws {
+        let statement = try database.statement(sql)
+        for (index, value) in values.enumerated() { sqlite3_bind_int64(statement, Int32(index + 1), value) }
+        sqlite3_bind_int64(statement, Int32(values.count + 1), Int64(limit))
         while try database.step(statement) { rows.append(decode(statement)) }
         sqlite3_reset(statement)
-        return rows
     }
 
     func product(_ id: Int64) throws -> RawProduct? {
