@@ -1,3 +1,4 @@
+import Foundation
 import KeyCatDomain
 import KeyCatInfrastructure
 
@@ -17,8 +18,12 @@ struct TextCodes<Value: RawRepresentable & CaseIterable & Sendable>: Sendable wh
     ///
     /// - Throws: an internal error for text no case has (a database written by something else).
     func decode(_ row: SQLiteRow, _ index: Int) throws -> Value {
-        let found = row.withUTF8(index) { bytes in
-            cases.first { code, _ in code.count == bytes.count && code.elementsEqual(bytes) }?.1
+        let found = row.withUTF8(index) { bytes -> Value? in
+            guard let start = bytes.baseAddress else { return nil }
+            for (code, value) in cases where code.count == bytes.count {
+                if code.withUnsafeBufferPointer({ memcmp($0.baseAddress!, start, bytes.count) }) == 0 { return value }
+            }
+            return nil
         }
         guard let found else {
             throw KeyCatError(.internalError, "unknown \(column) «\(row.string(index))» in the database")

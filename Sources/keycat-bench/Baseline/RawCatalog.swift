@@ -39,8 +39,8 @@ struct RawCatalog {
                 "\(select) AND \(column) \(beyond) ? ORDER BY \(column) \(direction), id \(direction) LIMIT ?")
     }
 
-    func page(column: String, ascending: Bool, after position: (Int64, Int64)?, limit: Int) throws -> [RawProduct] {
-        let sql = Self.pageSQL(column: column, ascending: ascending)
+    /// A page, with `sql` built once by ``pageSQL(column:ascending:)``.
+    func page(_ sql: (top: String, ties: String, rest: String), after position: (Int64, Int64)?, limit: Int) throws -> [RawProduct] {
         var rows: [RawProduct] = []
         rows.reserveCapacity(limit)
         guard let position else {

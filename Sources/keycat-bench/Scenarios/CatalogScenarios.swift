@@ -14,6 +14,7 @@ struct CatalogScenarios {
         var rows: [Comparison] = []
         for sort in ProductSort.allCases {
             let (column, ascending) = Self.column(sort)
+            let sql = RawCatalog.pageSQL(column: column, ascending: ascending)
             for depth in Self.depths {
                 let offset = (depth - 1) * Self.pageSize
                 guard offset + Self.pageSize <= productCount else { continue }
@@ -26,14 +27,14 @@ struct CatalogScenarios {
                 }
                 // Both sides must return the same page, or the comparison means nothing.
                 let libraryIDs = try keycat.catalog.list(request).items.map(\.id.rawValue)
-                let rawIDs = try raw.page(column: column, ascending: ascending, after: position, limit: Self.pageSize + 1)
+                let rawIDs = try raw.page(sql, after: position, limit: Self.pageSize + 1)
                     .prefix(Self.pageSize).map(\.id)
                 guard libraryIDs == Array(rawIDs) else {
                     throw RawDatabase.Failure(description: "\(sort) page \(depth): library and baseline disagree")
                 }
                 rows.append(try compare("page \(sort.rawValue) @\(depth)", operations: operations,
                     library: { _ in _ = try keycat.catalog.list(request) },
-                    baseline: { _ in _ = try raw.page(column: column, ascending: ascending, after: position, limit: Self.pageSize + 1) }))
+                    baseline: { _ in _ = try raw.page(sql, after: position, limit: Self.pageSize + 1) }))
             }
         }
         let ids = (0..<operations).map { Int64(($0 &* 7_919) % productCount + 1) }
