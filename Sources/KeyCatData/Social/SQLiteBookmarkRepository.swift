@@ -54,26 +54,30 @@ package struct SQLiteBookmarkRepository: BookmarkRepository {
     }
 
     package func list(user: UserID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Bookmark] {
-        let keyset = SocialRows.keyset("bookmarks", after: position)
-        let productColumns = ProductRow.columns.split(separator: ",")
-            .map { "products." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+        let (sql, keyset) = Self.listSQL(after: position)
         return try storage {
             try database.read { connection in
-                try connection.query(
-                    """
-                    SELECT \(productColumns), bookmarks.id, bookmarks.created_at
-                    FROM bookmarks JOIN products ON products.id = bookmarks.product_id
-                    WHERE bookmarks.user_id = ?\(keyset.condition)
-                    ORDER BY bookmarks.created_at DESC, bookmarks.id DESC LIMIT ?
-                    """,
-                    [.integer(user.rawValue)] + keyset.arguments + [.int(limit)]
-                ) { row in
+                try connection.query(sql, [.integer(user.rawValue)] + keyset + [.int(limit)]) { row in
                     // The product's columns come first, so its decoder reads them where it expects.
                     Bookmark(id: row.int64(Self.bookmarkColumn), product: try ProductRow.decode(row),
                              bookmarkedAt: StoredTime.date(row.int64(Self.bookmarkColumn + 1)))
                 }
             }
         }
+    }
+
+    /// The SQL of one page over `bookmarks_by_user` (parameters: the user, the keyset's, the
+    /// limit) and the keyset's arguments.
+    static func listSQL(after position: CursorPosition?) -> (String, [SQLiteValue]) {
+        let keyset = SocialRows.keyset("bookmarks", after: position)
+        let productColumns = ProductRow.columns.split(separator: ",")
+            .map { "products." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+        return ("""
+            SELECT \(productColumns), bookmarks.id, bookmarks.created_at
+            FROM bookmarks JOIN products ON products.id = bookmarks.product_id
+            WHERE bookmarks.user_id = ?\(keyset.condition)
+            ORDER BY bookmarks.created_at DESC, bookmarks.id DESC LIMIT ?
+            """, keyset.arguments)
     }
 
     /// Where the bookmark's own columns start, after the product's.

@@ -63,26 +63,30 @@ package struct SQLiteFollowRepository: FollowRepository {
     package func list(_ direction: FollowDirection, of user: UserID, after position: CursorPosition?, limit: Int)
         throws(KeyCatError) -> [FollowEntry]
     {
-        // Followers: rows where the user is the followee, showing the follower; following: the reverse.
-        let (mine, theirs) = direction == .followers ? ("followee_id", "follower_id") : ("follower_id", "followee_id")
-        let keyset = SocialRows.keyset("follows", after: position)
+        let (sql, keyset) = Self.listSQL(direction, after: position)
         return try storage {
             try database.read { connection in
-                try connection.query(
-                    """
-                    SELECT follows.id, users.id, users.nick, users.profile_image, users.withdrawn_at, follows.created_at
-                    FROM follows JOIN users ON users.id = follows.\(theirs)
-                    WHERE follows.\(mine) = ?\(keyset.condition)
-                    ORDER BY follows.created_at DESC, follows.id DESC LIMIT ?
-                    """,
-                    [.integer(user.rawValue)] + keyset.arguments + [.int(limit)]
-                ) { row in
+                try connection.query(sql, [.integer(user.rawValue)] + keyset + [.int(limit)]) { row in
                     FollowEntry(id: row.int64(0), userID: UserID(row.int64(1)), nick: row.string(2),
                                 profileImage: row.optionalString(3), isWithdrawn: !row.isNull(4),
                                 followedAt: StoredTime.date(row.int64(5)))
                 }
             }
         }
+    }
+
+    /// The SQL of one page over `follows_by_followee` (followers) or `follows_by_follower`
+    /// (following) — parameters: the user, the keyset's, the limit — and the keyset's arguments.
+    static func listSQL(_ direction: FollowDirection, after position: CursorPosition?) -> (String, [SQLiteValue]) {
+        // Followers: rows where the user is the followee, showing the follower; following: the reverse.
+        let (mine, theirs) = direction == .followers ? ("followee_id", "follower_id") : ("follower_id", "followee_id")
+        let keyset = SocialRows.keyset("follows", after: position)
+        return ("""
+            SELECT follows.id, users.id, users.nick, users.profile_image, users.withdrawn_at, follows.created_at
+            FROM follows JOIN users ON users.id = follows.\(theirs)
+            WHERE follows.\(mine) = ?\(keyset.condition)
+            ORDER BY follows.created_at DESC, follows.id DESC LIMIT ?
+            """, keyset.arguments)
     }
 
     private static func adjustCounts(follower: UserID, followee: UserID, by delta: Int, on connection: SQLiteConnection) throws {

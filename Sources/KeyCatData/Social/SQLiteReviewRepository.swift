@@ -63,30 +63,40 @@ package struct SQLiteReviewRepository: ReviewRepository {
     }
 
     package func list(product: ProductID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Review] {
-        try list(where: "reviews.product_id", equals: product.rawValue, after: position, limit: limit)
+        try list(where: .product, equals: product.rawValue, after: position, limit: limit)
     }
 
     package func list(author: UserID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Review] {
-        try list(where: "reviews.author_id", equals: author.rawValue, after: position, limit: limit)
+        try list(where: .author, equals: author.rawValue, after: position, limit: limit)
     }
 
-    /// Newest first over `reviews_by_product` or `reviews_by_author`: `column` is one of two
-    /// constants, never caller text.
-    private func list(where column: String, equals value: Int64, after position: CursorPosition?, limit: Int)
+    /// Newest first over `reviews_by_product` or `reviews_by_author`.
+    private func list(where column: ListColumn, equals value: Int64, after position: CursorPosition?, limit: Int)
         throws(KeyCatError) -> [Review]
     {
-        let keyset = SocialRows.keyset("reviews", after: position)
+        let (sql, keyset) = Self.listSQL(where: column, after: position)
         return try storage {
             try database.read { connection in
-                try connection.query(
-                    """
-                    SELECT \(Self.columns) FROM reviews JOIN users ON users.id = reviews.author_id
-                    WHERE \(column) = ?\(keyset.condition)
-                    ORDER BY reviews.created_at DESC, reviews.id DESC LIMIT ?
-                    """,
-                    [.integer(value)] + keyset.arguments + [.int(limit)], Self.decode)
+                try connection.query(sql, [.integer(value)] + keyset + [.int(limit)], Self.decode)
             }
         }
+    }
+
+    /// Which column a review list filters on.
+    enum ListColumn: String, CaseIterable {
+        case product = "reviews.product_id"
+        case author = "reviews.author_id"
+    }
+
+    /// The SQL of one page (parameters: the filter value, the keyset's, the limit) and the
+    /// keyset's arguments.
+    static func listSQL(where column: ListColumn, after position: CursorPosition?) -> (String, [SQLiteValue]) {
+        let keyset = SocialRows.keyset("reviews", after: position)
+        return ("""
+            SELECT \(columns) FROM reviews JOIN users ON users.id = reviews.author_id
+            WHERE \(column.rawValue) = ?\(keyset.condition)
+            ORDER BY reviews.created_at DESC, reviews.id DESC LIMIT ?
+            """, keyset.arguments)
     }
 
     /// Moves a product's rating counters by one review. `rating_score` is recomputed from the
