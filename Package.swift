@@ -45,7 +45,8 @@ let package = Package(
         .testTarget(name: "KeyCatDomainTests", dependencies: ["KeyCatDomain"]),
         .testTarget(name: "KeyCatInfrastructureTests", dependencies: ["KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData", "KeyCatTestSupport"]),
-        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatTestSupport"]),
+        // KeyCatData for its in-memory ports (the purchase history reviews ask).
+        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatData", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatPGSimulatorTests", dependencies: ["KeyCatPGSimulator", "KeyCatTestSupport"]),
         // The gateway client driven by the simulator's real answers.

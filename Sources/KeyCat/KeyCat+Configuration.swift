@@ -46,6 +46,14 @@ extension KeyCat {
         /// `business_registry` table, loaded with ``KeyCat/loadBusinessRegistry(_:as:)``. A
         /// server may plug in the tax service's status API here.
         public var businessRegistry: (any BusinessRegistry)?
+        /// Who may review what: answers whether a buyer has a paid, not fully refunded order of
+        /// a product. Nil (the default): KeyCat's own orders tables, see
+        /// `KeyCat+PurchaseHistory.swift`. A server or a test may plug in its own.
+        public var purchaseHistory: (any PurchaseHistory)?
+        /// How fast one user may toggle bookmarks and follows (a token bucket per user, per
+        /// process). Default ``RateLimit/togglesDefault`` (2 a second, bursts of 30); nil turns
+        /// limiting off.
+        public var toggleRateLimit: RateLimit? = .togglesDefault
 
         public init(databasePath: String) {
             self.databasePath = databasePath

@@ -31,6 +31,14 @@ public final class KeyCat: Sendable {
     public let catalog: CatalogService
     /// Product images, in a folder beside the database.
     let imageStore: FileSystemImageStore
+    /// Reviews: write (buyers who paid), delete (author or admin), list per product or author.
+    /// See `docs/social.md`.
+    public let reviews: ReviewService
+    /// Bookmarks: add, remove, "is bookmarked", a user's list. Rate-limited per user.
+    public let bookmarks: BookmarkService
+    /// Follows: follow, unfollow, "is following", counts, followers and following lists.
+    /// Rate-limited per user, sharing the bookmarks' bucket.
+    public let follows: FollowService
 
     private init(configuration: Configuration, database: SQLiteDatabase, secrets: KeyCatSecrets, migrationsApplied: [Int]) {
         self.configuration = configuration
@@ -54,6 +62,19 @@ public final class KeyCat: Sendable {
         imageStore = FileSystemImageStore(directory: FileSystemImageStore.directory(besideDatabaseAt: configuration.databasePath))
         catalog = CatalogService(
             products: SQLiteProductRepository(database: database), images: imageStore,
+            cursors: cursors, clock: configuration.clock)
+        let products = SQLiteProductRepository(database: database)
+        reviews = ReviewService(
+            reviews: SQLiteReviewRepository(database: database), products: products,
+            purchases: Self.purchaseHistory(configuration, database: database),
+            cursors: cursors, clock: configuration.clock)
+        // One limiter for both toggles: the budget is per user, whatever they toggle.
+        let toggles = ToggleRateLimiter(limit: configuration.toggleRateLimit, clock: configuration.clock)
+        bookmarks = BookmarkService(
+            bookmarks: SQLiteBookmarkRepository(database: database), limiter: toggles,
+            cursors: cursors, clock: configuration.clock)
+        follows = FollowService(
+            follows: SQLiteFollowRepository(database: database), limiter: toggles,
             cursors: cursors, clock: configuration.clock)
     }
 
@@ -94,6 +115,10 @@ public final class KeyCat: Sendable {
         }
         guard configuration.accessTokenLifetime > 0, configuration.refreshTokenLifetime > 0 else {
             throw KeyCatError.validation("token_lifetime", "token lifetimes must be positive")
+        }
+        if let limit = configuration.toggleRateLimit {
+            // Re-run the checks: the fields are public and may have been changed after init.
+            _ = try RateLimit(perSecond: limit.perSecond, burst: limit.burst)
         }
     }
 

@@ -10,28 +10,35 @@ struct TestShop {
     let directory: URL
     let operatorConsole = Principal.operatorConsole("tester")
 
-    static func with<Result>(_ body: (TestShop) throws -> Result) throws -> Result {
+    /// - Parameter configure: adjusts the configuration before opening (a purchase history, a
+    ///   rate limit…).
+    static func with<Result>(
+        configure: (inout KeyCat.Configuration) -> Void = { _ in }, _ body: (TestShop) throws -> Result
+    ) throws -> Result {
         try withTemporaryDirectory { directory throws in
-            let shop = try TestShop(directory: directory)
+            let shop = try TestShop(directory: directory, configure: configure)
             defer { shop.keycat.close() }
             return try body(shop)
         }
     }
 
-    static func with<Result>(_ body: (TestShop) async throws -> Result) async throws -> Result {
+    static func with<Result>(
+        configure: (inout KeyCat.Configuration) -> Void = { _ in }, _ body: (TestShop) async throws -> Result
+    ) async throws -> Result {
         try await withTemporaryDirectory { directory async throws in
-            let shop = try TestShop(directory: directory)
+            let shop = try TestShop(directory: directory, configure: configure)
             defer { shop.keycat.close() }
             return try await body(shop)
         }
     }
 
-    private init(directory: URL) throws {
+    private init(directory: URL, configure: (inout KeyCat.Configuration) -> Void) throws {
         self.directory = directory
         clock = TestClock()
         var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("shop.db").path)
         configuration.clock = clock
         configuration.passwordIterations = 1_000
+        configure(&configuration)
         keycat = try KeyCat.open(configuration)
     }
 

@@ -1,7 +1,7 @@
 import KeyCatInfrastructure
 
-/// What `db check` found: SQLite's own checks, and (as later features add them) KeyCat's
-/// invariants. Empty lists mean healthy.
+/// What `db check` found: SQLite's own checks, and KeyCat's invariants (so far the stored
+/// counters, ``CounterInvariants``). Empty lists mean healthy.
 package struct DatabaseHealth: Sendable {
     /// Lines from `PRAGMA integrity_check` other than "ok".
     package var integrityProblems: [String]
@@ -14,7 +14,8 @@ package struct DatabaseHealth: Sendable {
         integrityProblems.isEmpty && foreignKeyProblems.isEmpty && invariantProblems.isEmpty
     }
 
-    /// Runs SQLite's integrity and foreign-key checks on a reader snapshot.
+    /// Runs SQLite's integrity and foreign-key checks and KeyCat's invariants on one reader
+    /// snapshot, so the counters and the rows they count are read at the same instant.
     package static func check(_ database: SQLiteDatabase) throws -> DatabaseHealth {
         try database.read { connection in
             let integrity = try connection.query("PRAGMA integrity_check") { $0.string(0) }
@@ -22,8 +23,10 @@ package struct DatabaseHealth: Sendable {
             let foreignKeys = try connection.query("PRAGMA foreign_key_check") { row in
                 "\(row.string(0)) row \(row.int64(1)) points to a missing \(row.string(2))"
             }
+            let invariants = try CounterInvariants.isApplicable(on: connection)
+                ? try CounterInvariants.problems(on: connection) : []
             return DatabaseHealth(
-                integrityProblems: integrity, foreignKeyProblems: foreignKeys, invariantProblems: [])
+                integrityProblems: integrity, foreignKeyProblems: foreignKeys, invariantProblems: invariants)
         }
     }
 }

@@ -9,6 +9,7 @@ struct RootCommand: CommandGroup {
             """,
         subcommands: [
             InitCommand.self, SeedCommand.self, UsersCommand.self, SellersCommand.self, ProductsCommand.self,
+            ReviewsCommand.self,
             DatabaseCommand.self,
         ])
 }

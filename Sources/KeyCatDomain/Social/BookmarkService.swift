@@ -1,0 +1,58 @@
+/// Bookmarks (DESIGN §2): a user keeps products to come back to. Adding and removing are
+/// idempotent, rate-limited per user (``ToggleRateLimiter``), and keep the product's
+/// `bookmarkCount` (which drives the `popular` sort) in the same transaction.
+public struct BookmarkService: Sendable {
+    private let bookmarks: any BookmarkRepository
+    private let limiter: ToggleRateLimiter
+    private let paging: NewestFirstPaging
+    private let clock: any WallClock
+
+    public init(bookmarks: any BookmarkRepository, limiter: ToggleRateLimiter, cursors: any PageCursorCodec,
+                clock: any WallClock) {
+        self.bookmarks = bookmarks
+        self.limiter = limiter
+        self.paging = NewestFirstPaging(cursors: cursors)
+        self.clock = clock
+    }
+
+    /// Bookmarks `productID` for the caller; doing it twice changes nothing.
+    ///
+    /// - Returns: whether a bookmark was added (false when it already existed).
+    /// - Throws: ``KeyCatError/Code/rateLimited`` over the toggle limit;
+    ///   ``KeyCatError/Code/notFound`` when the product is missing or deleted, or the caller's
+    ///   account is withdrawn.
+    @discardableResult
+    public func add(_ productID: ProductID, as principal: Principal) throws(KeyCatError) -> Bool {
+        try limiter.take(for: principal.userID)
+        return try bookmarks.add(user: principal.userID, product: productID, at: clock.now())
+    }
+
+    /// Removes the caller's bookmark of `productID`; removing one that is not there changes
+    /// nothing. Works for deleted products too, so they can be cleared from the list.
+    ///
+    /// - Returns: whether a bookmark was removed.
+    /// - Throws: ``KeyCatError/Code/rateLimited`` over the toggle limit.
+    @discardableResult
+    public func remove(_ productID: ProductID, as principal: Principal) throws(KeyCatError) -> Bool {
+        try limiter.take(for: principal.userID)
+        return try bookmarks.remove(user: principal.userID, product: productID)
+    }
+
+    /// Whether the caller bookmarked `productID`.
+    public func isBookmarked(_ productID: ProductID, as principal: Principal) throws(KeyCatError) -> Bool {
+        try bookmarks.contains(user: principal.userID, product: productID)
+    }
+
+    /// A page of the caller's bookmarks, newest first; deleted products are marked
+    /// (``Bookmark/isDeleted``).
+    ///
+    /// - Throws: ``KeyCatError/Code/invalidCursor`` for a cursor from another list or user.
+    public func bookmarks(as principal: Principal, limit: PageLimit = .default, cursor: String? = nil)
+        throws(KeyCatError) -> Page<Bookmark>
+    {
+        let query = "bookmarks|user=\(principal.userID)"
+        let position = try paging.position(cursor, query: query)
+        let rows = try bookmarks.list(user: principal.userID, after: position, limit: limit.value + 1)
+        return paging.page(rows, limit: limit, query: query, time: \.bookmarkedAt, id: \.id)
+    }
+}

@@ -1,0 +1,89 @@
+/// Follows (DESIGN §2): a user follows another to see their listings. Following and
+/// unfollowing are idempotent, rate-limited per user (``ToggleRateLimiter``), and keep both
+/// users' counts in the same transaction.
+public struct FollowService: Sendable {
+    private let follows: any FollowRepository
+    private let limiter: ToggleRateLimiter
+    private let paging: NewestFirstPaging
+    private let clock: any WallClock
+
+    public init(follows: any FollowRepository, limiter: ToggleRateLimiter, cursors: any PageCursorCodec,
+                clock: any WallClock) {
+        self.follows = follows
+        self.limiter = limiter
+        self.paging = NewestFirstPaging(cursors: cursors)
+        self.clock = clock
+    }
+
+    /// The caller follows `userID`; doing it twice changes nothing.
+    ///
+    /// - Returns: whether a follow was added.
+    /// - Throws: ``KeyCatError/Code/validation`` (field `user_id`) for oneself;
+    ///   ``KeyCatError/Code/rateLimited`` over the toggle limit; ``KeyCatError/Code/notFound``
+    ///   when `userID` (or the caller) is missing or withdrawn.
+    @discardableResult
+    public func follow(_ userID: UserID, as principal: Principal) throws(KeyCatError) -> Bool {
+        try rejectSelf(userID, principal)
+        try limiter.take(for: principal.userID)
+        return try follows.add(follower: principal.userID, followee: userID, at: clock.now())
+    }
+
+    /// The caller stops following `userID`; unfollowing someone not followed changes nothing.
+    /// Works for withdrawn accounts too.
+    ///
+    /// - Returns: whether a follow was removed.
+    /// - Throws: ``KeyCatError/Code/validation`` for oneself; ``KeyCatError/Code/rateLimited``
+    ///   over the toggle limit.
+    @discardableResult
+    public func unfollow(_ userID: UserID, as principal: Principal) throws(KeyCatError) -> Bool {
+        try rejectSelf(userID, principal)
+        try limiter.take(for: principal.userID)
+        return try follows.remove(follower: principal.userID, followee: userID)
+    }
+
+    /// Whether the caller follows `userID`.
+    public func isFollowing(_ userID: UserID, as principal: Principal) throws(KeyCatError) -> Bool {
+        try follows.contains(follower: principal.userID, followee: userID)
+    }
+
+    /// `userID`'s follower and following counts, read from the user's row (no `COUNT(*)`).
+    ///
+    /// - Throws: ``KeyCatError/Code/notFound`` when there is no such account.
+    public func counts(of userID: UserID) throws(KeyCatError) -> FollowCounts {
+        guard let counts = try follows.counts(of: userID) else { throw KeyCatError.notFound("user", userID) }
+        return counts
+    }
+
+    /// A page of who follows `userID`, newest first.
+    ///
+    /// - Throws: ``KeyCatError/Code/invalidCursor`` for a cursor from another list.
+    public func followers(of userID: UserID, limit: PageLimit = .default, cursor: String? = nil)
+        throws(KeyCatError) -> Page<FollowEntry>
+    {
+        try list(.followers, of: userID, limit: limit, cursor: cursor)
+    }
+
+    /// A page of whom `userID` follows, newest first.
+    ///
+    /// - Throws: ``KeyCatError/Code/invalidCursor`` for a cursor from another list.
+    public func following(of userID: UserID, limit: PageLimit = .default, cursor: String? = nil)
+        throws(KeyCatError) -> Page<FollowEntry>
+    {
+        try list(.following, of: userID, limit: limit, cursor: cursor)
+    }
+
+    private func list(_ direction: FollowDirection, of userID: UserID, limit: PageLimit, cursor: String?)
+        throws(KeyCatError) -> Page<FollowEntry>
+    {
+        let query = "follows|\(direction.rawValue)|user=\(userID)"
+        let position = try paging.position(cursor, query: query)
+        let rows = try follows.list(direction, of: userID, after: position, limit: limit.value + 1)
+        return paging.page(rows, limit: limit, query: query, time: \.followedAt, id: \.id)
+    }
+
+    private func rejectSelf(_ userID: UserID, _ principal: Principal) throws(KeyCatError) {
+        guard userID != principal.userID else {
+            throw KeyCatError.validation("user_id", "you cannot follow yourself")
+        }
+    }
+}

@@ -1,0 +1,14 @@
+/// The port reviews ask whether a buyer bought a product (DESIGN §2: "only from a buyer with a
+/// paid order of that product").
+///
+/// A purchase is *eligible* when the buyer has at least one order containing the product whose
+/// status is `paid`, `shipped`, `delivered` or `partiallyRefunded`. Orders that are awaiting
+/// payment, expired, cancelled, failed or fully `refunded` do not count.
+///
+/// Implementations: `InMemoryPurchaseHistory` (tests) and, once the orders tables exist, one
+/// over SQLite (see `KeyCat+PurchaseHistory.swift`). A server may plug its own in through
+/// `KeyCat.Configuration.purchaseHistory`.
+public protocol PurchaseHistory: Sendable {
+    /// Whether `buyer` has an eligible (paid, not fully refunded) order of `product`.
+    func hasEligiblePurchase(buyer: UserID, product: ProductID) throws(KeyCatError) -> Bool
+}

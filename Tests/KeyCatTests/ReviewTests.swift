@@ -1,0 +1,217 @@
+import Foundation
+import KeyCat
+import KeyCatData
+import Testing
+
+@Suite("Reviews")
+struct ReviewTests {
+    private let form = ReviewForm(rating: 4, content: "키감이 부드럽고 소리가 좋아요.")
+
+    @Test("only an order that is paid and not fully refunded lets its buyer review",
+          arguments: InMemoryPurchaseHistory.OrderStatus.allCases)
+    func eligibilityByOrderStatus(status: InMemoryPurchaseHistory.OrderStatus) throws {
+        try SocialShop.with { shop throws in
+            let product = try shop.product()
+            let buyer = try shop.buyer(of: product, status: status)
+            if status.allowsReview {
+                let review = try shop.keycat.reviews.write(form, of: product.id, as: buyer)
+                #expect(review.rating == 4 && review.authorID == buyer.userID)
+            } else {
+                expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, as: buyer) }
+            }
+        }
+    }
+
+    @Test("a buyer without any order of the product cannot review it, even with an order of another")
+    func noPurchase() throws {
+        try SocialShop.with { shop throws in
+            let product = try shop.product()
+            let other = try shop.product("다른 키보드")
+            let buyer = try shop.buyer(of: other)
+            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, as: buyer) }
+            #expect(try shop.keycat.catalog.product(product.id).ratingCount == 0)
+        }
+    }
+
+    @Test("a buyer whose order was fully refunded cannot review; a partial refund still can")
+    func refunded() throws {
+        try SocialShop.with { shop throws in
+            let product = try shop.product()
+            let refunded = try shop.buyer(of: product)
+            shop.purchases.setStatus(buyer: refunded.userID, product: product.id, to: .refunded)
+            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, as: refunded) }
+            let partial = try shop.buyer(of: product)
+            shop.purchases.setStatus(buyer: partial.userID, product: product.id, to: .partiallyRefunded)
+            _ = try shop.keycat.reviews.write(form, of: product.id, as: partial)
+        }
+    }
+
+    @Test("rating and content are validated before anything else", arguments: [
+        (0, "열 글자가 넘는 리뷰입니다.", "rating"),
+        (6, "열 글자가 넘는 리뷰입니다.", "rating"),
+        (-1, "열 글자가 넘는 리뷰입니다.", "rating"),
+        (3, "짧아요", "content"),
+        (3, "   아홉 글자 리뷰다   ", "content"),
+        (3, String(repeating: "가", count: 1001), "content"),
+    ])
+    func validation(rating: Int, content: String, field: String) throws {
+        try SocialShop.with { shop throws in
+            let product = try shop.product()
+            // No purchase: validation still comes first.
+            let stranger = try shop.user()
+            expectError(.validation, field: field) {
+                try shop.keycat.reviews.write(ReviewForm(rating: rating, content: content), of: product.id, as: stranger)
+            }
+        }
+    }
+
+    @Test("content of exactly 10 and 1000 characters is accepted, trimmed")
+    func contentBounds() throws {
+        try SocialShop.with { shop throws in
+            let product = try shop.product()
+            let short = try shop.review(product, content: "  열 글자 리뷰입니다  ")
+            #expect(short.content == "열 글자 리뷰입니다")
+            let long = try shop.review(product, content: String(repeating: "좋", count: 1000))
+            #expect(long.content.count == 1000)
+        }
+    }
+
+    @Test("a second review of the same product by the same buyer is a duplicate (409)")
+    func duplicate() throws {
+        try SocialShop.with { shop throws in
+            let product = try shop.product()
+            let buyer = try shop.buyer(of: product)
+            let first = try shop.keycat.reviews.write(form, of: product.id, as: buyer)
+            expectError(.duplicate) { try shop.keycat.reviews.write(form, of: product.id, as: buyer) }
+            do {
+                _ = try shop.keycat.reviews.write(form, of: product.id, as: buyer)
+            } catch {
+                #expect(HTTPErrorResponse(error).status == 409)
+            }
+            #expect(try shop.keycat.catalog.product(product.id).ratingCount == 1)
+            // Once deleted, the buyer may review again.
+            try shop.keycat.reviews.delete(first.id, as: buyer)
+            _ = try shop.keycat.reviews.write(form, of: product.id, as: buyer)
+        }
+    }
+
+    @Test("a missing or deleted product is not found; so is a withdrawn author")
+    func missing() throws {
+        try SocialShop.with { shop throws in
+            let product = try shop.product()
+            let buyer = try shop.buyer(of: product)
+            expectError(.notFound) { try shop.keycat.reviews.write(form, of: ProductID(9_999), as: buyer) }
+            try shop.keycat.catalog.delete(product.id, by: shop.shop.operatorConsole)
+            expectError(.notFound) { try shop.keycat.reviews.write(form, of: product.id, as: buyer) }
+            expectError(.notFound) { try shop.keycat.reviews.reviews(of: product.id) }
+
+            let live = try shop.product("살아 있는 상품")
+            let leaving = try shop.buyer(of: live)
+            try shop.keycat.accounts.withdraw(as: leaving)
+            expectError(.notFound) { try shop.keycat.reviews.write(form, of: live.id, as: leaving) }
+            #expect(try shop.keycat.catalog.product(live.id).ratingCount == 0)
+        }
+    }
+
+    @Test("count, sum and score follow every write and delete, and the rating sort reads them")
+    func counters() throws {
+        try SocialShop.with { shop throws in
+            let good = try shop.product("좋은 키보드")
+            let better = try shop.product("더 좋은 키보드")
+            let first = try shop.review(good, rating: 5)
+            try shop.review(good, rating: 4)
+            try shop.review(good, rating: 4)
+            try shop.review(better, rating: 5)
+            var stored = try shop.keycat.catalog.product(good.id)
+            #expect(stored.ratingCount == 3 && stored.ratingSum == 13)
+            #expect(RatingScore.score(sum: stored.ratingSum, count: stored.ratingCount) == 4_333)
+            var ranked = try shop.keycat.catalog.list(ProductListRequest(sort: .rating)).items.map(\.id)
+            #expect(ranked == [better.id, good.id])
+
+            try shop.keycat.reviews.delete(first.id, as: shop.shop.operatorConsole)
+            stored = try shop.keycat.catalog.product(good.id)
+            #expect(stored.ratingCount == 2 && stored.ratingSum == 8 && stored.averageRating == 4)
+            ranked = try shop.keycat.catalog.list(ProductListRequest(sort: .rating)).items.map(\.id)
+            #expect(ranked == [better.id, good.id])
+            #expect(try shop.keycat.checkHealth().isHealthy)
+        }
+    }
+
+    @Test("the author or an admin deletes a review; anyone else is notOwner")
+    func deletion() throws {
+        try SocialShop.with { shop throws in
+            let product = try shop.product()
+            let author = try shop.buyer(of: product)
+            let review = try shop.keycat.reviews.write(form, of: product.id, as: author)
+            for intruder in [try shop.user(.buyer), try shop.user(.seller)] {
+                expectError(.notOwner) { try shop.keycat.reviews.delete(review.id, as: intruder) }
+            }
+            try shop.keycat.reviews.delete(review.id, as: author)
+            expectError(.notFound) { try shop.keycat.reviews.delete(review.id, as: author) }
+            expectError(.notFound) { try shop.keycat.reviews.review(review.id) }
+
+            let second = try shop.review(product)
+            let admin = try shop.user(.admin)
+            try shop.keycat.reviews.delete(second.id, as: admin)
+            let audit = try shop.keycat.auditLog.recent(limit: 5).first { $0.action == "review.delete" }
+            #expect(audit?.target == "review:\(second.id)")
+            #expect(audit?.actor == admin.auditActor)
+            #expect(try shop.keycat.catalog.product(product.id).ratingCount == 0)
+        }
+    }
+
+    @Test("a product's and an author's reviews walk newest first, each exactly once")
+    func lists() throws {
+        try SocialShop.with { shop throws in
+            let product = try shop.product()
+            let author = try shop.user()
+            var written: [Review] = []
+            for index in 0..<7 {
+                if index % 2 == 0 { shop.clock.advance(by: 1) }  // some share a time: ties by id
+                let other = try shop.product("상품 \(index)")
+                shop.purchases.record(buyer: author.userID, product: other.id, status: .delivered)
+                _ = try shop.keycat.reviews.write(form, of: other.id, as: author)
+                written.append(try shop.review(product, rating: 1 + index % 5))
+            }
+            let expected = written.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }.map(\.id)
+            var seen: [ReviewID] = []
+            var cursor: String?
+            repeat {
+                let page = try shop.keycat.reviews.reviews(of: product.id, limit: try PageLimit(3), cursor: cursor)
+                seen += page.items.map(\.id)
+                cursor = page.nextCursor
+            } while cursor != nil
+            #expect(seen == expected)
+
+            let byAuthor = try shop.keycat.reviews.reviews(by: author.userID, limit: try PageLimit(4))
+            #expect(byAuthor.items.count == 4 && byAuthor.items.allSatisfy { $0.authorID == author.userID })
+            let rest = try shop.keycat.reviews.reviews(by: author.userID, limit: try PageLimit(4), cursor: byAuthor.nextCursor)
+            #expect(rest.items.count == 3 && rest.nextCursor == nil)
+            #expect(byAuthor.items.first?.authorNick.isEmpty == false)
+        }
+    }
+
+    @Test("a cursor from one review list is invalidCursor on another")
+    func foreignCursor() throws {
+        try SocialShop.with { shop throws in
+            let product = try shop.product()
+            let other = try shop.product("다른 상품")
+            for _ in 0..<3 { try shop.review(product) }
+            let page = try shop.keycat.reviews.reviews(of: product.id, limit: try PageLimit(1))
+            let cursor = try #require(page.nextCursor)
+            expectError(.invalidCursor) { try shop.keycat.reviews.reviews(of: other.id, cursor: cursor) }
+            expectError(.invalidCursor) { try shop.keycat.reviews.reviews(by: UserID(product.id.rawValue), cursor: cursor) }
+            #expect(try shop.keycat.reviews.reviews(of: product.id, cursor: cursor).items.count == 2)
+        }
+    }
+
+    @Test("without a purchase history configured, writing a review fails loudly until orders are merged")
+    func unwiredPurchaseHistory() throws {
+        try TestShop.with { shop throws in
+            let seller = try shop.user(.seller)
+            let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
+            let buyer = try shop.user(.buyer)
+            expectError(.internalError) { try shop.keycat.reviews.write(form, of: product.id, as: buyer) }
+        }
+    }
+}

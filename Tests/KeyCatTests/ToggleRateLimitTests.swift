@@ -1,0 +1,74 @@
+import Foundation
+import KeyCat
+import Testing
+
+@Suite("Rate limiting of bookmark and follow toggles")
+struct ToggleRateLimitTests {
+    @Test("a bucket allows its burst, then refuses with retry_after until the clock refills it", arguments: [
+        (1.0, 3, "1"),    // one token a second: a second until the next
+        (0.25, 2, "4"),   // one every four seconds
+        (10.0, 5, "1"),   // sub-second waits round up to one second
+    ])
+    func tokenBucket(perSecond: Double, burst: Int, retryAfter: String) throws {
+        let clock = TestClock()
+        let limiter = ToggleRateLimiter(limit: try RateLimit(perSecond: perSecond, burst: burst), clock: clock)
+        let user = UserID(1)
+        for _ in 0..<burst { try limiter.take(for: user) }
+        do {
+            try limiter.take(for: user)
+            Issue.record("the bucket should be empty")
+        } catch {
+            #expect(error.code == .rateLimited)
+            #expect(error.context["retry_after"] == retryAfter)
+            let response = HTTPErrorResponse(error)
+            #expect(response.status == 429 && response.headers["Retry-After"] == retryAfter)
+        }
+        // Another user has a bucket of their own.
+        try limiter.take(for: UserID(2))
+        clock.advance(by: 1 / perSecond)
+        try limiter.take(for: user)
+        expectError(.rateLimited) { try limiter.take(for: user) }
+        // A long quiet spell refills to the burst, never beyond.
+        clock.advance(by: 3_600)
+        for _ in 0..<burst { try limiter.take(for: user) }
+        expectError(.rateLimited) { try limiter.take(for: user) }
+    }
+
+    @Test("a rate limit needs a positive rate and a burst of at least one", arguments: [
+        (0.0, 1, "rate"), (-1.0, 1, "rate"), (Double.infinity, 1, "rate"), (1.0, 0, "burst"),
+    ])
+    func invalidLimit(perSecond: Double, burst: Int, field: String) {
+        expectError(.validation, field: field) { try RateLimit(perSecond: perSecond, burst: burst) }
+    }
+
+    @Test("bookmarks and follows share one budget per user, and a refused toggle changes nothing")
+    func sharedBudget() throws {
+        try SocialShop.with(rateLimit: try RateLimit(perSecond: 1, burst: 3)) { shop throws in
+            let product = try shop.product()
+            let user = try shop.user()
+            let star = try shop.user()
+            try shop.keycat.bookmarks.add(product.id, as: user)
+            try shop.keycat.bookmarks.remove(product.id, as: user)
+            try shop.keycat.follows.follow(star.userID, as: user)
+            expectError(.rateLimited) { try shop.keycat.bookmarks.add(product.id, as: user) }
+            expectError(.rateLimited) { try shop.keycat.follows.unfollow(star.userID, as: user) }
+            #expect(try !shop.keycat.bookmarks.isBookmarked(product.id, as: user))
+            #expect(try shop.keycat.follows.isFollowing(star.userID, as: user))
+            // Someone else is not affected; reads are never limited.
+            try shop.keycat.bookmarks.add(product.id, as: star)
+            shop.clock.advance(by: 1)
+            try shop.keycat.bookmarks.add(product.id, as: user)
+            #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == 2)
+        }
+    }
+
+    @Test("opening KeyCat with an out-of-range limit is a validation error")
+    func configuration() throws {
+        var limit = try RateLimit(perSecond: 1, burst: 1)
+        limit.burst = 0
+        let broken = limit
+        expectError(.validation, field: "burst") {
+            try TestShop.with(configure: { $0.toggleRateLimit = broken }) { _ in }
+        }
+    }
+}
