@@ -13,37 +13,47 @@ enum ProductRow {
         deleted_at
         """
 
-    private static let kinds = TextCodes(ProductKind.self, column: "kind")
-    private static let categories = TextCodes(ProductCategory.self, column: "category")
-    private static let schedules = TextCodes(DeliverySchedule.self, column: "delivery_schedule")
-    private static let inputs = TextCodes(KeyboardSpec.InputMechanism.self, column: "spec_input")
-    private static let connections = TextCodes(KeyboardSpec.Connection.self, column: "spec_connection")
-    private static let pcbs = TextCodes(KeyboardSpec.PCB.self, column: "spec_pcb")
-    private static let switchTypes = TextCodes(KeyboardSpec.SwitchType.self, column: "spec_switch_type")
-    private static let layouts = TextCodes(KeyboardSpec.Layout.self, column: "spec_layout")
-    private static let profiles = TextCodes(KeyboardSpec.KeycapProfile.self, column: "spec_keycap_profile")
+    /// The code tables of every enum column, fetched once per row (one lazy-global check).
+    private struct Codes: Sendable {
+        let kinds = TextCodes(ProductKind.self, column: "kind")
+        let categories = TextCodes(ProductCategory.self, column: "category")
+        let schedules = TextCodes(DeliverySchedule.self, column: "delivery_schedule")
+        let inputs = TextCodes(KeyboardSpec.InputMechanism.self, column: "spec_input")
+        let connections = TextCodes(KeyboardSpec.Connection.self, column: "spec_connection")
+        let pcbs = TextCodes(KeyboardSpec.PCB.self, column: "spec_pcb")
+        let switchTypes = TextCodes(KeyboardSpec.SwitchType.self, column: "spec_switch_type")
+        let layouts = TextCodes(KeyboardSpec.Layout.self, column: "spec_layout")
+        let profiles = TextCodes(KeyboardSpec.KeycapProfile.self, column: "spec_keycap_profile")
+    }
+
+    private static let codes = Codes()
 
     static func decode(_ row: SQLiteRow) throws -> Product {
+        let codes = Self.codes
+        return try decode(row, codes)
+    }
+
+    private static func decode(_ row: SQLiteRow, _ codes: Codes) throws -> Product {
         Product(
             id: ProductID(row.int64(0)),
             sellerID: UserID(row.int64(1)),
-            kind: try kinds.decode(row, 2),
-            category: try categories.decode(row, 3),
+            kind: try codes.kinds.decode(row, 2),
+            category: try codes.categories.decode(row, 3),
             title: row.string(4),
             content: row.string(5),
             pricing: Pricing(
                 regularPrice: Money(won: row.int64(6)), salePrice: Money(won: row.int64(7)),
                 couponPrice: Money(won: row.int64(8)), discountEndsAt: row.optionalInt64(9).map(date)),
-            delivery: Delivery(fee: Money(won: row.int64(10)), schedule: try schedules.decode(row, 11)),
+            delivery: Delivery(fee: Money(won: row.int64(10)), schedule: try codes.schedules.decode(row, 11)),
             stock: row.int(12),
-            images: row.isNull(13) || row.withUTF8(13, \.isEmpty) ? [] : try images(row.string(13)),
+            images: row.textCode(13).count == 0 ? [] : try images(row.string(13)),
             spec: KeyboardSpec(
-                input: try inputs.decodeOptional(row, 14),
-                connection: try connections.decodeOptional(row, 15),
-                pcb: try pcbs.decodeOptional(row, 16),
-                switchType: try switchTypes.decodeOptional(row, 17),
-                layout: try layouts.decodeOptional(row, 18),
-                keycapProfile: try profiles.decodeOptional(row, 19),
+                input: try codes.inputs.decodeOptional(row, 14),
+                connection: try codes.connections.decodeOptional(row, 15),
+                pcb: try codes.pcbs.decodeOptional(row, 16),
+                switchType: try codes.switchTypes.decodeOptional(row, 17),
+                layout: try codes.layouts.decodeOptional(row, 18),
+                keycapProfile: try codes.profiles.decodeOptional(row, 19),
                 backlight: row.isNull(20) ? nil : row.bool(20)),
             ratingCount: row.int(21),
             ratingSum: row.int(22),

@@ -79,19 +79,33 @@ package struct SQLiteProductRepository: ProductRepository {
 
     package func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Product] {
         let query = ProductListQuery(filter: filter, sort: sort, after: position, limit: limit)
-        guard let ties = query.ties else {
-            // The first page is one statement, its own snapshot.
-            return try storage { try database.readStatement { try $0.query(query.rest.sql, query.rest.arguments, ProductRow.decode) } }
+        // Rows are collected with `forEach` into an array typed here, which the compiler
+        // specialises; the generic `query` would move each product through value witnesses.
+        func read(_ part: ProductListQuery.Part, on connection: SQLiteConnection, into rows: inout [Product]) throws {
+            try connection.forEach(part.sql, part.arguments) { rows.append(try ProductRow.decode($0)) }
         }
+        // Each statement is its own snapshot: no BEGIN/COMMIT around them. The two parts cover
+        // disjoint keys, so only a listing whose sort key changes between them could come back
+        // twice; it is dropped from the second part. (Between pages, a listing whose key changes
+        // moves in the order, as with any keyset pagination; inserts and deletes never disturb
+        // the rows that stay.)
         return try storage {
-            // Two statements: one snapshot, so a listing whose key changes in between cannot
-            // appear in both.
-            try database.read { connection in
-                let rows = try connection.query(ties.sql, ties.arguments, ProductRow.decode)
-                guard rows.count < limit else { return rows }
+            try database.readStatement { connection in
+                var rows: [Product] = []
+                rows.reserveCapacity(limit)
+                if let ties = query.ties {
+                    try read(ties, on: connection, into: &rows)
+                    guard rows.count < limit else { return rows }
+                }
                 var rest = query.rest
                 rest.arguments[rest.arguments.count - 1] = .int(limit - rows.count)
-                return rows + (try connection.query(rest.sql, rest.arguments, ProductRow.decode))
+                let seen = rows.count
+                try read(rest, on: connection, into: &rows)
+                if seen > 0 {
+                    let tied = Set(rows[..<seen].map(\.id))
+                    rows = Array(rows[..<seen]) + rows[seen...].filter { !tied.contains($0.id) }
+                }
+                return rows
             }
         }
     }

@@ -47,14 +47,23 @@ public struct ProductFilter: Sendable, Hashable {
     /// A canonical text of the filter, which a cursor is bound to: a cursor made under one
     /// filter is refused under another.
     public var fingerprint: String {
-        [
-            "c=\(category?.rawValue ?? "")", "k=\(kind?.rawValue ?? "")",
-            "s=\(sellerID.map { String($0.rawValue) } ?? "")",
-            "min=\(minimumPrice.map { String($0.won) } ?? "")",
-            "max=\(maximumPrice.map { String($0.won) } ?? "")",
-            "sw=\(switchType?.rawValue ?? "")", "l=\(layout?.rawValue ?? "")",
-            "cn=\(connection?.rawValue ?? "")", "hs=\(hotSwap.map { $0 ? "1" : "0" } ?? "")",
-        ].joined(separator: "&")
+        var text = ""
+        text.reserveCapacity(48)
+        func field(_ name: String, _ value: String?) {
+            text += name
+            if let value { text += value }
+            text += "&"
+        }
+        field("c=", category?.rawValue)
+        field("k=", kind?.rawValue)
+        field("s=", sellerID.map { String($0.rawValue) })
+        field("min=", minimumPrice.map { String($0.won) })
+        field("max=", maximumPrice.map { String($0.won) })
+        field("sw=", switchType?.rawValue)
+        field("l=", layout?.rawValue)
+        field("cn=", connection?.rawValue)
+        field("hs=", hotSwap.map { $0 ? "1" : "0" })
+        return text
     }
 
     /// Checks the bounds: prices not negative, minimum not above maximum.

@@ -93,39 +93,47 @@ package final class SQLiteConnection {
     @discardableResult
     package func run(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> Int {
         let connection = try open()
-        try withStatement(sql, arguments) { statement in
-            while try statement.step() {}
-        }
+        let statement = try checkOut(sql, arguments)
+        defer { checkIn(statement) }
+        while try statement.step() {}
         return Int(sqlite3_changes64(connection))
     }
 
+    // The row-reading methods are inlinable so that the compiler specialises them for each row
+    // type at the call site (a generic call across modules would copy every decoded value
+    // through value witnesses); they reach SQLite only through the non-generic `checkOut`,
+    // `step`, `row` and `checkIn`.
+
     /// Runs a query and decodes every row with `decode`.
+    @inlinable
     package func query<Row>(
         _ sql: String, _ arguments: [SQLiteValue] = [], _ decode: (SQLiteRow) throws -> Row
     ) throws -> [Row] {
-        try withStatement(sql, arguments) { statement in
-            var rows: [Row] = []
-            while try statement.step() { rows.append(try decode(statement.row)) }
-            return rows
-        }
+        let statement = try checkOut(sql, arguments)
+        defer { checkIn(statement) }
+        var rows: [Row] = []
+        while try statement.step() { rows.append(try decode(statement.row)) }
+        return rows
     }
 
     /// Runs a query and decodes its first row, or returns nil when there is none.
+    @inlinable
     package func queryOne<Row>(
         _ sql: String, _ arguments: [SQLiteValue] = [], _ decode: (SQLiteRow) throws -> Row
     ) throws -> Row? {
-        try withStatement(sql, arguments) { statement in
-            try statement.step() ? try decode(statement.row) : nil
-        }
+        let statement = try checkOut(sql, arguments)
+        defer { checkIn(statement) }
+        return try statement.step() ? try decode(statement.row) : nil
     }
 
     /// Runs a query and hands each row to `body`, without collecting them.
+    @inlinable
     package func forEach(
         _ sql: String, _ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Void
     ) throws {
-        try withStatement(sql, arguments) { statement in
-            while try statement.step() { try body(statement.row) }
-        }
+        let statement = try checkOut(sql, arguments)
+        defer { checkIn(statement) }
+        while try statement.step() { try body(statement.row) }
     }
 
     /// The row id of the last successful `INSERT` on this connection.
@@ -141,11 +149,10 @@ package final class SQLiteConnection {
     /// The number of statements in the cache, for tests that check reuse.
     package var cachedStatementCount: Int { statements.count }
 
-    /// Borrows the cached statement for `sql` (preparing it on first use), binds `arguments`,
-    /// runs `body`, and resets the statement whatever happens.
-    private func withStatement<Result, Failure: Error>(
-        _ sql: String, _ arguments: [SQLiteValue], _ body: (SQLiteStatement) throws(Failure) -> Result
-    ) throws -> Result {
+    /// Borrows the cached statement for `sql` (preparing it on first use) with `arguments`
+    /// bound. Every `checkOut` is paired with a ``checkIn(_:)``, which resets it.
+    @usableFromInline
+    func checkOut(_ sql: String, _ arguments: [SQLiteValue]) throws -> SQLiteStatement {
         let statement: SQLiteStatement
         if let cached = statements[sql], !cached.isInUse {
             statement = cached
@@ -156,12 +163,20 @@ package final class SQLiteConnection {
             if cacheable { statements[sql] = statement }
         }
         statement.isInUse = true
-        defer {
-            statement.reset()
-            statement.isInUse = false
+        do {
+            try statement.bind(arguments)
+        } catch {
+            checkIn(statement)
+            throw error
         }
-        try statement.bind(arguments)
-        return try body(statement)
+        return statement
+    }
+
+    /// Returns a statement borrowed with ``checkOut(_:_:)``, reset for its next use.
+    @usableFromInline
+    func checkIn(_ statement: SQLiteStatement) {
+        statement.reset()
+        statement.isInUse = false
     }
 
     // Internal access to the raw handle for the backup API and tests in this module.

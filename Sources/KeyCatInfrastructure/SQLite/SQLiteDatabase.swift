@@ -56,9 +56,10 @@ package final class SQLiteDatabase: Sendable {
         try withReader { connection in try connection.readTransaction(body) }
     }
 
-    /// Runs `body`, which must issue a single statement, on a reader connection without an
-    /// explicit transaction: one statement is its own snapshot, and the `BEGIN`/`COMMIT` pair
-    /// would cost as much as a primary-key lookup.
+    /// Runs `body` on a reader connection without an explicit transaction: each statement it
+    /// issues is its own snapshot. For single statements, or statements whose results stay
+    /// correct across commits in between; the `BEGIN`/`COMMIT` pair would cost as much as a
+    /// primary-key lookup.
     @discardableResult
     package func readStatement<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         try withReader(body)

@@ -5,6 +5,7 @@ internal import CSQLite
 /// more than the column asked for.
 ///
 /// Column indexes are zero-based, in the order of the `SELECT` list.
+@usableFromInline
 package struct SQLiteRow {
     let statement: OpaquePointer
 
@@ -36,12 +37,14 @@ package struct SQLiteRow {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
-    /// Calls `body` with the column's UTF-8 text in SQLite's own buffer, without making a
-    /// `String` (`NULL` reads as empty): for matching short codes on hot paths.
-    package func withUTF8<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    /// The column's text as a ``SQLiteTextCode``: its first 16 bytes packed into two words, for
+    /// matching short codes (`'group_buy'`, `'hot_swap'`…) with integer compares, without making
+    /// a `String`. `NULL` reads as the empty code.
+    package func textCode(_ column: Int) -> SQLiteTextCode {
         let index = Int32(column)
-        guard let text = sqlite3_column_text(statement, index) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try body(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index))))
+        guard let text = sqlite3_column_text(statement, index) else { return SQLiteTextCode() }
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return SQLiteTextCode(UnsafeRawBufferPointer(start: text, count: count))
     }
 
     /// The column as bytes (`NULL` and empty blobs read as []).
@@ -60,4 +63,33 @@ package struct SQLiteRow {
 
     /// The column as an optional double.
     package func optionalDouble(_ column: Int) -> Double? { isNull(column) ? nil : double(column) }
+}
+
+/// Up to 16 bytes of text packed into two words, with the full length: equal codes are equal
+/// texts for any text of at most 16 bytes.
+package struct SQLiteTextCode: Hashable, Sendable {
+    package private(set) var count = 0
+    package private(set) var low: UInt64 = 0
+    package private(set) var high: UInt64 = 0
+
+    package init() {}
+
+    /// Packs `bytes`; only the first 16 take part (compare ``count`` to tell longer texts).
+    package init(_ bytes: UnsafeRawBufferPointer) {
+        count = bytes.count
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(16))) }
+        (low, high) = words
+    }
+
+    /// Whether both hold the same text (for texts of at most 16 bytes).
+    package func matches(_ other: SQLiteTextCode) -> Bool {
+        count == other.count && low == other.low && high == other.high
+    }
+
+    /// Packs a string's UTF-8 bytes.
+    package init(_ text: String) {
+        var text = text
+        self = text.withUTF8 { SQLiteTextCode(UnsafeRawBufferPointer($0)) }
+    }
 }

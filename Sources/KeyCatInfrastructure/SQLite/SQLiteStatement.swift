@@ -3,6 +3,7 @@ internal import CSQLite
 /// One prepared statement (`sqlite3_stmt`), owned by this object and finalized in `deinit`.
 ///
 /// Statements are prepared once per connection and reused: see ``SQLiteConnection``'s cache.
+@usableFromInline
 final class SQLiteStatement {
     let handle: OpaquePointer
     let sql: String
@@ -68,6 +69,7 @@ final class SQLiteStatement {
     }
 
     /// Advances to the next row: `true` when a row is ready, `false` when the statement is done.
+    @usableFromInline
     func step() throws(SQLiteError) -> Bool {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
@@ -83,5 +85,6 @@ final class SQLiteStatement {
     }
 
     /// The current row.
+    @usableFromInline
     var row: SQLiteRow { SQLiteRow(statement: handle) }
 }

@@ -16,6 +16,7 @@ struct UsersShowCommand: AdminCommand {
         let keycat = try context.openExisting()
         defer { keycat.close() }
         let user = try keycat.accounts.profile(of: id, as: context.principal)
-        context.emit(json: UserPresenter.json(user), human: UserPresenter.details(user))
+        let counts = try keycat.follows.counts(of: id)
+        context.emit(json: UserPresenter.json(user, counts: counts), human: UserPresenter.details(user, counts: counts))
     }
 }

@@ -8,18 +8,24 @@ enum UserPresenter {
         [String(user.id.rawValue), user.email, user.nick, user.role.rawValue, user.isActive ? "active" : "withdrawn"]
     }
 
-    static func json(_ user: User) -> JSONValue {
-        .object([
+    static func json(_ user: User) -> JSONValue { json(user, counts: nil) }
+
+    static func json(_ user: User, counts: FollowCounts?) -> JSONValue {
+        var fields: [(String, JSONValue)] = [
             ("id", .int(user.id.rawValue)), ("email", .string(user.email)), ("nick", .string(user.nick)),
             ("role", .string(user.role.rawValue)), ("phone", .optional(user.phone)),
             ("birthday", .optional(user.birthday.map { "\($0)" })),
             ("profile_image", .optional(user.profileImage)),
             ("created_at", Formatting.timestamp(user.createdAt)),
             ("withdrawn_at", Formatting.timestamp(user.withdrawnAt)),
-        ])
+        ]
+        if let counts {
+            fields += [("follower_count", .int(counts.followers)), ("following_count", .int(counts.following))]
+        }
+        return .object(fields)
     }
 
-    static func details(_ user: User) -> String {
+    static func details(_ user: User, counts: FollowCounts) -> String {
         var table = TextTable(["FIELD", "VALUE"])
         for (key, value) in [
             ("id", String(user.id.rawValue)), ("email", user.email), ("nick", user.nick),
@@ -27,6 +33,7 @@ enum UserPresenter {
             ("birthday", user.birthday.map { "\($0)" } ?? "-"),
             ("created", Formatting.timestamp(user.createdAt)),
             ("status", user.withdrawnAt.map { "withdrawn \(Formatting.timestamp($0))" } ?? "active"),
+            ("followers", String(counts.followers)), ("following", String(counts.following)),
         ] { table.append([key, value]) }
         return table.rendered()
     }
