@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "KeyCatDomain"),
         .target(name: "KeyCatInfrastructure", dependencies: ["CSQLite", "CCrypto"]),
         .target(name: "KeyCatData", dependencies: ["KeyCatDomain", "KeyCatInfrastructure"]),
-        .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData"]),
+        // KeyCat may hand out the simulator as its gateway (staging, tests, the CLI).
+        .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData", "KeyCatPGSimulator"]),
         .executableTarget(name: "keycat-admin", dependencies: ["KeyCat"]),
         // The simulated payment gateway: speaks HTTP values only, so it needs nothing of the domain.
         .target(name: "KeyCatPGSimulator", dependencies: ["KeyCatInfrastructure"]),
@@ -40,7 +41,7 @@ let package = Package(
         .testTarget(name: "KeyCatDomainTests", dependencies: ["KeyCatDomain"]),
         .testTarget(name: "KeyCatInfrastructureTests", dependencies: ["KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData", "KeyCatTestSupport"]),
-        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatTestSupport"]),
+        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatPGSimulator", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatPGSimulatorTests", dependencies: ["KeyCatPGSimulator", "KeyCatTestSupport"]),
         // The gateway client driven by the simulator's real answers.

@@ -2,6 +2,7 @@ import Foundation
 @_exported import KeyCatDomain
 import KeyCatData
 import KeyCatInfrastructure
+import KeyCatPGSimulator
 
 /// KeyCat's composition root: opens the database and hands out the use cases.
 ///
@@ -29,8 +30,20 @@ public final class KeyCat: Sendable {
     public let sellers: SellerService
     /// The catalog: listings with specs and images, and their keyset-paginated lists.
     public let catalog: CatalogService
+    /// Buyers' carts. See `docs/orders-and-payments.md`.
+    public let cart: CartService
+    /// Checkout, payment confirmation, PG webhooks and reconciliation.
+    public let checkout: CheckoutService
+    /// Orders after checkout: lists, shipping, delivery, cancellation, refunds, payments.
+    public let orders: OrderService
+    /// Verifies and applies the PG's webhooks (serve it at the URL the PG posts to).
+    public let webhooks: PaymentWebhookReceiver
+    /// The PG simulator payments go to, when the configuration chose one (else nil).
+    public let paymentSimulator: PGSimulator?
+    private let ownsSimulator: Bool
 
-    private init(configuration: Configuration, database: SQLiteDatabase, secrets: KeyCatSecrets, migrationsApplied: [Int]) {
+    private init(configuration: Configuration, database: SQLiteDatabase, secrets: KeyCatSecrets, migrationsApplied: [Int],
+                 gateway setup: GatewaySetup) {
         self.configuration = configuration
         self.database = database
         self.secrets = secrets
@@ -53,6 +66,21 @@ public final class KeyCat: Sendable {
             products: SQLiteProductRepository(database: database),
             images: FileSystemImageStore(directory: FileSystemImageStore.directory(besideDatabaseAt: configuration.databasePath)),
             cursors: cursors, clock: configuration.clock)
+        let products = SQLiteProductRepository(database: database)
+        let carts = SQLiteCartRepository(database: database)
+        let orderRepository = SQLiteOrderRepository(database: database)
+        let idempotency = SQLiteIdempotencyStore(database: database)
+        cart = CartService(carts: carts, products: products, clock: configuration.clock)
+        checkout = CheckoutService(
+            orders: orderRepository, carts: carts, products: products, gateway: setup.gateway,
+            webhookEvents: SQLiteWebhookEventStore(database: database), idempotency: idempotency,
+            clock: configuration.clock, reservationLifetime: configuration.reservationLifetime)
+        orders = OrderService(orders: orderRepository, gateway: setup.gateway, idempotency: idempotency,
+                              cursors: cursors, clock: configuration.clock)
+        webhooks = PaymentWebhookReceiver(
+            verifier: WebhookVerifier(secrets: setup.webhookSecrets, clock: configuration.clock), checkout: checkout)
+        paymentSimulator = setup.simulator
+        ownsSimulator = setup.ownsSimulator
     }
 
     /// Opens the database, creating and migrating it as `configuration` says.
@@ -79,7 +107,9 @@ public final class KeyCat: Sendable {
         do {
             let secrets = try KeyCatSecrets.loadOrCreate(
                 database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes)
-            return KeyCat(configuration: configuration, database: database, secrets: secrets, migrationsApplied: applied)
+            let gateway = try makeGateway(configuration)
+            return KeyCat(configuration: configuration, database: database, secrets: secrets, migrationsApplied: applied,
+                          gateway: gateway)
         } catch {
             database.close()
             throw error
@@ -93,10 +123,16 @@ public final class KeyCat: Sendable {
         guard configuration.accessTokenLifetime > 0, configuration.refreshTokenLifetime > 0 else {
             throw KeyCatError.validation("token_lifetime", "token lifetimes must be positive")
         }
+        guard configuration.reservationLifetime > 0 else {
+            throw KeyCatError.validation("reservation_lifetime", "the reservation lifetime must be positive")
+        }
     }
 
     /// Closes every connection. Calls made afterwards fail with a storage error.
-    public func close() { database.close() }
+    public func close() {
+        database.close()
+        if ownsSimulator { paymentSimulator?.close() }
+    }
 
     /// The schema version recorded in the database.
     public func schemaVersion() throws(KeyCatError) -> Int {

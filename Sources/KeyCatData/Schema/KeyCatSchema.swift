@@ -83,6 +83,8 @@ package enum KeyCatSchema {
             CREATE INDEX seller_applications_by_user ON seller_applications (user_id, id);
             """),
         SQLiteMigration(version: 3, name: "catalog", sql: CatalogSchema.sql),
+        SQLiteMigration(version: 4, name: "carts, orders, payments, refunds, webhooks and idempotency keys",
+                        sql: OrdersSchema.sql),
     ]
 
     /// The migrator over ``migrations``.

@@ -23,7 +23,8 @@ package struct DatabaseHealth: Sendable {
                 "\(row.string(0)) row \(row.int64(1)) points to a missing \(row.string(2))"
             }
             return DatabaseHealth(
-                integrityProblems: integrity, foreignKeyProblems: foreignKeys, invariantProblems: [])
+                integrityProblems: integrity, foreignKeyProblems: foreignKeys,
+                invariantProblems: try OrderInvariants.problems(on: connection))
         }
     }
 }
