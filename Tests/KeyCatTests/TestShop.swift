@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatInfrastructure
 import KeyCatTestSupport
 
 /// A KeyCat on a fresh file in a temporary directory, with a test clock and cheap password
@@ -18,20 +19,25 @@ struct TestShop {
         }
     }
 
-    static func with<Result>(_ body: (TestShop) async throws -> Result) async throws -> Result {
+    static func with<Result>(
+        configure: (inout KeyCat.Configuration) -> Void = { _ in }, _ body: (TestShop) async throws -> Result
+    ) async throws -> Result {
         try await withTemporaryDirectory { directory async throws in
-            let shop = try TestShop(directory: directory)
+            let shop = try TestShop(directory: directory, configure: configure)
             defer { shop.keycat.close() }
             return try await body(shop)
         }
     }
 
-    private init(directory: URL) throws {
+    private init(directory: URL, configure: (inout KeyCat.Configuration) -> Void = { _ in }) throws {
         self.directory = directory
         clock = TestClock()
         var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("shop.db").path)
         configuration.clock = clock
         configuration.passwordIterations = 1_000
+        configuration.gatewayLog = DiscardingLogSink()
+        configuration.gatewayInitialBackoff = .milliseconds(1)
+        configure(&configuration)
         keycat = try KeyCat.open(configuration)
     }
 
