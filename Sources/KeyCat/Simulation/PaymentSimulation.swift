@@ -18,9 +18,10 @@ public enum PaymentSimulation {
         /// Buyers checking out at once.
         public var buyers = 20
         /// Products they race for.
-        public var products = 5
-        /// Units per product (fewer than the orders want, so the last units are fought over).
-        public var stock = 20
+        public var products = 10
+        /// Units per product. Nil (the default): 90% of what the orders want on average, so most
+        /// orders succeed and the last units are fought over.
+        public var stock: Int?
         /// Chance a buyer pays with a card that is declined (half of them retry with a good card).
         public var declineRate = 0.1
         /// Chance a PG request answers 5xx.
@@ -36,6 +37,11 @@ public enum PaymentSimulation {
         public var seed: UInt64 = 1
 
         public init() {}
+
+        /// The units each product starts with.
+        public var unitsPerProduct: Int {
+            stock ?? max(1, orders * 3 / 2 * 9 / 10 / max(1, products))
+        }
     }
 
     /// What the run did and what it found. ``holds`` when every invariant is zero.

@@ -22,7 +22,7 @@ struct SimulationWorld: Sendable {
         var products: [ProductID] = []
         for index in 0..<max(1, options.products) {
             let product = try keycat.catalog.create(
-                draft("Simulation switch \(index + 1) (\(tag))", stock: options.stock), for: seller.id, by: console)
+                draft("Simulation switch \(index + 1) (\(tag))", stock: options.unitsPerProduct), for: seller.id, by: console)
             products.append(product.id)
         }
         var buyers: [Principal] = []
@@ -30,7 +30,7 @@ struct SimulationWorld: Sendable {
             let buyer = try account("b\(index)", .buyer)
             buyers.append(Principal(userID: buyer.id, role: .buyer))
         }
-        return SimulationWorld(tag: tag, products: products, initialStock: options.stock, buyers: buyers)
+        return SimulationWorld(tag: tag, products: products, initialStock: options.unitsPerProduct, buyers: buyers)
     }
 
     private static func draft(_ title: String, stock: Int) -> ProductDraft {

@@ -7,5 +7,5 @@ struct RootCommand: CommandGroup {
             Exit codes: 0 ok, 1 a domain error (not found, conflict, validation…), 2 usage,
             3 storage or I/O.
             """,
-        subcommands: [InitCommand.self, DatabaseCommand.self])
+        subcommands: [InitCommand.self, DatabaseCommand.self, OrdersCommand.self, PaymentsCommand.self])
 }
