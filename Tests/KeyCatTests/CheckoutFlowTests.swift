@@ -35,7 +35,7 @@ struct CheckoutFlowTests {
         try await TestShop.with { shop in
             let product = try shop.product(stock: 2)
             let buyer = try shop.user(.buyer)
-            let error = await expectError(.outOfStock) { try await shop.checkout(product, quantity: 3, by: buyer) }
+            let error = await expectFailure(.outOfStock) { try await shop.checkout(product, quantity: 3, by: buyer) }
             #expect(error?.context["product_id"] == "\(product.id)")
             #expect(error?.context["available"] == "2")
             #expect(try shop.stock(of: product.id) == 2)
@@ -49,7 +49,7 @@ struct CheckoutFlowTests {
             let buyer = try shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
             let declined = try shop.pay(order, card: .insufficientFunds)
-            await expectError(.paymentDeclined) { try await shop.keycat.checkout.confirm(order.id, impUID: declined.impUID, by: buyer) }
+            await expectFailure(.paymentDeclined) { try await shop.keycat.checkout.confirm(order.id, impUID: declined.impUID, by: buyer) }
             #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .awaitingPayment)
             let retry = try shop.simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number,
                                                amount: order.amount.won)
@@ -72,7 +72,7 @@ struct CheckoutFlowTests {
             // A forged body claiming "paid" for an unpaid order changes nothing: the PG is asked.
             let other = try await shop.checkout(product, by: buyer)
             let body = Data(#"{"imp_uid":"imp_forged","merchant_uid":"\#(other.merchantUID)","status":"paid"}"#.utf8)
-            await expectError(.validation) {
+            await expectFailure(.validation) {
                 try await shop.keycat.webhooks.receive(headers: ["webhook-id": "msg_1", "webhook-timestamp": "0",
                                                                  "webhook-signature": "v1,AAAA"], body: body)
             }

@@ -44,7 +44,7 @@ extension TestShop {
 
 /// Expects `body` to throw a ``KeyCatError`` with `code`; returns it.
 @discardableResult
-func expectError<Result>(
+func expectFailure<Result>(
     _ code: KeyCatError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Result
 ) async -> KeyCatError? {
     do {

@@ -34,7 +34,7 @@ struct PaymentSafetyTests {
             let order = try await shop.checkout(product, by: buyer)
             #expect(try shop.stock(of: product.id) == 2)
             let forged = try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number, amount: 100)
-            await expectError(.paymentAmountForged) {
+            await expectFailure(.paymentAmountForged) {
                 try await shop.keycat.checkout.confirm(order.id, impUID: forged.impUID, by: buyer)
             }
             #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .failed)
@@ -66,7 +66,7 @@ struct PaymentSafetyTests {
             let product = try shop.product(stock: 5)
             let buyer = try shop.user(.buyer)
             _ = try await shop.checkout(product, quantity: 1, by: buyer, key: "k")
-            await expectError(.idempotencyKeyReused) { try await shop.checkout(product, quantity: 2, by: buyer, key: "k") }
+            await expectFailure(.idempotencyKeyReused) { try await shop.checkout(product, quantity: 2, by: buyer, key: "k") }
             #expect(try shop.stock(of: product.id) == 4)
         }
     }
@@ -96,10 +96,10 @@ struct PaymentSafetyTests {
             let admin = shop.operatorConsole
             let partial = try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 3_000), reason: "late"), by: admin)
             #expect(partial.status == .partiallyRefunded && partial.refundedAmount == Money(won: 3_000))
-            await expectError(.cancelAmountExceedsCancellable) {
+            await expectFailure(.cancelAmountExceedsCancellable) {
                 try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 20_001), reason: "too much"), by: admin)
             }
-            await expectError(.cancellableAmountInconsistent) {
+            await expectFailure(.cancellableAmountInconsistent) {
                 try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 1_000), reason: "stale",
                                                                             expectedBalance: Money(won: 23_000)), by: admin)
             }
@@ -107,7 +107,7 @@ struct PaymentSafetyTests {
             #expect(full.status == .refunded && full.refundedAmount == order.amount)
             #expect(try shop.stock(of: product.id) == 5)
             #expect(shop.simulator.payment(impUID: order.impUID!)?.status == .cancelled)
-            await expectError(.illegalTransition) {
+            await expectFailure(.illegalTransition) {
                 try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 1), reason: "again"), by: admin)
             }
             try shop.expectHealthy()
@@ -127,7 +127,7 @@ struct PaymentSafetyTests {
                 clock: shop.clock, logSink: DiscardingLogSink())
             _ = try await client.cancel(GatewayCancellation(target: .impUID(order.impUID!), amount: Money(won: 1_000),
                                                             checksum: order.amount, reason: "out of band"))
-            await expectError(.cancellableAmountInconsistent) {
+            await expectFailure(.cancellableAmountInconsistent) {
                 try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 2_000), reason: "x"), by: shop.operatorConsole)
             }
             let after = try shop.keycat.orders.order(order.id, by: buyer)
@@ -149,9 +149,9 @@ struct PaymentSafetyTests {
             #expect(try shop.stock(of: product.id) == 4)
             let shipped = try await shop.paidOrder(product, by: buyer)
             _ = try shop.keycat.orders.ship(shipped.id, carrier: "CJ", trackingNumber: "1", by: shop.operatorConsole)
-            await expectError(.illegalTransition) { try await shop.keycat.orders.cancel(shipped.id, reason: "too late", by: buyer) }
+            await expectFailure(.illegalTransition) { try await shop.keycat.orders.cancel(shipped.id, reason: "too late", by: buyer) }
             let stranger = try shop.user(.buyer)
-            await expectError(.notOwner) { try await shop.keycat.orders.cancel(shipped.id, reason: "not mine", by: stranger) }
+            await expectFailure(.notOwner) { try await shop.keycat.orders.cancel(shipped.id, reason: "not mine", by: stranger) }
             try shop.expectHealthy()
         }
     }
