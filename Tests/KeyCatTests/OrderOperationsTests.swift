@@ -56,8 +56,8 @@ struct OrderOperationsTests {
     }
 
     @Test("the cart adds up capped at 99, holds at most 50 lines, and shows gone or sold-out products as unavailable")
-    func cart() async throws {
-        try await TestShop.with { shop in
+    func cart() throws {
+        try TestShop.with { shop in
             let buyer = try shop.user(.buyer)
             let product = try shop.product(stock: 200, price: 1_000)
             try shop.keycat.cart.add(product.id, quantity: 60, by: buyer)
