@@ -9,12 +9,13 @@ struct AdminPaymentsTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test("payments simulate run by two OS processes at once on one file: both hold every invariant, db check is clean")
+    @Test("payments simulate run by two OS processes at once on one file, racing for the same units: every invariant holds")
     func twoProcesses() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("shared.db").path
             #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
             let arguments = ["payments", "simulate", "--db", path, "--orders", "150", "--buyers", "12", "--products", "3",
+                             "--stock", "40", "--catalog", "shared",
                              "--fault-rate", "0.05", "--timeout-rate", "0.1", "--webhook-duplicate-rate", "0.3", "--json"]
             async let first = Task.detached { try AdminProcess.run(arguments + ["--seed", "1"]) }.value
             async let second = Task.detached { try AdminProcess.run(arguments + ["--seed", "2"]) }.value
@@ -24,6 +25,8 @@ struct AdminPaymentsTests {
                 #expect(report["holds"] as? Bool == true)
                 let invariants = try #require(report["invariants"] as? [String: Int])
                 #expect(invariants.values.allSatisfy { $0 == 0 }, "\(invariants)")
+                let activity = try #require(report["activity"] as? [String: Int])
+                #expect(activity["out_of_stock", default: 0] > 0, "the last units should have been raced for: \(activity)")
             }
             let check = try AdminProcess.run(["db", "check", "--db", path])
             #expect(check.status == 0, "\(check.standardOutput)")

@@ -51,7 +51,7 @@ struct PaymentSimulationTests {
         }
     }
 
-    @Test("two KeyCat instances on one file simulate at once and the invariants hold for both")
+    @Test("two KeyCat instances on one file race for the same units and the invariants hold for both")
     func twoInstancesOneFile() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("shared.db").path
@@ -62,6 +62,7 @@ struct PaymentSimulationTests {
             options.products = 2
             options.timeoutRate = 0.1
             options.webhookDuplicateRate = 0.3
+            options.sharedCatalog = "shared"  // both race for the same units
             let setup = try KeyCat.open(KeyCat.Configuration(databasePath: path))
             setup.close()
             var other = options

@@ -35,6 +35,10 @@ public enum PaymentSimulation {
         /// Chance a buyer who paid never confirms (the webhook or reconciliation must settle it).
         public var skipConfirmRate = 0.2
         public var seed: UInt64 = 1
+        /// A catalog name shared by several runs (and processes): runs naming the same catalog
+        /// race for the same products, created once by whichever run comes first. Runs sharing a
+        /// catalog must agree on ``products`` and ``stock``. Nil: a fresh catalog per run.
+        public var sharedCatalog: String?
 
         public init() {}
 

@@ -18,6 +18,7 @@ struct SimulationAudit {
         var stockReturned: Bool
         var productID: Int64
         var quantity: Int
+        var buyerID: UserID
     }
 
     func fill(_ report: inout PaymentSimulation.Report) throws(KeyCatError) {
@@ -25,11 +26,12 @@ struct SimulationAudit {
         let (facts, stock, chargedTwice, recorded) = try storage {
             try keycat.database.read { connection in
                 let facts = try connection.query("""
-                    SELECT o.id, o.merchant_uid, o.status, o.stock_returned, l.product_id, l.quantity
+                    SELECT o.id, o.merchant_uid, o.status, o.stock_returned, l.product_id, l.quantity, o.buyer_id
                     FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE l.product_id IN (\(ids))
                     """, []) { row in
                     OrderFacts(id: row.int64(0), merchantUID: row.string(1), status: OrderStatus(rawValue: row.string(2)) ?? .failed,
-                               stockReturned: row.bool(3), productID: row.int64(4), quantity: row.int(5))
+                               stockReturned: row.bool(3), productID: row.int64(4), quantity: row.int(5),
+                               buyerID: UserID(row.int64(6)))
                 }
                 let stock = try connection.query("SELECT id, stock FROM products WHERE id IN (\(ids))", []) {
                     (row: SQLiteRow) in (row.int64(0), row.int(1))
@@ -38,9 +40,10 @@ struct SimulationAudit {
                     SELECT count(*) FROM (SELECT p.order_id FROM payments p JOIN order_lines l ON l.order_id = p.order_id
                     WHERE p.status = 'paid' AND l.product_id IN (\(ids)) GROUP BY p.order_id HAVING count(DISTINCT p.imp_uid) > 1)
                     """, []) { $0.int(0) } ?? 0
+                let buyers = world.buyers.map { String($0.userID.rawValue) }.joined(separator: ",")
                 let recorded = try connection.query("""
-                    SELECT p.imp_uid FROM payments p JOIN order_lines l ON l.order_id = p.order_id
-                    WHERE p.status <> 'paid' AND l.product_id IN (\(ids))
+                    SELECT p.imp_uid FROM payments p JOIN orders o ON o.id = p.order_id
+                    WHERE p.status <> 'paid' AND o.buyer_id IN (\(buyers))
                     """, []) { $0.string(0) }
                 return (facts, stock, chargedTwice, recorded)
             }
@@ -49,10 +52,14 @@ struct SimulationAudit {
         var held: [Int64: Int] = [:]
         var sold: [Int64: Int] = [:]
         var statuses: [String: Int] = [:]
+        let ownBuyers = Set(world.buyers.map(\.userID))
         for fact in facts {
-            statuses[fact.status.rawValue, default: 0] += 1
+            // Stock is counted over every order of the products (other runs share a catalog)…
             if !fact.stockReturned { held[fact.productID, default: 0] += fact.quantity }
             if fact.status.holdsPayment || fact.status == .refunded { sold[fact.productID, default: 0] += fact.quantity }
+            // …settlement only over this run's orders: another run may still be going.
+            guard ownBuyers.contains(fact.buyerID) else { continue }
+            statuses[fact.status.rawValue, default: 0] += 1
             if fact.status == .awaitingPayment { report.unsettledOrders += 1 }
             // The PG's view: a payment still paid must belong to an order that is paid.
             if let payment = simulator.payment(merchantUID: fact.merchantUID), payment.status == .paid,

@@ -1,5 +1,7 @@
 import Foundation
+import KeyCatData
 import KeyCatDomain
+import KeyCatInfrastructure
 
 /// The seller, products and buyers one simulation run creates, tagged so runs (and processes)
 /// never collide.
@@ -19,18 +21,37 @@ struct SimulationWorld: Sendable {
                 role: role, as: console)
         }
         let seller = try account("seller", .seller)
-        var products: [ProductID] = []
-        for index in 0..<max(1, options.products) {
-            let product = try keycat.catalog.create(
-                draft("Simulation switch \(index + 1) (\(tag))", stock: options.unitsPerProduct), for: seller.id, by: console)
-            products.append(product.id)
-        }
+        let products = try catalog(named: options.sharedCatalog ?? tag, count: max(1, options.products),
+                                   stock: options.unitsPerProduct, seller: seller.id, in: keycat)
         var buyers: [Principal] = []
         for index in 0..<max(1, options.buyers) {
             let buyer = try account("b\(index)", .buyer)
             buyers.append(Principal(userID: buyer.id, role: .buyer))
         }
         return SimulationWorld(tag: tag, products: products, initialStock: options.unitsPerProduct, buyers: buyers)
+    }
+
+    /// The catalog's products, created in one write transaction by the first run that names it,
+    /// so runs in several processes find the same ones.
+    private static func catalog(named name: String, count: Int, stock: Int, seller: UserID, in keycat: KeyCat) throws(KeyCatError) -> [ProductID] {
+        let now = keycat.configuration.clock.now()
+        return try storage {
+            try keycat.database.write { connection in
+                var products: [ProductID] = []
+                for index in 0..<count {
+                    let title = "Simulation switch \(index + 1) (\(name))"
+                    if let existing = try connection.queryOne(
+                        "SELECT id FROM products WHERE title = ? AND deleted_at IS NULL ORDER BY id LIMIT 1", [.text(title)], { $0.int64(0) }) {
+                        products.append(ProductID(existing))
+                    } else {
+                        let product = try SQLiteProductRepository.insert(
+                            draft(title, stock: stock).validated(at: now), sellerID: seller, images: [], at: now, on: connection)
+                        products.append(product.id)
+                    }
+                }
+                return products
+            }
+        }
     }
 
     private static func draft(_ title: String, stock: Int) -> ProductDraft {

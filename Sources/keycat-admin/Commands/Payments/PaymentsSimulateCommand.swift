@@ -18,6 +18,8 @@ struct PaymentsSimulateCommand: AdminCommand {
             OptionSpec(name: "timeout-rate", valueName: "P", help: "Chance the PG acts but the answer is lost (default 0)."),
             OptionSpec(name: "webhook-duplicate-rate", valueName: "P", help: "Chance a webhook comes twice (default 0)."),
             OptionSpec(name: "seed", valueName: "S", help: "Seeds every random choice (default 1)."),
+            OptionSpec(name: "catalog", valueName: "NAME",
+                       help: "Share the products with other runs naming NAME (same --products and --stock), to race for the same units across processes."),
         ])
 
     let options: PaymentSimulation.Options
@@ -33,6 +35,7 @@ struct PaymentsSimulateCommand: AdminCommand {
         options.timeoutRate = try arguments.probability("timeout-rate") ?? options.timeoutRate
         options.webhookDuplicateRate = try arguments.probability("webhook-duplicate-rate") ?? options.webhookDuplicateRate
         if let seed = try arguments.int64("seed") { options.seed = UInt64(bitPattern: seed) }
+        options.sharedCatalog = arguments.string("catalog")
         self.options = options
     }
 
