@@ -97,11 +97,13 @@ extension SQLiteOrderRepository {
                     "UPDATE refunds SET status = 'done', updated_at = ? WHERE id = ? AND status = 'pending'",
                     [StoredTime.value(now), .integer(refund.id)])
                 if changed == 1 {
+                    // A cancel whose order shipped meanwhile ends as a plain full refund.
                     try connection.run("""
-                        UPDATE orders SET refunded_amount = refunded_amount + ?, status = ?, updated_at = ?
+                        UPDATE orders SET refunded_amount = refunded_amount + ?, updated_at = ?,
+                            status = CASE WHEN ? = 'cancelled' AND status <> 'paid' THEN 'refunded' ELSE ? END
                         WHERE id = ? AND status IN ('paid', 'shipped', 'delivered', 'partially_refunded')
-                        """, [.integer(refund.amount.won), .text(refund.target.rawValue), StoredTime.value(now),
-                              .integer(refund.orderID.rawValue)])
+                        """, [.integer(refund.amount.won), StoredTime.value(now), .text(refund.target.rawValue),
+                              .text(refund.target.rawValue), .integer(refund.orderID.rawValue)])
                     if refund.restock, refund.target == .refunded || refund.target == .cancelled {
                         try OrderRow.returnStock(of: refund.orderID, at: now, on: connection)
                     }

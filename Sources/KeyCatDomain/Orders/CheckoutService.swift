@@ -52,6 +52,9 @@ public struct CheckoutService: Sendable {
         }
     }
 
+    /// Prices are read just before the order's transaction, which then takes the stock with
+    /// `UPDATE … WHERE stock >= ? AND listed = 1`: a price changed in between applies from the
+    /// next order (the buyer pays what the returned order says, never a price it does not show).
     private func placeOrder(_ items: [CheckoutItem], for buyerID: UserID) async throws(KeyCatError) -> Order {
         let now = clock.now()
         var lines: [OrderLine] = []
