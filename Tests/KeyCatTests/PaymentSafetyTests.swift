@@ -137,6 +137,28 @@ struct PaymentSafetyTests {
         }
     }
 
+    @Test("a refund whose PG answer is lost stays pending, then reconciliation repeats it once with the same key")
+    func lostRefundAnswer() async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product(stock: 5, price: 10_000)
+            let buyer = try shop.user(.buyer)
+            let order = try await shop.paidOrder(product, by: buyer)
+            shop.simulator.injectFault(.lostAnswer, on: .cancel, times: 4)  // every attempt the client makes
+            await expectFailure(.gatewayTimeout) {
+                try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 4_000), reason: "dent"), by: shop.operatorConsole)
+            }
+            #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).map(\.status) == [.pending])
+            await expectFailure(.requestInProgress) {
+                try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 1_000), reason: "more"), by: shop.operatorConsole)
+            }
+            #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 1)
+            let after = try shop.keycat.orders.order(order.id, by: buyer)
+            #expect(after.status == .partiallyRefunded && after.refundedAmount == Money(won: 4_000))
+            #expect(shop.simulator.cancellations(impUID: order.impUID!).count == 1)
+            try shop.expectHealthy()
+        }
+    }
+
     @Test("a buyer cancels a paid order before shipping: refunded in full, stock back")
     func buyerCancel() async throws {
         try await TestShop.with { shop in
