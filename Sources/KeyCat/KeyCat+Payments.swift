@@ -42,9 +42,16 @@ extension KeyCat {
         switch configuration.paymentGateway {
         case .simulatorBesideDatabase:
             let clock = configuration.clock
+            let path = PGSimulator.storagePath(besideDatabase: configuration.databasePath)
+            // Opening without `createIfMissing` creates nothing, the simulator's file included
+            // (`db check` must change nothing): without the file no payment was ever made there.
+            if !configuration.createIfMissing, !FileManager.default.fileExists(atPath: path) {
+                return GatewaySetup(gateway: MissingSimulatorGateway(path: path), webhookSecrets: [PGSimulator.defaultWebhookSecret],
+                                    simulator: nil, ownsSimulator: false)
+            }
             do {
                 let simulator = try PGSimulator(
-                    storage: .file(path: PGSimulator.storagePath(besideDatabase: configuration.databasePath)),
+                    storage: .file(path: path),
                     now: { clock.now() })
                 return simulated(simulator, owned: true)
             } catch {
@@ -59,6 +66,21 @@ extension KeyCat {
             return GatewaySetup(gateway: gateway, webhookSecrets: webhookSecrets, simulator: nil, ownsSimulator: false)
         }
     }
+}
+
+/// The gateway of a database opened without `createIfMissing` whose simulator file does not
+/// exist: every call is `gatewayUnavailable`, and nothing is created.
+struct MissingSimulatorGateway: PaymentGateway {
+    let path: String
+
+    private var error: KeyCatError {
+        KeyCatError(.gatewayUnavailable, "there is no PG simulator file at \(path)")
+    }
+
+    func prepare(merchantUID: String, amount: Money) async throws(KeyCatError) { throw error }
+    func payment(impUID: String) async throws(KeyCatError) -> GatewayPayment { throw error }
+    func payment(merchantUID: String) async throws(KeyCatError) -> GatewayPayment { throw error }
+    func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment { throw error }
 }
 
 /// Receives the PG's webhooks for a server: verifies the Standard-Webhooks signature (±5 minutes),
