@@ -28,6 +28,10 @@ extension KeyCat {
         var ownsSimulator: Bool
     }
 
+    private static func inMemoryDatabase(_ configuration: Configuration) -> Bool {
+        configuration.databasePath.isEmpty || configuration.databasePath == ":memory:"
+    }
+
     static func makeGateway(_ configuration: Configuration) throws(KeyCatError) -> GatewaySetup {
         func client(_ transport: any HTTPTransport, key: String, secret: String) -> PGGatewayClient {
             var settings = PGClientConfiguration(apiKey: key, apiSecret: secret)
@@ -45,13 +49,15 @@ extension KeyCat {
             let path = PGSimulator.storagePath(besideDatabase: configuration.databasePath)
             // Opening without `createIfMissing` creates nothing, the simulator's file included
             // (`db check` must change nothing): without the file no payment was ever made there.
-            if !configuration.createIfMissing, !FileManager.default.fileExists(atPath: path) {
+            if !configuration.createIfMissing, !inMemoryDatabase(configuration), !FileManager.default.fileExists(atPath: path) {
                 return GatewaySetup(gateway: MissingSimulatorGateway(path: path), webhookSecrets: [PGSimulator.defaultWebhookSecret],
                                     simulator: nil, ownsSimulator: false)
             }
+            // An in-memory database gets an in-memory simulator, never a file in the working folder.
+            let inMemory = inMemoryDatabase(configuration)
             do {
                 let simulator = try PGSimulator(
-                    storage: .file(path: path),
+                    storage: inMemory ? .inMemory : .file(path: path),
                     now: { clock.now() })
                 return simulated(simulator, owned: true)
             } catch {
