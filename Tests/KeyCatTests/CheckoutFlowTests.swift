@@ -80,6 +80,45 @@ struct CheckoutFlowTests {
             try shop.expectHealthy()
         }
     }
+
+    @Test("a webhook whose payment cannot be re-read is refused, stays queued, and is applied on redelivery")
+    func webhookRedeliveredAfterFailure() async throws {
+        try await TestShop.with { shop in
+            shop.simulator.registerWebhookReceiver(InProcessWebhookReceiver(shop.keycat).transport, path: "/webhooks/pg")
+            let product = try shop.product()
+            let buyer = try shop.user(.buyer)
+            let order = try await shop.checkout(product, by: buyer)
+            try shop.pay(order)
+            shop.simulator.injectFault(.error(.serviceUnavailable), on: .payment, times: 4)  // every attempt of one read
+            #expect(await shop.simulator.deliverPendingWebhooks() == 0)
+            #expect(shop.simulator.pendingWebhookCount == 1)
+            #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .awaitingPayment)
+            #expect(await shop.simulator.deliverPendingWebhooks() == 1)
+            #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .paid)
+        }
+    }
+
+    @Test("a signed webhook outside the five-minute tolerance is refused")
+    func staleWebhook() async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product()
+            let buyer = try shop.user(.buyer)
+            let order = try await shop.checkout(product, by: buyer)
+            let payment = try shop.pay(order)
+            let body = Data(#"{"imp_uid":"\#(payment.impUID)","merchant_uid":"\#(order.merchantUID)","status":"paid"}"#.utf8)
+            let timestamp = Int64(shop.clock.now().timeIntervalSince1970) - 301
+            let signature = StandardWebhookSignature.sign(id: "msg_old", timestamp: timestamp, body: body,
+                                                          secret: shop.simulator.webhookSecret)
+            let error = await expectFailure(.validation) {
+                try await shop.keycat.webhooks.receive(
+                    headers: ["webhook-id": "msg_old", "webhook-timestamp": String(timestamp), "webhook-signature": signature],
+                    body: body)
+            }
+            #expect(error?.context["field"] == "webhook")
+            #expect(error?.context["reason"] == "the webhook timestamp is too old")
+            #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .awaitingPayment)
+        }
+    }
 }
 
 /// Delivers the simulator's webhooks to a KeyCat in process.
