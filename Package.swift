@@ -31,7 +31,8 @@ let package = Package(
         .target(name: "KeyCatDomain"),
         .target(name: "KeyCatInfrastructure", dependencies: ["CSQLite", "CCrypto"]),
         .target(name: "KeyCatData", dependencies: ["KeyCatDomain", "KeyCatInfrastructure"]),
-        .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData"]),
+        // KeyCat may hand out the simulator as its gateway (staging, tests, the CLI).
+        .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData", "KeyCatPGSimulator"]),
         .executableTarget(name: "keycat-admin", dependencies: ["KeyCat"]),
         // The benchmark: KeyCat against raw SQLite and libcrypto doing the same work.
         .executableTarget(
@@ -45,8 +46,8 @@ let package = Package(
         .testTarget(name: "KeyCatDomainTests", dependencies: ["KeyCatDomain"]),
         .testTarget(name: "KeyCatInfrastructureTests", dependencies: ["KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData", "KeyCatTestSupport"]),
-        // KeyCatData for its in-memory ports (the purchase history reviews ask).
-        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatData", "KeyCatTestSupport"]),
+        // KeyCatData for its in-memory ports; the simulator to drive payments.
+        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatData", "KeyCatPGSimulator", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatPGSimulatorTests", dependencies: ["KeyCatPGSimulator", "KeyCatTestSupport"]),
         // The gateway client driven by the simulator's real answers.

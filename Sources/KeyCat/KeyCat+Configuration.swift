@@ -54,6 +54,16 @@ extension KeyCat {
         /// process). Default ``RateLimit/togglesDefault`` (2 a second, bursts of 30); nil turns
         /// limiting off.
         public var toggleRateLimit: RateLimit? = .togglesDefault
+        /// Where payments go. Default ``PaymentGatewayChoice/simulatorBesideDatabase``: the PG
+        /// simulator in `keycat.pg.db` beside the database (staging, tests, the CLI). A server
+        /// taking real money sets ``PaymentGatewayChoice/portOne(baseURL:apiKey:apiSecret:webhookSecrets:)``.
+        public var paymentGateway: PaymentGatewayChoice = .simulatorBesideDatabase
+        /// Where the gateway client logs each PG exchange (secrets masked). Default: stderr.
+        public var gatewayLog: any LogSink = StandardErrorLogSink()
+        /// The gateway client's first backoff after a 5xx or a lost answer (it doubles per retry).
+        public var gatewayInitialBackoff: Duration = .milliseconds(200)
+        /// How long checkout holds stock for payment. Default 15 minutes.
+        public var reservationLifetime: TimeInterval = 15 * 60
 
         public init(databasePath: String) {
             self.databasePath = databasePath

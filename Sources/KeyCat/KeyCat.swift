@@ -2,6 +2,7 @@ import Foundation
 @_exported import KeyCatDomain
 import KeyCatData
 import KeyCatInfrastructure
+import KeyCatPGSimulator
 
 /// KeyCat's composition root: opens the database and hands out the use cases.
 ///
@@ -39,8 +40,20 @@ public final class KeyCat: Sendable {
     /// Follows: follow, unfollow, "is following", counts, followers and following lists.
     /// Rate-limited per user, sharing the bookmarks' bucket.
     public let follows: FollowService
+    /// Buyers' carts. See `docs/orders-and-payments.md`.
+    public let cart: CartService
+    /// Checkout, payment confirmation, PG webhooks and reconciliation.
+    public let checkout: CheckoutService
+    /// Orders after checkout: lists, shipping, delivery, cancellation, refunds, payments.
+    public let orders: OrderService
+    /// Verifies and applies the PG's webhooks (serve it at the URL the PG posts to).
+    public let webhooks: PaymentWebhookReceiver
+    /// The PG simulator payments go to, when the configuration chose one (else nil).
+    public let paymentSimulator: PGSimulator?
+    private let ownsSimulator: Bool
 
-    private init(configuration: Configuration, database: SQLiteDatabase, secrets: KeyCatSecrets, migrationsApplied: [Int]) {
+    private init(configuration: Configuration, database: SQLiteDatabase, secrets: KeyCatSecrets, migrationsApplied: [Int],
+                 gateway setup: GatewaySetup) {
         self.configuration = configuration
         self.database = database
         self.secrets = secrets
@@ -60,10 +73,8 @@ public final class KeyCat: Sendable {
             registry: configuration.businessRegistry ?? SQLiteBusinessRegistry(database: database),
             cursors: cursors, clock: configuration.clock)
         imageStore = FileSystemImageStore(directory: FileSystemImageStore.directory(besideDatabaseAt: configuration.databasePath))
-        catalog = CatalogService(
-            products: SQLiteProductRepository(database: database), images: imageStore,
-            cursors: cursors, clock: configuration.clock)
         let products = SQLiteProductRepository(database: database)
+        catalog = CatalogService(products: products, images: imageStore, cursors: cursors, clock: configuration.clock)
         reviews = ReviewService(
             reviews: SQLiteReviewRepository(database: database), products: products,
             purchases: Self.purchaseHistory(configuration, database: database),
@@ -76,6 +87,20 @@ public final class KeyCat: Sendable {
         follows = FollowService(
             follows: SQLiteFollowRepository(database: database), limiter: toggles,
             cursors: cursors, clock: configuration.clock)
+        let carts = SQLiteCartRepository(database: database)
+        let orderRepository = SQLiteOrderRepository(database: database)
+        let idempotency = SQLiteIdempotencyStore(database: database)
+        cart = CartService(carts: carts, products: products, clock: configuration.clock)
+        checkout = CheckoutService(
+            orders: orderRepository, carts: carts, products: products, gateway: setup.gateway,
+            webhookEvents: SQLiteWebhookEventStore(database: database), idempotency: idempotency,
+            clock: configuration.clock, reservationLifetime: configuration.reservationLifetime)
+        orders = OrderService(orders: orderRepository, gateway: setup.gateway, idempotency: idempotency,
+                              cursors: cursors, clock: configuration.clock)
+        webhooks = PaymentWebhookReceiver(
+            verifier: WebhookVerifier(secrets: setup.webhookSecrets, clock: configuration.clock), checkout: checkout)
+        paymentSimulator = setup.simulator
+        ownsSimulator = setup.ownsSimulator
     }
 
     /// Opens the database, creating and migrating it as `configuration` says.
@@ -102,7 +127,9 @@ public final class KeyCat: Sendable {
         do {
             let secrets = try KeyCatSecrets.loadOrCreate(
                 database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes)
-            return KeyCat(configuration: configuration, database: database, secrets: secrets, migrationsApplied: applied)
+            let gateway = try makeGateway(configuration)
+            return KeyCat(configuration: configuration, database: database, secrets: secrets, migrationsApplied: applied,
+                          gateway: gateway)
         } catch {
             database.close()
             throw error
@@ -120,10 +147,16 @@ public final class KeyCat: Sendable {
             // Re-run the checks: the fields are public and may have been changed after init.
             _ = try RateLimit(perSecond: limit.perSecond, burst: limit.burst)
         }
+        guard configuration.reservationLifetime > 0 else {
+            throw KeyCatError.validation("reservation_lifetime", "the reservation lifetime must be positive")
+        }
     }
 
     /// Closes every connection. Calls made afterwards fail with a storage error.
-    public func close() { database.close() }
+    public func close() {
+        database.close()
+        if ownsSimulator { paymentSimulator?.close() }
+    }
 
     /// The schema version recorded in the database.
     public func schemaVersion() throws(KeyCatError) -> Int {

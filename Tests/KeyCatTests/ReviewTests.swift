@@ -204,14 +204,31 @@ struct ReviewTests {
             #expect(try shop.keycat.reviews.reviews(of: product.id, cursor: cursor).items.count == 2)
         }
     }
+}
 
-    @Test("without a purchase history configured, writing a review fails loudly until orders are merged")
-    func unwiredPurchaseHistory() throws {
-        try TestShop.with { shop throws in
-            let seller = try shop.user(.seller)
-            let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
+@Suite("Reviews after real purchases")
+struct ReviewPurchaseTests {
+    @Test("a buyer reviews after paying; not before, and not after a full refund")
+    func reviewsFollowRealOrders() async throws {
+        try await TestShop.with { shop async throws in
+            let product = try shop.product(stock: 5)
             let buyer = try shop.user(.buyer)
-            expectError(.internalError) { try shop.keycat.reviews.write(form, of: product.id, as: buyer) }
+            let form = ReviewForm(rating: 5, content: "타건감이 정말 좋습니다. 추천해요!")
+            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, as: buyer) }
+            let unpaid = try await shop.checkout(product, by: buyer)
+            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, as: buyer) }
+            _ = unpaid
+
+            let refundedBuyer = try shop.user(.buyer)
+            let refunded = try await shop.paidOrder(product, by: refundedBuyer)
+            _ = try await shop.keycat.orders.refund(refunded.id, RefundRequest(reason: "단순 변심"), by: shop.operatorConsole)
+            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, as: refundedBuyer) }
+
+            _ = try await shop.paidOrder(product, by: buyer)
+            let review = try shop.keycat.reviews.write(form, of: product.id, as: buyer)
+            #expect(review.rating == 5)
+            #expect(try shop.keycat.catalog.product(product.id).ratingCount == 1)
+            try shop.expectHealthy()
         }
     }
 }

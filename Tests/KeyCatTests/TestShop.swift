@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatInfrastructure
 import KeyCatTestSupport
 
 /// A KeyCat on a fresh file in a temporary directory, with a test clock and cheap password
@@ -32,12 +33,14 @@ struct TestShop {
         }
     }
 
-    private init(directory: URL, configure: (inout KeyCat.Configuration) -> Void) throws {
+    private init(directory: URL, configure: (inout KeyCat.Configuration) -> Void = { _ in }) throws {
         self.directory = directory
         clock = TestClock()
         var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("shop.db").path)
         configuration.clock = clock
         configuration.passwordIterations = 1_000
+        configuration.gatewayLog = DiscardingLogSink()
+        configuration.gatewayInitialBackoff = .milliseconds(1)
         configure(&configuration)
         keycat = try KeyCat.open(configuration)
     }

@@ -84,6 +84,8 @@ package enum KeyCatSchema {
             """),
         SQLiteMigration(version: 3, name: "catalog", sql: CatalogSchema.sql),
         SQLiteMigration(version: 4, name: "reviews, bookmarks and follows", sql: SocialSchema.sql),
+        SQLiteMigration(version: 5, name: "carts, orders, payments, refunds, webhooks and idempotency keys",
+                        sql: OrdersSchema.sql),
     ]
 
     /// The migrator over ``migrations``.

@@ -23,8 +23,9 @@ package struct DatabaseHealth: Sendable {
             let foreignKeys = try connection.query("PRAGMA foreign_key_check") { row in
                 "\(row.string(0)) row \(row.int64(1)) points to a missing \(row.string(2))"
             }
-            let invariants = try CounterInvariants.isApplicable(on: connection)
-                ? try CounterInvariants.problems(on: connection) : []
+            let invariants = try (CounterInvariants.isApplicable(on: connection)
+                ? try CounterInvariants.problems(on: connection) : [])
+                + OrderInvariants.problems(on: connection)
             return DatabaseHealth(
                 integrityProblems: integrity, foreignKeyProblems: foreignKeys, invariantProblems: invariants)
         }

@@ -1,0 +1,105 @@
+import Foundation
+import KeyCatDomain
+
+/// The JSON a server answers with for an order: snake_case keys as the KeyCat app expects, money
+/// in won, times in ISO 8601 (encode with `JSONEncoder.keycat`).
+public struct OrderBody: Encodable, Sendable, Hashable {
+    public struct Line: Encodable, Sendable, Hashable {
+        public var productID: Int64
+        public var title: String
+        public var unitPrice: Int64
+        public var quantity: Int
+        public var deliveryFee: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case productID = "product_id", title, unitPrice = "unit_price", quantity, deliveryFee = "delivery_fee"
+        }
+    }
+
+    public var id: Int64
+    public var merchantUID: String
+    public var status: String
+    public var amount: Int64
+    public var itemsTotal: Int64
+    public var deliveryTotal: Int64
+    public var refundedAmount: Int64
+    public var expiresAt: Date
+    public var paidAt: Date?
+    public var impUID: String?
+    public var carrier: String?
+    public var trackingNumber: String?
+    public var lines: [Line]
+
+    enum CodingKeys: String, CodingKey {
+        case id, merchantUID = "merchant_uid", status, amount, itemsTotal = "items_total", deliveryTotal = "delivery_total"
+        case refundedAmount = "refunded_amount", expiresAt = "expires_at", paidAt = "paid_at", impUID = "imp_uid"
+        case carrier, trackingNumber = "tracking_number", lines
+    }
+
+    public init(_ order: Order) {
+        id = order.id.rawValue
+        merchantUID = order.merchantUID
+        status = order.status.rawValue
+        amount = order.amount.won
+        itemsTotal = order.itemsTotal.won
+        deliveryTotal = order.deliveryTotal.won
+        refundedAmount = order.refundedAmount.won
+        expiresAt = order.expiresAt
+        paidAt = order.paidAt
+        impUID = order.impUID
+        carrier = order.carrier
+        trackingNumber = order.trackingNumber
+        lines = order.lines.map {
+            Line(productID: $0.productID.rawValue, title: $0.title, unitPrice: $0.unitPrice.won, quantity: $0.quantity,
+                 deliveryFee: $0.deliveryFee.won)
+        }
+    }
+}
+
+/// The JSON of a buyer's cart, priced now.
+public struct CartBody: Encodable, Sendable, Hashable {
+    public struct Line: Encodable, Sendable, Hashable {
+        public var productID: Int64
+        public var title: String
+        public var quantity: Int
+        public var unitPrice: Int64
+        public var lineTotal: Int64
+        public var deliveryFee: Int64
+        public var stock: Int
+        public var available: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case productID = "product_id", title, quantity, unitPrice = "unit_price", lineTotal = "line_total"
+            case deliveryFee = "delivery_fee", stock, available
+        }
+    }
+
+    public var lines: [Line]
+    public var itemsTotal: Int64
+    public var deliveryTotal: Int64
+    public var total: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case lines, itemsTotal = "items_total", deliveryTotal = "delivery_total", total
+    }
+
+    public init(_ cart: Cart) {
+        lines = cart.lines.map {
+            Line(productID: $0.productID.rawValue, title: $0.title, quantity: $0.quantity, unitPrice: $0.unitPrice.won,
+                 lineTotal: $0.lineTotal.won, deliveryFee: $0.deliveryFee.won, stock: $0.stock, available: $0.isAvailable)
+        }
+        itemsTotal = cart.itemsTotal.won
+        deliveryTotal = cart.deliveryTotal.won
+        total = cart.total.won
+    }
+}
+
+extension JSONEncoder {
+    /// Sorted keys and ISO 8601 dates: the encoder for KeyCat's response bodies.
+    public static var keycat: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+}

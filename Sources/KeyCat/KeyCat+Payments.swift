@@ -1,0 +1,129 @@
+import Foundation
+import KeyCatData
+import KeyCatDomain
+import KeyCatInfrastructure
+import KeyCatPGSimulator
+
+extension KeyCat {
+    /// Which payment gateway KeyCat talks to.
+    public enum PaymentGatewayChoice: Sendable {
+        /// The simulator in its file beside the database (`keycat.db` → `keycat.pg.db`), opened
+        /// and closed with KeyCat, so separate processes see one PG.
+        case simulatorBesideDatabase
+        /// A simulator the caller opened (faults, clock and storage of their choosing); KeyCat
+        /// does not close it.
+        case simulator(PGSimulator)
+        /// A real PortOne-v1-shaped PG over HTTPS.
+        case portOne(baseURL: URL, apiKey: String, apiSecret: String, webhookSecrets: [String])
+        /// Any other ``PaymentGateway`` (tests, a different PG), with the webhook secrets to
+        /// verify its webhooks.
+        case custom(any PaymentGateway, webhookSecrets: [String])
+    }
+
+    /// The gateway, the webhook secrets and the simulator (when KeyCat opened it itself).
+    struct GatewaySetup {
+        var gateway: any PaymentGateway
+        var webhookSecrets: [String]
+        var simulator: PGSimulator?
+        var ownsSimulator: Bool
+    }
+
+    private static func inMemoryDatabase(_ configuration: Configuration) -> Bool {
+        configuration.databasePath.isEmpty || configuration.databasePath == ":memory:"
+    }
+
+    static func makeGateway(_ configuration: Configuration) throws(KeyCatError) -> GatewaySetup {
+        func client(_ transport: any HTTPTransport, key: String, secret: String) -> PGGatewayClient {
+            var settings = PGClientConfiguration(apiKey: key, apiSecret: secret)
+            settings.initialBackoff = configuration.gatewayInitialBackoff
+            return PGGatewayClient(transport: transport, configuration: settings, clock: configuration.clock,
+                                   logSink: configuration.gatewayLog)
+        }
+        func simulated(_ simulator: PGSimulator, owned: Bool) -> GatewaySetup {
+            GatewaySetup(gateway: client(simulator.transport, key: simulator.credentials.key, secret: simulator.credentials.secret),
+                         webhookSecrets: [simulator.webhookSecret], simulator: simulator, ownsSimulator: owned)
+        }
+        switch configuration.paymentGateway {
+        case .simulatorBesideDatabase:
+            let clock = configuration.clock
+            let path = PGSimulator.storagePath(besideDatabase: configuration.databasePath)
+            // Opening without `createIfMissing` creates nothing, the simulator's file included
+            // (`db check` must change nothing): without the file no payment was ever made there.
+            if !configuration.createIfMissing, !inMemoryDatabase(configuration), !FileManager.default.fileExists(atPath: path) {
+                return GatewaySetup(gateway: MissingSimulatorGateway(path: path), webhookSecrets: [PGSimulator.defaultWebhookSecret],
+                                    simulator: nil, ownsSimulator: false)
+            }
+            // An in-memory database gets an in-memory simulator, never a file in the working folder.
+            let inMemory = inMemoryDatabase(configuration)
+            do {
+                let simulator = try PGSimulator(
+                    storage: inMemory ? .inMemory : .file(path: path),
+                    now: { clock.now() })
+                return simulated(simulator, owned: true)
+            } catch {
+                throw KeyCatError(.storage, "the PG simulator's file could not be opened: \(error)")
+            }
+        case let .simulator(simulator):
+            return simulated(simulator, owned: false)
+        case let .portOne(baseURL, apiKey, apiSecret, webhookSecrets):
+            return GatewaySetup(gateway: client(URLSessionTransport(baseURL: baseURL), key: apiKey, secret: apiSecret),
+                                webhookSecrets: webhookSecrets, simulator: nil, ownsSimulator: false)
+        case let .custom(gateway, webhookSecrets):
+            return GatewaySetup(gateway: gateway, webhookSecrets: webhookSecrets, simulator: nil, ownsSimulator: false)
+        }
+    }
+}
+
+/// The gateway of a database opened without `createIfMissing` whose simulator file does not
+/// exist: every call is `gatewayUnavailable`, and nothing is created.
+struct MissingSimulatorGateway: PaymentGateway {
+    let path: String
+
+    private var error: KeyCatError {
+        KeyCatError(.gatewayUnavailable, "there is no PG simulator file at \(path)")
+    }
+
+    func prepare(merchantUID: String, amount: Money) async throws(KeyCatError) { throw error }
+    func payment(impUID: String) async throws(KeyCatError) -> GatewayPayment { throw error }
+    func payment(merchantUID: String) async throws(KeyCatError) -> GatewayPayment { throw error }
+    func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment { throw error }
+}
+
+/// Receives the PG's webhooks for a server: verifies the Standard-Webhooks signature (±5 minutes),
+/// then hands the event to ``CheckoutService/handleWebhook(id:impUID:merchantUID:)``, which drops
+/// duplicates by webhook id and re-reads the payment rather than trusting the body.
+///
+/// Answer the PG 2xx when this returns, and non-2xx when it throws, so it redelivers.
+public struct PaymentWebhookReceiver: Sendable {
+    let verifier: WebhookVerifier
+    let checkout: CheckoutService
+
+    /// - Throws: `validation` (`field` = `webhook`, `reason` says why) for a webhook that fails
+    ///   verification; a gateway error when the payment could not be re-read.
+    public func receive(headers: [String: String], body: Data) async throws(KeyCatError) -> WebhookOutcome {
+        let webhook: VerifiedWebhook
+        do {
+            webhook = try verifier.verify(headers: headers, body: body)
+        } catch {
+            throw error.keyCatError
+        }
+        return try await checkout.handleWebhook(id: webhook.id, impUID: webhook.impUID, merchantUID: webhook.merchantUID)
+    }
+}
+
+/// Serves ``PaymentWebhookReceiver`` as an HTTP handler, so the simulator can deliver webhooks to
+/// KeyCat in process.
+public struct WebhookHTTPHandler: HTTPHandler {
+    let receiver: PaymentWebhookReceiver
+
+    public init(_ receiver: PaymentWebhookReceiver) { self.receiver = receiver }
+
+    public func handle(_ request: HTTPRequest, timeout: Duration) async throws(HTTPTransportError) -> HTTPResponse {
+        do {
+            _ = try await receiver.receive(headers: request.headers, body: request.body)
+            return HTTPResponse(status: 200, headers: [:], body: Data())
+        } catch {
+            return HTTPResponse(status: error.code == .validation ? 400 : 503, headers: [:], body: Data(error.message.utf8))
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import KeyCatDomain
+import KeyCatPGSimulator
+import Synchronization
+
+/// The buyers of a simulation, checking out concurrently. Each order draws its choices from the
+/// seed and its number, so a run replays (up to the interleaving the scheduler picks).
+struct SimulationBuyers: Sendable {
+    let keycat: KeyCat
+    let simulator: PGSimulator
+    let world: SimulationWorld
+    let options: PaymentSimulation.Options
+
+    private final class Shared: Sendable {
+        let next = Atomic<Int>(0)
+        let report = Mutex(PaymentSimulation.Report())
+    }
+
+    func run(progress: (@Sendable (Int, Int) -> Void)?) async throws(KeyCatError) -> PaymentSimulation.Report {
+        let shared = Shared()
+        let total = max(0, options.orders)
+        await withTaskGroup(of: Void.self) { group in
+            for buyer in world.buyers {
+                group.addTask {
+                    while true {
+                        let index = shared.next.wrappingAdd(1, ordering: .relaxed).oldValue
+                        guard index < total else { return }
+                        let outcome = await order(index, by: buyer)
+                        shared.report.withLock { $0.record(outcome) }
+                        if index % 10 == 9 {
+                            let delivered = await simulator.deliverPendingWebhooks()
+                            shared.report.withLock { $0.webhookDeliveries += delivered }
+                        }
+                        progress?(index + 1, total)
+                    }
+                }
+            }
+        }
+        return shared.report.withLock { $0 }
+    }
+
+    enum Outcome {
+        case outOfStock, checkoutError, abandoned, declined, confirmed, confirmError, leftToWebhook
+    }
+
+    private func order(_ index: Int, by buyer: Principal) async -> Outcome {
+        var random = SimulationRandom(seed: options.seed &* 1_000_003 &+ UInt64(index))
+        let product = world.products[Int.random(in: 0..<world.products.count, using: &random)]
+        let request = CheckoutRequest(.items([CheckoutItem(productID: product, quantity: Int.random(in: 1...2, using: &random))]),
+                                      idempotencyKey: "sim-\(world.tag)-\(index)")
+        let order: Order
+        do {
+            order = try await keycat.checkout.checkout(request, by: buyer)
+            if random.chance(0.1) {
+                // A client retrying the same request: the first answer comes back, no new order.
+                _ = try? await keycat.checkout.checkout(request, by: buyer)
+            }
+        } catch {
+            return error.code == .outOfStock ? .outOfStock : .checkoutError
+        }
+        if random.chance(options.abandonRate) { return .abandoned }
+        var payment: PGPaymentRecord?
+        if random.chance(options.declineRate) {
+            let card = [PGTestCard.declined, .insufficientFunds, .expiredCard, .processingError]
+                .randomElement(using: &random) ?? .declined
+            _ = try? simulator.pay(merchantUID: order.merchantUID, cardNumber: card.number)
+            guard random.chance(0.5) else { return .declined }
+            payment = try? simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number,
+                                         amount: order.amount.won)
+        } else {
+            payment = try? simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number)
+        }
+        guard let payment else { return .declined }
+        if random.chance(options.skipConfirmRate) { return .leftToWebhook }
+        do {
+            _ = try await keycat.checkout.confirm(order.id, impUID: payment.impUID,
+                                                  idempotencyKey: "sim-confirm-\(world.tag)-\(index)", by: buyer)
+            return .confirmed
+        } catch {
+            return .confirmError
+        }
+    }
+}
+
+extension PaymentSimulation.Report {
+    mutating func record(_ outcome: SimulationBuyers.Outcome) {
+        ordersAttempted += 1
+        switch outcome {
+        case .outOfStock: outOfStock += 1
+        case .checkoutError: checkoutErrors += 1
+        case .abandoned: ordersCreated += 1
+        case .declined: ordersCreated += 1; declined += 1
+        case .confirmed: ordersCreated += 1; confirmed += 1
+        case .confirmError: ordersCreated += 1; confirmErrors += 1
+        case .leftToWebhook: ordersCreated += 1
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Carts in the `cart_lines` table, one row per (buyer, product).
+package struct SQLiteCartRepository: CartRepository {
+    private let database: SQLiteDatabase
+
+    package init(database: SQLiteDatabase) { self.database = database }
+
+    package func entries(of userID: UserID) throws(KeyCatError) -> [CartEntry] {
+        try storage {
+            try database.read {
+                try $0.query("SELECT product_id, quantity, added_at FROM cart_lines WHERE user_id = ? ORDER BY added_at, product_id",
+                             [.integer(userID.rawValue)]) { row in
+                    CartEntry(productID: ProductID(row.int64(0)), quantity: row.int(1), addedAt: StoredTime.date(row.int64(2)))
+                }
+            }
+        }
+    }
+
+    package func add(_ productID: ProductID, quantity: Int, cap: Int, for userID: UserID, maximumLines: Int, at now: Date) throws(KeyCatError) -> CartEntry {
+        try upsert(productID, for: userID, maximumLines: maximumLines, at: now,
+                   update: "quantity = min(quantity + ?, \(cap))", value: min(quantity, cap))
+    }
+
+    package func set(_ productID: ProductID, quantity: Int, for userID: UserID, maximumLines: Int, at now: Date) throws(KeyCatError) -> CartEntry {
+        try upsert(productID, for: userID, maximumLines: maximumLines, at: now, update: "quantity = ?", value: quantity)
+    }
+
+    private func upsert(_ productID: ProductID, for userID: UserID, maximumLines: Int, at now: Date, update: String, value: Int) throws(KeyCatError) -> CartEntry {
+        try storage {
+            try database.write { connection in
+                let key: [SQLiteValue] = [.integer(userID.rawValue), .integer(productID.rawValue)]
+                if try connection.run("UPDATE cart_lines SET \(update) WHERE user_id = ? AND product_id = ?", [.int(value)] + key) == 0 {
+                    let lines = try connection.queryOne("SELECT count(*) FROM cart_lines WHERE user_id = ?", [key[0]]) { $0.int(0) } ?? 0
+                    guard lines < maximumLines else {
+                        throw KeyCatError.validation("cart", "a cart holds at most \(maximumLines) lines")
+                    }
+                    try connection.run("INSERT INTO cart_lines (user_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
+                                       key + [.int(value), StoredTime.value(now)])
+                }
+                return try connection.queryOne(
+                    "SELECT product_id, quantity, added_at FROM cart_lines WHERE user_id = ? AND product_id = ?", key) { row in
+                    CartEntry(productID: ProductID(row.int64(0)), quantity: row.int(1), addedAt: StoredTime.date(row.int64(2)))
+                } ?? CartEntry(productID: productID, quantity: value, addedAt: now)
+            }
+        }
+    }
+
+    @discardableResult
+    package func remove(_ productID: ProductID, for userID: UserID) throws(KeyCatError) -> Bool {
+        try storage {
+            try database.write {
+                try $0.run("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?",
+                           [.integer(userID.rawValue), .integer(productID.rawValue)]) == 1
+            }
+        }
+    }
+
+    package func clear(_ userID: UserID) throws(KeyCatError) {
+        try storage {
+            try database.write { try $0.run("DELETE FROM cart_lines WHERE user_id = ?", [.integer(userID.rawValue)]) }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import KeyCatDomain
+import Synchronization
+
+/// Idempotency keys in memory, for tests of the use cases without a file. Behaves as
+/// ``SQLiteIdempotencyStore`` does.
+package final class InMemoryIdempotencyStore: IdempotencyStore {
+    private struct Record {
+        var fingerprint: String
+        var response: Data?
+        var createdAt: Date
+        var expiresAt: Date
+    }
+
+    private let records = Mutex<[String: Record]>([:])
+
+    package init() {}
+
+    package func claim(scope: String, key: String, fingerprint: String, at now: Date, retention: TimeInterval,
+                       lease: TimeInterval) throws(KeyCatError) -> IdempotencyClaim {
+        try records.withLock { records throws(KeyCatError) -> IdempotencyClaim in
+            let id = scope + "\u{0}" + key
+            if let record = records[id], record.expiresAt > now {
+                guard record.fingerprint == fingerprint else {
+                    throw KeyCatError(.idempotencyKeyReused, "the idempotency key was used with other input", context: ["idempotency_key": key])
+                }
+                if let response = record.response { return .replay(response) }
+                if record.createdAt.addingTimeInterval(lease) > now {
+                    throw KeyCatError(.requestInProgress, "the first request with this idempotency key is still running; retry shortly",
+                                      context: ["idempotency_key": key])
+                }
+            }
+            records[id] = Record(fingerprint: fingerprint, response: nil, createdAt: now, expiresAt: now.addingTimeInterval(retention))
+            return .claimed
+        }
+    }
+
+    package func complete(scope: String, key: String, response: Data, at now: Date) throws(KeyCatError) {
+        records.withLock { $0[scope + "\u{0}" + key]?.response = response }
+    }
+
+    package func release(scope: String, key: String) throws(KeyCatError) {
+        records.withLock { records in
+            let id = scope + "\u{0}" + key
+            if records[id]?.response == nil { records[id] = nil }
+        }
+    }
+}
+
+/// Webhook ids in memory, for tests of the use cases without a file.
+package final class InMemoryWebhookEventStore: WebhookEventStore {
+    private let seen = Mutex<Set<String>>([])
+
+    package init() {}
+
+    package func recordFirstDelivery(of id: String, at now: Date) throws(KeyCatError) -> Bool {
+        seen.withLock { $0.insert(id).inserted }
+    }
+
+    package func forget(_ id: String) throws(KeyCatError) {
+        _ = seen.withLock { $0.remove(id) }
+    }
+}

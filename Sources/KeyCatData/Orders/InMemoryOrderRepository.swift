@@ -1,0 +1,127 @@
+import Foundation
+import KeyCatDomain
+import Synchronization
+
+/// Orders in memory, for tests of the use cases without a file. Behaves as
+/// ``SQLiteOrderRepository`` does: conditional moves, stock taken all-or-nothing with the order,
+/// one paid payment per order, refunds within the balance. It keeps its own stock per product
+/// (``setStock(_:of:)``), since there is no products table to update.
+package final class InMemoryOrderRepository: OrderRepository {
+    struct State {
+        var orders: [OrderID: Order] = [:]
+        var stock: [ProductID: Int] = [:]
+        var payments: [OrderPayment] = []
+        var refunds: [Refund] = []
+        var outcomeUnknown: Set<OrderID> = []
+        var audit: [AuditEntry] = []
+        var nextID: Int64 = 1
+    }
+
+    let state = Mutex(State())
+    private let carts: InMemoryCartRepository?
+
+    /// - Parameter carts: the carts paid orders remove their products from.
+    package init(carts: InMemoryCartRepository? = nil) { self.carts = carts }
+
+    /// Sets the units left of a product.
+    package func setStock(_ units: Int, of productID: ProductID) { state.withLock { $0.stock[productID] = units } }
+    /// The units left of a product.
+    package func stock(of productID: ProductID) -> Int { state.withLock { $0.stock[productID] ?? 0 } }
+    /// The audit entries recorded with moves, oldest first.
+    package var auditEntries: [AuditEntry] { state.withLock { $0.audit } }
+
+    package func create(_ order: NewOrder, at now: Date) throws(KeyCatError) -> Order {
+        try state.withLock { state throws(KeyCatError) -> Order in
+            for line in order.lines where (state.stock[line.productID] ?? 0) < line.quantity {
+                let left = state.stock[line.productID] ?? 0
+                throw KeyCatError(.outOfStock, "only \(left) of \(line.title) left, \(line.quantity) wanted",
+                                  context: ["product_id": "\(line.productID)", "title": line.title, "available": "\(left)",
+                                            "requested": "\(line.quantity)"])
+            }
+            guard !state.orders.values.contains(where: { $0.merchantUID == order.merchantUID }) else {
+                throw KeyCatError(.duplicate, "it already exists")
+            }
+            for line in order.lines { state.stock[line.productID, default: 0] -= line.quantity }
+            let created = Order(
+                id: OrderID(state.nextID), merchantUID: order.merchantUID, buyerID: order.buyerID, lines: order.lines,
+                itemsTotal: order.itemsTotal, deliveryTotal: order.deliveryTotal, amount: order.amount,
+                status: .awaitingPayment, expiresAt: order.expiresAt, createdAt: now, updatedAt: now)
+            state.nextID += 1
+            state.orders[created.id] = created
+            return created
+        }
+    }
+
+    package func find(_ id: OrderID) throws(KeyCatError) -> Order? { state.withLock { $0.orders[id] } }
+
+    package func find(merchantUID: String) throws(KeyCatError) -> Order? {
+        state.withLock { $0.orders.values.first { $0.merchantUID == merchantUID } }
+    }
+
+    package func list(_ filter: OrderFilter, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Order] {
+        let key = { (order: Order) in (Int64((order.createdAt.timeIntervalSince1970 * 1000).rounded()), order.id.rawValue) }
+        return state.withLock { state in
+            state.orders.values
+                .filter { order in filter.status.map { order.status == $0 } ?? true }
+                .filter { order in filter.buyerID.map { order.buyerID == $0 } ?? true }
+                .filter { order in position.map { key(order) < ($0.sortKey, $0.id) } ?? true }
+                .sorted { key($0) > key($1) }
+                .prefix(limit).map { $0 }
+        }
+    }
+
+    package func apply(_ transition: OrderTransition, at now: Date) throws(KeyCatError) -> Bool {
+        let moved = try state.withLock { state throws(KeyCatError) -> Order? in
+            guard var order = state.orders[transition.orderID], order.status == transition.from else { return nil }
+            if let deadline = transition.onlyIfExpiredBy, order.expiresAt > deadline { return nil }
+            if let payment = transition.payment {
+                guard !state.payments.contains(where: { $0.impUID == payment.impUID }) else {
+                    throw KeyCatError(.duplicate, "it already exists")
+                }
+                var recorded = payment
+                recorded.id = Int64(state.payments.count + 1)
+                state.payments.append(recorded)
+                if payment.status == .paid {
+                    order.impUID = payment.impUID
+                    order.paidAt = now
+                }
+            }
+            order.status = transition.to
+            order.updatedAt = now
+            if let carrier = transition.carrier {
+                order.carrier = carrier
+                order.trackingNumber = transition.trackingNumber
+            }
+            if transition.returnsStock { Self.returnStock(&order, in: &state) }
+            state.outcomeUnknown.remove(order.id)
+            if let audit = transition.audit { state.audit.append(audit) }
+            state.orders[order.id] = order
+            return order
+        }
+        guard let moved else { return false }
+        if transition.clearsCart { carts?.removeBought(moved.lines.map(\.productID), for: moved.buyerID) }
+        return true
+    }
+
+    static func returnStock(_ order: inout Order, in state: inout State) {
+        guard !order.stockReturned else { return }
+        order.stockReturned = true
+        for line in order.lines { state.stock[line.productID, default: 0] += line.quantity }
+    }
+
+    package func setOutcomeUnknown(_ id: OrderID, _ unknown: Bool) throws(KeyCatError) {
+        state.withLock { state in
+            guard state.orders[id]?.status == .awaitingPayment else { return }
+            if unknown { state.outcomeUnknown.insert(id) } else { state.outcomeUnknown.remove(id) }
+        }
+    }
+
+    package func ordersToReconcile(at now: Date, limit: Int) throws(KeyCatError) -> [Order] {
+        state.withLock { state in
+            state.orders.values
+                .filter { $0.status == .awaitingPayment && ($0.expiresAt <= now || state.outcomeUnknown.contains($0.id)) }
+                .sorted { ($0.expiresAt, $0.id) < ($1.expiresAt, $1.id) }
+                .prefix(limit).map { $0 }
+        }
+    }
+}

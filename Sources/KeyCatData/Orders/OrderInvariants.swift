@@ -1,0 +1,57 @@
+import Foundation
+import KeyCatInfrastructure
+
+/// The orders' invariants that `db check` proves on any database (each query returns the rows
+/// that break one; none means it holds):
+///
+/// - no product has negative stock;
+/// - no order is charged twice (two `paid` payments for one order);
+/// - every order that was paid has its paid payment, of the order's amount;
+/// - refunds never exceed what was paid, and the order's refunded amount is the sum of its done
+///   refunds;
+/// - stock accounting: an order's units are out of stock exactly while it is not returned, so an
+///   expired, cancelled or failed order must have returned them, and only those (and refunded
+///   ones, restocked) may have.
+///
+/// Stock conservation against an initial stock needs the initial stock, which the catalog does
+/// not keep; the payment simulation, which knows it, checks that too.
+enum OrderInvariants {
+    static let checks: [(String, String)] = [
+        ("product %@ has negative stock", "SELECT id FROM products WHERE stock < 0"),
+        ("order %@ is charged twice (more than one paid payment)",
+         "SELECT order_id FROM payments WHERE status = 'paid' GROUP BY order_id HAVING count(*) > 1"),
+        ("order %@ was paid but has no paid payment of its amount", """
+            SELECT o.id FROM orders o
+            WHERE o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded', 'refunded')
+              AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.status = 'paid' AND p.amount = o.amount)
+            """),
+        ("order %@ has a paid payment but is not paid",
+         "SELECT o.id FROM orders o JOIN payments p ON p.order_id = o.id AND p.status = 'paid' WHERE o.status IN ('awaiting_payment', 'expired', 'failed')"),
+        ("order %@ has refunds above its paid amount", """
+            SELECT o.id FROM orders o JOIN refunds r ON r.order_id = o.id AND r.status IN ('done', 'pending')
+            GROUP BY o.id HAVING sum(r.amount) > max(o.amount)
+            """),
+        ("order %@ records a refunded amount other than the sum of its refunds", """
+            SELECT o.id FROM orders o
+            WHERE o.refunded_amount <> (SELECT coalesce(sum(amount), 0) FROM refunds r WHERE r.order_id = o.id AND r.status = 'done')
+            """),
+        ("order %@ closed without a sale but kept its stock",
+         "SELECT id FROM orders WHERE status IN ('expired', 'cancelled', 'failed') AND stock_returned = 0"),
+        ("order %@ returned its stock but still counts as sold",
+         "SELECT id FROM orders WHERE stock_returned = 1 AND status NOT IN ('expired', 'cancelled', 'failed', 'refunded')"),
+    ]
+
+    /// The broken invariants, one sentence each; nothing on a database without the orders tables.
+    static func problems(on connection: SQLiteConnection) throws -> [String] {
+        let hasOrders = try connection.queryOne(
+            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'orders'", []) { _ in true } ?? false
+        guard hasOrders else { return [] }
+        var problems: [String] = []
+        for (sentence, sql) in checks {
+            for id in try connection.query(sql, [], { $0.int64(0) }) {
+                problems.append(sentence.replacingOccurrences(of: "%@", with: String(id)))
+            }
+        }
+        return problems
+    }
+}

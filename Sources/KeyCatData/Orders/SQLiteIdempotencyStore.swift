@@ -1,0 +1,81 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Idempotency keys in the `idempotency_keys` table. A row without a response is a request
+/// still running; claiming happens in one immediate transaction, so of two processes presenting
+/// the same new key, exactly one runs the request.
+package struct SQLiteIdempotencyStore: IdempotencyStore {
+    private let database: SQLiteDatabase
+
+    package init(database: SQLiteDatabase) { self.database = database }
+
+    package func claim(scope: String, key: String, fingerprint: String, at now: Date, retention: TimeInterval,
+                       lease: TimeInterval) throws(KeyCatError) -> IdempotencyClaim {
+        try storage {
+            try database.write { connection in
+                let id: [SQLiteValue] = [.text(scope), .text(key)]
+                let existing = try connection.queryOne(
+                    "SELECT fingerprint, response, created_at, expires_at FROM idempotency_keys WHERE scope = ? AND key = ?", id
+                ) { row in (row.string(0), row.isNull(1) ? nil : Data(row.bytes(1)), StoredTime.date(row.int64(2)), StoredTime.date(row.int64(3))) }
+                if let (stored, response, createdAt, expiresAt) = existing, expiresAt > now {
+                    guard stored == fingerprint else {
+                        throw KeyCatError(.idempotencyKeyReused, "the idempotency key was used with other input",
+                                          context: ["idempotency_key": key])
+                    }
+                    if let response { return IdempotencyClaim.replay(response) }
+                    if createdAt.addingTimeInterval(lease) > now {
+                        throw KeyCatError(.requestInProgress, "the first request with this idempotency key is still running; retry shortly",
+                                          context: ["idempotency_key": key])
+                    }
+                }
+                try connection.run("""
+                    INSERT INTO idempotency_keys (scope, key, fingerprint, response, created_at, expires_at)
+                    VALUES (?, ?, ?, NULL, ?, ?)
+                    ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, response = NULL,
+                        created_at = excluded.created_at, expires_at = excluded.expires_at
+                    """, id + [.text(fingerprint), StoredTime.value(now), StoredTime.value(now.addingTimeInterval(retention))])
+                // Keys past their retention are swept a few at a time.
+                try connection.run("DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE expires_at <= ? LIMIT 10)",
+                                   [StoredTime.value(now)])
+                return IdempotencyClaim.claimed
+            }
+        }
+    }
+
+    package func complete(scope: String, key: String, response: Data, at now: Date) throws(KeyCatError) {
+        try storage {
+            try database.write {
+                try $0.run("UPDATE idempotency_keys SET response = ? WHERE scope = ? AND key = ?",
+                           [.data(response), .text(scope), .text(key)])
+            }
+        }
+    }
+
+    package func release(scope: String, key: String) throws(KeyCatError) {
+        try storage {
+            try database.write {
+                try $0.run("DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND response IS NULL", [.text(scope), .text(key)])
+            }
+        }
+    }
+}
+
+/// Webhook ids in the `webhook_events` table: the primary key makes the first insert win.
+package struct SQLiteWebhookEventStore: WebhookEventStore {
+    private let database: SQLiteDatabase
+
+    package init(database: SQLiteDatabase) { self.database = database }
+
+    package func recordFirstDelivery(of id: String, at now: Date) throws(KeyCatError) -> Bool {
+        try storage {
+            try database.write {
+                try $0.run("INSERT OR IGNORE INTO webhook_events (id, received_at) VALUES (?, ?)", [.text(id), StoredTime.value(now)]) == 1
+            }
+        }
+    }
+
+    package func forget(_ id: String) throws(KeyCatError) {
+        try storage { try database.write { try $0.run("DELETE FROM webhook_events WHERE id = ?", [.text(id)]) } }
+    }
+}

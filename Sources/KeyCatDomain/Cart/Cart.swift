@@ -1,0 +1,62 @@
+import Foundation
+
+/// A stored cart line: who wants how many of what.
+public struct CartEntry: Sendable, Hashable {
+    public var productID: ProductID
+    public var quantity: Int
+    public var addedAt: Date
+
+    public init(productID: ProductID, quantity: Int, addedAt: Date) {
+        self.productID = productID
+        self.quantity = quantity
+        self.addedAt = addedAt
+    }
+}
+
+/// A cart line as the buyer sees it, with the product's current price.
+public struct CartLine: Sendable, Hashable {
+    public var productID: ProductID
+    /// The product's title now ("" when the product is gone).
+    public var title: String
+    public var quantity: Int
+    /// The current selling price.
+    public var unitPrice: Money
+    /// Unit price × quantity.
+    public var lineTotal: Money
+    /// The product's delivery fee, charged once per line.
+    public var deliveryFee: Money
+    /// Units left.
+    public var stock: Int
+    /// Whether the line can be bought as it is: listed, not deleted, enough stock.
+    public var isAvailable: Bool
+}
+
+/// A buyer's cart, priced now. Totals count available lines only.
+public struct Cart: Sendable, Hashable {
+    public var lines: [CartLine]
+    public var itemsTotal: Money
+    public var deliveryTotal: Money
+    public var total: Money
+}
+
+/// The cart's limits (DESIGN §2).
+public enum CartRules {
+    public static let quantityRange = 1...99
+    public static let maximumLines = 50
+}
+
+/// Where carts are kept. Implementations: `SQLiteCartRepository`, `InMemoryCartRepository`.
+public protocol CartRepository: Sendable {
+    /// The buyer's lines, oldest first.
+    func entries(of userID: UserID) throws(KeyCatError) -> [CartEntry]
+    /// Adds `quantity` to the line (creating it), capped at `cap`.
+    ///
+    /// - Throws: `validation` (`field` = `cart`) when a new line would exceed `maximumLines`.
+    func add(_ productID: ProductID, quantity: Int, cap: Int, for userID: UserID, maximumLines: Int, at now: Date) throws(KeyCatError) -> CartEntry
+    /// Sets the line's quantity (creating it).
+    func set(_ productID: ProductID, quantity: Int, for userID: UserID, maximumLines: Int, at now: Date) throws(KeyCatError) -> CartEntry
+    /// Removes a line; false when there was none.
+    @discardableResult
+    func remove(_ productID: ProductID, for userID: UserID) throws(KeyCatError) -> Bool
+    func clear(_ userID: UserID) throws(KeyCatError)
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The buyer's cart: add (adding up, capped at 99), set, remove, clear, and read back priced now
+/// (DESIGN §2). At most 50 lines. A deleted or sold-out product stays in the cart, shown as
+/// unavailable, until the buyer removes it.
+public struct CartService: Sendable {
+    private let carts: any CartRepository
+    private let products: any ProductRepository
+    private let clock: any WallClock
+
+    public init(carts: any CartRepository, products: any ProductRepository, clock: any WallClock) {
+        self.carts = carts
+        self.products = products
+        self.clock = clock
+    }
+
+    /// Adds `quantity` units; adding a product already in the cart adds up, capped at 99.
+    ///
+    /// - Throws: `validation` for a quantity outside 1–99 or a 51st line; `notFound` for a
+    ///   product that does not exist or was deleted.
+    @discardableResult
+    public func add(_ productID: ProductID, quantity: Int = 1, by principal: Principal) throws(KeyCatError) -> Cart {
+        try checkQuantity(quantity)
+        try requireListed(productID)
+        _ = try carts.add(productID, quantity: quantity, cap: CartRules.quantityRange.upperBound,
+                          for: principal.userID, maximumLines: CartRules.maximumLines, at: clock.now())
+        return try cart(of: principal)
+    }
+
+    /// Sets a line's quantity (1–99), creating the line when needed.
+    @discardableResult
+    public func set(_ productID: ProductID, quantity: Int, by principal: Principal) throws(KeyCatError) -> Cart {
+        try checkQuantity(quantity)
+        try requireListed(productID)
+        _ = try carts.set(productID, quantity: quantity, for: principal.userID,
+                          maximumLines: CartRules.maximumLines, at: clock.now())
+        return try cart(of: principal)
+    }
+
+    /// Removes a line. Removing a line that is not there is not an error.
+    @discardableResult
+    public func remove(_ productID: ProductID, by principal: Principal) throws(KeyCatError) -> Cart {
+        try carts.remove(productID, for: principal.userID)
+        return try cart(of: principal)
+    }
+
+    /// Empties the cart.
+    public func clear(by principal: Principal) throws(KeyCatError) {
+        try carts.clear(principal.userID)
+    }
+
+    /// The caller's cart with current prices, line totals, delivery fees and availability.
+    public func cart(of principal: Principal) throws(KeyCatError) -> Cart {
+        let now = clock.now()
+        var lines: [CartLine] = []
+        for entry in try carts.entries(of: principal.userID) {
+            let product = try products.find(entry.productID)
+            let price = product?.sellingPrice(at: now) ?? .zero
+            let live = product != nil && product?.deletedAt == nil
+            lines.append(CartLine(
+                productID: entry.productID, title: product?.title ?? "", quantity: entry.quantity,
+                unitPrice: price, lineTotal: try price * entry.quantity,
+                deliveryFee: product?.delivery.fee ?? .zero, stock: live ? product?.stock ?? 0 : 0,
+                isAvailable: live && (product?.stock ?? 0) >= entry.quantity))
+        }
+        let available = lines.filter(\.isAvailable)
+        let items = try Money.sum(available.map(\.lineTotal))
+        let delivery = try Money.sum(available.map(\.deliveryFee))
+        return Cart(lines: lines, itemsTotal: items, deliveryTotal: delivery, total: try items + delivery)
+    }
+
+    private func checkQuantity(_ quantity: Int) throws(KeyCatError) {
+        guard CartRules.quantityRange.contains(quantity) else {
+            throw KeyCatError.validation("quantity", "a quantity is between 1 and 99, got \(quantity)")
+        }
+    }
+
+    private func requireListed(_ productID: ProductID) throws(KeyCatError) {
+        guard let product = try products.find(productID), product.deletedAt == nil else {
+            throw KeyCatError.notFound("product", productID)
+        }
+    }
+}

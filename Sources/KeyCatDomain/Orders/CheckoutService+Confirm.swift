@@ -1,0 +1,77 @@
+import Foundation
+
+/// What a webhook delivery did.
+public enum WebhookOutcome: Sendable, Hashable {
+    /// The webhook id was seen before: nothing done.
+    case duplicate
+    /// The merchant UID is none of ours: acknowledged and ignored.
+    case unknownOrder
+    /// The payment was re-read and applied.
+    case settled(SettlementOutcome)
+}
+
+extension CheckoutService {
+    /// The buyer's confirmation after paying: re-reads `impUID` from the PG and applies it.
+    ///
+    /// - Returns: the paid order (also when a webhook or another confirm got there first).
+    /// - Throws: `paymentDeclined` when the payment is not paid (the order stays awaiting
+    ///   payment, so the buyer may try again until it expires); `paymentAmountForged` when the
+    ///   paid amount differs (the payment was cancelled, the order failed); `illegalTransition`
+    ///   when the order had closed (the payment was cancelled); `gatewayTimeout` when the PG's
+    ///   answer was lost (reconciliation settles it); `notOwner`, `notFound`, `validation` for a
+    ///   payment of another order.
+    public func confirm(_ orderID: OrderID, impUID: String, idempotencyKey: String? = nil, by principal: Principal) async throws(KeyCatError) -> Order {
+        guard let order = try orders.find(orderID) else { throw KeyCatError.notFound("order", orderID) }
+        try principal.requireOwnerOrAdmin(order.buyerID, of: "order")
+        return try await idempotency.run(scope: "confirm:\(principal.userID)", key: idempotencyKey,
+                                         fingerprint: "\(orderID)|\(impUID)") { () async throws(KeyCatError) -> Order in
+            let current = try settlement.reload(orderID)
+            if current.impUID == impUID { return current }
+            let payment: GatewayPayment
+            do throws(KeyCatError) {
+                payment = try await gateway.payment(impUID: impUID)
+            } catch {
+                if error.code == .gatewayTimeout, current.status == .awaitingPayment {
+                    try orders.setOutcomeUnknown(orderID, true)
+                }
+                throw error
+            }
+            guard payment.merchantUID == current.merchantUID else {
+                throw KeyCatError.validation("imp_uid", "the payment \(impUID) is not for order \(orderID)")
+            }
+            switch try await settlement.settle(current, with: payment, via: "confirm") {
+            case let .paid(order), let .alreadyPaid(order):
+                return order
+            case let .notPaid(_, reason):
+                throw KeyCatError(.paymentDeclined, "the payment did not go through: \(reason)",
+                                  context: ["order_id": "\(orderID)", "reason": reason])
+            case let .forged(order, paid):
+                throw KeyCatError(.paymentAmountForged,
+                                  "paid \(paid) for an order of \(order.amount): the payment was cancelled",
+                                  context: ["order_id": "\(orderID)", "paid": "\(paid.won)", "amount": "\(order.amount.won)"])
+            case let .voided(order):
+                throw KeyCatError(.illegalTransition,
+                                  "the order is \(order.status.rawValue); the payment was cancelled and will be returned",
+                                  context: ["order_id": "\(orderID)", "status": order.status.rawValue])
+            }
+        }
+    }
+
+    /// Handles a PG webhook that passed signature verification: drops a duplicate by its id,
+    /// never trusts the body's status, re-reads the payment and applies it like ``confirm``.
+    ///
+    /// - Throws: a gateway error when the payment could not be re-read; the webhook id is then
+    ///   forgotten, so answer non-2xx and the PG's redelivery is handled.
+    public func handleWebhook(id: String, impUID: String, merchantUID: String) async throws(KeyCatError) -> WebhookOutcome {
+        guard try webhookEvents.recordFirstDelivery(of: id, at: clock.now()) else { return .duplicate }
+        do throws(KeyCatError) {
+            guard let order = try orders.find(merchantUID: merchantUID) else { return .unknownOrder }
+            let payment = try await gateway.payment(impUID: impUID)
+            guard payment.merchantUID == order.merchantUID else { return .unknownOrder }
+            return .settled(try await settlement.settle(order, with: payment, via: "webhook"))
+        } catch {
+            try? webhookEvents.forget(id)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// What one reconciliation run did.
+public struct ReconcileReport: Sendable, Hashable, Codable {
+    /// Orders found paid at the PG (late payments, lost answers) and moved to paid.
+    public var paid = 0
+    /// Orders past their reservation with no payment: expired, stock given back.
+    public var expired = 0
+    /// Orders the PG settled otherwise (forged amount, payment voided).
+    public var failedOrVoided = 0
+    /// Payments that paid for nothing, cancelled at the PG.
+    public var paymentsVoided = 0
+    /// Refunds whose PG answer was lost, now completed or failed.
+    public var refundsSettled = 0
+    /// Orders the PG could not be asked about this time (left for the next run).
+    public var unresolved = 0
+
+    public init() {}
+}
+
+extension CheckoutService {
+    /// Settles what was left open, by asking the PG (DESIGN §6): orders awaiting payment past
+    /// their expiry or whose PG answer was lost (`find` by merchant UID: paid → paid as a late
+    /// payment, otherwise expired with the stock back once the reservation ran out), payments
+    /// that pay for nothing and still need cancelling, and refunds whose answer was lost.
+    ///
+    /// Safe at any time and from several processes at once: every move is a conditional update,
+    /// and PG cancels carry idempotency keys.
+    public func reconcile(limit: Int = 1_000) async throws(KeyCatError) -> ReconcileReport {
+        var report = ReconcileReport()
+        let now = clock.now()
+        for order in try orders.ordersToReconcile(at: now, limit: limit) {
+            let payment: GatewayPayment?
+            do throws(KeyCatError) {
+                payment = try await gateway.payment(merchantUID: order.merchantUID)
+            } catch where error.code == .paymentNotFound {
+                payment = nil
+            } catch {
+                report.unresolved += 1
+                continue
+            }
+            if let payment, payment.status == .paid, payment.merchantUID == order.merchantUID {
+                do throws(KeyCatError) {
+                    switch try await settlement.settle(order, with: payment, via: "reconcile") {
+                    case .paid: report.paid += 1
+                    case .alreadyPaid, .notPaid: break
+                    case .forged, .voided: report.failedOrVoided += 1
+                    }
+                } catch {
+                    report.unresolved += 1
+                }
+                continue
+            }
+            if order.expiresAt <= now {
+                var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .expired)
+                move.onlyIfExpiredBy = now
+                move.returnsStock = true
+                if try orders.apply(move, at: now) { report.expired += 1 }
+            } else {
+                try orders.setOutcomeUnknown(order.id, false)
+            }
+        }
+        for payment in try orders.paymentsToVoid(limit: limit) {
+            await settlement.void(payment, detail: "settled by reconciliation")
+            if try orders.paymentsToVoid(limit: limit).contains(where: { $0.impUID == payment.impUID }) == false {
+                report.paymentsVoided += 1
+            }
+        }
+        for refund in try orders.pendingRefunds(limit: limit) {
+            guard let order = try orders.find(refund.orderID), let impUID = order.impUID else { continue }
+            do throws(KeyCatError) {
+                _ = try await settlement.sendRefund(refund, impUID: impUID)
+                _ = try orders.completeRefund(refund, audit: AuditEntry(
+                    actor: "system", action: "order.refund", target: "order:\(order.id)",
+                    detail: "refund \(refund.id) of \(refund.amount) completed by reconciliation", at: clock.now()), at: clock.now())
+                report.refundsSettled += 1
+            } catch where error.code == .gatewayTimeout || error.code == .gatewayUnavailable || error.code == .rateLimited {
+                report.unresolved += 1
+            } catch {
+                try orders.failRefund(refund, at: clock.now())
+                report.refundsSettled += 1
+            }
+        }
+        return report
+    }
+}

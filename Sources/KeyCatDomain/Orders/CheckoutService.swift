@@ -1,0 +1,120 @@
+import Foundation
+
+/// Checkout, payment confirmation, PG webhooks and reconciliation (DESIGN §6).
+///
+/// Flow: ``checkout(_:by:)`` computes the amount on the server, takes the stock and creates the
+/// order in one transaction, then pre-registers merchant UID and amount with the PG; the buyer
+/// pays at the PG; ``confirm(_:impUID:idempotencyKey:by:)`` and/or ``handleWebhook(id:impUID:merchantUID:)``
+/// re-read the payment and move the order; ``reconcile(limit:)`` settles whatever was left open.
+/// No write transaction is ever held across a PG call: commit, call, then apply the answer with a
+/// conditional update, so concurrent confirms, webhooks and reconcilers (in any process) agree.
+public struct CheckoutService: Sendable {
+    let orders: any OrderRepository
+    let carts: any CartRepository
+    let products: any ProductRepository
+    let gateway: any PaymentGateway
+    let webhookEvents: any WebhookEventStore
+    let idempotency: IdempotentRunner
+    let settlement: PaymentSettlement
+    let clock: any WallClock
+    /// How long stock is held for payment.
+    public let reservationLifetime: TimeInterval
+
+    public init(
+        orders: any OrderRepository, carts: any CartRepository, products: any ProductRepository,
+        gateway: any PaymentGateway, webhookEvents: any WebhookEventStore, idempotency: any IdempotencyStore,
+        clock: any WallClock, reservationLifetime: TimeInterval = 15 * 60
+    ) {
+        self.orders = orders
+        self.carts = carts
+        self.products = products
+        self.gateway = gateway
+        self.webhookEvents = webhookEvents
+        self.idempotency = IdempotentRunner(store: idempotency, clock: clock)
+        self.settlement = PaymentSettlement(orders: orders, gateway: gateway, clock: clock)
+        self.clock = clock
+        self.reservationLifetime = reservationLifetime
+    }
+
+    /// Creates an order awaiting payment and registers its amount with the PG.
+    ///
+    /// - Throws: `validation` for an empty cart, a quantity outside 1–99 or more than 50 lines;
+    ///   `notFound` for a product that is gone; `outOfStock` naming the product and what is
+    ///   left; `idempotencyKeyReused`/`requestInProgress`; a gateway error when the PG could not
+    ///   register the amount (the order is then cancelled and its stock given back).
+    public func checkout(_ request: CheckoutRequest, by principal: Principal) async throws(KeyCatError) -> Order {
+        try principal.require(.buyer, .seller, to: "check out")
+        let items = try resolveItems(request.source, for: principal.userID)
+        let fingerprint = items.map { "\($0.productID)x\($0.quantity)" }.joined(separator: ",")
+        return try await idempotency.run(scope: "checkout:\(principal.userID)", key: request.idempotencyKey,
+                                         fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
+            try await placeOrder(items, for: principal.userID)
+        }
+    }
+
+    /// Prices are read just before the order's transaction, which then takes the stock with
+    /// `UPDATE … WHERE stock >= ? AND listed = 1`: a price changed in between applies from the
+    /// next order (the buyer pays what the returned order says, never a price it does not show).
+    private func placeOrder(_ items: [CheckoutItem], for buyerID: UserID) async throws(KeyCatError) -> Order {
+        let now = clock.now()
+        var lines: [OrderLine] = []
+        for item in items {
+            guard let product = try products.find(item.productID), product.deletedAt == nil else {
+                throw KeyCatError.notFound("product", item.productID)
+            }
+            lines.append(OrderLine(productID: product.id, title: product.title, unitPrice: product.sellingPrice(at: now),
+                                   quantity: item.quantity, deliveryFee: product.delivery.fee))
+        }
+        var lineTotals: [Money] = []
+        for line in lines { lineTotals.append(try line.total()) }
+        let itemsTotal = try Money.sum(lineTotals)
+        let deliveryTotal = try Money.sum(lines.map(\.deliveryFee))
+        let order = try orders.create(NewOrder(
+            merchantUID: Self.newMerchantUID(), buyerID: buyerID, lines: lines, itemsTotal: itemsTotal,
+            deliveryTotal: deliveryTotal, amount: try itemsTotal + deliveryTotal,
+            expiresAt: now.addingTimeInterval(reservationLifetime)), at: now)
+        do throws(KeyCatError) {
+            try await gateway.prepare(merchantUID: order.merchantUID, amount: order.amount)
+        } catch {
+            // Nobody can pay an order the PG does not know the amount of: give the stock back.
+            var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .cancelled)
+            move.returnsStock = true
+            _ = try? orders.apply(move, at: clock.now())
+            throw error
+        }
+        return order
+    }
+
+    /// The cart's lines or the given ones, merged by product and checked.
+    private func resolveItems(_ source: CheckoutRequest.Source, for buyerID: UserID) throws(KeyCatError) -> [CheckoutItem] {
+        let raw: [CheckoutItem]
+        switch source {
+        case .cart: raw = try carts.entries(of: buyerID).map { CheckoutItem(productID: $0.productID, quantity: $0.quantity) }
+        case let .items(items): raw = items
+        }
+        guard !raw.isEmpty else { throw KeyCatError.validation("items", "there is nothing to check out") }
+        var merged: [CheckoutItem] = []
+        for item in raw {
+            guard item.quantity > 0 else {
+                throw KeyCatError.validation("quantity", "a quantity is between 1 and 99, got \(item.quantity)")
+            }
+            if let index = merged.firstIndex(where: { $0.productID == item.productID }) {
+                merged[index].quantity += item.quantity
+            } else {
+                merged.append(item)
+            }
+        }
+        guard merged.count <= CartRules.maximumLines else {
+            throw KeyCatError.validation("items", "an order has at most \(CartRules.maximumLines) lines")
+        }
+        if let line = merged.first(where: { !CartRules.quantityRange.contains($0.quantity) }) {
+            throw KeyCatError.validation("quantity", "a quantity is between 1 and 99, got \(line.quantity)")
+        }
+        return merged.sorted { $0.productID < $1.productID }
+    }
+
+    /// `kc_` and 32 random hex digits: 35 characters, within the PG's 40.
+    static func newMerchantUID() -> String {
+        "kc_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+}

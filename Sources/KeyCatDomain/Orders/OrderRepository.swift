@@ -1,0 +1,123 @@
+import Foundation
+
+/// An order about to be created: what checkout computed.
+public struct NewOrder: Sendable, Hashable {
+    public var merchantUID: String
+    public var buyerID: UserID
+    public var lines: [OrderLine]
+    public var itemsTotal: Money
+    public var deliveryTotal: Money
+    public var amount: Money
+    public var expiresAt: Date
+
+    public init(merchantUID: String, buyerID: UserID, lines: [OrderLine], itemsTotal: Money, deliveryTotal: Money,
+                amount: Money, expiresAt: Date) {
+        self.merchantUID = merchantUID
+        self.buyerID = buyerID
+        self.lines = lines
+        self.itemsTotal = itemsTotal
+        self.deliveryTotal = deliveryTotal
+        self.amount = amount
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A move of one order from one status to another, with everything that must commit with it.
+/// The move happens only if the order is still in `from` (a conditional update): of two racing
+/// moves, exactly one wins.
+public struct OrderTransition: Sendable {
+    public var orderID: OrderID
+    public var from: OrderStatus
+    public var to: OrderStatus
+    /// Only move if the reservation expired at or before this time.
+    public var onlyIfExpiredBy: Date?
+    /// A payment to record with the move (unique by `impUID`).
+    public var payment: OrderPayment?
+    /// Give the order's units back to stock.
+    public var returnsStock = false
+    /// Remove the order's products from the buyer's cart.
+    public var clearsCart = false
+    public var carrier: String?
+    public var trackingNumber: String?
+    public var audit: AuditEntry?
+
+    public init(orderID: OrderID, from: OrderStatus, to: OrderStatus) {
+        self.orderID = orderID
+        self.from = from
+        self.to = to
+    }
+}
+
+/// Which orders a list shows.
+public struct OrderFilter: Sendable, Hashable {
+    public var status: OrderStatus?
+    public var buyerID: UserID?
+
+    public init(status: OrderStatus? = nil, buyerID: UserID? = nil) {
+        self.status = status
+        self.buyerID = buyerID
+    }
+
+    /// Binds cursors to these filters.
+    var fingerprint: String { "\(status?.rawValue ?? "*")|\(buyerID.map(String.init(describing:)) ?? "*")" }
+}
+
+/// Where orders, their payments and refunds are kept. Implementations: `SQLiteOrderRepository`
+/// and `InMemoryOrderRepository`.
+public protocol OrderRepository: Sendable {
+    /// Takes every line's units from stock and creates the order, all in one transaction: a
+    /// line whose product has fewer units left (or is no longer listed) fails the whole order.
+    ///
+    /// - Throws: `outOfStock` naming the product (`product_id`, `title`) and what is left
+    ///   (`available`); `duplicate` for a merchant UID in use.
+    func create(_ order: NewOrder, at now: Date) throws(KeyCatError) -> Order
+
+    func find(_ id: OrderID) throws(KeyCatError) -> Order?
+    func find(merchantUID: String) throws(KeyCatError) -> Order?
+
+    /// Up to `limit` orders matching `filter`, newest first, strictly after `position`
+    /// (sort key: creation time in milliseconds).
+    func list(_ filter: OrderFilter, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Order]
+
+    /// Applies `transition` if the order is still in `transition.from`.
+    ///
+    /// - Returns: whether this call moved the order (false: someone else moved it first).
+    func apply(_ transition: OrderTransition, at now: Date) throws(KeyCatError) -> Bool
+
+    /// Marks (or unmarks) an order whose PG answer was lost, so reconciliation settles it.
+    func setOutcomeUnknown(_ id: OrderID, _ unknown: Bool) throws(KeyCatError)
+
+    /// Orders reconciliation must settle: awaiting payment and expired by `now`, or awaiting
+    /// with an unknown PG outcome. Oldest first, at most `limit`.
+    func ordersToReconcile(at now: Date, limit: Int) throws(KeyCatError) -> [Order]
+
+    /// Records a payment that pays for nothing (status `voiding`) so it is cancelled at the PG;
+    /// harmless when it is already recorded.
+    func recordVoiding(_ payment: OrderPayment) throws(KeyCatError)
+    /// Marks a `voiding` payment `voided`, with its audit entry.
+    func markVoided(impUID: String, audit: AuditEntry?) throws(KeyCatError)
+    /// Payments still `voiding`.
+    func paymentsToVoid(limit: Int) throws(KeyCatError) -> [OrderPayment]
+
+    /// The payments of `buyerID`'s orders, newest first, strictly after `position`.
+    func payments(of buyerID: UserID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [OrderPayment]
+    /// The payments recorded against one order.
+    func payments(of orderID: OrderID) throws(KeyCatError) -> [OrderPayment]
+
+    /// Starts a refund: checks in one transaction that the order is in `expectedStatus`, that no
+    /// other refund is pending and that `amount` fits the refundable balance, then records it
+    /// `pending` with the balance as its checksum.
+    ///
+    /// - Throws: `illegalTransition` when the order moved; `requestInProgress` when another
+    ///   refund is pending; `cancelAmountExceedsCancellable` above the balance.
+    func beginRefund(orderID: OrderID, expectedStatus: OrderStatus, amount: Money?, reason: String, restock: Bool,
+                     target: (_ isFull: Bool) -> OrderStatus, at now: Date) throws(KeyCatError) -> Refund
+    /// Completes a pending refund: adds it to the order's refunded amount, moves the order to the
+    /// refund's target and, for a full refund with restock, gives the stock back.
+    func completeRefund(_ refund: Refund, audit: AuditEntry?, at now: Date) throws(KeyCatError) -> Order
+    /// Marks a pending refund failed (the PG refused it).
+    func failRefund(_ refund: Refund, at now: Date) throws(KeyCatError)
+    /// Refunds still pending (their PG answer was lost).
+    func pendingRefunds(limit: Int) throws(KeyCatError) -> [Refund]
+    func refunds(of orderID: OrderID) throws(KeyCatError) -> [Refund]
+}

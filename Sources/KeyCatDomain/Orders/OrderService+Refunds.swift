@@ -1,0 +1,105 @@
+import Foundation
+
+/// A refund an operator asks for.
+public struct RefundRequest: Sendable, Hashable {
+    /// How much; nil refunds the whole refundable balance.
+    public var amount: Money?
+    public var reason: String
+    /// Give the units back to stock (only with a full refund).
+    public var restock: Bool
+    /// The refundable balance the caller believes in (the PG checksum); when given and stale the
+    /// refund is refused with `cancellableAmountInconsistent`.
+    public var expectedBalance: Money?
+    public var idempotencyKey: String?
+
+    public init(amount: Money? = nil, reason: String, restock: Bool = false, expectedBalance: Money? = nil,
+                idempotencyKey: String? = nil) {
+        self.amount = amount
+        self.reason = reason
+        self.restock = restock
+        self.expectedBalance = expectedBalance
+        self.idempotencyKey = idempotencyKey
+    }
+}
+
+extension OrderService {
+    /// Cancels an order before it ships. Awaiting payment: cancelled, stock back. Paid: refunded
+    /// in full at the PG, then cancelled, stock back. The buyer or an admin may cancel.
+    ///
+    /// - Throws: `illegalTransition` once shipped (refund instead) or closed; gateway errors
+    ///   from the refund (a lost answer leaves the refund pending for reconciliation).
+    public func cancel(_ id: OrderID, reason: String, by principal: Principal) async throws(KeyCatError) -> Order {
+        let current = try order(id, by: principal)
+        let reason = try Self.checkedReason(reason)
+        switch current.status {
+        case .awaitingPayment:
+            return try move(id, to: .cancelled, by: principal, detail: reason) { $0.returnsStock = true }
+        case .paid:
+            return try await refund(current, RefundRequest(reason: reason, restock: true), cancelling: true, by: principal)
+        default:
+            try current.status.checkMove(to: .cancelled)
+            return current
+        }
+    }
+
+    /// Refunds all or part of a paid order at the PG (admin), with the cancellable balance as
+    /// checksum. A full refund makes it `refunded` (and with `restock`, gives the units back);
+    /// a partial one `partiallyRefunded`. The sum of refunds never exceeds what was paid.
+    ///
+    /// - Throws: `illegalTransition` for an order that holds no payment; `validation` for a
+    ///   non-positive amount or a missing reason; `cancelAmountExceedsCancellable` above the
+    ///   balance; `cancellableAmountInconsistent` for a stale `expectedBalance` or when the PG's
+    ///   balance differs from ours; `requestInProgress` while another refund of the order is
+    ///   pending; `idempotencyKeyReused`.
+    public func refund(_ id: OrderID, _ request: RefundRequest, by principal: Principal) async throws(KeyCatError) -> Order {
+        try principal.require(.admin, to: "refund orders")
+        let fingerprint = "\(id)|\(request.amount?.won ?? -1)|\(request.restock)|\(request.reason)"
+        return try await idempotency.run(scope: "refund:\(principal.auditActor)", key: request.idempotencyKey,
+                                         fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
+            let current = try order(id, by: principal)
+            return try await refund(current, request, cancelling: false, by: principal)
+        }
+    }
+
+    private func refund(_ order: Order, _ request: RefundRequest, cancelling: Bool, by principal: Principal) async throws(KeyCatError) -> Order {
+        let reason = try Self.checkedReason(request.reason)
+        guard order.status.holdsPayment, let impUID = order.impUID else {
+            try order.status.checkMove(to: .refunded)
+            throw KeyCatError(.illegalTransition, "order \(order.id) holds no payment to refund")
+        }
+        if let amount = request.amount, amount <= .zero {
+            throw KeyCatError.validation("amount", "a refund amount must be positive")
+        }
+        if let expected = request.expectedBalance, expected != order.refundableAmount {
+            throw KeyCatError(.cancellableAmountInconsistent,
+                              "the refundable balance is \(order.refundableAmount), not \(expected): read the order again",
+                              context: ["refundable": "\(order.refundableAmount.won)"])
+        }
+        let now = clock.now()
+        let refund = try orders.beginRefund(
+            orderID: order.id, expectedStatus: order.status, amount: request.amount, reason: reason,
+            restock: request.restock, target: { isFull in isFull ? (cancelling ? .cancelled : .refunded) : .partiallyRefunded },
+            at: now)
+        do throws(KeyCatError) {
+            _ = try await settlement.sendRefund(refund, impUID: impUID)
+        } catch where [.gatewayTimeout, .gatewayUnavailable, .rateLimited].contains(error.code) {
+            throw error  // outcome unknown: the refund stays pending and reconciliation finishes it
+        } catch {
+            try orders.failRefund(refund, at: clock.now())
+            throw error
+        }
+        let action = cancelling ? "order.cancel" : "order.refund"
+        return try orders.completeRefund(refund, audit: AuditEntry(
+            actor: principal.auditActor, action: action, target: "order:\(order.id)",
+            detail: "\(refund.amount) refunded\(refund.restock ? " with restock" : ""): \(reason)", at: clock.now()),
+            at: clock.now())
+    }
+
+    static func checkedReason(_ reason: String) throws(KeyCatError) -> String {
+        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...200).contains(reason.count) else {
+            throw KeyCatError.validation("reason", "a reason has 1–200 characters")
+        }
+        return reason
+    }
+}

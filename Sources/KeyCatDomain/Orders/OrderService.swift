@@ -1,0 +1,124 @@
+import Foundation
+
+/// Orders after checkout: buyers read theirs and cancel before shipping; operators list, ship,
+/// deliver, cancel and refund (DESIGN §2). Every operator action is audited in the transaction
+/// that makes it.
+public struct OrderService: Sendable {
+    let orders: any OrderRepository
+    let cursors: any PageCursorCodec
+    let clock: any WallClock
+    let settlement: PaymentSettlement
+    let idempotency: IdempotentRunner
+
+    public init(orders: any OrderRepository, gateway: any PaymentGateway, idempotency: any IdempotencyStore,
+                cursors: any PageCursorCodec, clock: any WallClock) {
+        self.orders = orders
+        self.cursors = cursors
+        self.clock = clock
+        self.settlement = PaymentSettlement(orders: orders, gateway: gateway, clock: clock)
+        self.idempotency = IdempotentRunner(store: idempotency, clock: clock)
+    }
+
+    /// One order, for its buyer or an admin.
+    public func order(_ id: OrderID, by principal: Principal) throws(KeyCatError) -> Order {
+        guard let order = try orders.find(id) else { throw KeyCatError.notFound("order", id) }
+        try principal.requireOwnerOrAdmin(order.buyerID, of: "order")
+        return order
+    }
+
+    /// Orders newest first. A buyer or seller sees only their own (the filter's buyer is forced
+    /// to them); an admin sees any.
+    public func list(_ filter: OrderFilter = OrderFilter(), limit: PageLimit = .default, cursor: String? = nil,
+                     by principal: Principal) throws(KeyCatError) -> Page<Order> {
+        var filter = filter
+        if principal.role != .admin { filter.buyerID = principal.userID }
+        let query = "orders|newest|\(filter.fingerprint)"
+        let position = try cursor.map { cursor throws(KeyCatError) in try cursors.decode(cursor, query: query) }
+        var items = try orders.list(filter, after: position, limit: limit.value + 1)
+        var next: String?
+        if items.count > limit.value {
+            items.removeLast()
+            let last = items[items.count - 1]
+            next = cursors.encode(CursorPosition(sortKey: Self.millis(last.createdAt), id: last.id.rawValue), query: query)
+        }
+        return Page(items: items, nextCursor: next)
+    }
+
+    /// The caller's payments, newest first (by the order they were recorded in).
+    public func payments(limit: PageLimit = .default, cursor: String? = nil, by principal: Principal) throws(KeyCatError) -> Page<OrderPayment> {
+        let query = "payments|\(principal.userID)"
+        let position = try cursor.map { cursor throws(KeyCatError) in try cursors.decode(cursor, query: query) }
+        var items = try orders.payments(of: principal.userID, after: position, limit: limit.value + 1)
+        var next: String?
+        if items.count > limit.value {
+            items.removeLast()
+            let last = items[items.count - 1]
+            next = cursors.encode(CursorPosition(sortKey: last.id, id: last.id), query: query)
+        }
+        return Page(items: items, nextCursor: next)
+    }
+
+    /// The payments recorded against one order.
+    public func payments(of id: OrderID, by principal: Principal) throws(KeyCatError) -> [OrderPayment] {
+        _ = try order(id, by: principal)
+        return try orders.payments(of: id)
+    }
+
+    /// The refunds of one order.
+    public func refunds(of id: OrderID, by principal: Principal) throws(KeyCatError) -> [Refund] {
+        _ = try order(id, by: principal)
+        return try orders.refunds(of: id)
+    }
+
+    /// Marks a paid order shipped with its carrier and tracking number (admin).
+    public func ship(_ id: OrderID, carrier: String, trackingNumber: String, by principal: Principal) throws(KeyCatError) -> Order {
+        try principal.require(.admin, to: "ship orders")
+        let carrier = carrier.trimmingCharacters(in: .whitespaces)
+        let tracking = trackingNumber.trimmingCharacters(in: .whitespaces)
+        guard (1...50).contains(carrier.count) else { throw KeyCatError.validation("carrier", "a carrier has 1–50 characters") }
+        guard (1...50).contains(tracking.count) else { throw KeyCatError.validation("tracking", "a tracking number has 1–50 characters") }
+        return try move(id, to: .shipped, by: principal, detail: "\(carrier) \(tracking)") { move in
+            move.carrier = carrier
+            move.trackingNumber = tracking
+        }
+    }
+
+    /// Marks a shipped order delivered (admin).
+    public func deliver(_ id: OrderID, by principal: Principal) throws(KeyCatError) -> Order {
+        try principal.require(.admin, to: "deliver orders")
+        return try move(id, to: .delivered, by: principal, detail: "")
+    }
+
+    /// Moves an order by the state machine, conditionally on the status it was read in.
+    func move(_ id: OrderID, to next: OrderStatus, by principal: Principal, detail: String,
+              _ adjust: (inout OrderTransition) -> Void = { _ in }) throws(KeyCatError) -> Order {
+        let current = try order(id, by: principal)
+        try current.status.checkMove(to: next)
+        let now = clock.now()
+        var transition = OrderTransition(orderID: id, from: current.status, to: next)
+        transition.audit = AuditEntry(actor: principal.auditActor, action: "order.\(Self.verb(next))",
+                                      target: "order:\(id)", detail: detail, at: now)
+        adjust(&transition)
+        guard try orders.apply(transition, at: now) else {
+            let moved = try settlement.reload(id)
+            try moved.status.checkMove(to: next)
+            throw KeyCatError(.illegalTransition, "order \(id) changed meanwhile; read it again")
+        }
+        return try settlement.reload(id)
+    }
+
+    static func verb(_ status: OrderStatus) -> String {
+        switch status {
+        case .shipped: "ship"
+        case .delivered: "deliver"
+        case .cancelled: "cancel"
+        case .expired: "expire"
+        case .failed: "fail"
+        case .paid: "pay"
+        case .partiallyRefunded, .refunded: "refund"
+        case .awaitingPayment: "create"
+        }
+    }
+
+    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+}

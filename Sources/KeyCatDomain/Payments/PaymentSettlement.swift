@@ -1,0 +1,104 @@
+import Foundation
+
+/// What applying a PG payment to an order did.
+public enum SettlementOutcome: Sendable, Hashable {
+    /// This call moved the order to paid.
+    case paid(Order)
+    /// The order was already paid by this payment (another confirm, webhook or reconcile won).
+    case alreadyPaid(Order)
+    /// The payment is not paid (declined, not yet paid, cancelled): the order is unchanged.
+    case notPaid(Order, reason: String)
+    /// The paid amount differed from the order's: the order failed and the payment is cancelled.
+    case forged(Order, paid: Money)
+    /// The payment pays for nothing (the order closed or was paid by another payment): it is
+    /// cancelled at the PG.
+    case voided(Order)
+}
+
+/// The one place a PG payment is applied to an order: confirm, webhooks and reconciliation all
+/// come here, so they make the same decision and race safely (every move is a conditional
+/// update, never a write transaction held across a PG call).
+struct PaymentSettlement: Sendable {
+    let orders: any OrderRepository
+    let gateway: any PaymentGateway
+    let clock: any WallClock
+
+    /// Applies `payment` (already re-read from the PG and checked to be `order`'s) to `order`.
+    func settle(_ order: Order, with payment: GatewayPayment, via source: String) async throws(KeyCatError) -> SettlementOutcome {
+        guard payment.status == .paid, payment.cancellableAmount > .zero else {
+            if order.status == .awaitingPayment { try orders.setOutcomeUnknown(order.id, false) }
+            let reason = payment.failureReason ?? "the payment is \(payment.status.rawValue)"
+            return .notPaid(order, reason: reason)
+        }
+        let now = clock.now()
+        let record = OrderPayment(impUID: payment.impUID, orderID: order.id, merchantUID: order.merchantUID,
+                                  amount: payment.amount, status: .paid, createdAt: now)
+        if payment.amount != order.amount {
+            return try await fail(order, forgedBy: record, via: source)
+        }
+        if order.status == .awaitingPayment {
+            var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .paid)
+            move.payment = record
+            move.clearsCart = true
+            if try orders.apply(move, at: now) { return .paid(try reload(order.id)) }
+        }
+        let current = try reload(order.id)
+        if current.impUID == payment.impUID { return .alreadyPaid(current) }
+        // Paid for an order that closed meanwhile (expired, cancelled) or is paid by another
+        // attempt: the money goes back.
+        var voiding = record
+        voiding.status = .voiding
+        try orders.recordVoiding(voiding)
+        await void(voiding, detail: "paid after the order became \(current.status.rawValue) (\(source))")
+        return .voided(try reload(order.id))
+    }
+
+    /// A forged amount: the order fails (stock back, audited) and the payment is cancelled.
+    private func fail(_ order: Order, forgedBy record: OrderPayment, via source: String) async throws(KeyCatError) -> SettlementOutcome {
+        var voiding = record
+        voiding.status = .voiding
+        let now = clock.now()
+        var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .failed)
+        move.payment = voiding
+        move.returnsStock = true
+        move.audit = AuditEntry(
+            actor: "system", action: "order.fail", target: "order:\(order.id)",
+            detail: "amount forged: paid \(record.amount) for an order of \(order.amount) (imp_uid \(record.impUID), \(source))",
+            at: now)
+        if !(try orders.apply(move, at: now)) {
+            try orders.recordVoiding(voiding)
+        }
+        await void(voiding, detail: "amount forged")
+        return .forged(try reload(order.id), paid: record.amount)
+    }
+
+    /// Cancels a `voiding` payment at the PG in full and marks it voided. A lost answer leaves it
+    /// `voiding` for reconciliation, which calls this again (the PG applies a repeated key once).
+    func void(_ payment: OrderPayment, detail: String) async {
+        let cancellation = GatewayCancellation(
+            target: .impUID(payment.impUID), amount: nil, checksum: payment.amount,
+            reason: "KeyCat: \(detail)", idempotencyKey: "void-\(payment.impUID)")
+        do throws(KeyCatError) {
+            _ = try await gateway.cancel(cancellation)
+        } catch where error.code == .paymentAlreadyCancelled {
+            // Already back with the buyer.
+        } catch {
+            return
+        }
+        try? orders.markVoided(impUID: payment.impUID, audit: AuditEntry(
+            actor: "system", action: "payment.void", target: "order:\(payment.orderID)",
+            detail: "cancelled \(payment.amount) at the PG (imp_uid \(payment.impUID)): \(detail)", at: clock.now()))
+    }
+
+    /// Sends a refund's cancel to the PG with its idempotency key (a repeat is applied once).
+    func sendRefund(_ refund: Refund, impUID: String) async throws(KeyCatError) -> GatewayPayment {
+        try await gateway.cancel(GatewayCancellation(
+            target: .impUID(impUID), amount: refund.amount, checksum: refund.checksum, reason: refund.reason,
+            idempotencyKey: refund.gatewayKey))
+    }
+
+    func reload(_ id: OrderID) throws(KeyCatError) -> Order {
+        guard let order = try orders.find(id) else { throw KeyCatError.notFound("order", id) }
+        return order
+    }
+}

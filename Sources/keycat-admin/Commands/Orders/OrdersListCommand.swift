@@ -1,0 +1,34 @@
+import KeyCat
+
+/// `keycat-admin orders list [--status S] [--buyer ID] [--limit N] [--cursor C]`: newest first.
+struct OrdersListCommand: AdminCommand {
+    static let configuration = CommandConfiguration(
+        name: "list",
+        abstract: "List orders, newest first.",
+        options: [
+            OptionSpec(name: "status", valueName: "S", help: "Only orders in this status (\(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")))."),
+            OptionSpec(name: "buyer", valueName: "ID", help: "Only this buyer's orders."),
+            OptionSpec(name: "limit", valueName: "N", help: "Orders per page, 1–100 (default 20)."),
+            OptionSpec(name: "cursor", valueName: "C", help: "The next_cursor of the previous page."),
+        ])
+
+    let filter: OrderFilter
+    let limit: Int
+    let cursor: String?
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        let buyer = try arguments.int64("buyer").map(UserID.init)
+        filter = OrderFilter(status: try arguments.choice("status", as: OrderStatus.self), buyerID: buyer)
+        limit = try arguments.int("limit", in: PageLimit.range) ?? PageLimit.default.value
+        cursor = arguments.string("cursor")
+    }
+
+    func run(_ context: CommandContext) throws {
+        let keycat = try context.openForPayments()
+        defer { keycat.close() }
+        let page = try keycat.orders.list(filter, limit: try PageLimit(limit), cursor: cursor, by: context.operatorPrincipal)
+        context.emit(
+            json: .object([("items", .array(page.items.map(OrderOutput.json))), ("next_cursor", .optional(page.nextCursor))]),
+            human: OrderOutput.table(page.items) + (page.nextCursor.map { "next cursor: \($0)" } ?? ""))
+    }
+}

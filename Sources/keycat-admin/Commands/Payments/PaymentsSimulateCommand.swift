@@ -1,0 +1,81 @@
+import Foundation
+import KeyCat
+
+/// `keycat-admin payments simulate …`: many buyers at once against the simulator with the fault
+/// knobs, then the invariants. Exits 1 when one fails.
+struct PaymentsSimulateCommand: AdminCommand {
+    static let configuration = CommandConfiguration(
+        name: "simulate",
+        abstract: "Run concurrent buyers through checkout, payment, webhooks and reconciliation; check the invariants.",
+        discussion: "Creates its own seller, products and buyers in the database; the PG is the simulator beside it.",
+        options: [
+            OptionSpec(name: "orders", valueName: "N", help: "Orders attempted (default 200)."),
+            OptionSpec(name: "buyers", valueName: "N", help: "Buyers at once (default 20)."),
+            OptionSpec(name: "products", valueName: "N", help: "Products raced for (default 10)."),
+            OptionSpec(name: "stock", valueName: "N", help: "Units per product (default: 90% of what the orders want)."),
+            OptionSpec(name: "decline-rate", valueName: "P", help: "Chance a card is declined (default 0.1)."),
+            OptionSpec(name: "fault-rate", valueName: "P", help: "Chance a PG request answers 5xx (default 0)."),
+            OptionSpec(name: "timeout-rate", valueName: "P", help: "Chance the PG acts but the answer is lost (default 0)."),
+            OptionSpec(name: "webhook-duplicate-rate", valueName: "P", help: "Chance a webhook comes twice (default 0)."),
+            OptionSpec(name: "seed", valueName: "S", help: "Seeds every random choice (default 1)."),
+            OptionSpec(name: "catalog", valueName: "NAME",
+                       help: "Share the products with other runs naming NAME (same --products and --stock), to race for the same units across processes."),
+        ])
+
+    let options: PaymentSimulation.Options
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        var options = PaymentSimulation.Options()
+        options.orders = try arguments.int("orders", in: 1...1_000_000) ?? options.orders
+        options.buyers = try arguments.int("buyers", in: 1...1_000) ?? options.buyers
+        options.products = try arguments.int("products", in: 1...1_000) ?? options.products
+        options.stock = try arguments.int("stock", in: 0...1_000_000)
+        options.declineRate = try arguments.probability("decline-rate") ?? options.declineRate
+        options.faultRate = try arguments.probability("fault-rate") ?? options.faultRate
+        options.timeoutRate = try arguments.probability("timeout-rate") ?? options.timeoutRate
+        options.webhookDuplicateRate = try arguments.probability("webhook-duplicate-rate") ?? options.webhookDuplicateRate
+        if let seed = try arguments.int64("seed") { options.seed = UInt64(bitPattern: seed) }
+        options.sharedCatalog = arguments.string("catalog")
+        self.options = options
+    }
+
+    func run(_ context: CommandContext) throws {
+        let (path, options) = (context.databasePath, options)
+        let showProgress = context.console.isTerminal && !context.json
+        let report = try waitFor {
+            try await PaymentSimulation.run(databasePath: path, options: options) { done, total in
+                guard showProgress, done % 50 == 0 || done == total else { return }
+                FileHandle.standardError.write(Data("\r\u{1B}[Ksimulating: \(done)/\(total) orders".utf8))
+            }
+        }
+        if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        let invariants: [(String, Int)] = [
+            ("oversold_units", report.oversoldUnits), ("orders_charged_twice", report.ordersChargedTwice),
+            ("paid_payments_without_paid_order", report.paidPaymentsWithoutPaidOrder),
+            ("stock_conservation_errors", report.stockConservationErrors), ("unsettled_orders", report.unsettledOrders),
+            ("db_check_problems", report.databaseProblems),
+        ]
+        let activity: [(String, Int)] = [
+            ("orders_attempted", report.ordersAttempted), ("orders_created", report.ordersCreated),
+            ("out_of_stock", report.outOfStock), ("checkout_errors", report.checkoutErrors),
+            ("confirmed", report.confirmed), ("declined", report.declined), ("confirm_errors", report.confirmErrors),
+            ("webhook_deliveries", report.webhookDeliveries), ("reconciled_paid", report.reconcile.paid),
+            ("reconciled_expired", report.reconcile.expired), ("payments_voided", report.reconcile.paymentsVoided),
+        ] + report.statusCounts.sorted { $0.key < $1.key }.map { ("status_\($0.key)", $0.value) }
+        var table = TextTable(["INVARIANT", "VALUE", ""])
+        for (name, value) in invariants { table.append([name, String(value), value == 0 ? "ok" : "FAILED"]) }
+        var counts = TextTable(["ACTIVITY", "COUNT"])
+        for (name, value) in activity { counts.append([name, String(value)]) }
+        let duration = String(format: "%.2f", report.durationSeconds)
+        context.emit(
+            json: .object([
+                ("holds", .bool(report.holds)),
+                ("invariants", .object(invariants.map { ($0.0, .int($0.1)) })),
+                ("activity", .object(activity.map { ($0.0, .int($0.1)) })),
+                ("duration_seconds", .double(report.durationSeconds)),
+            ]),
+            human: counts.rendered() + "\n" + table.rendered()
+                + "\n\(report.holds ? "Every invariant holds." : "An invariant FAILED.") (\(duration) s)")
+        if !report.holds { throw CommandFailure(exitCode: .domainError) }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import KeyCat
+import KeyCatInfrastructure
+import KeyCatPGSimulator
+import KeyCatTestSupport
+import Testing
+
+/// A process dies at the worst moments; another opens the same files, reconciles, and nothing
+/// is lost: `db check` passes, money paid at the PG ends in a paid order, stock comes back.
+@Suite("Crash recovery")
+struct CrashRecoveryTests {
+    /// Opens KeyCat on `path` with `clock`, runs `body`, then closes it: a "process".
+    func process<Result>(_ path: String, _ clock: TestClock, _ body: (KeyCat) async throws -> Result) async throws -> Result {
+        var configuration = KeyCat.Configuration(databasePath: path)
+        configuration.clock = clock
+        configuration.passwordIterations = 1_000
+        configuration.gatewayLog = DiscardingLogSink()
+        configuration.gatewayInitialBackoff = .milliseconds(1)
+        let keycat = try KeyCat.open(configuration)
+        defer { keycat.close() }
+        return try await body(keycat)
+    }
+
+    @Test("killed between checkout and confirm, and between the PG's answer and the commit: reconcile settles both")
+    func crashBetweenCheckoutAndConfirm() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("crash.db").path
+            let clock = TestClock()
+            let admin = Principal.operatorConsole("tester")
+            // Process 1: two buyers check out and pay at the PG, then the process dies before
+            // confirming; one confirm even reached the PG but its answer was lost.
+            let (productID, buyer, paidOrder, lostOrder, abandoned) = try await process(path, clock) { keycat in
+                let seller = try keycat.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"), role: .seller, as: admin)
+                let user = try keycat.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"), role: .buyer, as: admin)
+                let buyer = Principal(userID: user.id, role: .buyer)
+                let product = try keycat.catalog.create(TestShop.draft { $0.stock = 5 }, for: seller.id, by: admin)
+                let request = CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)]))
+                let first = try await keycat.checkout.checkout(request, by: buyer)
+                let second = try await keycat.checkout.checkout(request, by: buyer)
+                let third = try await keycat.checkout.checkout(request, by: buyer)
+                let simulator = keycat.paymentSimulator!
+                try simulator.pay(merchantUID: first.merchantUID, cardNumber: PGTestCard.success.number)
+                let paid = try simulator.pay(merchantUID: second.merchantUID, cardNumber: PGTestCard.success.number)
+                simulator.injectFault(.lostAnswer, on: .payment, times: 10)
+                await expectFailure(.gatewayTimeout) { try await keycat.checkout.confirm(second.id, impUID: paid.impUID, by: buyer) }
+                return (product.id, buyer, first.id, second.id, third.id)
+            }
+            // Process 2, a fresh start on the same files: the lost answer is settled at once…
+            try await process(path, clock) { keycat in
+                #expect(try keycat.catalog.product(productID).stock == 2)
+                let report = try await keycat.checkout.reconcile()
+                #expect(report.paid == 1)
+                #expect(try keycat.orders.order(lostOrder, by: buyer).status == .paid)
+                #expect(try keycat.orders.order(paidOrder, by: buyer).status == .awaitingPayment)
+                // …and once the reservations run out, the late payment is taken and the rest expires.
+                clock.advance(by: 16 * 60)
+                let later = try await keycat.checkout.reconcile()
+                #expect(later.paid == 1 && later.expired == 1)
+                #expect(try keycat.orders.order(paidOrder, by: buyer).status == .paid)
+                #expect(try keycat.orders.order(abandoned, by: buyer).status == .expired)
+                #expect(try keycat.catalog.product(productID).stock == 3)
+                #expect(try keycat.checkHealth().isHealthy)
+                // Reconciling again, as another process might, changes nothing.
+                #expect(try await keycat.checkout.reconcile() == ReconcileReport())
+            }
+        }
+    }
+
+    @Test("when the PG cannot register the amount the unit comes back at once; an abandoned order expires and gives it back")
+    func crashBeforePrepare() async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product(stock: 1)
+            let buyer = try shop.user(.buyer)
+            shop.simulator.injectFault(.error(.serviceUnavailable), on: .prepare, times: 4)  // every attempt the client makes
+            await expectFailure(.gatewayUnavailable) { try await shop.checkout(product, by: buyer) }
+            // The failed registration gave the unit back at once.
+            #expect(try shop.stock(of: product.id) == 1)
+            let order = try await shop.checkout(product, by: buyer)
+            #expect(try shop.stock(of: product.id) == 0)
+            shop.clock.advance(by: 15 * 60)
+            #expect(try await shop.keycat.checkout.reconcile().expired == 1)
+            #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .expired)
+            #expect(try shop.stock(of: product.id) == 1)
+            try shop.expectHealthy()
+        }
+    }
+
+    @Test("a payment that arrives after the order expired is cancelled at the PG, never kept")
+    func paymentAfterExpiry() async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product(stock: 1)
+            let buyer = try shop.user(.buyer)
+            let order = try await shop.checkout(product, by: buyer)
+            shop.clock.advance(by: 16 * 60)
+            _ = try await shop.keycat.checkout.reconcile()
+            let payment = try shop.pay(order)
+            await expectFailure(.illegalTransition) { try await shop.keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer) }
+            #expect(shop.simulator.payment(impUID: payment.impUID)?.status == .cancelled)
+            #expect(try shop.keycat.orders.payments(of: order.id, by: buyer).map(\.status) == [.voided])
+            try shop.expectHealthy()
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import KeyCat
+import KeyCatPGSimulator
+import Testing
+
+extension TestShop {
+    /// The simulator beside the shop's database.
+    var simulator: PGSimulator { keycat.paymentSimulator! }
+
+    /// A listed product with `stock` units, sold by a fresh seller.
+    func product(stock: Int = 10, price: Int64 = 100_000) throws -> Product {
+        let seller = try user(.seller)
+        return try keycat.catalog.create(TestShop.draft(price: price) { $0.stock = stock }, for: seller.userID, by: seller)
+    }
+
+    /// The product's stock now.
+    func stock(of id: ProductID) throws -> Int { try keycat.catalog.product(id).stock }
+
+    /// Checks out `quantity` of `product` for `buyer`.
+    func checkout(_ product: Product, quantity: Int = 1, by buyer: Principal, key: String? = nil) async throws -> Order {
+        try await keycat.checkout.checkout(
+            CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: quantity)]), idempotencyKey: key), by: buyer)
+    }
+
+    /// Pays `order` at the simulator with the card that succeeds.
+    @discardableResult
+    func pay(_ order: Order, card: PGTestCard = .success) throws -> PGPaymentRecord {
+        try simulator.pay(merchantUID: order.merchantUID, cardNumber: card.number)
+    }
+
+    /// Checks out, pays and confirms one unit.
+    func paidOrder(_ product: Product, quantity: Int = 1, by buyer: Principal) async throws -> Order {
+        let order = try await checkout(product, quantity: quantity, by: buyer)
+        let payment = try pay(order)
+        return try await keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
+    }
+
+    /// Expects the database to pass `db check`.
+    func expectHealthy(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let report = try keycat.checkHealth()
+        #expect(report.isHealthy, "\(report)", sourceLocation: sourceLocation)
+    }
+}
+
+/// Expects `body` to throw a ``KeyCatError`` with `code`; returns it.
+@discardableResult
+func expectFailure<Result>(
+    _ code: KeyCatError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Result
+) async -> KeyCatError? {
+    do {
+        _ = try await body()
+        Issue.record("expected \(code), but it succeeded", sourceLocation: sourceLocation)
+    } catch let error as KeyCatError {
+        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("expected \(code), got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}

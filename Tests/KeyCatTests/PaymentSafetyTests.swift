@@ -1,0 +1,189 @@
+import Foundation
+import KeyCat
+import KeyCatData
+import KeyCatInfrastructure
+import KeyCatPGSimulator
+import Testing
+
+/// A gateway that forwards to the simulator but skips pre-registration, as a merchant that
+/// forgot `prepare` would: the PG then accepts any amount, and only confirm's check is left.
+struct UnpreparedGateway: PaymentGateway {
+    let inner: any PaymentGateway
+    func prepare(merchantUID: String, amount: Money) async throws(KeyCatError) {}
+    func payment(impUID: String) async throws(KeyCatError) -> GatewayPayment { try await inner.payment(impUID: impUID) }
+    func payment(merchantUID: String) async throws(KeyCatError) -> GatewayPayment { try await inner.payment(merchantUID: merchantUID) }
+    func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment { try await inner.cancel(cancellation) }
+}
+
+@Suite("Payment safety: forged amounts, idempotency keys, refunds")
+struct PaymentSafetyTests {
+    @Test("a forged amount is cancelled at the PG, the order fails, the stock comes back and it is audited")
+    func forgedAmount() async throws {
+        let clock = TestClock()
+        let simulator = try PGSimulator(now: { clock.now() })
+        let client = PGGatewayClient(
+            transport: simulator.transport, configuration: PGClientConfiguration(apiKey: simulator.credentials.key,
+                                                                                 apiSecret: simulator.credentials.secret),
+            clock: clock, logSink: DiscardingLogSink())
+        try await TestShop.with(configure: {
+            $0.clock = clock
+            $0.paymentGateway = .custom(UnpreparedGateway(inner: client), webhookSecrets: [simulator.webhookSecret])
+        }) { shop in
+            let product = try shop.product(stock: 3)
+            let buyer = try shop.user(.buyer)
+            let order = try await shop.checkout(product, by: buyer)
+            #expect(try shop.stock(of: product.id) == 2)
+            let forged = try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number, amount: 100)
+            await expectFailure(.paymentAmountForged) {
+                try await shop.keycat.checkout.confirm(order.id, impUID: forged.impUID, by: buyer)
+            }
+            #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .failed)
+            #expect(try shop.stock(of: product.id) == 3)
+            #expect(simulator.payment(impUID: forged.impUID)?.status == .cancelled)
+            #expect(try shop.keycat.auditLog.recent(limit: 5).contains { $0.action == "order.fail" && $0.target == "order:\(order.id)" })
+            try shop.expectHealthy()
+        }
+    }
+
+    @Test("a replayed idempotency key returns the first order and takes the stock once")
+    func replayedKey() async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product(stock: 5)
+            let buyer = try shop.user(.buyer)
+            let first = try await shop.checkout(product, quantity: 2, by: buyer, key: "checkout-1")
+            let again = try await shop.checkout(product, quantity: 2, by: buyer, key: "checkout-1")
+            #expect(again == first)
+            #expect(try shop.stock(of: product.id) == 3)
+            let payment = try shop.pay(first)
+            let confirmed = try await shop.keycat.checkout.confirm(first.id, impUID: payment.impUID, idempotencyKey: "confirm-1", by: buyer)
+            #expect(try await shop.keycat.checkout.confirm(first.id, impUID: payment.impUID, idempotencyKey: "confirm-1", by: buyer) == confirmed)
+        }
+    }
+
+    @Test("the same idempotency key with other input is a conflict")
+    func keyReusedWithOtherInput() async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product(stock: 5)
+            let buyer = try shop.user(.buyer)
+            _ = try await shop.checkout(product, quantity: 1, by: buyer, key: "k")
+            await expectFailure(.idempotencyKeyReused) { try await shop.checkout(product, quantity: 2, by: buyer, key: "k") }
+            #expect(try shop.stock(of: product.id) == 4)
+        }
+    }
+
+    @Test("a key whose first request is still running says to retry")
+    func keyInProgress() throws {
+        try withTemporaryDirectoryForDatabase { database in
+            let store = SQLiteIdempotencyStore(database: database)
+            let now = Date()
+            let first = try store.claim(scope: "s", key: "k", fingerprint: "f", at: now, retention: 86_400, lease: 120)
+            #expect(first == .claimed)
+            expectError(.requestInProgress) {
+                try store.claim(scope: "s", key: "k", fingerprint: "f", at: now.addingTimeInterval(1), retention: 86_400, lease: 120)
+            }
+            // A claim abandoned past its lease (its process died) may be taken again.
+            let retaken = try store.claim(scope: "s", key: "k", fingerprint: "f", at: now.addingTimeInterval(121), retention: 86_400, lease: 120)
+            #expect(retaken == .claimed)
+        }
+    }
+
+    @Test("refunds: partial, above the balance, stale checksum, then the rest with restock")
+    func refunds() async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product(stock: 5, price: 10_000)
+            let buyer = try shop.user(.buyer)
+            let order = try await shop.paidOrder(product, quantity: 2, by: buyer)  // 20,000 + 3,000
+            let admin = shop.operatorConsole
+            let partial = try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 3_000), reason: "late"), by: admin)
+            #expect(partial.status == .partiallyRefunded && partial.refundedAmount == Money(won: 3_000))
+            await expectFailure(.cancelAmountExceedsCancellable) {
+                try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 20_001), reason: "too much"), by: admin)
+            }
+            await expectFailure(.cancellableAmountInconsistent) {
+                try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 1_000), reason: "stale",
+                                                                            expectedBalance: Money(won: 23_000)), by: admin)
+            }
+            let full = try await shop.keycat.orders.refund(order.id, RefundRequest(reason: "defect", restock: true), by: admin)
+            #expect(full.status == .refunded && full.refundedAmount == order.amount)
+            #expect(try shop.stock(of: product.id) == 5)
+            #expect(shop.simulator.payment(impUID: order.impUID!)?.status == .cancelled)
+            await expectFailure(.illegalTransition) {
+                try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 1), reason: "again"), by: admin)
+            }
+            try shop.expectHealthy()
+        }
+    }
+
+    @Test("a refund whose checksum the PG no longer agrees with fails and changes nothing")
+    func staleChecksumAtThePG() async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product(stock: 5, price: 10_000)
+            let buyer = try shop.user(.buyer)
+            let order = try await shop.paidOrder(product, by: buyer)
+            // Someone refunds 1,000 at the PG directly, behind KeyCat's back.
+            let client = PGGatewayClient(
+                transport: shop.simulator.transport,
+                configuration: PGClientConfiguration(apiKey: shop.simulator.credentials.key, apiSecret: shop.simulator.credentials.secret),
+                clock: shop.clock, logSink: DiscardingLogSink())
+            _ = try await client.cancel(GatewayCancellation(target: .impUID(order.impUID!), amount: Money(won: 1_000),
+                                                            checksum: order.amount, reason: "out of band"))
+            await expectFailure(.cancellableAmountInconsistent) {
+                try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 2_000), reason: "x"), by: shop.operatorConsole)
+            }
+            let after = try shop.keycat.orders.order(order.id, by: buyer)
+            #expect(after.status == .paid && after.refundedAmount == .zero)
+            #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).map(\.status) == [.failed])
+            try shop.expectHealthy()
+        }
+    }
+
+    @Test("a refund whose PG answer is lost stays pending, then reconciliation repeats it once with the same key")
+    func lostRefundAnswer() async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product(stock: 5, price: 10_000)
+            let buyer = try shop.user(.buyer)
+            let order = try await shop.paidOrder(product, by: buyer)
+            shop.simulator.injectFault(.lostAnswer, on: .cancel, times: 4)  // every attempt the client makes
+            await expectFailure(.gatewayTimeout) {
+                try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 4_000), reason: "dent"), by: shop.operatorConsole)
+            }
+            #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).map(\.status) == [.pending])
+            await expectFailure(.requestInProgress) {
+                try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 1_000), reason: "more"), by: shop.operatorConsole)
+            }
+            #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 1)
+            let after = try shop.keycat.orders.order(order.id, by: buyer)
+            #expect(after.status == .partiallyRefunded && after.refundedAmount == Money(won: 4_000))
+            #expect(shop.simulator.cancellations(impUID: order.impUID!).count == 1)
+            try shop.expectHealthy()
+        }
+    }
+
+    @Test("a buyer cancels a paid order before shipping: refunded in full, stock back")
+    func buyerCancel() async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product(stock: 4)
+            let buyer = try shop.user(.buyer)
+            let order = try await shop.paidOrder(product, quantity: 2, by: buyer)
+            #expect(try shop.stock(of: product.id) == 2)
+            let cancelled = try await shop.keycat.orders.cancel(order.id, reason: "changed my mind", by: buyer)
+            #expect(cancelled.status == .cancelled && cancelled.refundedAmount == order.amount)
+            #expect(try shop.stock(of: product.id) == 4)
+            let shipped = try await shop.paidOrder(product, by: buyer)
+            _ = try shop.keycat.orders.ship(shipped.id, carrier: "CJ", trackingNumber: "1", by: shop.operatorConsole)
+            await expectFailure(.illegalTransition) { try await shop.keycat.orders.cancel(shipped.id, reason: "too late", by: buyer) }
+            let stranger = try shop.user(.buyer)
+            await expectFailure(.notOwner) { try await shop.keycat.orders.cancel(shipped.id, reason: "not mine", by: stranger) }
+            try shop.expectHealthy()
+        }
+    }
+}
+
+/// A migrated database in a temporary directory, closed afterwards.
+func withTemporaryDirectoryForDatabase(_ body: (SQLiteDatabase) throws -> Void) throws {
+    try TestShop.with { shop in
+        let database = try SQLiteDatabase(path: shop.directory.appendingPathComponent("shop.db").path)
+        defer { database.close() }
+        try body(database)
+    }
+}
