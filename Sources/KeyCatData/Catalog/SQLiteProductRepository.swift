@@ -42,6 +42,25 @@ package struct SQLiteProductRepository: ProductRepository {
         }
     }
 
+    package func find(_ ids: [ProductID]) throws(KeyCatError) -> [ProductID: Product] {
+        guard !ids.isEmpty else { return [:] }
+        // One statement whatever the count: the ids travel as a JSON array (SQLite's json_each),
+        // and each is a primary-key lookup.
+        let list = "[" + ids.map { String($0.rawValue) }.joined(separator: ",") + "]"
+        return try storage {
+            try database.readStatement { connection in
+                var found: [ProductID: Product] = [:]
+                try connection.forEach(
+                    "SELECT \(ProductRow.columns) FROM products WHERE id IN (SELECT value FROM json_each(?))", [.text(list)]
+                ) { row in
+                    let product = try ProductRow.decode(row)
+                    found[product.id] = product
+                }
+                return found
+            }
+        }
+    }
+
     package static func find(_ id: ProductID, on connection: SQLiteConnection) throws -> Product? {
         try connection.queryOne("SELECT \(ProductRow.columns) FROM products WHERE id = ?", [.integer(id.rawValue)], ProductRow.decode)
     }

@@ -53,8 +53,10 @@ public struct CartService: Sendable {
     public func cart(of principal: Principal) throws(KeyCatError) -> Cart {
         let now = clock.now()
         var lines: [CartLine] = []
-        for entry in try carts.entries(of: principal.userID) {
-            let product = try products.find(entry.productID)
+        let entries = try carts.entries(of: principal.userID)
+        let found = try products.find(entries.map(\.productID))
+        for entry in entries {
+            let product = found[entry.productID]
             let price = product?.sellingPrice(at: now) ?? .zero
             let live = product != nil && product?.deletedAt == nil
             lines.append(CartLine(

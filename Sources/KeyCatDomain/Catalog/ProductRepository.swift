@@ -11,6 +11,10 @@ public protocol ProductRepository: Sendable {
     /// The listing with `id`, deleted or not; nil when there is none.
     func find(_ id: ProductID) throws(KeyCatError) -> Product?
 
+    /// The listings with these ids that exist, deleted or not, in one read (for carts and
+    /// checkouts, which would otherwise read one product per line).
+    func find(_ ids: [ProductID]) throws(KeyCatError) -> [ProductID: Product]
+
     /// Replaces a listing's fields if its stored version is still `expectedVersion`, bumping the
     /// version.
     ///
@@ -31,6 +35,15 @@ public protocol ProductRepository: Sendable {
     ///
     /// - Returns: the number of listings changed and when the next discount ends, if any does.
     func sweepLapsedDiscounts(at now: Date) throws(KeyCatError) -> (changed: Int, nextEnd: Date?)
+}
+
+extension ProductRepository {
+    /// One lookup per id: for repositories without a batch read.
+    public func find(_ ids: [ProductID]) throws(KeyCatError) -> [ProductID: Product] {
+        var found: [ProductID: Product] = [:]
+        for id in ids { if let product = try find(id) { found[id] = product } }
+        return found
+    }
 }
 
 extension ProductSort {

@@ -58,8 +58,9 @@ public struct CheckoutService: Sendable {
     private func placeOrder(_ items: [CheckoutItem], for buyerID: UserID) async throws(KeyCatError) -> Order {
         let now = clock.now()
         var lines: [OrderLine] = []
+        let found = try products.find(items.map(\.productID))
         for item in items {
-            guard let product = try products.find(item.productID), product.deletedAt == nil else {
+            guard let product = found[item.productID], product.deletedAt == nil else {
                 throw KeyCatError.notFound("product", item.productID)
             }
             lines.append(OrderLine(productID: product.id, title: product.title, unitPrice: product.sellingPrice(at: now),
