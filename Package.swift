@@ -37,7 +37,7 @@ let package = Package(
         // The benchmark: KeyCat against raw SQLite and libcrypto doing the same work.
         .executableTarget(
             name: "keycat-bench",
-            dependencies: ["KeyCat", "KeyCatData", "KeyCatInfrastructure", "CSQLite", "CCrypto"]),
+            dependencies: ["KeyCat", "KeyCatData", "KeyCatInfrastructure", "KeyCatPGSimulator", "CSQLite", "CCrypto"]),
         // The simulated payment gateway: speaks HTTP values only, so it needs nothing of the domain.
         .target(name: "KeyCatPGSimulator", dependencies: ["KeyCatInfrastructure"]),
 

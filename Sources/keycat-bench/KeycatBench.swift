@@ -1,6 +1,7 @@
 import Foundation
 import KeyCat
 import KeyCatInfrastructure
+import KeyCatPGSimulator
 
 /// `keycat-bench [--products N] [--bulk N] [--operations N] [--json]`: times KeyCat's use cases
 /// against a raw-SQLite baseline doing the same work in the same process (DESIGN §9). The
@@ -12,16 +13,16 @@ enum KeycatBench {
         var bulkRows = 100_000
         var operations = 2_000
         var json = false
-        /// Run only these groups: catalog, crypto, bulk (all when empty).
+        /// Run only these groups: catalog, commerce, crypto, bulk (all when empty).
         var groups: Set<String> = []
     }
 
-    static func main() {
+    static func main() async {
         do {
             let options = try parse(Array(CommandLine.arguments.dropFirst()))
-            try run(options)
+            try await run(options)
         } catch let usage as UsageFailure {
-            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--products N] [--bulk N] [--operations N] [--only catalog|crypto|bulk] [--json]\n".utf8))
+            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--products N] [--bulk N] [--operations N] [--only catalog|commerce|crypto|bulk] [--json]\n".utf8))
             exit(2)
         } catch {
             FileHandle.standardError.write(Data("keycat-bench: \(error)\n".utf8))
@@ -49,8 +50,8 @@ enum KeycatBench {
             case "--json": options.json = true
             case "--only":
                 index += 1
-                guard index < words.count, ["catalog", "crypto", "bulk"].contains(words[index]) else {
-                    throw UsageFailure(message: "--only takes catalog, crypto or bulk")
+                guard index < words.count, ["catalog", "commerce", "crypto", "bulk"].contains(words[index]) else {
+                    throw UsageFailure(message: "--only takes catalog, commerce, crypto or bulk")
                 }
                 options.groups.insert(words[index])
             case "--help", "-h": throw UsageFailure(message: "times KeyCat against raw SQLite")
@@ -61,15 +62,21 @@ enum KeycatBench {
         return options
     }
 
-    static func run(_ options: Options) throws {
+    static func run(_ options: Options) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keycat-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = { (line: String) in if !options.json { FileHandle.standardError.write(Data((line + "\n").utf8)) } }
 
         let tokenKey = try SecureRandom.bytes(count: 32)
+        // A zero-latency, in-memory PG shared by both sides; toggles unthrottled, since the bench
+        // measures storage, not the per-user rate limit; gateway logging off on both sides.
+        let simulator = try PGSimulator()
         var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("bench.db").path)
         configuration.tokenSigningKey = try SecretKey(bytes: tokenKey)
+        configuration.paymentGateway = .simulator(simulator)
+        configuration.gatewayLog = DiscardingLogSink()
+        configuration.toggleRateLimit = nil
         let keycat = try KeyCat.open(configuration)
         defer { keycat.close() }
         let clock = ContinuousClock()
@@ -88,6 +95,16 @@ enum KeycatBench {
         }
         if runs("crypto") {
             rows += try CryptoScenarios(keycat: keycat, tokenKey: tokenKey, operations: options.operations).run()
+        }
+        if runs("commerce") {
+            var normal = configuration
+            normal.durability = .normal
+            let normalKeycat = try KeyCat.open(normal)
+            defer { normalKeycat.close() }
+            rows += try await CommerceScenarios(
+                keycat: keycat, normalKeycat: normalKeycat, raw: raw,
+                normalRaw: try RawDatabase(path: configuration.databasePath, synchronous: "NORMAL"),
+                simulator: simulator, operations: options.operations).run()
         }
         if runs("bulk") {
             log("bulk loading \(options.bulkRows) rows, 3 runs each…")

@@ -128,3 +128,4 @@ struct CryptoVectorTests {
         #expect(try SecureRandom.bytes(count: 0).isEmpty)
     }
 }
+

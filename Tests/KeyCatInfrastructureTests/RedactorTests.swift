@@ -43,3 +43,20 @@ struct StandardWebhookSignatureTests {
         #expect(signature == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
     }
 }
+
+@Suite("Redacting card numbers from log text")
+struct RedactorScanTests {
+    @Test("Luhn-valid runs of 13–19 digits are masked; other numbers stay", arguments: [
+        ("card 4242424242424242 ok", "card [REDACTED] ok"),
+        ("card 4242-4242-4242-4242.", "card [REDACTED]."),
+        ("card 4242 4242 4242 4242", "card [REDACTED]"),
+        ("order 1234567890123 left", "order 1234567890123 left"),  // 13 digits, fails Luhn
+        ("ts=1767225600000 id=42", "ts=1767225600000 id=42"),
+        ("short 4242 4242", "short 4242 4242"),
+        ("x4000000000000002y", "x[REDACTED]y"),
+        ("", ""),
+    ])
+    func masks(input: String, expected: String) {
+        #expect(Redactor.text(input) == expected)
+    }
+}

@@ -13,6 +13,7 @@ package struct PGEventMonitor: Sendable {
     package func exchange(
         _ request: HTTPRequest, attempt: Int, duration: TimeInterval, outcome: Result<HTTPResponse, HTTPTransportError>
     ) {
+        guard sink.isEnabled else { return }
         var fields = [
             "pg", "method=\(request.method.rawValue)", "path=\(Redactor.text(request.path))", "attempt=\(attempt)",
         ]
@@ -31,6 +32,7 @@ package struct PGEventMonitor: Sendable {
 
     /// Logs a decision the interceptor took (a token refresh, a wait before a retry, giving up).
     package func note(_ text: String) {
+        guard sink.isEnabled else { return }
         sink.write("pg " + Redactor.text(text))
     }
 }

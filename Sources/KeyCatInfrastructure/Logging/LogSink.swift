@@ -5,6 +5,14 @@ import Synchronization
 /// sees a secret, so it may write anywhere.
 public protocol LogSink: Sendable {
     func write(_ line: String)
+
+    /// Whether lines are kept at all; when false, callers skip building them (redaction is
+    /// not free). Default true.
+    var isEnabled: Bool { get }
+}
+
+extension LogSink {
+    public var isEnabled: Bool { true }
 }
 
 /// Writes each line to standard error.
@@ -20,6 +28,7 @@ public struct StandardErrorLogSink: LogSink {
 public struct DiscardingLogSink: LogSink {
     public init() {}
     public func write(_ line: String) {}
+    public var isEnabled: Bool { false }
 }
 
 /// Keeps every line in memory, for tests that read what was logged.

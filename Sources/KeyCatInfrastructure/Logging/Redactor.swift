@@ -40,10 +40,48 @@ public enum Redactor {
     /// allowed) that pass the Luhn check every card number passes, so order numbers and
     /// millisecond timestamps mostly survive.
     public static func text(_ string: String) -> String {
-        string.replacing(/\d(?:[ -]?\d){12,18}/, with: { match in
-            isLuhnValid(match.output.filter(\.isNumber)) ? mask : String(match.output)
-        })
+        // A hand-written scan (a Regex costs tens of microseconds per line): at each digit,
+        // take up to 19 digits, single spaces or dashes allowed between them; a run of 13 or
+        // more is a candidate and is masked when it passes Luhn.
+        let bytes = Array(string.utf8)
+        var digitCount = 0
+        for byte in bytes where isDigit(byte) { digitCount += 1 }
+        guard digitCount >= 13 else { return string }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            guard isDigit(bytes[index]) else {
+                output.append(bytes[index])
+                index += 1
+                continue
+            }
+            var digits: [UInt8] = [bytes[index]]
+            var end = index + 1  // one past the last digit taken
+            var cursor = end
+            while digits.count < 19, cursor < bytes.count {
+                if isDigit(bytes[cursor]) {
+                    digits.append(bytes[cursor])
+                    cursor += 1
+                    end = cursor
+                } else if (bytes[cursor] == UInt8(ascii: " ") || bytes[cursor] == UInt8(ascii: "-")),
+                          cursor + 1 < bytes.count, isDigit(bytes[cursor + 1]) {
+                    cursor += 1
+                } else {
+                    break
+                }
+            }
+            if digits.count >= 13, isLuhnValid(String(decoding: digits, as: UTF8.self)) {
+                output += Array(mask.utf8)
+            } else {
+                output += bytes[index..<end]
+            }
+            index = end
+        }
+        return String(decoding: output, as: UTF8.self)
     }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     /// The Luhn (mod 10) check of ISO/IEC 7812 card numbers.
     static func isLuhnValid(_ digits: String) -> Bool {

@@ -1,0 +1,209 @@
+import CSQLite
+import Foundation
+import KeyCatInfrastructure
+import KeyCatPGSimulator
+
+/// Bookmarks, carts and checkout written against the C API and the simulator's HTTP interface
+/// directly: the same statements and transactions KeyCat runs, without its layers.
+struct RawCommerce {
+    let database: RawDatabase
+    let simulator: PGSimulator
+    let token: String
+
+    static func token(from simulator: PGSimulator) async throws -> String {
+        let credentials = simulator.credentials
+        let body = try JSONSerialization.data(withJSONObject: ["imp_key": credentials.key, "imp_secret": credentials.secret])
+        let response = try await simulator.handle(
+            HTTPRequest(method: .post, path: "/users/getToken", headers: ["Content-Type": "application/json"], body: body),
+            timeout: .seconds(5))
+        let envelope = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+        guard let token = (envelope?["response"] as? [String: Any])?["access_token"] as? String else {
+            throw RawDatabase.Failure(description: "no PG token")
+        }
+        return token
+    }
+
+    // MARK: Bookmarks
+
+    func toggleBookmark(user: Int64, product: Int64, add: Bool) throws {
+        try database.execute("BEGIN IMMEDIATE")
+        do {
+            if add {
+                let live = try database.statement("SELECT 1 FROM products WHERE id = ? AND deleted_at IS NULL")
+                sqlite3_bind_int64(live, 1, product)
+                let exists = try database.step(live)
+                sqlite3_reset(live)
+                guard exists else { throw RawDatabase.Failure(description: "no product") }
+                let insert = try database.statement(
+                    "INSERT INTO bookmarks (user_id, product_id, created_at) VALUES (?, ?, ?) ON CONFLICT (user_id, product_id) DO NOTHING")
+                sqlite3_bind_int64(insert, 1, user)
+                sqlite3_bind_int64(insert, 2, product)
+                sqlite3_bind_int64(insert, 3, Int64(Date().timeIntervalSince1970 * 1000))
+                _ = try database.step(insert)
+                sqlite3_reset(insert)
+            } else {
+                let delete = try database.statement("DELETE FROM bookmarks WHERE user_id = ? AND product_id = ?")
+                sqlite3_bind_int64(delete, 1, user)
+                sqlite3_bind_int64(delete, 2, product)
+                _ = try database.step(delete)
+                sqlite3_reset(delete)
+            }
+            if sqlite3_changes(database.handle) == 1 {
+                let count = try database.statement("UPDATE products SET bookmark_count = bookmark_count + ? WHERE id = ?")
+                sqlite3_bind_int64(count, 1, add ? 1 : -1)
+                sqlite3_bind_int64(count, 2, product)
+                _ = try database.step(count)
+                sqlite3_reset(count)
+            }
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    // MARK: Cart
+
+    /// The cart with current prices and totals, in one join.
+    func cartTotal(user: Int64, now: Int64) throws -> (lines: Int, total: Int64) {
+        let statement = try database.statement("""
+            SELECT p.id, p.title, p.price, p.regular_price, p.discount_ends_at, p.delivery_fee, p.stock,
+                   p.deleted_at, c.quantity
+            FROM cart_lines c JOIN products p ON p.id = c.product_id
+            WHERE c.user_id = ? ORDER BY c.added_at, c.product_id
+            """)
+        sqlite3_bind_int64(statement, 1, user)
+        var lines = 0
+        var total: Int64 = 0
+        while try database.step(statement) {
+            _ = database.text(statement, 1)
+            let ends = database.optionalInt(statement, 4)
+            let price = ends.map { $0 <= now } == true ? sqlite3_column_int64(statement, 3) : sqlite3_column_int64(statement, 2)
+            let quantity = sqlite3_column_int64(statement, 8)
+            let available = database.optionalInt(statement, 7) == nil && sqlite3_column_int64(statement, 6) >= quantity
+            if available { total += price * quantity + sqlite3_column_int64(statement, 5) }
+            lines += 1
+        }
+        sqlite3_reset(statement)
+        return (lines, total)
+    }
+
+    // MARK: Checkout and confirm
+
+    /// Checkout of one unit, payment at the PG with the success card, and confirmation.
+    func checkoutAndConfirm(buyer: Int64, product: Int64) async throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let read = try database.statement("SELECT \(RawCatalog.columns) FROM products WHERE id = ?")
+        sqlite3_bind_int64(read, 1, product)
+        guard try database.step(read) else { throw RawDatabase.Failure(description: "no product") }
+        let title = database.text(read, 4)
+        let price = sqlite3_column_int64(read, 7)
+        let fee = sqlite3_column_int64(read, 10)
+        sqlite3_reset(read)
+        let merchantUID = "raw_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let amount = price + fee
+
+        try database.execute("BEGIN IMMEDIATE")
+        let take = try database.statement(
+            "UPDATE products SET stock = stock - ?, version = version + 1, updated_at = ? WHERE id = ? AND stock >= ? AND listed = 1")
+        sqlite3_bind_int64(take, 1, 1)
+        sqlite3_bind_int64(take, 2, now)
+        sqlite3_bind_int64(take, 3, product)
+        sqlite3_bind_int64(take, 4, 1)
+        _ = try database.step(take)
+        sqlite3_reset(take)
+        guard sqlite3_changes(database.handle) == 1 else { try database.execute("ROLLBACK"); throw RawDatabase.Failure(description: "sold out") }
+        let order = try database.statement("""
+            INSERT INTO orders (merchant_uid, buyer_id, items_total, delivery_total, amount, status, expires_at, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, 'awaiting_payment', ?, ?, ?)
+            """)
+        database.bindText(order, 1, merchantUID)
+        for (index, value) in [buyer, price, fee, amount, now + 900_000, now, now].enumerated() {
+            sqlite3_bind_int64(order, Int32(index + 2), value)
+        }
+        _ = try database.step(order)
+        sqlite3_reset(order)
+        let orderID = sqlite3_last_insert_rowid(database.handle)
+        let line = try database.statement("""
+            INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee) VALUES (?, 0, ?, ?, ?, 1, ?)
+            """)
+        sqlite3_bind_int64(line, 1, orderID)
+        sqlite3_bind_int64(line, 2, product)
+        database.bindText(line, 3, title)
+        sqlite3_bind_int64(line, 4, price)
+        sqlite3_bind_int64(line, 5, fee)
+        _ = try database.step(line)
+        sqlite3_reset(line)
+        try readOrder(orderID)
+        try database.execute("COMMIT")
+
+        let prepare = try JSONSerialization.data(withJSONObject: ["merchant_uid": merchantUID, "amount": amount], options: [.sortedKeys])
+        _ = try await call(.post, "/payments/prepare", body: prepare, idempotencyKey: "prepare-\(merchantUID)-\(amount)")
+        let record = try simulator.pay(merchantUID: merchantUID, cardNumber: PGTestCard.success.number)
+
+        try readOrder(orderID)
+        let answer = try await call(.get, "/payments/\(record.impUID)")
+        guard let payment = answer["response"] as? [String: Any], payment["status"] as? String == "paid",
+              (payment["amount"] as? NSNumber)?.int64Value == amount, payment["merchant_uid"] as? String == merchantUID
+        else { throw RawDatabase.Failure(description: "payment not paid") }
+
+        try database.execute("BEGIN IMMEDIATE")
+        let paid = try database.statement("""
+            UPDATE orders SET status = 'paid', updated_at = ?, outcome_unknown = 0, imp_uid = ?, paid_at = ?
+            WHERE id = ? AND status = 'awaiting_payment'
+            """)
+        sqlite3_bind_int64(paid, 1, now)
+        database.bindText(paid, 2, record.impUID)
+        sqlite3_bind_int64(paid, 3, now)
+        sqlite3_bind_int64(paid, 4, orderID)
+        _ = try database.step(paid)
+        sqlite3_reset(paid)
+        let insert = try database.statement("""
+            INSERT INTO payments (imp_uid, order_id, merchant_uid, amount, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'paid', ?, ?)
+            """)
+        database.bindText(insert, 1, record.impUID)
+        sqlite3_bind_int64(insert, 2, orderID)
+        database.bindText(insert, 3, merchantUID)
+        sqlite3_bind_int64(insert, 4, amount)
+        sqlite3_bind_int64(insert, 5, now)
+        sqlite3_bind_int64(insert, 6, now)
+        _ = try database.step(insert)
+        sqlite3_reset(insert)
+        let clear = try database.statement("DELETE FROM cart_lines WHERE user_id = ? AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = ?)")
+        sqlite3_bind_int64(clear, 1, buyer)
+        sqlite3_bind_int64(clear, 2, orderID)
+        _ = try database.step(clear)
+        sqlite3_reset(clear)
+        try database.execute("COMMIT")
+        try readOrder(orderID)
+    }
+
+    /// Reads an order and its lines, as KeyCat returns them.
+    private func readOrder(_ id: Int64) throws {
+        let order = try database.statement("""
+            SELECT id, merchant_uid, buyer_id, items_total, delivery_total, amount, status, expires_at, refunded_amount,
+                   stock_returned, imp_uid, carrier, tracking_number, created_at, updated_at, paid_at
+            FROM orders WHERE id = ?
+            """)
+        sqlite3_bind_int64(order, 1, id)
+        if try database.step(order) {
+            _ = (database.text(order, 1), database.text(order, 6), database.optionalText(order, 10))
+        }
+        sqlite3_reset(order)
+        let lines = try database.statement(
+            "SELECT product_id, title, unit_price, quantity, delivery_fee FROM order_lines WHERE order_id = ? ORDER BY line")
+        sqlite3_bind_int64(lines, 1, id)
+        while try database.step(lines) { _ = database.text(lines, 1) }
+        sqlite3_reset(lines)
+    }
+
+    private func call(_ method: HTTPMethod, _ path: String, body: Data = Data(), idempotencyKey: String? = nil) async throws -> [String: Any] {
+        var headers = ["Authorization": token, "Content-Type": "application/json"]
+        if let idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }
+        let response = try await simulator.handle(HTTPRequest(method: method, path: path, headers: headers, body: body), timeout: .seconds(5))
+        guard response.status == 200, let envelope = try JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
+            throw RawDatabase.Failure(description: "PG answered \(response.status)")
+        }
+        return envelope
+    }
+}
