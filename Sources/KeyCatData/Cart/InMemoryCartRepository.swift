@@ -6,8 +6,17 @@ import Synchronization
 /// ``SQLiteCartRepository`` does.
 package final class InMemoryCartRepository: CartRepository {
     private let lines = Mutex<[UserID: [CartEntry]]>([:])
+    private let products: (any ProductRepository)?
 
-    package init() {}
+    /// - Parameter products: where ``contents(of:)`` looks products up (none: every line shows
+    ///   as unavailable).
+    package init(products: (any ProductRepository)? = nil) { self.products = products }
+
+    package func contents(of userID: UserID) throws(KeyCatError) -> [(entry: CartEntry, product: CartProductFacts?)] {
+        let entries = try entries(of: userID)
+        let found = try products?.find(entries.map(\.productID)) ?? [:]
+        return entries.map { ($0, found[$0.productID].map(CartProductFacts.init)) }
+    }
 
     package func entries(of userID: UserID) throws(KeyCatError) -> [CartEntry] {
         lines.withLock { $0[userID] ?? [] }

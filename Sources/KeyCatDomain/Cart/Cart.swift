@@ -45,10 +45,35 @@ public enum CartRules {
     public static let maximumLines = 50
 }
 
+/// What a cart shows of a product: enough to price a line and tell whether it can be bought.
+public struct CartProductFacts: Sendable, Hashable {
+    public var title: String
+    public var pricing: Pricing
+    public var deliveryFee: Money
+    public var stock: Int
+    /// False once the listing was deleted (or its seller withdrew): it cannot be bought.
+    public var isLive: Bool
+
+    public init(title: String, pricing: Pricing, deliveryFee: Money, stock: Int, isLive: Bool) {
+        self.title = title
+        self.pricing = pricing
+        self.deliveryFee = deliveryFee
+        self.stock = stock
+        self.isLive = isLive
+    }
+
+    public init(_ product: Product) {
+        self.init(title: product.title, pricing: product.pricing, deliveryFee: product.delivery.fee,
+                  stock: product.stock, isLive: product.deletedAt == nil)
+    }
+}
+
 /// Where carts are kept. Implementations: `SQLiteCartRepository`, `InMemoryCartRepository`.
 public protocol CartRepository: Sendable {
     /// The buyer's lines, oldest first.
     func entries(of userID: UserID) throws(KeyCatError) -> [CartEntry]
+    /// The buyer's lines with what they show of their products, oldest first, in one read.
+    func contents(of userID: UserID) throws(KeyCatError) -> [(entry: CartEntry, product: CartProductFacts?)]
     /// Adds `quantity` to the line (creating it), capped at `cap`.
     ///
     /// - Throws: `validation` (`field` = `cart`) when a new line would exceed `maximumLines`.

@@ -53,17 +53,15 @@ public struct CartService: Sendable {
     public func cart(of principal: Principal) throws(KeyCatError) -> Cart {
         let now = clock.now()
         var lines: [CartLine] = []
-        let entries = try carts.entries(of: principal.userID)
-        let found = try products.find(entries.map(\.productID))
-        for entry in entries {
-            let product = found[entry.productID]
-            let price = product?.sellingPrice(at: now) ?? .zero
-            let live = product != nil && product?.deletedAt == nil
+        for (entry, product) in try carts.contents(of: principal.userID) {
+            let price = product?.pricing.sellingPrice(at: now) ?? .zero
+            let live = product?.isLive ?? false
+            let stock = live ? product?.stock ?? 0 : 0
             lines.append(CartLine(
                 productID: entry.productID, title: product?.title ?? "", quantity: entry.quantity,
                 unitPrice: price, lineTotal: try price * entry.quantity,
-                deliveryFee: product?.delivery.fee ?? .zero, stock: live ? product?.stock ?? 0 : 0,
-                isAvailable: live && (product?.stock ?? 0) >= entry.quantity))
+                deliveryFee: product?.deliveryFee ?? .zero, stock: stock,
+                isAvailable: live && stock >= entry.quantity))
         }
         let available = lines.filter(\.isAvailable)
         let items = try Money.sum(available.map(\.lineTotal))
