@@ -7,6 +7,7 @@ internal import CSQLite
 ///
 /// Statements run through ``run(_:_:)``, ``query(_:_:_:)`` and friends are prepared once and
 /// cached by their SQL text for the life of the connection, so a hot path never prepares.
+@usableFromInline
 package final class SQLiteConnection {
     private var handle: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]

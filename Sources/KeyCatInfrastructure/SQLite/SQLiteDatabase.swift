@@ -1,16 +1,17 @@
+import Foundation
 import Synchronization
 
 /// A database file shared by many tasks: one writer connection and a small pool of readers.
 ///
-/// Concurrency in one sentence: every connection lives inside its own `Mutex`, so a connection
-/// is only ever touched by the one thread holding its lock; writes queue on the writer's lock
+/// Concurrency in one sentence: every connection lives behind its own lock, so a connection is
+/// only ever touched by the one thread holding its lock; writes queue on the writer's lock
 /// (and, across processes, on SQLite's file lock with a busy timeout), while reads take any free
 /// reader and, in WAL mode, run beside the writer without waiting for it.
 package final class SQLiteDatabase: Sendable {
     /// The path the database was opened at.
     package let path: String
     private let writer: LockedConnection
-    private let readers: [LockedConnection]
+    @usableFromInline let readers: [LockedConnection]
     private let nextReader = Atomic<Int>(0)
 
     /// Opens (and with `createIfMissing`, creates) the database at `path`.
@@ -60,9 +61,33 @@ package final class SQLiteDatabase: Sendable {
     /// issues is its own snapshot. For single statements, or statements whose results stay
     /// correct across commits in between; the `BEGIN`/`COMMIT` pair would cost as much as a
     /// primary-key lookup.
+    ///
+    /// Inlinable, so the compiler specialises it for each caller's result type: this is the
+    /// hot path of every page, product and cart read.
+    @inlinable
     @discardableResult
     package func readStatement<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
-        try withReader(body)
+        let reader = checkOutReader()
+        defer { reader.unlock() }
+        return try body(reader.connection)
+    }
+
+    /// Locks and returns a reader (the writer when there are none): the first free one, else the
+    /// next in turn, waiting for it. The caller unlocks it.
+    @usableFromInline
+    func checkOutReader() -> LockedConnection {
+        guard !readers.isEmpty else {
+            writer.lock()
+            return writer
+        }
+        let start = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
+        for offset in 0..<readers.count {
+            let reader = readers[(start &+ offset) % readers.count]
+            if reader.tryLock() { return reader }
+        }
+        let reader = readers[abs(start % readers.count)]
+        reader.lock()
+        return reader
     }
 
     private func withReader<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
@@ -89,17 +114,35 @@ package final class SQLiteDatabase: Sendable {
     }
 }
 
-/// A connection behind its own lock. A class because `Mutex` cannot be copied into an array.
-private final class LockedConnection: Sendable {
-    private let mutex: Mutex<SQLiteConnection>
+/// A connection behind its own lock, with explicit lock and unlock so the hot read path can be
+/// inlined into its callers.
+///
+/// `@unchecked Sendable`: `connection` is not Sendable, and is only touched between `lock()` (or
+/// a successful `tryLock()`) and `unlock()` — by ``withLock(_:)``,
+/// ``withLockIfAvailable(_:)`` and ``SQLiteDatabase/readStatement(_:)``, never elsewhere.
+@usableFromInline
+final class LockedConnection: @unchecked Sendable {
+    @usableFromInline let connection: SQLiteConnection
+    private let mutex = NSLock()
 
-    init(_ connection: consuming sending SQLiteConnection) { mutex = Mutex(connection) }
+    init(_ connection: SQLiteConnection) { self.connection = connection }
+
+    func lock() { mutex.lock() }
+
+    func tryLock() -> Bool { mutex.try() }
+
+    @usableFromInline
+    func unlock() { mutex.unlock() }
 
     func withLock<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
-        try mutex.withLock { connection throws -> Result in try body(connection) }
+        mutex.lock()
+        defer { mutex.unlock() }
+        return try body(connection)
     }
 
     func withLockIfAvailable<Result: Sendable>(_ body: (SQLiteConnection) -> Result) -> Result? {
-        mutex.withLockIfAvailable { connection -> Result in body(connection) }
+        guard mutex.try() else { return nil }
+        defer { mutex.unlock() }
+        return body(connection)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 
 /// A value bound to a statement parameter: one of SQLite's five storage classes
 /// (<https://sqlite.org/datatype3.html>).
+@usableFromInline
 package enum SQLiteValue: Sendable, Hashable {
     case null
     case integer(Int64)
@@ -13,11 +14,11 @@ package enum SQLiteValue: Sendable, Hashable {
 extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral,
     ExpressibleByNilLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral
 {
-    package init(integerLiteral value: Int64) { self = .integer(value) }
-    package init(stringLiteral value: String) { self = .text(value) }
-    package init(nilLiteral: ()) { self = .null }
-    package init(floatLiteral value: Double) { self = .real(value) }
-    package init(booleanLiteral value: Bool) { self = .integer(value ? 1 : 0) }
+    @usableFromInline package init(integerLiteral value: Int64) { self = .integer(value) }
+    @usableFromInline package init(stringLiteral value: String) { self = .text(value) }
+    @usableFromInline package init(nilLiteral: ()) { self = .null }
+    @usableFromInline package init(floatLiteral value: Double) { self = .real(value) }
+    @usableFromInline package init(booleanLiteral value: Bool) { self = .integer(value ? 1 : 0) }
 }
 
 extension SQLiteValue {

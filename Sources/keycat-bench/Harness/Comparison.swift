@@ -53,7 +53,7 @@ struct Timing {
 /// Times `library` and `baseline` alternately, `operations` times each after a warm-up, so both
 /// see the same cache and machine state.
 func compare(
-    _ name: String, operations: Int, warmup: Int = 20, target: Comparison.Target = .timeRatioAtMost(1.25),
+    _ name: String, operations: Int, warmup: Int = 200, target: Comparison.Target = .timeRatioAtMost(1.25),
     library: (Int) throws -> Void, baseline: (Int) throws -> Void
 ) rethrows -> Comparison {
     for index in 0..<warmup {
