@@ -9,7 +9,7 @@ struct RootCommand: CommandGroup {
             """,
         subcommands: [
             InitCommand.self, SeedCommand.self, UsersCommand.self, SellersCommand.self, ProductsCommand.self,
-            ReviewsCommand.self, OrdersCommand.self, PaymentsCommand.self,
+            ReviewsCommand.self, OrdersCommand.self, PaymentsCommand.self, StatsCommand.self,
             DatabaseCommand.self,
         ])
 }
