@@ -25,6 +25,9 @@ extension SQLiteDatabase {
             destinationConfiguration.createIfMissing = false
             let target = try SQLiteConnection(path: destination, configuration: destinationConfiguration)
             defer { target.close() }
+            // A WAL destination must share the source's page size; a rollback journal need not
+            // (the copy still comes out in WAL mode: the journal mode is in the copied header).
+            try target.execute("PRAGMA journal_mode = DELETE")
             let step = Int32(clamping: max(1, pagesPerStep))
             if Self.isInMemory(path) {
                 try withWriter { source in try SQLiteBackup.copy(from: source, to: target, pagesPerStep: step, progress: progress) }
