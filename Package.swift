@@ -33,7 +33,8 @@ let package = Package(
         .target(name: "KeyCatData", dependencies: ["KeyCatDomain", "KeyCatInfrastructure"]),
         // KeyCat may hand out the simulator as its gateway (staging, tests, the CLI).
         .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData", "KeyCatPGSimulator"]),
-        .executableTarget(name: "keycat-admin", dependencies: ["KeyCat"]),
+        // The demo drives the simulator's payment window (test cards) and its webhook delivery.
+        .executableTarget(name: "keycat-admin", dependencies: ["KeyCat", "KeyCatPGSimulator"]),
         // The benchmark: KeyCat against raw SQLite and libcrypto doing the same work.
         .executableTarget(
             name: "keycat-bench",

@@ -46,6 +46,9 @@ public final class KeyCat: Sendable {
     public let checkout: CheckoutService
     /// Orders after checkout: lists, shipping, delivery, cancellation, refunds, payments.
     public let orders: OrderService
+    /// The operators' sales statistics: per day (in Asia/Seoul), by status, top products.
+    /// See `docs/operations.md`.
+    public let statistics: StatisticsService
     /// Verifies and applies the PG's webhooks (serve it at the URL the PG posts to).
     public let webhooks: PaymentWebhookReceiver
     /// The PG simulator payments go to, when the configuration chose one (else nil).
@@ -97,6 +100,7 @@ public final class KeyCat: Sendable {
             clock: configuration.clock, reservationLifetime: configuration.reservationLifetime)
         orders = OrderService(orders: orderRepository, gateway: setup.gateway, idempotency: idempotency,
                               cursors: cursors, clock: configuration.clock)
+        statistics = StatisticsService(statistics: SQLiteSalesStatistics(database: database), clock: configuration.clock)
         webhooks = PaymentWebhookReceiver(
             verifier: WebhookVerifier(secrets: setup.webhookSecrets, clock: configuration.clock), checkout: checkout)
         paymentSimulator = setup.simulator

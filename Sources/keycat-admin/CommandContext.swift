@@ -6,6 +6,8 @@ import KeyCat
 struct CommandContext {
     /// The database file: `--db`, else `$KEYCAT_DB`, else `./keycat.db`.
     let databasePath: String
+    /// The `--db` given on the command line, if any (the demo never touches `$KEYCAT_DB`).
+    let databasePathOption: String?
     /// Whether `--json` was given.
     let json: Bool
     let console: Console
@@ -19,6 +21,7 @@ struct CommandContext {
 
     init(globals: GlobalSettings, console: Console, environment: [String: String],
          readStandardInput: @escaping () -> String? = { readLine(strippingNewline: true) }) {
+        databasePathOption = globals.databasePath
         databasePath = globals.databasePath ?? environment["KEYCAT_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "./keycat.db"
         json = globals.json
         self.console = console

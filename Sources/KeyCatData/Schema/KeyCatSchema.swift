@@ -86,6 +86,7 @@ package enum KeyCatSchema {
         SQLiteMigration(version: 4, name: "reviews, bookmarks and follows", sql: SocialSchema.sql),
         SQLiteMigration(version: 5, name: "carts, orders, payments, refunds, webhooks and idempotency keys",
                         sql: OrdersSchema.sql),
+        SQLiteMigration(version: 6, name: "statistics indexes", sql: StatisticsSchema.sql),
     ]
 
     /// The migrator over ``migrations``.

@@ -10,6 +10,8 @@ import Synchronization
 package final class SQLiteDatabase: Sendable {
     /// The path the database was opened at.
     package let path: String
+    /// How the connections were opened (a backup opens its source connection the same way).
+    let configuration: SQLiteConfiguration
     private let writer: LockedConnection
     @usableFromInline let readers: [LockedConnection]
     private let nextReader = Atomic<Int>(0)
@@ -20,11 +22,11 @@ package final class SQLiteDatabase: Sendable {
     ///   fails. Nothing is left open on failure.
     package init(path: String, configuration: SQLiteConfiguration = SQLiteConfiguration()) throws {
         self.path = path
+        self.configuration = configuration
         let writerConnection = try SQLiteConnection(path: path, configuration: configuration)
         var readerConnections: [LockedConnection] = []
         // In-memory databases are private to their connection: readers would see nothing.
-        let isMemory = path == ":memory:" || path.isEmpty
-        if !isMemory {
+        if !Self.isInMemory(path) {
             for _ in 0..<max(0, configuration.readerCount) {
                 let reader = try SQLiteConnection(path: path, configuration: configuration, readOnly: true)
                 readerConnections.append(LockedConnection(reader))
@@ -105,6 +107,9 @@ package final class SQLiteDatabase: Sendable {
         }
         return try readers[abs(start % readers.count)].withLock(body)
     }
+
+    /// Whether `path` names a private in-memory database rather than a file.
+    static func isInMemory(_ path: String) -> Bool { path == ":memory:" || path.isEmpty }
 
     /// Closes every connection. Using the database afterwards fails with `SQLITE_MISUSE`.
     /// Closing twice is harmless.

@@ -3,5 +3,5 @@ struct DatabaseCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "db",
         abstract: "Check or back up the database.",
-        subcommands: [DatabaseCheckCommand.self])
+        subcommands: [DatabaseCheckCommand.self, DatabaseBackupCommand.self])
 }

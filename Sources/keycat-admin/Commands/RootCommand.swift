@@ -8,8 +8,8 @@ struct RootCommand: CommandGroup {
             3 storage or I/O.
             """,
         subcommands: [
-            InitCommand.self, SeedCommand.self, UsersCommand.self, SellersCommand.self, ProductsCommand.self,
-            ReviewsCommand.self, OrdersCommand.self, PaymentsCommand.self,
+            InitCommand.self, SeedCommand.self, DemoCommand.self, UsersCommand.self, SellersCommand.self, ProductsCommand.self,
+            ReviewsCommand.self, OrdersCommand.self, PaymentsCommand.self, StatsCommand.self,
             DatabaseCommand.self,
         ])
 }

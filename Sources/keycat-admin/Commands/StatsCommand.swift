@@ -1,0 +1,33 @@
+import KeyCat
+
+/// `keycat-admin stats [--days N] [--top N]`: sales and refunds per day (calendar days in
+/// Asia/Seoul), orders by status, and the top products by revenue and by rating.
+struct StatsCommand: AdminCommand {
+    static let configuration = CommandConfiguration(
+        name: "stats",
+        abstract: "Sales and refunds per day, orders by status, top products by revenue and rating.",
+        discussion: """
+            Days are calendar days in Asia/Seoul, today included. Sales are what orders paid on
+            a day were paid (before refunds); refunds count on the day they completed. The
+            table leaves out days without either; --json lists every day.
+            """,
+        options: [
+            OptionSpec(name: "days", valueName: "N", help: "How many days back, 1–365 (default 30)."),
+            OptionSpec(name: "top", valueName: "N", help: "Products in each top list, 1–100 (default 5)."),
+        ])
+
+    let days: Int
+    let top: Int
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        days = try arguments.int("days", in: StatisticsService.dayRange) ?? 30
+        top = try arguments.int("top", in: 1...100) ?? 5
+    }
+
+    func run(_ context: CommandContext) throws {
+        let keycat = try context.openExisting()
+        defer { keycat.close() }
+        let report = try keycat.statistics.report(days: days, top: top, by: context.principal)
+        context.emit(json: StatsPresenter.json(report), human: StatsPresenter.text(report))
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import KeyCatTestSupport
+import Testing
+
+/// The package folder, where `seed/catalog.json` is (the demo reads it from the current
+/// directory).
+let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// Runs `keycat-admin demo` on a fresh database in `directory`; returns its path and outcome.
+func runDemo(in directory: URL, _ extra: [String] = []) throws -> (path: String, outcome: AdminProcess.Outcome) {
+    let path = directory.appendingPathComponent("demo.db").path
+    let outcome = try AdminProcess.run(["demo", "--db", path] + extra, currentDirectory: packageDirectory)
+    return (path, outcome)
+}
+
+func jsonObject(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
+}
+
+@Suite("keycat-admin demo")
+struct AdminDemoTests {
+    @Test("the demo tells every step, ends healthy, and leaves a database the other commands explore")
+    func story() throws {
+        try withTemporaryDirectory { directory in
+            let (path, demo) = try runDemo(in: directory)
+            #expect(demo.status == 0, "\(demo.standardError)")
+            let text = demo.standardOutput
+            for step in ["demo catalog", "applies to sell", "operator approves", "buyer signs up", "two pages of five",
+                         "tactile switches", "bookmarks it and follows", "checks out", "first card is declined",
+                         "second card pays", "a duplicate: ignored", "reviews the switches", "ships the order",
+                         "partial refund", "statistics", "db check: the database is healthy", "keycat-admin orders show"] {
+                #expect(text.contains(step), "the story does not mention «\(step)»")
+            }
+            #expect(text.contains("16. "), "sixteen numbered steps")
+            let check = try AdminProcess.run(["db", "check", "--db", path])
+            #expect(check.status == 0, "\(check.standardOutput)")
+            let orders = try jsonObject(try AdminProcess.run(["orders", "list", "--db", path, "--json"]).standardOutput)
+            let items = try #require(orders["items"] as? [[String: Any]])
+            #expect(items.count == 1)
+            #expect(items.first?["status"] as? String == "partially_refunded")
+            #expect(items.first?["refunded_amount"] as? Int == 5_000)
+            // Another process refunds more of the same payment: the PG file beside the database is shared.
+            let refund = try AdminProcess.run(["orders", "refund", "1", "--amount", "1000", "--reason", "goodwill", "--db", path])
+            #expect(refund.status == 0, "\(refund.standardError)")
+        }
+    }
+
+    @Test("a second run starts fresh and says what it removed; --json prints the steps instead")
+    func rerunAsJSON() throws {
+        try withTemporaryDirectory { directory in
+            #expect(try runDemo(in: directory).outcome.status == 0)
+            let (path, again) = try runDemo(in: directory, ["--json"])
+            #expect(again.status == 0, "\(again.standardError)")
+            let summary = try jsonObject(again.standardOutput)
+            #expect((summary["removed"] as? [String])?.contains(path) == true)
+            #expect(summary["order_status"] as? String == "partially_refunded")
+            #expect(summary["healthy"] as? Bool == true)
+            #expect((summary["steps"] as? [[String: Any]])?.count == 16)
+            // Still exactly one order: nothing of the first run survived.
+            let orders = try jsonObject(try AdminProcess.run(["orders", "list", "--db", path, "--json"]).standardOutput)
+            #expect((orders["items"] as? [Any])?.count == 1)
+        }
+    }
+
+    @Test("without seed/catalog.json in the current directory the demo fails with an I/O error and removes nothing")
+    func missingCatalog() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("demo.db").path
+            try Data("keep".utf8).write(to: URL(fileURLWithPath: path))
+            let outcome = try AdminProcess.run(["demo", "--db", path, "--json"], currentDirectory: directory)
+            #expect(outcome.status == 3)
+            #expect(outcome.standardError.contains("seed/catalog.json"))
+            #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
+        }
+    }
+}

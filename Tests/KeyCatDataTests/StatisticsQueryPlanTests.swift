@@ -1,0 +1,38 @@
+import Foundation
+import KeyCatDomain
+import KeyCatTestSupport
+import Testing
+@testable import KeyCatData
+@testable import KeyCatInfrastructure
+
+@Suite("Every statistics query starts from an index on its window")
+struct StatisticsQueryPlanTests {
+    static let queries: [(name: String, sql: String, arguments: [SQLiteValue], index: String)] = [
+        ("sales per day", SQLiteSalesStatistics.salesSQL, [.integer(0), .integer(0), .integer(1)], "orders_paid"),
+        ("refunds per day", SQLiteSalesStatistics.refundsSQL, [.integer(0), .integer(0), .integer(1)], "refunds_done"),
+        ("orders by status", SQLiteSalesStatistics.statusSQL, [.integer(0), .integer(1)], "orders_by_status"),
+        ("top by revenue", SQLiteSalesStatistics.revenueSQL, [.integer(0), .integer(1), .integer(5)], "orders_paid"),
+        ("top by rating", SQLiteSalesStatistics.ratingSQL, [.integer(5)], "products_rating"),
+    ]
+
+    @Test("each query searches its index rather than scanning a table")
+    func plans() throws {
+        try withTemporaryDirectory { directory throws in
+            let database = try SQLiteDatabase(path: directory.appendingPathComponent("plan.db").path)
+            defer { database.close() }
+            try KeyCatSchema.migrator().migrate(database)
+            for query in Self.queries {
+                let plan = try database.read { connection in
+                    try connection.query("EXPLAIN QUERY PLAN " + query.sql, query.arguments) { $0.string(3) }
+                }
+                let text = plan.joined(separator: " | ")
+                #expect(text.contains(query.index), "\(query.name) does not use \(query.index): \(text)")
+                // A bare table scan reads every row; "SCAN … USING INDEX" (the rating list read from
+                // the top of its index under a LIMIT) does not.
+                for step in plan where step.hasPrefix("SCAN") {
+                    #expect(step.contains("USING"), "\(query.name) scans a table: \(text)")
+                }
+            }
+        }
+    }
+}

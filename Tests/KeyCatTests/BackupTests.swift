@@ -1,0 +1,105 @@
+import Foundation
+import KeyCat
+import KeyCatInfrastructure
+import Synchronization
+import Testing
+
+@Suite("Online backups")
+struct BackupTests {
+    /// Every account in `keycat`, walking the pages.
+    static func userCount(_ keycat: KeyCat) throws -> Int {
+        let console = Principal.operatorConsole("tester")
+        var count = 0
+        var cursor: String?
+        repeat {
+            let page = try keycat.accounts.listUsers(limit: PageLimit(100), cursor: cursor, as: console)
+            count += page.items.count
+            cursor = page.nextCursor
+        } while cursor != nil
+        return count
+    }
+
+    /// Opens the backup at `path` as KeyCat would, without creating anything.
+    static func openCopy(_ path: String) throws -> KeyCat {
+        var configuration = KeyCat.Configuration(databasePath: path)
+        configuration.createIfMissing = false
+        configuration.gatewayLog = DiscardingLogSink()
+        return try KeyCat.open(configuration)
+    }
+
+    @Test("the copy is a healthy KeyCat database with the same orders")
+    func copy() async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product()
+            let buyer = try shop.user(.buyer)
+            let order = try await shop.paidOrder(product, by: buyer)
+            let path = shop.directory.appendingPathComponent("backup.db").path
+            var steps: [BackupProgress] = []
+            try shop.keycat.backup(to: path, pagesPerStep: 4, by: shop.operatorConsole) { steps.append($0) }
+            #expect(steps.count > 1)
+            #expect(steps.last.map { $0.copiedPages == $0.totalPages } == true)
+            let copy = try Self.openCopy(path)
+            defer { copy.close() }
+            #expect(try copy.checkHealth().isHealthy)
+            #expect(try copy.orders.order(order.id, by: shop.operatorConsole).status == .paid)
+            #expect(try copy.schemaVersion() == KeyCat.latestSchemaVersion)
+        }
+    }
+
+    @Test("a backup never overwrites a file, and only an admin takes one")
+    func refusals() throws {
+        try TestShop.with { shop in
+            let path = shop.directory.appendingPathComponent("existing.db").path
+            try Data("keep me".utf8).write(to: URL(fileURLWithPath: path))
+            expectError(.storage) { try shop.keycat.backup(to: path, by: shop.operatorConsole) }
+            #expect(FileManager.default.contents(atPath: path) == Data("keep me".utf8))
+            let buyer = try shop.user(.buyer)
+            let other = shop.directory.appendingPathComponent("other.db").path
+            expectError(.forbidden) { try shop.keycat.backup(to: other, by: buyer) }
+            #expect(!FileManager.default.fileExists(atPath: other))
+            expectError(.storage) {
+                try shop.keycat.backup(to: shop.directory.appendingPathComponent("missing/folder.db").path, by: shop.operatorConsole)
+            }
+        }
+    }
+
+    @Test("a backup taken while another task writes is one consistent snapshot that passes the check")
+    func concurrentWriter() async throws {
+        try await TestShop.with { shop in
+            _ = try shop.keycat.seedSynthetic(count: 2_000, seed: 7, by: shop.operatorConsole)
+            let before = try Self.userCount(shop.keycat)
+            let stop = Atomic<Bool>(false)
+            let keycat = shop.keycat
+            let console = shop.operatorConsole
+            // Writes accounts until told to stop: commits land beside the backup's snapshot.
+            let writer = Task.detached { () -> Int in
+                var written = 0
+                while !stop.load(ordering: .relaxed) {
+                    _ = try keycat.accounts.createUser(
+                        SignUpForm(email: "writer\(written)@example.com", password: "keycat123", nick: "writer\(written)"),
+                        role: .buyer, as: console)
+                    written += 1
+                    await Task.yield()
+                }
+                return written
+            }
+            let path = shop.directory.appendingPathComponent("live.db").path
+            var steps = 0
+            try shop.keycat.backup(to: path, pagesPerStep: 8, by: shop.operatorConsole) { _ in
+                // A commit between every two steps, whatever the scheduler does with the writer.
+                steps += 1
+                _ = try? shop.user(.buyer, "step\(steps)")
+            }
+            stop.store(true, ordering: .relaxed)
+            _ = try await writer.value
+            #expect(steps > 1)
+            let copy = try Self.openCopy(path)
+            defer { copy.close() }
+            let report = try copy.checkHealth()
+            #expect(report.isHealthy, "\(report)")
+            // The snapshot: exactly the accounts that existed when the backup began.
+            #expect(try Self.userCount(copy) == before)
+            #expect(try Self.userCount(shop.keycat) >= before + steps)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import KeyCat
+import Testing
+
+/// The statistics are checked against a small history made through real checkout, payment,
+/// refund and review, with the test clock moved across Korean calendar days.
+@Suite("Sales statistics")
+struct StatisticsTests {
+    /// 2026-01-01T00:00Z is 09:00 on 1 January in Seoul; 15:30Z the same UTC day is 00:30 on 2
+    /// January there.
+    static let januaryFirstMorning = Date(timeIntervalSince1970: 1_767_225_600)
+
+    struct History {
+        var first: Order
+        var second: Order
+        var keyboard: Product
+        var switches: Product
+    }
+
+    /// 1 Jan (Seoul): one keyboard paid. 2 Jan 00:30 (Seoul, still 1 Jan in UTC): two switch
+    /// units paid, 10,000 won of the keyboard refunded. 4 Jan: an order left awaiting payment.
+    /// Reviews: the switches 5 stars, the keyboard 4.
+    static func makeHistory(_ shop: TestShop) async throws -> History {
+        shop.clock.set(januaryFirstMorning)
+        let keyboard = try shop.product(price: 100_000)
+        let switches = try shop.product(price: 80_000)
+        let buyer = try shop.user(.buyer)
+        let first = try await shop.paidOrder(keyboard, by: buyer)
+        shop.clock.set(januaryFirstMorning.addingTimeInterval(15.5 * 3600))
+        let second = try await shop.paidOrder(switches, quantity: 2, by: buyer)
+        _ = try await shop.keycat.orders.refund(
+            first.id, RefundRequest(amount: Money(won: 10_000), reason: "scratched case"), by: shop.operatorConsole)
+        _ = try shop.keycat.reviews.write(ReviewForm(rating: 5, content: "Smooth and quiet linears."), of: switches.id, as: buyer)
+        _ = try shop.keycat.reviews.write(ReviewForm(rating: 4, content: "Solid board, case scratched."), of: keyboard.id, as: buyer)
+        shop.clock.set(januaryFirstMorning.addingTimeInterval(3 * 86_400))
+        _ = try await shop.checkout(keyboard, by: buyer)
+        return History(first: first, second: second, keyboard: keyboard, switches: switches)
+    }
+
+    @Test("sales and refunds fall on Seoul calendar days, every day of the window listed")
+    func perDay() async throws {
+        try await TestShop.with { shop in
+            let history = try await Self.makeHistory(shop)
+            let report = try shop.keycat.statistics.report(days: 5, by: shop.operatorConsole)
+            #expect(report.days.map(\.day.description) == ["2025-12-31", "2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04"])
+            #expect(report.days.map(\.ordersPaid) == [0, 1, 1, 0, 0])
+            #expect(report.days.map(\.sales) == [.zero, history.first.amount, history.second.amount, .zero, .zero])
+            #expect(report.days.map(\.refunds.won) == [0, 0, 10_000, 0, 0])
+            #expect(report.days[2].net.won == history.second.amount.won - 10_000)
+            #expect(report.totalSales.won == history.first.amount.won + history.second.amount.won)
+            #expect(report.timeZone.identifier == "Asia/Seoul")
+        }
+    }
+
+    @Test("orders are counted by their status now; top products by revenue and by rating")
+    func statusesAndTops() async throws {
+        try await TestShop.with { shop in
+            let history = try await Self.makeHistory(shop)
+            let report = try shop.keycat.statistics.report(days: 30, by: shop.operatorConsole)
+            let counts = Dictionary(uniqueKeysWithValues: report.ordersByStatus.map { ($0.status, $0.count) })
+            #expect(counts[.partiallyRefunded] == 1 && counts[.paid] == 1 && counts[.awaitingPayment] == 1)
+            #expect(report.ordersByStatus.map(\.count).reduce(0, +) == 3)
+            #expect(report.topByRevenue.map(\.productID) == [history.switches.id, history.keyboard.id])
+            #expect(report.topByRevenue.map(\.revenue.won) == [160_000, 100_000])
+            #expect(report.topByRevenue.map(\.unitsSold) == [2, 1])
+            #expect(report.topByRating.map(\.productID) == [history.switches.id, history.keyboard.id])
+            #expect(report.topByRating.map(\.average) == [5, 4])
+        }
+    }
+
+    @Test("a shorter window leaves out what happened before it")
+    func window() async throws {
+        try await TestShop.with { shop in
+            let history = try await Self.makeHistory(shop)
+            let report = try shop.keycat.statistics.report(days: 3, top: 1, by: shop.operatorConsole)
+            #expect(report.firstDay.description == "2026-01-02")
+            #expect(report.totalSales == history.second.amount)
+            #expect(report.totalRefunds.won == 10_000)
+            #expect(report.topByRevenue.map(\.productID) == [history.switches.id])
+            // Orders created on 2 January (Seoul) or later: the switches and the unpaid one.
+            #expect(report.ordersByStatus.map(\.count).reduce(0, +) == 2)
+        }
+    }
+
+    @Test("only an admin reads statistics, for 1–365 days")
+    func rules() throws {
+        try TestShop.with { shop in
+            let buyer = try shop.user(.buyer)
+            expectError(.forbidden) { try shop.keycat.statistics.report(by: buyer) }
+            expectError(.validation, field: "days") { try shop.keycat.statistics.report(days: 0, by: shop.operatorConsole) }
+            expectError(.validation, field: "days") { try shop.keycat.statistics.report(days: 366, by: shop.operatorConsole) }
+            let empty = try shop.keycat.statistics.report(days: 365, by: shop.operatorConsole)
+            #expect(empty.days.count == 365 && empty.totalSales == .zero && empty.topByRevenue.isEmpty)
+        }
+    }
+}
