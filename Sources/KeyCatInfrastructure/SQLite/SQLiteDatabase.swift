@@ -56,7 +56,9 @@ package final class SQLiteDatabase: Sendable {
     /// consistent snapshot. Readers never block the writer, nor it them.
     @discardableResult
     package func read<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
-        try withReader { connection in try connection.readTransaction(body) }
+        let reader = checkOutReader()
+        defer { reader.unlock() }
+        return try reader.connection.readTransaction(body)
     }
 
     /// Runs `body` on a reader connection without an explicit transaction: each statement it
@@ -92,22 +94,6 @@ package final class SQLiteDatabase: Sendable {
         return reader
     }
 
-    private func withReader<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
-        guard !readers.isEmpty else {
-            return try writer.withLock(body)
-        }
-        let start = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
-        // Take the first reader that is free; if all are busy, wait for the one we started at.
-        for offset in 0..<readers.count {
-            let index = (start &+ offset) % readers.count
-            let outcome: Swift.Result<Result, any Error>? = readers[index].withLockIfAvailable { connection in
-                Swift.Result { try body(connection) }
-            }
-            if let outcome { return try outcome.get() }
-        }
-        return try readers[abs(start % readers.count)].withLock(body)
-    }
-
     /// Whether `path` names a private in-memory database rather than a file.
     static func isInMemory(_ path: String) -> Bool { path == ":memory:" || path.isEmpty }
 
@@ -123,8 +109,8 @@ package final class SQLiteDatabase: Sendable {
 /// inlined into its callers.
 ///
 /// `@unchecked Sendable`: `connection` is not Sendable, and is only touched between `lock()` (or
-/// a successful `tryLock()`) and `unlock()` — by ``withLock(_:)``,
-/// ``withLockIfAvailable(_:)`` and ``SQLiteDatabase/readStatement(_:)``, never elsewhere.
+/// a successful `tryLock()`) and `unlock()` — by ``withLock(_:)`` and by the database's reads
+/// after ``SQLiteDatabase/checkOutReader()`` — never elsewhere.
 @usableFromInline
 final class LockedConnection: @unchecked Sendable {
     @usableFromInline let connection: SQLiteConnection
@@ -143,11 +129,5 @@ final class LockedConnection: @unchecked Sendable {
         mutex.lock()
         defer { mutex.unlock() }
         return try body(connection)
-    }
-
-    func withLockIfAvailable<Result: Sendable>(_ body: (SQLiteConnection) -> Result) -> Result? {
-        guard mutex.try() else { return nil }
-        defer { mutex.unlock() }
-        return body(connection)
     }
 }

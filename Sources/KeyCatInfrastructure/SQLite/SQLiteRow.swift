@@ -82,11 +82,6 @@ package struct SQLiteTextCode: Hashable, Sendable {
         (low, high) = words
     }
 
-    /// Whether both hold the same text (for texts of at most 16 bytes).
-    package func matches(_ other: SQLiteTextCode) -> Bool {
-        count == other.count && low == other.low && high == other.high
-    }
-
     /// Packs a string's UTF-8 bytes.
     package init(_ text: String) {
         var text = text
