@@ -1,4 +1,4 @@
-/// Reviews, bookmarks and follows (issue 7). Every list has an index ending in `(created_at,
+/// Reviews, bookmarks and follows. Every list has an index ending in `(created_at,
 /// id)` so a newest-first page is an index range scan; the unique indexes make the toggles
 /// idempotent and keep one review per buyer and product. The counters they drive live on the
 /// rows they describe: `products.rating_*` and `bookmark_count` (created with the catalog) and
