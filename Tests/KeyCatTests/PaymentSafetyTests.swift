@@ -84,6 +84,49 @@ struct PaymentSafetyTests {
             // A claim abandoned past its lease (its process died) may be taken again.
             let retaken = try store.claim(scope: "s", key: "k", fingerprint: "f", at: now.addingTimeInterval(121), retention: 86_400, lease: 120)
             #expect(retaken == .claimed)
+            // The abandoned first claim can no longer release or answer for the key.
+            try store.release(scope: "s", key: "k", claimedAt: now)
+            try store.complete(scope: "s", key: "k", response: Data("first".utf8), claimedAt: now)
+            expectError(.requestInProgress) {
+                try store.claim(scope: "s", key: "k", fingerprint: "f", at: now.addingTimeInterval(122), retention: 86_400, lease: 120)
+            }
+            try store.complete(scope: "s", key: "k", response: Data("second".utf8), claimedAt: now.addingTimeInterval(121))
+            let replay = try store.claim(scope: "s", key: "k", fingerprint: "f", at: now.addingTimeInterval(123), retention: 86_400, lease: 120)
+            #expect(replay == .replay(Data("second".utf8)))
+        }
+    }
+
+    @Test("a refund retried with its key after a lost answer replays the timeout and never refunds twice")
+    func refundRetryAfterLostAnswer() async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product(stock: 5, price: 10_000)
+            let buyer = try shop.user(.buyer)
+            let order = try await shop.paidOrder(product, by: buyer)
+            let request = RefundRequest(amount: Money(won: 4_000), reason: "dent", idempotencyKey: "refund-1")
+            shop.simulator.injectFault(.lostAnswer, on: .cancel, times: 4)
+            await expectFailure(.gatewayTimeout) { try await shop.keycat.orders.refund(order.id, request, by: shop.operatorConsole) }
+            #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 1)
+            // The client retries with the same key once the refund has settled: no second refund.
+            await expectFailure(.gatewayTimeout) { try await shop.keycat.orders.refund(order.id, request, by: shop.operatorConsole) }
+            let after = try shop.keycat.orders.order(order.id, by: buyer)
+            #expect(after.refundedAmount == Money(won: 4_000))
+            #expect(shop.simulator.cancellations(impUID: order.impUID!).count == 1)
+            try shop.expectHealthy()
+        }
+    }
+
+    @Test("checkout items are bounded before they are summed", arguments: [
+        [Int.max, 1], [99, 1], [0], [-5], [100],
+    ])
+    func checkoutQuantities(quantities: [Int]) async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product(stock: 500)
+            let buyer = try shop.user(.buyer)
+            let items = quantities.map { CheckoutItem(productID: product.id, quantity: $0) }
+            await expectFailure(.validation) {
+                try await shop.keycat.checkout.checkout(CheckoutRequest(.items(items)), by: buyer)
+            }
+            #expect(try shop.stock(of: product.id) == 500)
         }
     }
 

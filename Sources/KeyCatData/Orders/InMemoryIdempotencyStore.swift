@@ -35,14 +35,17 @@ package final class InMemoryIdempotencyStore: IdempotencyStore {
         }
     }
 
-    package func complete(scope: String, key: String, response: Data, at now: Date) throws(KeyCatError) {
-        records.withLock { $0[scope + "\u{0}" + key]?.response = response }
-    }
-
-    package func release(scope: String, key: String) throws(KeyCatError) {
+    package func complete(scope: String, key: String, response: Data, claimedAt: Date) throws(KeyCatError) {
         records.withLock { records in
             let id = scope + "\u{0}" + key
-            if records[id]?.response == nil { records[id] = nil }
+            if records[id]?.createdAt == claimedAt, records[id]?.response == nil { records[id]?.response = response }
+        }
+    }
+
+    package func release(scope: String, key: String, claimedAt: Date) throws(KeyCatError) {
+        records.withLock { records in
+            let id = scope + "\u{0}" + key
+            if records[id]?.createdAt == claimedAt, records[id]?.response == nil { records[id] = nil }
         }
     }
 }

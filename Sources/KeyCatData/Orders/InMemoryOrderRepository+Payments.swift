@@ -67,14 +67,18 @@ extension InMemoryOrderRepository {
             guard var order = state.orders[refund.orderID] else { throw KeyCatError.notFound("order", refund.orderID) }
             guard let index = state.refunds.firstIndex(where: { $0.id == refund.id && $0.status == .pending }) else { return order }
             state.refunds[index].status = .done
+            // As the SQLite repository: the refunded amount always grows (the money moved), the
+            // status moves only from one holding a payment, and units come back only when they
+            // never left, or when the operator restocks a full refund.
+            order.refundedAmount = Money(won: order.refundedAmount.won + refund.amount.won)
+            order.updatedAt = now
             if order.status.holdsPayment {
-                order.refundedAmount = Money(won: order.refundedAmount.won + refund.amount.won)
                 order.status = refund.target == .cancelled && order.status != .paid ? .refunded : refund.target
-                order.updatedAt = now
-                if refund.restock, order.status == .refunded || order.status == .cancelled { Self.returnStock(&order, in: &state) }
-                if let audit { state.audit.append(audit) }
-                state.orders[order.id] = order
             }
+            let restocks = order.status == .cancelled || (refund.restock && refund.target == .refunded && order.status == .refunded)
+            if restocks { Self.returnStock(&order, in: &state) }
+            if let audit { state.audit.append(audit) }
+            state.orders[order.id] = order
             return order
         }
     }

@@ -43,19 +43,24 @@ package struct SQLiteIdempotencyStore: IdempotencyStore {
         }
     }
 
-    package func complete(scope: String, key: String, response: Data, at now: Date) throws(KeyCatError) {
+    // Both act only on the claim made at `claimedAt` (its `created_at`): after a lease ran out
+    // and another request took the key over, the first one's late answer or failure must not
+    // overwrite or delete the second one's claim.
+
+    package func complete(scope: String, key: String, response: Data, claimedAt: Date) throws(KeyCatError) {
         try storage {
             try database.write {
-                try $0.run("UPDATE idempotency_keys SET response = ? WHERE scope = ? AND key = ?",
-                           [.data(response), .text(scope), .text(key)])
+                try $0.run("UPDATE idempotency_keys SET response = ? WHERE scope = ? AND key = ? AND created_at = ? AND response IS NULL",
+                           [.data(response), .text(scope), .text(key), StoredTime.value(claimedAt)])
             }
         }
     }
 
-    package func release(scope: String, key: String) throws(KeyCatError) {
+    package func release(scope: String, key: String, claimedAt: Date) throws(KeyCatError) {
         try storage {
             try database.write {
-                try $0.run("DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND response IS NULL", [.text(scope), .text(key)])
+                try $0.run("DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND created_at = ? AND response IS NULL",
+                           [.text(scope), .text(key), StoredTime.value(claimedAt)])
             }
         }
     }

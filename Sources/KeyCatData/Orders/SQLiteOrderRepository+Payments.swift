@@ -97,16 +97,25 @@ extension SQLiteOrderRepository {
                     "UPDATE refunds SET status = 'done', updated_at = ? WHERE id = ? AND status = 'pending'",
                     [StoredTime.value(now), .integer(refund.id)])
                 if changed == 1 {
-                    // A cancel whose order shipped meanwhile ends as a plain full refund.
-                    try connection.run("""
+                    // The money moved at the PG, so the refunded amount always grows; the status
+                    // moves only from a status that holds a payment. A cancel whose order
+                    // shipped meanwhile ends as a plain full refund.
+                    let status = try connection.queryOne("""
                         UPDATE orders SET refunded_amount = refunded_amount + ?, updated_at = ?,
-                            status = CASE WHEN ? = 'cancelled' AND status <> 'paid' THEN 'refunded' ELSE ? END
-                        WHERE id = ? AND status IN ('paid', 'shipped', 'delivered', 'partially_refunded')
+                            status = CASE
+                                WHEN status NOT IN ('paid', 'shipped', 'delivered', 'partially_refunded') THEN status
+                                WHEN ? = 'cancelled' AND status <> 'paid' THEN 'refunded'
+                                ELSE ? END
+                        WHERE id = ?
+                        RETURNING status
                         """, [.integer(refund.amount.won), StoredTime.value(now), .text(refund.target.rawValue),
-                              .text(refund.target.rawValue), .integer(refund.orderID.rawValue)])
-                    if refund.restock, refund.target == .refunded || refund.target == .cancelled {
-                        try OrderRow.returnStock(of: refund.orderID, at: now, on: connection)
-                    }
+                              .text(refund.target.rawValue), .integer(refund.orderID.rawValue)]) { $0.string(0) }
+                    // Units come back only when they never left: a cancel that stayed a cancel, or
+                    // a full refund the operator asked to restock (the goods came back). A cancel
+                    // that met a shipment leaves the stock alone: those units are with the carrier.
+                    let restocks = status == OrderStatus.cancelled.rawValue
+                        || (refund.restock && refund.target == .refunded && status == OrderStatus.refunded.rawValue)
+                    if restocks { try OrderRow.returnStock(of: refund.orderID, at: now, on: connection) }
                     if let audit { try SQLiteAuditLog.insert(audit, on: connection) }
                 }
                 guard let order = try OrderRow.find(refund.orderID, on: connection) else {

@@ -94,13 +94,21 @@ public struct CheckoutService: Sendable {
         case let .items(items): raw = items
         }
         guard !raw.isEmpty else { throw KeyCatError.validation("items", "there is nothing to check out") }
+        // Bounded before any work: at most 50 lines of at most 99, so no sum below can overflow
+        // and the merge stays small.
+        guard raw.count <= CartRules.maximumLines * CartRules.quantityRange.upperBound else {
+            throw KeyCatError.validation("items", "an order has at most \(CartRules.maximumLines) lines")
+        }
         var merged: [CheckoutItem] = []
         for item in raw {
-            guard item.quantity > 0 else {
+            guard CartRules.quantityRange.contains(item.quantity) else {
                 throw KeyCatError.validation("quantity", "a quantity is between 1 and 99, got \(item.quantity)")
             }
             if let index = merged.firstIndex(where: { $0.productID == item.productID }) {
                 merged[index].quantity += item.quantity
+                guard CartRules.quantityRange.contains(merged[index].quantity) else {
+                    throw KeyCatError.validation("quantity", "a quantity is between 1 and 99, got \(merged[index].quantity)")
+                }
             } else {
                 merged.append(item)
             }

@@ -19,47 +19,69 @@ public protocol IdempotencyStore: Sendable {
     ///   `requestInProgress` while the first request runs.
     func claim(scope: String, key: String, fingerprint: String, at now: Date, retention: TimeInterval,
                lease: TimeInterval) throws(KeyCatError) -> IdempotencyClaim
-    /// Stores the first answer.
-    func complete(scope: String, key: String, response: Data, at now: Date) throws(KeyCatError)
-    /// Forgets a claim whose request failed, so a retry runs it again.
-    func release(scope: String, key: String) throws(KeyCatError)
+    /// Stores the first answer of the claim made at `claimedAt` — and nothing if that claim was
+    /// abandoned and taken over since (the new claimant's answer is the one that counts).
+    func complete(scope: String, key: String, response: Data, claimedAt: Date) throws(KeyCatError)
+    /// Forgets the claim made at `claimedAt`, whose request failed without doing anything, so a
+    /// retry runs again. A claim taken over since is left alone.
+    func release(scope: String, key: String, claimedAt: Date) throws(KeyCatError)
 }
 
 /// Runs requests at most once per idempotency key and replays their first answer.
 ///
-/// Only successful answers are stored: a request that failed releases its key, so the client's
-/// retry runs again (a failure such as a gateway outage is worth retrying; one such as
-/// out-of-stock simply fails again).
+/// A request that failed without doing anything (validation, out of stock, a declined card…)
+/// releases its key, so the client's retry runs again. A request whose outcome is unknown — the
+/// gateway did not answer in time, so it may have acted — keeps its key with that error as the
+/// first answer when `storesUnknownOutcomes` is set: running it again could, say, refund twice.
+/// The client learns the outcome from the order once reconciliation has settled it.
 struct IdempotentRunner: Sendable {
     let store: any IdempotencyStore
     let clock: any WallClock
     var retention: TimeInterval = 24 * 60 * 60
     var lease: TimeInterval = 120
 
+    /// A stored error answer.
+    private struct StoredFailure: Codable {
+        var failure: String
+        var message: String
+        var context: [String: String]
+    }
+
     func run<Answer: Codable & Sendable>(
-        scope: String, key: String?, fingerprint: String, _ body: () async throws(KeyCatError) -> Answer
+        scope: String, key: String?, fingerprint: String, storesUnknownOutcomes: Bool = false,
+        _ body: () async throws(KeyCatError) -> Answer
     ) async throws(KeyCatError) -> Answer {
         guard let key else { return try await body() }
         guard !key.isEmpty, key.count <= 255 else {
             throw KeyCatError.validation("idempotency_key", "an idempotency key has 1–255 characters")
         }
-        switch try store.claim(scope: scope, key: key, fingerprint: fingerprint, at: clock.now(),
+        let claimedAt = clock.now()
+        switch try store.claim(scope: scope, key: key, fingerprint: fingerprint, at: claimedAt,
                                retention: retention, lease: lease) {
         case let .replay(data):
+            if let failure = try? JSONDecoder().decode(StoredFailure.self, from: data),
+               let code = KeyCatError.Code(rawValue: failure.failure) {
+                throw KeyCatError(code, failure.message, context: failure.context)
+            }
             do { return try JSONDecoder().decode(Answer.self, from: data) } catch {
                 throw KeyCatError(.internalError, "a stored answer could not be read: \(error)")
             }
         case .claimed:
             let answer: Answer
             do { answer = try await body() } catch {
-                try? store.release(scope: scope, key: key)
+                if storesUnknownOutcomes, error.code == .gatewayTimeout,
+                   let data = try? JSONEncoder().encode(StoredFailure(failure: error.code.rawValue, message: error.message, context: error.context)) {
+                    try? store.complete(scope: scope, key: key, response: data, claimedAt: claimedAt)
+                } else {
+                    try? store.release(scope: scope, key: key, claimedAt: claimedAt)
+                }
                 throw error
             }
             let data: Data
             do { data = try JSONEncoder().encode(answer) } catch {
                 throw KeyCatError(.internalError, "an answer could not be stored: \(error)")
             }
-            try store.complete(scope: scope, key: key, response: data, at: clock.now())
+            try store.complete(scope: scope, key: key, response: data, claimedAt: claimedAt)
             return answer
         }
     }

@@ -55,7 +55,7 @@ extension OrderService {
         try principal.require(.admin, to: "refund orders")
         let fingerprint = "\(id)|\(request.amount?.won ?? -1)|\(request.restock)|\(request.reason)"
         return try await idempotency.run(scope: "refund:\(principal.auditActor)", key: request.idempotencyKey,
-                                         fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
+                                         fingerprint: fingerprint, storesUnknownOutcomes: true) { () async throws(KeyCatError) -> Order in
             let current = try order(id, by: principal)
             return try await refund(current, request, cancelling: false, by: principal)
         }
