@@ -144,15 +144,17 @@ public final class KeyCat: Sendable {
         guard (1...10_000_000).contains(configuration.passwordIterations) else {
             throw KeyCatError.validation("password_iterations", "password iterations must be between 1 and 10,000,000")
         }
-        guard configuration.accessTokenLifetime > 0, configuration.refreshTokenLifetime > 0 else {
-            throw KeyCatError.validation("token_lifetime", "token lifetimes must be positive")
+        // Bounded as well as positive: a lifetime is added to a timestamp, which must not overflow.
+        let year: TimeInterval = 366 * 24 * 60 * 60
+        guard (1...year).contains(configuration.accessTokenLifetime), (1...year).contains(configuration.refreshTokenLifetime) else {
+            throw KeyCatError.validation("token_lifetime", "token lifetimes must be between 1 second and a year")
         }
         if let limit = configuration.toggleRateLimit {
             // Re-run the checks: the fields are public and may have been changed after init.
             _ = try RateLimit(perSecond: limit.perSecond, burst: limit.burst)
         }
-        guard configuration.reservationLifetime > 0 else {
-            throw KeyCatError.validation("reservation_lifetime", "the reservation lifetime must be positive")
+        guard configuration.reservationLifetime > 0, configuration.reservationLifetime <= year else {
+            throw KeyCatError.validation("reservation_lifetime", "the reservation lifetime must be between 1 second and a year")
         }
     }
 

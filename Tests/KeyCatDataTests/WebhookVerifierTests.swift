@@ -1,6 +1,7 @@
 import Foundation
 import KeyCatDomain
 import KeyCatInfrastructure
+import KeyCatTestSupport
 import Testing
 @testable import KeyCatData
 
@@ -89,15 +90,20 @@ struct WebhookVerifierTests {
         #expect(verify(headers(secrets: [old]), secrets: [Self.secret]) == .failure(.signatureMismatch))
     }
 
-    @Test("a duplicate delivery of one webhook id is recognised")
+    @Test("a duplicate delivery of one webhook id is recognised, durably")
     func duplicateID() throws {
-        let deduplicator = WebhookDeduplicator(clock: clock)
-        let first = try verify(headers(id: "msg_dup")).get()
-        clock.advance(by: 60)
-        let redelivered = try verify(headers(id: "msg_dup")).get()  // re-signed at a later time
-        #expect(deduplicator.isFirstDelivery(of: first.id))
-        #expect(!deduplicator.isFirstDelivery(of: redelivered.id))
-        #expect(deduplicator.isFirstDelivery(of: "msg_other"))
+        try withTemporaryDirectory { directory throws in
+            let database = try SQLiteDatabase(path: directory.appendingPathComponent("events.db").path)
+            defer { database.close() }
+            try KeyCatSchema.migrator().migrate(database)
+            let events = SQLiteWebhookEventStore(database: database)
+            let first = try verify(headers(id: "msg_dup")).get()
+            clock.advance(by: 60)
+            let redelivered = try verify(headers(id: "msg_dup")).get()  // re-signed at a later time
+            #expect(try events.recordFirstDelivery(of: first.id, at: clock.now()))
+            #expect(try !events.recordFirstDelivery(of: redelivered.id, at: clock.now()))
+            #expect(try events.recordFirstDelivery(of: "msg_other", at: clock.now()))
+        }
     }
 
     @Test("the failure maps to a validation error naming the reason")

@@ -24,7 +24,8 @@ package struct JWTAccessTokenCodec: AccessTokenCodec {
         var iss: String
     }
 
-    private let key: [UInt8]
+    /// The signing key, prepared once: a token check costs two hash-state copies, not a key schedule.
+    private let key: HMACKey
     /// The `iss` claim written and required.
     package let issuer: String
     package let lifetime: TimeInterval
@@ -32,7 +33,7 @@ package struct JWTAccessTokenCodec: AccessTokenCodec {
     /// - Parameter key: the HMAC key, at least 32 bytes (RFC 7518 §3.2 asks for the hash size).
     package init(key: [UInt8], issuer: String = "keycat", lifetime: TimeInterval = JWTAccessTokenCodec.defaultLifetime) {
         precondition(key.count >= KeyCatSecrets.minimumByteCount, "the token signing key must be at least 32 bytes")
-        self.key = key
+        self.key = HMACKey(key)
         self.issuer = issuer
         self.lifetime = lifetime
     }
@@ -48,7 +49,7 @@ package struct JWTAccessTokenCodec: AccessTokenCodec {
             throw KeyCatError(.internalError, "could not encode token claims")
         }
         let signingInput = Self.encodedHeader + "." + Base64URL.encode(payload)
-        let tag = HMACSHA256.authenticationCode(for: Array(signingInput.utf8), key: key)
+        let tag = key.authenticationCode(for: Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(tag)
     }
 
@@ -60,7 +61,7 @@ package struct JWTAccessTokenCodec: AccessTokenCodec {
               let tag = Base64URL.decode(parts[2]), tag.count == HMACSHA256.byteCount
         else { throw invalid }
         let signingInput = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-        guard HMACSHA256.isValid(tag, for: signingInput, key: key) else { throw invalid }
+        guard key.isValid(tag, for: signingInput) else { throw invalid }
         guard let payload = Base64URL.decode(parts[1]),
               let claims = try? JSONDecoder().decode(Claims.self, from: Data(payload)),
               claims.iss == issuer, let id = Int64(claims.sub), id > 0,

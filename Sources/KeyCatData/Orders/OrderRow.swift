@@ -23,11 +23,29 @@ enum OrderRow {
             updatedAt: StoredTime.date(row.int64(14)), paidAt: StoredTime.date(row.optionalInt64(15)))
     }
 
-    /// Fills in the lines of `orders` with one query per order.
+    /// Fills in the lines of `orders` with one query for all of them (the ids travel as a JSON
+    /// array, each a seek on the `(order_id, line)` primary key).
     static func withLines(_ orders: [Order], on connection: SQLiteConnection) throws -> [Order] {
-        try orders.map { order in
+        guard orders.count > 1 else {
+            return try orders.map { order in
+                var order = order
+                order.lines = try lines(of: order.id, on: connection)
+                return order
+            }
+        }
+        let ids = "[" + orders.map { String($0.id.rawValue) }.joined(separator: ",") + "]"
+        var linesByOrder: [OrderID: [OrderLine]] = [:]
+        try connection.forEach("""
+            SELECT order_id, product_id, title, unit_price, quantity, delivery_fee FROM order_lines
+            WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, line
+            """, [.text(ids)]) { row in
+            linesByOrder[OrderID(row.int64(0)), default: []].append(OrderLine(
+                productID: ProductID(row.int64(1)), title: row.string(2), unitPrice: Money(won: row.int64(3)),
+                quantity: row.int(4), deliveryFee: Money(won: row.int64(5))))
+        }
+        return orders.map { order in
             var order = order
-            order.lines = try lines(of: order.id, on: connection)
+            order.lines = linesByOrder[order.id] ?? []
             return order
         }
     }

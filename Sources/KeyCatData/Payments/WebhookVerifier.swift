@@ -25,14 +25,15 @@ package struct VerifiedWebhook: Sendable, Hashable {
 /// more than ``tolerance`` away from our clock are refused against replays. Tags are compared in
 /// constant time.
 package struct WebhookVerifier: Sendable {
-    private let keys: [[UInt8]]
+    /// The accepted secrets, prepared once (a webhook costs two hash-state copies per secret).
+    private let keys: [HMACKey]
     private let clock: any WallClock
     /// How far the timestamp may be from now, either way. Five minutes by default.
     package let tolerance: Duration
 
     /// - Parameter secrets: every secret currently accepted, newest first (`whsec_<base64>` or raw).
     package init(secrets: [String], clock: any WallClock, tolerance: Duration = .seconds(300)) {
-        keys = secrets.map(StandardWebhookSignature.key(for:))
+        keys = secrets.map { HMACKey(StandardWebhookSignature.key(for: $0)) }
         self.clock = clock
         self.tolerance = tolerance
     }
@@ -67,7 +68,7 @@ package struct WebhookVerifier: Sendable {
         let message = Array("\(id).\(timestamp).".utf8) + [UInt8](body)
         var matched = false
         for key in keys {
-            let expected = HMACSHA256.authenticationCode(for: message, key: key)
+            let expected = key.authenticationCode(for: message)
             // Check every candidate, without stopping early, so timing says nothing about which.
             for candidate in candidates where ConstantTime.equals(candidate, expected) { matched = true }
         }

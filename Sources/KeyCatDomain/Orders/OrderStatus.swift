@@ -49,7 +49,4 @@ public enum OrderStatus: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// Paid for and not (fully) given back: the statuses that hold a live payment.
     public var holdsPayment: Bool { [.paid, .shipped, .delivered, .partiallyRefunded].contains(self) }
-
-    /// Statuses in which the order's stock has been given back, or never will be needed.
-    public var isClosedWithoutSale: Bool { [.expired, .cancelled, .failed].contains(self) }
 }
