@@ -123,7 +123,17 @@ public struct WebhookHTTPHandler: HTTPHandler {
             _ = try await receiver.receive(headers: request.headers, body: request.body)
             return HTTPResponse(status: 200, headers: [:], body: Data())
         } catch {
-            return HTTPResponse(status: error.code == .validation ? 400 : 503, headers: [:], body: Data(error.message.utf8))
+            // 503 asks the PG to deliver again: only worth it when a later try can succeed. A
+            // signed webhook about a payment the PG itself does not know, or cannot describe,
+            // would be redelivered forever; it is acknowledged, and reconciliation settles the
+            // order from the PG's own records.
+            let status: Int
+            switch error.code {
+            case .validation: status = 400
+            case .paymentNotFound, .invalidGatewayResponse: status = 200
+            default: status = 503
+            }
+            return HTTPResponse(status: status, headers: [:], body: Data(error.message.utf8))
         }
     }
 }

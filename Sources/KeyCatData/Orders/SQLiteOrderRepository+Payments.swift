@@ -36,11 +36,15 @@ extension SQLiteOrderRepository {
         }
     }
 
+    /// The payment columns qualified with `p.`, for joins with `orders`; built once.
+    private static let prefixedPaymentColumns = OrderRow.paymentColumns.split(separator: ",")
+        .map { "p." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+
     package func payments(of buyerID: UserID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [OrderPayment] {
         try storage {
             try database.read {
                 try $0.query("""
-                    SELECT \(OrderRow.paymentColumns.split(separator: ",").map { "p." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+                    SELECT \(Self.prefixedPaymentColumns)
                     FROM payments p JOIN orders o ON o.id = p.order_id
                     WHERE o.buyer_id = ? AND p.id < ? ORDER BY p.id DESC LIMIT ?
                     """, [.integer(buyerID.rawValue), .integer(position?.id ?? Int64.max), .int(limit)], OrderRow.decodePayment)

@@ -51,20 +51,29 @@ extension CheckoutService {
                 }
                 continue
             }
-            if order.expiresAt <= now {
-                var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .expired)
-                move.onlyIfExpiredBy = now
-                move.returnsStock = true
-                if try orders.apply(move, at: now) { report.expired += 1 }
-            } else {
-                try orders.setOutcomeUnknown(order.id, false)
+            // A storage failure here (the file busy past its timeout) leaves this order for the
+            // next run instead of abandoning the rest of this one.
+            do throws(KeyCatError) {
+                if order.expiresAt <= now {
+                    var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .expired)
+                    move.onlyIfExpiredBy = now
+                    move.returnsStock = true
+                    if try orders.apply(move, at: now) { report.expired += 1 }
+                } else {
+                    try orders.setOutcomeUnknown(order.id, false)
+                }
+            } catch {
+                report.unresolved += 1
             }
         }
-        for payment in try orders.paymentsToVoid(limit: limit) {
+        let toVoid = try orders.paymentsToVoid(limit: limit)
+        for payment in toVoid {
             await settlement.void(payment, detail: "settled by reconciliation")
-            if try orders.paymentsToVoid(limit: limit).contains(where: { $0.impUID == payment.impUID }) == false {
-                report.paymentsVoided += 1
-            }
+        }
+        // One read to count what is left, not one per payment.
+        if !toVoid.isEmpty {
+            let left = Set(try orders.paymentsToVoid(limit: limit).map(\.impUID))
+            report.paymentsVoided += toVoid.filter { !left.contains($0.impUID) }.count
         }
         for refund in try orders.pendingRefunds(limit: limit) {
             guard let order = try orders.find(refund.orderID), let impUID = order.impUID else { continue }
