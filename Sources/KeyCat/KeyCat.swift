@@ -130,7 +130,8 @@ public final class KeyCat: Sendable {
         }
         do {
             let secrets = try KeyCatSecrets.loadOrCreate(
-                database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes)
+                database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes,
+                persist: configuration.migrates)
             let gateway = try makeGateway(configuration)
             return KeyCat(configuration: configuration, database: database, secrets: secrets, migrationsApplied: applied,
                           gateway: gateway)

@@ -18,8 +18,11 @@ package struct KeyCatSecrets: Sendable, CustomStringConvertible, CustomDebugStri
     ///
     /// - Throws: a validation error when a provided key is shorter than 32 bytes; a storage
     ///   error when the settings cannot be read or written.
+    /// - Parameter persist: store missing keys (a normal open). When false (a read-only open
+    ///   such as `db check`), missing keys are made up for this process only and nothing is
+    ///   written.
     package static func loadOrCreate(
-        _ database: SQLiteDatabase, tokenSigningKey: [UInt8]? = nil, cursorKey: [UInt8]? = nil
+        _ database: SQLiteDatabase, tokenSigningKey: [UInt8]? = nil, cursorKey: [UInt8]? = nil, persist: Bool = true
     ) throws(KeyCatError) -> KeyCatSecrets {
         if let tokenSigningKey, tokenSigningKey.count < minimumByteCount {
             throw KeyCatError.validation("token_signing_key", "the token signing key must be at least 32 bytes")
@@ -30,22 +33,41 @@ package struct KeyCatSecrets: Sendable, CustomStringConvertible, CustomDebugStri
         if let tokenSigningKey, let cursorKey {
             return KeyCatSecrets(tokenSigningKey: tokenSigningKey, cursorKey: cursorKey)
         }
-        let fresh: (token: [UInt8], cursor: [UInt8])
-        do {
-            fresh = (try SecureRandom.bytes(count: minimumByteCount), try SecureRandom.bytes(count: minimumByteCount))
-        } catch {
-            throw KeyCatError(.internalError, "the random generator failed: \(error)")
-        }
-        let stored: [[UInt8]] = try storage {
-            try database.write { connection in
-                try [(tokenSigningKeyName, fresh.token), (cursorKeyName, fresh.cursor)].map { name, candidate in
-                    try connection.run(
-                        "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
-                        [.text(name), .blob(candidate)])
-                    return try connection.queryOne("SELECT value FROM settings WHERE key = ?", [.text(name)]) {
-                        $0.bytes(0)
-                    } ?? candidate
+        // Usually the keys are there already: read them without taking the write lock, so
+        // opening a database costs no write (and no fsync).
+        let names = [tokenSigningKeyName, cursorKeyName]
+        let existing: [[UInt8]?] = try storage {
+            try database.read { connection in
+                try names.map { name in
+                    try connection.queryOne("SELECT value FROM settings WHERE key = ?", [.text(name)]) { $0.bytes(0) }
                 }
+            }
+        }
+        var stored = existing.compactMap { $0 }
+        if stored.count < names.count {
+            let fresh: [[UInt8]]
+            do {
+                fresh = [try SecureRandom.bytes(count: minimumByteCount), try SecureRandom.bytes(count: minimumByteCount)]
+            } catch {
+                throw KeyCatError(.internalError, "the random generator failed: \(error)")
+            }
+            if persist {
+                // Another process may be creating them at the same moment: the first insert wins
+                // and everyone reads back what was kept.
+                stored = try storage {
+                    try database.write { connection in
+                        try zip(names, fresh).map { name, candidate in
+                            try connection.run(
+                                "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                                [.text(name), .blob(candidate)])
+                            return try connection.queryOne("SELECT value FROM settings WHERE key = ?", [.text(name)]) {
+                                $0.bytes(0)
+                            } ?? candidate
+                        }
+                    }
+                }
+            } else {
+                stored = zip(existing, fresh).map { $0 ?? $1 }
             }
         }
         guard stored[0].count >= minimumByteCount, stored[1].count >= minimumByteCount else {
