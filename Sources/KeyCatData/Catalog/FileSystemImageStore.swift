@@ -15,7 +15,10 @@ package struct FileSystemImageStore: ImageStore {
         URL(fileURLWithPath: databasePath + ".images", isDirectory: true)
     }
 
-    package func inspect(_ bytes: [UInt8]) throws(KeyCatError) -> ProductImage {
+    package func inspect(_ bytes: [UInt8]) throws(KeyCatError) -> ProductImage { try Self.reference(for: bytes) }
+
+    /// The reference of `bytes` once ``ImageRules`` accept them (shared with ``InMemoryImageStore``).
+    static func reference(for bytes: [UInt8]) throws(KeyCatError) -> ProductImage {
         guard bytes.count <= ImageRules.maximumBytes else {
             throw .validation("images", "an image may be at most 2 MB, got \(bytes.count) bytes")
         }

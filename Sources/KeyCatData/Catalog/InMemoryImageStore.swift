@@ -1,0 +1,30 @@
+import KeyCatDomain
+import Synchronization
+
+/// Product images in memory, for tests of the use cases without a folder. Applies the same
+/// ``ImageRules`` and SHA-256 addressing as ``FileSystemImageStore``.
+package final class InMemoryImageStore: ImageStore {
+    private let images = Mutex<[String: [UInt8]]>([:])
+
+    package init() {}
+
+    /// How many distinct images are stored.
+    package var count: Int { images.withLock { $0.count } }
+
+    package func inspect(_ bytes: [UInt8]) throws(KeyCatError) -> ProductImage {
+        try FileSystemImageStore.reference(for: bytes)
+    }
+
+    package func store(_ bytes: [UInt8]) throws(KeyCatError) -> ProductImage {
+        let image = try inspect(bytes)
+        images.withLock { $0[image.fileName] = bytes }
+        return image
+    }
+
+    package func load(_ image: ProductImage) throws(KeyCatError) -> [UInt8] {
+        guard let bytes = images.withLock({ $0[image.fileName] }) else {
+            throw KeyCatError.notFound("image", image.fileName)
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import KeyCatDomain
+import Synchronization
+
+/// Listings in memory, for tests of the use cases without a file. Behaves as
+/// ``SQLiteProductRepository`` does: ids from 1 up, times kept to the millisecond, conditional
+/// updates on the version, soft deletes, keyset lists in the same total order (the sort key, then
+/// the id, both ascending for `priceAscending` and descending for every other sort).
+///
+/// There is no users table here, so ``isActiveSeller(_:)`` answers from a set of seller ids given
+/// at ``init(activeSellers:)`` and changed with ``setActiveSeller(_:_:)``. A seller leaving the set
+/// keeps their listings listed (in SQLite, withdrawal is what unlists them, and that is the user
+/// repository's work). The review and bookmark counters, which the social repositories keep in
+/// SQLite, are set with ``setCounters(of:ratingCount:ratingSum:bookmarkCount:)``.
+package final class InMemoryProductRepository: ProductRepository {
+    private struct State {
+        var products: [ProductID: Product] = [:]
+        var activeSellers: Set<UserID>
+        var audit: [AuditEntry] = []
+        var nextID: Int64 = 1
+    }
+
+    private let state: Mutex<State>
+
+    /// - Parameter activeSellers: the users ``isActiveSeller(_:)`` says yes to.
+    package init(activeSellers: Set<UserID> = []) {
+        state = Mutex(State(activeSellers: activeSellers))
+    }
+
+    /// The audit entries recorded with writes, oldest first.
+    package var auditEntries: [AuditEntry] { state.withLock { $0.audit } }
+
+    /// Makes `sellerID` an active seller (`true`) or not (`false`).
+    package func setActiveSeller(_ sellerID: UserID, _ active: Bool) {
+        state.withLock { state in
+            if active { state.activeSellers.insert(sellerID) } else { state.activeSellers.remove(sellerID) }
+        }
+    }
+
+    /// Sets the counters reviews and bookmarks keep; nothing else changes (as in SQLite, where
+    /// they are written without a version bump).
+    package func setCounters(of id: ProductID, ratingCount: Int, ratingSum: Int, bookmarkCount: Int) {
+        state.withLock { state in
+            state.products[id]?.ratingCount = ratingCount
+            state.products[id]?.ratingSum = ratingSum
+            state.products[id]?.bookmarkCount = bookmarkCount
+        }
+    }
+
+    package func insert(
+        _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, audit: AuditEntry?
+    ) throws(KeyCatError) -> Product {
+        let now = Self.stored(now)
+        return state.withLock { state in
+            var pricing = draft.pricing
+            pricing.discountEndsAt = pricing.discountEndsAt.map(Self.stored)
+            let product = Product(
+                id: ProductID(state.nextID), sellerID: sellerID, kind: draft.kind, category: draft.category,
+                title: draft.title, content: draft.content, pricing: pricing, delivery: draft.delivery,
+                stock: draft.stock, images: images, spec: draft.spec, createdAt: now, updatedAt: now)
+            state.nextID += 1
+            state.products[product.id] = product
+            if var audit {
+                audit.target = "product:\(product.id)"
+                state.audit.append(audit)
+            }
+            return product
+        }
+    }
+
+    package func find(_ id: ProductID) throws(KeyCatError) -> Product? {
+        state.withLock { $0.products[id] }
+    }
+
+    package func find(_ ids: [ProductID]) throws(KeyCatError) -> [ProductID: Product] {
+        state.withLock { state in
+            var found: [ProductID: Product] = [:]
+            for id in ids { if let product = state.products[id] { found[id] = product } }
+            return found
+        }
+    }
+
+    /// Writes the fields an update may change (not the seller, images, counters or times of
+    /// creation and deletion), as ``SQLiteProductRepository`` does.
+    ///
+    /// - Throws: `notFound` for a deleted listing; `versionConflict` for a stale version, and
+    ///   also for an id that was never stored, as SQLite reports it (its check after a failed
+    ///   update reads a missing row's `deletedAt` as nil).
+    package func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product {
+        let now = Self.stored(now)
+        return try state.withLock { state throws(KeyCatError) -> Product in
+            guard var stored = state.products[product.id], stored.version == expectedVersion, stored.deletedAt == nil else {
+                guard state.products[product.id]?.deletedAt == nil else {
+                    throw KeyCatError.notFound("product", product.id)
+                }
+                throw KeyCatError(.versionConflict, "product \(product.id) changed since version \(expectedVersion); read it again")
+            }
+            stored.kind = product.kind
+            stored.category = product.category
+            stored.title = product.title
+            stored.content = product.content
+            stored.pricing = product.pricing
+            stored.pricing.discountEndsAt = product.pricing.discountEndsAt.map(Self.stored)
+            stored.delivery = product.delivery
+            stored.stock = product.stock
+            stored.spec = product.spec
+            stored.version += 1
+            stored.updatedAt = now
+            state.products[stored.id] = stored
+            if let audit { state.audit.append(audit) }
+            return stored
+        }
+    }
+
+    package func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError) {
+        let now = Self.stored(now)
+        try state.withLock { state throws(KeyCatError) in
+            guard var product = state.products[id], product.deletedAt == nil else {
+                throw KeyCatError.notFound("product", id)
+            }
+            product.deletedAt = now
+            product.version += 1
+            product.updatedAt = now
+            state.products[id] = product
+            if let audit { state.audit.append(audit) }
+        }
+    }
+
+    package func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Product] {
+        let ascending = sort == .priceAscending
+        // (key, id) pairs compared as tuples: the same total order as the SQL's ORDER BY.
+        func precedes(_ left: (Int64, Int64), _ right: (Int64, Int64)) -> Bool {
+            ascending ? left < right : left > right
+        }
+        let start = position.map { ($0.sortKey, $0.id) }
+        let products = state.withLock { Array($0.products.values) }
+        return products
+            .filter { $0.deletedAt == nil && Self.matches($0, filter) }
+            .map { (key: (sort.key(of: $0), $0.id.rawValue), product: $0) }
+            .filter { entry in start.map { precedes($0, entry.key) } ?? true }
+            .sorted { precedes($0.key, $1.key) }
+            .prefix(max(limit, 0))
+            .map(\.product)
+    }
+
+    /// Whether `product` passes every set filter (the price bounds are on the stored selling
+    /// price, inclusive; a listing without the filtered spec field never matches).
+    private static func matches(_ product: Product, _ filter: ProductFilter) -> Bool {
+        if let category = filter.category, product.category != category { return false }
+        if let sellerID = filter.sellerID, product.sellerID != sellerID { return false }
+        if let kind = filter.kind, product.kind != kind { return false }
+        if let minimum = filter.minimumPrice, product.pricing.salePrice < minimum { return false }
+        if let maximum = filter.maximumPrice, product.pricing.salePrice > maximum { return false }
+        if let switchType = filter.switchType, product.spec.switchType != switchType { return false }
+        if let layout = filter.layout, product.spec.layout != layout { return false }
+        if let connection = filter.connection, product.spec.connection != connection { return false }
+        if let hotSwap = filter.hotSwap, product.spec.pcb != (hotSwap ? .hotSwap : .soldered) { return false }
+        return true
+    }
+
+    package func isActiveSeller(_ sellerID: UserID) throws(KeyCatError) -> Bool {
+        state.withLock { $0.activeSellers.contains(sellerID) }
+    }
+
+    package func sweepLapsedDiscounts(at now: Date) throws(KeyCatError) -> (changed: Int, nextEnd: Date?) {
+        let now = Self.stored(now)
+        return state.withLock { state in
+            var changed = 0
+            for (id, var product) in state.products {
+                guard let ends = product.pricing.discountEndsAt, ends <= now else { continue }
+                product.pricing.salePrice = product.pricing.regularPrice
+                product.pricing.discountEndsAt = nil
+                product.version += 1
+                product.updatedAt = now
+                state.products[id] = product
+                changed += 1
+            }
+            return (changed, state.products.values.compactMap(\.pricing.discountEndsAt).min())
+        }
+    }
+
+    /// `date` to the millisecond, as SQLite stores it, so keys and comparisons agree.
+    private static func stored(_ date: Date) -> Date { ProductRow.date(ProductRow.millis(date)) }
+}
