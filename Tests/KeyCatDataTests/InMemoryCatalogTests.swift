@@ -170,6 +170,6 @@ struct InMemoryCatalogTests {
             try refusals(try CatalogFixture.sqliteRepository(database), TestClock())
         }
         #expect(inMemory == sqlite)
-        #expect(inMemory.prefix(2) == [.versionConflict, .notFound])
+        #expect(inMemory == [.versionConflict, .notFound, .notFound, .notFound, .notFound])
     }
 }

@@ -18,7 +18,9 @@ struct SimulatorClient {
     {
         var request = HTTPRequest(method: method, path: path, headers: headers)
         if let token { request.headers["Authorization"] = "Bearer \(token)" }
-        if let body { request.body = try JSONSerialization.data(withJSONObject: body) }
+        // Sorted keys: two encodings of one dictionary must be the same bytes, or the simulator
+        // (rightly) takes a repeated Idempotency-Key for another request.
+        if let body { request.body = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) }
         let response = try await simulator.handle(request, timeout: .seconds(5))
         let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
         return (response.status, json, response)

@@ -83,14 +83,13 @@ package final class InMemoryProductRepository: ProductRepository {
     /// Writes the fields an update may change (not the seller, images, counters or times of
     /// creation and deletion), as ``SQLiteProductRepository`` does.
     ///
-    /// - Throws: `notFound` for a deleted listing; `versionConflict` for a stale version, and
-    ///   also for an id that was never stored, as SQLite reports it (its check after a failed
-    ///   update reads a missing row's `deletedAt` as nil).
+    /// - Throws: `notFound` for a missing or deleted listing; `versionConflict` for a stale
+    ///   version.
     package func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product {
         let now = Self.stored(now)
         return try state.withLock { state throws(KeyCatError) -> Product in
             guard var stored = state.products[product.id], stored.version == expectedVersion, stored.deletedAt == nil else {
-                guard state.products[product.id]?.deletedAt == nil else {
+                guard let current = state.products[product.id], current.deletedAt == nil else {
                     throw KeyCatError.notFound("product", product.id)
                 }
                 throw KeyCatError(.versionConflict, "product \(product.id) changed since version \(expectedVersion); read it again")

@@ -70,7 +70,8 @@ package struct SQLiteProductRepository: ProductRepository {
             try database.write { connection in
                 let changed = try connection.run(ProductRow.updateSQL, ProductRow.updateArguments(product, expectedVersion: expectedVersion, millis: ProductRow.millis(now)))
                 guard changed == 1 else {
-                    guard try Self.find(product.id, on: connection)?.deletedAt == nil else {
+                    // Missing or deleted is not found; only a live listing can be stale.
+                    guard let current = try Self.find(product.id, on: connection), current.deletedAt == nil else {
                         throw KeyCatError.notFound("product", product.id)
                     }
                     throw KeyCatError(.versionConflict, "product \(product.id) changed since version \(expectedVersion); read it again")
