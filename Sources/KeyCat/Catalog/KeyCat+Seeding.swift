@@ -78,15 +78,8 @@ extension KeyCat {
         guard paths.count <= ImageRules.maximumPerProduct else {
             throw .validation("images", "a product has at most \(ImageRules.maximumPerProduct) images")
         }
-        var contents: [[UInt8]] = []
-        for path in paths {
-            let url = baseDirectory.map { URL(fileURLWithPath: path, relativeTo: $0) } ?? URL(fileURLWithPath: path)
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw .validation("images", "cannot read image \(path)")
-            }
-            contents.append([UInt8](data))
-            _ = try imageStore.inspect(contents[contents.count - 1])
-        }
+        let contents = try Self.readImages(paths, baseDirectory: baseDirectory)
+        for bytes in contents { _ = try imageStore.inspect(bytes) }
         var stored: [ProductImage] = []
         for bytes in contents { stored.append(try imageStore.store(bytes)) }
         return stored
@@ -102,14 +95,20 @@ extension KeyCat {
                            by principal: Principal) throws(KeyCatError) -> Product {
         let now = configuration.clock.now()
         let draft = try file.draft(at: now)
-        var images: [[UInt8]] = []
-        for path in file.images ?? [] {
+        let images = try Self.readImages(file.images ?? [], baseDirectory: baseDirectory)
+        return try catalog.create(draft, for: sellerID, images: images, by: principal)
+    }
+
+    /// The bytes of image files named in a product file, relative to `baseDirectory`.
+    static func readImages(_ paths: [String], baseDirectory: URL?) throws(KeyCatError) -> [[UInt8]] {
+        var contents: [[UInt8]] = []
+        for path in paths {
             let url = baseDirectory.map { URL(fileURLWithPath: path, relativeTo: $0) } ?? URL(fileURLWithPath: path)
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw .validation("images", "cannot read image \(path)")
             }
-            images.append([UInt8](data))
+            contents.append([UInt8](data))
         }
-        return try catalog.create(draft, for: sellerID, images: images, by: principal)
+        return contents
     }
 }

@@ -20,7 +20,7 @@ package struct SQLiteAuditLog: AuditLog {
         try connection.run(
             "INSERT INTO audit_log (actor, action, target, detail, created_at) VALUES (?, ?, ?, ?, ?)",
             [.text(entry.actor), .text(entry.action), .text(entry.target), .text(entry.detail),
-             .integer(Int64((entry.at.timeIntervalSince1970 * 1000).rounded()))])
+             StoredTime.value(entry.at)])
         var recorded = entry
         recorded.id = connection.lastInsertRowID
         return recorded

@@ -83,7 +83,7 @@ package struct CatalogSeeder: Sendable {
             }
             return (UserID(id), false)
         }
-        let millis = Int64((now.timeIntervalSince1970 * 1000).rounded())
+        let millis = StoredTime.milliseconds(now)
         try connection.run(
             "INSERT INTO users (email, nick, password_hash, role, created_at, updated_at) VALUES (?, ?, '!', 'seller', ?, ?)",
             [.text(email), .text(seller.nick), .integer(millis), .integer(millis)])

@@ -179,5 +179,5 @@ package final class InMemoryProductRepository: ProductRepository {
     }
 
     /// `date` to the millisecond, as SQLite stores it, so keys and comparisons agree.
-    private static func stored(_ date: Date) -> Date { ProductRow.date(ProductRow.millis(date)) }
+    private static func stored(_ date: Date) -> Date { StoredTime.date(StoredTime.milliseconds(date)) }
 }

@@ -43,7 +43,7 @@ enum ProductRow {
             content: row.string(5),
             pricing: Pricing(
                 regularPrice: Money(won: row.int64(6)), salePrice: Money(won: row.int64(7)),
-                couponPrice: Money(won: row.int64(8)), discountEndsAt: row.optionalInt64(9).map(date)),
+                couponPrice: Money(won: row.int64(8)), discountEndsAt: StoredTime.date(row.optionalInt64(9))),
             delivery: Delivery(fee: Money(won: row.int64(10)), schedule: try codes.schedules.decode(row, 11)),
             stock: row.int(12),
             images: row.textCode(13).count == 0 ? [] : try images(row.string(13)),
@@ -59,9 +59,9 @@ enum ProductRow {
             ratingSum: row.int(22),
             bookmarkCount: row.int(23),
             version: row.int(24),
-            createdAt: date(row.int64(25)),
-            updatedAt: date(row.int64(26)),
-            deletedAt: row.optionalInt64(27).map(date))
+            createdAt: StoredTime.date(row.int64(25)),
+            updatedAt: StoredTime.date(row.int64(26)),
+            deletedAt: StoredTime.date(row.optionalInt64(27)))
     }
 
     static let insertSQL = """
@@ -101,7 +101,7 @@ enum ProductRow {
 
     private static func pricingArguments(_ pricing: Pricing) -> [SQLiteValue] {
         [.integer(pricing.regularPrice.won), .integer(pricing.salePrice.won), .integer(pricing.couponPrice.won),
-         pricing.discountEndsAt.map { .integer(millis($0)) } ?? .null]
+         pricing.discountEndsAt.map { .integer(StoredTime.milliseconds($0)) } ?? .null]
     }
 
     private static func specArguments(_ spec: KeyboardSpec) -> [SQLiteValue] {
@@ -113,8 +113,6 @@ enum ProductRow {
         value.map { .text($0.rawValue) } ?? .null
     }
 
-    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-    static func date(_ millis: Int64) -> Date { Date(timeIntervalSince1970: Double(millis) / 1000) }
 
     private static func images(_ text: String) throws -> [ProductImage] {
         guard !text.isEmpty else { return [] }

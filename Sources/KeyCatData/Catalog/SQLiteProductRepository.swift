@@ -27,13 +27,13 @@ package struct SQLiteProductRepository: ProductRepository {
     package static func insert(
         _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, on connection: SQLiteConnection
     ) throws -> Product {
-        let millis = ProductRow.millis(now)
+        let millis = StoredTime.milliseconds(now)
         try connection.run(ProductRow.insertSQL, ProductRow.insertArguments(draft, sellerID: sellerID, images: images, millis: millis))
         return Product(
             id: ProductID(connection.lastInsertRowID), sellerID: sellerID, kind: draft.kind,
             category: draft.category, title: draft.title, content: draft.content,
             pricing: draft.pricing, delivery: draft.delivery, stock: draft.stock, images: images,
-            spec: draft.spec, createdAt: ProductRow.date(millis), updatedAt: ProductRow.date(millis))
+            spec: draft.spec, createdAt: StoredTime.date(millis), updatedAt: StoredTime.date(millis))
     }
 
     package func find(_ id: ProductID) throws(KeyCatError) -> Product? {
@@ -68,7 +68,7 @@ package struct SQLiteProductRepository: ProductRepository {
     package func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product {
         try storage {
             try database.write { connection in
-                let changed = try connection.run(ProductRow.updateSQL, ProductRow.updateArguments(product, expectedVersion: expectedVersion, millis: ProductRow.millis(now)))
+                let changed = try connection.run(ProductRow.updateSQL, ProductRow.updateArguments(product, expectedVersion: expectedVersion, millis: StoredTime.milliseconds(now)))
                 guard changed == 1 else {
                     // Missing or deleted is not found; only a live listing can be stale.
                     guard let current = try Self.find(product.id, on: connection), current.deletedAt == nil else {
@@ -90,7 +90,7 @@ package struct SQLiteProductRepository: ProductRepository {
             try database.write { connection in
                 let changed = try connection.run(
                     "UPDATE products SET deleted_at = ?, listed = 0, version = version + 1, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
-                    [.integer(ProductRow.millis(now)), .integer(ProductRow.millis(now)), .integer(id.rawValue)])
+                    [.integer(StoredTime.milliseconds(now)), .integer(StoredTime.milliseconds(now)), .integer(id.rawValue)])
                 guard changed == 1 else { throw KeyCatError.notFound("product", id) }
                 if let audit { try SQLiteAuditLog.insert(audit, on: connection) }
             }
@@ -141,7 +141,7 @@ package struct SQLiteProductRepository: ProductRepository {
     }
 
     package func sweepLapsedDiscounts(at now: Date) throws(KeyCatError) -> (changed: Int, nextEnd: Date?) {
-        let millis = ProductRow.millis(now)
+        let millis = StoredTime.milliseconds(now)
         return try storage {
             try database.write { connection in
                 let changed = try connection.run("""
@@ -151,7 +151,7 @@ package struct SQLiteProductRepository: ProductRepository {
                     """, [.integer(millis), .integer(millis)])
                 let next = try connection.queryOne(
                     "SELECT min(discount_ends_at) FROM products WHERE discount_ends_at IS NOT NULL") { $0.optionalInt64(0) }
-                return (changed, next.flatMap { $0 }.map(ProductRow.date))
+                return (changed, next.flatMap { $0 }.map(StoredTime.date))
             }
         }
     }

@@ -59,7 +59,7 @@ package final class InMemoryOrderRepository: OrderRepository {
     }
 
     package func list(_ filter: OrderFilter, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Order] {
-        let key = { (order: Order) in (Int64((order.createdAt.timeIntervalSince1970 * 1000).rounded()), order.id.rawValue) }
+        let key = { (order: Order) in (order.createdAt.millisecondsSince1970, order.id.rawValue) }
         return state.withLock { state in
             state.orders.values
                 .filter { order in filter.status.map { order.status == $0 } ?? true }

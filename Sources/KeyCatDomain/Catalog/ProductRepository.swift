@@ -50,7 +50,7 @@ extension ProductSort {
     /// The key a listing sorts by under this order, as stored in a cursor.
     public func key(of product: Product) -> Int64 {
         switch self {
-        case .newest: Int64((product.createdAt.timeIntervalSince1970 * 1000).rounded())
+        case .newest: product.createdAt.millisecondsSince1970
         case .priceAscending, .priceDescending: product.pricing.salePrice.won
         case .rating: RatingScore.score(sum: product.ratingSum, count: product.ratingCount)
         case .popular: Int64(product.bookmarkCount)

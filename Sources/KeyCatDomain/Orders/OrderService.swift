@@ -39,7 +39,7 @@ public struct OrderService: Sendable {
         if items.count > limit.value {
             items.removeLast()
             let last = items[items.count - 1]
-            next = cursors.encode(CursorPosition(sortKey: Self.millis(last.createdAt), id: last.id.rawValue), query: query)
+            next = cursors.encode(CursorPosition(sortKey: last.createdAt.millisecondsSince1970, id: last.id.rawValue), query: query)
         }
         return Page(items: items, nextCursor: next)
     }
@@ -120,5 +120,4 @@ public struct OrderService: Sendable {
         }
     }
 
-    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 }

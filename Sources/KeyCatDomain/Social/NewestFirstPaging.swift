@@ -18,10 +18,8 @@ struct NewestFirstPaging: Sendable {
         guard rows.count > limit.value else { return Page(items: rows, nextCursor: nil) }
         let items = Array(rows.prefix(limit.value))
         let last = items[items.count - 1]
-        let position = CursorPosition(sortKey: Self.millis(time(last)), id: id(last))
+        let position = CursorPosition(sortKey: time(last).millisecondsSince1970, id: id(last))
         return Page(items: items, nextCursor: cursors.encode(position, query: query))
     }
 
-    /// A time as the cursor and the tables store it: Unix milliseconds.
-    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 }
