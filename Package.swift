@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 //
 // KeyCat: the backend of a commerce platform for mechanical keyboards, keycaps and switches.
-// It takes no Swift packages: the toolchain and two system libraries (SQLite and OpenSSL's
-// libcrypto) are everything it needs.
+// It takes no Swift packages: the toolchain and three system libraries (SQLite, OpenSSL's
+// libcrypto and PostgreSQL's libpq) are everything it needs.
 import PackageDescription
 
 let package = Package(
@@ -26,10 +26,15 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
 
         // The layers. Arrows point inwards only: KeyCat → Data → {Domain, Infrastructure}.
         .target(name: "KeyCatDomain"),
-        .target(name: "KeyCatInfrastructure", dependencies: ["CSQLite", "CCrypto"]),
+        .target(name: "KeyCatInfrastructure", dependencies: ["CSQLite", "CCrypto", "CLibPQ"]),
         .target(name: "KeyCatData", dependencies: ["KeyCatDomain", "KeyCatInfrastructure"]),
         // KeyCat may hand out the simulator as its gateway (staging, tests, the CLI).
         .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData", "KeyCatPGSimulator"]),
@@ -42,8 +47,9 @@ let package = Package(
         // The simulated payment gateway: speaks HTTP values only, so it needs nothing of the domain.
         .target(name: "KeyCatPGSimulator", dependencies: ["KeyCatInfrastructure"]),
 
-        // Helpers shared by the test targets: temporary directories that always clean up.
-        .target(name: "KeyCatTestSupport", path: "Tests/KeyCatTestSupport"),
+        // Helpers shared by the test targets: temporary directories and Postgres schemas that
+        // always clean up.
+        .target(name: "KeyCatTestSupport", dependencies: ["KeyCatInfrastructure"], path: "Tests/KeyCatTestSupport"),
         .testTarget(name: "KeyCatDomainTests", dependencies: ["KeyCatDomain"]),
         .testTarget(name: "KeyCatInfrastructureTests", dependencies: ["KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData", "KeyCatTestSupport"]),

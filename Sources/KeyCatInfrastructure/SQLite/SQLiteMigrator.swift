@@ -1,43 +1,17 @@
 import Foundation
 
-/// One numbered schema change.
-package struct SQLiteMigration: Sendable {
-    /// The version this migration brings the database to: 1, 2, 3… in order, never reused.
-    package let version: Int
-    /// A short name recorded beside the version.
-    package let name: String
-    /// The change, run inside the migration's transaction.
-    package let apply: @Sendable (SQLiteConnection) throws -> Void
+/// One numbered schema change for SQLite.
+package typealias SQLiteMigration = SchemaMigration<SQLiteConnection>
 
-    package init(version: Int, name: String, apply: @escaping @Sendable (SQLiteConnection) throws -> Void) {
-        self.version = version
-        self.name = name
-        self.apply = apply
-    }
-
+extension SchemaMigration where Connection == SQLiteConnection {
     /// A migration made of SQL statements.
     package init(version: Int, name: String, sql: String) {
         self.init(version: version, name: name) { try $0.execute(sql) }
     }
 }
 
-/// Why migrating failed.
-package enum SQLiteMigrationError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The database was written by a newer binary: it knows migrations this one does not.
-    case databaseTooNew(databaseVersion: Int, supportedVersion: Int)
-    /// The migration list itself is wrong: versions must run 1, 2, 3… without gaps.
-    case invalidMigrationList(String)
-
-    package var description: String {
-        switch self {
-        case let .databaseTooNew(databaseVersion, supportedVersion):
-            "the database is at schema version \(databaseVersion), newer than this build supports "
-                + "(\(supportedVersion)); use a newer KeyCat"
-        case let .invalidMigrationList(reason):
-            "invalid migration list: \(reason)"
-        }
-    }
-}
+/// SQLite's name for ``SchemaMigrationError``, which both stores' migrators throw.
+package typealias SQLiteMigrationError = SchemaMigrationError
 
 /// Applies numbered migrations and records each in the `schema_migrations` table.
 ///
@@ -49,10 +23,7 @@ package struct SQLiteMigrator: Sendable {
     package let migrations: [SQLiteMigration]
 
     package init(migrations: [SQLiteMigration]) throws(SQLiteMigrationError) {
-        for (offset, migration) in migrations.enumerated() where migration.version != offset + 1 {
-            throw .invalidMigrationList(
-                "migration «\(migration.name)» has version \(migration.version), expected \(offset + 1)")
-        }
+        try SchemaMigrationError.checkOrder(of: migrations)
         self.migrations = migrations
     }
 
@@ -77,7 +48,7 @@ package struct SQLiteMigrator: Sendable {
                 let didApply = try connection.transaction { connection -> Bool in
                     try Self.createTable(on: connection)
                     let version = try Self.recordedVersion(on: connection)
-                    try Self.refuseNewer(version, supported: latestVersion)
+                    try SchemaMigrationError.refuseNewer(version, supported: latestVersion)
                     guard version < migration.version else { return false }
                     try migration.apply(connection)
                     try connection.run(
@@ -90,7 +61,7 @@ package struct SQLiteMigrator: Sendable {
             }
             // With no migrations the loop checked nothing: check the version here.
             if migrations.isEmpty {
-                try Self.refuseNewer(try Self.recordedVersion(on: connection), supported: latestVersion)
+                try SchemaMigrationError.refuseNewer(try Self.recordedVersion(on: connection), supported: latestVersion)
             }
             return applied
         }
@@ -99,13 +70,7 @@ package struct SQLiteMigrator: Sendable {
     /// Throws when the database is newer than this binary, without changing anything.
     package func checkCompatible(_ database: SQLiteDatabase) throws {
         let version = try currentVersion(of: database)
-        try Self.refuseNewer(version, supported: latestVersion)
-    }
-
-    private static func refuseNewer(_ version: Int, supported: Int) throws(SQLiteMigrationError) {
-        if version > supported {
-            throw .databaseTooNew(databaseVersion: version, supportedVersion: supported)
-        }
+        try SchemaMigrationError.refuseNewer(version, supported: latestVersion)
     }
 
     private static func createTable(on connection: SQLiteConnection) throws {

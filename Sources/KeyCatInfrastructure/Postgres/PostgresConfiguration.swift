@@ -1,0 +1,26 @@
+/// Where a Postgres database is and how KeyCat uses it.
+package struct PostgresConfiguration: Sendable {
+    /// A `postgres://user:password@host:port/database?sslmode=…` URL or a libpq `key=value`
+    /// string (<https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING>).
+    /// When nil, libpq reads its own environment variables (`PGHOST`, `PGPORT`, `PGUSER`,
+    /// `PGPASSWORD`, `PGDATABASE`, `PGSSLMODE`…) and falls back to a local socket.
+    package var url: String?
+    /// How long one connection attempt may take before it fails, in seconds (libpq's
+    /// `connect_timeout`; libpq treats values below 2 as 2). A setting in `url` wins.
+    package var connectTimeoutSeconds: Int = 5
+    /// The name the server shows for these sessions in `pg_stat_activity`. A setting in `url` wins.
+    package var applicationName: String = "keycat"
+    /// The schema unqualified names resolve to (`search_path`), set on every new connection;
+    /// nil keeps the server's default. Tests give each run its own schema this way.
+    package var searchPath: String?
+    /// The most connections the pool opens at once; further callers wait for one to come back.
+    package var maximumConnections: Int = 4
+    /// How many times a write transaction runs in all when it fails with a serialization
+    /// failure, a deadlock, or a connection lost before its `COMMIT` (see
+    /// ``PostgresDatabase/write(isolation:_:)``).
+    package var maximumTransactionAttempts: Int = 5
+
+    package init(url: String? = nil) {
+        self.url = url
+    }
+}

@@ -1,0 +1,89 @@
+/// The isolation level of a Postgres transaction
+/// (<https://www.postgresql.org/docs/current/transaction-iso.html>).
+package enum PostgresIsolation: String, Sendable, CaseIterable {
+    /// Each statement sees what was committed before it began; Postgres's default. A conditional
+    /// `UPDATE … WHERE stock >= ?` stays atomic: it re-checks the row after waiting for its lock.
+    case readCommitted = "READ COMMITTED"
+    /// Every statement sees the snapshot taken at the first one; a write to a row that another
+    /// transaction changed since fails with a serialization failure (40001).
+    case repeatableRead = "REPEATABLE READ"
+    /// As if the transactions ran one after another; any that cannot be so ordered fails with
+    /// a serialization failure (40001).
+    case serializable = "SERIALIZABLE"
+}
+
+extension PostgresConnection {
+    /// Runs `body` in a transaction and commits it, or rolls everything back when `body` throws.
+    ///
+    /// The outermost call starts with `BEGIN ISOLATION LEVEL …`. A call inside another becomes a
+    /// savepoint (<https://www.postgresql.org/docs/current/sql-savepoint.html>): its failure rolls
+    /// back only its own work, and the outer transaction goes on (its `isolation` is ignored).
+    ///
+    /// This runs `body` once; ``PostgresDatabase/write(isolation:_:)`` runs it again when the
+    /// transaction loses a race.
+    ///
+    /// - Throws: what `body` throws, or ``PostgresError``; when the connection breaks during
+    ///   `COMMIT`, one whose ``PostgresError/isCommitOutcomeUnknown`` is true.
+    @discardableResult
+    package func transaction<Result>(
+        isolation: PostgresIsolation = .readCommitted, _ body: (PostgresConnection) throws -> Result
+    ) throws -> Result {
+        if transactionDepth == 0 {
+            return try outermostTransaction("BEGIN ISOLATION LEVEL \(isolation.rawValue)", body)
+        }
+        return try savepoint(body)
+    }
+
+    /// Runs `body` inside a read-only transaction, so every query in it sees one snapshot
+    /// (`REPEATABLE READ`; read-only, so it never fails for serialization).
+    package func readTransaction<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+        guard transactionDepth == 0 else { return try body(self) }
+        return try outermostTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    private func outermostTransaction<Result>(
+        _ begin: String, _ body: (PostgresConnection) throws -> Result
+    ) throws -> Result {
+        try run(begin)
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+        let result: Result
+        do {
+            result = try body(self)
+        } catch {
+            rollbackIgnoringErrors()
+            throw error
+        }
+        do {
+            try run("COMMIT")
+        } catch {
+            rollbackIgnoringErrors()
+            if error.isConnectionLost { throw PostgresError.commitOutcomeUnknown(error) }
+            throw error
+        }
+        return result
+    }
+
+    private func savepoint<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+        let name = "keycat_savepoint_\(transactionDepth)"
+        try run("SAVEPOINT \(name)")
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
+        do {
+            let result = try body(self)
+            try run("RELEASE SAVEPOINT \(name)")
+            return result
+        } catch {
+            // ROLLBACK TO undoes the savepoint's work (and clears a failed statement's error
+            // state) but leaves it open; RELEASE closes it.
+            _ = try? run("ROLLBACK TO SAVEPOINT \(name)")
+            _ = try? run("RELEASE SAVEPOINT \(name)")
+            throw error
+        }
+    }
+
+    private func rollbackIgnoringErrors() {
+        // A broken connection has nothing to roll back: the server ends its transaction.
+        if isOpen && isInTransaction { _ = try? run("ROLLBACK") }
+    }
+}

@@ -1,0 +1,183 @@
+internal import CLibPQ
+import Foundation
+
+/// One Postgres connection (libpq's `PGconn *`), owned by this object and closed in `deinit`.
+///
+/// Not `Sendable`: a connection is used by one thread at a time. ``PostgresDatabase`` shares
+/// connections between tasks by handing each to one caller at a time.
+///
+/// The API has the shape of ``SQLiteConnection``'s (`run`, `query`, `queryOne`, `forEach`,
+/// `execute`) so repositories can share code. Statements run through them are prepared on the
+/// server once per SQL text (`PQprepare`, under a generated name) and then only executed
+/// (`PQexecPrepared`) for the life of the connection; parameters always travel apart from the
+/// SQL. SQLite's `?` markers are numbered for Postgres on the way (``PostgresPlaceholders``), so
+/// the same SQL text runs on both where the dialects agree.
+package final class PostgresConnection {
+    var handle: OpaquePointer?
+    /// Prepared statement names by the SQL text the caller passed.
+    var statementNames: [String: String] = [:]
+    var statementsPrepared = 0
+    /// How many ``transaction(isolation:_:)`` calls are open: 0 outside, 1 in the outer
+    /// `BEGIN`, more in savepoints.
+    package internal(set) var transactionDepth = 0
+
+    /// Connects as `configuration` says, with its connect timeout, and sets its `search_path`.
+    ///
+    /// - Throws: ``PostgresError``: ``PostgresError/isInvalidConnectionString`` for a malformed
+    ///   URL, ``PostgresError/isAuthenticationFailure`` for refused credentials,
+    ///   ``PostgresError/isConnectionFailure`` when no server answers in time. Nothing is left
+    ///   open on failure.
+    package init(configuration: PostgresConfiguration) throws(PostgresError) {
+        var keywords = ["connect_timeout", "application_name"]
+        var values = [String(max(configuration.connectTimeoutSeconds, 1)), configuration.applicationName]
+        if let url = configuration.url {
+            try Self.validate(url)
+            // Later keywords override earlier ones: the URL's own settings win over the defaults
+            // above, and the client encoding below is always UTF-8, which Swift strings are.
+            keywords.append("dbname")
+            values.append(url)
+        }
+        keywords.append("client_encoding")
+        values.append("UTF8")
+        let connection = Self.withCStringArrays(keywords, values) { PQconnectdbParams($0, $1, 1) }
+        guard let connection else { throw .connectionFailed("out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.trimmed(PQerrorMessage(connection))
+            PQfinish(connection)
+            throw .connectionFailed(message)
+        }
+        // Notices (e.g. "relation … already exists, skipping") would go to stderr by default.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        handle = connection
+        if let searchPath = configuration.searchPath {
+            do {
+                try run("SELECT set_config('search_path', $1, false)", [.text(searchPath)])
+            } catch {
+                close()
+                throw error
+            }
+        }
+    }
+
+    /// Connects to `url`, or with libpq's environment variables when it is nil.
+    package convenience init(url: String?) throws(PostgresError) {
+        try self.init(configuration: PostgresConfiguration(url: url))
+    }
+
+    deinit { close() }
+
+    /// Closes the connection. Closing twice is harmless.
+    package func close() {
+        if let handle {
+            PQfinish(handle)
+            self.handle = nil
+        }
+        statementNames.removeAll()
+    }
+
+    /// Runs one or more `;`-separated statements without parameters or preparing: for schema
+    /// changes and session settings.
+    package func execute(_ sql: String) throws(PostgresError) {
+        let connection = try open()
+        _ = try PostgresResult(PQexec(connection, sql), on: connection, statement: sql)
+    }
+
+    /// Runs one statement with `arguments` bound to its parameters, ignoring any rows.
+    ///
+    /// - Returns: the number of rows the statement inserted, updated or deleted (or returned).
+    @discardableResult
+    package func run(_ sql: String, _ arguments: [PostgresValue] = []) throws(PostgresError) -> Int {
+        try executePrepared(sql, arguments).affectedRows
+    }
+
+    /// Runs a query and decodes every row with `decode`.
+    package func query<Row>(
+        _ sql: String, _ arguments: [PostgresValue] = [], _ decode: (PostgresRow) throws -> Row
+    ) throws -> [Row] {
+        let result = try executePrepared(sql, arguments)
+        var rows: [Row] = []
+        rows.reserveCapacity(result.rowCount)
+        for index in 0..<result.rowCount { rows.append(try decode(result.row(index))) }
+        return rows
+    }
+
+    /// Runs a query and decodes its first row, or returns nil when there is none.
+    package func queryOne<Row>(
+        _ sql: String, _ arguments: [PostgresValue] = [], _ decode: (PostgresRow) throws -> Row
+    ) throws -> Row? {
+        let result = try executePrepared(sql, arguments)
+        return result.rowCount > 0 ? try decode(result.row(0)) : nil
+    }
+
+    /// Runs a query and hands each row to `body`, without collecting them.
+    package func forEach(
+        _ sql: String, _ arguments: [PostgresValue] = [], _ body: (PostgresRow) throws -> Void
+    ) throws {
+        let result = try executePrepared(sql, arguments)
+        for index in 0..<result.rowCount { try body(result.row(index)) }
+    }
+
+    /// Whether the server has a transaction open on this connection (libpq's view, not only ours),
+    /// including one that failed and waits for `ROLLBACK`.
+    package var isInTransaction: Bool {
+        guard let handle else { return false }
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    /// Whether the connection is open and unbroken, as far as is known without asking the server.
+    package var isOpen: Bool {
+        guard let handle else { return false }
+        return PQstatus(handle) == CONNECTION_OK
+    }
+
+    /// Whether the connection is still usable, reading anything the server sent while it sat
+    /// idle: a session ended by the server (`pg_terminate_backend`, a restart) has sent its
+    /// farewell and closed the socket, which this notices without a round trip.
+    package func checkUsable() -> Bool {
+        guard let handle, PQstatus(handle) == CONNECTION_OK else { return false }
+        // The first read may take the server's error message, the second the end of the stream.
+        for _ in 0..<2 where PQconsumeInput(handle) == 0 { return false }
+        return PQstatus(handle) == CONNECTION_OK
+    }
+
+    /// The server process serving this connection (`pg_backend_pid()`), 0 when closed.
+    package var backendProcessID: Int32 { handle.map { PQbackendPID($0) } ?? 0 }
+
+    /// The number of statements prepared on this connection, for tests that check reuse.
+    package var cachedStatementCount: Int { statementNames.count }
+
+    func open() throws(PostgresError) -> OpaquePointer {
+        guard let handle else { throw .closed() }
+        return handle
+    }
+
+    /// Checks a URL or key=value string before connecting, so a malformed one is reported as such
+    /// rather than as a failed connection.
+    private static func validate(_ url: String) throws(PostgresError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        if let options = PQconninfoParse(url, &errorMessage) {
+            PQconninfoFree(options)
+            return
+        }
+        let message = errorMessage.map { trimmed($0) } ?? "the connection string cannot be parsed"
+        if let errorMessage { PQfreemem(errorMessage) }
+        throw .invalidConnectionString(message)
+    }
+
+    static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        guard let message else { return "" }
+        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Calls `body` with two NULL-terminated arrays of C strings, as `PQconnectdbParams` takes.
+    private static func withCStringArrays<Result>(
+        _ first: [String], _ second: [String],
+        _ body: ([UnsafePointer<CChar>?], [UnsafePointer<CChar>?]) -> Result
+    ) -> Result {
+        let firstCopies = first.map { strdup($0) }
+        let secondCopies = second.map { strdup($0) }
+        defer { (firstCopies + secondCopies).forEach { free($0) } }
+        return body(firstCopies.map { UnsafePointer($0) } + [nil], secondCopies.map { UnsafePointer($0) } + [nil])
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import KeyCatTestSupport
+import Synchronization
+import Testing
+@testable import KeyCatInfrastructure
+
+@Suite("Postgres transactions", .enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"))
+struct PostgresTransactionTests {
+    struct Boom: Error {}
+
+    private func withDatabase(
+        configure: (inout PostgresConfiguration) -> Void = { _ in }, _ body: (PostgresDatabase) async throws -> Void
+    ) async throws {
+        try await withPostgresDatabase(configure: configure) { database in
+            try database.write { try $0.execute("CREATE TABLE t (x integer NOT NULL)") }
+            try await body(database)
+        }
+    }
+
+    private func count(_ database: PostgresDatabase) throws -> Int {
+        try database.read { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } ?? -1 }
+    }
+
+    @Test("a thrown error rolls back everything the transaction wrote")
+    func rollback() async throws {
+        try await withDatabase { database in
+            #expect(throws: Boom.self) {
+                try database.write { connection in
+                    try connection.run("INSERT INTO t VALUES (1)")
+                    try connection.run("INSERT INTO t VALUES (2)")
+                    throw Boom()
+                }
+            }
+            #expect(try count(database) == 0)
+            try database.write { try $0.run("INSERT INTO t VALUES (3)") }
+            #expect(try count(database) == 1)
+        }
+    }
+
+    @Test("a failing statement rolls back the statements before it, and the connection goes on")
+    func rollbackOnSQLError() async throws {
+        try await withDatabase(configure: { $0.maximumConnections = 1 }) { database in
+            let error = try #require(throws: PostgresError.self) {
+                try database.write { connection in
+                    try connection.run("INSERT INTO t VALUES (1)")
+                    try connection.run("INSERT INTO t VALUES (NULL)")
+                }
+            }
+            #expect(error.isNotNullViolation)
+            #expect(try count(database) == 0)
+            let inTransaction = try database.withConnection { $0.isInTransaction }
+            #expect(!inTransaction)
+        }
+    }
+
+    @Test("uncommitted writes are invisible to other connections")
+    func isolation() async throws {
+        try await withDatabase { database in
+            try database.write { connection in
+                try connection.run("INSERT INTO t VALUES (1)")
+                #expect(try count(database) == 0)
+            }
+            #expect(try count(database) == 1)
+        }
+    }
+
+    @Test("a nested transaction is a savepoint: its failure undoes only its own work")
+    func savepoint() async throws {
+        try await withDatabase { database in
+            try database.write { connection in
+                try connection.run("INSERT INTO t VALUES (1)")
+                #expect(throws: Boom.self) {
+                    try connection.transaction { inner in
+                        try inner.run("INSERT INTO t VALUES (2)")
+                        throw Boom()
+                    }
+                }
+                // A failed statement inside a savepoint does not doom the outer transaction.
+                #expect(throws: PostgresError.self) {
+                    try connection.transaction { inner in try inner.run("INSERT INTO t VALUES (NULL)") }
+                }
+                try connection.transaction { inner in
+                    try inner.run("INSERT INTO t VALUES (3)")
+                    try inner.transaction { innermost in try innermost.run("INSERT INTO t VALUES (4)") }
+                }
+                #expect(connection.transactionDepth == 1)
+            }
+            let values = try database.read { try $0.query("SELECT x FROM t ORDER BY x") { $0.int(0) } }
+            #expect(values == [1, 3, 4])
+        }
+    }
+
+    @Test("a serializable transaction that loses to a concurrent one runs again and then commits")
+    func retriesSerializationFailure() async throws {
+        try await withDatabase { database in
+            try database.write { try $0.run("INSERT INTO t VALUES (0)") }
+            let rival = try PostgresConnection(configuration: database.configuration)
+            defer { rival.close() }
+            let attempts = Atomic(0)
+            let final = try database.write(isolation: .serializable) { connection in
+                let attempt = attempts.add(1, ordering: .relaxed).newValue
+                let seen = try connection.queryOne("SELECT x FROM t") { $0.int(0) } ?? -1
+                if attempt == 1 {
+                    // Another connection changes the row this snapshot has already read.
+                    try rival.run("UPDATE t SET x = x + 100")
+                }
+                try connection.run("UPDATE t SET x = ? + 1", [.int(seen)])
+                return seen + 1
+            }
+            #expect(attempts.load(ordering: .relaxed) == 2)
+            #expect(final == 101)
+            #expect(try database.read { try $0.queryOne("SELECT x FROM t") { $0.int(0) } } == 101)
+        }
+    }
+
+    @Test("when every attempt loses, the serialization failure is thrown and nothing is written")
+    func retriesAreBounded() async throws {
+        try await withDatabase(configure: { $0.maximumTransactionAttempts = 3 }) { database in
+            try database.write { try $0.run("INSERT INTO t VALUES (0)") }
+            let rival = try PostgresConnection(configuration: database.configuration)
+            defer { rival.close() }
+            let attempts = Atomic(0)
+            let error = try #require(throws: PostgresError.self) {
+                try database.write(isolation: .repeatableRead) { connection in
+                    attempts.add(1, ordering: .relaxed)
+                    _ = try connection.queryOne("SELECT x FROM t") { $0.int(0) }
+                    try rival.run("UPDATE t SET x = x + 1")
+                    try connection.run("UPDATE t SET x = -1")
+                }
+            }
+            #expect(error.isSerializationFailure)
+            #expect(error.isTransientTransactionFailure)
+            #expect(attempts.load(ordering: .relaxed) == 3)
+            #expect(try database.read { try $0.queryOne("SELECT x FROM t") { $0.int(0) } } == 3)
+        }
+    }
+
+    @Test("of two transactions that deadlock, the one the server fails runs again and both commit")
+    func retriesDeadlock() async throws {
+        try await withDatabase(configure: { $0.maximumConnections = 2 }) { database in
+            try database.write { try $0.run("INSERT INTO t VALUES (1), (2)") }
+            let attempts = Atomic(0)
+            // Each first attempt locks its own row, waits until the other has locked its row too,
+            // then asks for the other's: a deadlock the server breaks by failing one of them.
+            let bothLocked = DispatchGroup()
+            bothLocked.enter()
+            bothLocked.enter()
+            let failures = Mutex<[String]>([])
+            let transfer: @Sendable (Int, Int) -> Void = { mine, theirs in
+                do {
+                    try database.write { connection in
+                        let attempt = attempts.add(1, ordering: .relaxed).newValue
+                        try connection.run("UPDATE t SET x = x + 10 WHERE x % 10 = ?", [.int(mine)])
+                        if attempt <= 2 {
+                            bothLocked.leave()
+                            _ = bothLocked.wait(timeout: .now() + 60)  // a safety net, never reached
+                        }
+                        try connection.run("UPDATE t SET x = x + 10 WHERE x % 10 = ?", [.int(theirs)])
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            // On threads of their own: the two bodies wait for each other, which tasks on a
+            // cooperative pool as narrow as one thread could not.
+            let finished = DispatchGroup()
+            DispatchQueue.global().async(group: finished) { transfer(1, 2) }
+            DispatchQueue.global().async(group: finished) { transfer(2, 1) }
+            await withCheckedContinuation { done in finished.notify(queue: .global()) { done.resume() } }
+            #expect(failures.withLock { $0 } == [])
+            #expect(attempts.load(ordering: .relaxed) == 3)
+            let values = try database.read { try $0.query("SELECT x FROM t ORDER BY x") { $0.int(0) } }
+            #expect(values == [21, 22])
+        }
+    }
+
+    @Test("a read sees one snapshot and cannot write")
+    func readOnlySnapshot() async throws {
+        try await withDatabase { database in
+            let error = try #require(throws: PostgresError.self) {
+                try database.read { try $0.run("INSERT INTO t VALUES (1)") }
+            }
+            #expect(error.sqlState == "25006")  // read_only_sql_transaction
+            let writer = try PostgresConnection(configuration: database.configuration)
+            defer { writer.close() }
+            let (before, after) = try database.read { connection in
+                let before = try connection.queryOne("SELECT count(*) FROM t") { $0.int(0) }
+                try writer.run("INSERT INTO t VALUES (1)")
+                let after = try connection.queryOne("SELECT count(*) FROM t") { $0.int(0) }
+                return (before, after)
+            }
+            #expect(before == 0 && after == 0)
+            #expect(try count(database) == 1)
+        }
+    }
+}
