@@ -1,6 +1,8 @@
 import Foundation
 import KeyCatDomain
+import KeyCatData
 import KeyCatInfrastructure
+import KeyCatPGSimulator
 
 extension KeyCat {
     /// Everything needed to open KeyCat. Only the path is required.
@@ -22,8 +24,15 @@ extension KeyCat {
         public var readerCount: Int = 3
         /// Create the file when missing. When false, a missing file is a storage error.
         public var createIfMissing: Bool = true
-        /// Apply pending migrations on open. When false, an outdated schema is used as it is and
-        /// only a newer one is refused (for read-only tools such as `db check`).
+        /// Open every connection read-only (`SQLITE_OPEN_READONLY`): nothing is created, migrated,
+        /// stamped or swept (lapsed discounts keep their stored price until a writer sweeps
+        /// them), no PG simulator is opened (payments are `gatewayUnavailable`), and every write
+        /// fails with a storage error. Works on a read-only file in a read-only directory. The
+        /// file must be a KeyCat database at a schema version this build knows.
+        public var readOnly: Bool = false
+        /// Apply pending migrations (and restore missing indexes) on open. When false, an
+        /// outdated schema is used as it is and only a newer one is refused. Tools that must not
+        /// write at all set ``readOnly``, which implies this.
         public var migrates: Bool = true
         /// Where use cases read the time from.
         public var clock: any WallClock = SystemClock()
@@ -54,6 +63,10 @@ extension KeyCat {
         /// process). Default ``RateLimit/togglesDefault`` (2 a second, bursts of 30); nil turns
         /// limiting off.
         public var toggleRateLimit: RateLimit? = .togglesDefault
+        /// How failed log-ins are throttled, per email and per client key, in the database so
+        /// that every process shares the count. Default ``LogInThrottlePolicy/standard`` (10 per
+        /// email and 100 per client in 15 minutes); nil turns throttling off.
+        public var logInThrottle: LogInThrottlePolicy? = .standard
         /// Where payments go. Default ``PaymentGatewayChoice/simulatorBesideDatabase``: the PG
         /// simulator in `keycat.pg.db` beside the database (staging, tests, the CLI). A server
         /// taking real money sets ``PaymentGatewayChoice/portOne(baseURL:apiKey:apiSecret:webhookSecrets:)``.
@@ -73,7 +86,10 @@ extension KeyCat {
             var sqlite = SQLiteConfiguration()
             sqlite.synchronous = durability == .full ? .full : .normal
             sqlite.readerCount = readerCount
-            sqlite.createIfMissing = createIfMissing
+            sqlite.createIfMissing = createIfMissing && !readOnly
+            sqlite.readOnly = readOnly
+            sqlite.application = KeyCatSchema.application
+            sqlite.knownApplications = [PGSimulator.storageApplication]
             return sqlite
         }
     }
@@ -86,10 +102,23 @@ extension KeyCat {
         public var foreignKeyProblems: [String]
         /// Broken KeyCat invariants.
         public var invariantProblems: [String]
+        /// Tables, indexes and triggers missing or unlike what KeyCat's migrations create.
+        public var schemaProblems: [String] = []
+        /// Files beside the database that group or others may read or write, with the `chmod`
+        /// to run (see ``KeyCat/filePermissionWarnings(databaseAt:)``). Warnings only: they do
+        /// not make the database unhealthy.
+        public var permissionWarnings: [String] = []
 
-        /// Whether nothing was found.
+        /// Whether no problem was found (permission warnings aside).
         public var isHealthy: Bool {
-            integrityProblems.isEmpty && foreignKeyProblems.isEmpty && invariantProblems.isEmpty
+            integrityProblems.isEmpty && foreignKeyProblems.isEmpty && invariantProblems.isEmpty && schemaProblems.isEmpty
+        }
+
+        /// Every problem found, each prefixed with the check that found it (`integrity:`,
+        /// `foreign_keys:`, `invariants:`), for reports that show them all in one list.
+        public var allProblems: [String] {
+            integrityProblems.map { "integrity: \($0)" } + foreignKeyProblems.map { "foreign_keys: \($0)" }
+                + invariantProblems.map { "invariants: \($0)" }
         }
     }
 }

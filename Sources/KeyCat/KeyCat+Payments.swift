@@ -50,8 +50,14 @@ extension KeyCat {
             // Opening without `createIfMissing` creates nothing, the simulator's file included
             // (`db check` must change nothing): without the file no payment was ever made there.
             if !configuration.createIfMissing, !inMemoryDatabase(configuration), !FileManager.default.fileExists(atPath: path) {
-                return GatewaySetup(gateway: MissingSimulatorGateway(path: path), webhookSecrets: [PGSimulator.defaultWebhookSecret],
-                                    simulator: nil, ownsSimulator: false)
+                return GatewaySetup(gateway: MissingSimulatorGateway(reason: "there is no PG simulator file at \(path)"),
+                                    webhookSecrets: [PGSimulator.defaultWebhookSecret], simulator: nil, ownsSimulator: false)
+            }
+            // A read-only open writes nothing, and the simulator writes its file on every call.
+            if configuration.readOnly {
+                return GatewaySetup(
+                    gateway: MissingSimulatorGateway(reason: "the database was opened read-only: no payments can be made or read"),
+                    webhookSecrets: [PGSimulator.defaultWebhookSecret], simulator: nil, ownsSimulator: false)
             }
             // An in-memory database gets an in-memory simulator, never a file in the working folder.
             let inMemory = inMemoryDatabase(configuration)
@@ -74,18 +80,20 @@ extension KeyCat {
     }
 }
 
-/// The gateway of a database opened without `createIfMissing` whose simulator file does not
-/// exist: every call is `gatewayUnavailable`, and nothing is created.
+/// The gateway of a database opened read-only, or without `createIfMissing` while its
+/// simulator file does not exist: every call is `gatewayUnavailable`, and nothing is created.
 struct MissingSimulatorGateway: PaymentGateway {
-    let path: String
+    /// Why there is no gateway, the error's message.
+    let reason: String
 
     private var error: KeyCatError {
-        KeyCatError(.gatewayUnavailable, "there is no PG simulator file at \(path)")
+        KeyCatError(.gatewayUnavailable, reason)
     }
 
     func prepare(merchantUID: String, amount: Money) async throws(KeyCatError) { throw error }
     func payment(impUID: String) async throws(KeyCatError) -> GatewayPayment { throw error }
     func payment(merchantUID: String) async throws(KeyCatError) -> GatewayPayment { throw error }
+    func payments(_ query: GatewayPaymentQuery) async throws(KeyCatError) -> GatewayPaymentPage { throw error }
     func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment { throw error }
 }
 
@@ -135,5 +143,18 @@ public struct WebhookHTTPHandler: HTTPHandler {
             }
             return HTTPResponse(status: status, headers: [:], body: Data(error.message.utf8))
         }
+    }
+}
+
+extension KeyCat {
+    /// Cross-checks the database against the PG in `window` (default: the last 24 hours by the
+    /// configured clock) and changes nothing: every paid PG payment has its paid order of the
+    /// same amount, the PG's cancels match KeyCat's refunds, and every paid order has its paid
+    /// PG payment. `db check --gateway` prints it. See ``CheckoutService/checkGateway(window:)``.
+    ///
+    /// - Throws: a gateway error when the PG cannot be listed or read.
+    public func checkGateway(window: DateInterval? = nil) async throws(KeyCatError) -> GatewayCheckReport {
+        let now = configuration.clock.now()
+        return try await checkout.checkGateway(window: window ?? DateInterval(start: now.addingTimeInterval(-24 * 60 * 60), end: now))
     }
 }

@@ -19,6 +19,9 @@ public final class KeyCat: Sendable {
     public let configuration: Configuration
     /// The migrations this `open` applied (empty when the schema was already current).
     public let migrationsApplied: [Int]
+    /// The indexes and triggers this `open` recreated because they were missing (e.g. after a
+    /// bulk load was killed between dropping and rebuilding them). Usually empty.
+    public let schemaObjectsRestored: [String]
     let database: SQLiteDatabase
     /// The signing and cursor keys. Never printed.
     let secrets: KeyCatSecrets
@@ -56,11 +59,12 @@ public final class KeyCat: Sendable {
     private let ownsSimulator: Bool
 
     private init(configuration: Configuration, database: SQLiteDatabase, secrets: KeyCatSecrets, migrationsApplied: [Int],
-                 gateway setup: GatewaySetup) {
+                 restored: [String], gateway setup: GatewaySetup) {
         self.configuration = configuration
         self.database = database
         self.secrets = secrets
         self.migrationsApplied = migrationsApplied
+        self.schemaObjectsRestored = restored
         let users = SQLiteUserRepository(database: database)
         let cursors = HMACPageCursorCodec(key: secrets.cursorKey)
         accounts = AccountService(
@@ -70,14 +74,18 @@ public final class KeyCat: Sendable {
                 key: secrets.tokenSigningKey, issuer: configuration.tokenIssuer,
                 lifetime: configuration.accessTokenLifetime),
             refreshTokenMinter: RandomRefreshTokenMinter(), cursors: cursors, clock: configuration.clock,
-            refreshTokenLifetime: configuration.refreshTokenLifetime)
+            refreshTokenLifetime: configuration.refreshTokenLifetime,
+            logInThrottle: configuration.logInThrottle.map {
+                LogInThrottle(policy: $0, store: SQLiteLogInAttemptStore(database: database))
+            })
         sellers = SellerService(
             applications: SQLiteSellerApplicationRepository(database: database), users: users,
             registry: configuration.businessRegistry ?? SQLiteBusinessRegistry(database: database),
             cursors: cursors, clock: configuration.clock)
         imageStore = FileSystemImageStore(directory: FileSystemImageStore.directory(besideDatabaseAt: configuration.databasePath))
         let products = SQLiteProductRepository(database: database)
-        catalog = CatalogService(products: products, images: imageStore, cursors: cursors, clock: configuration.clock)
+        catalog = CatalogService(products: products, images: imageStore, cursors: cursors, clock: configuration.clock,
+                                 sweepsLapsedDiscounts: !configuration.readOnly)
         reviews = ReviewService(
             reviews: SQLiteReviewRepository(database: database), products: products,
             purchases: Self.purchaseHistory(configuration, database: database),
@@ -97,7 +105,8 @@ public final class KeyCat: Sendable {
         checkout = CheckoutService(
             orders: orderRepository, carts: carts, products: products, gateway: setup.gateway,
             webhookEvents: SQLiteWebhookEventStore(database: database), idempotency: idempotency,
-            clock: configuration.clock, reservationLifetime: configuration.reservationLifetime)
+            clock: configuration.clock, reservationLifetime: configuration.reservationLifetime,
+            auditLog: SQLiteAuditLog(database: database))
         orders = OrderService(orders: orderRepository, gateway: setup.gateway, idempotency: idempotency,
                               cursors: cursors, clock: configuration.clock)
         statistics = StatisticsService(statistics: SQLiteSalesStatistics(database: database), clock: configuration.clock)
@@ -109,32 +118,52 @@ public final class KeyCat: Sendable {
 
     /// Opens the database, creating and migrating it as `configuration` says.
     ///
+    /// The file must be KeyCat's: stamped with KeyCat's `application_id`, or a KeyCat database
+    /// from before the stamp (recognised by its first migration, stamped on this open unless it
+    /// is read-only), or empty/missing when `createIfMissing` allows creating it. Anything else
+    /// (the PG simulator's `keycat.pg.db`, another program's database) is refused before a
+    /// byte of it is written. A write-open that migrates also recreates any index or trigger
+    /// the migrations made that has gone missing (``schemaObjectsRestored``).
+    ///
     /// - Throws: ``KeyCatError/Code/storage`` when the file cannot be opened, is not a SQLite
-    ///   database, or was written by a newer KeyCat. Nothing is created or changed then.
-    ///   ``KeyCatError/Code/validation`` for a configuration out of range (password iterations
-    ///   outside 1–10,000,000, token lifetimes not positive).
+    ///   database, is another application's, was written by a newer KeyCat, or (read-only) was
+    ///   never initialised. The message names the path and what to do; nothing is created or
+    ///   changed then. ``KeyCatError/Code/validation`` for a configuration out of range
+    ///   (password iterations outside 1–10,000,000, token lifetimes not positive).
     public static func open(_ configuration: Configuration) throws(KeyCatError) -> KeyCat {
         try validate(configuration)
-        let database = try storage { try SQLiteDatabase(path: configuration.databasePath, configuration: configuration.sqlite) }
+        let path = configuration.databasePath
+        let database: SQLiteDatabase
+        do {
+            database = try SQLiteDatabase(path: path, configuration: configuration.sqlite)
+        } catch {
+            throw KeyCatError.storage(error, path: path)
+        }
         var applied: [Int] = []
+        var restored: [String] = []
         do {
             let migrator = KeyCatSchema.migrator()
-            if configuration.migrates {
+            if configuration.migrates && !configuration.readOnly {
                 applied = try migrator.migrate(database, now: configuration.clock.now())
+                restored = try ExpectedSchema.restoreMissing(database)
             } else {
                 try migrator.checkCompatible(database)
+                if configuration.readOnly, try migrator.currentVersion(of: database) == 0 {
+                    throw KeyCatError(.storage, "\(path) is an empty database, not initialised (run 'keycat-admin init')",
+                                      context: ["path": path])
+                }
             }
         } catch {
             database.close()
-            throw KeyCatError.storage(error)
+            throw KeyCatError.storage(error, path: path)
         }
         do {
             let secrets = try KeyCatSecrets.loadOrCreate(
                 database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes,
-                persist: configuration.migrates)
+                persist: configuration.migrates && !configuration.readOnly)
             let gateway = try makeGateway(configuration)
             return KeyCat(configuration: configuration, database: database, secrets: secrets, migrationsApplied: applied,
-                          gateway: gateway)
+                          restored: restored, gateway: gateway)
         } catch {
             database.close()
             throw error
@@ -149,6 +178,10 @@ public final class KeyCat: Sendable {
         let year: TimeInterval = 366 * 24 * 60 * 60
         guard (1...year).contains(configuration.accessTokenLifetime), (1...year).contains(configuration.refreshTokenLifetime) else {
             throw KeyCatError.validation("token_lifetime", "token lifetimes must be between 1 second and a year")
+        }
+        if let policy = configuration.logInThrottle {
+            _ = try LogInThrottlePolicy(
+                window: policy.window, attemptsPerAccount: policy.attemptsPerAccount, attemptsPerClient: policy.attemptsPerClient)
         }
         if let limit = configuration.toggleRateLimit {
             // Re-run the checks: the fields are public and may have been changed after init.
@@ -176,12 +209,22 @@ public final class KeyCat: Sendable {
     /// The audit log of operator actions.
     public var auditLog: any AuditLog { SQLiteAuditLog(database: database) }
 
-    /// Runs SQLite's integrity and foreign-key checks and KeyCat's invariants.
+    /// Paging through the audit log, for operators.
+    public var audit: AuditService {
+        AuditService(log: auditLog, cursors: HMACPageCursorCodec(key: secrets.cursorKey))
+    }
+
+    /// Runs SQLite's integrity and foreign-key checks, KeyCat's invariants, and compares the
+    /// schema with the one KeyCat's migrations build (every table, index and trigger), and
+    /// warns of files beside the database that group or others may read.
     public func checkHealth() throws(KeyCatError) -> HealthReport {
         let health = try storage { try DatabaseHealth.check(database) }
-        return HealthReport(
+        var report = HealthReport(
             integrityProblems: health.integrityProblems,
             foreignKeyProblems: health.foreignKeyProblems,
             invariantProblems: health.invariantProblems)
+        report.schemaProblems = health.schemaProblems
+        report.permissionWarnings = Self.filePermissionWarnings(databaseAt: configuration.databasePath)
+        return report
     }
 }

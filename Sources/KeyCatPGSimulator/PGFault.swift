@@ -10,6 +10,8 @@ public enum PGEndpoint: String, Sendable, Hashable, CaseIterable {
     case findPayment
     /// `POST /payments/cancel`
     case cancel
+    /// `GET /payments/status/{payment_status}?from=&to=&page=&limit=`
+    case paymentsByStatus
 
     init?(method: String, path: String) {
         let segments = path.split(separator: "/").map(String.init)
@@ -18,6 +20,7 @@ public enum PGEndpoint: String, Sendable, Hashable, CaseIterable {
         case ("POST", 2) where segments == ["payments", "prepare"]: self = .prepare
         case ("POST", 2) where segments == ["payments", "cancel"]: self = .cancel
         case ("GET", 3) where segments[0] == "payments" && segments[1] == "find": self = .findPayment
+        case ("GET", 3) where segments[0] == "payments" && segments[1] == "status": self = .paymentsByStatus
         case ("GET", 2) where segments[0] == "payments": self = .payment
         default: return nil
         }

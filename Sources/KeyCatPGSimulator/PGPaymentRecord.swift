@@ -22,6 +22,9 @@ public struct PGPaymentRecord: Sendable, Hashable {
     public var cardLast4: String?
     public var paidAt: Date?
     public var cancelledAt: Date?
+    /// When the attempt was made (prepared, or opened in the payment window): the time the
+    /// listing by status filters on.
+    public var startedAt: Date = Date(timeIntervalSince1970: 0)
 
     /// What can still be cancelled.
     public var cancellableAmount: Int64 { status == .paid ? amount - cancelledAmount : 0 }

@@ -34,7 +34,8 @@ extension PGSimulator {
                     guard let amount, amount > 0 else { throw PGSimulatorError.invalidAmount(amount ?? 0) }
                     attempt = PGPaymentRecord(
                         impUID: Self.newImpUID(), merchantUID: merchantUID, amount: amount, cancelledAmount: 0,
-                        status: .ready, failureReason: nil, cardLast4: nil, paidAt: nil, cancelledAt: nil)
+                        status: .ready, failureReason: nil, cardLast4: nil, paidAt: nil, cancelledAt: nil,
+                        startedAt: now())
                     try PGStore.insert(attempt, on: connection)
                 }
                 attempt.cardLast4 = digits.count >= 4 ? String(digits.suffix(4)) : nil

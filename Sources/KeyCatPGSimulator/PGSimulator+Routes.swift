@@ -10,6 +10,7 @@ extension PGSimulator {
             case .prepare: return try prepare(request)
             case .payment: return try readPayment(impUID: lastSegment(request))
             case .findPayment: return try findPayment(merchantUID: lastSegment(request))
+            case .paymentsByStatus: return try listPayments(request, status: lastSegment(request))
             case .cancel: return try cancel(request)
             }
         } catch let failure as PGFailure {
@@ -76,7 +77,7 @@ extension PGSimulator {
             }
             let payment = PGPaymentRecord(
                 impUID: Self.newImpUID(), merchantUID: merchantUID, amount: amount, cancelledAmount: 0,
-                status: .ready, failureReason: nil, cardLast4: nil, paidAt: nil, cancelledAt: nil)
+                status: .ready, failureReason: nil, cardLast4: nil, paidAt: nil, cancelledAt: nil, startedAt: now())
             try PGStore.insert(payment, on: connection)
             return payment
         }

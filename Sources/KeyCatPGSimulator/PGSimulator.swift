@@ -48,6 +48,9 @@ public final class PGSimulator: HTTPHandler, Sendable {
         databasePath.hasSuffix(".db") ? String(databasePath.dropLast(3)) + ".pg.db" : databasePath + ".pg.db"
     }
 
+    /// The `application_id` the simulator stamps on its file and requires of it.
+    package static var storageApplication: SQLiteApplication { PGStore.application }
+
     public let credentials: Credentials
     /// The secret webhooks are signed with.
     public let webhookSecret: String

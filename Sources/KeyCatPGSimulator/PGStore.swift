@@ -9,9 +9,19 @@ import KeyCatInfrastructure
 final class PGStore: Sendable {
     private let database: SQLiteDatabase
 
+    /// The simulator's `PRAGMA application_id`, "KCPG" in ASCII: its file is never taken for
+    /// a KeyCat database (a mistyped `--db keycat.pg.db`), nor a KeyCat database for its file.
+    package static let application = SQLiteApplication(
+        id: 0x4B43_5047, name: "the PG simulator", firstMigrationName: migrations[0].name)
+
+    /// Opens (creating when missing) the simulator's file, or an in-memory store for `:memory:`.
+    ///
+    /// - Throws: ``SQLiteForeignFileError`` for any other application's file (a KeyCat
+    ///   database), left untouched; ``SQLiteError`` when the file cannot be opened.
     init(path: String) throws {
         var configuration = SQLiteConfiguration()
         configuration.synchronous = .normal  // a simulator needs no power-loss durability
+        configuration.application = Self.application
         database = try SQLiteDatabase(path: path, configuration: configuration)
         try SQLiteMigrator(migrations: Self.migrations).migrate(database)
     }
@@ -41,6 +51,12 @@ final class PGStore: Sendable {
             CREATE TABLE pg_idempotency (
                 key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, status INTEGER NOT NULL, body BLOB NOT NULL
             ) STRICT;
+            """),
+        SQLiteMigration(version: 2, name: "payments listed by status and start time", sql: """
+            ALTER TABLE pg_payments ADD COLUMN started_at REAL NOT NULL DEFAULT 0;
+            UPDATE pg_payments SET started_at = coalesce(paid_at, cancelled_at, 0);
+            CREATE INDEX pg_payments_by_status_time ON pg_payments (status, started_at, seq);
+            CREATE INDEX pg_payments_by_time ON pg_payments (started_at, seq);
             """),
     ]
 
@@ -108,7 +124,7 @@ final class PGStore: Sendable {
     }
 
     private static let columns =
-        "imp_uid, merchant_uid, amount, cancel_amount, status, fail_reason, card_last4, paid_at, cancelled_at"
+        "imp_uid, merchant_uid, amount, cancel_amount, status, fail_reason, card_last4, paid_at, cancelled_at, started_at"
 
     static func payment(impUID: String, on connection: SQLiteConnection) throws -> PGPaymentRecord? {
         try connection.queryOne("SELECT \(columns) FROM pg_payments WHERE imp_uid = ?", [.text(impUID)], decode)
@@ -123,12 +139,12 @@ final class PGStore: Sendable {
     static func insert(_ payment: PGPaymentRecord, on connection: SQLiteConnection) throws {
         try connection.run("""
             INSERT INTO pg_payments (\(columns), seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM pg_payments))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM pg_payments))
             """, values(of: payment))
     }
 
     static func update(_ payment: PGPaymentRecord, on connection: SQLiteConnection) throws {
-        var arguments = Array(values(of: payment).dropFirst())
+        var arguments = Array(values(of: payment).dropFirst().dropLast())  // started_at never changes
         arguments.append(.text(payment.impUID))
         try connection.run("""
             UPDATE pg_payments SET merchant_uid = ?, amount = ?, cancel_amount = ?, status = ?, fail_reason = ?,
@@ -148,7 +164,7 @@ final class PGStore: Sendable {
          .integer(payment.cancelledAmount), .text(payment.status.rawValue),
          .optional(payment.failureReason.map(SQLiteValue.text)), .optional(payment.cardLast4.map(SQLiteValue.text)),
          .optional(payment.paidAt.map { .real($0.timeIntervalSince1970) }),
-         .optional(payment.cancelledAt.map { .real($0.timeIntervalSince1970) })]
+         .optional(payment.cancelledAt.map { .real($0.timeIntervalSince1970) }), .real(payment.startedAt.timeIntervalSince1970)]
     }
 
     private static func decode(_ row: SQLiteRow) -> PGPaymentRecord {
@@ -157,6 +173,27 @@ final class PGStore: Sendable {
             status: PGPaymentRecord.Status(rawValue: row.string(4)) ?? .failed,
             failureReason: row.optionalString(5), cardLast4: row.optionalString(6),
             paidAt: row.optionalDouble(7).map(Date.init(timeIntervalSince1970:)),
-            cancelledAt: row.optionalDouble(8).map(Date.init(timeIntervalSince1970:)))
+            cancelledAt: row.optionalDouble(8).map(Date.init(timeIntervalSince1970:)),
+            startedAt: Date(timeIntervalSince1970: row.double(9)))
+    }
+
+    /// One page of payments whose attempt started in `from...to`, newest first, with `status`
+    /// (nil: any), and how many match in all. Served by `pg_payments_by_status_time` or
+    /// `pg_payments_by_time`.
+    func payments(status: PGPaymentRecord.Status?, from: Date, to: Date, offset: Int, limit: Int) throws
+        -> (total: Int, page: [PGPaymentRecord]) {
+        var condition = "started_at >= ? AND started_at <= ?"
+        var arguments: [SQLiteValue] = [.real(from.timeIntervalSince1970), .real(to.timeIntervalSince1970)]
+        if let status {
+            condition = "status = ? AND " + condition
+            arguments.insert(.text(status.rawValue), at: 0)
+        }
+        return try database.read { connection in
+            let total = try connection.queryOne("SELECT count(*) FROM pg_payments WHERE \(condition)", arguments) { $0.int(0) } ?? 0
+            let page = try connection.query(
+                "SELECT \(Self.columns) FROM pg_payments WHERE \(condition) ORDER BY started_at DESC, seq DESC LIMIT ? OFFSET ?",
+                arguments + [.int(limit), .int(offset)], Self.decode)
+            return (total, page)
+        }
     }
 }

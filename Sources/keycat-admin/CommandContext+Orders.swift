@@ -14,7 +14,8 @@ extension CommandContext {
     /// beside it (`keycat.pg.db`), and PG exchanges are not logged on the operator's terminal.
     func openForPayments() throws -> KeyCat {
         guard FileManager.default.fileExists(atPath: databasePath) else {
-            throw KeyCatError(.storage, "no database at \(databasePath) (run 'keycat-admin init' first)")
+            throw KeyCatError(.storage, "no database at \(databasePath) (run 'keycat-admin init' first, or check the path)",
+                              context: ["path": databasePath])
         }
         var configuration = KeyCat.Configuration(databasePath: databasePath)
         configuration.createIfMissing = false

@@ -1,5 +1,7 @@
 import Foundation
 import KeyCat
+import KeyCatPGSimulator
+import KeyCatInfrastructure
 
 /// What every command runs with: the resolved global options, the console, and a way to open
 /// the database.
@@ -29,20 +31,61 @@ struct CommandContext {
         self.readStandardInput = readStandardInput
     }
 
-    /// Opens the database, creating and migrating it.
+    /// Opens the database for `init`: creates it when missing, migrates it, stamps it and
+    /// restores any missing index. The only command that creates a file.
     func openForWriting() throws -> KeyCat {
         try KeyCat.open(KeyCat.Configuration(databasePath: databasePath))
     }
 
-    /// Opens an existing database without creating or migrating anything.
-    func openExisting(migrate: Bool = true) throws -> KeyCat {
-        guard FileManager.default.fileExists(atPath: databasePath) else {
-            throw KeyCatError(.storage, "no database at \(databasePath) (run 'keycat-admin init' first)")
-        }
+    /// Opens an existing KeyCat database for a command that changes it: migrated, never created.
+    func openExisting() throws -> KeyCat {
+        try requireFile()
         var configuration = KeyCat.Configuration(databasePath: databasePath)
         configuration.createIfMissing = false
-        configuration.migrates = migrate
         return try KeyCat.open(configuration)
+    }
+
+    /// Opens an existing KeyCat database for a command that only reads: read-only connections,
+    /// so nothing is created, migrated or written, and a read-only file in a read-only
+    /// directory works.
+    ///
+    /// - Parameter allowOutdated: accept a schema older than this build's (`db check`, `db
+    ///   backup`); other commands ask for `init` first, since their queries need the new schema.
+    /// - Parameter withSimulator: also open the PG simulator's file beside the database, for
+    ///   `db check --gateway`, which asks the PG what it holds. The simulator plays the outside
+    ///   service and keeps its own file (it may write its tokens there); KeyCat's database stays
+    ///   read-only either way.
+    func openForReading(allowOutdated: Bool = false, withSimulator: Bool = false) throws -> KeyCat {
+        try requireFile()
+        var configuration = KeyCat.Configuration(databasePath: databasePath)
+        configuration.readOnly = true
+        configuration.gatewayLog = DiscardingLogSink()  // PG exchanges stay off the terminal
+        if withSimulator {
+            let path = PGSimulator.storagePath(besideDatabase: databasePath)
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw KeyCatError(.storage, "no PG simulator file at \(path): no payment was ever made through it",
+                                  context: ["path": path])
+            }
+            let clock = configuration.clock
+            configuration.paymentGateway = .simulator(try PGSimulator(storage: .file(path: path), now: { clock.now() }))
+        }
+        let keycat = try KeyCat.open(configuration)
+        if !allowOutdated {
+            let version = try keycat.schemaVersion()
+            if version < KeyCat.latestSchemaVersion {
+                keycat.close()
+                throw KeyCatError(.storage, "\(databasePath) is at schema version \(version), this keycat-admin needs "
+                    + "\(KeyCat.latestSchemaVersion): run 'keycat-admin init' to migrate it", context: ["path": databasePath])
+            }
+        }
+        return keycat
+    }
+
+    private func requireFile() throws {
+        guard FileManager.default.fileExists(atPath: databasePath) else {
+            throw KeyCatError(.storage, "no database at \(databasePath) (run 'keycat-admin init' first, or check the path)",
+                              context: ["path": databasePath])
+        }
     }
 
     /// The time the database's clock shows.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `keycat-admin`: the operators' command-line tool over KeyCat's use cases (DESIGN §8).
+/// `keycat-admin`: the operators' command-line tool over KeyCat's use cases (docs/architecture.md §8).
 @main
 enum KeycatAdmin {
     static func main() {
@@ -20,6 +20,9 @@ enum KeycatAdmin {
             switch try CommandLineParser(root: RootCommand.self).parse(arguments) {
             case let .help(command, commandPath):
                 console.print(HelpFormatter.help(for: command, commandPath: commandPath))
+                return .success
+            case let .version(globals):
+                VersionPresenter.emit(json: globals.json, to: console)
                 return .success
             case let .run(commandType, parsed, globals):
                 let command = try commandType.init(parsing: parsed)

@@ -3,7 +3,7 @@ import KeyCat
 import KeyCatInfrastructure
 import KeyCatPGSimulator
 
-/// `keycat-bench [--products N] [--bulk N] [--operations N] [--json]`: times KeyCat's use cases
+/// `keycat-bench [--products N] [--bulk N] [--operations N] [--keys N] [--only GROUP]… [--json]`: times KeyCat's use cases
 /// against a raw-SQLite baseline doing the same work in the same process (DESIGN §9). The
 /// ratios are the figures that matter; absolute times vary from machine to machine.
 @main
@@ -12,8 +12,10 @@ enum KeycatBench {
         var products = 1_000_000
         var bulkRows = 100_000
         var operations = 2_000
+        /// Idempotency keys in the table for the `idempotency` group's row.
+        var idempotencyKeys = 1_000_000
         var json = false
-        /// Run only these groups: catalog, commerce, crypto, bulk (all when empty).
+        /// Run only these groups: catalog, commerce, idempotency, crypto, bulk (all when empty).
         var groups: Set<String> = []
     }
 
@@ -22,7 +24,7 @@ enum KeycatBench {
             let options = try parse(Array(CommandLine.arguments.dropFirst()))
             try await run(options)
         } catch let usage as UsageFailure {
-            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--products N] [--bulk N] [--operations N] [--only catalog|commerce|crypto|bulk] [--json]\n".utf8))
+            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--products N] [--bulk N] [--operations N] [--keys N] [--only catalog|commerce|idempotency|crypto|bulk] [--json]\n".utf8))
             exit(2)
         } catch {
             FileHandle.standardError.write(Data("keycat-bench: \(error)\n".utf8))
@@ -47,11 +49,12 @@ enum KeycatBench {
             case "--products": options.products = try value()
             case "--bulk": options.bulkRows = try value()
             case "--operations": options.operations = try value()
+            case "--keys": options.idempotencyKeys = try value()
             case "--json": options.json = true
             case "--only":
                 index += 1
-                guard index < words.count, ["catalog", "commerce", "crypto", "bulk"].contains(words[index]) else {
-                    throw UsageFailure(message: "--only takes catalog, commerce, crypto or bulk")
+                guard index < words.count, ["catalog", "commerce", "idempotency", "crypto", "bulk"].contains(words[index]) else {
+                    throw UsageFailure(message: "--only takes catalog, commerce, idempotency, crypto or bulk")
                 }
                 options.groups.insert(words[index])
             case "--help", "-h": throw UsageFailure(message: "times KeyCat against raw SQLite")
@@ -105,6 +108,11 @@ enum KeycatBench {
                 keycat: keycat, normalKeycat: normalKeycat, raw: raw,
                 normalRaw: try RawDatabase(path: configuration.databasePath, synchronous: "NORMAL"),
                 simulator: simulator, operations: options.operations).run()
+        }
+        if runs("idempotency") {
+            rows.append(try await IdempotencyScenario(
+                directory: directory, simulator: simulator, keyCount: options.idempotencyKeys,
+                operations: max(50, options.operations / 10), log: log).run())
         }
         if runs("bulk") {
             log("bulk loading \(options.bulkRows) rows, 3 runs each…")

@@ -12,6 +12,7 @@ struct AdminCatalogTests {
     private func seeded(_ body: (String) throws -> Void) throws {
         try withTemporaryDirectory { directory throws in
             let path = directory.appendingPathComponent("shop.db").path
+            #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
             let first = try AdminProcess.run(["seed", "--db", path, "--file", Self.seedFile, "--json"])
             #expect(first.status == 0, "\(first.standardError)")
             #expect(first.standardOutput.contains("\"products_created\":"))

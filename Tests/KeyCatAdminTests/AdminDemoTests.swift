@@ -63,15 +63,38 @@ struct AdminDemoTests {
         }
     }
 
-    @Test("without seed/catalog.json in the current directory the demo fails with an I/O error and removes nothing")
-    func missingCatalog() throws {
+    @Test("the demo runs without seed/catalog.json in the current directory: the catalog is built in")
+    func builtInCatalog() throws {
         try withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("demo.db").path
-            try Data("keep".utf8).write(to: URL(fileURLWithPath: path))
             let outcome = try AdminProcess.run(["demo", "--db", path, "--json"], currentDirectory: directory)
-            #expect(outcome.status == 3)
-            #expect(outcome.standardError.contains("seed/catalog.json"))
-            #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
+            #expect(outcome.status == 0, "\(outcome.standardError)")
+        }
+    }
+
+    @Test("the demo refuses a file it did not create, and leaves it byte for byte, unless --force", arguments: [
+        "a shop's database", "another program's file",
+    ])
+    func refusesOtherFiles(kind: String) throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("shop.db").path
+            if kind == "a shop's database" {
+                #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
+                let seeded = try AdminProcess.run(["seed", "--db", path])
+                #expect(seeded.status == 0, "\(seeded.standardError)")
+            } else {
+                try Data("keep this file".utf8).write(to: URL(fileURLWithPath: path))
+            }
+            let before = try #require(FileManager.default.contents(atPath: path))
+            let refused = try AdminProcess.run(["demo", "--db", path])
+            #expect(refused.status == 3)
+            #expect(refused.standardError.contains(path))
+            #expect(refused.standardError.contains("--force"))
+            #expect(FileManager.default.contents(atPath: path) == before)
+
+            let forced = try AdminProcess.run(["demo", "--db", path, "--force", "--json"])
+            #expect(forced.status == 0, "\(forced.standardError)")
+            #expect(FileManager.default.contents(atPath: path) != before)
         }
     }
 }

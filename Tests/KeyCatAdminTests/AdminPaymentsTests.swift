@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
@@ -99,6 +100,34 @@ struct AdminPaymentsTests {
             let actions = try keycat.auditLog.recent(limit: 10).filter { $0.action.hasPrefix("order.") }
             #expect(Set(actions.map(\.action)) == ["order.ship", "order.deliver", "order.refund", "order.cancel"])
             #expect(actions.allSatisfy { $0.actor == "cli:tester" }, "\(actions.map(\.actor))")
+        }
+    }
+}
+
+@Suite("keycat-admin payments simulate judges the whole database")
+struct AdminSimulateHealthTests {
+    @Test("simulate on a database with a broken foreign key says so, lists it and exits 1; --durability takes full or normal")
+    func brokenForeignKey() throws {
+        try withTemporaryDirectory { directory throws in
+            let path = directory.appendingPathComponent("broken.db").path
+            #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
+            let database = try SQLiteDatabase(path: path)
+            try database.withWriter {
+                try $0.execute("PRAGMA foreign_keys = OFF; INSERT INTO refresh_token_families (user_id, created_at) VALUES (4242, 0)")
+            }
+            database.close()
+            let human = try AdminProcess.run(["payments", "simulate", "--db", path, "--orders", "10", "--buyers", "2"])
+            #expect(human.status == 1, "\(human.standardOutput)")
+            #expect(!human.standardOutput.contains("Every invariant holds"), "\(human.standardOutput)")
+            #expect(human.standardOutput.contains("foreign_keys: refresh_token_families row"), "\(human.standardOutput)")
+            #expect(human.standardOutput.contains("synchronous=FULL"))
+            let json = try AdminProcess.run(["payments", "simulate", "--db", path, "--orders", "10", "--buyers", "2",
+                                             "--durability", "normal", "--json"])
+            #expect(json.status == 1)
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+            #expect(report["holds"] as? Bool == false && report["durability"] as? String == "normal")
+            #expect((report["db_check"] as? [String])?.isEmpty == false)
+            #expect(try AdminProcess.run(["payments", "simulate", "--db", path, "--durability", "fast"]).status == 2)
         }
     }
 }

@@ -16,7 +16,7 @@ struct AdminProcess {
     /// clean one (so the caller's `$KEYCAT_DB` never leaks in).
     static func run(
         _ arguments: [String], input: String = "", environment: [String: String] = [:],
-        currentDirectory: URL? = nil
+        currentDirectory: URL? = nil, binary: URL = AdminProcess.binary
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = binary

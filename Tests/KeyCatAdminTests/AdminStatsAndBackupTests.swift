@@ -41,13 +41,13 @@ struct AdminStatsAndBackupTests {
         }
     }
 
-    @Test("db backup writes a copy that passes db check and refuses to overwrite it")
+    @Test("db backup --database-only writes a file that passes db check and refuses to overwrite it")
     func backup() throws {
         try withTemporaryDirectory { directory in
             let (path, demo) = try runDemo(in: directory)
             #expect(demo.status == 0)
             let copy = directory.appendingPathComponent("copy.db").path
-            let outcome = try AdminProcess.run(["db", "backup", copy, "--db", path, "--json"])
+            let outcome = try AdminProcess.run(["db", "backup", copy, "--database-only", "--db", path, "--json"])
             #expect(outcome.status == 0, "\(outcome.standardError)")
             let summary = try jsonObject(outcome.standardOutput)
             #expect(summary["path"] as? String == copy)
@@ -57,7 +57,7 @@ struct AdminStatsAndBackupTests {
             #expect(try AdminProcess.run(["db", "check", "--db", copy]).status == 0)
             let orders = try jsonObject(try AdminProcess.run(["orders", "list", "--db", copy, "--json"]).standardOutput)
             #expect((orders["items"] as? [[String: Any]])?.first?["status"] as? String == "partially_refunded")
-            let again = try AdminProcess.run(["db", "backup", copy, "--db", path, "--json"])
+            let again = try AdminProcess.run(["db", "backup", copy, "--database-only", "--db", path, "--json"])
             #expect(again.status == 3)
             let error = try jsonObject(again.standardError)["error"] as? [String: Any]
             #expect(error?["code"] as? String == "storage")
@@ -67,6 +67,8 @@ struct AdminStatsAndBackupTests {
 
     static let badBackups: [(arguments: [String], status: Int32)] = [
         (["db", "backup"], 2), (["db", "backup", "a.db", "b.db"], 2), (["db", "backup", "missing/dir/copy.db"], 3),
+        (["db", "backup", "missing/dir/copy.db", "--database-only"], 3), (["db", "restore"], 2), (["db", "restore", "a", "b"], 2),
+        (["db", "restore", "no-such-backup"], 3),
     ]
 
     @Test("db backup refuses bad input: usage errors exit 2, I/O problems 3", arguments: badBackups)

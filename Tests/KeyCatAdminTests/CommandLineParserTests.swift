@@ -44,7 +44,7 @@ struct CommandLineParserTests {
         ("init --db", "--db needs a value (PATH)"),
         ("init --json=yes", "--json takes no value"),
         ("init extra", "unexpected argument 'extra' for 'keycat-admin init'"),
-        ("db", "'keycat-admin db' needs a subcommand: check, backup"),
+        ("db", "'keycat-admin db' needs a subcommand: check, backup, restore"),
         ("init -x", "unknown option '-x' for 'keycat-admin init' (options are spelt --name)"),
     ])
     func usageErrors(line: String, message: String) throws {

@@ -21,6 +21,12 @@ final class FakeGateway: PaymentGateway {
         }
         return payment
     }
+    /// Every payment of the status on one page (the fake keeps no start times).
+    func payments(_ query: GatewayPaymentQuery) async throws(KeyCatError) -> GatewayPaymentPage {
+        let matching = payments.withLock { Array($0.values) }
+            .filter { query.status == nil || $0.status == query.status }.sorted { $0.impUID < $1.impUID }
+        return GatewayPaymentPage(total: matching.count, previous: nil, next: nil, payments: matching)
+    }
     func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment {
         guard case let .impUID(impUID) = cancellation.target else { throw KeyCatError(.gatewayInvalidRequest, "by imp_uid only") }
         cancels.add(1, ordering: .relaxed)
@@ -44,6 +50,8 @@ struct OneProduct: ProductRepository {
     func insert(_ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product { product }
     func find(_ id: ProductID) throws(KeyCatError) -> Product? { id == product.id ? product : nil }
     func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product { product }
+    func adjustStock(_ id: ProductID, by adjustment: StockAdjustment, at now: Date, audit: AuditEntry) throws(KeyCatError) -> Product { product }
+    func stockMovements(of id: ProductID, after: Int64?, limit: Int) throws(KeyCatError) -> [StockMovement] { [] }
     func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError) {}
     func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Product] { [product] }
     func isActiveSeller(_ sellerID: UserID) throws(KeyCatError) -> Bool { true }

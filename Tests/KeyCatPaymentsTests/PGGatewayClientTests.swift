@@ -49,3 +49,40 @@ struct PGGatewayClientTests {
         #expect(harness.simulator.totalRequestCount == 0)
     }
 }
+
+@Suite("PG gateway client: listing payments")
+struct PGGatewayClientListingTests {
+    @Test("pages of payments by status come back in domain types, and walking them finds each once")
+    func listing() async throws {
+        let harness = try PaymentsHarness()
+        for index in 0..<5 {
+            harness.clock.advance(by: 60)
+            try await harness.paidPayment("order-\(index)", won: 1_000 + Int64(index))
+        }
+        let window = DateInterval(start: harness.clock.now().addingTimeInterval(-3_600), end: harness.clock.now())
+        let page = try await harness.client.payments(GatewayPaymentQuery(status: .paid, from: window.start, to: window.end, page: 1, limit: 2))
+        #expect(page.total == 5 && page.previous == nil && page.next == 2)
+        #expect(page.payments.map(\.merchantUID) == ["order-4", "order-3"])
+        #expect(page.payments.allSatisfy { $0.status == .paid })
+        let all = try await harness.client.allPayments(status: .paid, in: window)
+        #expect(all.map(\.amount.won).sorted() == [1_000, 1_001, 1_002, 1_003, 1_004])
+        #expect(try await harness.client.allPayments(status: .cancelled, in: window).isEmpty)
+    }
+
+    @Test("a listing the PG refuses maps to the gateway's error; a bad query is refused before any request")
+    func errors() async throws {
+        let harness = try PaymentsHarness()
+        harness.simulator.injectFault(.error(.forbidden), on: .paymentsByStatus)
+        let now = harness.clock.now()
+        let forbidden = await keyCatError { () async throws(KeyCatError) in _ = try await harness.client.payments(GatewayPaymentQuery(status: nil, from: now, to: now)) }
+        #expect(forbidden?.code == .gatewayForbidden)
+        let before = harness.simulator.totalRequestCount
+        let invalid = await keyCatError { () async throws(KeyCatError) in
+            _ = try await harness.client.payments(GatewayPaymentQuery(status: .paid, from: now, to: now, limit: 101))
+        }
+        #expect(invalid?.code == .validation && harness.simulator.totalRequestCount == before)
+        harness.simulator.injectFault(.error(.serviceUnavailable), on: .paymentsByStatus)
+        let retried = try await harness.client.payments(GatewayPaymentQuery(status: nil, from: now, to: now))
+        #expect(retried.total == 0 && harness.simulator.requestCount(.paymentsByStatus) == 3)
+    }
+}

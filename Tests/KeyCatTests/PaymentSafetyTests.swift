@@ -12,6 +12,7 @@ struct UnpreparedGateway: PaymentGateway {
     func prepare(merchantUID: String, amount: Money) async throws(KeyCatError) {}
     func payment(impUID: String) async throws(KeyCatError) -> GatewayPayment { try await inner.payment(impUID: impUID) }
     func payment(merchantUID: String) async throws(KeyCatError) -> GatewayPayment { try await inner.payment(merchantUID: merchantUID) }
+    func payments(_ query: GatewayPaymentQuery) async throws(KeyCatError) -> GatewayPaymentPage { try await inner.payments(query) }
     func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment { try await inner.cancel(cancellation) }
 }
 
@@ -96,7 +97,7 @@ struct PaymentSafetyTests {
         }
     }
 
-    @Test("a refund retried with its key after a lost answer replays the timeout and never refunds twice")
+    @Test("a refund retried with its key after a lost answer returns the settled order and never refunds twice")
     func refundRetryAfterLostAnswer() async throws {
         try await TestShop.with { shop in
             let product = try shop.product(stock: 5, price: 10_000)
@@ -104,10 +105,13 @@ struct PaymentSafetyTests {
             let order = try await shop.paidOrder(product, by: buyer)
             let request = RefundRequest(amount: Money(won: 4_000), reason: "dent", idempotencyKey: "refund-1")
             shop.simulator.injectFault(.lostAnswer, on: .cancel, times: 4)
-            await expectFailure(.gatewayTimeout) { try await shop.keycat.orders.refund(order.id, request, by: shop.operatorConsole) }
+            let lost = await expectFailure(.gatewayTimeout) { try await shop.keycat.orders.refund(order.id, request, by: shop.operatorConsole) }
+            #expect(lost?.context["outcome"] == "unknown")
+            #expect(lost?.message.contains("the outcome is unknown") == true)
             #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 1)
             // The client retries with the same key once the refund has settled: no second refund.
-            await expectFailure(.gatewayTimeout) { try await shop.keycat.orders.refund(order.id, request, by: shop.operatorConsole) }
+            let retried = try await shop.keycat.orders.refund(order.id, request, by: shop.operatorConsole)
+            #expect(retried.refundedAmount == Money(won: 4_000))
             let after = try shop.keycat.orders.order(order.id, by: buyer)
             #expect(after.refundedAmount == Money(won: 4_000))
             #expect(shop.simulator.cancellations(impUID: order.impUID!).count == 1)
@@ -198,6 +202,25 @@ struct PaymentSafetyTests {
             let after = try shop.keycat.orders.order(order.id, by: buyer)
             #expect(after.status == .partiallyRefunded && after.refundedAmount == Money(won: 4_000))
             #expect(shop.simulator.cancellations(impUID: order.impUID!).count == 1)
+            try shop.expectHealthy()
+        }
+    }
+
+    @Test("a void whose PG answer was lost is finished by reconciliation: the repeat is the same request under the same key")
+    func lostVoidAnswer() async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product(stock: 5, price: 10_000)
+            let buyer = try shop.user(.buyer)
+            let order = try await shop.checkout(product, by: buyer)
+            shop.clock.advance(by: 16 * 60)
+            #expect(try await shop.keycat.checkout.reconcile().expired == 1)
+            let payment = try shop.pay(order)  // the buyer pays after the reservation ran out
+            shop.simulator.injectFault(.lostAnswer, on: .cancel, times: 4)  // every attempt the client makes
+            await expectFailure(.illegalTransition) { try await shop.keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer) }
+            #expect(try shop.keycat.orders.payments(of: order.id, by: buyer).map(\.status) == [.voiding])
+            #expect(try await shop.keycat.checkout.reconcile().paymentsVoided == 1)
+            #expect(try shop.keycat.orders.payments(of: order.id, by: buyer).map(\.status) == [.voided])
+            #expect(shop.simulator.cancellations(impUID: payment.impUID).count == 1)
             try shop.expectHealthy()
         }
     }

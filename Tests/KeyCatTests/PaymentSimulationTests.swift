@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
@@ -73,5 +74,59 @@ struct PaymentSimulationTests {
             let reports = try await [first, second]
             for report in reports { #expect(report.holds, "\(report)") }
         }
+    }
+
+    /// Breaks the database at `path` outside KeyCat's own invariants: a row whose foreign key
+    /// points nowhere, or an index entry that no longer matches its row (bytes changed in the
+    /// file, as a bad disk would).
+    static func breakDatabase(at path: String, _ section: String) throws {
+        let database = try SQLiteDatabase(path: path)
+        if section == "foreign_keys:" {
+            try database.withWriter {
+                try $0.execute("PRAGMA foreign_keys = OFF; INSERT INTO refresh_token_families (user_id, created_at) VALUES (4242, 0)")
+            }
+            database.close()
+            return
+        }
+        try database.withWriter {
+            try $0.execute("""
+                CREATE TABLE scratch (id INTEGER PRIMARY KEY, v TEXT); CREATE INDEX scratch_v ON scratch (v);
+                INSERT INTO scratch (v) VALUES ('marker-aaaa'); PRAGMA wal_checkpoint(TRUNCATE)
+                """)
+        }
+        let (root, pageSize) = try database.read { connection in
+            (try connection.queryOne("SELECT rootpage FROM sqlite_schema WHERE name = 'scratch_v'") { $0.int(0) } ?? 0,
+             try connection.queryOne("PRAGMA page_size") { $0.int(0) } ?? 0)
+        }
+        database.close()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let page = (root - 1) * pageSize..<root * pageSize
+        let marker = try #require(bytes.range(of: Data("marker-aaaa".utf8), in: page))
+        bytes.replaceSubrange(marker, with: Data("marker-zzzz".utf8))
+        try bytes.write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test("a run on a database that fails db check does not hold, even when KeyCat's invariants do",
+          arguments: ["foreign_keys:", "integrity:"])
+    func brokenDatabaseFailsTheRun(_ section: String) async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("broken.db").path
+            try KeyCat.open(KeyCat.Configuration(databasePath: path)).close()
+            try Self.breakDatabase(at: path, section)
+            var options = PaymentSimulation.Options()
+            options.orders = 20
+            options.buyers = 4
+            options.products = 2
+            let report = try await PaymentSimulation.run(databasePath: path, options: options)
+            #expect(!report.holds && !report.databaseHealthy, "\(report)")
+            #expect(report.databaseProblems > 0)
+            #expect(report.databaseProblemDetails.contains { $0.hasPrefix(section) }, "\(report.databaseProblemDetails)")
+            #expect(report.oversoldUnits == 0 && report.ordersChargedTwice == 0 && report.unsettledOrders == 0)
+        }
+    }
+
+    @Test("a run commits as production does, synchronous=FULL, unless told otherwise")
+    func durabilityDefault() {
+        #expect(PaymentSimulation.Options().durability == .full)
     }
 }

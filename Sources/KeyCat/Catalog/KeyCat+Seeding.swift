@@ -23,9 +23,13 @@ extension KeyCat {
     /// (same seller, same title). Every product and image is validated first; then everything is
     /// written in one transaction, so a bad file changes nothing and a second run changes nothing.
     ///
-    /// - Parameter baseDirectory: where relative image paths in the file are read from.
+    /// - Parameters:
+    ///   - baseDirectory: where relative image paths in the file are read from.
+    ///   - progress: called after each product is checked (and its images stored), with the
+    ///     number checked and the total; the write that follows is one transaction.
     /// - Throws: `forbidden` unless an admin calls; `validation` naming the product and field.
-    public func importCatalog(_ file: CatalogFile, baseDirectory: URL? = nil, by principal: Principal) throws(KeyCatError) -> SeedSummary {
+    public func importCatalog(_ file: CatalogFile, baseDirectory: URL? = nil, by principal: Principal,
+                              progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }) throws(KeyCatError) -> SeedSummary {
         try principal.require(.admin, to: "import catalogs")
         let now = configuration.clock.now()
         var sellerIndex: [String: Int] = [:]
@@ -43,6 +47,7 @@ extension KeyCat {
                 let draft = try product.draft(at: now).validated(at: now)
                 let images = try storeImages(product.images ?? [], baseDirectory: baseDirectory)
                 products.append((seller, draft, images))
+                progress(index + 1, file.products.count)
             } catch {
                 throw KeyCatError(error.code, "product \(index + 1) «\(product.title)»: \(error.message)",
                                   context: error.context.merging(["product_index": String(index)]) { $1 })

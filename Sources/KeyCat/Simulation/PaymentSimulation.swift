@@ -39,6 +39,9 @@ public enum PaymentSimulation {
         /// race for the same products, created once by whichever run comes first. Runs sharing a
         /// catalog must agree on ``products`` and ``stock``. Nil: a fresh catalog per run.
         public var sharedCatalog: String?
+        /// Commit durability of the run: what production runs (``KeyCat/Configuration/Durability/full``)
+        /// unless told otherwise, so the run measures and proves what a shop gets.
+        public var durability: KeyCat.Configuration.Durability = .full
 
         public init() {}
 
@@ -71,14 +74,19 @@ public enum PaymentSimulation {
         public var stockConservationErrors = 0
         /// Orders still awaiting payment after reconciliation.
         public var unsettledOrders = 0
-        /// `db check` invariant problems on the whole database.
+        /// Problems `db check` finds on the whole database after the run: SQLite's integrity
+        /// and foreign-key checks and KeyCat's invariants, from the same health check.
         public var databaseProblems = 0
+        /// Whether that health check found the database healthy; false fails the run.
+        public var databaseHealthy = true
+        /// What it found, each line prefixed with its check (see ``KeyCat/HealthReport/allProblems``).
+        public var databaseProblemDetails: [String] = []
         public var durationSeconds = 0.0
 
         /// Whether every invariant holds.
         public var holds: Bool {
             oversoldUnits == 0 && ordersChargedTwice == 0 && paidPaymentsWithoutPaidOrder == 0
-                && stockConservationErrors == 0 && unsettledOrders == 0 && databaseProblems == 0
+                && stockConservationErrors == 0 && unsettledOrders == 0 && databaseProblems == 0 && databaseHealthy
         }
     }
 
@@ -103,7 +111,7 @@ public enum PaymentSimulation {
         defer { simulator.close() }
         var configuration = KeyCat.Configuration(databasePath: databasePath)
         configuration.clock = clock
-        configuration.durability = .normal
+        configuration.durability = options.durability
         configuration.passwordIterations = 1_000
         configuration.paymentGateway = .simulator(simulator)
         configuration.gatewayLog = DiscardingLogSink()
@@ -139,7 +147,13 @@ extension ReconcileReport {
         failedOrVoided += other.failedOrVoided
         paymentsVoided += other.paymentsVoided
         refundsSettled += other.refundsSettled
+        idempotencyKeysSwept += other.idempotencyKeysSwept
         unresolved = other.unresolved
+        gatewayPaymentsChecked = other.gatewayPaymentsChecked
+        orphans = other.orphans
+        orphanAmount = other.orphanAmount
+        orphansVoided += other.orphansVoided
+        orphanPayments = other.orphanPayments
     }
 }
 

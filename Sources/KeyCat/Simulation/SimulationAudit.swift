@@ -77,6 +77,11 @@ struct SimulationAudit {
             report.stockConservationErrors += abs(world.initialStock - left - held[productID, default: 0])
         }
         report.statusCounts = statuses
-        report.databaseProblems = try keycat.checkHealth().invariantProblems.count
+        // The whole of `db check`, not only KeyCat's invariants: a run on a database whose
+        // integrity or foreign keys are broken does not hold.
+        let health = try keycat.checkHealth()
+        report.databaseHealthy = health.isHealthy
+        report.databaseProblemDetails = health.allProblems
+        report.databaseProblems = max(health.allProblems.count, health.isHealthy ? 0 : 1)
     }
 }

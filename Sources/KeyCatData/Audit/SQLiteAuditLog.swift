@@ -27,16 +27,39 @@ package struct SQLiteAuditLog: AuditLog {
     }
 
     package func recent(limit: Int) throws(KeyCatError) -> [AuditEntry] {
-        try storage {
-            try database.read { connection in
+        try entries(matching: AuditFilter(), after: nil, limit: limit)
+    }
+
+    /// Builds the `WHERE` from the fields given, so each combination is its own cached statement
+    /// and the index on the field given (`audit_log_by_actor`, `_by_action`, `_by_target`, else
+    /// `audit_log_by_time`) is walked newest first.
+    package func entries(matching filter: AuditFilter, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [AuditEntry] {
+        var conditions: [String] = []
+        var arguments: [SQLiteValue] = []
+        for (column, value) in [("actor", filter.actor), ("action", filter.action), ("target", filter.target)] {
+            if let value {
+                conditions.append("\(column) = ?")
+                arguments.append(.text(value))
+            }
+        }
+        if let since = filter.since {
+            conditions.append("created_at >= ?")
+            arguments.append(StoredTime.value(since))
+        }
+        if let position {
+            conditions.append("(created_at, id) < (?, ?)")
+            arguments += [.integer(position.sortKey), .integer(position.id)]
+        }
+        let clause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return try storage {
+            try database.readStatement { connection in
                 try connection.query(
-                    "SELECT id, actor, action, target, detail, created_at FROM audit_log ORDER BY created_at DESC, id DESC LIMIT ?",
-                    [.int(limit)]
+                    "SELECT id, actor, action, target, detail, created_at FROM audit_log \(clause) ORDER BY created_at DESC, id DESC LIMIT ?",
+                    arguments + [.int(limit)]
                 ) { row in
                     AuditEntry(
                         id: row.int64(0), actor: row.string(1), action: row.string(2),
-                        target: row.string(3), detail: row.string(4),
-                        at: Date(timeIntervalSince1970: Double(row.int64(5)) / 1000))
+                        target: row.string(3), detail: row.string(4), at: StoredTime.date(row.int64(5)))
                 }
             }
         }

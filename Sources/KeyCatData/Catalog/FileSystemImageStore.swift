@@ -4,7 +4,10 @@ import KeyCatInfrastructure
 
 /// Product images as files in a folder beside the database (`keycat.db` → `keycat.db.images/`),
 /// named by the SHA-256 of their bytes, so identical bytes are stored once. Files are written to
-/// a temporary name and renamed into place, so a reader never sees half an image.
+/// a temporary name and renamed into place, so a reader never sees half an image. The folder
+/// (0700) and the files (0600) are owner-only whatever the umask, like the database. Images are
+/// never deleted: a listing removed later keeps its files, so a backup may copy a database
+/// snapshot first and the images it references afterwards.
 package struct FileSystemImageStore: ImageStore {
     package let directory: URL
 
@@ -25,7 +28,7 @@ package struct FileSystemImageStore: ImageStore {
         guard let format = ImageRules.format(of: bytes) else {
             throw .validation("images", "images must be JPEG, PNG, WebP or GIF")
         }
-        return ProductImage(sha256: SHA256.hash(bytes).map { Self.hex($0) }.joined(), format: format)
+        return ProductImage(sha256: SHA256.hex(SHA256.hash(bytes)), format: format)
     }
 
     package func store(_ bytes: [UInt8]) throws(KeyCatError) -> ProductImage {
@@ -34,15 +37,16 @@ package struct FileSystemImageStore: ImageStore {
         let manager = FileManager.default
         if manager.fileExists(atPath: destination.path) { return image }
         do {
-            try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+            try OwnerOnlyFile.createDirectory(directory.path, exclusive: false)
             let temporary = directory.appendingPathComponent(".\(image.sha256).\(UUID().uuidString).tmp")
-            try Data(bytes).write(to: temporary)
+            try OwnerOnlyFile.write(bytes, to: temporary.path)
             if rename(temporary.path, destination.path) != 0 {
+                let reason = String(cString: strerror(errno))
                 try? manager.removeItem(at: temporary)
-                throw CocoaError(.fileWriteUnknown)
+                throw OwnerOnlyFile.Failure.system(destination.path, reason: reason)
             }
         } catch {
-            throw KeyCatError(.storage, "could not store the image: \(error.localizedDescription)")
+            throw KeyCatError(.storage, "could not store the image: \(error)")
         }
         return image
     }
@@ -56,10 +60,5 @@ package struct FileSystemImageStore: ImageStore {
         } catch {
             throw KeyCatError.notFound("image", image.fileName)
         }
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
     }
 }

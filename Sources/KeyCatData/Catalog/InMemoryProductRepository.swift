@@ -18,6 +18,15 @@ package final class InMemoryProductRepository: ProductRepository {
         var activeSellers: Set<UserID>
         var audit: [AuditEntry] = []
         var nextID: Int64 = 1
+        var movements: [StockMovement] = []
+
+        /// Appends a ledger movement, as ``StockLedger`` does; a zero change writes nothing.
+        mutating func record(_ kind: StockMovement.Kind, _ change: Int, _ product: ProductID, _ actor: String,
+                             _ reason: String, _ now: Date) {
+            guard change != 0 else { return }
+            movements.append(StockMovement(id: Int64(movements.count + 1), productID: product, kind: kind, change: change,
+                                           actor: actor, reason: reason, createdAt: now))
+        }
     }
 
     private let state: Mutex<State>
@@ -60,6 +69,7 @@ package final class InMemoryProductRepository: ProductRepository {
                 stock: draft.stock, images: images, spec: draft.spec, createdAt: now, updatedAt: now)
             state.nextID += 1
             state.products[product.id] = product
+            state.record(.listed, draft.stock, product.id, audit?.actor ?? "seller:\(sellerID)", "", now)
             if var audit {
                 audit.target = "product:\(product.id)"
                 state.audit.append(audit)
@@ -101,6 +111,8 @@ package final class InMemoryProductRepository: ProductRepository {
             stored.pricing = product.pricing
             stored.pricing.discountEndsAt = product.pricing.discountEndsAt.map(Self.stored)
             stored.delivery = product.delivery
+            state.record(.adjustment, product.stock - stored.stock, product.id, audit?.actor ?? "seller:\(stored.sellerID)",
+                         "stock set to \(product.stock)", now)
             stored.stock = product.stock
             stored.spec = product.spec
             stored.version += 1
@@ -108,6 +120,30 @@ package final class InMemoryProductRepository: ProductRepository {
             state.products[stored.id] = stored
             if let audit { state.audit.append(audit) }
             return stored
+        }
+    }
+
+    package func adjustStock(_ id: ProductID, by adjustment: StockAdjustment, at now: Date, audit: AuditEntry) throws(KeyCatError) -> Product {
+        let now = Self.stored(now)
+        return try state.withLock { state throws(KeyCatError) -> Product in
+            guard var product = state.products[id], product.deletedAt == nil else { throw KeyCatError.notFound("product", id) }
+            let stock = product.stock + adjustment.change
+            guard (0...1_000_000).contains(stock) else {
+                throw KeyCatError.validation("by", "stock would become \(stock); it must stay between 0 and 1,000,000")
+            }
+            product.stock = stock
+            product.version += 1
+            product.updatedAt = now
+            state.products[id] = product
+            state.record(.adjustment, adjustment.change, id, audit.actor, adjustment.reason, now)
+            state.audit.append(audit)
+            return product
+        }
+    }
+
+    package func stockMovements(of id: ProductID, after: Int64?, limit: Int) throws(KeyCatError) -> [StockMovement] {
+        state.withLock { state in
+            Array(state.movements.filter { $0.productID == id && $0.id > (after ?? 0) }.prefix(limit))
         }
     }
 

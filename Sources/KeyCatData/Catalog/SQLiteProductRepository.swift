@@ -13,7 +13,8 @@ package struct SQLiteProductRepository: ProductRepository {
     ) throws(KeyCatError) -> Product {
         try storage {
             try database.write { connection in
-                let product = try Self.insert(draft, sellerID: sellerID, images: images, at: now, on: connection)
+                let product = try Self.insert(draft, sellerID: sellerID, images: images, at: now,
+                                              actor: audit?.actor ?? "seller:\(sellerID)", on: connection)
                 if var audit {
                     audit.target = "product:\(product.id)"
                     try SQLiteAuditLog.insert(audit, on: connection)
@@ -23,14 +24,18 @@ package struct SQLiteProductRepository: ProductRepository {
         }
     }
 
-    /// Inserts on a connection already in a transaction (the seed loads many per transaction).
+    /// Inserts on a connection already in a transaction (the seed loads many per transaction),
+    /// with the listing's initial stock as its first ledger movement.
     package static func insert(
-        _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, on connection: SQLiteConnection
+        _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, actor: String = "system",
+        on connection: SQLiteConnection
     ) throws -> Product {
         let millis = StoredTime.milliseconds(now)
         try connection.run(ProductRow.insertSQL, ProductRow.insertArguments(draft, sellerID: sellerID, images: images, millis: millis))
+        let id = ProductID(connection.lastInsertRowID)
+        try StockLedger.record(.listed, change: draft.stock, product: id, actor: actor, at: now, on: connection)
         return Product(
-            id: ProductID(connection.lastInsertRowID), sellerID: sellerID, kind: draft.kind,
+            id: id, sellerID: sellerID, kind: draft.kind,
             category: draft.category, title: draft.title, content: draft.content,
             pricing: draft.pricing, delivery: draft.delivery, stock: draft.stock, images: images,
             spec: draft.spec, createdAt: StoredTime.date(millis), updatedAt: StoredTime.date(millis))
@@ -68,14 +73,22 @@ package struct SQLiteProductRepository: ProductRepository {
     package func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product {
         try storage {
             try database.write { connection in
+                // The stock before, read under the write lock: a new stock is recorded as an
+                // adjustment of the difference.
+                let before = try connection.queryOne(
+                    "SELECT stock FROM products WHERE id = ? AND version = ? AND deleted_at IS NULL",
+                    [.integer(product.id.rawValue), .int(expectedVersion)]) { $0.int(0) }
                 let changed = try connection.run(ProductRow.updateSQL, ProductRow.updateArguments(product, expectedVersion: expectedVersion, millis: StoredTime.milliseconds(now)))
-                guard changed == 1 else {
+                guard changed == 1, let before else {
                     // Missing or deleted is not found; only a live listing can be stale.
                     guard let current = try Self.find(product.id, on: connection), current.deletedAt == nil else {
                         throw KeyCatError.notFound("product", product.id)
                     }
                     throw KeyCatError(.versionConflict, "product \(product.id) changed since version \(expectedVersion); read it again")
                 }
+                try StockLedger.record(.adjustment, change: product.stock - before, product: product.id,
+                                       actor: audit?.actor ?? "seller:\(product.sellerID)", reason: "stock set to \(product.stock)",
+                                       at: now, on: connection)
                 if let audit { try SQLiteAuditLog.insert(audit, on: connection) }
                 guard let updated = try Self.find(product.id, on: connection) else {
                     throw KeyCatError.notFound("product", product.id)
@@ -83,6 +96,33 @@ package struct SQLiteProductRepository: ProductRepository {
                 return updated
             }
         }
+    }
+
+    package func adjustStock(_ id: ProductID, by adjustment: StockAdjustment, at now: Date, audit: AuditEntry) throws(KeyCatError) -> Product {
+        try storage {
+            try database.write { connection in
+                let changed = try connection.run("""
+                    UPDATE products SET stock = stock + ?, version = version + 1, updated_at = ?
+                    WHERE id = ? AND deleted_at IS NULL AND stock + ? BETWEEN 0 AND 1000000
+                    """, [.int(adjustment.change), StoredTime.value(now), .integer(id.rawValue), .int(adjustment.change)])
+                guard changed == 1 else {
+                    guard let current = try Self.find(id, on: connection), current.deletedAt == nil else {
+                        throw KeyCatError.notFound("product", id)
+                    }
+                    throw KeyCatError.validation(
+                        "by", "stock would become \(current.stock + adjustment.change); it must stay between 0 and 1,000,000")
+                }
+                try StockLedger.record(.adjustment, change: adjustment.change, product: id, actor: audit.actor,
+                                       reason: adjustment.reason, at: now, on: connection)
+                try SQLiteAuditLog.insert(audit, on: connection)
+                guard let updated = try Self.find(id, on: connection) else { throw KeyCatError.notFound("product", id) }
+                return updated
+            }
+        }
+    }
+
+    package func stockMovements(of id: ProductID, after: Int64?, limit: Int) throws(KeyCatError) -> [StockMovement] {
+        try storage { try database.read { try StockLedger.movements(of: id, after: after, limit: limit, on: $0) } }
     }
 
     package func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError) {

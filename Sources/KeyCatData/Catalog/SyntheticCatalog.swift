@@ -5,8 +5,12 @@ import KeyCatInfrastructure
 /// Generates large, plausible catalogs fast, for benchmarks and load tests: the same seed gives
 /// the same catalog. Products go in batches of 5,000 per transaction; for big loads the list
 /// indexes are dropped first and rebuilt at the end (one sort per index instead of a million
-/// scattered inserts), all inside the last batch's transaction so no reader sees them missing
-/// for longer than the rebuild.
+/// scattered inserts) inside the last batch's transaction.
+///
+/// Crash safety: the drop commits with the first batch, so a load killed in between leaves the
+/// indexes missing. That state is durable and self-describing: the indexes are named by the
+/// migrations (``ExpectedSchema``), `db check` reports each one missing, and every write-open
+/// (`init`, the next `seed`, any server start) recreates them in one transaction.
 package struct SyntheticCatalog: Sendable {
     /// At this many products or more, indexes are rebuilt rather than kept up to date.
     package static let rebuildThreshold = 50_000

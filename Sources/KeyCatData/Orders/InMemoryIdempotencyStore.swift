@@ -35,6 +35,15 @@ package final class InMemoryIdempotencyStore: IdempotencyStore {
         }
     }
 
+    package func sweepExpired(before now: Date, limit: Int) throws(KeyCatError) -> Int {
+        records.withLock { records in
+            let expired = records.filter { $0.value.expiresAt <= now }
+                .sorted { $0.value.expiresAt < $1.value.expiresAt }.prefix(max(0, limit))
+            for (id, _) in expired { records[id] = nil }
+            return expired.count
+        }
+    }
+
     package func complete(scope: String, key: String, response: Data, claimedAt: Date) throws(KeyCatError) {
         records.withLock { records in
             let id = scope + "\u{0}" + key

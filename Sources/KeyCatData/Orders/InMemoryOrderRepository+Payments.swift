@@ -38,7 +38,8 @@ extension InMemoryOrderRepository {
     }
 
     package func beginRefund(orderID: OrderID, expectedStatus: OrderStatus, amount: Money?, reason: String, restock: Bool,
-                             target: (_ isFull: Bool) -> OrderStatus, at now: Date) throws(KeyCatError) -> Refund {
+                             target: (_ isFull: Bool) -> OrderStatus, requestKey: String?, requestFingerprint: String?,
+                             at now: Date) throws(KeyCatError) -> Refund {
         try state.withLock { state throws(KeyCatError) -> Refund in
             guard let order = state.orders[orderID] else { throw KeyCatError.notFound("order", orderID) }
             guard order.status == expectedStatus else {
@@ -55,8 +56,14 @@ extension InMemoryOrderRepository {
             }
             let next = target(refundAmount == balance)
             try order.status.checkMove(to: next)
+            if let requestKey, state.refunds.contains(where: {
+                $0.orderID == orderID && $0.requestKey == requestKey && $0.status != .failed
+            }) {
+                throw KeyCatError(.duplicate, "a refund of order \(orderID) already carries that key")
+            }
             let refund = Refund(id: Int64(state.refunds.count + 1), orderID: orderID, amount: refundAmount, checksum: balance,
-                                reason: reason, restock: restock, target: next, status: .pending, createdAt: now)
+                                reason: reason, restock: restock, target: next, status: .pending, createdAt: now,
+                                requestKey: requestKey, requestFingerprint: requestFingerprint)
             state.refunds.append(refund)
             return refund
         }
@@ -93,6 +100,10 @@ extension InMemoryOrderRepository {
 
     package func pendingRefunds(limit: Int) throws(KeyCatError) -> [Refund] {
         state.withLock { Array($0.refunds.filter { $0.status == .pending }.prefix(limit)) }
+    }
+
+    package func refund(of orderID: OrderID, requestKey: String) throws(KeyCatError) -> Refund? {
+        state.withLock { $0.refunds.first { $0.orderID == orderID && $0.requestKey == requestKey && $0.status != .failed } }
     }
 
     package func refunds(of orderID: OrderID) throws(KeyCatError) -> [Refund] {

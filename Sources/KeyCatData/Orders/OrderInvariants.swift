@@ -13,8 +13,9 @@ import KeyCatInfrastructure
 ///   expired, cancelled or failed order must have returned them, and only those (and refunded
 ///   ones, restocked) may have.
 ///
-/// Stock conservation against an initial stock needs the initial stock, which the catalog does
-/// not keep; the payment simulation, which knows it, checks that too.
+/// Stock conservation is proven with the inventory ledger, which keeps every movement from the
+/// initial stock on (``LedgerInvariants``); the payment simulation checks it against its own
+/// initial stock too.
 enum OrderInvariants {
     static let checks: [(String, String)] = [
         ("product %@ has negative stock", "SELECT id FROM products WHERE stock < 0"),

@@ -75,18 +75,21 @@ enum OrderRow {
             createdAt: StoredTime.date(row.int64(6)))
     }
 
-    static let refundColumns = "id, order_id, amount, checksum, reason, restock, target, status, created_at"
+    static let refundColumns =
+        "id, order_id, amount, checksum, reason, restock, target, status, created_at, request_key, request_fingerprint"
 
     static func decodeRefund(_ row: SQLiteRow) throws -> Refund {
         Refund(
             id: row.int64(0), orderID: OrderID(row.int64(1)), amount: Money(won: row.int64(2)),
             checksum: Money(won: row.int64(3)), reason: row.string(4), restock: row.bool(5),
             target: OrderStatus(rawValue: row.string(6)) ?? .refunded,
-            status: Refund.Status(rawValue: row.string(7)) ?? .pending, createdAt: StoredTime.date(row.int64(8)))
+            status: Refund.Status(rawValue: row.string(7)) ?? .pending, createdAt: StoredTime.date(row.int64(8)),
+            requestKey: row.optionalString(9), requestFingerprint: row.optionalString(10))
     }
 
-    /// Gives an order's units back to stock and marks it returned, once.
-    static func returnStock(of id: OrderID, at now: Date, on connection: SQLiteConnection) throws {
+    /// Gives an order's units back to stock and marks it returned, once, each line's units a
+    /// `kind` movement in the ledger.
+    static func returnStock(of id: OrderID, as kind: StockMovement.Kind, at now: Date, on connection: SQLiteConnection) throws {
         let marked = try connection.run(
             "UPDATE orders SET stock_returned = 1 WHERE id = ? AND stock_returned = 0", [.integer(id.rawValue)])
         guard marked == 1 else { return }
@@ -94,6 +97,7 @@ enum OrderRow {
             try connection.run(
                 "UPDATE products SET stock = stock + ?, version = version + 1, updated_at = ? WHERE id = ?",
                 [.int(line.quantity), StoredTime.value(now), .integer(line.productID.rawValue)])
+            try StockLedger.record(kind, change: line.quantity, product: line.productID, order: id, at: now, on: connection)
         }
     }
 }

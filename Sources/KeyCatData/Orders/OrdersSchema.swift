@@ -96,4 +96,22 @@ enum OrdersSchema {
             PRIMARY KEY (scope, key)
         ) STRICT;
         """
+
+    /// The index reconciliation's idempotency-key sweep reads from, a range from its start
+    /// (the "idempotency key expiry index" migration; see `SQLiteIdempotencyStore.sweepSQL`).
+    static let idempotencyExpirySQL = """
+        CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
+        """
+
+    /// The caller's idempotency key and request fingerprint on each refund (the "refund request
+    /// keys" migration), written in the transaction that records the refund `pending` before the
+    /// PG is called. A retry with the same key finds this durable row and settles it instead of refunding again, even when
+    /// the first attempt could not write its answer (disk full) or the key's 24-hour record is
+    /// gone. A refused (`failed`) refund changed nothing, so its key may be used again.
+    static let refundRequestKeysSQL = """
+        ALTER TABLE refunds ADD COLUMN request_key TEXT;
+        ALTER TABLE refunds ADD COLUMN request_fingerprint TEXT;
+        CREATE UNIQUE INDEX refunds_by_request_key ON refunds (order_id, request_key)
+            WHERE request_key IS NOT NULL AND status <> 'failed';
+        """
 }

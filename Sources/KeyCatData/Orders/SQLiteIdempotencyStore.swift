@@ -5,6 +5,10 @@ import KeyCatInfrastructure
 /// Idempotency keys in the `idempotency_keys` table. A row without a response is a request
 /// still running; claiming happens in one immediate transaction, so of two processes presenting
 /// the same new key, exactly one runs the request.
+///
+/// Keys past their retention are never deleted on the claim path (that used to scan the table
+/// inside the write lock); reconciliation sweeps them a batch at a time through the
+/// `idempotency_keys_by_expiry` index (``sweepSQL``).
 package struct SQLiteIdempotencyStore: IdempotencyStore {
     private let database: SQLiteDatabase
 
@@ -35,11 +39,25 @@ package struct SQLiteIdempotencyStore: IdempotencyStore {
                     ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, response = NULL,
                         created_at = excluded.created_at, expires_at = excluded.expires_at
                     """, id + [.text(fingerprint), StoredTime.value(now), StoredTime.value(now.addingTimeInterval(retention))])
-                // Keys past their retention are swept a few at a time.
-                try connection.run("DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE expires_at <= ? LIMIT 10)",
-                                   [StoredTime.value(now)])
+                // No sweeping here: the claim stays a primary-key read and one upsert. Expired
+                // keys are deleted in bounded batches by ``sweepExpired(before:limit:)``.
                 return IdempotencyClaim.claimed
             }
+        }
+    }
+
+    /// Deletes the oldest expired keys, at most `limit`, in one short write transaction: a
+    /// range read from the start of the `idempotency_keys_by_expiry` index, so the cost follows
+    /// `limit`, not the size of the table.
+    package static let sweepSQL = """
+        DELETE FROM idempotency_keys WHERE rowid IN
+            (SELECT rowid FROM idempotency_keys WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)
+        """
+
+    package func sweepExpired(before now: Date, limit: Int) throws(KeyCatError) -> Int {
+        guard limit > 0 else { return 0 }
+        return try storage {
+            try database.write { try $0.run(Self.sweepSQL, [StoredTime.value(now), .int(limit)]) }
         }
     }
 

@@ -62,7 +62,8 @@ extension SQLiteOrderRepository {
     }
 
     package func beginRefund(orderID: OrderID, expectedStatus: OrderStatus, amount: Money?, reason: String, restock: Bool,
-                             target: (_ isFull: Bool) -> OrderStatus, at now: Date) throws(KeyCatError) -> Refund {
+                             target: (_ isFull: Bool) -> OrderStatus, requestKey: String?, requestFingerprint: String?,
+                             at now: Date) throws(KeyCatError) -> Refund {
         try storage {
             try database.write { connection in
                 guard let order = try OrderRow.find(orderID, on: connection) else { throw KeyCatError.notFound("order", orderID) }
@@ -84,12 +85,15 @@ extension SQLiteOrderRepository {
                 let next = target(refundAmount == balance)
                 try order.status.checkMove(to: next)
                 try connection.run("""
-                    INSERT INTO refunds (order_id, amount, checksum, reason, restock, target, status, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)
+                    INSERT INTO refunds (order_id, amount, checksum, reason, restock, target, status, created_at, updated_at,
+                                         request_key, request_fingerprint)
+                    VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)
                     """, [.integer(orderID.rawValue), .integer(refundAmount.won), .integer(balance.won), .text(reason),
-                          .bool(restock), .text(next.rawValue), StoredTime.value(now), StoredTime.value(now)])
+                          .bool(restock), .text(next.rawValue), StoredTime.value(now), StoredTime.value(now),
+                          .optional(requestKey.map(SQLiteValue.text)), .optional(requestFingerprint.map(SQLiteValue.text))])
                 return Refund(id: connection.lastInsertRowID, orderID: orderID, amount: refundAmount, checksum: balance,
-                              reason: reason, restock: restock, target: next, status: .pending, createdAt: now)
+                              reason: reason, restock: restock, target: next, status: .pending, createdAt: now,
+                              requestKey: requestKey, requestFingerprint: requestFingerprint)
             }
         }
     }
@@ -119,7 +123,10 @@ extension SQLiteOrderRepository {
                     // that met a shipment leaves the stock alone: those units are with the carrier.
                     let restocks = status == OrderStatus.cancelled.rawValue
                         || (refund.restock && refund.target == .refunded && status == OrderStatus.refunded.rawValue)
-                    if restocks { try OrderRow.returnStock(of: refund.orderID, at: now, on: connection) }
+                    if restocks {
+                        try OrderRow.returnStock(of: refund.orderID, as: status == OrderStatus.cancelled.rawValue ? .orderReturned : .refundRestock,
+                                                 at: now, on: connection)
+                    }
                     if let audit { try SQLiteAuditLog.insert(audit, on: connection) }
                 }
                 guard let order = try OrderRow.find(refund.orderID, on: connection) else {
@@ -144,6 +151,17 @@ extension SQLiteOrderRepository {
             try database.read {
                 try $0.query("SELECT \(OrderRow.refundColumns) FROM refunds WHERE status = 'pending' ORDER BY id LIMIT ?",
                              [.int(limit)], OrderRow.decodeRefund)
+            }
+        }
+    }
+
+    package func refund(of orderID: OrderID, requestKey: String) throws(KeyCatError) -> Refund? {
+        try storage {
+            try database.read {
+                try $0.queryOne("""
+                    SELECT \(OrderRow.refundColumns) FROM refunds
+                    WHERE order_id = ? AND request_key = ? AND status <> 'failed'
+                    """, [.integer(orderID.rawValue), .text(requestKey)], OrderRow.decodeRefund)
             }
         }
     }

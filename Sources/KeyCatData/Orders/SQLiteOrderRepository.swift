@@ -42,6 +42,8 @@ package struct SQLiteOrderRepository: OrderRepository {
                         VALUES (?, ?, ?, ?, ?, ?, ?)
                         """, [.integer(id.rawValue), .int(index), .integer(line.productID.rawValue), .text(line.title),
                               .integer(line.unitPrice.won), .int(line.quantity), .integer(line.deliveryFee.won)])
+                    try StockLedger.record(.orderTaken, change: -line.quantity, product: line.productID, order: id,
+                                           at: now, on: connection)
                 }
                 guard let created = try OrderRow.find(id, on: connection) else { throw KeyCatError.notFound("order", id) }
                 return created
@@ -102,7 +104,7 @@ package struct SQLiteOrderRepository: OrderRepository {
                 }
                 guard try connection.run(sql, arguments) == 1 else { return false }
                 if let payment = transition.payment { try Self.insert(payment, at: now, on: connection) }
-                if transition.returnsStock { try OrderRow.returnStock(of: transition.orderID, at: now, on: connection) }
+                if transition.returnsStock { try OrderRow.returnStock(of: transition.orderID, as: .orderReturned, at: now, on: connection) }
                 if transition.clearsCart {
                     try connection.run("""
                         DELETE FROM cart_lines WHERE user_id = (SELECT buyer_id FROM orders WHERE id = ?)

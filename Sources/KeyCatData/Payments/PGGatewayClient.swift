@@ -56,6 +56,24 @@ package struct PGGatewayClient: PaymentGateway {
         return try await payment(.cancel(cancellation))
     }
 
+    package func payments(_ query: GatewayPaymentQuery) async throws(KeyCatError) -> GatewayPaymentPage {
+        guard query.page >= 1, (1...100).contains(query.limit), query.from <= query.to else {
+            throw KeyCatError.validation("query", "a payment listing needs page ≥ 1, limit 1–100 and from ≤ to")
+        }
+        let response = try await interceptor.send(.paymentsByStatus(query))
+        let payload = try PGResponseDecoder.payload(PGPaymentListPayload.self, from: response)
+        var payments: [GatewayPayment] = []
+        for item in payload.list {
+            guard let payment = item.domain else {
+                throw PGErrorMapper.error(for: PGErrorMapper.malformed, status: response.status, type: nil,
+                                          message: "unknown payment status \(item.status)")
+            }
+            payments.append(payment)
+        }
+        return GatewayPaymentPage(total: payload.total, previous: payload.previous.flatMap { $0 > 0 ? $0 : nil },
+                                  next: payload.next.flatMap { $0 > 0 ? $0 : nil }, payments: payments)
+    }
+
     private func payment(_ route: PGRoute) async throws(KeyCatError) -> GatewayPayment {
         let response = try await interceptor.send(route)
         let payload = try PGResponseDecoder.payload(PGPaymentPayload.self, from: response)

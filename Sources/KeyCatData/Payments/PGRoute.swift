@@ -15,10 +15,12 @@ package enum PGRoute: Sendable, Hashable {
     case findPayment(merchantUID: String)
     /// `POST /payments/cancel`
     case cancel(GatewayCancellation)
+    /// `GET /payments/status/{payment_status}?from=&to=&page=&limit=` (unix seconds)
+    case paymentsByStatus(GatewayPaymentQuery)
 
     package var method: HTTPMethod {
         switch self {
-        case .payment, .findPayment: .get
+        case .payment, .findPayment, .paymentsByStatus: .get
         case .getToken, .prepare, .cancel: .post
         }
     }
@@ -30,6 +32,9 @@ package enum PGRoute: Sendable, Hashable {
         case let .payment(impUID): "/payments/" + Self.escape(impUID)
         case let .findPayment(merchantUID): "/payments/find/" + Self.escape(merchantUID)
         case .cancel: "/payments/cancel"
+        case let .paymentsByStatus(query):
+            "/payments/status/\(query.status?.rawValue ?? "all")?from=\(Int64(query.from.timeIntervalSince1970.rounded(.down)))"
+                + "&to=\(Int64(query.to.timeIntervalSince1970.rounded(.up)))&page=\(query.page)&limit=\(query.limit)"
         }
     }
 
@@ -40,7 +45,7 @@ package enum PGRoute: Sendable, Hashable {
         switch self {
         case let .prepare(merchantUID, amount): "prepare-\(merchantUID)-\(amount.won)"
         case let .cancel(cancellation): cancellation.idempotencyKey
-        case .getToken, .payment, .findPayment: nil
+        case .getToken, .payment, .findPayment, .paymentsByStatus: nil
         }
     }
 
@@ -62,7 +67,7 @@ package enum PGRoute: Sendable, Hashable {
             }
             if let amount = cancellation.amount { fields["amount"] = amount.won }
             object = fields
-        case .payment, .findPayment:
+        case .payment, .findPayment, .paymentsByStatus:
             return Data()
         }
         // Strings and integers always serialise.

@@ -63,3 +63,12 @@ struct PGPaymentPayload: Decodable {
             paidAt: paidAt.flatMap { $0 > 0 ? Date(timeIntervalSince1970: TimeInterval($0)) : nil })
     }
 }
+
+/// A page of `GET /payments/status/{payment_status}`: `{total, previous, next, list}`, where
+/// `previous` and `next` are page numbers and 0 means none (PortOne v1).
+struct PGPaymentListPayload: Decodable {
+    let total: Int
+    let previous: Int?
+    let next: Int?
+    let list: [PGPaymentPayload]
+}

@@ -87,6 +87,30 @@ package enum KeyCatSchema {
         SQLiteMigration(version: 5, name: "carts, orders, payments, refunds, webhooks and idempotency keys",
                         sql: OrdersSchema.sql),
         SQLiteMigration(version: 6, name: "statistics indexes", sql: StatisticsSchema.sql),
+        SQLiteMigration(version: 7, name: "log-in attempts", sql: """
+            -- Failed log-in throttling, shared by every process (SQLiteLogInAttemptStore). Keys are
+            -- SHA-256 digests of scope:value.
+            CREATE TABLE login_attempts (
+                scope        TEXT NOT NULL CHECK (scope IN ('account', 'client')),
+                key_digest   BLOB NOT NULL,
+                window_start INTEGER NOT NULL,
+                attempts     INTEGER NOT NULL CHECK (attempts >= 0),
+                PRIMARY KEY (scope, key_digest)
+            ) STRICT;
+            CREATE INDEX login_attempts_by_window ON login_attempts (window_start);
+            """),
+        SQLiteMigration(version: 8, name: "audit log and export look-ups", sql: """
+            -- `orders export` reads payments and refunds by time.
+            CREATE INDEX payments_by_time ON payments (created_at, id);
+            CREATE INDEX refunds_by_time ON refunds (created_at, id);
+            -- `audit list --actor/--action/--target` walk these newest first.
+            CREATE INDEX audit_log_by_actor  ON audit_log (actor, created_at, id);
+            CREATE INDEX audit_log_by_action ON audit_log (action, created_at, id);
+            CREATE INDEX audit_log_by_target ON audit_log (target, created_at, id);
+            """),
+        SQLiteMigration(version: 9, name: "idempotency key expiry index", sql: OrdersSchema.idempotencyExpirySQL),
+        SQLiteMigration(version: 10, name: "inventory ledger", sql: InventoryLedgerSchema.sql),
+        SQLiteMigration(version: 11, name: "refund request keys", sql: OrdersSchema.refundRequestKeysSQL),
     ]
 
     /// The migrator over ``migrations``.

@@ -1,7 +1,8 @@
 import KeyCatInfrastructure
 
-/// What `db check` found: SQLite's own checks, and KeyCat's invariants (so far the stored
-/// counters, ``CounterInvariants``). Empty lists mean healthy.
+/// What `db check` found: SQLite's own checks, and KeyCat's invariants (the stored counters,
+/// ``CounterInvariants``; orders and payments, ``OrderInvariants``; stock against the inventory
+/// ledger and orders against their lines, ``LedgerInvariants``). Empty lists mean healthy.
 package struct DatabaseHealth: Sendable {
     /// Lines from `PRAGMA integrity_check` other than "ok".
     package var integrityProblems: [String]
@@ -9,9 +10,12 @@ package struct DatabaseHealth: Sendable {
     package var foreignKeyProblems: [String]
     /// Broken KeyCat invariants, each a sentence.
     package var invariantProblems: [String]
+    /// Tables, indexes and triggers missing or unlike what the migrations create
+    /// (``ExpectedSchema``), each a sentence.
+    package var schemaProblems: [String] = []
 
     package var isHealthy: Bool {
-        integrityProblems.isEmpty && foreignKeyProblems.isEmpty && invariantProblems.isEmpty
+        integrityProblems.isEmpty && foreignKeyProblems.isEmpty && invariantProblems.isEmpty && schemaProblems.isEmpty
     }
 
     /// Runs SQLite's integrity and foreign-key checks and KeyCat's invariants on one reader
@@ -26,8 +30,11 @@ package struct DatabaseHealth: Sendable {
             let invariants = try (CounterInvariants.isApplicable(on: connection)
                 ? try CounterInvariants.problems(on: connection) : [])
                 + OrderInvariants.problems(on: connection)
-            return DatabaseHealth(
+                + LedgerInvariants.problems(on: connection)
+            var health = DatabaseHealth(
                 integrityProblems: integrity, foreignKeyProblems: foreignKeys, invariantProblems: invariants)
+            health.schemaProblems = try ExpectedSchema.problems(on: connection)
+            return health
         }
     }
 }

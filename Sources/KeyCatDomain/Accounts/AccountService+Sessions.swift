@@ -5,21 +5,30 @@ extension AccountService {
     ///
     /// A hash made with weaker parameters than the current ones is replaced after a successful
     /// check. An unknown email costs the same hashing work as a wrong password, so timing does
-    /// not reveal which accounts exist.
+    /// not reveal which accounts exist. With a ``LogInThrottle``, every attempt counts against
+    /// the email's and the client's budgets before any hashing, and an attempt over either is
+    /// refused at once, for unknown and known emails alike; success clears the email's count.
     ///
+    /// - Parameter client: who is asking, as the server knows them (usually the client's
+    ///   address); nil counts the attempt against the email only.
     /// - Throws: ``KeyCatError/Code/invalidCredentials`` for an unknown or withdrawn email or a
-    ///   wrong password (the same error for each).
-    public func logIn(email: String, password: String) throws(KeyCatError) -> TokenPair {
+    ///   wrong password (the same error for each); ``KeyCatError/Code/rateLimited`` (429, with
+    ///   `retry_after`) when throttled.
+    public func logIn(email: String, password: String, client: String? = nil) throws(KeyCatError) -> TokenPair {
         let wrong = KeyCatError(.invalidCredentials, "the email or password is wrong")
+        let folded = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        // Bounded before it is stored as a throttling key; no valid email is this long.
+        guard folded.utf8.count <= 320, client.map({ $0.utf8.count <= 256 }) ?? true else { throw wrong }
+        try logInThrottle?.admit(email: folded, client: client, at: clock.now())
         // No stored password is longer than 64 characters: refuse megabyte inputs before hashing.
         guard password.utf8.count <= 1_024 else { throw wrong }
-        let folded = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard let credentials = try users.credentials(forEmail: folded) else {
             _ = try? passwords.hash(password)  // equal work for unknown emails
             throw wrong
         }
         guard passwords.verify(password, against: credentials.passwordHash) else { throw wrong }
         let now = clock.now()
+        try logInThrottle?.succeeded(email: folded, client: client, at: now)
         if passwords.needsRehash(credentials.passwordHash) {
             let upgraded = try passwords.hash(password)
             try users.updatePasswordHash(credentials.user.id, to: upgraded, at: now)

@@ -17,12 +17,15 @@ public struct AccountService: Sendable {
     let cursors: any PageCursorCodec
     let clock: any WallClock
     let refreshTokenLifetime: TimeInterval
+    /// Failed log-ins are throttled through this when set (see ``LogInThrottlePolicy``).
+    let logInThrottle: LogInThrottle?
 
     public init(
         users: any UserRepository, refreshTokens: any RefreshTokenRepository, passwords: any PasswordHasher,
         accessTokens: any AccessTokenCodec, refreshTokenMinter: any RefreshTokenMinter,
         cursors: any PageCursorCodec, clock: any WallClock,
-        refreshTokenLifetime: TimeInterval = AccountService.defaultRefreshTokenLifetime
+        refreshTokenLifetime: TimeInterval = AccountService.defaultRefreshTokenLifetime,
+        logInThrottle: LogInThrottle? = nil
     ) {
         self.users = users
         self.refreshTokens = refreshTokens
@@ -32,6 +35,7 @@ public struct AccountService: Sendable {
         self.cursors = cursors
         self.clock = clock
         self.refreshTokenLifetime = refreshTokenLifetime
+        self.logInThrottle = logInThrottle
     }
 
     /// Creates a buyer account.

@@ -10,18 +10,24 @@ import Synchronization
 /// A lapsed discount is swept back to the regular price before lists are read, at most once per
 /// minute per process and only when a discount is due, so the stored price always sorts right.
 public struct CatalogService: Sendable {
-    private let products: any ProductRepository
+    let products: any ProductRepository
     private let images: any ImageStore
-    private let cursors: any PageCursorCodec
-    private let clock: any WallClock
+    let cursors: any PageCursorCodec
+    let clock: any WallClock
     private let sweep: DiscountSweepSchedule
+    private let sweepsLapsedDiscounts: Bool
 
-    public init(products: any ProductRepository, images: any ImageStore, cursors: any PageCursorCodec, clock: any WallClock) {
+    /// - Parameter sweepsLapsedDiscounts: sweep lapsed discounts before lists (the default).
+    ///   False for a read-only store, where a list must not write: a lapsed discount then keeps
+    ///   its stored price until a writer sweeps it.
+    public init(products: any ProductRepository, images: any ImageStore, cursors: any PageCursorCodec, clock: any WallClock,
+                sweepsLapsedDiscounts: Bool = true) {
         self.products = products
         self.images = images
         self.cursors = cursors
         self.clock = clock
         self.sweep = DiscountSweepSchedule()
+        self.sweepsLapsedDiscounts = sweepsLapsedDiscounts
     }
 
     /// Creates a listing for `sellerID` with `imageData` (each JPEG, PNG, WebP or GIF, ≤ 2 MB,
@@ -64,7 +70,8 @@ public struct CatalogService: Sendable {
         return product
     }
 
-    /// Applies `changes` to a listing.
+    /// Applies `changes` to a listing. A new `stock` is recorded in the inventory ledger as an
+    /// adjustment of the difference (see ``adjustStock(_:by:by:)``).
     ///
     /// - Throws: `notOwner` unless the caller is its seller or an admin; `versionConflict` when
     ///   the listing changed since `changes.expectedVersion`; `validation` naming the field.
@@ -78,8 +85,14 @@ public struct CatalogService: Sendable {
                               context: ["current_version": String(current.version)])
         }
         let updated = try changes.applied(to: current, at: now)
-        return try products.update(updated, expectedVersion: expected, at: now,
-                                   audit: auditEntry(principal, "product.update", id, "", now))
+        // A new stock is an adjustment of the difference in the inventory ledger, under the
+        // caller's name, and audited whoever makes it.
+        var audit = auditEntry(principal, "product.update", id, "", now)
+        if updated.stock != current.stock {
+            audit = AuditEntry(actor: principal.auditActor, action: "product.update", target: "product:\(id)",
+                               detail: "stock \(current.stock) → \(updated.stock)", at: now)
+        }
+        return try products.update(updated, expectedVersion: expected, at: now, audit: audit)
     }
 
     /// Soft-deletes a listing.
@@ -136,17 +149,18 @@ public struct CatalogService: Sendable {
     }
 
     private func sweepIfDue() throws(KeyCatError) {
-        if sweep.isDue(at: clock.now()) { try sweepLapsedDiscounts() }
+        if sweepsLapsedDiscounts && sweep.isDue(at: clock.now()) { try sweepLapsedDiscounts() }
     }
 
-    private func authorizeChange(of product: Product, by principal: Principal) throws(KeyCatError) {
+    func authorizeChange(of product: Product, by principal: Principal) throws(KeyCatError) {
         guard principal.role == .admin || principal.userID == product.sellerID else {
             throw KeyCatError(.notOwner, "only the product's seller or an admin may change it")
         }
     }
 
-    /// Admin actions are audited; a seller editing their own listing is ordinary use.
-    private func auditEntry(_ principal: Principal, _ action: String, _ id: ProductID?, _ detail: String, _ now: Date) -> AuditEntry? {
+    /// Admin actions are audited; a seller editing their own listing is ordinary use (but a
+    /// change of stock by hand always is: see ``update(_:_:by:)``).
+    func auditEntry(_ principal: Principal, _ action: String, _ id: ProductID?, _ detail: String, _ now: Date) -> AuditEntry? {
         guard principal.role == .admin else { return nil }
         return AuditEntry(actor: principal.auditActor, action: action,
                           target: id.map { "product:\($0)" } ?? "", detail: detail, at: now)

@@ -21,6 +21,17 @@ public protocol ProductRepository: Sendable {
     /// - Throws: `versionConflict` when the version moved on, `notFound` when it is gone.
     func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product
 
+    /// Moves a live listing's stock by `adjustment.change` with an `adjustment` movement in the
+    /// ledger naming `audit.actor` and the reason, and the audit entry, all in one transaction.
+    ///
+    /// - Throws: `notFound` when the listing is missing or deleted; `validation` (field `by`)
+    ///   when the stock would leave 0–1,000,000.
+    func adjustStock(_ id: ProductID, by adjustment: StockAdjustment, at now: Date, audit: AuditEntry) throws(KeyCatError) -> Product
+
+    /// Up to `limit` of a listing's ledger movements, oldest first, strictly after the movement
+    /// with id `after` (deleted listings included: their history stays).
+    func stockMovements(of id: ProductID, after: Int64?, limit: Int) throws(KeyCatError) -> [StockMovement]
+
     /// Soft-deletes a listing: it leaves every list and can no longer be bought.
     func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError)
 

@@ -14,6 +14,19 @@ public struct ReconcileReport: Sendable, Hashable, Codable {
     public var refundsSettled = 0
     /// Orders the PG could not be asked about this time (left for the next run).
     public var unresolved = 0
+    /// Idempotency keys past their retention, deleted (at most
+    /// ``CheckoutService/idempotencySweepBatches`` batches of ``CheckoutService/idempotencySweepBatch``).
+    public var idempotencyKeysSwept = 0
+    /// Paid payments the PG listed in the window (the gateway-side pass).
+    public var gatewayPaymentsChecked = 0
+    /// Of those, paid at the PG with no order of KeyCat's paid by them.
+    public var orphans = 0
+    /// What the orphans hold, in all.
+    public var orphanAmount = Money.zero
+    /// Orphans cancelled at the PG this run (only when asked: ``GatewayReconciliation/voidOrphans``).
+    public var orphansVoided = 0
+    /// The orphans found, for the operator.
+    public var orphanPayments: [GatewayOrphan] = []
 
     public init() {}
 }
@@ -26,7 +39,12 @@ extension CheckoutService {
     ///
     /// Safe at any time and from several processes at once: every move is a conditional update,
     /// and PG cancels carry idempotency keys.
-    public func reconcile(limit: Int = 1_000) async throws(KeyCatError) -> ReconcileReport {
+    ///
+    /// Then, unless `gateway` is ``GatewayReconciliation/off``, it walks the PG's own listing of
+    /// paid payments in the recent window and settles or reports those KeyCat's orders do not
+    /// account for (see ``reconcileGatewaySide(_:into:)``).
+    public func reconcile(limit: Int = 1_000, gateway options: GatewayReconciliation = GatewayReconciliation())
+        async throws(KeyCatError) -> ReconcileReport {
         var report = ReconcileReport()
         let now = clock.now()
         for order in try orders.ordersToReconcile(at: now, limit: limit) {
@@ -66,6 +84,7 @@ extension CheckoutService {
                 report.unresolved += 1
             }
         }
+        await reconcileGatewaySide(options, into: &report)
         let toVoid = try orders.paymentsToVoid(limit: limit)
         for payment in toVoid {
             await settlement.void(payment, detail: "settled by reconciliation")
@@ -90,6 +109,25 @@ extension CheckoutService {
                 report.refundsSettled += 1
             }
         }
+        report.idempotencyKeysSwept = sweepIdempotencyKeys(at: clock.now())
         return report
+    }
+
+    /// Keys deleted per write transaction by reconciliation's sweep.
+    public static let idempotencySweepBatch = 500
+    /// Batches per reconciliation run: a run deletes at most 20 × 500 keys, so a backlog is
+    /// worked off over several runs without ever holding the write lock for long.
+    public static let idempotencySweepBatches = 20
+
+    /// Deletes expired idempotency keys in short, bounded transactions. A busy file stops the
+    /// sweep (what is left waits for the next run); it never fails the reconciliation.
+    func sweepIdempotencyKeys(at now: Date) -> Int {
+        var swept = 0
+        for _ in 0..<Self.idempotencySweepBatches {
+            guard let batch = try? idempotency.store.sweepExpired(before: now, limit: Self.idempotencySweepBatch) else { break }
+            swept += batch
+            if batch < Self.idempotencySweepBatch { break }
+        }
+        return swept
     }
 }

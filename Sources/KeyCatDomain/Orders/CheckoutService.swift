@@ -17,13 +17,15 @@ public struct CheckoutService: Sendable {
     let idempotency: IdempotentRunner
     let settlement: PaymentSettlement
     let clock: any WallClock
+    /// Where voids of orphan payments (paid at the PG for no order) are recorded.
+    let auditLog: (any AuditLog)?
     /// How long stock is held for payment.
     public let reservationLifetime: TimeInterval
 
     public init(
         orders: any OrderRepository, carts: any CartRepository, products: any ProductRepository,
         gateway: any PaymentGateway, webhookEvents: any WebhookEventStore, idempotency: any IdempotencyStore,
-        clock: any WallClock, reservationLifetime: TimeInterval = 15 * 60
+        clock: any WallClock, reservationLifetime: TimeInterval = 15 * 60, auditLog: (any AuditLog)? = nil
     ) {
         self.orders = orders
         self.carts = carts
@@ -33,6 +35,7 @@ public struct CheckoutService: Sendable {
         self.idempotency = IdempotentRunner(store: idempotency, clock: clock)
         self.settlement = PaymentSettlement(orders: orders, gateway: gateway, clock: clock)
         self.clock = clock
+        self.auditLog = auditLog
         self.reservationLifetime = reservationLifetime
     }
 

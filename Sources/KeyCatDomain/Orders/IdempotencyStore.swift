@@ -22,6 +22,9 @@ public protocol IdempotencyStore: Sendable {
     /// Stores the first answer of the claim made at `claimedAt` — and nothing if that claim was
     /// abandoned and taken over since (the new claimant's answer is the one that counts).
     func complete(scope: String, key: String, response: Data, claimedAt: Date) throws(KeyCatError)
+    /// Deletes keys whose retention ended by `now`, oldest first, at most `limit` of them, and
+    /// returns how many. Kept off the claim path: reconciliation calls it in bounded batches.
+    func sweepExpired(before now: Date, limit: Int) throws(KeyCatError) -> Int
     /// Forgets the claim made at `claimedAt`, whose request failed without doing anything, so a
     /// retry runs again. A claim taken over since is left alone.
     func release(scope: String, key: String, claimedAt: Date) throws(KeyCatError)
@@ -29,18 +32,18 @@ public protocol IdempotencyStore: Sendable {
 
 /// Runs requests at most once per idempotency key and replays their first answer.
 ///
-/// A request that failed without doing anything (validation, out of stock, a declined card…)
-/// releases its key, so the client's retry runs again. A request whose outcome is unknown — the
-/// gateway did not answer in time, so it may have acted — keeps its key with that error as the
-/// first answer when `storesUnknownOutcomes` is set: running it again could, say, refund twice.
-/// The client learns the outcome from the order once reconciliation has settled it.
+/// A failed request releases its key, so the client's retry runs again. A request that may have
+/// acted before failing (a refund the PG did not answer) must make that retry safe itself: a
+/// refund keeps the key on its own durable row, so the retry finds it and settles it instead of
+/// refunding again (``OrderService/refund(_:_:by:)``).
 struct IdempotentRunner: Sendable {
     let store: any IdempotencyStore
     let clock: any WallClock
     var retention: TimeInterval = 24 * 60 * 60
     var lease: TimeInterval = 120
 
-    /// A stored error answer.
+    /// An error answer stored by earlier versions (within a key's 24 hours after an upgrade),
+    /// replayed as it was.
     private struct StoredFailure: Codable {
         var failure: String
         var message: String
@@ -48,7 +51,7 @@ struct IdempotentRunner: Sendable {
     }
 
     func run<Answer: Codable & Sendable>(
-        scope: String, key: String?, fingerprint: String, storesUnknownOutcomes: Bool = false,
+        scope: String, key: String?, fingerprint: String,
         _ body: () async throws(KeyCatError) -> Answer
     ) async throws(KeyCatError) -> Answer {
         guard let key else { return try await body() }
@@ -69,12 +72,7 @@ struct IdempotentRunner: Sendable {
         case .claimed:
             let answer: Answer
             do { answer = try await body() } catch {
-                if storesUnknownOutcomes, error.code == .gatewayTimeout,
-                   let data = try? JSONEncoder().encode(StoredFailure(failure: error.code.rawValue, message: error.message, context: error.context)) {
-                    try? store.complete(scope: scope, key: key, response: data, claimedAt: claimedAt)
-                } else {
-                    try? store.release(scope: scope, key: key, claimedAt: claimedAt)
-                }
+                try? store.release(scope: scope, key: key, claimedAt: claimedAt)
                 throw error
             }
             let data: Data

@@ -134,9 +134,16 @@ public struct Refund: Sendable, Hashable, Codable {
     public var target: OrderStatus
     public var status: Status
     public var createdAt: Date
+    /// The idempotency key the refund was asked with, kept with it so a retry settles this
+    /// refund instead of starting another.
+    public var requestKey: String?
+    /// What the request asked for (order, amount, restock, reason), to refuse the same key with
+    /// another request.
+    public var requestFingerprint: String?
 
     public init(id: Int64, orderID: OrderID, amount: Money, checksum: Money, reason: String, restock: Bool,
-                target: OrderStatus, status: Status, createdAt: Date) {
+                target: OrderStatus, status: Status, createdAt: Date, requestKey: String? = nil,
+                requestFingerprint: String? = nil) {
         self.id = id
         self.orderID = orderID
         self.amount = amount
@@ -146,6 +153,8 @@ public struct Refund: Sendable, Hashable, Codable {
         self.target = target
         self.status = status
         self.createdAt = createdAt
+        self.requestKey = requestKey
+        self.requestFingerprint = requestFingerprint
     }
 
     /// The idempotency key the PG cancel carries, so a lost answer can be retried safely.

@@ -106,12 +106,18 @@ public protocol OrderRepository: Sendable {
 
     /// Starts a refund: checks in one transaction that the order is in `expectedStatus`, that no
     /// other refund is pending and that `amount` fits the refundable balance, then records it
-    /// `pending` with the balance as its checksum.
+    /// `pending` with the balance as its checksum — durably, before the PG is called — together
+    /// with the caller's idempotency key and request fingerprint, when given.
     ///
     /// - Throws: `illegalTransition` when the order moved; `requestInProgress` when another
-    ///   refund is pending; `cancelAmountExceedsCancellable` above the balance.
+    ///   refund is pending; `cancelAmountExceedsCancellable` above the balance; `duplicate` when a
+    ///   refund of the order not failed already carries `requestKey`.
     func beginRefund(orderID: OrderID, expectedStatus: OrderStatus, amount: Money?, reason: String, restock: Bool,
-                     target: (_ isFull: Bool) -> OrderStatus, at now: Date) throws(KeyCatError) -> Refund
+                     target: (_ isFull: Bool) -> OrderStatus, requestKey: String?, requestFingerprint: String?,
+                     at now: Date) throws(KeyCatError) -> Refund
+    /// The refund of `orderID` asked for with `requestKey` that did not fail (pending or done),
+    /// if there is one.
+    func refund(of orderID: OrderID, requestKey: String) throws(KeyCatError) -> Refund?
     /// Completes a pending refund: adds it to the order's refunded amount, moves the order to the
     /// refund's target and, for a full refund with restock, gives the stock back.
     func completeRefund(_ refund: Refund, audit: AuditEntry?, at now: Date) throws(KeyCatError) -> Order

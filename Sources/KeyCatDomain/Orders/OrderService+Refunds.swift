@@ -46,22 +46,40 @@ extension OrderService {
     /// checksum. A full refund makes it `refunded` (and with `restock`, gives the units back);
     /// a partial one `partiallyRefunded`. The sum of refunds never exceeds what was paid.
     ///
+    /// The refund is recorded `pending` (with `request.idempotencyKey`) before the PG is called,
+    /// and the PG cancel carries a key derived from that row, so the PG applies it once however
+    /// often it is sent. A retry with the same idempotency key never starts a second refund: it
+    /// returns the order once the first is done, and settles the first when it is still pending
+    /// (its PG answer was lost, or KeyCat could not record it) — also after the key's 24-hour
+    /// answer record has gone, and after reconciliation has completed it.
+    ///
     /// - Throws: `illegalTransition` for an order that holds no payment; `validation` for a
     ///   non-positive amount or a missing reason; `cancelAmountExceedsCancellable` above the
     ///   balance; `cancellableAmountInconsistent` for a stale `expectedBalance` or when the PG's
     ///   balance differs from ours; `requestInProgress` while another refund of the order is
-    ///   pending; `idempotencyKeyReused`.
+    ///   pending; `idempotencyKeyReused`. When the PG acted or may have and the refund could not
+    ///   be completed here, the error's context has `outcome` (`unknown`: no answer;
+    ///   `gateway_refunded`: the PG refunded, recording it failed), `order_id` and `refund_id`:
+    ///   the refund stays pending for reconciliation, which completes it exactly once.
     public func refund(_ id: OrderID, _ request: RefundRequest, by principal: Principal) async throws(KeyCatError) -> Order {
         try principal.require(.admin, to: "refund orders")
         let fingerprint = "\(id)|\(request.amount?.won ?? -1)|\(request.restock)|\(request.reason)"
         return try await idempotency.run(scope: "refund:\(principal.auditActor)", key: request.idempotencyKey,
-                                         fingerprint: fingerprint, storesUnknownOutcomes: true) { () async throws(KeyCatError) -> Order in
+                                         fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
             let current = try order(id, by: principal)
-            return try await refund(current, request, cancelling: false, by: principal)
+            if let key = request.idempotencyKey, let earlier = try orders.refund(of: id, requestKey: key) {
+                guard earlier.requestFingerprint == fingerprint else {
+                    throw KeyCatError(.idempotencyKeyReused, "the idempotency key was used for another refund of order \(id)")
+                }
+                guard earlier.status == .pending, let impUID = current.impUID else { return current }
+                return try await send(earlier, impUID: impUID, action: "order.refund", by: principal)
+            }
+            return try await refund(current, request, cancelling: false, fingerprint: fingerprint, by: principal)
         }
     }
 
-    private func refund(_ order: Order, _ request: RefundRequest, cancelling: Bool, by principal: Principal) async throws(KeyCatError) -> Order {
+    private func refund(_ order: Order, _ request: RefundRequest, cancelling: Bool, fingerprint: String? = nil,
+                        by principal: Principal) async throws(KeyCatError) -> Order {
         let reason = try Self.checkedReason(request.reason)
         guard order.status.holdsPayment, let impUID = order.impUID else {
             try order.status.checkMove(to: .refunded)
@@ -75,24 +93,32 @@ extension OrderService {
                               "the refundable balance is \(order.refundableAmount), not \(expected): read the order again",
                               context: ["refundable": "\(order.refundableAmount.won)"])
         }
-        let now = clock.now()
         let refund = try orders.beginRefund(
             orderID: order.id, expectedStatus: order.status, amount: request.amount, reason: reason,
             restock: request.restock, target: { isFull in isFull ? (cancelling ? .cancelled : .refunded) : .partiallyRefunded },
-            at: now)
+            requestKey: request.idempotencyKey, requestFingerprint: request.idempotencyKey == nil ? nil : fingerprint,
+            at: clock.now())
+        return try await send(refund, impUID: impUID, action: cancelling ? "order.cancel" : "order.refund", by: principal)
+    }
+
+    /// Sends a pending refund to the PG (its key makes a repeat harmless) and records the answer.
+    private func send(_ refund: Refund, impUID: String, action: String, by principal: Principal) async throws(KeyCatError) -> Order {
         do throws(KeyCatError) {
             _ = try await settlement.sendRefund(refund, impUID: impUID)
         } catch where [.gatewayTimeout, .gatewayUnavailable, .rateLimited].contains(error.code) {
-            throw error  // outcome unknown: the refund stays pending and reconciliation finishes it
+            throw RefundOutcome.unknown(refund, error)  // the refund stays pending; reconciliation finishes it
         } catch {
             try orders.failRefund(refund, at: clock.now())
             throw error
         }
-        let action = cancelling ? "order.cancel" : "order.refund"
-        return try orders.completeRefund(refund, audit: AuditEntry(
-            actor: principal.auditActor, action: action, target: "order:\(order.id)",
-            detail: "\(refund.amount) refunded\(refund.restock ? " with restock" : ""): \(reason)", at: clock.now()),
-            at: clock.now())
+        do throws(KeyCatError) {
+            return try orders.completeRefund(refund, audit: AuditEntry(
+                actor: principal.auditActor, action: action, target: "order:\(refund.orderID)",
+                detail: "\(refund.amount) refunded\(refund.restock ? " with restock" : ""): \(refund.reason)", at: clock.now()),
+                at: clock.now())
+        } catch {
+            throw RefundOutcome.recordingFailed(refund, error)
+        }
     }
 
     static func checkedReason(_ reason: String) throws(KeyCatError) -> String {

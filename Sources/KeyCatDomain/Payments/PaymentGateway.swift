@@ -16,6 +16,10 @@ public protocol PaymentGateway: Sendable {
     /// The latest payment attempt for `merchantUID`.
     func payment(merchantUID: String) async throws(KeyCatError) -> GatewayPayment
 
+    /// One page of the gateway's payments by status and start time, newest first: how
+    /// reconciliation finds payments KeyCat holds no order for (a restored backup, a lost write).
+    func payments(_ query: GatewayPaymentQuery) async throws(KeyCatError) -> GatewayPaymentPage
+
     /// Cancels all or part of a payment and returns it as it stands afterwards.
     func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment
 }

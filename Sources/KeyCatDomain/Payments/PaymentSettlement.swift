@@ -74,20 +74,29 @@ struct PaymentSettlement: Sendable {
 
     /// Cancels a `voiding` payment at the PG in full and marks it voided. A lost answer leaves it
     /// `voiding` for reconciliation, which calls this again (the PG applies a repeated key once).
-    func void(_ payment: OrderPayment, detail: String) async {
+    /// - Returns: whether the payment is now voided (false: left `voiding` for the next run).
+    @discardableResult
+    func void(_ payment: OrderPayment, detail: String) async -> Bool {
         let cancellation = GatewayCancellation(
             target: .impUID(payment.impUID), amount: nil, checksum: payment.amount,
-            reason: "KeyCat: \(detail)", idempotencyKey: "void-\(payment.impUID)")
+            // The body is the same on every try, so the PG replays a repeat under the key instead
+            // of refusing it as another request; `detail` goes to the audit log.
+            reason: "KeyCat: payment voided", idempotencyKey: "void-\(payment.impUID)")
         do throws(KeyCatError) {
             _ = try await gateway.cancel(cancellation)
         } catch where error.code == .paymentAlreadyCancelled {
             // Already back with the buyer.
         } catch {
-            return
+            return false
         }
-        try? orders.markVoided(impUID: payment.impUID, audit: AuditEntry(
-            actor: "system", action: "payment.void", target: "order:\(payment.orderID)",
-            detail: "cancelled \(payment.amount) at the PG (imp_uid \(payment.impUID)): \(detail)", at: clock.now()))
+        do throws(KeyCatError) {
+            try orders.markVoided(impUID: payment.impUID, audit: AuditEntry(
+                actor: "system", action: "payment.void", target: "order:\(payment.orderID)",
+                detail: "cancelled \(payment.amount) at the PG (imp_uid \(payment.impUID)): \(detail)", at: clock.now()))
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// Sends a refund's cancel to the PG with its idempotency key (a repeat is applied once).

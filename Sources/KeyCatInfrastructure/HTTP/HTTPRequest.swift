@@ -32,6 +32,16 @@ public struct HTTPRequest: Sendable, Hashable {
     public var pathWithoutQuery: String {
         path.firstIndex(of: "?").map { String(path[..<$0]) } ?? path
     }
+
+    /// The query's parameters, percent-decoded (the last wins when a name repeats).
+    public var queryParameters: [String: String] {
+        guard let start = path.firstIndex(of: "?") else { return [:] }
+        var components = URLComponents()
+        components.percentEncodedQuery = String(path[path.index(after: start)...])
+        var parameters: [String: String] = [:]
+        for item in components.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
+        return parameters
+    }
 }
 
 /// An HTTP response as a plain value.

@@ -23,6 +23,15 @@ package struct SQLiteConfiguration: Sendable {
     package var createIfMissing: Bool = true
     /// Page cache per connection, in KiB.
     package var cacheSizeKiB: Int = 16_384
+    /// Open every connection with `SQLITE_OPEN_READONLY`: nothing is created, migrated or
+    /// written (a write fails with `SQLITE_READONLY`), so the file may be read-only and sit in a
+    /// read-only directory. See ``SQLiteConnection/init(path:configuration:readOnly:)`` for WAL.
+    package var readOnly: Bool = false
+    /// The application the file must belong to: checked before the first connection writes
+    /// anything, and stamped on a write-open. Nil: any file (tests, raw tools).
+    package var application: SQLiteApplication?
+    /// Other applications' ids, so a refusal can say whose file it was.
+    package var knownApplications: [SQLiteApplication] = []
 
     package init() {}
 }

@@ -1,4 +1,5 @@
 internal import CSQLite
+import Foundation
 
 /// One SQLite connection (`sqlite3 *`), owned by this object and closed in `deinit`.
 ///
@@ -22,26 +23,35 @@ package final class SQLiteConnection {
     /// A failed open never leaks the handle, and a file that is not a SQLite database is
     /// reported (`SQLITE_NOTADB`) before anything is written to it.
     ///
+    /// With `configuration.readOnly` the file is opened `SQLITE_OPEN_READONLY` and its journal
+    /// mode is left alone. Reading a WAL database needs its `-shm` file: when the `-shm` and
+    /// `-wal` exist (another process has it open) SQLite reads them even if they and the
+    /// directory are read-only; when neither exists and the directory is read-only, SQLite
+    /// cannot create the `-shm` and fails with `SQLITE_READONLY_CANTINIT`. Then, and only when
+    /// there is no `-wal` (so every commit is in the main file), the file is reopened
+    /// `immutable=1` (<https://sqlite.org/uri.html#uriimmutable>): read without locks, which is
+    /// safe because nobody can write it without creating the `-wal` in that directory.
+    ///
     /// - Parameter readOnly: open for queries only (`PRAGMA query_only`), for the reader pool.
     package init(path: String, configuration: SQLiteConfiguration, readOnly: Bool = false) throws {
         self.path = path
-        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        if configuration.createIfMissing && !readOnly { flags |= SQLITE_OPEN_CREATE }
-        var connection: OpaquePointer?
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
-        guard code == SQLITE_OK, let connection else {
-            let error = SQLiteError(code: code, connection: connection)
-            sqlite3_close_v2(connection)  // sqlite3_open_v2 allocates a handle even when it fails
-            throw error
-        }
-        handle = connection
+        let queryOnly = readOnly || configuration.readOnly
+        var flags = (configuration.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        if configuration.createIfMissing && !queryOnly { flags |= SQLITE_OPEN_CREATE }
+        handle = try Self.openHandle(path, flags: flags, busyTimeout: configuration.busyTimeoutMilliseconds)
         do {
-            sqlite3_busy_timeout(connection, configuration.busyTimeoutMilliseconds)
-            sqlite3_extended_result_codes(connection, 1)
-            _ = keycat_sqlite3_enable_defensive(connection)
             // Reading the schema first reports a non-database file before any pragma writes.
-            try execute("SELECT count(*) FROM sqlite_schema")
-            if readOnly {
+            var readable: SQLiteError?
+            do { try execute("SELECT count(*) FROM sqlite_schema") } catch { readable = error }
+            if let failure = readable {
+                guard configuration.readOnly, Self.mayReadImmutable(path, after: failure) else { throw failure }
+                close()
+                handle = try Self.openHandle(Self.immutableURI(path), flags: flags | SQLITE_OPEN_URI,
+                                             busyTimeout: configuration.busyTimeoutMilliseconds)
+                try execute("SELECT count(*) FROM sqlite_schema")
+            }
+            if queryOnly {
                 try execute("PRAGMA query_only = ON")
             } else {
                 let mode = try queryOne("PRAGMA journal_mode = WAL") { $0.string(0) }
@@ -61,6 +71,35 @@ package final class SQLiteConnection {
             close()
             throw error
         }
+    }
+
+    /// Opens a handle with the busy timeout and extended codes set, or throws without leaking it.
+    private static func openHandle(_ path: String, flags: Int32, busyTimeout: Int32) throws(SQLiteError) -> OpaquePointer {
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = SQLiteError(code: code, connection: connection)
+            sqlite3_close_v2(connection)  // sqlite3_open_v2 allocates a handle even when it fails
+            throw error
+        }
+        sqlite3_busy_timeout(connection, busyTimeout)
+        sqlite3_extended_result_codes(connection, 1)
+        _ = keycat_sqlite3_enable_defensive(connection)
+        return connection
+    }
+
+    /// Whether a read-only open that failed with `error` may be retried `immutable=1`: SQLite
+    /// could not set up the WAL index, and there is no `-wal` whose commits it would miss.
+    private static func mayReadImmutable(_ path: String, after error: SQLiteError) -> Bool {
+        guard error.primaryCode == SQLITE_READONLY || error.primaryCode == SQLITE_CANTOPEN else { return false }
+        return !FileManager.default.fileExists(atPath: path + "-wal")
+    }
+
+    /// `file:` URI for `path` with `immutable=1`, escaping what a URI would misread.
+    private static func immutableURI(_ path: String) -> String {
+        let escaped = path.replacingOccurrences(of: "%", with: "%25")
+            .replacingOccurrences(of: "?", with: "%3f").replacingOccurrences(of: "#", with: "%23")
+        return "file:\(escaped)?immutable=1"
     }
 
     deinit { close() }

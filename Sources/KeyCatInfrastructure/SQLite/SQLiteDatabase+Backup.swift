@@ -11,15 +11,27 @@ extension SQLiteDatabase {
     /// the duration. The copy keeps the source's WAL journal mode.
     ///
     /// - Parameters:
-    ///   - destination: the new file. It must not exist: a backup never overwrites anything.
+    ///   - destination: the new file, created owner-only (0600) whatever the umask. It must not
+    ///     exist: a backup never overwrites anything.
     ///   - pagesPerStep: pages copied per `sqlite3_backup_step` (at least 1).
     ///   - progress: called after each step.
+    ///   - snapshot: called once the pages are copied, with the connection that read them, still
+    ///     inside the backup's read transaction: what it queries is exactly what the copy holds
+    ///     (row counts for a manifest), without opening the copy.
     /// - Throws: ``SQLiteBackupError/destinationExists(_:)`` when something is at `destination`;
     ///   ``SQLiteBackupError/cannotCreate(_:reason:)`` when the file cannot be created; a
     ///   ``SQLiteError`` when SQLite fails. A failed backup removes the partial file.
     package func backup(to destination: String, pagesPerStep: Int = 128,
-                        progress: (SQLiteBackupProgress) -> Void = { _ in }) throws {
-        try ExclusiveFile.create(destination)
+                        progress: (SQLiteBackupProgress) -> Void = { _ in },
+                        snapshot: (SQLiteConnection) throws -> Void = { _ in }) throws {
+        do {
+            try OwnerOnlyFile.create(destination)
+        } catch {
+            switch error {
+            case let .exists(path): throw SQLiteBackupError.destinationExists(path)
+            case let .system(path, reason): throw SQLiteBackupError.cannotCreate(path, reason: reason)
+            }
+        }
         do {
             var destinationConfiguration = SQLiteConfiguration()
             destinationConfiguration.createIfMissing = false
@@ -30,7 +42,10 @@ extension SQLiteDatabase {
             try target.execute("PRAGMA journal_mode = DELETE")
             let step = Int32(clamping: max(1, pagesPerStep))
             if Self.isInMemory(path) {
-                try withWriter { source in try SQLiteBackup.copy(from: source, to: target, pagesPerStep: step, progress: progress) }
+                try withWriter { source in
+                    try SQLiteBackup.copy(from: source, to: target, pagesPerStep: step, progress: progress)
+                    try snapshot(source)
+                }
             } else {
                 var sourceConfiguration = configuration
                 sourceConfiguration.createIfMissing = false
@@ -40,6 +55,7 @@ extension SQLiteDatabase {
                     // A deferred transaction takes its snapshot at the first read.
                     try connection.execute("SELECT count(*) FROM sqlite_schema")
                     try SQLiteBackup.copy(from: connection, to: target, pagesPerStep: step, progress: progress)
+                    try snapshot(connection)
                 }
             }
         } catch {
@@ -61,21 +77,5 @@ package enum SQLiteBackupError: Error, Sendable, Equatable, CustomStringConverti
         case let .destinationExists(path): "\(path) already exists; a backup never overwrites a file"
         case let .cannotCreate(path, reason): "cannot create \(path): \(reason)"
         }
-    }
-}
-
-/// A file created only when nothing is at its path.
-private enum ExclusiveFile {
-    /// Creates an empty file at `path`, failing if anything is there (`O_EXCL`): no check-then-
-    /// write race with another process creating the same file. SQLite treats an empty file as an
-    /// empty database.
-    static func create(_ path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == EEXIST { throw SQLiteBackupError.destinationExists(path) }
-            throw SQLiteBackupError.cannotCreate(path, reason: String(cString: strerror(code)))
-        }
-        close(descriptor)
     }
 }

@@ -16,14 +16,41 @@ package final class SQLiteDatabase: Sendable {
     @usableFromInline let readers: [LockedConnection]
     private let nextReader = Atomic<Int>(0)
 
-    /// Opens (and with `createIfMissing`, creates) the database at `path`.
+    /// Opens (and with `createIfMissing`, creates) the database at `path`. A file it creates is
+    /// owner-only (0600) whatever the umask, see ``OwnerOnlyFile``.
     ///
-    /// - Throws: ``SQLiteError`` when the file cannot be opened, is not a database, or a pragma
-    ///   fails. Nothing is left open on failure.
+    /// With `configuration.application`, an existing file is identified first, on a read-only
+    /// connection, before anything could write to it (switching to WAL alone rewrites the
+    /// header): another application's file is refused untouched, and a write-open stamps the
+    /// application's id on a new or not yet stamped file.
+    ///
+    /// - Throws: ``SQLiteForeignFileError`` for another application's file; ``SQLiteError``
+    ///   when the file cannot be opened, is not a database, or a pragma fails. Nothing is left
+    ///   open on failure.
     package init(path: String, configuration: SQLiteConfiguration = SQLiteConfiguration()) throws {
         self.path = path
         self.configuration = configuration
+        var admission = SQLiteApplication.Admission.empty
+        if let application = configuration.application, !Self.isInMemory(path),
+           FileManager.default.fileExists(atPath: path) {
+            admission = try application.admit(path: path, others: configuration.knownApplications)
+        }
+        // A new file is created owner-only before SQLite opens it: it will hold keys and
+        // password hashes, and SQLite gives its -wal and -shm the same mode.
+        if configuration.createIfMissing, !configuration.readOnly, !Self.isInMemory(path),
+           !FileManager.default.fileExists(atPath: path) {
+            // When it cannot be created, SQLite's own open below reports why, as it always has.
+            try? OwnerOnlyFile.create(path, exclusive: false)
+        }
         let writerConnection = try SQLiteConnection(path: path, configuration: configuration)
+        if let application = configuration.application, !configuration.readOnly, admission != .stamped {
+            do {
+                try writerConnection.execute("PRAGMA application_id = \(application.id)")
+            } catch {
+                writerConnection.close()
+                throw error
+            }
+        }
         var readerConnections: [LockedConnection] = []
         // In-memory databases are private to their connection: readers would see nothing.
         if !Self.isInMemory(path) {

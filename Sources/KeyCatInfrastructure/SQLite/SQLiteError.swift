@@ -45,6 +45,9 @@ package struct SQLiteError: Error, Sendable, CustomStringConvertible {
     package var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
     /// The file exists but is not a SQLite database (or is encrypted).
     package var isNotADatabase: Bool { primaryCode == SQLITE_NOTADB }
+    /// A write to a file opened read-only, or one this process may not write (or whose
+    /// directory it may not write, for the `-wal` and `-shm` files).
+    package var isReadOnly: Bool { primaryCode == SQLITE_READONLY }
     /// The file could not be opened: missing, a directory, or not permitted.
     package var isCannotOpen: Bool { primaryCode == SQLITE_CANTOPEN }
 

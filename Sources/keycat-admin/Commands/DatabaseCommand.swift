@@ -1,7 +1,7 @@
-/// `keycat-admin db`: checks and backups of the database file.
+/// `keycat-admin db`: checks, backups and restores of the database file.
 struct DatabaseCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "db",
-        abstract: "Check or back up the database.",
-        subcommands: [DatabaseCheckCommand.self, DatabaseBackupCommand.self])
+        abstract: "Check, back up or restore the database.",
+        subcommands: [DatabaseCheckCommand.self, DatabaseBackupCommand.self, DatabaseRestoreCommand.self])
 }

@@ -30,7 +30,7 @@ struct ReviewsListCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+        let keycat = try context.openForReading()
         defer { keycat.close() }
         let page = try keycat.reviews.reviews(of: product, limit: limit, cursor: cursor)
         context.emit(json: json(page), human: human(page))

@@ -25,7 +25,7 @@ struct StatsCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+        let keycat = try context.openForReading()
         defer { keycat.close() }
         let report = try keycat.statistics.report(days: days, top: top, by: context.principal)
         context.emit(json: StatsPresenter.json(report), human: StatsPresenter.text(report))

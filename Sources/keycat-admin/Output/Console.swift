@@ -6,12 +6,13 @@ final class Console {
     private(set) var standardOutput = ""
     private(set) var standardError = ""
     private let capturing: Bool
-    /// Whether stdout is a terminal (progress is shown only then, and never with `--json`).
+    /// Whether stderr, where progress goes, is a terminal: progress is shown only then (so a
+    /// redirected or captured run gets none), and commands show none with `--json`.
     let isTerminal: Bool
 
     /// A console on the process's real stdout and stderr.
     static func system() -> Console {
-        Console(capturing: false, isTerminal: isatty(STDOUT_FILENO) == 1)
+        Console(capturing: false, isTerminal: isatty(STDERR_FILENO) == 1)
     }
 
     /// A console that keeps everything in memory, for tests.
@@ -28,13 +29,18 @@ final class Console {
         if capturing { standardOutput += line } else { FileHandle.standardOutput.write(Data(line.utf8)) }
     }
 
+    /// Writes `text` to stdout exactly as it is (a CSV ends its lines in CRLF itself).
+    func write(_ text: String) {
+        if capturing { standardOutput += text } else { FileHandle.standardOutput.write(Data(text.utf8)) }
+    }
+
     /// Writes a line to stderr.
     func error(_ text: String) {
         let line = text.hasSuffix("\n") ? text : text + "\n"
         if capturing { standardError += line } else { FileHandle.standardError.write(Data(line.utf8)) }
     }
 
-    /// Rewrites the current terminal line with a progress message, only on a terminal.
+    /// Rewrites the current terminal line of stderr with a progress message, only on a terminal.
     func progress(_ text: String) {
         guard isTerminal, !capturing else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))

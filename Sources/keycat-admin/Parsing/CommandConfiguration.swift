@@ -46,7 +46,8 @@ enum GlobalOptions {
         help: "The database file (else $KEYCAT_DB, else ./keycat.db).")
     static let json = FlagSpec(name: "json", help: "Machine-readable output on stdout; errors as JSON on stderr.")
     static let help = FlagSpec(name: "help", help: "Show help for this command.")
+    static let version = FlagSpec(name: "version", help: "Show the versions of KeyCat, its schema, SQLite and OpenSSL.")
 
     static let options = [database]
-    static let flags = [json, help]
+    static let flags = [json, help, version]
 }

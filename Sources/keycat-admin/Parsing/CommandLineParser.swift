@@ -4,6 +4,8 @@ enum ParseResult {
     case run(any AdminCommand.Type, ParsedArguments, GlobalSettings)
     /// Print help for the command at `commandPath`.
     case help(any AdminCommand.Type, commandPath: String)
+    /// Print the versions of KeyCat, its schema and the libraries it runs on.
+    case version(GlobalSettings)
 }
 
 /// The global options, wherever they appeared on the line.
@@ -14,7 +16,7 @@ struct GlobalSettings: Equatable {
 
 /// Parses `keycat-admin` command lines against the tree of ``CommandConfiguration``s.
 ///
-/// Global options (`--db`, `--json`, `--help`) are accepted before or after the subcommand
+/// Global options (`--db`, `--json`, `--help`, `--version`) are accepted before or after the subcommand
 /// words; `--name value` and `--name=value` are both accepted; `--` ends option parsing.
 /// An unknown word or option is a ``UsageError`` that names the closest valid one.
 struct CommandLineParser {
@@ -26,6 +28,7 @@ struct CommandLineParser {
         var parsed = ParsedArguments(commandPath: path)
         var globals = GlobalSettings()
         var wantsHelp = false
+        var wantsVersion = false
         var onlyPositionals = false
         var index = 0
 
@@ -99,6 +102,7 @@ struct CommandLineParser {
                 switch name {
                 case GlobalOptions.json.name: globals.json = true
                 case GlobalOptions.help.name: wantsHelp = true
+                case GlobalOptions.version.name: wantsVersion = true
                 default: parsed.flags.insert(name)
                 }
             } else {
@@ -110,6 +114,7 @@ struct CommandLineParser {
         }
 
         if wantsHelp { return .help(command, commandPath: path) }
+        if wantsVersion { return .version(globals) }
         let configuration = command.configuration
         if configuration.subcommands.isEmpty {
             try validate(parsed, against: configuration, path: path)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the parser found for the selected command, with typed accessors that turn a bad value
 /// into a ``UsageError`` naming the option.
 struct ParsedArguments {
@@ -68,6 +70,18 @@ struct ParsedArguments {
             throw UsageError(message, commandPath: commandPath)
         }
         return value
+    }
+
+    /// The value of `--name` as an instant: `2026-11-01` (midnight in Asia/Seoul, the shop's
+    /// day, as `stats` counts days) or a full ISO 8601 time with its zone
+    /// (`2026-11-01T09:30:00Z`, `2026-11-01T18:30:00+09:00`).
+    func date(_ name: String) throws(UsageError) -> Date? {
+        guard let text = options[name] else { return nil }
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        let day = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "Asia/Seoul")!).year().month().day()
+        if let date = try? Date(text, strategy: day) { return date }
+        throw UsageError("--\(name) takes a date (2026-11-01, a day in Asia/Seoul) or an ISO 8601 time "
+                         + "(2026-11-01T09:30:00Z), got '\(text)'", commandPath: commandPath)
     }
 
     /// The positional argument at `index` as a row id.

@@ -134,6 +134,15 @@ struct RawCommerce {
         sqlite3_bind_int64(line, 5, fee)
         _ = try database.step(line)
         sqlite3_reset(line)
+        let movement = try database.statement("""
+            INSERT INTO stock_movements (product_id, kind, change, order_id, actor, reason, created_at)
+            VALUES (?, 'order_taken', -1, ?, 'system', '', ?)
+            """)
+        sqlite3_bind_int64(movement, 1, product)
+        sqlite3_bind_int64(movement, 2, orderID)
+        sqlite3_bind_int64(movement, 3, now)
+        _ = try database.step(movement)
+        sqlite3_reset(movement)
         try readOrder(orderID)
         try database.execute("COMMIT")
 

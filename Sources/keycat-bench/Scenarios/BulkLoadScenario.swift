@@ -6,7 +6,7 @@ import KeyCatInfrastructure
 
 /// Loading generated listings into a fresh database: KeyCat's synthetic seeding against raw
 /// batched inserts of the same rows with the same strategy (indexes dropped, rows inserted 5,000
-/// per transaction, indexes rebuilt).
+/// per transaction, each with its inventory-ledger movement, indexes rebuilt).
 struct BulkLoadScenario {
     let directory: URL
     let rows: Int
@@ -65,6 +65,11 @@ struct BulkLoadScenario {
                 spec_keycap_profile, spec_backlight, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        // Each listing's initial stock is its first inventory-ledger movement, as in the library.
+        let movement = try raw.statement("""
+            INSERT INTO stock_movements (product_id, kind, change, order_id, actor, reason, created_at)
+            VALUES (?, 'listed', ?, NULL, 'system', '', ?)
+            """)
         var loaded = 0
         var created = millis - Int64(rows) * 1000
         while loaded < rows {
@@ -96,8 +101,15 @@ struct BulkLoadScenario {
                 if let backlight = spec.backlight { sqlite3_bind_int64(insert, 20, backlight ? 1 : 0) } else { sqlite3_bind_null(insert, 20) }
                 sqlite3_bind_int64(insert, 21, created)
                 sqlite3_bind_int64(insert, 22, created)
-                created += 1000
                 guard sqlite3_step(insert) == SQLITE_DONE else { throw RawDatabase.Failure(description: "insert failed") }
+                if draft.stock != 0 {
+                    sqlite3_reset(movement)
+                    sqlite3_bind_int64(movement, 1, sqlite3_last_insert_rowid(raw.handle))
+                    sqlite3_bind_int64(movement, 2, Int64(draft.stock))
+                    sqlite3_bind_int64(movement, 3, created)
+                    guard sqlite3_step(movement) == SQLITE_DONE else { throw RawDatabase.Failure(description: "ledger insert failed") }
+                }
+                created += 1000
             }
             loaded += batch
             if loaded == rows && rebuild { for (_, sql) in indexes { try raw.execute(sql) } }

@@ -42,20 +42,23 @@ struct AccountsHarness: Sendable {
 
 func withAccounts(
     _ backend: Backend, iterations: Int = AccountsHarness.iterations,
-    registry: [BusinessRegistryEntry] = [],
+    registry: [BusinessRegistryEntry] = [], throttle: LogInThrottlePolicy? = nil,
+    hasher wrapping: (PBKDF2PasswordHasher) -> any PasswordHasher = { $0 },
     _ body: (AccountsHarness) async throws -> Void
 ) async throws {
     let clock = TestClock()
     let hasher = PBKDF2PasswordHasher(iterations: iterations)
     let cursors = HMACPageCursorCodec(key: [UInt8](repeating: 0x11, count: 32))
     func make(users: any UserRepository, tokens: any RefreshTokenRepository,
-              applications: any SellerApplicationRepository, database: SQLiteDatabase?) -> AccountsHarness {
+              applications: any SellerApplicationRepository, attempts: any LogInAttemptStore,
+              database: SQLiteDatabase?) -> AccountsHarness {
         AccountsHarness(
             clock: clock,
             accounts: AccountService(
-                users: users, refreshTokens: tokens, passwords: hasher,
+                users: users, refreshTokens: tokens, passwords: wrapping(hasher),
                 accessTokens: JWTAccessTokenCodec(key: AccountsHarness.signingKey),
-                refreshTokenMinter: RandomRefreshTokenMinter(), cursors: cursors, clock: clock),
+                refreshTokenMinter: RandomRefreshTokenMinter(), cursors: cursors, clock: clock,
+                logInThrottle: throttle.map { LogInThrottle(policy: $0, store: attempts) }),
             sellers: SellerService(
                 applications: applications, users: users, registry: InMemoryBusinessRegistry(registry),
                 cursors: cursors, clock: clock),
@@ -66,12 +69,14 @@ func withAccounts(
         let users = InMemoryUserRepository()
         try await body(make(
             users: users, tokens: InMemoryRefreshTokenRepository(),
-            applications: InMemorySellerApplicationRepository(users: users), database: nil))
+            applications: InMemorySellerApplicationRepository(users: users), attempts: InMemoryLogInAttemptStore(),
+            database: nil))
     case .sqlite:
         try await withTestDatabase { database in
             try await body(make(
                 users: SQLiteUserRepository(database: database), tokens: SQLiteRefreshTokenRepository(database: database),
-                applications: SQLiteSellerApplicationRepository(database: database), database: database))
+                applications: SQLiteSellerApplicationRepository(database: database),
+                attempts: SQLiteLogInAttemptStore(database: database), database: database))
         }
     }
 }

@@ -6,38 +6,41 @@ import KeyCatPGSimulator
 /// `keycat-admin demo [--db PATH]`: the whole story on a fresh database, narrated step by step.
 ///
 /// The database is `--db`, else `./keycat-demo.db`; `$KEYCAT_DB` is ignored so the demo never
-/// touches the database an operator works on. It starts from nothing: an existing file at that
-/// path is removed with its `-wal`/`-shm`, its PG simulator file (`.pg.db`) and its images
-/// folder (`.images`), and the narration says so. The catalog is `seed/catalog.json` from the
-/// current directory. Accounts are hashed with ``passwordIterations`` PBKDF2 iterations (not
+/// touches the database an operator works on. It starts from nothing: an existing demo database
+/// at that path (the demo marks the databases it creates) is removed with its `-wal`/`-shm`, its
+/// PG simulator file (`.pg.db`) and its images folder (`.images`), and the narration says so.
+/// Any other file there — a shop's database, another program's file — is refused and left as it
+/// was, unless `--force` is given. The catalog is the demo catalog built into the
+/// binary (`seed/catalog.json` when it was built), so the demo runs from any directory. Accounts are hashed with ``passwordIterations`` PBKDF2 iterations (not
 /// 600,000) so the story runs in seconds.
 struct DemoCommand: AdminCommand {
     static let configuration = CommandConfiguration(
         name: "demo",
         abstract: "Run the whole story on a fresh ./keycat-demo.db (or --db), narrated.",
         discussion: """
-            Removes any database at that path first (with its -wal, -shm, .pg.db and .images);
-            $KEYCAT_DB is ignored. Reads seed/catalog.json from the current directory. With
+            Replaces a previous demo database at that path (with its -wal, -shm, .pg.db and
+            .images); any other file there is refused unless --force is given. $KEYCAT_DB is ignored. The demo catalog is built in. With
             --json, prints a summary of the steps instead of the story.
-            """)
+            """,
+        flags: [FlagSpec(name: "force", help: "Replace the file at the path even if it is not a demo database.")])
 
     /// The demo's database when `--db` is not given.
     static let defaultPath = "./keycat-demo.db"
-    /// The catalog, relative to the current directory.
-    static let catalogPath = "seed/catalog.json"
     /// PBKDF2 iterations for the demo's accounts: enough to be a real hash, few enough for
     /// seconds (production: 600,000).
     static let passwordIterations = 10_000
 
-    init(parsing arguments: ParsedArguments) throws(UsageError) {}
+    /// Whether to replace a file the demo did not create.
+    let force: Bool
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        force = arguments.flag("force")
+    }
 
     func run(_ context: CommandContext) throws {
         let started = ContinuousClock.now
         let path = context.databasePathOption ?? Self.defaultPath
-        let catalog = URL(fileURLWithPath: Self.catalogPath)
-        guard FileManager.default.isReadableFile(atPath: catalog.path) else {
-            throw InputOutputError(message: "cannot read \(Self.catalogPath) (run the demo from the KeyCat folder, where seed/ is)")
-        }
+        if !force { try Self.refuseUnlessDemo(at: path) }
         let narrator = DemoNarrator(context: context)
         let removed = try Self.removePreviousDemo(at: path)
         narrator.say("KeyCat demo on \(path)"
@@ -49,9 +52,10 @@ struct DemoCommand: AdminCommand {
         configuration.gatewayLog = DiscardingLogSink()
         let keycat = try KeyCat.open(configuration)
         defer { keycat.close() }
+        try keycat.markAsDemoDatabase()
         try keycat.auditLog.record(AuditEntry(
             actor: context.actor, action: "demo.run", target: path, detail: "narrated demo", at: keycat.configuration.clock.now()))
-        let story = DemoStory(keycat: keycat, narrator: narrator, operatorConsole: context.principal, catalogFile: catalog)
+        let story = DemoStory(keycat: keycat, narrator: narrator, operatorConsole: context.principal)
         try story.run()
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -81,6 +85,26 @@ struct DemoCommand: AdminCommand {
                 ("steps", narrator.json),
             ]).serialized())
         }
+    }
+
+    /// Throws unless `path` is free or holds a database an earlier demo created. Reads only.
+    static func refuseUnlessDemo(at path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let refusal = { (what: String) in
+            InputOutputError(message: "demo: \(path) \(what); the demo replaces only databases it created. "
+                + "Pick another --db, or give --force to replace it anyway")
+        }
+        var configuration = KeyCat.Configuration(databasePath: path)
+        configuration.readOnly = true
+        configuration.gatewayLog = DiscardingLogSink()
+        let keycat: KeyCat
+        do {
+            keycat = try KeyCat.open(configuration)
+        } catch {
+            throw refusal("is not a KeyCat demo database (\(error.message))")
+        }
+        defer { keycat.close() }
+        guard try keycat.isDemoDatabase() else { throw refusal("is a KeyCat database the demo did not create") }
     }
 
     /// Removes the database at `path` with everything KeyCat keeps beside it; returns what was

@@ -11,7 +11,6 @@ final class DemoStory {
     let narrator: DemoNarrator
     /// The operator running the demo (`cli:<login>` in the audit log).
     let operatorConsole: Principal
-    let catalogFile: URL
 
     // What the story has made so far.
     var seller: Principal!
@@ -19,11 +18,10 @@ final class DemoStory {
     var product: Product!
     var order: Order!
 
-    init(keycat: KeyCat, narrator: DemoNarrator, operatorConsole: Principal, catalogFile: URL) {
+    init(keycat: KeyCat, narrator: DemoNarrator, operatorConsole: Principal) {
         self.keycat = keycat
         self.narrator = narrator
         self.operatorConsole = operatorConsole
-        self.catalogFile = catalogFile
     }
 
     /// The business registration number the demo seller applies with (checksum-valid).
@@ -47,12 +45,13 @@ final class DemoStory {
     private var now: Date { keycat.configuration.clock.now() }
 
     private func openShop() throws {
-        let catalog = try CatalogFile.decode(try FileInput.read(catalogFile))
+        let catalog = try CatalogFile.decode(Data(CatalogFile.demoJSON.utf8))
+        // The demo catalog names no image files, so no folder is read.
         let summary = try keycat.importCatalog(
-            catalog, baseDirectory: catalogFile.deletingLastPathComponent(), by: operatorConsole)
+            catalog, baseDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), by: operatorConsole)
         narrator.step("The shop opens: a new database, migrated, with the demo catalog", [
             "Schema version \(try keycat.schemaVersion()) (migrations \(keycat.migrationsApplied.map(String.init).joined(separator: ", ")) applied).",
-            "Loaded \(catalogFile.lastPathComponent): \(summary.sellersCreated) sellers and \(summary.productsCreated) products, in one transaction.",
+            "Loaded the demo catalog (seed/catalog.json, built in): \(summary.sellersCreated) sellers and \(summary.productsCreated) products, in one transaction.",
             "Everything lives in one SQLite file; the PG simulator keeps its payments in its own file beside it.",
         ])
     }

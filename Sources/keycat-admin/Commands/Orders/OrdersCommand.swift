@@ -4,5 +4,6 @@ struct OrdersCommand: CommandGroup {
         name: "orders",
         abstract: "List, show, ship, deliver, cancel and refund orders.",
         subcommands: [OrdersListCommand.self, OrdersShowCommand.self, OrdersShipCommand.self,
-                      OrdersDeliverCommand.self, OrdersCancelCommand.self, OrdersRefundCommand.self])
+                      OrdersDeliverCommand.self, OrdersCancelCommand.self, OrdersRefundCommand.self,
+                      OrdersExportCommand.self])
 }

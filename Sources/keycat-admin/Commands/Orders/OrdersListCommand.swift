@@ -24,7 +24,7 @@ struct OrdersListCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) throws {
-        let keycat = try context.openForPayments()
+        let keycat = try context.openForReading()
         defer { keycat.close() }
         let page = try keycat.orders.list(filter, limit: try PageLimit(limit), cursor: cursor, by: context.operatorPrincipal)
         context.emit(

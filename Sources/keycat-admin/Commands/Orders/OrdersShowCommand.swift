@@ -14,7 +14,7 @@ struct OrdersShowCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) throws {
-        let keycat = try context.openForPayments()
+        let keycat = try context.openForReading()
         defer { keycat.close() }
         let order = try keycat.orders.order(id, by: context.operatorPrincipal)
         context.emit(json: OrderOutput.json(order), human: OrderOutput.detail(order))

@@ -2,7 +2,9 @@ import Foundation
 import KeyCat
 
 /// `keycat-admin payments simulate …`: many buyers at once against the simulator with the fault
-/// knobs, then the invariants. Exits 1 when one fails.
+/// knobs, then the invariants and the whole of `db check` (integrity, foreign keys, invariants)
+/// on the database. Exits 1 when one fails. Runs at `synchronous=FULL`, as production does,
+/// unless `--durability normal` says otherwise.
 struct PaymentsSimulateCommand: AdminCommand {
     static let configuration = CommandConfiguration(
         name: "simulate",
@@ -18,6 +20,8 @@ struct PaymentsSimulateCommand: AdminCommand {
             OptionSpec(name: "timeout-rate", valueName: "P", help: "Chance the PG acts but the answer is lost (default 0)."),
             OptionSpec(name: "webhook-duplicate-rate", valueName: "P", help: "Chance a webhook comes twice (default 0)."),
             OptionSpec(name: "seed", valueName: "S", help: "Seeds every random choice (default 1)."),
+            OptionSpec(name: "durability", valueName: "full|normal",
+                       help: "Commit durability, synchronous=FULL or NORMAL (default full, as production runs)."),
             OptionSpec(name: "catalog", valueName: "NAME",
                        help: "Share the products with other runs naming NAME (same --products and --stock), to race for the same units across processes."),
         ])
@@ -36,6 +40,7 @@ struct PaymentsSimulateCommand: AdminCommand {
         options.webhookDuplicateRate = try arguments.probability("webhook-duplicate-rate") ?? options.webhookDuplicateRate
         if let seed = try arguments.int64("seed") { options.seed = UInt64(bitPattern: seed) }
         options.sharedCatalog = arguments.string("catalog")
+        options.durability = try arguments.choice("durability", as: KeyCat.Configuration.Durability.self) ?? options.durability
         self.options = options
     }
 
@@ -67,15 +72,19 @@ struct PaymentsSimulateCommand: AdminCommand {
         var counts = TextTable(["ACTIVITY", "COUNT"])
         for (name, value) in activity { counts.append([name, String(value)]) }
         let duration = String(format: "%.2f", report.durationSeconds)
+        let problems = report.databaseProblemDetails.isEmpty ? ""
+            : "\ndb check found:\n" + report.databaseProblemDetails.map { "  - \($0)\n" }.joined()
         context.emit(
             json: .object([
                 ("holds", .bool(report.holds)),
                 ("invariants", .object(invariants.map { ($0.0, .int($0.1)) })),
                 ("activity", .object(activity.map { ($0.0, .int($0.1)) })),
+                ("db_check", .array(report.databaseProblemDetails.map(JSONValue.string))),
+                ("durability", .string(options.durability.rawValue)),
                 ("duration_seconds", .double(report.durationSeconds)),
             ]),
-            human: counts.rendered() + "\n" + table.rendered()
-                + "\n\(report.holds ? "Every invariant holds." : "An invariant FAILED.") (\(duration) s)")
+            human: counts.rendered() + "\n" + table.rendered() + problems
+                + "\n\(report.holds ? "Every invariant holds and db check finds the database healthy." : "An invariant FAILED.") (\(duration) s, synchronous=\(options.durability.rawValue.uppercased()))")
         if !report.holds { throw CommandFailure(exitCode: .domainError) }
     }
 }

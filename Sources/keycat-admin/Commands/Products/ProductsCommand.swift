@@ -4,6 +4,7 @@ struct ProductsCommand: CommandGroup {
         name: "products", abstract: "Browse and manage listings.",
         subcommands: [
             ProductsListCommand.self, ProductsShowCommand.self, ProductsAddCommand.self,
-            ProductsUpdateCommand.self, ProductsDeleteCommand.self, ProductsImportCommand.self,
+            ProductsUpdateCommand.self, ProductsAdjustStockCommand.self, ProductsStockHistoryCommand.self,
+            ProductsDeleteCommand.self, ProductsImportCommand.self,
         ])
 }

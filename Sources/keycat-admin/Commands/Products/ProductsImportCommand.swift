@@ -19,7 +19,11 @@ struct ProductsImportCommand: AdminCommand {
         let catalog = try CatalogFile.decode(try FileInput.read(url))
         let keycat = try context.openExisting()
         defer { keycat.close() }
-        let summary = try keycat.importCatalog(catalog, baseDirectory: url.deletingLastPathComponent(), by: context.principal)
+        let showProgress = context.console.isTerminal && !context.json
+        let summary = try keycat.importCatalog(catalog, baseDirectory: url.deletingLastPathComponent(), by: context.principal) {
+            if showProgress { context.console.progress("importing: checked \($0) / \($1) products") }
+        }
+        if showProgress { context.console.endProgress() }
         SeedPresenter.emit(summary, context: context)
     }
 }

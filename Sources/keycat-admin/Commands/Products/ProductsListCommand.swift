@@ -53,7 +53,7 @@ struct ProductsListCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+        let keycat = try context.openForReading()
         defer { keycat.close() }
         let page = try keycat.catalog.list(request)
         let now = context.now(keycat)

@@ -13,7 +13,7 @@ struct ProductsShowCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+        let keycat = try context.openForReading()
         defer { keycat.close() }
         let product = try keycat.catalog.product(id)
         let now = context.now(keycat)

@@ -1,6 +1,8 @@
 import KeyCat
 
-/// `keycat-admin products update ID [--price N] [--stock N] …`: changes only the fields given.
+/// `keycat-admin products update ID [--price N] [--stock N] …`: changes only the fields given. A
+/// new `--stock` is an adjustment of the difference in the inventory ledger, under the operator's
+/// name (see `products adjust-stock`).
 struct ProductsUpdateCommand: AdminCommand {
     static let configuration = CommandConfiguration(
         name: "update", abstract: "Change a listing's fields; others stay as they are.",
@@ -10,7 +12,7 @@ struct ProductsUpdateCommand: AdminCommand {
             OptionSpec(name: "price", valueName: "N", help: "The selling price, in won."),
             OptionSpec(name: "regular-price", valueName: "N", help: "The regular price, in won."),
             OptionSpec(name: "coupon-price", valueName: "N", help: "The coupon amount, in won."),
-            OptionSpec(name: "stock", valueName: "N", help: "Units in stock."),
+            OptionSpec(name: "stock", valueName: "N", help: "Units in stock: recorded in the inventory ledger as an adjustment of the difference."),
             OptionSpec(name: "delivery-fee", valueName: "N", help: "The delivery fee, in won."),
             OptionSpec(name: "version", valueName: "V", help: "Fail unless the listing is still at this version."),
         ])

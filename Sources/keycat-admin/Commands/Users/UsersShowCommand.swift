@@ -13,7 +13,7 @@ struct UsersShowCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+        let keycat = try context.openForReading()
         defer { keycat.close() }
         let user = try keycat.accounts.profile(of: id, as: context.principal)
         let counts = try keycat.follows.counts(of: id)

@@ -20,8 +20,11 @@ extension KeyCat {
     /// running: SQLite's online backup (<https://sqlite.org/backup.html>), copied from one
     /// read snapshot in steps of `pagesPerStep` pages, so writers in this and other processes
     /// are never blocked and orders committed during the backup are simply not in the copy.
-    /// The copy is a complete KeyCat database (open it, or run `db check` on it). The PG
-    /// simulator's file and the images folder are not part of it.
+    /// The copy is a complete KeyCat database (open it, or run `db check` on it), created
+    /// owner-only (0600). The PG simulator's file and the images folder are not part of it:
+    /// ``createBackup(in:by:progress:)`` backs up all three (`keycat-admin db backup`), and
+    /// this database-only copy stays for `db backup --database-only` and for callers that
+    /// pair a database copy with a simulator file of their own.
     ///
     /// - Parameter progress: called after each step (on the calling thread).
     /// - Throws: `forbidden` unless an admin calls; `storage` when a file already exists at

@@ -1,0 +1,52 @@
+import Foundation
+import KeyCatTestSupport
+import Testing
+
+/// Long work shows progress on a terminal's stderr, and nothing extra when redirected or with
+/// `--json`.
+@Suite("keycat-admin progress")
+struct AdminProgressTests {
+    /// Runs keycat-admin under `script`, which gives it a pseudo-terminal for stdout and stderr.
+    private func onTerminal(_ arguments: [String]) throws -> AdminProcess.Outcome {
+        let command = ([AdminProcess.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        process.environment = ["PATH": "/usr/bin:/bin", "USER": "tester", "TERM": "dumb"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return AdminProcess.Outcome(status: process.terminationStatus, standardOutput: text, standardError: "")
+    }
+
+    @Test("seed --synthetic, products import and db backup report progress on a terminal only", arguments: [
+        (["seed", "--synthetic", "6000"], "seeding: 5000 / 6000"),
+        (["products", "import", "CATALOG"], "importing: checked 178 / 178 products"),
+        (["db", "backup", "BACKUP"], "backup: "),
+    ])
+    func progress(command: [String], shown: String) throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("shop.db").path
+            #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
+            let catalog = packageDirectory.appendingPathComponent("seed/catalog.json").path
+            let words = { (suffix: String) in
+                command.map { $0 == "CATALOG" ? catalog : $0 == "BACKUP" ? directory.appendingPathComponent("b\(suffix)").path : $0 }
+                    + ["--db", path]
+            }
+            let terminal = try onTerminal(words("1"))
+            #expect(terminal.status == 0, "\(terminal.standardOutput)")
+            #expect(terminal.standardOutput.contains(shown), "\(terminal.standardOutput)")
+
+            let redirected = try AdminProcess.run(words("2"))
+            #expect(redirected.status == 0, "\(redirected.standardError)")
+            #expect(!redirected.standardError.contains(shown))
+
+            let json = try onTerminal(words("3") + ["--json"])
+            #expect(json.status == 0, "\(json.standardOutput)")
+            #expect(!json.standardOutput.contains(shown))
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import KeyCatInfrastructure
+import KeyCatTestSupport
+import Testing
+
+@Suite("keycat-admin db backup and db restore as processes")
+struct AdminRestoreTests {
+    /// The bytes of every file at `paths` (nil where there is none), to prove a refusal wrote nothing.
+    static func snapshot(_ paths: [String]) -> [Data?] { paths.map { FileManager.default.contents(atPath: $0) } }
+
+    @Test("backup the demo to a directory, restore it elsewhere: db check passes, counts match, a refund still works")
+    func roundTrip() throws {
+        try withTemporaryDirectory { directory in
+            let (path, demo) = try runDemo(in: directory)
+            #expect(demo.status == 0, "\(demo.standardError)")
+            let backup = directory.appendingPathComponent("nightly").path
+            let taken = try AdminProcess.run(["db", "backup", backup, "--db", path, "--json"])
+            #expect(taken.status == 0, "\(taken.standardError)")
+            #expect(taken.standardError.isEmpty)
+            let summary = try jsonObject(taken.standardOutput)
+            #expect(summary["simulator_payments"] as? Int ?? 0 > 0)
+            for name in ["keycat.db", "keycat.pg.db", "images", "manifest.json"] {
+                #expect(FileManager.default.fileExists(atPath: backup + "/" + name), "\(name)")
+            }
+
+            let target = directory.appendingPathComponent("restored.db").path
+            let restored = try AdminProcess.run(["db", "restore", backup, "--db", target, "--json"])
+            #expect(restored.status == 0, "\(restored.standardError)")
+            let report = try jsonObject(restored.standardOutput)
+            #expect(report["counts"] as? [String: Int] == summary["counts"] as? [String: Int])
+            let check = try AdminProcess.run(["db", "check", "--db", target, "--json"])
+            #expect(check.status == 0, "\(check.standardOutput)")
+            #expect(try jsonObject(check.standardOutput)["permissions"] as? [String] == [])
+            let audit = try AdminProcess.run(["audit", "list", "--db", target, "--json"])
+            #expect(audit.standardOutput.contains("database.restore"))
+
+            let orders = try jsonObject(try AdminProcess.run(["orders", "list", "--db", target, "--json"]).standardOutput)
+            let order = try #require((orders["items"] as? [[String: Any]])?.first { $0["status"] as? String == "partially_refunded" })
+            let id = try #require(order["id"] as? Int)
+            let refund = try AdminProcess.run(["orders", "refund", "\(id)", "--reason", "restore drill", "--db", target, "--json"])
+            #expect(refund.status == 0, "\(refund.standardError)")
+            #expect(try jsonObject(refund.standardOutput)["status"] as? String == "refunded")
+            // The live shop's order is untouched: the restored simulator is a separate file.
+            let live = try jsonObject(try AdminProcess.run(["orders", "show", "\(id)", "--db", path, "--json"]).standardOutput)
+            #expect(live["status"] as? String == "partially_refunded")
+        }
+    }
+
+    @Test("restore refuses an existing database with exit 3 and leaves it byte for byte; --force replaces it")
+    func refusal() throws {
+        try withTemporaryDirectory { directory in
+            let (path, demo) = try runDemo(in: directory)
+            #expect(demo.status == 0, "\(demo.standardError)")
+            let backup = directory.appendingPathComponent("nightly").path
+            #expect(try AdminProcess.run(["db", "backup", backup, "--db", path]).status == 0)
+            let target = directory.appendingPathComponent("live.db").path
+            #expect(try AdminProcess.run(["init", "--db", target]).status == 0)
+            try Data("simulator state".utf8).write(to: URL(fileURLWithPath: directory.appendingPathComponent("live.pg.db").path))
+            let parts = ["", "-wal", "-shm"].map { target + $0 } + [directory.appendingPathComponent("live.pg.db").path]
+            let before = Self.snapshot(parts)
+
+            let refused = try AdminProcess.run(["db", "restore", backup, "--db", target, "--json"])
+            #expect(refused.status == 3)
+            #expect(refused.standardOutput.isEmpty)
+            let error = try jsonObject(refused.standardError)["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "storage")
+            #expect((error?["message"] as? String)?.contains("--force") == true)
+            #expect(Self.snapshot(parts) == before)
+            #expect(!FileManager.default.fileExists(atPath: target + ".images"))
+
+            let forced = try AdminProcess.run(["db", "restore", backup, "--db", target, "--force"])
+            #expect(forced.status == 0, "\(forced.standardError)")
+            #expect(try AdminProcess.run(["db", "check", "--db", target]).status == 0)
+            let orders = try jsonObject(try AdminProcess.run(["orders", "list", "--db", target, "--json"]).standardOutput)
+            #expect((orders["items"] as? [[String: Any]])?.isEmpty == false)
+        }
+    }
+
+    @Test("a damaged backup is refused with exit 3 and nothing is created")
+    func damaged() throws {
+        try withTemporaryDirectory { directory in
+            let (path, _) = try runDemo(in: directory)
+            let backup = directory.appendingPathComponent("nightly").path
+            #expect(try AdminProcess.run(["db", "backup", backup, "--db", path]).status == 0)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: backup + "/keycat.db"))
+            try handle.seek(toOffset: 5_000)
+            try handle.write(contentsOf: Data([0xAB]))
+            try handle.close()
+            let target = directory.appendingPathComponent("restored.db").path
+            let outcome = try AdminProcess.run(["db", "restore", backup, "--db", target])
+            #expect(outcome.status == 3)
+            #expect(outcome.standardError.contains("does not match the manifest"))
+            #expect(!FileManager.default.fileExists(atPath: target))
+        }
+    }
+
+    @Test("init creates an owner-only database under umask 022, and db check warns (exit 0) once it is not")
+    func permissions() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("shop.db").path
+            let previous = umask(0o022)
+            let created = try AdminProcess.run(["init", "--db", path])
+            umask(previous)
+            #expect(created.status == 0)
+            #expect(FilePermissions.mode(of: path) == 0o600)
+            #expect(chmod(path, 0o644) == 0)
+            let check = try AdminProcess.run(["db", "check", "--db", path, "--json"])
+            #expect(check.status == 0)
+            let warnings = try #require(try jsonObject(check.standardOutput)["permissions"] as? [String])
+            #expect(warnings.contains { $0.contains("chmod 600 '\(path)'") })
+            // SQLite gives the -wal and -shm it creates the main file's mode, so they are named too.
+            #expect(warnings.contains { $0.contains("chmod 600 '\(path)-wal'") })
+            let human = try AdminProcess.run(["db", "check", "--db", path])
+            #expect(human.status == 0)
+            #expect(human.standardOutput.contains("permissions: \(warnings.count) warning(s)"))
+        }
+    }
+}

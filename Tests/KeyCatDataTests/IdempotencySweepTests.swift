@@ -1,0 +1,71 @@
+import Foundation
+import KeyCatDomain
+import KeyCatTestSupport
+import Testing
+@testable import KeyCatData
+@testable import KeyCatInfrastructure
+
+@Suite("Expired idempotency keys are swept off the claim path, a bounded batch at a time, through an index")
+struct IdempotencySweepTests {
+    /// A migrated database in a temporary directory, closed afterwards.
+    func withDatabase(_ body: (SQLiteDatabase) throws -> Void) throws {
+        try withTemporaryDirectory { directory throws in
+            let database = try SQLiteDatabase(path: directory.appendingPathComponent("keys.db").path)
+            defer { database.close() }
+            try KeyCatSchema.migrator().migrate(database)
+            try body(database)
+        }
+    }
+
+    func keyCount(_ database: SQLiteDatabase) throws -> Int {
+        try database.read { try $0.queryOne("SELECT count(*) FROM idempotency_keys") { $0.int(0) } ?? 0 }
+    }
+
+    @Test("the sweep reads the expiry index, never the whole table")
+    func sweepUsesTheIndex() throws {
+        try withDatabase { database in
+            let plan = try database.read { connection in
+                try connection.query("EXPLAIN QUERY PLAN " + SQLiteIdempotencyStore.sweepSQL, [.integer(0), .integer(500)]) { $0.string(3) }
+            }
+            let text = plan.joined(separator: " | ")
+            #expect(text.contains("idempotency_keys_by_expiry"), "\(text)")
+            for step in plan where step.hasPrefix("SCAN") {
+                #expect(step.contains("USING"), "the sweep scans a table: \(text)")
+            }
+        }
+    }
+
+    @Test("a claim deletes nothing; a sweep deletes only expired keys, oldest first, at most its limit")
+    func boundedSweep() throws {
+        try withDatabase { database in
+            let store = SQLiteIdempotencyStore(database: database)
+            let start = Date(timeIntervalSince1970: 1_000_000)
+            for index in 0..<5 {
+                let at = start.addingTimeInterval(Double(index))
+                _ = try store.claim(scope: "s", key: "old\(index)", fingerprint: "f", at: at, retention: 10, lease: 1)
+            }
+            // Long after every old key expired, a new claim leaves them in place.
+            let later = start.addingTimeInterval(1_000)
+            _ = try store.claim(scope: "s", key: "new", fingerprint: "f", at: later, retention: 10, lease: 1)
+            #expect(try keyCount(database) == 6)
+            #expect(try store.sweepExpired(before: later, limit: 3) == 3)
+            let left = try database.read { try $0.query("SELECT key FROM idempotency_keys ORDER BY key") { $0.string(0) } }
+            #expect(left == ["new", "old3", "old4"])
+            #expect(try store.sweepExpired(before: later, limit: 3) == 2)
+            #expect(try store.sweepExpired(before: later, limit: 3) == 0)
+            #expect(try keyCount(database) == 1)
+        }
+    }
+
+    @Test("the in-memory store sweeps the same way")
+    func inMemorySweep() throws {
+        let store = InMemoryIdempotencyStore()
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        for index in 0..<3 {
+            _ = try store.claim(scope: "s", key: "k\(index)", fingerprint: "f", at: start.addingTimeInterval(Double(index)), retention: 10, lease: 1)
+        }
+        #expect(try store.sweepExpired(before: start.addingTimeInterval(11), limit: 1) == 1)
+        #expect(try store.sweepExpired(before: start.addingTimeInterval(11), limit: 5) == 1)
+        #expect(try store.sweepExpired(before: start.addingTimeInterval(11), limit: 5) == 0)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Synchronization
+import Testing
+import KeyCatDomain
+@testable import KeyCatData
+
+/// Failed log-ins are throttled per email and per client, before any password is hashed.
+@Suite("Log-in throttling")
+struct LogInThrottleTests {
+    /// The outcome of one log-in attempt, comparable across attempts.
+    private static func attempt(_ accounts: AccountService, _ email: String, _ password: String,
+                                client: String? = nil) -> KeyCatError? {
+        keycatError { try accounts.logIn(email: email, password: password, client: client) }
+    }
+
+    @Test("twenty failed log-ins for one account: ten are checked, the next ten refused with a retry time",
+          arguments: Backend.allCases)
+    func twentyFailures(backend: Backend) async throws {
+        try await withAccounts(backend, throttle: .standard) { harness in
+            _ = try harness.signUp()
+            let outcomes = (1...20).map { _ in Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1") }
+            #expect(outcomes.prefix(10).allSatisfy { $0?.code == .invalidCredentials })
+            #expect(outcomes.suffix(10).allSatisfy { $0?.code == .rateLimited })
+            #expect(outcomes.last??.context["retry_after"] == "900")
+            // The right password is refused too while the window is open…
+            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026")?.code == .rateLimited)
+            harness.clock.advance(by: 600)
+            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026")?.context["retry_after"] == "300")
+            // …and accepted once it closed.
+            harness.clock.advance(by: 300)
+            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026") == nil)
+        }
+    }
+
+    @Test("an unknown email and a wrong password get the same answers, throttled or not", arguments: Backend.allCases)
+    func unknownAndWrongAlike(backend: Backend) async throws {
+        try await withAccounts(backend, throttle: .standard) { harness in
+            _ = try harness.signUp()
+            let known = (1...12).map { _ in Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1") }
+            let unknown = (1...12).map { _ in Self.attempt(harness.accounts, "nobody@example.com", "wrong-guess-1") }
+            #expect(known.map { $0?.code } == unknown.map { $0?.code })
+            #expect(known.map { $0?.message } == unknown.map { $0?.message })
+            #expect(known.map { $0?.context } == unknown.map { $0?.context })
+            #expect(known.last??.code == .rateLimited)
+        }
+    }
+
+    @Test("a refused attempt hashes nothing; a checked one hashes once, for unknown and known emails alike")
+    func refusedAttemptsCostNoHashing() async throws {
+        let counter = CountingHasher.Count()
+        try await withAccounts(.sqlite, throttle: .standard, hasher: { CountingHasher(base: $0, count: counter) }) { harness in
+            _ = try harness.signUp()
+            let afterSignUp = counter.value
+            for email in ["kim@example.com", "nobody@example.com"] {
+                for _ in 1...10 { _ = Self.attempt(harness.accounts, email, "wrong-guess-1") }
+            }
+            #expect(counter.value - afterSignUp == 20)
+            for email in ["kim@example.com", "nobody@example.com"] {
+                for _ in 1...50 { _ = Self.attempt(harness.accounts, email, "wrong-guess-1") }
+            }
+            #expect(counter.value - afterSignUp == 20)
+        }
+    }
+
+    @Test("a successful log-in clears the account's count", arguments: Backend.allCases)
+    func successResets(backend: Backend) async throws {
+        try await withAccounts(backend, throttle: .standard) { harness in
+            _ = try harness.signUp()
+            for _ in 1...9 { _ = Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1") }
+            #expect(Self.attempt(harness.accounts, "KIM@example.com", "keycat2026") == nil)
+            let again = (1...10).map { _ in Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1") }
+            #expect(again.allSatisfy { $0?.code == .invalidCredentials })
+            #expect(Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1")?.code == .rateLimited)
+        }
+    }
+
+    @Test("one client guessing across many emails runs out of its own budget; another client does not",
+          arguments: Backend.allCases)
+    func clientBudget(backend: Backend) async throws {
+        let policy = try LogInThrottlePolicy(window: 60, attemptsPerAccount: 10, attemptsPerClient: 5)
+        try await withAccounts(backend, throttle: policy) { harness in
+            _ = try harness.signUp()
+            let sprayed = (1...6).map { Self.attempt(harness.accounts, "user\($0)@example.com", "wrong-guess-1", client: "203.0.113.9") }
+            #expect(sprayed.prefix(5).allSatisfy { $0?.code == .invalidCredentials })
+            #expect(sprayed.last??.code == .rateLimited)
+            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "203.0.113.9")?.code == .rateLimited)
+            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "198.51.100.7") == nil)
+        }
+    }
+
+    @Test("a policy out of range is a validation error", arguments: [
+        (0.0, 10, 100), (90_000.0, 10, 100), (60.0, 0, 100), (60.0, 10, 0),
+    ])
+    func invalidPolicy(window: Double, account: Int, client: Int) {
+        #expect(keycatError { try LogInThrottlePolicy(window: window, attemptsPerAccount: account, attemptsPerClient: client) }?.code
+                == .validation)
+    }
+
+    @Test("closed windows are swept from the table as new attempts come in")
+    func sweep() async throws {
+        let policy = try LogInThrottlePolicy(window: 60, attemptsPerAccount: 3, attemptsPerClient: 100)
+        try await withAccounts(.sqlite, throttle: policy) { harness in
+            for number in 1...25 { _ = Self.attempt(harness.accounts, "user\(number)@example.com", "wrong-guess-1") }
+            let rows = { try harness.database!.read { try $0.queryOne("SELECT count(*) FROM login_attempts") { $0.int(0) } } }
+            #expect(try rows() == 25)
+            harness.clock.advance(by: 61)
+            for number in 26...28 { _ = Self.attempt(harness.accounts, "user\(number)@example.com", "wrong-guess-1") }
+            // Each admission sweeps up to ten closed windows.
+            #expect(try rows() == 3)
+            let plan = try harness.database!.read {
+                try $0.query("EXPLAIN QUERY PLAN SELECT rowid FROM login_attempts WHERE window_start <= 0 LIMIT 10") { $0.string(3) }
+            }
+            #expect(plan.joined().contains("login_attempts_by_window"))
+        }
+    }
+}
+
+/// A password hasher that counts how often it hashes or verifies.
+private struct CountingHasher: PasswordHasher {
+    final class Count: Sendable {
+        private let count = Mutex(0)
+        var value: Int { count.withLock { $0 } }
+        func add() { count.withLock { $0 += 1 } }
+    }
+
+    let base: PBKDF2PasswordHasher
+    let count: Count
+
+    func hash(_ password: String) throws(KeyCatError) -> String {
+        count.add()
+        return try base.hash(password)
+    }
+
+    func verify(_ password: String, against stored: String) -> Bool {
+        count.add()
+        return base.verify(password, against: stored)
+    }
+
+    func needsRehash(_ stored: String) -> Bool { base.needsRehash(stored) }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import KeyCat
+import KeyCatData
+import KeyCatInfrastructure
+import KeyCatPGSimulator
+import KeyCatTestSupport
+import Testing
+
+@Suite("db check --gateway: both sides cross-checked")
+struct GatewayCheckTests {
+    @Test("a cancel made at the PG behind KeyCat's back, and a refund still pending, are reported until they agree")
+    func refundsAgainstCancels() async throws {
+        try await TestShop.with { shop in
+            let product = try shop.product(stock: 5, price: 10_000)
+            let buyer = try shop.user(.buyer)
+            let order = try await shop.paidOrder(product, by: buyer)
+            #expect(try await shop.keycat.checkGateway().isClean)
+
+            shop.simulator.injectFault(.lostAnswer, on: .cancel, times: 4)
+            await expectFailure(.gatewayTimeout) {
+                try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 2_000), reason: "dent"), by: shop.operatorConsole)
+            }
+            let pending = try await shop.keycat.checkGateway()
+            #expect(pending.problems.count == 1 && pending.orphans.isEmpty)
+            #expect(pending.problems.first?.contains("a refund pending?") == true, "\(pending.problems)")
+            _ = try await shop.keycat.checkout.reconcile()
+            #expect(try await shop.keycat.checkGateway().isClean)
+
+            // Someone refunds 1,000 at the PG directly.
+            let client = PGGatewayClient(
+                transport: shop.simulator.transport,
+                configuration: PGClientConfiguration(apiKey: shop.simulator.credentials.key, apiSecret: shop.simulator.credentials.secret),
+                clock: shop.clock, logSink: DiscardingLogSink())
+            _ = try await client.cancel(GatewayCancellation(target: .impUID(order.impUID!), amount: Money(won: 1_000),
+                                                            checksum: Money(won: 11_000), reason: "out of band"))
+            let behindOurBack = try await shop.keycat.checkGateway()
+            #expect(behindOurBack.problems.count == 1)
+            #expect(behindOurBack.problems.first?.contains("KeyCat refunded") == true, "\(behindOurBack.problems)")
+            try shop.expectHealthy()  // KeyCat's side alone cannot see it
+        }
+    }
+
+    @Test("an order KeyCat holds paid whose payment the PG does not have is reported")
+    func paidOrderWithoutPGPayment() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("shop.db").path
+            let pgPath = PGSimulator.storagePath(besideDatabase: path)
+            let olderPG = directory.appendingPathComponent("older.pg.db").path
+            let clock = TestClock()
+            let admin = Principal.operatorConsole("tester")
+            let keycat = try RestoreDrillTests.open(path, clock)
+            let seller = try keycat.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"),
+                                                        role: .seller, as: admin)
+            let user = try keycat.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"),
+                                                      role: .buyer, as: admin)
+            let buyer = Principal(userID: user.id, role: .buyer)
+            let product = try keycat.catalog.create(TestShop.draft(price: 10_000) { $0.stock = 5 }, for: seller.id, by: admin)
+            _ = try await RestoreDrillTests.paidOrder(keycat, product.id, quantity: 1, by: buyer)
+            keycat.close()
+            try FileManager.default.copyItem(atPath: pgPath, toPath: olderPG)  // the PG as it was (checkpointed on close)
+            let reopened = try RestoreDrillTests.open(path, clock)
+            let lost = try await RestoreDrillTests.paidOrder(reopened, product.id, quantity: 2, by: buyer)
+            reopened.close()
+            // The PG's state goes back in time; KeyCat keeps the newer order.
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: pgPath + suffix) }
+            try FileManager.default.copyItem(atPath: olderPG, toPath: pgPath)
+            let shop = try RestoreDrillTests.open(path, clock)
+            defer { shop.close() }
+            let check = try await shop.checkGateway()
+            #expect(check.orphans.isEmpty && check.ordersChecked == 2)
+            #expect(check.problems == ["order \(lost.id) is paid by \(lost.impUID!), which the PG does not have"])
+        }
+    }
+}
