@@ -37,7 +37,7 @@ extension KeyCat {
         /// Where use cases read the time from.
         public var clock: any WallClock = SystemClock()
 
-        /// PBKDF2 iterations for new password hashes. Default 600,000 (DESIGN §4); stored hashes
+        /// PBKDF2 iterations for new password hashes. Default 600,000 (architecture §4); stored hashes
         /// with fewer are upgraded at the next log-in. Tests may lower it.
         public var passwordIterations: Int = 600_000
         /// The access-token signing key. Nil (the default): created on first open and kept in the

@@ -1,5 +1,5 @@
 /// The error types the simulator answers with (PortOne v2's names) and the HTTP status each
-/// carries (DESIGN §5). The body is always a `{code, message, type, response}` envelope with
+/// carries (architecture §5). The body is always a `{code, message, type, response}` envelope with
 /// `code` -1 and `response` null.
 public enum PGErrorType: String, Sendable, Hashable, CaseIterable {
     case invalidRequest = "INVALID_REQUEST"

@@ -4,7 +4,7 @@ import KeyCatInfrastructure
 import KeyCatPGSimulator
 
 /// `keycat-bench [--products N] [--bulk N] [--operations N] [--keys N] [--only GROUP]… [--json]`: times KeyCat's use cases
-/// against a raw-SQLite baseline doing the same work in the same process (DESIGN §9). The
+/// against a raw-SQLite baseline doing the same work in the same process (architecture §9). The
 /// ratios are the figures that matter; absolute times vary from machine to machine.
 @main
 enum KeycatBench {

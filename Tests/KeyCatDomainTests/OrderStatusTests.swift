@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Order state machine")
 struct OrderStatusTests {
-    /// DESIGN §2, written out by hand so the table in code is checked against the design.
+    /// architecture §2, written out by hand so the table in code is checked against the design.
     static let legal: Set<String> = [
         "awaiting_payment→paid", "awaiting_payment→expired", "awaiting_payment→cancelled", "awaiting_payment→failed",
         "paid→shipped", "shipped→delivered",
@@ -21,7 +21,7 @@ struct OrderStatusTests {
     static let illegalMoves: [(OrderStatus, OrderStatus)] = allMoves.filter { !isLegal($0) }
     static let legalMoves: [(OrderStatus, OrderStatus)] = allMoves.filter { isLegal($0) }
 
-    @Test("every move outside DESIGN §2 is an illegal-transition conflict", arguments: illegalMoves)
+    @Test("every move outside architecture §2 is an illegal-transition conflict", arguments: illegalMoves)
     func illegal(_ from: OrderStatus, _ to: OrderStatus) {
         #expect(!from.canMove(to: to))
         #expect(throws: KeyCatError.self) { try from.checkMove(to: to) }
@@ -33,7 +33,7 @@ struct OrderStatusTests {
         }
     }
 
-    @Test("every move DESIGN §2 draws is allowed", arguments: legalMoves)
+    @Test("every move architecture §2 draws is allowed", arguments: legalMoves)
     func legal(_ from: OrderStatus, _ to: OrderStatus) throws {
         #expect(from.canMove(to: to))
         try from.checkMove(to: to)

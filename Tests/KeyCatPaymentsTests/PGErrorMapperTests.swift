@@ -4,7 +4,7 @@ import KeyCatPGSimulator
 import Testing
 @testable import KeyCatData
 
-/// One row of DESIGN §5's PG → domain table, produced by the simulator for real.
+/// One row of architecture §5's PG → domain table, produced by the simulator for real.
 struct PGAnswerScenario: Sendable, CustomStringConvertible {
     let description: String
     let expected: KeyCatError.Code

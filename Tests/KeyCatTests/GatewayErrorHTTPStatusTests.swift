@@ -4,7 +4,7 @@ import KeyCatDomain
 
 @Suite("Gateway errors over HTTP")
 struct GatewayErrorHTTPStatusTests {
-    @Test("gateway and payment codes answer with DESIGN §5's statuses", arguments: [
+    @Test("gateway and payment codes answer with architecture §5's statuses", arguments: [
         (KeyCatError.Code.paymentDeclined, 402), (.rateLimited, 429), (.gatewayUnavailable, 502),
         (.gatewayTimeout, 504), (.paymentNotFound, 410), (.cancellableAmountInconsistent, 409),
         (.paymentAmountForged, 422),

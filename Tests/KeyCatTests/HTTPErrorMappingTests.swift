@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import KeyCat
 
-@Suite("Domain errors → HTTP (DESIGN §5)")
+@Suite("Domain errors → HTTP (architecture §5)")
 struct HTTPErrorMappingTests {
     /// The contract, one row per code. A code missing here fails `everyCodeHasARow`.
     static let table: [(KeyCatError.Code, Int)] = [

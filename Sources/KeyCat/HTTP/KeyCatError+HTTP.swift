@@ -2,7 +2,7 @@ import Foundation
 import KeyCatDomain
 
 extension KeyCatError {
-    /// The HTTP status a server answers with for this error: DESIGN §5's Domain → HTTP table,
+    /// The HTTP status a server answers with for this error: architecture §5's Domain → HTTP table,
     /// the KeyCat app's contract (410 for not found, 418/419 for token expiry, 445 for not the
     /// owner). The `switch` is exhaustive, so a new code cannot ship without a status.
     public var httpStatus: Int {

@@ -5,7 +5,7 @@ import KeyCatPGSimulator
 
 /// Many buyers at once through checkout → payment at the simulator → confirm and/or webhooks →
 /// reconciliation, with PG faults, lost answers and duplicate, reordered webhooks; then the
-/// invariants (DESIGN §8 `payments simulate`).
+/// invariants (architecture §8 `payments simulate`).
 ///
 /// It works on a real database file (its own seller, products and buyers, tagged per run) and the
 /// simulator file beside it, so several processes can run it against one file at once. Its clock

@@ -10,7 +10,7 @@ import KeyCatInfrastructure
 /// confusion and every other header trick (RFC 8725 §2.1, §3.1) without parsing the header.
 /// The tag is compared in constant time, and claims are read only after it checks out.
 package struct JWTAccessTokenCodec: AccessTokenCodec {
-    /// Fifteen minutes (DESIGN §4).
+    /// Fifteen minutes (architecture §4).
     package static let defaultLifetime: TimeInterval = 15 * 60
     /// Longer input is refused before any work.
     static let maximumTokenLength = 4096

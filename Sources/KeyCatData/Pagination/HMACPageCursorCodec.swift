@@ -1,7 +1,7 @@
 import KeyCatDomain
 import KeyCatInfrastructure
 
-/// Cursors as DESIGN §3 has them: base64url of `version · sort key · id` followed by an
+/// Cursors as architecture §3 has them: base64url of `version · sort key · id` followed by an
 /// HMAC-SHA256 tag (truncated to 128 bits) over those bytes and the list's query (its name, sort and filters). Changing one
 /// bit, or presenting the cursor to another list, sort or filter, fails the tag check.
 package struct HMACPageCursorCodec: PageCursorCodec {

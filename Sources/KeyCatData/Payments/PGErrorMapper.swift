@@ -1,7 +1,7 @@
 import KeyCatDomain
 import KeyCatInfrastructure
 
-/// DESIGN §5's PG HTTP → domain table, in one place: which domain error each PG answer becomes
+/// architecture §5's PG HTTP → domain table, in one place: which domain error each PG answer becomes
 /// and whether the client may retry it.
 package enum PGErrorMapper {
     /// What the client may do after an answer.

@@ -6,7 +6,7 @@ import KeyCatInfrastructure
 ///
 /// Built like a mobile app's network layer: ``PGRoute`` says what to send, ``PGInterceptor``
 /// adds the token and retries, ``PGEventMonitor`` logs each exchange with secrets masked, and
-/// ``PGErrorMapper`` turns every PG answer into a ``KeyCatError`` (DESIGN §5).
+/// ``PGErrorMapper`` turns every PG answer into a ``KeyCatError`` (architecture §5).
 package struct PGGatewayClient: PaymentGateway {
     private let interceptor: PGInterceptor
 

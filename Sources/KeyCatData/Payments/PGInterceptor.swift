@@ -2,7 +2,7 @@ import Foundation
 import KeyCatDomain
 import KeyCatInfrastructure
 
-/// Sends a route's request with the PG token and retries it by DESIGN §5's rules.
+/// Sends a route's request with the PG token and retries it by architecture §5's rules.
 ///
 /// - adapt: every request gets `Authorization: Bearer <token>` from ``PGTokenProvider``.
 /// - 401: the token is dropped, a new one fetched and the request sent again, once; a second

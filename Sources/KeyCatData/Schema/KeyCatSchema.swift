@@ -1,6 +1,6 @@
 import KeyCatInfrastructure
 
-/// KeyCat's schema as numbered migrations (DESIGN §7). Append, never edit: a released
+/// KeyCat's schema as numbered migrations (architecture §7). Append, never edit: a released
 /// migration is history.
 package enum KeyCatSchema {
     package static let migrations: [SQLiteMigration] = [

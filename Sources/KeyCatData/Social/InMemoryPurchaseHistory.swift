@@ -5,7 +5,7 @@ import Synchronization
 /// order's status per buyer and product; the rule is ``PurchaseHistory``'s: eligible when any
 /// of the buyer's orders of the product is paid, shipped, delivered or partially refunded.
 package final class InMemoryPurchaseHistory: PurchaseHistory {
-    /// The order states of DESIGN §2's state machine.
+    /// The order states of architecture §2's state machine.
     package enum OrderStatus: String, Sendable, CaseIterable {
         case awaitingPayment, paid, shipped, delivered, partiallyRefunded, refunded, expired, cancelled, failed
 

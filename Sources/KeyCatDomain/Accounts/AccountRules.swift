@@ -1,6 +1,6 @@
 import Foundation
 
-/// DESIGN §2's rules for account fields. Each returns the normalised value or throws a
+/// architecture §2's rules for account fields. Each returns the normalised value or throws a
 /// validation error naming the field. Messages never repeat a password.
 public enum AccountRules {
     public static let nickLength = 2...20

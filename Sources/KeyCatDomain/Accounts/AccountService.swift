@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Every call is synchronous and safe from many tasks at once.
 public struct AccountService: Sendable {
-    /// The default refresh-token lifetime, 14 days (DESIGN §4).
+    /// The default refresh-token lifetime, 14 days (architecture §4).
     public static let defaultRefreshTokenLifetime: TimeInterval = 14 * 24 * 60 * 60
 
     let users: any UserRepository
@@ -40,7 +40,7 @@ public struct AccountService: Sendable {
 
     /// Creates a buyer account.
     ///
-    /// - Throws: ``KeyCatError/Code/validation`` naming the field that breaks DESIGN §2's rules;
+    /// - Throws: ``KeyCatError/Code/validation`` naming the field that breaks architecture §2's rules;
     ///   ``KeyCatError/Code/duplicate`` when a live account already uses the email (ignoring case).
     public func signUp(_ form: SignUpForm) throws(KeyCatError) -> User {
         try register(form, role: .buyer, audit: nil)

@@ -39,7 +39,7 @@ public struct Cart: Sendable, Hashable {
     public var total: Money
 }
 
-/// The cart's limits (DESIGN §2).
+/// The cart's limits (architecture §2).
 public enum CartRules {
     public static let quantityRange = 1...99
     public static let maximumLines = 50

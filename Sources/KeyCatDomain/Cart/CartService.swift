@@ -1,7 +1,7 @@
 import Foundation
 
 /// The buyer's cart: add (adding up, capped at 99), set, remove, clear, and read back priced now
-/// (DESIGN §2). At most 50 lines. A deleted or sold-out product stays in the cart, shown as
+/// (architecture §2). At most 50 lines. A deleted or sold-out product stays in the cart, shown as
 /// unavailable, until the buyer removes it.
 public struct CartService: Sendable {
     private let carts: any CartRepository

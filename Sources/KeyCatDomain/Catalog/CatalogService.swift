@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// The catalog's use cases: create, read, update and delete listings, and list them with
-/// keyset pagination (DESIGN §2, §3).
+/// keyset pagination (architecture §2, §3).
 ///
 /// Rules: only active sellers create listings (for themselves; an admin may create one for any
 /// active seller); only the listing's seller or an admin changes or deletes it (anyone else gets

@@ -1,4 +1,4 @@
-/// Where product images are kept (DESIGN §2: up to 5 per product). Images are addressed by
+/// Where product images are kept (architecture §2: up to 5 per product). Images are addressed by
 /// the SHA-256 of their bytes, so identical bytes are stored once.
 public protocol ImageStore: Sendable {
     /// Checks `bytes` (format recognised by content, size limit) without storing anything.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A listing's prices (DESIGN §2): `regularPrice ≥ price > 0`, `couponPrice ≥ 0`, and an optional
+/// A listing's prices (architecture §2): `regularPrice ≥ price > 0`, `couponPrice ≥ 0`, and an optional
 /// end to the discount, after which the selling price is the regular price again.
 public struct Pricing: Sendable, Hashable {
     /// The list price.
@@ -29,7 +29,7 @@ public struct Pricing: Sendable, Hashable {
     /// The longest a discount may run, counted from when it is set.
     public static let longestDiscount: TimeInterval = 31 * 24 * 60 * 60
 
-    /// Checks DESIGN §2's price rules at `now`.
+    /// Checks architecture §2's price rules at `now`.
     ///
     /// - Throws: a validation error naming the field that breaks a rule.
     public func validate(at now: Date) throws(KeyCatError) {

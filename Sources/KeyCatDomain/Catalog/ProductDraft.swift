@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything a seller sends to create a listing. ``validated(at:)`` checks every rule of
-/// DESIGN §2 and names the field that breaks one.
+/// architecture §2 and names the field that breaks one.
 public struct ProductDraft: Sendable, Hashable {
     public var kind: ProductKind
     public var category: ProductCategory

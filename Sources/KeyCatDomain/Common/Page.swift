@@ -1,4 +1,4 @@
-/// One page of a keyset-paginated list (DESIGN §3).
+/// One page of a keyset-paginated list (architecture §3).
 ///
 /// Pass ``nextCursor`` back to get the following page; it is `nil` on the last page.
 public struct Page<Item> {

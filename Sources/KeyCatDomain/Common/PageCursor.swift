@@ -1,4 +1,4 @@
-/// Where a keyset-paginated walk stopped: the last row's sort key and id (DESIGN §3).
+/// Where a keyset-paginated walk stopped: the last row's sort key and id (architecture §3).
 public struct CursorPosition: Sendable, Hashable {
     /// The sort key of the last row returned: a time in milliseconds, a price, a score… (0 when
     /// the list sorts by id only).

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Where use cases read the time from (DESIGN §2: "all times come from an injected clock").
+/// Where use cases read the time from (architecture §2: "all times come from an injected clock").
 ///
 /// Named `WallClock` to stay clear of the standard library's `Clock`, which measures durations.
 public protocol WallClock: Sendable {

@@ -32,7 +32,7 @@ public struct ReconcileReport: Sendable, Hashable, Codable {
 }
 
 extension CheckoutService {
-    /// Settles what was left open, by asking the PG (DESIGN §6): orders awaiting payment past
+    /// Settles what was left open, by asking the PG (architecture §6): orders awaiting payment past
     /// their expiry or whose PG answer was lost (`find` by merchant UID: paid → paid as a late
     /// payment, otherwise expired with the stock back once the reservation ran out), payments
     /// that pay for nothing and still need cancelling, and refunds whose answer was lost.

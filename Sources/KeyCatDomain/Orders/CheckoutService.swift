@@ -1,6 +1,6 @@
 import Foundation
 
-/// Checkout, payment confirmation, PG webhooks and reconciliation (DESIGN §6).
+/// Checkout, payment confirmation, PG webhooks and reconciliation (architecture §6).
 ///
 /// Flow: ``checkout(_:by:)`` computes the amount on the server, takes the stock and creates the
 /// order in one transaction, then pre-registers merchant UID and amount with the PG; the buyer

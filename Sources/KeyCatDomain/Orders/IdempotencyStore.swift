@@ -8,7 +8,7 @@ public enum IdempotencyClaim: Sendable, Hashable {
     case replay(Data)
 }
 
-/// Where idempotency keys and first answers are kept (DESIGN §6: 24 hours, replay, conflict on
+/// Where idempotency keys and first answers are kept (architecture §6: 24 hours, replay, conflict on
 /// other input). Implementation: `SQLiteIdempotencyStore`.
 public protocol IdempotencyStore: Sendable {
     /// Claims `key` in `scope` for a request with `fingerprint`.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Orders after checkout: buyers read theirs and cancel before shipping; operators list, ship,
-/// deliver, cancel and refund (DESIGN §2). Every operator action is audited in the transaction
+/// deliver, cancel and refund (architecture §2). Every operator action is audited in the transaction
 /// that makes it.
 public struct OrderService: Sendable {
     let orders: any OrderRepository

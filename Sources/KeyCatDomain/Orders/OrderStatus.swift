@@ -1,4 +1,4 @@
-/// Where an order is in its life (DESIGN §2). Moves between statuses follow ``OrderStatus/transitions``,
+/// Where an order is in its life (architecture §2). Moves between statuses follow ``OrderStatus/transitions``,
 /// a table: anything not in it is an `illegalTransition` conflict.
 public enum OrderStatus: String, Sendable, Hashable, CaseIterable, Codable {
     case awaitingPayment = "awaiting_payment"

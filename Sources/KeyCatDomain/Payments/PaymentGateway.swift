@@ -1,7 +1,7 @@
 /// The payment gateway (PG), seen from the domain: register what an order must cost, read
 /// what the buyer actually paid, and cancel (refund).
 ///
-/// Every failure is a ``KeyCatError`` with a gateway code (DESIGN §5): e.g. `paymentNotFound`,
+/// Every failure is a ``KeyCatError`` with a gateway code (architecture §5): e.g. `paymentNotFound`,
 /// `alreadyPaid`, `cancellableAmountInconsistent`, `rateLimited`, `gatewayUnavailable`, and
 /// `gatewayTimeout`, which means *the outcome is unknown*: the gateway may have acted, so re-read
 /// the payment (or leave it to reconciliation) before trying anything else.

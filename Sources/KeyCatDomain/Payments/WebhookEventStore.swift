@@ -1,7 +1,7 @@
 import Foundation
 
 /// Remembers PG webhook ids durably, so a duplicate delivery is recognised by every process and
-/// after a restart (DESIGN §2 `WebhookEvent`). Implementation: `SQLiteWebhookEventStore`.
+/// after a restart (architecture §2 `WebhookEvent`). Implementation: `SQLiteWebhookEventStore`.
 public protocol WebhookEventStore: Sendable {
     /// Records `id`; true on its first delivery. Atomic across processes.
     func recordFirstDelivery(of id: String, at now: Date) throws(KeyCatError) -> Bool

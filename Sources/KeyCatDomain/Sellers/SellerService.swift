@@ -1,6 +1,6 @@
 import Foundation
 
-/// The seller-application use cases (DESIGN §2): a buyer applies with a business registration
+/// The seller-application use cases (architecture §2): a buyer applies with a business registration
 /// number, the business registry is asked, and an operator approves or rejects.
 public struct SellerService: Sendable {
     /// Who the audit log and ``SellerApplication/decidedBy`` name for automatic rejections.

@@ -1,4 +1,4 @@
-/// Bookmarks (DESIGN §2): a user keeps products to come back to. Adding and removing are
+/// Bookmarks (architecture §2): a user keeps products to come back to. Adding and removing are
 /// idempotent, rate-limited per user (``ToggleRateLimiter``), and keep the product's
 /// `bookmarkCount` (which drives the `popular` sort) in the same transaction.
 public struct BookmarkService: Sendable {

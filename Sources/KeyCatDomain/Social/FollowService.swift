@@ -1,4 +1,4 @@
-/// Follows (DESIGN §2): a user follows another to see their listings. Following and
+/// Follows (architecture §2): a user follows another to see their listings. Following and
 /// unfollowing are idempotent, rate-limited per user (``ToggleRateLimiter``), and keep both
 /// users' counts in the same transaction.
 public struct FollowService: Sendable {

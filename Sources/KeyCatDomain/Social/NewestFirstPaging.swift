@@ -1,6 +1,6 @@
 import Foundation
 
-/// The keyset paging the social lists share (DESIGN §3): newest first by `(createdAt, id)`,
+/// The keyset paging the social lists share (architecture §3): newest first by `(createdAt, id)`,
 /// with the cursor bound to the list's name and filter (e.g. `"reviews|product=12"`), so a
 /// cursor from one list is `invalidCursor` on any other.
 struct NewestFirstPaging: Sendable {

@@ -1,4 +1,4 @@
-/// The port reviews ask whether a buyer bought a product (DESIGN §2: "only from a buyer with a
+/// The port reviews ask whether a buyer bought a product (architecture §2: "only from a buyer with a
 /// paid order of that product").
 ///
 /// A purchase is *eligible* when the buyer has at least one order containing the product whose

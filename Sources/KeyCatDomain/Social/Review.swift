@@ -6,7 +6,7 @@ public struct ReviewID: EntityID {
     public init(rawValue: Int64) { self.rawValue = rawValue }
 }
 
-/// A buyer's review of a product they bought (DESIGN §2): a rating of 1–5 stars and 10–1000
+/// A buyer's review of a product they bought (architecture §2): a rating of 1–5 stars and 10–1000
 /// characters of text. One per buyer and product.
 public struct Review: Sendable, Hashable, Identifiable {
     public let id: ReviewID

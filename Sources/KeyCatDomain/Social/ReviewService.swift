@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reviews (DESIGN §2): buyers who paid for a product rate it once; the author or an admin
+/// Reviews (architecture §2): buyers who paid for a product rate it once; the author or an admin
 /// deletes the review; anyone reads a product's reviews or an author's, newest first.
 ///
 /// The product's `ratingCount`, `ratingSum` and rating score (which the `rating` sort reads)

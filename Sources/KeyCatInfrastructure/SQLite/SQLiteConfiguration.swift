@@ -1,4 +1,4 @@
-/// How a database is opened and tuned. The defaults are DESIGN §7: WAL, `synchronous=FULL`,
+/// How a database is opened and tuned. The defaults are architecture §7: WAL, `synchronous=FULL`,
 /// foreign keys on, a five second busy timeout, one writer and a few readers.
 package struct SQLiteConfiguration: Sendable {
     /// SQLite's `synchronous` setting (<https://sqlite.org/pragma.html#pragma_synchronous>).

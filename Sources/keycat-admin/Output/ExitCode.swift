@@ -1,7 +1,7 @@
 import Foundation
 import KeyCat
 
-/// `keycat-admin`'s exit codes (DESIGN §8).
+/// `keycat-admin`'s exit codes (architecture §8).
 enum ExitCode: Int32 {
     /// Done.
     case success = 0

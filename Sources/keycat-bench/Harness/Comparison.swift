@@ -4,7 +4,7 @@ struct Comparison {
     var operations: Int
     var library: Timing
     var baseline: Timing
-    /// What the ratio is held to (DESIGN §9 / the benchmark issue), and which way.
+    /// What the ratio is held to (architecture §9), and which way.
     var target: Target
 
     enum Target {

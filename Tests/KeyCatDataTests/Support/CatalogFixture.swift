@@ -75,7 +75,7 @@ enum CatalogFixture {
         return try ids.compactMap { id throws in try repository.find(id) }
     }
 
-    /// `products` in `sort` order as DESIGN §3 states it, from the listings' own fields: newest
+    /// `products` in `sort` order as architecture §3 states it, from the listings' own fields: newest
     /// first, cheapest or dearest first, best average first (none counts as 0), most bookmarked
     /// first; ties by id, ascending only for `priceAscending`. Deleted listings are left out.
     static func expectedOrder(_ products: [Product], _ sort: ProductSort) -> [ProductID] {

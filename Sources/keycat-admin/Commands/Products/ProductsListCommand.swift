@@ -2,7 +2,7 @@ import KeyCat
 
 /// `keycat-admin products list [filters] [--sort S] [--limit N] [--cursor C]`.
 struct ProductsListCommand: AdminCommand {
-    /// The `--sort` words, as DESIGN §8 spells them.
+    /// The `--sort` words, as architecture §8 spells them.
     enum SortOption: String, CaseIterable {
         case newest, rating, popular
         case priceAscending = "price-asc"
