@@ -61,7 +61,9 @@ let package = Package(
         .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatPGSimulatorTests", dependencies: ["KeyCatPGSimulator", "KeyCatTestSupport"]),
         // The REST layer driven in process over a real file, with the simulator as the PG.
-        .testTarget(name: "KeyCatAPITests", dependencies: ["KeyCatAPI", "KeyCat", "KeyCatPGSimulator", "KeyCatTestSupport"]),
+        .testTarget(
+            name: "KeyCatAPITests",
+            dependencies: ["KeyCatAPI", "KeyCat", "KeyCatInfrastructure", "KeyCatPGSimulator", "KeyCatTestSupport"]),
         // The gateway client driven by the simulator's real answers.
         .testTarget(name: "KeyCatPaymentsTests", dependencies: ["KeyCatData", "KeyCatPGSimulator", "KeyCatTestSupport"]),
     ],
