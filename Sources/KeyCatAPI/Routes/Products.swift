@@ -2,7 +2,7 @@ import Foundation
 import KeyCat
 
 /// The catalog: lists with every filter, sort and cursor; one listing; create (with images),
-/// update with the version read, delete.
+/// update with the version read, image upload, delete.
 enum ProductRoutes {
     /// Five images of at most 2 MB each, base64 in JSON (a third larger), and the rest.
     static let createLimit = 16 << 20
@@ -31,6 +31,16 @@ enum ProductRoutes {
         Route("PATCH", "/products/{id}", .roles([.seller, .admin]), body: .jsonDefault) { context in
             let changes = try context.json(ProductChangesBody.self).changes
             let product = try context.keycat.catalog.update(context.id(), changes, by: context.principal())
+            return .json(ProductBody(product, at: context.now))
+        },
+        Route("POST", "/products/{id}/images", .roles([.seller, .admin]), body: .image(limit: ImageRules.maximumBytes),
+              query: ["version"]) { context in
+            let version = try context.integer("version").map { value throws(KeyCatError) -> Int in
+                guard let version = Int(exactly: value) else { throw .validation("version", "version is out of range") }
+                return version
+            }
+            let product = try context.keycat.catalog.addImage(
+                context.request.body, to: context.id(), expectedVersion: version, by: context.principal())
             return .json(ProductBody(product, at: context.now))
         },
         Route("DELETE", "/products/{id}", .roles([.seller, .admin]), status: 204) { context in

@@ -22,6 +22,12 @@ public enum RouteBody: Sendable, Hashable {
     case json(limit: Int)
     /// Raw bytes of any content type, at most `limit` bytes (the PG's webhooks).
     case raw(limit: Int)
+    /// One image's bytes as `image/jpeg`, `image/png`, `image/webp` or `image/gif`, at most
+    /// `limit` bytes.
+    case image(limit: Int)
+
+    /// The media types an ``image(limit:)`` body may have.
+    public static let imageTypes = ["image/gif", "image/jpeg", "image/png", "image/webp"]
 
     /// The JSON limit of most routes: 1 MiB.
     public static let jsonDefault = RouteBody.json(limit: 1 << 20)
@@ -30,7 +36,7 @@ public enum RouteBody: Sendable, Hashable {
     public var limit: Int {
         switch self {
         case .none: 0
-        case let .json(limit), let .raw(limit): limit
+        case let .json(limit), let .raw(limit), let .image(limit): limit
         }
     }
 }
