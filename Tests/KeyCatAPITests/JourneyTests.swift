@@ -177,3 +177,19 @@ struct JourneyTests {
         }
     }
 }
+
+@Suite("Server failures through the API")
+struct ServerFailureTests {
+    @Test("a database that fails answers 500 storage with a body that names no file")
+    func storageFailure() async throws {
+        try await APITestServer.with { server in
+            let path = server.keycat.configuration.databasePath
+            server.keycat.close()
+            let answer = try await server.send("GET", "/products")
+            #expect(answer.status == 500 && answer.code == "storage", "\(answer)")
+            #expect(Set(answer.object.keys) == ["code", "message"])
+            let text = String(decoding: answer.response.body, as: UTF8.self)
+            #expect(!text.contains(path) && !text.contains("sqlite"), "\(text)")
+        }
+    }
+}
