@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatInfrastructure
 import Testing
 @testable import KeyCat
 
@@ -68,4 +69,38 @@ struct ImageTests {
             #expect(product.images.count == 1)
         }
     }
+
+    @Test("an image is read back by its file name; a name that is not one never reaches the disk")
+    func readBack() throws {
+        try TestShop.with { shop throws in
+            let seller = try shop.user(.seller)
+            let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: [Self.png], by: seller)
+            let stored = try shop.keycat.catalog.image(named: product.images[0].fileName)
+            #expect(stored.bytes == Self.png && stored.image.format.mediaType == "image/png")
+            let unknown = String(repeating: "a", count: 64) + ".png"
+            for name in [unknown, "../shop.db", "shop.db", product.images[0].sha256.uppercased() + ".png",
+                         product.images[0].sha256 + ".exe", product.images[0].fileName + ".png", ""] {
+                expectError(.notFound) { try shop.keycat.catalog.image(named: name) }
+            }
+        }
+    }
+
+    @Test("an in-memory database keeps its images in memory and writes nothing to disk")
+    func inMemory() throws {
+        var configuration = KeyCat.Configuration(databasePath: ":memory:")
+        configuration.passwordIterations = 1_000
+        configuration.gatewayLog = DiscardingLogSink()
+        let keycat = try KeyCat.open(configuration)
+        defer { keycat.close() }
+        let seller = try keycat.accounts.createUser(
+            SignUpForm(email: "mem@example.com", password: "keycat123", nick: "mem"), role: .seller,
+            as: .operatorConsole("tester"))
+        let principal = Principal(userID: seller.id, role: .seller)
+        let product = try keycat.catalog.create(TestShop.draft(), for: seller.id, images: [Self.gif], by: principal)
+        #expect(try keycat.catalog.image(named: product.images[0].fileName).bytes == Self.gif)
+        let here = FileManager.default.currentDirectoryPath
+        #expect(!FileManager.default.fileExists(atPath: here + "/:memory:.images"))
+        #expect(!FileManager.default.fileExists(atPath: here + "/:memory:.pg.db"))
+    }
 }
+
