@@ -5,8 +5,9 @@ import Testing
 
 @Suite("Image upload")
 struct ImageUploadTests {
+    /// A 640 × 480 PNG's signature and `IHDR`, and some bytes.
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
-        + [UInt8](repeating: 1, count: 64)
+        + [0, 0, 2, 0x80, 0, 0, 1, 0xE0, 8, 2, 0, 0, 0] + [0x12, 0x34, 0x56, 0x78] + [UInt8](repeating: 1, count: 64)
 
     func upload(_ server: APITestServer, _ bytes: [UInt8], to id: Int64, type: String = "image/png", version: Int64? = nil,
                 token: String) async -> Answer {

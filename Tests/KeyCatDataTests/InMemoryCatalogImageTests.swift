@@ -11,7 +11,9 @@ struct InMemoryCatalogImageTests {
     let images = InMemoryImageStore()
     let catalog: CatalogService
     let seller = CatalogFixture.sellerPrincipal
-    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+    /// A 64 × 48 PNG's signature and `IHDR`.
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        + [0, 0, 0, 64, 0, 0, 0, 48, 8, 6, 0, 0, 0, 1, 2, 3, 4]
 
     init() {
         catalog = CatalogService(products: products, images: images,
@@ -21,7 +23,7 @@ struct InMemoryCatalogImageTests {
     @Test("an image goes at the end and bumps the version; the bytes are kept")
     func add() throws {
         let product = try catalog.create(CatalogFixture.listings[0].draft, for: seller.userID, images: [png], by: seller)
-        let gif = Array("GIF89a".utf8) + [1, 2, 3]
+        let gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0]
         let updated = try catalog.addImage(gif, to: product.id, expectedVersion: product.version, by: seller)
         #expect(updated.images.map(\.format) == [.png, .gif])
         #expect(updated.version == product.version + 1)
