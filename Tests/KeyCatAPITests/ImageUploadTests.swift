@@ -43,7 +43,20 @@ struct ImageUploadTests {
             for _ in 0..<4 { #expect(await upload(server, Self.png, to: id, token: seller.token).status == 200) }
             let sixth = await upload(server, Self.png, to: id, token: seller.token)
             #expect(sixth.status == 400 && sixth.field == "images", "\(sixth)")
-            #expect((try await server.send("GET", "/products/\(id)")["images"] as? [Any])?.count == 5)
+            let listing = try await server.send("GET", "/products/\(id)")
+            #expect((listing["images"] as? [Any])?.count == 5)
+
+            // The images are served by their file name, with their media type.
+            let fileName = try #require((listing["images"] as? [[String: Any]])?.first?["file_name"] as? String)
+            let image = try await server.send("GET", "/images/\(fileName)")
+            #expect(image.status == 200 && image.response.body == Self.png)
+            #expect(image.response.headers["content-type"] == "image/png")
+            let missing = try await server.send("GET", "/images/\(String(repeating: "0", count: 64)).png")
+            #expect(missing.status == 410, "\(missing)")
+            for name in ["..", "x.png", "notes.txt"] {
+                #expect(try await server.send("GET", "/images/\(name)").status == 410, "\(name)")
+            }
+            #expect(try await server.send("GET", "/images/a%2Fb").status == 404)
         }
     }
 
