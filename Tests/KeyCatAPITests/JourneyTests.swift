@@ -137,7 +137,7 @@ struct JourneyTests {
             let orderID = try #require(checkout.int("id"))
             let theirs = try await server.send("GET", "/orders/\(orderID)", token: other.token)
             #expect(theirs.status == 445 && theirs.code == "not_owner", "\(theirs)")
-            let missing = try await server.send("GET", "/orders/999999", token: buyer.token)
+            let missing = try await server.send("GET", "/orders/9223372036854775807", token: buyer.token)
             #expect(missing.status == 410 && missing.code == "not_found", "\(missing)")
             let cancelled = try await server.send("POST", "/orders/\(orderID)/cancel", json: ["reason": "changed my mind"],
                                                   token: buyer.token)

@@ -117,7 +117,7 @@ struct RoutePath: Sendable, Hashable {
             case let .literal(text):
                 guard part == text else { return nil }
             case let .id(name):
-                guard part.count <= 18, part.allSatisfy(\.isASCIIDigit), let value = Int64(part), value > 0 else { return nil }
+                guard part.count <= 19, part.allSatisfy(\.isASCIIDigit), let value = Int64(part), value > 0 else { return nil }
                 parameters[name] = String(value)
             case let .name(name):
                 guard part.count <= 200, part.allSatisfy(\.isNameCharacter) else { return nil }
