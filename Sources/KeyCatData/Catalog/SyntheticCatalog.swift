@@ -55,7 +55,7 @@ package struct SyntheticCatalog: Sendable {
                 for _ in 0..<batch {
                     let draft = SyntheticProduct.draft(using: &generator)
                     let seller = sellerIDs[Int(generator.next() % UInt64(sellerIDs.count))]
-                    _ = try SQLiteProductRepository.insert(draft, sellerID: seller, images: [], at: baseTime, on: connection)
+                    _ = try ProductRow.insert(draft, sellerID: seller, images: [], at: baseTime, on: connection)
                     baseTime.addTimeInterval(1)
                 }
                 var updated = final
@@ -66,7 +66,7 @@ package struct SyntheticCatalog: Sendable {
                 if isLast {
                     var entry = audit
                     entry.detail = "\(count) synthetic products (seed \(seed))"
-                    try SQLiteAuditLog.insert(entry, on: connection)
+                    try AuditLogTable.insert(entry, on: connection)
                 }
                 return updated
             } }
