@@ -37,9 +37,10 @@ package struct SQLLogInAttemptStore<Database: SQLDatabase>: LogInAttemptStore {
                     try connection.run("""
                         INSERT INTO login_attempts (scope, key_digest, window_start, attempts) VALUES (?, ?, ?, 1)
                         ON CONFLICT (scope, key_digest) DO UPDATE SET
-                            attempts = CASE WHEN window_start + ? > excluded.window_start THEN attempts + 1 ELSE 1 END,
-                            window_start = CASE WHEN window_start + ? > excluded.window_start THEN window_start
-                                                ELSE excluded.window_start END
+                            attempts = CASE WHEN login_attempts.window_start + ? > excluded.window_start
+                                            THEN login_attempts.attempts + 1 ELSE 1 END,
+                            window_start = CASE WHEN login_attempts.window_start + ? > excluded.window_start
+                                                THEN login_attempts.window_start ELSE excluded.window_start END
                         """, Self.id(key) + [.integer(nowMillis), .integer(windowMillis), .integer(windowMillis)])
                 }
                 try connection.run("""

@@ -1,6 +1,7 @@
 import Foundation
 import KeyCatDomain
 import KeyCatInfrastructure
+import KeyCatTestSupport
 @testable import KeyCatData
 
 /// A migrated database in a fresh temporary folder, always closed and removed afterwards.
@@ -14,10 +15,28 @@ func withTestDatabase<Result>(_ body: (SQLiteDatabase) async throws -> Result) a
     return try await body(database)
 }
 
-/// Where the account repositories live in a test: both must behave the same.
+/// A migrated Postgres schema of its own (see `withPostgresDatabase`), always dropped afterwards.
+func withPostgresTestDatabase<Result>(_ body: (PostgresDatabase) async throws -> Result) async throws -> Result {
+    try await withPostgresDatabase { database in
+        try KeyCatSchema.postgresMigrator().migrate(database, now: Date(timeIntervalSince1970: 1_767_225_600))
+        return try await body(database)
+    }
+}
+
+/// Where the repositories live in a test: all three must behave the same.
 enum Backend: String, CaseIterable, Sendable {
     case inMemory
     case sqlite
+    case postgres
+
+    /// Every store, Postgres only when a server is configured (always under CI, where a missing
+    /// server fails the Postgres cases instead of skipping them).
+    static var allCases: [Backend] {
+        PostgresTestServer.isConfigured || PostgresTestServer.isCI ? [.inMemory, .sqlite, .postgres] : [.inMemory, .sqlite]
+    }
+
+    /// The stores that keep rows in SQL.
+    static var stored: [Backend] { allCases.filter { $0 != .inMemory } }
 }
 
 /// The account and seller use cases over one backend, with a test clock and cheap hashing.
@@ -71,6 +90,13 @@ func withAccounts(
             users: users, tokens: InMemoryRefreshTokenRepository(),
             applications: InMemorySellerApplicationRepository(users: users), attempts: InMemoryLogInAttemptStore(),
             database: nil))
+    case .postgres:
+        try await withPostgresTestDatabase { database in
+            try await body(make(
+                users: PostgresUserRepository(database: database), tokens: PostgresRefreshTokenRepository(database: database),
+                applications: PostgresSellerApplicationRepository(database: database),
+                attempts: PostgresLogInAttemptStore(database: database), database: nil))
+        }
     case .sqlite:
         try await withTestDatabase { database in
             try await body(make(
