@@ -19,6 +19,8 @@ package struct SQLCartRepository<Database: SQLDatabase>: CartRepository {
         }
     }
 
+    // Specialised for SQLite in this module, as the product reads are: the cart read is a hot path.
+    @_specialize(where Database == SQLiteDatabase)
     package func contents(of userID: UserID) throws(KeyCatError) -> [(entry: CartEntry, product: CartProductFacts?)] {
         try storage {
             try database.readStatement { connection in
