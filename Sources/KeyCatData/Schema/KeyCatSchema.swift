@@ -124,6 +124,15 @@ package enum KeyCatSchema {
         Step(version: 9, name: "idempotency key expiry index", sql: OrdersSchema.idempotencyExpirySQL),
         Step(version: 10, name: "inventory ledger", sql: InventoryLedgerSchema.sql),
         Step(version: 11, name: "refund request keys", sql: OrdersSchema.refundRequestKeysSQL),
+        Step(version: 12, name: "shared toggle buckets", sql: """
+            -- Bookmark and follow rate limits shared by every server on the database
+            -- (SQLToggleBucketStore): one token bucket per user.
+            CREATE TABLE toggle_buckets (
+                user_id    INTEGER NOT NULL PRIMARY KEY REFERENCES users (id),
+                tokens     REAL NOT NULL,
+                updated_at INTEGER NOT NULL
+            ) STRICT;
+            """),
     ]
 
     /// The migrator over ``migrations``.
