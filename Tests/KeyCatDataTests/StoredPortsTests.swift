@@ -95,6 +95,26 @@ struct StoredPortsTests {
         }
     }
 
+    @Test("db check's invariants hold after orders, refunds, reviews and toggles, and name a tampered row",
+          arguments: Backend.stored)
+    func invariants(_ backend: Backend) async throws {
+        try await withPorts(backend) { ports in
+            let order = try await ports.paidOrder(quantity: 2, impUID: "imp_check")
+            _ = try await ports.orders.refund(order.id, RefundRequest(amount: Money(won: 500), reason: "dent"), by: ports.admin)
+            _ = try ports.reviews.write(ReviewForm(rating: 5, content: "lovely switches"), of: ports.shop.product.id,
+                                        as: ports.shop.buyer)
+            _ = try ports.bookmarks.add(ports.shop.product.id, as: ports.shop.buyer)
+            _ = try ports.follows.follow(UserID(1), as: ports.shop.buyer)
+            #expect(try ports.invariants() == [])
+            try ports.tamper("UPDATE products SET bookmark_count = 7, stock = stock + 1")
+            try ports.tamper("UPDATE users SET follower_count = 0 WHERE id = 1")
+            let problems = try ports.invariants()
+            #expect(problems.contains { $0.contains("bookmark_count is 7") })
+            #expect(problems.contains { $0.contains("follower_count") || $0.contains("user 1") })
+            #expect(problems.count >= 3, "\(problems)")
+        }
+    }
+
     @Test("the audit log, the settings' keys and the business registry read back what was written", arguments: Backend.stored)
     func auditSettingsRegistry(_ backend: Backend) async throws {
         try await withPorts(backend) { ports in

@@ -39,6 +39,13 @@ extension SQLConnection {
     }
 }
 
+extension SQLConnection {
+    /// Whether the table `name` exists: a database opened without migrating may predate it.
+    package func hasTable(_ name: String) throws -> Bool {
+        try queryOne(dialect.tableExists, [.text(name)]) { _ in true } ?? false
+    }
+}
+
 extension SQLiteConnection: SQLConnection {
     package var dialect: SQLDialect { .sqlite }
 }

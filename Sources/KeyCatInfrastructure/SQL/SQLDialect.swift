@@ -19,6 +19,15 @@ package struct SQLDialect: Sendable, Equatable {
         }
     }
 
+    /// A query answering one row when the table named by its one parameter exists (in the
+    /// connection's schema, for Postgres), none otherwise.
+    package var tableExists: String {
+        switch store {
+        case .sqlite: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?"
+        case .postgres: "SELECT 1 WHERE to_regclass(CAST(? AS text)) IS NOT NULL"
+        }
+    }
+
     /// The smaller of two values (`min(a, b)` in SQLite, `least(a, b)` in Postgres).
     package func smaller(_ first: String, _ second: String) -> String {
         switch store {

@@ -19,6 +19,10 @@ struct PortsHarness: Sendable {
     let webhookEvents: any WebhookEventStore
     let registry: SQLBusinessRegistryHandle
     let secrets: @Sendable () throws -> KeyCatSecrets
+    /// `db check`'s invariant problems.
+    let invariants: @Sendable () throws -> [String]
+    /// Runs one statement outside the repositories, to break what they keep.
+    let tamper: @Sendable (String) throws -> Void
     let admin = Principal(userID: UserID(3), role: .admin)
 
     static func make<Database: SQLDatabase>(_ database: Database, units: Int) throws -> PortsHarness {
@@ -51,7 +55,9 @@ struct PortsHarness: Sendable {
             webhookEvents: SQLWebhookEventStore(database: database),
             registry: SQLBusinessRegistryHandle(status: { try await registry.status(of: $0) },
                                                 load: { try registry.load($0, at: $1, audit: $2) }),
-            secrets: { try KeyCatSecrets.loadOrCreate(database) })
+            secrets: { try KeyCatSecrets.loadOrCreate(database) },
+            invariants: { try DatabaseHealth.invariantProblems(database) },
+            tamper: { sql in _ = try database.write { try $0.run(sql, []) } })
     }
 
     /// A paid order of `quantity` units, confirmed through the gateway.
