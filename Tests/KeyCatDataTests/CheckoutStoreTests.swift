@@ -83,12 +83,7 @@ struct CheckoutStoreTests {
     @Test("two servers on one Postgres database racing for the last units sell exactly the stock",
           .enabled(if: PostgresTestServer.isConfigured || PostgresTestServer.isCI, Comment(rawValue: PostgresTestServer.skipReason)))
     func twoServers() async throws {
-        try await withPostgresSchema { configuration in
-            let first = try PostgresDatabase(configuration: configuration)
-            defer { first.close() }
-            let second = try PostgresDatabase(configuration: configuration)
-            defer { second.close() }
-            try KeyCatSchema.postgresMigrator().migrate(first)
+        try await withTwoPostgresServers { first, second in
             let clock = TestClock()
             let (product, buyer) = try CommerceHarness.stock(first, units: 5, clock: clock)
             let servers = [first, second].map {

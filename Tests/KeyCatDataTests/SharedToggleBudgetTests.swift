@@ -54,12 +54,7 @@ struct SharedToggleBudgetTests {
     @Test("a burst of concurrent toggles from two Postgres servers takes exactly the budget",
           .enabled(if: PostgresTestServer.isConfigured || PostgresTestServer.isCI, Comment(rawValue: PostgresTestServer.skipReason)))
     func concurrentServers() async throws {
-        try await withPostgresSchema { configuration in
-            let first = try PostgresDatabase(configuration: configuration)
-            defer { first.close() }
-            let second = try PostgresDatabase(configuration: configuration)
-            defer { second.close() }
-            try KeyCatSchema.postgresMigrator().migrate(first)
+        try await withTwoPostgresServers { first, second in
             try first.write { connection in
                 try connection.run("""
                     INSERT INTO users (email, nick, password_hash, role, created_at, updated_at)

@@ -23,6 +23,20 @@ func withPostgresTestDatabase<Result>(_ body: (PostgresDatabase) async throws ->
     }
 }
 
+/// Two pools over one migrated Postgres schema: two servers sharing a database.
+func withTwoPostgresServers<Result>(
+    _ body: (PostgresDatabase, PostgresDatabase) async throws -> Result
+) async throws -> Result {
+    try await withPostgresSchema { configuration in
+        let first = try PostgresDatabase(configuration: configuration)
+        defer { first.close() }
+        let second = try PostgresDatabase(configuration: configuration)
+        defer { second.close() }
+        try KeyCatSchema.postgresMigrator().migrate(first)
+        return try await body(first, second)
+    }
+}
+
 /// Where the repositories live in a test: all three must behave the same.
 enum Backend: String, CaseIterable, Sendable {
     case inMemory
@@ -83,6 +97,11 @@ func withAccounts(
                 cursors: cursors, clock: clock),
             users: users, hasher: hasher, database: database)
     }
+    func stored(_ database: some SQLDatabase, sqlite: SQLiteDatabase?) -> AccountsHarness {
+        make(users: SQLUserRepository(database: database), tokens: SQLRefreshTokenRepository(database: database),
+             applications: SQLSellerApplicationRepository(database: database),
+             attempts: SQLLogInAttemptStore(database: database), database: sqlite)
+    }
     switch backend {
     case .inMemory:
         let users = InMemoryUserRepository()
@@ -91,19 +110,9 @@ func withAccounts(
             applications: InMemorySellerApplicationRepository(users: users), attempts: InMemoryLogInAttemptStore(),
             database: nil))
     case .postgres:
-        try await withPostgresTestDatabase { database in
-            try await body(make(
-                users: PostgresUserRepository(database: database), tokens: PostgresRefreshTokenRepository(database: database),
-                applications: PostgresSellerApplicationRepository(database: database),
-                attempts: PostgresLogInAttemptStore(database: database), database: nil))
-        }
+        try await withPostgresTestDatabase { try await body(stored($0, sqlite: nil)) }
     case .sqlite:
-        try await withTestDatabase { database in
-            try await body(make(
-                users: SQLiteUserRepository(database: database), tokens: SQLiteRefreshTokenRepository(database: database),
-                applications: SQLiteSellerApplicationRepository(database: database),
-                attempts: SQLiteLogInAttemptStore(database: database), database: database))
-        }
+        try await withTestDatabase { try await body(stored($0, sqlite: $0)) }
     }
 }
 
