@@ -37,7 +37,7 @@ enum OrderRow {
         var linesByOrder: [OrderID: [OrderLine]] = [:]
         try connection.forEach("""
             SELECT order_id, product_id, title, unit_price, quantity, delivery_fee FROM order_lines
-            WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, line
+            WHERE order_id IN (\(connection.dialect.integersFromJSON)) ORDER BY order_id, line
             """, [.text(ids)]) { row in
             linesByOrder[OrderID(row.int64(0)), default: []].append(OrderLine(
                 productID: ProductID(row.int64(1)), title: row.string(2), unitPrice: Money(won: row.int64(3)),
