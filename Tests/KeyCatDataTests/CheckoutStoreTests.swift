@@ -101,6 +101,16 @@ struct CheckoutStoreTests {
         }
     }
 
+    @Test("the repositories' writes on Postgres are serializable, as SQLite's single writer is",
+          .enabled(if: PostgresTestServer.isConfigured || PostgresTestServer.isCI, Comment(rawValue: PostgresTestServer.skipReason)))
+    func serializableWrites() async throws {
+        func isolation(_ database: some SQLDatabase) throws -> String? {
+            try database.write { try $0.queryOne("SHOW transaction_isolation", []) { $0.string(0) } }
+        }
+        let level = try await withPostgresTestDatabase { try isolation($0) }
+        #expect(level == "serializable")
+    }
+
     /// `buyers` checkouts of one unit each, spread over `servers`, all at once.
     static func race(_ buyers: Int, _ servers: [CommerceHarness]) async -> (sold: Int, outOfStock: Int, other: [String]) {
         await withTaskGroup(of: Result<Order, KeyCatError>.self) { group in
