@@ -45,6 +45,8 @@ extension KeyCat {
         let invariants: @Sendable () throws -> [String]
         let exportOrders: @Sendable (Date, Date) throws(KeyCatError) -> OrdersExport
         let loadRegistry: @Sendable ([BusinessRegistryEntry], Date, AuditEntry) throws(KeyCatError) -> Int
+        let seedCatalog: @Sendable ([SeedSeller], [(seller: Int, draft: ProductDraft, images: [ProductImage])], Date, AuditEntry)
+            throws(KeyCatError) -> SeedReport
 
         init<Database: SQLDatabase>(_ database: Database) {
             auditLog = SQLAuditLog(database: database)
@@ -61,6 +63,10 @@ extension KeyCat {
             }
             let registry = SQLBusinessRegistry(database: database)
             loadRegistry = { entries, now, audit throws(KeyCatError) in try registry.load(entries, at: now, audit: audit) }
+            let seeder = CatalogSeeder(database: database)
+            seedCatalog = { sellers, products, now, audit throws(KeyCatError) in
+                try seeder.load(sellers: sellers, products: products, at: now, audit: audit)
+            }
         }
     }
 }

@@ -31,6 +31,13 @@ struct AdminPostgresTests {
                 let listed = try admin(["users", "list", "--json"], environment: ["KEYCAT_DB": url])
                 #expect(listed.status == 0 && listed.standardOutput.contains("lee@example.com"), "\(listed.standardError)")
 
+                let seeded = try admin(["seed", "--db", url, "--file", AdminCatalogTests.seedFile, "--json"])
+                #expect(seeded.status == 0 && seeded.standardOutput.contains("\"products_created\":"), "\(seeded.standardError)")
+                let again = try admin(["seed", "--db", url, "--file", AdminCatalogTests.seedFile, "--json"])
+                #expect(again.standardOutput.contains("\"products_created\":0"), "\(again.standardOutput)")
+                let page = try admin(["products", "list", "--db", url, "--json", "--limit", "5", "--sort", "price-asc"])
+                #expect(page.status == 0 && page.standardOutput.contains("next_cursor"), "\(page.standardError)")
+
                 let check = try admin(["db", "check", "--db", url])
                 #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
                 #expect(try admin(["stats", "--db", url]).status == 0)

@@ -29,10 +29,10 @@ package struct SeedSeller: Sendable {
 /// verifies), since nobody is meant to log in as them; products are validated by the caller.
 /// Loading is idempotent: a seller is matched by email, a product by seller and title, so
 /// running the same seed twice changes nothing.
-package struct CatalogSeeder: Sendable {
-    private let database: SQLiteDatabase
+package struct CatalogSeeder<Database: SQLDatabase>: Sendable {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     /// Creates the missing sellers and listings, all in one transaction.
     ///

@@ -36,7 +36,7 @@ package struct SyntheticCatalog: Sendable {
         let sellerIDs: [UserID] = try storage { try database.write { connection in
             try (1...Self.sellerCount).map { number in
                 let seller = SeedSeller(email: "synthetic-seller-\(number)@example.com", nick: "합성셀러\(number)")
-                let (id, created) = try CatalogSeeder.ensureSeller(seller, at: now, on: connection)
+                let (id, created) = try CatalogSeeder<SQLiteDatabase>.ensureSeller(seller, at: now, on: connection)
                 if created { report.sellersCreated += 1 } else { report.sellersExisting += 1 }
                 return id
             }
