@@ -44,7 +44,7 @@ struct SimulationWorld: Sendable {
                         "SELECT id FROM products WHERE title = ? AND deleted_at IS NULL ORDER BY id LIMIT 1", [.text(title)], { $0.int64(0) }) {
                         products.append(ProductID(existing))
                     } else {
-                        let product = try SQLiteProductRepository.insert(
+                        let product = try ProductRow.insert(
                             draft(title, stock: stock).validated(at: now), sellerID: seller, images: [], at: now, on: connection)
                         products.append(product.id)
                     }

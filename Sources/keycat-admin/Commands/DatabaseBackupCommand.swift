@@ -34,6 +34,9 @@ struct DatabaseBackupCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) throws {
+        guard !context.isPostgres else {
+            throw KeyCatError.validation("db", "db backup copies a SQLite database file; back up Postgres with pg_dump")
+        }
         let keycat = try context.openForReading(allowOutdated: true)
         defer { keycat.close() }
         let showProgress = context.console.isTerminal && !context.json
@@ -55,10 +58,10 @@ struct DatabaseBackupCommand: AdminCommand {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? nil
         context.emit(
             json: .object([
-                ("source", .string(context.databasePath)), ("path", .string(destination)),
+                ("source", .string(context.databaseName)), ("path", .string(destination)),
                 ("pages", .int(last.totalPages)), ("bytes", bytes.map { .int($0) } ?? .null),
             ]),
-            human: "Backed up \(context.databasePath) to \(destination) (\(last.totalPages) pages"
+            human: "Backed up \(context.databaseName) to \(destination) (\(last.totalPages) pages"
                 + (bytes.map { ", \($0) bytes" } ?? "") + "). Check it with: keycat-admin db check --db \(destination)")
     }
 
@@ -66,14 +69,14 @@ struct DatabaseBackupCommand: AdminCommand {
         let counts = manifest.counts.sorted { $0.key < $1.key }
         context.emit(
             json: .object([
-                ("source", .string(context.databasePath)), ("path", .string(destination)), ("pages", .int(pages)),
+                ("source", .string(context.databaseName)), ("path", .string(destination)), ("pages", .int(pages)),
                 ("schema_version", .int(manifest.schemaVersion)),
                 ("counts", .object(counts.map { ($0.key, .int($0.value)) })),
                 ("simulator_payments", manifest.simulatorPayments.map { .int($0) } ?? .null),
                 ("images", .int(manifest.images)), ("missing_images", .array(manifest.missingImages.map(JSONValue.string))),
                 ("files", .int(manifest.files.count)),
             ]),
-            human: "Backed up \(context.databasePath) to \(destination)/: database (\(pages) pages; "
+            human: "Backed up \(context.databaseName) to \(destination)/: database (\(pages) pages; "
                 + counts.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + "), "
                 + (manifest.simulatorPayments.map { "PG simulator (\($0) payments), " } ?? "no PG simulator file, ")
                 + "\(manifest.images) image(s)"

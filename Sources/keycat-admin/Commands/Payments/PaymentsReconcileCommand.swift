@@ -45,7 +45,7 @@ struct PaymentsReconcileCommand: AdminCommand {
         var table = TextTable(["OUTCOME", "COUNT"])
         for (name, count) in rows { table.append([name, String(count)]) }
         try keycat.auditLog.record(AuditEntry(
-            actor: context.actor, action: "payments.reconcile", target: context.databasePath,
+            actor: context.actor, action: "payments.reconcile", target: context.databaseName,
             detail: rows.map { "\($0.0)=\($0.1)" }.joined(separator: " ") + (voidOrphans ? " void_orphans" : ""),
             at: keycat.configuration.clock.now()))
         var human = table.rendered()

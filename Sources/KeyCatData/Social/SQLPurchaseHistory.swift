@@ -4,10 +4,10 @@ import KeyCatInfrastructure
 /// Who may review what, answered from the orders tables: a buyer may review a product they
 /// bought in an order that holds their payment — paid, shipped, delivered or partially refunded.
 /// An order that was fully refunded, cancelled, failed or expired does not count.
-package struct SQLitePurchaseHistory: PurchaseHistory {
-    private let database: SQLiteDatabase
+package struct SQLPurchaseHistory<Database: SQLDatabase>: PurchaseHistory {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     package func hasEligiblePurchase(buyer: UserID, product: ProductID) throws(KeyCatError) -> Bool {
         try storage {
@@ -22,3 +22,8 @@ package struct SQLitePurchaseHistory: PurchaseHistory {
         }
     }
 }
+
+/// ``SQLPurchaseHistory`` over a SQLite file.
+package typealias SQLitePurchaseHistory = SQLPurchaseHistory<SQLiteDatabase>
+/// ``SQLPurchaseHistory`` over a Postgres database.
+package typealias PostgresPurchaseHistory = SQLPurchaseHistory<PostgresDatabase>

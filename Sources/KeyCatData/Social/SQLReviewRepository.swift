@@ -5,15 +5,17 @@ import KeyCatInfrastructure
 /// Reviews in the `reviews` table (see ``SocialSchema``), with the product's `rating_count`,
 /// `rating_sum` and `rating_score` changed in the same `BEGIN IMMEDIATE` transaction, so the
 /// `rating` sort never reads a half-applied review. Times are Unix milliseconds.
-package struct SQLiteReviewRepository: ReviewRepository {
-    private let database: SQLiteDatabase
+package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
-    private static let columns = """
+    private static var columns: String {
+        """
         reviews.id, reviews.product_id, reviews.author_id, users.nick, reviews.rating, reviews.content, \
         reviews.created_at
         """
+    }
 
     package func insert(_ form: ReviewForm, product: ProductID, author: UserID, at now: Date) throws(KeyCatError) -> Review {
         let millis = StoredTime.milliseconds(now)
@@ -25,11 +27,10 @@ package struct SQLiteReviewRepository: ReviewRepository {
                 guard let nick = try SocialRows.liveNick(author, on: connection) else {
                     throw KeyCatError.notFound("user", author)
                 }
-                try connection.run(
+                let id = ReviewID(try connection.insertReturningID(
                     "INSERT INTO reviews (product_id, author_id, rating, content, created_at) VALUES (?, ?, ?, ?, ?)",
                     [.integer(product.rawValue), .integer(author.rawValue), .int(form.rating), .text(form.content),
-                     .integer(millis)])
-                let id = ReviewID(connection.lastInsertRowID)
+                     .integer(millis)]))
                 try Self.adjustRating(of: product, count: 1, sum: form.rating, on: connection)
                 return Review(id: id, productID: product, authorID: author, authorNick: nick, rating: form.rating,
                               content: form.content, createdAt: StoredTime.date(millis))
@@ -57,7 +58,7 @@ package struct SQLiteReviewRepository: ReviewRepository {
                     { row in (ProductID(row.int64(0)), row.int(1)) }).first
                 else { throw KeyCatError.notFound("review", id) }
                 try Self.adjustRating(of: product, count: -1, sum: -rating, on: connection)
-                if let audit { try SQLiteAuditLog.insert(audit, on: connection) }
+                if let audit { try AuditLogTable.insert(audit, on: connection) }
             }
         }
     }
@@ -90,7 +91,7 @@ package struct SQLiteReviewRepository: ReviewRepository {
 
     /// The SQL of one page (parameters: the filter value, the keyset's, the limit) and the
     /// keyset's arguments.
-    static func listSQL(where column: ListColumn, after position: CursorPosition?) -> (String, [SQLiteValue]) {
+    static func listSQL(where column: ListColumn, after position: CursorPosition?) -> (String, [SQLValue]) {
         let keyset = SocialRows.keyset("reviews", after: position)
         return ("""
             SELECT \(columns) FROM reviews JOIN users ON users.id = reviews.author_id
@@ -102,7 +103,7 @@ package struct SQLiteReviewRepository: ReviewRepository {
     /// Moves a product's rating counters by one review. `rating_score` is recomputed from the
     /// new count and sum (SQLite evaluates every right-hand side against the old row), as
     /// `RatingScore.score` computes it: thousandths of a star, 0 without reviews.
-    private static func adjustRating(of product: ProductID, count: Int, sum: Int, on connection: SQLiteConnection) throws {
+    private static func adjustRating(of product: ProductID, count: Int, sum: Int, on connection: some SQLConnection) throws {
         try connection.run(
             """
             UPDATE products SET
@@ -115,9 +116,14 @@ package struct SQLiteReviewRepository: ReviewRepository {
             [.int(count), .int(sum), .integer(product.rawValue)])
     }
 
-    private static func decode(_ row: SQLiteRow) throws -> Review {
+    private static func decode(_ row: some SQLRow) throws -> Review {
         Review(id: ReviewID(row.int64(0)), productID: ProductID(row.int64(1)), authorID: UserID(row.int64(2)),
                authorNick: row.string(3), rating: row.int(4), content: row.string(5),
                createdAt: StoredTime.date(row.int64(6)))
     }
 }
+
+/// ``SQLReviewRepository`` over a SQLite file.
+package typealias SQLiteReviewRepository = SQLReviewRepository<SQLiteDatabase>
+/// ``SQLReviewRepository`` over a Postgres database.
+package typealias PostgresReviewRepository = SQLReviewRepository<PostgresDatabase>

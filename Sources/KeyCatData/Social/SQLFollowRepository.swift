@@ -5,10 +5,10 @@ import KeyCatInfrastructure
 /// Follows in the `follows` table, with `users.follower_count` (the followee's) and
 /// `users.following_count` (the follower's) moved in the same transaction only when a row was
 /// really added or removed.
-package struct SQLiteFollowRepository: FollowRepository {
-    private let database: SQLiteDatabase
+package struct SQLFollowRepository<Database: SQLDatabase>: FollowRepository {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     package func add(follower: UserID, followee: UserID, at now: Date) throws(KeyCatError) -> Bool {
         try storage {
@@ -77,7 +77,7 @@ package struct SQLiteFollowRepository: FollowRepository {
 
     /// The SQL of one page over `follows_by_followee` (followers) or `follows_by_follower`
     /// (following) — parameters: the user, the keyset's, the limit — and the keyset's arguments.
-    static func listSQL(_ direction: FollowDirection, after position: CursorPosition?) -> (String, [SQLiteValue]) {
+    static func listSQL(_ direction: FollowDirection, after position: CursorPosition?) -> (String, [SQLValue]) {
         // Followers: rows where the user is the followee, showing the follower; following: the reverse.
         let (mine, theirs) = direction == .followers ? ("followee_id", "follower_id") : ("follower_id", "followee_id")
         let keyset = SocialRows.keyset("follows", after: position)
@@ -89,10 +89,15 @@ package struct SQLiteFollowRepository: FollowRepository {
             """, keyset.arguments)
     }
 
-    private static func adjustCounts(follower: UserID, followee: UserID, by delta: Int, on connection: SQLiteConnection) throws {
+    private static func adjustCounts(follower: UserID, followee: UserID, by delta: Int, on connection: some SQLConnection) throws {
         try connection.run("UPDATE users SET follower_count = follower_count + ? WHERE id = ?",
                            [.int(delta), .integer(followee.rawValue)])
         try connection.run("UPDATE users SET following_count = following_count + ? WHERE id = ?",
                            [.int(delta), .integer(follower.rawValue)])
     }
 }
+
+/// ``SQLFollowRepository`` over a SQLite file.
+package typealias SQLiteFollowRepository = SQLFollowRepository<SQLiteDatabase>
+/// ``SQLFollowRepository`` over a Postgres database.
+package typealias PostgresFollowRepository = SQLFollowRepository<PostgresDatabase>

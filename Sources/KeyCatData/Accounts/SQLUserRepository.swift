@@ -3,30 +3,30 @@ import KeyCatDomain
 import KeyCatInfrastructure
 
 /// Accounts in the `users` table (schema version 2).
-package struct SQLiteUserRepository: UserRepository {
-    private let database: SQLiteDatabase
+package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
-    static let columns = """
-        id, email, nick, phone, birthday, profile_image, role, created_at, updated_at, withdrawn_at
-        """
+    static var columns: String {
+        "id, email, nick, phone, birthday, profile_image, role, created_at, updated_at, withdrawn_at"
+    }
 
     package func insert(_ user: NewUser, audit: (@Sendable (User) -> AuditEntry)?) throws(KeyCatError) -> User {
         try storage {
             try database.write { connection in
-                try connection.run(
+                let id = try connection.insertReturningID(
                     """
                     INSERT INTO users (email, nick, password_hash, phone, birthday, role, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [.text(user.email), .text(user.nick), .text(user.passwordHash),
-                     .optional(user.phone.map(SQLiteValue.text)), .optional(user.birthday.map { .text($0.description) }),
+                     .optional(user.phone.map(SQLValue.text)), .optional(user.birthday.map { .text($0.description) }),
                      .text(user.role.rawValue), StoredTime.value(user.createdAt), StoredTime.value(user.createdAt)])
                 let stored = User(
-                    id: UserID(connection.lastInsertRowID), email: user.email, nick: user.nick, phone: user.phone,
+                    id: UserID(id), email: user.email, nick: user.nick, phone: user.phone,
                     birthday: user.birthday, role: user.role, createdAt: user.createdAt, updatedAt: user.createdAt)
-                if let audit { try SQLiteAuditLog.insert(audit(stored), on: connection) }
+                if let audit { try AuditLogTable.insert(audit(stored), on: connection) }
                 return stored
             }
         }
@@ -39,7 +39,7 @@ package struct SQLiteUserRepository: UserRepository {
     }
 
     /// Reads one account on a connection already in a transaction.
-    static func find(_ id: UserID, on connection: SQLiteConnection) throws -> User? {
+    static func find(_ id: UserID, on connection: some SQLConnection) throws -> User? {
         try connection.queryOne("SELECT \(columns) FROM users WHERE id = ?", [.integer(id.rawValue)], decode)
     }
 
@@ -72,9 +72,9 @@ package struct SQLiteUserRepository: UserRepository {
                     UPDATE users SET nick = ?, phone = ?, birthday = ?, profile_image = ?, updated_at = ?
                     WHERE id = ? AND withdrawn_at IS NULL
                     """,
-                    [.text(user.nick), .optional(user.phone.map(SQLiteValue.text)),
+                    [.text(user.nick), .optional(user.phone.map(SQLValue.text)),
                      .optional(user.birthday.map { .text($0.description) }),
-                     .optional(user.profileImage.map(SQLiteValue.text)), StoredTime.value(user.updatedAt),
+                     .optional(user.profileImage.map(SQLValue.text)), StoredTime.value(user.updatedAt),
                      .integer(user.id.rawValue)])
             }
         }
@@ -111,7 +111,7 @@ package struct SQLiteUserRepository: UserRepository {
         }
     }
 
-    static func decode(_ row: SQLiteRow) throws -> User {
+    static func decode(_ row: some SQLRow) throws -> User {
         User(
             id: UserID(row.int64(0)), email: row.string(1), nick: row.string(2), phone: row.optionalString(3),
             birthday: try row.optionalString(4).map { try CalendarDate(iso8601: $0, field: "birthday") },
@@ -120,3 +120,8 @@ package struct SQLiteUserRepository: UserRepository {
             withdrawnAt: StoredTime.date(row.optionalInt64(9)))
     }
 }
+
+/// ``SQLUserRepository`` over a SQLite file.
+package typealias SQLiteUserRepository = SQLUserRepository<SQLiteDatabase>
+/// ``SQLUserRepository`` over a Postgres database.
+package typealias PostgresUserRepository = SQLUserRepository<PostgresDatabase>

@@ -3,10 +3,10 @@ import KeyCatDomain
 import KeyCatInfrastructure
 
 /// Carts in the `cart_lines` table, one row per (buyer, product).
-package struct SQLiteCartRepository: CartRepository {
-    private let database: SQLiteDatabase
+package struct SQLCartRepository<Database: SQLDatabase>: CartRepository {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     package func entries(of userID: UserID) throws(KeyCatError) -> [CartEntry] {
         try storage {
@@ -19,6 +19,8 @@ package struct SQLiteCartRepository: CartRepository {
         }
     }
 
+    // Specialised for SQLite in this module, as the product reads are: the cart read is a hot path.
+    @_specialize(where Database == SQLiteDatabase)
     package func contents(of userID: UserID) throws(KeyCatError) -> [(entry: CartEntry, product: CartProductFacts?)] {
         try storage {
             try database.readStatement { connection in
@@ -45,18 +47,18 @@ package struct SQLiteCartRepository: CartRepository {
 
     package func add(_ productID: ProductID, quantity: Int, cap: Int, for userID: UserID, maximumLines: Int, at now: Date) throws(KeyCatError) -> CartEntry {
         try upsert(productID, for: userID, maximumLines: maximumLines, at: now,
-                   update: "quantity = min(quantity + ?, \(cap))", value: min(quantity, cap))
+                   update: { "quantity = \($0.smaller("quantity + ?", "\(cap)"))" }, value: min(quantity, cap))
     }
 
     package func set(_ productID: ProductID, quantity: Int, for userID: UserID, maximumLines: Int, at now: Date) throws(KeyCatError) -> CartEntry {
-        try upsert(productID, for: userID, maximumLines: maximumLines, at: now, update: "quantity = ?", value: quantity)
+        try upsert(productID, for: userID, maximumLines: maximumLines, at: now, update: { _ in "quantity = ?" }, value: quantity)
     }
 
-    private func upsert(_ productID: ProductID, for userID: UserID, maximumLines: Int, at now: Date, update: String, value: Int) throws(KeyCatError) -> CartEntry {
+    private func upsert(_ productID: ProductID, for userID: UserID, maximumLines: Int, at now: Date, update: (SQLDialect) -> String, value: Int) throws(KeyCatError) -> CartEntry {
         try storage {
             try database.write { connection in
-                let key: [SQLiteValue] = [.integer(userID.rawValue), .integer(productID.rawValue)]
-                if try connection.run("UPDATE cart_lines SET \(update) WHERE user_id = ? AND product_id = ?", [.int(value)] + key) == 0 {
+                let key: [SQLValue] = [.integer(userID.rawValue), .integer(productID.rawValue)]
+                if try connection.run("UPDATE cart_lines SET \(update(connection.dialect)) WHERE user_id = ? AND product_id = ?", [.int(value)] + key) == 0 {
                     let lines = try connection.queryOne("SELECT count(*) FROM cart_lines WHERE user_id = ?", [key[0]]) { $0.int(0) } ?? 0
                     guard lines < maximumLines else {
                         throw KeyCatError.validation("cart", "a cart holds at most \(maximumLines) lines")
@@ -88,3 +90,8 @@ package struct SQLiteCartRepository: CartRepository {
         }
     }
 }
+
+/// ``SQLCartRepository`` over a SQLite file.
+package typealias SQLiteCartRepository = SQLCartRepository<SQLiteDatabase>
+/// ``SQLCartRepository`` over a Postgres database.
+package typealias PostgresCartRepository = SQLCartRepository<PostgresDatabase>

@@ -10,12 +10,12 @@ import KeyCatInfrastructure
 /// is one `BEGIN IMMEDIATE` transaction, so two processes cannot both take the last attempt.
 /// Cost: one small write per log-in attempt (a commit, fsynced under `synchronous=FULL`), next to
 /// the ~150 ms of PBKDF2 a log-in already spends; refused attempts write nothing.
-package struct SQLiteLogInAttemptStore: LogInAttemptStore {
-    private let database: SQLiteDatabase
+package struct SQLLogInAttemptStore<Database: SQLDatabase>: LogInAttemptStore {
+    private let database: Database
     /// Closed windows swept per admission, through the index on `window_start`.
-    private static let sweepBatch = 10
+    private static var sweepBatch: Int { 10 }
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     package func admit(_ keys: [LogInThrottleKey], at now: Date, window: TimeInterval) throws(KeyCatError) -> TimeInterval? {
         let nowMillis = StoredTime.milliseconds(now)
@@ -37,14 +37,15 @@ package struct SQLiteLogInAttemptStore: LogInAttemptStore {
                     try connection.run("""
                         INSERT INTO login_attempts (scope, key_digest, window_start, attempts) VALUES (?, ?, ?, 1)
                         ON CONFLICT (scope, key_digest) DO UPDATE SET
-                            attempts = CASE WHEN window_start + ? > excluded.window_start THEN attempts + 1 ELSE 1 END,
-                            window_start = CASE WHEN window_start + ? > excluded.window_start THEN window_start
-                                                ELSE excluded.window_start END
+                            attempts = CASE WHEN login_attempts.window_start + ? > excluded.window_start
+                                            THEN login_attempts.attempts + 1 ELSE 1 END,
+                            window_start = CASE WHEN login_attempts.window_start + ? > excluded.window_start
+                                                THEN login_attempts.window_start ELSE excluded.window_start END
                         """, Self.id(key) + [.integer(nowMillis), .integer(windowMillis), .integer(windowMillis)])
                 }
                 try connection.run("""
-                    DELETE FROM login_attempts WHERE rowid IN
-                        (SELECT rowid FROM login_attempts WHERE window_start <= ? LIMIT \(Self.sweepBatch))
+                    DELETE FROM login_attempts WHERE (scope, key_digest) IN
+                        (SELECT scope, key_digest FROM login_attempts WHERE window_start <= ? LIMIT \(Self.sweepBatch))
                     """, [.integer(nowMillis - windowMillis)])
                 return nil
             }
@@ -64,7 +65,12 @@ package struct SQLiteLogInAttemptStore: LogInAttemptStore {
         }
     }
 
-    private static func id(_ key: LogInThrottleKey) -> [SQLiteValue] {
+    private static func id(_ key: LogInThrottleKey) -> [SQLValue] {
         [.text(key.scope), .blob(SHA256.hash("\(key.scope):\(key.value)"))]
     }
 }
+
+/// ``SQLLogInAttemptStore`` over a SQLite file.
+package typealias SQLiteLogInAttemptStore = SQLLogInAttemptStore<SQLiteDatabase>
+/// ``SQLLogInAttemptStore`` over a Postgres database.
+package typealias PostgresLogInAttemptStore = SQLLogInAttemptStore<PostgresDatabase>

@@ -5,10 +5,10 @@ import KeyCatInfrastructure
 /// Bookmarks in the `bookmarks` table, with `products.bookmark_count` moved in the same
 /// transaction only when a row was really added or removed, so the count always equals the
 /// rows, whatever the order of concurrent toggles.
-package struct SQLiteBookmarkRepository: BookmarkRepository {
-    private let database: SQLiteDatabase
+package struct SQLBookmarkRepository<Database: SQLDatabase>: BookmarkRepository {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     package func add(user: UserID, product: ProductID, at now: Date) throws(KeyCatError) -> Bool {
         try storage {
@@ -59,8 +59,8 @@ package struct SQLiteBookmarkRepository: BookmarkRepository {
             try database.read { connection in
                 try connection.query(sql, [.integer(user.rawValue)] + keyset + [.int(limit)]) { row in
                     // The product's columns come first, so its decoder reads them where it expects.
-                    Bookmark(id: row.int64(Self.bookmarkColumn), product: try ProductRow.decode(row),
-                             bookmarkedAt: StoredTime.date(row.int64(Self.bookmarkColumn + 1)))
+                    Bookmark(id: row.int64(ProductRow.columnCount), product: try ProductRow.decode(row),
+                             bookmarkedAt: StoredTime.date(row.int64(ProductRow.columnCount + 1)))
                 }
             }
         }
@@ -68,7 +68,7 @@ package struct SQLiteBookmarkRepository: BookmarkRepository {
 
     /// The SQL of one page over `bookmarks_by_user` (parameters: the user, the keyset's, the
     /// limit) and the keyset's arguments.
-    static func listSQL(after position: CursorPosition?) -> (String, [SQLiteValue]) {
+    static func listSQL(after position: CursorPosition?) -> (String, [SQLValue]) {
         let keyset = SocialRows.keyset("bookmarks", after: position)
         let productColumns = ProductRow.columns.split(separator: ",")
             .map { "products." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
@@ -80,11 +80,14 @@ package struct SQLiteBookmarkRepository: BookmarkRepository {
             """, keyset.arguments)
     }
 
-    /// Where the bookmark's own columns start, after the product's.
-    private static let bookmarkColumn = ProductRow.columns.split(separator: ",").count
 
-    private static func adjustCount(of product: ProductID, by delta: Int, on connection: SQLiteConnection) throws {
+    private static func adjustCount(of product: ProductID, by delta: Int, on connection: some SQLConnection) throws {
         try connection.run("UPDATE products SET bookmark_count = bookmark_count + ? WHERE id = ?",
                            [.int(delta), .integer(product.rawValue)])
     }
 }
+
+/// ``SQLBookmarkRepository`` over a SQLite file.
+package typealias SQLiteBookmarkRepository = SQLBookmarkRepository<SQLiteDatabase>
+/// ``SQLBookmarkRepository`` over a Postgres database.
+package typealias PostgresBookmarkRepository = SQLBookmarkRepository<PostgresDatabase>

@@ -9,16 +9,16 @@ import KeyCatInfrastructure
 /// Keys past their retention are never deleted on the claim path (that used to scan the table
 /// inside the write lock); reconciliation sweeps them a batch at a time through the
 /// `idempotency_keys_by_expiry` index (``sweepSQL``).
-package struct SQLiteIdempotencyStore: IdempotencyStore {
-    private let database: SQLiteDatabase
+package struct SQLIdempotencyStore<Database: SQLDatabase>: IdempotencyStore {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     package func claim(scope: String, key: String, fingerprint: String, at now: Date, retention: TimeInterval,
                        lease: TimeInterval) throws(KeyCatError) -> IdempotencyClaim {
         try storage {
             try database.write { connection in
-                let id: [SQLiteValue] = [.text(scope), .text(key)]
+                let id: [SQLValue] = [.text(scope), .text(key)]
                 let existing = try connection.queryOne(
                     "SELECT fingerprint, response, created_at, expires_at FROM idempotency_keys WHERE scope = ? AND key = ?", id
                 ) { row in (row.string(0), row.isNull(1) ? nil : Data(row.bytes(1)), StoredTime.date(row.int64(2)), StoredTime.date(row.int64(3))) }
@@ -49,10 +49,12 @@ package struct SQLiteIdempotencyStore: IdempotencyStore {
     /// Deletes the oldest expired keys, at most `limit`, in one short write transaction: a
     /// range read from the start of the `idempotency_keys_by_expiry` index, so the cost follows
     /// `limit`, not the size of the table.
-    package static let sweepSQL = """
-        DELETE FROM idempotency_keys WHERE rowid IN
-            (SELECT rowid FROM idempotency_keys WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)
+    package static var sweepSQL: String {
         """
+        DELETE FROM idempotency_keys WHERE (scope, key) IN
+            (SELECT scope, key FROM idempotency_keys WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)
+        """
+    }
 
     package func sweepExpired(before now: Date, limit: Int) throws(KeyCatError) -> Int {
         guard limit > 0 else { return 0 }
@@ -85,15 +87,15 @@ package struct SQLiteIdempotencyStore: IdempotencyStore {
 }
 
 /// Webhook ids in the `webhook_events` table: the primary key makes the first insert win.
-package struct SQLiteWebhookEventStore: WebhookEventStore {
-    private let database: SQLiteDatabase
+package struct SQLWebhookEventStore<Database: SQLDatabase>: WebhookEventStore {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     package func recordFirstDelivery(of id: String, at now: Date) throws(KeyCatError) -> Bool {
         try storage {
             try database.write {
-                try $0.run("INSERT OR IGNORE INTO webhook_events (id, received_at) VALUES (?, ?)", [.text(id), StoredTime.value(now)]) == 1
+                try $0.run("INSERT INTO webhook_events (id, received_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", [.text(id), StoredTime.value(now)]) == 1
             }
         }
     }
@@ -102,3 +104,13 @@ package struct SQLiteWebhookEventStore: WebhookEventStore {
         try storage { try database.write { try $0.run("DELETE FROM webhook_events WHERE id = ?", [.text(id)]) } }
     }
 }
+
+/// ``SQLIdempotencyStore`` over a SQLite file.
+package typealias SQLiteIdempotencyStore = SQLIdempotencyStore<SQLiteDatabase>
+/// ``SQLIdempotencyStore`` over a Postgres database.
+package typealias PostgresIdempotencyStore = SQLIdempotencyStore<PostgresDatabase>
+
+/// ``SQLWebhookEventStore`` over a SQLite file.
+package typealias SQLiteWebhookEventStore = SQLWebhookEventStore<SQLiteDatabase>
+/// ``SQLWebhookEventStore`` over a Postgres database.
+package typealias PostgresWebhookEventStore = SQLWebhookEventStore<PostgresDatabase>

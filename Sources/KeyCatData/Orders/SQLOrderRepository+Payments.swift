@@ -2,7 +2,7 @@ import Foundation
 import KeyCatDomain
 import KeyCatInfrastructure
 
-extension SQLiteOrderRepository {
+extension SQLOrderRepository {
     package func recordVoiding(_ payment: OrderPayment) throws(KeyCatError) {
         try storage {
             try database.write { connection in
@@ -22,7 +22,7 @@ extension SQLiteOrderRepository {
                 let changed = try connection.run(
                     "UPDATE payments SET status = 'voided', updated_at = ? WHERE imp_uid = ? AND status = 'voiding'",
                     [StoredTime.value(audit?.at ?? Date()), .text(impUID)])
-                if changed == 1, let audit { try SQLiteAuditLog.insert(audit, on: connection) }
+                if changed == 1, let audit { try AuditLogTable.insert(audit, on: connection) }
             }
         }
     }
@@ -36,15 +36,11 @@ extension SQLiteOrderRepository {
         }
     }
 
-    /// The payment columns qualified with `p.`, for joins with `orders`; built once.
-    private static let prefixedPaymentColumns = OrderRow.paymentColumns.split(separator: ",")
-        .map { "p." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
-
     package func payments(of buyerID: UserID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [OrderPayment] {
         try storage {
             try database.read {
                 try $0.query("""
-                    SELECT \(Self.prefixedPaymentColumns)
+                    SELECT \(OrderRow.prefixedPaymentColumns)
                     FROM payments p JOIN orders o ON o.id = p.order_id
                     WHERE o.buyer_id = ? AND p.id < ? ORDER BY p.id DESC LIMIT ?
                     """, [.integer(buyerID.rawValue), .integer(position?.id ?? Int64.max), .int(limit)], OrderRow.decodePayment)
@@ -84,14 +80,14 @@ extension SQLiteOrderRepository {
                 }
                 let next = target(refundAmount == balance)
                 try order.status.checkMove(to: next)
-                try connection.run("""
+                let id = try connection.insertReturningID("""
                     INSERT INTO refunds (order_id, amount, checksum, reason, restock, target, status, created_at, updated_at,
                                          request_key, request_fingerprint)
                     VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)
                     """, [.integer(orderID.rawValue), .integer(refundAmount.won), .integer(balance.won), .text(reason),
                           .bool(restock), .text(next.rawValue), StoredTime.value(now), StoredTime.value(now),
-                          .optional(requestKey.map(SQLiteValue.text)), .optional(requestFingerprint.map(SQLiteValue.text))])
-                return Refund(id: connection.lastInsertRowID, orderID: orderID, amount: refundAmount, checksum: balance,
+                          .optional(requestKey.map(SQLValue.text)), .optional(requestFingerprint.map(SQLValue.text))])
+                return Refund(id: id, orderID: orderID, amount: refundAmount, checksum: balance,
                               reason: reason, restock: restock, target: next, status: .pending, createdAt: now,
                               requestKey: requestKey, requestFingerprint: requestFingerprint)
             }
@@ -112,7 +108,7 @@ extension SQLiteOrderRepository {
                         UPDATE orders SET refunded_amount = refunded_amount + ?, updated_at = ?,
                             status = CASE
                                 WHEN status NOT IN ('paid', 'shipped', 'delivered', 'partially_refunded') THEN status
-                                WHEN ? = 'cancelled' AND status <> 'paid' THEN 'refunded'
+                                WHEN CAST(? AS TEXT) = 'cancelled' AND status <> 'paid' THEN 'refunded'
                                 ELSE ? END
                         WHERE id = ?
                         RETURNING status
@@ -127,7 +123,7 @@ extension SQLiteOrderRepository {
                         try OrderRow.returnStock(of: refund.orderID, as: status == OrderStatus.cancelled.rawValue ? .orderReturned : .refundRestock,
                                                  at: now, on: connection)
                     }
-                    if let audit { try SQLiteAuditLog.insert(audit, on: connection) }
+                    if let audit { try AuditLogTable.insert(audit, on: connection) }
                 }
                 guard let order = try OrderRow.find(refund.orderID, on: connection) else {
                     throw KeyCatError.notFound("order", refund.orderID)

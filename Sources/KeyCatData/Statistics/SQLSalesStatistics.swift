@@ -8,53 +8,63 @@ import KeyCatInfrastructure
 /// `refunds_done`, and `orders_by_status`), so the cost follows the orders in the window, not
 /// the size of the shop; `StatisticsQueryPlanTests` holds them to it. Grouping by day happens
 /// in SQL on `(time + offset) / 86,400,000`: times are Unix milliseconds.
-package struct SQLiteSalesStatistics: SalesStatistics {
-    private let database: SQLiteDatabase
+package struct SQLSalesStatistics<Database: SQLDatabase>: SalesStatistics {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     /// Orders paid per day. `status <> 'failed'` leaves out a forged payment, which the PG
     /// cancelled at once; a paid order refunded later still counts as sold the day it was paid.
-    static let salesSQL = """
+    static var salesSQL: String {
+        """
         SELECT (paid_at + ?1) / 86400000 AS day, count(*), sum(amount) FROM orders
         WHERE paid_at >= ?2 AND paid_at < ?3 AND status <> 'failed'
         GROUP BY day ORDER BY day
         """
+    }
 
     /// Refunds completed per day (a refund's `updated_at` is when it completed).
-    static let refundsSQL = """
+    static var refundsSQL: String {
+        """
         SELECT (updated_at + ?1) / 86400000 AS day, count(*), sum(amount) FROM refunds
         WHERE status = 'done' AND updated_at >= ?2 AND updated_at < ?3
         GROUP BY day ORDER BY day
         """
+    }
 
     /// Orders created in the window by status: one range of `orders_by_status` per status.
-    static let statusSQL = """
+    static var statusSQL: String {
+        """
         SELECT status, count(*) FROM orders
         WHERE status IN (\(OrderStatus.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")))
           AND created_at >= ?1 AND created_at < ?2
         GROUP BY status
         """
+    }
 
     /// Revenue per product from the lines of orders paid in the window.
-    static let revenueSQL = """
+    static var revenueSQL: String {
+        """
         SELECT l.product_id, p.title, sum(l.quantity), sum(l.unit_price * l.quantity) AS revenue
         FROM orders o
         JOIN order_lines l ON l.order_id = o.id
         JOIN products p ON p.id = l.product_id
         WHERE o.paid_at >= ?1 AND o.paid_at < ?2 AND o.status <> 'failed'
-        GROUP BY l.product_id ORDER BY revenue DESC, l.product_id LIMIT ?3
+        GROUP BY l.product_id, p.title ORDER BY revenue DESC, l.product_id LIMIT ?3
         """
+    }
 
     /// The best-rated listed products: the `products_rating` index read from the top.
-    static let ratingSQL = """
+    static var ratingSQL: String {
+        """
         SELECT id, title, rating_count, rating_sum FROM products
         WHERE listed = 1 AND rating_count > 0
         ORDER BY rating_score DESC, id DESC LIMIT ?1
         """
+    }
 
     package func figures(_ query: SalesStatisticsQuery) throws(KeyCatError) -> SalesFigures {
-        let offset = SQLiteValue.integer(Int64(query.utcOffsetSeconds) * 1000)
+        let offset = SQLValue.integer(Int64(query.utcOffsetSeconds) * 1000)
         let start = StoredTime.value(query.start), end = StoredTime.value(query.end)
         return try storage {
             try database.read { connection in
@@ -81,3 +91,8 @@ package struct SQLiteSalesStatistics: SalesStatistics {
         }
     }
 }
+
+/// ``SQLSalesStatistics`` over a SQLite file.
+package typealias SQLiteSalesStatistics = SQLSalesStatistics<SQLiteDatabase>
+/// ``SQLSalesStatistics`` over a Postgres database.
+package typealias PostgresSalesStatistics = SQLSalesStatistics<PostgresDatabase>

@@ -5,10 +5,10 @@ import KeyCatInfrastructure
 /// Orders, their lines and payments in SQLite (see ``OrdersSchema``). Every status change is a
 /// conditional `UPDATE … WHERE status = ?` in a short `BEGIN IMMEDIATE` transaction, so racing
 /// confirms, webhooks and reconcilers in any number of processes agree on one winner.
-package struct SQLiteOrderRepository: OrderRepository {
-    let database: SQLiteDatabase
+package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
+    let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     package func create(_ order: NewOrder, at now: Date) throws(KeyCatError) -> Order {
         try storage {
@@ -28,14 +28,13 @@ package struct SQLiteOrderRepository: OrderRepository {
                                       "requested": "\(line.quantity)"])
                     }
                 }
-                try connection.run("""
+                let id = OrderID(try connection.insertReturningID("""
                     INSERT INTO orders (merchant_uid, buyer_id, items_total, delivery_total, amount, status, expires_at,
                                         created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, 'awaiting_payment', ?, ?, ?)
                     """, [.text(order.merchantUID), .integer(order.buyerID.rawValue), .integer(order.itemsTotal.won),
                           .integer(order.deliveryTotal.won), .integer(order.amount.won), StoredTime.value(order.expiresAt),
-                          StoredTime.value(now), StoredTime.value(now)])
-                let id = OrderID(connection.lastInsertRowID)
+                          StoredTime.value(now), StoredTime.value(now)]))
                 for (index, line) in order.lines.enumerated() {
                     try connection.run("""
                         INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee)
@@ -67,7 +66,7 @@ package struct SQLiteOrderRepository: OrderRepository {
 
     package func list(_ filter: OrderFilter, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Order] {
         var conditions: [String] = []
-        var arguments: [SQLiteValue] = []
+        var arguments: [SQLValue] = []
         if let status = filter.status { conditions.append("status = ?"); arguments.append(.text(status.rawValue)) }
         if let buyer = filter.buyerID { conditions.append("buyer_id = ?"); arguments.append(.integer(buyer.rawValue)) }
         if let position {
@@ -87,14 +86,14 @@ package struct SQLiteOrderRepository: OrderRepository {
         try storage {
             try database.write { connection in
                 var sql = "UPDATE orders SET status = ?, updated_at = ?, outcome_unknown = 0"
-                var arguments: [SQLiteValue] = [.text(transition.to.rawValue), StoredTime.value(now)]
+                var arguments: [SQLValue] = [.text(transition.to.rawValue), StoredTime.value(now)]
                 if let payment = transition.payment, payment.status == .paid {
                     sql += ", imp_uid = ?, paid_at = ?"
                     arguments += [.text(payment.impUID), StoredTime.value(now)]
                 }
                 if let carrier = transition.carrier {
                     sql += ", carrier = ?, tracking_number = ?"
-                    arguments += [.text(carrier), .optional(transition.trackingNumber.map(SQLiteValue.text))]
+                    arguments += [.text(carrier), .optional(transition.trackingNumber.map(SQLValue.text))]
                 }
                 sql += " WHERE id = ? AND status = ?"
                 arguments += [.integer(transition.orderID.rawValue), .text(transition.from.rawValue)]
@@ -111,13 +110,13 @@ package struct SQLiteOrderRepository: OrderRepository {
                           AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = ?)
                         """, [.integer(transition.orderID.rawValue), .integer(transition.orderID.rawValue)])
                 }
-                if let audit = transition.audit { try SQLiteAuditLog.insert(audit, on: connection) }
+                if let audit = transition.audit { try AuditLogTable.insert(audit, on: connection) }
                 return true
             }
         }
     }
 
-    static func insert(_ payment: OrderPayment, at now: Date, on connection: SQLiteConnection) throws {
+    static func insert(_ payment: OrderPayment, at now: Date, on connection: some SQLConnection) throws {
         try connection.run("""
             INSERT INTO payments (imp_uid, order_id, merchant_uid, amount, status, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -147,3 +146,8 @@ package struct SQLiteOrderRepository: OrderRepository {
         }
     }
 }
+
+/// ``SQLOrderRepository`` over a SQLite file.
+package typealias SQLiteOrderRepository = SQLOrderRepository<SQLiteDatabase>
+/// ``SQLOrderRepository`` over a Postgres database.
+package typealias PostgresOrderRepository = SQLOrderRepository<PostgresDatabase>

@@ -4,10 +4,10 @@ import KeyCatInfrastructure
 
 /// The business registry as a table the operator loads (`business_registry`), standing in for
 /// the tax service's status API. A number not in the table is unregistered.
-package struct SQLiteBusinessRegistry: BusinessRegistry {
-    private let database: SQLiteDatabase
+package struct SQLBusinessRegistry<Database: SQLDatabase>: BusinessRegistry {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     package func status(of number: BusinessRegistrationNumber) async throws(KeyCatError) -> BusinessStatus {
         try storage {
@@ -32,7 +32,7 @@ package struct SQLiteBusinessRegistry: BusinessRegistry {
                         """,
                         [.text(entry.number.digits), .text(entry.status.rawValue), StoredTime.value(at)])
                 }
-                try SQLiteAuditLog.insert(audit, on: connection)
+                try AuditLogTable.insert(audit, on: connection)
                 return entries.count
             }
         }
@@ -51,3 +51,8 @@ package struct InMemoryBusinessRegistry: BusinessRegistry {
         entries[number] ?? .unregistered
     }
 }
+
+/// ``SQLBusinessRegistry`` over a SQLite file.
+package typealias SQLiteBusinessRegistry = SQLBusinessRegistry<SQLiteDatabase>
+/// ``SQLBusinessRegistry`` over a Postgres database.
+package typealias PostgresBusinessRegistry = SQLBusinessRegistry<PostgresDatabase>

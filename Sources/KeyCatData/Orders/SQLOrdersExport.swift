@@ -4,13 +4,13 @@ import KeyCatInfrastructure
 
 /// Reads an ``OrdersExport`` in one read transaction, so the three lists are one consistent
 /// snapshot even while the shop keeps selling. Each list walks an index on its table's time.
-package struct SQLiteOrdersExport: Sendable {
-    private let database: SQLiteDatabase
+package struct SQLOrdersExport<Database: SQLDatabase>: Sendable {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     package func export(since: Date, until: Date) throws(KeyCatError) -> OrdersExport {
-        let period: [SQLiteValue] = [StoredTime.value(since), StoredTime.value(until)]
+        let period: [SQLValue] = [StoredTime.value(since), StoredTime.value(until)]
         return try storage {
             try database.read { connection in
                 let orders = try connection.query(
@@ -28,3 +28,8 @@ package struct SQLiteOrdersExport: Sendable {
         }
     }
 }
+
+/// ``SQLOrdersExport`` over a SQLite file.
+package typealias SQLiteOrdersExport = SQLOrdersExport<SQLiteDatabase>
+/// ``SQLOrdersExport`` over a Postgres database.
+package typealias PostgresOrdersExport = SQLOrdersExport<PostgresDatabase>

@@ -3,27 +3,14 @@ import KeyCatDomain
 import KeyCatInfrastructure
 
 /// The audit log in the `audit_log` table. Times are stored as Unix milliseconds.
-package struct SQLiteAuditLog: AuditLog {
-    private let database: SQLiteDatabase
+package struct SQLAuditLog<Database: SQLDatabase>: AuditLog {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     @discardableResult
     package func record(_ entry: AuditEntry) throws(KeyCatError) -> AuditEntry {
-        try storage { try database.write { try Self.insert(entry, on: $0) } }
-    }
-
-    /// Records `entry` on a connection already inside a transaction, so an action and its audit
-    /// entry commit or roll back together.
-    @discardableResult
-    package static func insert(_ entry: AuditEntry, on connection: SQLiteConnection) throws -> AuditEntry {
-        try connection.run(
-            "INSERT INTO audit_log (actor, action, target, detail, created_at) VALUES (?, ?, ?, ?, ?)",
-            [.text(entry.actor), .text(entry.action), .text(entry.target), .text(entry.detail),
-             StoredTime.value(entry.at)])
-        var recorded = entry
-        recorded.id = connection.lastInsertRowID
-        return recorded
+        try storage { try database.write { try AuditLogTable.insert(entry, on: $0) } }
     }
 
     package func recent(limit: Int) throws(KeyCatError) -> [AuditEntry] {
@@ -35,7 +22,7 @@ package struct SQLiteAuditLog: AuditLog {
     /// `audit_log_by_time`) is walked newest first.
     package func entries(matching filter: AuditFilter, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [AuditEntry] {
         var conditions: [String] = []
-        var arguments: [SQLiteValue] = []
+        var arguments: [SQLValue] = []
         for (column, value) in [("actor", filter.actor), ("action", filter.action), ("target", filter.target)] {
             if let value {
                 conditions.append("\(column) = ?")
@@ -63,5 +50,25 @@ package struct SQLiteAuditLog: AuditLog {
                 }
             }
         }
+    }
+}
+
+/// ``SQLAuditLog`` over a SQLite file.
+package typealias SQLiteAuditLog = SQLAuditLog<SQLiteDatabase>
+/// ``SQLAuditLog`` over a Postgres database.
+package typealias PostgresAuditLog = SQLAuditLog<PostgresDatabase>
+
+/// The `audit_log` rows other repositories write inside their own transactions.
+package enum AuditLogTable {
+    /// Records `entry` on a connection already inside a transaction, so an action and its audit
+    /// entry commit or roll back together.
+    @discardableResult
+    package static func insert(_ entry: AuditEntry, on connection: some SQLConnection) throws -> AuditEntry {
+        var recorded = entry
+        recorded.id = try connection.insertReturningID(
+            "INSERT INTO audit_log (actor, action, target, detail, created_at) VALUES (?, ?, ?, ?, ?)",
+            [.text(entry.actor), .text(entry.action), .text(entry.target), .text(entry.detail),
+             StoredTime.value(entry.at)])
+        return recorded
     }
 }

@@ -7,18 +7,17 @@ import KeyCatInfrastructure
 /// Rotation is one `BEGIN IMMEDIATE` transaction that reads the presented token and retires it
 /// with a conditional `UPDATE … WHERE rotated_at IS NULL`: transactions on one file run one at
 /// a time (across processes too), so of two refreshes with one token exactly one sees it live.
-package struct SQLiteRefreshTokenRepository: RefreshTokenRepository {
-    private let database: SQLiteDatabase
+package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRepository {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     package func startFamily(for user: UserID, first: TokenDigest, issuedAt: Date, expiresAt: Date) throws(KeyCatError) -> Int64 {
         try storage {
             try database.write { connection in
-                try connection.run(
+                let family = try connection.insertReturningID(
                     "INSERT INTO refresh_token_families (user_id, created_at) VALUES (?, ?)",
                     [.integer(user.rawValue), StoredTime.value(issuedAt)])
-                let family = connection.lastInsertRowID
                 try Self.insertToken(first, family: family, issuedAt: issuedAt, expiresAt: expiresAt, on: connection)
                 return family
             }
@@ -92,17 +91,22 @@ package struct SQLiteRefreshTokenRepository: RefreshTokenRepository {
         }
     }
 
-    private static func revokeFamily(_ family: Int64, at: Date, on connection: SQLiteConnection) throws {
+    private static func revokeFamily(_ family: Int64, at: Date, on connection: some SQLConnection) throws {
         try connection.run(
             "UPDATE refresh_token_families SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
             [StoredTime.value(at), .integer(family)])
     }
 
     private static func insertToken(
-        _ digest: TokenDigest, family: Int64, issuedAt: Date, expiresAt: Date, on connection: SQLiteConnection
+        _ digest: TokenDigest, family: Int64, issuedAt: Date, expiresAt: Date, on connection: some SQLConnection
     ) throws {
         try connection.run(
             "INSERT INTO refresh_tokens (digest, family_id, issued_at, expires_at) VALUES (?, ?, ?, ?)",
             [.blob(digest.bytes), .integer(family), StoredTime.value(issuedAt), StoredTime.value(expiresAt)])
     }
 }
+
+/// ``SQLRefreshTokenRepository`` over a SQLite file.
+package typealias SQLiteRefreshTokenRepository = SQLRefreshTokenRepository<SQLiteDatabase>
+/// ``SQLRefreshTokenRepository`` over a Postgres database.
+package typealias PostgresRefreshTokenRepository = SQLRefreshTokenRepository<PostgresDatabase>

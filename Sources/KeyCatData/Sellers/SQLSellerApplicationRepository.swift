@@ -3,21 +3,23 @@ import KeyCatDomain
 import KeyCatInfrastructure
 
 /// Seller applications in `seller_applications` (schema version 2).
-package struct SQLiteSellerApplicationRepository: SellerApplicationRepository {
-    private let database: SQLiteDatabase
+package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerApplicationRepository {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
-    static let columns = """
+    static var columns: String {
+        """
         id, user_id, business_number, representative_name, opening_date, registry_status, status, reason,
         created_at, decided_at, decided_by
         """
+    }
 
     package func insert(_ application: SellerApplication) throws(KeyCatError) -> SellerApplication {
         do throws(KeyCatError) {
             return try storage {
                 try database.write { connection in
-                    try connection.run(
+                    let id = try connection.insertReturningID(
                         """
                         INSERT INTO seller_applications (user_id, business_number, representative_name, opening_date,
                             registry_status, status, reason, created_at, decided_at, decided_by)
@@ -26,10 +28,10 @@ package struct SQLiteSellerApplicationRepository: SellerApplicationRepository {
                         [.integer(application.userID.rawValue), .text(application.businessNumber.digits),
                          .text(application.representativeName), .text(application.openingDate.description),
                          .text(application.registryStatus.rawValue), .text(application.status.rawValue),
-                         .optional(application.reason.map(SQLiteValue.text)), StoredTime.value(application.createdAt),
-                         StoredTime.value(application.decidedAt), .optional(application.decidedBy.map(SQLiteValue.text))])
+                         .optional(application.reason.map(SQLValue.text)), StoredTime.value(application.createdAt),
+                         StoredTime.value(application.decidedAt), .optional(application.decidedBy.map(SQLValue.text))])
                     return SellerApplication(
-                        id: SellerApplicationID(connection.lastInsertRowID), userID: application.userID,
+                        id: SellerApplicationID(id), userID: application.userID,
                         businessNumber: application.businessNumber, representativeName: application.representativeName,
                         openingDate: application.openingDate, registryStatus: application.registryStatus,
                         status: application.status, reason: application.reason, createdAt: application.createdAt,
@@ -57,7 +59,7 @@ package struct SQLiteSellerApplicationRepository: SellerApplicationRepository {
         }
     }
 
-    private static func find(_ id: SellerApplicationID, on connection: SQLiteConnection) throws -> SellerApplication? {
+    private static func find(_ id: SellerApplicationID, on connection: some SQLConnection) throws -> SellerApplication? {
         try connection.queryOne(
             "SELECT \(columns) FROM seller_applications WHERE id = ?", [.integer(id.rawValue)], decode)
     }
@@ -102,7 +104,7 @@ package struct SQLiteSellerApplicationRepository: SellerApplicationRepository {
                     UPDATE seller_applications SET status = ?, reason = ?, decided_at = ?, decided_by = ?
                     WHERE id = ? AND status = 'pending'
                     """,
-                    [.text(status.rawValue), .optional(reason.map(SQLiteValue.text)), StoredTime.value(at),
+                    [.text(status.rawValue), .optional(reason.map(SQLValue.text)), StoredTime.value(at),
                      .text(actor), .integer(id.rawValue)])
                 if status == .approved {
                     // An admin applicant keeps the higher role; everyone else becomes a seller.
@@ -110,7 +112,7 @@ package struct SQLiteSellerApplicationRepository: SellerApplicationRepository {
                         "UPDATE users SET role = 'seller', updated_at = ? WHERE id = ? AND role = 'buyer'",
                         [StoredTime.value(at), .integer(application.userID.rawValue)])
                 }
-                try SQLiteAuditLog.insert(audit, on: connection)
+                try AuditLogTable.insert(audit, on: connection)
                 var decided = application
                 decided.status = status
                 decided.reason = reason
@@ -129,7 +131,7 @@ package struct SQLiteSellerApplicationRepository: SellerApplicationRepository {
         }
     }
 
-    static func decode(_ row: SQLiteRow) throws -> SellerApplication {
+    static func decode(_ row: some SQLRow) throws -> SellerApplication {
         SellerApplication(
             id: SellerApplicationID(row.int64(0)), userID: UserID(row.int64(1)),
             businessNumber: try BusinessRegistrationNumber(row.string(2)), representativeName: row.string(3),
@@ -140,3 +142,8 @@ package struct SQLiteSellerApplicationRepository: SellerApplicationRepository {
             decidedBy: row.optionalString(10))
     }
 }
+
+/// ``SQLSellerApplicationRepository`` over a SQLite file.
+package typealias SQLiteSellerApplicationRepository = SQLSellerApplicationRepository<SQLiteDatabase>
+/// ``SQLSellerApplicationRepository`` over a Postgres database.
+package typealias PostgresSellerApplicationRepository = SQLSellerApplicationRepository<PostgresDatabase>

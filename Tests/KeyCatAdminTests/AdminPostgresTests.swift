@@ -1,0 +1,53 @@
+import Foundation
+import KeyCatTestSupport
+import Testing
+
+/// `keycat-admin --db postgres://…` (or `$KEYCAT_DB`) runs the same commands on Postgres.
+@Suite("keycat-admin on Postgres",
+       .enabled(if: PostgresTestServer.isConfigured || PostgresTestServer.isCI, Comment(rawValue: PostgresTestServer.skipReason)))
+struct AdminPostgresTests {
+    /// The test server's URL with `search_path` set to `schema`, as an operator would pass it.
+    static func url(schema: String) throws -> String {
+        let url = try PostgresTestServer.requireURL()
+        return url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D" + schema
+    }
+
+    @Test("init, users, db check and stats work on a Postgres URL; the password never shows; SQLite-only backup says so")
+    func commands() async throws {
+        try await withPostgresSchema { postgres in
+            let url = try Self.url(schema: postgres.searchPath ?? "public")
+            try withTemporaryDirectory { directory in
+                func admin(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> AdminProcess.Outcome {
+                    try AdminProcess.run(arguments, input: input, environment: environment, currentDirectory: directory)
+                }
+                let initialised = try admin(["init", "--db", url])
+                #expect(initialised.status == 0, "\(initialised.standardError)")
+                #expect(!initialised.standardOutput.contains("keycat_test@") || initialised.standardOutput.contains("***"))
+                #expect(try admin(["init", "--db", url]).standardOutput.contains("up to date"))
+
+                let created = try admin(["users", "create", "--db", url, "--email", "lee@example.com", "--nick", "이키캣"],
+                                        input: "keycat2026\n")
+                #expect(created.status == 0, "\(created.standardError)")
+                let listed = try admin(["users", "list", "--json"], environment: ["KEYCAT_DB": url])
+                #expect(listed.status == 0 && listed.standardOutput.contains("lee@example.com"), "\(listed.standardError)")
+
+                let seeded = try admin(["seed", "--db", url, "--file", AdminCatalogTests.seedFile, "--json"])
+                #expect(seeded.status == 0 && seeded.standardOutput.contains("\"products_created\":"), "\(seeded.standardError)")
+                let again = try admin(["seed", "--db", url, "--file", AdminCatalogTests.seedFile, "--json"])
+                #expect(again.standardOutput.contains("\"products_created\":0"), "\(again.standardOutput)")
+                let page = try admin(["products", "list", "--db", url, "--json", "--limit", "5", "--sort", "price-asc"])
+                #expect(page.status == 0 && page.standardOutput.contains("next_cursor"), "\(page.standardError)")
+
+                let check = try admin(["db", "check", "--db", url])
+                #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
+                #expect(try admin(["stats", "--db", url]).status == 0)
+
+                let backup = try admin(["db", "backup", directory.appendingPathComponent("copy.db").path, "--db", url])
+                #expect(backup.status == 1 && backup.standardError.contains("SQLite"), "\(backup.standardError)")
+                for outcome in [initialised, created, listed, check, backup] {
+                    #expect(!(outcome.standardOutput + outcome.standardError).contains(":keycat_test@"))
+                }
+            }
+        }
+    }
+}
