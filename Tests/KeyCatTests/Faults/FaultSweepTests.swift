@@ -1,0 +1,121 @@
+import Foundation
+@testable import KeyCat
+import KeyCatTestSupport
+import Testing
+
+/// The suites that drive the fault VFS, whose state is global: one test at a time.
+@Suite("Injected I/O faults and power loss", .serialized)
+struct FaultInjectionTests {}
+
+extension FaultInjectionTests {
+    /// Each write use case, run once per possible failure: for every kind of fault, the 1st,
+    /// 2nd, 3rd… operation of that kind fails, until a run hits no fault at all.
+    @Suite("Every write use case under every injected I/O failure")
+    struct Sweep {
+        typealias Fault = FaultVFS.Fault
+
+        /// What one faulted run did.
+        struct Outcome {
+            var hit: Bool
+            var error: (any Error)?
+        }
+
+        @Test("a failed read, write, sync or truncation, or a full disk, at every point: a storage error, a database that reopens clean, all or nothing",
+              arguments: WriteUseCase.allCases)
+        func sweep(_ useCase: WriteUseCase) async throws {
+            try await withTemporaryDirectory { root in
+                let fixture = root.appendingPathComponent("fixture", isDirectory: true)
+                try FileManager.default.createDirectory(at: fixture, withIntermediateDirectories: true)
+                var shop: FaultShop?
+                if useCase == .migration {
+                    try OutdatedDatabase.build(at: fixture.appendingPathComponent(FaultShop.fileName).path)
+                } else {
+                    shop = try await FaultShop.build(in: fixture)
+                }
+                func copy(_ name: String) throws -> String { try FaultShop.copy(fixture, to: root, name) }
+                // The two states a run may leave: the operation not done, and done.
+                let before = try await settledContents(of: try copy("before"), useCase)
+                let afterPath = try copy("after")
+                let afterRun = try await attempt(useCase, shop, path: afterPath, fault: nil, nth: 0)
+                #expect(afterRun.error == nil, "the use case fails with no fault injected: \(String(describing: afterRun.error))")
+                let after = try await settledContents(of: afterPath, useCase)
+                #expect(before != after, "the use case changed nothing")
+
+                var counts: [String] = []
+                for fault in Fault.allCases {
+                    var nth = 1
+                    while nth < 10_000 {
+                        let path = try copy("\(fault)-\(nth)")
+                        let outcome = try await attempt(useCase, shop, path: path, fault: fault, nth: nth)
+                        guard outcome.hit else {
+                            #expect(outcome.error == nil, "\(fault) #\(nth): failed with no fault hit: \(String(describing: outcome.error))")
+                            break
+                        }
+                        if let error = outcome.error {
+                            #expect((error as? KeyCatError)?.code == .storage, "\(fault) #\(nth): \(error)")
+                        }
+                        let contents = try await settledContents(of: path, useCase)
+                        #expect(contents == before || contents == after,
+                                "\(useCase), \(fault) #\(nth): neither all nor nothing: \(Self.difference(contents, before, after))")
+                        try FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+                        nth += 1
+                    }
+                    counts.append("\(fault) \(nth - 1)")
+                }
+                print("fault sweep: \(useCase): \(counts.joined(separator: ", ")) injected failures, all clean")
+            }
+        }
+
+        /// Opens KeyCat on `path` through the fault VFS, runs `useCase` with `fault` armed on the
+        /// `nth` operation of its kind (none: a clean run), and closes it with the disk freed.
+        func attempt(_ useCase: WriteUseCase, _ shop: FaultShop?, path: String, fault: Fault?, nth: Int) async throws -> Outcome {
+            FaultVFS.reset()
+            defer { FaultVFS.reset() }
+            let configuration = FaultShop.configuration(path, vfs: FaultVFS.name)
+            let arm = { if let fault { FaultVFS.arm(fault, nth: nth) } }
+            var error: (any Error)?
+            if useCase == .migration {
+                arm()
+                do { try KeyCat.open(configuration).close() } catch let failure { error = failure }
+                FaultVFS.disarm()
+            } else {
+                let keycat = try KeyCat.open(configuration)
+                arm()
+                do { try await useCase.run(on: keycat, shop) } catch let failure { error = failure }
+                FaultVFS.disarm()
+                keycat.close()
+            }
+            return Outcome(hit: FaultVFS.failures > 0, error: error)
+        }
+
+        /// Reopens the database at `path` as a new process would (default VFS), expects `db check`
+        /// to be clean, settles what the PG knows when the use case needs it, and returns what the
+        /// database holds. A migration is compared before the reopen (which finishes it).
+        func settledContents(of path: String, _ useCase: WriteUseCase) async throws -> [String] {
+            if useCase == .migration {
+                let contents = try DatabaseContents.lines(at: path, schemaOnly: true)
+                let keycat = try KeyCat.open(FaultShop.configuration(path))
+                defer { keycat.close() }
+                let report = try keycat.checkHealth()
+                #expect(report.isHealthy, "\(useCase): \(report)")
+                return contents
+            }
+            let keycat = try KeyCat.open(FaultShop.configuration(path))
+            defer { keycat.close() }
+            let report = try keycat.checkHealth()
+            #expect(report.isHealthy, "\(useCase): \(report)")
+            if useCase.settlesByReconciliation {
+                _ = try await keycat.checkout.reconcile()
+                let gateway = try await keycat.checkGateway()
+                #expect(gateway.isClean, "\(gateway.problems)")
+            }
+            return try DatabaseContents.lines(keycat)
+        }
+
+        /// The lines that differ from each expected state, for a failure message.
+        static func difference(_ contents: [String], _ before: [String], _ after: [String]) -> String {
+            let set = Set(contents)
+            return "beyond before: \(set.subtracting(before).sorted()); beyond after: \(set.subtracting(after).sorted())"
+        }
+    }
+}
