@@ -54,15 +54,17 @@ extension FaultInjectionTests {
                         if let error = outcome.error {
                             #expect((error as? KeyCatError)?.code == .storage, "\(fault) #\(nth): \(error)")
                         }
-                        let contents = try await settledContents(of: path, useCase)
-                        #expect(contents == before || contents == after,
+                        // A webhook that failed is delivered again, as the PG does until it gets a 2xx.
+                        let redelivered = useCase == .webhook && outcome.error != nil
+                        let contents = try await settledContents(of: path, useCase, redeliveringTo: redelivered ? shop : nil)
+                        #expect(contents == after || (contents == before && !redelivered),
                                 "\(useCase), \(fault) #\(nth): neither all nor nothing: \(Self.difference(contents, before, after))")
                         try FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
                         nth += 1
                     }
                     counts.append("\(fault) \(nth - 1)")
                 }
-                print("fault sweep: \(useCase): \(counts.joined(separator: ", ")) injected failures, all clean")
+                print("fault sweep: \(useCase): \(counts.joined(separator: ", ")) injected failures")
             }
         }
 
@@ -89,9 +91,10 @@ extension FaultInjectionTests {
         }
 
         /// Reopens the database at `path` as a new process would (default VFS), expects `db check`
-        /// to be clean, settles what the PG knows when the use case needs it, and returns what the
-        /// database holds. A migration is compared before the reopen (which finishes it).
-        func settledContents(of path: String, _ useCase: WriteUseCase) async throws -> [String] {
+        /// to be clean, settles what the PG knows when the use case needs it (and with
+        /// `redeliveringTo`, handles the webhook again), and returns what the database holds. A
+        /// migration is compared before the reopen (which finishes it).
+        func settledContents(of path: String, _ useCase: WriteUseCase, redeliveringTo shop: FaultShop? = nil) async throws -> [String] {
             if useCase == .migration {
                 let contents = try DatabaseContents.lines(at: path, schemaOnly: true)
                 let keycat = try KeyCat.open(FaultShop.configuration(path))
@@ -104,12 +107,20 @@ extension FaultInjectionTests {
             defer { keycat.close() }
             let report = try keycat.checkHealth()
             #expect(report.isHealthy, "\(useCase): \(report)")
-            if useCase.settlesByReconciliation {
-                _ = try await keycat.checkout.reconcile()
-                let gateway = try await keycat.checkGateway()
-                #expect(gateway.isClean, "\(gateway.problems)")
+            if let shop { try await WriteUseCase.webhook.run(on: keycat, shop) }
+            guard useCase.settlesByReconciliation else { return try DatabaseContents.lines(keycat) }
+            _ = try await keycat.checkout.reconcile()
+            let gateway = try await keycat.checkGateway()
+            #expect(gateway.isClean, "\(gateway.problems)")
+            // Reconciliation completes a refund the PG made under its own name, and a key whose
+            // answer could not be stored stays claimed until its lease ends: what must match is
+            // the refund, the order and the PG, not who finished it.
+            return try DatabaseContents.lines(keycat).compactMap { line in
+                if line.hasPrefix("idempotency_keys:") { return nil }
+                guard line.hasPrefix("audit_log:") else { return line }
+                let fields = line.split(separator: "|")
+                return "audit_log: \(fields[2])|\(fields[3])"
             }
-            return try DatabaseContents.lines(keycat)
         }
 
         /// The lines that differ from each expected state, for a failure message.
