@@ -14,6 +14,29 @@ extension FaultInjectionTests {
     struct Sweep {
         typealias Fault = FaultVFS.Fault
 
+        /// How many runs of a use case hit a fault, by kind, and how they ended.
+        struct Tally: CustomStringConvertible {
+            var runs: [Fault: Int] = [:]
+            /// Runs that threw a storage error and left nothing done.
+            var failedUndone = 0
+            /// Runs that threw, yet the operation was complete afterwards (it committed before
+            /// the failure, or reconciliation or the PG's redelivery completed it).
+            var failedDone = 0
+            /// Runs whose fault SQLite absorbed: the use case returned, and it was done.
+            var absorbed = 0
+
+            mutating func count(_ fault: Fault, failed: Bool, done: Bool) {
+                runs[fault, default: 0] += 1
+                if !failed { absorbed += 1 } else if done { failedDone += 1 } else { failedUndone += 1 }
+            }
+
+            var description: String {
+                let kinds = Fault.allCases.map { "\($0) \(runs[$0, default: 0])" }.joined(separator: ", ")
+                return "\(runs.values.reduce(0, +)) injected failures (\(kinds)): \(failedUndone) storage errors with nothing done, "
+                    + "\(failedDone) storage errors with the operation complete, \(absorbed) absorbed by SQLite"
+            }
+        }
+
         /// What one faulted run did.
         struct Outcome {
             var hit: Bool
@@ -41,7 +64,7 @@ extension FaultInjectionTests {
                 let after = try await settledContents(of: afterPath, useCase)
                 #expect(before != after, "the use case changed nothing")
 
-                var counts: [String] = []
+                var tally = Tally()
                 for fault in Fault.allCases {
                     var nth = 1
                     while nth < 10_000 {
@@ -59,12 +82,12 @@ extension FaultInjectionTests {
                         let contents = try await settledContents(of: path, useCase, redeliveringTo: redelivered ? shop : nil)
                         #expect(contents == after || (contents == before && !redelivered),
                                 "\(useCase), \(fault) #\(nth): neither all nor nothing: \(Self.difference(contents, before, after))")
+                        tally.count(fault, failed: outcome.error != nil, done: contents == after)
                         try FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
                         nth += 1
                     }
-                    counts.append("\(fault) \(nth - 1)")
                 }
-                print("fault sweep: \(useCase): \(counts.joined(separator: ", ")) injected failures")
+                print("fault sweep: \(useCase): \(tally)")
             }
         }
 
@@ -78,8 +101,12 @@ extension FaultInjectionTests {
             var error: (any Error)?
             if useCase == .migration {
                 arm()
-                do { try KeyCat.open(configuration).close() } catch let failure { error = failure }
+                let keycat = Result { try KeyCat.open(configuration) }
                 FaultVFS.disarm()
+                switch keycat {
+                case let .success(keycat): keycat.close()
+                case let .failure(failure): error = failure
+                }
             } else {
                 let keycat = try KeyCat.open(configuration)
                 arm()
