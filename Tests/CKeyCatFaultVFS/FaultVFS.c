@@ -59,10 +59,11 @@ static struct {
     long long failures;
     int powerLost;
     int tracking;
+    int skipRealSyncs;
     TrackedFile *files;
     long long discarded;
     long long kept;
-} state = {PTHREAD_MUTEX_INITIALIZER, NULL, {0}, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0};
+} state = {PTHREAD_MUTEX_INITIALIZER, NULL, {0}, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0};
 
 static const int deadCodes[KEYCAT_FAULT_KIND_COUNT] = {
     SQLITE_IOERR_READ, SQLITE_IOERR_WRITE, SQLITE_IOERR_FSYNC, SQLITE_IOERR_TRUNCATE};
@@ -278,7 +279,7 @@ static int faultSync(sqlite3_file *base, int flags) {
     pthread_mutex_lock(&state.lock);
     int rc = decide(KEYCAT_FAULT_SYNC);
     if (rc == 0) {
-        rc = file->real->pMethods->xSync(file->real, flags);
+        rc = state.skipRealSyncs ? SQLITE_OK : file->real->pMethods->xSync(file->real, flags);
         if (rc == SQLITE_OK && file->path) {
             TrackedFile *tracked = trackedFile(file->path, 0);
             if (tracked) freeChanges(tracked);
@@ -462,6 +463,12 @@ void keycat_fault_vfs_track_unsynced(int on) {
     pthread_mutex_lock(&state.lock);
     state.tracking = on;
     if (!on) forgetAllChanges();
+    pthread_mutex_unlock(&state.lock);
+}
+
+void keycat_fault_vfs_skip_real_syncs(int on) {
+    pthread_mutex_lock(&state.lock);
+    state.skipRealSyncs = on;
     pthread_mutex_unlock(&state.lock);
 }
 

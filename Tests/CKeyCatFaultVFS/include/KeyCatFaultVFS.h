@@ -71,6 +71,12 @@ long long keycat_fault_vfs_failures(void);
 /// Turns remembering unsynced writes on or off (off forgets what it held).
 void keycat_fault_vfs_track_unsynced(int on);
 
+/// With `on`, a sync that is not made to fail is counted and ends the file's unsynced writes as
+/// usual, but the real fsync is skipped: the tests judge durability by the VFS's own record of
+/// syncs (a power loss is simulated, never real), and an fsync costs milliseconds on a busy
+/// disk. SQLite cannot tell the difference. Off by default; a reset leaves it as it is.
+void keycat_fault_vfs_skip_real_syncs(int on);
+
 /// Whether the power went out since the last reset.
 int keycat_fault_vfs_power_lost(void);
 

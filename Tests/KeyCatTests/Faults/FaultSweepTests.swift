@@ -117,20 +117,21 @@ extension FaultInjectionTests {
             return Outcome(hit: FaultVFS.failures > 0, error: error)
         }
 
-        /// Reopens the database at `path` as a new process would (default VFS), expects `db check`
+        /// Reopens the database at `path` as a new process would (through the fault VFS, disarmed:
+        /// a plain pass-through that skips the real fsyncs), expects `db check`
         /// to be clean, settles what the PG knows when the use case needs it (and with
         /// `redeliveringTo`, handles the webhook again), and returns what the database holds. A
         /// migration is compared before the reopen (which finishes it).
         func settledContents(of path: String, _ useCase: WriteUseCase, redeliveringTo shop: FaultShop? = nil) async throws -> [String] {
             if useCase == .migration {
                 let contents = try DatabaseContents.lines(at: path, schemaOnly: true)
-                let keycat = try KeyCat.open(FaultShop.configuration(path))
+                let keycat = try KeyCat.open(FaultShop.configuration(path, vfs: FaultVFS.name))
                 defer { keycat.close() }
                 let report = try keycat.checkHealth()
                 #expect(report.isHealthy, "\(useCase): \(report)")
                 return contents
             }
-            let keycat = try KeyCat.open(FaultShop.configuration(path))
+            let keycat = try KeyCat.open(FaultShop.configuration(path, vfs: FaultVFS.name))
             defer { keycat.close() }
             let report = try keycat.checkHealth()
             #expect(report.isHealthy, "\(useCase): \(report)")
