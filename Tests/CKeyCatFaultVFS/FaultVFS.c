@@ -1,6 +1,8 @@
 // The fault-injecting VFS of KeyCatFaultVFS.h: a shim over the default VFS in the manner of
 // SQLite's own test VFSes (https://sqlite.org/vfs.html), counting and failing file operations,
 // and remembering unsynced writes so that a "power loss" can discard or tear them.
+#define _XOPEN_SOURCE 700  // pwrite, ftruncate and strdup under any C standard mode
+
 #include "KeyCatFaultVFS.h"
 
 #include <fcntl.h>
