@@ -1,5 +1,6 @@
 import Foundation
 @testable import KeyCat
+import KeyCatPGSimulator
 import KeyCatTestSupport
 import Testing
 
@@ -13,15 +14,20 @@ extension FaultInjectionTests {
         /// What one power cut left.
         struct Trial {
             var returned: [Order] = []
+            /// Orders whose confirm returned paid.
+            var paid: [OrderID] = []
             var missing: [OrderID] = []
+            /// Orders confirmed paid before the cut and not paid after it.
+            var unpaid: [OrderID] = []
             var healthy = true
             /// Unsynced writes the cut discarded, and those a torn cut let through.
             var discarded = 0
             var kept = 0
         }
 
-        /// Runs checkouts on a copy of `shop` with the power going out before the `nth`
-        /// `operation`, reopens, and reports which orders whose checkout returned are missing.
+        /// Runs checkouts and confirms on a copy of `shop` with the power going out before the
+        /// `nth` `operation`, reopens, and reports which orders whose checkout returned are
+        /// missing, and which whose confirm returned are not paid.
         func trial(_ shop: FaultShop, root: URL, at operation: FaultVFS.Operation, nth: Int, tear: Bool,
                    durability: KeyCat.Configuration.Durability = .full) async throws -> Trial {
             let path = try FaultShop.copy(shop.directory, to: root, "\(operation)-\(nth)-\(tear)-\(durability)")
@@ -37,6 +43,13 @@ extension FaultInjectionTests {
                 while !FaultVFS.powerLost, trial.returned.count < 30 {
                     guard let order = try? await keycat.checkout.checkout(request, by: shop.buyer) else { break }
                     trial.returned.append(order)
+                    // Every other order is paid at the PG (which keeps its own state: it is
+                    // another machine) and confirmed.
+                    if trial.returned.count % 2 == 0, let simulator = keycat.paymentSimulator,
+                       let payment = try? simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number) {
+                        guard let confirmed = try? await keycat.checkout.confirm(order.id, impUID: payment.impUID, by: shop.buyer) else { break }
+                        if confirmed.status == .paid { trial.paid.append(order.id) }
+                    }
                     // A checkpoint every third order (a busy shop's WAL reaches SQLite's
                     // automatic one), so cuts also land while pages move into the database file
                     // and the WAL restarts.
@@ -58,31 +71,34 @@ extension FaultInjectionTests {
             for order in trial.returned {
                 let found = try? keycat.orders.order(order.id, by: .operatorConsole("tester"))
                 if found?.merchantUID != order.merchantUID || found?.amount != order.amount { trial.missing.append(order.id) }
+                if trial.paid.contains(order.id), found?.status != .paid { trial.unpaid.append(order.id) }
             }
             return trial
         }
 
-        @Test("cut at every sync and at every third write of a run of checkouts and checkpoints, unsynced writes lost or torn: the database opens clean with every order whose checkout returned")
+        @Test("cut at every sync and at every third write of checkouts, confirms and checkpoints, unsynced writes lost or torn: the database opens clean with every order whose checkout returned, paid if its confirm did")
         func everyReturnedOrderSurvives() async throws {
             try await withTemporaryDirectory { root in
                 let fixture = root.appendingPathComponent("fixture", isDirectory: true)
                 try FileManager.default.createDirectory(at: fixture, withIntermediateDirectories: true)
                 let shop = try await FaultShop.build(in: fixture)
-                var cuts = 0, returned = 0, discarded = 0, kept = 0
+                var cuts = 0, returned = 0, paid = 0, discarded = 0, kept = 0
                 for (operation, points) in [(FaultVFS.Operation.sync, Array(1...30)), (.write, Array(stride(from: 1, through: 120, by: 3)))] {
                     for nth in points {
                         for tear in [false, true] {
                             let trial = try await trial(shop, root: root, at: operation, nth: nth, tear: tear)
                             #expect(trial.missing.isEmpty, "\(operation) #\(nth), torn: \(tear): lost orders \(trial.missing)")
+                            #expect(trial.unpaid.isEmpty, "\(operation) #\(nth), torn: \(tear): lost payments of \(trial.unpaid)")
                             cuts += 1
                             returned += trial.returned.count
+                            paid += trial.paid.count
                             discarded += trial.discarded
                             kept += trial.kept
                         }
                     }
                 }
                 #expect(discarded > 0 && kept > 0, "the cuts lost no unsynced write, or a torn cut kept none")
-                print("power loss: \(cuts) cuts, \(returned) checkouts returned before them, \(discarded) unsynced writes discarded and \(kept) kept by torn cuts")
+                print("power loss: \(cuts) cuts, \(returned) checkouts and \(paid) confirms returned before them, \(discarded) unsynced writes discarded and \(kept) kept by torn cuts")
             }
         }
 
