@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "keycat-admin", targets: ["keycat-admin"]),
         .executable(name: "keycat-bench", targets: ["keycat-bench"]),
         .library(name: "KeyCatPGSimulator", targets: ["KeyCatPGSimulator"]),
+        .library(name: "KeyCatAPI", targets: ["KeyCatAPI"]),
     ],
     targets: [
         // System libraries, each a module map plus a shim for what Swift cannot import.
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "KeyCatData", dependencies: ["KeyCatDomain", "KeyCatInfrastructure"]),
         // KeyCat may hand out the simulator as its gateway (staging, tests, the CLI).
         .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData", "KeyCatPGSimulator"]),
+        // The REST layer: a route table and one `respond(to:)` any server framework adapts to.
+        .target(name: "KeyCatAPI", dependencies: ["KeyCat"]),
         // The demo drives the simulator's payment window (test cards) and its webhook delivery.
         .executableTarget(name: "keycat-admin", dependencies: ["KeyCat", "KeyCatPGSimulator"]),
         // The benchmark: KeyCat against raw SQLite and libcrypto doing the same work.
@@ -60,6 +63,10 @@ let package = Package(
         .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatData", "KeyCatPGSimulator", "KeyCatTestSupport", "CKeyCatFaultVFS"]),
         .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatPGSimulatorTests", dependencies: ["KeyCatPGSimulator", "KeyCatTestSupport"]),
+        // The REST layer driven in process over a real file, with the simulator as the PG.
+        .testTarget(
+            name: "KeyCatAPITests",
+            dependencies: ["KeyCatAPI", "KeyCat", "KeyCatInfrastructure", "KeyCatPGSimulator", "KeyCatTestSupport"]),
         // The gateway client driven by the simulator's real answers.
         .testTarget(name: "KeyCatPaymentsTests", dependencies: ["KeyCatData", "KeyCatPGSimulator", "KeyCatTestSupport"]),
     ],

@@ -132,17 +132,20 @@ public struct WebhookHTTPHandler: HTTPHandler {
             _ = try await receiver.receive(headers: request.headers, body: request.body)
             return HTTPResponse(status: 200, headers: [:], body: Data())
         } catch {
-            // 503 asks the PG to deliver again: only worth it when a later try can succeed. A
-            // signed webhook about a payment the PG itself does not know, or cannot describe,
-            // would be redelivered forever; it is acknowledged, and reconciliation settles the
-            // order from the PG's own records.
-            let status: Int
-            switch error.code {
-            case .validation: status = 400
-            case .paymentNotFound, .invalidGatewayResponse: status = 200
-            default: status = 503
-            }
-            return HTTPResponse(status: status, headers: [:], body: Data(error.message.utf8))
+            return HTTPResponse(status: Self.status(for: error), headers: [:], body: Data(error.message.utf8))
+        }
+    }
+
+    /// The status a webhook that failed answers the PG with. 503 asks the PG to deliver again:
+    /// only worth it when a later try can succeed. A signed webhook about a payment the PG itself
+    /// does not know, or cannot describe, would be redelivered forever; it is acknowledged (200),
+    /// and reconciliation settles the order from the PG's own records. A webhook that fails
+    /// verification is 400.
+    public static func status(for error: KeyCatError) -> Int {
+        switch error.code {
+        case .validation: 400
+        case .paymentNotFound, .invalidGatewayResponse: 200
+        default: 503
         }
     }
 }
