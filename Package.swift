@@ -53,11 +53,14 @@ let package = Package(
         // Helpers shared by the test targets: temporary directories and Postgres schemas that
         // always clean up.
         .target(name: "KeyCatTestSupport", dependencies: ["KeyCatInfrastructure"], path: "Tests/KeyCatTestSupport"),
+        // A SQLite VFS for the fault-injection and power-loss tests: fails the Nth read, write or
+        // sync, or drops unsynced writes. Our own C, used only by the tests.
+        .target(name: "CKeyCatFaultVFS", path: "Tests/CKeyCatFaultVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
         .testTarget(name: "KeyCatDomainTests", dependencies: ["KeyCatDomain"]),
         .testTarget(name: "KeyCatInfrastructureTests", dependencies: ["KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData", "KeyCatTestSupport"]),
         // KeyCatData for its in-memory ports; the simulator to drive payments.
-        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatData", "KeyCatPGSimulator", "KeyCatTestSupport"]),
+        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatData", "KeyCatPGSimulator", "KeyCatTestSupport", "CKeyCatFaultVFS"]),
         .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatPGSimulatorTests", dependencies: ["KeyCatPGSimulator", "KeyCatTestSupport"]),
         // The REST layer driven in process over a real file, with the simulator as the PG.

@@ -86,6 +86,10 @@ extension KeyCat {
         /// How long checkout holds stock for payment. Default 15 minutes.
         public var reservationLifetime: TimeInterval = 15 * 60
 
+        /// The registered SQLite VFS KeyCat's own database is opened through (the PG simulator's
+        /// file is not). Nil: the platform's default. For the fault-injection tests.
+        package var sqliteVFS: String?
+
         public init(databasePath: String) {
             self.databasePath = databasePath
         }
@@ -105,6 +109,7 @@ extension KeyCat {
             sqlite.readOnly = readOnly
             sqlite.application = KeyCatSchema.application
             sqlite.knownApplications = [PGSimulator.storageApplication]
+            sqlite.vfsName = sqliteVFS
             return sqlite
         }
     }

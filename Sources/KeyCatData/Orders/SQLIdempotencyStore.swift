@@ -100,8 +100,10 @@ package struct SQLWebhookEventStore<Database: SQLDatabase>: WebhookEventStore {
         }
     }
 
-    package func forget(_ id: String) throws(KeyCatError) {
-        try storage { try database.write { try $0.run("DELETE FROM webhook_events WHERE id = ?", [.text(id)]) } }
+    package func isRecorded(_ id: String) throws(KeyCatError) -> Bool {
+        try storage {
+            try database.readStatement { try $0.queryOne("SELECT 1 FROM webhook_events WHERE id = ?", [.text(id)]) { _ in true } ?? false }
+        }
     }
 }
 
