@@ -88,10 +88,11 @@ struct StoredPortsTests {
             #expect(keycatError { try store.claim(scope: "s", key: "k", fingerprint: "g", at: now, retention: 86_400, lease: 60) }?.code
                     == .idempotencyKeyReused)
             #expect(try store.sweepExpired(before: now.addingTimeInterval(86_401), limit: 10) == 1)
+            #expect(try !ports.webhookEvents.isRecorded("msg_1"))
             #expect(try ports.webhookEvents.recordFirstDelivery(of: "msg_1", at: now))
+            #expect(try ports.webhookEvents.isRecorded("msg_1"))
             #expect(try !ports.webhookEvents.recordFirstDelivery(of: "msg_1", at: now))
-            try ports.webhookEvents.forget("msg_1")
-            #expect(try ports.webhookEvents.recordFirstDelivery(of: "msg_1", at: now))
+            #expect(try !ports.webhookEvents.isRecorded("msg_2"))
         }
     }
 
