@@ -42,7 +42,7 @@ struct CommandContext {
 
     /// The configuration for the database: on Postgres, the images folder and the PG simulator's
     /// file sit in the working directory, as they would beside `./keycat.db`.
-    private func configuration() -> KeyCat.Configuration {
+    func configuration() -> KeyCat.Configuration {
         isPostgres ? KeyCat.Configuration(postgresURL: databasePath, filesBeside: "keycat.db")
             : KeyCat.Configuration(databasePath: databasePath)
     }
@@ -99,7 +99,7 @@ struct CommandContext {
         return keycat
     }
 
-    private func requireFile() throws {
+    func requireFile() throws {
         guard isPostgres || FileManager.default.fileExists(atPath: databasePath) else {
             throw KeyCatError(.storage, "no database at \(databasePath) (run 'keycat-admin init' first, or check the path)",
                               context: ["path": databasePath])

@@ -50,4 +50,48 @@ struct AdminPostgresTests {
             }
         }
     }
+
+    /// Starts `keycat-admin` with `arguments` in `directory`, output discarded.
+    static func start(_ arguments: [String], in directory: URL) throws -> Process {
+        let child = Process()
+        child.executableURL = AdminProcess.binary
+        child.arguments = arguments
+        child.currentDirectoryURL = directory
+        child.environment = ["PATH": "/usr/bin:/bin", "USER": "tester"]
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        return child
+    }
+
+    @Test("three payments simulate processes race for one shared catalog on Postgres with faults; then a SIGKILL: reconcile and db check stay clean")
+    func simulateAcrossProcesses() async throws {
+        try await withPostgresSchema { postgres in
+            let url = try Self.url(schema: postgres.searchPath ?? "public")
+            try await withTemporaryDirectory { directory in
+                #expect(try AdminProcess.run(["init", "--db", url], currentDirectory: directory).status == 0)
+                let simulate = ["payments", "simulate", "--db", url, "--catalog", "shared", "--products", "4", "--stock", "40",
+                                "--orders", "60", "--buyers", "6", "--fault-rate", "0.05", "--timeout-rate", "0.05",
+                                "--webhook-duplicate-rate", "0.2"]
+                let runs = try (1...3).map { try Self.start(simulate + ["--seed", "\($0)"], in: directory) }
+                for run in runs {
+                    run.waitUntilExit()
+                    // Exit 0: every invariant held and db check found the database healthy.
+                    #expect(run.terminationStatus == 0)
+                }
+
+                let killed = try Self.start(simulate + ["--orders", "20000", "--seed", "9"], in: directory)
+                try await Task.sleep(for: .milliseconds(400))
+                kill(killed.processIdentifier, SIGKILL)
+                killed.waitUntilExit()
+                #expect(killed.terminationReason == .uncaughtSignal)
+                let reconcile = try AdminProcess.run(["payments", "reconcile", "--db", url], currentDirectory: directory)
+                #expect(reconcile.status == 0, "\(reconcile.standardError)")
+                let check = try AdminProcess.run(["db", "check", "--db", url, "--json"], currentDirectory: directory)
+                #expect(check.status == 0, "\(check.standardOutput) \(check.standardError)")
+                #expect(check.standardOutput.contains("\"invariants\":[]"), "\(check.standardOutput)")
+            }
+        }
+    }
 }
+

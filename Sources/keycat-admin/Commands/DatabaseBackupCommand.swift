@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatPGSimulator
 
 /// `keycat-admin db backup PATH [--database-only]`: the whole shop into a new directory
 /// (database, PG simulator file, images, `manifest.json` with counts and checksums), taken while
@@ -35,7 +36,16 @@ struct DatabaseBackupCommand: AdminCommand {
 
     func run(_ context: CommandContext) throws {
         guard !context.isPostgres else {
-            throw KeyCatError.validation("db", "db backup copies a SQLite database file; back up Postgres with pg_dump")
+            // Never half a backup: the rows are Postgres's to copy, consistently, with its own tool.
+            let files = context.configuration().databasePath
+            throw KeyCatError.validation("db", """
+                db backup copies SQLite files; on Postgres, take the rows with pg_dump and copy the files beside them:
+                  mkdir -m 700 '\(destination)'
+                  pg_dump --format=custom --file='\(destination)/keycat.pgdump' '\(context.databaseName)'
+                  cp -a '\(PGSimulator.storagePath(besideDatabase: files))' '\(files).images' '\(destination)/'
+                (the password where *** stands, or in PGPASSWORD; restore with pg_restore --clean --dbname=URL, \
+                then run keycat-admin payments reconcile)
+                """)
         }
         let keycat = try context.openForReading(allowOutdated: true)
         defer { keycat.close() }

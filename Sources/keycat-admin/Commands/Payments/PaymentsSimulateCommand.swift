@@ -45,10 +45,10 @@ struct PaymentsSimulateCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) throws {
-        let (path, options) = (context.databasePath, options)
+        let (store, options) = (context.configuration(), options)
         let progress = context.console.progressReporter(showing: !context.json)
         let report = try waitFor {
-            try await PaymentSimulation.run(databasePath: path, options: options) { done, total in
+            try await PaymentSimulation.run(store: store, options: options) { done, total in
                 guard done % 50 == 0 || done == total else { return }
                 progress("simulating: \(done)/\(total) orders")
             }
