@@ -12,7 +12,7 @@ extension KeyCat {
     /// - Returns: the number of entries written.
     /// - Throws: ``KeyCatError/Code/forbidden`` unless `principal` is an admin.
     @discardableResult
-    public func loadBusinessRegistry(_ entries: [BusinessRegistryEntry], as principal: Principal) throws(KeyCatError) -> Int {
+    public func loadBusinessRegistry(_ entries: [BusinessRegistryEntry], by principal: Principal) throws(KeyCatError) -> Int {
         try principal.require(.admin, to: "load the business registry")
         let now = configuration.clock.now()
         let audit = AuditEntry(

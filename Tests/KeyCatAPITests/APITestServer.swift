@@ -68,7 +68,7 @@ struct APITestServer {
     func signedIn(_ role: Role, _ name: String) async throws -> (id: Int64, token: String) {
         let user = try keycat.accounts.createUser(
             SignUpForm(email: "\(name)@example.com", password: "keycat123", nick: name), role: role,
-            as: .operatorConsole("tests"))
+            by: .operatorConsole("tests"))
         let answer = try await send("POST", "/sessions", json: ["email": "\(name)@example.com", "password": "keycat123"])
         try #require(answer.status == 200, "\(answer)")
         return (user.id.rawValue, try #require(answer["access_token"] as? String))

@@ -13,7 +13,7 @@ struct ResourceRouteTests {
             try server.keycat.loadBusinessRegistry(
                 [BusinessRegistryEntry(number: try BusinessRegistrationNumber("220-81-62517"),
                                        status: BusinessStatus(taxServiceCode: "01"))],
-                as: .operatorConsole("tests"))
+                by: .operatorConsole("tests"))
             _ = try await server.send("POST", "/users", json: ["email": "kim@example.com", "password": "keycat2026", "nick": "kim"])
             let session = try await server.send("POST", "/sessions", json: ["email": "kim@example.com", "password": "keycat2026"])
             let token = try #require(session["access_token"] as? String)
@@ -106,7 +106,7 @@ struct ResourceRouteTests {
         try await APITestServer.with { server in
             let productID = try await server.product(price: 30_000, seller: "maker")
             let buyer = try await server.signedIn(.buyer, "buyer")
-            let maker = try #require(server.keycat.accounts.listUsers(as: .operatorConsole("t")).items.first { $0.nick == "maker" })
+            let maker = try #require(server.keycat.accounts.listUsers(by: .operatorConsole("t")).items.first { $0.nick == "maker" })
             for _ in 0..<2 {
                 #expect(try await server.send("PUT", "/users/\(maker.id)/follow", token: buyer.token)["following"] as? Bool == true)
             }

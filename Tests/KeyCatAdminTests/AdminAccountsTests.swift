@@ -74,11 +74,11 @@ struct AdminAccountsTests {
             let first = try await keycat.sellers.apply(
                 SellerApplicationForm(businessNumber: "220-81-62517", representativeName: "박대표",
                                       openingDate: try CalendarDate(year: 2020, month: 1, day: 2)),
-                as: applicants[0].principal)
+                by: applicants[0].principal)
             let second = try await keycat.sellers.apply(
                 SellerApplicationForm(businessNumber: "1208147521", representativeName: "최대표",
                                       openingDate: try CalendarDate(year: 2021, month: 3, day: 4)),
-                as: applicants[1].principal)
+                by: applicants[1].principal)
             keycat.close()
 
             let pending = try AdminProcess.run(["sellers", "list", "--db", path, "--status", "pending", "--json"])

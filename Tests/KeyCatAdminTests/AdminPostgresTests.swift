@@ -52,14 +52,19 @@ struct AdminPostgresTests {
     }
 
     /// Starts `keycat-admin` with `arguments` in `directory`, output discarded.
-    static func start(_ arguments: [String], in directory: URL) throws -> Process {
+    static func start(_ arguments: [String], in directory: URL, errors: URL? = nil) throws -> Process {
         let child = Process()
         child.executableURL = AdminProcess.binary
         child.arguments = arguments
         child.currentDirectoryURL = directory
         child.environment = ["PATH": "/usr/bin:/bin", "USER": "tester"]
         child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
+        if let errors {
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+            child.standardError = try FileHandle(forWritingTo: errors)
+        } else {
+            child.standardError = FileHandle.nullDevice
+        }
         try child.run()
         return child
     }
@@ -80,11 +85,13 @@ struct AdminPostgresTests {
                     #expect(run.terminationStatus == 0)
                 }
 
-                let killed = try Self.start(simulate + ["--orders", "20000", "--seed", "9"], in: directory)
+                let errors = directory.appendingPathComponent("killed.stderr")
+                let killed = try Self.start(simulate + ["--orders", "20000", "--seed", "9"], in: directory, errors: errors)
                 try await Task.sleep(for: .milliseconds(400))
                 kill(killed.processIdentifier, SIGKILL)
                 killed.waitUntilExit()
-                #expect(killed.terminationReason == .uncaughtSignal)
+                #expect(killed.terminationReason == .uncaughtSignal,
+                        "exited \(killed.terminationStatus) before the kill: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
                 let reconcile = try AdminProcess.run(["payments", "reconcile", "--db", url], currentDirectory: directory)
                 #expect(reconcile.status == 0, "\(reconcile.standardError)")
                 let check = try AdminProcess.run(["db", "check", "--db", url, "--json"], currentDirectory: directory)

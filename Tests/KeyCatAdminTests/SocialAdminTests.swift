@@ -28,7 +28,7 @@ private struct SocialFixture {
         let console = Principal.operatorConsole("tester")
         func user(_ name: String, _ role: Role) throws -> Principal {
             let user = try keycat.accounts.createUser(
-                SignUpForm(email: "\(name)@example.com", password: "keycat123", nick: name), role: role, as: console)
+                SignUpForm(email: "\(name)@example.com", password: "keycat123", nick: name), role: role, by: console)
             return user.principal
         }
         let seller = try user("seller", .seller)
@@ -42,10 +42,10 @@ private struct SocialFixture {
             clock.advance(by: 60)
             let buyer = try user("buyer\(index)", .buyer)
             written.append(try keycat.reviews.write(
-                ReviewForm(rating: rating, content: "리뷰 \(index): 만족스러운 구매였습니다."), of: product, as: buyer).id)
+                ReviewForm(rating: rating, content: "리뷰 \(index): 만족스러운 구매였습니다."), of: product, by: buyer).id)
             if index == 0 {
-                try keycat.bookmarks.add(product, as: buyer)
-                try keycat.follows.follow(seller.userID, as: buyer)
+                try keycat.bookmarks.add(product, by: buyer)
+                try keycat.follows.follow(seller.userID, by: buyer)
             }
         }
         reviews = written

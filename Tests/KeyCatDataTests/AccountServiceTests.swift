@@ -64,13 +64,13 @@ struct AccountServiceTests {
                 ProfileUpdate(nick: "kimchi", phone: .set("010 9999 0000"),
                               birthday: .set(CalendarDate(year: 2000, month: 2, day: 29)),
                               profileImage: .set("images/users/1/avatar.webp")),
-                as: user.principal)
+                by: user.principal)
             #expect(updated.nick == "kimchi")
             #expect(updated.phone == "01099990000")
             #expect(updated.profileImage == "images/users/1/avatar.webp")
             #expect(updated.updatedAt == harness.clock.now())
-            #expect(try harness.accounts.profile(of: user.id, as: user.principal) == updated)
-            let cleared = try harness.accounts.updateProfile(ProfileUpdate(phone: .clear, profileImage: .clear), as: user.principal)
+            #expect(try harness.accounts.profile(of: user.id, by: user.principal) == updated)
+            let cleared = try harness.accounts.updateProfile(ProfileUpdate(phone: .clear, profileImage: .clear), by: user.principal)
             #expect(cleared.phone == nil && cleared.profileImage == nil && cleared.nick == "kimchi")
         }
     }
@@ -83,7 +83,7 @@ struct AccountServiceTests {
     func profileValidation(update: ProfileUpdate, field: String) async throws {
         try await withAccounts(.sqlite) { harness in
             let user = try harness.signUp()
-            #expect(keycatError { try harness.accounts.updateProfile(update, as: user.principal) }?.context["field"] == field)
+            #expect(keycatError { try harness.accounts.updateProfile(update, by: user.principal) }?.context["field"] == field)
             #expect(try harness.users.find(user.id) == user)
         }
     }
@@ -93,10 +93,10 @@ struct AccountServiceTests {
         try await withAccounts(backend) { harness in
             let kim = try harness.signUp("kim@example.com")
             let lee = try harness.signUp("lee@example.com", nick: "lee")
-            #expect(keycatError { try harness.accounts.profile(of: kim.id, as: lee.principal) }?.code == .notOwner)
+            #expect(keycatError { try harness.accounts.profile(of: kim.id, by: lee.principal) }?.code == .notOwner)
             let admin = Principal(userID: UserID(99), role: .admin)
-            #expect(try harness.accounts.profile(of: kim.id, as: admin) == kim)
-            #expect(keycatError { try harness.accounts.profile(of: UserID(404), as: admin) }?.code == .notFound)
+            #expect(try harness.accounts.profile(of: kim.id, by: admin) == kim)
+            #expect(keycatError { try harness.accounts.profile(of: UserID(404), by: admin) }?.code == .notFound)
         }
     }
 
@@ -105,16 +105,16 @@ struct AccountServiceTests {
         try await withAccounts(backend) { harness in
             let user = try harness.signUp()
             let pair = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
-            try harness.accounts.withdraw(as: user.principal)
+            try harness.accounts.withdraw(by: user.principal)
             let stored = try #require(try harness.users.find(user.id))
             #expect(stored.withdrawnAt == harness.clock.now())
             #expect(keycatError { try harness.accounts.refresh(pair.refreshToken) }?.code == .refreshTokenExpired)
             #expect(keycatError { try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026") }?.code
                 == .invalidCredentials)
-            #expect(keycatError { try harness.accounts.profile(of: user.id, as: user.principal) }?.code == .notFound)
-            #expect(keycatError { try harness.accounts.updateProfile(ProfileUpdate(nick: "again"), as: user.principal) }?.code
+            #expect(keycatError { try harness.accounts.profile(of: user.id, by: user.principal) }?.code == .notFound)
+            #expect(keycatError { try harness.accounts.updateProfile(ProfileUpdate(nick: "again"), by: user.principal) }?.code
                 == .notFound)
-            #expect(keycatError { try harness.accounts.withdraw(as: user.principal) }?.code == .notFound)
+            #expect(keycatError { try harness.accounts.withdraw(by: user.principal) }?.code == .notFound)
             let again = try harness.signUp()
             #expect(again.id != user.id)
         }
@@ -125,24 +125,24 @@ struct AccountServiceTests {
         try await withAccounts(backend) { harness in
             let console = Principal.operatorConsole("root")
             let admin = try harness.accounts.createUser(
-                SignUpForm(email: "ops@keycat.kr", password: "operator1", nick: "ops"), role: .admin, as: console)
+                SignUpForm(email: "ops@keycat.kr", password: "operator1", nick: "ops"), role: .admin, by: console)
             #expect(admin.role == .admin)
             for index in 0..<4 { _ = try harness.signUp("user\(index)@example.com", nick: "user\(index)") }
             var seen: [UserID] = []
             var cursor: String?
             repeat {
-                let page = try harness.accounts.listUsers(limit: PageLimit(2), cursor: cursor, as: console)
+                let page = try harness.accounts.listUsers(limit: PageLimit(2), cursor: cursor, by: console)
                 seen += page.items.map(\.id)
                 cursor = page.nextCursor
             } while cursor != nil
             #expect(seen == (1...5).map { UserID(Int64($0)) })
             let buyer = try harness.signUp("buyer@example.com", nick: "buyer")
-            #expect(keycatError { try harness.accounts.listUsers(as: buyer.principal) }?.code == .forbidden)
+            #expect(keycatError { try harness.accounts.listUsers(by: buyer.principal) }?.code == .forbidden)
             #expect(keycatError {
                 try harness.accounts.createUser(SignUpForm(email: "x@example.com", password: "keycat2026", nick: "xx"),
-                                                role: .admin, as: buyer.principal)
+                                                role: .admin, by: buyer.principal)
             }?.code == .forbidden)
-            #expect(keycatError { try harness.accounts.listUsers(cursor: "bm90LWEtY3Vyc29y", as: console) }?.code == .invalidCursor)
+            #expect(keycatError { try harness.accounts.listUsers(cursor: "bm90LWEtY3Vyc29y", by: console) }?.code == .invalidCursor)
         }
     }
 }

@@ -21,16 +21,16 @@ struct SellerServiceTests {
     func approve(backend: Backend) async throws {
         try await withAccounts(backend, registry: Self.registry) { harness in
             let buyer = try harness.signUp()
-            let application = try await harness.sellers.apply(Self.form("2208162517"), as: buyer.principal)
+            let application = try await harness.sellers.apply(Self.form("2208162517"), by: buyer.principal)
             #expect(application.status == .pending)
             #expect(application.registryStatus == .active)
             #expect(application.businessNumber.formatted == "220-81-62517")
             let console = Principal.operatorConsole("root")
-            let approved = try harness.sellers.approve(application.id, as: console)
+            let approved = try harness.sellers.approve(application.id, by: console)
             #expect(approved.status == .approved)
             #expect(approved.decidedBy == "cli:root")
             #expect(try harness.users.find(buyer.id)?.role == .seller)
-            #expect(try harness.sellers.application(application.id, as: buyer.principal) == approved)
+            #expect(try harness.sellers.application(application.id, by: buyer.principal) == approved)
             // The new role reaches the access token at the next refresh.
             let pair = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
             #expect(try harness.accounts.authenticate(accessToken: pair.accessToken).role == .seller)
@@ -43,14 +43,14 @@ struct SellerServiceTests {
     func notActive(number: String, status: BusinessStatus) async throws {
         try await withAccounts(.sqlite, registry: Self.registry) { harness in
             let buyer = try harness.signUp()
-            let application = try await harness.sellers.apply(Self.form(number), as: buyer.principal)
+            let application = try await harness.sellers.apply(Self.form(number), by: buyer.principal)
             #expect(application.status == .rejected)
             #expect(application.registryStatus == status)
             #expect(application.reason == status.rejectionReason)
             #expect(application.decidedBy == SellerService.registryActor)
             #expect(try harness.users.find(buyer.id)?.role == .buyer)
             // Rejected already: an operator cannot approve it.
-            let error = keycatError { try harness.sellers.approve(application.id, as: .operatorConsole("root")) }
+            let error = keycatError { try harness.sellers.approve(application.id, by: .operatorConsole("root")) }
             #expect(error?.code == .illegalTransition)
         }
     }
@@ -59,16 +59,16 @@ struct SellerServiceTests {
     func reject(backend: Backend) async throws {
         try await withAccounts(backend, registry: Self.registry) { harness in
             let buyer = try harness.signUp()
-            let first = try await harness.sellers.apply(Self.form("220-81-62517"), as: buyer.principal)
-            let rejected = try harness.sellers.reject(first.id, reason: "  사업장 주소 불일치 ", as: .operatorConsole("root"))
+            let first = try await harness.sellers.apply(Self.form("220-81-62517"), by: buyer.principal)
+            let rejected = try harness.sellers.reject(first.id, reason: "  사업장 주소 불일치 ", by: .operatorConsole("root"))
             #expect(rejected.status == .rejected)
             #expect(rejected.reason == "사업장 주소 불일치")
             #expect(try harness.users.find(buyer.id)?.role == .buyer)
-            let second = try await harness.sellers.apply(Self.form("220-81-62517"), as: buyer.principal)
+            let second = try await harness.sellers.apply(Self.form("220-81-62517"), by: buyer.principal)
             #expect(second.status == .pending)
-            #expect(try harness.sellers.myApplications(as: buyer.principal).map(\.id) == [second.id, first.id])
+            #expect(try harness.sellers.myApplications(by: buyer.principal).map(\.id) == [second.id, first.id])
             let other = try harness.signUp("lee@example.com", nick: "lee")
-            #expect(try harness.sellers.myApplications(as: other.principal).isEmpty)
+            #expect(try harness.sellers.myApplications(by: other.principal).isEmpty)
         }
     }
 
@@ -77,14 +77,14 @@ struct SellerServiceTests {
         try await withAccounts(backend, registry: Self.registry) { harness in
             let console = Principal.operatorConsole("root")
             let buyer = try harness.signUp()
-            let application = try await harness.sellers.apply(Self.form("220-81-62517"), as: buyer.principal)
-            let rejected = try harness.sellers.reject(application.id, reason: "no", as: console)
-            #expect(keycatError { try harness.sellers.approve(application.id, as: console) }?.code == .illegalTransition)
-            #expect(keycatError { try harness.sellers.reject(application.id, reason: "again", as: console) }?.code
+            let application = try await harness.sellers.apply(Self.form("220-81-62517"), by: buyer.principal)
+            let rejected = try harness.sellers.reject(application.id, reason: "no", by: console)
+            #expect(keycatError { try harness.sellers.approve(application.id, by: console) }?.code == .illegalTransition)
+            #expect(keycatError { try harness.sellers.reject(application.id, reason: "again", by: console) }?.code
                 == .illegalTransition)
-            #expect(try harness.sellers.application(application.id, as: console) == rejected)
+            #expect(try harness.sellers.application(application.id, by: console) == rejected)
             #expect(try harness.users.find(buyer.id)?.role == .buyer)
-            #expect(keycatError { try harness.sellers.approve(SellerApplicationID(404), as: console) }?.code == .notFound)
+            #expect(keycatError { try harness.sellers.approve(SellerApplicationID(404), by: console) }?.code == .notFound)
         }
     }
 
@@ -98,10 +98,10 @@ struct SellerServiceTests {
     func applyValidation(form: SellerApplicationForm, code: KeyCatError.Code, field: String) async throws {
         try await withAccounts(.sqlite, registry: Self.registry) { harness in
             let buyer = try harness.signUp()
-            let error = await keycatError { try await harness.sellers.apply(form, as: buyer.principal) }
+            let error = await keycatError { try await harness.sellers.apply(form, by: buyer.principal) }
             #expect(error?.code == code)
             #expect(error?.context["field"] == field)
-            let all = try harness.sellers.listApplications(as: .operatorConsole("root"))
+            let all = try harness.sellers.listApplications(by: .operatorConsole("root"))
             #expect(all.items.isEmpty)
         }
     }
@@ -111,10 +111,10 @@ struct SellerServiceTests {
         try await withAccounts(backend, registry: Self.registry) { harness in
             let kim = try harness.signUp()
             let lee = try harness.signUp("lee@example.com", nick: "lee")
-            _ = try await harness.sellers.apply(Self.form("220-81-62517"), as: kim.principal)
-            let again = await keycatError { try await harness.sellers.apply(Self.form("105-87-71311"), as: kim.principal) }
+            _ = try await harness.sellers.apply(Self.form("220-81-62517"), by: kim.principal)
+            let again = await keycatError { try await harness.sellers.apply(Self.form("105-87-71311"), by: kim.principal) }
             #expect(again?.code == .duplicate)
-            let sameNumber = await keycatError { try await harness.sellers.apply(Self.form("220-81-62517"), as: lee.principal) }
+            let sameNumber = await keycatError { try await harness.sellers.apply(Self.form("220-81-62517"), by: lee.principal) }
             #expect(sameNumber?.code == .duplicate)
         }
     }
@@ -124,15 +124,15 @@ struct SellerServiceTests {
         try await withAccounts(backend, registry: Self.registry) { harness in
             let kim = try harness.signUp()
             let lee = try harness.signUp("lee@example.com", nick: "lee")
-            let application = try await harness.sellers.apply(Self.form("220-81-62517"), as: kim.principal)
+            let application = try await harness.sellers.apply(Self.form("220-81-62517"), by: kim.principal)
             let seller = Principal(userID: lee.id, role: .seller)
-            #expect(await keycatError { try await harness.sellers.apply(Self.form("105-87-71311"), as: seller) }?.code
+            #expect(await keycatError { try await harness.sellers.apply(Self.form("105-87-71311"), by: seller) }?.code
                 == .forbidden)
-            #expect(keycatError { try harness.sellers.approve(application.id, as: kim.principal) }?.code == .forbidden)
-            #expect(keycatError { try harness.sellers.reject(application.id, reason: "x", as: seller) }?.code == .forbidden)
-            #expect(keycatError { try harness.sellers.listApplications(as: kim.principal) }?.code == .forbidden)
-            #expect(keycatError { try harness.sellers.application(application.id, as: lee.principal) }?.code == .notOwner)
-            #expect(keycatError { try harness.sellers.reject(application.id, reason: " ", as: .operatorConsole("root")) }?
+            #expect(keycatError { try harness.sellers.approve(application.id, by: kim.principal) }?.code == .forbidden)
+            #expect(keycatError { try harness.sellers.reject(application.id, reason: "x", by: seller) }?.code == .forbidden)
+            #expect(keycatError { try harness.sellers.listApplications(by: kim.principal) }?.code == .forbidden)
+            #expect(keycatError { try harness.sellers.application(application.id, by: lee.principal) }?.code == .notOwner)
+            #expect(keycatError { try harness.sellers.reject(application.id, reason: " ", by: .operatorConsole("root")) }?
                 .context["field"] == "reason")
         }
     }
@@ -143,18 +143,18 @@ struct SellerServiceTests {
             let console = Principal.operatorConsole("root")
             for (index, number) in ["220-81-62517", "124-81-00998", "105-87-71311", "120-81-47521"].enumerated() {
                 let user = try harness.signUp("user\(index)@example.com", nick: "user\(index)")
-                _ = try await harness.sellers.apply(Self.form(number), as: user.principal)
+                _ = try await harness.sellers.apply(Self.form(number), by: user.principal)
             }
-            #expect(try harness.sellers.listApplications(status: .pending, as: console).items.count == 2)
-            #expect(try harness.sellers.listApplications(status: .rejected, as: console).items.count == 2)
-            let first = try harness.sellers.listApplications(limit: PageLimit(3), as: console)
+            #expect(try harness.sellers.listApplications(status: .pending, by: console).items.count == 2)
+            #expect(try harness.sellers.listApplications(status: .rejected, by: console).items.count == 2)
+            let first = try harness.sellers.listApplications(limit: PageLimit(3), by: console)
             #expect(first.items.count == 3)
             let cursor = try #require(first.nextCursor)
-            let second = try harness.sellers.listApplications(limit: PageLimit(3), cursor: cursor, as: console)
+            let second = try harness.sellers.listApplications(limit: PageLimit(3), cursor: cursor, by: console)
             #expect(second.items.map(\.id) == [SellerApplicationID(4)])
             #expect(second.nextCursor == nil)
             // A cursor is bound to its filter.
-            #expect(keycatError { try harness.sellers.listApplications(status: .pending, cursor: cursor, as: console) }?.code
+            #expect(keycatError { try harness.sellers.listApplications(status: .pending, cursor: cursor, by: console) }?.code
                 == .invalidCursor)
         }
     }
@@ -164,14 +164,14 @@ struct SellerServiceTests {
         try await withAccounts(.sqlite, registry: Self.registry) { harness in
             let database = try #require(harness.database)
             let buyer = try harness.signUp()
-            let application = try await harness.sellers.apply(Self.form("220-81-62517"), as: buyer.principal)
-            _ = try harness.sellers.approve(application.id, as: .operatorConsole("root"))
+            let application = try await harness.sellers.apply(Self.form("220-81-62517"), by: buyer.principal)
+            _ = try harness.sellers.approve(application.id, by: .operatorConsole("root"))
             let entries = try SQLiteAuditLog(database: database).recent(limit: 10)
             #expect(entries.map(\.action) == ["seller.approve"])
             #expect(entries.first?.actor == "cli:root")
             #expect(entries.first?.target == "seller_application:\(application.id)")
             // A refused decision writes no audit entry.
-            _ = keycatError { try harness.sellers.reject(application.id, reason: "late", as: .operatorConsole("root")) }
+            _ = keycatError { try harness.sellers.reject(application.id, reason: "late", by: .operatorConsole("root")) }
             #expect(try SQLiteAuditLog(database: database).recent(limit: 10).count == 1)
         }
     }

@@ -134,11 +134,11 @@ struct SessionTests {
         try await withAccounts(backend) { harness in
             let user = try harness.signUp()
             let phone = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
-            #expect(keycatError { try harness.accounts.changePassword(current: "wrong123", new: "newpass99", as: user.principal) }?
+            #expect(keycatError { try harness.accounts.changePassword(current: "wrong123", new: "newpass99", by: user.principal) }?
                 .code == .invalidCredentials)
-            #expect(keycatError { try harness.accounts.changePassword(current: "keycat2026", new: "weak", as: user.principal) }?
+            #expect(keycatError { try harness.accounts.changePassword(current: "keycat2026", new: "weak", by: user.principal) }?
                 .context["field"] == "password")
-            let laptop = try harness.accounts.changePassword(current: "keycat2026", new: "newpass99", as: user.principal)
+            let laptop = try harness.accounts.changePassword(current: "keycat2026", new: "newpass99", by: user.principal)
             #expect(keycatError { try harness.accounts.refresh(phone.refreshToken) }?.code == .refreshTokenExpired)
             #expect(try harness.accounts.refresh(laptop.refreshToken).principal == user.principal)
             #expect(keycatError { try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026") }?.code

@@ -15,16 +15,16 @@ struct StoredPortsTests {
     func reviews(_ backend: Backend) async throws {
         try await withPorts(backend) { ports in
             let id = ports.shop.product.id, buyer = ports.shop.buyer
-            #expect(keycatError { try ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, as: buyer) }?.code
+            #expect(keycatError { try ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, by: buyer) }?.code
                     == .forbidden)
             _ = try await ports.paidOrder(impUID: "imp_review")
-            let review = try ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, as: buyer)
+            let review = try ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, by: buyer)
             #expect(review.authorNick == "buyer" && review.rating == 4)
-            #expect(keycatError { try ports.reviews.write(ReviewForm(rating: 5, content: "second thoughts"), of: id, as: buyer) }?.code
+            #expect(keycatError { try ports.reviews.write(ReviewForm(rating: 5, content: "second thoughts"), of: id, by: buyer) }?.code
                     == .duplicate)
             #expect(try ports.shop.products.find(id)?.ratingCount == 1)
             #expect(try ports.reviews.reviews(of: id).items.map(\.id) == [review.id])
-            try ports.reviews.delete(review.id, as: buyer)
+            try ports.reviews.delete(review.id, by: buyer)
             #expect(try ports.shop.products.find(id)?.ratingCount == 0)
             #expect(try ports.reviews.reviews(by: buyer.userID).items.isEmpty)
         }
@@ -34,25 +34,25 @@ struct StoredPortsTests {
     func toggles(_ backend: Backend) async throws {
         try await withPorts(backend) { ports in
             let id = ports.shop.product.id, buyer = ports.shop.buyer
-            #expect(try ports.bookmarks.add(id, as: buyer))
-            #expect(try !ports.bookmarks.add(id, as: buyer))
-            #expect(try ports.bookmarks.isBookmarked(id, as: buyer))
+            #expect(try ports.bookmarks.add(id, by: buyer))
+            #expect(try !ports.bookmarks.add(id, by: buyer))
+            #expect(try ports.bookmarks.isBookmarked(id, by: buyer))
             #expect(try ports.shop.products.find(id)?.bookmarkCount == 1)
-            #expect(try ports.bookmarks.bookmarks(as: buyer).items.map(\.product.id) == [id])
-            #expect(try ports.bookmarks.remove(id, as: buyer))
+            #expect(try ports.bookmarks.bookmarks(by: buyer).items.map(\.product.id) == [id])
+            #expect(try ports.bookmarks.remove(id, by: buyer))
             #expect(try ports.shop.products.find(id)?.bookmarkCount == 0)
 
             let seller = UserID(1)
-            #expect(try ports.follows.follow(seller, as: buyer))
-            #expect(try !ports.follows.follow(seller, as: buyer))
-            #expect(try ports.follows.follow(seller, as: ports.admin))
+            #expect(try ports.follows.follow(seller, by: buyer))
+            #expect(try !ports.follows.follow(seller, by: buyer))
+            #expect(try ports.follows.follow(seller, by: ports.admin))
             #expect(try ports.follows.counts(of: seller) == FollowCounts(followers: 2, following: 0))
             let page = try ports.follows.followers(of: seller, limit: PageLimit(1))
             #expect(page.items.map(\.userID) == [ports.admin.userID])
             let next = try ports.follows.followers(of: seller, limit: PageLimit(1), cursor: page.nextCursor)
             #expect(next.items.map(\.userID) == [buyer.userID])
-            #expect(keycatError { try ports.follows.follow(buyer.userID, as: buyer) }?.code == .validation)
-            #expect(try ports.follows.unfollow(seller, as: buyer))
+            #expect(keycatError { try ports.follows.follow(buyer.userID, by: buyer) }?.code == .validation)
+            #expect(try ports.follows.unfollow(seller, by: buyer))
             #expect(try ports.follows.counts(of: buyer.userID) == FollowCounts(followers: 0, following: 0))
         }
     }
@@ -103,9 +103,9 @@ struct StoredPortsTests {
             let order = try await ports.paidOrder(quantity: 2, impUID: "imp_check")
             _ = try await ports.orders.refund(order.id, RefundRequest(amount: Money(won: 500), reason: "dent"), by: ports.admin)
             _ = try ports.reviews.write(ReviewForm(rating: 5, content: "lovely switches"), of: ports.shop.product.id,
-                                        as: ports.shop.buyer)
-            _ = try ports.bookmarks.add(ports.shop.product.id, as: ports.shop.buyer)
-            _ = try ports.follows.follow(UserID(1), as: ports.shop.buyer)
+                                        by: ports.shop.buyer)
+            _ = try ports.bookmarks.add(ports.shop.product.id, by: ports.shop.buyer)
+            _ = try ports.follows.follow(UserID(1), by: ports.shop.buyer)
             #expect(try ports.invariants() == [])
             try ports.tamper("UPDATE products SET bookmark_count = 7, stock = stock + 1")
             try ports.tamper("UPDATE users SET follower_count = 0 WHERE id = 1")

@@ -29,7 +29,7 @@ struct AccountsEndToEndTests {
             try keycat.loadBusinessRegistry(
                 [BusinessRegistryEntry(number: try BusinessRegistrationNumber("220-81-62517"),
                                        status: BusinessStatus(taxServiceCode: "01"))],
-                as: console)
+                by: console)
             let user = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
             let session = try keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026")
             let principal = try keycat.accounts.authenticate(accessToken: session.accessToken)
@@ -37,10 +37,10 @@ struct AccountsEndToEndTests {
             let application = try await keycat.sellers.apply(
                 SellerApplicationForm(businessNumber: "2208162517", representativeName: "김키캣",
                                       openingDate: try CalendarDate(iso8601: "2021-04-01")),
-                as: principal)
+                by: principal)
             #expect(application.status == .pending)
-            #expect(try keycat.sellers.listApplications(status: .pending, as: console).items == [application])
-            _ = try keycat.sellers.approve(application.id, as: console)
+            #expect(try keycat.sellers.listApplications(status: .pending, by: console).items == [application])
+            _ = try keycat.sellers.approve(application.id, by: console)
             clock.advance(by: 60)
             let renewed = try keycat.accounts.refresh(session.refreshToken)
             #expect(try keycat.accounts.authenticate(accessToken: renewed.accessToken).role == .seller)
@@ -54,16 +54,16 @@ struct AccountsEndToEndTests {
         try await withKeyCat { keycat, _, _ in
             let console = Principal.operatorConsole("root")
             let form = SignUpForm(email: "seller@keycat.kr", password: "keycat2026", nick: "shop")
-            let user = try keycat.accounts.createUser(form, role: .seller, as: console)
+            let user = try keycat.accounts.createUser(form, role: .seller, by: console)
             #expect(user.role == .seller)
-            let duplicate = keycatError { try keycat.accounts.createUser(form, role: .seller, as: console) }
+            let duplicate = keycatError { try keycat.accounts.createUser(form, role: .seller, by: console) }
             #expect(duplicate?.code == .duplicate)
             let entries = try keycat.auditLog.recent(limit: 10)
             #expect(entries.count == 1)
             #expect(entries.first?.action == "user.create")
             #expect(entries.first?.target == "user:\(user.id)")
             #expect(entries.first?.actor == "cli:root")
-            #expect(try keycat.accounts.listUsers(as: console).items == [user])
+            #expect(try keycat.accounts.listUsers(by: console).items == [user])
         }
     }
 
@@ -91,7 +91,7 @@ struct AccountsEndToEndTests {
         try await withKeyCat { keycat, _, _ in
             let entry = BusinessRegistryEntry(number: try BusinessRegistrationNumber("220-81-62517"), status: .active)
             #expect(throws: KeyCatError(.forbidden, "a buyer may not load the business registry", context: ["role": "buyer"])) {
-                try keycat.loadBusinessRegistry([entry], as: Principal(userID: UserID(1), role: .buyer))
+                try keycat.loadBusinessRegistry([entry], by: Principal(userID: UserID(1), role: .buyer))
             }
         }
     }

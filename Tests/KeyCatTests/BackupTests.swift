@@ -12,7 +12,7 @@ struct BackupTests {
         var count = 0
         var cursor: String?
         repeat {
-            let page = try keycat.accounts.listUsers(limit: PageLimit(100), cursor: cursor, as: console)
+            let page = try keycat.accounts.listUsers(limit: PageLimit(100), cursor: cursor, by: console)
             count += page.items.count
             cursor = page.nextCursor
         } while cursor != nil
@@ -77,7 +77,7 @@ struct BackupTests {
                 while !stop.load(ordering: .relaxed) {
                     _ = try keycat.accounts.createUser(
                         SignUpForm(email: "writer\(written)@example.com", password: "keycat123", nick: "writer\(written)"),
-                        role: .buyer, as: console)
+                        role: .buyer, by: console)
                     written += 1
                     await Task.yield()
                 }

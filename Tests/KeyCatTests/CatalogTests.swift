@@ -160,7 +160,7 @@ struct WithdrawnSellerTests {
             let staying = try shop.user(.seller)
             let gone = try shop.keycat.catalog.create(TestShop.draft("떠나는 상품"), for: seller.userID, by: seller)
             let kept = try shop.keycat.catalog.create(TestShop.draft("남는 상품"), for: staying.userID, by: staying)
-            try shop.keycat.accounts.withdraw(as: seller)
+            try shop.keycat.accounts.withdraw(by: seller)
             for sort in ProductSort.allCases {
                 #expect(try shop.keycat.catalog.list(ProductListRequest(sort: sort)).items.map(\.id) == [kept.id])
             }

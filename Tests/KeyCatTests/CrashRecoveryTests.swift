@@ -30,8 +30,8 @@ struct CrashRecoveryTests {
             // Process 1: two buyers check out and pay at the PG, then the process dies before
             // confirming; one confirm even reached the PG but its answer was lost.
             let (productID, buyer, paidOrder, lostOrder, abandoned) = try await process(path, clock) { keycat in
-                let seller = try keycat.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"), role: .seller, as: admin)
-                let user = try keycat.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"), role: .buyer, as: admin)
+                let seller = try keycat.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"), role: .seller, by: admin)
+                let user = try keycat.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"), role: .buyer, by: admin)
                 let buyer = Principal(userID: user.id, role: .buyer)
                 let product = try keycat.catalog.create(TestShop.draft { $0.stock = 5 }, for: seller.id, by: admin)
                 let request = CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)]))

@@ -10,14 +10,14 @@ struct FollowTests {
             let fan = try shop.user()
             let star = try shop.user(.seller)
             let follows = shop.keycat.follows
-            #expect(try follows.follow(star.userID, as: fan))
-            #expect(try !follows.follow(star.userID, as: fan))
-            #expect(try follows.isFollowing(star.userID, as: fan))
-            #expect(try !follows.isFollowing(fan.userID, as: star))
+            #expect(try follows.follow(star.userID, by: fan))
+            #expect(try !follows.follow(star.userID, by: fan))
+            #expect(try follows.isFollowing(star.userID, by: fan))
+            #expect(try !follows.isFollowing(fan.userID, by: star))
             #expect(try follows.counts(of: star.userID) == FollowCounts(followers: 1, following: 0))
             #expect(try follows.counts(of: fan.userID) == FollowCounts(followers: 0, following: 1))
-            #expect(try follows.unfollow(star.userID, as: fan))
-            #expect(try !follows.unfollow(star.userID, as: fan))
+            #expect(try follows.unfollow(star.userID, by: fan))
+            #expect(try !follows.unfollow(star.userID, by: fan))
             #expect(try follows.counts(of: star.userID) == FollowCounts(followers: 0, following: 0))
             #expect(try follows.counts(of: fan.userID) == FollowCounts(followers: 0, following: 0))
         }
@@ -27,8 +27,8 @@ struct FollowTests {
     func oneself(_ store: TestStore) async throws {
         try await SocialShop.with(store) { shop throws in
             let user = try shop.user()
-            expectError(.validation, field: "user_id") { try shop.keycat.follows.follow(user.userID, as: user) }
-            expectError(.validation, field: "user_id") { try shop.keycat.follows.unfollow(user.userID, as: user) }
+            expectError(.validation, field: "user_id") { try shop.keycat.follows.follow(user.userID, by: user) }
+            expectError(.validation, field: "user_id") { try shop.keycat.follows.unfollow(user.userID, by: user) }
         }
     }
 
@@ -36,19 +36,19 @@ struct FollowTests {
     func missingOrWithdrawn(_ store: TestStore) async throws {
         try await SocialShop.with(store) { shop throws in
             let fan = try shop.user()
-            expectError(.notFound) { try shop.keycat.follows.follow(UserID(9_999), as: fan) }
+            expectError(.notFound) { try shop.keycat.follows.follow(UserID(9_999), by: fan) }
             let leaving = try shop.user()
-            try shop.keycat.follows.follow(leaving.userID, as: fan)
-            try shop.keycat.accounts.withdraw(as: leaving)
+            try shop.keycat.follows.follow(leaving.userID, by: fan)
+            try shop.keycat.accounts.withdraw(by: leaving)
             let gone = try shop.user()
-            try shop.keycat.accounts.withdraw(as: gone)
-            expectError(.notFound) { try shop.keycat.follows.follow(gone.userID, as: fan) }
+            try shop.keycat.accounts.withdraw(by: gone)
+            expectError(.notFound) { try shop.keycat.follows.follow(gone.userID, by: fan) }
             // A withdrawn follower cannot follow either (its access token may still verify).
-            expectError(.notFound) { try shop.keycat.follows.follow(fan.userID, as: gone) }
+            expectError(.notFound) { try shop.keycat.follows.follow(fan.userID, by: gone) }
             // The old follow stays listed, marked, until removed.
             let following = try shop.keycat.follows.following(of: fan.userID).items
             #expect(following.map(\.userID) == [leaving.userID] && following[0].isWithdrawn)
-            #expect(try shop.keycat.follows.unfollow(leaving.userID, as: fan))
+            #expect(try shop.keycat.follows.unfollow(leaving.userID, by: fan))
             #expect(try shop.keycat.follows.counts(of: fan.userID).following == 0)
             expectError(.notFound) { try shop.keycat.follows.counts(of: UserID(9_999)) }
         }
@@ -62,7 +62,7 @@ struct FollowTests {
             for index in 0..<7 {
                 if index % 3 == 0 { shop.clock.advance(by: 1) }  // ties by id
                 let fan = try shop.user()
-                try shop.keycat.follows.follow(star.userID, as: fan)
+                try shop.keycat.follows.follow(star.userID, by: fan)
                 fans.append(fan)
             }
             var seen: [UserID] = []

@@ -50,9 +50,9 @@ struct GatewayCheckTests {
             let admin = Principal.operatorConsole("tester")
             let keycat = try RestoreDrillTests.open(path, clock)
             let seller = try keycat.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"),
-                                                        role: .seller, as: admin)
+                                                        role: .seller, by: admin)
             let user = try keycat.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"),
-                                                      role: .buyer, as: admin)
+                                                      role: .buyer, by: admin)
             let buyer = Principal(userID: user.id, role: .buyer)
             let product = try keycat.catalog.create(TestShop.draft(price: 10_000) { $0.stock = 5 }, for: seller.id, by: admin)
             _ = try await RestoreDrillTests.paidOrder(keycat, product.id, quantity: 1, by: buyer)

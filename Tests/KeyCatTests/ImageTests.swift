@@ -124,7 +124,7 @@ struct ImageTests {
         defer { keycat.close() }
         let seller = try keycat.accounts.createUser(
             SignUpForm(email: "mem@example.com", password: "keycat123", nick: "mem"), role: .seller,
-            as: .operatorConsole("tester"))
+            by: .operatorConsole("tester"))
         let principal = Principal(userID: seller.id, role: .seller)
         let product = try keycat.catalog.create(TestShop.draft(), for: seller.id, images: [Self.gif], by: principal)
         #expect(try keycat.catalog.image(named: product.images[0].fileName).bytes == Self.gif)

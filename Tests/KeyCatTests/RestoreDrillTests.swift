@@ -36,9 +36,9 @@ struct RestoreDrillTests {
 
             let shop = try Self.open(path, clock)
             let seller = try shop.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"),
-                                                      role: .seller, as: admin)
+                                                      role: .seller, by: admin)
             let user = try shop.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"),
-                                                    role: .buyer, as: admin)
+                                                    role: .buyer, by: admin)
             let buyer = Principal(userID: user.id, role: .buyer)
             let product = try shop.catalog.create(TestShop.draft(price: 10_000) { $0.stock = 50 }, for: seller.id, by: admin)
             var kept: [Order] = []

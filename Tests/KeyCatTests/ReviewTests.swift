@@ -14,10 +14,10 @@ struct ReviewTests {
             let product = try shop.product()
             let buyer = try shop.buyer(of: product, status: status)
             if status.allowsReview {
-                let review = try shop.keycat.reviews.write(form, of: product.id, as: buyer)
+                let review = try shop.keycat.reviews.write(form, of: product.id, by: buyer)
                 #expect(review.rating == 4 && review.authorID == buyer.userID)
             } else {
-                expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, as: buyer) }
+                expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, by: buyer) }
             }
         }
     }
@@ -28,7 +28,7 @@ struct ReviewTests {
             let product = try shop.product()
             let other = try shop.product("다른 키보드")
             let buyer = try shop.buyer(of: other)
-            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, as: buyer) }
+            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, by: buyer) }
             #expect(try shop.keycat.catalog.product(product.id).ratingCount == 0)
         }
     }
@@ -39,10 +39,10 @@ struct ReviewTests {
             let product = try shop.product()
             let refunded = try shop.buyer(of: product)
             shop.purchases.setStatus(buyer: refunded.userID, product: product.id, to: .refunded)
-            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, as: refunded) }
+            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, by: refunded) }
             let partial = try shop.buyer(of: product)
             shop.purchases.setStatus(buyer: partial.userID, product: product.id, to: .partiallyRefunded)
-            _ = try shop.keycat.reviews.write(form, of: product.id, as: partial)
+            _ = try shop.keycat.reviews.write(form, of: product.id, by: partial)
         }
     }
 
@@ -60,7 +60,7 @@ struct ReviewTests {
             // No purchase: validation still comes first.
             let stranger = try shop.user()
             expectError(.validation, field: field) {
-                try shop.keycat.reviews.write(ReviewForm(rating: rating, content: content), of: product.id, as: stranger)
+                try shop.keycat.reviews.write(ReviewForm(rating: rating, content: content), of: product.id, by: stranger)
             }
         }
     }
@@ -81,17 +81,17 @@ struct ReviewTests {
         try await SocialShop.with(store) { shop throws in
             let product = try shop.product()
             let buyer = try shop.buyer(of: product)
-            let first = try shop.keycat.reviews.write(form, of: product.id, as: buyer)
-            expectError(.duplicate) { try shop.keycat.reviews.write(form, of: product.id, as: buyer) }
+            let first = try shop.keycat.reviews.write(form, of: product.id, by: buyer)
+            expectError(.duplicate) { try shop.keycat.reviews.write(form, of: product.id, by: buyer) }
             do {
-                _ = try shop.keycat.reviews.write(form, of: product.id, as: buyer)
+                _ = try shop.keycat.reviews.write(form, of: product.id, by: buyer)
             } catch {
                 #expect(HTTPErrorResponse(error).status == 409)
             }
             #expect(try shop.keycat.catalog.product(product.id).ratingCount == 1)
             // Once deleted, the buyer may review again.
-            try shop.keycat.reviews.delete(first.id, as: buyer)
-            _ = try shop.keycat.reviews.write(form, of: product.id, as: buyer)
+            try shop.keycat.reviews.delete(first.id, by: buyer)
+            _ = try shop.keycat.reviews.write(form, of: product.id, by: buyer)
         }
     }
 
@@ -100,15 +100,15 @@ struct ReviewTests {
         try await SocialShop.with(store) { shop throws in
             let product = try shop.product()
             let buyer = try shop.buyer(of: product)
-            expectError(.notFound) { try shop.keycat.reviews.write(form, of: ProductID(9_999), as: buyer) }
+            expectError(.notFound) { try shop.keycat.reviews.write(form, of: ProductID(9_999), by: buyer) }
             try shop.keycat.catalog.delete(product.id, by: shop.shop.operatorConsole)
-            expectError(.notFound) { try shop.keycat.reviews.write(form, of: product.id, as: buyer) }
+            expectError(.notFound) { try shop.keycat.reviews.write(form, of: product.id, by: buyer) }
             expectError(.notFound) { try shop.keycat.reviews.reviews(of: product.id) }
 
             let live = try shop.product("살아 있는 상품")
             let leaving = try shop.buyer(of: live)
-            try shop.keycat.accounts.withdraw(as: leaving)
-            expectError(.notFound) { try shop.keycat.reviews.write(form, of: live.id, as: leaving) }
+            try shop.keycat.accounts.withdraw(by: leaving)
+            expectError(.notFound) { try shop.keycat.reviews.write(form, of: live.id, by: leaving) }
             #expect(try shop.keycat.catalog.product(live.id).ratingCount == 0)
         }
     }
@@ -128,7 +128,7 @@ struct ReviewTests {
             var ranked = try shop.keycat.catalog.list(ProductListRequest(sort: .rating)).items.map(\.id)
             #expect(ranked == [better.id, good.id])
 
-            try shop.keycat.reviews.delete(first.id, as: shop.shop.operatorConsole)
+            try shop.keycat.reviews.delete(first.id, by: shop.shop.operatorConsole)
             stored = try shop.keycat.catalog.product(good.id)
             #expect(stored.ratingCount == 2 && stored.ratingSum == 8 && stored.averageRating == 4)
             ranked = try shop.keycat.catalog.list(ProductListRequest(sort: .rating)).items.map(\.id)
@@ -142,17 +142,17 @@ struct ReviewTests {
         try await SocialShop.with(store) { shop throws in
             let product = try shop.product()
             let author = try shop.buyer(of: product)
-            let review = try shop.keycat.reviews.write(form, of: product.id, as: author)
+            let review = try shop.keycat.reviews.write(form, of: product.id, by: author)
             for intruder in [try shop.user(.buyer), try shop.user(.seller)] {
-                expectError(.notOwner) { try shop.keycat.reviews.delete(review.id, as: intruder) }
+                expectError(.notOwner) { try shop.keycat.reviews.delete(review.id, by: intruder) }
             }
-            try shop.keycat.reviews.delete(review.id, as: author)
-            expectError(.notFound) { try shop.keycat.reviews.delete(review.id, as: author) }
+            try shop.keycat.reviews.delete(review.id, by: author)
+            expectError(.notFound) { try shop.keycat.reviews.delete(review.id, by: author) }
             expectError(.notFound) { try shop.keycat.reviews.review(review.id) }
 
             let second = try shop.review(product)
             let admin = try shop.user(.admin)
-            try shop.keycat.reviews.delete(second.id, as: admin)
+            try shop.keycat.reviews.delete(second.id, by: admin)
             let audit = try shop.keycat.auditLog.recent(limit: 5).first { $0.action == "review.delete" }
             #expect(audit?.target == "review:\(second.id)")
             #expect(audit?.actor == admin.auditActor)
@@ -170,7 +170,7 @@ struct ReviewTests {
                 if index % 2 == 0 { shop.clock.advance(by: 1) }  // some share a time: ties by id
                 let other = try shop.product("상품 \(index)")
                 shop.purchases.record(buyer: author.userID, product: other.id, status: .delivered)
-                _ = try shop.keycat.reviews.write(form, of: other.id, as: author)
+                _ = try shop.keycat.reviews.write(form, of: other.id, by: author)
                 written.append(try shop.review(product, rating: 1 + index % 5))
             }
             let expected = written.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }.map(\.id)
@@ -214,18 +214,18 @@ struct ReviewPurchaseTests {
             let product = try shop.product(stock: 5)
             let buyer = try shop.user(.buyer)
             let form = ReviewForm(rating: 5, content: "타건감이 정말 좋습니다. 추천해요!")
-            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, as: buyer) }
+            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, by: buyer) }
             let unpaid = try await shop.checkout(product, by: buyer)
-            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, as: buyer) }
+            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, by: buyer) }
             _ = unpaid
 
             let refundedBuyer = try shop.user(.buyer)
             let refunded = try await shop.paidOrder(product, by: refundedBuyer)
             _ = try await shop.keycat.orders.refund(refunded.id, RefundRequest(reason: "단순 변심"), by: shop.operatorConsole)
-            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, as: refundedBuyer) }
+            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, by: refundedBuyer) }
 
             _ = try await shop.paidOrder(product, by: buyer)
-            let review = try shop.keycat.reviews.write(form, of: product.id, as: buyer)
+            let review = try shop.keycat.reviews.write(form, of: product.id, by: buyer)
             #expect(review.rating == 5)
             #expect(try shop.keycat.catalog.product(product.id).ratingCount == 1)
             try shop.expectHealthy()

@@ -20,11 +20,11 @@ struct SocialConcurrencyTests {
                         group.addTask {
                             for round in 0..<15 {
                                 if (round + lane) % 2 == 0 {
-                                    try bookmarks.add(product.id, as: user)
-                                    try follows.follow(star.userID, as: user)
+                                    try bookmarks.add(product.id, by: user)
+                                    try follows.follow(star.userID, by: user)
                                 } else {
-                                    try bookmarks.remove(product.id, as: user)
-                                    try follows.unfollow(star.userID, as: user)
+                                    try bookmarks.remove(product.id, by: user)
+                                    try follows.unfollow(star.userID, by: user)
                                 }
                                 await Task.yield()
                             }
@@ -35,8 +35,8 @@ struct SocialConcurrencyTests {
             }
             var bookmarked = 0, following = 0
             for user in users {
-                if try bookmarks.isBookmarked(product.id, as: user) { bookmarked += 1 }
-                if try follows.isFollowing(star.userID, as: user) {
+                if try bookmarks.isBookmarked(product.id, by: user) { bookmarked += 1 }
+                if try follows.isFollowing(star.userID, by: user) {
                     following += 1
                     #expect(try follows.counts(of: user.userID).following == 1)
                 } else {

@@ -58,6 +58,6 @@ struct SocialShop {
     /// Writes a review of `product` by a new buyer who paid for it.
     @discardableResult
     func review(_ product: Product, rating: Int = 5, content: String = "타건감이 아주 좋습니다. 추천해요!") throws -> Review {
-        try keycat.reviews.write(ReviewForm(rating: rating, content: content), of: product.id, as: try buyer(of: product))
+        try keycat.reviews.write(ReviewForm(rating: rating, content: content), of: product.id, by: try buyer(of: product))
     }
 }

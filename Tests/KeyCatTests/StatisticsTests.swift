@@ -30,8 +30,8 @@ struct StatisticsTests {
         let second = try await shop.paidOrder(switches, quantity: 2, by: buyer)
         _ = try await shop.keycat.orders.refund(
             first.id, RefundRequest(amount: Money(won: 10_000), reason: "scratched case"), by: shop.operatorConsole)
-        _ = try shop.keycat.reviews.write(ReviewForm(rating: 5, content: "Smooth and quiet linears."), of: switches.id, as: buyer)
-        _ = try shop.keycat.reviews.write(ReviewForm(rating: 4, content: "Solid board, case scratched."), of: keyboard.id, as: buyer)
+        _ = try shop.keycat.reviews.write(ReviewForm(rating: 5, content: "Smooth and quiet linears."), of: switches.id, by: buyer)
+        _ = try shop.keycat.reviews.write(ReviewForm(rating: 4, content: "Solid board, case scratched."), of: keyboard.id, by: buyer)
         shop.clock.set(januaryFirstMorning.addingTimeInterval(3 * 86_400))
         _ = try await shop.checkout(keyboard, by: buyer)
         return History(first: first, second: second, keyboard: keyboard, switches: switches)

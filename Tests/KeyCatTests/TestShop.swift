@@ -67,7 +67,7 @@ struct TestShop {
     func user(_ role: Role, _ name: String = "user\(UUID().uuidString.prefix(6))") throws -> Principal {
         let user = try keycat.accounts.createUser(
             SignUpForm(email: "\(name)@example.com", password: "keycat123", nick: String(name.prefix(20))),
-            role: role, as: operatorConsole)
+            role: role, by: operatorConsole)
         return Principal(userID: user.id, role: role)
     }
 

@@ -49,17 +49,17 @@ struct ToggleRateLimitTests {
             let product = try shop.product()
             let user = try shop.user()
             let star = try shop.user()
-            try shop.keycat.bookmarks.add(product.id, as: user)
-            try shop.keycat.bookmarks.remove(product.id, as: user)
-            try shop.keycat.follows.follow(star.userID, as: user)
-            expectError(.rateLimited) { try shop.keycat.bookmarks.add(product.id, as: user) }
-            expectError(.rateLimited) { try shop.keycat.follows.unfollow(star.userID, as: user) }
-            #expect(try !shop.keycat.bookmarks.isBookmarked(product.id, as: user))
-            #expect(try shop.keycat.follows.isFollowing(star.userID, as: user))
+            try shop.keycat.bookmarks.add(product.id, by: user)
+            try shop.keycat.bookmarks.remove(product.id, by: user)
+            try shop.keycat.follows.follow(star.userID, by: user)
+            expectError(.rateLimited) { try shop.keycat.bookmarks.add(product.id, by: user) }
+            expectError(.rateLimited) { try shop.keycat.follows.unfollow(star.userID, by: user) }
+            #expect(try !shop.keycat.bookmarks.isBookmarked(product.id, by: user))
+            #expect(try shop.keycat.follows.isFollowing(star.userID, by: user))
             // Someone else is not affected; reads are never limited.
-            try shop.keycat.bookmarks.add(product.id, as: star)
+            try shop.keycat.bookmarks.add(product.id, by: star)
             shop.clock.advance(by: 1)
-            try shop.keycat.bookmarks.add(product.id, as: user)
+            try shop.keycat.bookmarks.add(product.id, by: user)
             #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == 2)
         }
     }
@@ -72,13 +72,13 @@ struct ToggleRateLimitTests {
             defer { second.close() }
             let product = try shop.product()
             let user = try shop.user()
-            try shop.keycat.bookmarks.add(product.id, as: user)
-            try second.bookmarks.remove(product.id, as: user)
-            try shop.keycat.bookmarks.add(product.id, as: user)
-            expectError(.rateLimited) { try second.bookmarks.remove(product.id, as: user) }
-            expectError(.rateLimited) { try shop.keycat.bookmarks.remove(product.id, as: user) }
+            try shop.keycat.bookmarks.add(product.id, by: user)
+            try second.bookmarks.remove(product.id, by: user)
+            try shop.keycat.bookmarks.add(product.id, by: user)
+            expectError(.rateLimited) { try second.bookmarks.remove(product.id, by: user) }
+            expectError(.rateLimited) { try shop.keycat.bookmarks.remove(product.id, by: user) }
             shop.clock.advance(by: 1)
-            try second.bookmarks.remove(product.id, as: user)
+            try second.bookmarks.remove(product.id, by: user)
             #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == 0)
         }
     }

@@ -18,7 +18,7 @@ struct SimulationWorld: Sendable {
         func account(_ name: String, _ role: Role) throws(KeyCatError) -> User {
             try keycat.accounts.createUser(
                 SignUpForm(email: "\(name)-\(tag)@simulation.keycat", password: password, nick: String("\(name)\(tag)".prefix(20))),
-                role: role, as: console)
+                role: role, by: console)
         }
         let seller = try account("seller", .seller)
         let products = try catalog(named: options.sharedCatalog ?? tag, count: max(1, options.products),

@@ -12,11 +12,11 @@ enum AccountRoutes {
         },
         Route("GET", "/users", .admin, query: pageQuery) { context in
             let page = try context.keycat.accounts.listUsers(
-                limit: context.limit(), cursor: context.cursor(), as: context.principal())
+                limit: context.limit(), cursor: context.cursor(), by: context.principal())
             return .json(PageBody(page, UserBody.init))
         },
         Route("GET", "/users/{id}", .signedIn) { context in
-            .json(UserBody(try context.keycat.accounts.profile(of: context.id(), as: context.principal())))
+            .json(UserBody(try context.keycat.accounts.profile(of: context.id(), by: context.principal())))
         },
         Route("POST", "/sessions", .anyone, body: .jsonDefault) { context in
             let body = try context.json(LogInBody.self)
@@ -37,21 +37,21 @@ enum AccountRoutes {
         },
         Route("GET", "/me", .signedIn) { context in
             let principal = try context.principal()
-            return .json(UserBody(try context.keycat.accounts.profile(of: principal.userID, as: principal)))
+            return .json(UserBody(try context.keycat.accounts.profile(of: principal.userID, by: principal)))
         },
         Route("PATCH", "/me", .signedIn, body: .jsonDefault) { context in
             let update = try context.json(ProfileUpdateBody.self).update
-            return .json(UserBody(try context.keycat.accounts.updateProfile(update, as: context.principal())))
+            return .json(UserBody(try context.keycat.accounts.updateProfile(update, by: context.principal())))
         },
         Route("DELETE", "/me", .signedIn, status: 204) { context in
-            try context.keycat.accounts.withdraw(as: context.principal())
+            try context.keycat.accounts.withdraw(by: context.principal())
             return .noContent
         },
         Route("PUT", "/me/password", .signedIn, body: .jsonDefault) { context in
             let body = try context.json(PasswordChangeBody.self)
             let principal = try context.principal()
             let pair = try await offloaded { () throws(KeyCatError) in
-                try context.keycat.accounts.changePassword(current: body.currentPassword, new: body.newPassword, as: principal)
+                try context.keycat.accounts.changePassword(current: body.currentPassword, new: body.newPassword, by: principal)
             }
             return .json(TokenPairBody(pair))
         },

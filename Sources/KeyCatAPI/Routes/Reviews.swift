@@ -11,7 +11,7 @@ enum ReviewRoutes {
         Route("POST", "/products/{id}/reviews", .signedIn, body: .jsonDefault, status: 201) { context in
             let body = try context.json(ReviewFormBody.self)
             let review = try context.keycat.reviews.write(
-                ReviewForm(rating: body.rating, content: body.content), of: context.id(), as: context.principal())
+                ReviewForm(rating: body.rating, content: body.content), of: context.id(), by: context.principal())
             return .json(ReviewBody(review), status: 201)
         },
         Route("GET", "/users/{id}/reviews", .anyone, query: pageQuery) { context in
@@ -22,7 +22,7 @@ enum ReviewRoutes {
             .json(ReviewBody(try context.keycat.reviews.review(context.id())))
         },
         Route("DELETE", "/reviews/{id}", .signedIn, status: 204) { context in
-            try context.keycat.reviews.delete(context.id(), as: context.principal())
+            try context.keycat.reviews.delete(context.id(), by: context.principal())
             return .noContent
         },
     ]

@@ -6,27 +6,27 @@ enum SellerRoutes {
     static let routes: [Route] = [
         Route("POST", "/seller-applications", .signedIn, body: .jsonDefault, status: 201) { context in
             let form = try context.json(SellerApplicationFormBody.self).form
-            let application = try await context.keycat.sellers.apply(form, as: context.principal())
+            let application = try await context.keycat.sellers.apply(form, by: context.principal())
             return .json(SellerApplicationBody(application), status: 201)
         },
         Route("GET", "/seller-applications", .admin, query: pageQuery + ["status"]) { context in
             let page = try context.keycat.sellers.listApplications(
-                status: context.choice("status"), limit: context.limit(), cursor: context.cursor(), as: context.principal())
+                status: context.choice("status"), limit: context.limit(), cursor: context.cursor(), by: context.principal())
             return .json(PageBody(page, SellerApplicationBody.init))
         },
         Route("GET", "/seller-applications/mine", .signedIn) { context in
-            let applications = try context.keycat.sellers.myApplications(as: context.principal())
+            let applications = try context.keycat.sellers.myApplications(by: context.principal())
             return .json(PageBody(items: applications.map(SellerApplicationBody.init), nextCursor: nil))
         },
         Route("GET", "/seller-applications/{id}", .signedIn) { context in
-            .json(SellerApplicationBody(try context.keycat.sellers.application(context.id(), as: context.principal())))
+            .json(SellerApplicationBody(try context.keycat.sellers.application(context.id(), by: context.principal())))
         },
         Route("POST", "/seller-applications/{id}/approve", .admin) { context in
-            .json(SellerApplicationBody(try context.keycat.sellers.approve(context.id(), as: context.principal())))
+            .json(SellerApplicationBody(try context.keycat.sellers.approve(context.id(), by: context.principal())))
         },
         Route("POST", "/seller-applications/{id}/reject", .admin, body: .jsonDefault) { context in
             let reason = try context.json(ReasonBody.self).reason
-            return .json(SellerApplicationBody(try context.keycat.sellers.reject(context.id(), reason: reason, as: context.principal())))
+            return .json(SellerApplicationBody(try context.keycat.sellers.reject(context.id(), reason: reason, by: context.principal())))
         },
     ]
 }

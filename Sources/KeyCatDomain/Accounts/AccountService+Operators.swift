@@ -4,7 +4,7 @@ extension AccountService {
     ///
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin; otherwise as
     ///   ``signUp(_:)``.
-    public func createUser(_ form: SignUpForm, role: Role, as principal: Principal) throws(KeyCatError) -> User {
+    public func createUser(_ form: SignUpForm, role: Role, by principal: Principal) throws(KeyCatError) -> User {
         try principal.require(.admin, to: "create accounts")
         let actor = principal.auditActor
         let now = clock.now()
@@ -17,7 +17,7 @@ extension AccountService {
     ///
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin;
     ///   ``KeyCatError/Code/invalidCursor`` for a cursor that is not from this list.
-    public func listUsers(limit: PageLimit = .default, cursor: String? = nil, as principal: Principal)
+    public func listUsers(limit: PageLimit = .default, cursor: String? = nil, by principal: Principal)
         throws(KeyCatError) -> Page<User>
     {
         try principal.require(.admin, to: "list accounts")

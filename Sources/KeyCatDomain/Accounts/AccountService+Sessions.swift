@@ -75,7 +75,7 @@ extension AccountService {
     /// - Throws: ``KeyCatError/Code/invalidCredentials`` when `current` is wrong;
     ///   ``KeyCatError/Code/validation`` on `password` when `new` breaks the rules;
     ///   ``KeyCatError/Code/notFound`` for a withdrawn account.
-    public func changePassword(current: String, new: String, as principal: Principal) throws(KeyCatError) -> TokenPair {
+    public func changePassword(current: String, new: String, by principal: Principal) throws(KeyCatError) -> TokenPair {
         guard let user = try users.find(principal.userID), user.isActive,
               let credentials = try users.credentials(forEmail: user.email) else {
             throw KeyCatError.notFound("user", principal.userID)

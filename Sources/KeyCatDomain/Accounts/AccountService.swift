@@ -70,7 +70,7 @@ public struct AccountService: Sendable {
     /// - Throws: ``KeyCatError/Code/notOwner`` for someone else's profile;
     ///   ``KeyCatError/Code/notFound`` when the account does not exist or, for non-admins,
     ///   was withdrawn.
-    public func profile(of id: UserID, as principal: Principal) throws(KeyCatError) -> User {
+    public func profile(of id: UserID, by principal: Principal) throws(KeyCatError) -> User {
         try principal.requireOwnerOrAdmin(id, of: "profile")
         guard let user = try users.find(id), user.isActive || principal.role == .admin else {
             throw KeyCatError.notFound("user", id)
@@ -82,7 +82,7 @@ public struct AccountService: Sendable {
     ///
     /// - Throws: ``KeyCatError/Code/validation`` for a field that breaks the rules;
     ///   ``KeyCatError/Code/notFound`` when the account was withdrawn.
-    public func updateProfile(_ update: ProfileUpdate, as principal: Principal) throws(KeyCatError) -> User {
+    public func updateProfile(_ update: ProfileUpdate, by principal: Principal) throws(KeyCatError) -> User {
         guard var user = try users.find(principal.userID), user.isActive else {
             throw KeyCatError.notFound("user", principal.userID)
         }
@@ -113,7 +113,7 @@ public struct AccountService: Sendable {
     /// use case that loads the account treats it as gone.
     ///
     /// - Throws: ``KeyCatError/Code/notFound`` when the account is already withdrawn.
-    public func withdraw(as principal: Principal) throws(KeyCatError) {
+    public func withdraw(by principal: Principal) throws(KeyCatError) {
         let now = clock.now()
         guard try users.withdraw(principal.userID, at: now) else {
             throw KeyCatError.notFound("user", principal.userID)

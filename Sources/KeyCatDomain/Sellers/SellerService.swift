@@ -33,7 +33,7 @@ public struct SellerService: Sendable {
     ///   ``KeyCatError/Code/duplicate`` when the caller already has a pending application or the
     ///   number is pending or approved for someone; ``KeyCatError/Code/notFound`` for a withdrawn
     ///   account.
-    public func apply(_ form: SellerApplicationForm, as principal: Principal) async throws(KeyCatError) -> SellerApplication {
+    public func apply(_ form: SellerApplicationForm, by principal: Principal) async throws(KeyCatError) -> SellerApplication {
         try principal.require(.buyer, to: "apply to become a seller")
         let number = try BusinessRegistrationNumber(form.businessNumber)
         let name = form.representativeName.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -61,14 +61,14 @@ public struct SellerService: Sendable {
     /// One application: the applicant's own, or any for an admin.
     /// - Throws: ``KeyCatError/Code/notFound``; ``KeyCatError/Code/notOwner`` for someone
     ///   else's.
-    public func application(_ id: SellerApplicationID, as principal: Principal) throws(KeyCatError) -> SellerApplication {
+    public func application(_ id: SellerApplicationID, by principal: Principal) throws(KeyCatError) -> SellerApplication {
         guard let application = try applications.find(id) else { throw KeyCatError.notFound("seller application", id) }
         try principal.requireOwnerOrAdmin(application.userID, of: "seller application")
         return application
     }
 
     /// The caller's own applications, newest first: what the app shows as "your application".
-    public func myApplications(as principal: Principal) throws(KeyCatError) -> [SellerApplication] {
+    public func myApplications(by principal: Principal) throws(KeyCatError) -> [SellerApplication] {
         try applications.applications(of: principal.userID)
     }
 
@@ -77,7 +77,7 @@ public struct SellerService: Sendable {
     ///   ``KeyCatError/Code/invalidCursor``.
     public func listApplications(
         status: SellerApplicationStatus? = nil, limit: PageLimit = .default, cursor: String? = nil,
-        as principal: Principal
+        by principal: Principal
     ) throws(KeyCatError) -> Page<SellerApplication> {
         try principal.require(.admin, to: "list seller applications")
         let query = "seller_applications:id:\(status?.rawValue ?? "all")"
@@ -98,7 +98,7 @@ public struct SellerService: Sendable {
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin;
     ///   ``KeyCatError/Code/notFound``; ``KeyCatError/Code/illegalTransition`` when it is not
     ///   pending.
-    public func approve(_ id: SellerApplicationID, as principal: Principal) throws(KeyCatError) -> SellerApplication {
+    public func approve(_ id: SellerApplicationID, by principal: Principal) throws(KeyCatError) -> SellerApplication {
         try principal.require(.admin, to: "approve seller applications")
         let now = clock.now()
         let audit = AuditEntry(actor: principal.auditActor, action: "seller.approve", target: "seller_application:\(id)", at: now)
@@ -109,7 +109,7 @@ public struct SellerService: Sendable {
     /// ``approve(_:as:)``.
     /// - Throws: as ``approve(_:as:)``, and ``KeyCatError/Code/validation`` for an empty reason
     ///   or one over 500 characters.
-    public func reject(_ id: SellerApplicationID, reason: String, as principal: Principal) throws(KeyCatError) -> SellerApplication {
+    public func reject(_ id: SellerApplicationID, reason: String, by principal: Principal) throws(KeyCatError) -> SellerApplication {
         try principal.require(.admin, to: "reject seller applications")
         let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...500).contains(reason.count) else {

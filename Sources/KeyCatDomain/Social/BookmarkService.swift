@@ -22,7 +22,7 @@ public struct BookmarkService: Sendable {
     ///   ``KeyCatError/Code/notFound`` when the product is missing or deleted, or the caller's
     ///   account is withdrawn.
     @discardableResult
-    public func add(_ productID: ProductID, as principal: Principal) throws(KeyCatError) -> Bool {
+    public func add(_ productID: ProductID, by principal: Principal) throws(KeyCatError) -> Bool {
         try limiter.take(for: principal.userID)
         return try bookmarks.add(user: principal.userID, product: productID, at: clock.now())
     }
@@ -33,13 +33,13 @@ public struct BookmarkService: Sendable {
     /// - Returns: whether a bookmark was removed.
     /// - Throws: ``KeyCatError/Code/rateLimited`` over the toggle limit.
     @discardableResult
-    public func remove(_ productID: ProductID, as principal: Principal) throws(KeyCatError) -> Bool {
+    public func remove(_ productID: ProductID, by principal: Principal) throws(KeyCatError) -> Bool {
         try limiter.take(for: principal.userID)
         return try bookmarks.remove(user: principal.userID, product: productID)
     }
 
     /// Whether the caller bookmarked `productID`.
-    public func isBookmarked(_ productID: ProductID, as principal: Principal) throws(KeyCatError) -> Bool {
+    public func isBookmarked(_ productID: ProductID, by principal: Principal) throws(KeyCatError) -> Bool {
         try bookmarks.contains(user: principal.userID, product: productID)
     }
 
@@ -47,7 +47,7 @@ public struct BookmarkService: Sendable {
     /// (``Bookmark/isDeleted``).
     ///
     /// - Throws: ``KeyCatError/Code/invalidCursor`` for a cursor from another list or user.
-    public func bookmarks(as principal: Principal, limit: PageLimit = .default, cursor: String? = nil)
+    public func bookmarks(by principal: Principal, limit: PageLimit = .default, cursor: String? = nil)
         throws(KeyCatError) -> Page<Bookmark>
     {
         let query = "bookmarks|user=\(principal.userID)"

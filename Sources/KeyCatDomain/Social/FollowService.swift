@@ -22,7 +22,7 @@ public struct FollowService: Sendable {
     ///   ``KeyCatError/Code/rateLimited`` over the toggle limit; ``KeyCatError/Code/notFound``
     ///   when `userID` (or the caller) is missing or withdrawn.
     @discardableResult
-    public func follow(_ userID: UserID, as principal: Principal) throws(KeyCatError) -> Bool {
+    public func follow(_ userID: UserID, by principal: Principal) throws(KeyCatError) -> Bool {
         try rejectSelf(userID, principal)
         try limiter.take(for: principal.userID)
         return try follows.add(follower: principal.userID, followee: userID, at: clock.now())
@@ -35,14 +35,14 @@ public struct FollowService: Sendable {
     /// - Throws: ``KeyCatError/Code/validation`` for oneself; ``KeyCatError/Code/rateLimited``
     ///   over the toggle limit.
     @discardableResult
-    public func unfollow(_ userID: UserID, as principal: Principal) throws(KeyCatError) -> Bool {
+    public func unfollow(_ userID: UserID, by principal: Principal) throws(KeyCatError) -> Bool {
         try rejectSelf(userID, principal)
         try limiter.take(for: principal.userID)
         return try follows.remove(follower: principal.userID, followee: userID)
     }
 
     /// Whether the caller follows `userID`.
-    public func isFollowing(_ userID: UserID, as principal: Principal) throws(KeyCatError) -> Bool {
+    public func isFollowing(_ userID: UserID, by principal: Principal) throws(KeyCatError) -> Bool {
         try follows.contains(follower: principal.userID, followee: userID)
     }
 

@@ -32,7 +32,7 @@ public struct ReviewService: Sendable {
     ///   or deleted, or the caller's account is withdrawn; ``KeyCatError/Code/forbidden`` when
     ///   the caller has no paid, not fully refunded order of it; ``KeyCatError/Code/duplicate``
     ///   (409) when the caller already reviewed it.
-    public func write(_ form: ReviewForm, of productID: ProductID, as principal: Principal) throws(KeyCatError) -> Review {
+    public func write(_ form: ReviewForm, of productID: ProductID, by principal: Principal) throws(KeyCatError) -> Review {
         let form = try form.validated()
         guard let product = try products.find(productID), product.deletedAt == nil else {
             throw KeyCatError.notFound("product", productID)
@@ -62,7 +62,7 @@ public struct ReviewService: Sendable {
     ///
     /// - Throws: ``KeyCatError/Code/notFound`` when it is gone; ``KeyCatError/Code/notOwner``
     ///   unless the caller is its author or an admin.
-    public func delete(_ id: ReviewID, as principal: Principal) throws(KeyCatError) {
+    public func delete(_ id: ReviewID, by principal: Principal) throws(KeyCatError) {
         let review = try review(id)
         try principal.requireOwnerOrAdmin(review.authorID, of: "review")
         let audit = principal.role == .admin

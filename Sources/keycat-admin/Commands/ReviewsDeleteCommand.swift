@@ -18,7 +18,7 @@ struct ReviewsDeleteCommand: AdminCommand {
         let keycat = try context.openExisting()
         defer { keycat.close() }
         let deleted = try keycat.reviews.review(review)
-        try keycat.reviews.delete(review, as: context.principal)
+        try keycat.reviews.delete(review, by: context.principal)
         context.emit(
             json: .object([
                 ("deleted", .int(deleted.id.rawValue)),

@@ -16,7 +16,7 @@ struct CommerceScenarios {
         let admin = Principal.operatorConsole("bench")
         func buyer(_ name: String) throws -> Principal {
             let email = "\(name)-\(UUID().uuidString.prefix(8))@example.com"
-            return try keycat.accounts.createUser(SignUpForm(email: email, password: "keycat2026", nick: name), role: .buyer, as: admin).principal
+            return try keycat.accounts.createUser(SignUpForm(email: email, password: "keycat2026", nick: name), role: .buyer, by: admin).principal
         }
         let libraryBuyer = try buyer("lib")
         let rawBuyer = try buyer("raw")
@@ -33,8 +33,8 @@ struct CommerceScenarios {
         let commerce = RawCommerce(database: raw, simulator: simulator, token: try await RawCommerce.token(from: simulator))
         rows.append(try compare("bookmark toggle", operations: operations,
             library: { index in
-                if index % 2 == 0 { _ = try keycat.bookmarks.add(bookmarked.id, as: libraryBuyer) }
-                else { _ = try keycat.bookmarks.remove(bookmarked.id, as: libraryBuyer) }
+                if index % 2 == 0 { _ = try keycat.bookmarks.add(bookmarked.id, by: libraryBuyer) }
+                else { _ = try keycat.bookmarks.remove(bookmarked.id, by: libraryBuyer) }
             },
             baseline: { index in try commerce.toggleBookmark(user: rawBuyer.userID.rawValue, product: bookmarked.id.rawValue, add: index % 2 == 0) }))
 

@@ -13,7 +13,7 @@ struct CryptoScenarios {
     func run() throws -> [Comparison] {
         let admin = Principal.operatorConsole("bench")
         let email = "bench-\(UUID().uuidString.prefix(8))@example.com"
-        _ = try keycat.accounts.createUser(SignUpForm(email: email, password: "keycat2026", nick: "벤치"), role: .buyer, as: admin)
+        _ = try keycat.accounts.createUser(SignUpForm(email: email, password: "keycat2026", nick: "벤치"), role: .buyer, by: admin)
         let token = try keycat.accounts.logIn(email: email, password: "keycat2026").accessToken
         var rows = [try compare("token verification", operations: operations,
             library: { _ in _ = try keycat.accounts.authenticate(accessToken: token) },

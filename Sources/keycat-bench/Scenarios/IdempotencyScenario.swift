@@ -47,9 +47,9 @@ struct IdempotencyScenario {
             keycat = try KeyCat.open(configuration)
             let admin = Principal.operatorConsole("bench")
             let seller = try keycat.accounts.createUser(
-                SignUpForm(email: "keys-seller@example.com", password: "keycat2026", nick: "키셀러"), role: .seller, as: admin)
+                SignUpForm(email: "keys-seller@example.com", password: "keycat2026", nick: "키셀러"), role: .seller, by: admin)
             buyer = try keycat.accounts.createUser(
-                SignUpForm(email: "keys-buyer@example.com", password: "keycat2026", nick: "키바이어"), role: .buyer, as: admin).principal
+                SignUpForm(email: "keys-buyer@example.com", password: "keycat2026", nick: "키바이어"), role: .buyer, by: admin).principal
             let draft = ProductDraft(
                 kind: .commercial, category: .keyboard, title: "벤치 키보드", content: "벤치마크용",
                 pricing: Pricing(regularPrice: Money(won: 129_000), salePrice: Money(won: 119_000)),

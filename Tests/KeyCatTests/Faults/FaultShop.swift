@@ -47,7 +47,7 @@ struct FaultShop: Sendable {
         let admin = Principal.operatorConsole("tester")
         func user(_ role: Role, _ name: String) throws -> Principal {
             let user = try keycat.accounts.createUser(
-                SignUpForm(email: "\(name)@example.com", password: "keycat123", nick: name), role: role, as: admin)
+                SignUpForm(email: "\(name)@example.com", password: "keycat123", nick: name), role: role, by: admin)
             return Principal(userID: user.id, role: role)
         }
         let seller = try user(.seller, "seller")

@@ -33,9 +33,9 @@ enum WriteUseCase: String, CaseIterable, Sendable, CustomStringConvertible {
                 id: "wh_1", impUID: shop.unconfirmedImpUID, merchantUID: shop.unconfirmed.merchantUID)
         case .review:
             _ = try keycat.reviews.write(ReviewForm(rating: 4, content: "Smooth linears, a little pingy."),
-                                         of: shop.productID, as: shop.buyer)
+                                         of: shop.productID, by: shop.buyer)
         case .bookmark:
-            _ = try keycat.bookmarks.add(shop.productID, as: shop.buyer)
+            _ = try keycat.bookmarks.add(shop.productID, by: shop.buyer)
         case .productUpdate:
             var changes = ProductChanges(expectedVersion: nil)
             changes.price = Money(won: 9_000)

@@ -64,7 +64,7 @@ extension DemoStory {
 
     func review() throws {
         let review = try keycat.reviews.write(
-            ReviewForm(rating: 5, content: "55g 택타일, 윤활 상태 아주 좋아요. 조용하고 구분감이 분명합니다."), of: product.id, as: buyer)
+            ReviewForm(rating: 5, content: "55g 택타일, 윤활 상태 아주 좋아요. 조용하고 구분감이 분명합니다."), of: product.id, by: buyer)
         let rated = try keycat.catalog.product(product.id)
         narrator.step("She reviews the switches", [
             "Review \(review.id): \(review.rating) stars. Only a buyer with a paid order of the product may review it, once.",

@@ -58,19 +58,19 @@ final class DemoStory {
 
     private func approveSeller() throws {
         let number = try BusinessRegistrationNumber(Self.businessNumber)
-        try keycat.loadBusinessRegistry([BusinessRegistryEntry(number: number, status: .active)], as: operatorConsole)
+        try keycat.loadBusinessRegistry([BusinessRegistryEntry(number: number, status: .active)], by: operatorConsole)
         let account = try keycat.accounts.signUp(
             SignUpForm(email: "sori.keys@example.com", password: "sori-keys-2026", nick: "소리키보드"))
         let applicant = Principal(userID: account.id, role: .buyer)
         let (keycat, form) = (keycat, SellerApplicationForm(
             businessNumber: Self.businessNumber, representativeName: "한소리",
             openingDate: try CalendarDate(iso8601: "2021-04-01")))
-        let application = try waitFor { try await keycat.sellers.apply(form, as: applicant) }
+        let application = try waitFor { try await keycat.sellers.apply(form, by: applicant) }
         narrator.step("A keyboard shop applies to sell", [
             "소리키보드 (\(account.email)) signs up and applies with business number \(Self.businessNumber).",
             "The business registry says \(application.registryStatus.rawValue) (the tax service's b_stt_cd 01), so application \(application.id) waits for an operator: \(application.status.rawValue).",
         ])
-        let approved = try keycat.sellers.approve(application.id, as: operatorConsole)
+        let approved = try keycat.sellers.approve(application.id, by: operatorConsole)
         seller = Principal(userID: account.id, role: .seller)
         product = try keycat.catalog.create(Self.switchListing, for: account.id, by: seller)
         narrator.step("The operator approves, and the new seller lists a product", [
@@ -108,8 +108,8 @@ final class DemoStory {
     }
 
     private func bookmarkAndFollow() throws {
-        _ = try keycat.bookmarks.add(product.id, as: buyer)
-        _ = try keycat.follows.follow(product.sellerID, as: buyer)
+        _ = try keycat.bookmarks.add(product.id, by: buyer)
+        _ = try keycat.follows.follow(product.sellerID, by: buyer)
         let counts = try keycat.follows.counts(of: product.sellerID)
         narrator.step("She bookmarks it and follows its seller", [
             "Product \(product.id) now has \(try keycat.catalog.product(product.id).bookmarkCount) bookmark; seller \(product.sellerID) has \(counts.followers) follower.",

@@ -15,7 +15,7 @@ struct SellersApproveCommand: AdminCommand {
     func run(_ context: CommandContext) throws {
         let keycat = try context.openExisting()
         defer { keycat.close() }
-        let application = try keycat.sellers.approve(id, as: context.principal)
+        let application = try keycat.sellers.approve(id, by: context.principal)
         context.emit(json: UserPresenter.json(application),
                      human: "Approved application \(application.id): user \(application.userID) is now a seller.")
     }

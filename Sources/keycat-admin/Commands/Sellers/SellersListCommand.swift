@@ -18,7 +18,7 @@ struct SellersListCommand: AdminCommand {
     func run(_ context: CommandContext) throws {
         let keycat = try context.openForReading()
         defer { keycat.close() }
-        let page = try keycat.sellers.listApplications(status: status, limit: limit, cursor: cursor, as: context.principal)
+        let page = try keycat.sellers.listApplications(status: status, limit: limit, cursor: cursor, by: context.principal)
         context.emitPage(page, headers: UserPresenter.applicationHeaders, row: UserPresenter.row, json: UserPresenter.json)
     }
 }

@@ -35,7 +35,7 @@ struct SellersRegistryCommand: AdminCommand {
         }
         let keycat = try context.openExisting()
         defer { keycat.close() }
-        let count = try keycat.loadBusinessRegistry(entries, as: context.principal)
+        let count = try keycat.loadBusinessRegistry(entries, by: context.principal)
         context.emit(json: .object([("loaded", .int(count))]), human: "Loaded \(count) registry entries.")
     }
 }

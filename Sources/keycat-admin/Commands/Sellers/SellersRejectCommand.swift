@@ -18,7 +18,7 @@ struct SellersRejectCommand: AdminCommand {
     func run(_ context: CommandContext) throws {
         let keycat = try context.openExisting()
         defer { keycat.close() }
-        let application = try keycat.sellers.reject(id, reason: reason, as: context.principal)
+        let application = try keycat.sellers.reject(id, reason: reason, by: context.principal)
         context.emit(json: UserPresenter.json(application), human: "Rejected application \(application.id).")
     }
 }

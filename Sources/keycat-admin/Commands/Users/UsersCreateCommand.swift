@@ -29,7 +29,7 @@ struct UsersCreateCommand: AdminCommand {
         let keycat = try context.openExisting()
         defer { keycat.close() }
         let user = try keycat.accounts.createUser(
-            SignUpForm(email: email, password: password, nick: nick), role: role, as: context.principal)
+            SignUpForm(email: email, password: password, nick: nick), role: role, by: context.principal)
         context.emit(json: UserPresenter.json(user),
                      human: "Created user \(user.id) (\(user.email), \(user.role.rawValue)).")
     }

@@ -15,7 +15,7 @@ struct UsersListCommand: AdminCommand {
     func run(_ context: CommandContext) throws {
         let keycat = try context.openForReading()
         defer { keycat.close() }
-        let page = try keycat.accounts.listUsers(limit: limit, cursor: cursor, as: context.principal)
+        let page = try keycat.accounts.listUsers(limit: limit, cursor: cursor, by: context.principal)
         context.emitPage(page, headers: UserPresenter.headers, row: UserPresenter.row, json: UserPresenter.json)
     }
 }

@@ -15,7 +15,7 @@ struct UsersShowCommand: AdminCommand {
     func run(_ context: CommandContext) throws {
         let keycat = try context.openForReading()
         defer { keycat.close() }
-        let user = try keycat.accounts.profile(of: id, as: context.principal)
+        let user = try keycat.accounts.profile(of: id, by: context.principal)
         let counts = try keycat.follows.counts(of: id)
         context.emit(json: UserPresenter.json(user, counts: counts), human: UserPresenter.details(user, counts: counts))
     }
