@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "keycat-admin", targets: ["keycat-admin"]),
         .executable(name: "keycat-bench", targets: ["keycat-bench"]),
         .library(name: "KeyCatPGSimulator", targets: ["KeyCatPGSimulator"]),
+        .library(name: "KeyCatAPI", targets: ["KeyCatAPI"]),
     ],
     targets: [
         // System libraries, each a module map plus a shim for what Swift cannot import.
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "KeyCatData", dependencies: ["KeyCatDomain", "KeyCatInfrastructure"]),
         // KeyCat may hand out the simulator as its gateway (staging, tests, the CLI).
         .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData", "KeyCatPGSimulator"]),
+        // The REST layer: a route table and one `respond(to:)` any server framework adapts to.
+        .target(name: "KeyCatAPI", dependencies: ["KeyCat"]),
         // The demo drives the simulator's payment window (test cards) and its webhook delivery.
         .executableTarget(name: "keycat-admin", dependencies: ["KeyCat", "KeyCatPGSimulator"]),
         // The benchmark: KeyCat against raw SQLite and libcrypto doing the same work.
@@ -50,13 +53,20 @@ let package = Package(
         // Helpers shared by the test targets: temporary directories and Postgres schemas that
         // always clean up.
         .target(name: "KeyCatTestSupport", dependencies: ["KeyCatInfrastructure"], path: "Tests/KeyCatTestSupport"),
+        // A SQLite VFS for the fault-injection and power-loss tests: fails the Nth read, write or
+        // sync, or drops unsynced writes. Our own C, used only by the tests.
+        .target(name: "CKeyCatFaultVFS", path: "Tests/CKeyCatFaultVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
         .testTarget(name: "KeyCatDomainTests", dependencies: ["KeyCatDomain"]),
         .testTarget(name: "KeyCatInfrastructureTests", dependencies: ["KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData", "KeyCatTestSupport"]),
         // KeyCatData for its in-memory ports; the simulator to drive payments.
-        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatData", "KeyCatPGSimulator", "KeyCatTestSupport"]),
+        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatData", "KeyCatPGSimulator", "KeyCatTestSupport", "CKeyCatFaultVFS"]),
         .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatPGSimulatorTests", dependencies: ["KeyCatPGSimulator", "KeyCatTestSupport"]),
+        // The REST layer driven in process over a real file, with the simulator as the PG.
+        .testTarget(
+            name: "KeyCatAPITests",
+            dependencies: ["KeyCatAPI", "KeyCat", "KeyCatInfrastructure", "KeyCatPGSimulator", "KeyCatTestSupport"]),
         // The gateway client driven by the simulator's real answers.
         .testTarget(name: "KeyCatPaymentsTests", dependencies: ["KeyCatData", "KeyCatPGSimulator", "KeyCatTestSupport"]),
     ],

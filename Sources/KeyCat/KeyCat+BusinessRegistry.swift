@@ -18,6 +18,6 @@ extension KeyCat {
         let audit = AuditEntry(
             actor: principal.auditActor, action: "business_registry.load", target: "business_registry",
             detail: "\(entries.count) entries", at: now)
-        return try SQLiteBusinessRegistry(database: database).load(entries, at: now, audit: audit)
+        return try ports.loadRegistry(entries, now, audit)
     }
 }

@@ -16,8 +16,16 @@ extension KeyCat {
             case normal
         }
 
-        /// The SQLite file. Its folder must exist.
+        /// The SQLite file. Its folder must exist. With ``postgresURL`` set, it only places the
+        /// files kept beside a database: the images folder and the PG simulator's state.
         public var databasePath: String
+        /// Keep the rows in this Postgres database instead of the SQLite file: a
+        /// `postgres://user:password@host:port/database` URL, a libpq `key=value` string, or ""
+        /// for libpq's environment variables (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`,
+        /// `PGDATABASE`…). Nil (the default): SQLite. On Postgres several servers may share the
+        /// database; the toggle budgets then live in it too. SQLite-only features (online backup,
+        /// restore, `readOnly`, the demo, the synthetic bulk load) are validation errors there.
+        public var postgresURL: String?
         /// Commit durability. Default ``Durability/full``.
         public var durability: Durability = .full
         /// Read-only connections kept beside the one writer. Default 3.
@@ -78,8 +86,19 @@ extension KeyCat {
         /// How long checkout holds stock for payment. Default 15 minutes.
         public var reservationLifetime: TimeInterval = 15 * 60
 
+        /// The registered SQLite VFS KeyCat's own database is opened through (the PG simulator's
+        /// file is not). Nil: the platform's default. For the fault-injection tests.
+        package var sqliteVFS: String?
+
         public init(databasePath: String) {
             self.databasePath = databasePath
+        }
+
+        /// A configuration whose rows live in Postgres (see ``postgresURL``); `filesBeside` places
+        /// the images folder and the PG simulator's file as a database path would.
+        public init(postgresURL: String, filesBeside: String) {
+            self.databasePath = filesBeside
+            self.postgresURL = postgresURL
         }
 
         var sqlite: SQLiteConfiguration {
@@ -90,6 +109,7 @@ extension KeyCat {
             sqlite.readOnly = readOnly
             sqlite.application = KeyCatSchema.application
             sqlite.knownApplications = [PGSimulator.storageApplication]
+            sqlite.vfsName = sqliteVFS
             return sqlite
         }
     }

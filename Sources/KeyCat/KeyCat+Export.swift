@@ -13,6 +13,6 @@ extension KeyCat {
         guard until.timeIntervalSince(since) <= 366 * 24 * 60 * 60 else {
             throw KeyCatError.validation("until", "export at most 366 days at a time (since to until)")
         }
-        return try SQLiteOrdersExport(database: database).export(since: since, until: until)
+        return try ports.exportOrders(since, until)
     }
 }

@@ -28,7 +28,8 @@ extension KeyCat {
         var ownsSimulator: Bool
     }
 
-    private static func inMemoryDatabase(_ configuration: Configuration) -> Bool {
+    /// Whether the configuration names a private in-memory database rather than a file.
+    static func isInMemory(_ configuration: Configuration) -> Bool {
         configuration.databasePath.isEmpty || configuration.databasePath == ":memory:"
     }
 
@@ -49,7 +50,7 @@ extension KeyCat {
             let path = PGSimulator.storagePath(besideDatabase: configuration.databasePath)
             // Opening without `createIfMissing` creates nothing, the simulator's file included
             // (`db check` must change nothing): without the file no payment was ever made there.
-            if !configuration.createIfMissing, !inMemoryDatabase(configuration), !FileManager.default.fileExists(atPath: path) {
+            if !configuration.createIfMissing, !isInMemory(configuration), !FileManager.default.fileExists(atPath: path) {
                 return GatewaySetup(gateway: MissingSimulatorGateway(reason: "there is no PG simulator file at \(path)"),
                                     webhookSecrets: [PGSimulator.defaultWebhookSecret], simulator: nil, ownsSimulator: false)
             }
@@ -60,7 +61,7 @@ extension KeyCat {
                     webhookSecrets: [PGSimulator.defaultWebhookSecret], simulator: nil, ownsSimulator: false)
             }
             // An in-memory database gets an in-memory simulator, never a file in the working folder.
-            let inMemory = inMemoryDatabase(configuration)
+            let inMemory = isInMemory(configuration)
             do {
                 let simulator = try PGSimulator(
                     storage: inMemory ? .inMemory : .file(path: path),
@@ -131,17 +132,20 @@ public struct WebhookHTTPHandler: HTTPHandler {
             _ = try await receiver.receive(headers: request.headers, body: request.body)
             return HTTPResponse(status: 200, headers: [:], body: Data())
         } catch {
-            // 503 asks the PG to deliver again: only worth it when a later try can succeed. A
-            // signed webhook about a payment the PG itself does not know, or cannot describe,
-            // would be redelivered forever; it is acknowledged, and reconciliation settles the
-            // order from the PG's own records.
-            let status: Int
-            switch error.code {
-            case .validation: status = 400
-            case .paymentNotFound, .invalidGatewayResponse: status = 200
-            default: status = 503
-            }
-            return HTTPResponse(status: status, headers: [:], body: Data(error.message.utf8))
+            return HTTPResponse(status: Self.status(for: error), headers: [:], body: Data(error.message.utf8))
+        }
+    }
+
+    /// The status a webhook that failed answers the PG with. 503 asks the PG to deliver again:
+    /// only worth it when a later try can succeed. A signed webhook about a payment the PG itself
+    /// does not know, or cannot describe, would be redelivered forever; it is acknowledged (200),
+    /// and reconciliation settles the order from the PG's own records. A webhook that fails
+    /// verification is 400.
+    public static func status(for error: KeyCatError) -> Int {
+        switch error.code {
+        case .validation: 400
+        case .paymentNotFound, .invalidGatewayResponse: 200
+        default: 503
         }
     }
 }

@@ -22,7 +22,10 @@ public final class KeyCat: Sendable {
     /// The indexes and triggers this `open` recreated because they were missing (e.g. after a
     /// bulk load was killed between dropping and rebuilding them). Usually empty.
     public let schemaObjectsRestored: [String]
-    let database: SQLiteDatabase
+    /// Where the rows live: a SQLite file or a Postgres database.
+    let store: Store
+    /// What KeyCat itself (not a use case) reads and writes in the store.
+    let ports: StorePorts
     /// The signing and cursor keys. Never printed.
     let secrets: KeyCatSecrets
 
@@ -33,8 +36,11 @@ public final class KeyCat: Sendable {
     public let sellers: SellerService
     /// The catalog: listings with specs and images, and their keyset-paginated lists.
     public let catalog: CatalogService
-    /// Product images, in a folder beside the database.
-    let imageStore: FileSystemImageStore
+    /// Product images: in a folder beside the database, or in memory with an in-memory database
+    /// (which leaves nothing on disk).
+    let imageStore: any ImageStore
+    /// The images folder beside the database; nil for an in-memory database.
+    let imagesDirectory: URL?
     /// Reviews: write (buyers who paid), delete (author or admin), list per product or author.
     /// See `docs/social.md`.
     public let reviews: ReviewService
@@ -58,17 +64,19 @@ public final class KeyCat: Sendable {
     public let paymentSimulator: PGSimulator?
     private let ownsSimulator: Bool
 
-    private init(configuration: Configuration, database: SQLiteDatabase, secrets: KeyCatSecrets, migrationsApplied: [Int],
-                 restored: [String], gateway setup: GatewaySetup) {
+    /// Wires every use case to `database`'s repositories: the same code for both stores.
+    init<Database: SQLDatabase>(configuration: Configuration, store: Store, database: Database, secrets: KeyCatSecrets,
+                                migrationsApplied: [Int], restored: [String], gateway setup: GatewaySetup) {
         self.configuration = configuration
-        self.database = database
+        self.store = store
+        self.ports = StorePorts(database)
         self.secrets = secrets
         self.migrationsApplied = migrationsApplied
         self.schemaObjectsRestored = restored
-        let users = SQLiteUserRepository(database: database)
+        let users = SQLUserRepository(database: database)
         let cursors = HMACPageCursorCodec(key: secrets.cursorKey)
         accounts = AccountService(
-            users: users, refreshTokens: SQLiteRefreshTokenRepository(database: database),
+            users: users, refreshTokens: SQLRefreshTokenRepository(database: database),
             passwords: PBKDF2PasswordHasher(iterations: configuration.passwordIterations),
             accessTokens: JWTAccessTokenCodec(
                 key: secrets.tokenSigningKey, issuer: configuration.tokenIssuer,
@@ -76,40 +84,50 @@ public final class KeyCat: Sendable {
             refreshTokenMinter: RandomRefreshTokenMinter(), cursors: cursors, clock: configuration.clock,
             refreshTokenLifetime: configuration.refreshTokenLifetime,
             logInThrottle: configuration.logInThrottle.map {
-                LogInThrottle(policy: $0, store: SQLiteLogInAttemptStore(database: database))
+                LogInThrottle(policy: $0, store: SQLLogInAttemptStore(database: database))
             })
         sellers = SellerService(
-            applications: SQLiteSellerApplicationRepository(database: database), users: users,
-            registry: configuration.businessRegistry ?? SQLiteBusinessRegistry(database: database),
+            applications: SQLSellerApplicationRepository(database: database), users: users,
+            registry: configuration.businessRegistry ?? SQLBusinessRegistry(database: database),
             cursors: cursors, clock: configuration.clock)
-        imageStore = FileSystemImageStore(directory: FileSystemImageStore.directory(besideDatabaseAt: configuration.databasePath))
-        let products = SQLiteProductRepository(database: database)
+        if configuration.postgresURL == nil, Self.isInMemory(configuration) {
+            imagesDirectory = nil
+            imageStore = InMemoryImageStore()
+        } else {
+            let directory = FileSystemImageStore.directory(besideDatabaseAt: configuration.databasePath)
+            imagesDirectory = directory
+            imageStore = FileSystemImageStore(directory: directory)
+        }
+        let products = SQLProductRepository(database: database)
         catalog = CatalogService(products: products, images: imageStore, cursors: cursors, clock: configuration.clock,
                                  sweepsLapsedDiscounts: !configuration.readOnly)
         reviews = ReviewService(
-            reviews: SQLiteReviewRepository(database: database), products: products,
-            purchases: Self.purchaseHistory(configuration, database: database),
+            reviews: SQLReviewRepository(database: database), products: products,
+            purchases: configuration.purchaseHistory ?? SQLPurchaseHistory(database: database),
             cursors: cursors, clock: configuration.clock)
-        // One limiter for both toggles: the budget is per user, whatever they toggle.
-        let toggles = ToggleRateLimiter(limit: configuration.toggleRateLimit, clock: configuration.clock)
+        // One limiter for both toggles: the budget is per user, whatever they toggle. On Postgres,
+        // where servers share the database, its buckets live there too (architecture §7).
+        let toggles = ToggleRateLimiter(
+            limit: configuration.toggleRateLimit, clock: configuration.clock,
+            shared: store.sharesServers ? SQLToggleBucketStore(database: database) : nil)
         bookmarks = BookmarkService(
-            bookmarks: SQLiteBookmarkRepository(database: database), limiter: toggles,
+            bookmarks: SQLBookmarkRepository(database: database), limiter: toggles,
             cursors: cursors, clock: configuration.clock)
         follows = FollowService(
-            follows: SQLiteFollowRepository(database: database), limiter: toggles,
+            follows: SQLFollowRepository(database: database), limiter: toggles,
             cursors: cursors, clock: configuration.clock)
-        let carts = SQLiteCartRepository(database: database)
-        let orderRepository = SQLiteOrderRepository(database: database)
-        let idempotency = SQLiteIdempotencyStore(database: database)
+        let carts = SQLCartRepository(database: database)
+        let orderRepository = SQLOrderRepository(database: database)
+        let idempotency = SQLIdempotencyStore(database: database)
         cart = CartService(carts: carts, products: products, clock: configuration.clock)
         checkout = CheckoutService(
             orders: orderRepository, carts: carts, products: products, gateway: setup.gateway,
-            webhookEvents: SQLiteWebhookEventStore(database: database), idempotency: idempotency,
+            webhookEvents: SQLWebhookEventStore(database: database), idempotency: idempotency,
             clock: configuration.clock, reservationLifetime: configuration.reservationLifetime,
-            auditLog: SQLiteAuditLog(database: database))
+            auditLog: SQLAuditLog(database: database))
         orders = OrderService(orders: orderRepository, gateway: setup.gateway, idempotency: idempotency,
                               cursors: cursors, clock: configuration.clock)
-        statistics = StatisticsService(statistics: SQLiteSalesStatistics(database: database), clock: configuration.clock)
+        statistics = StatisticsService(statistics: SQLSalesStatistics(database: database), clock: configuration.clock)
         webhooks = PaymentWebhookReceiver(
             verifier: WebhookVerifier(secrets: setup.webhookSecrets, clock: configuration.clock), checkout: checkout)
         paymentSimulator = setup.simulator
@@ -132,6 +150,7 @@ public final class KeyCat: Sendable {
     ///   (password iterations outside 1–10,000,000, token lifetimes not positive).
     public static func open(_ configuration: Configuration) throws(KeyCatError) -> KeyCat {
         try validate(configuration)
+        if let url = configuration.postgresURL { return try openPostgres(url, configuration) }
         let path = configuration.databasePath
         let database: SQLiteDatabase
         do {
@@ -162,15 +181,15 @@ public final class KeyCat: Sendable {
                 database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes,
                 persist: configuration.migrates && !configuration.readOnly)
             let gateway = try makeGateway(configuration)
-            return KeyCat(configuration: configuration, database: database, secrets: secrets, migrationsApplied: applied,
-                          restored: restored, gateway: gateway)
+            return KeyCat(configuration: configuration, store: .sqlite(database), database: database, secrets: secrets,
+                          migrationsApplied: applied, restored: restored, gateway: gateway)
         } catch {
             database.close()
             throw error
         }
     }
 
-    private static func validate(_ configuration: Configuration) throws(KeyCatError) {
+    static func validate(_ configuration: Configuration) throws(KeyCatError) {
         guard (1...10_000_000).contains(configuration.passwordIterations) else {
             throw KeyCatError.validation("password_iterations", "password iterations must be between 1 and 10,000,000")
         }
@@ -194,20 +213,20 @@ public final class KeyCat: Sendable {
 
     /// Closes every connection. Calls made afterwards fail with a storage error.
     public func close() {
-        database.close()
+        store.close()
         if ownsSimulator { paymentSimulator?.close() }
     }
 
     /// The schema version recorded in the database.
     public func schemaVersion() throws(KeyCatError) -> Int {
-        try storage { try KeyCatSchema.migrator().currentVersion(of: database) }
+        try storage { try ports.schemaVersion() }
     }
 
     /// The newest schema version this build knows.
     public static var latestSchemaVersion: Int { KeyCatSchema.migrations.count }
 
     /// The audit log of operator actions.
-    public var auditLog: any AuditLog { SQLiteAuditLog(database: database) }
+    public var auditLog: any AuditLog { ports.auditLog }
 
     /// Paging through the audit log, for operators.
     public var audit: AuditService {
@@ -218,6 +237,9 @@ public final class KeyCat: Sendable {
     /// schema with the one KeyCat's migrations build (every table, index and trigger), and
     /// warns of files beside the database that group or others may read.
     public func checkHealth() throws(KeyCatError) -> HealthReport {
+        if case .postgres = store {
+            return HealthReport(integrityProblems: [], foreignKeyProblems: [], invariantProblems: try storage { try ports.invariants() })
+        }
         let health = try storage { try DatabaseHealth.check(database) }
         var report = HealthReport(
             integrityProblems: health.integrityProblems,

@@ -13,11 +13,8 @@ extension CommandContext {
     /// Opens the existing database for order and payment work: payments go to the simulator
     /// beside it (`keycat.pg.db`), and PG exchanges are not logged on the operator's terminal.
     func openForPayments() throws -> KeyCat {
-        guard FileManager.default.fileExists(atPath: databasePath) else {
-            throw KeyCatError(.storage, "no database at \(databasePath) (run 'keycat-admin init' first, or check the path)",
-                              context: ["path": databasePath])
-        }
-        var configuration = KeyCat.Configuration(databasePath: databasePath)
+        try requireFile()
+        var configuration = configuration()
         configuration.createIfMissing = false
         configuration.gatewayLog = DiscardingLogSink()
         return try KeyCat.open(configuration)

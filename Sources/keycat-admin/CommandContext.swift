@@ -31,16 +31,32 @@ struct CommandContext {
         self.readStandardInput = readStandardInput
     }
 
+    /// Whether `--db` names a Postgres database (`postgres://…` or `postgresql://…`) rather than
+    /// a SQLite file.
+    var isPostgres: Bool { databasePath.hasPrefix("postgres://") || databasePath.hasPrefix("postgresql://") }
+
+    /// The database as messages name it: a Postgres URL with its password masked.
+    var databaseName: String {
+        databasePath.replacingOccurrences(of: #"://([^:/@]*):[^@/]*@"#, with: "://$1:***@", options: .regularExpression)
+    }
+
+    /// The configuration for the database: on Postgres, the images folder and the PG simulator's
+    /// file sit in the working directory, as they would beside `./keycat.db`.
+    func configuration() -> KeyCat.Configuration {
+        isPostgres ? KeyCat.Configuration(postgresURL: databasePath, filesBeside: "keycat.db")
+            : KeyCat.Configuration(databasePath: databasePath)
+    }
+
     /// Opens the database for `init`: creates it when missing, migrates it, stamps it and
     /// restores any missing index. The only command that creates a file.
     func openForWriting() throws -> KeyCat {
-        try KeyCat.open(KeyCat.Configuration(databasePath: databasePath))
+        try KeyCat.open(configuration())
     }
 
     /// Opens an existing KeyCat database for a command that changes it: migrated, never created.
     func openExisting() throws -> KeyCat {
         try requireFile()
-        var configuration = KeyCat.Configuration(databasePath: databasePath)
+        var configuration = configuration()
         configuration.createIfMissing = false
         return try KeyCat.open(configuration)
     }
@@ -57,11 +73,13 @@ struct CommandContext {
     ///   read-only either way.
     func openForReading(allowOutdated: Bool = false, withSimulator: Bool = false) throws -> KeyCat {
         try requireFile()
-        var configuration = KeyCat.Configuration(databasePath: databasePath)
-        configuration.readOnly = true
+        var configuration = configuration()
+        // Postgres has no read-only open: the command reads only, and nothing is migrated.
+        configuration.readOnly = !isPostgres
+        configuration.migrates = !isPostgres && configuration.migrates
         configuration.gatewayLog = DiscardingLogSink()  // PG exchanges stay off the terminal
         if withSimulator {
-            let path = PGSimulator.storagePath(besideDatabase: databasePath)
+            let path = PGSimulator.storagePath(besideDatabase: configuration.databasePath)
             guard FileManager.default.fileExists(atPath: path) else {
                 throw KeyCatError(.storage, "no PG simulator file at \(path): no payment was ever made through it",
                                   context: ["path": path])
@@ -74,15 +92,15 @@ struct CommandContext {
             let version = try keycat.schemaVersion()
             if version < KeyCat.latestSchemaVersion {
                 keycat.close()
-                throw KeyCatError(.storage, "\(databasePath) is at schema version \(version), this keycat-admin needs "
-                    + "\(KeyCat.latestSchemaVersion): run 'keycat-admin init' to migrate it", context: ["path": databasePath])
+                throw KeyCatError(.storage, "\(databaseName) is at schema version \(version), this keycat-admin needs "
+                    + "\(KeyCat.latestSchemaVersion): run 'keycat-admin init' to migrate it", context: ["path": databaseName])
             }
         }
         return keycat
     }
 
-    private func requireFile() throws {
-        guard FileManager.default.fileExists(atPath: databasePath) else {
+    func requireFile() throws {
+        guard isPostgres || FileManager.default.fileExists(atPath: databasePath) else {
             throw KeyCatError(.storage, "no database at \(databasePath) (run 'keycat-admin init' first, or check the path)",
                               context: ["path": databasePath])
         }

@@ -21,7 +21,7 @@ struct InMemoryCatalogTests {
 
     @Test("a created listing gets the next id, version 1 and the clock's time, and reads back")
     func createAndRead() throws {
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0, 64, 0, 0, 0, 48, 8, 6, 0, 0, 0, 1, 2, 3, 4]
         let first = try catalog.create(draft, for: seller.userID, images: [png], by: seller)
         let second = try catalog.create(draft, for: seller.userID, by: seller)
         #expect(first.id == ProductID(1) && second.id == ProductID(2))
@@ -123,32 +123,35 @@ struct InMemoryCatalogTests {
         #expect(cheapest == [running.id, lapsing.id])
     }
 
-    @Test("the in-memory and SQLite repositories walk every sort in the same order", arguments: ProductSort.allCases)
-    func sameOrderAsSQLite(_ sort: ProductSort) async throws {
+    @Test("the in-memory, SQLite and Postgres repositories walk every sort in the same order",
+          arguments: Backend.stored, ProductSort.allCases)
+    func sameOrderAsStored(_ backend: Backend, _ sort: ProductSort) async throws {
         let filter = ProductFilter(category: .keyboard, minimumPrice: Money(won: 50_000))
         let inMemory = try CatalogFixture.stock(catalog, products, clock: clock) { id, listing in
             products.setCounters(of: id, ratingCount: listing.ratingCount, ratingSum: listing.ratingSum,
                                  bookmarkCount: listing.bookmarks)
         }
         let fromMemory = (try CatalogFixture.walk(catalog, sort), try CatalogFixture.walk(catalog, sort, filter))
-        let (stored, fromSQLite) = try await withTestDatabase { database in
-            let repository = try CatalogFixture.sqliteRepository(database)
-            let sqliteClock = TestClock()
-            let sqliteCatalog = CatalogFixture.catalog(repository, clock: sqliteClock)
-            let stored = try CatalogFixture.stock(sqliteCatalog, repository, clock: sqliteClock) { id, listing in
+        func walk(_ database: some SQLDatabase) throws -> ([Product], ([ProductID], [ProductID])) {
+            let repository = try CatalogFixture.repository(database)
+            let storeClock = TestClock()
+            let storeCatalog = CatalogFixture.catalog(repository, clock: storeClock)
+            let stored = try CatalogFixture.stock(storeCatalog, repository, clock: storeClock) { id, listing in
                 try CatalogFixture.setCounters(id, listing, in: database)
             }
-            return (stored, (try CatalogFixture.walk(sqliteCatalog, sort), try CatalogFixture.walk(sqliteCatalog, sort, filter)))
+            return (stored, (try CatalogFixture.walk(storeCatalog, sort), try CatalogFixture.walk(storeCatalog, sort, filter)))
         }
+        let (stored, fromStore) = backend == .sqlite
+            ? try await withTestDatabase { try walk($0) } : try await withPostgresTestDatabase { try walk($0) }
         #expect(stored == inMemory, "both stored the same listings, versions and times")
-        #expect(fromMemory.0 == fromSQLite.0)
-        #expect(fromMemory.1 == fromSQLite.1)
+        #expect(fromMemory.0 == fromStore.0)
+        #expect(fromMemory.1 == fromStore.1)
         #expect(fromMemory.0 == CatalogFixture.expectedOrder(inMemory, sort))
         #expect(!fromMemory.1.isEmpty)
     }
 
-    @Test("both repositories refuse a stale, a deleted and a never-stored listing with the same errors")
-    func sameErrorsAsSQLite() async throws {
+    @Test("every store refuses a stale, a deleted and a never-stored listing with the same errors", arguments: Backend.stored)
+    func sameErrorsAsStored(_ backend: Backend) async throws {
         func refusals(_ repository: any ProductRepository, _ clock: TestClock) throws -> [KeyCatError.Code?] {
             let catalog = CatalogFixture.catalog(repository, clock: clock)
             let product = try catalog.create(draft, for: seller.userID, by: seller)
@@ -166,10 +169,10 @@ struct InMemoryCatalogTests {
             ]
         }
         let inMemory = try refusals(products, clock)
-        let sqlite = try await withTestDatabase { database in
-            try refusals(try CatalogFixture.sqliteRepository(database), TestClock())
-        }
-        #expect(inMemory == sqlite)
+        let stored = backend == .sqlite
+            ? try await withTestDatabase { try refusals(try CatalogFixture.repository($0), TestClock()) }
+            : try await withPostgresTestDatabase { try refusals(try CatalogFixture.repository($0), TestClock()) }
+        #expect(inMemory == stored)
         #expect(inMemory == [.versionConflict, .notFound, .notFound, .notFound, .notFound])
     }
 }

@@ -147,11 +147,13 @@ struct PostgresTransactionTests {
             bothLocked.enter()
             let failures = Mutex<[String]>([])
             let transfer: @Sendable (Int, Int) -> Void = { mine, theirs in
+                // Only this transfer's own first attempt waits for the other: a retry must not.
+                let firstAttempt = Atomic(true)
                 do {
                     try database.write { connection in
-                        let attempt = attempts.add(1, ordering: .relaxed).newValue
+                        attempts.add(1, ordering: .relaxed)
                         try connection.run("UPDATE t SET x = x + 10 WHERE x % 10 = ?", [.int(mine)])
-                        if attempt <= 2 {
+                        if firstAttempt.exchange(false, ordering: .relaxed) {
                             bothLocked.leave()
                             _ = bothLocked.wait(timeout: .now() + 60)  // a safety net, never reached
                         }
@@ -168,7 +170,9 @@ struct PostgresTransactionTests {
             DispatchQueue.global().async(group: finished) { transfer(2, 1) }
             await withCheckedContinuation { done in finished.notify(queue: .global()) { done.resume() } }
             #expect(failures.withLock { $0 } == [])
-            #expect(attempts.load(ordering: .relaxed) == 3)
+            // Two first attempts and the victim's retry; under SERIALIZABLE the retry may also
+            // lose once to the survivor's commit (40001) and run a fourth time.
+            #expect((3...4).contains(attempts.load(ordering: .relaxed)))
             let values = try database.read { try $0.query("SELECT x FROM t ORDER BY x") { $0.int(0) } }
             #expect(values == [21, 22])
         }

@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Bookmarks")
 struct BookmarkTests {
-    @Test("adding and removing are idempotent and keep the product's count")
-    func idempotent() throws {
-        try SocialShop.with { shop throws in
+    @Test("adding and removing are idempotent and keep the product's count", arguments: TestStore.allCases)
+    func idempotent(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let product = try shop.product()
             let user = try shop.user()
             let bookmarks = shop.keycat.bookmarks
@@ -23,9 +23,9 @@ struct BookmarkTests {
         }
     }
 
-    @Test("the count drives the popular sort")
-    func popular() throws {
-        try SocialShop.with { shop throws in
+    @Test("the count drives the popular sort", arguments: TestStore.allCases)
+    func popular(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let quiet = try shop.product("조용한 키보드")
             let loved = try shop.product("인기 키보드")
             for _ in 0..<3 { try shop.keycat.bookmarks.add(loved.id, as: try shop.user()) }
@@ -36,9 +36,9 @@ struct BookmarkTests {
         }
     }
 
-    @Test("bookmarking a missing or deleted product is not found; so is a withdrawn user")
-    func missing() throws {
-        try SocialShop.with { shop throws in
+    @Test("bookmarking a missing or deleted product is not found; so is a withdrawn user", arguments: TestStore.allCases)
+    func missing(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let user = try shop.user()
             expectError(.notFound) { try shop.keycat.bookmarks.add(ProductID(9_999), as: user) }
             let product = try shop.product()
@@ -51,9 +51,9 @@ struct BookmarkTests {
         }
     }
 
-    @Test("a user's bookmarks walk newest first, deleted products marked and removable")
-    func list() throws {
-        try SocialShop.with { shop throws in
+    @Test("a user's bookmarks walk newest first, deleted products marked and removable", arguments: TestStore.allCases)
+    func list(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let user = try shop.user()
             var products: [Product] = []
             for index in 0..<5 {

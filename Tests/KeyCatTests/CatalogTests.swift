@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Catalog: listings and who may change them")
 struct CatalogTests {
-    @Test("a seller lists a product and anyone reads it back with every field")
-    func createAndRead() throws {
-        try TestShop.with { shop throws in
+    @Test("a seller lists a product and anyone reads it back with every field", arguments: TestStore.allCases)
+    func createAndRead(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
             let seller = try shop.user(.seller)
             let created = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
             let read = try shop.keycat.catalog.product(created.id)
@@ -18,9 +18,9 @@ struct CatalogTests {
         }
     }
 
-    @Test("a buyer may not list, and a seller may not list for another seller")
-    func createAuthorization() throws {
-        try TestShop.with { shop throws in
+    @Test("a buyer may not list, and a seller may not list for another seller", arguments: TestStore.allCases)
+    func createAuthorization(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
             let buyer = try shop.user(.buyer)
             let seller = try shop.user(.seller)
             let other = try shop.user(.seller)
@@ -39,9 +39,9 @@ struct CatalogTests {
         }
     }
 
-    @Test("only its seller or an admin changes or deletes a listing; anyone else is not the owner")
-    func changeAuthorization() throws {
-        try TestShop.with { shop throws in
+    @Test("only its seller or an admin changes or deletes a listing; anyone else is not the owner", arguments: TestStore.allCases)
+    func changeAuthorization(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
             let seller = try shop.user(.seller)
             let other = try shop.user(.seller)
             let buyer = try shop.user(.buyer)
@@ -64,9 +64,9 @@ struct CatalogTests {
         }
     }
 
-    @Test("an update carrying a stale version is a conflict and changes nothing")
-    func staleVersion() throws {
-        try TestShop.with { shop throws in
+    @Test("an update carrying a stale version is a conflict and changes nothing", arguments: TestStore.allCases)
+    func staleVersion(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
             let seller = try shop.user(.seller)
             let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
             var first = ProductChanges(expectedVersion: 1)
@@ -127,9 +127,9 @@ struct CatalogTests {
         }
     }
 
-    @Test("after the discount ends the product sells, and sorts, at its regular price")
-    func discountLapses() throws {
-        try TestShop.with { shop throws in
+    @Test("after the discount ends the product sells, and sorts, at its regular price", arguments: TestStore.allCases)
+    func discountLapses(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
             let seller = try shop.user(.seller)
             let discounted = try shop.keycat.catalog.create(TestShop.draft("할인 키보드", price: 100_000) {
                 $0.pricing.regularPrice = Money(won: 200_000)
@@ -153,9 +153,9 @@ struct CatalogTests {
 
 @Suite("Catalog and withdrawn sellers")
 struct WithdrawnSellerTests {
-    @Test("a withdrawn seller's listings leave every list but stay readable, and they can list no more")
-    func withdrawHidesListings() throws {
-        try TestShop.with { shop throws in
+    @Test("a withdrawn seller's listings leave every list but stay readable, and they can list no more", arguments: TestStore.allCases)
+    func withdrawHidesListings(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
             let seller = try shop.user(.seller)
             let staying = try shop.user(.seller)
             let gone = try shop.keycat.catalog.create(TestShop.draft("떠나는 상품"), for: seller.userID, by: seller)

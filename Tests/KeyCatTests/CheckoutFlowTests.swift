@@ -6,9 +6,9 @@ import Testing
 
 @Suite("Checkout, confirm and webhooks")
 struct CheckoutFlowTests {
-    @Test("checkout takes the stock, confirm marks the order paid and empties the bought cart lines")
-    func checkoutAndConfirm() async throws {
-        try await TestShop.with { shop in
+    @Test("checkout takes the stock, confirm marks the order paid and empties the bought cart lines", arguments: TestStore.allCases)
+    func checkoutAndConfirm(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 5, price: 50_000)
             let buyer = try shop.user(.buyer)
             try shop.keycat.cart.add(product.id, quantity: 2, by: buyer)
@@ -33,9 +33,9 @@ struct CheckoutFlowTests {
         }
     }
 
-    @Test("out of stock is a conflict naming the product and what is left")
-    func outOfStock() async throws {
-        try await TestShop.with { shop in
+    @Test("out of stock is a conflict naming the product and what is left", arguments: TestStore.allCases)
+    func outOfStock(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 2)
             let buyer = try shop.user(.buyer)
             let error = await expectFailure(.outOfStock) { try await shop.checkout(product, quantity: 3, by: buyer) }
@@ -45,9 +45,9 @@ struct CheckoutFlowTests {
         }
     }
 
-    @Test("a declined card leaves the order awaiting payment, and the buyer can pay again")
-    func declinedThenRetry() async throws {
-        try await TestShop.with { shop in
+    @Test("a declined card leaves the order awaiting payment, and the buyer can pay again", arguments: TestStore.allCases)
+    func declinedThenRetry(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product()
             let buyer = try shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
@@ -60,9 +60,9 @@ struct CheckoutFlowTests {
         }
     }
 
-    @Test("webhooks are verified, deduplicated by id, and the payment is re-read rather than trusted")
-    func webhooks() async throws {
-        try await TestShop.with { shop in
+    @Test("webhooks are verified, deduplicated by id, and the payment is re-read rather than trusted", arguments: TestStore.allCases)
+    func webhooks(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let receiver = InProcessWebhookReceiver(shop.keycat)
             shop.simulator.registerWebhookReceiver(receiver.transport, path: "/webhooks/pg")
             shop.simulator.configureFaults(PGFaultConfiguration(webhookDuplicateRate: 1, webhookReordering: true))
@@ -84,9 +84,9 @@ struct CheckoutFlowTests {
         }
     }
 
-    @Test("a webhook whose payment cannot be re-read is refused, stays queued, and is applied on redelivery")
-    func webhookRedeliveredAfterFailure() async throws {
-        try await TestShop.with { shop in
+    @Test("a webhook whose payment cannot be re-read is refused, stays queued, and is applied on redelivery", arguments: TestStore.allCases)
+    func webhookRedeliveredAfterFailure(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             shop.simulator.registerWebhookReceiver(InProcessWebhookReceiver(shop.keycat).transport, path: "/webhooks/pg")
             let product = try shop.product()
             let buyer = try shop.user(.buyer)
@@ -101,9 +101,9 @@ struct CheckoutFlowTests {
         }
     }
 
-    @Test("a signed webhook outside the five-minute tolerance is refused")
-    func staleWebhook() async throws {
-        try await TestShop.with { shop in
+    @Test("a signed webhook outside the five-minute tolerance is refused", arguments: TestStore.allCases)
+    func staleWebhook(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product()
             let buyer = try shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)

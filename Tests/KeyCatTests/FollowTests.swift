@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Follows")
 struct FollowTests {
-    @Test("following and unfollowing are idempotent and keep both users' counts")
-    func idempotent() throws {
-        try SocialShop.with { shop throws in
+    @Test("following and unfollowing are idempotent and keep both users' counts", arguments: TestStore.allCases)
+    func idempotent(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let fan = try shop.user()
             let star = try shop.user(.seller)
             let follows = shop.keycat.follows
@@ -23,18 +23,18 @@ struct FollowTests {
         }
     }
 
-    @Test("following or unfollowing oneself is a validation error")
-    func oneself() throws {
-        try SocialShop.with { shop throws in
+    @Test("following or unfollowing oneself is a validation error", arguments: TestStore.allCases)
+    func oneself(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let user = try shop.user()
             expectError(.validation, field: "user_id") { try shop.keycat.follows.follow(user.userID, as: user) }
             expectError(.validation, field: "user_id") { try shop.keycat.follows.unfollow(user.userID, as: user) }
         }
     }
 
-    @Test("following a missing or withdrawn user is not found; unfollowing them still works")
-    func missingOrWithdrawn() throws {
-        try SocialShop.with { shop throws in
+    @Test("following a missing or withdrawn user is not found; unfollowing them still works", arguments: TestStore.allCases)
+    func missingOrWithdrawn(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let fan = try shop.user()
             expectError(.notFound) { try shop.keycat.follows.follow(UserID(9_999), as: fan) }
             let leaving = try shop.user()
@@ -54,9 +54,9 @@ struct FollowTests {
         }
     }
 
-    @Test("followers and following walk newest first, each exactly once")
-    func lists() throws {
-        try SocialShop.with { shop throws in
+    @Test("followers and following walk newest first, each exactly once", arguments: TestStore.allCases)
+    func lists(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let star = try shop.user(.seller)
             var fans: [Principal] = []
             for index in 0..<7 {

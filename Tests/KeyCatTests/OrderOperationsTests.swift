@@ -55,9 +55,9 @@ struct OrderOperationsTests {
         }
     }
 
-    @Test("the cart adds up capped at 99, holds at most 50 lines, and shows gone or sold-out products as unavailable")
-    func cart() throws {
-        try TestShop.with { shop in
+    @Test("the cart adds up capped at 99, holds at most 50 lines, and shows gone or sold-out products as unavailable", arguments: TestStore.allCases)
+    func cart(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let buyer = try shop.user(.buyer)
             let product = try shop.product(stock: 200, price: 1_000)
             try shop.keycat.cart.add(product.id, quantity: 60, by: buyer)
@@ -87,9 +87,9 @@ struct OrderOperationsTests {
         }
     }
 
-    @Test("buyers see their own orders and payments by cursor; operators filter by status and buyer")
-    func lists() async throws {
-        try await TestShop.with { shop in
+    @Test("buyers see their own orders and payments by cursor; operators filter by status and buyer", arguments: TestStore.allCases)
+    func lists(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 20)
             let buyer = try shop.user(.buyer)
             let other = try shop.user(.buyer)

@@ -39,9 +39,9 @@ struct ProductPaginationTests {
         }
     }
 
-    @Test("every sort walks every product exactly once, in order", arguments: ProductSort.allCases)
-    func walkEverySort(sort: ProductSort) throws {
-        try TestShop.with { shop throws in
+    @Test("every sort walks every product exactly once, in order", arguments: TestStore.allCases, ProductSort.allCases)
+    func walkEverySort(_ store: TestStore, sort: ProductSort) async throws {
+        try await TestShop.with(store) { shop throws in
             let sellers = [try shop.user(.seller), try shop.user(.seller)]
             let products = try stock(shop, sellers: sellers, count: 57)
             let seen = try walk(shop, ProductListRequest(sort: sort, limit: try PageLimit(7)))
@@ -51,9 +51,9 @@ struct ProductPaginationTests {
         }
     }
 
-    @Test("filters narrow the walk and combine with AND")
-    func filters() throws {
-        try TestShop.with { shop throws in
+    @Test("filters narrow the walk and combine with AND", arguments: TestStore.allCases)
+    func filters(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
             let sellers = [try shop.user(.seller), try shop.user(.seller)]
             let products = try stock(shop, sellers: sellers, count: 40)
             let filter = ProductFilter(category: .keyboard, sellerID: sellers[0].userID,
@@ -71,9 +71,9 @@ struct ProductPaginationTests {
     }
 
     @Test("while others insert and delete, every product present for the whole walk appears exactly once and in order",
-          arguments: ProductSort.allCases)
-    func walkUnderChurn(sort: ProductSort) async throws {
-        try await TestShop.with { shop async throws in
+          arguments: TestStore.allCases, ProductSort.allCases)
+    func walkUnderChurn(_ store: TestStore, sort: ProductSort) async throws {
+        try await TestShop.with(store) { shop async throws in
             let seller = try shop.user(.seller)
             let stable = try stock(shop, sellers: [seller], count: 120)
             // Products that come and go while the walk runs; the stable ones are never touched.
@@ -110,9 +110,9 @@ struct ProductPaginationTests {
         }
     }
 
-    @Test("a tampered, foreign or garbage cursor is invalidCursor")
-    func invalidCursors() throws {
-        try TestShop.with { shop throws in
+    @Test("a tampered, foreign or garbage cursor is invalidCursor", arguments: TestStore.allCases)
+    func invalidCursors(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
             let seller = try shop.user(.seller)
             _ = try stock(shop, sellers: [seller], count: 5)
             let first = try shop.keycat.catalog.list(ProductListRequest(sort: .newest, limit: try PageLimit(2)))

@@ -22,9 +22,9 @@ struct ReviewTests {
         }
     }
 
-    @Test("a buyer without any order of the product cannot review it, even with an order of another")
-    func noPurchase() throws {
-        try SocialShop.with { shop throws in
+    @Test("a buyer without any order of the product cannot review it, even with an order of another", arguments: TestStore.allCases)
+    func noPurchase(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let product = try shop.product()
             let other = try shop.product("다른 키보드")
             let buyer = try shop.buyer(of: other)
@@ -33,9 +33,9 @@ struct ReviewTests {
         }
     }
 
-    @Test("a buyer whose order was fully refunded cannot review; a partial refund still can")
-    func refunded() throws {
-        try SocialShop.with { shop throws in
+    @Test("a buyer whose order was fully refunded cannot review; a partial refund still can", arguments: TestStore.allCases)
+    func refunded(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let product = try shop.product()
             let refunded = try shop.buyer(of: product)
             shop.purchases.setStatus(buyer: refunded.userID, product: product.id, to: .refunded)
@@ -65,9 +65,9 @@ struct ReviewTests {
         }
     }
 
-    @Test("content of exactly 10 and 1000 characters is accepted, trimmed")
-    func contentBounds() throws {
-        try SocialShop.with { shop throws in
+    @Test("content of exactly 10 and 1000 characters is accepted, trimmed", arguments: TestStore.allCases)
+    func contentBounds(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let product = try shop.product()
             let short = try shop.review(product, content: "  열 글자 리뷰입니다  ")
             #expect(short.content == "열 글자 리뷰입니다")
@@ -76,9 +76,9 @@ struct ReviewTests {
         }
     }
 
-    @Test("a second review of the same product by the same buyer is a duplicate (409)")
-    func duplicate() throws {
-        try SocialShop.with { shop throws in
+    @Test("a second review of the same product by the same buyer is a duplicate (409)", arguments: TestStore.allCases)
+    func duplicate(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let product = try shop.product()
             let buyer = try shop.buyer(of: product)
             let first = try shop.keycat.reviews.write(form, of: product.id, as: buyer)
@@ -95,9 +95,9 @@ struct ReviewTests {
         }
     }
 
-    @Test("a missing or deleted product is not found; so is a withdrawn author")
-    func missing() throws {
-        try SocialShop.with { shop throws in
+    @Test("a missing or deleted product is not found; so is a withdrawn author", arguments: TestStore.allCases)
+    func missing(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let product = try shop.product()
             let buyer = try shop.buyer(of: product)
             expectError(.notFound) { try shop.keycat.reviews.write(form, of: ProductID(9_999), as: buyer) }
@@ -113,9 +113,9 @@ struct ReviewTests {
         }
     }
 
-    @Test("count, sum and score follow every write and delete, and the rating sort reads them")
-    func counters() throws {
-        try SocialShop.with { shop throws in
+    @Test("count, sum and score follow every write and delete, and the rating sort reads them", arguments: TestStore.allCases)
+    func counters(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let good = try shop.product("좋은 키보드")
             let better = try shop.product("더 좋은 키보드")
             let first = try shop.review(good, rating: 5)
@@ -137,9 +137,9 @@ struct ReviewTests {
         }
     }
 
-    @Test("the author or an admin deletes a review; anyone else is notOwner")
-    func deletion() throws {
-        try SocialShop.with { shop throws in
+    @Test("the author or an admin deletes a review; anyone else is notOwner", arguments: TestStore.allCases)
+    func deletion(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let product = try shop.product()
             let author = try shop.buyer(of: product)
             let review = try shop.keycat.reviews.write(form, of: product.id, as: author)
@@ -160,9 +160,9 @@ struct ReviewTests {
         }
     }
 
-    @Test("a product's and an author's reviews walk newest first, each exactly once")
-    func lists() throws {
-        try SocialShop.with { shop throws in
+    @Test("a product's and an author's reviews walk newest first, each exactly once", arguments: TestStore.allCases)
+    func lists(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let product = try shop.product()
             let author = try shop.user()
             var written: [Review] = []
@@ -191,9 +191,9 @@ struct ReviewTests {
         }
     }
 
-    @Test("a cursor from one review list is invalidCursor on another")
-    func foreignCursor() throws {
-        try SocialShop.with { shop throws in
+    @Test("a cursor from one review list is invalidCursor on another", arguments: TestStore.allCases)
+    func foreignCursor(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
             let product = try shop.product()
             let other = try shop.product("다른 상품")
             for _ in 0..<3 { try shop.review(product) }
@@ -208,9 +208,9 @@ struct ReviewTests {
 
 @Suite("Reviews after real purchases")
 struct ReviewPurchaseTests {
-    @Test("a buyer reviews after paying; not before, and not after a full refund")
-    func reviewsFollowRealOrders() async throws {
-        try await TestShop.with { shop async throws in
+    @Test("a buyer reviews after paying; not before, and not after a full refund", arguments: TestStore.allCases)
+    func reviewsFollowRealOrders(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop async throws in
             let product = try shop.product(stock: 5)
             let buyer = try shop.user(.buyer)
             let form = ReviewForm(rating: 5, content: "타건감이 정말 좋습니다. 추천해요!")

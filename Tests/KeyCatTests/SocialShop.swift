@@ -29,6 +29,17 @@ struct SocialShop {
         }) { shop async throws in try await body(SocialShop(shop: shop, purchases: purchases)) }
     }
 
+    /// The same on `store` (see ``TestShop/with(_:configure:_:)``).
+    static func with<Result>(
+        _ store: TestStore, rateLimit: RateLimit? = nil, _ body: (SocialShop) async throws -> Result
+    ) async throws -> Result {
+        let purchases = InMemoryPurchaseHistory()
+        return try await TestShop.with(store, configure: {
+            $0.purchaseHistory = purchases
+            $0.toggleRateLimit = rateLimit
+        }) { shop async throws in try await body(SocialShop(shop: shop, purchases: purchases)) }
+    }
+
     func user(_ role: Role = .buyer) throws -> Principal { try shop.user(role) }
 
     /// A listing by a new seller.

@@ -37,9 +37,9 @@ struct StatisticsTests {
         return History(first: first, second: second, keyboard: keyboard, switches: switches)
     }
 
-    @Test("sales and refunds fall on Seoul calendar days, every day of the window listed")
-    func perDay() async throws {
-        try await TestShop.with { shop in
+    @Test("sales and refunds fall on Seoul calendar days, every day of the window listed", arguments: TestStore.allCases)
+    func perDay(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let history = try await Self.makeHistory(shop)
             let report = try shop.keycat.statistics.report(days: 5, by: shop.operatorConsole)
             #expect(report.days.map(\.day.description) == ["2025-12-31", "2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04"])
@@ -52,9 +52,9 @@ struct StatisticsTests {
         }
     }
 
-    @Test("orders are counted by their status now; top products by revenue and by rating")
-    func statusesAndTops() async throws {
-        try await TestShop.with { shop in
+    @Test("orders are counted by their status now; top products by revenue and by rating", arguments: TestStore.allCases)
+    func statusesAndTops(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let history = try await Self.makeHistory(shop)
             let report = try shop.keycat.statistics.report(days: 30, by: shop.operatorConsole)
             let counts = Dictionary(uniqueKeysWithValues: report.ordersByStatus.map { ($0.status, $0.count) })
@@ -68,9 +68,9 @@ struct StatisticsTests {
         }
     }
 
-    @Test("a shorter window leaves out what happened before it")
-    func window() async throws {
-        try await TestShop.with { shop in
+    @Test("a shorter window leaves out what happened before it", arguments: TestStore.allCases)
+    func window(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let history = try await Self.makeHistory(shop)
             let report = try shop.keycat.statistics.report(days: 3, top: 1, by: shop.operatorConsole)
             #expect(report.firstDay.description == "2026-01-02")
@@ -82,9 +82,9 @@ struct StatisticsTests {
         }
     }
 
-    @Test("only an admin reads statistics, for 1–365 days")
-    func rules() throws {
-        try TestShop.with { shop in
+    @Test("only an admin reads statistics, for 1–365 days", arguments: TestStore.allCases)
+    func rules(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let buyer = try shop.user(.buyer)
             expectError(.forbidden) { try shop.keycat.statistics.report(by: buyer) }
             expectError(.validation, field: "days") { try shop.keycat.statistics.report(days: 0, by: shop.operatorConsole) }

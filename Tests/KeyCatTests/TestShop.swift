@@ -33,6 +33,24 @@ struct TestShop {
         }
     }
 
+    /// The same shop on `store`: its rows in a fresh file, or in a fresh Postgres schema (its
+    /// images and PG simulator still in a temporary directory).
+    static func with<Result>(
+        _ store: TestStore, configure: @escaping (inout KeyCat.Configuration) -> Void = { _ in },
+        _ body: (TestShop) async throws -> Result
+    ) async throws -> Result {
+        guard store == .postgres else { return try await with(configure: configure, body) }
+        return try await withPostgresSchema { postgres in
+            let url = try PostgresTestServer.requireURL()
+            let separator = url.contains("?") ? "&" : "?"
+            let schemaURL = url + separator + "options=-csearch_path%3D" + (postgres.searchPath ?? "public")
+            return try await with(configure: { configuration in
+                configuration.postgresURL = schemaURL
+                configure(&configuration)
+            }, body)
+        }
+    }
+
     private init(directory: URL, configure: (inout KeyCat.Configuration) -> Void = { _ in }) throws {
         self.directory = directory
         clock = TestClock()
@@ -68,6 +86,17 @@ struct TestShop {
 }
 
 import Testing
+
+/// Where a ``TestShop`` keeps its rows: every end-to-end suite that takes it runs on both.
+enum TestStore: String, CaseIterable, Sendable {
+    case sqlite
+    case postgres
+
+    /// Both stores, Postgres only when a server is configured (always under CI).
+    static var allCases: [TestStore] {
+        PostgresTestServer.isConfigured || PostgresTestServer.isCI ? [.sqlite, .postgres] : [.sqlite]
+    }
+}
 
 /// Expects `body` to throw a ``KeyCatError`` with `code` (and, when given, naming `field`).
 func expectError<Result>(

@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatTestSupport
 import Testing
 
 @Suite("Rate limiting of bookmark and follow toggles")
@@ -41,9 +42,10 @@ struct ToggleRateLimitTests {
         expectError(.validation, field: field) { try RateLimit(perSecond: perSecond, burst: burst) }
     }
 
-    @Test("bookmarks and follows share one budget per user, and a refused toggle changes nothing")
-    func sharedBudget() throws {
-        try SocialShop.with(rateLimit: try RateLimit(perSecond: 1, burst: 3)) { shop throws in
+    @Test("bookmarks and follows share one budget per user, and a refused toggle changes nothing",
+          arguments: TestStore.allCases)
+    func sharedBudget(_ store: TestStore) async throws {
+        try await SocialShop.with(store, rateLimit: try RateLimit(perSecond: 1, burst: 3)) { shop throws in
             let product = try shop.product()
             let user = try shop.user()
             let star = try shop.user()
@@ -59,6 +61,25 @@ struct ToggleRateLimitTests {
             shop.clock.advance(by: 1)
             try shop.keycat.bookmarks.add(product.id, as: user)
             #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == 2)
+        }
+    }
+
+    @Test("two KeyCats on one Postgres database give a user one toggle budget, not one each",
+          .enabled(if: PostgresTestServer.isConfigured || PostgresTestServer.isCI, Comment(rawValue: PostgresTestServer.skipReason)))
+    func oneBudgetAcrossServers() async throws {
+        try await SocialShop.with(.postgres, rateLimit: try RateLimit(perSecond: 1, burst: 3)) { shop throws in
+            let second = try KeyCat.open(shop.keycat.configuration)
+            defer { second.close() }
+            let product = try shop.product()
+            let user = try shop.user()
+            try shop.keycat.bookmarks.add(product.id, as: user)
+            try second.bookmarks.remove(product.id, as: user)
+            try shop.keycat.bookmarks.add(product.id, as: user)
+            expectError(.rateLimited) { try second.bookmarks.remove(product.id, as: user) }
+            expectError(.rateLimited) { try shop.keycat.bookmarks.remove(product.id, as: user) }
+            shop.clock.advance(by: 1)
+            try second.bookmarks.remove(product.id, as: user)
+            #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == 0)
         }
     }
 

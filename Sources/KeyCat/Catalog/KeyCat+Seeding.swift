@@ -54,11 +54,11 @@ extension KeyCat {
             }
         }
         let audit = AuditEntry(actor: principal.auditActor, action: "catalog.import", at: now)
-        return SeedSummary(try CatalogSeeder(database: database).load(
-            sellers: try file.sellers.map { seller throws(KeyCatError) in
+        return SeedSummary(try ports.seedCatalog(
+            try file.sellers.map { seller throws(KeyCatError) in
                 SeedSeller(email: try AccountRules.email(seller.email), nick: try AccountRules.nick(seller.nick))
             },
-            products: products, at: now, audit: audit))
+            products, now, audit))
     }
 
     /// Adds `count` generated listings from synthetic sellers, reproducibly from `seed`, in

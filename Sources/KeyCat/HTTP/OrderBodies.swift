@@ -103,3 +103,29 @@ extension JSONEncoder {
         return encoder
     }
 }
+
+/// The JSON of one refund of an order.
+public struct RefundBody: Encodable, Sendable, Hashable {
+    public var id: Int64
+    public var orderID: Int64
+    public var amount: Int64
+    public var reason: String
+    public var restock: Bool
+    /// `pending`, `done` or `failed`.
+    public var status: String
+    public var createdAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, orderID = "order_id", amount, reason, restock, status, createdAt = "created_at"
+    }
+
+    public init(_ refund: Refund) {
+        id = refund.id
+        orderID = refund.orderID.rawValue
+        amount = refund.amount.won
+        reason = refund.reason
+        restock = refund.restock
+        status = refund.status.rawValue
+        createdAt = refund.createdAt
+    }
+}

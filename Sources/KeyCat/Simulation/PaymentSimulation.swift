@@ -90,11 +90,23 @@ public enum PaymentSimulation {
         }
     }
 
-    /// Runs the simulation on the database at `databasePath` (created and migrated if needed).
+    /// Runs the simulation on the SQLite database at `databasePath` (created and migrated if needed).
     ///
     /// - Parameter progress: called with (orders done, orders in all) as buyers go.
     public static func run(databasePath: String, options: Options,
                            progress: (@Sendable (Int, Int) -> Void)? = nil) async throws(KeyCatError) -> Report {
+        try await run(store: KeyCat.Configuration(databasePath: databasePath), options: options, progress: progress)
+    }
+
+    /// Runs the simulation on the store `store` names — a SQLite file or a Postgres database
+    /// (``KeyCat/Configuration/postgresURL``) — with the PG simulator's file beside
+    /// `store.databasePath`. Only the store's location is taken from `store`: the clock, the
+    /// gateway and the durability are the simulation's own.
+    ///
+    /// - Parameter progress: called with (orders done, orders in all) as buyers go.
+    public static func run(store: KeyCat.Configuration, options: Options,
+                           progress: (@Sendable (Int, Int) -> Void)? = nil) async throws(KeyCatError) -> Report {
+        let databasePath = store.databasePath
         let started = Date()
         let clock = TestClock(started)
         let simulator: PGSimulator
@@ -109,7 +121,8 @@ public enum PaymentSimulation {
             throw KeyCatError(.storage, "the PG simulator's file could not be opened: \(error)")
         }
         defer { simulator.close() }
-        var configuration = KeyCat.Configuration(databasePath: databasePath)
+        var configuration = store.postgresURL.map { KeyCat.Configuration(postgresURL: $0, filesBeside: databasePath) }
+            ?? KeyCat.Configuration(databasePath: databasePath)
         configuration.clock = clock
         configuration.durability = options.durability
         configuration.passwordIterations = 1_000

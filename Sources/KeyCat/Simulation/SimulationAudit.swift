@@ -21,31 +21,42 @@ struct SimulationAudit {
         var buyerID: UserID
     }
 
+    /// The run's orders and lines, its products' stock, orders paid twice and the payments not
+    /// paid, read in one transaction of either store.
+    private func readFacts<Database: SQLDatabase>(of ids: String, in database: Database)
+        throws -> ([OrderFacts], [(Int64, Int)], Int, [String])
+    {
+        try database.read { connection in
+            let facts = try connection.query("""
+                SELECT o.id, o.merchant_uid, o.status, o.stock_returned, l.product_id, l.quantity, o.buyer_id
+                FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE l.product_id IN (\(ids))
+                """, []) { row in
+                OrderFacts(id: row.int64(0), merchantUID: row.string(1), status: OrderStatus(rawValue: row.string(2)) ?? .failed,
+                           stockReturned: row.bool(3), productID: row.int64(4), quantity: row.int(5),
+                           buyerID: UserID(row.int64(6)))
+            }
+            let stock = try connection.query("SELECT id, stock FROM products WHERE id IN (\(ids))", []) {
+                row in (row.int64(0), row.int(1))
+            }
+            let chargedTwice = try connection.queryOne("""
+                SELECT count(*) FROM (SELECT p.order_id FROM payments p JOIN order_lines l ON l.order_id = p.order_id
+                WHERE p.status = 'paid' AND l.product_id IN (\(ids)) GROUP BY p.order_id HAVING count(DISTINCT p.imp_uid) > 1) AS twice
+                """, []) { $0.int(0) } ?? 0
+            let buyers = world.buyers.map { String($0.userID.rawValue) }.joined(separator: ",")
+            let recorded = try connection.query("""
+                SELECT p.imp_uid FROM payments p JOIN orders o ON o.id = p.order_id
+                WHERE p.status <> 'paid' AND o.buyer_id IN (\(buyers))
+                """, []) { $0.string(0) }
+            return (facts, stock, chargedTwice, recorded)
+        }
+    }
+
     func fill(_ report: inout PaymentSimulation.Report) throws(KeyCatError) {
         let ids = world.products.map { String($0.rawValue) }.joined(separator: ",")
         let (facts, stock, chargedTwice, recorded) = try storage {
-            try keycat.database.read { connection in
-                let facts = try connection.query("""
-                    SELECT o.id, o.merchant_uid, o.status, o.stock_returned, l.product_id, l.quantity, o.buyer_id
-                    FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE l.product_id IN (\(ids))
-                    """, []) { row in
-                    OrderFacts(id: row.int64(0), merchantUID: row.string(1), status: OrderStatus(rawValue: row.string(2)) ?? .failed,
-                               stockReturned: row.bool(3), productID: row.int64(4), quantity: row.int(5),
-                               buyerID: UserID(row.int64(6)))
-                }
-                let stock = try connection.query("SELECT id, stock FROM products WHERE id IN (\(ids))", []) {
-                    (row: SQLiteRow) in (row.int64(0), row.int(1))
-                }
-                let chargedTwice = try connection.queryOne("""
-                    SELECT count(*) FROM (SELECT p.order_id FROM payments p JOIN order_lines l ON l.order_id = p.order_id
-                    WHERE p.status = 'paid' AND l.product_id IN (\(ids)) GROUP BY p.order_id HAVING count(DISTINCT p.imp_uid) > 1)
-                    """, []) { $0.int(0) } ?? 0
-                let buyers = world.buyers.map { String($0.userID.rawValue) }.joined(separator: ",")
-                let recorded = try connection.query("""
-                    SELECT p.imp_uid FROM payments p JOIN orders o ON o.id = p.order_id
-                    WHERE p.status <> 'paid' AND o.buyer_id IN (\(buyers))
-                    """, []) { $0.string(0) }
-                return (facts, stock, chargedTwice, recorded)
+            switch keycat.store {
+            case let .sqlite(database): try readFacts(of: ids, in: database)
+            case let .postgres(database): try readFacts(of: ids, in: database)
             }
         }
         report.ordersChargedTwice = chargedTwice

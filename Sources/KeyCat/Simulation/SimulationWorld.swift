@@ -36,7 +36,19 @@ struct SimulationWorld: Sendable {
     private static func catalog(named name: String, count: Int, stock: Int, seller: UserID, in keycat: KeyCat) throws(KeyCatError) -> [ProductID] {
         let now = keycat.configuration.clock.now()
         return try storage {
-            try keycat.database.write { connection in
+            switch keycat.store {
+            case let .sqlite(database): try catalog(named: name, count: count, stock: stock, seller: seller, at: now, in: database)
+            case let .postgres(database): try catalog(named: name, count: count, stock: stock, seller: seller, at: now, in: database)
+            }
+        }
+    }
+
+    /// On Postgres the write is `SERIALIZABLE`, so two runs naming one catalog at once cannot
+    /// both create it: the loser is retried and finds the winner's products.
+    private static func catalog<Database: SQLDatabase>(
+        named name: String, count: Int, stock: Int, seller: UserID, at now: Date, in database: Database
+    ) throws -> [ProductID] {
+        try database.write { connection in
                 var products: [ProductID] = []
                 for index in 0..<count {
                     let title = "Simulation switch \(index + 1) (\(name))"
@@ -44,13 +56,12 @@ struct SimulationWorld: Sendable {
                         "SELECT id FROM products WHERE title = ? AND deleted_at IS NULL ORDER BY id LIMIT 1", [.text(title)], { $0.int64(0) }) {
                         products.append(ProductID(existing))
                     } else {
-                        let product = try SQLiteProductRepository.insert(
+                        let product = try ProductRow.insert(
                             draft(title, stock: stock).validated(at: now), sellerID: seller, images: [], at: now, on: connection)
                         products.append(product.id)
                     }
                 }
-                return products
-            }
+            return products
         }
     }
 

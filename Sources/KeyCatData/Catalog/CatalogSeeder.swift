@@ -29,10 +29,10 @@ package struct SeedSeller: Sendable {
 /// verifies), since nobody is meant to log in as them; products are validated by the caller.
 /// Loading is idempotent: a seller is matched by email, a product by seller and title, so
 /// running the same seed twice changes nothing.
-package struct CatalogSeeder: Sendable {
-    private let database: SQLiteDatabase
+package struct CatalogSeeder<Database: SQLDatabase>: Sendable {
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     /// Creates the missing sellers and listings, all in one transaction.
     ///
@@ -58,13 +58,13 @@ package struct CatalogSeeder: Sendable {
                     if exists {
                         report.productsExisting += 1
                     } else {
-                        _ = try SQLiteProductRepository.insert(product.draft, sellerID: sellerID, images: product.images, at: now, on: connection)
+                        _ = try ProductRow.insert(product.draft, sellerID: sellerID, images: product.images, at: now, on: connection)
                         report.productsCreated += 1
                     }
                 }
                 var entry = audit
                 entry.detail = "\(report.productsCreated) products and \(report.sellersCreated) sellers created"
-                try SQLiteAuditLog.insert(entry, on: connection)
+                try AuditLogTable.insert(entry, on: connection)
                 return report
             }
         }
@@ -74,7 +74,7 @@ package struct CatalogSeeder: Sendable {
     /// there is none.
     ///
     /// - Throws: a validation error when the email belongs to a user who is not a seller.
-    static func ensureSeller(_ seller: SeedSeller, at now: Date, on connection: SQLiteConnection) throws -> (UserID, Bool) {
+    static func ensureSeller(_ seller: SeedSeller, at now: Date, on connection: some SQLConnection) throws -> (UserID, Bool) {
         let email = seller.email.lowercased()
         if let (id, role) = try connection.queryOne(
             "SELECT id, role FROM users WHERE email = ? AND withdrawn_at IS NULL", [.text(email)], { ($0.int64(0), $0.string(1)) }) {
@@ -84,9 +84,9 @@ package struct CatalogSeeder: Sendable {
             return (UserID(id), false)
         }
         let millis = StoredTime.milliseconds(now)
-        try connection.run(
+        let id = try connection.insertReturningID(
             "INSERT INTO users (email, nick, password_hash, role, created_at, updated_at) VALUES (?, ?, '!', 'seller', ?, ?)",
             [.text(email), .text(seller.nick), .integer(millis), .integer(millis)])
-        return (UserID(connection.lastInsertRowID), true)
+        return (UserID(id), true)
     }
 }

@@ -7,7 +7,9 @@
 /// A database that predates the ledger gets, per product, one `opening` row with the stock its
 /// unreturned orders hold added back, then an `order_taken` row per (order, product) and an
 /// `order_returned` (or, for a refunded order, `refund_restock`) row per returned one: the sums
-/// agree with today's stock and every order is already accounted for.
+/// agree with today's stock and every order is already accounted for. (Each order's own columns are
+/// grouped by as well: one value per order, and Postgres, which runs the same list, allows no
+/// bare columns beside an aggregate.)
 enum InventoryLedgerSchema {
     static let sql = """
         CREATE TABLE stock_movements (
@@ -34,13 +36,13 @@ enum InventoryLedgerSchema {
         INSERT INTO stock_movements (product_id, kind, change, order_id, created_at)
             SELECT l.product_id, 'order_taken', -sum(l.quantity), l.order_id, o.created_at
             FROM order_lines l JOIN orders o ON o.id = l.order_id
-            GROUP BY l.order_id, l.product_id ORDER BY l.order_id, l.product_id;
+            GROUP BY l.order_id, l.product_id, o.created_at ORDER BY l.order_id, l.product_id;
         INSERT INTO stock_movements (product_id, kind, change, order_id, created_at)
             SELECT l.product_id, CASE WHEN o.status = 'refunded' THEN 'refund_restock' ELSE 'order_returned' END,
                    sum(l.quantity), l.order_id, o.updated_at
             FROM order_lines l JOIN orders o ON o.id = l.order_id
             WHERE o.stock_returned = 1
-            GROUP BY l.order_id, l.product_id ORDER BY l.order_id, l.product_id;
+            GROUP BY l.order_id, l.product_id, o.status, o.updated_at ORDER BY l.order_id, l.product_id;
         """
 
 }

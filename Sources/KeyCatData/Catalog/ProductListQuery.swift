@@ -14,7 +14,7 @@ struct ProductListQuery {
     /// One statement and its arguments, the limit last.
     struct Part {
         var sql: String
-        var arguments: [SQLiteValue]
+        var arguments: [SQLValue]
     }
 
     /// The rows sharing the cursor's sort key, beyond its id; nil on the first page.
@@ -26,8 +26,8 @@ struct ProductListQuery {
         // The SQL depends only on which filters are set, the sort and whether there is a cursor:
         // it is built once per such shape and cached, so a list call only gathers its arguments.
         var shape = ProductSort.allCases.firstIndex(of: sort)! << 1 | (position == nil ? 0 : 1)
-        var arguments: [SQLiteValue] = []
-        func add(_ bit: Int, _ value: SQLiteValue?) {
+        var arguments: [SQLValue] = []
+        func add(_ bit: Int, _ value: SQLValue?) {
             guard let value else { return }
             shape |= 1 << (bit + 4)
             arguments.append(value)

@@ -4,7 +4,7 @@ import KeyCatInfrastructure
 
 /// How a ``Product`` maps to a `products` row, in one place: the column list, the decoder and
 /// the bindings for insert and update.
-enum ProductRow {
+package enum ProductRow {
     static let columns = """
         id, seller_id, kind, category, title, content, regular_price, price, coupon_price, \
         discount_ends_at, delivery_fee, delivery_schedule, stock, images, spec_input, \
@@ -12,6 +12,9 @@ enum ProductRow {
         spec_backlight, rating_count, rating_sum, bookmark_count, version, created_at, updated_at, \
         deleted_at
         """
+
+    /// How many columns ``columns`` lists: where the columns a join adds after them start.
+    static let columnCount = columns.split(separator: ",").count
 
     /// The code tables of every enum column, fetched once per row (one lazy-global check).
     private struct Codes: Sendable {
@@ -28,12 +31,12 @@ enum ProductRow {
 
     private static let codes = Codes()
 
-    static func decode(_ row: SQLiteRow) throws -> Product {
+    static func decode(_ row: some SQLRow) throws -> Product {
         let codes = Self.codes
         return try decode(row, codes)
     }
 
-    private static func decode(_ row: SQLiteRow, _ codes: Codes) throws -> Product {
+    private static func decode(_ row: some SQLRow, _ codes: Codes) throws -> Product {
         Product(
             id: ProductID(row.int64(0)),
             sellerID: UserID(row.int64(1)),
@@ -72,7 +75,7 @@ enum ProductRow {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    static func insertArguments(_ draft: ProductDraft, sellerID: UserID, images: [ProductImage], millis: Int64) -> [SQLiteValue] {
+    static func insertArguments(_ draft: ProductDraft, sellerID: UserID, images: [ProductImage], millis: Int64) -> [SQLValue] {
         [.integer(sellerID.rawValue), .text(draft.kind.rawValue), .text(draft.category.rawValue),
          .text(draft.title), .text(draft.content)]
             + pricingArguments(draft.pricing)
@@ -91,7 +94,7 @@ enum ProductRow {
         WHERE id = ? AND version = ? AND deleted_at IS NULL
         """
 
-    static func updateArguments(_ product: Product, expectedVersion: Int, millis: Int64) -> [SQLiteValue] {
+    static func updateArguments(_ product: Product, expectedVersion: Int, millis: Int64) -> [SQLValue] {
         [.text(product.kind.rawValue), .text(product.category.rawValue), .text(product.title), .text(product.content)]
             + pricingArguments(product.pricing)
             + [.integer(product.delivery.fee.won), .text(product.delivery.schedule.rawValue), .int(product.stock)]
@@ -99,17 +102,17 @@ enum ProductRow {
             + [.integer(millis), .integer(product.id.rawValue), .int(expectedVersion)]
     }
 
-    private static func pricingArguments(_ pricing: Pricing) -> [SQLiteValue] {
+    private static func pricingArguments(_ pricing: Pricing) -> [SQLValue] {
         [.integer(pricing.regularPrice.won), .integer(pricing.salePrice.won), .integer(pricing.couponPrice.won),
          pricing.discountEndsAt.map { .integer(StoredTime.milliseconds($0)) } ?? .null]
     }
 
-    private static func specArguments(_ spec: KeyboardSpec) -> [SQLiteValue] {
+    private static func specArguments(_ spec: KeyboardSpec) -> [SQLValue] {
         [text(spec.input), text(spec.connection), text(spec.pcb), text(spec.switchType),
-         text(spec.layout), text(spec.keycapProfile), spec.backlight.map(SQLiteValue.bool) ?? .null]
+         text(spec.layout), text(spec.keycapProfile), spec.backlight.map(SQLValue.bool) ?? .null]
     }
 
-    private static func text<Value: RawRepresentable>(_ value: Value?) -> SQLiteValue where Value.RawValue == String {
+    private static func text<Value: RawRepresentable>(_ value: Value?) -> SQLValue where Value.RawValue == String {
         value.map { .text($0.rawValue) } ?? .null
     }
 
@@ -123,5 +126,26 @@ enum ProductRow {
             }
             return ProductImage(sha256: String(parts[0]), format: format)
         }
+    }
+
+    /// Inserts on a connection already in a transaction (the seed loads many per transaction),
+    /// with the listing's initial stock as its first ledger movement.
+    package static func insert(
+        _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, actor: String = "system",
+        on connection: some SQLConnection
+    ) throws -> Product {
+        let millis = StoredTime.milliseconds(now)
+        let id = ProductID(try connection.insertReturningID(
+            insertSQL, insertArguments(draft, sellerID: sellerID, images: images, millis: millis)))
+        try StockLedger.record(.listed, change: draft.stock, product: id, actor: actor, at: now, on: connection)
+        return Product(
+            id: id, sellerID: sellerID, kind: draft.kind,
+            category: draft.category, title: draft.title, content: draft.content,
+            pricing: draft.pricing, delivery: draft.delivery, stock: draft.stock, images: images,
+            spec: draft.spec, createdAt: StoredTime.date(millis), updatedAt: StoredTime.date(millis))
+    }
+
+    static func find(_ id: ProductID, on connection: some SQLConnection) throws -> Product? {
+        try connection.queryOne("SELECT \(ProductRow.columns) FROM products WHERE id = ?", [.integer(id.rawValue)], ProductRow.decode)
     }
 }

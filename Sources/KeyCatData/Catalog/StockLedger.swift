@@ -14,7 +14,7 @@ enum StockLedger {
     /// Records one movement; a zero change writes nothing.
     static func record(
         _ kind: StockMovement.Kind, change: Int, product: ProductID, order: OrderID? = nil,
-        actor: String = "system", reason: String = "", at now: Date, on connection: SQLiteConnection
+        actor: String = "system", reason: String = "", at now: Date, on connection: some SQLConnection
     ) throws {
         guard change != 0 else { return }
         try connection.run(insertSQL, [
@@ -24,7 +24,7 @@ enum StockLedger {
     }
 
     /// A product's movements, oldest first, strictly after the movement `after`.
-    static func movements(of product: ProductID, after: Int64?, limit: Int, on connection: SQLiteConnection) throws -> [StockMovement] {
+    static func movements(of product: ProductID, after: Int64?, limit: Int, on connection: some SQLConnection) throws -> [StockMovement] {
         try connection.query("""
             SELECT id, product_id, kind, change, order_id, actor, reason, created_at FROM stock_movements
             WHERE product_id = ? AND id > ? ORDER BY id LIMIT ?

@@ -36,7 +36,7 @@ package struct SyntheticCatalog: Sendable {
         let sellerIDs: [UserID] = try storage { try database.write { connection in
             try (1...Self.sellerCount).map { number in
                 let seller = SeedSeller(email: "synthetic-seller-\(number)@example.com", nick: "합성셀러\(number)")
-                let (id, created) = try CatalogSeeder.ensureSeller(seller, at: now, on: connection)
+                let (id, created) = try CatalogSeeder<SQLiteDatabase>.ensureSeller(seller, at: now, on: connection)
                 if created { report.sellersCreated += 1 } else { report.sellersExisting += 1 }
                 return id
             }
@@ -55,7 +55,7 @@ package struct SyntheticCatalog: Sendable {
                 for _ in 0..<batch {
                     let draft = SyntheticProduct.draft(using: &generator)
                     let seller = sellerIDs[Int(generator.next() % UInt64(sellerIDs.count))]
-                    _ = try SQLiteProductRepository.insert(draft, sellerID: seller, images: [], at: baseTime, on: connection)
+                    _ = try ProductRow.insert(draft, sellerID: seller, images: [], at: baseTime, on: connection)
                     baseTime.addTimeInterval(1)
                 }
                 var updated = final
@@ -66,7 +66,7 @@ package struct SyntheticCatalog: Sendable {
                 if isLast {
                     var entry = audit
                     entry.detail = "\(count) synthetic products (seed \(seed))"
-                    try SQLiteAuditLog.insert(entry, on: connection)
+                    try AuditLogTable.insert(entry, on: connection)
                 }
                 return updated
             } }

@@ -69,7 +69,7 @@ package final class InMemoryWebhookEventStore: WebhookEventStore {
         seen.withLock { $0.insert(id).inserted }
     }
 
-    package func forget(_ id: String) throws(KeyCatError) {
-        _ = seen.withLock { $0.remove(id) }
+    package func isRecorded(_ id: String) throws(KeyCatError) -> Bool {
+        seen.withLock { $0.contains(id) }
     }
 }

@@ -43,10 +43,8 @@ enum OrderInvariants {
     ]
 
     /// The broken invariants, one sentence each; nothing on a database without the orders tables.
-    static func problems(on connection: SQLiteConnection) throws -> [String] {
-        let hasOrders = try connection.queryOne(
-            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'orders'", []) { _ in true } ?? false
-        guard hasOrders else { return [] }
+    static func problems(on connection: some SQLConnection) throws -> [String] {
+        guard try connection.hasTable("orders") else { return [] }
         var problems: [String] = []
         for (sentence, sql) in checks {
             for id in try connection.query(sql, [], { $0.int64(0) }) {

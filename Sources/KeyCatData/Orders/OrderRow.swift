@@ -10,7 +10,7 @@ enum OrderRow {
         """
 
     /// Decodes an order row; its lines are read separately.
-    static func decode(_ row: SQLiteRow) throws -> Order {
+    static func decode(_ row: some SQLRow) throws -> Order {
         guard let status = OrderStatus(rawValue: row.string(6)) else {
             throw KeyCatError(.internalError, "order \(row.int64(0)) has an unknown status \(row.string(6))")
         }
@@ -25,7 +25,7 @@ enum OrderRow {
 
     /// Fills in the lines of `orders` with one query for all of them (the ids travel as a JSON
     /// array, each a seek on the `(order_id, line)` primary key).
-    static func withLines(_ orders: [Order], on connection: SQLiteConnection) throws -> [Order] {
+    static func withLines(_ orders: [Order], on connection: some SQLConnection) throws -> [Order] {
         guard orders.count > 1 else {
             return try orders.map { order in
                 var order = order
@@ -37,7 +37,7 @@ enum OrderRow {
         var linesByOrder: [OrderID: [OrderLine]] = [:]
         try connection.forEach("""
             SELECT order_id, product_id, title, unit_price, quantity, delivery_fee FROM order_lines
-            WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, line
+            WHERE order_id IN (\(connection.dialect.integersFromJSON)) ORDER BY order_id, line
             """, [.text(ids)]) { row in
             linesByOrder[OrderID(row.int64(0)), default: []].append(OrderLine(
                 productID: ProductID(row.int64(1)), title: row.string(2), unitPrice: Money(won: row.int64(3)),
@@ -50,7 +50,7 @@ enum OrderRow {
         }
     }
 
-    static func lines(of id: OrderID, on connection: SQLiteConnection) throws -> [OrderLine] {
+    static func lines(of id: OrderID, on connection: some SQLConnection) throws -> [OrderLine] {
         try connection.query(
             "SELECT product_id, title, unit_price, quantity, delivery_fee FROM order_lines WHERE order_id = ? ORDER BY line",
             [.integer(id.rawValue)]
@@ -60,7 +60,7 @@ enum OrderRow {
         }
     }
 
-    static func find(_ id: OrderID, on connection: SQLiteConnection) throws -> Order? {
+    static func find(_ id: OrderID, on connection: some SQLConnection) throws -> Order? {
         guard let order = try connection.queryOne("SELECT \(columns) FROM orders WHERE id = ?", [.integer(id.rawValue)], decode)
         else { return nil }
         return try withLines([order], on: connection).first
@@ -68,7 +68,11 @@ enum OrderRow {
 
     static let paymentColumns = "id, imp_uid, order_id, merchant_uid, amount, status, created_at"
 
-    static func decodePayment(_ row: SQLiteRow) throws -> OrderPayment {
+    /// The payment columns qualified with `p.`, for joins with `orders`; built once.
+    static let prefixedPaymentColumns = paymentColumns.split(separator: ",")
+        .map { "p." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+
+    static func decodePayment(_ row: some SQLRow) throws -> OrderPayment {
         OrderPayment(
             id: row.int64(0), impUID: row.string(1), orderID: OrderID(row.int64(2)), merchantUID: row.string(3),
             amount: Money(won: row.int64(4)), status: OrderPayment.Status(rawValue: row.string(5)) ?? .paid,
@@ -78,7 +82,7 @@ enum OrderRow {
     static let refundColumns =
         "id, order_id, amount, checksum, reason, restock, target, status, created_at, request_key, request_fingerprint"
 
-    static func decodeRefund(_ row: SQLiteRow) throws -> Refund {
+    static func decodeRefund(_ row: some SQLRow) throws -> Refund {
         Refund(
             id: row.int64(0), orderID: OrderID(row.int64(1)), amount: Money(won: row.int64(2)),
             checksum: Money(won: row.int64(3)), reason: row.string(4), restock: row.bool(5),
@@ -89,7 +93,7 @@ enum OrderRow {
 
     /// Gives an order's units back to stock and marks it returned, once, each line's units a
     /// `kind` movement in the ledger.
-    static func returnStock(of id: OrderID, as kind: StockMovement.Kind, at now: Date, on connection: SQLiteConnection) throws {
+    static func returnStock(of id: OrderID, as kind: StockMovement.Kind, at now: Date, on connection: some SQLConnection) throws {
         let marked = try connection.run(
             "UPDATE orders SET stock_returned = 1 WHERE id = ? AND stock_returned = 0", [.integer(id.rawValue)])
         guard marked == 1 else { return }

@@ -3,8 +3,21 @@ import KeyCatInfrastructure
 /// KeyCat's schema as numbered migrations (architecture §7). Append, never edit: a released
 /// migration is history.
 package enum KeyCatSchema {
-    package static let migrations: [SQLiteMigration] = [
-        SQLiteMigration(version: 1, name: "settings and audit log", sql: """
+    /// Every migration as SQLite runs it. Postgres runs the same list, translated
+    /// (``postgresMigrations``).
+    package static let migrations: [SQLiteMigration] = steps.map {
+        SQLiteMigration(version: $0.version, name: $0.name, sql: $0.sql)
+    }
+
+    /// One migration's number, name and SQLite DDL, shared by both stores.
+    package struct Step: Sendable {
+        package let version: Int
+        package let name: String
+        package let sql: String
+    }
+
+    package static let steps: [Step] = [
+        Step(version: 1, name: "settings and audit log", sql: """
             CREATE TABLE settings (
                 key   TEXT PRIMARY KEY,
                 value BLOB NOT NULL
@@ -20,7 +33,7 @@ package enum KeyCatSchema {
             ) STRICT;
             CREATE INDEX audit_log_by_time ON audit_log (created_at, id);
             """),
-        SQLiteMigration(version: 2, name: "accounts, refresh tokens and seller applications", sql: """
+        Step(version: 2, name: "accounts, refresh tokens and seller applications", sql: """
             CREATE TABLE users (
                 id            INTEGER PRIMARY KEY,
                 email         TEXT NOT NULL,
@@ -82,12 +95,12 @@ package enum KeyCatSchema {
             CREATE INDEX seller_applications_by_status ON seller_applications (status, id);
             CREATE INDEX seller_applications_by_user ON seller_applications (user_id, id);
             """),
-        SQLiteMigration(version: 3, name: "catalog", sql: CatalogSchema.sql),
-        SQLiteMigration(version: 4, name: "reviews, bookmarks and follows", sql: SocialSchema.sql),
-        SQLiteMigration(version: 5, name: "carts, orders, payments, refunds, webhooks and idempotency keys",
-                        sql: OrdersSchema.sql),
-        SQLiteMigration(version: 6, name: "statistics indexes", sql: StatisticsSchema.sql),
-        SQLiteMigration(version: 7, name: "log-in attempts", sql: """
+        Step(version: 3, name: "catalog", sql: CatalogSchema.sql),
+        Step(version: 4, name: "reviews, bookmarks and follows", sql: SocialSchema.sql),
+        Step(version: 5, name: "carts, orders, payments, refunds, webhooks and idempotency keys",
+             sql: OrdersSchema.sql),
+        Step(version: 6, name: "statistics indexes", sql: StatisticsSchema.sql),
+        Step(version: 7, name: "log-in attempts", sql: """
             -- Failed log-in throttling, shared by every process (SQLiteLogInAttemptStore). Keys are
             -- SHA-256 digests of scope:value.
             CREATE TABLE login_attempts (
@@ -99,7 +112,7 @@ package enum KeyCatSchema {
             ) STRICT;
             CREATE INDEX login_attempts_by_window ON login_attempts (window_start);
             """),
-        SQLiteMigration(version: 8, name: "audit log and export look-ups", sql: """
+        Step(version: 8, name: "audit log and export look-ups", sql: """
             -- `orders export` reads payments and refunds by time.
             CREATE INDEX payments_by_time ON payments (created_at, id);
             CREATE INDEX refunds_by_time ON refunds (created_at, id);
@@ -108,9 +121,18 @@ package enum KeyCatSchema {
             CREATE INDEX audit_log_by_action ON audit_log (action, created_at, id);
             CREATE INDEX audit_log_by_target ON audit_log (target, created_at, id);
             """),
-        SQLiteMigration(version: 9, name: "idempotency key expiry index", sql: OrdersSchema.idempotencyExpirySQL),
-        SQLiteMigration(version: 10, name: "inventory ledger", sql: InventoryLedgerSchema.sql),
-        SQLiteMigration(version: 11, name: "refund request keys", sql: OrdersSchema.refundRequestKeysSQL),
+        Step(version: 9, name: "idempotency key expiry index", sql: OrdersSchema.idempotencyExpirySQL),
+        Step(version: 10, name: "inventory ledger", sql: InventoryLedgerSchema.sql),
+        Step(version: 11, name: "refund request keys", sql: OrdersSchema.refundRequestKeysSQL),
+        Step(version: 12, name: "shared toggle buckets", sql: """
+            -- Bookmark and follow rate limits shared by every server on the database
+            -- (SQLToggleBucketStore): one token bucket per user.
+            CREATE TABLE toggle_buckets (
+                user_id    INTEGER NOT NULL PRIMARY KEY REFERENCES users (id),
+                tokens     REAL NOT NULL,
+                updated_at INTEGER NOT NULL
+            ) STRICT;
+            """),
     ]
 
     /// The migrator over ``migrations``.

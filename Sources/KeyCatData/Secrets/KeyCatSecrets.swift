@@ -22,7 +22,7 @@ package struct KeyCatSecrets: Sendable, CustomStringConvertible, CustomDebugStri
     ///   such as `db check`), missing keys are made up for this process only and nothing is
     ///   written.
     package static func loadOrCreate(
-        _ database: SQLiteDatabase, tokenSigningKey: [UInt8]? = nil, cursorKey: [UInt8]? = nil, persist: Bool = true
+        _ database: some SQLDatabase, tokenSigningKey: [UInt8]? = nil, cursorKey: [UInt8]? = nil, persist: Bool = true
     ) throws(KeyCatError) -> KeyCatSecrets {
         if let tokenSigningKey, tokenSigningKey.count < minimumByteCount {
             throw KeyCatError.validation("token_signing_key", "the token signing key must be at least 32 bytes")

@@ -27,14 +27,22 @@ package struct DatabaseHealth: Sendable {
             let foreignKeys = try connection.query("PRAGMA foreign_key_check") { row in
                 "\(row.string(0)) row \(row.int64(1)) points to a missing \(row.string(2))"
             }
-            let invariants = try (CounterInvariants.isApplicable(on: connection)
-                ? try CounterInvariants.problems(on: connection) : [])
-                + OrderInvariants.problems(on: connection)
-                + LedgerInvariants.problems(on: connection)
+            let invariants = try invariantProblems(on: connection)
             var health = DatabaseHealth(
                 integrityProblems: integrity, foreignKeyProblems: foreignKeys, invariantProblems: invariants)
             health.schemaProblems = try ExpectedSchema.problems(on: connection)
             return health
         }
+    }
+
+    /// KeyCat's invariants on either store (SQLite's integrity checks aside), in one snapshot.
+    package static func invariantProblems(_ database: some SQLDatabase) throws -> [String] {
+        try database.read { try invariantProblems(on: $0) }
+    }
+
+    private static func invariantProblems(on connection: some SQLConnection) throws -> [String] {
+        try (CounterInvariants.isApplicable(on: connection) ? try CounterInvariants.problems(on: connection) : [])
+            + OrderInvariants.problems(on: connection)
+            + LedgerInvariants.problems(on: connection)
     }
 }

@@ -15,25 +15,23 @@ import KeyCatInfrastructure
 /// (the price at checkout is kept only on the line). A price multiplied on a line still breaks
 /// the order's totals, and changing the totals too breaks the paid amount the PG recorded.
 enum LedgerInvariants {
-    static func problems(on connection: SQLiteConnection) throws -> [String] {
-        let hasLedger = try connection.queryOne(
-            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'stock_movements'") { _ in true } ?? false
-        guard hasLedger else { return [] }
+    static func problems(on connection: some SQLConnection) throws -> [String] {
+        guard try connection.hasTable("stock_movements") else { return [] }
         return try stockProblems(on: connection) + totalProblems(on: connection) + lineProblems(on: connection)
     }
 
-    private static func stockProblems(on connection: SQLiteConnection) throws -> [String] {
+    private static func stockProblems(on connection: some SQLConnection) throws -> [String] {
         try connection.query("""
             SELECT p.id, p.stock, coalesce(m.total, 0)
             FROM products p LEFT JOIN (SELECT product_id, sum(change) AS total FROM stock_movements GROUP BY product_id) m
                 ON m.product_id = p.id
             WHERE p.stock <> coalesce(m.total, 0)
             ORDER BY p.id
-            """
+            """, []
         ) { row in "product \(row.int64(0)): stock is \(row.int64(1)) but its inventory ledger adds up to \(row.int64(2))" }
     }
 
-    private static func totalProblems(on connection: SQLiteConnection) throws -> [String] {
+    private static func totalProblems(on connection: some SQLConnection) throws -> [String] {
         try connection.query("""
             SELECT o.id, o.items_total, o.delivery_total, o.amount, count(l.line),
                    coalesce(sum(l.unit_price * l.quantity), 0), coalesce(sum(l.delivery_fee), 0)
@@ -42,7 +40,7 @@ enum LedgerInvariants {
             HAVING count(l.line) = 0 OR o.items_total <> coalesce(sum(l.unit_price * l.quantity), 0)
                 OR o.delivery_total <> coalesce(sum(l.delivery_fee), 0) OR o.amount <> o.items_total + o.delivery_total
             ORDER BY o.id
-            """
+            """, []
         ) { row in
             var parts: [String] = []
             if row.int64(4) == 0 { parts.append("has no lines") }
@@ -55,7 +53,7 @@ enum LedgerInvariants {
         }
     }
 
-    private static func lineProblems(on connection: SQLiteConnection) throws -> [String] {
+    private static func lineProblems(on connection: some SQLConnection) throws -> [String] {
         try connection.query("""
             WITH lines AS (SELECT order_id, product_id, sum(quantity) AS units FROM order_lines GROUP BY order_id, product_id),
                  taken AS (SELECT order_id, product_id, -sum(change) AS units FROM stock_movements
@@ -74,7 +72,7 @@ enum LedgerInvariants {
             WHERE coalesce(l.units, 0) <> coalesce(t.units, 0)
                OR coalesce(b.units, 0) <> CASE WHEN coalesce(o.stock_returned, 0) = 1 THEN coalesce(l.units, 0) ELSE 0 END
             ORDER BY k.order_id, k.product_id
-            """
+            """, []
         ) { row in
             let (lines, taken, back) = (row.int64(2), row.int64(3), row.int64(4))
             var parts: [String] = []

@@ -19,6 +19,8 @@ extension KeyCatError {
         case let error as SQLiteError:
             return KeyCatError(.storage, "storage failed: \(error.message)",
                                context: ["sqlite_code": "\(error.extendedCode)"])
+        case let error as PostgresError:
+            return postgres(error)
         case let error as SQLiteMigrationError:
             return KeyCatError(.storage, "\(error)")
         default:

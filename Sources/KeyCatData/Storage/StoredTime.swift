@@ -4,9 +4,9 @@ import KeyCatInfrastructure
 
 /// How every table stores times: Unix milliseconds in an `INTEGER`.
 enum StoredTime {
-    static func value(_ date: Date) -> SQLiteValue { .integer(milliseconds(date)) }
+    static func value(_ date: Date) -> SQLValue { .integer(milliseconds(date)) }
 
-    static func value(_ date: Date?) -> SQLiteValue { date.map(value) ?? .null }
+    static func value(_ date: Date?) -> SQLValue { date.map(value) ?? .null }
 
     static func milliseconds(_ date: Date) -> Int64 { date.millisecondsSince1970 }
 

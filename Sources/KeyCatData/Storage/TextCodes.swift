@@ -20,7 +20,7 @@ struct TextCodes<Value: RawRepresentable & CaseIterable & Sendable>: Sendable wh
     /// The value in `index`.
     ///
     /// - Throws: an internal error for text no case has (a database written by something else).
-    func decode(_ row: SQLiteRow, _ index: Int) throws -> Value {
+    func decode(_ row: some SQLRow, _ index: Int) throws -> Value {
         let code = row.textCode(index)
         for position in codes.indices {
             let candidate = codes[position]
@@ -32,7 +32,7 @@ struct TextCodes<Value: RawRepresentable & CaseIterable & Sendable>: Sendable wh
     }
 
     /// The value in `index`, or nil for `NULL`.
-    func decodeOptional(_ row: SQLiteRow, _ index: Int) throws -> Value? {
+    func decodeOptional(_ row: some SQLRow, _ index: Int) throws -> Value? {
         row.isNull(index) ? nil : try decode(row, index)
     }
 }

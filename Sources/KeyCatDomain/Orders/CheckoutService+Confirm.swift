@@ -60,18 +60,25 @@ extension CheckoutService {
     /// Handles a PG webhook that passed signature verification: drops a duplicate by its id,
     /// never trusts the body's status, re-reads the payment and applies it like ``confirm``.
     ///
-    /// - Throws: a gateway error when the payment could not be re-read; the webhook id is then
-    ///   forgotten, so answer non-2xx and the PG's redelivery is handled.
+    /// The id is recorded only once the delivery was handled. Two deliveries of one id at once
+    /// both re-read the payment and the conditional updates let one apply it; a delivery whose
+    /// handling or recording failed is handled again when the PG redelivers it (a payment
+    /// already applied then changes nothing).
+    ///
+    /// - Throws: a gateway error when the payment could not be re-read, a storage error when it
+    ///   could not be applied or the id recorded: answer non-2xx, and the PG's redelivery is
+    ///   handled.
     public func handleWebhook(id: String, impUID: String, merchantUID: String) async throws(KeyCatError) -> WebhookOutcome {
-        guard try webhookEvents.recordFirstDelivery(of: id, at: clock.now()) else { return .duplicate }
-        do throws(KeyCatError) {
-            guard let order = try orders.find(merchantUID: merchantUID) else { return .unknownOrder }
+        guard try !webhookEvents.isRecorded(id) else { return .duplicate }
+        let outcome: WebhookOutcome
+        if let order = try orders.find(merchantUID: merchantUID) {
             let payment = try await gateway.payment(impUID: impUID)
-            guard payment.merchantUID == order.merchantUID else { return .unknownOrder }
-            return .settled(try await settlement.settle(order, with: payment, via: "webhook"))
-        } catch {
-            try? webhookEvents.forget(id)
-            throw error
+            outcome = payment.merchantUID == order.merchantUID
+                ? .settled(try await settlement.settle(order, with: payment, via: "webhook")) : .unknownOrder
+        } else {
+            outcome = .unknownOrder
         }
+        _ = try webhookEvents.recordFirstDelivery(of: id, at: clock.now())
+        return outcome
     }
 }

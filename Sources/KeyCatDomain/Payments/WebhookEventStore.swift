@@ -2,9 +2,13 @@ import Foundation
 
 /// Remembers PG webhook ids durably, so a duplicate delivery is recognised by every process and
 /// after a restart (architecture §2 `WebhookEvent`). Implementation: `SQLiteWebhookEventStore`.
+///
+/// An id is recorded once its delivery was handled, never before: a delivery whose handling
+/// failed (the PG did not answer, the disk was full) leaves nothing behind that could make the
+/// PG's redelivery look like a duplicate.
 public protocol WebhookEventStore: Sendable {
-    /// Records `id`; true on its first delivery. Atomic across processes.
+    /// Whether a delivery of `id` was handled already.
+    func isRecorded(_ id: String) throws(KeyCatError) -> Bool
+    /// Records `id` as handled; true when it was not recorded yet. Atomic across processes.
     func recordFirstDelivery(of id: String, at now: Date) throws(KeyCatError) -> Bool
-    /// Forgets `id` after its handling failed, so the PG's redelivery is handled again.
-    func forget(_ id: String) throws(KeyCatError)
 }

@@ -23,30 +23,76 @@ public struct RateLimit: Sendable, Hashable {
     public static let togglesDefault = try! RateLimit(perSecond: 2, burst: 30)
 }
 
-/// A per-user token bucket limiter for toggles (bookmark, unbookmark, follow, unfollow).
-///
-/// It is **per process**: its buckets live in memory, so several server processes over one
-/// database each allow a user the full rate. It reads the time from the injected clock, so
-/// tests advance a ``TestClock`` instead of sleeping.
-///
-/// Concurrency in one sentence: every bucket lives in one `Mutex`-guarded dictionary, so a take
-/// is an atomic read-refill-take.
-public final class ToggleRateLimiter: Sendable {
-    private struct Bucket {
-        var tokens: Double
-        var updatedAt: Date
+/// One user's token bucket: how many tokens it held at `updatedAt`. The arithmetic lives here so
+/// the in-process limiter and a shared store (``ToggleBucketStore``) take tokens alike.
+public struct TokenBucket: Sendable, Hashable {
+    public var tokens: Double
+    public var updatedAt: Date
+
+    public init(tokens: Double, updatedAt: Date) {
+        self.tokens = tokens
+        self.updatedAt = updatedAt
     }
 
+    /// A full bucket at `now`.
+    public static func full(_ limit: RateLimit, at now: Date) -> TokenBucket {
+        TokenBucket(tokens: Double(limit.burst), updatedAt: now)
+    }
+
+    /// Refills the bucket up to `now` and takes one token.
+    ///
+    /// - Returns: nil when a token was taken, else the seconds until one is back.
+    public mutating func take(_ limit: RateLimit, at now: Date) -> Double? {
+        let elapsed = max(0, now.timeIntervalSince(updatedAt))
+        tokens = min(Double(limit.burst), tokens + elapsed * limit.perSecond)
+        updatedAt = now
+        guard tokens >= 1 else { return (1 - tokens) / limit.perSecond }
+        tokens -= 1
+        return nil
+    }
+
+    /// Whether the bucket would be full by `now`: forgetting it changes nothing.
+    public func isFull(_ limit: RateLimit, at now: Date) -> Bool {
+        tokens + max(0, now.timeIntervalSince(updatedAt)) * limit.perSecond >= Double(limit.burst)
+    }
+}
+
+/// Where toggle buckets live when every server must share them (a database): a take reads,
+/// refills and writes one user's bucket atomically.
+public protocol ToggleBucketStore: Sendable {
+    /// Takes one token from `user`'s bucket (a full one when it has none yet).
+    ///
+    /// - Returns: nil when a token was taken, else the seconds until one is back.
+    func take(for user: UserID, limit: RateLimit, at now: Date) throws(KeyCatError) -> Double?
+}
+
+/// A per-user token bucket limiter for toggles (bookmark, unbookmark, follow, unfollow).
+///
+/// By default it is **per process**: its buckets live in memory, so several server processes
+/// over one database each allow a user the full rate. Given a ``ToggleBucketStore`` (KeyCat
+/// uses the database's when it runs on Postgres, where servers share one database) every server
+/// takes from the same bucket, at the price of one small write transaction per toggle. It reads
+/// the time from the injected clock, so tests advance a ``TestClock`` instead of sleeping.
+///
+/// Concurrency in one sentence: every in-process bucket lives in one `Mutex`-guarded
+/// dictionary, so a take is an atomic read-refill-take; a shared store does the same in one
+/// transaction.
+public final class ToggleRateLimiter: Sendable {
     private let limit: RateLimit?
     private let clock: any WallClock
-    private let buckets = Mutex<[UserID: Bucket]>([:])
+    private let shared: (any ToggleBucketStore)?
+    private let buckets = Mutex<[UserID: TokenBucket]>([:])
     /// Buckets are pruned when the dictionary grows past this; a full bucket carries no state.
     private static let pruneThreshold = 10_000
 
-    /// - Parameter limit: nil turns limiting off.
-    public init(limit: RateLimit?, clock: any WallClock) {
+    /// - Parameters:
+    ///   - limit: nil turns limiting off.
+    ///   - shared: where the buckets live when servers must share them; nil keeps them in this
+    ///     process.
+    public init(limit: RateLimit?, clock: any WallClock, shared: (any ToggleBucketStore)? = nil) {
         self.limit = limit
         self.clock = clock
+        self.shared = shared
     }
 
     /// Takes one token from `user`'s bucket.
@@ -56,30 +102,25 @@ public final class ToggleRateLimiter: Sendable {
     public func take(for user: UserID) throws(KeyCatError) {
         guard let limit else { return }
         let now = clock.now()
-        let wait: Double? = buckets.withLock { buckets in
-            var bucket = buckets[user] ?? Bucket(tokens: Double(limit.burst), updatedAt: now)
-            let elapsed = max(0, now.timeIntervalSince(bucket.updatedAt))
-            bucket.tokens = min(Double(limit.burst), bucket.tokens + elapsed * limit.perSecond)
-            bucket.updatedAt = now
-            defer {
-                buckets[user] = bucket
-                if buckets.count > Self.pruneThreshold { Self.prune(&buckets, limit: limit, now: now) }
+        let wait: Double?
+        if let shared {
+            wait = try shared.take(for: user, limit: limit, at: now)
+        } else {
+            wait = buckets.withLock { buckets in
+                var bucket = buckets[user] ?? .full(limit, at: now)
+                defer {
+                    buckets[user] = bucket
+                    if buckets.count > Self.pruneThreshold {
+                        buckets = buckets.filter { !$0.value.isFull(limit, at: now) }
+                    }
+                }
+                return bucket.take(limit, at: now)
             }
-            guard bucket.tokens >= 1 else { return (1 - bucket.tokens) / limit.perSecond }
-            bucket.tokens -= 1
-            return nil
         }
         if let wait {
             let seconds = max(1, Int(wait.rounded(.up)))
             throw KeyCatError(.rateLimited, "too many bookmark and follow changes; try again in \(seconds) s",
                               context: ["retry_after": String(seconds)])
-        }
-    }
-
-    /// Drops buckets that would be full by now: forgetting them changes nothing.
-    private static func prune(_ buckets: inout [UserID: Bucket], limit: RateLimit, now: Date) {
-        buckets = buckets.filter { _, bucket in
-            bucket.tokens + max(0, now.timeIntervalSince(bucket.updatedAt)) * limit.perSecond < Double(limit.burst)
         }
     }
 }

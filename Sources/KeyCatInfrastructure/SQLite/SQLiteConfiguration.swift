@@ -32,6 +32,10 @@ package struct SQLiteConfiguration: Sendable {
     package var application: SQLiteApplication?
     /// Other applications' ids, so a refusal can say whose file it was.
     package var knownApplications: [SQLiteApplication] = []
+    /// The name of a registered SQLite VFS to open every connection through
+    /// (<https://sqlite.org/vfs.html>, `sqlite3_open_v2`'s `zVfs`). Nil: the platform's default.
+    /// The fault-injection tests use it to make chosen reads, writes and syncs fail.
+    package var vfsName: String?
 
     package init() {}
 }

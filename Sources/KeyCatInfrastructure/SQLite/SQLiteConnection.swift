@@ -39,7 +39,7 @@ package final class SQLiteConnection {
         var flags = (configuration.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE)
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         if configuration.createIfMissing && !queryOnly { flags |= SQLITE_OPEN_CREATE }
-        handle = try Self.openHandle(path, flags: flags, busyTimeout: configuration.busyTimeoutMilliseconds)
+        handle = try Self.openHandle(path, flags: flags, configuration: configuration)
         do {
             // Reading the schema first reports a non-database file before any pragma writes.
             var readable: SQLiteError?
@@ -48,7 +48,7 @@ package final class SQLiteConnection {
                 guard configuration.readOnly, Self.mayReadImmutable(path, after: failure) else { throw failure }
                 close()
                 handle = try Self.openHandle(Self.immutableURI(path), flags: flags | SQLITE_OPEN_URI,
-                                             busyTimeout: configuration.busyTimeoutMilliseconds)
+                                             configuration: configuration)
                 try execute("SELECT count(*) FROM sqlite_schema")
             }
             if queryOnly {
@@ -73,16 +73,17 @@ package final class SQLiteConnection {
         }
     }
 
-    /// Opens a handle with the busy timeout and extended codes set, or throws without leaking it.
-    private static func openHandle(_ path: String, flags: Int32, busyTimeout: Int32) throws(SQLiteError) -> OpaquePointer {
+    /// Opens a handle through the configured VFS with the busy timeout and extended codes set,
+    /// or throws without leaking it.
+    private static func openHandle(_ path: String, flags: Int32, configuration: SQLiteConfiguration) throws(SQLiteError) -> OpaquePointer {
         var connection: OpaquePointer?
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        let code = sqlite3_open_v2(path, &connection, flags, configuration.vfsName)
         guard code == SQLITE_OK, let connection else {
             let error = SQLiteError(code: code, connection: connection)
             sqlite3_close_v2(connection)  // sqlite3_open_v2 allocates a handle even when it fails
             throw error
         }
-        sqlite3_busy_timeout(connection, busyTimeout)
+        sqlite3_busy_timeout(connection, configuration.busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(connection, 1)
         _ = keycat_sqlite3_enable_defensive(connection)
         return connection

@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatPGSimulator
 
 /// `keycat-admin db backup PATH [--database-only]`: the whole shop into a new directory
 /// (database, PG simulator file, images, `manifest.json` with counts and checksums), taken while
@@ -34,6 +35,18 @@ struct DatabaseBackupCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) throws {
+        guard !context.isPostgres else {
+            // Never half a backup: the rows are Postgres's to copy, consistently, with its own tool.
+            let files = context.configuration().databasePath
+            throw KeyCatError.validation("db", """
+                db backup copies SQLite files; on Postgres, take the rows with pg_dump and copy the files beside them:
+                  mkdir -m 700 '\(destination)'
+                  pg_dump --format=custom --file='\(destination)/keycat.pgdump' '\(context.databaseName)'
+                  cp -a '\(PGSimulator.storagePath(besideDatabase: files))' '\(files).images' '\(destination)/'
+                (the password where *** stands, or in PGPASSWORD; restore with pg_restore --clean --dbname=URL, \
+                then run keycat-admin payments reconcile)
+                """)
+        }
         let keycat = try context.openForReading(allowOutdated: true)
         defer { keycat.close() }
         let showProgress = context.console.isTerminal && !context.json
@@ -55,10 +68,10 @@ struct DatabaseBackupCommand: AdminCommand {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? nil
         context.emit(
             json: .object([
-                ("source", .string(context.databasePath)), ("path", .string(destination)),
+                ("source", .string(context.databaseName)), ("path", .string(destination)),
                 ("pages", .int(last.totalPages)), ("bytes", bytes.map { .int($0) } ?? .null),
             ]),
-            human: "Backed up \(context.databasePath) to \(destination) (\(last.totalPages) pages"
+            human: "Backed up \(context.databaseName) to \(destination) (\(last.totalPages) pages"
                 + (bytes.map { ", \($0) bytes" } ?? "") + "). Check it with: keycat-admin db check --db \(destination)")
     }
 
@@ -66,14 +79,14 @@ struct DatabaseBackupCommand: AdminCommand {
         let counts = manifest.counts.sorted { $0.key < $1.key }
         context.emit(
             json: .object([
-                ("source", .string(context.databasePath)), ("path", .string(destination)), ("pages", .int(pages)),
+                ("source", .string(context.databaseName)), ("path", .string(destination)), ("pages", .int(pages)),
                 ("schema_version", .int(manifest.schemaVersion)),
                 ("counts", .object(counts.map { ($0.key, .int($0.value)) })),
                 ("simulator_payments", manifest.simulatorPayments.map { .int($0) } ?? .null),
                 ("images", .int(manifest.images)), ("missing_images", .array(manifest.missingImages.map(JSONValue.string))),
                 ("files", .int(manifest.files.count)),
             ]),
-            human: "Backed up \(context.databasePath) to \(destination)/: database (\(pages) pages; "
+            human: "Backed up \(context.databaseName) to \(destination)/: database (\(pages) pages; "
                 + counts.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + "), "
                 + (manifest.simulatorPayments.map { "PG simulator (\($0) payments), " } ?? "no PG simulator file, ")
                 + "\(manifest.images) image(s)"

@@ -48,7 +48,7 @@ struct DatabaseCheckCommand: AdminCommand {
         human += healthy ? "The database is healthy." : "The database has problems."
         context.emit(
             json: .object(
-                [("path", .string(context.databasePath)), ("healthy", .bool(healthy))]
+                [("path", .string(context.databaseName)), ("healthy", .bool(healthy))]
                     + sections.map { ($0.0, .array($0.1.map(JSONValue.string))) }
                     + [("permissions", .array(warnings.map(JSONValue.string)))]
                     + (gateway.map { [("gateway", $0.json)] } ?? [])),

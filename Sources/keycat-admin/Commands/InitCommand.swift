@@ -18,20 +18,20 @@ struct InitCommand: AdminCommand {
         let restored = keycat.schemaObjectsRestored
         let restoredNote = restored.isEmpty ? "" : "; restored \(restored.joined(separator: ", "))"
         try keycat.auditLog.record(AuditEntry(
-            actor: context.actor, action: "database.init", target: context.databasePath,
+            actor: context.actor, action: "database.init", target: context.databaseName,
             detail: (applied.isEmpty ? "already at schema version \(version)" : "migrated to schema version \(version)")
                 + restoredNote,
             at: keycat.configuration.clock.now()))
         context.emit(
             json: .object([
-                ("path", .string(context.databasePath)),
+                ("path", .string(context.databaseName)),
                 ("schema_version", .int(version)),
                 ("migrations_applied", .array(applied.map { .int($0) })),
                 ("schema_objects_restored", .array(restored.map { .string($0) })),
             ]),
             human: (applied.isEmpty
-                ? "\(context.databasePath) is up to date (schema version \(version))."
-                : "Initialised \(context.databasePath) at schema version \(version) (applied \(applied.map(String.init).joined(separator: ", ")))."
+                ? "\(context.databaseName) is up to date (schema version \(version))."
+                : "Initialised \(context.databaseName) at schema version \(version) (applied \(applied.map(String.init).joined(separator: ", ")))."
             ) + (restored.isEmpty ? "" : "\nRestored \(restored.count) missing index(es)/trigger(s): \(restored.joined(separator: ", ")).")
         )
     }

@@ -116,17 +116,22 @@ enum CatalogFixture {
 
     /// A migrated SQLite catalog with user 1 as an active seller.
     static func sqliteRepository(_ database: SQLiteDatabase) throws -> SQLiteProductRepository {
+        try repository(database)
+    }
+
+    /// A migrated catalog in either store with user 1 as an active seller.
+    static func repository<Database: SQLDatabase>(_ database: Database) throws -> SQLProductRepository<Database> {
         try database.write {
             try $0.run("""
                 INSERT INTO users (email, nick, password_hash, role, created_at, updated_at)
                 VALUES ('s@example.com','seller','!','seller',0,0)
-                """)
+                """, [])
         }
-        return SQLiteProductRepository(database: database)
+        return SQLProductRepository(database: database)
     }
 
-    /// Sets the counters in SQLite as the review and bookmark repositories keep them.
-    static func setCounters(_ id: ProductID, _ listing: Listing, in database: SQLiteDatabase) throws {
+    /// Sets the counters as the review and bookmark repositories keep them.
+    static func setCounters(_ id: ProductID, _ listing: Listing, in database: some SQLDatabase) throws {
         try database.write {
             try $0.run(
                 "UPDATE products SET rating_count = ?, rating_sum = ?, rating_score = ?, bookmark_count = ? WHERE id = ?",

@@ -1,6 +1,7 @@
 import Foundation
 import KeyCatDomain
 import KeyCatInfrastructure
+import KeyCatTestSupport
 @testable import KeyCatData
 
 /// A migrated database in a fresh temporary folder, always closed and removed afterwards.
@@ -14,10 +15,42 @@ func withTestDatabase<Result>(_ body: (SQLiteDatabase) async throws -> Result) a
     return try await body(database)
 }
 
-/// Where the account repositories live in a test: both must behave the same.
+/// A migrated Postgres schema of its own (see `withPostgresDatabase`), always dropped afterwards.
+func withPostgresTestDatabase<Result>(_ body: (PostgresDatabase) async throws -> Result) async throws -> Result {
+    try await withPostgresDatabase { database in
+        try KeyCatSchema.postgresMigrator().migrate(database, now: Date(timeIntervalSince1970: 1_767_225_600))
+        return try await body(database)
+    }
+}
+
+/// Two pools over one migrated Postgres schema: two servers sharing a database.
+func withTwoPostgresServers<Result>(
+    _ body: (PostgresDatabase, PostgresDatabase) async throws -> Result
+) async throws -> Result {
+    try await withPostgresSchema { configuration in
+        let first = try PostgresDatabase(configuration: configuration)
+        defer { first.close() }
+        let second = try PostgresDatabase(configuration: configuration)
+        defer { second.close() }
+        try KeyCatSchema.postgresMigrator().migrate(first)
+        return try await body(first, second)
+    }
+}
+
+/// Where the repositories live in a test: all three must behave the same.
 enum Backend: String, CaseIterable, Sendable {
     case inMemory
     case sqlite
+    case postgres
+
+    /// Every store, Postgres only when a server is configured (always under CI, where a missing
+    /// server fails the Postgres cases instead of skipping them).
+    static var allCases: [Backend] {
+        PostgresTestServer.isConfigured || PostgresTestServer.isCI ? [.inMemory, .sqlite, .postgres] : [.inMemory, .sqlite]
+    }
+
+    /// The stores that keep rows in SQL.
+    static var stored: [Backend] { allCases.filter { $0 != .inMemory } }
 }
 
 /// The account and seller use cases over one backend, with a test clock and cheap hashing.
@@ -64,6 +97,11 @@ func withAccounts(
                 cursors: cursors, clock: clock),
             users: users, hasher: hasher, database: database)
     }
+    func stored(_ database: some SQLDatabase, sqlite: SQLiteDatabase?) -> AccountsHarness {
+        make(users: SQLUserRepository(database: database), tokens: SQLRefreshTokenRepository(database: database),
+             applications: SQLSellerApplicationRepository(database: database),
+             attempts: SQLLogInAttemptStore(database: database), database: sqlite)
+    }
     switch backend {
     case .inMemory:
         let users = InMemoryUserRepository()
@@ -71,13 +109,10 @@ func withAccounts(
             users: users, tokens: InMemoryRefreshTokenRepository(),
             applications: InMemorySellerApplicationRepository(users: users), attempts: InMemoryLogInAttemptStore(),
             database: nil))
+    case .postgres:
+        try await withPostgresTestDatabase { try await body(stored($0, sqlite: nil)) }
     case .sqlite:
-        try await withTestDatabase { database in
-            try await body(make(
-                users: SQLiteUserRepository(database: database), tokens: SQLiteRefreshTokenRepository(database: database),
-                applications: SQLiteSellerApplicationRepository(database: database),
-                attempts: SQLiteLogInAttemptStore(database: database), database: database))
-        }
+        try await withTestDatabase { try await body(stored($0, sqlite: $0)) }
     }
 }
 

@@ -1,0 +1,46 @@
+import Foundation
+import KeyCatData
+import KeyCatDomain
+import KeyCatInfrastructure
+
+extension KeyCat {
+    /// Opens KeyCat on a Postgres database: connects, migrates under the migrator's advisory lock
+    /// (servers starting together apply each migration once) or, when `migrates` is off, refuses a
+    /// database from a newer KeyCat; loads or creates the secrets; wires every use case to the
+    /// Postgres repositories.
+    ///
+    /// - Parameter url: a `postgres://user:password@host:port/database` URL or libpq `key=value`
+    ///   string; empty for libpq's environment variables (`PGHOST`, `PGUSER`, …).
+    static func openPostgres(_ url: String, _ configuration: Configuration) throws(KeyCatError) -> KeyCat {
+        guard !configuration.readOnly else {
+            throw KeyCatError.validation("read_only", "read-only opens are for SQLite files; on Postgres, connect as a read-only role")
+        }
+        var settings = PostgresConfiguration(url: url.isEmpty ? nil : url)
+        settings.maximumConnections = max(1, configuration.readerCount + 1)
+        let database: PostgresDatabase
+        do {
+            database = try PostgresDatabase(configuration: settings)
+        } catch {
+            throw KeyCatError(.storage, "cannot connect to Postgres: \(error.message)", context: ["sql_state": error.sqlState ?? ""])
+        }
+        do {
+            let migrator = KeyCatSchema.postgresMigrator()
+            var applied: [Int] = []
+            try storage {
+                if configuration.migrates {
+                    applied = try migrator.migrate(database, now: configuration.clock.now())
+                } else {
+                    try migrator.checkCompatible(database)
+                }
+            }
+            let secrets = try KeyCatSecrets.loadOrCreate(
+                database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes,
+                persist: configuration.migrates)
+            return KeyCat(configuration: configuration, store: .postgres(database), database: database, secrets: secrets,
+                          migrationsApplied: applied, restored: [], gateway: try makeGateway(configuration))
+        } catch {
+            database.close()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// One HTTP request as plain values: what a server framework hands ``KeyCatAPI/respond(to:)``.
+public struct APIRequest: Sendable {
+    /// The method in upper case, e.g. `GET`.
+    public var method: String
+    /// The path without the query, e.g. `/products/7`, as sent (every route segment is plain ASCII).
+    public var path: String
+    /// The query parameters in order, already percent-decoded.
+    public var query: [(name: String, value: String)]
+    /// The header fields; names compare case-insensitively.
+    public var headers: HTTPHeaders
+    /// The body bytes (empty when there is none).
+    public var body: [UInt8]
+    /// The peer's address, as the server saw it: the key log-in throttling counts attempts by.
+    public var clientAddress: String?
+
+    public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: HTTPHeaders = [:],
+                body: [UInt8] = [], clientAddress: String? = nil) {
+        self.method = method.uppercased()
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.clientAddress = clientAddress
+    }
+
+    /// A request from a target such as `/products?sort=newest&limit=5`: the path and the query
+    /// are split and percent-decoded (`+` in the query is a space).
+    public init(method: String, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [], clientAddress: String? = nil) {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = String(parts.first ?? "")
+        var query: [(name: String, value: String)] = []
+        if parts.count == 2 {
+            for pair in parts[1].split(separator: "&") where !pair.isEmpty {
+                let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                func decode(_ text: Substring) -> String {
+                    let spaced = text.replacingOccurrences(of: "+", with: " ")
+                    return spaced.removingPercentEncoding ?? spaced
+                }
+                query.append((decode(halves[0]), halves.count == 2 ? decode(halves[1]) : ""))
+            }
+        }
+        self.init(method: method, path: path, query: query, headers: headers, body: body, clientAddress: clientAddress)
+    }
+
+    /// The first value of query parameter `name`.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+}

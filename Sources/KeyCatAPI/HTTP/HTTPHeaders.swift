@@ -1,0 +1,83 @@
+/// HTTP header fields whose names compare case-insensitively (RFC 9110 §5.1), in the order they
+/// were added. A name may repeat; ``subscript(_:)`` reads the first.
+public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
+    /// One field: the name as it was written, and its value.
+    public struct Field: Sendable, Hashable {
+        public var name: String
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    private var fields: [Field] = []
+
+    public init() {}
+
+    public init(_ fields: [(String, String)]) {
+        for (name, value) in fields { add(name, value) }
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The first value of `name`, whatever its case; setting replaces every field of that name
+    /// (nil removes them).
+    public subscript(_ name: String) -> String? {
+        get { fields.first { Self.same($0.name, name) }?.value }
+        set {
+            guard let newValue else {
+                fields.removeAll { Self.same($0.name, name) }
+                return
+            }
+            guard let index = fields.firstIndex(where: { Self.same($0.name, name) }) else {
+                fields.append(Field(name: name, value: newValue))
+                return
+            }
+            // The first keeps its place; later fields of the name go.
+            var kept = Array(fields[...index])
+            kept[index].value = newValue
+            kept += fields[(index + 1)...].filter { !Self.same($0.name, name) }
+            fields = kept
+        }
+    }
+
+    /// Adds a field, keeping any others of the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Every value of `name`, in order.
+    public func values(_ name: String) -> [String] {
+        fields.filter { Self.same($0.name, name) }.map(\.value)
+    }
+
+    /// The fields as a dictionary of lowercase names (a repeated name keeps its first value).
+    public var lowercased: [String: String] {
+        var result: [String: String] = [:]
+        for field in fields where result[field.name.lowercased()] == nil {
+            result[field.name.lowercased()] = field.value
+        }
+        return result
+    }
+
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.map { [$0.name.lowercased(), $0.value] } == rhs.fields.map { [$0.name.lowercased(), $0.value] }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for field in fields {
+            hasher.combine(field.name.lowercased())
+            hasher.combine(field.value)
+        }
+    }
+
+    private static func same(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && lhs.lowercased() == rhs.lowercased()
+    }
+}

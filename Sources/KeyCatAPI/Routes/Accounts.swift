@@ -1,0 +1,112 @@
+import Foundation
+import KeyCat
+
+/// Sign-up, sessions (log-in, refresh, log-out), the caller's own account, and the operators'
+/// user list. Password hashing runs off the cooperative pool (``offloaded(_:)``).
+enum AccountRoutes {
+    static let routes: [Route] = [
+        Route("POST", "/users", .anyone, body: .jsonDefault, status: 201) { context in
+            let form = try context.json(SignUpBody.self).form
+            let user = try await offloaded { () throws(KeyCatError) in try context.keycat.accounts.signUp(form) }
+            return .json(UserBody(user), status: 201)
+        },
+        Route("GET", "/users", .admin, query: pageQuery) { context in
+            let page = try context.keycat.accounts.listUsers(
+                limit: context.limit(), cursor: context.cursor(), as: context.principal())
+            return .json(PageBody(page, UserBody.init))
+        },
+        Route("GET", "/users/{id}", .signedIn) { context in
+            .json(UserBody(try context.keycat.accounts.profile(of: context.id(), as: context.principal())))
+        },
+        Route("POST", "/sessions", .anyone, body: .jsonDefault) { context in
+            let body = try context.json(LogInBody.self)
+            let client = context.request.clientAddress
+            let pair = try await offloaded { () throws(KeyCatError) in
+                try context.keycat.accounts.logIn(email: body.email, password: body.password, client: client)
+            }
+            return .json(TokenPairBody(pair))
+        },
+        Route("POST", "/sessions/refresh", .anyone, body: .jsonDefault) { context in
+            let body = try context.json(RefreshTokenBody.self)
+            return .json(TokenPairBody(try context.keycat.accounts.refresh(body.refreshToken)))
+        },
+        Route("POST", "/sessions/logout", .anyone, body: .jsonDefault, status: 204) { context in
+            let body = try context.json(RefreshTokenBody.self)
+            try context.keycat.accounts.logOut(refreshToken: body.refreshToken)
+            return .noContent
+        },
+        Route("GET", "/me", .signedIn) { context in
+            let principal = try context.principal()
+            return .json(UserBody(try context.keycat.accounts.profile(of: principal.userID, as: principal)))
+        },
+        Route("PATCH", "/me", .signedIn, body: .jsonDefault) { context in
+            let update = try context.json(ProfileUpdateBody.self).update
+            return .json(UserBody(try context.keycat.accounts.updateProfile(update, as: context.principal())))
+        },
+        Route("DELETE", "/me", .signedIn, status: 204) { context in
+            try context.keycat.accounts.withdraw(as: context.principal())
+            return .noContent
+        },
+        Route("PUT", "/me/password", .signedIn, body: .jsonDefault) { context in
+            let body = try context.json(PasswordChangeBody.self)
+            let principal = try context.principal()
+            let pair = try await offloaded { () throws(KeyCatError) in
+                try context.keycat.accounts.changePassword(current: body.currentPassword, new: body.newPassword, as: principal)
+            }
+            return .json(TokenPairBody(pair))
+        },
+    ]
+}
+
+struct SignUpBody: Decodable, Sendable {
+    var email: String
+    var password: String
+    var nick: String
+    var phone: String?
+    var birthday: CalendarDate?
+
+    var form: SignUpForm { SignUpForm(email: email, password: password, nick: nick, phone: phone, birthday: birthday) }
+}
+
+struct LogInBody: Decodable, Sendable {
+    var email: String
+    var password: String
+}
+
+struct RefreshTokenBody: Decodable, Sendable {
+    var refreshToken: String
+
+    enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
+}
+
+struct PasswordChangeBody: Decodable, Sendable {
+    var currentPassword: String
+    var newPassword: String
+
+    enum CodingKeys: String, CodingKey { case currentPassword = "current_password", newPassword = "new_password" }
+}
+
+/// A profile change: a field left out stays, `null` clears it (nick cannot be cleared).
+struct ProfileUpdateBody: Decodable, Sendable {
+    var update: ProfileUpdate
+
+    enum CodingKeys: String, CodingKey { case nick, phone, birthday, profileImage = "profile_image" }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        update = ProfileUpdate(
+            nick: try container.decodeIfPresent(String.self, forKey: .nick),
+            phone: try container.change(String.self, forKey: .phone),
+            birthday: try container.change(CalendarDate.self, forKey: .birthday),
+            profileImage: try container.change(String.self, forKey: .profileImage))
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Absent: keep; `null`: clear; a value: set.
+    func change<Value: Decodable & Sendable & Hashable>(_ type: Value.Type, forKey key: Key) throws -> FieldChange<Value> {
+        guard contains(key) else { return .keep }
+        if try decodeNil(forKey: key) { return .clear }
+        return .set(try decode(Value.self, forKey: key))
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import KeyCat
+
+/// Checkout (the cart, or the items given) with an `Idempotency-Key`, and payment confirmation
+/// after the buyer paid at the PG.
+enum CheckoutRoutes {
+    static let routes: [Route] = [
+        Route("POST", "/checkout", .signedIn, body: .jsonDefault, status: 201) { context in
+            let body = try context.json(CheckoutBody.self)
+            let source: CheckoutRequest.Source = body.items.map { items in
+                .items(items.map { CheckoutItem(productID: ProductID($0.productID), quantity: $0.quantity) })
+            } ?? .cart
+            let order = try await context.keycat.checkout.checkout(
+                CheckoutRequest(source, idempotencyKey: context.idempotencyKey()), by: context.principal())
+            return .json(OrderBody(order), status: 201)
+        },
+        Route("POST", "/orders/{id}/confirm", .signedIn, body: .jsonDefault) { context in
+            let impUID = try context.json(ConfirmBody.self).impUID
+            let order = try await context.keycat.checkout.confirm(
+                context.id(), impUID: impUID, idempotencyKey: context.idempotencyKey(), by: context.principal())
+            return .json(OrderBody(order))
+        },
+    ]
+}
+
+/// `{"items": [{"product_id": 7, "quantity": 2}]}`, or no `items` to check out the cart.
+struct CheckoutBody: Decodable, Sendable {
+    struct Item: Decodable, Sendable {
+        var productID: Int64
+        var quantity: Int
+
+        enum CodingKeys: String, CodingKey { case productID = "product_id", quantity }
+    }
+
+    var items: [Item]?
+}
+
+struct ConfirmBody: Decodable, Sendable {
+    var impUID: String
+
+    enum CodingKeys: String, CodingKey { case impUID = "imp_uid" }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import KeyCat
+
+/// Orders after checkout: the caller's list (an operator's: anyone's), one, cancel, and the
+/// operators' refund, ship and deliver.
+enum OrderRoutes {
+    static let routes: [Route] = [
+        Route("GET", "/orders", .signedIn, query: pageQuery + ["status", "buyer_id"]) { context in
+            let filter = OrderFilter(status: try context.choice("status"), buyerID: try context.integer("buyer_id").map(UserID.init))
+            let page = try context.keycat.orders.list(filter, limit: context.limit(), cursor: context.cursor(), by: context.principal())
+            return .json(PageBody(page, OrderBody.init))
+        },
+        Route("GET", "/orders/{id}", .signedIn) { context in
+            .json(OrderBody(try context.keycat.orders.order(context.id(), by: context.principal())))
+        },
+        Route("POST", "/orders/{id}/cancel", .signedIn, body: .jsonDefault) { context in
+            let reason = try context.json(ReasonBody.self).reason
+            return .json(OrderBody(try await context.keycat.orders.cancel(context.id(), reason: reason, by: context.principal())))
+        },
+        Route("GET", "/orders/{id}/refunds", .signedIn) { context in
+            let refunds = try context.keycat.orders.refunds(of: context.id(), by: context.principal())
+            return .json(PageBody(items: refunds.map(RefundBody.init), nextCursor: nil))
+        },
+        Route("POST", "/orders/{id}/refund", .admin, body: .jsonDefault) { context in
+            let body = try context.json(RefundBody.Request.self)
+            let request = RefundRequest(
+                amount: body.amount.map(Money.init(won:)), reason: body.reason, restock: body.restock ?? false,
+                expectedBalance: body.expectedBalance.map(Money.init(won:)), idempotencyKey: try context.idempotencyKey())
+            return .json(OrderBody(try await context.keycat.orders.refund(context.id(), request, by: context.principal())))
+        },
+        Route("POST", "/orders/{id}/ship", .admin, body: .jsonDefault) { context in
+            let body = try context.json(ShipBody.self)
+            let order = try context.keycat.orders.ship(
+                context.id(), carrier: body.carrier, trackingNumber: body.trackingNumber, by: context.principal())
+            return .json(OrderBody(order))
+        },
+        Route("POST", "/orders/{id}/deliver", .admin) { context in
+            .json(OrderBody(try context.keycat.orders.deliver(context.id(), by: context.principal())))
+        },
+    ]
+}
+
+extension RefundBody {
+    /// An operator's refund: the whole balance when `amount` is left out.
+    struct Request: Decodable, Sendable {
+        var amount: Int64?
+        var reason: String
+        var restock: Bool?
+        var expectedBalance: Int64?
+
+        enum CodingKeys: String, CodingKey { case amount, reason, restock, expectedBalance = "expected_balance" }
+    }
+}
+
+struct ShipBody: Decodable, Sendable {
+    var carrier: String
+    var trackingNumber: String
+
+    enum CodingKeys: String, CodingKey { case carrier, trackingNumber = "tracking_number" }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import KeyCat
+
+/// The catalog: lists with every filter, sort and cursor; one listing; create (with images),
+/// update with the version read, image upload and download, delete.
+enum ProductRoutes {
+    /// Five images of at most 2 MB each, base64 in JSON (a third larger), and the rest.
+    static let createLimit = 16 << 20
+
+    static let listQuery = pageQuery + [
+        "sort", "category", "kind", "seller_id", "min_price", "max_price", "switch_type", "layout", "connection", "hot_swap",
+    ]
+
+    static let routes: [Route] = [
+        Route("GET", "/products", .anyone, query: listQuery) { context in
+            let request = try listRequest(context)
+            let now = context.now
+            return .json(PageBody(try context.keycat.catalog.list(request)) { ProductBody($0, at: now) })
+        },
+        Route("GET", "/products/{id}", .anyone) { context in
+            .json(ProductBody(try context.keycat.catalog.product(context.id()), at: context.now))
+        },
+        Route("POST", "/products", .roles([.seller, .admin]), body: .json(limit: createLimit), status: 201) { context in
+            let body = try context.json(ProductCreateBody.self)
+            let principal = try context.principal()
+            let images = try body.imageBytes()
+            let product = try context.keycat.catalog.create(
+                body.draft, for: body.sellerID.map(UserID.init) ?? principal.userID, images: images, by: principal)
+            return .json(ProductBody(product, at: context.now), status: 201)
+        },
+        Route("PATCH", "/products/{id}", .roles([.seller, .admin]), body: .jsonDefault) { context in
+            let changes = try context.json(ProductChangesBody.self).changes
+            let product = try context.keycat.catalog.update(context.id(), changes, by: context.principal())
+            return .json(ProductBody(product, at: context.now))
+        },
+        Route("POST", "/products/{id}/images", .roles([.seller, .admin]), body: .image(limit: ImageRules.maximumBytes),
+              query: ["version"]) { context in
+            let version = try context.integer("version").map { value throws(KeyCatError) -> Int in
+                guard let version = Int(exactly: value) else { throw .validation("version", "version is out of range") }
+                return version
+            }
+            let product = try context.keycat.catalog.addImage(
+                context.request.body, to: context.id(), expectedVersion: version, by: context.principal())
+            return .json(ProductBody(product, at: context.now))
+        },
+        Route("GET", "/images/{file_name}", .anyone) { context in
+            let (image, bytes) = try context.keycat.catalog.image(named: context.name("file_name"))
+            // Named by the SHA-256 of its bytes: the answer never changes.
+            return APIResponse(status: 200, headers: [
+                "Content-Type": image.format.mediaType, "Cache-Control": "public, max-age=31536000, immutable",
+            ], body: bytes)
+        },
+        Route("DELETE", "/products/{id}", .roles([.seller, .admin]), status: 204) { context in
+            try context.keycat.catalog.delete(context.id(), by: context.principal())
+            return .noContent
+        },
+    ]
+
+    static func listRequest(_ context: RequestContext) throws(KeyCatError) -> ProductListRequest {
+        let filter = ProductFilter(
+            category: try context.choice("category"), kind: try context.choice("kind"),
+            sellerID: try context.integer("seller_id").map(UserID.init),
+            minimumPrice: try context.integer("min_price").map(Money.init(won:)),
+            maximumPrice: try context.integer("max_price").map(Money.init(won:)),
+            switchType: try context.choice("switch_type"), layout: try context.choice("layout"),
+            connection: try context.choice("connection"), hotSwap: try context.boolean("hot_swap"))
+        return ProductListRequest(filter: filter, sort: try context.choice("sort") ?? .newest, limit: try context.limit(),
+                                  cursor: try context.cursor())
+    }
+}
+
+/// The keyboard spec in snake_case; every field optional.
+struct SpecBody: Decodable, Sendable {
+    var input: KeyboardSpec.InputMechanism?
+    var connection: KeyboardSpec.Connection?
+    var pcb: KeyboardSpec.PCB?
+    var switchType: KeyboardSpec.SwitchType?
+    var layout: KeyboardSpec.Layout?
+    var keycapProfile: KeyboardSpec.KeycapProfile?
+    var backlight: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case input, connection, pcb, switchType = "switch_type", layout, keycapProfile = "keycap_profile", backlight
+    }
+
+    var spec: KeyboardSpec {
+        KeyboardSpec(input: input, connection: connection, pcb: pcb, switchType: switchType, layout: layout,
+                     keycapProfile: keycapProfile, backlight: backlight)
+    }
+}
+
+struct ProductCreateBody: Decodable, Sendable {
+    var sellerID: Int64?
+    var kind: ProductKind
+    var category: ProductCategory
+    var title: String
+    var content: String
+    var regularPrice: Int64
+    var price: Int64
+    var couponPrice: Int64?
+    var discountEndsAt: Date?
+    var deliveryFee: Int64
+    var deliverySchedule: DeliverySchedule
+    var stock: Int
+    var spec: SpecBody?
+    /// Base64 of each image's bytes (JPEG, PNG, WebP or GIF, ≤ 2 MB, at most 5).
+    var images: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case sellerID = "seller_id", kind, category, title, content, regularPrice = "regular_price", price
+        case couponPrice = "coupon_price", discountEndsAt = "discount_ends_at", deliveryFee = "delivery_fee"
+        case deliverySchedule = "delivery_schedule", stock, spec, images
+    }
+
+    var draft: ProductDraft {
+        ProductDraft(
+            kind: kind, category: category, title: title, content: content,
+            pricing: Pricing(regularPrice: Money(won: regularPrice), salePrice: Money(won: price),
+                             couponPrice: Money(won: couponPrice ?? 0), discountEndsAt: discountEndsAt),
+            delivery: Delivery(fee: Money(won: deliveryFee), schedule: deliverySchedule), stock: stock,
+            spec: spec?.spec ?? KeyboardSpec())
+    }
+
+    func imageBytes() throws(KeyCatError) -> [[UInt8]] {
+        var result: [[UInt8]] = []
+        for (index, text) in (images ?? []).enumerated() {
+            guard let data = Data(base64Encoded: text) else {
+                throw .validation("images.\(index)", "images.\(index) is not base64")
+            }
+            result.append(Array(data))
+        }
+        return result
+    }
+}
+
+/// A change to a listing: `version` (the one read) is required; fields left out stay;
+/// `discount_ends_at: null` removes the discount's end.
+struct ProductChangesBody: Decodable, Sendable {
+    var changes: ProductChanges
+
+    enum CodingKeys: String, CodingKey {
+        case version, title, content, kind, category, regularPrice = "regular_price", price, couponPrice = "coupon_price"
+        case discountEndsAt = "discount_ends_at", deliveryFee = "delivery_fee", deliverySchedule = "delivery_schedule"
+        case stock, spec
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var changes = ProductChanges(expectedVersion: try container.decode(Int.self, forKey: .version))
+        changes.title = try container.decodeIfPresent(String.self, forKey: .title)
+        changes.content = try container.decodeIfPresent(String.self, forKey: .content)
+        changes.kind = try container.decodeIfPresent(ProductKind.self, forKey: .kind)
+        changes.category = try container.decodeIfPresent(ProductCategory.self, forKey: .category)
+        changes.regularPrice = try container.decodeIfPresent(Int64.self, forKey: .regularPrice).map(Money.init(won:))
+        changes.price = try container.decodeIfPresent(Int64.self, forKey: .price).map(Money.init(won:))
+        changes.couponPrice = try container.decodeIfPresent(Int64.self, forKey: .couponPrice).map(Money.init(won:))
+        switch try container.change(Date.self, forKey: .discountEndsAt) {
+        case .keep: break
+        case .clear: changes.discountEndsAt = .some(nil)
+        case let .set(date): changes.discountEndsAt = date
+        }
+        changes.deliveryFee = try container.decodeIfPresent(Int64.self, forKey: .deliveryFee).map(Money.init(won:))
+        changes.deliverySchedule = try container.decodeIfPresent(DeliverySchedule.self, forKey: .deliverySchedule)
+        changes.stock = try container.decodeIfPresent(Int.self, forKey: .stock)
+        changes.spec = try container.decodeIfPresent(SpecBody.self, forKey: .spec)?.spec
+        self.changes = changes
+    }
+}

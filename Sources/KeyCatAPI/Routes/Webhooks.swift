@@ -1,0 +1,20 @@
+import Foundation
+import KeyCat
+
+/// The URL the PG posts its webhooks to. It answers as ``WebhookHTTPHandler`` does, so the PG
+/// redelivers exactly when a later try can succeed.
+enum WebhookRoutes {
+    static let routes: [Route] = [
+        Route("POST", "/webhooks/pg", .anyone, body: .raw(limit: 1 << 20)) { context in
+            let headers = context.request.headers.lowercased
+            do throws(KeyCatError) {
+                _ = try await context.keycat.webhooks.receive(headers: headers, body: Data(context.request.body))
+                return APIResponse(status: 200)
+            } catch {
+                let status = WebhookHTTPHandler.status(for: error)
+                if status == 200 { return APIResponse(status: 200) }
+                return APIResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(error.httpBody))
+            }
+        },
+    ]
+}

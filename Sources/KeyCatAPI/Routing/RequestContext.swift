@@ -1,0 +1,144 @@
+import Foundation
+import KeyCat
+
+/// What a handler gets: the request, its path parameters (parsed by the router), the caller when
+/// the route needs one, and readers for the body and the query that fail with a 400 naming the
+/// field.
+struct RequestContext: Sendable {
+    let request: APIRequest
+    let keycat: KeyCat
+    let parameters: [String: String]
+    /// The authenticated caller; nil only on ``RouteAccess/anyone`` routes.
+    let caller: Principal?
+    let route: RouteDescription
+
+    /// The time now, by KeyCat's clock.
+    var now: Date { keycat.configuration.clock.now() }
+
+    /// The authenticated caller of a signed-in route.
+    func principal() throws(KeyCatError) -> Principal {
+        guard let caller else { throw KeyCatError(.invalidToken, "an access token is required") }
+        return caller
+    }
+
+    /// The path parameter `name` as a typed id. The router matched it as a positive integer.
+    func id<ID: EntityID>(_ name: String = "id", as type: ID.Type = ID.self) -> ID {
+        ID(rawValue: parameters[name].flatMap { Int64($0) } ?? 0)
+    }
+
+    /// A text path parameter (`{file_name}`), as the router matched it.
+    func name(_ name: String) -> String { parameters[name] ?? "" }
+
+    /// The body decoded as `Body`; an empty body reads as `{}`.
+    ///
+    /// - Throws: 400 `validation` naming the field that is missing, null or of the wrong type,
+    ///   or `body` for JSON that does not parse.
+    func json<Body: Decodable>(_ type: Body.Type = Body.self) throws(KeyCatError) -> Body {
+        let bytes = request.body.isEmpty ? Array("{}".utf8) : request.body
+        do {
+            return try Self.decoder.decode(Body.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw Self.explain(error, in: bytes)
+        } catch let error as KeyCatError {
+            throw error
+        } catch {
+            throw .validation("body", "the body is not valid JSON")
+        }
+    }
+
+    /// The value of query parameter `name`, which the route must declare.
+    func query(_ name: String) throws(KeyCatError) -> String? {
+        guard route.query.contains(name) else {
+            throw KeyCatError(.internalError, "\(route) reads an undeclared query parameter \(name)")
+        }
+        return request.queryValue(name)
+    }
+
+    /// An integer query parameter.
+    func integer(_ name: String) throws(KeyCatError) -> Int64? {
+        guard let text = try query(name) else { return nil }
+        guard let value = Int64(text) else { throw .validation(name, "\(name) must be an integer") }
+        return value
+    }
+
+    /// A boolean query parameter: `true` or `false`.
+    func boolean(_ name: String) throws(KeyCatError) -> Bool? {
+        switch try query(name) {
+        case nil: return nil
+        case "true": return true
+        case "false": return false
+        default: throw .validation(name, "\(name) must be true or false")
+        }
+    }
+
+    /// A query parameter that is one of `Value`'s raw values.
+    func choice<Value: RawRepresentable & CaseIterable>(_ name: String, as type: Value.Type = Value.self) throws(KeyCatError) -> Value?
+    where Value.RawValue == String {
+        guard let text = try query(name) else { return nil }
+        guard let value = Value(rawValue: text) else {
+            let allowed = Value.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .validation(name, "\(name) must be one of \(allowed)")
+        }
+        return value
+    }
+
+    /// `limit` (1–100, default 20).
+    func limit() throws(KeyCatError) -> PageLimit {
+        guard let value = try integer("limit") else { return .default }
+        guard let small = Int(exactly: value) else { throw .validation("limit", "limit must be between 1 and 100") }
+        return try PageLimit(small)
+    }
+
+    /// `next`: the cursor of the previous page's `next_cursor`.
+    func cursor() throws(KeyCatError) -> String? { try query("next") }
+
+    /// The `Idempotency-Key` header, at most 255 characters.
+    func idempotencyKey() throws(KeyCatError) -> String? {
+        guard let key = request.headers["Idempotency-Key"] else { return nil }
+        guard (1...255).contains(key.count) else {
+            throw .validation("Idempotency-Key", "Idempotency-Key must be 1–255 characters")
+        }
+        return key
+    }
+
+    /// The decoding error as a 400 naming the field. Foundation reports a number that does not
+    /// fit its field (`1.5` for an integer) as invalid JSON without a path; when the JSON itself
+    /// parses, the first such number is found and named instead.
+    static func explain(_ error: DecodingError, in bytes: [UInt8]) -> KeyCatError {
+        guard case let .dataCorrupted(context) = error, context.codingPath.isEmpty,
+              let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) else {
+            return KeyCatError(decoding: error)
+        }
+        let field = firstNonInteger(in: object, at: []) ?? "body"
+        return .validation(field, field == "body" ? "the body has a value out of range" : "\(field) must be an integer in range")
+    }
+
+    private static func firstNonInteger(in value: Any, at path: [String]) -> String? {
+        switch value {
+        case let object as [String: Any]:
+            for key in object.keys.sorted() {
+                if let found = firstNonInteger(in: object[key]!, at: path + [key]) { return found }
+            }
+        case let array as [Any]:
+            for (index, item) in array.enumerated() {
+                if let found = firstNonInteger(in: item, at: path + [String(index)]) { return found }
+            }
+        case let number as NSNumber where !(value is Bool):
+            if Int64(exactly: number.doubleValue) == nil || number.doubleValue.magnitude >= 9.2e18 {
+                return path.isEmpty ? "body" : path.joined(separator: ".")
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}
+
+/// The query parameters of every list.
+let pageQuery = ["next", "limit"]

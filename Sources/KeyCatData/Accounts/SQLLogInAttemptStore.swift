@@ -1,0 +1,76 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Log-in attempts counted in the `login_attempts` table, so every process on the database
+/// shares one budget per email and per client.
+///
+/// Keys are stored as SHA-256 digests of `scope:value`: the table never holds the emails or
+/// addresses of strangers, and every row has the same small size whatever was typed. Admission
+/// is one `BEGIN IMMEDIATE` transaction, so two processes cannot both take the last attempt.
+/// Cost: one small write per log-in attempt (a commit, fsynced under `synchronous=FULL`), next to
+/// the ~150 ms of PBKDF2 a log-in already spends; refused attempts write nothing.
+package struct SQLLogInAttemptStore<Database: SQLDatabase>: LogInAttemptStore {
+    private let database: Database
+    /// Closed windows swept per admission, through the index on `window_start`.
+    private static var sweepBatch: Int { 10 }
+
+    package init(database: Database) { self.database = database }
+
+    package func admit(_ keys: [LogInThrottleKey], at now: Date, window: TimeInterval) throws(KeyCatError) -> TimeInterval? {
+        let nowMillis = StoredTime.milliseconds(now)
+        let windowMillis = Int64(window * 1000)
+        return try storage {
+            try database.write { connection -> TimeInterval? in
+                var wait: Int64 = 0
+                for key in keys {
+                    let row = try connection.queryOne(
+                        "SELECT window_start, attempts FROM login_attempts WHERE scope = ? AND key_digest = ?",
+                        Self.id(key)) { ($0.int64(0), $0.int64(1)) }
+                    if let (start, attempts) = row, start + windowMillis > nowMillis, attempts >= Int64(key.limit) {
+                        wait = max(wait, start + windowMillis - nowMillis)
+                    }
+                }
+                if wait > 0 { return TimeInterval(wait) / 1000 }
+                for key in keys {
+                    // A closed window starts again at one attempt.
+                    try connection.run("""
+                        INSERT INTO login_attempts (scope, key_digest, window_start, attempts) VALUES (?, ?, ?, 1)
+                        ON CONFLICT (scope, key_digest) DO UPDATE SET
+                            attempts = CASE WHEN login_attempts.window_start + ? > excluded.window_start
+                                            THEN login_attempts.attempts + 1 ELSE 1 END,
+                            window_start = CASE WHEN login_attempts.window_start + ? > excluded.window_start
+                                                THEN login_attempts.window_start ELSE excluded.window_start END
+                        """, Self.id(key) + [.integer(nowMillis), .integer(windowMillis), .integer(windowMillis)])
+                }
+                try connection.run("""
+                    DELETE FROM login_attempts WHERE (scope, key_digest) IN
+                        (SELECT scope, key_digest FROM login_attempts WHERE window_start <= ? LIMIT \(Self.sweepBatch))
+                    """, [.integer(nowMillis - windowMillis)])
+                return nil
+            }
+        }
+    }
+
+    package func succeeded(clearing cleared: LogInThrottleKey, refunding refunded: [LogInThrottleKey], at now: Date) throws(KeyCatError) {
+        try storage {
+            try database.write { connection in
+                try connection.run("DELETE FROM login_attempts WHERE scope = ? AND key_digest = ?", Self.id(cleared))
+                for key in refunded {
+                    try connection.run(
+                        "UPDATE login_attempts SET attempts = attempts - 1 WHERE scope = ? AND key_digest = ? AND attempts > 0",
+                        Self.id(key))
+                }
+            }
+        }
+    }
+
+    private static func id(_ key: LogInThrottleKey) -> [SQLValue] {
+        [.text(key.scope), .blob(SHA256.hash("\(key.scope):\(key.value)"))]
+    }
+}
+
+/// ``SQLLogInAttemptStore`` over a SQLite file.
+package typealias SQLiteLogInAttemptStore = SQLLogInAttemptStore<SQLiteDatabase>
+/// ``SQLLogInAttemptStore`` over a Postgres database.
+package typealias PostgresLogInAttemptStore = SQLLogInAttemptStore<PostgresDatabase>

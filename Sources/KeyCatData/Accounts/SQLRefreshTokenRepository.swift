@@ -1,0 +1,112 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Refresh tokens in `refresh_tokens`, grouped in `refresh_token_families` (schema version 2).
+///
+/// Rotation is one `BEGIN IMMEDIATE` transaction that reads the presented token and retires it
+/// with a conditional `UPDATE … WHERE rotated_at IS NULL`: transactions on one file run one at
+/// a time (across processes too), so of two refreshes with one token exactly one sees it live.
+package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRepository {
+    private let database: Database
+
+    package init(database: Database) { self.database = database }
+
+    package func startFamily(for user: UserID, first: TokenDigest, issuedAt: Date, expiresAt: Date) throws(KeyCatError) -> Int64 {
+        try storage {
+            try database.write { connection in
+                let family = try connection.insertReturningID(
+                    "INSERT INTO refresh_token_families (user_id, created_at) VALUES (?, ?)",
+                    [.integer(user.rawValue), StoredTime.value(issuedAt)])
+                try Self.insertToken(first, family: family, issuedAt: issuedAt, expiresAt: expiresAt, on: connection)
+                return family
+            }
+        }
+    }
+
+    /// How a rotation attempt ended inside the transaction. Failures that must keep their
+    /// writes (reuse detection) commit first and throw after.
+    private enum Outcome: Sendable {
+        case rotated(RefreshTokenRotation)
+        case refused
+    }
+
+    package func rotate(_ presented: TokenDigest, to replacement: TokenDigest, at now: Date, expiresAt: Date)
+        throws(KeyCatError) -> RefreshTokenRotation
+    {
+        let outcome: Outcome = try storage {
+            try database.write { connection in
+                guard let token = try connection.queryOne(
+                    """
+                    SELECT t.id, t.family_id, t.expires_at, t.rotated_at, f.revoked_at, f.user_id
+                    FROM refresh_tokens t JOIN refresh_token_families f ON f.id = t.family_id
+                    WHERE t.digest = ?
+                    """, [.blob(presented.bytes)],
+                    { row in (id: row.int64(0), family: row.int64(1), expiresAt: row.int64(2),
+                              rotated: !row.isNull(3), revoked: !row.isNull(4), user: row.int64(5)) })
+                else { return .refused }
+                guard !token.revoked else { return .refused }
+                if token.rotated {
+                    try Self.revokeFamily(token.family, at: now, on: connection)  // reuse: burn the family
+                    return .refused
+                }
+                guard StoredTime.milliseconds(now) < token.expiresAt else { return .refused }
+                let retired = try connection.run(
+                    "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL",
+                    [StoredTime.value(now), .integer(token.id)])
+                guard retired == 1 else { return .refused }
+                try Self.insertToken(replacement, family: token.family, issuedAt: now, expiresAt: expiresAt, on: connection)
+                return .rotated(RefreshTokenRotation(userID: UserID(token.user), familyID: token.family))
+            }
+        }
+        switch outcome {
+        case .rotated(let rotation): return rotation
+        case .refused: throw AccountService.refreshExpiredError
+        }
+    }
+
+    package func revokeFamily(containing presented: TokenDigest, at: Date) throws(KeyCatError) -> Bool {
+        try storage {
+            try database.write { connection in
+                guard let family = try connection.queryOne(
+                    "SELECT family_id FROM refresh_tokens WHERE digest = ?", [.blob(presented.bytes)], { $0.int64(0) })
+                else { return false }
+                try Self.revokeFamily(family, at: at, on: connection)
+                return true
+            }
+        }
+    }
+
+    package func revokeFamily(_ familyID: Int64, at: Date) throws(KeyCatError) {
+        try storage { try database.write { try Self.revokeFamily(familyID, at: at, on: $0) } }
+    }
+
+    package func revokeAll(for user: UserID, at: Date) throws(KeyCatError) {
+        try storage {
+            try database.write { connection in
+                _ = try connection.run(
+                    "UPDATE refresh_token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+                    [StoredTime.value(at), .integer(user.rawValue)])
+            }
+        }
+    }
+
+    private static func revokeFamily(_ family: Int64, at: Date, on connection: some SQLConnection) throws {
+        try connection.run(
+            "UPDATE refresh_token_families SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+            [StoredTime.value(at), .integer(family)])
+    }
+
+    private static func insertToken(
+        _ digest: TokenDigest, family: Int64, issuedAt: Date, expiresAt: Date, on connection: some SQLConnection
+    ) throws {
+        try connection.run(
+            "INSERT INTO refresh_tokens (digest, family_id, issued_at, expires_at) VALUES (?, ?, ?, ?)",
+            [.blob(digest.bytes), .integer(family), StoredTime.value(issuedAt), StoredTime.value(expiresAt)])
+    }
+}
+
+/// ``SQLRefreshTokenRepository`` over a SQLite file.
+package typealias SQLiteRefreshTokenRepository = SQLRefreshTokenRepository<SQLiteDatabase>
+/// ``SQLRefreshTokenRepository`` over a Postgres database.
+package typealias PostgresRefreshTokenRepository = SQLRefreshTokenRepository<PostgresDatabase>

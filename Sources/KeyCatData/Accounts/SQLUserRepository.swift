@@ -1,0 +1,127 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Accounts in the `users` table (schema version 2).
+package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
+    private let database: Database
+
+    package init(database: Database) { self.database = database }
+
+    static var columns: String {
+        "id, email, nick, phone, birthday, profile_image, role, created_at, updated_at, withdrawn_at"
+    }
+
+    package func insert(_ user: NewUser, audit: (@Sendable (User) -> AuditEntry)?) throws(KeyCatError) -> User {
+        try storage {
+            try database.write { connection in
+                let id = try connection.insertReturningID(
+                    """
+                    INSERT INTO users (email, nick, password_hash, phone, birthday, role, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [.text(user.email), .text(user.nick), .text(user.passwordHash),
+                     .optional(user.phone.map(SQLValue.text)), .optional(user.birthday.map { .text($0.description) }),
+                     .text(user.role.rawValue), StoredTime.value(user.createdAt), StoredTime.value(user.createdAt)])
+                let stored = User(
+                    id: UserID(id), email: user.email, nick: user.nick, phone: user.phone,
+                    birthday: user.birthday, role: user.role, createdAt: user.createdAt, updatedAt: user.createdAt)
+                if let audit { try AuditLogTable.insert(audit(stored), on: connection) }
+                return stored
+            }
+        }
+    }
+
+    package func find(_ id: UserID) throws(KeyCatError) -> User? {
+        try storage {
+            try database.read { try Self.find(id, on: $0) }
+        }
+    }
+
+    /// Reads one account on a connection already in a transaction.
+    static func find(_ id: UserID, on connection: some SQLConnection) throws -> User? {
+        try connection.queryOne("SELECT \(columns) FROM users WHERE id = ?", [.integer(id.rawValue)], decode)
+    }
+
+    package func credentials(forEmail email: String) throws(KeyCatError) -> UserCredentials? {
+        try storage {
+            try database.read { connection in
+                try connection.queryOne(
+                    "SELECT \(Self.columns), password_hash FROM users WHERE email = ? AND withdrawn_at IS NULL",
+                    [.text(email)]
+                ) { row in UserCredentials(user: try Self.decode(row), passwordHash: row.string(10)) }
+            }
+        }
+    }
+
+    package func updatePasswordHash(_ id: UserID, to hash: String, at: Date) throws(KeyCatError) {
+        try storage {
+            try database.write { connection in
+                _ = try connection.run(
+                    "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?",
+                    [.text(hash), StoredTime.value(at), .integer(id.rawValue)])
+            }
+        }
+    }
+
+    package func updateProfile(_ user: User) throws(KeyCatError) -> User {
+        let changed = try storage {
+            try database.write { connection in
+                try connection.run(
+                    """
+                    UPDATE users SET nick = ?, phone = ?, birthday = ?, profile_image = ?, updated_at = ?
+                    WHERE id = ? AND withdrawn_at IS NULL
+                    """,
+                    [.text(user.nick), .optional(user.phone.map(SQLValue.text)),
+                     .optional(user.birthday.map { .text($0.description) }),
+                     .optional(user.profileImage.map(SQLValue.text)), StoredTime.value(user.updatedAt),
+                     .integer(user.id.rawValue)])
+            }
+        }
+        guard changed == 1 else { throw KeyCatError.notFound("user", user.id) }
+        return user
+    }
+
+    /// Withdraws the account in one transaction with everything that goes with it: its refresh
+    /// token families are revoked and its listings leave every list (they stay readable for the
+    /// orders that reference them).
+    package func withdraw(_ id: UserID, at: Date) throws(KeyCatError) -> Bool {
+        try storage {
+            try database.write { connection in
+                let changed = try connection.run(
+                    "UPDATE users SET withdrawn_at = ?, updated_at = ? WHERE id = ? AND withdrawn_at IS NULL",
+                    [StoredTime.value(at), StoredTime.value(at), .integer(id.rawValue)])
+                guard changed == 1 else { return false }
+                try connection.run(
+                    "UPDATE refresh_token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+                    [StoredTime.value(at), .integer(id.rawValue)])
+                try connection.run("UPDATE products SET listed = 0 WHERE seller_id = ? AND listed = 1", [.integer(id.rawValue)])
+                return true
+            }
+        }
+    }
+
+    package func list(after: UserID?, limit: Int) throws(KeyCatError) -> [User] {
+        try storage {
+            try database.read { connection in
+                try connection.query(
+                    "SELECT \(Self.columns) FROM users WHERE id > ? ORDER BY id LIMIT ?",
+                    [.integer(after?.rawValue ?? 0), .int(limit)], Self.decode)
+            }
+        }
+    }
+
+    static func decode(_ row: some SQLRow) throws -> User {
+        User(
+            id: UserID(row.int64(0)), email: row.string(1), nick: row.string(2), phone: row.optionalString(3),
+            birthday: try row.optionalString(4).map { try CalendarDate(iso8601: $0, field: "birthday") },
+            profileImage: row.optionalString(5), role: Role(rawValue: row.string(6)) ?? .buyer,
+            createdAt: StoredTime.date(row.int64(7)), updatedAt: StoredTime.date(row.int64(8)),
+            withdrawnAt: StoredTime.date(row.optionalInt64(9)))
+    }
+}
+
+/// ``SQLUserRepository`` over a SQLite file.
+package typealias SQLiteUserRepository = SQLUserRepository<SQLiteDatabase>
+/// ``SQLUserRepository`` over a Postgres database.
+package typealias PostgresUserRepository = SQLUserRepository<PostgresDatabase>

@@ -1,0 +1,74 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// The audit log in the `audit_log` table. Times are stored as Unix milliseconds.
+package struct SQLAuditLog<Database: SQLDatabase>: AuditLog {
+    private let database: Database
+
+    package init(database: Database) { self.database = database }
+
+    @discardableResult
+    package func record(_ entry: AuditEntry) throws(KeyCatError) -> AuditEntry {
+        try storage { try database.write { try AuditLogTable.insert(entry, on: $0) } }
+    }
+
+    package func recent(limit: Int) throws(KeyCatError) -> [AuditEntry] {
+        try entries(matching: AuditFilter(), after: nil, limit: limit)
+    }
+
+    /// Builds the `WHERE` from the fields given, so each combination is its own cached statement
+    /// and the index on the field given (`audit_log_by_actor`, `_by_action`, `_by_target`, else
+    /// `audit_log_by_time`) is walked newest first.
+    package func entries(matching filter: AuditFilter, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [AuditEntry] {
+        var conditions: [String] = []
+        var arguments: [SQLValue] = []
+        for (column, value) in [("actor", filter.actor), ("action", filter.action), ("target", filter.target)] {
+            if let value {
+                conditions.append("\(column) = ?")
+                arguments.append(.text(value))
+            }
+        }
+        if let since = filter.since {
+            conditions.append("created_at >= ?")
+            arguments.append(StoredTime.value(since))
+        }
+        if let position {
+            conditions.append("(created_at, id) < (?, ?)")
+            arguments += [.integer(position.sortKey), .integer(position.id)]
+        }
+        let clause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return try storage {
+            try database.readStatement { connection in
+                try connection.query(
+                    "SELECT id, actor, action, target, detail, created_at FROM audit_log \(clause) ORDER BY created_at DESC, id DESC LIMIT ?",
+                    arguments + [.int(limit)]
+                ) { row in
+                    AuditEntry(
+                        id: row.int64(0), actor: row.string(1), action: row.string(2),
+                        target: row.string(3), detail: row.string(4), at: StoredTime.date(row.int64(5)))
+                }
+            }
+        }
+    }
+}
+
+/// ``SQLAuditLog`` over a SQLite file.
+package typealias SQLiteAuditLog = SQLAuditLog<SQLiteDatabase>
+/// ``SQLAuditLog`` over a Postgres database.
+package typealias PostgresAuditLog = SQLAuditLog<PostgresDatabase>
+
+/// The `audit_log` rows other repositories write inside their own transactions.
+package enum AuditLogTable {
+    /// Records `entry` on a connection already inside a transaction, so an action and its audit
+    /// entry commit or roll back together.
+    @discardableResult
+    package static func insert(_ entry: AuditEntry, on connection: some SQLConnection) throws -> AuditEntry {
+        var recorded = entry
+        recorded.id = try connection.insertReturningID(
+            "INSERT INTO audit_log (actor, action, target, detail, created_at) VALUES (?, ?, ?, ?, ?)",
+            [.text(entry.actor), .text(entry.action), .text(entry.target), .text(entry.detail),
+             StoredTime.value(entry.at)])
+        return recorded
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Carts in the `cart_lines` table, one row per (buyer, product).
+package struct SQLCartRepository<Database: SQLDatabase>: CartRepository {
+    private let database: Database
+
+    package init(database: Database) { self.database = database }
+
+    package func entries(of userID: UserID) throws(KeyCatError) -> [CartEntry] {
+        try storage {
+            try database.read {
+                try $0.query("SELECT product_id, quantity, added_at FROM cart_lines WHERE user_id = ? ORDER BY added_at, product_id",
+                             [.integer(userID.rawValue)]) { row in
+                    CartEntry(productID: ProductID(row.int64(0)), quantity: row.int(1), addedAt: StoredTime.date(row.int64(2)))
+                }
+            }
+        }
+    }
+
+    // Specialised for SQLite in this module, as the product reads are: the cart read is a hot path.
+    @_specialize(where Database == SQLiteDatabase)
+    package func contents(of userID: UserID) throws(KeyCatError) -> [(entry: CartEntry, product: CartProductFacts?)] {
+        try storage {
+            try database.readStatement { connection in
+                var lines: [(entry: CartEntry, product: CartProductFacts?)] = []
+                lines.reserveCapacity(16)
+                try connection.forEach("""
+                    SELECT c.product_id, c.quantity, c.added_at, p.title, p.regular_price, p.price,
+                           p.discount_ends_at, p.delivery_fee, p.stock, p.listed = 1 AND p.deleted_at IS NULL
+                    FROM cart_lines c JOIN products p ON p.id = c.product_id
+                    WHERE c.user_id = ? ORDER BY c.added_at, c.product_id
+                    """, [.integer(userID.rawValue)]) { row in
+                    let entry = CartEntry(productID: ProductID(row.int64(0)), quantity: row.int(1), addedAt: StoredTime.date(row.int64(2)))
+                    let product = CartProductFacts(
+                        title: row.string(3),
+                        pricing: Pricing(regularPrice: Money(won: row.int64(4)), salePrice: Money(won: row.int64(5)),
+                                         discountEndsAt: row.optionalInt64(6).map(StoredTime.date)),
+                        deliveryFee: Money(won: row.int64(7)), stock: row.int(8), isLive: row.bool(9))
+                    lines.append((entry, product))
+                }
+                return lines
+            }
+        }
+    }
+
+    package func add(_ productID: ProductID, quantity: Int, cap: Int, for userID: UserID, maximumLines: Int, at now: Date) throws(KeyCatError) -> CartEntry {
+        try upsert(productID, for: userID, maximumLines: maximumLines, at: now,
+                   update: { "quantity = \($0.smaller("quantity + ?", "\(cap)"))" }, value: min(quantity, cap))
+    }
+
+    package func set(_ productID: ProductID, quantity: Int, for userID: UserID, maximumLines: Int, at now: Date) throws(KeyCatError) -> CartEntry {
+        try upsert(productID, for: userID, maximumLines: maximumLines, at: now, update: { _ in "quantity = ?" }, value: quantity)
+    }
+
+    private func upsert(_ productID: ProductID, for userID: UserID, maximumLines: Int, at now: Date, update: (SQLDialect) -> String, value: Int) throws(KeyCatError) -> CartEntry {
+        try storage {
+            try database.write { connection in
+                let key: [SQLValue] = [.integer(userID.rawValue), .integer(productID.rawValue)]
+                if try connection.run("UPDATE cart_lines SET \(update(connection.dialect)) WHERE user_id = ? AND product_id = ?", [.int(value)] + key) == 0 {
+                    let lines = try connection.queryOne("SELECT count(*) FROM cart_lines WHERE user_id = ?", [key[0]]) { $0.int(0) } ?? 0
+                    guard lines < maximumLines else {
+                        throw KeyCatError.validation("cart", "a cart holds at most \(maximumLines) lines")
+                    }
+                    try connection.run("INSERT INTO cart_lines (user_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
+                                       key + [.int(value), StoredTime.value(now)])
+                }
+                return try connection.queryOne(
+                    "SELECT product_id, quantity, added_at FROM cart_lines WHERE user_id = ? AND product_id = ?", key) { row in
+                    CartEntry(productID: ProductID(row.int64(0)), quantity: row.int(1), addedAt: StoredTime.date(row.int64(2)))
+                } ?? CartEntry(productID: productID, quantity: value, addedAt: now)
+            }
+        }
+    }
+
+    @discardableResult
+    package func remove(_ productID: ProductID, for userID: UserID) throws(KeyCatError) -> Bool {
+        try storage {
+            try database.write {
+                try $0.run("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?",
+                           [.integer(userID.rawValue), .integer(productID.rawValue)]) == 1
+            }
+        }
+    }
+
+    package func clear(_ userID: UserID) throws(KeyCatError) {
+        try storage {
+            try database.write { try $0.run("DELETE FROM cart_lines WHERE user_id = ?", [.integer(userID.rawValue)]) }
+        }
+    }
+}
+
+/// ``SQLCartRepository`` over a SQLite file.
+package typealias SQLiteCartRepository = SQLCartRepository<SQLiteDatabase>
+/// ``SQLCartRepository`` over a Postgres database.
+package typealias PostgresCartRepository = SQLCartRepository<PostgresDatabase>

@@ -1,0 +1,173 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+extension SQLOrderRepository {
+    package func recordVoiding(_ payment: OrderPayment) throws(KeyCatError) {
+        try storage {
+            try database.write { connection in
+                var voiding = payment
+                voiding.status = .voiding
+                // The same imp_uid may already be recorded (paid for this order): leave it be.
+                if try connection.queryOne("SELECT 1 FROM payments WHERE imp_uid = ?", [.text(payment.impUID)], { _ in true }) == nil {
+                    try Self.insert(voiding, at: payment.createdAt, on: connection)
+                }
+            }
+        }
+    }
+
+    package func markVoided(impUID: String, audit: AuditEntry?) throws(KeyCatError) {
+        try storage {
+            try database.write { connection in
+                let changed = try connection.run(
+                    "UPDATE payments SET status = 'voided', updated_at = ? WHERE imp_uid = ? AND status = 'voiding'",
+                    [StoredTime.value(audit?.at ?? Date()), .text(impUID)])
+                if changed == 1, let audit { try AuditLogTable.insert(audit, on: connection) }
+            }
+        }
+    }
+
+    package func paymentsToVoid(limit: Int) throws(KeyCatError) -> [OrderPayment] {
+        try storage {
+            try database.read {
+                try $0.query("SELECT \(OrderRow.paymentColumns) FROM payments WHERE status = 'voiding' ORDER BY id LIMIT ?",
+                             [.int(limit)], OrderRow.decodePayment)
+            }
+        }
+    }
+
+    package func payments(of buyerID: UserID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [OrderPayment] {
+        try storage {
+            try database.read {
+                try $0.query("""
+                    SELECT \(OrderRow.prefixedPaymentColumns)
+                    FROM payments p JOIN orders o ON o.id = p.order_id
+                    WHERE o.buyer_id = ? AND p.id < ? ORDER BY p.id DESC LIMIT ?
+                    """, [.integer(buyerID.rawValue), .integer(position?.id ?? Int64.max), .int(limit)], OrderRow.decodePayment)
+            }
+        }
+    }
+
+    package func payments(of orderID: OrderID) throws(KeyCatError) -> [OrderPayment] {
+        try storage {
+            try database.read {
+                try $0.query("SELECT \(OrderRow.paymentColumns) FROM payments WHERE order_id = ? ORDER BY id",
+                             [.integer(orderID.rawValue)], OrderRow.decodePayment)
+            }
+        }
+    }
+
+    package func beginRefund(orderID: OrderID, expectedStatus: OrderStatus, amount: Money?, reason: String, restock: Bool,
+                             target: (_ isFull: Bool) -> OrderStatus, requestKey: String?, requestFingerprint: String?,
+                             at now: Date) throws(KeyCatError) -> Refund {
+        try storage {
+            try database.write { connection in
+                guard let order = try OrderRow.find(orderID, on: connection) else { throw KeyCatError.notFound("order", orderID) }
+                guard order.status == expectedStatus else {
+                    throw KeyCatError(.illegalTransition, "order \(orderID) became \(order.status.rawValue) meanwhile; read it again")
+                }
+                let pending = try connection.queryOne(
+                    "SELECT 1 FROM refunds WHERE order_id = ? AND status = 'pending'", [.integer(orderID.rawValue)]) { _ in true }
+                guard pending == nil else {
+                    throw KeyCatError(.requestInProgress, "another refund of order \(orderID) is in progress; retry later")
+                }
+                let balance = order.refundableAmount
+                let refundAmount = amount ?? balance
+                guard refundAmount <= balance, refundAmount > .zero else {
+                    throw KeyCatError(.cancelAmountExceedsCancellable,
+                                      "\(refundAmount) is more than the refundable \(balance)",
+                                      context: ["refundable": "\(balance.won)", "requested": "\(refundAmount.won)"])
+                }
+                let next = target(refundAmount == balance)
+                try order.status.checkMove(to: next)
+                let id = try connection.insertReturningID("""
+                    INSERT INTO refunds (order_id, amount, checksum, reason, restock, target, status, created_at, updated_at,
+                                         request_key, request_fingerprint)
+                    VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)
+                    """, [.integer(orderID.rawValue), .integer(refundAmount.won), .integer(balance.won), .text(reason),
+                          .bool(restock), .text(next.rawValue), StoredTime.value(now), StoredTime.value(now),
+                          .optional(requestKey.map(SQLValue.text)), .optional(requestFingerprint.map(SQLValue.text))])
+                return Refund(id: id, orderID: orderID, amount: refundAmount, checksum: balance,
+                              reason: reason, restock: restock, target: next, status: .pending, createdAt: now,
+                              requestKey: requestKey, requestFingerprint: requestFingerprint)
+            }
+        }
+    }
+
+    package func completeRefund(_ refund: Refund, audit: AuditEntry?, at now: Date) throws(KeyCatError) -> Order {
+        try storage {
+            try database.write { connection in
+                let changed = try connection.run(
+                    "UPDATE refunds SET status = 'done', updated_at = ? WHERE id = ? AND status = 'pending'",
+                    [StoredTime.value(now), .integer(refund.id)])
+                if changed == 1 {
+                    // The money moved at the PG, so the refunded amount always grows; the status
+                    // moves only from a status that holds a payment. A cancel whose order
+                    // shipped meanwhile ends as a plain full refund.
+                    let status = try connection.queryOne("""
+                        UPDATE orders SET refunded_amount = refunded_amount + ?, updated_at = ?,
+                            status = CASE
+                                WHEN status NOT IN ('paid', 'shipped', 'delivered', 'partially_refunded') THEN status
+                                WHEN CAST(? AS TEXT) = 'cancelled' AND status <> 'paid' THEN 'refunded'
+                                ELSE ? END
+                        WHERE id = ?
+                        RETURNING status
+                        """, [.integer(refund.amount.won), StoredTime.value(now), .text(refund.target.rawValue),
+                              .text(refund.target.rawValue), .integer(refund.orderID.rawValue)]) { $0.string(0) }
+                    // Units come back only when they never left: a cancel that stayed a cancel, or
+                    // a full refund the operator asked to restock (the goods came back). A cancel
+                    // that met a shipment leaves the stock alone: those units are with the carrier.
+                    let restocks = status == OrderStatus.cancelled.rawValue
+                        || (refund.restock && refund.target == .refunded && status == OrderStatus.refunded.rawValue)
+                    if restocks {
+                        try OrderRow.returnStock(of: refund.orderID, as: status == OrderStatus.cancelled.rawValue ? .orderReturned : .refundRestock,
+                                                 at: now, on: connection)
+                    }
+                    if let audit { try AuditLogTable.insert(audit, on: connection) }
+                }
+                guard let order = try OrderRow.find(refund.orderID, on: connection) else {
+                    throw KeyCatError.notFound("order", refund.orderID)
+                }
+                return order
+            }
+        }
+    }
+
+    package func failRefund(_ refund: Refund, at now: Date) throws(KeyCatError) {
+        try storage {
+            try database.write { connection in
+                try connection.run("UPDATE refunds SET status = 'failed', updated_at = ? WHERE id = ? AND status = 'pending'",
+                                   [StoredTime.value(now), .integer(refund.id)])
+            }
+        }
+    }
+
+    package func pendingRefunds(limit: Int) throws(KeyCatError) -> [Refund] {
+        try storage {
+            try database.read {
+                try $0.query("SELECT \(OrderRow.refundColumns) FROM refunds WHERE status = 'pending' ORDER BY id LIMIT ?",
+                             [.int(limit)], OrderRow.decodeRefund)
+            }
+        }
+    }
+
+    package func refund(of orderID: OrderID, requestKey: String) throws(KeyCatError) -> Refund? {
+        try storage {
+            try database.read {
+                try $0.queryOne("""
+                    SELECT \(OrderRow.refundColumns) FROM refunds
+                    WHERE order_id = ? AND request_key = ? AND status <> 'failed'
+                    """, [.integer(orderID.rawValue), .text(requestKey)], OrderRow.decodeRefund)
+            }
+        }
+    }
+
+    package func refunds(of orderID: OrderID) throws(KeyCatError) -> [Refund] {
+        try storage {
+            try database.read {
+                try $0.query("SELECT \(OrderRow.refundColumns) FROM refunds WHERE order_id = ? ORDER BY id",
+                             [.integer(orderID.rawValue)], OrderRow.decodeRefund)
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Orders, their lines and payments in SQLite (see ``OrdersSchema``). Every status change is a
+/// conditional `UPDATE … WHERE status = ?` in a short `BEGIN IMMEDIATE` transaction, so racing
+/// confirms, webhooks and reconcilers in any number of processes agree on one winner.
+package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
+    let database: Database
+
+    package init(database: Database) { self.database = database }
+
+    package func create(_ order: NewOrder, at now: Date) throws(KeyCatError) -> Order {
+        try storage {
+            try database.write { connection in
+                for line in order.lines {
+                    // The one statement that takes stock: it must hit, or the order is not made.
+                    let taken = try connection.run(
+                        "UPDATE products SET stock = stock - ?, version = version + 1, updated_at = ? WHERE id = ? AND stock >= ? AND listed = 1",
+                        [.int(line.quantity), StoredTime.value(now), .integer(line.productID.rawValue), .int(line.quantity)])
+                    guard taken == 1 else {
+                        let left = try connection.queryOne(
+                            "SELECT CASE WHEN listed = 1 THEN stock ELSE 0 END FROM products WHERE id = ?",
+                            [.integer(line.productID.rawValue)]) { $0.int(0) } ?? 0
+                        throw KeyCatError(
+                            .outOfStock, "only \(left) of \(line.title) left, \(line.quantity) wanted",
+                            context: ["product_id": "\(line.productID)", "title": line.title, "available": "\(left)",
+                                      "requested": "\(line.quantity)"])
+                    }
+                }
+                let id = OrderID(try connection.insertReturningID("""
+                    INSERT INTO orders (merchant_uid, buyer_id, items_total, delivery_total, amount, status, expires_at,
+                                        created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, 'awaiting_payment', ?, ?, ?)
+                    """, [.text(order.merchantUID), .integer(order.buyerID.rawValue), .integer(order.itemsTotal.won),
+                          .integer(order.deliveryTotal.won), .integer(order.amount.won), StoredTime.value(order.expiresAt),
+                          StoredTime.value(now), StoredTime.value(now)]))
+                for (index, line) in order.lines.enumerated() {
+                    try connection.run("""
+                        INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """, [.integer(id.rawValue), .int(index), .integer(line.productID.rawValue), .text(line.title),
+                              .integer(line.unitPrice.won), .int(line.quantity), .integer(line.deliveryFee.won)])
+                    try StockLedger.record(.orderTaken, change: -line.quantity, product: line.productID, order: id,
+                                           at: now, on: connection)
+                }
+                guard let created = try OrderRow.find(id, on: connection) else { throw KeyCatError.notFound("order", id) }
+                return created
+            }
+        }
+    }
+
+    package func find(_ id: OrderID) throws(KeyCatError) -> Order? {
+        try storage { try database.read { try OrderRow.find(id, on: $0) } }
+    }
+
+    package func find(merchantUID: String) throws(KeyCatError) -> Order? {
+        try storage {
+            try database.read { connection in
+                guard let id = try connection.queryOne("SELECT id FROM orders WHERE merchant_uid = ?", [.text(merchantUID)], { $0.int64(0) })
+                else { return nil }
+                return try OrderRow.find(OrderID(id), on: connection)
+            }
+        }
+    }
+
+    package func list(_ filter: OrderFilter, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Order] {
+        var conditions: [String] = []
+        var arguments: [SQLValue] = []
+        if let status = filter.status { conditions.append("status = ?"); arguments.append(.text(status.rawValue)) }
+        if let buyer = filter.buyerID { conditions.append("buyer_id = ?"); arguments.append(.integer(buyer.rawValue)) }
+        if let position {
+            conditions.append("(created_at < ? OR (created_at = ? AND id < ?))")
+            arguments += [.integer(position.sortKey), .integer(position.sortKey), .integer(position.id)]
+        }
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let sql = "SELECT \(OrderRow.columns) FROM orders \(whereClause) ORDER BY created_at DESC, id DESC LIMIT ?"
+        return try storage {
+            try database.read { connection in
+                try OrderRow.withLines(try connection.query(sql, arguments + [.int(limit)], OrderRow.decode), on: connection)
+            }
+        }
+    }
+
+    package func apply(_ transition: OrderTransition, at now: Date) throws(KeyCatError) -> Bool {
+        try storage {
+            try database.write { connection in
+                var sql = "UPDATE orders SET status = ?, updated_at = ?, outcome_unknown = 0"
+                var arguments: [SQLValue] = [.text(transition.to.rawValue), StoredTime.value(now)]
+                if let payment = transition.payment, payment.status == .paid {
+                    sql += ", imp_uid = ?, paid_at = ?"
+                    arguments += [.text(payment.impUID), StoredTime.value(now)]
+                }
+                if let carrier = transition.carrier {
+                    sql += ", carrier = ?, tracking_number = ?"
+                    arguments += [.text(carrier), .optional(transition.trackingNumber.map(SQLValue.text))]
+                }
+                sql += " WHERE id = ? AND status = ?"
+                arguments += [.integer(transition.orderID.rawValue), .text(transition.from.rawValue)]
+                if let deadline = transition.onlyIfExpiredBy {
+                    sql += " AND expires_at <= ?"
+                    arguments.append(StoredTime.value(deadline))
+                }
+                guard try connection.run(sql, arguments) == 1 else { return false }
+                if let payment = transition.payment { try Self.insert(payment, at: now, on: connection) }
+                if transition.returnsStock { try OrderRow.returnStock(of: transition.orderID, as: .orderReturned, at: now, on: connection) }
+                if transition.clearsCart {
+                    try connection.run("""
+                        DELETE FROM cart_lines WHERE user_id = (SELECT buyer_id FROM orders WHERE id = ?)
+                          AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = ?)
+                        """, [.integer(transition.orderID.rawValue), .integer(transition.orderID.rawValue)])
+                }
+                if let audit = transition.audit { try AuditLogTable.insert(audit, on: connection) }
+                return true
+            }
+        }
+    }
+
+    static func insert(_ payment: OrderPayment, at now: Date, on connection: some SQLConnection) throws {
+        try connection.run("""
+            INSERT INTO payments (imp_uid, order_id, merchant_uid, amount, status, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [.text(payment.impUID), .integer(payment.orderID.rawValue), .text(payment.merchantUID),
+                  .integer(payment.amount.won), .text(payment.status.rawValue), StoredTime.value(now), StoredTime.value(now)])
+    }
+
+    package func setOutcomeUnknown(_ id: OrderID, _ unknown: Bool) throws(KeyCatError) {
+        try storage {
+            try database.write { connection in
+                try connection.run("UPDATE orders SET outcome_unknown = ? WHERE id = ? AND status = 'awaiting_payment'",
+                                   [.bool(unknown), .integer(id.rawValue)])
+            }
+        }
+    }
+
+    package func ordersToReconcile(at now: Date, limit: Int) throws(KeyCatError) -> [Order] {
+        try storage {
+            try database.read { connection in
+                let orders = try connection.query("""
+                    SELECT \(OrderRow.columns) FROM orders
+                    WHERE status = 'awaiting_payment' AND (expires_at <= ? OR outcome_unknown = 1)
+                    ORDER BY expires_at, id LIMIT ?
+                    """, [StoredTime.value(now), .int(limit)], OrderRow.decode)
+                return try OrderRow.withLines(orders, on: connection)
+            }
+        }
+    }
+}
+
+/// ``SQLOrderRepository`` over a SQLite file.
+package typealias SQLiteOrderRepository = SQLOrderRepository<SQLiteDatabase>
+/// ``SQLOrderRepository`` over a Postgres database.
+package typealias PostgresOrderRepository = SQLOrderRepository<PostgresDatabase>

@@ -1,0 +1,149 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Seller applications in `seller_applications` (schema version 2).
+package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerApplicationRepository {
+    private let database: Database
+
+    package init(database: Database) { self.database = database }
+
+    static var columns: String {
+        """
+        id, user_id, business_number, representative_name, opening_date, registry_status, status, reason,
+        created_at, decided_at, decided_by
+        """
+    }
+
+    package func insert(_ application: SellerApplication) throws(KeyCatError) -> SellerApplication {
+        do throws(KeyCatError) {
+            return try storage {
+                try database.write { connection in
+                    let id = try connection.insertReturningID(
+                        """
+                        INSERT INTO seller_applications (user_id, business_number, representative_name, opening_date,
+                            registry_status, status, reason, created_at, decided_at, decided_by)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                        [.integer(application.userID.rawValue), .text(application.businessNumber.digits),
+                         .text(application.representativeName), .text(application.openingDate.description),
+                         .text(application.registryStatus.rawValue), .text(application.status.rawValue),
+                         .optional(application.reason.map(SQLValue.text)), StoredTime.value(application.createdAt),
+                         StoredTime.value(application.decidedAt), .optional(application.decidedBy.map(SQLValue.text))])
+                    return SellerApplication(
+                        id: SellerApplicationID(id), userID: application.userID,
+                        businessNumber: application.businessNumber, representativeName: application.representativeName,
+                        openingDate: application.openingDate, registryStatus: application.registryStatus,
+                        status: application.status, reason: application.reason, createdAt: application.createdAt,
+                        decidedAt: application.decidedAt, decidedBy: application.decidedBy)
+                }
+            }
+        } catch where error.code == .duplicate {
+            throw KeyCatError(
+                .duplicate, "there is already a pending application by this user, or a live one for this business number",
+                context: ["field": "business_number"])
+        }
+    }
+
+    package func find(_ id: SellerApplicationID) throws(KeyCatError) -> SellerApplication? {
+        try storage { try database.read { try Self.find(id, on: $0) } }
+    }
+
+    package func applications(of user: UserID) throws(KeyCatError) -> [SellerApplication] {
+        try storage {
+            try database.read { connection in
+                try connection.query(
+                    "SELECT \(Self.columns) FROM seller_applications WHERE user_id = ? ORDER BY id DESC",
+                    [.integer(user.rawValue)], Self.decode)
+            }
+        }
+    }
+
+    private static func find(_ id: SellerApplicationID, on connection: some SQLConnection) throws -> SellerApplication? {
+        try connection.queryOne(
+            "SELECT \(columns) FROM seller_applications WHERE id = ?", [.integer(id.rawValue)], decode)
+    }
+
+    package func list(status: SellerApplicationStatus?, after: SellerApplicationID?, limit: Int)
+        throws(KeyCatError) -> [SellerApplication]
+    {
+        try storage {
+            try database.read { connection in
+                if let status {
+                    try connection.query(
+                        "SELECT \(Self.columns) FROM seller_applications WHERE status = ? AND id > ? ORDER BY id LIMIT ?",
+                        [.text(status.rawValue), .integer(after?.rawValue ?? 0), .int(limit)], Self.decode)
+                } else {
+                    try connection.query(
+                        "SELECT \(Self.columns) FROM seller_applications WHERE id > ? ORDER BY id LIMIT ?",
+                        [.integer(after?.rawValue ?? 0), .int(limit)], Self.decode)
+                }
+            }
+        }
+    }
+
+    /// Why a decision could not be made, found inside the transaction.
+    private enum Refusal: Error {
+        case missing
+        case notPending(SellerApplicationStatus)
+    }
+
+    package func decide(
+        _ id: SellerApplicationID, _ decision: SellerDecision, by actor: String, at: Date, audit: AuditEntry
+    ) throws(KeyCatError) -> SellerApplication {
+        do {
+            return try database.write { connection in
+                guard let application = try Self.find(id, on: connection) else { throw Refusal.missing }
+                guard application.status == .pending else { throw Refusal.notPending(application.status) }
+                let (status, reason): (SellerApplicationStatus, String?) = switch decision {
+                case .approve: (.approved, nil)
+                case .reject(let reason): (.rejected, reason)
+                }
+                try connection.run(
+                    """
+                    UPDATE seller_applications SET status = ?, reason = ?, decided_at = ?, decided_by = ?
+                    WHERE id = ? AND status = 'pending'
+                    """,
+                    [.text(status.rawValue), .optional(reason.map(SQLValue.text)), StoredTime.value(at),
+                     .text(actor), .integer(id.rawValue)])
+                if status == .approved {
+                    // An admin applicant keeps the higher role; everyone else becomes a seller.
+                    try connection.run(
+                        "UPDATE users SET role = 'seller', updated_at = ? WHERE id = ? AND role = 'buyer'",
+                        [StoredTime.value(at), .integer(application.userID.rawValue)])
+                }
+                try AuditLogTable.insert(audit, on: connection)
+                var decided = application
+                decided.status = status
+                decided.reason = reason
+                decided.decidedAt = at
+                decided.decidedBy = actor
+                return decided
+            }
+        } catch Refusal.missing {
+            throw KeyCatError.notFound("seller application", id)
+        } catch Refusal.notPending(let status) {
+            throw KeyCatError(
+                .illegalTransition, "seller application \(id) is already \(status.rawValue)",
+                context: ["status": status.rawValue])
+        } catch {
+            throw KeyCatError.storage(error)
+        }
+    }
+
+    static func decode(_ row: some SQLRow) throws -> SellerApplication {
+        SellerApplication(
+            id: SellerApplicationID(row.int64(0)), userID: UserID(row.int64(1)),
+            businessNumber: try BusinessRegistrationNumber(row.string(2)), representativeName: row.string(3),
+            openingDate: try CalendarDate(iso8601: row.string(4)),
+            registryStatus: BusinessStatus(rawValue: row.string(5)) ?? .unregistered,
+            status: SellerApplicationStatus(rawValue: row.string(6)) ?? .pending, reason: row.optionalString(7),
+            createdAt: StoredTime.date(row.int64(8)), decidedAt: StoredTime.date(row.optionalInt64(9)),
+            decidedBy: row.optionalString(10))
+    }
+}
+
+/// ``SQLSellerApplicationRepository`` over a SQLite file.
+package typealias SQLiteSellerApplicationRepository = SQLSellerApplicationRepository<SQLiteDatabase>
+/// ``SQLSellerApplicationRepository`` over a Postgres database.
+package typealias PostgresSellerApplicationRepository = SQLSellerApplicationRepository<PostgresDatabase>

@@ -1,0 +1,129 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Reviews in the `reviews` table (see ``SocialSchema``), with the product's `rating_count`,
+/// `rating_sum` and `rating_score` changed in the same `BEGIN IMMEDIATE` transaction, so the
+/// `rating` sort never reads a half-applied review. Times are Unix milliseconds.
+package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
+    private let database: Database
+
+    package init(database: Database) { self.database = database }
+
+    private static var columns: String {
+        """
+        reviews.id, reviews.product_id, reviews.author_id, users.nick, reviews.rating, reviews.content, \
+        reviews.created_at
+        """
+    }
+
+    package func insert(_ form: ReviewForm, product: ProductID, author: UserID, at now: Date) throws(KeyCatError) -> Review {
+        let millis = StoredTime.milliseconds(now)
+        return try storage {
+            try database.write { connection in
+                guard try SocialRows.isLiveProduct(product, on: connection) else {
+                    throw KeyCatError.notFound("product", product)
+                }
+                guard let nick = try SocialRows.liveNick(author, on: connection) else {
+                    throw KeyCatError.notFound("user", author)
+                }
+                let id = ReviewID(try connection.insertReturningID(
+                    "INSERT INTO reviews (product_id, author_id, rating, content, created_at) VALUES (?, ?, ?, ?, ?)",
+                    [.integer(product.rawValue), .integer(author.rawValue), .int(form.rating), .text(form.content),
+                     .integer(millis)]))
+                try Self.adjustRating(of: product, count: 1, sum: form.rating, on: connection)
+                return Review(id: id, productID: product, authorID: author, authorNick: nick, rating: form.rating,
+                              content: form.content, createdAt: StoredTime.date(millis))
+            }
+        }
+    }
+
+    package func find(_ id: ReviewID) throws(KeyCatError) -> Review? {
+        try storage {
+            try database.read { connection in
+                try connection.queryOne(
+                    "SELECT \(Self.columns) FROM reviews JOIN users ON users.id = reviews.author_id WHERE reviews.id = ?",
+                    [.integer(id.rawValue)], Self.decode)
+            }
+        }
+    }
+
+    package func delete(_ id: ReviewID, audit: AuditEntry?) throws(KeyCatError) {
+        try storage {
+            try database.write { connection in
+                // `query` steps the statement to its end, so the delete is complete before the
+                // counters move.
+                guard let (product, rating) = try connection.query(
+                    "DELETE FROM reviews WHERE id = ? RETURNING product_id, rating", [.integer(id.rawValue)],
+                    { row in (ProductID(row.int64(0)), row.int(1)) }).first
+                else { throw KeyCatError.notFound("review", id) }
+                try Self.adjustRating(of: product, count: -1, sum: -rating, on: connection)
+                if let audit { try AuditLogTable.insert(audit, on: connection) }
+            }
+        }
+    }
+
+    package func list(product: ProductID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Review] {
+        try list(where: .product, equals: product.rawValue, after: position, limit: limit)
+    }
+
+    package func list(author: UserID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Review] {
+        try list(where: .author, equals: author.rawValue, after: position, limit: limit)
+    }
+
+    /// Newest first over `reviews_by_product` or `reviews_by_author`.
+    private func list(where column: ListColumn, equals value: Int64, after position: CursorPosition?, limit: Int)
+        throws(KeyCatError) -> [Review]
+    {
+        let (sql, keyset) = Self.listSQL(where: column, after: position)
+        return try storage {
+            try database.read { connection in
+                try connection.query(sql, [.integer(value)] + keyset + [.int(limit)], Self.decode)
+            }
+        }
+    }
+
+    /// Which column a review list filters on.
+    enum ListColumn: String, CaseIterable {
+        case product = "reviews.product_id"
+        case author = "reviews.author_id"
+    }
+
+    /// The SQL of one page (parameters: the filter value, the keyset's, the limit) and the
+    /// keyset's arguments.
+    static func listSQL(where column: ListColumn, after position: CursorPosition?) -> (String, [SQLValue]) {
+        let keyset = SocialRows.keyset("reviews", after: position)
+        return ("""
+            SELECT \(columns) FROM reviews JOIN users ON users.id = reviews.author_id
+            WHERE \(column.rawValue) = ?\(keyset.condition)
+            ORDER BY reviews.created_at DESC, reviews.id DESC LIMIT ?
+            """, keyset.arguments)
+    }
+
+    /// Moves a product's rating counters by one review. `rating_score` is recomputed from the
+    /// new count and sum (SQLite evaluates every right-hand side against the old row), as
+    /// `RatingScore.score` computes it: thousandths of a star, 0 without reviews.
+    private static func adjustRating(of product: ProductID, count: Int, sum: Int, on connection: some SQLConnection) throws {
+        try connection.run(
+            """
+            UPDATE products SET
+                rating_count = rating_count + ?1,
+                rating_sum   = rating_sum + ?2,
+                rating_score = CASE WHEN rating_count + ?1 = 0 THEN 0
+                                    ELSE (rating_sum + ?2) * 1000 / (rating_count + ?1) END
+            WHERE id = ?3
+            """,
+            [.int(count), .int(sum), .integer(product.rawValue)])
+    }
+
+    private static func decode(_ row: some SQLRow) throws -> Review {
+        Review(id: ReviewID(row.int64(0)), productID: ProductID(row.int64(1)), authorID: UserID(row.int64(2)),
+               authorNick: row.string(3), rating: row.int(4), content: row.string(5),
+               createdAt: StoredTime.date(row.int64(6)))
+    }
+}
+
+/// ``SQLReviewRepository`` over a SQLite file.
+package typealias SQLiteReviewRepository = SQLReviewRepository<SQLiteDatabase>
+/// ``SQLReviewRepository`` over a Postgres database.
+package typealias PostgresReviewRepository = SQLReviewRepository<PostgresDatabase>

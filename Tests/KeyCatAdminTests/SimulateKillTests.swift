@@ -1,0 +1,61 @@
+import Foundation
+import KeyCatTestSupport
+import Testing
+
+/// `payments simulate` killed with SIGKILL at seeded random moments, again and again on one
+/// database: after each kill, `payments reconcile` and `db check` must pass. The count is
+/// `KEYCAT_CRASH_KILLS` (default 12, a few seconds in all; the README records a run of 100),
+/// the moments are drawn from `KEYCAT_CRASH_SEED` (default 2026).
+@Suite("payments simulate killed with SIGKILL, again and again")
+struct SimulateKillTests {
+    static var kills: Int { ProcessInfo.processInfo.environment["KEYCAT_CRASH_KILLS"].flatMap { Int($0) } ?? 12 }
+    static var seed: UInt64 { ProcessInfo.processInfo.environment["KEYCAT_CRASH_SEED"].flatMap { UInt64($0) } ?? 2026 }
+
+    /// SplitMix64: the kill moments repeat for a seed.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test("killed at seeded random moments, each time reconcile succeeds and db check finds the database healthy with every invariant")
+    func killedAgainAndAgain() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("killed.db").path
+            #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
+            var generator = SeededGenerator(state: Self.seed)
+            var killed = 0, unhealthy = 0, violations = 0
+            for run in 0..<Self.kills {
+                let child = Process()
+                child.executableURL = AdminProcess.binary
+                child.arguments = ["payments", "simulate", "--db", path, "--orders", "20000", "--seed", "\(run + 1)",
+                                   "--fault-rate", "0.05", "--timeout-rate", "0.1", "--webhook-duplicate-rate", "0.2"]
+                child.environment = ["PATH": "/usr/bin:/bin", "USER": "tester"]
+                child.standardOutput = FileHandle.nullDevice
+                child.standardError = FileHandle.nullDevice
+                try child.run()
+                // Anywhere from start-up (opening, creating the run's shop) to deep in the orders.
+                try await Task.sleep(for: .milliseconds(Int.random(in: 5...700, using: &generator)))
+                kill(child.processIdentifier, SIGKILL)
+                child.waitUntilExit()
+                if child.terminationReason == .uncaughtSignal { killed += 1 }
+
+                let reconcile = try AdminProcess.run(["payments", "reconcile", "--db", path])
+                #expect(reconcile.status == 0, "kill \(run + 1): \(reconcile.standardOutput) \(reconcile.standardError)")
+                let check = try AdminProcess.run(["db", "check", "--db", path, "--json"])
+                let report = try JSONSerialization.jsonObject(with: Data(check.standardOutput.utf8)) as? [String: Any]
+                let invariants = (report?["invariants"] as? [Any])?.count ?? -1
+                if check.status != 0 || report?["healthy"] as? Bool != true { unhealthy += 1 }
+                if invariants != 0 { violations += 1 }
+                #expect(check.status == 0 && invariants == 0, "kill \(run + 1): \(check.standardOutput) \(check.standardError)")
+            }
+            #expect(killed == Self.kills, "only \(killed) of \(Self.kills) runs were still going when killed")
+            print("crash test: \(killed) SIGKILLs of payments simulate (seed \(Self.seed)): \(unhealthy) unhealthy databases, \(violations) with invariant violations")
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+import KeyCatTestSupport
+import Testing
+@testable import KeyCatData
+
+/// Checkout, payment confirmation, webhooks and the cart, run over every store: a port behaves the
+/// same wherever its rows live.
+@Suite("Checkout on every store")
+struct CheckoutStoreTests {
+    @Test("concurrent confirms and webhooks for one payment: exactly one wins, all see the paid order",
+          arguments: Backend.allCases)
+    func raceHasOneWinner(_ backend: Backend) async throws {
+        try await withCommerce(backend) { shop in
+            let order = try await shop.order(quantity: 2)
+            shop.gateway.add(GatewayPayment(impUID: "imp_1", merchantUID: order.merchantUID, status: .paid, amount: order.amount))
+            let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        if index.isMultiple(of: 2) {
+                            return try await shop.checkout.confirm(order.id, impUID: "imp_1", by: shop.buyer).status == .paid
+                        }
+                        let outcome = try await shop.checkout.handleWebhook(
+                            id: "msg_\(index)", impUID: "imp_1", merchantUID: order.merchantUID)
+                        switch outcome {
+                        case .settled(.paid), .settled(.alreadyPaid): return true
+                        default: return false
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(outcomes.allSatisfy { $0 })
+            #expect(try shop.orders.payments(of: order.id).count == 1)
+            #expect(try shop.orders.find(order.id)?.status == .paid)
+            #expect(try shop.stock() == 1)
+        }
+    }
+
+    @Test("a forged amount fails the order, returns the stock and cancels the payment", arguments: Backend.allCases)
+    func forged(_ backend: Backend) async throws {
+        try await withCommerce(backend) { shop in
+            let order = try await shop.order()
+            #expect(try shop.stock() == 2)
+            shop.gateway.add(GatewayPayment(impUID: "imp_2", merchantUID: order.merchantUID, status: .paid, amount: Money(won: 1)))
+            await #expect(throws: KeyCatError.self) { try await shop.checkout.confirm(order.id, impUID: "imp_2", by: shop.buyer) }
+            #expect(try shop.orders.find(order.id)?.status == .failed)
+            #expect(try shop.stock() == 3)
+            #expect(shop.gateway.payments.withLock { $0["imp_2"]?.status } == .cancelled)
+        }
+    }
+
+    @Test("the cart adds up to the cap and checkout from it names what ran out", arguments: Backend.allCases)
+    func cartCheckout(_ backend: Backend) async throws {
+        try await withCommerce(backend) { shop in
+            let service = CartService(carts: shop.carts, products: shop.products, clock: shop.clock)
+            try service.add(shop.product.id, quantity: 90, by: shop.buyer)
+            let cart = try service.add(shop.product.id, quantity: 90, by: shop.buyer)
+            #expect(cart.lines.first?.quantity == 99 && cart.lines.first?.isAvailable == false)
+            do {
+                _ = try await shop.checkout.checkout(CheckoutRequest(.cart), by: shop.buyer)
+                Issue.record("expected out of stock")
+            } catch let error as KeyCatError {
+                #expect(error.code == .outOfStock && error.context["available"] == "3")
+            }
+            #expect(try shop.stock() == 3)
+        }
+    }
+
+    @Test("buyers racing for the last units take exactly the stock; the rest are out of stock", arguments: Backend.allCases)
+    func lastUnits(_ backend: Backend) async throws {
+        try await withCommerce(backend, units: 3) { shop in
+            let outcomes = await Self.race(12, [shop])
+            #expect(outcomes.sold == 3)
+            #expect(outcomes.outOfStock == 9)
+            #expect(outcomes.other.isEmpty)
+            let left = try shop.stock()
+            #expect(left == 0)
+        }
+    }
+
+    @Test("two servers on one Postgres database racing for the last units sell exactly the stock",
+          .enabled(if: PostgresTestServer.isConfigured || PostgresTestServer.isCI, Comment(rawValue: PostgresTestServer.skipReason)))
+    func twoServers() async throws {
+        try await withTwoPostgresServers { first, second in
+            let clock = TestClock()
+            let (product, buyer) = try CommerceHarness.stock(first, units: 5, clock: clock)
+            let servers = [first, second].map {
+                CommerceHarness.stored($0, product: product, buyer: buyer, clock: clock, gateway: FakeGateway())
+            }
+            let outcomes = await Self.race(16, servers)
+            #expect(outcomes.sold == 5)
+            #expect(outcomes.outOfStock == 11)
+            #expect(outcomes.other.isEmpty)
+            #expect(try servers[1].stock() == 0)
+            let taken = try first.read { connection in
+                try connection.queryOne("SELECT coalesce(sum(quantity), 0) FROM order_lines", []) { $0.int(0) }
+            }
+            #expect(taken == 5)
+        }
+    }
+
+    @Test("the repositories' writes on Postgres are serializable, as SQLite's single writer is",
+          .enabled(if: PostgresTestServer.isConfigured || PostgresTestServer.isCI, Comment(rawValue: PostgresTestServer.skipReason)))
+    func serializableWrites() async throws {
+        func isolation(_ database: some SQLDatabase) throws -> String? {
+            try database.write { try $0.queryOne("SHOW transaction_isolation", []) { $0.string(0) } }
+        }
+        let level = try await withPostgresTestDatabase { try isolation($0) }
+        #expect(level == "serializable")
+    }
+
+    /// `buyers` checkouts of one unit each, spread over `servers`, all at once.
+    static func race(_ buyers: Int, _ servers: [CommerceHarness]) async -> (sold: Int, outOfStock: Int, other: [String]) {
+        await withTaskGroup(of: Result<Order, KeyCatError>.self) { group in
+            for index in 0..<buyers {
+                let shop = servers[index % servers.count]
+                group.addTask {
+                    do {
+                        return .success(try await shop.order())
+                    } catch let error as KeyCatError {
+                        return .failure(error)
+                    } catch {
+                        return .failure(KeyCatError(.internalError, "\(error)"))
+                    }
+                }
+            }
+            var tally = (sold: 0, outOfStock: 0, other: [String]())
+            for await outcome in group {
+                switch outcome {
+                case .success: tally.sold += 1
+                case .failure(let error) where error.code == .outOfStock: tally.outOfStock += 1
+                case .failure(let error): tally.other.append("\(error)")
+                }
+            }
+            return tally
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+@testable import KeyCat
+import KeyCatData
+import KeyCatInfrastructure
+import KeyCatPGSimulator
+import Synchronization
+import Testing
+
+/// Forwards to the simulator and, once armed, fills the disk (through the fault VFS) as the
+/// PG's answer to a payment look-up comes back: between a webhook's start and its write.
+final class DiskFillingLookUpGateway: PaymentGateway {
+    let inner: PGGatewayClient
+    private let armed = Mutex(false)
+
+    init(_ simulator: PGSimulator) {
+        inner = PGGatewayClient(
+            transport: simulator.transport,
+            configuration: PGClientConfiguration(apiKey: simulator.credentials.key, apiSecret: simulator.credentials.secret),
+            clock: SystemClock(), logSink: DiscardingLogSink())
+    }
+
+    /// Fills the disk at the next payment look-up by `impUID`.
+    func fillAtNextLookUp() { armed.withLock { $0 = true } }
+
+    func prepare(merchantUID: String, amount: Money) async throws(KeyCatError) {
+        try await inner.prepare(merchantUID: merchantUID, amount: amount)
+    }
+    func payment(impUID: String) async throws(KeyCatError) -> GatewayPayment {
+        let payment = try await inner.payment(impUID: impUID)
+        if armed.withLock({ $0 }) {
+            armed.withLock { $0 = false }
+            FaultVFS.arm(.diskFull, nth: 1)
+        }
+        return payment
+    }
+    func payment(merchantUID: String) async throws(KeyCatError) -> GatewayPayment { try await inner.payment(merchantUID: merchantUID) }
+    func payments(_ query: GatewayPaymentQuery) async throws(KeyCatError) -> GatewayPaymentPage { try await inner.payments(query) }
+    func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment { try await inner.cancel(cancellation) }
+}
+
+extension FaultInjectionTests {
+    @Suite("Webhooks on a full disk")
+    struct WebhookFullDisk {
+        @Test("a webhook whose payment could not be written on a full disk is applied when the PG redelivers it, not dropped as a duplicate")
+        func redeliveryAfterFullDisk() async throws {
+            FaultVFS.reset()
+            defer { FaultVFS.reset() }
+            let simulator = try PGSimulator()
+            let gateway = DiskFillingLookUpGateway(simulator)
+            try await TestShop.with(configure: { configuration in
+                configuration.paymentGateway = .custom(gateway, webhookSecrets: [simulator.webhookSecret])
+                configuration.sqliteVFS = FaultVFS.name
+            }) { shop in
+                let product = try shop.product(stock: 3)
+                let buyer = try shop.user(.buyer)
+                let order = try await shop.checkout(product, by: buyer)
+                let payment = try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number)
+
+                gateway.fillAtNextLookUp()
+                await expectFailure(.storage) {
+                    try await shop.keycat.checkout.handleWebhook(id: "wh_full", impUID: payment.impUID, merchantUID: order.merchantUID)
+                }
+                #expect(FaultVFS.failures > 0)
+                FaultVFS.disarm()  // room on the disk again
+                #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .awaitingPayment)
+
+                // The PG got no 2xx, so it delivers the same webhook again.
+                let redelivered = try await shop.keycat.checkout.handleWebhook(
+                    id: "wh_full", impUID: payment.impUID, merchantUID: order.merchantUID)
+                guard case .settled(.paid) = redelivered else {
+                    Issue.record("the redelivery was \(redelivered), not applied")
+                    return
+                }
+                #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .paid)
+                // A third delivery is the duplicate.
+                #expect(try await shop.keycat.checkout.handleWebhook(
+                    id: "wh_full", impUID: payment.impUID, merchantUID: order.merchantUID) == .duplicate)
+                try shop.expectHealthy()
+            }
+        }
+    }
+}
