@@ -108,10 +108,13 @@ enum JSONInput {
             return try JSONDecoder().decode(type, from: data)
         } catch let DecodingError.keyNotFound(key, context) {
             throw .validation(path(context.codingPath + [key]), "\(path(context.codingPath + [key])) is missing")
-        } catch let DecodingError.typeMismatch(_, context) {
+        } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty {
             throw .validation(path(context.codingPath), "\(path(context.codingPath)) has the wrong type")
-        } catch let DecodingError.valueNotFound(_, context) {
+        } catch let DecodingError.valueNotFound(_, context) where !context.codingPath.isEmpty {
             throw .validation(path(context.codingPath), "\(path(context.codingPath)) is null")
+        } catch DecodingError.typeMismatch, DecodingError.valueNotFound {
+            // The whole file is a number, a string, an array or null: there is no key to name.
+            throw .validation("file", "the file must be a JSON object")
         } catch {
             throw .validation("file", "the file is not valid JSON")
         }
