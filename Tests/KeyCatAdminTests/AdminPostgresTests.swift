@@ -76,9 +76,9 @@ struct AdminPostgresTests {
             try await withTemporaryDirectory { directory in
                 #expect(try AdminProcess.run(["init", "--db", url], currentDirectory: directory).status == 0)
                 let simulate = ["payments", "simulate", "--db", url, "--catalog", "shared", "--products", "4", "--stock", "40",
-                                "--orders", "60", "--buyers", "6", "--fault-rate", "0.05", "--timeout-rate", "0.05",
+                                "--buyers", "6", "--fault-rate", "0.05", "--timeout-rate", "0.05",
                                 "--webhook-duplicate-rate", "0.2"]
-                let runs = try (1...3).map { try Self.start(simulate + ["--seed", "\($0)"], in: directory) }
+                let runs = try (1...3).map { try Self.start(simulate + ["--orders", "60", "--seed", "\($0)"], in: directory) }
                 for run in runs {
                     run.waitUntilExit()
                     // Exit 0: every invariant held and db check found the database healthy.
