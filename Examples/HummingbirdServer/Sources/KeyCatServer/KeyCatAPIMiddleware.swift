@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import KeyCatAPI
 import NIOCore

@@ -3,6 +3,7 @@ import Hummingbird
 import KeyCat
 import KeyCatAPI
 import Logging
+import ServiceLifecycle
 
 /// KeyCat's REST API over HTTP: reads its settings from the environment (``ServerSettings``),
 /// opens the database, mounts ``KeyCatAPI`` and serves until SIGTERM or SIGINT, then finishes the

@@ -36,10 +36,10 @@ enum PaymentWindow {
                     "status": payment.status.rawValue, "failure_reason": payment.failureReason ?? NSNull(),
                     "card_last4": payment.cardLast4 ?? NSNull(),
                 ])
-            } catch .alreadyPaid {
+            } catch PGSimulatorError.alreadyPaid {
                 return json(["code": "already_paid", "message": "\(merchantUID) is already paid"], status: .conflict)
             } catch {
-                return json(["code": "simulator", "message": error.description], status: .internalServerError)
+                return json(["code": "simulator", "message": "\(error)"], status: .internalServerError)
             }
         }
     }
