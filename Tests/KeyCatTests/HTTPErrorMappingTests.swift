@@ -65,3 +65,58 @@ struct HTTPErrorMappingTests {
         #expect(!text.contains("hunter2"))
     }
 }
+
+@Suite("5xx bodies and errors that are not KeyCat's")
+struct HTTPServerErrorBodyTests {
+    @Test("a storage error's body names no file, SQLite code or message of the database")
+    func storageRevealsNothing() throws {
+        let error = KeyCatError(.storage, "/var/lib/keycat/keycat.db: disk I/O error (SQLITE_IOERR_WRITE)",
+                                context: ["path": "/var/lib/keycat/keycat.db", "sqlite_code": "778"])
+        let response = HTTPErrorResponse(error)
+        #expect(response.status == 500)
+        let object = try JSONSerialization.jsonObject(with: response.body) as? [String: String]
+        #expect(object?.keys.sorted() == ["code", "message"])
+        #expect(object?["code"] == "storage")
+        let text = String(decoding: response.body, as: UTF8.self)
+        #expect(!text.contains("/var/lib") && !text.contains("778") && !text.contains("SQLITE"))
+    }
+
+    @Test("a refund left pending keeps what the client acts on, and nothing else")
+    func pendingRefundKeepsItsIDs() throws {
+        let error = KeyCatError(.gatewayTimeout, "the PG at https://pg.internal:8443 did not answer",
+                                context: ["outcome": "unknown", "order_id": "7", "refund_id": "3", "amount": "1000", "url": "https://pg.internal"])
+        let object = try JSONSerialization.jsonObject(with: error.httpBody) as? [String: String]
+        #expect(object?["outcome"] == "unknown" && object?["order_id"] == "7" && object?["refund_id"] == "3")
+        #expect(object?["url"] == nil)
+        #expect(object?["message"]?.contains("pg.internal") == false)
+    }
+
+    @Test("a server's own DecodingError is a 400 naming the field")
+    func decodingError() throws {
+        struct Body: Decodable { var quantity: Int }
+        do {
+            _ = try JSONDecoder().decode(Body.self, from: Data(#"{"quantity": "two"}"#.utf8))
+            Issue.record("decoding should fail")
+        } catch {
+            let response = HTTPErrorResponse(error)
+            #expect(response.status == 400)
+            let object = try JSONSerialization.jsonObject(with: response.body) as? [String: String]
+            #expect(object?["code"] == "validation" && object?["field"] == "quantity")
+        }
+    }
+
+    @Test("a cancelled request is 499, never 500")
+    func cancellation() {
+        let response = HTTPErrorResponse(CancellationError())
+        #expect(response.status == 499)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("\"cancelled\""))
+    }
+
+    @Test("both webhook paths answer a payment the PG cannot find with 200, a bad signature with 400")
+    func webhookStatuses() {
+        #expect(WebhookHTTPHandler.status(for: KeyCatError(.paymentNotFound, "x")) == 200)
+        #expect(WebhookHTTPHandler.status(for: KeyCatError(.invalidGatewayResponse, "x")) == 200)
+        #expect(WebhookHTTPHandler.status(for: KeyCatError.validation("webhook", "x")) == 400)
+        #expect(WebhookHTTPHandler.status(for: KeyCatError(.gatewayUnavailable, "x")) == 503)
+    }
+}

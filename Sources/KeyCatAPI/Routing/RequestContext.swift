@@ -35,7 +35,7 @@ struct RequestContext: Sendable {
         do {
             return try Self.decoder.decode(Body.self, from: Data(bytes))
         } catch let error as DecodingError {
-            throw KeyCatError(decoding: error)
+            throw Self.explain(error, in: bytes)
         } catch let error as KeyCatError {
             throw error
         } catch {
@@ -96,6 +96,38 @@ struct RequestContext: Sendable {
             throw .validation("Idempotency-Key", "Idempotency-Key must be 1–255 characters")
         }
         return key
+    }
+
+    /// The decoding error as a 400 naming the field. Foundation reports a number that does not
+    /// fit its field (`1.5` for an integer) as invalid JSON without a path; when the JSON itself
+    /// parses, the first such number is found and named instead.
+    static func explain(_ error: DecodingError, in bytes: [UInt8]) -> KeyCatError {
+        guard case let .dataCorrupted(context) = error, context.codingPath.isEmpty,
+              let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) else {
+            return KeyCatError(decoding: error)
+        }
+        let field = firstNonInteger(in: object, at: []) ?? "body"
+        return .validation(field, field == "body" ? "the body has a value out of range" : "\(field) must be an integer in range")
+    }
+
+    private static func firstNonInteger(in value: Any, at path: [String]) -> String? {
+        switch value {
+        case let object as [String: Any]:
+            for key in object.keys.sorted() {
+                if let found = firstNonInteger(in: object[key]!, at: path + [key]) { return found }
+            }
+        case let array as [Any]:
+            for (index, item) in array.enumerated() {
+                if let found = firstNonInteger(in: item, at: path + [String(index)]) { return found }
+            }
+        case let number as NSNumber where !(value is Bool):
+            if Int64(exactly: number.doubleValue) == nil || number.doubleValue.magnitude >= 9.2e18 {
+                return path.isEmpty ? "body" : path.joined(separator: ".")
+            }
+        default:
+            break
+        }
+        return nil
     }
 
     private static let decoder: JSONDecoder = {

@@ -1,0 +1,155 @@
+import Foundation
+import KeyCat
+import KeyCatAPI
+import Testing
+
+/// The answers of the API layer itself: unknown paths, wrong methods, bodies that are malformed,
+/// too large or not JSON, missing tokens and roles. None of them is ever a 500.
+@Suite("Protocol errors: 404, 405 with Allow, 400 naming the field, 413, 415, 401, 403")
+struct ProtocolErrorTests {
+    @Test("an unknown path is 404", arguments: [
+        "/", "/nope", "/products/abc", "/products/0", "/products/-1", "/products/1/nothing", "/products/99999999999999999999",
+        "/users/1/reviews/2",
+    ])
+    func unknownPath(_ path: String) async throws {
+        try await APITestServer.with { server in
+            let answer = try await server.send("GET", path)
+            #expect(answer.status == 404 && answer.code == "route_not_found", "\(answer)")
+        }
+    }
+
+    @Test("a known path with another method is 405 listing the allowed ones", arguments: [
+        ("PUT", "/products", "GET, POST"),
+        ("POST", "/products/7", "DELETE, GET, PATCH"),
+        ("GET", "/checkout", "POST"),
+        ("PATCH", "/cart", "DELETE, GET"),
+        ("GET", "/webhooks/pg", "POST"),
+        ("POST", "/me", "DELETE, GET, PATCH"),
+    ])
+    func wrongMethod(_ method: String, _ path: String, _ allow: String) async throws {
+        try await APITestServer.with { server in
+            let answer = try await server.send(method, path)
+            #expect(answer.status == 405 && answer.code == "method_not_allowed", "\(answer)")
+            #expect(answer.response.headers["allow"] == allow)
+        }
+    }
+
+    /// (method, target, raw JSON body, the field the 400 names)
+    static let badInput: [(String, String, String, String)] = [
+        ("POST", "/users", "{}", "email"),
+        ("POST", "/users", #"{"email": 5, "password": "keycat123", "nick": "mina"}"#, "email"),
+        ("POST", "/users", #"{"email": "a@example.com", "password": "keycat123", "nick": "mina", "birthday": "1999-13-01"}"#, "birthday"),
+        ("POST", "/users", #"{"email": "a@example.com", "password": "short", "nick": "mina"}"#, "password"),
+        ("POST", "/users", #"{"email":"#, "body"),
+        ("POST", "/users", "[1, 2]", "body"),
+        ("POST", "/sessions", #"{"email": "a@example.com"}"#, "password"),
+        ("POST", "/sessions/refresh", #"{"refresh_token": null}"#, "refresh_token"),
+        ("POST", "/cart/items", #"{"product_id": "seven"}"#, "product_id"),
+        ("PUT", "/cart/items/1", #"{"quantity": 1.5}"#, "quantity"),
+        ("POST", "/checkout", #"{"items": [{"product_id": 1}]}"#, "items.0.quantity"),
+        ("POST", "/checkout", #"{"items": [{"product_id": 1, "quantity": 99999999999999999999}]}"#, "items.0.quantity"),
+        ("POST", "/orders/1/confirm", "{}", "imp_uid"),
+        ("PATCH", "/products/1", #"{"title": "new"}"#, "version"),
+        ("POST", "/products", #"{"kind": "spaceship"}"#, "kind"),
+        ("POST", "/orders/1/refund", #"{"amount": "lots", "reason": "x"}"#, "amount"),
+        ("GET", "/products?limit=0", "", "limit"),
+        ("GET", "/products?limit=many", "", "limit"),
+        ("GET", "/products?sort=cheapest", "", "sort"),
+        ("GET", "/products?hot_swap=maybe", "", "hot_swap"),
+        ("GET", "/products?min_price=x", "", "min_price"),
+        ("GET", "/products?min_price=9&max_price=1", "", "min_price"),
+        ("GET", "/orders?status=lost", "", "status"),
+    ]
+
+    @Test("malformed JSON, a wrong type, a missing field or a broken rule is 400 naming the field", arguments: badInput)
+    func badRequest(_ method: String, _ target: String, _ body: String, _ field: String) async throws {
+        try await APITestServer.with { server in
+            let admin = try await server.signedIn(.admin, "operator")
+            let answer = await server.api.respond(to: APIRequest(
+                method: method, target: target, headers: ["Content-Type": "application/json", "Authorization": "Bearer \(admin.token)"],
+                body: Array(body.utf8)))
+            let parsed = Answer(response: answer)
+            #expect(parsed.status == 400 && parsed.code == "validation", "\(parsed)")
+            #expect(parsed.field == field, "\(parsed)")
+        }
+    }
+
+    @Test("a product's images are checked: not base64 names the image")
+    func badImage() async throws {
+        try await APITestServer.with { server in
+            let seller = try await server.signedIn(.seller, "seller")
+            var json = APITestServer.productJSON()
+            json["images"] = ["not base64!"]
+            let answer = try await server.send("POST", "/products", json: json, token: seller.token)
+            #expect(answer.status == 400 && answer.field == "images.0", "\(answer)")
+            json["images"] = [Data("plain text, not an image".utf8).base64EncodedString()]
+            let notImage = try await server.send("POST", "/products", json: json, token: seller.token)
+            #expect(notImage.status == 400, "\(notImage)")
+        }
+    }
+
+    @Test("a body over the route's limit is 413 naming the limit", arguments: KeyCatAPI.routes.filter { $0.body != .none })
+    func tooLarge(_ route: RouteDescription) async throws {
+        try await APITestServer.with { server in
+            let path = route.path.replacingOccurrences(of: "{id}", with: "1").replacingOccurrences(of: "{product_id}", with: "1")
+            let answer = Answer(response: await server.api.respond(to: APIRequest(
+                method: route.method, path: path, headers: ["Content-Type": "application/json"],
+                body: [UInt8](repeating: UInt8(ascii: " "), count: route.body.limit + 1))))
+            #expect(answer.status == 413 && answer.code == "payload_too_large", "\(answer)")
+            #expect(answer["limit"] as? String == String(route.body.limit))
+        }
+    }
+
+    @Test("a JSON route sent anything but JSON is 415", arguments: KeyCatAPI.routes.filter {
+        if case .json = $0.body { return true } else { return false }
+    })
+    func notJSON(_ route: RouteDescription) async throws {
+        try await APITestServer.with { server in
+            let path = route.path.replacingOccurrences(of: "{id}", with: "1").replacingOccurrences(of: "{product_id}", with: "1")
+            for contentType in ["text/plain", "application/x-www-form-urlencoded", nil] {
+                var headers: HTTPHeaders = [:]
+                headers["Content-Type"] = contentType
+                let answer = Answer(response: await server.api.respond(to: APIRequest(
+                    method: route.method, path: path, headers: headers, body: Array("{}".utf8))))
+                #expect(answer.status == 415 && answer.code == "unsupported_media_type", "\(contentType ?? "none"): \(answer)")
+            }
+            let charset = Answer(response: await server.api.respond(to: APIRequest(
+                method: route.method, path: path, headers: ["content-type": "Application/JSON; charset=utf-8"], body: Array("{}".utf8))))
+            #expect(charset.status != 415, "\(charset)")
+        }
+    }
+
+    @Test("no route answers 5xx to garbage, missing ids or the wrong shape", arguments: KeyCatAPI.routes)
+    func neverServerError(_ route: RouteDescription) async throws {
+        try await APITestServer.with { server in
+            let admin = try await server.signedIn(.admin, "operator")
+            let path = route.path.replacingOccurrences(of: "{id}", with: "987654").replacingOccurrences(of: "{product_id}", with: "987654")
+            for body in [#"{"x":"#, "[]", "null", #"{"items": 7, "version": "x", "reason": 5}"#, "", "\u{0}\u{1}"] {
+                let answer = Answer(response: await server.api.respond(to: APIRequest(
+                    method: route.method, target: path + "?limit=abc&next=%00&status=x&sort=%FF",
+                    headers: ["Content-Type": "application/json", "Authorization": "Bearer \(admin.token)"],
+                    body: Array(body.utf8))))
+                #expect(answer.status < 500, "\(route) with \(body): \(answer)")
+            }
+        }
+    }
+
+    @Test("a signed-in route without a token is 401 with WWW-Authenticate; a bad token is 401; a role that may not is 403")
+    func authentication() async throws {
+        try await APITestServer.with { server in
+            let missing = try await server.send("GET", "/me")
+            #expect(missing.status == 401 && missing.code == "invalid_token", "\(missing)")
+            #expect(missing.response.headers["www-authenticate"] == "Bearer")
+            let forged = try await server.send("GET", "/me", token: "not.a.token")
+            #expect(forged.status == 401 && forged.code == "invalid_token", "\(forged)")
+            let basic = try await server.send("GET", "/me", headers: ["Authorization": "Basic dXNlcjpwYXNz"])
+            #expect(basic.status == 401, "\(basic)")
+            let buyer = try await server.signedIn(.buyer, "buyer")
+            for (method, target) in [("GET", "/users"), ("GET", "/seller-applications"), ("POST", "/orders/1/ship"),
+                                     ("POST", "/products")] {
+                let answer = try await server.send(method, target, json: [:], token: buyer.token)
+                #expect(answer.status == 403 && answer.code == "forbidden", "\(method) \(target): \(answer)")
+            }
+        }
+    }
+}
