@@ -20,8 +20,9 @@ enum HTTPTestServer {
 
     /// The account `keycat-admin users create` made for `role` (`OPERATOR` or `SELLER`).
     static func account(_ role: String) throws -> (email: String, password: String) {
-        let email = environment["KEYCAT_TEST_\(role)_EMAIL"], password = environment["KEYCAT_TEST_\(role)_PASSWORD"]
-        return (try #require(email, "KEYCAT_TEST_\(role)_EMAIL"), try #require(password, "KEYCAT_TEST_\(role)_PASSWORD"))
+        let email = try #require(environment["KEYCAT_TEST_\(role)_EMAIL"], "KEYCAT_TEST_\(role)_EMAIL")
+        let password = try #require(environment["KEYCAT_TEST_\(role)_PASSWORD"], "KEYCAT_TEST_\(role)_PASSWORD")
+        return (email, password)
     }
 
     static func client() throws -> HTTPClient { HTTPClient(base: try #require(url, "\(skipReason)")) }
@@ -105,9 +106,11 @@ final class HTTPSession: Sendable {
     var tokens: Tokens { state.withLock { $0 } }
 
     static func tokens(_ pair: HTTPAnswer) throws -> Tokens {
-        let expires = try #require(ISO8601DateFormatter().date(from: try #require(pair["access_token_expires_at"] as? String)))
-        return Tokens(access: try #require(pair["access_token"] as? String), refresh: try #require(pair["refresh_token"] as? String),
-                      accessExpiresAt: expires)
+        let expiry = try #require(pair["access_token_expires_at"] as? String)
+        let expires = try #require(ISO8601DateFormatter().date(from: expiry))
+        let access = try #require(pair["access_token"] as? String)
+        let refresh = try #require(pair["refresh_token"] as? String)
+        return Tokens(access: access, refresh: refresh, accessExpiresAt: expires)
     }
 
     @discardableResult
