@@ -11,7 +11,8 @@ import ServiceLifecycle
 /// - `POST /pg/payments/{merchant_uid}` with `{"card_number": "4242 4242 4242 4242"}` (or the
 ///   page's form): pays with that card; answers the attempt as JSON — `imp_uid`, `status` (`paid`
 ///   or `failed`), `failure_reason`, `amount`, `card_last4` — for the app to confirm with. 404 when
-///   nothing is prepared for the merchant UID, 409 when it is already paid.
+///   nothing is prepared for the merchant UID, 409 when it is already paid. After a failed
+///   attempt the buyer may try again, for the same amount.
 enum PaymentWindow {
     static let prefix = "/pg/"
 
@@ -28,9 +29,11 @@ enum PaymentWindow {
             guard let cardNumber = cardNumber(in: body) else {
                 return json(["code": "validation", "message": "card_number is required"], status: .badRequest)
             }
-            guard simulator.payment(merchantUID: merchantUID) != nil else { return notFound(merchantUID) }
+            guard let latest = simulator.payment(merchantUID: merchantUID) else { return notFound(merchantUID) }
             do {
-                let payment = try simulator.pay(merchantUID: merchantUID, cardNumber: cardNumber)
+                // The amount the window shows, which the merchant prepared: after a failed attempt
+                // the buyer tries again for the same amount.
+                let payment = try simulator.pay(merchantUID: merchantUID, cardNumber: cardNumber, amount: latest.amount)
                 return json([
                     "imp_uid": payment.impUID, "merchant_uid": payment.merchantUID, "amount": payment.amount,
                     "status": payment.status.rawValue, "failure_reason": payment.failureReason ?? NSNull(),
