@@ -28,7 +28,8 @@ extension KeyCat {
         var ownsSimulator: Bool
     }
 
-    private static func inMemoryDatabase(_ configuration: Configuration) -> Bool {
+    /// Whether the configuration names a private in-memory database rather than a file.
+    static func isInMemory(_ configuration: Configuration) -> Bool {
         configuration.databasePath.isEmpty || configuration.databasePath == ":memory:"
     }
 
@@ -49,7 +50,7 @@ extension KeyCat {
             let path = PGSimulator.storagePath(besideDatabase: configuration.databasePath)
             // Opening without `createIfMissing` creates nothing, the simulator's file included
             // (`db check` must change nothing): without the file no payment was ever made there.
-            if !configuration.createIfMissing, !inMemoryDatabase(configuration), !FileManager.default.fileExists(atPath: path) {
+            if !configuration.createIfMissing, !isInMemory(configuration), !FileManager.default.fileExists(atPath: path) {
                 return GatewaySetup(gateway: MissingSimulatorGateway(reason: "there is no PG simulator file at \(path)"),
                                     webhookSecrets: [PGSimulator.defaultWebhookSecret], simulator: nil, ownsSimulator: false)
             }
@@ -60,7 +61,7 @@ extension KeyCat {
                     webhookSecrets: [PGSimulator.defaultWebhookSecret], simulator: nil, ownsSimulator: false)
             }
             // An in-memory database gets an in-memory simulator, never a file in the working folder.
-            let inMemory = inMemoryDatabase(configuration)
+            let inMemory = isInMemory(configuration)
             do {
                 let simulator = try PGSimulator(
                     storage: inMemory ? .inMemory : .file(path: path),

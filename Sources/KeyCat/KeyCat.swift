@@ -33,8 +33,11 @@ public final class KeyCat: Sendable {
     public let sellers: SellerService
     /// The catalog: listings with specs and images, and their keyset-paginated lists.
     public let catalog: CatalogService
-    /// Product images, in a folder beside the database.
-    let imageStore: FileSystemImageStore
+    /// Product images: in a folder beside the database, or in memory with an in-memory database
+    /// (which leaves nothing on disk).
+    let imageStore: any ImageStore
+    /// The images folder beside the database; nil for an in-memory database.
+    let imagesDirectory: URL?
     /// Reviews: write (buyers who paid), delete (author or admin), list per product or author.
     /// See `docs/social.md`.
     public let reviews: ReviewService
@@ -82,7 +85,14 @@ public final class KeyCat: Sendable {
             applications: SQLiteSellerApplicationRepository(database: database), users: users,
             registry: configuration.businessRegistry ?? SQLiteBusinessRegistry(database: database),
             cursors: cursors, clock: configuration.clock)
-        imageStore = FileSystemImageStore(directory: FileSystemImageStore.directory(besideDatabaseAt: configuration.databasePath))
+        if Self.isInMemory(configuration) {
+            imagesDirectory = nil
+            imageStore = InMemoryImageStore()
+        } else {
+            let directory = FileSystemImageStore.directory(besideDatabaseAt: configuration.databasePath)
+            imagesDirectory = directory
+            imageStore = FileSystemImageStore(directory: directory)
+        }
         let products = SQLiteProductRepository(database: database)
         catalog = CatalogService(products: products, images: imageStore, cursors: cursors, clock: configuration.clock,
                                  sweepsLapsedDiscounts: !configuration.readOnly)

@@ -64,17 +64,25 @@ public struct KeyCatAPI: Sendable {
             return .problem(413, "payload_too_large", "the body is over this route's limit of \(body.limit) bytes",
                             extra: ["limit": String(body.limit)])
         }
-        if case .json = body, !isJSON(request.headers["Content-Type"]) {
+        switch body {
+        case .json where !isJSON(request.headers["Content-Type"]):
             return .problem(415, "unsupported_media_type", "the body must be application/json")
+        case .image where !RouteBody.imageTypes.contains(mediaType(request.headers["Content-Type"])):
+            return .problem(415, "unsupported_media_type", "the body must be one of \(RouteBody.imageTypes.joined(separator: ", "))")
+        default:
+            return nil
         }
-        return nil
     }
 
     /// `application/json`, any parameters (`; charset=utf-8`), or a `+json` type.
     static func isJSON(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let media = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let media = mediaType(contentType)
         return media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json"))
+    }
+
+    /// The media type of a `Content-Type` without its parameters, lowercased ("" when absent).
+    static func mediaType(_ contentType: String?) -> String {
+        contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
     private func authenticate(_ request: APIRequest, for access: RouteAccess) throws(KeyCatError) -> Principal? {

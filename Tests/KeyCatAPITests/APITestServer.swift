@@ -44,7 +44,24 @@ struct APITestServer {
         if let token { headers["Authorization"] = "Bearer \(token)" }
         let response = await api.respond(to: APIRequest(method: method, target: target, headers: headers, body: body,
                                                         clientAddress: "203.0.113.7"))
-        return Answer(response: response)
+        let answer = Answer(response: response)
+        // Every body a client sees is snake_case JSON, whatever the route.
+        if !response.body.isEmpty, response.status != 200 || !(target.hasPrefix("/webhooks") || target.hasPrefix("/images")) {
+            #expect(response.headers["Content-Type"] == "application/json", "\(method) \(target)")
+            let keys = Self.keys(in: answer.json as Any)
+            #expect(keys.filter { !$0.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "_" } }.isEmpty,
+                    "\(method) \(target) answered keys that are not snake_case: \(keys.sorted())")
+        }
+        return answer
+    }
+
+    /// Every object key in a parsed JSON value.
+    static func keys(in value: Any) -> Set<String> {
+        switch value {
+        case let object as [String: Any]: Set(object.keys).union(object.values.flatMap { keys(in: $0) })
+        case let array as [Any]: Set(array.flatMap { keys(in: $0) })
+        default: []
+        }
     }
 
     /// A user made by the operators' console with `role`, logged in through the API.

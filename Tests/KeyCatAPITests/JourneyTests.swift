@@ -137,7 +137,7 @@ struct JourneyTests {
             let orderID = try #require(checkout.int("id"))
             let theirs = try await server.send("GET", "/orders/\(orderID)", token: other.token)
             #expect(theirs.status == 445 && theirs.code == "not_owner", "\(theirs)")
-            let missing = try await server.send("GET", "/orders/999999", token: buyer.token)
+            let missing = try await server.send("GET", "/orders/9223372036854775807", token: buyer.token)
             #expect(missing.status == 410 && missing.code == "not_found", "\(missing)")
             let cancelled = try await server.send("POST", "/orders/\(orderID)/cancel", json: ["reason": "changed my mind"],
                                                   token: buyer.token)
@@ -174,6 +174,22 @@ struct JourneyTests {
             #expect(unsigned.status == 400, "\(unsigned)")
             #expect(try await server.send("GET", "/orders/\(checkout.int("id")!)", token: buyer.token)["status"] as? String
                 == "awaiting_payment")
+        }
+    }
+}
+
+@Suite("Server failures through the API")
+struct ServerFailureTests {
+    @Test("a database that fails answers 500 storage with a body that names no file")
+    func storageFailure() async throws {
+        try await APITestServer.with { server in
+            let path = server.keycat.configuration.databasePath
+            server.keycat.close()
+            let answer = try await server.send("GET", "/products")
+            #expect(answer.status == 500 && answer.code == "storage", "\(answer)")
+            #expect(Set(answer.object.keys) == ["code", "message"])
+            let text = String(decoding: answer.response.body, as: UTF8.self)
+            #expect(!text.contains(path) && !text.contains("sqlite"), "\(text)")
         }
     }
 }

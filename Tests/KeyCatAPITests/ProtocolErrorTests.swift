@@ -8,7 +8,7 @@ import Testing
 @Suite("Protocol errors: 404, 405 with Allow, 400 naming the field, 413, 415, 401, 403")
 struct ProtocolErrorTests {
     @Test("an unknown path is 404", arguments: [
-        "/", "/nope", "/products/abc", "/products/0", "/products/-1", "/products/1/nothing", "/products/99999999999999999999",
+        "/", "/nope", "/products/abc", "/products/0", "/products/-1", "/products/1/nothing", "/products/99999999999999999999", "/products/9223372036854775808",
         "/users/1/reviews/2",
     ])
     func unknownPath(_ path: String) async throws {
@@ -123,7 +123,7 @@ struct ProtocolErrorTests {
     func neverServerError(_ route: RouteDescription) async throws {
         try await APITestServer.with { server in
             let admin = try await server.signedIn(.admin, "operator")
-            let path = route.path.replacingOccurrences(of: "{id}", with: "987654").replacingOccurrences(of: "{product_id}", with: "987654")
+            let path = route.path.replacingOccurrences(of: "{id}", with: "9223372036854775807").replacingOccurrences(of: "{product_id}", with: "9223372036854775807")
             for body in [#"{"x":"#, "[]", "null", #"{"items": 7, "version": "x", "reason": 5}"#, "", "\u{0}\u{1}"] {
                 let answer = Answer(response: await server.api.respond(to: APIRequest(
                     method: route.method, target: path + "?limit=abc&next=%00&status=x&sort=%FF",

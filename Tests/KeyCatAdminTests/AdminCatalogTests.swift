@@ -97,7 +97,7 @@ struct AdminCatalogTests {
     func addWithImages() throws {
         try seeded { path throws in
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 3, count: 40)
+            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0, 64, 0, 0, 0, 48, 8, 6, 0, 0, 0, 1, 2, 3, 4] + [UInt8](repeating: 3, count: 40)
             try Data(png).write(to: directory.appendingPathComponent("photo.jpg"))
             try Data("not an image".utf8).write(to: directory.appendingPathComponent("fake.png"))
             let example = try String(contentsOfFile: Self.seedFile.replacingOccurrences(of: "catalog.json", with: "product-example.json"), encoding: .utf8)

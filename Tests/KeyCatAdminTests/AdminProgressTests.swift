@@ -26,6 +26,7 @@ struct AdminProgressTests {
         (["seed", "--synthetic", "6000"], "seeding: 5000 / 6000"),
         (["products", "import", "CATALOG"], "importing: checked 178 / 178 products"),
         (["db", "backup", "BACKUP"], "backup: "),
+        (["payments", "simulate", "--orders", "60"], "simulating: 50/60 orders"),
     ])
     func progress(command: [String], shown: String) throws {
         try withTemporaryDirectory { directory in
@@ -47,6 +48,25 @@ struct AdminProgressTests {
             let json = try onTerminal(words("3") + ["--json"])
             #expect(json.status == 0, "\(json.standardOutput)")
             #expect(!json.standardOutput.contains(shown))
+        }
+    }
+
+    @Test("payments reconcile reports each pass on a terminal only")
+    func reconcileProgress() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("shop.db").path
+            #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
+            // Paid payments at the PG for the gateway-side pass to walk.
+            let simulate = try AdminProcess.run(["payments", "simulate", "--orders", "20", "--decline-rate", "0", "--db", path])
+            #expect(simulate.status == 0, "\(simulate.standardError)")
+
+            let terminal = try onTerminal(["payments", "reconcile", "--db", path])
+            #expect(terminal.status == 0, "\(terminal.standardOutput)")
+            #expect(terminal.standardOutput.contains("reconciling gateway payments: "), "\(terminal.standardOutput)")
+            let redirected = try AdminProcess.run(["payments", "reconcile", "--db", path])
+            #expect(redirected.status == 0 && !redirected.standardError.contains("reconciling"))
+            let json = try onTerminal(["payments", "reconcile", "--db", path, "--json"])
+            #expect(json.status == 0 && !json.standardOutput.contains("reconciling"), "\(json.standardOutput)")
         }
     }
 }

@@ -21,7 +21,7 @@ struct InMemoryCatalogTests {
 
     @Test("a created listing gets the next id, version 1 and the clock's time, and reads back")
     func createAndRead() throws {
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0, 64, 0, 0, 0, 48, 8, 6, 0, 0, 0, 1, 2, 3, 4]
         let first = try catalog.create(draft, for: seller.userID, images: [png], by: seller)
         let second = try catalog.create(draft, for: seller.userID, by: seller)
         #expect(first.id == ProductID(1) && second.id == ProductID(2))

@@ -52,6 +52,8 @@ struct OneProduct: ProductRepository {
     func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product { product }
     func adjustStock(_ id: ProductID, by adjustment: StockAdjustment, at now: Date, audit: AuditEntry) throws(KeyCatError) -> Product { product }
     func stockMovements(of id: ProductID, after: Int64?, limit: Int) throws(KeyCatError) -> [StockMovement] { [] }
+    func setImages(_ images: [ProductImage], of id: ProductID, expectedVersion: Int, at now: Date, audit: AuditEntry?)
+        throws(KeyCatError) -> Product { product }
     func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError) {}
     func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Product] { [product] }
     func isActiveSeller(_ sellerID: UserID) throws(KeyCatError) -> Bool { true }

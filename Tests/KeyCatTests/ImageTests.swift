@@ -1,14 +1,39 @@
 import Foundation
+import KeyCatInfrastructure
 import Testing
 @testable import KeyCat
 
 @Suite("Product images")
 struct ImageTests {
-    /// Real file signatures followed by filler bytes.
-    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [UInt8](repeating: 7, count: 64)
-    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [UInt8](repeating: 1, count: 64)
+    /// The smallest well-formed header of each format (what ``ImageHeader`` reads), then filler.
+    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
+        + [0xFF, 0xC0, 0x00, 0x11, 0x08, 0x01, 0xE0, 0x02, 0x80, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
+        + [UInt8](repeating: 7, count: 64)
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        + [0, 0, 2, 0x80, 0, 0, 1, 0xE0, 8, 2, 0, 0, 0] + [0x12, 0x34, 0x56, 0x78] + [UInt8](repeating: 1, count: 64)
     static let gif: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0]
-    static let webp: [UInt8] = Array("RIFF".utf8) + [36, 0, 0, 0] + Array("WEBPVP8 ".utf8) + [UInt8](repeating: 2, count: 32)
+    /// A lossless WebP of 100 × 50: `VP8L`, signature 0x2F, then (w − 1) | (h − 1) << 14.
+    static let webp: [UInt8] = Array("RIFF".utf8) + [17, 0, 0, 0] + Array("WEBPVP8L".utf8) + [5, 0, 0, 0, 0x2F]
+        + littleEndian(99 | 49 << 14)
+
+    static func littleEndian(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+
+    /// Files that start right and break their format's header.
+    enum malformed {
+        static let pngSignatureOnly: [UInt8] = Array(png.prefix(12))
+        static let pngBadColour: [UInt8] = replacing(png, at: 25, with: 5)
+        static let jpegWithoutFrame: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8)
+            + [UInt8](repeating: 7, count: 64)
+        static let jpegScanFirst: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x02] + Array(jpeg.dropFirst(2))
+        static let webpOverrun: [UInt8] = replacing(webp, at: 4, with: 200)
+        static let gifZeroWidth: [UInt8] = Array("GIF89a".utf8) + [0, 0, 1, 0, 0x80, 0, 0]
+
+        static func replacing(_ bytes: [UInt8], at offset: Int, with value: UInt8) -> [UInt8] {
+            var bytes = bytes
+            bytes[offset] = value
+            return bytes
+        }
+    }
 
     private func imageFiles(_ shop: TestShop) -> [String] {
         let folder = shop.directory.appendingPathComponent("shop.db.images")
@@ -47,6 +72,12 @@ struct ImageTests {
         ("too big", [[0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 2 * 1024 * 1024 - 7)]),
         ("six", [[UInt8]](repeating: png, count: 6)),
         ("good then bad", [png, Array("GIF88a not really".utf8)]),
+        ("only the PNG signature", [malformed.pngSignatureOnly]),
+        ("PNG with a bad colour type", [malformed.pngBadColour]),
+        ("JPEG with no frame header", [malformed.jpegWithoutFrame]),
+        ("JPEG scan before frame", [malformed.jpegScanFirst]),
+        ("WebP whose RIFF size overruns", [malformed.webpOverrun]),
+        ("GIF of zero width", [malformed.gifZeroWidth]),
     ])
     func rejected(name: String, images: [[UInt8]]) throws {
         try TestShop.with { shop throws in
@@ -66,6 +97,57 @@ struct ImageTests {
             let image = Self.png + [UInt8](repeating: 0, count: 2 * 1024 * 1024 - Self.png.count)
             let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: [image], by: seller)
             #expect(product.images.count == 1)
+        }
+    }
+
+    @Test("an image is read back by its file name; a name that is not one never reaches the disk")
+    func readBack() throws {
+        try TestShop.with { shop throws in
+            let seller = try shop.user(.seller)
+            let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: [Self.png], by: seller)
+            let stored = try shop.keycat.catalog.image(named: product.images[0].fileName)
+            #expect(stored.bytes == Self.png && stored.image.format.mediaType == "image/png")
+            let unknown = String(repeating: "a", count: 64) + ".png"
+            for name in [unknown, "../shop.db", "shop.db", product.images[0].sha256.uppercased() + ".png",
+                         product.images[0].sha256 + ".exe", product.images[0].fileName + ".png", ""] {
+                expectError(.notFound) { try shop.keycat.catalog.image(named: name) }
+            }
+        }
+    }
+
+    @Test("an in-memory database keeps its images in memory and writes nothing to disk")
+    func inMemory() throws {
+        var configuration = KeyCat.Configuration(databasePath: ":memory:")
+        configuration.passwordIterations = 1_000
+        configuration.gatewayLog = DiscardingLogSink()
+        let keycat = try KeyCat.open(configuration)
+        defer { keycat.close() }
+        let seller = try keycat.accounts.createUser(
+            SignUpForm(email: "mem@example.com", password: "keycat123", nick: "mem"), role: .seller,
+            as: .operatorConsole("tester"))
+        let principal = Principal(userID: seller.id, role: .seller)
+        let product = try keycat.catalog.create(TestShop.draft(), for: seller.id, images: [Self.gif], by: principal)
+        #expect(try keycat.catalog.image(named: product.images[0].fileName).bytes == Self.gif)
+        let here = FileManager.default.currentDirectoryPath
+        #expect(!FileManager.default.fileExists(atPath: here + "/:memory:.images"))
+        #expect(!FileManager.default.fileExists(atPath: here + "/:memory:.pg.db"))
+    }
+
+    @Test("the header's declared size is read for every format, and sides past the limit are refused")
+    func dimensions() throws {
+        #expect(ImageHeader(Self.jpeg) == ImageHeader(format: .jpeg, width: 640, height: 480))
+        #expect(ImageHeader(Self.png) == ImageHeader(format: .png, width: 640, height: 480))
+        #expect(ImageHeader(Self.gif) == ImageHeader(format: .gif, width: 1, height: 1))
+        #expect(ImageHeader(Self.webp) == ImageHeader(format: .webp, width: 100, height: 50))
+        var huge = Self.png
+        huge.replaceSubrange(16..<20, with: [0, 0, 0x40, 0])  // 16,384 wide
+        #expect(ImageHeader(huge) == nil)
+        // Every truncation of a good header is refused or still describes the same image; none traps.
+        for image in [Self.jpeg, Self.png, Self.gif, Self.webp] {
+            for length in 0..<image.count {
+                let header = ImageHeader(Array(image.prefix(length)))
+                #expect(header == nil || header == ImageHeader(image))
+            }
         }
     }
 }

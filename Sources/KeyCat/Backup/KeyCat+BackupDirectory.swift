@@ -92,19 +92,35 @@ extension KeyCat {
     }
 
     /// Copies the referenced image files that exist into `folder` (created 0700): their
-    /// manifest entries, and the names that were not on disk.
+    /// manifest entries, and the names that were not there (not on disk, or not in memory for an
+    /// in-memory database).
     private func copyImages(_ names: Set<String>, to folder: String) throws(KeyCatError) -> ([BackupManifest.File], [String]) {
         var copied: [BackupManifest.File] = []
         var missing: [String] = []
         do {
             try OwnerOnlyFile.createDirectory(folder)
             for name in names.sorted() {
-                let source = imageStore.directory.appendingPathComponent(name).path
-                guard Self.isImageFileName(name), FileManager.default.fileExists(atPath: source) else {
+                guard Self.isImageFileName(name) else {
                     missing.append(name)
                     continue
                 }
-                let digest = try OwnerOnlyFile.copy(from: source, to: folder + "/" + name)
+                let digest: [UInt8]
+                if let directory = imagesDirectory {
+                    let source = directory.appendingPathComponent(name).path
+                    guard FileManager.default.fileExists(atPath: source) else {
+                        missing.append(name)
+                        continue
+                    }
+                    digest = try OwnerOnlyFile.copy(from: source, to: folder + "/" + name)
+                } else {
+                    // An in-memory database keeps its images in memory too.
+                    guard let bytes = (imageStore as? InMemoryImageStore)?.bytes(named: name) else {
+                        missing.append(name)
+                        continue
+                    }
+                    try OwnerOnlyFile.write(bytes, to: folder + "/" + name)
+                    digest = SHA256.hash(bytes)
+                }
                 copied.append(BackupManifest.File(
                     path: BackupManifest.imagesFolder + "/" + name, bytes: Self.size(of: folder + "/" + name),
                     sha256: SHA256.hex(digest)))

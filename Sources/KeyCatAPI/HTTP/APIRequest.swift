@@ -4,7 +4,7 @@ import Foundation
 public struct APIRequest: Sendable {
     /// The method in upper case, e.g. `GET`.
     public var method: String
-    /// The path without the query, e.g. `/products/7`. Percent-escapes are decoded per segment.
+    /// The path without the query, e.g. `/products/7`, as sent (every route segment is plain ASCII).
     public var path: String
     /// The query parameters in order, already percent-decoded.
     public var query: [(name: String, value: String)]

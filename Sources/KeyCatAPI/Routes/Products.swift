@@ -2,7 +2,7 @@ import Foundation
 import KeyCat
 
 /// The catalog: lists with every filter, sort and cursor; one listing; create (with images),
-/// update with the version read, delete.
+/// update with the version read, image upload and download, delete.
 enum ProductRoutes {
     /// Five images of at most 2 MB each, base64 in JSON (a third larger), and the rest.
     static let createLimit = 16 << 20
@@ -32,6 +32,23 @@ enum ProductRoutes {
             let changes = try context.json(ProductChangesBody.self).changes
             let product = try context.keycat.catalog.update(context.id(), changes, by: context.principal())
             return .json(ProductBody(product, at: context.now))
+        },
+        Route("POST", "/products/{id}/images", .roles([.seller, .admin]), body: .image(limit: ImageRules.maximumBytes),
+              query: ["version"]) { context in
+            let version = try context.integer("version").map { value throws(KeyCatError) -> Int in
+                guard let version = Int(exactly: value) else { throw .validation("version", "version is out of range") }
+                return version
+            }
+            let product = try context.keycat.catalog.addImage(
+                context.request.body, to: context.id(), expectedVersion: version, by: context.principal())
+            return .json(ProductBody(product, at: context.now))
+        },
+        Route("GET", "/images/{file_name}", .anyone) { context in
+            let (image, bytes) = try context.keycat.catalog.image(named: context.name("file_name"))
+            // Named by the SHA-256 of its bytes: the answer never changes.
+            return APIResponse(status: 200, headers: [
+                "Content-Type": image.format.mediaType, "Cache-Control": "public, max-age=31536000, immutable",
+            ], body: bytes)
         },
         Route("DELETE", "/products/{id}", .roles([.seller, .admin]), status: 204) { context in
             try context.keycat.catalog.delete(context.id(), by: context.principal())

@@ -7,7 +7,7 @@ import KeyCat
 struct RequestContext: Sendable {
     let request: APIRequest
     let keycat: KeyCat
-    let parameters: [String: Int64]
+    let parameters: [String: String]
     /// The authenticated caller; nil only on ``RouteAccess/anyone`` routes.
     let caller: Principal?
     let route: RouteDescription
@@ -23,8 +23,11 @@ struct RequestContext: Sendable {
 
     /// The path parameter `name` as a typed id. The router matched it as a positive integer.
     func id<ID: EntityID>(_ name: String = "id", as type: ID.Type = ID.self) -> ID {
-        ID(rawValue: parameters[name] ?? 0)
+        ID(rawValue: parameters[name].flatMap { Int64($0) } ?? 0)
     }
+
+    /// A text path parameter (`{file_name}`), as the router matched it.
+    func name(_ name: String) -> String { parameters[name] ?? "" }
 
     /// The body decoded as `Body`; an empty body reads as `{}`.
     ///

@@ -22,6 +22,12 @@ public enum RouteBody: Sendable, Hashable {
     case json(limit: Int)
     /// Raw bytes of any content type, at most `limit` bytes (the PG's webhooks).
     case raw(limit: Int)
+    /// One image's bytes as `image/jpeg`, `image/png`, `image/webp` or `image/gif`, at most
+    /// `limit` bytes.
+    case image(limit: Int)
+
+    /// The media types an ``image(limit:)`` body may have.
+    public static let imageTypes = ["image/gif", "image/jpeg", "image/png", "image/webp"]
 
     /// The JSON limit of most routes: 1 MiB.
     public static let jsonDefault = RouteBody.json(limit: 1 << 20)
@@ -30,7 +36,7 @@ public enum RouteBody: Sendable, Hashable {
     public var limit: Int {
         switch self {
         case .none: 0
-        case let .json(limit), let .raw(limit): limit
+        case let .json(limit), let .raw(limit), let .image(limit): limit
         }
     }
 }
@@ -81,11 +87,13 @@ public struct RouteDescription: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A path pattern such as `/products/{id}/reviews`. A `{name}` segment matches a positive
-/// decimal integer (every id KeyCat hands out), so `/products/abc` is an unknown path (404).
+/// decimal integer (every id KeyCat hands out), so `/products/abc` is an unknown path (404); a
+/// `{…_name}` segment (`{file_name}`) matches a name of letters, digits, `.`, `-` and `_`.
 struct RoutePath: Sendable, Hashable {
     enum Segment: Sendable, Hashable {
         case literal(String)
-        case parameter(String)
+        case id(String)
+        case name(String)
     }
 
     let pattern: String
@@ -94,22 +102,26 @@ struct RoutePath: Sendable, Hashable {
     init(_ pattern: String) {
         self.pattern = pattern
         segments = pattern.split(separator: "/").map { part in
-            part.hasPrefix("{") && part.hasSuffix("}")
-                ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+            guard part.hasPrefix("{"), part.hasSuffix("}") else { return .literal(String(part)) }
+            let name = String(part.dropFirst().dropLast())
+            return name.hasSuffix("_name") ? .name(name) : .id(name)
         }
     }
 
     /// The parameters when `path`'s segments match, else nil.
-    func match(_ parts: [Substring]) -> [String: Int64]? {
+    func match(_ parts: [Substring]) -> [String: String]? {
         guard parts.count == segments.count else { return nil }
-        var parameters: [String: Int64] = [:]
+        var parameters: [String: String] = [:]
         for (segment, part) in zip(segments, parts) {
             switch segment {
             case let .literal(text):
                 guard part == text else { return nil }
-            case let .parameter(name):
-                guard part.count <= 18, part.allSatisfy(\.isASCIIDigit), let value = Int64(part), value > 0 else { return nil }
-                parameters[name] = value
+            case let .id(name):
+                guard part.count <= 19, part.allSatisfy(\.isASCIIDigit), let value = Int64(part), value > 0 else { return nil }
+                parameters[name] = String(value)
+            case let .name(name):
+                guard part.count <= 200, part.allSatisfy(\.isNameCharacter) else { return nil }
+                parameters[name] = String(part)
             }
         }
         return parameters
@@ -118,4 +130,5 @@ struct RoutePath: Sendable, Hashable {
 
 extension Character {
     fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+    fileprivate var isNameCharacter: Bool { isASCII && (isLetter || isNumber || self == "." || self == "-" || self == "_") }
 }

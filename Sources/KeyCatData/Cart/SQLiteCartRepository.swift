@@ -23,6 +23,7 @@ package struct SQLiteCartRepository: CartRepository {
         try storage {
             try database.readStatement { connection in
                 var lines: [(entry: CartEntry, product: CartProductFacts?)] = []
+                lines.reserveCapacity(16)
                 try connection.forEach("""
                     SELECT c.product_id, c.quantity, c.added_at, p.title, p.regular_price, p.price,
                            p.discount_ends_at, p.delivery_fee, p.stock, p.listed = 1 AND p.deleted_at IS NULL

@@ -26,7 +26,7 @@ package struct FileSystemImageStore: ImageStore {
             throw .validation("images", "an image may be at most 2 MB, got \(bytes.count) bytes")
         }
         guard let format = ImageRules.format(of: bytes) else {
-            throw .validation("images", "images must be JPEG, PNG, WebP or GIF")
+            throw .validation("images", "images must be well-formed JPEG, PNG, WebP or GIF files of at most \(ImageHeader.maximumSide) pixels a side")
         }
         return ProductImage(sha256: SHA256.hex(SHA256.hash(bytes)), format: format)
     }

@@ -1,8 +1,9 @@
 import KeyCatDomain
 import Synchronization
 
-/// Product images in memory, for tests of the use cases without a folder. Applies the same
-/// ``ImageRules`` and SHA-256 addressing as ``FileSystemImageStore``.
+/// Product images in memory: for tests of the use cases without a folder, and for an in-memory
+/// database, which leaves nothing on disk. Applies the same ``ImageRules`` and SHA-256
+/// addressing as ``FileSystemImageStore``.
 package final class InMemoryImageStore: ImageStore {
     private let images = Mutex<[String: [UInt8]]>([:])
 
@@ -19,6 +20,11 @@ package final class InMemoryImageStore: ImageStore {
         let image = try inspect(bytes)
         images.withLock { $0[image.fileName] = bytes }
         return image
+    }
+
+    /// The bytes stored under `fileName` (`{sha256}.{format}`), for backups.
+    package func bytes(named fileName: String) -> [UInt8]? {
+        images.withLock { $0[fileName] }
     }
 
     package func load(_ image: ProductImage) throws(KeyCatError) -> [UInt8] {

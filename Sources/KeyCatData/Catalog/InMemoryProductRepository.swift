@@ -147,6 +147,26 @@ package final class InMemoryProductRepository: ProductRepository {
         }
     }
 
+    package func setImages(_ images: [ProductImage], of id: ProductID, expectedVersion: Int, at now: Date, audit: AuditEntry?)
+        throws(KeyCatError) -> Product
+    {
+        let now = Self.stored(now)
+        return try state.withLock { state throws(KeyCatError) -> Product in
+            guard var product = state.products[id], product.deletedAt == nil else {
+                throw KeyCatError.notFound("product", id)
+            }
+            guard product.version == expectedVersion else {
+                throw KeyCatError(.versionConflict, "product \(id) changed since version \(expectedVersion); read it again")
+            }
+            product.images = images
+            product.version += 1
+            product.updatedAt = now
+            state.products[id] = product
+            if let audit { state.audit.append(audit) }
+            return product
+        }
+    }
+
     package func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError) {
         let now = Self.stored(now)
         try state.withLock { state throws(KeyCatError) in

@@ -125,6 +125,28 @@ package struct SQLiteProductRepository: ProductRepository {
         try storage { try database.read { try StockLedger.movements(of: id, after: after, limit: limit, on: $0) } }
     }
 
+    package func setImages(_ images: [ProductImage], of id: ProductID, expectedVersion: Int, at now: Date, audit: AuditEntry?)
+        throws(KeyCatError) -> Product
+    {
+        try storage {
+            try database.write { connection in
+                let changed = try connection.run(
+                    "UPDATE products SET images = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND deleted_at IS NULL",
+                    [.text(images.map(\.fileName).joined(separator: ",")), .integer(StoredTime.milliseconds(now)),
+                     .integer(id.rawValue), .int(expectedVersion)])
+                guard changed == 1 else {
+                    guard let current = try Self.find(id, on: connection), current.deletedAt == nil else {
+                        throw KeyCatError.notFound("product", id)
+                    }
+                    throw KeyCatError(.versionConflict, "product \(id) changed since version \(expectedVersion); read it again")
+                }
+                if let audit { try SQLiteAuditLog.insert(audit, on: connection) }
+                guard let updated = try Self.find(id, on: connection) else { throw KeyCatError.notFound("product", id) }
+                return updated
+            }
+        }
+    }
+
     package func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError) {
         try storage {
             try database.write { connection in

@@ -52,20 +52,27 @@ public struct CartService: Sendable {
     /// The caller's cart with current prices, line totals, delivery fees and availability.
     public func cart(of principal: Principal) throws(KeyCatError) -> Cart {
         let now = clock.now()
+        let contents = try carts.contents(of: principal.userID)
+        // One pass: the totals add up as the lines are built (no filtered copies to sum).
         var lines: [CartLine] = []
-        for (entry, product) in try carts.contents(of: principal.userID) {
+        lines.reserveCapacity(contents.count)
+        var items = Money.zero
+        var delivery = Money.zero
+        for (entry, product) in contents {
             let price = product?.pricing.sellingPrice(at: now) ?? .zero
             let live = product?.isLive ?? false
             let stock = live ? product?.stock ?? 0 : 0
-            lines.append(CartLine(
+            let line = CartLine(
                 productID: entry.productID, title: product?.title ?? "", quantity: entry.quantity,
                 unitPrice: price, lineTotal: try price * entry.quantity,
                 deliveryFee: product?.deliveryFee ?? .zero, stock: stock,
-                isAvailable: live && stock >= entry.quantity))
+                isAvailable: live && stock >= entry.quantity)
+            if line.isAvailable {
+                items = try items + line.lineTotal
+                delivery = try delivery + line.deliveryFee
+            }
+            lines.append(line)
         }
-        let available = lines.filter(\.isAvailable)
-        let items = try Money.sum(available.map(\.lineTotal))
-        let delivery = try Money.sum(available.map(\.deliveryFee))
         return Cart(lines: lines, itemsTotal: items, deliveryTotal: delivery, total: try items + delivery)
     }
 

@@ -11,7 +11,7 @@ import Synchronization
 /// minute per process and only when a discount is due, so the stored price always sorts right.
 public struct CatalogService: Sendable {
     let products: any ProductRepository
-    private let images: any ImageStore
+    let images: any ImageStore
     let cursors: any PageCursorCodec
     let clock: any WallClock
     private let sweep: DiscountSweepSchedule

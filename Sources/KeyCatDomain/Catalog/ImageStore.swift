@@ -20,15 +20,10 @@ public enum ImageRules {
     /// At most 5 images per product.
     public static let maximumPerProduct = 5
 
-    /// The format of `bytes`, recognised by their signature, not by any file name:
-    /// JPEG `FF D8 FF`, PNG `89 50 4E 47 0D 0A 1A 0A`, GIF `GIF87a`/`GIF89a`, WebP `RIFF….WEBP`.
+    /// The format of `bytes`, recognised by their content, not by any file name: a well-formed
+    /// JPEG, PNG, GIF or WebP header with sides of 1 to ``ImageHeader/maximumSide`` pixels (see
+    /// ``ImageHeader``); nil for anything else.
     public static func format(of bytes: [UInt8]) -> ImageFormat? {
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return .gif }
-        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
-            return .webp
-        }
-        return nil
+        ImageHeader(bytes)?.format
     }
 }

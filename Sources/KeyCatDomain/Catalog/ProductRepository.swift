@@ -32,6 +32,13 @@ public protocol ProductRepository: Sendable {
     /// with id `after` (deleted listings included: their history stays).
     func stockMovements(of id: ProductID, after: Int64?, limit: Int) throws(KeyCatError) -> [StockMovement]
 
+    /// Replaces a live listing's images if its stored version is still `expectedVersion`,
+    /// bumping the version, with its audit entry (if any) in the same transaction.
+    ///
+    /// - Throws: `versionConflict` when the version moved on, `notFound` when it is gone.
+    func setImages(_ images: [ProductImage], of id: ProductID, expectedVersion: Int, at now: Date, audit: AuditEntry?)
+        throws(KeyCatError) -> Product
+
     /// Soft-deletes a listing: it leaves every list and can no longer be bought.
     func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError)
 

@@ -32,7 +32,8 @@ extension CheckoutService {
     /// KeyCat accounts for (or is voiding) is left alone; any other is an orphan — reported, and
     /// with `voidOrphans` cancelled at the PG. A listing the PG refuses or does not answer
     /// counts one `unresolved` and leaves the pass for the next run.
-    func reconcileGatewaySide(_ options: GatewayReconciliation, into report: inout ReconcileReport) async {
+    func reconcileGatewaySide(_ options: GatewayReconciliation, into report: inout ReconcileReport,
+                              progress: @Sendable (ReconcileProgress) -> Void) async {
         guard options.lookback > 0 else { return }
         let now = clock.now()
         let paid: [GatewayPayment]
@@ -43,7 +44,9 @@ extension CheckoutService {
             return
         }
         let matcher = GatewayMatcher(orders: orders)
-        for payment in paid where payment.cancellableAmount > .zero {
+        for (index, payment) in paid.enumerated() {
+            defer { progress(ReconcileProgress(stage: .gatewayPayments, done: index + 1, total: paid.count)) }
+            guard payment.cancellableAmount > .zero else { continue }
             report.gatewayPaymentsChecked += 1
             do throws(KeyCatError) {
                 switch try matcher.match(payment) {

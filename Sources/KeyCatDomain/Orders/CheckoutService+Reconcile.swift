@@ -31,6 +31,28 @@ public struct ReconcileReport: Sendable, Hashable, Codable {
     public init() {}
 }
 
+/// How far a reconciliation run has got, for an operator watching a long one.
+public struct ReconcileProgress: Sendable, Hashable {
+    /// The passes of a run, in the order they happen.
+    public enum Stage: String, Sendable, Hashable {
+        /// KeyCat's open orders, each asked about at the PG.
+        case orders
+        /// The PG's paid payments of the window, each matched to an order.
+        case gatewayPayments = "gateway payments"
+        /// Payments that pay for nothing, cancelled at the PG.
+        case voids
+        /// Refunds whose PG answer was lost.
+        case refunds
+    }
+
+    /// The pass under way.
+    public var stage: Stage
+    /// Items of this pass done so far.
+    public var done: Int
+    /// Items this pass has in all.
+    public var total: Int
+}
+
 extension CheckoutService {
     /// Settles what was left open, by asking the PG (architecture §6): orders awaiting payment past
     /// their expiry or whose PG answer was lost (`find` by merchant UID: paid → paid as a late
@@ -42,12 +64,18 @@ extension CheckoutService {
     ///
     /// Then, unless `gateway` is ``GatewayReconciliation/off``, it walks the PG's own listing of
     /// paid payments in the recent window and settles or reports those KeyCat's orders do not
-    /// account for (see ``reconcileGatewaySide(_:into:)``).
-    public func reconcile(limit: Int = 1_000, gateway options: GatewayReconciliation = GatewayReconciliation())
+    /// account for (see ``reconcileGatewaySide(_:into:progress:)``).
+    ///
+    /// `progress` is called after each item of each pass (see ``ReconcileProgress``); it must
+    /// return quickly.
+    public func reconcile(limit: Int = 1_000, gateway options: GatewayReconciliation = GatewayReconciliation(),
+                          progress: @Sendable (ReconcileProgress) -> Void = { _ in })
         async throws(KeyCatError) -> ReconcileReport {
         var report = ReconcileReport()
         let now = clock.now()
-        for order in try orders.ordersToReconcile(at: now, limit: limit) {
+        let open = try orders.ordersToReconcile(at: now, limit: limit)
+        for (index, order) in open.enumerated() {
+            defer { progress(ReconcileProgress(stage: .orders, done: index + 1, total: open.count)) }
             let payment: GatewayPayment?
             do throws(KeyCatError) {
                 payment = try await gateway.payment(merchantUID: order.merchantUID)
@@ -84,17 +112,20 @@ extension CheckoutService {
                 report.unresolved += 1
             }
         }
-        await reconcileGatewaySide(options, into: &report)
+        await reconcileGatewaySide(options, into: &report, progress: progress)
         let toVoid = try orders.paymentsToVoid(limit: limit)
-        for payment in toVoid {
+        for (index, payment) in toVoid.enumerated() {
             await settlement.void(payment, detail: "settled by reconciliation")
+            progress(ReconcileProgress(stage: .voids, done: index + 1, total: toVoid.count))
         }
         // One read to count what is left, not one per payment.
         if !toVoid.isEmpty {
             let left = Set(try orders.paymentsToVoid(limit: limit).map(\.impUID))
             report.paymentsVoided += toVoid.filter { !left.contains($0.impUID) }.count
         }
-        for refund in try orders.pendingRefunds(limit: limit) {
+        let refunds = try orders.pendingRefunds(limit: limit)
+        for (index, refund) in refunds.enumerated() {
+            defer { progress(ReconcileProgress(stage: .refunds, done: index + 1, total: refunds.count)) }
             guard let order = try orders.find(refund.orderID), let impUID = order.impUID else { continue }
             do throws(KeyCatError) {
                 _ = try await settlement.sendRefund(refund, impUID: impUID)

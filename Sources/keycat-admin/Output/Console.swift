@@ -46,6 +46,14 @@ final class Console {
         FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
     }
 
+    /// ``progress(_:)`` as a function any task may call (use cases report progress from their
+    /// own), doing nothing unless progress is shown: `showing` (commands pass `!json`) and stderr
+    /// a terminal.
+    func progressReporter(showing: Bool) -> @Sendable (String) -> Void {
+        guard showing, isTerminal, !capturing else { return { _ in } }
+        return { text in FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8)) }
+    }
+
     /// Ends a progress line.
     func endProgress() {
         guard isTerminal, !capturing else { return }

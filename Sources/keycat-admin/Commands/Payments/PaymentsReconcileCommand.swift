@@ -27,7 +27,14 @@ struct PaymentsReconcileCommand: AdminCommand {
         let keycat = try context.openForPayments()
         defer { keycat.close() }
         let options = GatewayReconciliation(lookback: window, voidOrphans: voidOrphans, actor: context.actor)
-        let report = try waitFor { try await keycat.checkout.reconcile(gateway: options) }
+        let progress = context.console.progressReporter(showing: !context.json)
+        let report = try waitFor {
+            try await keycat.checkout.reconcile(gateway: options) { step in
+                guard step.done % 50 == 0 || step.done == step.total else { return }
+                progress("reconciling \(step.stage.rawValue): \(step.done) / \(step.total)")
+            }
+        }
+        context.console.endProgress()
         let rows: [(String, Int64)] = [
             ("paid", report.paid), ("expired", report.expired), ("failed_or_voided", report.failedOrVoided),
             ("payments_voided", report.paymentsVoided), ("refunds_settled", report.refundsSettled),

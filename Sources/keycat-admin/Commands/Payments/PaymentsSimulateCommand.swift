@@ -46,14 +46,14 @@ struct PaymentsSimulateCommand: AdminCommand {
 
     func run(_ context: CommandContext) throws {
         let (path, options) = (context.databasePath, options)
-        let showProgress = context.console.isTerminal && !context.json
+        let progress = context.console.progressReporter(showing: !context.json)
         let report = try waitFor {
             try await PaymentSimulation.run(databasePath: path, options: options) { done, total in
-                guard showProgress, done % 50 == 0 || done == total else { return }
-                FileHandle.standardError.write(Data("\r\u{1B}[Ksimulating: \(done)/\(total) orders".utf8))
+                guard done % 50 == 0 || done == total else { return }
+                progress("simulating: \(done)/\(total) orders")
             }
         }
-        if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        context.console.endProgress()
         let invariants: [(String, Int)] = [
             ("oversold_units", report.oversoldUnits), ("orders_charged_twice", report.ordersChargedTwice),
             ("paid_payments_without_paid_order", report.paidPaymentsWithoutPaidOrder),
