@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import KeyCat
+import KeyCatAPI
+import Logging
+import ServiceLifecycle
+
+/// KeyCat's REST API over HTTP: reads its settings from the environment (``ServerSettings``),
+/// opens the database, mounts ``KeyCatAPI`` and serves until SIGTERM or SIGINT, then finishes the
+/// requests in flight and closes the database.
+@main
+struct KeyCatServer {
+    static func main() async throws {
+        let settings: ServerSettings
+        do {
+            settings = try ServerSettings(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            FileHandle.standardError.write(Data("keycat-server: \(error)\n".utf8))
+            exit(2)
+        }
+        var logger = Logger(label: "keycat")
+        logger.logLevel = settings.logLevel
+        var configuration = settings.keycat
+        var gatewayLogger = logger
+        gatewayLogger[metadataKey: "component"] = "payment-gateway"
+        configuration.gatewayLog = LoggerLogSink(logger: gatewayLogger)
+
+        let keycat = try KeyCat.open(configuration)
+        defer { keycat.close() }
+        let api = KeyCatAPI(keycat)
+        let router = Router(context: ServerContext.self)
+        router.add(middleware: LogRequestsMiddleware(.info))
+        var middleware = KeyCatAPIMiddleware<ServerContext>(api: api)
+        var services: [any Service] = []
+        // The simulator's payment window, never beside a real PG (then there is no simulator).
+        if let simulator = keycat.paymentSimulator {
+            PaymentWindow.add(to: router, simulator: simulator)
+            middleware.ownPrefixes.append(PaymentWindow.prefix)
+            simulator.registerWebhookReceiver(URLSessionTransport(baseURL: settings.selfURL), path: "/webhooks/pg")
+            services.append(SimulatorWebhookDelivery(simulator: simulator, logger: logger))
+            logger.info("payments go to the PG simulator; its payment window is at /pg/payments/{merchant_uid}")
+        }
+        if settings.benchRoutes {
+            await BenchRoutes.add(to: router, api: api)
+            middleware.ownPrefixes.append(BenchRoutes.prefix)
+        }
+        router.add(middleware: middleware)
+
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "keycat"),
+            services: services, logger: logger)
+        try await app.runService()
+        logger.notice("stopped; closing the database")
+    }
+}

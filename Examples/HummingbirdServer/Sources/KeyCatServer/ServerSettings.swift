@@ -1,0 +1,86 @@
+import Foundation
+import KeyCat
+import Logging
+
+/// What the server reads from its environment.
+///
+/// | variable | meaning | default |
+/// |---|---|---|
+/// | `KEYCAT_DB` | the database file | `keycat.db` |
+/// | `HOST`, `PORT` | where to listen | `127.0.0.1`, `8080` |
+/// | `KEYCAT_TOKEN_SIGNING_KEY`, `KEYCAT_CURSOR_KEY` | base64 of 32+ random bytes each | kept in the database |
+/// | `KEYCAT_PG_URL`, `KEYCAT_PG_API_KEY`, `KEYCAT_PG_API_SECRET`, `KEYCAT_PG_WEBHOOK_SECRETS` (comma-separated) | a real PortOne-v1-shaped PG | the simulator beside the database |
+/// | `LOG_LEVEL` | `trace` … `critical` | `info` |
+/// | `KEYCAT_ACCESS_TOKEN_SECONDS`, `KEYCAT_PASSWORD_ITERATIONS` | for tests only: short-lived tokens, cheap hashing | 900, 600,000 |
+/// | `KEYCAT_BENCH_ROUTES` | `1` adds `GET /bench/static` (see ``BenchRoutes``) | off |
+struct ServerSettings {
+    var host = "127.0.0.1"
+    var port = 8080
+    var logLevel = Logger.Level.info
+    var benchRoutes = false
+    var keycat: KeyCat.Configuration
+
+    struct Invalid: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(environment: [String: String]) throws {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+            guard let text = value(name) else { return nil }
+            guard let number = Int(text), range.contains(number) else {
+                throw Invalid(description: "\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), not \(text)")
+            }
+            return number
+        }
+        func key(_ name: String) throws -> SecretKey? {
+            guard let text = value(name) else { return nil }
+            guard let bytes = Data(base64Encoded: text), let key = try? SecretKey(bytes: Array(bytes)) else {
+                throw Invalid(description: "\(name) must be base64 of at least \(SecretKey.minimumByteCount) random bytes")
+            }
+            return key
+        }
+
+        let database = value("KEYCAT_DB") ?? "keycat.db"
+        if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
+            throw Invalid(description: "KEYCAT_DB names a Postgres server, but KeyCat's Postgres store is not available yet: give a SQLite file")
+        }
+        keycat = KeyCat.Configuration(databasePath: database)
+        host = value("HOST") ?? host
+        port = try integer("PORT", in: 0...65535) ?? port
+        if let level = value("LOG_LEVEL") {
+            guard let parsed = Logger.Level(rawValue: level) else {
+                throw Invalid(description: "LOG_LEVEL must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            logLevel = parsed
+        }
+        benchRoutes = value("KEYCAT_BENCH_ROUTES") == "1"
+        keycat.tokenSigningKey = try key("KEYCAT_TOKEN_SIGNING_KEY")
+        keycat.cursorKey = try key("KEYCAT_CURSOR_KEY")
+        if let seconds = try integer("KEYCAT_ACCESS_TOKEN_SECONDS", in: 1...86_400) {
+            keycat.accessTokenLifetime = TimeInterval(seconds)
+        }
+        if let iterations = try integer("KEYCAT_PASSWORD_ITERATIONS", in: 1_000...10_000_000) {
+            keycat.passwordIterations = iterations
+        }
+        if let url = value("KEYCAT_PG_URL") {
+            guard let baseURL = URL(string: url), let apiKey = value("KEYCAT_PG_API_KEY"),
+                  let apiSecret = value("KEYCAT_PG_API_SECRET"), let secrets = value("KEYCAT_PG_WEBHOOK_SECRETS") else {
+                throw Invalid(description: "KEYCAT_PG_URL needs KEYCAT_PG_API_KEY, KEYCAT_PG_API_SECRET and KEYCAT_PG_WEBHOOK_SECRETS")
+            }
+            keycat.paymentGateway = .portOne(baseURL: baseURL, apiKey: apiKey, apiSecret: apiSecret,
+                                             webhookSecrets: secrets.split(separator: ",").map(String.init))
+        }
+    }
+
+    /// Where the server answers itself (for the simulator's webhooks): a wildcard address is
+    /// reached on loopback.
+    var selfURL: URL {
+        let reachable = switch host {
+        case "0.0.0.0", "": "127.0.0.1"
+        case "::": "[::1]"
+        default: host.contains(":") ? "[\(host)]" : host
+        }
+        return URL(string: "http://\(reachable):\(port)")!
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+import Testing
+
+/// The example server (`Examples/HummingbirdServer`) that `scripts/test` starts on a free
+/// loopback port over a fresh database: its URL, and the operator and seller accounts it made
+/// with `keycat-admin` before the start.
+///
+/// Without `KEYCAT_TEST_SERVER_URL` the suites over HTTP are skipped, except under CI
+/// (`CI=true`), where ``HTTPServerConfigurationTests`` fails the run instead.
+enum HTTPTestServer {
+    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+    static var url: URL? { environment["KEYCAT_TEST_SERVER_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) } }
+    static var isConfigured: Bool { url != nil }
+    static var isCI: Bool { environment["CI"] == "true" }
+    static let skipReason = "KEYCAT_TEST_SERVER_URL is not set (scripts/test sets it)"
+
+    /// The account `keycat-admin users create` made for `role` (`OPERATOR` or `SELLER`).
+    static func account(_ role: String) throws -> (email: String, password: String) {
+        let email = try #require(environment["KEYCAT_TEST_\(role)_EMAIL"], "KEYCAT_TEST_\(role)_EMAIL")
+        let password = try #require(environment["KEYCAT_TEST_\(role)_PASSWORD"], "KEYCAT_TEST_\(role)_PASSWORD")
+        return (email, password)
+    }
+
+    static func client() throws -> HTTPClient { HTTPClient(base: try #require(url, "\(skipReason)")) }
+}
+
+/// An HTTP answer with its JSON body parsed.
+struct HTTPAnswer: CustomStringConvertible, Sendable {
+    let status: Int
+    /// Header names lower-cased.
+    let headers: [String: String]
+    let body: Data
+
+    var object: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    subscript(_ key: String) -> Any? { object[key] }
+    var items: [[String: Any]] { object["items"] as? [[String: Any]] ?? [] }
+    var code: String? { object["code"] as? String }
+    func int(_ key: String) -> Int64? { (object[key] as? NSNumber)?.int64Value }
+    var text: String { String(decoding: body, as: UTF8.self) }
+    var description: String { "\(status) \(text.prefix(600))" }
+}
+
+/// A client of the server over real HTTP (URLSession on loopback).
+struct HTTPClient: Sendable {
+    let base: URL
+    let session: URLSession
+
+    init(base: URL) {
+        self.base = base
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 64
+        configuration.timeoutIntervalForRequest = 60
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Sends one request; `json` is encoded as the body with `Content-Type: application/json`.
+    func send(_ method: String, _ target: String, json: Any? = nil, body: Data? = nil, token: String? = nil,
+              headers: [String: String] = [:]) async throws -> HTTPAnswer {
+        var request = URLRequest(url: try #require(URL(string: base.absoluteString + target)))
+        request.httpMethod = method
+        if let json {
+            request.httpBody = try JSONSerialization.data(withJSONObject: json)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        if let body { request.httpBody = body }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await session.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        var fields: [String: String] = [:]
+        for case let (name as String, value as String) in http.allHeaderFields { fields[name.lowercased()] = value }
+        return HTTPAnswer(status: http.statusCode, headers: fields, body: data)
+    }
+
+    /// Logs in; the session keeps the token pair and refreshes it on 419, as the app does.
+    func logIn(_ email: String, _ password: String) async throws -> HTTPSession {
+        let answer = try await send("POST", "/sessions", json: ["email": email, "password": password])
+        try #require(answer.status == 200, "log-in of \(email): \(answer)")
+        return try HTTPSession(client: self, pair: answer)
+    }
+}
+
+/// A signed-in user: requests carry the access token; a 419 is answered by refreshing the pair
+/// and sending the request again, once.
+final class HTTPSession: Sendable {
+    struct Tokens: Sendable {
+        var access: String
+        var refresh: String
+        var accessExpiresAt: Date
+    }
+
+    let client: HTTPClient
+    let userID: Int64
+    private let state: Mutex<Tokens>
+
+    init(client: HTTPClient, pair: HTTPAnswer) throws {
+        self.client = client
+        userID = try #require(pair.int("user_id"))
+        state = Mutex(try Self.tokens(pair))
+    }
+
+    var tokens: Tokens { state.withLock { $0 } }
+
+    static func tokens(_ pair: HTTPAnswer) throws -> Tokens {
+        let expiry = try #require(pair["access_token_expires_at"] as? String)
+        let expires = try #require(ISO8601DateFormatter().date(from: expiry))
+        let access = try #require(pair["access_token"] as? String)
+        let refresh = try #require(pair["refresh_token"] as? String)
+        return Tokens(access: access, refresh: refresh, accessExpiresAt: expires)
+    }
+
+    @discardableResult
+    func send(_ method: String, _ target: String, json: Any? = nil, headers: [String: String] = [:],
+              refreshing: Bool = true) async throws -> HTTPAnswer {
+        let answer = try await client.send(method, target, json: json, token: tokens.access, headers: headers)
+        guard answer.status == 419, refreshing else { return answer }
+        try await refresh()
+        return try await client.send(method, target, json: json, token: tokens.access, headers: headers)
+    }
+
+    /// Trades the refresh token for a new pair. Returns the one it used.
+    @discardableResult
+    func refresh() async throws -> String {
+        let used = tokens.refresh
+        let answer = try await client.send("POST", "/sessions/refresh", json: ["refresh_token": used])
+        try #require(answer.status == 200, "refresh: \(answer)")
+        let fresh = try Self.tokens(answer)
+        state.withLock { $0 = fresh }
+        return used
+    }
+}
+
+@Suite("The example server over HTTP")
+struct HTTPServerConfigurationTests {
+    @Test("a CI run has the example server, so the suites over HTTP cannot be skipped there")
+    func serverIsConfiguredInCI() async throws {
+        guard HTTPTestServer.isCI else { return }
+        #expect(HTTPTestServer.isConfigured, "CI=true but \(HTTPTestServer.skipReason)")
+        let answer = try await HTTPTestServer.client().send("GET", "/products?limit=1")
+        #expect(answer.status == 200, "\(answer)")
+    }
+}
