@@ -86,7 +86,11 @@ struct AdminPostgresTests {
                 }
 
                 let errors = directory.appendingPathComponent("killed.stderr")
-                let killed = try Self.start(simulate + ["--orders", "20000", "--seed", "9"], in: directory, errors: errors)
+                // A catalog of its own, stocked for most of its 20,000 orders: the shared one is sold
+                // out by now, and a run of out-of-stock checkouts would end before the kill.
+                let long = ["payments", "simulate", "--db", url, "--orders", "20000", "--seed", "9", "--fault-rate", "0.05",
+                            "--timeout-rate", "0.05", "--webhook-duplicate-rate", "0.2"]
+                let killed = try Self.start(long, in: directory, errors: errors)
                 try await Task.sleep(for: .milliseconds(400))
                 kill(killed.processIdentifier, SIGKILL)
                 killed.waitUntilExit()
