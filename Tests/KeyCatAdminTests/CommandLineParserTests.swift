@@ -46,6 +46,8 @@ struct CommandLineParserTests {
         ("init extra", "unexpected argument 'extra' for 'keycat-admin init'"),
         ("db", "'keycat-admin db' needs a subcommand: check, backup, restore"),
         ("init -x", "unknown option '-x' for 'keycat-admin init' (options are spelt --name)"),
+        ("init --db a.db --db b.db", "--db is given twice"),
+        ("payments simulate --orders 60 --orders=20000", "--orders is given twice"),
     ])
     func usageErrors(line: String, message: String) throws {
         do {

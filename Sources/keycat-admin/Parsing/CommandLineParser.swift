@@ -89,10 +89,13 @@ struct CommandLineParser {
                     value = words[index]
                     index += 1
                 }
+                // A second value would silently replace the first: say so instead.
                 if name == GlobalOptions.database.name {
                     guard !value.isEmpty else { throw UsageError("--db needs a path", commandPath: path) }
+                    guard globals.databasePath == nil else { throw UsageError("--db is given twice", commandPath: path) }
                     globals.databasePath = value
                 } else {
+                    guard parsed.options[name] == nil else { throw UsageError("--\(name) is given twice", commandPath: path) }
                     parsed.options[name] = value
                 }
             } else if flags.contains(where: { $0.name == name }) {
