@@ -44,14 +44,16 @@ public struct ImageHeader: Sendable, Hashable {
         (self.format, self.width, self.height) = (format, width, height)
     }
 
+    /// The bit depths PNG allows for each colour type (PNG §11.2.2, table 11.1).
+    private static let pngBitDepths: [UInt8: Set<UInt8>] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
+
     private static func png(_ bytes: ByteReader) -> (ImageFormat, Int, Int)? {
         // Length 13, "IHDR", width, height, bit depth, colour type, compression, filter, interlace, CRC.
         guard bytes.bigEndian(8, 4) == 13, bytes.ascii(12, 4) == "IHDR", bytes.count >= 33,
               let width = bytes.bigEndian(16, 4), let height = bytes.bigEndian(20, 4),
               let depth = bytes[24], let colour = bytes[25]
         else { return nil }
-        let depths: [UInt8: Set<UInt8>] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
-        guard depths[colour]?.contains(depth) == true, bytes[26] == 0, bytes[27] == 0, (bytes[28] ?? 2) <= 1 else { return nil }
+        guard pngBitDepths[colour]?.contains(depth) == true, bytes[26] == 0, bytes[27] == 0, (bytes[28] ?? 2) <= 1 else { return nil }
         return (.png, width, height)
     }
 
