@@ -8,9 +8,10 @@ import Testing
 
 @Suite("db check --gateway: both sides cross-checked")
 struct GatewayCheckTests {
-    @Test("a cancel made at the PG behind KeyCat's back, and a refund still pending, are reported until they agree")
-    func refundsAgainstCancels() async throws {
-        try await TestShop.with { shop in
+    @Test("a cancel made at the PG behind KeyCat's back, and a refund still pending, are reported until they agree",
+          arguments: TestStore.allCases)
+    func refundsAgainstCancels(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 5, price: 10_000)
             let buyer = try shop.user(.buyer)
             let order = try await shop.paidOrder(product, by: buyer)

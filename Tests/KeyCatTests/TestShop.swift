@@ -41,14 +41,33 @@ struct TestShop {
     ) async throws -> Result {
         guard store == .postgres else { return try await with(configure: configure, body) }
         return try await withPostgresSchema { postgres in
-            let url = try PostgresTestServer.requireURL()
-            let separator = url.contains("?") ? "&" : "?"
-            let schemaURL = url + separator + "options=-csearch_path%3D" + (postgres.searchPath ?? "public")
+            let url = try schemaURL(postgres)
             return try await with(configure: { configuration in
-                configuration.postgresURL = schemaURL
+                configuration.postgresURL = url
                 configure(&configuration)
             }, body)
         }
+    }
+
+    /// A configuration naming a fresh store of `store`'s kind, nothing opened: a file in a
+    /// temporary directory, or a fresh Postgres schema with its files in one.
+    static func withConfiguration<Result>(
+        _ store: TestStore, _ body: (KeyCat.Configuration) async throws -> Result
+    ) async throws -> Result {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.appendingPathComponent("shop.db").path
+            guard store == .postgres else { return try await body(KeyCat.Configuration(databasePath: path)) }
+            return try await withPostgresSchema { postgres in
+                try await body(KeyCat.Configuration(postgresURL: try schemaURL(postgres), filesBeside: path))
+            }
+        }
+    }
+
+    /// The test server's URL with `postgres`'s schema as the search path.
+    private static func schemaURL(_ postgres: PostgresConfiguration) throws -> String {
+        let url = try PostgresTestServer.requireURL()
+        let separator = url.contains("?") ? "&" : "?"
+        return url + separator + "options=-csearch_path%3D" + (postgres.searchPath ?? "public")
     }
 
     private init(directory: URL, configure: (inout KeyCat.Configuration) -> Void = { _ in }) throws {

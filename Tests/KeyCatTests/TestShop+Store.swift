@@ -1,0 +1,47 @@
+import Foundation
+@testable import KeyCat
+import KeyCatInfrastructure
+
+extension TestShop {
+    /// Runs `sql` (one or more `;`-separated statements) on the shop's own store, beside the use
+    /// cases: to break what they keep, or to set up what no use case writes.
+    func execute(_ sql: String) throws {
+        switch keycat.store {
+        case let .sqlite(database): try database.withWriter { try $0.execute(sql) }
+        case let .postgres(database): try database.withConnection { try $0.execute(sql) }
+        }
+    }
+
+    /// The first column of the first row of `sql`, an integer, read from the shop's store.
+    func integer(_ sql: String) throws -> Int {
+        switch keycat.store {
+        case let .sqlite(database): try database.read { try $0.queryOne(sql, []) { $0.int(0) } } ?? 0
+        case let .postgres(database): try database.read { try $0.queryOne(sql, []) { $0.int(0) } } ?? 0
+        }
+    }
+
+    /// Every table's row count, `table: count` a line: what a refused request must leave as it was.
+    func rowCounts() throws -> String {
+        let tables = switch keycat.store {
+        case let .sqlite(database):
+            try database.read {
+                try $0.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name", []) {
+                    $0.string(0)
+                }
+            }
+        case let .postgres(database):
+            try database.read {
+                try $0.query("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename", []) {
+                    $0.string(0)
+                }
+            }
+        }
+        return try tables.map { "\($0): \(try integer("SELECT count(*) FROM \($0)"))" }.joined(separator: "\n")
+    }
+
+    /// Whether the shop's rows are in Postgres.
+    var isPostgres: Bool {
+        if case .postgres = keycat.store { return true }
+        return false
+    }
+}
