@@ -1,11 +1,29 @@
 import Foundation
 import KeyCat
+import Testing
 
 extension HostileField {
     static let password = "keycat2026"
 
     /// Every text field a client sends, each through the use case that takes it.
-    static let all: [HostileField] = accounts + catalog + sellers + orders
+    static let all: [HostileField] = accounts + catalog + sellers + orders + audit
+
+    /// The audit log's filters: read, never stored, so a NUL must still be bad input on Postgres.
+    static let audit: [HostileField] = [
+        auditFilter("audit filter: actor") { AuditFilter(actor: $0) },
+        auditFilter("audit filter: action") { AuditFilter(action: $0) },
+        auditFilter("audit filter: target") { AuditFilter(target: $0) },
+    ]
+
+    static func auditFilter(_ name: String, _ filter: @escaping @Sendable (String) -> AuditFilter) -> HostileField {
+        HostileField(name: name) { shop, _ in
+            HostileField.Probe { text in
+                let page = try shop.keycat.audit.list(filter(text), by: shop.shop.operatorConsole)
+                #expect(page.items.isEmpty)
+                return nil
+            }
+        }
+    }
 
     static let accounts: [HostileField] = [
         HostileField(name: "sign-up email", shape: { "\($0)@example.com" }) { shop, _ in
@@ -20,7 +38,7 @@ extension HostileField {
                 return try shop.keycat.accounts.profile(of: user.id, by: shop.shop.operatorConsole).nick
             }
         },
-        HostileField(name: "sign-up password") { shop, index in
+        HostileField(name: "sign-up password", shape: { "\($0)Pass1234" }) { shop, index in
             HostileField.Probe { text in
                 let email = "password\(index)@example.com"
                 _ = try shop.keycat.accounts.signUp(SignUpForm(email: email, password: text, nick: "kim"))
