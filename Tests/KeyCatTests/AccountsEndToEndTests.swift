@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatTestSupport
 import Testing
 @testable import KeyCat
 

@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatTestSupport
 import Testing
 
 /// One text field a client sends, and how to send it through its use case.

@@ -1,5 +1,6 @@
 import Foundation
 import KeyCatInfrastructure
+import KeyCatTestSupport
 import Testing
 @testable import KeyCat
 

@@ -1,6 +1,7 @@
 import Foundation
 import KeyCat
 import KeyCatData
+import KeyCatTestSupport
 import Testing
 
 @Suite("Inventory ledger: every stock change is a movement, and db check proves stock with it")

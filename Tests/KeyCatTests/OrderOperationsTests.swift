@@ -1,6 +1,7 @@
 import Foundation
 import KeyCat
 import KeyCatPGSimulator
+import KeyCatTestSupport
 import Testing
 
 @Suite("Order operations and the cart")

@@ -3,6 +3,7 @@ import KeyCat
 import KeyCatData
 import KeyCatInfrastructure
 import KeyCatPGSimulator
+import KeyCatTestSupport
 import Testing
 
 /// A gateway that forwards to the simulator but skips pre-registration, as a merchant that

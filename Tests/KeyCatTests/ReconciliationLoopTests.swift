@@ -1,6 +1,7 @@
 import Foundation
 import KeyCat
 import Synchronization
+import KeyCatTestSupport
 import Testing
 
 @Suite("Reconciliation on a schedule")

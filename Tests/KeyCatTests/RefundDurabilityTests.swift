@@ -4,6 +4,7 @@ import KeyCatData
 import KeyCatInfrastructure
 import KeyCatPGSimulator
 import Synchronization
+import KeyCatTestSupport
 import Testing
 
 /// Forwards to the simulator and, once armed, fills the shop's database right after the PG has

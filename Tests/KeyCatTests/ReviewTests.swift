@@ -1,6 +1,7 @@
 import Foundation
 import KeyCat
 import KeyCatData
+import KeyCatTestSupport
 import Testing
 
 @Suite("Reviews")

@@ -41,7 +41,7 @@ struct TestShop {
     ) async throws -> Result {
         guard store == .postgres else { return try await with(configure: configure, body) }
         return try await withPostgresSchema { postgres in
-            let url = try schemaURL(postgres)
+            let url = try postgres.schemaURL()
             return try await with(configure: { configuration in
                 configuration.postgresURL = url
                 configure(&configuration)
@@ -58,16 +58,9 @@ struct TestShop {
             let path = directory.appendingPathComponent("shop.db").path
             guard store == .postgres else { return try await body(KeyCat.Configuration(databasePath: path)) }
             return try await withPostgresSchema { postgres in
-                try await body(KeyCat.Configuration(postgresURL: try schemaURL(postgres), filesBeside: path))
+                try await body(KeyCat.Configuration(postgresURL: try postgres.schemaURL(), filesBeside: path))
             }
         }
-    }
-
-    /// The test server's URL with `postgres`'s schema as the search path.
-    private static func schemaURL(_ postgres: PostgresConfiguration) throws -> String {
-        let url = try PostgresTestServer.requireURL()
-        let separator = url.contains("?") ? "&" : "?"
-        return url + separator + "options=-csearch_path%3D" + (postgres.searchPath ?? "public")
     }
 
     private init(directory: URL, configure: (inout KeyCat.Configuration) -> Void = { _ in }) throws {
@@ -105,17 +98,6 @@ struct TestShop {
 }
 
 import Testing
-
-/// Where a ``TestShop`` keeps its rows: every end-to-end suite that takes it runs on both.
-enum TestStore: String, CaseIterable, Sendable {
-    case sqlite
-    case postgres
-
-    /// Both stores, Postgres only when a server is configured (always under CI).
-    static var allCases: [TestStore] {
-        PostgresTestServer.isConfigured || PostgresTestServer.isCI ? [.sqlite, .postgres] : [.sqlite]
-    }
-}
 
 /// Expects `body` to throw a ``KeyCatError`` with `code` (and, when given, naming `field`).
 func expectError<Result>(
