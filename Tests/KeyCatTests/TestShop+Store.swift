@@ -3,6 +3,17 @@ import Foundation
 import KeyCatInfrastructure
 
 extension TestShop {
+    /// Opens KeyCat on `store` (from ``withConfiguration(_:_:)``) as a test process would: with
+    /// `clock`, cheap hashing and quiet, quick gateway retries. Closing it is the caller's.
+    static func open(_ store: KeyCat.Configuration, clock: TestClock) throws -> KeyCat {
+        var configuration = store
+        configuration.clock = clock
+        configuration.passwordIterations = 1_000
+        configuration.gatewayLog = DiscardingLogSink()
+        configuration.gatewayInitialBackoff = .milliseconds(1)
+        return try KeyCat.open(configuration)
+    }
+
     /// Runs `sql` (one or more `;`-separated statements) on the shop's own store, beside the use
     /// cases: to break what they keep, or to set up what no use case writes.
     func execute(_ sql: String) throws {
