@@ -5,23 +5,17 @@ import Testing
 
 @Suite("keycat-admin: users and sellers")
 struct AdminAccountsTests {
-    private func withDatabase(_ body: (String) async throws -> Void) async throws {
-        try await withTemporaryDirectory { directory async throws in
-            let path = directory.appendingPathComponent("shop.db").path
-            #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
-            try await body(path)
-        }
-    }
-
     private func userCount(_ path: String) throws -> Int {
         let outcome = try AdminProcess.run(["users", "list", "--db", path, "--json", "--limit", "100"])
         let page = try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any]
         return (page?["items"] as? [Any])?.count ?? -1
     }
 
-    @Test("users create reads the password from stdin; a duplicate email is exit 1 and changes nothing")
-    func createUsers() async throws {
-        try await withDatabase { path in
+    @Test("users create reads the password from stdin; a duplicate email is exit 1 and changes nothing",
+          arguments: TestStore.allCases)
+    func createUsers(_ store: TestStore) async throws {
+        try await withAdminDatabase(store) { database in
+            let path = database.argument
             let created = try AdminProcess.run(
                 ["users", "create", "--db", path, "--email", "Kim@Example.com", "--nick", "김키캣", "--role", "seller", "--json"],
                 input: "keycat2026\n")
@@ -51,10 +45,11 @@ struct AdminAccountsTests {
         }
     }
 
-    @Test("the registry loads all or nothing; approving decides once; approving a rejected application fails")
-    func sellerFlow() async throws {
-        try await withDatabase { path in
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+    @Test("the registry loads all or nothing; approving decides once; approving a rejected application fails",
+          arguments: TestStore.allCases)
+    func sellerFlow(_ store: TestStore) async throws {
+        try await withAdminDatabase(store) { database in
+            let (path, directory) = (database.argument, database.directory)
             let bad = directory.appendingPathComponent("bad.csv")
             try "220-81-62517,01\n123-45-67890,01\n".write(to: bad, atomically: true, encoding: .utf8)
             let refused = try AdminProcess.run(["sellers", "registry", bad.path, "--db", path])
@@ -65,7 +60,7 @@ struct AdminAccountsTests {
             #expect(try AdminProcess.run(["sellers", "registry", good.path, "--db", path]).status == 0)
 
             // Two buyers apply through the library, as a server would.
-            var configuration = KeyCat.Configuration(databasePath: path)
+            var configuration = database.configuration
             configuration.passwordIterations = 1_000
             let keycat = try KeyCat.open(configuration)
             let applicants = try ["park", "choi"].map { name in

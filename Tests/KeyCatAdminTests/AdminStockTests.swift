@@ -1,6 +1,5 @@
 import Foundation
 import KeyCat
-import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
@@ -10,11 +9,11 @@ struct AdminStockTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test("update --stock and adjust-stock write the ledger, stock-history shows it, and db check catches stock added by hand")
-    func ledgerFromTheCommandLine() throws {
-        try withTemporaryDirectory { directory throws in
-            let path = directory.appendingPathComponent("shop.db").path
-            #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
+    @Test("update --stock and adjust-stock write the ledger, stock-history shows it, and db check catches stock added by hand",
+          arguments: TestStore.allCases)
+    func ledgerFromTheCommandLine(_ store: TestStore) async throws {
+        try await withAdminDatabase(store) { database in
+            let path = database.argument
             let seed = try AdminProcess.run(["seed", "--db", path, "--file", AdminCatalogTests.seedFile])
             #expect(seed.status == 0, "\(seed.standardError)")
             let shown = try json(try AdminProcess.run(["products", "show", "1", "--db", path, "--json"]).standardOutput)
@@ -39,9 +38,7 @@ struct AdminStockTests {
             #expect(table.standardOutput.contains("adjustment") && table.standardOutput.contains("two damaged"))
             #expect(try AdminProcess.run(["db", "check", "--db", path]).status == 0)
 
-            let database = try SQLiteDatabase(path: path)
-            try database.withWriter { try $0.execute("UPDATE products SET stock = stock + 100 WHERE id = 1") }
-            database.close()
+            try database.execute("UPDATE products SET stock = stock + 100 WHERE id = 1")
             let check = try AdminProcess.run(["db", "check", "--db", path])
             #expect(check.status == 1)
             #expect(check.standardOutput.contains("product 1: stock is \(initial + 103) but its inventory ledger adds up to \(initial + 3)"),
