@@ -10,8 +10,15 @@ struct AdminDatabase {
     let argument: String
     /// A temporary folder for the files a test writes (CSV files, the images).
     let directory: URL
-    /// The same database for the library.
+    /// The same database for the library (on Postgres its files beside `keycat.db` in
+    /// ``directory``, where the CLI run there puts them).
     let configuration: KeyCat.Configuration
+
+    /// Runs `keycat-admin` with `arguments` in ``directory``, where a Postgres database's files
+    /// (the images, the PG simulator's) go: they never land in the repository.
+    func run(_ arguments: [String], input: String = "") throws -> AdminProcess.Outcome {
+        try AdminProcess.run(arguments, input: input, currentDirectory: directory)
+    }
 
     /// Runs `sql` (one or more statements) on the database, beside the CLI: to break what it keeps.
     func execute(_ sql: String) throws {
@@ -36,7 +43,7 @@ func withAdminDatabase(
         let path = directory.appendingPathComponent("shop.db").path
         func run(_ database: AdminDatabase) async throws {
             if initialised {
-                let outcome = try AdminProcess.run(["init", "--db", database.argument])
+                let outcome = try database.run(["init", "--db", database.argument])
                 guard outcome.status == 0 else { throw AdminSetupFailed(message: outcome.standardError) }
             }
             try await body(database)
@@ -48,7 +55,8 @@ func withAdminDatabase(
         try await withPostgresSchema { postgres in
             let url = try postgres.schemaURL()
             try await run(AdminDatabase(argument: url, directory: directory,
-                                        configuration: KeyCat.Configuration(postgresURL: url, filesBeside: path)))
+                                        configuration: KeyCat.Configuration(
+                                            postgresURL: url, filesBeside: directory.appendingPathComponent("keycat.db").path)))
         }
     }
 }

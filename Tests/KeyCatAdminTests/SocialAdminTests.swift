@@ -87,12 +87,12 @@ struct SocialAdminTests {
     func databaseCheckProcess(_ store: TestStore) async throws {
         try await withAdminDatabase(store, initialised: false) { database in
             let fixture = try SocialFixture(database)
-            #expect(try AdminProcess.run(["db", "check", "--db", fixture.path]).status == 0)
+            #expect(try database.run(["db", "check", "--db", fixture.path]).status == 0)
             try fixture.tamper("UPDATE products SET bookmark_count = 5 WHERE id = \(fixture.product)")
-            let human = try AdminProcess.run(["db", "check", "--db", fixture.path])
+            let human = try database.run(["db", "check", "--db", fixture.path])
             #expect(human.status == 1)
             #expect(human.standardOutput.contains("product \(fixture.product): bookmark_count is 5 but it has 1 bookmarks"))
-            let json = try AdminProcess.run(["db", "check", "--db", fixture.path, "--json"])
+            let json = try database.run(["db", "check", "--db", fixture.path, "--json"])
             #expect(json.status == 1)
             let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
             #expect(object?["healthy"] as? Bool == false)
@@ -104,12 +104,12 @@ struct SocialAdminTests {
     func list(_ store: TestStore) async throws {
         try await withAdminDatabase(store, initialised: false) { database in
             let fixture = try SocialFixture(database)
-            let human = try AdminProcess.run(["reviews", "list", "--product", "\(fixture.product)", "--db", fixture.path])
+            let human = try database.run(["reviews", "list", "--product", "\(fixture.product)", "--db", fixture.path])
             #expect(human.status == 0, "\(human.standardError)")
             #expect(human.standardOutput.hasPrefix("ID"))
             #expect(human.standardOutput.contains("★★★★"))
 
-            let first = try AdminProcess.run(
+            let first = try database.run(
                 ["reviews", "list", "--product", "\(fixture.product)", "--limit", "2", "--json", "--db", fixture.path])
             #expect(first.status == 0)
             let page = try JSONSerialization.jsonObject(with: Data(first.standardOutput.utf8)) as? [String: Any]
@@ -118,7 +118,7 @@ struct SocialAdminTests {
             #expect(items.first?["rating"] as? Int == 4)
             let cursor = try #require(page?["next_cursor"] as? String)
 
-            let second = try AdminProcess.run(
+            let second = try database.run(
                 ["reviews", "list", "--product", "\(fixture.product)", "--cursor", cursor, "--json", "--db", fixture.path])
             let rest = try JSONSerialization.jsonObject(with: Data(second.standardOutput.utf8)) as? [String: Any]
             #expect((rest?["items"] as? [[String: Any]])?.compactMap { $0["id"] as? Int64 } == [fixture.reviews[0].rawValue])
@@ -131,7 +131,7 @@ struct SocialAdminTests {
         try await withAdminDatabase(store, initialised: false) { database in
             let fixture = try SocialFixture(database)
             let target = fixture.reviews[0]
-            let outcome = try AdminProcess.run(["reviews", "delete", "\(target)", "--db", fixture.path])
+            let outcome = try database.run(["reviews", "delete", "\(target)", "--db", fixture.path])
             #expect(outcome.status == 0, "\(outcome.standardError)")
             #expect(outcome.standardOutput.contains("Deleted review \(target)"))
 
@@ -143,7 +143,7 @@ struct SocialAdminTests {
             #expect(try keycat.checkHealth().isHealthy)
             keycat.close()
 
-            let again = try AdminProcess.run(["reviews", "delete", "\(target)", "--db", fixture.path, "--json"])
+            let again = try database.run(["reviews", "delete", "\(target)", "--db", fixture.path, "--json"])
             #expect(again.status == 1)
             #expect(again.standardError.contains("not_found"))
         }
