@@ -4,6 +4,9 @@ import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
+/// The order commands run on both stores; `payments simulate` racing and killed on a file is
+/// SQLite's here (on Postgres: `AdminPostgresTests`), and a broken foreign key needs SQLite's
+/// `PRAGMA foreign_keys`.
 @Suite("keycat-admin orders and payments as processes")
 struct AdminPaymentsTests {
     func json(_ text: String) throws -> [String: Any] {
@@ -104,6 +107,7 @@ struct AdminPaymentsTests {
     }
 }
 
+/// SQLite only: the broken foreign key needs SQLite's `PRAGMA foreign_keys = OFF`.
 @Suite("keycat-admin payments simulate judges the whole database")
 struct AdminSimulateHealthTests {
     @Test("simulate on a database with a broken foreign key says so, lists it and exits 1; --durability takes full or normal")
