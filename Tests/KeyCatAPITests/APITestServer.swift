@@ -6,7 +6,7 @@ import KeyCatPGSimulator
 import KeyCatTestSupport
 import Testing
 
-/// KeyCatAPI over a fresh KeyCat file in a temporary directory, with a test clock, cheap password
+/// KeyCatAPI over a fresh KeyCat (a file in a temporary directory, or a Postgres schema), with a test clock, cheap password
 /// hashing and the PG simulator beside the database delivering its webhooks to the API's own
 /// webhook route. Closed and removed after the body.
 struct APITestServer {
@@ -15,10 +15,22 @@ struct APITestServer {
     var keycat: KeyCat { api.keycat }
     var simulator: PGSimulator { keycat.paymentSimulator! }
 
-    static func with<Result>(_ body: (APITestServer) async throws -> Result) async throws -> Result {
+    /// - Parameter store: where the rows live: a file beside the images, or a fresh Postgres
+    ///   schema of its own.
+    static func with<Result>(
+        _ store: TestStore = .sqlite, _ body: (APITestServer) async throws -> Result
+    ) async throws -> Result {
+        guard store == .postgres else { return try await with(postgresURL: nil, body) }
+        return try await withPostgresSchema { postgres in try await with(postgresURL: try postgres.schemaURL(), body) }
+    }
+
+    private static func with<Result>(
+        postgresURL: String?, _ body: (APITestServer) async throws -> Result
+    ) async throws -> Result {
         try await withTemporaryDirectory { directory async throws in
             let clock = TestClock()
             var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("api.db").path)
+            configuration.postgresURL = postgresURL
             configuration.clock = clock
             configuration.passwordIterations = 1_000
             configuration.gatewayLog = DiscardingLogSink()

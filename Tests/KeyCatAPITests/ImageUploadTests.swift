@@ -1,6 +1,7 @@
 import Foundation
 import KeyCat
 import KeyCatAPI
+import KeyCatTestSupport
 import Testing
 
 @Suite("Image upload")
@@ -16,9 +17,9 @@ struct ImageUploadTests {
             method: "POST", target: target, headers: ["Content-Type": type, "Authorization": "Bearer \(token)"], body: bytes)))
     }
 
-    @Test("a seller adds images to a listing up to five; a stale version, a non-image, another type or someone else is refused")
-    func upload() async throws {
-        try await APITestServer.with { server in
+    @Test("a seller adds images to a listing up to five; a stale version, a non-image, another type or someone else is refused", arguments: TestStore.allCases)
+    func upload(_ store: TestStore) async throws {
+        try await APITestServer.with(store) { server in
             let seller = try await server.signedIn(.seller, "maker")
             let created = try await server.send("POST", "/products", json: APITestServer.productJSON(), token: seller.token)
             let id = try #require(created.int("id"))
@@ -60,9 +61,9 @@ struct ImageUploadTests {
         }
     }
 
-    @Test("a listing can be created with its images as base64")
-    func createWithImages() async throws {
-        try await APITestServer.with { server in
+    @Test("a listing can be created with its images as base64", arguments: TestStore.allCases)
+    func createWithImages(_ store: TestStore) async throws {
+        try await APITestServer.with(store) { server in
             let seller = try await server.signedIn(.seller, "maker")
             var json = APITestServer.productJSON()
             json["images"] = [Data(Self.png).base64EncodedString()]

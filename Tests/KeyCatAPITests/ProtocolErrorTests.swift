@@ -1,6 +1,7 @@
 import Foundation
 import KeyCat
 import KeyCatAPI
+import KeyCatTestSupport
 import Testing
 
 /// The answers of the API layer itself: unknown paths, wrong methods, bodies that are malformed,
@@ -74,9 +75,9 @@ struct ProtocolErrorTests {
         }
     }
 
-    @Test("a product's images are checked: not base64 names the image")
-    func badImage() async throws {
-        try await APITestServer.with { server in
+    @Test("a product's images are checked: not base64 names the image", arguments: TestStore.allCases)
+    func badImage(_ store: TestStore) async throws {
+        try await APITestServer.with(store) { server in
             let seller = try await server.signedIn(.seller, "seller")
             var json = APITestServer.productJSON()
             json["images"] = ["not base64!"]
@@ -119,17 +120,43 @@ struct ProtocolErrorTests {
         }
     }
 
-    @Test("no route answers 5xx to garbage, missing ids or the wrong shape", arguments: KeyCatAPI.routes)
-    func neverServerError(_ route: RouteDescription) async throws {
-        try await APITestServer.with { server in
+    @Test("no route answers 5xx to garbage, missing ids or the wrong shape", arguments: TestStore.allCases, KeyCatAPI.routes)
+    func neverServerError(_ store: TestStore, _ route: RouteDescription) async throws {
+        try await APITestServer.with(store) { server in
             let admin = try await server.signedIn(.admin, "operator")
             let path = route.path.replacingOccurrences(of: "{id}", with: "9223372036854775807").replacingOccurrences(of: "{product_id}", with: "9223372036854775807")
-            for body in [#"{"x":"#, "[]", "null", #"{"items": 7, "version": "x", "reason": 5}"#, "", "\u{0}\u{1}"] {
+            for body in [#"{"x":"#, "[]", "null", #"{"items": 7, "version": "x", "reason": 5}"#, "", "\u{0}\u{1}", Self.nulFields] {
                 let answer = Answer(response: await server.api.respond(to: APIRequest(
                     method: route.method, target: path + "?limit=abc&next=%00&status=x&sort=%FF",
                     headers: ["Content-Type": "application/json", "Authorization": "Bearer \(admin.token)"],
                     body: Array(body.utf8))))
                 #expect(answer.status < 500, "\(route) with \(body): \(answer)")
+            }
+        }
+    }
+
+    /// Every text field a route reads, each holding an escaped NUL (which Postgres cannot store).
+    static let nulFields = #"{"title": "a\u0000b", "content": "\u0000", "reason": "x\u0000", "nick": "ki\u0000m", "#
+        + #""email": "ki\u0000m@example.com", "password": "keycat\u00001", "representative_name": "\u0000", "#
+        + #""business_number": "2208162517\u0000", "carrier": "CJ\u0000", "tracking_number": "1\u0000", "#
+        + #""imp_uid": "imp\u0000", "refresh_token": "\u0000", "profile_image": "\u0000", "phone": "\u0000"}"#
+
+    @Test("a NUL in a listing's description is kept on SQLite and a 400 naming no store on Postgres, never a 500",
+          arguments: TestStore.allCases)
+    func nulInJSON(_ store: TestStore) async throws {
+        try await APITestServer.with(store) { server in
+            let seller = try await server.signedIn(.seller, "seller")
+            var json = APITestServer.productJSON()
+            json["content"] = "가스켓\u{0}마운트"
+            let answer = try await server.send("POST", "/products", json: json, token: seller.token)
+            if store == .postgres {
+                #expect(answer.status == 400 && answer.code == "validation", "\(answer)")
+                let text = String(decoding: answer.response.body, as: UTF8.self)
+                #expect(!text.lowercased().contains("postgres") && !text.contains("sql_state"), "\(text)")
+                let listed = try await server.send("GET", "/products")
+                #expect((listed["items"] as? [Any])?.isEmpty == true, "the refused listing was not stored: \(listed)")
+            } else {
+                #expect(answer.status == 201 && answer["content"] as? String == "가스켓\u{0}마운트", "\(answer)")
             }
         }
     }

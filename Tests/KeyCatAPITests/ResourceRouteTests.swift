@@ -1,15 +1,16 @@
 import Foundation
 import KeyCat
 import KeyCatAPI
+import KeyCatTestSupport
 import Testing
 
 /// The routes the journey does not take: seller applications, profiles and passwords, listing
 /// changes, follows, cart edits, reviews' deletion, shipping and delivery.
 @Suite("Resources through the HTTP API")
 struct ResourceRouteTests {
-    @Test("a buyer applies to sell, an operator approves, and after a refresh the new seller lists a product")
-    func sellerApplication() async throws {
-        try await APITestServer.with { server in
+    @Test("a buyer applies to sell, an operator approves, and after a refresh the new seller lists a product", arguments: TestStore.allCases)
+    func sellerApplication(_ store: TestStore) async throws {
+        try await APITestServer.with(store) { server in
             try server.keycat.loadBusinessRegistry(
                 [BusinessRegistryEntry(number: try BusinessRegistrationNumber("220-81-62517"),
                                        status: BusinessStatus(taxServiceCode: "01"))],
@@ -47,9 +48,9 @@ struct ResourceRouteTests {
         }
     }
 
-    @Test("profiles: read, change, clear with null, change the password, withdraw")
-    func profile() async throws {
-        try await APITestServer.with { server in
+    @Test("profiles: read, change, clear with null, change the password, withdraw", arguments: TestStore.allCases)
+    func profile(_ store: TestStore) async throws {
+        try await APITestServer.with(store) { server in
             let user = try await server.signedIn(.buyer, "mina")
             let changed = try await server.send("PATCH", "/me", json: ["nick": "mina2", "phone": "010-1234-5678"], token: user.token)
             #expect(changed.status == 200 && changed["nick"] as? String == "mina2", "\(changed)")
@@ -79,9 +80,9 @@ struct ResourceRouteTests {
         }
     }
 
-    @Test("a listing changes with the version it read, a stale version is 409, another seller's is 445, deletion is 410 after")
-    func listingChanges() async throws {
-        try await APITestServer.with { server in
+    @Test("a listing changes with the version it read, a stale version is 409, another seller's is 445, deletion is 410 after", arguments: TestStore.allCases)
+    func listingChanges(_ store: TestStore) async throws {
+        try await APITestServer.with(store) { server in
             let seller = try await server.signedIn(.seller, "maker")
             let created = try await server.send("POST", "/products", json: APITestServer.productJSON(), token: seller.token)
             let id = try #require(created.int("id"))
@@ -101,9 +102,9 @@ struct ResourceRouteTests {
         }
     }
 
-    @Test("follows, cart edits, a review's deletion, shipping and delivery")
-    func socialCartAndShipping() async throws {
-        try await APITestServer.with { server in
+    @Test("follows, cart edits, a review's deletion, shipping and delivery", arguments: TestStore.allCases)
+    func socialCartAndShipping(_ store: TestStore) async throws {
+        try await APITestServer.with(store) { server in
             let productID = try await server.product(price: 30_000, seller: "maker")
             let buyer = try await server.signedIn(.buyer, "buyer")
             let maker = try #require(server.keycat.accounts.listUsers(by: .operatorConsole("t")).items.first { $0.nick == "maker" })

@@ -5,24 +5,18 @@ import Testing
 
 @Suite("keycat-admin: users and sellers")
 struct AdminAccountsTests {
-    private func withDatabase(_ body: (String) async throws -> Void) async throws {
-        try await withTemporaryDirectory { directory async throws in
-            let path = directory.appendingPathComponent("shop.db").path
-            #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
-            try await body(path)
-        }
-    }
-
-    private func userCount(_ path: String) throws -> Int {
-        let outcome = try AdminProcess.run(["users", "list", "--db", path, "--json", "--limit", "100"])
+    private func userCount(_ database: AdminDatabase) throws -> Int {
+        let outcome = try database.run(["users", "list", "--db", database.argument, "--json", "--limit", "100"])
         let page = try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any]
         return (page?["items"] as? [Any])?.count ?? -1
     }
 
-    @Test("users create reads the password from stdin; a duplicate email is exit 1 and changes nothing")
-    func createUsers() async throws {
-        try await withDatabase { path in
-            let created = try AdminProcess.run(
+    @Test("users create reads the password from stdin; a duplicate email is exit 1 and changes nothing",
+          arguments: TestStore.allCases)
+    func createUsers(_ store: TestStore) async throws {
+        try await withAdminDatabase(store) { database in
+            let path = database.argument
+            let created = try database.run(
                 ["users", "create", "--db", path, "--email", "Kim@Example.com", "--nick", "김키캣", "--role", "seller", "--json"],
                 input: "keycat2026\n")
             #expect(created.status == 0, "\(created.standardError)")
@@ -31,41 +25,42 @@ struct AdminAccountsTests {
             #expect(user?["role"] as? String == "seller")
             #expect(!created.standardOutput.contains("keycat2026"))
 
-            let duplicate = try AdminProcess.run(
+            let duplicate = try database.run(
                 ["users", "create", "--db", path, "--email", "KIM@example.com", "--nick", "또다른", "--json"], input: "keycat2026\n")
             #expect(duplicate.status == 1)
             #expect(duplicate.standardError.contains("\"code\":\"duplicate\""))
-            #expect(try userCount(path) == 1)
+            #expect(try userCount(database) == 1)
 
-            let noPassword = try AdminProcess.run(["users", "create", "--db", path, "--email", "lee@example.com", "--nick", "이키캣"])
+            let noPassword = try database.run(["users", "create", "--db", path, "--email", "lee@example.com", "--nick", "이키캣"])
             #expect(noPassword.status == 1)
-            let weak = try AdminProcess.run(["users", "create", "--db", path, "--email", "lee@example.com", "--nick", "이키캣"], input: "short\n")
+            let weak = try database.run(["users", "create", "--db", path, "--email", "lee@example.com", "--nick", "이키캣"], input: "short\n")
             #expect(weak.status == 1)
-            #expect(try userCount(path) == 1)
+            #expect(try userCount(database) == 1)
 
-            let shown = try AdminProcess.run(["users", "show", "1", "--db", path])
+            let shown = try database.run(["users", "show", "1", "--db", path])
             #expect(shown.status == 0 && shown.standardOutput.contains("kim@example.com"))
-            let unknown = try AdminProcess.run(["users", "show", "42", "--db", path])
+            let unknown = try database.run(["users", "show", "42", "--db", path])
             #expect(unknown.status == 1)
-            #expect(try AdminProcess.run(["users", "create", "--db", path, "--email", "x@example.com", "--nick", "xx", "--role", "root"], input: "keycat2026\n").status == 2)
+            #expect(try database.run(["users", "create", "--db", path, "--email", "x@example.com", "--nick", "xx", "--role", "root"], input: "keycat2026\n").status == 2)
         }
     }
 
-    @Test("the registry loads all or nothing; approving decides once; approving a rejected application fails")
-    func sellerFlow() async throws {
-        try await withDatabase { path in
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+    @Test("the registry loads all or nothing; approving decides once; approving a rejected application fails",
+          arguments: TestStore.allCases)
+    func sellerFlow(_ store: TestStore) async throws {
+        try await withAdminDatabase(store) { database in
+            let (path, directory) = (database.argument, database.directory)
             let bad = directory.appendingPathComponent("bad.csv")
             try "220-81-62517,01\n123-45-67890,01\n".write(to: bad, atomically: true, encoding: .utf8)
-            let refused = try AdminProcess.run(["sellers", "registry", bad.path, "--db", path])
+            let refused = try database.run(["sellers", "registry", bad.path, "--db", path])
             #expect(refused.status == 1)
             #expect(refused.standardError.contains("line 2"))
             let good = directory.appendingPathComponent("good.csv")
             try "# number,b_stt_cd\n220-81-62517,01\n1208147521,01\n".write(to: good, atomically: true, encoding: .utf8)
-            #expect(try AdminProcess.run(["sellers", "registry", good.path, "--db", path]).status == 0)
+            #expect(try database.run(["sellers", "registry", good.path, "--db", path]).status == 0)
 
             // Two buyers apply through the library, as a server would.
-            var configuration = KeyCat.Configuration(databasePath: path)
+            var configuration = database.configuration
             configuration.passwordIterations = 1_000
             let keycat = try KeyCat.open(configuration)
             let applicants = try ["park", "choi"].map { name in
@@ -81,18 +76,18 @@ struct AdminAccountsTests {
                 by: applicants[1].principal)
             keycat.close()
 
-            let pending = try AdminProcess.run(["sellers", "list", "--db", path, "--status", "pending", "--json"])
+            let pending = try database.run(["sellers", "list", "--db", path, "--status", "pending", "--json"])
             #expect(pending.standardOutput.contains("\"status\":\"pending\""))
-            #expect(try AdminProcess.run(["sellers", "approve", "\(first.id.rawValue)", "--db", path]).status == 0)
-            #expect(try AdminProcess.run(["sellers", "reject", "\(second.id.rawValue)", "--db", path, "--reason", "서류 불일치"]).status == 0)
-            let again = try AdminProcess.run(["sellers", "approve", "\(second.id.rawValue)", "--db", path, "--json"])
+            #expect(try database.run(["sellers", "approve", "\(first.id.rawValue)", "--db", path]).status == 0)
+            #expect(try database.run(["sellers", "reject", "\(second.id.rawValue)", "--db", path, "--reason", "서류 불일치"]).status == 0)
+            let again = try database.run(["sellers", "approve", "\(second.id.rawValue)", "--db", path, "--json"])
             #expect(again.status == 1)
             #expect(again.standardError.contains("illegal_transition"))
-            #expect(try AdminProcess.run(["sellers", "approve", "999", "--db", path]).status == 1)
-            let roles = try AdminProcess.run(["users", "list", "--db", path, "--json"]).standardOutput
+            #expect(try database.run(["sellers", "approve", "999", "--db", path]).status == 1)
+            let roles = try database.run(["users", "list", "--db", path, "--json"]).standardOutput
             #expect(roles.contains("\"email\":\"park@example.com\",\"nick\":\"park\",\"role\":\"seller\""))
             #expect(roles.contains("\"email\":\"choi@example.com\",\"nick\":\"choi\",\"role\":\"buyer\""))
-            #expect(try AdminProcess.run(["sellers", "reject", "1", "--db", path]).status == 2)
+            #expect(try database.run(["sellers", "reject", "1", "--db", path]).status == 2)
         }
     }
 }

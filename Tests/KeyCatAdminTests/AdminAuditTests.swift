@@ -3,6 +3,9 @@ import KeyCatTestSupport
 import Testing
 
 /// `audit list`: the operators' window on what was done, paged like every other list.
+///
+/// SQLite only for its fixture, the demo; the audit log's filters run on every store in
+/// `StoredPortsTests` and `HostileInputTests`.
 @Suite("keycat-admin audit list")
 struct AdminAuditTests {
     @Test("walking the audit log page by page returns every entry once, newest first; filters narrow it")

@@ -9,14 +9,13 @@ struct AdminCatalogTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("seed/catalog.json").path
 
-    private func seeded(_ body: (String) throws -> Void) throws {
-        try withTemporaryDirectory { directory throws in
-            let path = directory.appendingPathComponent("shop.db").path
-            #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
-            let first = try AdminProcess.run(["seed", "--db", path, "--file", Self.seedFile, "--json"])
+    /// A database of `store` seeded from `seed/catalog.json`.
+    private func seeded(_ store: TestStore, _ body: (AdminDatabase) async throws -> Void) async throws {
+        try await withAdminDatabase(store) { database in
+            let first = try database.run(["seed", "--db", database.argument, "--file", Self.seedFile, "--json"])
             #expect(first.status == 0, "\(first.standardError)")
             #expect(first.standardOutput.contains("\"products_created\":"))
-            try body(path)
+            try await body(database)
         }
     }
 
@@ -24,10 +23,11 @@ struct AdminCatalogTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test("seeding twice changes nothing, and walking products list with cursors returns each product once")
-    func seedAndWalk() throws {
-        try seeded { path throws in
-            let again = try json(try AdminProcess.run(["seed", "--db", path, "--file", Self.seedFile, "--json"]).standardOutput)
+    @Test("seeding twice changes nothing, and walking products list with cursors returns each product once", arguments: TestStore.allCases)
+    func seedAndWalk(_ store: TestStore) async throws {
+        try await seeded(store) { database in
+            let path = database.argument
+            let again = try json(try database.run(["seed", "--db", path, "--file", Self.seedFile, "--json"]).standardOutput)
             #expect(again["products_created"] as? Int == 0)
             let catalog = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.seedFile))) as? [String: Any]
             let expected = (catalog?["products"] as? [Any])?.count ?? -1
@@ -39,7 +39,7 @@ struct AdminCatalogTests {
                 repeat {
                     var arguments = ["products", "list", "--db", path, "--json", "--limit", "37", "--sort", sort]
                     if let cursor { arguments += ["--cursor", cursor] }
-                    let outcome = try AdminProcess.run(arguments)
+                    let outcome = try database.run(arguments)
                     #expect(outcome.status == 0, "\(outcome.standardError)")
                     let page = try json(outcome.standardOutput)
                     ids += (page["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
@@ -51,7 +51,7 @@ struct AdminCatalogTests {
         }
     }
 
-    @Test("hostile filter values are a usage or validation error or an empty page, never a crash", arguments: [
+    @Test("hostile filter values are a usage or validation error or an empty page, never a crash", arguments: TestStore.allCases, [
         ["--category", "keyboard'; DROP TABLE products; --"],
         ["--seller", "1 OR 1=1"],
         ["--seller", "99999999"],
@@ -64,23 +64,26 @@ struct AdminCatalogTests {
         ["--sort", "price ASC; DELETE FROM products"],
         ["--limit", "0"], ["--limit", "101"], ["--limit", "1e3"],
     ])
-    func hostileFilters(arguments: [String]) throws {
-        try seeded { path throws in
-            let outcome = try AdminProcess.run(["products", "list", "--db", path, "--json"] + arguments)
+    func hostileFilters(_ store: TestStore, arguments: [String]) async throws {
+        try await seeded(store) { database in
+            let path = database.argument
+            let outcome = try database.run(["products", "list", "--db", path, "--json"] + arguments)
             #expect([0, 1, 2].contains(outcome.status), "\(outcome.standardError)")
             if outcome.status == 0 {
                 #expect(try (json(outcome.standardOutput)["items"] as? [Any])?.isEmpty == true)
             } else {
                 #expect(outcome.standardError.split(separator: "\n").count == 1)
             }
-            let check = try AdminProcess.run(["db", "check", "--db", path])
+            let check = try database.run(["db", "check", "--db", path])
             #expect(check.status == 0)
         }
     }
 
+    /// The arguments are refused before any store is opened: one store is enough.
     @Test("invalid UTF-8 in a filter is refused cleanly")
-    func invalidUTF8() throws {
-        try seeded { path throws in
+    func invalidUTF8() async throws {
+        try await seeded(.sqlite) { database in
+            let path = database.argument
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "\"$0\" products list --db \"$1\" --category \"$(printf '\\377\\376')\"",
@@ -93,10 +96,11 @@ struct AdminCatalogTests {
         }
     }
 
-    @Test("products add reads images by their bytes: a PNG named .jpg is fine, text named .png is refused")
-    func addWithImages() throws {
-        try seeded { path throws in
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+    @Test("products add reads images by their bytes: a PNG named .jpg is fine, text named .png is refused", arguments: TestStore.allCases)
+    func addWithImages(_ store: TestStore) async throws {
+        try await seeded(store) { database in
+            let path = database.argument
+            let directory = database.directory
             let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0, 64, 0, 0, 0, 48, 8, 6, 0, 0, 0, 1, 2, 3, 4] + [UInt8](repeating: 3, count: 40)
             try Data(png).write(to: directory.appendingPathComponent("photo.jpg"))
             try Data("not an image".utf8).write(to: directory.appendingPathComponent("fake.png"))
@@ -109,36 +113,37 @@ struct AdminCatalogTests {
                 try JSONSerialization.data(withJSONObject: object).write(to: url)
                 return url.path
             }
-            let good = try AdminProcess.run(["products", "add", "--db", path, "--seller", "1", "--file", try productFile(["photo.jpg"], "good"), "--json"])
+            let good = try database.run(["products", "add", "--db", path, "--seller", "1", "--file", try productFile(["photo.jpg"], "good"), "--json"])
             #expect(good.status == 0, "\(good.standardError)")
             let product = try json(good.standardOutput)
             #expect((product["images"] as? [String])?.first?.hasSuffix(".png") == true)
 
-            let bad = try AdminProcess.run(["products", "add", "--db", path, "--seller", "1", "--file", try productFile(["photo.jpg", "fake.png"], "bad")])
+            let bad = try database.run(["products", "add", "--db", path, "--seller", "1", "--file", try productFile(["photo.jpg", "fake.png"], "bad")])
             #expect(bad.status == 1)
             #expect(bad.standardError.contains("JPEG, PNG, WebP or GIF"))
-            let buyer = try AdminProcess.run(["products", "add", "--db", path, "--seller", "999", "--file", try productFile([], "nobody")])
+            let buyer = try database.run(["products", "add", "--db", path, "--seller", "999", "--file", try productFile([], "nobody")])
             #expect(buyer.status == 1)
-            let missing = try AdminProcess.run(["products", "add", "--db", path, "--seller", "1", "--file", "/nonexistent/x.json"])
+            let missing = try database.run(["products", "add", "--db", path, "--seller", "1", "--file", "/nonexistent/x.json"])
             #expect(missing.status == 3)
         }
     }
 
-    @Test("products update and delete change the listing, record the audit, and refuse stale versions")
-    func updateAndDelete() throws {
-        try seeded { path throws in
-            let updated = try AdminProcess.run(["products", "update", "1", "--db", path, "--price", "1000", "--stock", "7", "--json"])
+    @Test("products update and delete change the listing, record the audit, and refuse stale versions", arguments: TestStore.allCases)
+    func updateAndDelete(_ store: TestStore) async throws {
+        try await seeded(store) { database in
+            let path = database.argument
+            let updated = try database.run(["products", "update", "1", "--db", path, "--price", "1000", "--stock", "7", "--json"])
             #expect(updated.status == 0, "\(updated.standardError)")
             let product = try json(updated.standardOutput)
             #expect(product["stock"] as? Int == 7)
             #expect(product["version"] as? Int == 2)
-            let stale = try AdminProcess.run(["products", "update", "1", "--db", path, "--stock", "1", "--version", "1"])
+            let stale = try database.run(["products", "update", "1", "--db", path, "--stock", "1", "--version", "1"])
             #expect(stale.status == 1)
-            #expect(try AdminProcess.run(["products", "update", "1", "--db", path]).status == 2)
-            #expect(try AdminProcess.run(["products", "delete", "1", "--db", path]).status == 0)
-            #expect(try AdminProcess.run(["products", "show", "1", "--db", path]).status == 1)
-            #expect(try AdminProcess.run(["products", "delete", "1", "--db", path]).status == 1)
-            let keycat = try KeyCat.open(.init(databasePath: path))
+            #expect(try database.run(["products", "update", "1", "--db", path]).status == 2)
+            #expect(try database.run(["products", "delete", "1", "--db", path]).status == 0)
+            #expect(try database.run(["products", "show", "1", "--db", path]).status == 1)
+            #expect(try database.run(["products", "delete", "1", "--db", path]).status == 1)
+            let keycat = try KeyCat.open(database.configuration)
             defer { keycat.close() }
             let actions = try keycat.auditLog.recent(limit: 5).map(\.action)
             #expect(actions.starts(with: ["product.delete", "product.update"]))

@@ -6,6 +6,8 @@ import Testing
 
 /// `keycat-admin` and the database file: only `init` creates one, commands that read never
 /// write, a wrong `--db` is refused untouched, and `db check` finds what a killed bulk load left.
+///
+/// SQLite only: files, read-only directories and the bulk load, which only a SQLite file takes.
 @Suite("keycat-admin and the database file")
 struct AdminDatabaseFileTests {
     static let seedFile = URL(fileURLWithPath: #filePath)

@@ -18,6 +18,7 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
 }
 
+/// SQLite only: the demo builds a SQLite file (on Postgres it is refused as a validation error).
 @Suite("keycat-admin demo")
 struct AdminDemoTests {
     @Test("the demo tells every step, ends healthy, and leaves a database the other commands explore")

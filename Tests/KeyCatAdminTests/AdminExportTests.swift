@@ -3,6 +3,9 @@ import KeyCatTestSupport
 import Testing
 
 /// `orders export`: a period's money for the accountant, as CSV or JSON.
+///
+/// SQLite only for its fixture, the demo; the export itself runs on both stores in
+/// `OrdersExportTests`.
 @Suite("keycat-admin orders export")
 struct AdminExportTests {
     /// A month before now: the demo's records fall after it, and a period is at most 366 days.

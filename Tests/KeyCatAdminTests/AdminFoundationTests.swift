@@ -4,6 +4,8 @@ import KeyCatTestSupport
 import Testing
 @testable import KeyCatInfrastructure
 
+/// Mostly SQLite: paths, exit codes for missing and foreign files, `$KEYCAT_DB` and `./keycat.db`,
+/// two processes on one file. `init` and `db check` on a Postgres URL are `AdminPostgresTests`'.
 @Suite("keycat-admin as a process")
 struct AdminFoundationTests {
     @Test("--help prints the command list and exits 0")

@@ -12,7 +12,12 @@ struct AdminGatewayTests {
 
     /// Opens the database (and the simulator beside it) without creating anything.
     static func open(_ path: String) throws -> KeyCat {
-        var configuration = KeyCat.Configuration(databasePath: path)
+        try open(KeyCat.Configuration(databasePath: path))
+    }
+
+    /// Opens the database `store` names (and the simulator beside it) without creating anything.
+    static func open(_ store: KeyCat.Configuration) throws -> KeyCat {
+        var configuration = store
         configuration.createIfMissing = false
         configuration.gatewayLog = DiscardingLogSink()
         return try KeyCat.open(configuration)
@@ -31,27 +36,31 @@ struct AdminGatewayTests {
         return all
     }
 
-    @Test("running the same orders refund twice refunds once; another --idempotency-key refunds again")
-    func refundTwice() throws {
-        try withTemporaryDirectory { directory throws in
-            let path = directory.appendingPathComponent("shop.db").path
-            #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
-            #expect(try AdminProcess.run(["payments", "simulate", "--db", path, "--orders", "5", "--decline-rate", "0"]).status == 0)
-            let order = try #require(try Self.open(path).orders.list(OrderFilter(status: .paid), by: .operatorConsole("t")).items.first)
+    @Test("running the same orders refund twice refunds once; another --idempotency-key refunds again",
+          arguments: TestStore.allCases)
+    func refundTwice(_ store: TestStore) async throws {
+        try await withAdminDatabase(store) { database in
+            let path = database.argument
+            #expect(try database.run(["payments", "simulate", "--db", path, "--orders", "5", "--decline-rate", "0"]).status == 0)
+            let reader = try Self.open(database.configuration)
+            let paid = try reader.orders.list(OrderFilter(status: .paid), by: .operatorConsole("t")).items.first
+            reader.close()
+            let order = try #require(paid)
             let refund = ["orders", "refund", String(order.id.rawValue), "--db", path, "--amount", "1000", "--reason", "dent"]
-            let first = try AdminProcess.run(refund)
+            let first = try database.run(refund)
             #expect(first.status == 0, "\(first.standardError)")
-            let second = try AdminProcess.run(refund)
+            let second = try database.run(refund)
             #expect(second.status == 0 && second.standardOutput.contains("nothing was refunded again"), "\(second.standardOutput)")
-            let third = try AdminProcess.run(refund + ["--idempotency-key", "second-dent", "--json"])
+            let third = try database.run(refund + ["--idempotency-key", "second-dent", "--json"])
             #expect(third.status == 0)
             #expect(try json(third.standardOutput)["refunded_amount"] as? Int == 2_000)
-            let keycat = try Self.open(path)
+            let keycat = try Self.open(database.configuration)
             defer { keycat.close() }
             #expect(keycat.paymentSimulator!.cancellations(impUID: order.impUID!).map(\.amount) == [1_000, 1_000])
         }
     }
 
+    /// SQLite only: the drill restores a SQLite backup of the file.
     @Test("the restore drill from the command line: db check --gateway reports the orphans until reconcile voids them")
     func restoreDrill() throws {
         try withTemporaryDirectory { directory throws in

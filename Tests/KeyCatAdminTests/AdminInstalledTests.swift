@@ -4,6 +4,8 @@ import Testing
 
 /// An installed `keycat-admin` is a lone binary run from anywhere: nothing of the repository
 /// may be needed beside it.
+///
+/// SQLite only: it runs the demo, which builds a SQLite file.
 @Suite("keycat-admin installed elsewhere")
 struct AdminInstalledTests {
     /// Copies the built binary into `directory/bin`, as `scripts/install` does.

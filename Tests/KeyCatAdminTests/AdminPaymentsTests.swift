@@ -4,6 +4,9 @@ import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
+/// The order commands run on both stores; `payments simulate` racing and killed on a file is
+/// SQLite's here (on Postgres: `AdminPostgresTests`), and a broken foreign key needs SQLite's
+/// `PRAGMA foreign_keys`.
 @Suite("keycat-admin orders and payments as processes")
 struct AdminPaymentsTests {
     func json(_ text: String) throws -> [String: Any] {
@@ -67,35 +70,35 @@ struct AdminPaymentsTests {
         }
     }
 
-    @Test("orders list, show, ship, deliver, refund and cancel from the command line, audited as cli:<user>")
-    func orderCommands() throws {
-        try withTemporaryDirectory { directory throws in
-            let path = directory.appendingPathComponent("shop.db").path
-            #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
-            #expect(try AdminProcess.run(["payments", "simulate", "--db", path, "--orders", "30", "--decline-rate", "0"]).status == 0)
-            let list = try AdminProcess.run(["orders", "list", "--db", path, "--status", "paid", "--limit", "3", "--json"])
+    @Test("orders list, show, ship, deliver, refund and cancel from the command line, audited as cli:<user>",
+          arguments: TestStore.allCases)
+    func orderCommands(_ store: TestStore) async throws {
+        try await withAdminDatabase(store) { database in
+            let path = database.argument
+            #expect(try database.run(["payments", "simulate", "--db", path, "--orders", "30", "--decline-rate", "0"]).status == 0)
+            let list = try database.run(["orders", "list", "--db", path, "--status", "paid", "--limit", "3", "--json"])
             #expect(list.status == 0)
             let page = try json(list.standardOutput)
             let items = try #require(page["items"] as? [[String: Any]])
             #expect(items.count == 3 && page["next_cursor"] is String)
             let ids = items.compactMap { $0["id"] as? Int }.map(String.init)
             let (a, b, c) = (ids[0], ids[1], ids[2])
-            #expect(try AdminProcess.run(["orders", "ship", a, "--db", path, "--carrier", "CJ", "--tracking", "123"]).status == 0)
-            #expect(try AdminProcess.run(["orders", "deliver", a, "--db", path]).status == 0)
-            let refund = try AdminProcess.run(["orders", "refund", b, "--db", path, "--amount", "1000", "--reason", "scratch", "--json"])
+            #expect(try database.run(["orders", "ship", a, "--db", path, "--carrier", "CJ", "--tracking", "123"]).status == 0)
+            #expect(try database.run(["orders", "deliver", a, "--db", path]).status == 0)
+            let refund = try database.run(["orders", "refund", b, "--db", path, "--amount", "1000", "--reason", "scratch", "--json"])
             #expect(refund.status == 0)
             #expect(try json(refund.standardOutput)["status"] as? String == "partially_refunded")
-            let tooMuch = try AdminProcess.run(["orders", "refund", b, "--db", path, "--amount", "999999", "--reason", "x", "--json"])
+            let tooMuch = try database.run(["orders", "refund", b, "--db", path, "--amount", "999999", "--reason", "x", "--json"])
             #expect(tooMuch.status == 1 && tooMuch.standardError.contains("cancel_amount_exceeds_cancellable"))
-            #expect(try AdminProcess.run(["orders", "cancel", c, "--db", path, "--reason", "asked"]).status == 0)
-            let shown = try AdminProcess.run(["orders", "show", c, "--db", path, "--json"])
+            #expect(try database.run(["orders", "cancel", c, "--db", path, "--reason", "asked"]).status == 0)
+            let shown = try database.run(["orders", "show", c, "--db", path, "--json"])
             #expect(try json(shown.standardOutput)["status"] as? String == "cancelled")
-            let illegal = try AdminProcess.run(["orders", "deliver", c, "--db", path])
+            let illegal = try database.run(["orders", "deliver", c, "--db", path])
             #expect(illegal.status == 1 && illegal.standardError.contains("cannot become delivered"))
-            #expect(try AdminProcess.run(["orders", "refund", c, "--db", path]).status == 2)  // --reason is required
-            #expect(try AdminProcess.run(["db", "check", "--db", path]).status == 0)
+            #expect(try database.run(["orders", "refund", c, "--db", path]).status == 2)  // --reason is required
+            #expect(try database.run(["db", "check", "--db", path]).status == 0)
 
-            let keycat = try KeyCat.open(KeyCat.Configuration(databasePath: path))
+            let keycat = try KeyCat.open(database.configuration)
             defer { keycat.close() }
             let actions = try keycat.auditLog.recent(limit: 10).filter { $0.action.hasPrefix("order.") }
             #expect(Set(actions.map(\.action)) == ["order.ship", "order.deliver", "order.refund", "order.cancel"])
@@ -104,6 +107,7 @@ struct AdminPaymentsTests {
     }
 }
 
+/// SQLite only: the broken foreign key needs SQLite's `PRAGMA foreign_keys = OFF`.
 @Suite("keycat-admin payments simulate judges the whole database")
 struct AdminSimulateHealthTests {
     @Test("simulate on a database with a broken foreign key says so, lists it and exits 1; --durability takes full or normal")

@@ -4,6 +4,9 @@ import Testing
 
 /// Long work shows progress on a terminal's stderr, and nothing extra when redirected or with
 /// `--json`.
+///
+/// SQLite only: the synthetic bulk load and the file backup are SQLite's; what is tested is the
+/// terminal output.
 @Suite("keycat-admin progress")
 struct AdminProgressTests {
     /// Runs keycat-admin under `script`, which gives it a pseudo-terminal for stdout and stderr.

@@ -3,6 +3,7 @@ import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
+/// SQLite only: backups and restores of the file (on Postgres, `pg_dump`).
 @Suite("keycat-admin db backup and db restore as processes")
 struct AdminRestoreTests {
     /// The bytes of every file at `paths` (nil where there is none), to prove a refusal wrote nothing.

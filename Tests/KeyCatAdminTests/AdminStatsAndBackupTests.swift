@@ -2,6 +2,7 @@ import Foundation
 import KeyCatTestSupport
 import Testing
 
+/// SQLite only: the demo fixture and the file backup (`stats` on Postgres is `AdminPostgresTests`').
 @Suite("keycat-admin stats and db backup as processes")
 struct AdminStatsAndBackupTests {
     @Test("stats after the demo: the day's sale and refund, statuses and top products, as tables or JSON")

@@ -1,6 +1,5 @@
 import Foundation
 import KeyCat
-import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
@@ -10,39 +9,37 @@ struct AdminStockTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test("update --stock and adjust-stock write the ledger, stock-history shows it, and db check catches stock added by hand")
-    func ledgerFromTheCommandLine() throws {
-        try withTemporaryDirectory { directory throws in
-            let path = directory.appendingPathComponent("shop.db").path
-            #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
-            let seed = try AdminProcess.run(["seed", "--db", path, "--file", AdminCatalogTests.seedFile])
+    @Test("update --stock and adjust-stock write the ledger, stock-history shows it, and db check catches stock added by hand",
+          arguments: TestStore.allCases)
+    func ledgerFromTheCommandLine(_ store: TestStore) async throws {
+        try await withAdminDatabase(store) { database in
+            let path = database.argument
+            let seed = try database.run(["seed", "--db", path, "--file", AdminCatalogTests.seedFile])
             #expect(seed.status == 0, "\(seed.standardError)")
-            let shown = try json(try AdminProcess.run(["products", "show", "1", "--db", path, "--json"]).standardOutput)
+            let shown = try json(try database.run(["products", "show", "1", "--db", path, "--json"]).standardOutput)
             let initial = try #require(shown["stock"] as? Int)
 
-            #expect(try AdminProcess.run(["products", "update", "1", "--db", path, "--stock", "\(initial + 5)"]).status == 0)
-            let adjusted = try AdminProcess.run(["products", "adjust-stock", "1", "--db", path, "--by", "-2", "--reason", "two damaged", "--json"])
+            #expect(try database.run(["products", "update", "1", "--db", path, "--stock", "\(initial + 5)"]).status == 0)
+            let adjusted = try database.run(["products", "adjust-stock", "1", "--db", path, "--by", "-2", "--reason", "two damaged", "--json"])
             #expect(adjusted.status == 0, "\(adjusted.standardError)")
             #expect(try json(adjusted.standardOutput)["stock"] as? Int == initial + 3)
             // Bad input is a usage or validation error and changes nothing.
-            #expect(try AdminProcess.run(["products", "adjust-stock", "1", "--db", path, "--by", "3"]).status == 2)
-            let tooMany = try AdminProcess.run(["products", "adjust-stock", "1", "--db", path, "--by", "-1000000", "--reason", "x", "--json"])
+            #expect(try database.run(["products", "adjust-stock", "1", "--db", path, "--by", "3"]).status == 2)
+            let tooMany = try database.run(["products", "adjust-stock", "1", "--db", path, "--by", "-1000000", "--reason", "x", "--json"])
             #expect(tooMany.status == 1 && tooMany.standardError.contains("validation"))
 
-            let history = try AdminProcess.run(["products", "stock-history", "1", "--db", path, "--json"])
+            let history = try database.run(["products", "stock-history", "1", "--db", path, "--json"])
             #expect(history.status == 0, "\(history.standardError)")
             let items = try #require(try json(history.standardOutput)["items"] as? [[String: Any]])
             #expect(items.compactMap { $0["kind"] as? String } == ["listed", "adjustment", "adjustment"])
             #expect(items.compactMap { $0["change"] as? Int } == [initial, 5, -2])
             #expect(items.last?["actor"] as? String == "cli:tester" && items.last?["reason"] as? String == "two damaged")
-            let table = try AdminProcess.run(["products", "stock-history", "1", "--db", path])
+            let table = try database.run(["products", "stock-history", "1", "--db", path])
             #expect(table.standardOutput.contains("adjustment") && table.standardOutput.contains("two damaged"))
-            #expect(try AdminProcess.run(["db", "check", "--db", path]).status == 0)
+            #expect(try database.run(["db", "check", "--db", path]).status == 0)
 
-            let database = try SQLiteDatabase(path: path)
-            try database.withWriter { try $0.execute("UPDATE products SET stock = stock + 100 WHERE id = 1") }
-            database.close()
-            let check = try AdminProcess.run(["db", "check", "--db", path])
+            try database.execute("UPDATE products SET stock = stock + 100 WHERE id = 1")
+            let check = try database.run(["db", "check", "--db", path])
             #expect(check.status == 1)
             #expect(check.standardOutput.contains("product 1: stock is \(initial + 103) but its inventory ledger adds up to \(initial + 3)"),
                     "\(check.standardOutput)")

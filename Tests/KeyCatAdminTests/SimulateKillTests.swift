@@ -6,6 +6,8 @@ import Testing
 /// database: after each kill, `payments reconcile` and `db check` must pass. The count is
 /// `KEYCAT_CRASH_KILLS` (default 12, a few seconds in all; the README records a run of 100),
 /// the moments are drawn from `KEYCAT_CRASH_SEED` (default 2026).
+///
+/// On a SQLite file; the same kill on Postgres is `AdminPostgresTests`'.
 @Suite("payments simulate killed with SIGKILL, again and again")
 struct SimulateKillTests {
     static var kills: Int { ProcessInfo.processInfo.environment["KEYCAT_CRASH_KILLS"].flatMap { Int($0) } ?? 12 }

@@ -2,7 +2,6 @@ import Foundation
 import KeyCat
 import KeyCatTestSupport
 import Testing
-@testable import KeyCatInfrastructure
 
 /// Everyone bought everything: the admin tests exercise the CLI, not the review rules.
 private struct EveryPurchaseEligible: PurchaseHistory {
@@ -10,15 +9,16 @@ private struct EveryPurchaseEligible: PurchaseHistory {
 }
 
 /// A database with one product, three reviews of it, a bookmark and a follow, written through
-/// the library; the CLI then runs against the file.
+/// the library; the CLI then runs against the database.
 private struct SocialFixture {
-    let path: String
+    let database: AdminDatabase
     let product: ProductID
     let reviews: [ReviewID]
+    var path: String { database.argument }
 
-    init(in directory: URL) throws {
-        path = directory.appendingPathComponent("social.db").path
-        var configuration = KeyCat.Configuration(databasePath: path)
+    init(_ database: AdminDatabase) throws {
+        self.database = database
+        var configuration = database.configuration
         configuration.passwordIterations = 1_000
         configuration.purchaseHistory = EveryPurchaseEligible()
         let clock = TestClock()
@@ -51,16 +51,15 @@ private struct SocialFixture {
         reviews = written
     }
 
-    func tamper(_ sql: String) throws {
-        let database = try SQLiteDatabase(path: path)
-        defer { database.close() }
-        try database.write { try $0.run(sql) }
-    }
+    func tamper(_ sql: String) throws { try database.execute(sql) }
+
+    /// KeyCat on the fixture's database, as a server would open it.
+    func open() throws -> KeyCat { try KeyCat.open(database.configuration) }
 }
 
 @Suite("keycat-admin reviews and the counter checks")
 struct SocialAdminTests {
-    @Test("checkHealth names each stored counter tampered with in SQLite", arguments: [
+    @Test("checkHealth names each stored counter tampered with in the database", arguments: TestStore.allCases, [
         ("UPDATE products SET rating_count = rating_count + 1", "rating_count"),
         ("UPDATE products SET rating_sum = rating_sum - 1", "rating_sum"),
         ("UPDATE products SET rating_score = 5000", "rating_score"),
@@ -68,14 +67,15 @@ struct SocialAdminTests {
         ("UPDATE users SET follower_count = follower_count + 1 WHERE role = 'seller'", "follower_count"),
         ("UPDATE users SET following_count = 0", "following_count"),
     ])
-    func tamperedCounter(sql: String, counter: String) throws {
-        try withTemporaryDirectory { directory throws in
-            let fixture = try SocialFixture(in: directory)
-            let keycat = try KeyCat.open(.init(databasePath: fixture.path))
+    func tamperedCounter(_ store: TestStore, _ edit: (String, String)) async throws {
+        let (sql, counter) = edit
+        try await withAdminDatabase(store, initialised: false) { database in
+            let fixture = try SocialFixture(database)
+            let keycat = try fixture.open()
             #expect(try keycat.checkHealth().isHealthy)
             keycat.close()
             try fixture.tamper(sql)
-            let reopened = try KeyCat.open(.init(databasePath: fixture.path))
+            let reopened = try fixture.open()
             defer { reopened.close() }
             let problems = try reopened.checkHealth().invariantProblems
             #expect(problems.count == 1, "\(problems)")
@@ -83,16 +83,16 @@ struct SocialAdminTests {
         }
     }
 
-    @Test("db check exits 1 and reports a tampered counter; it exits 0 before")
-    func databaseCheckProcess() throws {
-        try withTemporaryDirectory { directory throws in
-            let fixture = try SocialFixture(in: directory)
-            #expect(try AdminProcess.run(["db", "check", "--db", fixture.path]).status == 0)
+    @Test("db check exits 1 and reports a tampered counter; it exits 0 before", arguments: TestStore.allCases)
+    func databaseCheckProcess(_ store: TestStore) async throws {
+        try await withAdminDatabase(store, initialised: false) { database in
+            let fixture = try SocialFixture(database)
+            #expect(try database.run(["db", "check", "--db", fixture.path]).status == 0)
             try fixture.tamper("UPDATE products SET bookmark_count = 5 WHERE id = \(fixture.product)")
-            let human = try AdminProcess.run(["db", "check", "--db", fixture.path])
+            let human = try database.run(["db", "check", "--db", fixture.path])
             #expect(human.status == 1)
             #expect(human.standardOutput.contains("product \(fixture.product): bookmark_count is 5 but it has 1 bookmarks"))
-            let json = try AdminProcess.run(["db", "check", "--db", fixture.path, "--json"])
+            let json = try database.run(["db", "check", "--db", fixture.path, "--json"])
             #expect(json.status == 1)
             let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
             #expect(object?["healthy"] as? Bool == false)
@@ -100,16 +100,16 @@ struct SocialAdminTests {
         }
     }
 
-    @Test("reviews list pages newest first in a table and in JSON")
-    func list() throws {
-        try withTemporaryDirectory { directory throws in
-            let fixture = try SocialFixture(in: directory)
-            let human = try AdminProcess.run(["reviews", "list", "--product", "\(fixture.product)", "--db", fixture.path])
+    @Test("reviews list pages newest first in a table and in JSON", arguments: TestStore.allCases)
+    func list(_ store: TestStore) async throws {
+        try await withAdminDatabase(store, initialised: false) { database in
+            let fixture = try SocialFixture(database)
+            let human = try database.run(["reviews", "list", "--product", "\(fixture.product)", "--db", fixture.path])
             #expect(human.status == 0, "\(human.standardError)")
             #expect(human.standardOutput.hasPrefix("ID"))
             #expect(human.standardOutput.contains("★★★★"))
 
-            let first = try AdminProcess.run(
+            let first = try database.run(
                 ["reviews", "list", "--product", "\(fixture.product)", "--limit", "2", "--json", "--db", fixture.path])
             #expect(first.status == 0)
             let page = try JSONSerialization.jsonObject(with: Data(first.standardOutput.utf8)) as? [String: Any]
@@ -118,7 +118,7 @@ struct SocialAdminTests {
             #expect(items.first?["rating"] as? Int == 4)
             let cursor = try #require(page?["next_cursor"] as? String)
 
-            let second = try AdminProcess.run(
+            let second = try database.run(
                 ["reviews", "list", "--product", "\(fixture.product)", "--cursor", cursor, "--json", "--db", fixture.path])
             let rest = try JSONSerialization.jsonObject(with: Data(second.standardOutput.utf8)) as? [String: Any]
             #expect((rest?["items"] as? [[String: Any]])?.compactMap { $0["id"] as? Int64 } == [fixture.reviews[0].rawValue])
@@ -126,16 +126,16 @@ struct SocialAdminTests {
         }
     }
 
-    @Test("reviews delete removes the review, corrects the rating and is audited; again is not found")
-    func delete() throws {
-        try withTemporaryDirectory { directory throws in
-            let fixture = try SocialFixture(in: directory)
+    @Test("reviews delete removes the review, corrects the rating and is audited; again is not found", arguments: TestStore.allCases)
+    func delete(_ store: TestStore) async throws {
+        try await withAdminDatabase(store, initialised: false) { database in
+            let fixture = try SocialFixture(database)
             let target = fixture.reviews[0]
-            let outcome = try AdminProcess.run(["reviews", "delete", "\(target)", "--db", fixture.path])
+            let outcome = try database.run(["reviews", "delete", "\(target)", "--db", fixture.path])
             #expect(outcome.status == 0, "\(outcome.standardError)")
             #expect(outcome.standardOutput.contains("Deleted review \(target)"))
 
-            let keycat = try KeyCat.open(.init(databasePath: fixture.path))
+            let keycat = try fixture.open()
             let product = try keycat.catalog.product(fixture.product)
             #expect(product.ratingCount == 2 && product.ratingSum == 7)
             let audit = try keycat.auditLog.recent(limit: 10).first { $0.action == "review.delete" }
@@ -143,7 +143,7 @@ struct SocialAdminTests {
             #expect(try keycat.checkHealth().isHealthy)
             keycat.close()
 
-            let again = try AdminProcess.run(["reviews", "delete", "\(target)", "--db", fixture.path, "--json"])
+            let again = try database.run(["reviews", "delete", "\(target)", "--db", fixture.path, "--json"])
             #expect(again.status == 1)
             #expect(again.standardError.contains("not_found"))
         }

@@ -23,7 +23,7 @@ struct AccountServiceTests {
         }
     }
 
-    @Test("each broken rule at sign-up is a validation error naming its field", arguments: [
+    @Test("each broken rule at sign-up is a validation error naming its field", arguments: Backend.allCases, [
         (SignUpForm(email: "kim", password: "keycat2026", nick: "kim"), "email"),
         (SignUpForm(email: "kim@example.com", password: "short1", nick: "kim"), "password"),
         (SignUpForm(email: "kim@example.com", password: "onlyletters", nick: "kim"), "password"),
@@ -34,8 +34,9 @@ struct AccountServiceTests {
         (SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim",
                     birthday: try! CalendarDate(year: 2030, month: 1, day: 1)), "birthday"),
     ])
-    func signUpValidation(form: SignUpForm, field: String) async throws {
-        try await withAccounts(.sqlite) { harness in
+    func signUpValidation(_ backend: Backend, _ invalid: (SignUpForm, String)) async throws {
+        let (form, field) = invalid
+        try await withAccounts(backend) { harness in
             let error = keycatError { try harness.accounts.signUp(form) }
             #expect(error?.code == .validation)
             #expect(error?.context["field"] == field)
@@ -75,13 +76,14 @@ struct AccountServiceTests {
         }
     }
 
-    @Test("a bad profile field is a validation error and changes nothing", arguments: [
+    @Test("a bad profile field is a validation error and changes nothing", arguments: Backend.allCases, [
         (ProfileUpdate(nick: "x"), "nick"), (ProfileUpdate(phone: .set("call me")), "phone"),
         (ProfileUpdate(birthday: .set(try! CalendarDate(year: 1800, month: 1, day: 1))), "birthday"),
         (ProfileUpdate(profileImage: .set("")), "profile_image"),
     ])
-    func profileValidation(update: ProfileUpdate, field: String) async throws {
-        try await withAccounts(.sqlite) { harness in
+    func profileValidation(_ backend: Backend, _ invalid: (ProfileUpdate, String)) async throws {
+        let (update, field) = invalid
+        try await withAccounts(backend) { harness in
             let user = try harness.signUp()
             #expect(keycatError { try harness.accounts.updateProfile(update, by: user.principal) }?.context["field"] == field)
             #expect(try harness.users.find(user.id) == user)

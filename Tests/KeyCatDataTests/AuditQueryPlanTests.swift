@@ -5,6 +5,8 @@ import KeyCatInfrastructure
 @testable import KeyCatData
 
 /// Each audit filter walks an index newest first: no sort, no scan of the whole log.
+///
+/// SQLite only: SQLite's `EXPLAIN QUERY PLAN`; Postgres plans depend on its statistics.
 @Suite("Audit log query plans")
 struct AuditQueryPlanTests {
     @Test("each filter uses its index and never sorts", arguments: [

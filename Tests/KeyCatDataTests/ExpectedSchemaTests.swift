@@ -7,6 +7,9 @@ import Testing
 
 /// The schema check behind `db check` and the repair behind every write-open: what a bulk load
 /// killed between dropping and rebuilding the product indexes leaves behind is found and fixed.
+///
+/// SQLite only: the repair follows the bulk load, which only a SQLite file has, and reads
+/// `sqlite_schema`.
 @Suite("The schema KeyCat's migrations build")
 struct ExpectedSchemaTests {
     private func migrated(_ directory: URL) throws -> SQLiteDatabase {

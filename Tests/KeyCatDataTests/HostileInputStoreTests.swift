@@ -53,4 +53,18 @@ struct HostileInputStoreTests {
             #expect(outcomes[nul] == reference[nul])
         }
     }
+
+    @Test("an email with a NUL is refused as bad input at sign-up, and at log-in is wrong credentials, on every store",
+          arguments: Backend.allCases)
+    func nulInEmail(_ backend: Backend) async throws {
+        try await withAccounts(backend, throttle: .standard) { harness in
+            #expect(keycatError { try harness.signUp("ki\u{0}m@example.com") }?.code == .validation)
+            _ = try harness.signUp("kim@example.com")
+            for email in ["kim\u{0}@example.com", "kim@example.com\u{0}", "\u{0}"] {
+                #expect(keycatError { try harness.accounts.logIn(email: email, password: "keycat2026") }?.code
+                        == .invalidCredentials, "\(email.debugDescription) on \(backend)")
+            }
+            _ = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+        }
+    }
 }

@@ -5,6 +5,8 @@ import Testing
 @testable import KeyCatData
 @testable import KeyCatInfrastructure
 
+/// The sweep's plan is SQLite's `EXPLAIN QUERY PLAN`, so that case is SQLite's alone; the sweep
+/// itself runs on every store.
 @Suite("Expired idempotency keys are swept off the claim path, a bounded batch at a time, through an index")
 struct IdempotencySweepTests {
     /// A migrated database in a temporary directory, closed afterwards.
@@ -17,8 +19,8 @@ struct IdempotencySweepTests {
         }
     }
 
-    func keyCount(_ database: SQLiteDatabase) throws -> Int {
-        try database.read { try $0.queryOne("SELECT count(*) FROM idempotency_keys") { $0.int(0) } ?? 0 }
+    func keyCount(_ database: some SQLDatabase) throws -> Int {
+        try database.read { try $0.queryOne("SELECT count(*) FROM idempotency_keys", []) { $0.int(0) } ?? 0 }
     }
 
     @Test("the sweep reads the expiry index, never the whole table")
@@ -35,10 +37,19 @@ struct IdempotencySweepTests {
         }
     }
 
-    @Test("a claim deletes nothing; a sweep deletes only expired keys, oldest first, at most its limit")
-    func boundedSweep() throws {
-        try withDatabase { database in
-            let store = SQLiteIdempotencyStore(database: database)
+    @Test("a claim deletes nothing; a sweep deletes only expired keys, oldest first, at most its limit",
+          arguments: Backend.stored)
+    func boundedSweep(_ backend: Backend) async throws {
+        switch backend {
+        case .sqlite: try await withTestDatabase { try boundedSweep(in: $0) }
+        case .postgres: try await withPostgresTestDatabase { try boundedSweep(in: $0) }
+        case .inMemory: Issue.record("the in-memory store has its own case below")
+        }
+    }
+
+    func boundedSweep(in database: some SQLDatabase) throws {
+        do {
+            let store = SQLIdempotencyStore(database: database)
             let start = Date(timeIntervalSince1970: 1_000_000)
             for index in 0..<5 {
                 let at = start.addingTimeInterval(Double(index))
@@ -49,7 +60,7 @@ struct IdempotencySweepTests {
             _ = try store.claim(scope: "s", key: "new", fingerprint: "f", at: later, retention: 10, lease: 1)
             #expect(try keyCount(database) == 6)
             #expect(try store.sweepExpired(before: later, limit: 3) == 3)
-            let left = try database.read { try $0.query("SELECT key FROM idempotency_keys ORDER BY key") { $0.string(0) } }
+            let left = try database.read { try $0.query("SELECT key FROM idempotency_keys ORDER BY key", []) { $0.string(0) } }
             #expect(left == ["new", "old3", "old4"])
             #expect(try store.sweepExpired(before: later, limit: 3) == 2)
             #expect(try store.sweepExpired(before: later, limit: 3) == 0)

@@ -3,8 +3,9 @@ import KeyCatData
 import KeyCatDomain
 import Testing
 
-/// The gateway side of reconciliation and retry-safe refunds over the in-memory repositories, so
-/// the use cases are specified without a file.
+/// Retry-safe refund keys over the in-memory repositories, so the use case is specified without a
+/// file (on SQLite and Postgres: `RefundDurabilityTests` and `PaymentSafetyTests`). Orphans are
+/// `GatewayReconcileTests`', on every store.
 @Suite("Gateway-side reconcile and refund keys on in-memory repositories")
 struct InMemoryGatewayReconcileTests {
     let base = InMemoryCheckoutTests()
@@ -13,20 +14,6 @@ struct InMemoryGatewayReconcileTests {
         let order = try await base.order()
         base.gateway.add(GatewayPayment(impUID: "imp_\(order.id)", merchantUID: order.merchantUID, status: .paid, amount: order.amount))
         return try await base.checkout.confirm(order.id, impUID: "imp_\(order.id)", by: base.buyer)
-    }
-
-    @Test("a PG payment for no order is an orphan: reported by default, voided only when asked")
-    func orphans() async throws {
-        _ = try await paidOrder()
-        base.gateway.add(GatewayPayment(impUID: "imp_lost", merchantUID: "kc_lost", status: .paid, amount: Money(won: 9_000)))
-        let report = try await base.checkout.reconcile()
-        #expect(report.gatewayPaymentsChecked == 2 && report.orphans == 1 && report.orphanAmount == Money(won: 9_000))
-        #expect(report.orphanPayments.map(\.reason) == [.noOrder] && report.orphansVoided == 0)
-        #expect(base.gateway.cancels.load(ordering: .relaxed) == 0)
-        let voided = try await base.checkout.reconcile(gateway: GatewayReconciliation(voidOrphans: true))
-        #expect(voided.orphansVoided == 1)
-        #expect(base.gateway.payments.withLock { $0["imp_lost"]?.status } == .cancelled)
-        #expect(try await base.checkout.reconcile(gateway: .off).gatewayPaymentsChecked == 0)
     }
 
     @Test("a refund retried with its key returns the first refund's order; the same key for another refund is refused")

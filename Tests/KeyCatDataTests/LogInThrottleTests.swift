@@ -45,10 +45,11 @@ struct LogInThrottleTests {
         }
     }
 
-    @Test("a refused attempt hashes nothing; a checked one hashes once, for unknown and known emails alike")
-    func refusedAttemptsCostNoHashing() async throws {
+    @Test("a refused attempt hashes nothing; a checked one hashes once, for unknown and known emails alike",
+          arguments: Backend.allCases)
+    func refusedAttemptsCostNoHashing(_ backend: Backend) async throws {
         let counter = CountingHasher.Count()
-        try await withAccounts(.sqlite, throttle: .standard, hasher: { CountingHasher(base: $0, count: counter) }) { harness in
+        try await withAccounts(backend, throttle: .standard, hasher: { CountingHasher(base: $0, count: counter) }) { harness in
             _ = try harness.signUp()
             let afterSignUp = counter.value
             for email in ["kim@example.com", "nobody@example.com"] {
@@ -96,6 +97,7 @@ struct LogInThrottleTests {
                 == .validation)
     }
 
+    /// SQLite only: the sweep's plan is SQLite's `EXPLAIN QUERY PLAN`.
     @Test("closed windows are swept from the table as new attempts come in")
     func sweep() async throws {
         let policy = try LogInThrottlePolicy(window: 60, attemptsPerAccount: 3, attemptsPerClient: 100)

@@ -5,6 +5,7 @@ import Testing
 @testable import KeyCatData
 @testable import KeyCatInfrastructure
 
+/// SQLite only: SQLite's `EXPLAIN QUERY PLAN` (Postgres's are `PostgresProductQueryPlanTests`).
 @Suite("Every product list query has an index behind it")
 struct ProductQueryPlanTests {
     static let filters: [ProductFilter] = [

@@ -6,11 +6,20 @@ import KeyCatInfrastructure
 
 @Suite("Secrets and cursors")
 struct SecretsAndCursorTests {
-    @Test("secrets are created once, 32 random bytes each, and read back on the next open")
-    func createdOnce() async throws {
-        try await withTestDatabase { database in
-            let first = try KeyCatSecrets.loadOrCreate(database)
-            let second = try KeyCatSecrets.loadOrCreate(database)
+    /// Runs `body` on a migrated database of `backend` (SQLite or Postgres).
+    func withStored(_ backend: Backend, _ body: (any SecretsInStore) throws -> Void) async throws {
+        switch backend {
+        case .inMemory: Issue.record("the secrets live in a database")
+        case .sqlite: try await withTestDatabase { try body(SecretsIn(database: $0)) }
+        case .postgres: try await withPostgresTestDatabase { try body(SecretsIn(database: $0)) }
+        }
+    }
+
+    @Test("secrets are created once, 32 random bytes each, and read back on the next open", arguments: Backend.stored)
+    func createdOnce(_ backend: Backend) async throws {
+        try await withStored(backend) { database in
+            let first = try database.loadOrCreate(nil, nil)
+            let second = try database.loadOrCreate(nil, nil)
             #expect(first.tokenSigningKey.count == 32 && first.cursorKey.count == 32)
             #expect(first.tokenSigningKey != first.cursorKey)
             #expect(first.tokenSigningKey == second.tokenSigningKey)
@@ -18,14 +27,14 @@ struct SecretsAndCursorTests {
         }
     }
 
-    @Test("keys the server passes win over stored ones; short ones are refused")
-    func provided() async throws {
-        try await withTestDatabase { database in
+    @Test("keys the server passes win over stored ones; short ones are refused", arguments: Backend.stored)
+    func provided(_ backend: Backend) async throws {
+        try await withStored(backend) { database in
             let key = [UInt8](repeating: 7, count: 48)
-            let secrets = try KeyCatSecrets.loadOrCreate(database, tokenSigningKey: key)
+            let secrets = try database.loadOrCreate(key, nil)
             #expect(secrets.tokenSigningKey == key)
             #expect(secrets.cursorKey.count == 32)
-            let short = keycatError { try KeyCatSecrets.loadOrCreate(database, cursorKey: [UInt8](repeating: 1, count: 31)) }
+            let short = keycatError { try database.loadOrCreate(nil, [UInt8](repeating: 1, count: 31)) }
             #expect(short?.context["field"] == "cursor_key")
         }
     }
@@ -61,21 +70,29 @@ struct SecretsAndCursorTests {
         }
     }
 
-    @Test("refresh tokens are stored only as their SHA-256 digest")
-    func digestsOnly() async throws {
-        try await withAccounts(.sqlite) { harness in
-            let database = try #require(harness.database)
+    @Test("refresh tokens are stored only as their SHA-256 digest", arguments: Backend.stored)
+    func digestsOnly(_ backend: Backend) async throws {
+        try await withAccounts(backend) { harness in
             _ = try harness.signUp()
             let pair = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
             let raw = try #require(Base64URL.decode(pair.refreshToken))
-            let stored = try database.read { connection in
-                try connection.query("SELECT digest FROM refresh_tokens") { $0.bytes(0) }
-            }
+            let stored = try harness.query("SELECT digest FROM refresh_tokens") { $0.bytes(0) }
             #expect(stored == [SHA256.hash(raw)])
-            let hash = try database.read { connection in
-                try connection.queryOne("SELECT password_hash FROM users") { $0.string(0) }
-            }
-            #expect(hash?.contains("keycat2026") == false)
+            let hashes = try harness.query("SELECT password_hash FROM users") { $0.string(0) }
+            #expect(hashes?.count == 1 && hashes?.first?.contains("keycat2026") == false)
         }
+    }
+}
+
+/// ``KeyCatSecrets/loadOrCreate(_:tokenSigningKey:cursorKey:)`` on one store, its type hidden.
+protocol SecretsInStore {
+    func loadOrCreate(_ tokenSigningKey: [UInt8]?, _ cursorKey: [UInt8]?) throws -> KeyCatSecrets
+}
+
+struct SecretsIn<Database: SQLDatabase>: SecretsInStore {
+    let database: Database
+
+    func loadOrCreate(_ tokenSigningKey: [UInt8]?, _ cursorKey: [UInt8]?) throws -> KeyCatSecrets {
+        try KeyCatSecrets.loadOrCreate(database, tokenSigningKey: tokenSigningKey, cursorKey: cursorKey)
     }
 }

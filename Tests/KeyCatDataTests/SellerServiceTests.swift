@@ -37,11 +37,12 @@ struct SellerServiceTests {
         }
     }
 
-    @Test("a business that is not active is rejected at once with the registry's reason", arguments: [
+    @Test("a business that is not active is rejected at once with the registry's reason", arguments: Backend.allCases, [
         ("124-81-00998", BusinessStatus.suspended), ("120-81-47521", .closed), ("211-87-11113", .unregistered),
     ])
-    func notActive(number: String, status: BusinessStatus) async throws {
-        try await withAccounts(.sqlite, registry: Self.registry) { harness in
+    func notActive(_ backend: Backend, _ business: (String, BusinessStatus)) async throws {
+        let (number, status) = business
+        try await withAccounts(backend, registry: Self.registry) { harness in
             let buyer = try harness.signUp()
             let application = try await harness.sellers.apply(Self.form(number), by: buyer.principal)
             #expect(application.status == .rejected)
@@ -88,15 +89,16 @@ struct SellerServiceTests {
         }
     }
 
-    @Test("applying breaks no rule silently", arguments: [
+    @Test("applying breaks no rule silently", arguments: Backend.allCases, [
         (form("220-81-62518"), KeyCatError.Code.validation, "business_number"),
         (form("22081625"), .validation, "business_number"),
         (form("220-81-62517", name: "  "), .validation, "representative_name"),
         (form("220-81-62517", name: String(repeating: "김", count: 51)), .validation, "representative_name"),
         (form("220-81-62517", opened: try! CalendarDate(year: 2030, month: 1, day: 1)), .validation, "opening_date"),
     ])
-    func applyValidation(form: SellerApplicationForm, code: KeyCatError.Code, field: String) async throws {
-        try await withAccounts(.sqlite, registry: Self.registry) { harness in
+    func applyValidation(_ backend: Backend, _ broken: (SellerApplicationForm, KeyCatError.Code, String)) async throws {
+        let (form, code, field) = broken
+        try await withAccounts(backend, registry: Self.registry) { harness in
             let buyer = try harness.signUp()
             let error = await keycatError { try await harness.sellers.apply(form, by: buyer.principal) }
             #expect(error?.code == code)
@@ -159,20 +161,22 @@ struct SellerServiceTests {
         }
     }
 
-    @Test("approval, its role change and its audit entry commit together in SQLite")
-    func auditInSameTransaction() async throws {
-        try await withAccounts(.sqlite, registry: Self.registry) { harness in
-            let database = try #require(harness.database)
+    @Test("approval, its role change and its audit entry commit together", arguments: Backend.stored)
+    func auditInSameTransaction(_ backend: Backend) async throws {
+        try await withAccounts(backend, registry: Self.registry) { harness in
+            let entries = {
+                try harness.query("SELECT action, actor, target FROM audit_log ORDER BY id DESC") {
+                    [$0.string(0), $0.string(1), $0.string(2)]
+                } ?? []
+            }
             let buyer = try harness.signUp()
             let application = try await harness.sellers.apply(Self.form("220-81-62517"), by: buyer.principal)
             _ = try harness.sellers.approve(application.id, by: .operatorConsole("root"))
-            let entries = try SQLiteAuditLog(database: database).recent(limit: 10)
-            #expect(entries.map(\.action) == ["seller.approve"])
-            #expect(entries.first?.actor == "cli:root")
-            #expect(entries.first?.target == "seller_application:\(application.id)")
+            #expect(try entries() == [["seller.approve", "cli:root", "seller_application:\(application.id)"]])
+            #expect(try harness.users.find(buyer.id)?.role == .seller)
             // A refused decision writes no audit entry.
             _ = keycatError { try harness.sellers.reject(application.id, reason: "late", by: .operatorConsole("root")) }
-            #expect(try SQLiteAuditLog(database: database).recent(limit: 10).count == 1)
+            #expect(try entries().count == 1)
         }
     }
 }

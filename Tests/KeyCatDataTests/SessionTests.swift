@@ -91,11 +91,11 @@ struct SessionTests {
         }
     }
 
-    @Test("unknown and malformed refresh tokens are refresh_token_expired", arguments: [
+    @Test("unknown and malformed refresh tokens are refresh_token_expired", arguments: Backend.allCases, [
         "", "short", String(repeating: "A", count: 43), "not base64 at all!!", String(repeating: "x", count: 500),
     ])
-    func unknownRefreshToken(token: String) async throws {
-        try await withAccounts(.sqlite) { harness in
+    func unknownRefreshToken(_ backend: Backend, token: String) async throws {
+        try await withAccounts(backend) { harness in
             let error = keycatError { try harness.accounts.refresh(token) }
             #expect(error?.code == .refreshTokenExpired)
             #expect(error.map { !$0.description.contains(token) || token.isEmpty } == true)

@@ -5,6 +5,7 @@ import Testing
 @testable import KeyCatData
 @testable import KeyCatInfrastructure
 
+/// SQLite only: SQLite's `EXPLAIN QUERY PLAN`.
 @Suite("Every social list query has an index behind it")
 struct SocialQueryPlanTests {
     /// Each list's SQL and the index that must serve it, at the top and after a cursor.

@@ -5,6 +5,7 @@ import Testing
 @testable import KeyCatData
 @testable import KeyCatInfrastructure
 
+/// SQLite only: SQLite's `EXPLAIN QUERY PLAN`.
 @Suite("Every statistics query starts from an index on its window")
 struct StatisticsQueryPlanTests {
     static let queries: [(name: String, sql: String, arguments: [SQLiteValue], index: String)] = [

@@ -5,6 +5,8 @@ import Testing
 @testable import KeyCatData
 @testable import KeyCatInfrastructure
 
+/// SQLite only: SQLite's result codes (Postgres's SQLSTATEs are `PostgresValueTests`' and the
+/// hostile-input suites').
 @Suite("Storage errors in domain terms")
 struct StorageErrorTests {
     @Test("a unique violation becomes a duplicate, keeping SQLite's code")

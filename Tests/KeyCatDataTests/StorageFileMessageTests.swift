@@ -6,6 +6,8 @@ import Testing
 
 /// Open failures say which file and what to do. The file system is described as a non-root user
 /// would see it (the tests run as root, where permissions do not bind).
+///
+/// SQLite only: messages about a database file and its directory.
 @Suite("Storage errors name the file and the fix")
 struct StorageFileMessageTests {
     /// A view where `/srv/shop` exists, holds `keycat.db`, and is writable only if `writableDirectory`.

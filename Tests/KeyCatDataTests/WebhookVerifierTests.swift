@@ -90,6 +90,8 @@ struct WebhookVerifierTests {
         #expect(verify(headers(secrets: [old]), secrets: [Self.secret]) == .failure(.signatureMismatch))
     }
 
+    /// SQLite only for the reopened file; the store's first-delivery rule runs on every store in
+    /// `StoredPortsTests`.
     @Test("a duplicate delivery of one webhook id is recognised, durably")
     func duplicateID() throws {
         try withTemporaryDirectory { directory throws in

@@ -15,6 +15,7 @@ struct AccountRulesTests {
     @Test("malformed emails are a validation error on email", arguments: [
         "", "kim", "kim@", "@example.com", "kim@example", "kim@@example.com", "kim lee@example.com",
         "kim@.com", "kim@example.", String(repeating: "a", count: 250) + "@example.com",
+        "ki\u{0}m@example.com", "kim@exam\u{1B}ple.com", "kim\u{7F}@example.com",
     ])
     func invalidEmails(raw: String) {
         #expect(validationField { try AccountRules.email(raw) } == "email")

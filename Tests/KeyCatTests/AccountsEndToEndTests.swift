@@ -1,30 +1,16 @@
 import Foundation
+import KeyCatTestSupport
 import Testing
 @testable import KeyCat
 
-/// Opens a KeyCat on a fresh file with cheap hashing and a test clock, and always closes it.
-func withKeyCat(
-    clock: TestClock = TestClock(), configure: (inout KeyCat.Configuration) throws -> Void = { _ in },
-    _ body: (KeyCat, TestClock, String) async throws -> Void
-) async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keycat-e2e-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("keycat.db").path
-    var configuration = KeyCat.Configuration(databasePath: path)
-    configuration.clock = clock
-    configuration.passwordIterations = 1_000
-    try configure(&configuration)
-    let keycat = try KeyCat.open(configuration)
-    defer { keycat.close() }
-    try await body(keycat, clock, path)
-}
-
+/// Every use case here runs on both stores (``TestStore``), each Postgres run in a schema of its
+/// own; the HTTP status table needs no store.
 @Suite("Accounts through the KeyCat API")
 struct AccountsEndToEndTests {
-    @Test("a buyer signs up, applies, is approved by an operator, and acts as a seller after refreshing")
-    func sellerStory() async throws {
-        try await withKeyCat { keycat, clock, _ in
+    @Test("a buyer signs up, applies, is approved by an operator, and acts as a seller after refreshing", arguments: TestStore.allCases)
+    func sellerStory(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let (keycat, clock) = (shop.keycat, shop.clock)
             let console = Principal.operatorConsole("root")
             try keycat.loadBusinessRegistry(
                 [BusinessRegistryEntry(number: try BusinessRegistrationNumber("220-81-62517"),
@@ -49,9 +35,10 @@ struct AccountsEndToEndTests {
         }
     }
 
-    @Test("an operator creating a user is audited with the new id; a refused create leaves no trace")
-    func createUserAudited() async throws {
-        try await withKeyCat { keycat, _, _ in
+    @Test("an operator creating a user is audited with the new id; a refused create leaves no trace", arguments: TestStore.allCases)
+    func createUserAudited(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
             let console = Principal.operatorConsole("root")
             let form = SignUpForm(email: "seller@keycat.kr", password: "keycat2026", nick: "shop")
             let user = try keycat.accounts.createUser(form, role: .seller, by: console)
@@ -67,9 +54,10 @@ struct AccountsEndToEndTests {
         }
     }
 
-    @Test("two KeyCat instances on one file (as two processes would be): one refresh wins")
-    func concurrentRefreshAcrossInstances() async throws {
-        try await withKeyCat { keycat, _, _ in
+    @Test("two KeyCat instances on one database (as two processes would be): one refresh wins", arguments: TestStore.allCases)
+    func concurrentRefreshAcrossInstances(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
             let second = try KeyCat.open(keycat.configuration)
             defer { second.close() }
             _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
@@ -86,9 +74,10 @@ struct AccountsEndToEndTests {
         }
     }
 
-    @Test("only an admin loads the business registry")
-    func registryLoadForbidden() async throws {
-        try await withKeyCat { keycat, _, _ in
+    @Test("only an admin loads the business registry", arguments: TestStore.allCases)
+    func registryLoadForbidden(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
             let entry = BusinessRegistryEntry(number: try BusinessRegistrationNumber("220-81-62517"), status: .active)
             #expect(throws: KeyCatError(.forbidden, "a buyer may not load the business registry", context: ["role": "buyer"])) {
                 try keycat.loadBusinessRegistry([entry], by: Principal(userID: UserID(1), role: .buyer))
@@ -96,27 +85,23 @@ struct AccountsEndToEndTests {
         }
     }
 
-    @Test("tokens signed before a reopen still verify: the key lives in the database")
-    func keyPersists() async throws {
-        let clock = TestClock()
-        var token = ""
-        var path = ""
-        try await withKeyCat(clock: clock) { keycat, _, databasePath in
+    @Test("tokens signed before a reopen still verify: the key lives in the database", arguments: TestStore.allCases)
+    func keyPersists(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
             _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
-            token = try keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026").accessToken
-            path = databasePath
-            var configuration = keycat.configuration
-            configuration.databasePath = path
-            let second = try KeyCat.open(configuration)
+            let token = try keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026").accessToken
+            let second = try KeyCat.open(keycat.configuration)
             defer { second.close() }
             #expect(try second.accounts.authenticate(accessToken: token).userID == UserID(1))
         }
     }
 
-    @Test("a server's own signing key is used instead of the stored one")
-    func serverKey() async throws {
+    @Test("a server's own signing key is used instead of the stored one", arguments: TestStore.allCases)
+    func serverKey(_ store: TestStore) async throws {
         let key = try SecretKey(bytes: [UInt8](repeating: 3, count: 32))
-        try await withKeyCat(configure: { $0.tokenSigningKey = key }) { keycat, _, path in
+        try await TestShop.with(store, configure: { $0.tokenSigningKey = key }) { shop in
+            let keycat = shop.keycat
             _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
             let token = try keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026").accessToken
             var other = keycat.configuration
@@ -141,10 +126,11 @@ struct AccountsEndToEndTests {
         #expect(KeyCatError(code, "x").httpStatus == status)
     }
 
-    @Test("no password, token or key appears in any error a session can produce")
-    func noSecretsInErrors() async throws {
+    @Test("no password, token or key appears in any error a session can produce", arguments: TestStore.allCases)
+    func noSecretsInErrors(_ store: TestStore) async throws {
         let key = try SecretKey(bytes: Array("server-signing-key-0123456789-abcdef".utf8))
-        try await withKeyCat(configure: { $0.tokenSigningKey = key }) { keycat, clock, _ in
+        try await TestShop.with(store, configure: { $0.tokenSigningKey = key }) { shop in
+            let (keycat, clock) = (shop.keycat, shop.clock)
             let password = "Sup3rSecretPassw0rd"
             _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: password, nick: "kim"))
             let pair = try keycat.accounts.logIn(email: "kim@example.com", password: password)

@@ -6,6 +6,8 @@ import Synchronization
 import Testing
 @testable import KeyCat
 
+/// SQLite only: online backups and restores of the file (on Postgres `db backup` only prints the
+/// `pg_dump` commands, as `AdminPostgresTests` checks).
 @Suite("Whole-shop backups and restores")
 struct BackupRestoreTests {
     /// Opens a restored database as a server would (its simulator beside it), without creating anything.

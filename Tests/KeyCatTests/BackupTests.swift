@@ -4,6 +4,7 @@ import KeyCatInfrastructure
 import Synchronization
 import Testing
 
+/// SQLite only: SQLite's online backup API, page by page, of a file.
 @Suite("Online backups")
 struct BackupTests {
     /// Every account in `keycat`, walking the pages.

@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatTestSupport
 import Testing
 
 @Suite("Bookmarks")

@@ -115,9 +115,9 @@ struct CatalogTests {
     }
 
     @Test("each broken rule is a validation error naming its field, and nothing is stored",
-          arguments: BrokenRule.allCases)
-    func validation(rule: BrokenRule) throws {
-        try TestShop.with { shop throws in
+          arguments: TestStore.allCases, BrokenRule.allCases)
+    func validation(_ store: TestStore, rule: BrokenRule) async throws {
+        try await TestShop.with(store) { shop in
             let seller = try shop.user(.seller)
             let draft = TestShop.draft { rule.apply(to: &$0, now: shop.clock.now()) }
             expectError(.validation, field: rule.field) {

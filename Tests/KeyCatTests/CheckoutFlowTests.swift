@@ -2,6 +2,7 @@ import Foundation
 import KeyCat
 import KeyCatInfrastructure
 import KeyCatPGSimulator
+import KeyCatTestSupport
 import Testing
 
 @Suite("Checkout, confirm and webhooks")

@@ -5,31 +5,28 @@ import KeyCatPGSimulator
 import KeyCatTestSupport
 import Testing
 
-/// A process dies at the worst moments; another opens the same files, reconciles, and nothing
+/// A process dies at the worst moments; another opens the same database, reconciles, and nothing
 /// is lost: `db check` passes, money paid at the PG ends in a paid order, stock comes back.
 @Suite("Crash recovery")
 struct CrashRecoveryTests {
-    /// Opens KeyCat on `path` with `clock`, runs `body`, then closes it: a "process".
-    func process<Result>(_ path: String, _ clock: TestClock, _ body: (KeyCat) async throws -> Result) async throws -> Result {
-        var configuration = KeyCat.Configuration(databasePath: path)
-        configuration.clock = clock
-        configuration.passwordIterations = 1_000
-        configuration.gatewayLog = DiscardingLogSink()
-        configuration.gatewayInitialBackoff = .milliseconds(1)
-        let keycat = try KeyCat.open(configuration)
+    /// Opens KeyCat on `store` with `clock`, runs `body`, then closes it: a "process".
+    func process<Result>(_ store: KeyCat.Configuration, _ clock: TestClock, _ body: (KeyCat) async throws -> Result)
+        async throws -> Result
+    {
+        let keycat = try TestShop.open(store, clock: clock)
         defer { keycat.close() }
         return try await body(keycat)
     }
 
-    @Test("killed between checkout and confirm, and between the PG's answer and the commit: reconcile settles both")
-    func crashBetweenCheckoutAndConfirm() async throws {
-        try await withTemporaryDirectory { directory in
-            let path = directory.appendingPathComponent("crash.db").path
+    @Test("killed between checkout and confirm, and between the PG's answer and the commit: reconcile settles both",
+          arguments: TestStore.allCases)
+    func crashBetweenCheckoutAndConfirm(_ store: TestStore) async throws {
+        try await TestShop.withConfiguration(store) { configuration in
             let clock = TestClock()
             let admin = Principal.operatorConsole("tester")
             // Process 1: two buyers check out and pay at the PG, then the process dies before
             // confirming; one confirm even reached the PG but its answer was lost.
-            let (productID, buyer, paidOrder, lostOrder, abandoned) = try await process(path, clock) { keycat in
+            let (productID, buyer, paidOrder, lostOrder, abandoned) = try await process(configuration, clock) { keycat in
                 let seller = try keycat.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"), role: .seller, by: admin)
                 let user = try keycat.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"), role: .buyer, by: admin)
                 let buyer = Principal(userID: user.id, role: .buyer)
@@ -45,9 +42,9 @@ struct CrashRecoveryTests {
                 await expectFailure(.gatewayTimeout) { try await keycat.checkout.confirm(second.id, impUID: paid.impUID, by: buyer) }
                 return (product.id, buyer, first.id, second.id, third.id)
             }
-            // Process 2, a fresh start on the same files: the lost answer is settled at once, and
+            // Process 2, a fresh start on the same database: the lost answer is settled at once, and
             // so is the payment nobody confirmed, found in the PG's own listing…
-            try await process(path, clock) { keycat in
+            try await process(configuration, clock) { keycat in
                 #expect(try keycat.catalog.product(productID).stock == 2)
                 let report = try await keycat.checkout.reconcile()
                 #expect(report.paid == 2 && report.gatewayPaymentsChecked == 2 && report.orphans == 0)
@@ -68,9 +65,10 @@ struct CrashRecoveryTests {
         }
     }
 
-    @Test("when the PG cannot register the amount the unit comes back at once; an abandoned order expires and gives it back")
-    func crashBeforePrepare() async throws {
-        try await TestShop.with { shop in
+    @Test("when the PG cannot register the amount the unit comes back at once; an abandoned order expires and gives it back",
+          arguments: TestStore.allCases)
+    func crashBeforePrepare(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 1)
             let buyer = try shop.user(.buyer)
             shop.simulator.injectFault(.error(.serviceUnavailable), on: .prepare, times: 4)  // every attempt the client makes
@@ -87,9 +85,10 @@ struct CrashRecoveryTests {
         }
     }
 
-    @Test("a payment that arrives after the order expired is cancelled at the PG, never kept")
-    func paymentAfterExpiry() async throws {
-        try await TestShop.with { shop in
+    @Test("a payment that arrives after the order expired is cancelled at the PG, never kept",
+          arguments: TestStore.allCases)
+    func paymentAfterExpiry(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 1)
             let buyer = try shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)

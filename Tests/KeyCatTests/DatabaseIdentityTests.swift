@@ -8,6 +8,9 @@ import Testing
 
 /// KeyCat opens only KeyCat databases (its `application_id`), and the PG simulator only its own
 /// file: a mistyped path is refused with the file left byte-for-byte as it was.
+///
+/// SQLite only: the identity is the file's `application_id` header; a Postgres URL names its
+/// database, which the migrator checks (`PostgresMigratorTests`).
 @Suite("Opening only KeyCat's own files")
 struct DatabaseIdentityTests {
     /// Another program's SQLite database, in rollback-journal mode (switching it to WAL alone

@@ -5,6 +5,7 @@ import Testing
 @testable import KeyCat
 
 /// Tests run as root, so these check mode bits, not whether another user could open the files.
+/// SQLite only: the mode bits of the database file and its `-wal`/`-shm` companions.
 @Suite("Files holding secrets are owner-only")
 struct FilePermissionTests {
     /// Runs `body` with the process umask set to 022 (the usual default, so tests running

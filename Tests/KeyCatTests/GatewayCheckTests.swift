@@ -8,9 +8,10 @@ import Testing
 
 @Suite("db check --gateway: both sides cross-checked")
 struct GatewayCheckTests {
-    @Test("a cancel made at the PG behind KeyCat's back, and a refund still pending, are reported until they agree")
-    func refundsAgainstCancels() async throws {
-        try await TestShop.with { shop in
+    @Test("a cancel made at the PG behind KeyCat's back, and a refund still pending, are reported until they agree",
+          arguments: TestStore.allCases)
+    func refundsAgainstCancels(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 5, price: 10_000)
             let buyer = try shop.user(.buyer)
             let order = try await shop.paidOrder(product, by: buyer)
@@ -40,15 +41,14 @@ struct GatewayCheckTests {
         }
     }
 
-    @Test("an order KeyCat holds paid whose payment the PG does not have is reported")
-    func paidOrderWithoutPGPayment() async throws {
-        try await withTemporaryDirectory { directory in
-            let path = directory.appendingPathComponent("shop.db").path
-            let pgPath = PGSimulator.storagePath(besideDatabase: path)
-            let olderPG = directory.appendingPathComponent("older.pg.db").path
+    @Test("an order KeyCat holds paid whose payment the PG does not have is reported", arguments: TestStore.allCases)
+    func paidOrderWithoutPGPayment(_ store: TestStore) async throws {
+        try await TestShop.withConfiguration(store) { configuration in
+            let pgPath = PGSimulator.storagePath(besideDatabase: configuration.databasePath)
+            let olderPG = pgPath + ".older"
             let clock = TestClock()
             let admin = Principal.operatorConsole("tester")
-            let keycat = try RestoreDrillTests.open(path, clock)
+            let keycat = try TestShop.open(configuration, clock: clock)
             let seller = try keycat.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"),
                                                         role: .seller, by: admin)
             let user = try keycat.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"),
@@ -58,13 +58,13 @@ struct GatewayCheckTests {
             _ = try await RestoreDrillTests.paidOrder(keycat, product.id, quantity: 1, by: buyer)
             keycat.close()
             try FileManager.default.copyItem(atPath: pgPath, toPath: olderPG)  // the PG as it was (checkpointed on close)
-            let reopened = try RestoreDrillTests.open(path, clock)
+            let reopened = try TestShop.open(configuration, clock: clock)
             let lost = try await RestoreDrillTests.paidOrder(reopened, product.id, quantity: 2, by: buyer)
             reopened.close()
             // The PG's state goes back in time; KeyCat keeps the newer order.
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: pgPath + suffix) }
             try FileManager.default.copyItem(atPath: olderPG, toPath: pgPath)
-            let shop = try RestoreDrillTests.open(path, clock)
+            let shop = try TestShop.open(configuration, clock: clock)
             defer { shop.close() }
             let check = try await shop.checkGateway()
             #expect(check.orphans.isEmpty && check.ordersChecked == 2)

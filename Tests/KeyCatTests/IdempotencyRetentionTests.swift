@@ -1,13 +1,14 @@
 import Foundation
 import KeyCat
-import KeyCatInfrastructure
+import KeyCatTestSupport
 import Testing
 
 @Suite("Idempotency keys past their retention")
 struct IdempotencyRetentionTests {
-    @Test("checkout and confirm leave expired keys alone; reconciliation sweeps them and a swept key runs anew")
-    func reconcileSweeps() async throws {
-        try await TestShop.with { shop in
+    @Test("checkout and confirm leave expired keys alone; reconciliation sweeps them and a swept key runs anew",
+          arguments: TestStore.allCases)
+    func reconcileSweeps(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 5)
             let buyer = try shop.user(.buyer)
             let first = try await shop.checkout(product, by: buyer, key: "k1")
@@ -15,9 +16,7 @@ struct IdempotencyRetentionTests {
             _ = try await shop.keycat.checkout.confirm(first.id, impUID: payment.impUID, idempotencyKey: "c1", by: buyer)
             shop.clock.advance(by: 25 * 60 * 60)
             _ = try await shop.checkout(product, by: buyer, key: "k2")
-            let database = try SQLiteDatabase(path: shop.directory.appendingPathComponent("shop.db").path)
-            defer { database.close() }
-            let count = { try database.read { try $0.queryOne("SELECT count(*) FROM idempotency_keys") { $0.int(0) } ?? 0 } }
+            let count = { try shop.integer("SELECT count(*) FROM idempotency_keys") }
             #expect(try count() == 3)
             let report = try await shop.keycat.checkout.reconcile()
             #expect(report.idempotencyKeysSwept == 2)

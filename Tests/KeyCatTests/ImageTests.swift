@@ -1,8 +1,11 @@
 import Foundation
 import KeyCatInfrastructure
+import KeyCatTestSupport
 import Testing
 @testable import KeyCat
 
+/// The listings and their image rows run on both stores (``TestStore``); the files sit beside
+/// either. The in-memory database and the header reader need no store.
 @Suite("Product images")
 struct ImageTests {
     /// The smallest well-formed header of each format (what ``ImageHeader`` reads), then filler.
@@ -40,9 +43,9 @@ struct ImageTests {
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 
-    @Test("JPEG, PNG, GIF and WebP are recognised by their bytes and stored by content hash")
-    func formats() throws {
-        try TestShop.with { shop throws in
+    @Test("JPEG, PNG, GIF and WebP are recognised by their bytes and stored by content hash", arguments: TestStore.allCases)
+    func formats(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let seller = try shop.user(.seller)
             let product = try shop.keycat.catalog.create(
                 TestShop.draft(), for: seller.userID, images: [Self.jpeg, Self.png, Self.gif, Self.webp], by: seller)
@@ -56,9 +59,9 @@ struct ImageTests {
         }
     }
 
-    @Test("identical bytes are stored once")
-    func deduplicated() throws {
-        try TestShop.with { shop throws in
+    @Test("identical bytes are stored once", arguments: TestStore.allCases)
+    func deduplicated(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let seller = try shop.user(.seller)
             let first = try shop.keycat.catalog.create(TestShop.draft("하나"), for: seller.userID, images: [Self.png], by: seller)
             let second = try shop.keycat.catalog.create(TestShop.draft("둘"), for: seller.userID, images: [Self.png, Self.png], by: seller)
@@ -67,7 +70,7 @@ struct ImageTests {
         }
     }
 
-    @Test("a bad image rejects the whole listing before anything is written", arguments: [
+    @Test("a bad image rejects the whole listing before anything is written", arguments: TestStore.allCases, [
         ("text", [[UInt8]](arrayLiteral: Array("just some text pretending to be a png".utf8))),
         ("too big", [[0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 2 * 1024 * 1024 - 7)]),
         ("six", [[UInt8]](repeating: png, count: 6)),
@@ -79,8 +82,9 @@ struct ImageTests {
         ("WebP whose RIFF size overruns", [malformed.webpOverrun]),
         ("GIF of zero width", [malformed.gifZeroWidth]),
     ])
-    func rejected(name: String, images: [[UInt8]]) throws {
-        try TestShop.with { shop throws in
+    func rejected(_ store: TestStore, _ bad: (name: String, images: [[UInt8]])) async throws {
+        let images = bad.images
+        try await TestShop.with(store) { shop in
             let seller = try shop.user(.seller)
             expectError(.validation, field: "images") {
                 try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: images, by: seller)
@@ -90,9 +94,9 @@ struct ImageTests {
         }
     }
 
-    @Test("exactly 2 MB is allowed")
-    func exactlyTwoMegabytes() throws {
-        try TestShop.with { shop throws in
+    @Test("exactly 2 MB is allowed", arguments: TestStore.allCases)
+    func exactlyTwoMegabytes(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let seller = try shop.user(.seller)
             let image = Self.png + [UInt8](repeating: 0, count: 2 * 1024 * 1024 - Self.png.count)
             let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: [image], by: seller)
@@ -100,9 +104,9 @@ struct ImageTests {
         }
     }
 
-    @Test("an image is read back by its file name; a name that is not one never reaches the disk")
-    func readBack() throws {
-        try TestShop.with { shop throws in
+    @Test("an image is read back by its file name; a name that is not one never reaches the disk", arguments: TestStore.allCases)
+    func readBack(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let seller = try shop.user(.seller)
             let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: [Self.png], by: seller)
             let stored = try shop.keycat.catalog.image(named: product.images[0].fileName)

@@ -1,14 +1,14 @@
 import Foundation
 import KeyCat
 import KeyCatData
-import KeyCatInfrastructure
+import KeyCatTestSupport
 import Testing
 
 @Suite("Inventory ledger: every stock change is a movement, and db check proves stock with it")
 struct InventoryLedgerTests {
-    @Test("listing, checkout, cancel, refund with restock and two adjustments each leave one movement that adds up to the stock")
-    func everyChangeIsAMovement() async throws {
-        try await TestShop.with { shop in
+    @Test("listing, checkout, cancel, refund with restock and two adjustments each leave one movement that adds up to the stock", arguments: TestStore.allCases)
+    func everyChangeIsAMovement(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let admin = shop.operatorConsole
             let product = try shop.product(stock: 10)
             let buyer = try shop.user(.buyer)
@@ -36,9 +36,9 @@ struct InventoryLedgerTests {
         }
     }
 
-    @Test("a seller changing their own stock is recorded under their name and audited")
-    func sellerAdjustment() throws {
-        try TestShop.with { shop in
+    @Test("a seller changing their own stock is recorded under their name and audited", arguments: TestStore.allCases)
+    func sellerAdjustment(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let seller = try shop.user(.seller)
             let product = try shop.keycat.catalog.create(TestShop.draft { $0.stock = 4 }, for: seller.userID, by: seller)
             var changes = ProductChanges(expectedVersion: nil)
@@ -51,9 +51,9 @@ struct InventoryLedgerTests {
         }
     }
 
-    @Test("a bad adjustment is a validation error and changes nothing; strangers may neither adjust nor read the ledger")
-    func adjustmentRules() throws {
-        try TestShop.with { shop in
+    @Test("a bad adjustment is a validation error and changes nothing; strangers may neither adjust nor read the ledger", arguments: TestStore.allCases)
+    func adjustmentRules(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let admin = shop.operatorConsole
             let product = try shop.product(stock: 2)
             let stranger = try shop.user(.seller)
@@ -69,9 +69,9 @@ struct InventoryLedgerTests {
         }
     }
 
-    @Test("the ledger pages with a cursor, oldest first")
-    func historyPages() throws {
-        try TestShop.with { shop in
+    @Test("the ledger pages with a cursor, oldest first", arguments: TestStore.allCases)
+    func historyPages(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let admin = shop.operatorConsole
             let product = try shop.product(stock: 1)
             for step in 1...4 { _ = try shop.keycat.catalog.adjustStock(product.id, by: StockAdjustment(change: step, reason: "delivery \(step)"), by: admin) }
@@ -97,15 +97,14 @@ struct InventoryLedgerTests {
          "gave back 2 units, not 0"),
     ]
 
-    @Test("each hand edit of stock, prices, totals or lines is found by db check", arguments: tampering)
-    func tamperingIsFound(_ sql: String, _ sentence: String) async throws {
-        try await TestShop.with { shop in
+    @Test("each hand edit of stock, prices, totals or lines is found by db check", arguments: TestStore.allCases, tampering)
+    func tamperingIsFound(_ store: TestStore, _ edit: (String, String)) async throws {
+        let (sql, sentence) = edit
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 5)
             _ = try await shop.paidOrder(product, quantity: 2, by: try shop.user(.buyer))
             try shop.expectHealthy()
-            let database = try SQLiteDatabase(path: shop.directory.appendingPathComponent("shop.db").path)
-            try database.withWriter { try $0.execute(sql) }
-            database.close()
+            try shop.execute(sql)
             let report = try shop.keycat.checkHealth()
             #expect(!report.isHealthy)
             #expect(report.invariantProblems.contains { $0.contains(sentence) }, "\(report.invariantProblems)")

@@ -1,18 +1,19 @@
 import Foundation
+import KeyCatTestSupport
 import Testing
 @testable import KeyCat
 
-/// The log-in budget lives in the database: every process serving one file shares it.
+/// The log-in budget lives in the database: every process serving one database shares it, on
+/// either store.
 @Suite("Log-in throttling across processes")
 struct LogInThrottleSharingTests {
-    @Test("two KeyCats on one database share one budget per email, and the refusal maps to 429 with Retry-After")
-    func sharedBudget() async throws {
-        try await withKeyCat { first, clock, path in
+    @Test("two KeyCats on one database share one budget per email, and the refusal maps to 429 with Retry-After",
+          arguments: TestStore.allCases)
+    func sharedBudget(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let first = shop.keycat
             _ = try first.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
-            var configuration = KeyCat.Configuration(databasePath: path)
-            configuration.clock = clock
-            configuration.passwordIterations = 1_000
-            let second = try KeyCat.open(configuration)
+            let second = try KeyCat.open(first.configuration)
             defer { second.close() }
             for attempt in 1...10 {
                 let server = attempt.isMultiple(of: 2) ? first : second
@@ -32,9 +33,10 @@ struct LogInThrottleSharingTests {
         }
     }
 
-    @Test("throttling can be turned off")
-    func off() async throws {
-        try await withKeyCat(configure: { $0.logInThrottle = nil }) { keycat, _, _ in
+    @Test("throttling can be turned off", arguments: TestStore.allCases)
+    func off(_ store: TestStore) async throws {
+        try await TestShop.with(store, configure: { $0.logInThrottle = nil }) { shop in
+            let keycat = shop.keycat
             _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
             for _ in 1...15 {
                 #expect(throws: KeyCatError.self) { try keycat.accounts.logIn(email: "kim@example.com", password: "wrong-guess-1") }

@@ -13,6 +13,7 @@ final class ServerLogSink: LogSink {
     var lines: [String] { kept.withLock { $0 } }
 }
 
+/// The store plays no part: these check where the PG client's lines go.
 @Suite("The logging port, from import KeyCat")
 struct LoggingPortTests {
     @Test("a server's own sink gets the PG exchanges of a checkout, with the PG's secret masked")

@@ -1,6 +1,7 @@
 import Foundation
 import KeyCat
 import KeyCatPGSimulator
+import KeyCatTestSupport
 import Testing
 
 @Suite("Order operations and the cart")
@@ -18,9 +19,10 @@ struct OrderOperationsTests {
         ("refunded", .ship, false), ("refunded", .deliver, false), ("refunded", .cancel, false), ("refunded", .refund, false),
     ]
 
-    @Test("operators' moves follow the state machine; illegal ones are conflicts", arguments: cases)
-    func operations(_ status: String, _ operation: Operation, _ allowed: Bool) async throws {
-        try await TestShop.with { shop in
+    @Test("operators' moves follow the state machine; illegal ones are conflicts", arguments: TestStore.allCases, cases)
+    func operations(_ store: TestStore, _ move: (String, Operation, Bool)) async throws {
+        let (status, operation, allowed) = move
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 5)
             let buyer = try shop.user(.buyer)
             let admin = shop.operatorConsole

@@ -3,6 +3,7 @@ import KeyCat
 import KeyCatData
 import KeyCatInfrastructure
 import KeyCatPGSimulator
+import KeyCatTestSupport
 import Testing
 
 /// A gateway that forwards to the simulator but skips pre-registration, as a merchant that
@@ -16,17 +17,19 @@ struct UnpreparedGateway: PaymentGateway {
     func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment { try await inner.cancel(cancellation) }
 }
 
+/// Every case runs on both stores (``TestStore``). The idempotency store's own lease rules are
+/// `IdempotencyLeaseTests`, on all three stores.
 @Suite("Payment safety: forged amounts, idempotency keys, refunds")
 struct PaymentSafetyTests {
-    @Test("a forged amount is cancelled at the PG, the order fails, the stock comes back and it is audited")
-    func forgedAmount() async throws {
+    @Test("a forged amount is cancelled at the PG, the order fails, the stock comes back and it is audited", arguments: TestStore.allCases)
+    func forgedAmount(_ store: TestStore) async throws {
         let clock = TestClock()
         let simulator = try PGSimulator(now: { clock.now() })
         let client = PGGatewayClient(
             transport: simulator.transport, configuration: PGClientConfiguration(apiKey: simulator.credentials.key,
                                                                                  apiSecret: simulator.credentials.secret),
             clock: clock, logSink: DiscardingLogSink())
-        try await TestShop.with(configure: {
+        try await TestShop.with(store, configure: {
             $0.clock = clock
             $0.paymentGateway = .custom(UnpreparedGateway(inner: client), webhookSecrets: [simulator.webhookSecret])
         }) { shop in
@@ -46,9 +49,9 @@ struct PaymentSafetyTests {
         }
     }
 
-    @Test("a replayed idempotency key returns the first order and takes the stock once")
-    func replayedKey() async throws {
-        try await TestShop.with { shop in
+    @Test("a replayed idempotency key returns the first order and takes the stock once", arguments: TestStore.allCases)
+    func replayedKey(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 5)
             let buyer = try shop.user(.buyer)
             let first = try await shop.checkout(product, quantity: 2, by: buyer, key: "checkout-1")
@@ -61,9 +64,9 @@ struct PaymentSafetyTests {
         }
     }
 
-    @Test("the same idempotency key with other input is a conflict")
-    func keyReusedWithOtherInput() async throws {
-        try await TestShop.with { shop in
+    @Test("the same idempotency key with other input is a conflict", arguments: TestStore.allCases)
+    func keyReusedWithOtherInput(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 5)
             let buyer = try shop.user(.buyer)
             _ = try await shop.checkout(product, quantity: 1, by: buyer, key: "k")
@@ -72,34 +75,9 @@ struct PaymentSafetyTests {
         }
     }
 
-    @Test("a key whose first request is still running says to retry")
-    func keyInProgress() throws {
-        try withTemporaryDirectoryForDatabase { database in
-            let store = SQLiteIdempotencyStore(database: database)
-            let now = Date()
-            let first = try store.claim(scope: "s", key: "k", fingerprint: "f", at: now, retention: 86_400, lease: 120)
-            #expect(first == .claimed)
-            expectError(.requestInProgress) {
-                try store.claim(scope: "s", key: "k", fingerprint: "f", at: now.addingTimeInterval(1), retention: 86_400, lease: 120)
-            }
-            // A claim abandoned past its lease (its process died) may be taken again.
-            let retaken = try store.claim(scope: "s", key: "k", fingerprint: "f", at: now.addingTimeInterval(121), retention: 86_400, lease: 120)
-            #expect(retaken == .claimed)
-            // The abandoned first claim can no longer release or answer for the key.
-            try store.release(scope: "s", key: "k", claimedAt: now)
-            try store.complete(scope: "s", key: "k", response: Data("first".utf8), claimedAt: now)
-            expectError(.requestInProgress) {
-                try store.claim(scope: "s", key: "k", fingerprint: "f", at: now.addingTimeInterval(122), retention: 86_400, lease: 120)
-            }
-            try store.complete(scope: "s", key: "k", response: Data("second".utf8), claimedAt: now.addingTimeInterval(121))
-            let replay = try store.claim(scope: "s", key: "k", fingerprint: "f", at: now.addingTimeInterval(123), retention: 86_400, lease: 120)
-            #expect(replay == .replay(Data("second".utf8)))
-        }
-    }
-
-    @Test("a refund retried with its key after a lost answer returns the settled order and never refunds twice")
-    func refundRetryAfterLostAnswer() async throws {
-        try await TestShop.with { shop in
+    @Test("a refund retried with its key after a lost answer returns the settled order and never refunds twice", arguments: TestStore.allCases)
+    func refundRetryAfterLostAnswer(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 5, price: 10_000)
             let buyer = try shop.user(.buyer)
             let order = try await shop.paidOrder(product, by: buyer)
@@ -119,11 +97,11 @@ struct PaymentSafetyTests {
         }
     }
 
-    @Test("checkout items are bounded before they are summed", arguments: [
+    @Test("checkout items are bounded before they are summed", arguments: TestStore.allCases, [
         [Int.max, 1], [99, 1], [0], [-5], [100],
     ])
-    func checkoutQuantities(quantities: [Int]) async throws {
-        try await TestShop.with { shop in
+    func checkoutQuantities(_ store: TestStore, quantities: [Int]) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 500)
             let buyer = try shop.user(.buyer)
             let items = quantities.map { CheckoutItem(productID: product.id, quantity: $0) }
@@ -134,9 +112,9 @@ struct PaymentSafetyTests {
         }
     }
 
-    @Test("refunds: partial, above the balance, stale checksum, then the rest with restock")
-    func refunds() async throws {
-        try await TestShop.with { shop in
+    @Test("refunds: partial, above the balance, stale checksum, then the rest with restock", arguments: TestStore.allCases)
+    func refunds(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 5, price: 10_000)
             let buyer = try shop.user(.buyer)
             let order = try await shop.paidOrder(product, quantity: 2, by: buyer)  // 20,000 + 3,000
@@ -161,9 +139,9 @@ struct PaymentSafetyTests {
         }
     }
 
-    @Test("a refund whose checksum the PG no longer agrees with fails and changes nothing")
-    func staleChecksumAtThePG() async throws {
-        try await TestShop.with { shop in
+    @Test("a refund whose checksum the PG no longer agrees with fails and changes nothing", arguments: TestStore.allCases)
+    func staleChecksumAtThePG(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 5, price: 10_000)
             let buyer = try shop.user(.buyer)
             let order = try await shop.paidOrder(product, by: buyer)
@@ -184,9 +162,9 @@ struct PaymentSafetyTests {
         }
     }
 
-    @Test("a refund whose PG answer is lost stays pending, then reconciliation repeats it once with the same key")
-    func lostRefundAnswer() async throws {
-        try await TestShop.with { shop in
+    @Test("a refund whose PG answer is lost stays pending, then reconciliation repeats it once with the same key", arguments: TestStore.allCases)
+    func lostRefundAnswer(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 5, price: 10_000)
             let buyer = try shop.user(.buyer)
             let order = try await shop.paidOrder(product, by: buyer)
@@ -206,9 +184,9 @@ struct PaymentSafetyTests {
         }
     }
 
-    @Test("a void whose PG answer was lost is finished by reconciliation: the repeat is the same request under the same key")
-    func lostVoidAnswer() async throws {
-        try await TestShop.with { shop in
+    @Test("a void whose PG answer was lost is finished by reconciliation: the repeat is the same request under the same key", arguments: TestStore.allCases)
+    func lostVoidAnswer(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 5, price: 10_000)
             let buyer = try shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
@@ -225,9 +203,9 @@ struct PaymentSafetyTests {
         }
     }
 
-    @Test("a buyer cancels a paid order before shipping: refunded in full, stock back")
-    func buyerCancel() async throws {
-        try await TestShop.with { shop in
+    @Test("a buyer cancels a paid order before shipping: refunded in full, stock back", arguments: TestStore.allCases)
+    func buyerCancel(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 4)
             let buyer = try shop.user(.buyer)
             let order = try await shop.paidOrder(product, quantity: 2, by: buyer)
@@ -242,14 +220,5 @@ struct PaymentSafetyTests {
             await expectFailure(.notOwner) { try await shop.keycat.orders.cancel(shipped.id, reason: "not mine", by: stranger) }
             try shop.expectHealthy()
         }
-    }
-}
-
-/// A migrated database in a temporary directory, closed afterwards.
-func withTemporaryDirectoryForDatabase(_ body: (SQLiteDatabase) throws -> Void) throws {
-    try TestShop.with { shop in
-        let database = try SQLiteDatabase(path: shop.directory.appendingPathComponent("shop.db").path)
-        defer { database.close() }
-        try body(database)
     }
 }

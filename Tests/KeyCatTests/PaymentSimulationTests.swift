@@ -4,6 +4,8 @@ import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
+/// The runs race on both stores (``TestStore``). A database that fails `db check` is made by
+/// switching SQLite's foreign keys off and editing the file's bytes, so that case is SQLite's.
 @Suite("Payment-flow simulation")
 struct PaymentSimulationTests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -39,11 +41,11 @@ struct PaymentSimulationTests {
         ]
     }()
 
-    @Test("dozens of concurrent buyers racing for the last units: after reconcile every invariant holds", arguments: cases)
-    func racingBuyers(_ scenario: Case) async throws {
-        try await withTemporaryDirectory { directory in
-            let path = directory.appendingPathComponent("sim.db").path
-            let report = try await PaymentSimulation.run(databasePath: path, options: scenario.options)
+    @Test("dozens of concurrent buyers racing for the last units: after reconcile every invariant holds",
+          arguments: TestStore.allCases, cases)
+    func racingBuyers(_ store: TestStore, _ scenario: Case) async throws {
+        try await TestShop.withConfiguration(store) { configuration in
+            let report = try await PaymentSimulation.run(store: configuration, options: scenario.options)
             #expect(report.holds, "\(report)")
             #expect(report.ordersAttempted == scenario.options.orders)
             #expect(report.outOfStock > 0, "the buyers should have run out of units: \(report)")
@@ -52,10 +54,10 @@ struct PaymentSimulationTests {
         }
     }
 
-    @Test("two KeyCat instances on one file race for the same units and the invariants hold for both")
-    func twoInstancesOneFile() async throws {
-        try await withTemporaryDirectory { directory in
-            let path = directory.appendingPathComponent("shared.db").path
+    @Test("two KeyCat instances on one database race for the same units and the invariants hold for both",
+          arguments: TestStore.allCases)
+    func twoInstancesOneDatabase(_ store: TestStore) async throws {
+        try await TestShop.withConfiguration(store) { configuration in
             var options = PaymentSimulation.Options()
             options.orders = 60
             options.buyers = 10
@@ -64,19 +66,20 @@ struct PaymentSimulationTests {
             options.timeoutRate = 0.1
             options.webhookDuplicateRate = 0.3
             options.sharedCatalog = "shared"  // both race for the same units
-            let setup = try KeyCat.open(KeyCat.Configuration(databasePath: path))
-            setup.close()
+            try KeyCat.open(configuration).close()
             var other = options
             other.seed = 99
             let firstOptions = options, secondOptions = other
-            async let first = PaymentSimulation.run(databasePath: path, options: firstOptions)
-            async let second = PaymentSimulation.run(databasePath: path, options: secondOptions)
+            async let first = PaymentSimulation.run(store: configuration, options: firstOptions)
+            async let second = PaymentSimulation.run(store: configuration, options: secondOptions)
             let reports = try await [first, second]
             for report in reports { #expect(report.holds, "\(report)") }
         }
     }
 
-    /// Breaks the database at `path` outside KeyCat's own invariants: a row whose foreign key
+    /// Breaks the database at `path` outside KeyCat's own invariants (SQLite only: the cases
+    /// turn SQLite's foreign keys off and change bytes in the file, which SQLite's own checks
+    /// must find): a row whose foreign key
     /// points nowhere, or an index entry that no longer matches its row (bytes changed in the
     /// file, as a bad disk would).
     static func breakDatabase(at path: String, _ section: String) throws {

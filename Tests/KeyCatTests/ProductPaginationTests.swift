@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatTestSupport
 import Testing
 @testable import KeyCat
 
@@ -140,9 +141,9 @@ struct ProductPaginationTests {
         expectError(.validation, field: "limit") { try PageLimit(limit) }
     }
 
-    @Test("bad price bounds are validation errors")
-    func priceBounds() throws {
-        try TestShop.with { shop throws in
+    @Test("bad price bounds are validation errors", arguments: TestStore.allCases)
+    func priceBounds(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             expectError(.validation, field: "min_price") {
                 try shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(minimumPrice: Money(won: 10), maximumPrice: Money(won: 5))))
             }

@@ -1,13 +1,15 @@
 import Foundation
 import KeyCat
 import Synchronization
+import KeyCatTestSupport
 import Testing
 
 @Suite("Reconciliation on a schedule")
 struct ReconciliationLoopTests {
-    @Test("the loop reconciles run after run, reporting each, and stops when its task is cancelled")
-    func loop() async throws {
-        try await TestShop.with { shop in
+    @Test("the loop reconciles run after run, reporting each, and stops when its task is cancelled",
+          arguments: TestStore.allCases)
+    func loop(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
             let product = try shop.product(stock: 5)
             let buyer = try shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)

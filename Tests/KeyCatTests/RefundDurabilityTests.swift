@@ -4,6 +4,7 @@ import KeyCatData
 import KeyCatInfrastructure
 import KeyCatPGSimulator
 import Synchronization
+import KeyCatTestSupport
 import Testing
 
 /// Forwards to the simulator and, once armed, fills the shop's database right after the PG has
@@ -37,11 +38,29 @@ final class DiskFillingGateway: PaymentGateway {
     }
 }
 
-/// A disk that fills: SQLite's `max_page_count` on KeyCat's one writer connection, capped at the
-/// file's current size, then audit entries written until SQLite answers `SQLITE_FULL`. Every
-/// write that needs a new page fails from then on, as on a full disk.
+/// A disk that fills, on either store; every write that needs new space fails from then on.
+///
+/// On SQLite: `max_page_count` on KeyCat's one writer connection, capped at the file's current
+/// size, then audit entries written until SQLite answers `SQLITE_FULL`. On Postgres, whose
+/// server's disk a test cannot fill: a statement trigger on every table of the shop's schema
+/// refuses inserts and updates with `disk_full` (SQLSTATE 53100), the error a full disk gives;
+/// deletes, which need no space, still pass, as on a full SQLite file.
 enum FullDisk {
     static func fill(_ keycat: KeyCat) throws {
+        switch keycat.store {
+        case .sqlite: try fillSQLite(keycat)
+        case let .postgres(database): try database.withConnection { try $0.execute(postgresFill) }
+        }
+    }
+
+    static func free(_ keycat: KeyCat) throws {
+        switch keycat.store {
+        case let .sqlite(database): try database.withWriter { try $0.run("PRAGMA max_page_count = 1073741823") }
+        case let .postgres(database): try database.withConnection { try $0.execute(postgresFree) }
+        }
+    }
+
+    private static func fillSQLite(_ keycat: KeyCat) throws {
         try keycat.database.withWriter { try $0.run("PRAGMA max_page_count = 1") }  // clamped to the current size
         for index in 0..<100_000 {
             let entry = AuditEntry(actor: "filler", action: "fill", target: "disk", detail: "\(index)",
@@ -54,20 +73,42 @@ enum FullDisk {
         throw KeyCatError(.internalError, "the database never filled")
     }
 
-    static func free(_ keycat: KeyCat) throws {
-        try keycat.database.withWriter { try $0.run("PRAGMA max_page_count = 1073741823") }
-    }
+    private static let postgresFill = """
+        CREATE OR REPLACE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full';
+        END $$;
+        DO $$
+        DECLARE name text;
+        BEGIN
+            FOR name IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema() LOOP
+                EXECUTE format('CREATE TRIGGER full_disk BEFORE INSERT OR UPDATE ON %I
+                                FOR EACH STATEMENT EXECUTE FUNCTION full_disk()', name);
+            END LOOP;
+        END $$;
+        """
+
+    private static let postgresFree = """
+        DO $$
+        DECLARE name text;
+        BEGIN
+            FOR name IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema() LOOP
+                EXECUTE format('DROP TRIGGER IF EXISTS full_disk ON %I', name);
+            END LOOP;
+        END $$;
+        """
 }
 
+/// Every case runs on both stores (``TestStore``), the full disk made as ``FullDisk`` says.
 @Suite("Refunds the PG made survive a local write failure")
 struct RefundDurabilityTests {
     /// A shop whose gateway fills the disk on demand, with one paid order of 10,000 + 3,000.
     static func withPaidOrder(
-        _ body: (TestShop, DiskFillingGateway, PGSimulator, Order) async throws -> Void
+        _ store: TestStore, _ body: (TestShop, DiskFillingGateway, PGSimulator, Order) async throws -> Void
     ) async throws {
         let simulator = try PGSimulator()
         let gateway = DiskFillingGateway(simulator, clock: SystemClock())
-        try await TestShop.with(configure: { configuration in
+        try await TestShop.with(store, configure: { configuration in
             configuration.paymentGateway = .custom(gateway, webhookSecrets: [simulator.webhookSecret])
         }) { shop in
             let product = try shop.product(stock: 5, price: 10_000)
@@ -79,9 +120,10 @@ struct RefundDurabilityTests {
         }
     }
 
-    @Test("disk full after the PG refunded: one cancel at the PG, the refund pending, a retry never refunds twice, reconcile completes it")
-    func diskFullThenReconcileThenRetry() async throws {
-        try await Self.withPaidOrder { shop, gateway, simulator, order in
+    @Test("disk full after the PG refunded: one cancel at the PG, the refund pending, a retry never refunds twice, reconcile completes it",
+          arguments: TestStore.allCases)
+    func diskFullThenReconcileThenRetry(_ store: TestStore) async throws {
+        try await Self.withPaidOrder(store) { shop, gateway, simulator, order in
             let keycat = shop.keycat
             gateway.fillAfterNextCancel(keycat)
             let request = RefundRequest(amount: Money(won: 4_000), reason: "dented case", idempotencyKey: "refund-42")
@@ -112,9 +154,10 @@ struct RefundDurabilityTests {
         }
     }
 
-    @Test("a retry with the same key after the disk is freed settles the pending refund itself")
-    func retrySettles() async throws {
-        try await Self.withPaidOrder { shop, gateway, simulator, order in
+    @Test("a retry with the same key after the disk is freed settles the pending refund itself",
+          arguments: TestStore.allCases)
+    func retrySettles(_ store: TestStore) async throws {
+        try await Self.withPaidOrder(store) { shop, gateway, simulator, order in
             let keycat = shop.keycat
             gateway.fillAfterNextCancel(keycat)
             let request = RefundRequest(reason: "wrong colour", restock: true, idempotencyKey: "refund-full")
@@ -129,9 +172,10 @@ struct RefundDurabilityTests {
         }
     }
 
-    @Test("the same key with another refund of the order is refused, even after its answer record expired")
-    func keyReusedForAnotherRefund() async throws {
-        try await Self.withPaidOrder { shop, _, _, order in
+    @Test("the same key with another refund of the order is refused, even after its answer record expired",
+          arguments: TestStore.allCases)
+    func keyReusedForAnotherRefund(_ store: TestStore) async throws {
+        try await Self.withPaidOrder(store) { shop, _, _, order in
             let keycat = shop.keycat
             _ = try await keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 1_000), reason: "late", idempotencyKey: "k"),
                                                by: shop.operatorConsole)

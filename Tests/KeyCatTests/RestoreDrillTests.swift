@@ -7,6 +7,8 @@ import Testing
 
 /// The restore drill: the shop's database is restored from an older backup while the PG (its
 /// simulator file) keeps every payment made since. Only the PG's own listing can find those.
+///
+/// SQLite only: the drill restores a file from a SQLite backup.
 @Suite("Restore drill: the PG's side finds the payments an older backup lost")
 struct RestoreDrillTests {
     static func open(_ path: String, _ clock: TestClock) throws -> KeyCat {

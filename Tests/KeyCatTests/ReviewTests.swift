@@ -1,6 +1,7 @@
 import Foundation
 import KeyCat
 import KeyCatData
+import KeyCatTestSupport
 import Testing
 
 @Suite("Reviews")
@@ -8,9 +9,9 @@ struct ReviewTests {
     private let form = ReviewForm(rating: 4, content: "키감이 부드럽고 소리가 좋아요.")
 
     @Test("only an order that is paid and not fully refunded lets its buyer review",
-          arguments: InMemoryPurchaseHistory.OrderStatus.allCases)
-    func eligibilityByOrderStatus(status: InMemoryPurchaseHistory.OrderStatus) throws {
-        try SocialShop.with { shop throws in
+          arguments: TestStore.allCases, InMemoryPurchaseHistory.OrderStatus.allCases)
+    func eligibilityByOrderStatus(_ store: TestStore, status: InMemoryPurchaseHistory.OrderStatus) async throws {
+        try await SocialShop.with(store) { shop in
             let product = try shop.product()
             let buyer = try shop.buyer(of: product, status: status)
             if status.allowsReview {
@@ -46,7 +47,7 @@ struct ReviewTests {
         }
     }
 
-    @Test("rating and content are validated before anything else", arguments: [
+    @Test("rating and content are validated before anything else", arguments: TestStore.allCases, [
         (0, "열 글자가 넘는 리뷰입니다.", "rating"),
         (6, "열 글자가 넘는 리뷰입니다.", "rating"),
         (-1, "열 글자가 넘는 리뷰입니다.", "rating"),
@@ -54,8 +55,9 @@ struct ReviewTests {
         (3, "   아홉 글자 리뷰다   ", "content"),
         (3, String(repeating: "가", count: 1001), "content"),
     ])
-    func validation(rating: Int, content: String, field: String) throws {
-        try SocialShop.with { shop throws in
+    func validation(_ store: TestStore, _ broken: (Int, String, String)) async throws {
+        let (rating, content, field) = broken
+        try await SocialShop.with(store) { shop in
             let product = try shop.product()
             // No purchase: validation still comes first.
             let stranger = try shop.user()

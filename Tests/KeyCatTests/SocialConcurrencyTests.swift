@@ -1,12 +1,14 @@
 import Foundation
 import KeyCat
+import KeyCatTestSupport
 import Testing
 
 @Suite("Social counters under concurrency")
 struct SocialConcurrencyTests {
-    @Test("many tasks toggling the same bookmark and follow at once leave every counter equal to its rows")
-    func togglesAtOnce() async throws {
-        try await SocialShop.with { shop async throws in
+    @Test("many tasks toggling the same bookmark and follow at once leave every counter equal to its rows",
+          arguments: TestStore.allCases)
+    func togglesAtOnce(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop async throws in
             let product = try shop.product()
             let star = try shop.user(.seller)
             let users = try (0..<12).map { _ in try shop.user() }

@@ -1,6 +1,7 @@
 import Foundation
 import KeyCat
 import KeyCatData
+import KeyCatTestSupport
 
 /// A ``TestShop`` for the social features: reviews ask an in-memory purchase history the test
 /// fills, and toggles are not rate-limited unless the test sets a limit.

@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatTestSupport
 import Testing
 
 /// The statistics are checked against a small history made through real checkout, payment,

@@ -41,13 +41,25 @@ struct TestShop {
     ) async throws -> Result {
         guard store == .postgres else { return try await with(configure: configure, body) }
         return try await withPostgresSchema { postgres in
-            let url = try PostgresTestServer.requireURL()
-            let separator = url.contains("?") ? "&" : "?"
-            let schemaURL = url + separator + "options=-csearch_path%3D" + (postgres.searchPath ?? "public")
+            let url = try postgres.schemaURL()
             return try await with(configure: { configuration in
-                configuration.postgresURL = schemaURL
+                configuration.postgresURL = url
                 configure(&configuration)
             }, body)
+        }
+    }
+
+    /// A configuration naming a fresh store of `store`'s kind, nothing opened: a file in a
+    /// temporary directory, or a fresh Postgres schema with its files in one.
+    static func withConfiguration<Result>(
+        _ store: TestStore, _ body: (KeyCat.Configuration) async throws -> Result
+    ) async throws -> Result {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.appendingPathComponent("shop.db").path
+            guard store == .postgres else { return try await body(KeyCat.Configuration(databasePath: path)) }
+            return try await withPostgresSchema { postgres in
+                try await body(KeyCat.Configuration(postgresURL: try postgres.schemaURL(), filesBeside: path))
+            }
         }
     }
 
@@ -86,17 +98,6 @@ struct TestShop {
 }
 
 import Testing
-
-/// Where a ``TestShop`` keeps its rows: every end-to-end suite that takes it runs on both.
-enum TestStore: String, CaseIterable, Sendable {
-    case sqlite
-    case postgres
-
-    /// Both stores, Postgres only when a server is configured (always under CI).
-    static var allCases: [TestStore] {
-        PostgresTestServer.isConfigured || PostgresTestServer.isCI ? [.sqlite, .postgres] : [.sqlite]
-    }
-}
 
 /// Expects `body` to throw a ``KeyCatError`` with `code` (and, when given, naming `field`).
 func expectError<Result>(

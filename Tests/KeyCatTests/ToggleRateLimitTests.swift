@@ -3,6 +3,8 @@ import KeyCat
 import KeyCatTestSupport
 import Testing
 
+/// The bucket arithmetic and the configuration checks need no store; the budgets in use run on
+/// both stores, and two servers sharing one on Postgres.
 @Suite("Rate limiting of bookmark and follow toggles")
 struct ToggleRateLimitTests {
     @Test("a bucket allows its burst, then refuses with retry_after until the clock refills it", arguments: [

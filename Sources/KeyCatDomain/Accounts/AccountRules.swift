@@ -9,16 +9,22 @@ public enum AccountRules {
     public static let maxProfileImageLength = 500
 
     /// Trims and case-folds an email and checks its shape: one `@`, a non-empty local part, a
-    /// domain with a dot, no spaces, at most 254 characters.
+    /// domain with a dot, no spaces or control characters (a NUL, which Postgres cannot store,
+    /// among them), at most 254 characters.
     public static func email(_ raw: String) throws(KeyCatError) -> String {
         let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard email.count <= maxEmailLength, parts.count == 2, !parts[0].isEmpty,
               parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              !email.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+              !email.contains(where: { $0.isWhitespace || $0.isNewline }), !hasControlCharacter(email) else {
             throw KeyCatError.validation("email", "email must look like name@example.com")
         }
         return email
+    }
+
+    /// Whether `text` holds a control character (NUL, escape, DEL…).
+    public static func hasControlCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
     }
 
     /// Trims a nick and checks it is 2–20 characters with no control characters.
@@ -27,7 +33,7 @@ public enum AccountRules {
         guard nickLength.contains(nick.count) else {
             throw KeyCatError.validation("nick", "nick must be 2 to 20 characters")
         }
-        guard !nick.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+        guard !hasControlCharacter(nick) else {
             throw KeyCatError.validation("nick", "nick may not contain control characters")
         }
         return nick

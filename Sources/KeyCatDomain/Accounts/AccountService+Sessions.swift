@@ -17,8 +17,10 @@ extension AccountService {
     public func logIn(email: String, password: String, client: String? = nil) throws(KeyCatError) -> TokenPair {
         let wrong = KeyCatError(.invalidCredentials, "the email or password is wrong")
         let folded = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        // Bounded before it is stored as a throttling key; no valid email is this long.
-        guard folded.utf8.count <= 320, client.map({ $0.utf8.count <= 256 }) ?? true else { throw wrong }
+        // Bounded before it is stored as a throttling key; no valid email is this long, or holds
+        // a control character (a NUL would reach the user lookup, which Postgres refuses).
+        guard folded.utf8.count <= 320, !AccountRules.hasControlCharacter(folded),
+              client.map({ $0.utf8.count <= 256 }) ?? true else { throw wrong }
         try logInThrottle?.admit(email: folded, client: client, at: clock.now())
         // No stored password is longer than 64 characters: refuse megabyte inputs before hashing.
         guard password.utf8.count <= 1_024 else { throw wrong }

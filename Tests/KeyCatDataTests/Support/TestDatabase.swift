@@ -64,6 +64,14 @@ struct AccountsHarness: Sendable {
     let users: any UserRepository
     let hasher: PBKDF2PasswordHasher
     let database: SQLiteDatabase?
+    let postgres: PostgresDatabase?
+
+    /// The rows `sql` selects, one value each as `decode` reads it, from the SQL store (nil in memory).
+    func query<Value: Sendable>(_ sql: String, _ decode: @escaping (any SQLRow) -> Value) throws -> [Value]? {
+        if let database { return try database.read { try $0.query(sql, []) { decode($0) } } }
+        if let postgres { return try postgres.read { try $0.query(sql, []) { decode($0) } } }
+        return nil
+    }
 
     /// Signs a buyer up with valid data and returns them.
     func signUp(_ email: String = "kim@example.com", password: String = "keycat2026", nick: String = "kim")
@@ -84,7 +92,7 @@ func withAccounts(
     let cursors = HMACPageCursorCodec(key: [UInt8](repeating: 0x11, count: 32))
     func make(users: any UserRepository, tokens: any RefreshTokenRepository,
               applications: any SellerApplicationRepository, attempts: any LogInAttemptStore,
-              database: SQLiteDatabase?) -> AccountsHarness {
+              database: SQLiteDatabase?, postgres: PostgresDatabase? = nil) -> AccountsHarness {
         AccountsHarness(
             clock: clock,
             accounts: AccountService(
@@ -95,12 +103,12 @@ func withAccounts(
             sellers: SellerService(
                 applications: applications, users: users, registry: InMemoryBusinessRegistry(registry),
                 cursors: cursors, clock: clock),
-            users: users, hasher: hasher, database: database)
+            users: users, hasher: hasher, database: database, postgres: postgres)
     }
-    func stored(_ database: some SQLDatabase, sqlite: SQLiteDatabase?) -> AccountsHarness {
+    func stored(_ database: some SQLDatabase, sqlite: SQLiteDatabase?, postgres: PostgresDatabase? = nil) -> AccountsHarness {
         make(users: SQLUserRepository(database: database), tokens: SQLRefreshTokenRepository(database: database),
              applications: SQLSellerApplicationRepository(database: database),
-             attempts: SQLLogInAttemptStore(database: database), database: sqlite)
+             attempts: SQLLogInAttemptStore(database: database), database: sqlite, postgres: postgres)
     }
     switch backend {
     case .inMemory:
@@ -110,7 +118,7 @@ func withAccounts(
             applications: InMemorySellerApplicationRepository(users: users), attempts: InMemoryLogInAttemptStore(),
             database: nil))
     case .postgres:
-        try await withPostgresTestDatabase { try await body(stored($0, sqlite: nil)) }
+        try await withPostgresTestDatabase { try await body(stored($0, sqlite: nil, postgres: $0)) }
     case .sqlite:
         try await withTestDatabase { try await body(stored($0, sqlite: $0)) }
     }

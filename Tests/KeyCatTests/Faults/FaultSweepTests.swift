@@ -4,6 +4,9 @@ import KeyCatTestSupport
 import Testing
 
 /// The suites that drive the fault VFS, whose state is global: one test at a time.
+///
+/// SQLite only: the fault VFS is a SQLite VFS under the file. A full disk on Postgres is
+/// `FullDisk`'s `disk_full` trigger (`RefundDurabilityTests`, `WebhookFullDiskPostgresTests`).
 @Suite("Injected I/O faults and power loss", .serialized)
 struct FaultInjectionTests {}
 
