@@ -42,8 +42,17 @@ public struct ProductDraft: Sendable, Hashable {
         return draft
     }
 
+    /// A title's length once trimmed, in characters.
+    public static let titleLength = 1...100
+    /// The longest description once trimmed, in characters.
+    public static let maximumContentLength = 2_000
+    /// A delivery fee, in won.
+    public static let deliveryFeeRange: ClosedRange<Int64> = 0...1_000_000
+    /// Units in stock.
+    public static let stockRange = 0...1_000_000
+
     static func validateTitle(_ title: String) throws(KeyCatError) {
-        guard (1...100).contains(title.count) else {
+        guard titleLength.contains(title.count) else {
             throw .validation("title", "title must be 1–100 characters")
         }
         guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
@@ -52,19 +61,19 @@ public struct ProductDraft: Sendable, Hashable {
     }
 
     static func validateContent(_ content: String) throws(KeyCatError) {
-        guard content.count <= 2_000 else {
+        guard content.count <= maximumContentLength else {
             throw .validation("content", "content must be at most 2000 characters")
         }
     }
 
     static func validateDeliveryFee(_ fee: Money) throws(KeyCatError) {
-        guard (0...1_000_000).contains(fee.won) else {
+        guard deliveryFeeRange.contains(fee.won) else {
             throw .validation("delivery_fee", "delivery_fee must be between 0 and 1,000,000 won")
         }
     }
 
     static func validateStock(_ stock: Int) throws(KeyCatError) {
-        guard (0...1_000_000).contains(stock) else {
+        guard stockRange.contains(stock) else {
             throw .validation("stock", "stock must be between 0 and 1,000,000")
         }
     }
