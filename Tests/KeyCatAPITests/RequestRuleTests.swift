@@ -44,14 +44,30 @@ struct RequestRuleTests {
         }
     }
 
-    @Test("an image upload without a body is 400 before the listing is looked up")
-    func emptyImage() async throws {
+    @Test("an image upload without a body, or not an image, is 400 before the listing is looked up")
+    func imagesBeforeListings() async throws {
         try await APITestServer.with { server in
             let admin = try await server.signedIn(.admin, "operator")
-            let response = await server.api.respond(to: APIRequest(
-                method: "POST", target: "/products/999/images",
-                headers: ["Content-Type": "image/png", "Authorization": "Bearer \(admin.token)"]))
-            #expect(response.status == 400, "\(String(decoding: response.body, as: UTF8.self))")
+            for body in [[], Array("{\"not\": \"an image\"}".utf8)] {
+                let response = await server.api.respond(to: APIRequest(
+                    method: "POST", target: "/products/999/images",
+                    headers: ["Content-Type": "image/png", "Authorization": "Bearer \(admin.token)"], body: body))
+                #expect(response.status == 400, "\(String(decoding: response.body, as: UTF8.self))")
+            }
+        }
+    }
+
+    @Test("a listing change with a field out of its range is 400 even for a listing that does not exist")
+    func changesBeforeListings() async throws {
+        try await APITestServer.with { server in
+            let admin = try await server.signedIn(.admin, "operator")
+            for (field, value) in [("stock", -1 as Any), ("delivery_fee", 1_000_001), ("price", 0), ("coupon_price", -1),
+                                   ("regular_price", 0), ("title", "  "), ("content", String(repeating: "x", count: 2_001))] {
+                let changed = try await server.send("PATCH", "/products/999", json: ["version": 1, field: value], token: admin.token)
+                #expect(changed.status == 400 && changed["field"] as? String == field, "\(field): \(changed)")
+            }
+            let fine = try await server.send("PATCH", "/products/999", json: ["version": 1, "stock": 3], token: admin.token)
+            #expect(fine.status == 410, "\(fine)")
         }
     }
 

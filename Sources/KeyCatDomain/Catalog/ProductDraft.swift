@@ -107,6 +107,22 @@ public struct ProductChanges: Sendable, Hashable {
             && deliverySchedule == nil && stock == nil && spec == nil
     }
 
+    /// Checks each field given on its own (a title's length, a fee's range…), before the
+    /// listing is read, so a bad change is a validation error whether or not the listing
+    /// exists. What ties fields together (the prices) is checked on the result by
+    /// ``applied(to:at:)``.
+    public func validateFields() throws(KeyCatError) {
+        if let title { try ProductDraft.validateTitle(title.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        if let content { try ProductDraft.validateContent(content.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        if let regularPrice, regularPrice.won <= 0 {
+            throw .validation("regular_price", "regular_price must be more than 0")
+        }
+        if let price, price.won <= 0 { throw .validation("price", "price must be more than 0") }
+        if let couponPrice, couponPrice.won < 0 { throw .validation("coupon_price", "coupon_price cannot be negative") }
+        if let deliveryFee { try ProductDraft.validateDeliveryFee(deliveryFee) }
+        if let stock { try ProductDraft.validateStock(stock) }
+    }
+
     /// `product` with these changes applied and validated at `now`.
     public func applied(to product: Product, at now: Date) throws(KeyCatError) -> Product {
         var updated = product
