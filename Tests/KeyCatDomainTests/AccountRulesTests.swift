@@ -34,6 +34,8 @@ struct AccountRulesTests {
 
     @Test("passwords of 8 to 64 characters with a letter and a digit pass", arguments: [
         "abcdefg1", "1234567a", String(repeating: "a", count: 63) + "1", "비밀번호는안전해요1",
+        // Code points count: four accented letters written with combining marks are eight.
+        "e\u{301}e\u{301}e\u{301}1\u{301}", "ab\r\ncd1\r\n",
     ])
     func validPasswords(password: String) throws {
         #expect(try AccountRules.password(password) == password)
@@ -41,6 +43,7 @@ struct AccountRulesTests {
 
     @Test("passwords that are too short, too long, or lack a letter or a digit fail", arguments: [
         "abc1234", String(repeating: "a", count: 64) + "1", "abcdefgh", "12345678", "",
+        String(repeating: "e\u{301}", count: 32) + "1",
     ])
     func invalidPasswords(password: String) {
         let error = validationError { try AccountRules.password(password) }

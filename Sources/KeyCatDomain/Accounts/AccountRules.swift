@@ -34,9 +34,11 @@ public enum AccountRules {
     }
 
     /// Checks a new password: 8–64 characters with at least one letter and one digit. The
-    /// password is returned untouched (no trimming: spaces are part of it).
+    /// password is returned untouched (no trimming: spaces are part of it). Its length counts
+    /// Unicode code points, as NIST SP 800-63B asks (and as JSON Schema's `minLength` does):
+    /// a letter and its combining accent are two characters of a secret.
     public static func password(_ password: String) throws(KeyCatError) -> String {
-        guard passwordLength.contains(password.count) else {
+        guard passwordLength.contains(password.unicodeScalars.count) else {
             throw KeyCatError.validation("password", "password must be 8 to 64 characters")
         }
         guard password.contains(where: \.isLetter), password.contains(where: \.isNumber) else {
