@@ -20,13 +20,14 @@ struct AccountRulesTests {
         #expect(validationField { try AccountRules.email(raw) } == "email")
     }
 
-    @Test("nicks of 2 to 20 characters pass, trimmed", arguments: ["키캣", "ab", String(repeating: "n", count: 20), " spaced nick "])
+    @Test("nicks of 2 to 20 characters pass, trimmed", arguments: ["키캣", "ab", String(repeating: "n", count: 20), " spaced nick ", "엄지👍🏻"])
     func validNicks(raw: String) throws {
         #expect(try AccountRules.nick(raw) == raw.trimmingCharacters(in: .whitespaces))
     }
 
-    @Test("nicks outside 2 to 20 characters or with control characters fail", arguments: [
-        "", "a", "  b  ", String(repeating: "n", count: 21), "tab\there",
+    @Test("nicks outside 2 to 20 characters or with control or format characters fail", arguments: [
+        "", "a", "  b  ", String(repeating: "n", count: 21), "tab\there", "soft\u{AD}hyphen", "zero\u{200B}width",
+        "tag\u{E0041}",
     ])
     func invalidNicks(raw: String) {
         #expect(validationField { try AccountRules.nick(raw) } == "nick")

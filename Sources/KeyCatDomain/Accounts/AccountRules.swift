@@ -21,13 +21,15 @@ public enum AccountRules {
         return email
     }
 
-    /// Trims a nick and checks it is 2–20 characters with no control characters.
+    /// Trims a nick and checks it is 2–20 characters with no control or format characters.
     public static func nick(_ raw: String) throws(KeyCatError) -> String {
         let nick = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard nickLength.contains(nick.count) else {
             throw KeyCatError.validation("nick", "nick must be 2 to 20 characters")
         }
-        guard !nick.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+        // Control (Cc) and format (Cf) characters, by the scalars' own Unicode properties, so the
+        // rule is the same on every platform and openapi.yaml can spell it.
+        guard !nick.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) else {
             throw KeyCatError.validation("nick", "nick may not contain control characters")
         }
         return nick
