@@ -95,7 +95,11 @@ struct OpenAPIContractTests {
         if route.body != .none, route.path != "/webhooks/pg" {
             for status in ["400", "413", "415"] { #expect(statuses.contains(status), "\(route) documents \(status)") }
         }
-        if !pathNames.isEmpty { #expect(statuses.contains("410"), "\(route) documents 410") }
+        if !pathNames.isEmpty {
+            #expect(statuses.contains("410"), "\(route) documents 410")
+            #expect(operation["responses"]?["404"]?["$ref"]?.string == "#/components/responses/NoRoute",
+                    "\(route) documents 404 for a path naming nothing")
+        }
     }
 
     @Test("every $ref points at something the document defines")

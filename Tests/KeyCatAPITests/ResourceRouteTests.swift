@@ -116,7 +116,7 @@ struct ResourceRouteTests {
             #expect(try await server.send("GET", "/users/\(maker.id)/followers").items.first?["nick"] as? String == "buyer")
             #expect(try await server.send("GET", "/users/\(buyer.id)/following").items.count == 1)
             let selfFollow = try await server.send("PUT", "/users/\(buyer.id)/follow", token: buyer.token)
-            #expect(selfFollow.status == 400, "\(selfFollow)")
+            #expect(selfFollow.status == 403, "\(selfFollow)")
             #expect(try await server.send("DELETE", "/users/\(maker.id)/follow", token: buyer.token)["following"] as? Bool == false)
 
             _ = try await server.send("POST", "/cart/items", json: ["product_id": productID], token: buyer.token)

@@ -51,7 +51,7 @@ struct StoredPortsTests {
             #expect(page.items.map(\.userID) == [ports.admin.userID])
             let next = try ports.follows.followers(of: seller, limit: PageLimit(1), cursor: page.nextCursor)
             #expect(next.items.map(\.userID) == [buyer.userID])
-            #expect(keycatError { try ports.follows.follow(buyer.userID, by: buyer) }?.code == .validation)
+            #expect(keycatError { try ports.follows.follow(buyer.userID, by: buyer) }?.code == .forbidden)
             #expect(try ports.follows.unfollow(seller, by: buyer))
             #expect(try ports.follows.counts(of: buyer.userID) == FollowCounts(followers: 0, following: 0))
         }

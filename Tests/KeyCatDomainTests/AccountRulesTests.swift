@@ -21,13 +21,14 @@ struct AccountRulesTests {
         #expect(validationField { try AccountRules.email(raw) } == "email")
     }
 
-    @Test("nicks of 2 to 20 characters pass, trimmed", arguments: ["키캣", "ab", String(repeating: "n", count: 20), " spaced nick "])
+    @Test("nicks of 2 to 20 characters pass, trimmed", arguments: ["키캣", "ab", String(repeating: "n", count: 20), " spaced nick ", "엄지👍🏻"])
     func validNicks(raw: String) throws {
         #expect(try AccountRules.nick(raw) == raw.trimmingCharacters(in: .whitespaces))
     }
 
-    @Test("nicks outside 2 to 20 characters or with control characters fail", arguments: [
-        "", "a", "  b  ", String(repeating: "n", count: 21), "tab\there",
+    @Test("nicks outside 2 to 20 characters or with control or format characters fail", arguments: [
+        "", "a", "  b  ", String(repeating: "n", count: 21), "tab\there", "soft\u{AD}hyphen", "zero\u{200B}width",
+        "tag\u{E0041}",
     ])
     func invalidNicks(raw: String) {
         #expect(validationField { try AccountRules.nick(raw) } == "nick")
@@ -35,6 +36,8 @@ struct AccountRulesTests {
 
     @Test("passwords of 8 to 64 characters with a letter and a digit pass", arguments: [
         "abcdefg1", "1234567a", String(repeating: "a", count: 63) + "1", "비밀번호는안전해요1",
+        // Code points count: four accented letters written with combining marks are eight.
+        "e\u{301}e\u{301}e\u{301}1\u{301}", "ab\r\ncd1\r\n",
     ])
     func validPasswords(password: String) throws {
         #expect(try AccountRules.password(password) == password)
@@ -42,6 +45,7 @@ struct AccountRulesTests {
 
     @Test("passwords that are too short, too long, or lack a letter or a digit fail", arguments: [
         "abc1234", String(repeating: "a", count: 64) + "1", "abcdefgh", "12345678", "",
+        String(repeating: "e\u{301}", count: 32) + "1",
     ])
     func invalidPasswords(password: String) {
         let error = validationError { try AccountRules.password(password) }

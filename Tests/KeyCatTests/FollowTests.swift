@@ -24,12 +24,12 @@ struct FollowTests {
         }
     }
 
-    @Test("following or unfollowing oneself is a validation error", arguments: TestStore.allCases)
+    @Test("following or unfollowing oneself is forbidden", arguments: TestStore.allCases)
     func oneself(_ store: TestStore) async throws {
         try await SocialShop.with(store) { shop throws in
             let user = try shop.user()
-            expectError(.validation, field: "user_id") { try shop.keycat.follows.follow(user.userID, by: user) }
-            expectError(.validation, field: "user_id") { try shop.keycat.follows.unfollow(user.userID, by: user) }
+            expectError(.forbidden) { try shop.keycat.follows.follow(user.userID, by: user) }
+            expectError(.forbidden) { try shop.keycat.follows.unfollow(user.userID, by: user) }
         }
     }
 

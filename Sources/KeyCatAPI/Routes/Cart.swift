@@ -9,7 +9,8 @@ enum CartRoutes {
         },
         Route("POST", "/cart/items", .signedIn, body: .jsonDefault) { context in
             let body = try context.json(CartAddBody.self)
-            let cart = try context.keycat.cart.add(ProductID(body.productID), quantity: body.quantity ?? 1, by: context.principal())
+            let productID = try RequestContext.positiveID(body.productID, field: "product_id")
+            let cart = try context.keycat.cart.add(ProductID(productID), quantity: body.quantity ?? 1, by: context.principal())
             return .json(CartBody(cart))
         },
         Route("PUT", "/cart/items/{product_id}", .signedIn, body: .jsonDefault) { context in

@@ -7,9 +7,15 @@ enum CheckoutRoutes {
     static let routes: [Route] = [
         Route("POST", "/checkout", .signedIn, body: .jsonDefault, status: 201) { context in
             let body = try context.json(CheckoutBody.self)
-            let source: CheckoutRequest.Source = body.items.map { items in
-                .items(items.map { CheckoutItem(productID: ProductID($0.productID), quantity: $0.quantity) })
-            } ?? .cart
+            var source = CheckoutRequest.Source.cart
+            if let items = body.items {
+                var checked: [CheckoutItem] = []
+                for (index, item) in items.enumerated() {
+                    let productID = try RequestContext.positiveID(item.productID, field: "items.\(index).product_id")
+                    checked.append(CheckoutItem(productID: ProductID(productID), quantity: item.quantity))
+                }
+                source = .items(checked)
+            }
             let order = try await context.keycat.checkout.checkout(
                 CheckoutRequest(source, idempotencyKey: context.idempotencyKey()), by: context.principal())
             return .json(OrderBody(order), status: 201)

@@ -24,8 +24,9 @@ enum ProductRoutes {
             let body = try context.json(ProductCreateBody.self)
             let principal = try context.principal()
             let images = try body.imageBytes()
+            let sellerID = try body.sellerID.map { id throws(KeyCatError) in UserID(try RequestContext.positiveID(id, field: "seller_id")) }
             let product = try context.keycat.catalog.create(
-                body.draft, for: body.sellerID.map(UserID.init) ?? principal.userID, images: images, by: principal)
+                body.draft, for: sellerID ?? principal.userID, images: images, by: principal)
             return .json(ProductBody(product, at: context.now), status: 201)
         },
         Route("PATCH", "/products/{id}", .roles([.seller, .admin]), body: .jsonDefault) { context in
@@ -35,6 +36,9 @@ enum ProductRoutes {
         },
         Route("POST", "/products/{id}/images", .roles([.seller, .admin]), body: .image(limit: ImageRules.maximumBytes),
               query: ["version"]) { context in
+            guard !context.request.body.isEmpty else {
+                throw KeyCatError.validation("body", "the body must be the image's bytes")
+            }
             let version = try context.integer("version").map { value throws(KeyCatError) -> Int in
                 guard let version = Int(exactly: value) else { throw .validation("version", "version is out of range") }
                 return version
@@ -44,7 +48,11 @@ enum ProductRoutes {
             return .json(ProductBody(product, at: context.now))
         },
         Route("GET", "/images/{file_name}", .anyone) { context in
-            let (image, bytes) = try context.keycat.catalog.image(named: context.name("file_name"))
+            let fileName = context.name("file_name")
+            guard isImageFileName(fileName) else {
+                throw KeyCatError.validation("file_name", "file_name must be a product image's name: 64 hex digits, a dot, and jpg, png, webp or gif")
+            }
+            let (image, bytes) = try context.keycat.catalog.image(named: fileName)
             // Named by the SHA-256 of its bytes: the answer never changes.
             return APIResponse(status: 200, headers: [
                 "Content-Type": image.format.mediaType, "Cache-Control": "public, max-age=31536000, immutable",
@@ -55,6 +63,15 @@ enum ProductRoutes {
             return .noContent
         },
     ]
+
+    /// Whether `name` has the shape of ``ProductImage/fileName``: `{sha256}.{format}`, 64
+    /// lowercase hex digits. Any other name is a 400; one of this shape that no image has, 410.
+    static func isImageFileName(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts[0].utf8.count == 64
+            && parts[0].utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+            && ImageFormat(rawValue: String(parts[1])) != nil
+    }
 
     static func listRequest(_ context: RequestContext) throws(KeyCatError) -> ProductListRequest {
         let filter = ProductFilter(

@@ -82,6 +82,13 @@ struct RequestContext: Sendable {
         return value
     }
 
+    /// An id given in a body (`product_id`, `seller_id`…): every id KeyCat hands out is positive,
+    /// so zero or less is a 400 naming `field`, not a missing thing.
+    static func positiveID(_ value: Int64, field: String) throws(KeyCatError) -> Int64 {
+        guard value > 0 else { throw .validation(field, "\(field) must be a positive id") }
+        return value
+    }
+
     /// `limit` (1–100, default 20).
     func limit() throws(KeyCatError) -> PageLimit {
         guard let value = try integer("limit") else { return .default }

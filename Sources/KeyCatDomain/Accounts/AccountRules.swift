@@ -22,27 +22,31 @@ public enum AccountRules {
         return email
     }
 
-    /// Whether `text` holds a control character (NUL, escape, DEL…).
+    /// Whether `text` holds a control character (Unicode category Cc: NUL, escape, DEL…), read
+    /// from each scalar's own properties so the rule is the same on every platform.
     public static func hasControlCharacter(_ text: String) -> Bool {
-        text.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
-    /// Trims a nick and checks it is 2–20 characters with no control characters.
+    /// Trims a nick and checks it is 2–20 characters with no control or format characters.
     public static func nick(_ raw: String) throws(KeyCatError) -> String {
         let nick = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard nickLength.contains(nick.count) else {
             throw KeyCatError.validation("nick", "nick must be 2 to 20 characters")
         }
-        guard !hasControlCharacter(nick) else {
+        // Control (Cc) and format (Cf) characters, so openapi.yaml can spell the rule exactly.
+        guard !nick.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) else {
             throw KeyCatError.validation("nick", "nick may not contain control characters")
         }
         return nick
     }
 
     /// Checks a new password: 8–64 characters with at least one letter and one digit. The
-    /// password is returned untouched (no trimming: spaces are part of it).
+    /// password is returned untouched (no trimming: spaces are part of it). Its length counts
+    /// Unicode code points, as NIST SP 800-63B asks (and as JSON Schema's `minLength` does):
+    /// a letter and its combining accent are two characters of a secret.
     public static func password(_ password: String) throws(KeyCatError) -> String {
-        guard passwordLength.contains(password.count) else {
+        guard passwordLength.contains(password.unicodeScalars.count) else {
             throw KeyCatError.validation("password", "password must be 8 to 64 characters")
         }
         guard password.contains(where: \.isLetter), password.contains(where: \.isNumber) else {

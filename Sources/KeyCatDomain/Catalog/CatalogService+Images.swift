@@ -27,6 +27,8 @@ extension CatalogService {
     public func addImage(_ bytes: [UInt8], to id: ProductID, expectedVersion: Int? = nil, by principal: Principal)
         throws(KeyCatError) -> Product
     {
+        // The bytes' own rules first: what is not an image is refused whatever it was sent to.
+        _ = try images.inspect(bytes)
         let current = try product(id)
         try authorizeChange(of: current, by: principal)
         let expected = expectedVersion ?? current.version
@@ -37,7 +39,6 @@ extension CatalogService {
         guard current.images.count < ImageRules.maximumPerProduct else {
             throw .validation("images", "a product has at most \(ImageRules.maximumPerProduct) images")
         }
-        _ = try images.inspect(bytes)
         let image = try images.store(bytes)
         let now = clock.now()
         return try products.setImages(current.images + [image], of: id, expectedVersion: expected, at: now,

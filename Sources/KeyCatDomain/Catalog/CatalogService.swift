@@ -76,6 +76,7 @@ public struct CatalogService: Sendable {
     /// - Throws: `notOwner` unless the caller is its seller or an admin; `versionConflict` when
     ///   the listing changed since `changes.expectedVersion`; `validation` naming the field.
     public func update(_ id: ProductID, _ changes: ProductChanges, by principal: Principal) throws(KeyCatError) -> Product {
+        try changes.validateFields()
         let current = try product(id)
         try authorizeChange(of: current, by: principal)
         let now = clock.now()

@@ -42,8 +42,17 @@ public struct ProductDraft: Sendable, Hashable {
         return draft
     }
 
+    /// A title's length once trimmed, in characters.
+    public static let titleLength = 1...100
+    /// The longest description once trimmed, in characters.
+    public static let maximumContentLength = 2_000
+    /// A delivery fee, in won.
+    public static let deliveryFeeRange: ClosedRange<Int64> = 0...1_000_000
+    /// Units in stock.
+    public static let stockRange = 0...1_000_000
+
     static func validateTitle(_ title: String) throws(KeyCatError) {
-        guard (1...100).contains(title.count) else {
+        guard titleLength.contains(title.count) else {
             throw .validation("title", "title must be 1–100 characters")
         }
         guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
@@ -52,19 +61,19 @@ public struct ProductDraft: Sendable, Hashable {
     }
 
     static func validateContent(_ content: String) throws(KeyCatError) {
-        guard content.count <= 2_000 else {
+        guard content.count <= maximumContentLength else {
             throw .validation("content", "content must be at most 2000 characters")
         }
     }
 
     static func validateDeliveryFee(_ fee: Money) throws(KeyCatError) {
-        guard (0...1_000_000).contains(fee.won) else {
+        guard deliveryFeeRange.contains(fee.won) else {
             throw .validation("delivery_fee", "delivery_fee must be between 0 and 1,000,000 won")
         }
     }
 
     static func validateStock(_ stock: Int) throws(KeyCatError) {
-        guard (0...1_000_000).contains(stock) else {
+        guard stockRange.contains(stock) else {
             throw .validation("stock", "stock must be between 0 and 1,000,000")
         }
     }
@@ -96,6 +105,22 @@ public struct ProductChanges: Sendable, Hashable {
         title == nil && content == nil && kind == nil && category == nil && regularPrice == nil
             && price == nil && couponPrice == nil && discountEndsAt == nil && deliveryFee == nil
             && deliverySchedule == nil && stock == nil && spec == nil
+    }
+
+    /// Checks each field given on its own (a title's length, a fee's range…), before the
+    /// listing is read, so a bad change is a validation error whether or not the listing
+    /// exists. What ties fields together (the prices) is checked on the result by
+    /// ``applied(to:at:)``.
+    public func validateFields() throws(KeyCatError) {
+        if let title { try ProductDraft.validateTitle(title.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        if let content { try ProductDraft.validateContent(content.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        if let regularPrice, regularPrice.won <= 0 {
+            throw .validation("regular_price", "regular_price must be more than 0")
+        }
+        if let price, price.won <= 0 { throw .validation("price", "price must be more than 0") }
+        if let couponPrice, couponPrice.won < 0 { throw .validation("coupon_price", "coupon_price cannot be negative") }
+        if let deliveryFee { try ProductDraft.validateDeliveryFee(deliveryFee) }
+        if let stock { try ProductDraft.validateStock(stock) }
     }
 
     /// `product` with these changes applied and validated at `now`.

@@ -29,8 +29,8 @@ extension OrderService {
     /// - Throws: `illegalTransition` once shipped (refund instead) or closed; gateway errors
     ///   from the refund (a lost answer leaves the refund pending for reconciliation).
     public func cancel(_ id: OrderID, reason: String, by principal: Principal) async throws(KeyCatError) -> Order {
-        let current = try order(id, by: principal)
         let reason = try Self.checkedReason(reason)
+        let current = try order(id, by: principal)
         switch current.status {
         case .awaitingPayment:
             return try move(id, to: .cancelled, by: principal, detail: reason) { $0.returnsStock = true }
@@ -63,6 +63,11 @@ extension OrderService {
     ///   the refund stays pending for reconciliation, which completes it exactly once.
     public func refund(_ id: OrderID, _ request: RefundRequest, by principal: Principal) async throws(KeyCatError) -> Order {
         try principal.require(.admin, to: "refund orders")
+        // The request's own rules first, so a bad request is a 400 whether or not the order exists.
+        _ = try Self.checkedReason(request.reason)
+        if let amount = request.amount, amount <= .zero {
+            throw KeyCatError.validation("amount", "a refund amount must be positive")
+        }
         let fingerprint = "\(id)|\(request.amount?.won ?? -1)|\(request.restock)|\(request.reason)"
         return try await idempotency.run(scope: "refund:\(principal.auditActor)", key: request.idempotencyKey,
                                          fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
@@ -121,9 +126,12 @@ extension OrderService {
         }
     }
 
+    /// A cancellation's or a refund's reason, once trimmed, in characters.
+    public static let reasonLength = 1...200
+
     static func checkedReason(_ reason: String) throws(KeyCatError) -> String {
         let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...200).contains(reason.count) else {
+        guard reasonLength.contains(reason.count) else {
             throw KeyCatError.validation("reason", "a reason has 1–200 characters")
         }
         return reason

@@ -18,7 +18,8 @@ public struct FollowService: Sendable {
     /// The caller follows `userID`; doing it twice changes nothing.
     ///
     /// - Returns: whether a follow was added.
-    /// - Throws: ``KeyCatError/Code/validation`` (field `user_id`) for oneself;
+    /// - Throws: ``KeyCatError/Code/forbidden`` for oneself (the id is well formed; the caller
+    ///   may not follow that user);
     ///   ``KeyCatError/Code/rateLimited`` over the toggle limit; ``KeyCatError/Code/notFound``
     ///   when `userID` (or the caller) is missing or withdrawn.
     @discardableResult
@@ -32,7 +33,7 @@ public struct FollowService: Sendable {
     /// Works for withdrawn accounts too.
     ///
     /// - Returns: whether a follow was removed.
-    /// - Throws: ``KeyCatError/Code/validation`` for oneself; ``KeyCatError/Code/rateLimited``
+    /// - Throws: ``KeyCatError/Code/forbidden`` for oneself; ``KeyCatError/Code/rateLimited``
     ///   over the toggle limit.
     @discardableResult
     public func unfollow(_ userID: UserID, by principal: Principal) throws(KeyCatError) -> Bool {
@@ -83,7 +84,7 @@ public struct FollowService: Sendable {
 
     private func rejectSelf(_ userID: UserID, _ principal: Principal) throws(KeyCatError) {
         guard userID != principal.userID else {
-            throw KeyCatError.validation("user_id", "you cannot follow yourself")
+            throw KeyCatError(.forbidden, "you cannot follow yourself")
         }
     }
 }

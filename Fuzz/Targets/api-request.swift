@@ -1,0 +1,102 @@
+// Every HTTP request reaches KeyCatAPI.respond(to:) as whatever the client sent: any method,
+// path, query, headers and body. The input reads like a request: `METHOD TARGET` on the first
+// line, `name: value` header lines, a blank line, then the body. Its last byte decides whether
+// a signed-in buyer's access token is added (when the input sends no Authorization of its own),
+// so the routes behind the token are reached too.
+// Contract: the API answers, never traps; no answer is a 5xx; every 4xx is a typed error
+// (`application/json` with a `code` and a `message`, a 400 naming its `field` when it is a
+// validation error); a 405 lists the methods in `Allow`; a 401 asks for a `Bearer` token.
+import Foundation
+@testable import KeyCat
+@testable import KeyCatAPI
+@testable import KeyCatDomain
+
+/// One KeyCat over a file in a fresh temporary directory for the whole run, a buyer signed up in
+/// it, and the API over it.
+private let setup: (api: KeyCatAPI, token: String) = {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keycat-fuzz-api-\(getpid())")
+    try? FileManager.default.removeItem(at: directory)
+    do {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("api.db").path)
+        configuration.passwordIterations = 1_000
+        configuration.gatewayLog = DiscardingLogSink()
+        let keycat = try KeyCat.open(configuration)
+        _ = try keycat.accounts.signUp(SignUpForm(email: "fuzz@keycat.test", password: "fuzz-password-1", nick: "fuzz"))
+        let tokens = try keycat.accounts.logIn(email: "fuzz@keycat.test", password: "fuzz-password-1")
+        return (KeyCatAPI(keycat), tokens.accessToken)
+    } catch {
+        fatalError("the fuzz target's KeyCat could not be set up: \(error)")
+    }
+}()
+
+/// The request the input spells.
+private func request(_ bytes: [UInt8]) -> APIRequest {
+    let separator: [UInt8] = [0x0A, 0x0A]
+    var headerEnd = bytes.count
+    var bodyStart = bytes.count
+    if bytes.count >= 2 {
+        for index in 0..<(bytes.count - 1) where bytes[index] == separator[0] && bytes[index + 1] == separator[1] {
+            headerEnd = index
+            bodyStart = index + 2
+            break
+        }
+    }
+    let lines = String(decoding: bytes[..<headerEnd], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    let first = (lines.first ?? "").split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+    var headers = HTTPHeaders()
+    for line in lines.dropFirst() {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        headers[String(line[..<colon])] = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+    }
+    if headers["Authorization"] == nil, bytes.last.map({ $0 & 1 == 1 }) == true {
+        headers["Authorization"] = "Bearer \(setup.token)"
+    }
+    return APIRequest(method: String(first.first ?? ""), target: first.count > 1 ? String(first[1]) : "",
+                      headers: headers, body: Array(bytes[bodyStart...]), clientAddress: "203.0.113.9")
+}
+
+/// `respond(to:)` from libFuzzer's synchronous call: the answer is awaited on a task of its own.
+private func respond(_ request: APIRequest) -> APIResponse {
+    let answer = Answer()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        answer.set(await setup.api.respond(to: request))
+        done.signal()
+    }
+    done.wait()
+    return answer.get()
+}
+
+/// The answer handed from the task back to the fuzzer's thread.
+private final class Answer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var response: APIResponse?
+
+    func set(_ value: APIResponse) { lock.withLock { response = value } }
+    func get() -> APIResponse { lock.withLock { response! } }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func apiRequestFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let request = request(fuzzBytes(data, size))
+    let response = respond(request)
+    let what = "\(request.method) \(request.path)"
+    FuzzContract.expect(response.status < 500, "\(what) answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+    guard (400..<500).contains(response.status) else { return 0 }
+    FuzzContract.expect(response.headers["Content-Type"] == "application/json", "\(what): a \(response.status) is JSON")
+    let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
+    let code = object?["code"] as? String
+    FuzzContract.expect(code?.isEmpty == false && (object?["message"] as? String) != nil,
+                        "\(what): a \(response.status) has a code and a message")
+    if code == "validation" {
+        FuzzContract.expect((object?["field"] as? String)?.isEmpty == false, "\(what): a validation error names its field")
+    }
+    if response.status == 405 {
+        FuzzContract.expect(response.headers["Allow"]?.isEmpty == false, "\(what): a 405 lists Allow")
+    }
+    if response.status == 401 {
+        FuzzContract.expect(response.headers["WWW-Authenticate"] == "Bearer", "\(what): a 401 asks for a Bearer token")
+    }
+    return 0
+}

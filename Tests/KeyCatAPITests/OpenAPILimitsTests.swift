@@ -1,0 +1,88 @@
+import Foundation
+import KeyCat
+import Testing
+
+/// The limits openapi.yaml states are the ones the use cases check: each length, range and
+/// count in a schema is read from the document and compared with the domain's constant, so
+/// changing one without the other fails here.
+@Suite("openapi.yaml states the domain's limits")
+struct OpenAPILimitsTests {
+    /// A property of a schema in `components/schemas`.
+    static func property(_ schema: String, _ name: String) -> YAML? {
+        OpenAPIContractTests.document["components"]?["schemas"]?[schema]?["properties"]?[name]
+    }
+
+    static func number(_ value: YAML?, _ key: String) -> Int64? { value?[key]?.string.flatMap { Int64($0) } }
+
+    static func range(_ value: YAML?) -> ClosedRange<Int64>? {
+        guard let low = number(value, "minimum"), let high = number(value, "maximum"), low <= high else { return nil }
+        return low...high
+    }
+
+    /// The `{low,high}` repetition a trimmed-length pattern spells for `length` characters: the
+    /// first and last non-space characters around `length - 2` of anything.
+    static func trimmed(_ length: ClosedRange<Int>) -> String {
+        "{\(max(length.lowerBound - 2, 0)),\(length.upperBound - 2)}"
+    }
+
+    static func pattern(_ schema: String, _ name: String) -> String {
+        property(schema, name)?["pattern"]?.string ?? ""
+    }
+
+    @Test("a quantity is 1–99 wherever one is taken, and an order has at most 50 lines")
+    func quantities() {
+        let quantity = Int64(CartRules.quantityRange.lowerBound)...Int64(CartRules.quantityRange.upperBound)
+        for (schema, name) in [("CartAdd", "quantity"), ("Quantity", "quantity"), ("CheckoutItem", "quantity")] {
+            #expect(Self.range(Self.property(schema, name)) == quantity, "\(schema).\(name)")
+        }
+        #expect(Self.number(Self.property("Checkout", "items"), "maxItems") == Int64(CartRules.maximumLines))
+    }
+
+    @Test("a review's rating and length")
+    func reviews() {
+        let rating = Int64(ReviewForm.ratingRange.lowerBound)...Int64(ReviewForm.ratingRange.upperBound)
+        #expect(Self.range(Self.property("ReviewForm", "rating")) == rating)
+        #expect(Self.pattern("ReviewForm", "content").contains(Self.trimmed(ReviewForm.contentLength)))
+    }
+
+    @Test("an account's email, password, nick and profile image")
+    func accounts() {
+        #expect(Self.number(Self.property("SignUp", "email"), "maxLength") == Int64(AccountRules.maxEmailLength))
+        for (schema, name) in [("SignUp", "password"), ("PasswordChange", "new_password")] {
+            let property = Self.property(schema, name)
+            #expect(Self.number(property, "minLength") == Int64(AccountRules.passwordLength.lowerBound), "\(schema).\(name)")
+            #expect(Self.number(property, "maxLength") == Int64(AccountRules.passwordLength.upperBound), "\(schema).\(name)")
+        }
+        for schema in ["SignUp", "ProfileUpdate"] {
+            // The first and last characters are matched on their own, so 0–18 between them.
+            #expect(Self.pattern(schema, "nick").contains(Self.trimmed(AccountRules.nickLength)), "\(schema).nick")
+        }
+        #expect(Self.pattern("ProfileUpdate", "profile_image").contains("{1,\(AccountRules.maxProfileImageLength)}"))
+    }
+
+    @Test("a listing's title, content, delivery fee, stock and images")
+    func listings() {
+        for schema in ["ProductCreate", "ProductChanges"] {
+            #expect(Self.pattern(schema, "title").contains("{0,\(ProductDraft.titleLength.upperBound - 2)}"), "\(schema).title")
+            #expect(Self.pattern(schema, "content").contains(Self.trimmed(0...ProductDraft.maximumContentLength)), "\(schema).content")
+            #expect(Self.range(Self.property(schema, "delivery_fee")) == ProductDraft.deliveryFeeRange, "\(schema).delivery_fee")
+            let stock = Int64(ProductDraft.stockRange.lowerBound)...Int64(ProductDraft.stockRange.upperBound)
+            #expect(Self.range(Self.property(schema, "stock")) == stock, "\(schema).stock")
+        }
+        #expect(Self.number(Self.property("ProductCreate", "images"), "maxItems") == Int64(ImageRules.maximumPerProduct))
+    }
+
+    @Test("a cancellation's or refund's reason")
+    func reasons() {
+        for (schema, name) in [("Reason", "reason"), ("RefundRequest", "reason")] {
+            #expect(Self.pattern(schema, name).contains(Self.trimmed(OrderService.reasonLength)), "\(schema).\(name)")
+        }
+        #expect(Self.number(Self.property("RefundRequest", "amount"), "minimum") == 1)
+    }
+
+    @Test("a page's limit")
+    func pages() {
+        let limit = OpenAPIContractTests.document["components"]?["parameters"]?["Limit"]?["schema"]
+        #expect(Self.range(limit) == Int64(PageLimit.range.lowerBound)...Int64(PageLimit.range.upperBound))
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import KeyCat
+import KeyCatAPI
+import Testing
+
+/// A request's own rules are checked before anything is looked up: a bad body is a 400 naming
+/// the field whether or not the thing it names exists, as openapi.yaml says.
+@Suite("A request's own rules come before lookups")
+struct RequestRuleTests {
+    @Test("a bad reason or amount is 400 even for an order that does not exist")
+    func reasonsBeforeOrders() async throws {
+        try await APITestServer.with { server in
+            let admin = try await server.signedIn(.admin, "operator")
+            let cancel = try await server.send("POST", "/orders/999/cancel", json: ["reason": " \n "], token: admin.token)
+            #expect(cancel.status == 400 && cancel["field"] as? String == "reason", "\(cancel)")
+            let refund = try await server.send("POST", "/orders/999/refund", json: ["reason": "damaged", "amount": 0], token: admin.token)
+            #expect(refund.status == 400 && refund["field"] as? String == "amount", "\(refund)")
+            let long = try await server.send("POST", "/orders/999/refund", json: ["reason": String(repeating: "x", count: 201)],
+                                             token: admin.token)
+            #expect(long.status == 400 && long["field"] as? String == "reason", "\(long)")
+            let missing = try await server.send("POST", "/orders/999/refund", json: ["reason": "damaged"], token: admin.token)
+            #expect(missing.status == 410, "\(missing)")
+        }
+    }
+
+    @Test("an id of zero or less in a body is 400 naming it, not a missing thing")
+    func bodyIDs() async throws {
+        try await APITestServer.with { server in
+            let admin = try await server.signedIn(.admin, "operator")
+            let buyer = try await server.signedIn(.buyer, "buyer")
+            for id in [0, -5] {
+                let add = try await server.send("POST", "/cart/items", json: ["product_id": id], token: buyer.token)
+                #expect(add.status == 400 && add["field"] as? String == "product_id", "\(add)")
+                let checkout = try await server.send("POST", "/checkout", json: ["items": [["product_id": id, "quantity": 1]]],
+                                                     token: buyer.token)
+                #expect(checkout.status == 400 && checkout["field"] as? String == "items.0.product_id", "\(checkout)")
+                var product = APITestServer.productJSON()
+                product["seller_id"] = id
+                let created = try await server.send("POST", "/products", json: product, token: admin.token)
+                #expect(created.status == 400 && created["field"] as? String == "seller_id", "\(created)")
+            }
+            let unknown = try await server.send("POST", "/cart/items", json: ["product_id": 987_654], token: buyer.token)
+            #expect(unknown.status == 410, "\(unknown)")
+        }
+    }
+
+    @Test("an image upload without a body, or not an image, is 400 before the listing is looked up")
+    func imagesBeforeListings() async throws {
+        try await APITestServer.with { server in
+            let admin = try await server.signedIn(.admin, "operator")
+            for body in [[], Array("{\"not\": \"an image\"}".utf8)] {
+                let response = await server.api.respond(to: APIRequest(
+                    method: "POST", target: "/products/999/images",
+                    headers: ["Content-Type": "image/png", "Authorization": "Bearer \(admin.token)"], body: body))
+                #expect(response.status == 400, "\(String(decoding: response.body, as: UTF8.self))")
+            }
+        }
+    }
+
+    @Test("a listing change with a field out of its range is 400 even for a listing that does not exist")
+    func changesBeforeListings() async throws {
+        try await APITestServer.with { server in
+            let admin = try await server.signedIn(.admin, "operator")
+            for (field, value) in [("stock", -1 as Any), ("delivery_fee", 1_000_001), ("price", 0), ("coupon_price", -1),
+                                   ("regular_price", 0), ("title", "  "), ("content", String(repeating: "x", count: 2_001))] {
+                let changed = try await server.send("PATCH", "/products/999", json: ["version": 1, field: value], token: admin.token)
+                #expect(changed.status == 400 && changed["field"] as? String == field, "\(field): \(changed)")
+            }
+            let fine = try await server.send("PATCH", "/products/999", json: ["version": 1, "stock": 3], token: admin.token)
+            #expect(fine.status == 410, "\(fine)")
+        }
+    }
+
+    @Test("null for an optional field is the same as leaving it out")
+    func nullIsLeftOut() async throws {
+        try await APITestServer.with { server in
+            let buyer = try await server.signedIn(.buyer, "buyer")
+            let profile = try await server.send("PATCH", "/me", json: ["nick": NSNull(), "phone": "010-1234-5678"], token: buyer.token)
+            #expect(profile.status == 200 && profile["nick"] as? String == "buyer", "\(profile)")
+            let empty = try await server.send("PATCH", "/me", token: buyer.token)
+            #expect(empty.status == 200, "\(empty)")
+        }
+    }
+}
