@@ -17,34 +17,36 @@ extension JSONWriter {
         let total = Int64(seconds)
         let (days, secondOfDay) = Self.floorDivide(total, by: 86_400)
         let (year, month, day) = Self.civilDate(daysSince1970: days)
+        reserve(23)
         separate()
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
         appendDigits(year, count: 4)
-        bytes.append(UInt8(ascii: "-"))
+        put(UInt8(ascii: "-"))
         appendDigits(month, count: 2)
-        bytes.append(UInt8(ascii: "-"))
+        put(UInt8(ascii: "-"))
         appendDigits(day, count: 2)
-        bytes.append(UInt8(ascii: "T"))
+        put(UInt8(ascii: "T"))
         appendDigits(Int(secondOfDay / 3600), count: 2)
-        bytes.append(UInt8(ascii: ":"))
+        put(UInt8(ascii: ":"))
         appendDigits(Int(secondOfDay / 60 % 60), count: 2)
-        bytes.append(UInt8(ascii: ":"))
+        put(UInt8(ascii: ":"))
         appendDigits(Int(secondOfDay % 60), count: 2)
-        bytes.append(UInt8(ascii: "Z"))
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "Z"))
+        put(UInt8(ascii: "\""))
     }
 
     /// 1601-01-01T00:00:00Z and 10000-01-01T00:00:00Z in seconds since 1970.
     static let firstSecond: Double = -11_644_473_600
     static let endSecond: Double = 253_402_300_800
 
-    /// `value` in exactly `count` decimal digits (it is non-negative and fits).
+    /// `value` in exactly `count` decimal digits (it is non-negative and fits), in room made by
+    /// ``reserve(_:)``.
     private mutating func appendDigits(_ value: Int, count: Int) {
         var divisor = 1
         for _ in 1..<count { divisor *= 10 }
         var rest = value
         while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
+            put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
             rest %= divisor
             divisor /= 10
         }

@@ -19,69 +19,128 @@ import Foundation
 /// writer.endObject()
 /// writer.bytes  // {"id":7,"title":"Tofu65"}
 /// ```
-struct JSONWriter {
-    /// The JSON so far. (Written only by the writer's own methods.)
-    var bytes: [UInt8]
+struct JSONWriter: ~Copyable {
+    /// The bytes written, in a buffer the writer owns and grows by doubling: one capacity check
+    /// per value rather than one per byte.
+    private var start: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
     /// Whether the next value or key opens its container (no comma before it).
     private var atStart = true
 
-    init(capacity: Int = 1024) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+    /// - Parameter capacity: the bytes to make room for at first (a product page is ~11 KB).
+    init(capacity: Int = 4096) {
+        self.capacity = max(capacity, 64)
+        start = .allocate(capacity: self.capacity)
+    }
+
+    deinit { start.deallocate() }
+
+    /// The JSON written so far.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
+
+    // MARK: Bytes
+
+    /// Makes room for `extra` more bytes, which ``put(_:)-(UInt8)`` may then write unchecked.
+    mutating func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        let newCapacity = max(capacity * 2, count + extra)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: start, count: count)
+        start.deallocate()
+        start = grown
+        capacity = newCapacity
+    }
+
+    /// One byte, in room made by ``reserve(_:)``.
+    @inline(__always)
+    mutating func put(_ byte: UInt8) {
+        start[count] = byte
+        count += 1
+    }
+
+    /// Bytes, in room made by ``reserve(_:)``.
+    @inline(__always)
+    mutating func put(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
+        (start + count).update(from: base, count: buffer.count)
+        count += buffer.count
+    }
+
+    /// Bytes, making room for them.
+    mutating func append(_ buffer: UnsafeBufferPointer<UInt8>) {
+        reserve(buffer.count)
+        put(buffer)
+    }
+
+    /// Appends `text`'s UTF-8 as it is (no quotes, no escaping).
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { append($0) }
     }
 
     // MARK: Structure
 
     mutating func beginObject() {
+        reserve(2)
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        put(UInt8(ascii: "{"))
         atStart = true
     }
 
     mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        reserve(1)
+        put(UInt8(ascii: "}"))
         atStart = false
     }
 
     mutating func beginArray() {
+        reserve(2)
         separate()
-        bytes.append(UInt8(ascii: "["))
+        put(UInt8(ascii: "["))
         atStart = true
     }
 
     mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        reserve(1)
+        put(UInt8(ascii: "]"))
         atStart = false
     }
 
     /// A member's key. Keys are the API's own snake_case names, written as they are (no
     /// escaping): a key with a quote, a backslash or a control character is a programming error.
     mutating func key(_ name: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        name.withUTF8Buffer { name in
+            reserve(name.count + 4)
+            separate()
+            put(UInt8(ascii: "\""))
+            put(name)
+            put(UInt8(ascii: "\""))
+            put(UInt8(ascii: ":"))
+        }
         atStart = true
     }
 
-    /// The comma before every value or key but a container's first.
+    /// The comma before every value or key but a container's first, in room made by
+    /// ``reserve(_:)`` (one byte).
+    @inline(__always)
     mutating func separate() {
         if atStart {
             atStart = false
         } else {
-            bytes.append(UInt8(ascii: ","))
+            put(UInt8(ascii: ","))
         }
     }
 
     // MARK: Values
 
     mutating func writeNull() {
+        reserve(1)
         separate()
         append("null")
     }
 
     mutating func write(_ value: Bool) {
+        reserve(1)
         separate()
         append(value ? "true" : "false")
     }
@@ -94,19 +153,24 @@ struct JSONWriter {
 
     /// An integer in decimal, `-` for negatives, no leading zeros.
     mutating func write(_ value: some BinaryInteger) {
-        separate()
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = UInt64(value.magnitude)
-        // 20 digits hold UInt64.max; written backwards into the tail of a fixed buffer.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeMutableBufferPointer(rebasing: digits[start...]))
+        var digits = 1
+        var scale: UInt64 = 10
+        while digits < 20, magnitude >= scale {
+            digits += 1
+            scale &*= 10
         }
+        reserve(digits + 2)
+        separate()
+        if value < 0 { put(UInt8(ascii: "-")) }
+        // Written backwards, from the last digit.
+        var index = count + digits
+        count = index
+        repeat {
+            index -= 1
+            start[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
     }
 
     /// A number as Foundation's encoder writes it: the shortest text that reads back as the
@@ -114,25 +178,24 @@ struct JSONWriter {
     /// infinity; those are written as `null` (where `JSONEncoder` would fail the whole body).
     mutating func write(_ value: Double) {
         guard value.isFinite else { return writeNull() }
-        separate()
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        append(text)
+        reserve(1)
+        separate()
+        text.withUTF8 { append($0) }
     }
 
     /// A string, quoted and escaped (RFC 8259 §7).
     mutating func write(_ value: String) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
         var value = value
-        value.withUTF8 { appendEscaped($0) }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// Appends `text`'s UTF-8 as it is (no quotes, no escaping).
-    private mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        value.withUTF8 { utf8 in
+            reserve(utf8.count + 3)
+            separate()
+            put(UInt8(ascii: "\""))
+            appendEscaped(utf8)
+            reserve(1)
+            put(UInt8(ascii: "\""))
+        }
     }
 
     /// The UTF-8 of a string's contents with what must be escaped escaped: runs that need
@@ -142,11 +205,11 @@ struct JSONWriter {
         for index in utf8.indices {
             let byte = utf8[index]
             guard Self.needsEscape(byte) else { continue }
-            if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
             appendEscape(for: byte)
             runStart = index + 1
         }
-        if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+        append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
 
     @inline(__always)
@@ -155,20 +218,23 @@ struct JSONWriter {
     }
 
     private mutating func appendEscape(for byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
+        reserve(6)
+        put(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(byte)
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): put(byte)
+        case 0x08: put(UInt8(ascii: "b"))
+        case 0x09: put(UInt8(ascii: "t"))
+        case 0x0A: put(UInt8(ascii: "n"))
+        case 0x0C: put(UInt8(ascii: "f"))
+        case 0x0D: put(UInt8(ascii: "r"))
         default:
             let hex: StaticString = "0123456789abcdef"
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            put(UInt8(ascii: "u"))
+            put(UInt8(ascii: "0"))
+            put(UInt8(ascii: "0"))
             hex.withUTF8Buffer { digits in
-                bytes.append(digits[Int(byte >> 4)])
-                bytes.append(digits[Int(byte & 0x0F)])
+                put(digits[Int(byte >> 4)])
+                put(digits[Int(byte & 0x0F)])
             }
         }
     }
