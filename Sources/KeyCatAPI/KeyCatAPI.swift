@@ -35,7 +35,11 @@ public struct KeyCatAPI: Sendable {
     /// Answers one request. Never throws: every error becomes its status and JSON body.
     public func respond(to request: APIRequest) async -> APIResponse {
         let parts = request.path.split(separator: "/")
-        let matches = table.compactMap { route in route.path.match(parts).map { (route, $0) } }
+        // Each route's path is tried in place; only the routes that match are copied out.
+        var matches: [(Route, [String: String])] = []
+        for index in table.indices {
+            if let parameters = table[index].path.match(parts) { matches.append((table[index], parameters)) }
+        }
         guard !matches.isEmpty else {
             return .problem(404, "route_not_found", "no route for \(request.path)")
         }

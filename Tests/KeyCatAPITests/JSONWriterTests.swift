@@ -38,6 +38,17 @@ struct JSONWriterTests {
         #expect(parsed == [text])
     }
 
+    @Test("a character that needs escaping is found at every offset of the eight-byte scan")
+    func everyOffset() throws {
+        for special in ["\"", "\\", "/", "\n", "\u{1}", "\u{1F}", "\u{7F}", " ", "~", "é", "😀", "한"] {
+            for offset in 0..<20 {
+                let text = String(repeating: "a", count: offset) + special + String(repeating: "b", count: 19 - offset)
+                let expected = try Self.foundation([text]).dropFirst().dropLast()
+                #expect(Self.written { $0.write(text) } == expected, "\(special.debugDescription) at \(offset)")
+            }
+        }
+    }
+
     @Test("control characters use the short escapes where JSON has one and \\u00XX otherwise")
     func controlCharacters() {
         #expect(Self.written { $0.write("\u{8}\u{9}\u{A}\u{C}\u{D}") } == #""\b\t\n\f\r""#)

@@ -20,17 +20,18 @@ extension JSONWriter {
         reserve(23)
         separate()
         put(UInt8(ascii: "\""))
-        appendDigits(year, count: 4)
+        appendTwoDigits(year / 100)
+        appendTwoDigits(year % 100)
         put(UInt8(ascii: "-"))
-        appendDigits(month, count: 2)
+        appendTwoDigits(month)
         put(UInt8(ascii: "-"))
-        appendDigits(day, count: 2)
+        appendTwoDigits(day)
         put(UInt8(ascii: "T"))
-        appendDigits(Int(secondOfDay / 3600), count: 2)
+        appendTwoDigits(Int(secondOfDay / 3600))
         put(UInt8(ascii: ":"))
-        appendDigits(Int(secondOfDay / 60 % 60), count: 2)
+        appendTwoDigits(Int(secondOfDay / 60 % 60))
         put(UInt8(ascii: ":"))
-        appendDigits(Int(secondOfDay % 60), count: 2)
+        appendTwoDigits(Int(secondOfDay % 60))
         put(UInt8(ascii: "Z"))
         put(UInt8(ascii: "\""))
     }
@@ -39,17 +40,11 @@ extension JSONWriter {
     static let firstSecond: Double = -11_644_473_600
     static let endSecond: Double = 253_402_300_800
 
-    /// `value` in exactly `count` decimal digits (it is non-negative and fits), in room made by
-    /// ``reserve(_:)``.
-    private mutating func appendDigits(_ value: Int, count: Int) {
-        var divisor = 1
-        for _ in 1..<count { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
+    /// `value` (0...99) in two decimal digits, in room made by ``reserve(_:)``.
+    @inline(__always)
+    private mutating func appendTwoDigits(_ value: Int) {
+        put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10))
+        put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
     }
 
     private static func floorDivide(_ value: Int64, by divisor: Int64) -> (quotient: Int64, remainder: Int64) {

@@ -42,8 +42,12 @@ struct JSONWriter: ~Copyable {
     // MARK: Bytes
 
     /// Makes room for `extra` more bytes, which ``put(_:)-(UInt8)`` may then write unchecked.
+    @inline(__always)
     mutating func reserve(_ extra: Int) {
-        guard count + extra > capacity else { return }
+        if count + extra > capacity { grow(toHold: extra) }
+    }
+
+    private mutating func grow(toHold extra: Int) {
         let newCapacity = max(capacity * 2, count + extra)
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         grown.update(from: start, count: count)
@@ -199,22 +203,46 @@ struct JSONWriter: ~Copyable {
     }
 
     /// The UTF-8 of a string's contents with what must be escaped escaped: runs that need
-    /// nothing are copied whole.
+    /// nothing are copied whole, and found eight bytes at a time.
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard let base = utf8.baseAddress else { return }
+        let end = utf8.count
         var runStart = 0
-        for index in utf8.indices {
-            let byte = utf8[index]
-            guard Self.needsEscape(byte) else { continue }
-            append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-            appendEscape(for: byte)
-            runStart = index + 1
+        var index = 0
+        while index < end {
+            while index + 8 <= end,
+                  !Self.anyNeedsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+            }
+            guard index < end else { break }
+            let byte = base[index]
+            if Self.needsEscape(byte) {
+                append(UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+                appendEscape(for: byte)
+                runStart = index + 1
+            }
+            index += 1
         }
-        append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        append(UnsafeBufferPointer(start: base + runStart, count: end - runStart))
     }
 
     @inline(__always)
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
+    }
+
+    /// Whether any of eight bytes needs escaping: the "has less than" and "has zero byte" tests
+    /// of Sean Anderson's Bit Twiddling Hacks, exact as a yes or no (a byte ≥ 0x80, part of a
+    /// multi-byte character, never counts).
+    /// https://graphics.stanford.edu/~seander/bithacks.html#HasLessInWord
+    @inline(__always)
+    private static func anyNeedsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let control = (word &- ones &* 0x20) & ~word & highs != 0
+        return control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+            || hasZeroByte(word ^ (ones &* 0x2F))
     }
 
     private mutating func appendEscape(for byte: UInt8) {
