@@ -1,6 +1,7 @@
 import Foundation
 import KeyCat
 @testable import KeyCatAPI
+import KeyCatTestSupport
 import Testing
 
 /// The other bodies ``JSONWriter`` writes — orders, carts, reviews, bookmarks, follows — against
@@ -69,9 +70,10 @@ struct ResponseBodiesJSONTests {
         #expect(newCounts == oldCounts)
     }
 
-    @Test("a cart, with an available and an unavailable line, answers the bytes JSONEncoder.keycat gives")
-    func cart() async throws {
-        try await APITestServer.with { server in
+    @Test("a cart, with an available and an unavailable line, answers the bytes JSONEncoder.keycat gives",
+          arguments: TestStore.allCases)
+    func cart(_ store: TestStore) async throws {
+        try await APITestServer.with(store) { server in
             let first = try await server.product(price: 30_000, stock: 5)
             let second = try await server.product(price: 12_500, stock: 1, title: "Keycaps \"SA\" / 키캡 🎹")
             let buyer = try await server.signedIn(.buyer, "buyer")
