@@ -16,11 +16,13 @@ import KeyCat
 /// a body that is not JSON where JSON is expected 415. Bad input never answers 500.
 public struct KeyCatAPI: Sendable {
     public let keycat: KeyCat
-    let table: [Route]
+    /// The route table by the number of segments in each path: a path is only tried against
+    /// the routes it could match.
+    let routesBySegmentCount: [Int: [Route]]
 
     public init(_ keycat: KeyCat) {
         self.keycat = keycat
-        table = Self.routeTable
+        routesBySegmentCount = Dictionary(grouping: Self.routeTable) { $0.path.segments.count }
     }
 
     /// Every route, grouped by resource.
@@ -35,7 +37,12 @@ public struct KeyCatAPI: Sendable {
     /// Answers one request. Never throws: every error becomes its status and JSON body.
     public func respond(to request: APIRequest) async -> APIResponse {
         let parts = request.path.split(separator: "/")
-        let matches = table.compactMap { route in route.path.match(parts).map { (route, $0) } }
+        // Each route's path is tried in place; only the routes that match are copied out.
+        let candidates = routesBySegmentCount[parts.count] ?? []
+        var matches: [(Route, [String: String])] = []
+        for index in candidates.indices {
+            if let parameters = candidates[index].path.match(parts) { matches.append((candidates[index], parameters)) }
+        }
         guard !matches.isEmpty else {
             return .problem(404, "route_not_found", "no route for \(request.path)")
         }

@@ -17,7 +17,8 @@ public struct APIRequest: Sendable {
 
     public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: HTTPHeaders = [:],
                 body: [UInt8] = [], clientAddress: String? = nil) {
-        self.method = method.uppercased()
+        // Methods come in upper case: they are copied, not case-mapped, then.
+        self.method = method.utf8.allSatisfy { UInt8(ascii: "A")...UInt8(ascii: "Z") ~= $0 } ? method : method.uppercased()
         self.path = path
         self.query = query
         self.headers = headers
@@ -28,20 +29,24 @@ public struct APIRequest: Sendable {
     /// A request from a target such as `/products?sort=newest&limit=5`: the path and the query
     /// are split and percent-decoded (`+` in the query is a space).
     public init(method: String, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [], clientAddress: String? = nil) {
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let path = String(parts.first ?? "")
+        let questionMark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
+        let path = String(target[..<(questionMark ?? target.endIndex)])
         var query: [(name: String, value: String)] = []
-        if parts.count == 2 {
-            for pair in parts[1].split(separator: "&") where !pair.isEmpty {
+        if let questionMark {
+            for pair in target[target.index(after: questionMark)...].split(separator: "&") where !pair.isEmpty {
                 let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                func decode(_ text: Substring) -> String {
-                    let spaced = text.replacingOccurrences(of: "+", with: " ")
-                    return spaced.removingPercentEncoding ?? spaced
-                }
-                query.append((decode(halves[0]), halves.count == 2 ? decode(halves[1]) : ""))
+                query.append((Self.decode(halves[0]), halves.count == 2 ? Self.decode(halves[1]) : ""))
             }
         }
         self.init(method: method, path: path, query: query, headers: headers, body: body, clientAddress: clientAddress)
+    }
+
+    /// A query name or value percent-decoded, `+` read as a space; most have neither, and are
+    /// only copied.
+    private static func decode(_ text: Substring) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(text) }
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
     }
 
     /// The first value of query parameter `name`.

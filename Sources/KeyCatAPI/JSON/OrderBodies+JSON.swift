@@ -1,0 +1,62 @@
+import KeyCat
+
+// Orders and the cart: what a buyer reloads while paying. Keys in sorted order, optional ones
+// left out when absent, as `JSONEncoder.keycat` writes them.
+
+extension OrderBody: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("amount"); writer.write(amount)
+        if let carrier { writer.key("carrier"); writer.write(carrier) }
+        writer.key("delivery_total"); writer.write(deliveryTotal)
+        writer.key("expires_at"); writer.write(expiresAt)
+        writer.key("id"); writer.write(id)
+        if let impUID { writer.key("imp_uid"); writer.write(impUID) }
+        writer.key("items_total"); writer.write(itemsTotal)
+        writer.key("lines"); writer.write(lines)
+        writer.key("merchant_uid"); writer.write(merchantUID)
+        if let paidAt { writer.key("paid_at"); writer.write(paidAt) }
+        writer.key("refunded_amount"); writer.write(refundedAmount)
+        writer.key("status"); writer.write(status)
+        if let trackingNumber { writer.key("tracking_number"); writer.write(trackingNumber) }
+        writer.endObject()
+    }
+}
+
+extension OrderBody.Line: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("delivery_fee"); writer.write(deliveryFee)
+        writer.key("product_id"); writer.write(productID)
+        writer.key("quantity"); writer.write(quantity)
+        writer.key("title"); writer.write(title)
+        writer.key("unit_price"); writer.write(unitPrice)
+        writer.endObject()
+    }
+}
+
+extension CartBody: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("delivery_total"); writer.write(deliveryTotal)
+        writer.key("items_total"); writer.write(itemsTotal)
+        writer.key("lines"); writer.write(lines)
+        writer.key("total"); writer.write(total)
+        writer.endObject()
+    }
+}
+
+extension CartBody.Line: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("available"); writer.write(available)
+        writer.key("delivery_fee"); writer.write(deliveryFee)
+        writer.key("line_total"); writer.write(lineTotal)
+        writer.key("product_id"); writer.write(productID)
+        writer.key("quantity"); writer.write(quantity)
+        writer.key("stock"); writer.write(stock)
+        writer.key("title"); writer.write(title)
+        writer.key("unit_price"); writer.write(unitPrice)
+        writer.endObject()
+    }
+}
