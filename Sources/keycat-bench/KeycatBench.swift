@@ -20,6 +20,10 @@ enum KeycatBench {
         var json = false
         /// A `postgres://` URL: run the catalog and commerce groups there, against libpq.
         var databaseURL: String? = ProcessInfo.processInfo.environment["KEYCAT_BENCH_DB"].flatMap { $0.isEmpty ? nil : $0 }
+        /// `keycat-bench concurrency`: the throughput table instead of the comparisons.
+        var concurrency = false
+        /// Orders per cell of the concurrency table.
+        var concurrencyOrders = 400
         /// Run only these groups: catalog, commerce, idempotency, crypto, bulk (all when empty).
         var groups: Set<String> = []
     }
@@ -29,7 +33,7 @@ enum KeycatBench {
             let options = try parse(Array(CommandLine.arguments.dropFirst()))
             try await run(options)
         } catch let usage as UsageFailure {
-            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--db postgres://…] [--products N] [--bulk N] [--operations N] [--keys N] [--only catalog|commerce|idempotency|crypto|bulk] [--json]\n       keycat-bench concurrency [--db postgres://…] [--products N] [--orders N] [--json]\n".utf8))
+            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--db postgres://…] [--products N] [--bulk N] [--operations N] [--keys N] [--only catalog|commerce|idempotency|crypto|bulk] [--json]\n       keycat-bench concurrency [--db postgres://…] [--orders N] [--json]\n".utf8))
             exit(2)
         } catch {
             FileHandle.standardError.write(Data("keycat-bench: \(error)\n".utf8))
@@ -42,6 +46,10 @@ enum KeycatBench {
     static func parse(_ words: [String]) throws -> Options {
         var options = Options()
         var index = 0
+        if words.first == "concurrency" {
+            options.concurrency = true
+            index = 1
+        }
         func value() throws -> Int {
             index += 1
             guard index < words.count, let number = Int(words[index]), number > 0 else {
@@ -55,6 +63,7 @@ enum KeycatBench {
             case "--bulk": options.bulkRows = try value()
             case "--operations": options.operations = try value()
             case "--keys": options.idempotencyKeys = try value()
+            case "--orders" where options.concurrency: options.concurrencyOrders = try value()
             case "--json": options.json = true
             case "--db":
                 index += 1
@@ -80,6 +89,9 @@ enum KeycatBench {
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = { (line: String) in if !options.json { FileHandle.standardError.write(Data((line + "\n").utf8)) } }
 
+        if options.concurrency {
+            return try await ConcurrencyBench(options: options, directory: directory, log: log).run()
+        }
         if let url = options.databaseURL {
             let groups = options.groups.subtracting(["catalog", "commerce"])
             guard groups.isEmpty else {
