@@ -43,10 +43,10 @@ let package = Package(
         .target(name: "KeyCatAPI", dependencies: ["KeyCat"]),
         // The demo drives the simulator's payment window (test cards) and its webhook delivery.
         .executableTarget(name: "keycat-admin", dependencies: ["KeyCat", "KeyCatPGSimulator"]),
-        // The benchmark: KeyCat against raw SQLite and libcrypto doing the same work.
+        // The benchmark: KeyCat against raw SQLite, libpq and libcrypto doing the same work.
         .executableTarget(
             name: "keycat-bench",
-            dependencies: ["KeyCat", "KeyCatData", "KeyCatInfrastructure", "KeyCatPGSimulator", "CSQLite", "CCrypto"]),
+            dependencies: ["KeyCat", "KeyCatData", "KeyCatInfrastructure", "KeyCatPGSimulator", "CSQLite", "CCrypto", "CLibPQ"]),
         // The simulated payment gateway: speaks HTTP values only, so it needs nothing of the domain.
         .target(name: "KeyCatPGSimulator", dependencies: ["KeyCatInfrastructure"]),
 

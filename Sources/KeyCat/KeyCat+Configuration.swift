@@ -24,7 +24,7 @@ extension KeyCat {
         /// for libpq's environment variables (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`,
         /// `PGDATABASE`…). Nil (the default): SQLite. On Postgres several servers may share the
         /// database; the toggle budgets then live in it too. SQLite-only features (online backup,
-        /// restore, `readOnly`, the demo, the synthetic bulk load) are validation errors there.
+        /// restore, `readOnly`, the demo) are validation errors there.
         public var postgresURL: String?
         /// Commit durability. Default ``Durability/full``.
         public var durability: Durability = .full

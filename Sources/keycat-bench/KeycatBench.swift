@@ -3,9 +3,12 @@ import KeyCat
 import KeyCatInfrastructure
 import KeyCatPGSimulator
 
-/// `keycat-bench [--products N] [--bulk N] [--operations N] [--keys N] [--only GROUP]… [--json]`: times KeyCat's use cases
-/// against a raw-SQLite baseline doing the same work in the same process (architecture §9). The
-/// ratios are the figures that matter; absolute times vary from machine to machine.
+/// `keycat-bench [--db postgres://…] [--products N] [--bulk N] [--operations N] [--keys N] [--only GROUP]… [--json]`:
+/// times KeyCat's use cases against a raw-SQLite baseline (with `--db` or `$KEYCAT_BENCH_DB`, a
+/// raw-libpq one on that Postgres database) doing the same work in the same process
+/// (architecture §9). The ratios are the figures that matter; absolute times vary from machine
+/// to machine. `keycat-bench concurrency …` measures checkout throughput instead
+/// (``ConcurrencyBench``).
 @main
 enum KeycatBench {
     struct Options {
@@ -15,6 +18,12 @@ enum KeycatBench {
         /// Idempotency keys in the table for the `idempotency` group's row.
         var idempotencyKeys = 1_000_000
         var json = false
+        /// A `postgres://` URL: run the catalog and commerce groups there, against libpq.
+        var databaseURL: String? = ProcessInfo.processInfo.environment["KEYCAT_BENCH_DB"].flatMap { $0.isEmpty ? nil : $0 }
+        /// `keycat-bench concurrency`: the throughput table instead of the comparisons.
+        var concurrency = false
+        /// Orders per cell of the concurrency table.
+        var concurrencyOrders = 400
         /// Run only these groups: catalog, commerce, idempotency, crypto, bulk (all when empty).
         var groups: Set<String> = []
     }
@@ -24,7 +33,7 @@ enum KeycatBench {
             let options = try parse(Array(CommandLine.arguments.dropFirst()))
             try await run(options)
         } catch let usage as UsageFailure {
-            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--products N] [--bulk N] [--operations N] [--keys N] [--only catalog|commerce|idempotency|crypto|bulk] [--json]\n".utf8))
+            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--db postgres://…] [--products N] [--bulk N] [--operations N] [--keys N] [--only catalog|commerce|idempotency|crypto|bulk] [--json]\n       keycat-bench concurrency [--db postgres://…] [--orders N] [--json]\n".utf8))
             exit(2)
         } catch {
             FileHandle.standardError.write(Data("keycat-bench: \(error)\n".utf8))
@@ -37,6 +46,10 @@ enum KeycatBench {
     static func parse(_ words: [String]) throws -> Options {
         var options = Options()
         var index = 0
+        if words.first == "concurrency" {
+            options.concurrency = true
+            index = 1
+        }
         func value() throws -> Int {
             index += 1
             guard index < words.count, let number = Int(words[index]), number > 0 else {
@@ -50,14 +63,19 @@ enum KeycatBench {
             case "--bulk": options.bulkRows = try value()
             case "--operations": options.operations = try value()
             case "--keys": options.idempotencyKeys = try value()
+            case "--orders" where options.concurrency: options.concurrencyOrders = try value()
             case "--json": options.json = true
+            case "--db":
+                index += 1
+                guard index < words.count, !words[index].isEmpty else { throw UsageFailure(message: "--db needs a postgres:// URL") }
+                options.databaseURL = words[index]
             case "--only":
                 index += 1
                 guard index < words.count, ["catalog", "commerce", "idempotency", "crypto", "bulk"].contains(words[index]) else {
                     throw UsageFailure(message: "--only takes catalog, commerce, idempotency, crypto or bulk")
                 }
                 options.groups.insert(words[index])
-            case "--help", "-h": throw UsageFailure(message: "times KeyCat against raw SQLite")
+            case "--help", "-h": throw UsageFailure(message: "times KeyCat against raw SQLite or libpq")
             default: throw UsageFailure(message: "unknown option \(words[index])")
             }
             index += 1
@@ -71,15 +89,22 @@ enum KeycatBench {
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = { (line: String) in if !options.json { FileHandle.standardError.write(Data((line + "\n").utf8)) } }
 
+        if options.concurrency {
+            return try await ConcurrencyBench(options: options, directory: directory, log: log).run()
+        }
+        if let url = options.databaseURL {
+            let groups = options.groups.subtracting(["catalog", "commerce"])
+            guard groups.isEmpty else {
+                throw UsageFailure(message: "with --db, only the catalog and commerce groups run (not \(groups.sorted().joined(separator: ", ")))")
+            }
+            let (rows, buildTime) = try await PostgresBench(url: url, options: options, directory: directory, log: log).run()
+            return report(rows, options: options, buildTime: buildTime, store: "postgres")
+        }
         let tokenKey = try SecureRandom.bytes(count: 32)
-        // A zero-latency, in-memory PG shared by both sides; toggles unthrottled, since the bench
-        // measures storage, not the per-user rate limit; gateway logging off on both sides.
         let simulator = try PGSimulator()
-        var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("bench.db").path)
-        configuration.tokenSigningKey = try SecretKey(bytes: tokenKey)
-        configuration.paymentGateway = .simulator(simulator)
-        configuration.gatewayLog = DiscardingLogSink()
-        configuration.toggleRateLimit = nil
+        let configuration = try Self.configuration(
+            KeyCat.Configuration(databasePath: directory.appendingPathComponent("bench.db").path),
+            simulator: simulator, tokenKey: tokenKey)
         let keycat = try KeyCat.open(configuration)
         defer { keycat.close() }
         let clock = ContinuousClock()
@@ -119,8 +144,24 @@ enum KeycatBench {
             rows.append(try BulkLoadScenario(directory: directory, rows: options.bulkRows, runs: 3).run())
         }
 
+        report(rows, options: options, buildTime: buildTime, store: "sqlite")
+    }
+
+    /// A zero-latency, in-memory PG shared by both sides; toggles unthrottled, since the bench
+    /// measures storage, not the per-user rate limit; gateway logging off on both sides.
+    static func configuration(_ base: KeyCat.Configuration, simulator: PGSimulator, tokenKey: [UInt8]) throws -> KeyCat.Configuration {
+        var configuration = base
+        configuration.tokenSigningKey = try SecretKey(bytes: tokenKey)
+        configuration.paymentGateway = .simulator(simulator)
+        configuration.gatewayLog = DiscardingLogSink()
+        configuration.toggleRateLimit = nil
+        return configuration
+    }
+
+    static func report(_ rows: [Comparison], options: Options, buildTime: Double, store: String) {
         let info = [
             "date": ISO8601DateFormatter().string(from: Date()),
+            "store": store,
             "products": String(options.products),
             "catalog_build_seconds": String(format: "%.1f", buildTime),
             "cores": String(ProcessInfo.processInfo.activeProcessorCount),

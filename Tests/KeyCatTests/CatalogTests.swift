@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 @testable import KeyCat
@@ -168,5 +169,35 @@ struct WithdrawnSellerTests {
             #expect(try shop.keycat.catalog.product(gone.id).title == "떠나는 상품")
             expectError(.notFound) { try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: shop.operatorConsole) }
         }
+    }
+
+    @Test("a synthetic catalog big enough to rebuild the list indexes loads, lists in every sort and keeps every index", arguments: TestStore.allCases)
+    func syntheticCatalog(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
+            let indexes = try Self.productIndexes(shop)
+            let summary = try shop.keycat.seedSynthetic(count: 50_000, seed: 7, by: shop.operatorConsole)
+            #expect(summary.productsCreated == 50_000 && summary.sellersCreated == 50)
+            #expect(try Self.productIndexes(shop) == indexes)
+            for sort in ProductSort.allCases {
+                let page = try shop.keycat.catalog.list(ProductListRequest(sort: sort, limit: try PageLimit(20)))
+                #expect(page.items.count == 20 && page.nextCursor != nil, "\(sort)")
+            }
+            let cheapest = try shop.keycat.catalog.list(ProductListRequest(sort: .priceAscending)).items.map(\.pricing.salePrice)
+            #expect(cheapest == cheapest.sorted())
+            #expect(try shop.keycat.checkHealth().isHealthy)
+        }
+    }
+
+    /// The names of `products`' indexes, from the store's own catalog.
+    static func productIndexes(_ shop: TestShop) throws -> [String] {
+        if let url = shop.keycat.configuration.postgresURL {
+            let connection = try PostgresConnection(url: url)
+            return try connection.query(
+                "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'products' ORDER BY 1", []
+            ) { $0.string(0) }
+        }
+        let connection = try SQLiteConnection(path: shop.keycat.configuration.databasePath, configuration: SQLiteConfiguration(), readOnly: true)
+        return try connection.query(
+            "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'products' ORDER BY 1", []) { $0.string(0) }
     }
 }

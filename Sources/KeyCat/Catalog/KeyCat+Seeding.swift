@@ -62,7 +62,8 @@ extension KeyCat {
     }
 
     /// Adds `count` generated listings from synthetic sellers, reproducibly from `seed`, in
-    /// batched transactions (for benchmarks and load tests).
+    /// batched transactions on SQLite and, from 50,000 products, one transaction on Postgres
+    /// (for benchmarks and load tests).
     ///
     /// - Parameter progress: called after each batch with the number loaded so far.
     public func seedSynthetic(count: Int, seed: UInt64, by principal: Principal,
@@ -73,8 +74,14 @@ extension KeyCat {
         }
         let now = configuration.clock.now()
         let audit = AuditEntry(actor: principal.auditActor, action: "catalog.seed_synthetic", at: now)
-        return SeedSummary(try SyntheticCatalog(database: database).load(
-            count: count, seed: seed, at: now, audit: audit, progress: progress))
+        switch store {
+        case let .sqlite(database):
+            return SeedSummary(try SyntheticCatalog(database: database).load(
+                count: count, seed: seed, at: now, audit: audit, progress: progress))
+        case let .postgres(database):
+            return SeedSummary(try SyntheticCatalog(database: database).load(
+                count: count, seed: seed, at: now, audit: audit, progress: progress))
+        }
     }
 
     /// Reads and stores the images a product file names. Every image is read and checked before

@@ -19,8 +19,9 @@ package struct SQLCartRepository<Database: SQLDatabase>: CartRepository {
         }
     }
 
-    // Specialised for SQLite in this module, as the product reads are: the cart read is a hot path.
+    // Specialised for each store in this module, as the product reads are: the cart read is a hot path.
     @_specialize(where Database == SQLiteDatabase)
+    @_specialize(where Database == PostgresDatabase)
     package func contents(of userID: UserID) throws(KeyCatError) -> [(entry: CartEntry, product: CartProductFacts?)] {
         try storage {
             try database.readStatement { connection in

@@ -7,18 +7,20 @@ import KeyCatInfrastructure
 /// indexes are dropped first and rebuilt at the end (one sort per index instead of a million
 /// scattered inserts) inside the last batch's transaction.
 ///
-/// Crash safety: the drop commits with the first batch, so a load killed in between leaves the
-/// indexes missing. That state is durable and self-describing: the indexes are named by the
-/// migrations (``ExpectedSchema``), `db check` reports each one missing, and every write-open
-/// (`init`, the next `seed`, any server start) recreates them in one transaction.
-package struct SyntheticCatalog: Sendable {
+/// Crash safety on SQLite: the drop commits with the first batch, so a load killed in between
+/// leaves the indexes missing. That state is durable and self-describing: the indexes are named
+/// by the migrations (``ExpectedSchema``), `db check` reports each one missing, and every
+/// write-open (`init`, the next `seed`, any server start) recreates them in one transaction.
+/// On Postgres, whose schema changes are transactional, a load that rebuilds the indexes is one
+/// transaction from the drop to the rebuild: killed in between, it leaves nothing behind.
+package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
     /// At this many products or more, indexes are rebuilt rather than kept up to date.
-    package static let rebuildThreshold = 50_000
-    private static let batchSize = 5_000
-    private static let sellerCount = 50
-    private let database: SQLiteDatabase
+    package static var rebuildThreshold: Int { 50_000 }
+    private static var batchSize: Int { 5_000 }
+    private static var sellerCount: Int { 50 }
+    private let database: Database
 
-    package init(database: SQLiteDatabase) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     /// Adds `count` generated listings (and up to 50 synthetic sellers).
     ///
@@ -28,15 +30,16 @@ package struct SyntheticCatalog: Sendable {
         var generator = SplitMix64(seed: seed)
         var report = SeedReport()
         let rebuild = count >= Self.rebuildThreshold
-        let indexSQL: [String] = rebuild ? try storage { try database.read { connection in
-            try connection.query(
-                "SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'products' AND sql IS NOT NULL") { $0.string(0) }
+        let indexes: [(name: String, sql: String)] = rebuild ? try storage { try database.read { connection in
+            try connection.query(Self.productIndexesSQL(connection.dialect), []) { ($0.string(0), $0.string(1)) }
         } } : []
-        let indexNames = indexSQL.compactMap { $0.split(separator: " ").dropFirst(2).first.map(String.init) }
+        // One transaction on Postgres (see above); batches on SQLite, whose single writer others wait for.
+        let isPostgres = database is PostgresDatabase
+        let batchSize = rebuild && isPostgres ? count : Self.batchSize
         let sellerIDs: [UserID] = try storage { try database.write { connection in
             try (1...Self.sellerCount).map { number in
                 let seller = SeedSeller(email: "synthetic-seller-\(number)@example.com", nick: "합성셀러\(number)")
-                let (id, created) = try CatalogSeeder<SQLiteDatabase>.ensureSeller(seller, at: now, on: connection)
+                let (id, created) = try CatalogSeeder<Database>.ensureSeller(seller, at: now, on: connection)
                 if created { report.sellersCreated += 1 } else { report.sellersExisting += 1 }
                 return id
             }
@@ -44,13 +47,16 @@ package struct SyntheticCatalog: Sendable {
         var loaded = 0
         var baseTime = now.addingTimeInterval(-Double(count))  // one listing a second up to now
         while loaded < count {
-            let batch = min(Self.batchSize, count - loaded)
+            let batch = min(batchSize, count - loaded)
             let isFirst = loaded == 0
             let isLast = loaded + batch == count
             let final = report
+            // A Postgres write may run again after losing a race: it starts from the same state.
+            let (startGenerator, startTime) = (generator, baseTime)
             report = try storage { try database.write { connection in
+                (generator, baseTime) = (startGenerator, startTime)
                 if rebuild && isFirst {
-                    for name in indexNames { try connection.execute("DROP INDEX \(name)") }
+                    for index in indexes { _ = try connection.run("DROP INDEX \(index.name)", []) }
                 }
                 for _ in 0..<batch {
                     let draft = SyntheticProduct.draft(using: &generator)
@@ -61,7 +67,7 @@ package struct SyntheticCatalog: Sendable {
                 var updated = final
                 updated.productsCreated += batch
                 if rebuild && isLast {
-                    for sql in indexSQL { try connection.execute(sql) }
+                    for index in indexes { _ = try connection.run(index.sql, []) }
                 }
                 if isLast {
                     var entry = audit
@@ -74,6 +80,21 @@ package struct SyntheticCatalog: Sendable {
             progress(loaded)
         }
         return report
+    }
+
+    /// The name and `CREATE INDEX` statement of each of `products`' indexes that is not a
+    /// constraint's (the primary key stays).
+    private static func productIndexesSQL(_ dialect: SQLDialect) -> String {
+        switch dialect.store {
+        case .sqlite:
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'products' AND sql IS NOT NULL"
+        case .postgres:
+            """
+            SELECT indexname, indexdef FROM pg_indexes
+            WHERE schemaname = current_schema() AND tablename = 'products'
+              AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE connamespace = current_schema()::regnamespace)
+            """
+        }
     }
 }
 

@@ -134,8 +134,13 @@ package final class PostgresConnection {
     /// Whether the connection is still usable, reading anything the server sent while it sat
     /// idle: a session ended by the server (`pg_terminate_backend`, a restart) has sent its
     /// farewell and closed the socket, which this notices without a round trip.
+    ///
+    /// One `poll(2)` with no wait when nothing arrived (the usual case, on every borrow from the
+    /// pool); the reads only when something did.
     package func checkUsable() -> Bool {
         guard let handle, PQstatus(handle) == CONNECTION_OK else { return false }
+        var socket = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        if poll(&socket, 1, 0) == 0 { return true }
         // The first read may take the server's error message, the second the end of the stream.
         for _ in 0..<2 where PQconsumeInput(handle) == 0 { return false }
         return PQstatus(handle) == CONNECTION_OK

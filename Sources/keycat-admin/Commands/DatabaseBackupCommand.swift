@@ -5,7 +5,8 @@ import KeyCatPGSimulator
 /// `keycat-admin db backup PATH [--database-only]`: the whole shop into a new directory
 /// (database, PG simulator file, images, `manifest.json` with counts and checksums), taken while
 /// servers keep writing; with `--database-only`, the database alone into a new file. Refuses
-/// to overwrite anything at PATH (exit 3). Progress shows on a terminal only.
+/// to overwrite anything at PATH (exit 3). Progress shows on a terminal only. On Postgres the
+/// rows go through `pg_dump` (``runPostgres(_:)``).
 struct DatabaseBackupCommand: AdminCommand {
     static let configuration = CommandConfiguration(
         name: "backup",
@@ -16,6 +17,9 @@ struct DatabaseBackupCommand: AdminCommand {
             one consistent snapshot taken without stopping writers; the simulator is copied a
             moment later and the images the snapshot references last. PATH must not exist
             (exit 3 otherwise). Restore it with 'keycat-admin db restore PATH --db TARGET'.
+            On Postgres, pg_dump --format=custom writes keycat.pgdump instead of keycat.db (of the
+            schema the URL's search_path names, if any), and no manifest; a failed pg_dump
+            removes PATH (exit 3). Without pg_dump on PATH, the commands to run are printed.
             """,
         arguments: [ArgumentSpec(name: "PATH", help: "The new backup directory (or file, with --database-only).")],
         flags: [FlagSpec(name: "database-only", help: "Copy only the database, into a new file at PATH.")])
@@ -35,18 +39,7 @@ struct DatabaseBackupCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) throws {
-        guard !context.isPostgres else {
-            // Never half a backup: the rows are Postgres's to copy, consistently, with its own tool.
-            let files = context.configuration().databasePath
-            throw KeyCatError.validation("db", """
-                db backup copies SQLite files; on Postgres, take the rows with pg_dump and copy the files beside them:
-                  mkdir -m 700 '\(destination)'
-                  pg_dump --format=custom --file='\(destination)/keycat.pgdump' '\(context.databaseName)'
-                  cp -a '\(PGSimulator.storagePath(besideDatabase: files))' '\(files).images' '\(destination)/'
-                (the password where *** stands, or in PGPASSWORD; restore with pg_restore --clean --dbname=URL, \
-                then run keycat-admin payments reconcile)
-                """)
-        }
+        if context.isPostgres { return try runPostgres(context) }
         let keycat = try context.openForReading(allowOutdated: true)
         defer { keycat.close() }
         let showProgress = context.console.isTerminal && !context.json

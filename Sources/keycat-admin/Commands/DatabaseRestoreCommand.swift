@@ -4,7 +4,8 @@ import KeyCat
 /// `keycat-admin db restore BACKUP [--force]`: puts a backup directory back as the database at
 /// `--db` (with its simulator file and images folder), after proving it intact. Refuses, changing
 /// nothing, when the target database or any companion exists and `--force` is not given: exit 3,
-/// like every other refusal to overwrite a file (`db backup`, `orders export --output`).
+/// like every other refusal to overwrite a file (`db backup`, `orders export --output`). On
+/// Postgres the rows go back through `pg_restore` (``runPostgres(_:)``).
 struct DatabaseRestoreCommand: AdminCommand {
     static let configuration = CommandConfiguration(
         name: "restore",
@@ -15,7 +16,10 @@ struct DatabaseRestoreCommand: AdminCommand {
             anything is put in place. Refuses (exit 3, nothing changed) when the target database,
             its -wal/-shm, its .pg.db or its .images folder exists, unless --force. Stop servers
             using the target first. Afterwards run 'payments reconcile': the PG simulator copy
-            may know of payments made just after the database was copied.
+            may know of payments made just after the database was copied. On Postgres
+            (--db postgres://…), a backup from 'db backup' there goes back with pg_restore in one
+            transaction (--force adds --clean --if-exists; without it, existing tables make it
+            fail and roll back, exit 3); without pg_restore on PATH the commands are printed.
             """,
         arguments: [ArgumentSpec(name: "BACKUP", help: "A directory written by 'db backup'.")],
         flags: [FlagSpec(name: "force", help: "Replace an existing database and its companions.")])
@@ -35,6 +39,7 @@ struct DatabaseRestoreCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) throws {
+        if context.isPostgres { return try runPostgres(context) }
         let manifest = try KeyCat.restoreBackup(from: backup, toDatabaseAt: context.databasePath, force: force)
         // The audit entry goes into the restored database: it is the one that lives on.
         var configuration = KeyCat.Configuration(databasePath: context.databasePath)

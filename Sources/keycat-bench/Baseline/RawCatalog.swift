@@ -16,8 +16,19 @@ struct RawProduct {
     var deletedAt: Int64?
 }
 
+/// The catalog reads a baseline makes, on either store.
+protocol RawCatalogReads {
+    /// The SQL of a page, built once per sort.
+    func pageSQL(column: String, ascending: Bool) -> (top: String, ties: String, rest: String)
+    /// A page, from the top or after `position` (sort key, id).
+    func page(_ sql: (top: String, ties: String, rest: String), after position: (Int64, Int64)?, limit: Int) throws -> [RawProduct]
+    func product(_ id: Int64) throws -> RawProduct?
+    /// The (sort key, id) of the row at `offset` in a sort, to start deep pages from.
+    func position(column: String, ascending: Bool, offset: Int) throws -> (Int64, Int64)?
+}
+
 /// The catalog reads, hand-written against the C API.
-struct RawCatalog {
+struct RawCatalog: RawCatalogReads {
     let database: RawDatabase
 
     static let columns = """
@@ -37,6 +48,10 @@ struct RawCatalog {
         return ("\(select) ORDER BY \(column) \(direction), id \(direction) LIMIT ?",
                 "\(select) AND \(column) = ? AND id \(beyond) ? ORDER BY id \(direction) LIMIT ?",
                 "\(select) AND \(column) \(beyond) ? ORDER BY \(column) \(direction), id \(direction) LIMIT ?")
+    }
+
+    func pageSQL(column: String, ascending: Bool) -> (top: String, ties: String, rest: String) {
+        Self.pageSQL(column: column, ascending: ascending)
     }
 
     /// A page, with `sql` built once by ``pageSQL(column:ascending:)``.

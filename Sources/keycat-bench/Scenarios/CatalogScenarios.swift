@@ -1,20 +1,20 @@
 import KeyCat
 
 /// Product pages at several depths for every sort, and product detail.
-struct CatalogScenarios {
+struct CatalogScenarios<Raw: RawCatalogReads> {
     let keycat: KeyCat
-    let raw: RawCatalog
+    let raw: Raw
     let productCount: Int
     let operations: Int
 
-    static let pageSize = 20
-    static let depths = [1, 1_000, 40_000]
+    static var pageSize: Int { 20 }
+    static var depths: [Int] { [1, 1_000, 40_000] }
 
     func run() throws -> [Comparison] {
         var rows: [Comparison] = []
         for sort in ProductSort.allCases {
             let (column, ascending) = Self.column(sort)
-            let sql = RawCatalog.pageSQL(column: column, ascending: ascending)
+            let sql = raw.pageSQL(column: column, ascending: ascending)
             for depth in Self.depths {
                 let offset = (depth - 1) * Self.pageSize
                 guard offset + Self.pageSize <= productCount else { continue }

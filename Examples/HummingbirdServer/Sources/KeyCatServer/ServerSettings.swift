@@ -6,7 +6,8 @@ import Logging
 ///
 /// | variable | meaning | default |
 /// |---|---|---|
-/// | `KEYCAT_DB` | the database file | `keycat.db` |
+/// | `KEYCAT_DB` | the SQLite file, or a `postgres://` URL | `keycat.db` |
+/// | `KEYCAT_FILES` | on Postgres, where the images folder and the PG simulator's file go, named as a database path would | `keycat.db` |
 /// | `HOST`, `PORT` | where to listen | `127.0.0.1`, `8080` |
 /// | `KEYCAT_TOKEN_SIGNING_KEY`, `KEYCAT_CURSOR_KEY` | base64 of 32+ random bytes each | kept in the database |
 /// | `KEYCAT_PG_URL`, `KEYCAT_PG_API_KEY`, `KEYCAT_PG_API_SECRET`, `KEYCAT_PG_WEBHOOK_SECRETS` (comma-separated) | a real PortOne-v1-shaped PG | the simulator beside the database |
@@ -43,9 +44,11 @@ struct ServerSettings {
 
         let database = value("KEYCAT_DB") ?? "keycat.db"
         if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
-            throw Invalid(description: "KEYCAT_DB names a Postgres server, but KeyCat's Postgres store is not available yet: give a SQLite file")
+            // The rows go to Postgres; the images and the PG simulator's state stay on this disk.
+            keycat = KeyCat.Configuration(postgresURL: database, filesBeside: value("KEYCAT_FILES") ?? "keycat.db")
+        } else {
+            keycat = KeyCat.Configuration(databasePath: database)
         }
-        keycat = KeyCat.Configuration(databasePath: database)
         host = value("HOST") ?? host
         port = try integer("PORT", in: 0...65535) ?? port
         if let level = value("LOG_LEVEL") {

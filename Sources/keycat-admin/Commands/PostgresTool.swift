@@ -1,0 +1,83 @@
+import Foundation
+import KeyCat
+
+/// PostgreSQL's own client programs (`pg_dump`, `pg_restore`), which `db backup` and `db restore`
+/// hand the rows to on a Postgres database: found on `PATH`, given the URL without its password
+/// (the password goes in `PGPASSWORD`, so it never shows in the process list), and confined to
+/// the schema the URL's `search_path` names, if any.
+struct PostgresTool {
+    /// The program's path.
+    let executable: String
+
+    /// `name` on `PATH`, or nil when it is not installed.
+    static func find(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> PostgresTool? {
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return PostgresTool(executable: candidate) }
+        }
+        return nil
+    }
+
+    /// A `postgres://` URL taken apart for the tools.
+    struct Connection {
+        /// The URL without its password.
+        var url: String
+        /// The password, percent-decoded, when the URL had one.
+        var password: String?
+        /// The schema of `options=-c search_path=…`, when the URL sets one: the tools then work
+        /// on that schema only, where KeyCat keeps its tables.
+        var schema: String?
+
+        init(_ url: String) {
+            var url = url
+            if let match = url.firstMatch(of: #/://([^:/@]*):([^@/]*)@/#) {
+                password = String(match.2).removingPercentEncoding ?? String(match.2)
+                url.replaceSubrange(match.range, with: "://\(match.1)@")
+            }
+            self.url = url
+            if let options = url.firstMatch(of: #/[?&]options=([^&]*)/#),
+               let decoded = String(options.1).replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+               let path = decoded.firstMatch(of: #/search_path\s*=\s*([A-Za-z_][A-Za-z0-9_$]*)/#) {
+                schema = String(path.1)
+            }
+        }
+
+        /// `--schema=…` when the URL names one, and the database.
+        var arguments: [String] { (schema.map { ["--schema=\($0)"] } ?? []) + ["--dbname=\(url)"] }
+    }
+
+    /// Runs the program with `arguments` and `connection`'s password, and throws a storage error
+    /// quoting its own message when it exits non-zero.
+    func run(_ arguments: [String], connection: Connection) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        if let password = connection.password { environment["PGPASSWORD"] = password }
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw KeyCatError(.storage, "\(executable) could not be started: \(error.localizedDescription)", context: ["tool": executable])
+        }
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            let name = URL(fileURLWithPath: executable).lastPathComponent
+            var text = "\(name) failed (exit status \(process.terminationStatus)): \(message.isEmpty ? "no message" : message)"
+            if message.contains("version mismatch") {
+                text += "\n(\(name)'s major version must be the server's or newer: install that postgresql-client and put it first on PATH)"
+            }
+            throw KeyCatError(.storage, text, context: ["tool": name, "status": "\(process.terminationStatus)"])
+        }
+    }
+
+    /// `'text'` for a shell, for the commands printed when a tool is missing.
+    static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+}

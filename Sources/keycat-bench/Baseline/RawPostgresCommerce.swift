@@ -1,0 +1,126 @@
+import Foundation
+import KeyCatInfrastructure
+import KeyCatPGSimulator
+
+/// The cart read and checkout + confirm of ``RawCommerce`` on Postgres through libpq: the
+/// statements and transactions KeyCat runs there (writes `SERIALIZABLE`), without its layers.
+struct RawPostgresCommerce {
+    let database: RawPostgres
+    let simulator: PGSimulator
+    let token: String
+
+    /// The cart with current prices and totals, in one join.
+    func cartTotal(user: Int64, now: Int64) throws -> (lines: Int, total: Int64) {
+        let result = try database.run("""
+            SELECT c.product_id, c.quantity, c.added_at, p.title, p.regular_price, p.price, p.discount_ends_at,
+                   p.delivery_fee, p.stock, p.listed = 1 AND p.deleted_at IS NULL
+            FROM cart_lines c JOIN products p ON p.id = c.product_id
+            WHERE c.user_id = $1 ORDER BY c.added_at, c.product_id
+            """, [.int(user)])
+        var total: Int64 = 0
+        for row in 0..<result.rows {
+            _ = (result.int(row, 0), result.int(row, 2), result.text(row, 3))
+            let ends = result.optionalInt(row, 6)
+            let price = ends.map { $0 <= now } == true ? result.int(row, 4) : result.int(row, 5)
+            let quantity = result.int(row, 1)
+            let available = result.text(row, 9) == "t" && result.int(row, 8) >= quantity
+            if available { total += price * quantity + result.int(row, 7) }
+        }
+        return (Int(result.rows), total)
+    }
+
+    // MARK: Checkout and confirm
+
+    /// Checkout of one unit, payment at the PG with the success card, and confirmation: writes
+    /// `SERIALIZABLE`, as KeyCat's are, and the order read back in a read-only snapshot.
+    func checkoutAndConfirm(buyer: Int64, product: Int64) async throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let read = try database.run("SELECT \(RawCatalog.columns) FROM products WHERE id = $1", [.int(product)])
+        guard read.rows == 1 else { throw RawDatabase.Failure(description: "no product") }
+        let title = read.text(0, 4)
+        let price = read.int(0, 7)
+        let fee = read.int(0, 10)
+        let merchantUID = "raw_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let amount = price + fee
+
+        try database.run("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        do {
+            let take = try database.run(
+                "UPDATE products SET stock = stock - $1, version = version + 1, updated_at = $2 WHERE id = $3 AND stock >= $4 AND listed = 1",
+                [.int(1), .int(now), .int(product), .int(1)])
+            guard take.changes == 1 else { throw RawDatabase.Failure(description: "sold out") }
+            let order = try database.run("""
+                INSERT INTO orders (merchant_uid, buyer_id, items_total, delivery_total, amount, status, expires_at, created_at, updated_at)
+                VALUES ($1, $2, $3, $4, $5, 'awaiting_payment', $6, $7, $8) RETURNING id
+                """, [.text(merchantUID), .int(buyer), .int(price), .int(fee), .int(amount), .int(now + 900_000), .int(now), .int(now)])
+            let orderID = order.int(0, 0)
+            try database.run("""
+                INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                """, [.int(orderID), .int(0), .int(product), .text(title), .int(price), .int(1), .int(fee)])
+            try database.run("""
+                INSERT INTO stock_movements (product_id, kind, change, order_id, actor, reason, created_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                """, [.int(product), .text("order_taken"), .int(-1), .int(orderID), .text("system"), .text(""), .int(now)])
+            try readOrder(orderID)
+            try database.run("COMMIT")
+
+            let prepare = try JSONSerialization.data(withJSONObject: ["merchant_uid": merchantUID, "amount": amount], options: [.sortedKeys])
+            _ = try await call(.post, "/payments/prepare", body: prepare, idempotencyKey: "prepare-\(merchantUID)-\(amount)")
+            let record = try simulator.pay(merchantUID: merchantUID, cardNumber: PGTestCard.success.number)
+
+            try readOrderInSnapshot(orderID)
+            let answer = try await call(.get, "/payments/\(record.impUID)")
+            guard let payment = answer["response"] as? [String: Any], payment["status"] as? String == "paid",
+                  (payment["amount"] as? NSNumber)?.int64Value == amount, payment["merchant_uid"] as? String == merchantUID
+            else { throw RawDatabase.Failure(description: "payment not paid") }
+
+            try database.run("BEGIN ISOLATION LEVEL SERIALIZABLE")
+            try database.run("""
+                UPDATE orders SET status = $1, updated_at = $2, outcome_unknown = 0, imp_uid = $3, paid_at = $4
+                WHERE id = $5 AND status = $6
+                """, [.text("paid"), .int(now), .text(record.impUID), .int(now), .int(orderID), .text("awaiting_payment")])
+            try database.run("""
+                INSERT INTO payments (imp_uid, order_id, merchant_uid, amount, status, created_at, updated_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                """, [.text(record.impUID), .int(orderID), .text(merchantUID), .int(amount), .text("paid"), .int(now), .int(now)])
+            try database.run("""
+                DELETE FROM cart_lines WHERE user_id = $1 AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = $2)
+                """, [.int(buyer), .int(orderID)])
+            try database.run("COMMIT")
+            try readOrderInSnapshot(orderID)
+        } catch {
+            _ = try? database.run("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func readOrderInSnapshot(_ id: Int64) throws {
+        try database.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try readOrder(id)
+        try database.run("COMMIT")
+    }
+
+    /// Reads an order and its lines, as KeyCat returns them.
+    private func readOrder(_ id: Int64) throws {
+        let order = try database.run("""
+            SELECT id, merchant_uid, buyer_id, items_total, delivery_total, amount, status, expires_at, refunded_amount,
+                   stock_returned, imp_uid, carrier, tracking_number, created_at, updated_at, paid_at
+            FROM orders WHERE id = $1
+            """, [.int(id)])
+        if order.rows > 0 { _ = (order.text(0, 1), order.text(0, 6), order.optionalText(0, 10)) }
+        let lines = try database.run(
+            "SELECT product_id, title, unit_price, quantity, delivery_fee FROM order_lines WHERE order_id = $1 ORDER BY line", [.int(id)])
+        for row in 0..<lines.rows { _ = lines.text(row, 1) }
+    }
+
+    private func call(_ method: HTTPMethod, _ path: String, body: Data = Data(), idempotencyKey: String? = nil) async throws -> [String: Any] {
+        var headers = ["Authorization": token, "Content-Type": "application/json"]
+        if let idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }
+        let response = try await simulator.handle(HTTPRequest(method: method, path: path, headers: headers, body: body), timeout: .seconds(5))
+        guard response.status == 200, let envelope = try JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
+            throw RawDatabase.Failure(description: "PG answered \(response.status)")
+        }
+        return envelope
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import KeyCat
+import KeyCatInfrastructure
+import KeyCatPGSimulator
+
+/// `keycat-bench concurrency [--db postgres://…] [--orders N] [--json]`: checkout + confirm
+/// throughput (orders a second) with 1, 4 and 16 buyers at once, each on a product of its own
+/// and all on one hot product, on a SQLite file and, with `--db`, on Postgres, side by side.
+///
+/// Each buyer is a task in one task group, as a server's request handlers are; KeyCat's calls
+/// block the thread they run on, so no more run at once than the runtime has threads (one per
+/// core). Every store gets a fresh database (a temporary file; a `keycat_bench_…` schema dropped
+/// afterwards), 16 products of 1,000,000 units and 16 buyers, and `--orders` orders (default
+/// 400) per cell after a warm-up. A failed order (a write that lost its race more times than
+/// Postgres's retries allow) is counted, not retried.
+struct ConcurrencyBench {
+    let options: KeycatBench.Options
+    let directory: URL
+    let log: (String) -> Void
+
+    static let buyerCounts = [1, 4, 16]
+
+    struct Cell {
+        var store: String
+        var buyers: Int
+        var hot: Bool
+        var ordersPerSecond: Double
+        var failed: Int
+    }
+
+    func run() async throws {
+        var cells: [Cell] = []
+        cells += try await measure(store: "sqlite", configuration: KeyCat.Configuration(
+            databasePath: directory.appendingPathComponent("concurrency.db").path))
+        if let url = options.databaseURL {
+            let schema = "keycat_bench_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+            let admin = try RawPostgres(url: url)
+            try admin.execute("CREATE SCHEMA \(schema)")
+            defer { try? admin.execute("DROP SCHEMA \(schema) CASCADE") }
+            var configuration = KeyCat.Configuration(
+                postgresURL: try PostgresBench.url(url, searchPath: schema),
+                filesBeside: directory.appendingPathComponent("concurrency-pg.db").path)
+            // A connection for every buyer, so the pool is not what limits them.
+            configuration.readerCount = Self.buyerCounts.max()!
+            cells += try await measure(store: "postgres", configuration: configuration)
+        }
+        print(options.json ? json(cells) : table(cells))
+    }
+
+    private func measure(store: String, configuration base: KeyCat.Configuration) async throws -> [Cell] {
+        let simulator = try PGSimulator()
+        let keycat = try KeyCat.open(KeycatBench.configuration(base, simulator: simulator, tokenKey: SecureRandom.bytes(count: 32)))
+        defer { keycat.close() }
+        let admin = Principal.operatorConsole("bench")
+        let seller = try keycat.accounts.createUser(
+            SignUpForm(email: "seller@example.com", password: "keycat2026", nick: "셀러"), role: .seller, by: admin).principal.userID
+        let draft = ProductDraft(
+            kind: .commercial, category: .keyboard, title: "동시 키보드", content: "벤치마크용",
+            pricing: Pricing(regularPrice: Money(won: 129_000), salePrice: Money(won: 119_000)),
+            delivery: Delivery(fee: Money(won: 3_000), schedule: .nextDay), stock: 1_000_000)
+        let count = Self.buyerCounts.max()!
+        let products = try (0..<count).map { _ in try keycat.catalog.create(draft, for: seller, by: admin).id }
+        let buyers = try (0..<count).map { number in
+            try keycat.accounts.createUser(
+                SignUpForm(email: "buyer\(number)@example.com", password: "keycat2026", nick: "buyer\(number)"),
+                role: .buyer, by: admin).principal
+        }
+        var cells: [Cell] = []
+        for hot in [false, true] {
+            for buyerCount in Self.buyerCounts {
+                log("\(store): \(buyerCount) buyer(s), \(hot ? "one hot product" : "distinct products")…")
+                _ = try await round(keycat, simulator, buyers: Array(buyers.prefix(buyerCount)),
+                                    products: hot ? [products[0]] : products, orders: buyerCount * 5)
+                let clock = ContinuousClock()
+                var failed = 0
+                let elapsed = try await clock.measure {
+                    failed = try await round(keycat, simulator, buyers: Array(buyers.prefix(buyerCount)),
+                                             products: hot ? [products[0]] : products, orders: options.concurrencyOrders)
+                }
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                cells.append(Cell(store: store, buyers: buyerCount, hot: hot,
+                                  ordersPerSecond: Double(options.concurrencyOrders - failed) / seconds, failed: failed))
+            }
+        }
+        return cells
+    }
+
+    /// `orders` checkouts + confirms spread over the buyers, each on its own product (or the one
+    /// product given); answers how many failed.
+    private func round(_ keycat: KeyCat, _ simulator: PGSimulator, buyers: [Principal], products: [ProductID],
+                       orders: Int) async throws -> Int {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for (index, buyer) in buyers.enumerated() {
+                let product = products[index % products.count]
+                let share = orders / buyers.count + (index < orders % buyers.count ? 1 : 0)
+                group.addTask {
+                    var failed = 0
+                    for _ in 0..<share {
+                        do {
+                            let order = try await keycat.checkout.checkout(
+                                CheckoutRequest(.items([CheckoutItem(productID: product, quantity: 1)])), by: buyer)
+                            let payment = try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number)
+                            _ = try await keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
+                        } catch is KeyCatError {
+                            failed += 1
+                        }
+                    }
+                    return failed
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+    }
+
+    private func table(_ cells: [Cell]) -> String {
+        let stores = Array(Set(cells.map(\.store))).sorted { $0 == "sqlite" && $1 != "sqlite" }
+        var lines = ["checkout + confirm, orders/s (\(options.concurrencyOrders) orders a cell; failed orders in brackets)",
+                     "buyers  products  " + stores.map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined(separator: "  ")]
+        for hot in [false, true] {
+            for buyers in Self.buyerCounts {
+                let values = stores.map { store -> String in
+                    guard let cell = cells.first(where: { $0.store == store && $0.buyers == buyers && $0.hot == hot }) else { return "-" }
+                    return String(format: "%.0f", cell.ordersPerSecond) + (cell.failed > 0 ? " (\(cell.failed))" : "")
+                }
+                lines.append(String(format: "%6d  ", buyers) + (hot ? "one hot" : "distinct").padding(toLength: 10, withPad: " ", startingAt: 0)
+                             + values.map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func json(_ cells: [Cell]) -> String {
+        let rows: [[String: Any]] = cells.map {
+            ["store": $0.store, "buyers": $0.buyers, "products": $0.hot ? "one_hot" : "distinct",
+             "orders_per_second": $0.ordersPerSecond, "failed": $0.failed]
+        }
+        let info = ["date": ISO8601DateFormatter().string(from: Date()), "orders": String(options.concurrencyOrders),
+                    "cores": String(ProcessInfo.processInfo.activeProcessorCount)]
+        let data = try? JSONSerialization.data(withJSONObject: ["info": info, "cells": rows], options: [.sortedKeys, .prettyPrinted])
+        return String(decoding: data ?? Data(), as: UTF8.self)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import KeyCat
+import KeyCatInfrastructure
+import KeyCatPGSimulator
+
+/// `keycat-bench --db postgres://…`: the catalog reads, the cart read and checkout + confirm on a
+/// Postgres database, against libpq used directly (``RawPostgres``). Everything happens in a
+/// schema of its own (`keycat_bench_…`), created for the run and dropped after it, so the
+/// database's other schemas are never touched.
+struct PostgresBench {
+    let url: String
+    let options: KeycatBench.Options
+    let directory: URL
+    let log: (String) -> Void
+
+    /// The rows, and how long the catalog took to build.
+    func run() async throws -> (rows: [Comparison], buildSeconds: Double) {
+        let schema = "keycat_bench_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        let admin = try RawPostgres(url: url)
+        try admin.execute("CREATE SCHEMA \(schema)")
+        defer { try? admin.execute("DROP SCHEMA \(schema) CASCADE") }
+        let schemaURL = try Self.url(url, searchPath: schema)
+
+        let simulator = try PGSimulator()
+        let tokenKey = try SecureRandom.bytes(count: 32)
+        let configuration = try KeycatBench.configuration(
+            KeyCat.Configuration(postgresURL: schemaURL, filesBeside: directory.appendingPathComponent("bench.db").path),
+            simulator: simulator, tokenKey: tokenKey)
+        log("building a catalog of \(options.products) products in Postgres schema \(schema)…")
+        let buildSeconds = try seconds(ContinuousClock()) {
+            let loader = try KeyCat.open(configuration)
+            defer { loader.close() }
+            _ = try loader.seedSynthetic(count: options.products, seed: 42, by: .operatorConsole("bench"))
+        }
+        log(String(format: "built in %.1f s", buildSeconds))
+        let raw = try RawPostgres(url: schemaURL)
+        // A fresh load leaves hint bits unset and autovacuum due: settle both before timing, so
+        // neither side pays for them during the first rows.
+        try raw.execute("VACUUM ANALYZE")
+        // KeyCat reads on fresh connections, as the baseline does: not on the server process that
+        // ran the load's one big transaction.
+        let keycat = try KeyCat.open(configuration)
+        defer { keycat.close() }
+
+        var rows: [Comparison] = []
+        let runs = { (group: String) in options.groups.isEmpty || options.groups.contains(group) }
+        if runs("catalog") {
+            rows += try CatalogScenarios(keycat: keycat, raw: RawPostgresCatalog(database: raw), productCount: options.products,
+                                         operations: options.operations).run()
+        }
+        if runs("commerce") {
+            rows += try await PostgresCommerceScenarios(keycat: keycat, raw: raw, simulator: simulator,
+                                                        operations: options.operations).run()
+        }
+        return (rows, buildSeconds)
+    }
+
+    /// `url` with `search_path` set to `schema` for every connection made from it (libpq's
+    /// `options` parameter), so KeyCat and the baseline both work inside the schema.
+    static func url(_ url: String, searchPath schema: String) throws -> String {
+        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+            throw KeycatBench.UsageFailure(message: "--db takes a postgres:// URL")
+        }
+        return url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+    }
+}
