@@ -17,8 +17,10 @@ package struct PostgresConfiguration: Sendable {
     package var maximumConnections: Int = 4
     /// How many times a write transaction runs in all when it fails with a serialization
     /// failure, a deadlock, or a connection lost before its `COMMIT` (see
-    /// ``PostgresDatabase/write(isolation:_:)``).
-    package var maximumTransactionAttempts: Int = 5
+    /// ``PostgresDatabase/write(isolation:_:)``). Ten: with five, a checkout on a product that
+    /// 4 buyers raced for lost every attempt once in 4,800 orders; ten attempts, with pauses that
+    /// double up to 64 ms, wait at most about a third of a second before giving up.
+    package var maximumTransactionAttempts: Int = 10
 
     package init(url: String? = nil) {
         self.url = url
