@@ -7,21 +7,7 @@ import KeyCatPGSimulator
 /// directly: the same statements and transactions KeyCat runs, without its layers.
 struct RawCommerce {
     let database: RawDatabase
-    let simulator: PGSimulator
-    let token: String
-
-    static func token(from simulator: PGSimulator) async throws -> String {
-        let credentials = simulator.credentials
-        let body = try JSONSerialization.data(withJSONObject: ["imp_key": credentials.key, "imp_secret": credentials.secret])
-        let response = try await simulator.handle(
-            HTTPRequest(method: .post, path: "/users/getToken", headers: ["Content-Type": "application/json"], body: body),
-            timeout: .seconds(5))
-        let envelope = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
-        guard let token = (envelope?["response"] as? [String: Any])?["access_token"] as? String else {
-            throw RawDatabase.Failure(description: "no PG token")
-        }
-        return token
-    }
+    let gateway: RawGateway
 
     // MARK: Bookmarks
 
@@ -146,15 +132,10 @@ struct RawCommerce {
         try readOrder(orderID)
         try database.execute("COMMIT")
 
-        let prepare = try JSONSerialization.data(withJSONObject: ["merchant_uid": merchantUID, "amount": amount], options: [.sortedKeys])
-        _ = try await call(.post, "/payments/prepare", body: prepare, idempotencyKey: "prepare-\(merchantUID)-\(amount)")
-        let record = try simulator.pay(merchantUID: merchantUID, cardNumber: PGTestCard.success.number)
+        let impUID = try await gateway.prepareAndPay(merchantUID: merchantUID, amount: amount)
 
         try readOrder(orderID)
-        let answer = try await call(.get, "/payments/\(record.impUID)")
-        guard let payment = answer["response"] as? [String: Any], payment["status"] as? String == "paid",
-              (payment["amount"] as? NSNumber)?.int64Value == amount, payment["merchant_uid"] as? String == merchantUID
-        else { throw RawDatabase.Failure(description: "payment not paid") }
+        try await gateway.verifyPaid(impUID: impUID, merchantUID: merchantUID, amount: amount)
 
         try database.execute("BEGIN IMMEDIATE")
         let paid = try database.statement("""
@@ -162,7 +143,7 @@ struct RawCommerce {
             WHERE id = ? AND status = 'awaiting_payment'
             """)
         sqlite3_bind_int64(paid, 1, now)
-        database.bindText(paid, 2, record.impUID)
+        database.bindText(paid, 2, impUID)
         sqlite3_bind_int64(paid, 3, now)
         sqlite3_bind_int64(paid, 4, orderID)
         _ = try database.step(paid)
@@ -170,7 +151,7 @@ struct RawCommerce {
         let insert = try database.statement("""
             INSERT INTO payments (imp_uid, order_id, merchant_uid, amount, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'paid', ?, ?)
             """)
-        database.bindText(insert, 1, record.impUID)
+        database.bindText(insert, 1, impUID)
         sqlite3_bind_int64(insert, 2, orderID)
         database.bindText(insert, 3, merchantUID)
         sqlite3_bind_int64(insert, 4, amount)
@@ -204,15 +185,5 @@ struct RawCommerce {
         sqlite3_bind_int64(lines, 1, id)
         while try database.step(lines) { _ = database.text(lines, 1) }
         sqlite3_reset(lines)
-    }
-
-    private func call(_ method: HTTPMethod, _ path: String, body: Data = Data(), idempotencyKey: String? = nil) async throws -> [String: Any] {
-        var headers = ["Authorization": token, "Content-Type": "application/json"]
-        if let idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }
-        let response = try await simulator.handle(HTTPRequest(method: method, path: path, headers: headers, body: body), timeout: .seconds(5))
-        guard response.status == 200, let envelope = try JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
-            throw RawDatabase.Failure(description: "PG answered \(response.status)")
-        }
-        return envelope
     }
 }

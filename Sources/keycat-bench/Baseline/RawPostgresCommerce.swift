@@ -6,8 +6,7 @@ import KeyCatPGSimulator
 /// statements and transactions KeyCat runs there (writes `SERIALIZABLE`), without its layers.
 struct RawPostgresCommerce {
     let database: RawPostgres
-    let simulator: PGSimulator
-    let token: String
+    let gateway: RawGateway
 
     /// The cart with current prices and totals, in one join.
     func cartTotal(user: Int64, now: Int64) throws -> (lines: Int, total: Int64) {
@@ -65,25 +64,20 @@ struct RawPostgresCommerce {
             try readOrder(orderID)
             try database.run("COMMIT")
 
-            let prepare = try JSONSerialization.data(withJSONObject: ["merchant_uid": merchantUID, "amount": amount], options: [.sortedKeys])
-            _ = try await call(.post, "/payments/prepare", body: prepare, idempotencyKey: "prepare-\(merchantUID)-\(amount)")
-            let record = try simulator.pay(merchantUID: merchantUID, cardNumber: PGTestCard.success.number)
+            let impUID = try await gateway.prepareAndPay(merchantUID: merchantUID, amount: amount)
 
             try readOrderInSnapshot(orderID)
-            let answer = try await call(.get, "/payments/\(record.impUID)")
-            guard let payment = answer["response"] as? [String: Any], payment["status"] as? String == "paid",
-                  (payment["amount"] as? NSNumber)?.int64Value == amount, payment["merchant_uid"] as? String == merchantUID
-            else { throw RawDatabase.Failure(description: "payment not paid") }
+            try await gateway.verifyPaid(impUID: impUID, merchantUID: merchantUID, amount: amount)
 
             try database.run("BEGIN ISOLATION LEVEL SERIALIZABLE")
             try database.run("""
                 UPDATE orders SET status = $1, updated_at = $2, outcome_unknown = 0, imp_uid = $3, paid_at = $4
                 WHERE id = $5 AND status = $6
-                """, [.text("paid"), .int(now), .text(record.impUID), .int(now), .int(orderID), .text("awaiting_payment")])
+                """, [.text("paid"), .int(now), .text(impUID), .int(now), .int(orderID), .text("awaiting_payment")])
             try database.run("""
                 INSERT INTO payments (imp_uid, order_id, merchant_uid, amount, status, created_at, updated_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7)
-                """, [.text(record.impUID), .int(orderID), .text(merchantUID), .int(amount), .text("paid"), .int(now), .int(now)])
+                """, [.text(impUID), .int(orderID), .text(merchantUID), .int(amount), .text("paid"), .int(now), .int(now)])
             try database.run("""
                 DELETE FROM cart_lines WHERE user_id = $1 AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = $2)
                 """, [.int(buyer), .int(orderID)])
@@ -112,15 +106,5 @@ struct RawPostgresCommerce {
         let lines = try database.run(
             "SELECT product_id, title, unit_price, quantity, delivery_fee FROM order_lines WHERE order_id = $1 ORDER BY line", [.int(id)])
         for row in 0..<lines.rows { _ = lines.text(row, 1) }
-    }
-
-    private func call(_ method: HTTPMethod, _ path: String, body: Data = Data(), idempotencyKey: String? = nil) async throws -> [String: Any] {
-        var headers = ["Authorization": token, "Content-Type": "application/json"]
-        if let idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }
-        let response = try await simulator.handle(HTTPRequest(method: method, path: path, headers: headers, body: body), timeout: .seconds(5))
-        guard response.status == 200, let envelope = try JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
-            throw RawDatabase.Failure(description: "PG answered \(response.status)")
-        }
-        return envelope
     }
 }
