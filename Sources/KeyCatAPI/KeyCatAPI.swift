@@ -9,19 +9,25 @@ import KeyCat
 /// let response = await api.respond(to: APIRequest(method: "GET", target: "/products?limit=5"))
 /// ```
 ///
-/// The contract (`openapi.yaml`): bearer access tokens; 419 means refresh, 418 log in again; 410
-/// for a missing thing, 445 for someone else's; lists are `{"items": [...], "next_cursor": …}`
-/// with `next`/`limit`; snake_case JSON. An unknown path is 404, a known path with another
-/// method 405 with `Allow`, a bad body 400 naming the field, a body over the route's limit 413,
-/// a body that is not JSON where JSON is expected 415. Bad input never answers 500.
+/// The contract (`openapi.yaml`): bearer access tokens, standard statuses (404 for a missing
+/// thing, 401 with `WWW-Authenticate: Bearer error="invalid_token"` to refresh, 400
+/// `invalid_grant` to log in again, 403 for someone else's), every error body carrying a stable
+/// `code`; lists are `{"items": [...], "next_cursor": …}` with `next`/`limit`; snake_case JSON.
+/// An unknown path is 404, a known path with another method 405 with `Allow`, a bad body 400
+/// naming the field, a body over the route's limit 413, a body that is not JSON where JSON is
+/// expected 415. Bad input never answers 500. A server whose app was built against the KeyCat
+/// app's old statuses (410, 418, 419, 445) opts into ``HTTPStatusProfile/keyCatApp``.
 public struct KeyCatAPI: Sendable {
     public let keycat: KeyCat
+    /// The statuses errors are answered with. Default ``HTTPStatusProfile/standard``.
+    public let statusProfile: HTTPStatusProfile
     /// The route table by the number of segments in each path: a path is only tried against
     /// the routes it could match.
     let routesBySegmentCount: [Int: [Route]]
 
-    public init(_ keycat: KeyCat) {
+    public init(_ keycat: KeyCat, statusProfile: HTTPStatusProfile = .standard) {
         self.keycat = keycat
+        self.statusProfile = statusProfile
         routesBySegmentCount = Dictionary(grouping: Self.routeTable) { $0.path.segments.count }
     }
 
@@ -58,9 +64,7 @@ public struct KeyCatAPI: Sendable {
                                          route: route.description)
             return try await route.handler(context)
         } catch {
-            var response = APIResponse.error(error)
-            if response.status == 401 { response.headers["WWW-Authenticate"] = "Bearer" }
-            return response
+            return APIResponse.error(error, profile: statusProfile)
         }
     }
 
@@ -96,7 +100,8 @@ public struct KeyCatAPI: Sendable {
         if access == .anyone { return nil }
         guard let header = request.headers["Authorization"],
               header.count > 7, header.prefix(7).lowercased() == "bearer " else {
-            throw KeyCatError(.invalidToken, "an access token is required: Authorization: Bearer <token>")
+            throw KeyCatError(.invalidToken, "an access token is required: Authorization: Bearer <token>",
+                              context: ["token": "missing"])
         }
         let principal = try keycat.accounts.authenticate(accessToken: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
         if case let .roles(roles) = access, !roles.contains(principal.role) {

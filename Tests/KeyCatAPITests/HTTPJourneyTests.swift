@@ -110,20 +110,21 @@ struct HTTPJourneyTests {
                                             headers: ["Idempotency-Key": "refund-\(orderID)"])
         #expect(refunded.status == 200 && refunded["status"] as? String == "partially_refunded", "\(refunded)")
 
-        // The access token expires: 419, refresh, retry.
+        // The access token expires: 401 access_token_expired with RFC 6750's challenge, refresh, retry.
         let expiry = buyer.tokens.accessExpiresAt
         try await Task.sleep(for: .seconds(max(0, expiry.timeIntervalSinceNow) + 1.1))
         let expired = try await buyer.send("GET", "/me", refreshing: false)
-        #expect(expired.status == 419 && expired.code == "access_token_expired", "\(expired)")
+        #expect(expired.status == 401 && expired.code == "access_token_expired", "\(expired)")
+        #expect(expired.headers["www-authenticate"]?.hasPrefix(#"Bearer error="invalid_token""#) == true, "\(expired.headers)")
         let oldRefresh = try await buyer.refresh()
         // (Refreshing again if the new token, too, outlived its three seconds on a loaded machine.)
         #expect(try await buyer.send("GET", "/me").status == 200)
 
-        // The old refresh token comes back: 418, and the whole family is revoked.
+        // The old refresh token comes back: RFC 6749's invalid_grant, and the whole family is revoked.
         let reused = try await client.send("POST", "/sessions/refresh", json: ["refresh_token": oldRefresh])
-        #expect(reused.status == 418, "\(reused)")
+        #expect(reused.status == 400 && reused.code == "refresh_token_expired" && reused["error"] as? String == "invalid_grant", "\(reused)")
         let revoked = try await client.send("POST", "/sessions/refresh", json: ["refresh_token": buyer.tokens.refresh])
-        #expect(revoked.status == 418, "\(revoked)")
+        #expect(revoked.status == 400 && revoked.code == "refresh_token_expired", "\(revoked)")
     }
 
     @Test("200 buyers racing for the last 50 units get exactly 50 orders")

@@ -76,7 +76,7 @@ struct HTTPClient: Sendable {
         return HTTPAnswer(status: http.statusCode, headers: fields, body: data)
     }
 
-    /// Logs in; the session keeps the token pair and refreshes it on 419, as the app does.
+    /// Logs in; the session keeps the token pair and refreshes it when the access token expired, as an app does.
     func logIn(_ email: String, _ password: String) async throws -> HTTPSession {
         let answer = try await send("POST", "/sessions", json: ["email": email, "password": password])
         try #require(answer.status == 200, "log-in of \(email): \(answer)")
@@ -84,10 +84,10 @@ struct HTTPClient: Sendable {
     }
 }
 
-/// A signed-in user: requests carry the access token; a 419 is answered by refreshing the pair
+/// A signed-in user: requests carry the access token; a 401 `access_token_expired` is answered by refreshing the pair
 /// and sending the request again, as the app does. The test server's tokens live three seconds,
 /// so on a loaded machine a fresh token can expire again before the retry arrives: up to three
-/// refreshes are tried before the 419 is returned.
+/// refreshes are tried before the 401 is returned.
 final class HTTPSession: Sendable {
     struct Tokens: Sendable {
         var access: String
@@ -120,7 +120,7 @@ final class HTTPSession: Sendable {
               refreshing: Bool = true) async throws -> HTTPAnswer {
         var answer = try await client.send(method, target, json: json, token: tokens.access, headers: headers)
         guard refreshing else { return answer }
-        for _ in 0..<3 where answer.status == 419 {
+        for _ in 0..<3 where answer.code == "access_token_expired" {
             try await refresh()
             answer = try await client.send(method, target, json: json, token: tokens.access, headers: headers)
         }

@@ -169,6 +169,7 @@ struct ProtocolErrorTests {
             #expect(missing.response.headers["www-authenticate"] == "Bearer")
             let forged = try await server.send("GET", "/me", token: "not.a.token")
             #expect(forged.status == 401 && forged.code == "invalid_token", "\(forged)")
+            #expect(forged.response.headers["www-authenticate"]?.hasPrefix(#"Bearer error="invalid_token""#) == true)
             let basic = try await server.send("GET", "/me", headers: ["Authorization": "Basic dXNlcjpwYXNz"])
             #expect(basic.status == 401, "\(basic)")
             let buyer = try await server.signedIn(.buyer, "buyer")

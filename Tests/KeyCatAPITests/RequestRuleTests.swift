@@ -19,7 +19,7 @@ struct RequestRuleTests {
                                              token: admin.token)
             #expect(long.status == 400 && long["field"] as? String == "reason", "\(long)")
             let missing = try await server.send("POST", "/orders/999/refund", json: ["reason": "damaged"], token: admin.token)
-            #expect(missing.status == 410, "\(missing)")
+            #expect(missing.status == 404, "\(missing)")
         }
     }
 
@@ -40,7 +40,7 @@ struct RequestRuleTests {
                 #expect(created.status == 400 && created["field"] as? String == "seller_id", "\(created)")
             }
             let unknown = try await server.send("POST", "/cart/items", json: ["product_id": 987_654], token: buyer.token)
-            #expect(unknown.status == 410, "\(unknown)")
+            #expect(unknown.status == 404, "\(unknown)")
         }
     }
 
@@ -67,7 +67,7 @@ struct RequestRuleTests {
                 #expect(changed.status == 400 && changed["field"] as? String == field, "\(field): \(changed)")
             }
             let fine = try await server.send("PATCH", "/products/999", json: ["version": 1, "stock": 3], token: admin.token)
-            #expect(fine.status == 410, "\(fine)")
+            #expect(fine.status == 404, "\(fine)")
         }
     }
 

@@ -119,8 +119,8 @@ struct AccountsEndToEndTests {
 
     @Test("the account errors map to the app's HTTP statuses", arguments: [
         (KeyCatError.Code.validation, 400), (.invalidCredentials, 401), (.invalidToken, 401), (.forbidden, 403),
-        (.duplicate, 409), (.illegalTransition, 409), (.notFound, 410), (.refreshTokenExpired, 418),
-        (.accessTokenExpired, 419), (.notOwner, 445), (.invalidCursor, 400),
+        (.duplicate, 409), (.illegalTransition, 409), (.notFound, 404), (.refreshTokenExpired, 400),
+        (.accessTokenExpired, 401), (.notOwner, 403), (.invalidCursor, 400),
     ])
     func httpStatuses(code: KeyCatError.Code, status: Int) {
         #expect(KeyCatError(code, "x").httpStatus == status)

@@ -6,7 +6,7 @@ import KeyCatDomain
 struct GatewayErrorHTTPStatusTests {
     @Test("gateway and payment codes answer with architecture §5's statuses", arguments: [
         (KeyCatError.Code.paymentDeclined, 402), (.rateLimited, 429), (.gatewayUnavailable, 502),
-        (.gatewayTimeout, 504), (.paymentNotFound, 410), (.cancellableAmountInconsistent, 409),
+        (.gatewayTimeout, 504), (.paymentNotFound, 404), (.cancellableAmountInconsistent, 409),
         (.paymentAmountForged, 422),
     ])
     func status(_ code: KeyCatError.Code, _ status: Int) {

@@ -4,7 +4,8 @@ import Testing
 
 @Suite("Domain errors → HTTP (architecture §5)")
 struct HTTPErrorMappingTests {
-    /// The contract, one row per code. A code missing here fails `everyCodeHasARow`.
+    /// The contract, one row per code: the standard status. A code missing here fails
+    /// `everyCodeHasARow`.
     static let table: [(KeyCatError.Code, Int)] = [
         (.validation, 400), (.invalidCursor, 400),
         (.invalidCredentials, 401), (.invalidToken, 401),
@@ -14,21 +15,57 @@ struct HTTPErrorMappingTests {
         (.idempotencyKeyReused, 409), (.requestInProgress, 409), (.alreadyPaid, 409),
         (.paymentNotPaid, 409), (.paymentAlreadyCancelled, 409),
         (.cancellableAmountInconsistent, 409), (.cancelAmountExceedsCancellable, 409),
-        (.notFound, 410), (.paymentNotFound, 410),
-        (.refreshTokenExpired, 418),
-        (.accessTokenExpired, 419),
+        (.notFound, 404), (.paymentNotFound, 404),
+        (.refreshTokenExpired, 400),
+        (.accessTokenExpired, 401),
         (.paymentAmountForged, 422),
         (.rateLimited, 429),
-        (.notOwner, 445),
+        (.notOwner, 403),
         (.internalError, 500), (.storage, 500), (.gatewayInvalidRequest, 500),
         (.gatewayUnavailable, 502), (.gatewayAuthenticationFailed, 502), (.gatewayForbidden, 502),
         (.invalidGatewayResponse, 502),
         (.gatewayTimeout, 504),
     ]
 
-    @Test("each code maps to its status", arguments: table)
+    /// Where the KeyCat app's profile differs from the standard one; every other code is the same.
+    static let appProfile: [KeyCatError.Code: Int] = [
+        .notFound: 410, .paymentNotFound: 410, .refreshTokenExpired: 418, .accessTokenExpired: 419, .notOwner: 445,
+    ]
+
+    @Test("each code maps to its standard status", arguments: table)
     func status(code: KeyCatError.Code, status: Int) {
         #expect(KeyCatError(code, "x").httpStatus == status)
+        #expect(KeyCatError(code, "x").httpStatus(in: .standard) == status)
+    }
+
+    @Test("the KeyCat app's profile answers 410, 418, 419 and 445 where it always did, and the rest as standard", arguments: table)
+    func appStatus(code: KeyCatError.Code, status: Int) {
+        #expect(KeyCatError(code, "x").httpStatus(in: .keyCatApp) == (Self.appProfile[code] ?? status))
+    }
+
+    @Test("a refused token names invalid_token in its challenge (RFC 6750 §3); a missing one gets the bare scheme")
+    func challenges() {
+        let expired = HTTPErrorResponse(KeyCatError(.accessTokenExpired, "expired"))
+        #expect(expired.status == 401)
+        #expect(expired.headers["WWW-Authenticate"] == #"Bearer error="invalid_token", error_description="the access token expired""#)
+        let invalid = HTTPErrorResponse(KeyCatError(.invalidToken, "bad signature"))
+        #expect(invalid.headers["WWW-Authenticate"]?.hasPrefix(#"Bearer error="invalid_token""#) == true)
+        let missing = HTTPErrorResponse(KeyCatError(.invalidToken, "none", context: ["token": "missing"]))
+        #expect(missing.headers["WWW-Authenticate"] == "Bearer")
+        let app = HTTPErrorResponse(KeyCatError(.accessTokenExpired, "expired"), profile: .keyCatApp)
+        #expect(app.status == 419 && app.headers["WWW-Authenticate"] == nil)
+    }
+
+    @Test("a refused refresh token is RFC 6749 §5.2's invalid_grant, uncached, and keeps its code")
+    func invalidGrant() throws {
+        let response = HTTPErrorResponse(KeyCatError(.refreshTokenExpired, "log in again"))
+        #expect(response.status == 400 && response.headers["Cache-Control"] == "no-store")
+        let object = try JSONSerialization.jsonObject(with: response.body) as? [String: String]
+        #expect(object == ["code": "refresh_token_expired", "message": "log in again", "error": "invalid_grant",
+                           "error_description": "log in again"])
+        let app = HTTPErrorResponse(KeyCatError(.refreshTokenExpired, "log in again"), profile: .keyCatApp)
+        let appObject = try JSONSerialization.jsonObject(with: app.body) as? [String: String]
+        #expect(app.status == 418 && appObject == ["code": "refresh_token_expired", "message": "log in again"])
     }
 
     @Test("every code has a row in the table, and codes are unique snake_case")

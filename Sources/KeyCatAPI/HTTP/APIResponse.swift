@@ -29,8 +29,8 @@ public struct APIResponse: Sendable, Hashable {
     static let noContent = APIResponse(status: 204)
 
     /// The answer for any error a handler threw: ``HTTPErrorResponse``'s status, headers and body.
-    static func error(_ error: any Error) -> APIResponse {
-        let answer = HTTPErrorResponse(error)
+    static func error(_ error: any Error, profile: HTTPStatusProfile = .standard) -> APIResponse {
+        let answer = HTTPErrorResponse(error, profile: profile)
         var headers = HTTPHeaders()
         for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) { headers[name] = value }
         return APIResponse(status: answer.status, headers: headers, body: Array(answer.body))

@@ -27,7 +27,7 @@ struct KeyCatServer {
 
         let keycat = try KeyCat.open(configuration)
         defer { keycat.close() }
-        let api = KeyCatAPI(keycat)
+        let api = KeyCatAPI(keycat, statusProfile: settings.statusProfile)
         let router = Router(context: ServerContext.self)
         router.add(middleware: LogRequestsMiddleware(.info))
         var middleware = KeyCatAPIMiddleware<ServerContext>(api: api)

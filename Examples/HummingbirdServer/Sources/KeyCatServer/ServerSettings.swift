@@ -12,6 +12,7 @@ import Logging
 /// | `KEYCAT_TOKEN_SIGNING_KEY`, `KEYCAT_CURSOR_KEY` | base64 of 32+ random bytes each | kept in the database |
 /// | `KEYCAT_PG_URL`, `KEYCAT_PG_API_KEY`, `KEYCAT_PG_API_SECRET`, `KEYCAT_PG_WEBHOOK_SECRETS` (comma-separated) | a real PortOne-v1-shaped PG | the simulator beside the database |
 /// | `LOG_LEVEL` | `trace` … `critical` | `info` |
+/// | `KEYCAT_HTTP_STATUS_PROFILE` | `standard`, or `keycat-app` for the KeyCat app's old statuses (410, 418, 419, 445) | `standard` |
 /// | `KEYCAT_ACCESS_TOKEN_SECONDS`, `KEYCAT_PASSWORD_ITERATIONS` | for tests only: short-lived tokens, cheap hashing | 900, 600,000 |
 /// | `KEYCAT_BENCH_ROUTES` | `1` adds `GET /bench/static` (see ``BenchRoutes``) | off |
 struct ServerSettings {
@@ -19,6 +20,7 @@ struct ServerSettings {
     var port = 8080
     var logLevel = Logger.Level.info
     var benchRoutes = false
+    var statusProfile = HTTPStatusProfile.standard
     var keycat: KeyCat.Configuration
 
     struct Invalid: Error, CustomStringConvertible {
@@ -58,6 +60,12 @@ struct ServerSettings {
             logLevel = parsed
         }
         benchRoutes = value("KEYCAT_BENCH_ROUTES") == "1"
+        if let profile = value("KEYCAT_HTTP_STATUS_PROFILE") {
+            guard let parsed = HTTPStatusProfile(rawValue: profile) else {
+                throw Invalid(description: "KEYCAT_HTTP_STATUS_PROFILE must be one of \(HTTPStatusProfile.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            statusProfile = parsed
+        }
         keycat.tokenSigningKey = try key("KEYCAT_TOKEN_SIGNING_KEY")
         keycat.cursorKey = try key("KEYCAT_CURSOR_KEY")
         if let seconds = try integer("KEYCAT_ACCESS_TOKEN_SECONDS", in: 1...86_400) {
