@@ -7,8 +7,8 @@ import Testing
 @Suite("A hostile client: other users' objects, fields and functions", .serialized,
        .enabled(if: HTTPTestServer.isConfigured, "\(HTTPTestServer.skipReason)"))
 struct HostileAccessTests {
-    /// Refusals of someone else's object: not found or forbidden (never the object), whatever
-    /// (the standard profile, which the test server answers with).
+    /// Refusals of someone else's object in the standard status profile, which the test server
+    /// answers with: forbidden or not found, never the object.
     static let refusedStatuses: Set<Int> = [403, 404]
 
     @Test("another buyer's order: reading, confirming, cancelling and its refunds are refused, and nothing changes")
