@@ -40,7 +40,8 @@ let package = Package(
         // KeyCat may hand out the simulator as its gateway (staging, tests, the CLI).
         .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData", "KeyCatPGSimulator"]),
         // The REST layer: a route table and one `respond(to:)` any server framework adapts to.
-        .target(name: "KeyCatAPI", dependencies: ["KeyCat"]),
+        // (Infrastructure for SHA-256, which tags the catalog's answers.)
+        .target(name: "KeyCatAPI", dependencies: ["KeyCat", "KeyCatInfrastructure"]),
         // The demo drives the simulator's payment window (test cards) and its webhook delivery.
         .executableTarget(name: "keycat-admin", dependencies: ["KeyCat", "KeyCatPGSimulator"]),
         // The benchmark: KeyCat against raw SQLite, libpq and libcrypto doing the same work.

@@ -24,6 +24,8 @@ public struct KeyCatAPI: Sendable {
     /// The route table by the number of segments in each path: a path is only tried against
     /// the routes it could match.
     let routesBySegmentCount: [Int: [Route]]
+    /// The catalog reads' answers, kept while the store has not changed (``CatalogCache``).
+    let catalogCache = CatalogCache()
 
     public init(_ keycat: KeyCat, statusProfile: HTTPStatusProfile = .standard) {
         self.keycat = keycat
@@ -61,7 +63,7 @@ public struct KeyCatAPI: Sendable {
         do {
             let caller = try authenticate(request, for: route.access)
             let context = RequestContext(request: request, keycat: keycat, parameters: parameters, caller: caller,
-                                         route: route.description)
+                                         route: route.description, cache: catalogCache)
             return try await route.handler(context)
         } catch {
             return APIResponse.error(error, profile: statusProfile)

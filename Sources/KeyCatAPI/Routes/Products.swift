@@ -13,12 +13,19 @@ enum ProductRoutes {
 
     static let routes: [Route] = [
         Route("GET", "/products", .anyone, query: listQuery) { context in
-            let request = try listRequest(context)
-            let now = context.now
-            return .json(PageBody(try context.keycat.catalog.list(request)) { ProductBody($0, at: now) })
+            try context.catalogRead { () throws(KeyCatError) in
+                let request = try listRequest(context)
+                let now = context.now
+                let page = try context.keycat.catalog.list(request)
+                return (.json(PageBody(page) { ProductBody($0, at: now) }), RequestContext.priceBoundary(of: page.items, after: now))
+            }
         },
         Route("GET", "/products/{id}", .anyone) { context in
-            .json(ProductBody(try context.keycat.catalog.product(context.id()), at: context.now))
+            try context.catalogRead { () throws(KeyCatError) in
+                let now = context.now
+                let product = try context.keycat.catalog.product(context.id())
+                return (.json(ProductBody(product, at: now)), RequestContext.priceBoundary(of: [product], after: now))
+            }
         },
         Route("POST", "/products", .roles([.seller, .admin]), body: .json(limit: createLimit), status: 201) { context in
             let body = try context.json(ProductCreateBody.self)

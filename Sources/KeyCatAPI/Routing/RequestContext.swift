@@ -11,6 +11,8 @@ struct RequestContext: Sendable {
     /// The authenticated caller; nil only on ``RouteAccess/anyone`` routes.
     let caller: Principal?
     let route: RouteDescription
+    /// The catalog reads' answers kept in memory (see ``catalogRead(_:)``).
+    let cache: CatalogCache
 
     /// The time now, by KeyCat's clock.
     var now: Date { keycat.configuration.clock.now() }

@@ -15,6 +15,8 @@ package final class SQLiteDatabase: Sendable {
     private let writer: LockedConnection
     @usableFromInline let readers: [LockedConnection]
     private let nextReader = Atomic<Int>(0)
+    /// Answers ``dataVersion()``. Nil for an in-memory database.
+    private let versionProbe: DataVersionProbe?
 
     /// Opens (and with `createIfMissing`, creates) the database at `path`. A file it creates is
     /// owner-only (0600) whatever the umask, see ``OwnerOnlyFile``.
@@ -61,6 +63,20 @@ package final class SQLiteDatabase: Sendable {
         }
         self.writer = LockedConnection(writerConnection)
         self.readers = readerConnections
+        versionProbe = Self.isInMemory(path) ? nil : DataVersionProbe(path: path, configuration: configuration)
+    }
+
+    /// A number that changes whenever a transaction commits to the file — through this
+    /// database's writer or any other connection, in this process or another — and stays the
+    /// same otherwise: SQLite's `PRAGMA data_version`, asked of one connection that never writes
+    /// (https://sqlite.org/pragma.html#pragma_data_version). In WAL mode it reads the shared
+    /// WAL index, so it costs no file I/O. Nil for an in-memory database.
+    ///
+    /// A cache that reads this *before* reading the rows it keeps, and files what it read under
+    /// that number, never serves rows older than a commit it has been told about: rows read after
+    /// the number can only be newer than it, and the next commit changes the number.
+    package func dataVersion() throws -> Int64? {
+        try versionProbe?.version()
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE … COMMIT`), rolled back if it throws.
@@ -129,6 +145,42 @@ package final class SQLiteDatabase: Sendable {
     package func close() {
         try? writer.withLock { $0.close() }
         for reader in readers { try? reader.withLock { $0.close() } }
+        versionProbe?.close()
+    }
+}
+
+/// The connection behind ``SQLiteDatabase/dataVersion()``: read-only, opened on first use (most
+/// programs never ask, and a connection holds file descriptors), and never used for anything
+/// else, since `PRAGMA data_version` compares one connection's view with its own last one.
+///
+/// `@unchecked Sendable`: `connection` is only touched while `lock` is held.
+final class DataVersionProbe: @unchecked Sendable {
+    private let path: String
+    private let configuration: SQLiteConfiguration
+    private let lock = NSLock()
+    private var connection: SQLiteConnection?
+    private var closed = false
+
+    init(path: String, configuration: SQLiteConfiguration) {
+        self.path = path
+        self.configuration = configuration
+    }
+
+    func version() throws -> Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        // 21 is SQLITE_MISUSE, what every other use of a closed database answers.
+        guard !closed else { throw SQLiteError(extendedCode: 21, message: "the database is closed", sql: "PRAGMA data_version") }
+        if connection == nil { connection = try SQLiteConnection(path: path, configuration: configuration, readOnly: true) }
+        return try connection?.queryOne("PRAGMA data_version") { $0.int64(0) } ?? 0
+    }
+
+    func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        connection?.close()
+        connection = nil
+        closed = true
     }
 }
 

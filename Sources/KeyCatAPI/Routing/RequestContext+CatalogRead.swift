@@ -1,0 +1,53 @@
+import Foundation
+import KeyCat
+
+extension RequestContext {
+    /// What a CDN or browser may do with a catalog read: keep it, but ask again each time
+    /// (`no-cache`), which its `ETag` makes a cheap 304 while nothing changed. Stock and prices
+    /// change with every order, so no answer is ever fresh for a fixed time.
+    static let catalogCacheControl = "public, no-cache"
+
+    /// Answers a catalog read (the same for every caller) with a strong `ETag`, `304 Not
+    /// Modified` for an `If-None-Match` that names it, and from ``CatalogCache`` while the store
+    /// has not changed since the answer was read.
+    ///
+    /// - Parameter read: reads the rows and builds the answer; returns it with the time it stops
+    ///   being true without a write (the earliest end of a running discount it shows), if any.
+    func catalogRead(_ read: () throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?)) throws(KeyCatError) -> APIResponse {
+        let now = self.now
+        // Read before the rows: an answer filed under it can only be newer than it.
+        let version = try keycat.dataVersion()
+        let key = cacheKey
+        var response: APIResponse
+        if let version, let kept = cache.answer(for: key, version: version, now: now) {
+            response = kept
+        } else {
+            let answer = try read()
+            response = answer.response
+            guard response.status == 200 else { return response }
+            response.headers["ETag"] = APIResponse.entityTag(of: response.body)
+            response.headers["Cache-Control"] = Self.catalogCacheControl
+            if let version { cache.store(response, for: key, version: version, expiresAt: answer.expiresAt) }
+        }
+        if let tag = response.headers["ETag"], APIResponse.ifNoneMatch(request.headers["If-None-Match"], matches: tag) {
+            return response.notModified()
+        }
+        return response
+    }
+
+    /// The route and its decoded query, in the order sent: two spellings of one query are two
+    /// entries, never one entry for two queries.
+    private var cacheKey: String {
+        var key = route.method + " " + request.path
+        for (name, value) in request.query {
+            key += "\u{0}" + name + "=" + value
+        }
+        return key
+    }
+
+    /// The earliest end of a running discount among `products`: the moment a selling price
+    /// shown changes without a write.
+    static func priceBoundary(of products: some Sequence<Product>, after now: Date) -> Date? {
+        products.compactMap(\.pricing.discountEndsAt).filter { $0 > now }.min()
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import KeyCat
+import Synchronization
+@testable import KeyCatAPI
+import KeyCatTestSupport
+import Testing
+
+/// The catalog's reads carry a strong ETag, answer a matching `If-None-Match` with 304, and are
+/// served from memory only while nothing has committed: after a write returns, no read shows the
+/// price or stock from before it.
+@Suite("Catalog reads: ETag, 304 and a cache that never serves a stale price or stock")
+struct CatalogReadCacheTests {
+    @Test("a product and a page carry a strong ETag and Cache-Control; If-None-Match that names it is a 304 without a body",
+          arguments: TestStore.allCases)
+    func conditionalReads(store: TestStore) async throws {
+        try await APITestServer.with(store) { server in
+            let id = try await server.product()
+            for target in ["/products/\(id)", "/products?limit=5&sort=newest"] {
+                let first = try await server.send("GET", target)
+                let tag = try #require(first.response.headers["ETag"], "\(target)")
+                #expect(tag.hasPrefix("\"") && tag.hasSuffix("\"") && !tag.hasPrefix("W/"))
+                #expect(first.response.headers["Cache-Control"] == "public, no-cache")
+                for header in [tag, "W/\(tag)", "\"other\", \(tag)", "*"] {
+                    let again = try await server.send("GET", target, headers: ["If-None-Match": header])
+                    #expect(again.status == 304 && again.response.body.isEmpty, "\(target) with \(header): \(again)")
+                    #expect(again.response.headers["ETag"] == tag)
+                }
+                let other = try await server.send("GET", target, headers: ["If-None-Match": "\"not-this-one\""])
+                #expect(other.status == 200 && other.response.body == first.response.body)
+            }
+        }
+    }
+
+    @Test("a read after a price change, an order or a delete shows it, on a warm cache", arguments: TestStore.allCases)
+    func writesAreSeen(store: TestStore) async throws {
+        try await APITestServer.with(store) { server in
+            let seller = try await server.signedIn(.seller, "cacheseller")
+            let created = try await server.send("POST", "/products", json: APITestServer.productJSON(price: 50_000, stock: 10),
+                                                token: seller.token)
+            let id = try #require(created.int("id"))
+            let buyer = try await server.signedIn(.buyer, "cachebuyer")
+            let page = "/products?seller_id=\(seller.id)"
+            func shown() async throws -> (detail: Answer, page: Answer) {
+                (try await server.send("GET", "/products/\(id)"), try await server.send("GET", page))
+            }
+            var (detail, list) = try await shown()
+            (detail, list) = try await shown()  // the second is served from memory
+            #expect(detail["price"] as? Int == 50_000 && list.items.first?["price"] as? Int == 50_000)
+            if store == .sqlite { #expect(server.api.catalogCache.count >= 2) }
+
+            let tag = try #require(detail.response.headers["ETag"])
+            let patched = try await server.send("PATCH", "/products/\(id)", json: ["price": 45_000, "version": 1], token: seller.token)
+            try #require(patched.status == 200, "\(patched)")
+            (detail, list) = try await shown()
+            #expect(detail["price"] as? Int == 45_000 && list.items.first?["price"] as? Int == 45_000, "\(detail)")
+            let revalidated = try await server.send("GET", "/products/\(id)", headers: ["If-None-Match": tag])
+            #expect(revalidated.status == 200, "the old tag no longer matches: \(revalidated)")
+
+            let order = try await server.send("POST", "/checkout", json: ["items": [["product_id": id, "quantity": 3]]], token: buyer.token)
+            try #require(order.status == 201, "\(order)")
+            (detail, list) = try await shown()
+            #expect(detail["stock"] as? Int == 7 && list.items.first?["stock"] as? Int == 7, "\(detail)")
+
+            let deleted = try await server.send("DELETE", "/products/\(id)", token: seller.token)
+            try #require(deleted.status == 204, "\(deleted)")
+            (detail, list) = try await shown()
+            #expect(detail.status == 404 && list.items.isEmpty, "\(detail)")
+        }
+    }
+
+    @Test("a write by another process on the same file is seen by the next read")
+    func anotherProcessesWrite() async throws {
+        try await APITestServer.with(.sqlite) { server in
+            let id = try await server.product(price: 50_000, stock: 10)
+            #expect(try await server.send("GET", "/products/\(id)")["stock"] as? Int == 10)
+            #expect(try await server.send("GET", "/products/\(id)")["stock"] as? Int == 10)
+            // A second KeyCat on the file, as keycat-admin would open it.
+            var configuration = server.keycat.configuration
+            configuration.clock = server.clock
+            let other = try KeyCat.open(configuration)
+            defer { other.close() }
+            _ = try other.catalog.adjustStock(ProductID(rawValue: id), by: StockAdjustment(change: 5, reason: "restock from the warehouse"),
+                                              by: .operatorConsole("tests"))
+            #expect(try await server.send("GET", "/products/\(id)")["stock"] as? Int == 15)
+        }
+    }
+
+    @Test("an answer showing a sale price expires when the discount ends, with no write")
+    func discountBoundary() async throws {
+        try await APITestServer.with(.sqlite) { server in
+            let seller = try await server.signedIn(.seller, "saleseller")
+            var product = APITestServer.productJSON(price: 40_000, stock: 5)
+            let ends = server.clock.now().addingTimeInterval(3_600)
+            product["discount_ends_at"] = ISO8601DateFormatter().string(from: ends)
+            let created = try await server.send("POST", "/products", json: product, token: seller.token)
+            let id = try #require(created.int("id"), "\(created)")
+            for _ in 0..<2 { #expect(try await server.send("GET", "/products/\(id)")["price"] as? Int == 40_000) }
+            server.clock.advance(by: 3_601)
+            let after = try await server.send("GET", "/products/\(id)")
+            #expect(after["price"] as? Int == 50_000, "the regular price once the discount ended: \(after)")
+        }
+    }
+
+    @Test("readers racing a writer never see a price from before a write that returned")
+    func noStaleReadUnderLoad() async throws {
+        try await APITestServer.with(.sqlite) { server in
+            let seller = try await server.signedIn(.seller, "raceseller")
+            let created = try await server.send("POST", "/products", json: APITestServer.productJSON(price: 10_000, stock: 5),
+                                                token: seller.token)
+            let id = try #require(created.int("id"))
+            let stop = Stopper()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        while !stop.isStopped {
+                            _ = try await server.send("GET", "/products/\(id)")
+                            _ = try await server.send("GET", "/products?seller_id=\(seller.id)")
+                        }
+                    }
+                }
+                for round in 1...60 {
+                    let price = 10_000 + round * 10
+                    let patched = try await server.send("PATCH", "/products/\(id)", json: ["price": price, "version": round],
+                                                        token: seller.token)
+                    try #require(patched.status == 200, "\(patched)")
+                    let detail = try await server.send("GET", "/products/\(id)")
+                    let list = try await server.send("GET", "/products?seller_id=\(seller.id)")
+                    #expect(detail["price"] as? Int == price, "round \(round): \(detail)")
+                    #expect(list.items.first?["price"] as? Int == price, "round \(round): \(list)")
+                }
+                stop.stop()
+                try await group.waitForAll()
+            }
+        }
+    }
+}
+
+/// A flag the racing readers poll.
+final class Stopper: Sendable {
+    private let flag = Mutex(false)
+    var isStopped: Bool { flag.withLock { $0 } }
+    func stop() { flag.withLock { $0 = true } }
+}
