@@ -33,11 +33,16 @@ public struct KeyCatAPI: Sendable {
         routesBySegmentCount = Dictionary(grouping: Self.routeTable) { $0.path.segments.count }
     }
 
-    /// Every route, grouped by resource.
-    static let routeTable: [Route] =
-        AccountRoutes.routes + SellerRoutes.routes + ProductRoutes.routes + ReviewRoutes.routes
-        + BookmarkRoutes.routes + FollowRoutes.routes + CartRoutes.routes + CheckoutRoutes.routes
-        + OrderRoutes.routes + WebhookRoutes.routes
+    /// Every route, grouped by resource. Two routes that one request could match are a
+    /// programming error, caught here when the table is first built (``Route/clashes(in:)``).
+    static let routeTable: [Route] = {
+        let table = AccountRoutes.routes + SellerRoutes.routes + ProductRoutes.routes + ReviewRoutes.routes
+            + BookmarkRoutes.routes + FollowRoutes.routes + CartRoutes.routes + CheckoutRoutes.routes
+            + OrderRoutes.routes + WebhookRoutes.routes
+        let clashes = Route.clashes(in: table)
+        precondition(clashes.isEmpty, "routes that one request could match: \(clashes)")
+        return table
+    }()
 
     /// The route table as data (method, path, access, body, query, status).
     public static var routes: [RouteDescription] { routeTable.map(\.description) }

@@ -55,7 +55,7 @@ enum ProductRoutes {
             return .json(ProductBody(product, at: context.now))
         },
         Route("GET", "/images/{file_name}", .anyone) { context in
-            let fileName = context.name("file_name")
+            let fileName = try context.name("file_name")
             guard isImageFileName(fileName) else {
                 throw KeyCatError.validation("file_name", "file_name must be a product image's name: 64 hex digits, a dot, and jpg, png, webp or gif")
             }

@@ -24,12 +24,25 @@ struct RequestContext: Sendable {
     }
 
     /// The path parameter `name` as a typed id. The router matched it as a positive integer.
-    func id<ID: EntityID>(_ name: String = "id", as type: ID.Type = ID.self) -> ID {
-        ID(rawValue: parameters[name].flatMap { Int64($0) } ?? 0)
+    ///
+    /// - Throws: `internal` when the route's path has no such parameter: a handler asking for a
+    ///   name its pattern does not declare is a programming error, never an id of 0.
+    func id<ID: EntityID>(_ name: String = "id", as type: ID.Type = ID.self) throws(KeyCatError) -> ID {
+        guard let text = parameters[name], let value = Int64(text) else { throw undeclared(name) }
+        return ID(rawValue: value)
     }
 
     /// A text path parameter (`{file_name}`), as the router matched it.
-    func name(_ name: String) -> String { parameters[name] ?? "" }
+    ///
+    /// - Throws: `internal` when the route's path has no such parameter.
+    func name(_ name: String) throws(KeyCatError) -> String {
+        guard let text = parameters[name] else { throw undeclared(name) }
+        return text
+    }
+
+    private func undeclared(_ name: String) -> KeyCatError {
+        KeyCatError(.internalError, "\(route) reads an undeclared path parameter \(name)")
+    }
 
     /// The body decoded as `Body`; an empty body reads as `{}`.
     ///
