@@ -12,7 +12,7 @@ public enum AccountRules {
     /// domain with a dot, no spaces or control characters (a NUL, which Postgres cannot store,
     /// among them), at most 254 characters.
     public static func email(_ raw: String) throws(KeyCatError) -> String {
-        let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let email = try TextRules.text(raw, emailField).lowercased()
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard email.count <= maxEmailLength, parts.count == 2, !parts[0].isEmpty,
               parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
@@ -28,12 +28,18 @@ public enum AccountRules {
         text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
-    /// Trims a nick and checks it is 2–20 characters with no control or format characters.
+    /// An email's text rules: 254 characters and 320 bytes (RFC 5321's limits on a path).
+    public static let emailField = TextRules.Field("email", characters: 0...maxEmailLength, maximumBytes: 320)
+    /// A nick's text rules: 2–20 characters, at most 80 bytes.
+    public static let nickField = TextRules.Field("nick", characters: nickLength)
+    /// A profile image reference's text rules: at most 500 characters and 500 bytes.
+    public static let profileImageField = TextRules.Field("profile_image", characters: 1...maxProfileImageLength,
+                                                          maximumBytes: maxProfileImageLength)
+
+    /// Trims a nick, normalises it to NFC and checks it is 2–20 characters and at most 80 bytes,
+    /// with no control or format characters and no long run of combining marks (``TextRules``).
     public static func nick(_ raw: String) throws(KeyCatError) -> String {
-        let nick = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard nickLength.contains(nick.count) else {
-            throw KeyCatError.validation("nick", "nick must be 2 to 20 characters")
-        }
+        let nick = try TextRules.text(raw, nickField)
         // Control (Cc) and format (Cf) characters, so openapi.yaml can spell the rule exactly.
         guard !nick.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) else {
             throw KeyCatError.validation("nick", "nick may not contain control characters")
@@ -76,7 +82,7 @@ public enum AccountRules {
 
     /// Checks a profile image reference: 1–500 characters, no spaces or control characters.
     public static func profileImage(_ raw: String) throws(KeyCatError) -> String {
-        let reference = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let reference = try TextRules.text(raw, profileImageField)
         guard (1...maxProfileImageLength).contains(reference.count),
               !reference.contains(where: { $0.isWhitespace }) else {
             throw KeyCatError.validation("profile_image", "profile image must be an image reference of at most 500 characters")

@@ -32,10 +32,8 @@ public struct ProductDraft: Sendable, Hashable {
     ///   (at most 2000), the price fields, `delivery_fee` (0–1,000,000), `stock` (0–1,000,000).
     public func validated(at now: Date) throws(KeyCatError) -> ProductDraft {
         var draft = self
-        draft.title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        draft.content = content.trimmingCharacters(in: .whitespacesAndNewlines)
-        try Self.validateTitle(draft.title)
-        try Self.validateContent(draft.content)
+        draft.title = try Self.validateTitle(title)
+        draft.content = try Self.validateContent(content)
         try pricing.validate(at: now)
         try Self.validateDeliveryFee(delivery.fee)
         try Self.validateStock(stock)
@@ -51,19 +49,19 @@ public struct ProductDraft: Sendable, Hashable {
     /// Units in stock.
     public static let stockRange = 0...1_000_000
 
-    static func validateTitle(_ title: String) throws(KeyCatError) {
-        guard titleLength.contains(title.count) else {
-            throw .validation("title", "title must be 1–100 characters")
-        }
-        guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .validation("title", "title cannot contain control characters")
-        }
+    /// A title: 1–100 characters, at most 400 bytes, no control characters (``TextRules``).
+    public static let titleField = TextRules.Field("title", characters: titleLength, refusesControlCharacters: true)
+    /// A description: at most 2000 characters and 8,000 bytes; line breaks allowed.
+    public static let contentField = TextRules.Field("content", characters: 0...maximumContentLength)
+
+    /// The title trimmed and in NFC, once it passes ``titleField``.
+    static func validateTitle(_ title: String) throws(KeyCatError) -> String {
+        try TextRules.text(title, titleField)
     }
 
-    static func validateContent(_ content: String) throws(KeyCatError) {
-        guard content.count <= maximumContentLength else {
-            throw .validation("content", "content must be at most 2000 characters")
-        }
+    /// The description trimmed and in NFC, once it passes ``contentField``.
+    static func validateContent(_ content: String) throws(KeyCatError) -> String {
+        try TextRules.text(content, contentField)
     }
 
     static func validateDeliveryFee(_ fee: Money) throws(KeyCatError) {
@@ -112,8 +110,8 @@ public struct ProductChanges: Sendable, Hashable {
     /// exists. What ties fields together (the prices) is checked on the result by
     /// ``applied(to:at:)``.
     public func validateFields() throws(KeyCatError) {
-        if let title { try ProductDraft.validateTitle(title.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        if let content { try ProductDraft.validateContent(content.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        if let title { _ = try ProductDraft.validateTitle(title) }
+        if let content { _ = try ProductDraft.validateContent(content) }
         if let regularPrice, regularPrice.won <= 0 {
             throw .validation("regular_price", "regular_price must be more than 0")
         }

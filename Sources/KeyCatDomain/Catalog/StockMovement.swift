@@ -64,10 +64,7 @@ public struct StockAdjustment: Sendable, Hashable {
         guard change != 0, (-1_000_000...1_000_000).contains(change) else {
             throw .validation("by", "an adjustment moves between 1 and 1,000,000 units, up or down")
         }
-        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...200).contains(reason.count) else {
-            throw .validation("reason", "a stock adjustment needs a reason of 1–200 characters")
-        }
+        let reason = try TextRules.text(reason, TextRules.Field("reason", characters: 1...200))
         return StockAdjustment(change: change, reason: reason)
     }
 }

@@ -55,8 +55,9 @@ struct IdempotentRunner: Sendable {
         _ body: () async throws(KeyCatError) -> Answer
     ) async throws(KeyCatError) -> Answer {
         guard let key else { return try await body() }
-        guard !key.isEmpty, key.count <= 255 else {
-            throw KeyCatError.validation("idempotency_key", "an idempotency key has 1–255 characters")
+        // Bytes, not characters: a key is an opaque token, and a character may be any number of bytes.
+        guard !key.isEmpty, key.utf8.count <= 255 else {
+            throw KeyCatError.validation("idempotency_key", "an idempotency key has 1–255 bytes")
         }
         let claimedAt = clock.now()
         switch try store.claim(scope: scope, key: key, fingerprint: fingerprint, at: claimedAt,

@@ -130,10 +130,6 @@ extension OrderService {
     public static let reasonLength = 1...200
 
     static func checkedReason(_ reason: String) throws(KeyCatError) -> String {
-        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard reasonLength.contains(reason.count) else {
-            throw KeyCatError.validation("reason", "a reason has 1–200 characters")
-        }
-        return reason
+        try TextRules.text(reason, TextRules.Field("reason", characters: reasonLength))
     }
 }

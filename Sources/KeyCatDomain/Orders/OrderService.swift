@@ -73,12 +73,9 @@ public struct OrderService: Sendable {
     /// Marks a paid order shipped with its carrier and tracking number (admin).
     public func ship(_ id: OrderID, carrier: String, trackingNumber: String, by principal: Principal) throws(KeyCatError) -> Order {
         try principal.require(.admin, to: "ship orders")
-        let carrier = carrier.trimmingCharacters(in: .whitespacesAndNewlines)
-        let tracking = trackingNumber.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...50).contains(carrier.count) else { throw KeyCatError.validation("carrier", "a carrier has 1–50 characters") }
-        guard (1...50).contains(tracking.count) else {
-            throw KeyCatError.validation("tracking_number", "a tracking number has 1–50 characters")
-        }
+        let carrier = try TextRules.text(carrier, TextRules.Field("carrier", characters: 1...50, refusesControlCharacters: true))
+        let tracking = try TextRules.text(trackingNumber, TextRules.Field("tracking_number", characters: 1...50,
+                                                                          refusesControlCharacters: true))
         return try move(id, to: .shipped, by: principal, detail: "\(carrier) \(tracking)") { move in
             move.carrier = carrier
             move.trackingNumber = tracking

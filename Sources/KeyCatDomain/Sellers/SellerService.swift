@@ -5,6 +5,11 @@ import Foundation
 public struct SellerService: Sendable {
     /// Who the audit log and ``SellerApplication/decidedBy`` name for automatic rejections.
     public static let registryActor = "system:business-registry"
+    /// The representative's name on an application: 1–50 characters, at most 200 bytes.
+    public static let representativeNameField = TextRules.Field("representative_name", characters: 1...50,
+                                                                refusesControlCharacters: true)
+    /// An operator's reason for a rejection: 1–500 characters, at most 2,000 bytes.
+    public static let rejectionReasonField = TextRules.Field("reason", characters: 1...500)
 
     let applications: any SellerApplicationRepository
     let users: any UserRepository
@@ -36,10 +41,7 @@ public struct SellerService: Sendable {
     public func apply(_ form: SellerApplicationForm, by principal: Principal) async throws(KeyCatError) -> SellerApplication {
         try principal.require(.buyer, to: "apply to become a seller")
         let number = try BusinessRegistrationNumber(form.businessNumber)
-        let name = form.representativeName.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...50).contains(name.count) else {
-            throw KeyCatError.validation("representative_name", "the representative's name must be 1 to 50 characters")
-        }
+        let name = try TextRules.text(form.representativeName, Self.representativeNameField)
         guard form.openingDate <= CalendarDate(clock.now()), form.openingDate.year >= 1900 else {
             throw KeyCatError.validation("opening_date", "the opening date must be between 1900-01-01 and today")
         }
@@ -111,10 +113,7 @@ public struct SellerService: Sendable {
     ///   or one over 500 characters.
     public func reject(_ id: SellerApplicationID, reason: String, by principal: Principal) throws(KeyCatError) -> SellerApplication {
         try principal.require(.admin, to: "reject seller applications")
-        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...500).contains(reason.count) else {
-            throw KeyCatError.validation("reason", "a rejection needs a reason of 1 to 500 characters")
-        }
+        let reason = try TextRules.text(reason, Self.rejectionReasonField)
         let now = clock.now()
         let audit = AuditEntry(
             actor: principal.auditActor, action: "seller.reject", target: "seller_application:\(id)", detail: reason, at: now)

@@ -35,6 +35,8 @@ public struct Review: Sendable, Hashable, Identifiable {
 public struct ReviewForm: Sendable, Hashable {
     public static let ratingRange = 1...5
     public static let contentLength = 10...1000
+    /// A review's text rules: 10–1000 characters, at most 4,000 bytes (``TextRules``).
+    public static let contentField = TextRules.Field("content", characters: contentLength)
 
     public var rating: Int
     public var content: String
@@ -52,10 +54,6 @@ public struct ReviewForm: Sendable, Hashable {
         guard Self.ratingRange.contains(rating) else {
             throw KeyCatError.validation("rating", "a rating is 1 to 5 stars, got \(rating)")
         }
-        let trimmed = content.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard Self.contentLength.contains(trimmed.count) else {
-            throw KeyCatError.validation("content", "a review is 10 to 1000 characters, got \(trimmed.count)")
-        }
-        return ReviewForm(rating: rating, content: trimmed)
+        return ReviewForm(rating: rating, content: try TextRules.text(content, Self.contentField))
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+
+/// The rules every text field a client sends passes before its own (architecture §2): normalised
+/// to NFC, trimmed, at most a number of characters *and* of UTF-8 bytes, and no run of more than
+/// ``maximumCombiningRun`` combining marks.
+///
+/// Characters are counted as people see them (grapheme clusters), which alone bounds nothing: a
+/// letter followed by 400,000 combining accents is one character of 800 KB. So each field also
+/// has a byte cap (four bytes a character: every character a keyboard types fits), and a run of
+/// more than 30 non-starters (scalars whose canonical combining class is not 0) is refused, the
+/// limit of UAX #15's Stream-Safe Text Format (https://unicode.org/reports/tr15/#Stream_Safe_Text_2),
+/// which no real script needs. Text is stored in NFC, so one word is one spelling, whatever the
+/// keyboard that typed it.
+public enum TextRules {
+    /// The longest run of combining marks (non-starters) a text may hold.
+    public static let maximumCombiningRun = 30
+
+    /// What one field allows.
+    public struct Field: Sendable, Hashable {
+        /// The name the validation error carries (`title`, `content`…).
+        public var name: String
+        /// How many characters (grapheme clusters) once trimmed.
+        public var characters: ClosedRange<Int>
+        /// The most UTF-8 bytes once trimmed and normalised.
+        public var maximumBytes: Int
+        /// Whether control characters (Unicode Cc) are refused; a description may hold line breaks.
+        public var refusesControlCharacters: Bool
+
+        /// A field of `characters`, with a byte cap of four bytes a character unless given.
+        public init(_ name: String, characters: ClosedRange<Int>, maximumBytes: Int? = nil, refusesControlCharacters: Bool = false) {
+            self.name = name
+            self.characters = characters
+            self.maximumBytes = maximumBytes ?? 4 * characters.upperBound
+            self.refusesControlCharacters = refusesControlCharacters
+        }
+    }
+
+    /// `raw` trimmed of white space and newlines at both ends and normalised to NFC, once it
+    /// passes `field`'s rules.
+    ///
+    /// - Throws: `validation` naming the field: too many bytes, a run of more than 30 combining
+    ///   marks, a control character where refused, or too few or too many characters.
+    public static func text(_ raw: String, _ field: Field) throws(KeyCatError) -> String {
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        // NFC makes a string at most three times longer (UAX #15 §9): anything longer than three
+        // times the cap is refused before the work of normalising it.
+        guard trimmed.utf8.count <= 3 * field.maximumBytes else { throw tooLong(field) }
+        let text = trimmed.precomposedStringWithCanonicalMapping
+        guard text.utf8.count <= field.maximumBytes else { throw tooLong(field) }
+        guard longestCombiningRun(in: text) <= maximumCombiningRun else {
+            throw KeyCatError.validation(field.name, "\(field.name) has more than \(maximumCombiningRun) combining marks in a row")
+        }
+        if field.refusesControlCharacters, text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw KeyCatError.validation(field.name, "\(field.name) cannot contain control characters")
+        }
+        guard field.characters.contains(text.count) else {
+            let range = field.characters
+            let rule = range.lowerBound == 0 ? "at most \(range.upperBound)" : "\(range.lowerBound) to \(range.upperBound)"
+            throw KeyCatError.validation(field.name, "\(field.name) must be \(rule) characters")
+        }
+        return text
+    }
+
+    /// The longest run of consecutive non-starters (canonical combining class ≠ 0) in `text`.
+    public static func longestCombiningRun(in text: String) -> Int {
+        var longest = 0
+        var run = 0
+        for scalar in text.unicodeScalars {
+            if scalar.properties.canonicalCombiningClass.rawValue != 0 {
+                run += 1
+                longest = max(longest, run)
+            } else {
+                run = 0
+            }
+        }
+        return longest
+    }
+
+    static func tooLong(_ field: Field) -> KeyCatError {
+        KeyCatError.validation(field.name, "\(field.name) must be at most \(field.maximumBytes) bytes of UTF-8")
+    }
+}
