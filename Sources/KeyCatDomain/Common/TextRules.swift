@@ -23,7 +23,10 @@ public enum TextRules {
         public var characters: ClosedRange<Int>
         /// The most UTF-8 bytes once trimmed and normalised.
         public var maximumBytes: Int
-        /// Whether control characters (Unicode Cc) are refused; a description may hold line breaks.
+        /// Whether every control character (Unicode Cc) is refused. When false, tabs and line
+        /// breaks (`\t`, `\n`, `\r`) pass, for text written in paragraphs, and every other
+        /// control character is still refused: none is text, and each would cost six bytes of
+        /// JSON (`\u0001`) in every answer that shows it.
         public var refusesControlCharacters: Bool
 
         /// A field of `characters`, with a byte cap of four bytes a character unless given.
@@ -32,6 +35,12 @@ public enum TextRules {
             self.characters = characters
             self.maximumBytes = maximumBytes ?? 4 * characters.upperBound
             self.refusesControlCharacters = refusesControlCharacters
+        }
+
+        /// Whether `scalar` is a control character this field refuses.
+        func refuses(_ scalar: Unicode.Scalar) -> Bool {
+            guard scalar.properties.generalCategory == .control else { return false }
+            return refusesControlCharacters || !["\t", "\n", "\r"].contains(scalar)
         }
     }
 
@@ -50,7 +59,7 @@ public enum TextRules {
         guard longestCombiningRun(in: text) <= maximumCombiningRun else {
             throw KeyCatError.validation(field.name, "\(field.name) has more than \(maximumCombiningRun) combining marks in a row")
         }
-        if field.refusesControlCharacters, text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        if text.unicodeScalars.contains(where: field.refuses) {
             throw KeyCatError.validation(field.name, "\(field.name) cannot contain control characters")
         }
         guard field.characters.contains(text.count) else {
