@@ -85,4 +85,19 @@ struct OpenAPILimitsTests {
         let limit = OpenAPIContractTests.document["components"]?["parameters"]?["Limit"]?["schema"]
         #expect(Self.range(limit) == Int64(PageLimit.range.lowerBound)...Int64(PageLimit.range.upperBound))
     }
+
+    @Test("every text field a client sends states its byte cap, and it is the domain's", arguments: [
+        ("SignUp", "email", AccountRules.emailField), ("SignUp", "nick", AccountRules.nickField),
+        ("ProfileUpdate", "nick", AccountRules.nickField), ("ProfileUpdate", "profile_image", AccountRules.profileImageField),
+        ("ProductCreate", "title", ProductDraft.titleField), ("ProductCreate", "content", ProductDraft.contentField),
+        ("ProductChanges", "title", ProductDraft.titleField), ("ProductChanges", "content", ProductDraft.contentField),
+        ("ReviewForm", "content", ReviewForm.contentField),
+        ("SellerApplicationForm", "representative_name", SellerService.representativeNameField),
+        ("Rejection", "reason", SellerService.rejectionReasonField),
+        ("Reason", "reason", OrderService.reasonField), ("RefundRequest", "reason", OrderService.reasonField),
+        ("Ship", "carrier", OrderService.carrierField), ("Ship", "tracking_number", OrderService.trackingNumberField),
+    ])
+    func byteCaps(schema: String, name: String, field: TextRules.Field) {
+        #expect(Self.number(Self.property(schema, name), "x-keycat-max-bytes") == Int64(field.maximumBytes), "\(schema).\(name)")
+    }
 }

@@ -11,6 +11,7 @@ struct TextRulesTests {
         AccountRules.emailField, AccountRules.nickField, AccountRules.profileImageField,
         ProductDraft.titleField, ProductDraft.contentField, ReviewForm.contentField,
         SellerService.representativeNameField, SellerService.rejectionReasonField,
+        OrderService.reasonField, OrderService.carrierField, OrderService.trackingNumberField,
     ]
 
     @Test("a letter with 400,000 combining accents is two characters and still refused")

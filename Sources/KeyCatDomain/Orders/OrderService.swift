@@ -73,9 +73,8 @@ public struct OrderService: Sendable {
     /// Marks a paid order shipped with its carrier and tracking number (admin).
     public func ship(_ id: OrderID, carrier: String, trackingNumber: String, by principal: Principal) throws(KeyCatError) -> Order {
         try principal.require(.admin, to: "ship orders")
-        let carrier = try TextRules.text(carrier, TextRules.Field("carrier", characters: 1...50, refusesControlCharacters: true))
-        let tracking = try TextRules.text(trackingNumber, TextRules.Field("tracking_number", characters: 1...50,
-                                                                          refusesControlCharacters: true))
+        let carrier = try TextRules.text(carrier, Self.carrierField)
+        let tracking = try TextRules.text(trackingNumber, Self.trackingNumberField)
         return try move(id, to: .shipped, by: principal, detail: "\(carrier) \(tracking)") { move in
             move.carrier = carrier
             move.trackingNumber = tracking
