@@ -85,6 +85,11 @@ extension KeyCat {
         public var gatewayInitialBackoff: Duration = .milliseconds(200)
         /// How long checkout holds stock for payment. Default 15 minutes.
         public var reservationLifetime: TimeInterval = 15 * 60
+        /// What one buyer may hold unpaid: open orders, units of one product across them, and
+        /// how fast they may check out. Default ``StockHoldPolicy/standard`` (3 orders, 10 units,
+        /// 5 checkouts at once then one every 6 s); nil turns the caps off (load tests and
+        /// simulations that run many orders per buyer).
+        public var stockHolds: StockHoldPolicy? = .standard
 
         /// The registered SQLite VFS KeyCat's own database is opened through (the PG simulator's
         /// file is not). Nil: the platform's default. For the fault-injection tests.

@@ -124,7 +124,7 @@ public final class KeyCat: Sendable {
             orders: orderRepository, carts: carts, products: products, gateway: setup.gateway,
             webhookEvents: SQLWebhookEventStore(database: database), idempotency: idempotency,
             clock: configuration.clock, reservationLifetime: configuration.reservationLifetime,
-            auditLog: SQLAuditLog(database: database))
+            auditLog: SQLAuditLog(database: database), holds: configuration.stockHolds)
         orders = OrderService(orders: orderRepository, gateway: setup.gateway, idempotency: idempotency,
                               cursors: cursors, clock: configuration.clock)
         statistics = StatisticsService(statistics: SQLSalesStatistics(database: database), clock: configuration.clock)

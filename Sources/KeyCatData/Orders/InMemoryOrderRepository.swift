@@ -32,6 +32,27 @@ package final class InMemoryOrderRepository: OrderRepository {
 
     package func create(_ order: NewOrder, at now: Date) throws(KeyCatError) -> Order {
         try state.withLock { state throws(KeyCatError) -> Order in
+            if let limits = order.holdLimits {
+                let open = state.orders.values.filter {
+                    $0.buyerID == order.buyerID && $0.status == .awaitingPayment && $0.expiresAt > now
+                }
+                var held: [ProductID: Int] = [:]
+                for line in open.flatMap(\.lines) { held[line.productID, default: 0] += line.quantity }
+                try limits.check(order, openOrders: open.count, heldUnits: held)
+            }
+            // A product found short first gets back the units of its expired reservations.
+            for line in order.lines where (state.stock[line.productID] ?? 0) < line.quantity {
+                let expired = state.orders.values.filter {
+                    $0.status == .awaitingPayment && $0.expiresAt <= now && !state.outcomeUnknown.contains($0.id)
+                        && $0.lines.contains { $0.productID == line.productID }
+                }
+                for var stale in expired {
+                    stale.status = .expired
+                    stale.updatedAt = now
+                    state.orders[stale.id] = stale
+                    for held in stale.lines { state.stock[held.productID, default: 0] += held.quantity }
+                }
+            }
             for line in order.lines where (state.stock[line.productID] ?? 0) < line.quantity {
                 let left = state.stock[line.productID] ?? 0
                 throw KeyCatError(.outOfStock, "only \(left) of \(line.title) left, \(line.quantity) wanted",

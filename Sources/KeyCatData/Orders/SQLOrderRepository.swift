@@ -13,11 +13,18 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
     package func create(_ order: NewOrder, at now: Date) throws(KeyCatError) -> Order {
         try storage {
             try database.write { connection in
+                if let limits = order.holdLimits { try Self.checkHolds(order, limits, at: now, on: connection) }
                 for line in order.lines {
                     // The one statement that takes stock: it must hit, or the order is not made.
-                    let taken = try connection.run(
-                        "UPDATE products SET stock = stock - ?, version = version + 1, updated_at = ? WHERE id = ? AND stock >= ? AND listed = 1",
-                        [.int(line.quantity), StoredTime.value(now), .integer(line.productID.rawValue), .int(line.quantity)])
+                    let take = { () throws -> Int in
+                        try connection.run(
+                            "UPDATE products SET stock = stock - ?, version = version + 1, updated_at = ? WHERE id = ? AND stock >= ? AND listed = 1",
+                            [.int(line.quantity), StoredTime.value(now), .integer(line.productID.rawValue), .int(line.quantity)])
+                    }
+                    var taken = try take()
+                    if taken != 1, try Self.releaseExpiredReservations(of: line.productID, at: now, on: connection) > 0 {
+                        taken = try take()
+                    }
                     guard taken == 1 else {
                         let left = try connection.queryOne(
                             "SELECT CASE WHEN listed = 1 THEN stock ELSE 0 END FROM products WHERE id = ?",
@@ -52,6 +59,38 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
 
     package func find(_ id: OrderID) throws(KeyCatError) -> Order? {
         try storage { try database.read { try OrderRow.find(id, on: $0) } }
+    }
+
+    /// Refuses `order` when its buyer already holds as many open orders, or units of one of its
+    /// products, as `limits` allow. Runs in the creating transaction, so racing checkouts of one
+    /// buyer are counted one after the other.
+    static func checkHolds(_ order: NewOrder, _ limits: StockHoldLimits, at now: Date, on connection: some SQLConnection) throws {
+        let buyer = SQLValue.integer(order.buyerID.rawValue)
+        let open = try connection.queryOne(
+            "SELECT count(*) FROM orders WHERE buyer_id = ? AND status = 'awaiting_payment' AND expires_at > ?",
+            [buyer, StoredTime.value(now)]) { $0.int(0) } ?? 0
+        var held: [ProductID: Int] = [:]
+        try connection.forEach("""
+            SELECT l.product_id, sum(l.quantity) FROM order_lines l JOIN orders o ON o.id = l.order_id
+            WHERE o.buyer_id = ? AND o.status = 'awaiting_payment' AND o.expires_at > ?
+            GROUP BY l.product_id
+            """, [buyer, StoredTime.value(now)]) { row in held[ProductID(row.int64(0))] = row.int(1) }
+        try limits.check(order, openOrders: open, heldUnits: held)
+    }
+
+    /// Expires the orders holding `product` whose reservation ended by `now` and whose PG outcome
+    /// is not in doubt, giving back every unit they took (the ledger's `order_returned`).
+    ///
+    /// - Returns: how many orders it expired.
+    static func releaseExpiredReservations(of product: ProductID, at now: Date, on connection: some SQLConnection) throws -> Int {
+        let expired = try connection.query("""
+            UPDATE orders SET status = 'expired', updated_at = ?
+            WHERE status = 'awaiting_payment' AND outcome_unknown = 0 AND expires_at <= ?
+              AND id IN (SELECT order_id FROM order_lines WHERE product_id = ?)
+            RETURNING id
+            """, [StoredTime.value(now), StoredTime.value(now), .integer(product.rawValue)]) { OrderID($0.int64(0)) }
+        for id in expired { try OrderRow.returnStock(of: id, as: .orderReturned, at: now, on: connection) }
+        return expired.count
     }
 
     package func find(merchantUID: String) throws(KeyCatError) -> Order? {

@@ -45,6 +45,7 @@ extension KeyCatError {
             case illegalTransition = "illegal_transition"
             case versionConflict = "version_conflict"
             case outOfStock = "out_of_stock"
+            case reservationLimit = "reservation_limit"
             case idempotencyKeyReused = "idempotency_key_reused"
             case requestInProgress = "request_in_progress"
             case rateLimited = "rate_limited"
@@ -109,6 +110,8 @@ extension KeyCatError {
         public static let versionConflict = Code(.versionConflict)
         /// Not enough stock; `context` names the product and what is left.
         public static let outOfStock = Code(.outOfStock)
+        /// A buyer holds as many unpaid orders, or units of a product in them, as they may.
+        public static let reservationLimit = Code(.reservationLimit)
         /// An idempotency key came back with other input.
         public static let idempotencyKeyReused = Code(.idempotencyKeyReused)
         /// The first request with this idempotency key is still running: retry later.

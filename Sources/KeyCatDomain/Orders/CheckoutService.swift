@@ -21,11 +21,15 @@ public struct CheckoutService: Sendable {
     let auditLog: (any AuditLog)?
     /// How long stock is held for payment.
     public let reservationLifetime: TimeInterval
+    /// What one buyer may hold unpaid (nil: no caps), and the checkout rate it limits.
+    public let holds: StockHoldPolicy?
+    let checkoutLimiter: ToggleRateLimiter
 
     public init(
         orders: any OrderRepository, carts: any CartRepository, products: any ProductRepository,
         gateway: any PaymentGateway, webhookEvents: any WebhookEventStore, idempotency: any IdempotencyStore,
-        clock: any WallClock, reservationLifetime: TimeInterval = 15 * 60, auditLog: (any AuditLog)? = nil
+        clock: any WallClock, reservationLifetime: TimeInterval = 15 * 60, auditLog: (any AuditLog)? = nil,
+        holds: StockHoldPolicy? = nil
     ) {
         self.orders = orders
         self.carts = carts
@@ -37,13 +41,17 @@ public struct CheckoutService: Sendable {
         self.clock = clock
         self.auditLog = auditLog
         self.reservationLifetime = reservationLifetime
+        self.holds = holds
+        checkoutLimiter = ToggleRateLimiter(limit: holds?.checkoutRate, clock: clock, what: "checkouts")
     }
 
     /// Creates an order awaiting payment and registers its amount with the PG.
     ///
     /// - Throws: `validation` for an empty cart, a quantity outside 1–99 or more than 50 lines;
-    ///   `notFound` for a product that is gone; `outOfStock` naming the product and what is
-    ///   left; `idempotencyKeyReused`/`requestInProgress`; a gateway error when the PG could not
+    ///   `notFound` for a product that is gone; `forbidden` for a seller's own listing;
+    ///   `outOfStock` naming the product and what is left; `reservationLimit` over ``holds``'s
+    ///   caps and `rateLimited` over its checkout rate (a replayed key is neither);
+    ///   `idempotencyKeyReused`/`requestInProgress`; a gateway error when the PG could not
     ///   register the amount (the order is then cancelled and its stock given back).
     public func checkout(_ request: CheckoutRequest, by principal: Principal) async throws(KeyCatError) -> Order {
         try principal.require(.buyer, .seller, to: "check out")
@@ -51,7 +59,8 @@ public struct CheckoutService: Sendable {
         let fingerprint = items.map { "\($0.productID)x\($0.quantity)" }.joined(separator: ",")
         return try await idempotency.run(scope: "checkout:\(principal.userID)", key: request.idempotencyKey,
                                          fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
-            try await placeOrder(items, for: principal.userID)
+            try checkoutLimiter.take(for: principal.userID)
+            return try await placeOrder(items, for: principal.userID)
         }
     }
 
@@ -66,6 +75,10 @@ public struct CheckoutService: Sendable {
             guard let product = found[item.productID], product.deletedAt == nil else {
                 throw KeyCatError.notFound("product", item.productID)
             }
+            // A seller buying their own listing would only move stock and fake sales.
+            guard product.sellerID != buyerID else {
+                throw KeyCatError(.forbidden, "a seller cannot buy their own listing", context: ["product_id": "\(product.id)"])
+            }
             lines.append(OrderLine(productID: product.id, title: product.title, unitPrice: product.sellingPrice(at: now),
                                    quantity: item.quantity, deliveryFee: product.delivery.fee))
         }
@@ -76,7 +89,10 @@ public struct CheckoutService: Sendable {
         let order = try orders.create(NewOrder(
             merchantUID: Self.newMerchantUID(), buyerID: buyerID, lines: lines, itemsTotal: itemsTotal,
             deliveryTotal: deliveryTotal, amount: try itemsTotal + deliveryTotal,
-            expiresAt: now.addingTimeInterval(reservationLifetime)), at: now)
+            expiresAt: now.addingTimeInterval(reservationLifetime),
+            holdLimits: holds.map {
+                StockHoldLimits(maximumOpenOrders: $0.maximumOpenOrders, maximumUnitsPerProduct: $0.maximumUnitsPerProduct)
+            }), at: now)
         do throws(KeyCatError) {
             try await gateway.prepare(merchantUID: order.merchantUID, amount: order.amount)
         } catch {

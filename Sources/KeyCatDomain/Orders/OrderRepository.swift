@@ -9,9 +9,12 @@ public struct NewOrder: Sendable, Hashable {
     public var deliveryTotal: Money
     public var amount: Money
     public var expiresAt: Date
+    /// What the buyer may hold unpaid; the store checks it in the transaction that takes the
+    /// stock. Nil: no caps.
+    public var holdLimits: StockHoldLimits?
 
     public init(merchantUID: String, buyerID: UserID, lines: [OrderLine], itemsTotal: Money, deliveryTotal: Money,
-                amount: Money, expiresAt: Date) {
+                amount: Money, expiresAt: Date, holdLimits: StockHoldLimits? = nil) {
         self.merchantUID = merchantUID
         self.buyerID = buyerID
         self.lines = lines
@@ -19,6 +22,7 @@ public struct NewOrder: Sendable, Hashable {
         self.deliveryTotal = deliveryTotal
         self.amount = amount
         self.expiresAt = expiresAt
+        self.holdLimits = holdLimits
     }
 }
 
@@ -67,9 +71,15 @@ public struct OrderFilter: Sendable, Hashable {
 public protocol OrderRepository: Sendable {
     /// Takes every line's units from stock and creates the order, all in one transaction: a
     /// line whose product has fewer units left (or is no longer listed) fails the whole order.
+    /// A product found short first releases its reservations that expired by `now` (orders
+    /// awaiting payment past `expires_at`, whose PG outcome is not in doubt: they become
+    /// `expired` and give their units back through the ledger), then is tried again, so stock
+    /// held by unpaid orders comes back without waiting for reconciliation. With
+    /// `order.holdLimits`, the buyer's open orders and held units are checked first.
     ///
     /// - Throws: `outOfStock` naming the product (`product_id`, `title`) and what is left
-    ///   (`available`); `duplicate` for a merchant UID in use.
+    ///   (`available`); `reservationLimit` over the hold limits; `duplicate` for a merchant UID
+    ///   in use.
     func create(_ order: NewOrder, at now: Date) throws(KeyCatError) -> Order
 
     func find(_ id: OrderID) throws(KeyCatError) -> Order?

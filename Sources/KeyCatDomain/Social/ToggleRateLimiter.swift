@@ -81,6 +81,8 @@ public final class ToggleRateLimiter: Sendable {
     private let limit: RateLimit?
     private let clock: any WallClock
     private let shared: (any ToggleBucketStore)?
+    /// What is limited, for the refusal's message ("bookmark and follow changes", "checkouts").
+    private let what: String
     private let buckets = Mutex<[UserID: TokenBucket]>([:])
     /// Buckets are pruned when the dictionary grows past this; a full bucket carries no state.
     private static let pruneThreshold = 10_000
@@ -89,10 +91,13 @@ public final class ToggleRateLimiter: Sendable {
     ///   - limit: nil turns limiting off.
     ///   - shared: where the buckets live when servers must share them; nil keeps them in this
     ///     process.
-    public init(limit: RateLimit?, clock: any WallClock, shared: (any ToggleBucketStore)? = nil) {
+    ///   - what: what is limited, as the refusal names it.
+    public init(limit: RateLimit?, clock: any WallClock, shared: (any ToggleBucketStore)? = nil,
+                what: String = "bookmark and follow changes") {
         self.limit = limit
         self.clock = clock
         self.shared = shared
+        self.what = what
     }
 
     /// Takes one token from `user`'s bucket.
@@ -119,7 +124,7 @@ public final class ToggleRateLimiter: Sendable {
         }
         if let wait {
             let seconds = max(1, Int(wait.rounded(.up)))
-            throw KeyCatError(.rateLimited, "too many bookmark and follow changes; try again in \(seconds) s",
+            throw KeyCatError(.rateLimited, "too many \(what); try again in \(seconds) s",
                               context: ["retry_after": String(seconds)])
         }
     }

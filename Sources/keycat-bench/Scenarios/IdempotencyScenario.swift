@@ -44,6 +44,7 @@ struct IdempotencyScenario {
             configuration.paymentGateway = .simulator(simulator)
             configuration.gatewayLog = DiscardingLogSink()
             configuration.passwordIterations = 1_000
+            configuration.stockHolds = nil  // one buyer, thousands of orders
             keycat = try KeyCat.open(configuration)
             let admin = Principal.operatorConsole("bench")
             let seller = try keycat.accounts.createUser(

@@ -40,6 +40,11 @@ struct KeyCatServer {
             services.append(SimulatorWebhookDelivery(simulator: simulator, logger: logger))
             logger.info("payments go to the PG simulator; its payment window is at /pg/payments/{merchant_uid}")
         }
+        if let interval = settings.reconcileEvery {
+            var reconcileLogger = logger
+            reconcileLogger[metadataKey: "component"] = "reconciliation"
+            services.append(ReconciliationService(keycat: keycat, interval: interval, logger: reconcileLogger))
+        }
         if settings.benchRoutes {
             await BenchRoutes.add(to: router, api: api)
             middleware.ownPrefixes.append(BenchRoutes.prefix)

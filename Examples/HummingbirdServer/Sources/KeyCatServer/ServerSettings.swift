@@ -12,6 +12,7 @@ import Logging
 /// | `KEYCAT_TOKEN_SIGNING_KEY`, `KEYCAT_CURSOR_KEY` | base64 of 32+ random bytes each | kept in the database |
 /// | `KEYCAT_PG_URL`, `KEYCAT_PG_API_KEY`, `KEYCAT_PG_API_SECRET`, `KEYCAT_PG_WEBHOOK_SECRETS` (comma-separated) | a real PortOne-v1-shaped PG | the simulator beside the database |
 /// | `LOG_LEVEL` | `trace` … `critical` | `info` |
+/// | `KEYCAT_RECONCILE_SECONDS` | how often reconciliation runs beside the server (expired reservations give their stock back, lost PG answers are settled); 0 turns it off | `60` |
 /// | `KEYCAT_HTTP_STATUS_PROFILE` | `standard`, or `keycat-app` for the KeyCat app's old statuses (410, 418, 419, 445) | `standard` |
 /// | `KEYCAT_ACCESS_TOKEN_SECONDS`, `KEYCAT_PASSWORD_ITERATIONS` | for tests only: short-lived tokens, cheap hashing | 900, 600,000 |
 /// | `KEYCAT_BENCH_ROUTES` | `1` adds `GET /bench/static` (see ``BenchRoutes``) | off |
@@ -21,6 +22,8 @@ struct ServerSettings {
     var logLevel = Logger.Level.info
     var benchRoutes = false
     var statusProfile = HTTPStatusProfile.standard
+    /// Nil: no reconciliation in this process.
+    var reconcileEvery: Duration? = .seconds(60)
     var keycat: KeyCat.Configuration
 
     struct Invalid: Error, CustomStringConvertible {
@@ -60,6 +63,9 @@ struct ServerSettings {
             logLevel = parsed
         }
         benchRoutes = value("KEYCAT_BENCH_ROUTES") == "1"
+        if let seconds = try integer("KEYCAT_RECONCILE_SECONDS", in: 0...86_400) {
+            reconcileEvery = seconds == 0 ? nil : .seconds(seconds)
+        }
         if let profile = value("KEYCAT_HTTP_STATUS_PROFILE") {
             guard let parsed = HTTPStatusProfile(rawValue: profile) else {
                 throw Invalid(description: "KEYCAT_HTTP_STATUS_PROFILE must be one of \(HTTPStatusProfile.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// A hostile client against the example server over real HTTP, with its default stock holds (3
+/// open orders, 10 units of a product, 5 checkouts at once then one every 6 s): one buyer can no
+/// longer hold a product's stock without paying (issue: each `POST /checkout` took the stock at
+/// once, with nothing limiting a buyer's unpaid orders or units).
+@Suite("A hostile client: holding stock without paying", .serialized,
+       .enabled(if: HTTPTestServer.isConfigured, "\(HTTPTestServer.skipReason)"))
+struct HostileHoldsTests {
+    /// A fresh listing of the test seller's with `stock` units.
+    static func listing(_ client: HTTPClient, stock: Int) async throws -> Int64 {
+        let seller = try await client.logIn(HTTPTestServer.account("SELLER").email, HTTPTestServer.account("SELLER").password)
+        let created = try await seller.send("POST", "/products", json: HTTPJourneyTests.product(
+            title: "Hoarded switches \(UUID().uuidString.prefix(6))", price: 5_000, stock: stock, category: "switch"))
+        try #require(created.status == 201, "\(created)")
+        return try #require(created.int("id"))
+    }
+
+    @Test("one buyer cannot drain a product: units past 10 and a fourth open order are refused, and the stock stays")
+    func drain() async throws {
+        let client = try HTTPTestServer.client()
+        let product = try await Self.listing(client, stock: 50)
+        let hoarder = try await HostileAccessTests.newBuyer(client, "hoarder")
+        let first = try await hoarder.send("POST", "/checkout", json: ["items": [["product_id": product, "quantity": 10]]])
+        #expect(first.status == 201, "\(first)")
+        let more = try await hoarder.send("POST", "/checkout", json: ["items": [["product_id": product, "quantity": 1]]])
+        #expect(more.status == 409 && more.code == "reservation_limit", "\(more)")
+        for _ in 0..<2 {
+            let other = try await Self.listing(client, stock: 5)
+            let order = try await hoarder.send("POST", "/checkout", json: ["items": [["product_id": other, "quantity": 1]]])
+            #expect(order.status == 201, "\(order)")
+        }
+        let fourth = try await Self.listing(client, stock: 5)
+        let refused = try await hoarder.send("POST", "/checkout", json: ["items": [["product_id": fourth, "quantity": 1]]])
+        #expect(refused.status == 409 && refused.code == "reservation_limit", "\(refused)")
+        let shown = try await client.send("GET", "/products/\(product)")
+        #expect(shown["stock"] as? Int == 40, "\(shown)")
+    }
+
+    @Test("checkouts past the rate are 429 with Retry-After, even for a buyer who pays for every order")
+    func rate() async throws {
+        let client = try HTTPTestServer.client()
+        let product = try await Self.listing(client, stock: 50)
+        let buyer = try await HostileAccessTests.newBuyer(client, "rusher")
+        var answers: [HTTPAnswer] = []
+        for _ in 0..<6 {
+            let order = try await buyer.send("POST", "/checkout", json: ["items": [["product_id": product, "quantity": 1]]])
+            answers.append(order)
+            guard order.status == 201, let id = order.int("id"), let merchantUID = order["merchant_uid"] as? String else { continue }
+            // Pay, so the open-order cap is not what stops the buyer.
+            let paid = try await client.send("POST", "/pg/payments/\(merchantUID)", json: ["card_number": "4242 4242 4242 4242"])
+            let impUID = try #require(paid["imp_uid"] as? String, "\(paid)")
+            let confirmed = try await buyer.send("POST", "/orders/\(id)/confirm", json: ["imp_uid": impUID])
+            #expect(confirmed.status == 200, "\(confirmed)")
+        }
+        #expect(answers.prefix(5).allSatisfy { $0.status == 201 }, "\(answers.map(\.status))")
+        let limited = try #require(answers.last)
+        #expect(limited.status == 429 && limited.code == "rate_limited" && limited.headers["retry-after"] != nil, "\(limited)")
+    }
+
+    @Test("a seller cannot check out their own listing")
+    func ownListing() async throws {
+        let client = try HTTPTestServer.client()
+        let product = try await Self.listing(client, stock: 5)
+        let seller = try await client.logIn(HTTPTestServer.account("SELLER").email, HTTPTestServer.account("SELLER").password)
+        let answer = try await seller.send("POST", "/checkout", json: ["items": [["product_id": product, "quantity": 1]]])
+        #expect(answer.status == 403 && answer.code == "forbidden", "\(answer)")
+    }
+}

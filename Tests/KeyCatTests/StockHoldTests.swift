@@ -1,0 +1,101 @@
+import Foundation
+@testable import KeyCat
+import KeyCatTestSupport
+import Testing
+
+/// One buyer cannot hold a product's stock without paying: open orders and held units are
+/// capped in the transaction that takes the stock, checkouts are rate-limited, and a checkout
+/// that finds a product short first releases its expired reservations (issue: one buyer's
+/// checkouts drained 50 products, and on the example server the reservations never ended).
+@Suite("Stock holds: caps, checkout rate and expired reservations, on every store")
+struct StockHoldTests {
+    static func holds(orders: Int = 3, units: Int = 10, rate: RateLimit? = nil) -> (inout KeyCat.Configuration) -> Void {
+        { $0.stockHolds = try! StockHoldPolicy(maximumOpenOrders: orders, maximumUnitsPerProduct: units, checkoutRate: rate) }
+    }
+
+    @Test("a buyer's fourth open order is refused with nothing taken; paying one makes room", arguments: TestStore.allCases)
+    func openOrders(store: TestStore) async throws {
+        try await TestShop.with(store, configure: Self.holds()) { shop in
+            let product = try shop.product(stock: 50)
+            let buyer = try shop.user(.buyer)
+            var orders: [Order] = []
+            for _ in 0..<3 { orders.append(try await shop.checkout(product, by: buyer)) }
+            let refused = await expectFailure(.reservationLimit) { try await shop.checkout(product, by: buyer) }
+            #expect(refused?.context["limit"] == "3" && refused?.context["held"] == "3")
+            #expect(try shop.stock(of: product.id) == 47, "the refused order took nothing")
+            // Another buyer is not affected.
+            _ = try await shop.checkout(product, by: try shop.user(.buyer))
+            let payment = try shop.pay(orders[0])
+            _ = try await shop.keycat.checkout.confirm(orders[0].id, impUID: payment.impUID, by: buyer)
+            _ = try await shop.checkout(product, by: buyer)
+            try shop.expectHealthy()
+        }
+    }
+
+    @Test("units of one product are capped across a buyer's open orders, not across products", arguments: TestStore.allCases)
+    func unitsPerProduct(store: TestStore) async throws {
+        try await TestShop.with(store, configure: Self.holds(units: 10)) { shop in
+            let keyboard = try shop.product(stock: 100)
+            let keycaps = try shop.product(stock: 100)
+            let buyer = try shop.user(.buyer)
+            _ = try await shop.checkout(keyboard, quantity: 6, by: buyer)
+            let refused = await expectFailure(.reservationLimit) { try await shop.checkout(keyboard, quantity: 5, by: buyer) }
+            #expect(refused?.context["product_id"] == "\(keyboard.id)" && refused?.context["held"] == "6")
+            _ = try await shop.checkout(keyboard, quantity: 4, by: buyer)
+            _ = try await shop.checkout(keycaps, quantity: 10, by: buyer)
+            #expect(try shop.stock(of: keyboard.id) == 90 && shop.stock(of: keycaps.id) == 90)
+        }
+    }
+
+    @Test("checkouts are rate-limited per buyer; a replayed Idempotency-Key takes no token", arguments: TestStore.allCases)
+    func checkoutRate(store: TestStore) async throws {
+        let rate = try RateLimit(perSecond: 0.5, burst: 2)
+        try await TestShop.with(store, configure: Self.holds(orders: 100, units: 100, rate: rate)) { shop in
+            let product = try shop.product(stock: 50)
+            let buyer = try shop.user(.buyer)
+            let first = try await shop.checkout(product, by: buyer, key: "first")
+            _ = try await shop.checkout(product, by: buyer)
+            let replay = try await shop.checkout(product, by: buyer, key: "first")
+            #expect(replay.id == first.id)
+            let limited = await expectFailure(.rateLimited) { try await shop.checkout(product, by: buyer) }
+            #expect(limited?.context["retry_after"] == "2")
+            _ = try await shop.checkout(product, by: try shop.user(.buyer))
+            shop.clock.advance(by: 2)
+            _ = try await shop.checkout(product, by: buyer)
+            #expect(try shop.stock(of: product.id) == 46)
+        }
+    }
+
+    @Test("a checkout that finds a product short releases its expired reservations first, through the ledger",
+          arguments: TestStore.allCases)
+    func expiredReservationsComeBack(store: TestStore) async throws {
+        try await TestShop.with(store, configure: Self.holds()) { shop in
+            let product = try shop.product(stock: 2)
+            let other = try shop.product(stock: 5)
+            let hoarder = try shop.user(.buyer)
+            let held = try await shop.keycat.checkout.checkout(CheckoutRequest(.items([
+                CheckoutItem(productID: product.id, quantity: 2), CheckoutItem(productID: other.id, quantity: 1),
+            ])), by: hoarder)
+            let buyer = try shop.user(.buyer)
+            // Still reserved: short.
+            await expectFailure(.outOfStock) { try await shop.checkout(product, by: buyer) }
+            shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + 1)
+            let order = try await shop.checkout(product, by: buyer)
+            #expect(order.status == .awaitingPayment)
+            #expect(try shop.keycat.orders.order(held.id, by: hoarder).status == .expired)
+            // Every line of the expired order came back, the other product's too.
+            #expect(try shop.stock(of: product.id) == 1 && shop.stock(of: other.id) == 5)
+            try shop.expectHealthy()
+        }
+    }
+
+    @Test("a seller cannot check out their own listing", arguments: TestStore.allCases)
+    func ownListing(store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try shop.user(.seller)
+            let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
+            await expectFailure(.forbidden) { try await shop.checkout(product, by: seller) }
+            #expect(try shop.stock(of: product.id) == 10)
+        }
+    }
+}
