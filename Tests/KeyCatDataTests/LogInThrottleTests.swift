@@ -78,7 +78,7 @@ struct LogInThrottleTests {
     @Test("one client guessing across many emails runs out of its own budget; another client does not",
           arguments: Backend.allCases)
     func clientBudget(backend: Backend) async throws {
-        let policy = try LogInThrottlePolicy(window: 60, attemptsPerAccount: 10, attemptsPerClient: 5)
+        let policy = try LogInThrottlePolicy(window: 60, attemptsPerAccountAndClient: 10, attemptsPerClient: 5, attemptsPerAccount: 10)
         try await withAccounts(backend, throttle: policy) { harness in
             _ = try harness.signUp()
             let sprayed = (1...6).map { Self.attempt(harness.accounts, "user\($0)@example.com", "wrong-guess-1", client: "203.0.113.9") }
@@ -90,25 +90,31 @@ struct LogInThrottleTests {
     }
 
     @Test("a policy out of range is a validation error", arguments: [
-        (0.0, 10, 100), (90_000.0, 10, 100), (60.0, 0, 100), (60.0, 10, 0),
+        (0.0, 10, 100, 30, 1.0), (90_000.0, 10, 100, 30, 1.0), (60.0, 0, 100, 30, 1.0), (60.0, 10, 0, 30, 1.0),
+        (60.0, 10, 100, 0, 1.0), (60.0, 10, 100, 30, 0.0), (60.0, 10, 100, 30, 120.0),
     ])
-    func invalidPolicy(window: Double, account: Int, client: Int) {
-        #expect(keycatError { try LogInThrottlePolicy(window: window, attemptsPerAccount: account, attemptsPerClient: client) }?.code
-                == .validation)
+    func invalidPolicy(window: Double, pair: Int, client: Int, account: Int, firstDelay: Double) {
+        #expect(keycatError {
+            try LogInThrottlePolicy(window: window, attemptsPerAccountAndClient: pair, attemptsPerClient: client,
+                                    attemptsPerAccount: account, firstDelay: firstDelay)
+        }?.code == .validation)
+        #expect(keycatError { try SignUpThrottlePolicy(window: window, attemptsPerClient: client) }?.code
+                == (window == 60 && client > 0 ? nil : .validation))
     }
 
     /// SQLite only: the sweep's plan is SQLite's `EXPLAIN QUERY PLAN`.
     @Test("closed windows are swept from the table as new attempts come in")
     func sweep() async throws {
-        let policy = try LogInThrottlePolicy(window: 60, attemptsPerAccount: 3, attemptsPerClient: 100)
+        let policy = try LogInThrottlePolicy(window: 60, attemptsPerAccountAndClient: 3, attemptsPerClient: 100, attemptsPerAccount: 3)
         try await withAccounts(.sqlite, throttle: policy) { harness in
+            // Each attempt without a client counts against two keys: the (email, no client) pair and the email.
             for number in 1...25 { _ = Self.attempt(harness.accounts, "user\(number)@example.com", "wrong-guess-1") }
             let rows = { try harness.database!.read { try $0.queryOne("SELECT count(*) FROM login_attempts") { $0.int(0) } } }
-            #expect(try rows() == 25)
+            #expect(try rows() == 50)
             harness.clock.advance(by: 61)
             for number in 26...28 { _ = Self.attempt(harness.accounts, "user\(number)@example.com", "wrong-guess-1") }
             // Each admission sweeps up to ten closed windows.
-            #expect(try rows() == 3)
+            #expect(try rows() == 50 - 30 + 6)
             let plan = try harness.database!.read {
                 try $0.query("EXPLAIN QUERY PLAN SELECT rowid FROM login_attempts WHERE window_start <= 0 LIMIT 10") { $0.string(3) }
             }
