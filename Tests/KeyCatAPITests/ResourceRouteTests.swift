@@ -67,6 +67,9 @@ struct ResourceRouteTests {
             let password = try await server.send("PUT", "/me/password",
                                                  json: ["current_password": "keycat123", "new_password": "keycat456"], token: user.token)
             #expect(password.status == 200 && password["access_token"] is String, "\(password)")
+            // The access token from before the change stops working at once (419: refresh, which then fails).
+            #expect(try await server.send("GET", "/me", token: user.token).status == 419)
+            let fresh = try #require(password["access_token"] as? String)
             let logIn = try await server.send("POST", "/sessions", json: ["email": "mina@example.com", "password": "keycat456"])
             #expect(logIn.status == 200, "\(logIn)")
 
@@ -74,7 +77,8 @@ struct ResourceRouteTests {
             let users = try await server.send("GET", "/users?limit=2", token: admin.token)
             #expect(users.items.count == 2 && users["next_cursor"] is String, "\(users)")
 
-            #expect(try await server.send("DELETE", "/me", token: user.token).status == 204)
+            #expect(try await server.send("DELETE", "/me", token: fresh).status == 204)
+            #expect(try await server.send("GET", "/me", token: fresh).status == 419)
             let gone = try await server.send("POST", "/sessions", json: ["email": "mina@example.com", "password": "keycat456"])
             #expect(gone.status == 401, "\(gone)")
         }
