@@ -115,6 +115,7 @@ struct ProtocolErrorTests {
             let admission = server.api.admit(APIRequest(method: route.method, path: path, headers: headers))
             #expect(admission.refusal?.status == 413, "\(route)")
             headers["Content-Length"] = String(route.body.limit)
+            if case .image = route.body { headers["Content-Type"] = "image/png" }
             #expect(server.api.admit(APIRequest(method: route.method, path: path, headers: headers)).bodyLimit == route.body.limit)
         }
     }

@@ -33,7 +33,7 @@ public final class TokenVersionCache: Sendable {
 
     /// The account's version: remembered when read less than ``lifetime`` ago, else `read` from
     /// the store (nil when the account does not exist, which is not remembered).
-    func version(of id: UserID, at now: Date, read: (UserID) throws(KeyCatError) -> Int64?) throws(KeyCatError) -> Int64? {
+    package func version(of id: UserID, at now: Date, read: (UserID) throws(KeyCatError) -> Int64?) throws(KeyCatError) -> Int64? {
         let (cached, generation) = state.withLock { state in
             (state.entries[id].flatMap { now.timeIntervalSince($0.readAt) < lifetime ? $0.version : nil }, state.generation)
         }
