@@ -168,6 +168,9 @@ public struct APIAdmission: Sendable {
     /// The most body bytes to read for the matched route; 0 when it takes no body (one sent
     /// anyway need not be read) or the request is refused.
     public var bodyLimit: Int { route?.body.limit ?? 0 }
+    /// The 413 to send when the body turns out longer than ``bodyLimit`` while it is read (a
+    /// chunked body, or one longer than its `Content-Length` said).
+    public var bodyTooLarge: APIResponse { KeyCatAPI.tooLarge(route?.body ?? .none) }
     let route: Route?
     let parameters: [String: String]
     let caller: Principal?

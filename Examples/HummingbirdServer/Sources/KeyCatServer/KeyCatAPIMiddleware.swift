@@ -29,9 +29,7 @@ struct KeyCatAPIMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewa
             do {
                 apiRequest.body = Array(buffer: try await request.collectBody(upTo: admission.bodyLimit))
             } catch let error as HTTPError where error.status == .contentTooLarge {
-                return Self.response(APIResponse(
-                    status: 413, headers: ["Content-Type": "application/json"],
-                    body: Array(#"{"code":"payload_too_large","limit":"\#(admission.bodyLimit)","message":"the body is over this route's limit of \#(admission.bodyLimit) bytes"}"#.utf8)))
+                return Self.response(admission.bodyTooLarge)
             }
         }
         return Self.response(await api.respond(to: apiRequest, admitted: admission))
