@@ -71,10 +71,19 @@ extension KeyCat {
         /// process). Default ``RateLimit/togglesDefault`` (2 a second, bursts of 30); nil turns
         /// limiting off.
         public var toggleRateLimit: RateLimit? = .togglesDefault
-        /// How failed log-ins are throttled, per email and per client key, in the database so
-        /// that every process shares the count. Default ``LogInThrottlePolicy/standard`` (10 per
-        /// email and 100 per client in 15 minutes); nil turns throttling off.
+        /// How password guesses (log-ins and `PUT /me/password`) are throttled, per (email,
+        /// client), per client and per email, in the database so that every process shares the
+        /// count. Default ``LogInThrottlePolicy/standard`` (in 15 minutes: 10 per email from one
+        /// client, 100 per client, and past 30 per email a growing delay); nil turns it off.
         public var logInThrottle: LogInThrottlePolicy? = .standard
+        /// How many sign-ups one client may make, counted in the database like log-ins. Default
+        /// ``SignUpThrottlePolicy/standard`` (20 an hour); nil turns it off.
+        public var signUpThrottle: SignUpThrottlePolicy? = .standard
+        /// How long a server trusts an account's token version once read, in seconds (0–60).
+        /// Changes made in this process take effect at once; changes made by another process
+        /// (another server on the same Postgres database, `keycat-admin`) within this long.
+        /// Default 5; 0 reads the version on every authenticated request.
+        public var tokenVersionCacheLifetime: TimeInterval = AccountService.defaultTokenVersionCacheLifetime
         /// Where payments go. Default ``PaymentGatewayChoice/simulatorBesideDatabase``: the PG
         /// simulator in `keycat.pg.db` beside the database (staging, tests, the CLI). A server
         /// taking real money sets ``PaymentGatewayChoice/portOne(baseURL:apiKey:apiSecret:webhookSecrets:)``.

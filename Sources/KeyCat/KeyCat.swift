@@ -75,6 +75,8 @@ public final class KeyCat: Sendable {
         self.schemaObjectsRestored = restored
         let users = SQLUserRepository(database: database)
         let cursors = HMACPageCursorCodec(key: secrets.cursorKey)
+        let attempts = SQLLogInAttemptStore(database: database)
+        let tokenVersions = TokenVersionCache(lifetime: configuration.tokenVersionCacheLifetime)
         accounts = AccountService(
             users: users, refreshTokens: SQLRefreshTokenRepository(database: database),
             passwords: PBKDF2PasswordHasher(iterations: configuration.passwordIterations),
@@ -83,13 +85,13 @@ public final class KeyCat: Sendable {
                 lifetime: configuration.accessTokenLifetime),
             refreshTokenMinter: RandomRefreshTokenMinter(), cursors: cursors, clock: configuration.clock,
             refreshTokenLifetime: configuration.refreshTokenLifetime,
-            logInThrottle: configuration.logInThrottle.map {
-                LogInThrottle(policy: $0, store: SQLLogInAttemptStore(database: database))
-            })
+            logInThrottle: configuration.logInThrottle.map { LogInThrottle(policy: $0, store: attempts) },
+            signUpThrottle: configuration.signUpThrottle.map { SignUpThrottle(policy: $0, store: attempts) },
+            tokenVersions: tokenVersions)
         sellers = SellerService(
             applications: SQLSellerApplicationRepository(database: database), users: users,
             registry: configuration.businessRegistry ?? SQLBusinessRegistry(database: database),
-            cursors: cursors, clock: configuration.clock)
+            cursors: cursors, clock: configuration.clock, tokenVersions: tokenVersions)
         if configuration.postgresURL == nil, Self.isInMemory(configuration) {
             imagesDirectory = nil
             imageStore = InMemoryImageStore()
@@ -198,9 +200,13 @@ public final class KeyCat: Sendable {
         guard (1...year).contains(configuration.accessTokenLifetime), (1...year).contains(configuration.refreshTokenLifetime) else {
             throw KeyCatError.validation("token_lifetime", "token lifetimes must be between 1 second and a year")
         }
-        if let policy = configuration.logInThrottle {
-            _ = try LogInThrottlePolicy(
-                window: policy.window, attemptsPerAccount: policy.attemptsPerAccount, attemptsPerClient: policy.attemptsPerClient)
+        // Re-run the policies' checks: their fields are public and may have been changed after init.
+        _ = try configuration.logInThrottle?.validated()
+        if let policy = configuration.signUpThrottle {
+            _ = try SignUpThrottlePolicy(window: policy.window, attemptsPerClient: policy.attemptsPerClient)
+        }
+        guard (0...60).contains(configuration.tokenVersionCacheLifetime) else {
+            throw KeyCatError.validation("token_version_cache_lifetime", "the token version cache lifetime is 0 to 60 seconds")
         }
         if let limit = configuration.toggleRateLimit {
             // Re-run the checks: the fields are public and may have been changed after init.

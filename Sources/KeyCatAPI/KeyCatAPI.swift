@@ -17,6 +17,10 @@ import KeyCat
 /// naming the field, a body over the route's limit 413, a body that is not JSON where JSON is
 /// expected 415. Bad input never answers 500. A server whose app was built against the KeyCat
 /// app's old statuses (410, 418, 419, 445) opts into ``HTTPStatusProfile/keyCatApp``.
+///
+/// A server should call ``admit(_:)`` with the head first: the route, the token and the
+/// announced body are judged before any body byte is read, and the body is then read only up
+/// to the route's own limit (``APIAdmission/bodyLimit``).
 public struct KeyCatAPI: Sendable {
     public let keycat: KeyCat
     /// The statuses errors are answered with. Default ``HTTPStatusProfile/standard``.
@@ -48,8 +52,23 @@ public struct KeyCatAPI: Sendable {
     public static var routes: [RouteDescription] { routeTable.map(\.description) }
 
     /// Answers one request. Never throws: every error becomes its status and JSON body.
+    ///
+    /// The same as ``admit(_:)`` on the request's head, then ``respond(to:admitted:)``.
     public func respond(to request: APIRequest) async -> APIResponse {
-        let parts = request.path.split(separator: "/")
+        await respond(to: request, admitted: admit(request))
+    }
+
+    /// Judges a request by its head alone (method, target, headers; the body is not looked at),
+    /// so a server can refuse it before reading a byte of the body, and read at most the matched
+    /// route's limit otherwise.
+    ///
+    /// In order: an unknown path is 404 and a known path with another method 405; a route for
+    /// signed-in users without a valid access token is 401 (419 for an expired or revoked one)
+    /// and a role that may not call it 403; a `Content-Length` over the route's limit is 413; a
+    /// body announced (`Content-Length` above 0 or `Transfer-Encoding`) with a media type the
+    /// route does not take is 415.
+    public func admit(_ head: APIRequest) -> APIAdmission {
+        let parts = head.path.split(separator: "/")
         // Each route's path is tried in place; only the routes that match are copied out.
         let candidates = routesBySegmentCount[parts.count] ?? []
         var matches: [(Route, [String: String])] = []
@@ -57,31 +76,67 @@ public struct KeyCatAPI: Sendable {
             if let parameters = candidates[index].path.match(parts) { matches.append((candidates[index], parameters)) }
         }
         guard !matches.isEmpty else {
-            return .problem(404, "route_not_found", "no route for \(request.path)")
+            return APIAdmission(refusal: .problem(404, "route_not_found", "no route for \(head.path)"))
         }
-        guard let (route, parameters) = matches.first(where: { $0.0.method == request.method }) else {
-            var response = APIResponse.problem(405, "method_not_allowed", "\(request.method) is not allowed on \(request.path)")
+        guard let (route, parameters) = matches.first(where: { $0.0.method == head.method }) else {
+            var response = APIResponse.problem(405, "method_not_allowed", "\(head.method) is not allowed on \(head.path)")
             response.headers["Allow"] = Set(matches.map(\.0.method)).sorted().joined(separator: ", ")
-            return response
+            return APIAdmission(refusal: response)
         }
+        let caller: Principal?
+        do {
+            caller = try authenticate(head, for: route.access)
+        } catch {
+            return APIAdmission(refusal: response(for: error))
+        }
+        if let refusal = Self.checkHead(of: head, for: route.body) { return APIAdmission(refusal: refusal) }
+        return APIAdmission(route: route, parameters: parameters, caller: caller)
+    }
+
+    /// Answers a request ``admit(_:)`` judged by its head, now with its body (read up to
+    /// ``APIAdmission/bodyLimit``). Never throws: every error becomes its status and JSON body.
+    public func respond(to request: APIRequest, admitted admission: APIAdmission) async -> APIResponse {
+        if let refusal = admission.refusal { return refusal }
+        guard let route = admission.route else { return .problem(404, "route_not_found", "no route for \(request.path)") }
         if let refusal = Self.checkBody(of: request, for: route.body) { return refusal }
         do {
-            let caller = try authenticate(request, for: route.access)
-            let context = RequestContext(request: request, keycat: keycat, parameters: parameters, caller: caller,
-                                         route: route.description, cache: catalogCache)
+            let context = RequestContext(request: request, keycat: keycat, parameters: admission.parameters,
+                                         caller: admission.caller, route: route.description, cache: catalogCache)
             return try await route.handler(context)
         } catch {
-            return APIResponse.error(error, profile: statusProfile)
+            return response(for: error)
         }
+    }
+
+    /// The answer for an error a handler or the authentication threw.
+    /// The answer for `error` in this API's status profile (with RFC 6750's challenge on a 401).
+    func response(for error: any Error) -> APIResponse {
+        APIResponse.error(error, profile: statusProfile)
+    }
+
+    /// 413 for a `Content-Length` over the route's limit, 415 for an announced body of a media
+    /// type the route does not take. A route that takes no body ignores one.
+    static func checkHead(of head: APIRequest, for body: RouteBody) -> APIResponse? {
+        guard body != .none else { return nil }
+        let length = head.headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        if let length, length > body.limit { return tooLarge(body) }
+        guard (length ?? 0) > 0 || head.headers["Transfer-Encoding"] != nil else { return nil }
+        return checkMediaType(of: head, for: body)
     }
 
     /// 413 for a body over the route's limit, 415 for a JSON route sent something else.
     static func checkBody(of request: APIRequest, for body: RouteBody) -> APIResponse? {
         guard body != .none, !request.body.isEmpty else { return nil }
-        guard request.body.count <= body.limit else {
-            return .problem(413, "payload_too_large", "the body is over this route's limit of \(body.limit) bytes",
-                            extra: ["limit": String(body.limit)])
-        }
+        guard request.body.count <= body.limit else { return tooLarge(body) }
+        return checkMediaType(of: request, for: body)
+    }
+
+    static func tooLarge(_ body: RouteBody) -> APIResponse {
+        .problem(413, "payload_too_large", "the body is over this route's limit of \(body.limit) bytes",
+                 extra: ["limit": String(body.limit)])
+    }
+
+    static func checkMediaType(of request: APIRequest, for body: RouteBody) -> APIResponse? {
         switch body {
         case .json where !isJSON(request.headers["Content-Type"]):
             return .problem(415, "unsupported_media_type", "the body must be application/json")
@@ -115,6 +170,36 @@ public struct KeyCatAPI: Sendable {
             throw KeyCatError(.forbidden, "this route is for \(roles.map(\.rawValue).sorted().joined(separator: " or ")) only")
         }
         return principal
+    }
+}
+
+/// What ``KeyCatAPI/admit(_:)`` decided from a request's head.
+public struct APIAdmission: Sendable {
+    /// The answer to send at once, without reading the body (404, 405, 401, 403, 419, 413, 415);
+    /// nil when the request may go on.
+    public let refusal: APIResponse?
+    /// The most body bytes to read for the matched route; 0 when it takes no body (one sent
+    /// anyway need not be read) or the request is refused.
+    public var bodyLimit: Int { route?.body.limit ?? 0 }
+    /// The 413 to send when the body turns out longer than ``bodyLimit`` while it is read (a
+    /// chunked body, or one longer than its `Content-Length` said).
+    public var bodyTooLarge: APIResponse { KeyCatAPI.tooLarge(route?.body ?? .none) }
+    let route: Route?
+    let parameters: [String: String]
+    let caller: Principal?
+
+    init(refusal: APIResponse) {
+        self.refusal = refusal
+        route = nil
+        parameters = [:]
+        caller = nil
+    }
+
+    init(route: Route, parameters: [String: String], caller: Principal?) {
+        refusal = nil
+        self.route = route
+        self.parameters = parameters
+        self.caller = caller
     }
 }
 

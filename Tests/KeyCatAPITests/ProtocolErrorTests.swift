@@ -89,15 +89,45 @@ struct ProtocolErrorTests {
         }
     }
 
-    @Test("a body over the route's limit is 413 naming the limit", arguments: KeyCatAPI.routes.filter { $0.body != .none })
+    /// A token of a role the route admits, or nil for a route anyone may call.
+    private static func token(for route: RouteDescription, on server: APITestServer) async throws -> String? {
+        switch route.access {
+        case .anyone: return nil
+        case .signedIn: return try await server.signedIn(.buyer, "caller").token
+        case let .roles(roles): return try await server.signedIn(roles.sorted { $0.rawValue < $1.rawValue }[0], "caller").token
+        }
+    }
+
+    @Test("a body over the route's limit is 413 naming the limit, by its size or by its Content-Length",
+          arguments: KeyCatAPI.routes.filter { $0.body != .none })
     func tooLarge(_ route: RouteDescription) async throws {
         try await APITestServer.with { server in
             let path = route.path.replacingOccurrences(of: "{id}", with: "1").replacingOccurrences(of: "{product_id}", with: "1")
+            var headers: HTTPHeaders = ["Content-Type": "application/json"]
+            if let token = try await Self.token(for: route, on: server) { headers["Authorization"] = "Bearer \(token)" }
             let answer = Answer(response: await server.api.respond(to: APIRequest(
-                method: route.method, path: path, headers: ["Content-Type": "application/json"],
+                method: route.method, path: path, headers: headers,
                 body: [UInt8](repeating: UInt8(ascii: " "), count: route.body.limit + 1))))
             #expect(answer.status == 413 && answer.code == "payload_too_large", "\(answer)")
             #expect(answer["limit"] as? String == String(route.body.limit))
+            // The head alone is enough: a Content-Length over the limit is refused before any body.
+            headers["Content-Length"] = String(route.body.limit + 1)
+            let admission = server.api.admit(APIRequest(method: route.method, path: path, headers: headers))
+            #expect(admission.refusal?.status == 413, "\(route)")
+            headers["Content-Length"] = String(route.body.limit)
+            if case .image = route.body { headers["Content-Type"] = "image/png" }
+            #expect(server.api.admit(APIRequest(method: route.method, path: path, headers: headers)).bodyLimit == route.body.limit)
+        }
+    }
+
+    @Test("a route that needs a token answers 401 without one before it looks at the body",
+          arguments: KeyCatAPI.routes.filter { $0.access != .anyone && $0.body != .none })
+    func tokenBeforeBody(_ route: RouteDescription) async throws {
+        try await APITestServer.with { server in
+            let path = route.path.replacingOccurrences(of: "{id}", with: "1").replacingOccurrences(of: "{product_id}", with: "1")
+            let head = APIRequest(method: route.method, path: path,
+                                  headers: ["Content-Type": "text/plain", "Content-Length": String(route.body.limit * 4)])
+            #expect(server.api.admit(head).refusal?.status == 401, "\(route)")
         }
     }
 
@@ -107,9 +137,11 @@ struct ProtocolErrorTests {
     func notJSON(_ route: RouteDescription) async throws {
         try await APITestServer.with { server in
             let path = route.path.replacingOccurrences(of: "{id}", with: "1").replacingOccurrences(of: "{product_id}", with: "1")
+            let token = try await Self.token(for: route, on: server)
             for contentType in ["text/plain", "application/x-www-form-urlencoded", nil] {
                 var headers: HTTPHeaders = [:]
                 headers["Content-Type"] = contentType
+                if let token { headers["Authorization"] = "Bearer \(token)" }
                 let answer = Answer(response: await server.api.respond(to: APIRequest(
                     method: route.method, path: path, headers: headers, body: Array("{}".utf8))))
                 #expect(answer.status == 415 && answer.code == "unsupported_media_type", "\(contentType ?? "none"): \(answer)")

@@ -67,6 +67,11 @@ struct ResourceRouteTests {
             let password = try await server.send("PUT", "/me/password",
                                                  json: ["current_password": "keycat123", "new_password": "keycat456"], token: user.token)
             #expect(password.status == 200 && password["access_token"] is String, "\(password)")
+            // The access token from before the change stops working at once (401 access_token_expired:
+            // refresh, which then fails).
+            let stale = try await server.send("GET", "/me", token: user.token)
+            #expect(stale.status == 401 && stale.code == "access_token_expired", "\(stale)")
+            let fresh = try #require(password["access_token"] as? String)
             let logIn = try await server.send("POST", "/sessions", json: ["email": "mina@example.com", "password": "keycat456"])
             #expect(logIn.status == 200, "\(logIn)")
 
@@ -74,7 +79,9 @@ struct ResourceRouteTests {
             let users = try await server.send("GET", "/users?limit=2", token: admin.token)
             #expect(users.items.count == 2 && users["next_cursor"] is String, "\(users)")
 
-            #expect(try await server.send("DELETE", "/me", token: user.token).status == 204)
+            #expect(try await server.send("DELETE", "/me", token: fresh).status == 204)
+            let withdrawn = try await server.send("GET", "/me", token: fresh)
+            #expect(withdrawn.status == 401 && withdrawn.code == "access_token_expired", "\(withdrawn)")
             let gone = try await server.send("POST", "/sessions", json: ["email": "mina@example.com", "password": "keycat456"])
             #expect(gone.status == 401, "\(gone)")
         }

@@ -78,7 +78,7 @@ struct LogInThrottleTests {
     @Test("one client guessing across many emails runs out of its own budget; another client does not",
           arguments: Backend.allCases)
     func clientBudget(backend: Backend) async throws {
-        let policy = try LogInThrottlePolicy(window: 60, attemptsPerAccount: 10, attemptsPerClient: 5)
+        let policy = try LogInThrottlePolicy(window: 60, attemptsPerAccountAndClient: 10, attemptsPerClient: 5, attemptsPerAccount: 10)
         try await withAccounts(backend, throttle: policy) { harness in
             _ = try harness.signUp()
             let sprayed = (1...6).map { Self.attempt(harness.accounts, "user\($0)@example.com", "wrong-guess-1", client: "203.0.113.9") }
@@ -89,26 +89,139 @@ struct LogInThrottleTests {
         }
     }
 
+    @Test("an attacker's wrong passwords from one client lock out that client, not the owner on another",
+          arguments: Backend.allCases)
+    func noTargetedLockOut(backend: Backend) async throws {
+        try await withAccounts(backend, throttle: .standard) { harness in
+            _ = try harness.signUp()
+            let attacker = (1...11).map { _ in Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1", client: "203.0.113.66") }
+            #expect(attacker.prefix(10).allSatisfy { $0?.code == .invalidCredentials })
+            #expect(attacker.last??.code == .rateLimited && attacker.last??.context["retry_after"] == "900")
+            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "198.51.100.7") == nil)
+        }
+    }
+
+    @Test("past the account's budget, guesses from many clients are slowed by a doubling delay, not refused for the window",
+          arguments: Backend.allCases)
+    func accountSlowsDown(backend: Backend) async throws {
+        try await withAccounts(backend, throttle: .standard) { harness in
+            _ = try harness.signUp()
+            // 30 guesses from 30 addresses: each client's own budget is untouched.
+            for number in 1...30 {
+                #expect(Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1", client: "203.0.113.\(number)")?.code
+                        == .invalidCredentials)
+            }
+            // The 31st waits a second after the 30th, the 32nd two after the 31st, and so on.
+            var waits: [String?] = []
+            for (number, wait) in [1.0, 2, 4, 8].enumerated() {
+                let refused = Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1", client: "198.51.100.\(number)")
+                waits.append(refused?.context["retry_after"])
+                harness.clock.advance(by: wait)
+                #expect(Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1", client: "198.51.100.\(number)")?.code
+                        == .invalidCredentials)
+            }
+            #expect(waits == ["1", "2", "4", "8"])
+            // The owner, on a client of their own, waits seconds, then gets in.
+            let owner = Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "192.0.2.1")
+            #expect(owner?.code == .rateLimited && owner?.context["retry_after"] == "16")
+            harness.clock.advance(by: 16)
+            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "192.0.2.1") == nil)
+        }
+    }
+
+    @Test("the slow-down's delay doubles up to its longest")
+    func delays() {
+        let slowDown = ThrottleSlowDown(firstDelay: 1, maximumDelay: 60)
+        #expect((0...9).map { slowDown.delay(excess: $0) } == [0, 1, 2, 4, 8, 16, 32, 60, 60, 60])
+        #expect(slowDown.delay(excess: 10_000) == 60)
+    }
+
+    @Test("wrong current passwords in a password change count like log-ins", arguments: Backend.allCases)
+    func passwordChangeThrottled(backend: Backend) async throws {
+        try await withAccounts(backend, throttle: .standard) { harness in
+            let user = try harness.signUp()
+            let change = { (current: String) in
+                keycatError { try harness.accounts.changePassword(current: current, new: "keycat2027", by: user.principal, client: "203.0.113.5") }
+            }
+            let outcomes = (1...11).map { _ in change("wrong-guess-1") }
+            #expect(outcomes.prefix(10).allSatisfy { $0?.code == .invalidCredentials })
+            #expect(outcomes.last??.code == .rateLimited)
+            #expect(change("keycat2026")?.code == .rateLimited)
+            // The same budget as log-in from that client.
+            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "203.0.113.5")?.code == .rateLimited)
+            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "198.51.100.5") == nil)
+        }
+    }
+
+    @Test("sign-ups are counted per client once the form is valid; other clients and unnamed callers are not held",
+          arguments: Backend.allCases)
+    func signUpThrottle(backend: Backend) async throws {
+        let policy = try SignUpThrottlePolicy(window: 3_600, attemptsPerClient: 3)
+        try await withAccounts(backend, signUpThrottle: policy) { harness in
+            let signUp = { (number: Int, client: String?) in
+                keycatError {
+                    try harness.accounts.signUp(SignUpForm(email: "user\(number)@example.com", password: "keycat2026", nick: "user"),
+                                                client: client)
+                }
+            }
+            // An invalid form costs nothing and is not counted.
+            #expect(keycatError { try harness.accounts.signUp(SignUpForm(email: "bad", password: "keycat2026", nick: "x"),
+                                                              client: "203.0.113.9") }?.code == .validation)
+            #expect((1...3).map { signUp($0, "203.0.113.9") }.allSatisfy { $0 == nil })
+            let refused = signUp(4, "203.0.113.9")
+            #expect(refused?.code == .rateLimited && refused?.context["retry_after"] == "3600")
+            #expect(signUp(5, "198.51.100.9") == nil)
+            #expect(signUp(6, nil) == nil)
+            harness.clock.advance(by: 3_600)
+            #expect(signUp(7, "203.0.113.9") == nil)
+        }
+    }
+
+    @Test("an unknown email, a suspended account and a wrong password each cost one hashing at the current parameters",
+          arguments: Backend.allCases)
+    func equalCost(_ backend: Backend) async throws {
+        let counter = CountingHasher.Count()
+        try await withAccounts(backend, throttle: .standard, hasher: { CountingHasher(base: $0, count: counter) }) { harness in
+            _ = try harness.signUp()
+            let suspended = try harness.signUp("lee@example.com", nick: "lee")
+            _ = try harness.accounts.suspend(suspended.id, by: .operatorConsole("root"))
+            for email in ["kim@example.com", "nobody@example.com", "lee@example.com"] {
+                let before = counter.value
+                #expect(Self.attempt(harness.accounts, email, "wrong-guess-1", client: "203.0.113.1")?.code == .invalidCredentials)
+                #expect(counter.value - before == 1, "\(email)")
+            }
+            let before = counter.value
+            #expect(Self.attempt(harness.accounts, "lee@example.com", "keycat2026", client: "203.0.113.1")?.code == .forbidden)
+            #expect(counter.value - before == 1)
+        }
+    }
+
     @Test("a policy out of range is a validation error", arguments: [
-        (0.0, 10, 100), (90_000.0, 10, 100), (60.0, 0, 100), (60.0, 10, 0),
+        (0.0, 10, 100, 30, 1.0), (90_000.0, 10, 100, 30, 1.0), (60.0, 0, 100, 30, 1.0), (60.0, 10, 0, 30, 1.0),
+        (60.0, 10, 100, 0, 1.0), (60.0, 10, 100, 30, 0.0), (60.0, 10, 100, 30, 120.0),
     ])
-    func invalidPolicy(window: Double, account: Int, client: Int) {
-        #expect(keycatError { try LogInThrottlePolicy(window: window, attemptsPerAccount: account, attemptsPerClient: client) }?.code
-                == .validation)
+    func invalidPolicy(window: Double, pair: Int, client: Int, account: Int, firstDelay: Double) {
+        #expect(keycatError {
+            try LogInThrottlePolicy(window: window, attemptsPerAccountAndClient: pair, attemptsPerClient: client,
+                                    attemptsPerAccount: account, firstDelay: firstDelay)
+        }?.code == .validation)
+        #expect(keycatError { try SignUpThrottlePolicy(window: window, attemptsPerClient: client) }?.code
+                == (window == 60 && client > 0 ? nil : .validation))
     }
 
     /// SQLite only: the sweep's plan is SQLite's `EXPLAIN QUERY PLAN`.
     @Test("closed windows are swept from the table as new attempts come in")
     func sweep() async throws {
-        let policy = try LogInThrottlePolicy(window: 60, attemptsPerAccount: 3, attemptsPerClient: 100)
+        let policy = try LogInThrottlePolicy(window: 60, attemptsPerAccountAndClient: 3, attemptsPerClient: 100, attemptsPerAccount: 3)
         try await withAccounts(.sqlite, throttle: policy) { harness in
+            // Each attempt without a client counts against two keys: the (email, no client) pair and the email.
             for number in 1...25 { _ = Self.attempt(harness.accounts, "user\(number)@example.com", "wrong-guess-1") }
             let rows = { try harness.database!.read { try $0.queryOne("SELECT count(*) FROM login_attempts") { $0.int(0) } } }
-            #expect(try rows() == 25)
+            #expect(try rows() == 50)
             harness.clock.advance(by: 61)
             for number in 26...28 { _ = Self.attempt(harness.accounts, "user\(number)@example.com", "wrong-guess-1") }
             // Each admission sweeps up to ten closed windows.
-            #expect(try rows() == 3)
+            #expect(try rows() == 50 - 30 + 6)
             let plan = try harness.database!.read {
                 try $0.query("EXPLAIN QUERY PLAN SELECT rowid FROM login_attempts WHERE window_start <= 0 LIMIT 10") { $0.string(3) }
             }

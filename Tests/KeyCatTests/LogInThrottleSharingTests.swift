@@ -7,7 +7,7 @@ import Testing
 /// either store.
 @Suite("Log-in throttling across processes")
 struct LogInThrottleSharingTests {
-    @Test("two KeyCats on one database share one budget per email, and the refusal maps to 429 with Retry-After",
+    @Test("two KeyCats on one database share one budget per email and client, and the refusal maps to 429 with Retry-After",
           arguments: TestStore.allCases)
     func sharedBudget(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
@@ -17,7 +17,9 @@ struct LogInThrottleSharingTests {
             defer { second.close() }
             for attempt in 1...10 {
                 let server = attempt.isMultiple(of: 2) ? first : second
-                #expect(throws: KeyCatError.self) { try server.accounts.logIn(email: "kim@example.com", password: "wrong-guess-\(attempt)") }
+                #expect(throws: KeyCatError.self) {
+                    try server.accounts.logIn(email: "kim@example.com", password: "wrong-guess-\(attempt)", client: "203.0.113.9")
+                }
             }
             for server in [first, second] {
                 do {

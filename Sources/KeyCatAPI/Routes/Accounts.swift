@@ -2,12 +2,14 @@ import Foundation
 import KeyCat
 
 /// Sign-up, sessions (log-in, refresh, log-out), the caller's own account, and the operators'
-/// user list. Password hashing runs off the cooperative pool (``offloaded(_:)``).
+/// user list. Password hashing runs off the cooperative pool (``offloaded(_:)``). Sign-up, log-in
+/// and password changes are throttled by the request's ``APIRequest/clientAddress``.
 enum AccountRoutes {
     static let routes: [Route] = [
         Route("POST", "/users", .anyone, body: .jsonDefault, status: 201) { context in
             let form = try context.json(SignUpBody.self).form
-            let user = try await offloaded { () throws(KeyCatError) in try context.keycat.accounts.signUp(form) }
+            let client = context.request.clientAddress
+            let user = try await offloaded { () throws(KeyCatError) in try context.keycat.accounts.signUp(form, client: client) }
             return .json(UserBody(user), status: 201)
         },
         Route("GET", "/users", .admin, query: pageQuery) { context in
@@ -50,8 +52,10 @@ enum AccountRoutes {
         Route("PUT", "/me/password", .signedIn, body: .jsonDefault) { context in
             let body = try context.json(PasswordChangeBody.self)
             let principal = try context.principal()
+            let client = context.request.clientAddress
             let pair = try await offloaded { () throws(KeyCatError) in
-                try context.keycat.accounts.changePassword(current: body.currentPassword, new: body.newPassword, by: principal)
+                try context.keycat.accounts.changePassword(
+                    current: body.currentPassword, new: body.newPassword, by: principal, client: client)
             }
             return .json(TokenPairBody(pair))
         },

@@ -8,6 +8,7 @@ package final class InMemoryLogInAttemptStore: LogInAttemptStore {
     private struct Window {
         var start: Date
         var attempts: Int
+        var last: Date
     }
 
     private let windows = Mutex<[LogInThrottleKey.ID: Window]>([:])
@@ -17,13 +18,17 @@ package final class InMemoryLogInAttemptStore: LogInAttemptStore {
     package func admit(_ keys: [LogInThrottleKey], at now: Date, window: TimeInterval) throws(KeyCatError) -> TimeInterval? {
         windows.withLock { windows -> TimeInterval? in
             let open = keys.map { key in windows[key.id].flatMap { $0.start + window > now ? $0 : nil } }
-            let wait = zip(keys, open).compactMap { key, current in
-                current.flatMap { $0.attempts >= key.limit ? $0.start.addingTimeInterval(window).timeIntervalSince(now) : nil }
+            let wait = zip(keys, open).compactMap { key, current -> TimeInterval? in
+                guard let current, current.attempts >= key.limit else { return nil }
+                guard let slowDown = key.slowDown else { return current.start.addingTimeInterval(window).timeIntervalSince(now) }
+                let allowedAt = current.last.addingTimeInterval(slowDown.delay(excess: current.attempts - key.limit + 1))
+                return allowedAt > now ? allowedAt.timeIntervalSince(now) : nil
             }.max()
             if let wait { return wait }
             for (key, current) in zip(keys, open) {
-                var next = current ?? Window(start: now, attempts: 0)
+                var next = current ?? Window(start: now, attempts: 0, last: now)
                 next.attempts += 1
+                next.last = now
                 windows[key.id] = next
             }
             return nil

@@ -74,7 +74,37 @@ package final class InMemoryUserRepository: UserRepository {
             guard let row = state.rows[id], row.user.isActive else { return false }
             state.rows[id]?.user.withdrawnAt = at
             state.rows[id]?.user.updatedAt = at
+            state.rows[id]?.user.tokenVersion += 1
             return true
+        }
+    }
+
+    package func tokenVersion(of id: UserID) throws(KeyCatError) -> Int64? {
+        state.withLock { $0.rows[id]?.user.tokenVersion }
+    }
+
+    package func changeAccess(_ id: UserID, _ change: AccessChange, at: Date, audit: AuditEntry?) throws(KeyCatError) -> User? {
+        state.withLock { state -> User? in
+            guard var row = state.rows[id], row.user.isActive else { return nil }
+            switch change {
+            case .suspend:
+                guard !row.user.isSuspended else { return nil }
+                row.user.suspendedAt = at
+                row.user.tokenVersion += 1
+            case .reinstate:
+                guard row.user.isSuspended else { return nil }
+                row.user.suspendedAt = nil
+            case let .role(role):
+                row.user.role = role
+                row.user.tokenVersion += 1
+            case let .password(hash):
+                row.passwordHash = hash
+                row.user.tokenVersion += 1
+            }
+            row.user.updatedAt = at
+            state.rows[id] = row
+            if let audit { state.audit.append(audit) }
+            return row.user
         }
     }
 
@@ -84,8 +114,11 @@ package final class InMemoryUserRepository: UserRepository {
         }
     }
 
-    /// Changes a role directly, as an approved seller application does.
+    /// Changes a role directly, as an approved seller application does (bumping the token version).
     package func setRole(_ id: UserID, to role: Role) {
-        state.withLock { $0.rows[id]?.user.role = role }
+        state.withLock { state in
+            state.rows[id]?.user.role = role
+            state.rows[id]?.user.tokenVersion += 1
+        }
     }
 }

@@ -8,7 +8,9 @@ import KeyCatInfrastructure
 /// The header is pinned: a token is accepted only when its header segment is byte for byte the
 /// one this codec writes, `{"alg":"HS256","typ":"JWT"}`. That shuts out `alg: none`, algorithm
 /// confusion and every other header trick (RFC 8725 §2.1, §3.1) without parsing the header.
-/// The tag is compared in constant time, and claims are read only after it checks out.
+/// The tag is compared in constant time, and claims are read only after it checks out. Besides
+/// `sub`, `role`, `iat`, `exp` and `iss`, a token carries `ver`, the account's token version,
+/// which ``AccountService/authenticate(accessToken:)`` compares with the stored one.
 package struct JWTAccessTokenCodec: AccessTokenCodec {
     /// Fifteen minutes (architecture §4).
     package static let defaultLifetime: TimeInterval = 15 * 60
@@ -22,6 +24,8 @@ package struct JWTAccessTokenCodec: AccessTokenCodec {
         var iat: Int64
         var exp: Int64
         var iss: String
+        /// The account's token version; tokens from before versions existed read as 0.
+        var ver: Int64?
     }
 
     /// The signing key, prepared once: a token check costs two hash-state copies, not a key schedule.
@@ -38,11 +42,11 @@ package struct JWTAccessTokenCodec: AccessTokenCodec {
         self.lifetime = lifetime
     }
 
-    package func issue(for principal: Principal, at now: Date) throws(KeyCatError) -> String {
+    package func issue(for principal: Principal, version: Int64, at now: Date) throws(KeyCatError) -> String {
         let issuedAt = Int64(now.timeIntervalSince1970.rounded(.down))
         let claims = Claims(
             sub: String(principal.userID.rawValue), role: principal.role.rawValue,
-            iat: issuedAt, exp: issuedAt + Int64(lifetime), iss: issuer)
+            iat: issuedAt, exp: issuedAt + Int64(lifetime), iss: issuer, ver: version)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         guard let payload = try? encoder.encode(claims) else {
@@ -53,7 +57,7 @@ package struct JWTAccessTokenCodec: AccessTokenCodec {
         return signingInput + "." + Base64URL.encode(tag)
     }
 
-    package func verify(_ token: String, at now: Date) throws(KeyCatError) -> Principal {
+    package func claims(of token: String, at now: Date) throws(KeyCatError) -> AccessTokenClaims {
         let invalid = KeyCatError(.invalidToken, "the access token is not valid")
         guard token.utf8.count <= Self.maximumTokenLength else { throw invalid }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
@@ -65,11 +69,11 @@ package struct JWTAccessTokenCodec: AccessTokenCodec {
         guard let payload = Base64URL.decode(parts[1]),
               let claims = try? JSONDecoder().decode(Claims.self, from: Data(payload)),
               claims.iss == issuer, let id = Int64(claims.sub), id > 0,
-              let role = Role(rawValue: claims.role), claims.iat <= claims.exp
+              let role = Role(rawValue: claims.role), claims.iat <= claims.exp, (claims.ver ?? 0) >= 0
         else { throw invalid }
         guard Int64(now.timeIntervalSince1970.rounded(.down)) < claims.exp else {
             throw KeyCatError(.accessTokenExpired, "the access token has expired; refresh it")
         }
-        return Principal(userID: UserID(id), role: role)
+        return AccessTokenClaims(principal: Principal(userID: UserID(id), role: role), version: claims.ver ?? 0)
     }
 }

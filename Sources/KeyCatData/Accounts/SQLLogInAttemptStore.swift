@@ -2,8 +2,8 @@ import Foundation
 import KeyCatDomain
 import KeyCatInfrastructure
 
-/// Log-in attempts counted in the `login_attempts` table, so every process on the database
-/// shares one budget per email and per client.
+/// Log-in and sign-up attempts counted in the `login_attempts` table, so every process on the
+/// database shares one budget per (email, client), email, client and sign-up client.
 ///
 /// Keys are stored as SHA-256 digests of `scope:value`: the table never holds the emails or
 /// addresses of strangers, and every row has the same small size whatever was typed. Admission
@@ -25,9 +25,16 @@ package struct SQLLogInAttemptStore<Database: SQLDatabase>: LogInAttemptStore {
                 var wait: Int64 = 0
                 for key in keys {
                     let row = try connection.queryOne(
-                        "SELECT window_start, attempts FROM login_attempts WHERE scope = ? AND key_digest = ?",
-                        Self.id(key)) { ($0.int64(0), $0.int64(1)) }
-                    if let (start, attempts) = row, start + windowMillis > nowMillis, attempts >= Int64(key.limit) {
+                        "SELECT window_start, attempts, last_attempt_at FROM login_attempts WHERE scope = ? AND key_digest = ?",
+                        Self.id(key)) { ($0.int64(0), $0.int64(1), $0.int64(2)) }
+                    guard let (start, attempts, last) = row, start + windowMillis > nowMillis, attempts >= Int64(key.limit) else {
+                        continue
+                    }
+                    if let slowDown = key.slowDown {
+                        let excess = Int(min(attempts - Int64(key.limit) + 1, 1_000))
+                        let allowedAt = last + Int64((slowDown.delay(excess: excess) * 1000).rounded(.up))
+                        if allowedAt > nowMillis { wait = max(wait, allowedAt - nowMillis) }
+                    } else {
                         wait = max(wait, start + windowMillis - nowMillis)
                     }
                 }
@@ -35,18 +42,24 @@ package struct SQLLogInAttemptStore<Database: SQLDatabase>: LogInAttemptStore {
                 for key in keys {
                     // A closed window starts again at one attempt.
                     try connection.run("""
-                        INSERT INTO login_attempts (scope, key_digest, window_start, attempts) VALUES (?, ?, ?, 1)
+                        INSERT INTO login_attempts (scope, key_digest, window_start, attempts, last_attempt_at)
+                        VALUES (?, ?, ?, 1, ?)
                         ON CONFLICT (scope, key_digest) DO UPDATE SET
+                            last_attempt_at = excluded.last_attempt_at,
                             attempts = CASE WHEN login_attempts.window_start + ? > excluded.window_start
                                             THEN login_attempts.attempts + 1 ELSE 1 END,
                             window_start = CASE WHEN login_attempts.window_start + ? > excluded.window_start
                                                 THEN login_attempts.window_start ELSE excluded.window_start END
-                        """, Self.id(key) + [.integer(nowMillis), .integer(windowMillis), .integer(windowMillis)])
+                        """, Self.id(key) + [.integer(nowMillis), .integer(nowMillis), .integer(windowMillis), .integer(windowMillis)])
                 }
+                // Only the scopes this window length applies to: sign-ups keep longer windows.
+                let scopes = Set(keys.map(\.scope)).sorted()
                 try connection.run("""
                     DELETE FROM login_attempts WHERE (scope, key_digest) IN
-                        (SELECT scope, key_digest FROM login_attempts WHERE window_start <= ? LIMIT \(Self.sweepBatch))
-                    """, [.integer(nowMillis - windowMillis)])
+                        (SELECT scope, key_digest FROM login_attempts
+                         WHERE window_start <= ? AND scope IN (\(scopes.map { _ in "?" }.joined(separator: ", ")))
+                         LIMIT \(Self.sweepBatch))
+                    """, [.integer(nowMillis - windowMillis)] + scopes.map(SQLValue.text))
                 return nil
             }
         }

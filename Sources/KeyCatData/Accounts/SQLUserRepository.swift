@@ -9,7 +9,7 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
     package init(database: Database) { self.database = database }
 
     static var columns: String {
-        "id, email, nick, phone, birthday, profile_image, role, created_at, updated_at, withdrawn_at"
+        "id, email, nick, phone, birthday, profile_image, role, created_at, updated_at, withdrawn_at, suspended_at, token_version"
     }
 
     package func insert(_ user: NewUser, audit: (@Sendable (User) -> AuditEntry)?) throws(KeyCatError) -> User {
@@ -49,7 +49,7 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                 try connection.queryOne(
                     "SELECT \(Self.columns), password_hash FROM users WHERE email = ? AND withdrawn_at IS NULL",
                     [.text(email)]
-                ) { row in UserCredentials(user: try Self.decode(row), passwordHash: row.string(10)) }
+                ) { row in UserCredentials(user: try Self.decode(row), passwordHash: row.string(12)) }
             }
         }
     }
@@ -82,14 +82,17 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
         return user
     }
 
-    /// Withdraws the account in one transaction with everything that goes with it: its refresh
-    /// token families are revoked and its listings leave every list (they stay readable for the
-    /// orders that reference them).
+    /// Withdraws the account in one transaction with everything that goes with it: its token
+    /// version is bumped, its refresh token families are revoked and its listings leave every list
+    /// (they stay readable for the orders that reference them).
     package func withdraw(_ id: UserID, at: Date) throws(KeyCatError) -> Bool {
         try storage {
             try database.write { connection in
                 let changed = try connection.run(
-                    "UPDATE users SET withdrawn_at = ?, updated_at = ? WHERE id = ? AND withdrawn_at IS NULL",
+                    """
+                    UPDATE users SET withdrawn_at = ?, updated_at = ?, token_version = token_version + 1
+                    WHERE id = ? AND withdrawn_at IS NULL
+                    """,
                     [StoredTime.value(at), StoredTime.value(at), .integer(id.rawValue)])
                 guard changed == 1 else { return false }
                 try connection.run(
@@ -97,6 +100,41 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                     [StoredTime.value(at), .integer(id.rawValue)])
                 try connection.run("UPDATE products SET listed = 0 WHERE seller_id = ? AND listed = 1", [.integer(id.rawValue)])
                 return true
+            }
+        }
+    }
+
+    package func tokenVersion(of id: UserID) throws(KeyCatError) -> Int64? {
+        try storage {
+            try database.read { connection in
+                try connection.queryOne("SELECT token_version FROM users WHERE id = ?", [.integer(id.rawValue)]) { $0.int64(0) }
+            }
+        }
+    }
+
+    package func changeAccess(_ id: UserID, _ change: AccessChange, at: Date, audit: AuditEntry?) throws(KeyCatError) -> User? {
+        let (assignment, condition, arguments): (String, String, [SQLValue]) = switch change {
+        case .suspend: ("suspended_at = ?, token_version = token_version + 1", "AND suspended_at IS NULL", [StoredTime.value(at)])
+        case .reinstate: ("suspended_at = NULL", "AND suspended_at IS NOT NULL", [])
+        case let .role(role): ("role = ?, token_version = token_version + 1", "", [.text(role.rawValue)])
+        case let .password(hash): ("password_hash = ?, token_version = token_version + 1", "", [.text(hash)])
+        }
+        return try storage {
+            try database.write { connection -> User? in
+                let changed = try connection.run(
+                    "UPDATE users SET \(assignment), updated_at = ? WHERE id = ? AND withdrawn_at IS NULL \(condition)",
+                    arguments + [StoredTime.value(at), .integer(id.rawValue)])
+                guard changed == 1 else { return nil }
+                switch change {
+                case .suspend, .password:
+                    try connection.run(
+                        "UPDATE refresh_token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+                        [StoredTime.value(at), .integer(id.rawValue)])
+                case .reinstate, .role:
+                    break
+                }
+                if let audit { try AuditLogTable.insert(audit, on: connection) }
+                return try Self.find(id, on: connection)
             }
         }
     }
@@ -117,7 +155,8 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
             birthday: try row.optionalString(4).map { try CalendarDate(iso8601: $0, field: "birthday") },
             profileImage: row.optionalString(5), role: Role(rawValue: row.string(6)) ?? .buyer,
             createdAt: StoredTime.date(row.int64(7)), updatedAt: StoredTime.date(row.int64(8)),
-            withdrawnAt: StoredTime.date(row.optionalInt64(9)))
+            withdrawnAt: StoredTime.date(row.optionalInt64(9)), suspendedAt: StoredTime.date(row.optionalInt64(10)),
+            tokenVersion: row.int64(11))
     }
 }
 

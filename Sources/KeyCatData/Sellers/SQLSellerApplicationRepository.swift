@@ -107,9 +107,13 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
                     [.text(status.rawValue), .optional(reason.map(SQLValue.text)), StoredTime.value(at),
                      .text(actor), .integer(id.rawValue)])
                 if status == .approved {
-                    // An admin applicant keeps the higher role; everyone else becomes a seller.
+                    // An admin applicant keeps the higher role; everyone else becomes a seller, and
+                    // their buyer access tokens stop working (the next refresh carries seller).
                     try connection.run(
-                        "UPDATE users SET role = 'seller', updated_at = ? WHERE id = ? AND role = 'buyer'",
+                        """
+                        UPDATE users SET role = 'seller', updated_at = ?, token_version = token_version + 1
+                        WHERE id = ? AND role = 'buyer'
+                        """,
                         [StoredTime.value(at), .integer(application.userID.rawValue)])
                 }
                 try AuditLogTable.insert(audit, on: connection)

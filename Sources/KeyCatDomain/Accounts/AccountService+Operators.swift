@@ -31,4 +31,76 @@ extension AccountService {
         }
         return Page(items: rows, nextCursor: next)
     }
+
+    /// Suspends an account: it can no longer log in or refresh, every refresh token family is
+    /// revoked and its access tokens stop working at once. Audited as `user.suspend`.
+    ///
+    /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin, or when an admin
+    ///   would suspend themselves; ``KeyCatError/Code/notFound`` for a missing or withdrawn
+    ///   account; ``KeyCatError/Code/illegalTransition`` when it is already suspended.
+    public func suspend(_ id: UserID, by principal: Principal) throws(KeyCatError) -> User {
+        try principal.require(.admin, to: "suspend accounts")
+        guard principal.userID != id else { throw KeyCatError(.forbidden, "an operator may not suspend their own account") }
+        return try operatorChange(id, .suspend, action: "user.suspend", detail: "", by: principal,
+                                  conflict: "the account is already suspended")
+    }
+
+    /// Lifts a suspension; the owner logs in again. Audited as `user.reinstate`.
+    ///
+    /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin;
+    ///   ``KeyCatError/Code/notFound`` for a missing or withdrawn account;
+    ///   ``KeyCatError/Code/illegalTransition`` when it is not suspended.
+    public func reinstate(_ id: UserID, by principal: Principal) throws(KeyCatError) -> User {
+        try principal.require(.admin, to: "reinstate accounts")
+        return try operatorChange(id, .reinstate, action: "user.reinstate", detail: "", by: principal,
+                                  conflict: "the account is not suspended")
+    }
+
+    /// Gives an account another role. Its access tokens stop working at once; its refresh tokens
+    /// stay, so the next refresh carries the new role. Audited as `user.set_role` (detail
+    /// `role <old> -> <new>`). Setting the role it already has changes and records nothing.
+    ///
+    /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin, or when an admin
+    ///   would change their own role; ``KeyCatError/Code/notFound`` for a missing or withdrawn account.
+    public func setRole(_ id: UserID, to role: Role, by principal: Principal) throws(KeyCatError) -> User {
+        try principal.require(.admin, to: "change roles")
+        guard principal.userID != id else { throw KeyCatError(.forbidden, "an operator may not change their own role") }
+        guard let user = try users.find(id), user.isActive else { throw KeyCatError.notFound("user", id) }
+        guard user.role != role else { return user }
+        return try operatorChange(id, .role(role), action: "user.set_role",
+                                  detail: "role \(user.role.rawValue) -> \(role.rawValue)", by: principal,
+                                  conflict: "the account changed meanwhile")
+    }
+
+    /// Sets a new password for an account (its owner lost theirs). The password rules apply;
+    /// every refresh token family is revoked and the access tokens stop working at once.
+    /// Audited as `user.reset_password` (the password is never recorded).
+    ///
+    /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin;
+    ///   ``KeyCatError/Code/validation`` on `password`; ``KeyCatError/Code/notFound`` for a
+    ///   missing or withdrawn account.
+    public func resetPassword(_ id: UserID, to password: String, by principal: Principal) throws(KeyCatError) -> User {
+        try principal.require(.admin, to: "reset passwords")
+        let hash = try passwords.hash(try AccountRules.password(password))
+        return try operatorChange(id, .password(hash: hash), action: "user.reset_password", detail: "", by: principal,
+                                  conflict: "the account changed meanwhile")
+    }
+
+    /// Applies an operator's change with its audit entry in one transaction, then forgets the
+    /// cached token version and revokes refresh tokens where the change calls for it.
+    private func operatorChange(_ id: UserID, _ change: AccessChange, action: String, detail: String,
+                                by principal: Principal, conflict: String) throws(KeyCatError) -> User {
+        let now = clock.now()
+        let entry = AuditEntry(actor: principal.auditActor, action: action, target: "user:\(id)", detail: detail, at: now)
+        guard let changed = try users.changeAccess(id, change, at: now, audit: entry) else {
+            guard let user = try users.find(id), user.isActive else { throw KeyCatError.notFound("user", id) }
+            throw KeyCatError(.illegalTransition, conflict, context: ["status": user.isSuspended ? "suspended" : "active"])
+        }
+        tokenVersions.forget(id)
+        switch change {
+        case .suspend, .password: try refreshTokens.revokeAll(for: id, at: now)
+        case .reinstate, .role: break
+        }
+        return changed
+    }
 }

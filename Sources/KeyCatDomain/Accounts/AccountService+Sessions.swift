@@ -4,16 +4,19 @@ extension AccountService {
     /// Logs in with email and password and starts a new token family.
     ///
     /// A hash made with weaker parameters than the current ones is replaced after a successful
-    /// check. An unknown email costs the same hashing work as a wrong password, so timing does
-    /// not reveal which accounts exist. With a ``LogInThrottle``, every attempt counts against
-    /// the email's and the client's budgets before any hashing, and an attempt over either is
-    /// refused at once, for unknown and known emails alike; success clears the email's count.
+    /// check. An unknown email, a withdrawn or suspended account and a wrong password all cost
+    /// one password hashing at the current parameters, so timing does not tell them apart; only
+    /// the right password of a suspended account learns that it is suspended. With a
+    /// ``LogInThrottle``, every attempt counts against the (email, client) pair, the client and
+    /// the email (see ``LogInThrottlePolicy``) before any hashing, for unknown and known emails
+    /// alike.
     ///
     /// - Parameter client: who is asking, as the server knows them (usually the client's
     ///   address); nil counts the attempt against the email only.
     /// - Throws: ``KeyCatError/Code/invalidCredentials`` for an unknown or withdrawn email or a
-    ///   wrong password (the same error for each); ``KeyCatError/Code/rateLimited`` (429, with
-    ///   `retry_after`) when throttled.
+    ///   wrong password (the same error for each); ``KeyCatError/Code/forbidden`` (reason
+    ///   `account_suspended`) for the right password of a suspended account;
+    ///   ``KeyCatError/Code/rateLimited`` (429, with `retry_after`) when throttled.
     public func logIn(email: String, password: String, client: String? = nil) throws(KeyCatError) -> TokenPair {
         let wrong = KeyCatError(.invalidCredentials, "the email or password is wrong")
         let folded = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
@@ -29,6 +32,7 @@ extension AccountService {
             throw wrong
         }
         guard passwords.verify(password, against: credentials.passwordHash) else { throw wrong }
+        guard !credentials.user.isSuspended else { throw Self.suspendedError }
         let now = clock.now()
         try logInThrottle?.succeeded(email: folded, client: client, at: now)
         if passwords.needsRehash(credentials.passwordHash) {
@@ -38,7 +42,7 @@ extension AccountService {
         let (refreshToken, digest) = try refreshTokenMinter.mint()
         let expiresAt = now.addingTimeInterval(refreshTokenLifetime)
         _ = try refreshTokens.startFamily(for: credentials.user.id, first: digest, issuedAt: now, expiresAt: expiresAt)
-        return try pair(for: credentials.user.principal, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now)
+        return try pair(for: credentials.user, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now)
     }
 
     /// Trades a refresh token for a new pair; the presented token is retired.
@@ -49,18 +53,18 @@ extension AccountService {
     /// one token count as such a reuse: exactly one gets a pair, and the family is then revoked.
     ///
     /// - Throws: ``KeyCatError/Code/refreshTokenExpired`` for an unknown, expired, revoked or
-    ///   reused token, or one whose account was withdrawn.
+    ///   reused token, or one whose account was withdrawn or suspended.
     public func refresh(_ refreshToken: String) throws(KeyCatError) -> TokenPair {
         guard let presented = refreshTokenMinter.digest(of: refreshToken) else { throw Self.refreshExpiredError }
         let (replacement, digest) = try refreshTokenMinter.mint()
         let now = clock.now()
         let expiresAt = now.addingTimeInterval(refreshTokenLifetime)
         let rotation = try refreshTokens.rotate(presented, to: digest, at: now, expiresAt: expiresAt)
-        guard let user = try users.find(rotation.userID), user.isActive else {
+        guard let user = try users.find(rotation.userID), user.isActive, !user.isSuspended else {
             try refreshTokens.revokeFamily(rotation.familyID, at: now)
             throw Self.refreshExpiredError
         }
-        return try pair(for: user.principal, refreshToken: replacement, refreshExpiresAt: expiresAt, now: now)
+        return try pair(for: user, refreshToken: replacement, refreshExpiresAt: expiresAt, now: now)
     }
 
     /// Logs out: revokes the family of `refreshToken`. Logging out twice, or with a token
@@ -70,37 +74,71 @@ extension AccountService {
         _ = try refreshTokens.revokeFamily(containing: presented, at: clock.now())
     }
 
-    /// Changes the caller's password after checking the current one, and revokes every refresh
-    /// token family of the account, so other devices must log in again. The caller keeps
-    /// working with the pair this call returns.
+    /// Changes the caller's password after checking the current one. Every refresh token family
+    /// of the account is revoked and its access tokens stop working at once (the token version is
+    /// bumped), so other devices must log in again; the caller keeps working with the pair this
+    /// call returns. Wrong current passwords are throttled as log-ins are (same budgets, counted
+    /// before hashing), so a stolen access token cannot be used to guess the password.
     ///
+    /// - Parameter client: who is asking, as for ``logIn(email:password:client:)``.
     /// - Throws: ``KeyCatError/Code/invalidCredentials`` when `current` is wrong;
     ///   ``KeyCatError/Code/validation`` on `password` when `new` breaks the rules;
+    ///   ``KeyCatError/Code/rateLimited`` when throttled;
     ///   ``KeyCatError/Code/notFound`` for a withdrawn account.
-    public func changePassword(current: String, new: String, by principal: Principal) throws(KeyCatError) -> TokenPair {
+    public func changePassword(current: String, new: String, by principal: Principal, client: String? = nil)
+        throws(KeyCatError) -> TokenPair
+    {
         guard let user = try users.find(principal.userID), user.isActive,
               let credentials = try users.credentials(forEmail: user.email) else {
             throw KeyCatError.notFound("user", principal.userID)
         }
+        let newPassword = try AccountRules.password(new)
+        try logInThrottle?.admit(email: user.email, client: client, at: clock.now())
         guard current.utf8.count <= 1_024, passwords.verify(current, against: credentials.passwordHash) else {
             throw KeyCatError(.invalidCredentials, "the current password is wrong")
         }
-        let hash = try passwords.hash(try AccountRules.password(new))
+        let hash = try passwords.hash(newPassword)
         let now = clock.now()
-        try users.updatePasswordHash(user.id, to: hash, at: now)
+        try logInThrottle?.succeeded(email: user.email, client: client, at: now)
+        guard let changed = try users.changeAccess(user.id, .password(hash: hash), at: now, audit: nil) else {
+            throw KeyCatError.notFound("user", principal.userID)
+        }
+        tokenVersions.forget(user.id)
         try refreshTokens.revokeAll(for: user.id, at: now)
         let (refreshToken, digest) = try refreshTokenMinter.mint()
         let expiresAt = now.addingTimeInterval(refreshTokenLifetime)
         _ = try refreshTokens.startFamily(for: user.id, first: digest, issuedAt: now, expiresAt: expiresAt)
-        return try pair(for: user.principal, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now)
+        return try pair(for: changed, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now)
     }
 
-    /// The principal an access token speaks for. Stateless: no database read.
+    /// The principal an access token speaks for.
     ///
-    /// - Throws: ``KeyCatError/Code/accessTokenExpired`` (HTTP 419) for a genuine but expired
-    ///   token; ``KeyCatError/Code/invalidToken`` (401) for anything else.
+    /// The token's signature and expiry are checked without a database read; its token version is
+    /// compared with the account's, which ``TokenVersionCache`` keeps for a few seconds, so after a
+    /// password change, withdrawal, suspension or role change the account's older tokens are
+    /// refused at once in this process, and within the cache's lifetime in others.
+    ///
+    /// - Throws: ``KeyCatError/Code/accessTokenExpired`` (HTTP 419: refresh) for a genuine token
+    ///   past its expiry or revoked by a newer token version; ``KeyCatError/Code/invalidToken``
+    ///   (401) for anything else, an account that does not exist included.
     public func authenticate(accessToken: String) throws(KeyCatError) -> Principal {
-        try accessTokens.verify(accessToken, at: clock.now())
+        let now = clock.now()
+        let claims = try accessTokens.claims(of: accessToken, at: now)
+        let id = claims.principal.userID
+        guard let current = try tokenVersions.version(of: id, at: now, read: { id throws(KeyCatError) in
+            try users.tokenVersion(of: id)
+        }) else {
+            throw KeyCatError(.invalidToken, "the access token is not valid")
+        }
+        guard current == claims.version else {
+            throw KeyCatError(.accessTokenExpired, "the access token was revoked; refresh it or log in again")
+        }
+        return claims.principal
+    }
+
+    /// The error for the right password of a suspended account.
+    static var suspendedError: KeyCatError {
+        KeyCatError(.forbidden, "this account is suspended; contact support", context: ["reason": "account_suspended"])
     }
 
     /// The one error every refused refresh gets, whatever the cause, so a caller learns nothing
@@ -109,11 +147,12 @@ extension AccountService {
         KeyCatError(.refreshTokenExpired, "the refresh token is expired or was revoked; log in again")
     }
 
-    private func pair(for principal: Principal, refreshToken: String, refreshExpiresAt: Date, now: Date)
+    func pair(for user: User, refreshToken: String, refreshExpiresAt: Date, now: Date)
         throws(KeyCatError) -> TokenPair
     {
-        TokenPair(
-            accessToken: try accessTokens.issue(for: principal, at: now),
+        let principal = user.principal
+        return TokenPair(
+            accessToken: try accessTokens.issue(for: principal, version: user.tokenVersion, at: now),
             accessTokenExpiresAt: now.addingTimeInterval(accessTokens.lifetime),
             refreshToken: refreshToken, refreshTokenExpiresAt: refreshExpiresAt, principal: principal)
     }

@@ -19,13 +19,21 @@ public struct AccountService: Sendable {
     let refreshTokenLifetime: TimeInterval
     /// Failed log-ins are throttled through this when set (see ``LogInThrottlePolicy``).
     let logInThrottle: LogInThrottle?
+    /// Sign-ups are throttled per client through this when set (see ``SignUpThrottlePolicy``).
+    let signUpThrottle: SignUpThrottle?
+    /// Token versions recently read, so that most authentications read no row.
+    let tokenVersions: TokenVersionCache
+
+    /// The default time a token version read from the store is trusted: 5 seconds.
+    public static let defaultTokenVersionCacheLifetime: TimeInterval = 5
 
     public init(
         users: any UserRepository, refreshTokens: any RefreshTokenRepository, passwords: any PasswordHasher,
         accessTokens: any AccessTokenCodec, refreshTokenMinter: any RefreshTokenMinter,
         cursors: any PageCursorCodec, clock: any WallClock,
         refreshTokenLifetime: TimeInterval = AccountService.defaultRefreshTokenLifetime,
-        logInThrottle: LogInThrottle? = nil
+        logInThrottle: LogInThrottle? = nil, signUpThrottle: SignUpThrottle? = nil,
+        tokenVersions: TokenVersionCache = TokenVersionCache(lifetime: AccountService.defaultTokenVersionCacheLifetime)
     ) {
         self.users = users
         self.refreshTokens = refreshTokens
@@ -36,17 +44,30 @@ public struct AccountService: Sendable {
         self.clock = clock
         self.refreshTokenLifetime = refreshTokenLifetime
         self.logInThrottle = logInThrottle
+        self.signUpThrottle = signUpThrottle
+        self.tokenVersions = tokenVersions
     }
 
     /// Creates a buyer account.
     ///
+    /// Sign-up tells whether an email already has a live account (``KeyCatError/Code/duplicate``):
+    /// without an email-verification step it cannot be hidden, so it is throttled instead. With a
+    /// ``SignUpThrottle``, every sign-up whose form is valid counts against `client`'s budget
+    /// before the password is hashed.
+    ///
+    /// - Parameter client: who is asking, as the server knows them (usually the client's address);
+    ///   nil is not counted.
     /// - Throws: ``KeyCatError/Code/validation`` naming the field that breaks architecture §2's rules;
-    ///   ``KeyCatError/Code/duplicate`` when a live account already uses the email (ignoring case).
-    public func signUp(_ form: SignUpForm) throws(KeyCatError) -> User {
-        try register(form, role: .buyer, audit: nil)
+    ///   ``KeyCatError/Code/duplicate`` when a live account already uses the email (ignoring case);
+    ///   ``KeyCatError/Code/rateLimited`` (429, with `retry_after`) when the client is throttled.
+    public func signUp(_ form: SignUpForm, client: String? = nil) throws(KeyCatError) -> User {
+        try register(form, role: .buyer, audit: nil) { () throws(KeyCatError) in
+            try signUpThrottle?.admit(client: client, at: clock.now())
+        }
     }
 
-    func register(_ form: SignUpForm, role: Role, audit: (@Sendable (User) -> AuditEntry)?) throws(KeyCatError) -> User {
+    func register(_ form: SignUpForm, role: Role, audit: (@Sendable (User) -> AuditEntry)?,
+                  admit: () throws(KeyCatError) -> Void = {}) throws(KeyCatError) -> User {
         let now = clock.now()
         let email = try AccountRules.email(form.email)
         let nick = try AccountRules.nick(form.nick)
@@ -55,6 +76,7 @@ public struct AccountService: Sendable {
         let birthday = try form.birthday.map { date throws(KeyCatError) in
             try AccountRules.birthday(date, today: CalendarDate(now))
         }
+        try admit()
         let hash = try passwords.hash(password)
         do throws(KeyCatError) {
             return try users.insert(NewUser(
@@ -108,9 +130,8 @@ public struct AccountService: Sendable {
     }
 
     /// Withdraws the caller's own account: it is marked withdrawn (its orders, reviews and audit
-    /// history stay), every refresh token is revoked, and its products drop out of lists.
-    /// Access tokens already issued stay verifiable until they expire (15 minutes), but every
-    /// use case that loads the account treats it as gone.
+    /// history stay), every refresh token is revoked, its access tokens stop working at once
+    /// (its token version is bumped), and its products drop out of lists.
     ///
     /// - Throws: ``KeyCatError/Code/notFound`` when the account is already withdrawn.
     public func withdraw(by principal: Principal) throws(KeyCatError) {
@@ -118,6 +139,7 @@ public struct AccountService: Sendable {
         guard try users.withdraw(principal.userID, at: now) else {
             throw KeyCatError.notFound("user", principal.userID)
         }
+        tokenVersions.forget(principal.userID)
         try refreshTokens.revokeAll(for: principal.userID, at: now)
     }
 }

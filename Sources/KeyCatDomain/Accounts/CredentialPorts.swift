@@ -17,12 +17,37 @@ public protocol PasswordHasher: Sendable {
 public protocol AccessTokenCodec: Sendable {
     /// How long an access token lives.
     var lifetime: TimeInterval { get }
-    /// A token for `principal`, issued at `now`.
-    func issue(for principal: Principal, at now: Date) throws(KeyCatError) -> String
-    /// The principal a token speaks for.
+    /// A token for `principal` carrying the account's token version, issued at `now`.
+    func issue(for principal: Principal, version: Int64, at now: Date) throws(KeyCatError) -> String
+    /// What a genuine, unexpired token says.
     /// - Throws: ``KeyCatError/Code/accessTokenExpired`` for a genuine token past its expiry,
     ///   ``KeyCatError/Code/invalidToken`` for anything else wrong with it.
-    func verify(_ token: String, at now: Date) throws(KeyCatError) -> Principal
+    func claims(of token: String, at now: Date) throws(KeyCatError) -> AccessTokenClaims
+}
+
+extension AccessTokenCodec {
+    /// A token at token version 0 (a new account's).
+    public func issue(for principal: Principal, at now: Date) throws(KeyCatError) -> String {
+        try issue(for: principal, version: 0, at: now)
+    }
+
+    /// The principal a token speaks for, without checking its version against the account.
+    public func verify(_ token: String, at now: Date) throws(KeyCatError) -> Principal {
+        try claims(of: token, at: now).principal
+    }
+}
+
+/// What a verified access token says: who, with which role, and at which of the account's token
+/// versions it was issued. A token whose version is behind the account's was revoked.
+public struct AccessTokenClaims: Sendable, Hashable {
+    public let principal: Principal
+    /// The account's ``User/tokenVersion`` when the token was issued.
+    public let version: Int64
+
+    public init(principal: Principal, version: Int64) {
+        self.principal = principal
+        self.version = version
+    }
 }
 
 /// The SHA-256 digest a refresh token is stored as: the token itself is never stored.

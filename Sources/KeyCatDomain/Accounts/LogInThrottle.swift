@@ -1,69 +1,150 @@
 import Foundation
 
-/// How many log-ins may fail before KeyCat stops checking passwords for a while.
+/// How password guessing is throttled, at log-in and at `PUT /me/password` alike.
 ///
-/// Every attempt is counted against two budgets for the current window: the **account** (the
-/// case-folded email, whether or not an account has it, so an unknown email is throttled exactly
-/// like a real one) and the **client** (the key a server passes, usually the client's address).
-/// An attempt over either budget is refused with ``KeyCatError/Code/rateLimited`` before any
-/// password is hashed, so a flood of guesses burns no PBKDF2 time. A successful log-in clears its
-/// account's count and gives its attempt back to the client.
+/// Every attempt counts against three budgets for the current window, before any password is
+/// hashed:
 ///
-/// The windows are fixed: a key's window opens with its first attempt and lasts ``window``; the
-/// refusal's `retry_after` is the time until it closes.
+/// - **the account and the client together** (the case-folded email, whether or not an account
+///   has it, and the key a server passes, usually the client's address): over
+///   ``attemptsPerAccountAndClient`` that client is refused until the window closes. This is the
+///   budget a guesser spends: ten wrong passwords lock out the guesser's client, not the owner.
+/// - **the client**, across every email: over ``attemptsPerClient`` it is refused until the
+///   window closes (password spraying).
+/// - **the account**, across every client: past ``attemptsPerAccount`` attempts are not refused
+///   for the window but slowed down, each one waiting twice as long after the previous as the one
+///   before (``firstDelay``, doubling up to ``maximumDelay``). Guessers on many addresses get a
+///   few attempts a minute at most, while the owner, on any client, waits seconds, not minutes.
+///
+/// A refusal is ``KeyCatError/Code/rateLimited`` with `retry_after`, identical for unknown and
+/// known emails. A success clears its (account, client) count and gives its attempt back to the
+/// client and the account. Windows are fixed: a key's window opens with its first attempt and
+/// lasts ``window``.
 public struct LogInThrottlePolicy: Sendable, Hashable {
     /// How long a counting window lasts.
     public var window: TimeInterval
-    /// Attempts one email may make per window.
-    public var attemptsPerAccount: Int
-    /// Attempts one client key may make per window, across all emails. Higher than the
-    /// account's: several people may share an address.
+    /// Attempts one client may make for one email per window; then refused.
+    public var attemptsPerAccountAndClient: Int
+    /// Attempts one client key may make per window, across all emails; then refused. Higher than
+    /// the account's: several people may share an address.
     public var attemptsPerClient: Int
+    /// Attempts one email may have per window, from every client, before they are slowed down.
+    public var attemptsPerAccount: Int
+    /// The wait before the first slowed attempt; each later one waits twice the one before.
+    public var firstDelay: TimeInterval
+    /// The longest wait between slowed attempts.
+    public var maximumDelay: TimeInterval
 
-    /// - Throws: ``KeyCatError/Code/validation`` unless the window is 1 s–1 day and both budgets
-    ///   are at least 1.
-    public init(window: TimeInterval, attemptsPerAccount: Int, attemptsPerClient: Int) throws(KeyCatError) {
+    /// - Throws: ``KeyCatError/Code/validation`` unless the window is 1 s–1 day, every budget is
+    ///   at least 1 and the delays are 0.001 s–1 h with `firstDelay <= maximumDelay`.
+    public init(window: TimeInterval, attemptsPerAccountAndClient: Int, attemptsPerClient: Int, attemptsPerAccount: Int,
+                firstDelay: TimeInterval = 1, maximumDelay: TimeInterval = 60) throws(KeyCatError) {
         guard (1...86_400).contains(window) else {
             throw KeyCatError.validation("window", "a log-in throttling window lasts between 1 second and a day")
         }
-        guard attemptsPerAccount >= 1, attemptsPerClient >= 1 else {
+        guard attemptsPerAccountAndClient >= 1, attemptsPerClient >= 1, attemptsPerAccount >= 1 else {
             throw KeyCatError.validation("attempts", "log-in throttling allows at least one attempt per window")
         }
+        guard (0.001...3_600).contains(firstDelay), (0.001...3_600).contains(maximumDelay), firstDelay <= maximumDelay else {
+            throw KeyCatError.validation("delay", "log-in slow-down delays are between 1 ms and an hour, the first no longer than the longest")
+        }
         self.window = window
+        self.attemptsPerAccountAndClient = attemptsPerAccountAndClient
+        self.attemptsPerClient = attemptsPerClient
         self.attemptsPerAccount = attemptsPerAccount
+        self.firstDelay = firstDelay
+        self.maximumDelay = maximumDelay
+    }
+
+    /// Re-runs the initializer's checks on values that may have been changed since.
+    public func validated() throws(KeyCatError) -> LogInThrottlePolicy {
+        try LogInThrottlePolicy(
+            window: window, attemptsPerAccountAndClient: attemptsPerAccountAndClient, attemptsPerClient: attemptsPerClient,
+            attemptsPerAccount: attemptsPerAccount, firstDelay: firstDelay, maximumDelay: maximumDelay)
+    }
+
+    /// In 15 minutes: 10 attempts per email from one client, 100 per client, and 30 per email
+    /// from everywhere before attempts on it are spaced 1, 2, 4 … 60 seconds apart. A person who
+    /// forgot a password never meets it; a guesser on one address gets 40 tries an hour per
+    /// account, and guessers on many about one a minute.
+    public static let standard = try! LogInThrottlePolicy(
+        window: 15 * 60, attemptsPerAccountAndClient: 10, attemptsPerClient: 100, attemptsPerAccount: 30)
+}
+
+/// How many accounts one client may sign up per window (then ``KeyCatError/Code/rateLimited``
+/// until it closes). Counted in the same store as log-in attempts, after the form is validated
+/// and before the password is hashed.
+public struct SignUpThrottlePolicy: Sendable, Hashable {
+    public var window: TimeInterval
+    public var attemptsPerClient: Int
+
+    /// - Throws: ``KeyCatError/Code/validation`` unless the window is 1 s–1 day and the budget at least 1.
+    public init(window: TimeInterval, attemptsPerClient: Int) throws(KeyCatError) {
+        guard (1...86_400).contains(window) else {
+            throw KeyCatError.validation("window", "a sign-up throttling window lasts between 1 second and a day")
+        }
+        guard attemptsPerClient >= 1 else {
+            throw KeyCatError.validation("attempts", "sign-up throttling allows at least one sign-up per window")
+        }
+        self.window = window
         self.attemptsPerClient = attemptsPerClient
     }
 
-    /// 10 attempts per email and 100 per client in 15 minutes: a person who forgot a password
-    /// never meets it, a guesser gets 40 tries an hour per account.
-    public static let standard = try! LogInThrottlePolicy(window: 15 * 60, attemptsPerAccount: 10, attemptsPerClient: 100)
+    /// 20 sign-ups per client an hour: a household or an office never meets it, a script
+    /// making accounts (or probing which emails exist) does.
+    public static let standard = try! SignUpThrottlePolicy(window: 3_600, attemptsPerClient: 20)
+}
+
+/// How a budget treats attempts past its limit: refused until the window closes, or slowed down.
+public struct ThrottleSlowDown: Sendable, Hashable {
+    public var firstDelay: TimeInterval
+    public var maximumDelay: TimeInterval
+
+    public init(firstDelay: TimeInterval, maximumDelay: TimeInterval) {
+        self.firstDelay = firstDelay
+        self.maximumDelay = maximumDelay
+    }
+
+    /// The wait after the previous attempt before the `excess`-th attempt past the limit
+    /// (1 for the first): `firstDelay × 2^(excess − 1)`, at most `maximumDelay`.
+    public func delay(excess: Int) -> TimeInterval {
+        guard excess > 0 else { return 0 }
+        return min(firstDelay * pow(2, Double(min(excess - 1, 40))), maximumDelay)
+    }
 }
 
 /// One budget an attempt counts against.
 public struct LogInThrottleKey: Sendable, Hashable {
-    /// Which budget: ``account`` or ``client``.
+    /// Which budget: ``account``, ``client``, ``accountAndClient`` or ``signUp``.
     public var scope: String
-    /// The email or client key.
+    /// The email, client key, or both.
     public var value: String
-    /// Attempts allowed per window.
+    /// Attempts allowed per window (at full speed, for a slowed key).
     public var limit: Int
+    /// Nil: past the limit, refuse until the window closes. Set: past it, space attempts out.
+    public var slowDown: ThrottleSlowDown?
 
     public static let account = "account"
     public static let client = "client"
+    public static let accountAndClient = "account_client"
+    public static let signUp = "sign_up"
 
-    public init(scope: String, value: String, limit: Int) {
+    public init(scope: String, value: String, limit: Int, slowDown: ThrottleSlowDown? = nil) {
         self.scope = scope
         self.value = value
         self.limit = limit
+        self.slowDown = slowDown
     }
 }
 
-/// Where log-in attempts are counted. Implementation: `SQLiteLogInAttemptStore`, in the
-/// database, so every process serving one database shares one budget.
+/// Where log-in and sign-up attempts are counted. Implementations: `SQLLogInAttemptStore`, in
+/// the database, so every process serving one database shares one budget;
+/// `InMemoryLogInAttemptStore` for tests.
 public protocol LogInAttemptStore: Sendable {
-    /// Atomically: when any of `keys` has used its limit in its current window, counts nothing
-    /// and returns the time until the latest of those windows closes; otherwise counts one
-    /// attempt against every key (opening a new window where the last one closed) and returns nil.
+    /// Atomically: when any of `keys` refuses the attempt (a refusing key that has used its limit
+    /// in its current window; a slowed key past its limit whose delay since its previous attempt
+    /// has not passed), counts nothing and returns the longest wait; otherwise counts one attempt
+    /// against every key (opening a new window where the last one closed) and returns nil.
     func admit(_ keys: [LogInThrottleKey], at now: Date, window: TimeInterval) throws(KeyCatError) -> TimeInterval?
 
     /// After a successful log-in: clears `cleared`'s count and takes one attempt back from each
@@ -71,7 +152,8 @@ public protocol LogInAttemptStore: Sendable {
     func succeeded(clearing cleared: LogInThrottleKey, refunding refunded: [LogInThrottleKey], at now: Date) throws(KeyCatError)
 }
 
-/// The policy applied to one store: what ``AccountService/logIn(email:password:client:)`` asks.
+/// The policy applied to one store: what ``AccountService/logIn(email:password:client:)`` and
+/// ``AccountService/changePassword(current:new:by:client:)`` ask.
 public struct LogInThrottle: Sendable {
     public let policy: LogInThrottlePolicy
     let store: any LogInAttemptStore
@@ -82,26 +164,57 @@ public struct LogInThrottle: Sendable {
     }
 
     /// The budgets an attempt with `email` (already case-folded) from `client` counts against.
-    func keys(email: String, client: String?) -> (account: LogInThrottleKey, client: LogInThrottleKey?) {
-        let account = LogInThrottleKey(scope: LogInThrottleKey.account, value: email, limit: policy.attemptsPerAccount)
+    /// Without a client (a caller that cannot name one), the pair is the email with no client.
+    func keys(email: String, client: String?) -> (pair: LogInThrottleKey, others: [LogInThrottleKey]) {
+        let pair = LogInThrottleKey(scope: LogInThrottleKey.accountAndClient, value: "\(email)\u{0}\(client ?? "")",
+                                    limit: policy.attemptsPerAccountAndClient)
+        let account = LogInThrottleKey(
+            scope: LogInThrottleKey.account, value: email, limit: policy.attemptsPerAccount,
+            slowDown: ThrottleSlowDown(firstDelay: policy.firstDelay, maximumDelay: policy.maximumDelay))
         let client = client.map { LogInThrottleKey(scope: LogInThrottleKey.client, value: $0, limit: policy.attemptsPerClient) }
-        return (account, client)
+        return (pair, [account] + (client.map { [$0] } ?? []))
     }
 
     /// Counts an attempt, or refuses it.
     ///
     /// - Throws: ``KeyCatError/Code/rateLimited`` (429) with `retry_after` in whole seconds.
     func admit(email: String, client: String?, at now: Date) throws(KeyCatError) {
-        let (account, client) = keys(email: email, client: client)
-        guard let wait = try store.admit([account] + (client.map { [$0] } ?? []), at: now, window: policy.window) else { return }
-        let seconds = max(1, Int(wait.rounded(.up)))
-        throw KeyCatError(.rateLimited, "too many failed log-ins; try again in \(seconds) s",
-                          context: ["retry_after": String(seconds)])
+        let (pair, others) = keys(email: email, client: client)
+        guard let wait = try store.admit([pair] + others, at: now, window: policy.window) else { return }
+        throw Self.refusal(wait, "too many failed attempts")
     }
 
-    /// Clears the account's count after a successful log-in and gives the client its attempt back.
+    /// Clears the (account, client) count after a success and gives the attempt back to the
+    /// account and the client.
     func succeeded(email: String, client: String?, at now: Date) throws(KeyCatError) {
-        let (account, client) = keys(email: email, client: client)
-        try store.succeeded(clearing: account, refunding: client.map { [$0] } ?? [], at: now)
+        let (pair, others) = keys(email: email, client: client)
+        try store.succeeded(clearing: pair, refunding: others, at: now)
+    }
+
+    /// The 429 for a wait of `wait` seconds, rounded up to a whole second.
+    static func refusal(_ wait: TimeInterval, _ what: String) -> KeyCatError {
+        let seconds = max(1, Int(wait.rounded(.up)))
+        return KeyCatError(.rateLimited, "\(what); try again in \(seconds) s", context: ["retry_after": String(seconds)])
+    }
+}
+
+/// The sign-up policy applied to one store.
+public struct SignUpThrottle: Sendable {
+    public let policy: SignUpThrottlePolicy
+    let store: any LogInAttemptStore
+
+    public init(policy: SignUpThrottlePolicy, store: any LogInAttemptStore) {
+        self.policy = policy
+        self.store = store
+    }
+
+    /// Counts a sign-up from `client`, or refuses it. A caller that names no client is not counted.
+    ///
+    /// - Throws: ``KeyCatError/Code/rateLimited`` (429) with `retry_after`.
+    func admit(client: String?, at now: Date) throws(KeyCatError) {
+        guard let client else { return }
+        let key = LogInThrottleKey(scope: LogInThrottleKey.signUp, value: client, limit: policy.attemptsPerClient)
+        guard let wait = try store.admit([key], at: now, window: policy.window) else { return }
+        throw LogInThrottle.refusal(wait, "too many sign-ups from this client")
     }
 }

@@ -17,10 +17,18 @@ public struct User: Sendable, Hashable, Identifiable {
     public var updatedAt: Date
     /// When the user withdrew: their tokens are revoked, their products hidden, their history kept.
     public var withdrawnAt: Date?
+    /// When an operator suspended the account (nil when it is not suspended): it cannot log in
+    /// or refresh, and its access tokens were revoked.
+    public var suspendedAt: Date?
+    /// Bumped whenever the account's access tokens must stop working at once (password change or
+    /// reset, withdrawal, suspension, role change). Every access token carries the version it was
+    /// issued at; one behind the account's is refused.
+    public var tokenVersion: Int64
 
     public init(
         id: UserID, email: String, nick: String, phone: String? = nil, birthday: CalendarDate? = nil,
-        profileImage: String? = nil, role: Role, createdAt: Date, updatedAt: Date, withdrawnAt: Date? = nil
+        profileImage: String? = nil, role: Role, createdAt: Date, updatedAt: Date, withdrawnAt: Date? = nil,
+        suspendedAt: Date? = nil, tokenVersion: Int64 = 0
     ) {
         self.id = id
         self.email = email
@@ -32,10 +40,15 @@ public struct User: Sendable, Hashable, Identifiable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.withdrawnAt = withdrawnAt
+        self.suspendedAt = suspendedAt
+        self.tokenVersion = tokenVersion
     }
 
     /// Whether the account is live (not withdrawn).
     public var isActive: Bool { withdrawnAt == nil }
+
+    /// Whether an operator suspended the account.
+    public var isSuspended: Bool { suspendedAt != nil }
 
     /// The principal this user acts as.
     public var principal: Principal { Principal(userID: id, role: role) }

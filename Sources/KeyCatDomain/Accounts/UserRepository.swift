@@ -20,9 +20,43 @@ public protocol UserRepository: Sendable {
     /// - Throws: ``KeyCatError/Code/notFound`` when the account is missing or withdrawn.
     func updateProfile(_ user: User) throws(KeyCatError) -> User
 
-    /// Marks a live account withdrawn at `at`. Returns false when it was not live.
+    /// Marks a live account withdrawn at `at` and bumps its token version. Returns false when it
+    /// was not live.
     func withdraw(_ id: UserID, at: Date) throws(KeyCatError) -> Bool
+
+    /// The account's current token version, withdrawn or not; nil when there is no such account.
+    func tokenVersion(of id: UserID) throws(KeyCatError) -> Int64?
+
+    /// Applies `change` to a live account at `at`, in one transaction with `audit` when given.
+    /// Every change but ``AccessChange/reinstate`` bumps the token version; a suspension and a
+    /// new password also revoke every refresh token family.
+    ///
+    /// - Returns: the changed account, or nil when it is missing, withdrawn, or not in the state
+    ///   the change needs (suspending a suspended account, reinstating one that is not).
+    func changeAccess(_ id: UserID, _ change: AccessChange, at: Date, audit: AuditEntry?) throws(KeyCatError) -> User?
 
     /// Accounts in id order, after `after` (exclusive), at most `limit`.
     func list(after: UserID?, limit: Int) throws(KeyCatError) -> [User]
+}
+
+/// A change to who may use an account and how: what ``UserRepository/changeAccess(_:_:at:audit:)``
+/// applies. Its description hides a password hash.
+public enum AccessChange: Sendable, Hashable, CustomStringConvertible {
+    /// Stop the account: no log-in, no refresh, tokens revoked.
+    case suspend
+    /// Lift a suspension.
+    case reinstate
+    /// Give the account another role.
+    case role(Role)
+    /// Replace the password hash (the owner's change or an operator's reset).
+    case password(hash: String)
+
+    public var description: String {
+        switch self {
+        case .suspend: "suspend"
+        case .reinstate: "reinstate"
+        case let .role(role): "role(\(role.rawValue))"
+        case .password: "password(<redacted>)"
+        }
+    }
 }

@@ -16,9 +16,13 @@ public struct SellerService: Sendable {
     let registry: any BusinessRegistry
     let cursors: any PageCursorCodec
     let clock: any WallClock
+    /// The accounts' token-version cache, told when an approval changes a role.
+    let tokenVersions: TokenVersionCache?
 
     public init(applications: any SellerApplicationRepository, users: any UserRepository,
-                registry: any BusinessRegistry, cursors: any PageCursorCodec, clock: any WallClock) {
+                registry: any BusinessRegistry, cursors: any PageCursorCodec, clock: any WallClock,
+                tokenVersions: TokenVersionCache? = nil) {
+        self.tokenVersions = tokenVersions
         self.applications = applications
         self.users = users
         self.registry = registry
@@ -104,7 +108,10 @@ public struct SellerService: Sendable {
         try principal.require(.admin, to: "approve seller applications")
         let now = clock.now()
         let audit = AuditEntry(actor: principal.auditActor, action: "seller.approve", target: "seller_application:\(id)", at: now)
-        return try applications.decide(id, .approve, by: principal.auditActor, at: now, audit: audit)
+        let decided = try applications.decide(id, .approve, by: principal.auditActor, at: now, audit: audit)
+        // The applicant's buyer tokens were revoked with the role change (token version bumped).
+        tokenVersions?.forget(decided.userID)
+        return decided
     }
 
     /// Rejects a pending application with a reason the applicant will see. Audited like

@@ -83,7 +83,7 @@ struct AccountsHarness: Sendable {
 
 func withAccounts(
     _ backend: Backend, iterations: Int = AccountsHarness.iterations,
-    registry: [BusinessRegistryEntry] = [], throttle: LogInThrottlePolicy? = nil,
+    registry: [BusinessRegistryEntry] = [], throttle: LogInThrottlePolicy? = nil, signUpThrottle: SignUpThrottlePolicy? = nil,
     hasher wrapping: (PBKDF2PasswordHasher) -> any PasswordHasher = { $0 },
     _ body: (AccountsHarness) async throws -> Void
 ) async throws {
@@ -93,16 +93,18 @@ func withAccounts(
     func make(users: any UserRepository, tokens: any RefreshTokenRepository,
               applications: any SellerApplicationRepository, attempts: any LogInAttemptStore,
               database: SQLiteDatabase?, postgres: PostgresDatabase? = nil) -> AccountsHarness {
-        AccountsHarness(
+        let versions = TokenVersionCache(lifetime: AccountService.defaultTokenVersionCacheLifetime)
+        return AccountsHarness(
             clock: clock,
             accounts: AccountService(
                 users: users, refreshTokens: tokens, passwords: wrapping(hasher),
                 accessTokens: JWTAccessTokenCodec(key: AccountsHarness.signingKey),
                 refreshTokenMinter: RandomRefreshTokenMinter(), cursors: cursors, clock: clock,
-                logInThrottle: throttle.map { LogInThrottle(policy: $0, store: attempts) }),
+                logInThrottle: throttle.map { LogInThrottle(policy: $0, store: attempts) },
+                signUpThrottle: signUpThrottle.map { SignUpThrottle(policy: $0, store: attempts) }, tokenVersions: versions),
             sellers: SellerService(
                 applications: applications, users: users, registry: InMemoryBusinessRegistry(registry),
-                cursors: cursors, clock: clock),
+                cursors: cursors, clock: clock, tokenVersions: versions),
             users: users, hasher: hasher, database: database, postgres: postgres)
     }
     func stored(_ database: some SQLDatabase, sqlite: SQLiteDatabase?, postgres: PostgresDatabase? = nil) -> AccountsHarness {

@@ -4,29 +4,35 @@ import KeyCatAPI
 import NIOCore
 
 /// KeyCatAPI mounted in Hummingbird: every request outside the server's own path prefixes is
-/// handed to ``KeyCatAPI/respond(to:)`` as plain values, and its answer is written back as it is.
+/// judged by its head first (``KeyCatAPI/admit(_:)``: route, token, announced size and type),
+/// refused without its body being buffered when the head is enough, and otherwise answered by
+/// ``KeyCatAPI/respond(to:admitted:)`` with its body read up to that route's own limit.
+/// (Hummingbird discards the unread rest of a refused body before the next request on the
+/// connection.)
 struct KeyCatAPIMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let api: KeyCatAPI
     /// Paths the server's own routes answer (e.g. the simulator's payment window).
     var ownPrefixes: [String] = []
-    /// The largest body any route takes; a larger one is refused before it is read whole.
-    let bodyLimit = KeyCatAPI.routes.map(\.body.limit).max() ?? 0
+    /// The proxies whose `X-Forwarded-For` names the client (`KEYCAT_TRUSTED_PROXIES`).
+    var trustedProxies: TrustedProxies = .none
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if ownPrefixes.contains(where: request.uri.path.hasPrefix) { return try await next(request, context) }
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: bodyLimit)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            return Self.response(APIResponse(status: 413, headers: ["Content-Type": "application/json"],
-                                             body: Array(#"{"code":"payload_too_large","message":"the body is too large"}"#.utf8)))
+        let headers = HTTPHeaders(request.headers.map { ($0.name.rawName, $0.value) })
+        var apiRequest = APIRequest(
+            method: request.method.rawValue, target: request.uri.description, headers: headers,
+            clientAddress: trustedProxies.clientAddress(peer: context.remoteAddress?.ipAddress, headers: headers))
+        let admission = api.admit(apiRequest)
+        if let refusal = admission.refusal { return Self.response(refusal) }
+        if admission.bodyLimit > 0 {
+            var request = request
+            do {
+                apiRequest.body = Array(buffer: try await request.collectBody(upTo: admission.bodyLimit))
+            } catch let error as HTTPError where error.status == .contentTooLarge {
+                return Self.response(admission.bodyTooLarge)
+            }
         }
-        let answer = await api.respond(to: APIRequest(
-            method: request.method.rawValue, target: request.uri.description,
-            headers: HTTPHeaders(request.headers.map { ($0.name.rawName, $0.value) }),
-            body: Array(buffer: body), clientAddress: context.remoteAddress?.ipAddress))
-        return Self.response(answer)
+        return Self.response(await api.respond(to: apiRequest, admitted: admission))
     }
 
     static func response(_ answer: APIResponse) -> Response {
@@ -38,8 +44,8 @@ struct KeyCatAPIMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewa
     }
 }
 
-/// The request context: Hummingbird's, plus the peer's address, which log-in throttling counts
-/// attempts by.
+/// The request context: Hummingbird's, plus the peer's address, which (or, behind a trusted proxy,
+/// the client `X-Forwarded-For` names) throttling counts attempts by.
 struct ServerContext: RequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
     let remoteAddress: SocketAddress?

@@ -30,7 +30,7 @@ struct KeyCatServer {
         let api = KeyCatAPI(keycat, statusProfile: settings.statusProfile)
         let router = Router(context: ServerContext.self)
         router.add(middleware: LogRequestsMiddleware(.info))
-        var middleware = KeyCatAPIMiddleware<ServerContext>(api: api)
+        var middleware = KeyCatAPIMiddleware<ServerContext>(api: api, trustedProxies: settings.trustedProxies)
         var services: [any Service] = []
         // The simulator's payment window, never beside a real PG (then there is no simulator).
         if let simulator = keycat.paymentSimulator {

@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatAPI
 import Logging
 
 /// What the server reads from its environment.
@@ -16,6 +17,9 @@ import Logging
 /// | `KEYCAT_HTTP_STATUS_PROFILE` | `standard`, or `keycat-app` for the KeyCat app's old statuses (410, 418, 419, 445) | `standard` |
 /// | `KEYCAT_ACCESS_TOKEN_SECONDS`, `KEYCAT_PASSWORD_ITERATIONS` | for tests only: short-lived tokens, cheap hashing | 900, 600,000 |
 /// | `KEYCAT_BENCH_ROUTES` | `1` adds `GET /bench/static` (see ``BenchRoutes``) | off |
+/// | `KEYCAT_TRUSTED_PROXIES` | comma-separated addresses and CIDR networks of reverse proxies whose `X-Forwarded-For` names the client (the right-most untrusted hop); from any other peer the header is ignored | none: the peer is the client |
+/// | `KEYCAT_SIGN_UPS_PER_CLIENT` | sign-ups one client may make per hour; `0` turns sign-up throttling off | 20 |
+/// | `KEYCAT_TOKEN_VERSION_CACHE_SECONDS` | how long a token version read from the database is trusted, 0–60: the longest a suspension, password reset or role change made by another server or `keycat-admin` takes to stop the account's access tokens here | 5 |
 struct ServerSettings {
     var host = "127.0.0.1"
     var port = 8080
@@ -24,6 +28,7 @@ struct ServerSettings {
     var statusProfile = HTTPStatusProfile.standard
     /// Nil: no reconciliation in this process.
     var reconcileEvery: Duration? = .seconds(60)
+    var trustedProxies = TrustedProxies.none
     var keycat: KeyCat.Configuration
 
     struct Invalid: Error, CustomStringConvertible {
@@ -79,6 +84,19 @@ struct ServerSettings {
         }
         if let iterations = try integer("KEYCAT_PASSWORD_ITERATIONS", in: 1_000...10_000_000) {
             keycat.passwordIterations = iterations
+        }
+        if let proxies = value("KEYCAT_TRUSTED_PROXIES") {
+            do {
+                trustedProxies = try TrustedProxies(proxies)
+            } catch {
+                throw Invalid(description: "KEYCAT_TRUSTED_PROXIES: \(error.message)")
+            }
+        }
+        if let perHour = try integer("KEYCAT_SIGN_UPS_PER_CLIENT", in: 0...10_000_000) {
+            keycat.signUpThrottle = perHour == 0 ? nil : try SignUpThrottlePolicy(window: 3_600, attemptsPerClient: perHour)
+        }
+        if let seconds = try integer("KEYCAT_TOKEN_VERSION_CACHE_SECONDS", in: 0...60) {
+            keycat.tokenVersionCacheLifetime = TimeInterval(seconds)
         }
         if let url = value("KEYCAT_PG_URL") {
             guard let baseURL = URL(string: url), let apiKey = value("KEYCAT_PG_API_KEY"),

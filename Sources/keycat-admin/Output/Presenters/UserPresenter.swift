@@ -5,7 +5,12 @@ enum UserPresenter {
     static let headers = ["ID", "EMAIL", "NICK", "ROLE", "STATUS"]
 
     static func row(_ user: User) -> [String] {
-        [String(user.id.rawValue), user.email, user.nick, user.role.rawValue, user.isActive ? "active" : "withdrawn"]
+        [String(user.id.rawValue), user.email, user.nick, user.role.rawValue, status(user)]
+    }
+
+    /// `active`, `suspended` or `withdrawn`.
+    static func status(_ user: User) -> String {
+        !user.isActive ? "withdrawn" : user.isSuspended ? "suspended" : "active"
     }
 
     static func json(_ user: User) -> JSONValue { json(user, counts: nil) }
@@ -18,6 +23,7 @@ enum UserPresenter {
             ("profile_image", .optional(user.profileImage)),
             ("created_at", Formatting.timestamp(user.createdAt)),
             ("withdrawn_at", Formatting.timestamp(user.withdrawnAt)),
+            ("suspended_at", Formatting.timestamp(user.suspendedAt)), ("status", .string(status(user))),
         ]
         if let counts {
             fields += [("follower_count", .int(counts.followers)), ("following_count", .int(counts.following))]
@@ -27,12 +33,19 @@ enum UserPresenter {
 
     static func details(_ user: User, counts: FollowCounts) -> String {
         var table = TextTable(["FIELD", "VALUE"])
+        let status: String = if let withdrawn = user.withdrawnAt {
+            "withdrawn \(Formatting.timestamp(withdrawn))"
+        } else if let suspended = user.suspendedAt {
+            "suspended \(Formatting.timestamp(suspended))"
+        } else {
+            "active"
+        }
         for (key, value) in [
             ("id", String(user.id.rawValue)), ("email", user.email), ("nick", user.nick),
             ("role", user.role.rawValue), ("phone", user.phone ?? "-"),
             ("birthday", user.birthday.map { "\($0)" } ?? "-"),
             ("created", Formatting.timestamp(user.createdAt)),
-            ("status", user.withdrawnAt.map { "withdrawn \(Formatting.timestamp($0))" } ?? "active"),
+            ("status", status),
             ("followers", String(counts.followers)), ("following", String(counts.following)),
         ] { table.append([key, value]) }
         return table.rendered()
