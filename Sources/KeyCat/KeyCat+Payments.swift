@@ -33,7 +33,9 @@ extension KeyCat {
         configuration.databasePath.isEmpty || configuration.databasePath == ":memory:"
     }
 
-    static func makeGateway(_ configuration: Configuration) throws(KeyCatError) -> GatewaySetup {
+    /// - Parameter simulatorWebhookSecret: the secret the simulator beside the database signs its
+    ///   webhooks with: random per installation, kept with KeyCat's other secrets.
+    static func makeGateway(_ configuration: Configuration, simulatorWebhookSecret: String) throws(KeyCatError) -> GatewaySetup {
         func client(_ transport: any HTTPTransport, key: String, secret: String) -> PGGatewayClient {
             var settings = PGClientConfiguration(apiKey: key, apiSecret: secret)
             settings.initialBackoff = configuration.gatewayInitialBackoff
@@ -52,19 +54,19 @@ extension KeyCat {
             // (`db check` must change nothing): without the file no payment was ever made there.
             if !configuration.createIfMissing, !isInMemory(configuration), !FileManager.default.fileExists(atPath: path) {
                 return GatewaySetup(gateway: MissingSimulatorGateway(reason: "there is no PG simulator file at \(path)"),
-                                    webhookSecrets: [PGSimulator.defaultWebhookSecret], simulator: nil, ownsSimulator: false)
+                                    webhookSecrets: [simulatorWebhookSecret], simulator: nil, ownsSimulator: false)
             }
             // A read-only open writes nothing, and the simulator writes its file on every call.
             if configuration.readOnly {
                 return GatewaySetup(
                     gateway: MissingSimulatorGateway(reason: "the database was opened read-only: no payments can be made or read"),
-                    webhookSecrets: [PGSimulator.defaultWebhookSecret], simulator: nil, ownsSimulator: false)
+                    webhookSecrets: [simulatorWebhookSecret], simulator: nil, ownsSimulator: false)
             }
             // An in-memory database gets an in-memory simulator, never a file in the working folder.
             let inMemory = isInMemory(configuration)
             do {
                 let simulator = try PGSimulator(
-                    storage: inMemory ? .inMemory : .file(path: path),
+                    storage: inMemory ? .inMemory : .file(path: path), webhookSecret: simulatorWebhookSecret,
                     now: { clock.now() })
                 return simulated(simulator, owned: true)
             } catch {
@@ -73,6 +75,10 @@ extension KeyCat {
         case let .simulator(simulator):
             return simulated(simulator, owned: false)
         case let .portOne(baseURL, apiKey, apiSecret, webhookSecrets):
+            // A webhook signed with an empty secret proves nothing: refuse the configuration.
+            guard !webhookSecrets.isEmpty, !webhookSecrets.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+                throw KeyCatError.validation("webhook_secrets", "a PG configuration needs at least one webhook secret, none of them empty")
+            }
             return GatewaySetup(gateway: client(URLSessionTransport(baseURL: baseURL), key: apiKey, secret: apiSecret),
                                 webhookSecrets: webhookSecrets, simulator: nil, ownsSimulator: false)
         case let .custom(gateway, webhookSecrets):
@@ -106,6 +112,8 @@ struct MissingSimulatorGateway: PaymentGateway {
 public struct PaymentWebhookReceiver: Sendable {
     let verifier: WebhookVerifier
     let checkout: CheckoutService
+    /// Where the reason a webhook was refused is written (the answer never says which check failed).
+    var log: any LogSink = DiscardingLogSink()
 
     /// - Throws: `validation` (`field` = `webhook`, `reason` says why) for a webhook that fails
     ///   verification; a gateway error when the payment could not be re-read.
@@ -114,6 +122,7 @@ public struct PaymentWebhookReceiver: Sendable {
         do {
             webhook = try verifier.verify(headers: headers, body: body)
         } catch {
+            if log.isEnabled { log.write("webhook refused: \(error) (webhook-id \(Redactor.text(headers["webhook-id"] ?? "-")))") }
             throw error.keyCatError
         }
         return try await checkout.handleWebhook(id: webhook.id, impUID: webhook.impUID, merchantUID: webhook.merchantUID)

@@ -37,7 +37,7 @@ extension KeyCat {
                 database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes,
                 persist: configuration.migrates)
             return KeyCat(configuration: configuration, store: .postgres(database), database: database, secrets: secrets,
-                          migrationsApplied: applied, restored: [], gateway: try makeGateway(configuration))
+                          migrationsApplied: applied, restored: [], gateway: try makeGateway(configuration, simulatorWebhookSecret: secrets.simulatorWebhookSecret))
         } catch {
             database.close()
             throw error

@@ -131,7 +131,8 @@ public final class KeyCat: Sendable {
                               cursors: cursors, clock: configuration.clock)
         statistics = StatisticsService(statistics: SQLSalesStatistics(database: database), clock: configuration.clock)
         webhooks = PaymentWebhookReceiver(
-            verifier: WebhookVerifier(secrets: setup.webhookSecrets, clock: configuration.clock), checkout: checkout)
+            verifier: WebhookVerifier(secrets: setup.webhookSecrets, clock: configuration.clock), checkout: checkout,
+            log: configuration.gatewayLog)
         paymentSimulator = setup.simulator
         ownsSimulator = setup.ownsSimulator
     }
@@ -182,7 +183,7 @@ public final class KeyCat: Sendable {
             let secrets = try KeyCatSecrets.loadOrCreate(
                 database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes,
                 persist: configuration.migrates && !configuration.readOnly)
-            let gateway = try makeGateway(configuration)
+            let gateway = try makeGateway(configuration, simulatorWebhookSecret: secrets.simulatorWebhookSecret)
             return KeyCat(configuration: configuration, store: .sqlite(database), database: database, secrets: secrets,
                           migrationsApplied: applied, restored: restored, gateway: gateway)
         } catch {

@@ -39,8 +39,13 @@ public final class PGSimulator: HTTPHandler, Sendable {
         public static let test = Credentials(key: "imp_test_key", secret: "imp_test_secret_do_not_log")
     }
 
-    /// The default webhook signing secret (Standard Webhooks `whsec_` form).
-    public static let defaultWebhookSecret = "whsec_a2V5Y2F0LXBnLXNpbXVsYXRvci13ZWJob29rLXNlY3JldA=="
+    /// A fresh webhook signing secret in the Standard Webhooks `whsec_` form: 32 random bytes.
+    /// A simulator given none makes one, so no two simulators sign with a well-known secret.
+    public static func randomWebhookSecret() -> String {
+        // libcrypto's generator does not fail on a working system; Foundation's is the fallback.
+        let bytes = (try? SecureRandom.bytes(count: 32)) ?? (0..<32).map { _ in UInt8.random(in: .min ... .max) }
+        return "whsec_" + Data(bytes).base64EncodedString()
+    }
 
     /// The simulator file kept beside a KeyCat database: `keycat.db` → `keycat.pg.db`, any other
     /// name → name + `.pg.db`.
@@ -71,7 +76,7 @@ public final class PGSimulator: HTTPHandler, Sendable {
     /// - Throws: ``PGSimulatorError/storage(_:)`` when the file cannot be opened.
     public init(
         storage: Storage = .inMemory, credentials: Credentials = .test,
-        webhookSecret: String = PGSimulator.defaultWebhookSecret, tokenLifetime: Duration = .seconds(1800),
+        webhookSecret: String? = nil, tokenLifetime: Duration = .seconds(1800),
         faults: PGFaultConfiguration = .none, sleeper: any Sleeper = TaskSleeper(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(PGSimulatorError) {
@@ -84,7 +89,13 @@ public final class PGSimulator: HTTPHandler, Sendable {
             throw .storage("\(error)")
         }
         self.credentials = credentials
-        self.webhookSecret = webhookSecret
+        if let webhookSecret {
+            // Standard Webhooks signs with the secret's bytes: an empty one signs with no key at all.
+            guard !webhookSecret.isEmpty, webhookSecret != "whsec_" else { throw .storage("the webhook secret is empty") }
+            self.webhookSecret = webhookSecret
+        } else {
+            self.webhookSecret = Self.randomWebhookSecret()
+        }
         self.tokenLifetime = tokenLifetime
         self.faults = Mutex(FaultPlan(configuration: faults))
         self.sleeper = sleeper

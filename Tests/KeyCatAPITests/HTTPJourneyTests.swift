@@ -81,7 +81,7 @@ struct HTTPJourneyTests {
         for _ in 0..<2 {
             let timestamp = Int64(Date().timeIntervalSince1970)
             let signature = StandardWebhookSignature.sign(id: webhookID, timestamp: timestamp, body: webhook,
-                                                          secret: PGSimulator.defaultWebhookSecret)
+                                                          secret: try HTTPTestServer.simulatorWebhookSecret())
             let delivered = try await client.send("POST", "/webhooks/pg", body: webhook, headers: [
                 "Content-Type": "application/json", "webhook-id": webhookID, "webhook-timestamp": String(timestamp),
                 "webhook-signature": signature,

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import KeyCatInfrastructure
 import Synchronization
 import Testing
 
@@ -26,6 +27,23 @@ enum HTTPTestServer {
     }
 
     static func client() throws -> HTTPClient { HTTPClient(base: try #require(url, "\(skipReason)")) }
+
+    /// The secret the server's PG simulator signs its webhooks with: random per installation,
+    /// kept in the server database's `settings` table, read here as an operator with the file
+    /// would (`KEYCAT_TEST_SERVER_DB`).
+    static func simulatorWebhookSecret() throws -> String {
+        let path = try #require(environment["KEYCAT_TEST_SERVER_DB"], "KEYCAT_TEST_SERVER_DB")
+        var configuration = SQLiteConfiguration()
+        configuration.readOnly = true
+        configuration.createIfMissing = false
+        configuration.readerCount = 1
+        let database = try SQLiteDatabase(path: path, configuration: configuration)
+        defer { database.close() }
+        let key = try database.read { connection in
+            try connection.queryOne("SELECT value FROM settings WHERE key = 'secret.pg_simulator_webhook_key'", []) { $0.bytes(0) }
+        }
+        return "whsec_" + Data(try #require(key, "the server made its simulator's key")).base64EncodedString()
+    }
 }
 
 /// An HTTP answer with its JSON body parsed.

@@ -39,7 +39,7 @@ struct PGWebhookDeliveryTests {
         let id = try #require(request.header("webhook-id"))
         #expect(request.header("webhook-timestamp") == "1767225600")
         #expect(request.header("webhook-signature") == StandardWebhookSignature.sign(
-            id: id, timestamp: 1_767_225_600, body: request.body, secret: PGSimulator.defaultWebhookSecret))
+            id: id, timestamp: 1_767_225_600, body: request.body, secret: simulator.webhookSecret))
         let json = try #require(try JSONSerialization.jsonObject(with: request.body) as? [String: String])
         #expect(json == ["imp_uid": paid.impUID, "merchant_uid": "order-1", "status": "paid"])
     }

@@ -119,7 +119,7 @@ struct CheckoutFlowTests {
                     body: body)
             }
             #expect(error?.context["field"] == "webhook")
-            #expect(error?.context["reason"] == "the webhook timestamp is too old")
+            #expect(error?.context["reason"] == nil, "the answer does not say which check failed")
             #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .awaitingPayment)
         }
     }

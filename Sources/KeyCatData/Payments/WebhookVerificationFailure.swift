@@ -30,8 +30,9 @@ package enum WebhookVerificationFailure: Error, Sendable, Hashable, CustomString
         }
     }
 
-    /// The domain error a server answers with (a 400 whose context names the reason).
+    /// The domain error a server answers with: one 400 for every reason, so a sender probing
+    /// the endpoint learns nothing of which check failed (log ``description`` instead).
     package var keyCatError: KeyCatError {
-        KeyCatError(.validation, "the webhook could not be verified", context: ["field": "webhook", "reason": description])
+        KeyCatError(.validation, "the webhook could not be verified", context: ["field": "webhook"])
     }
 }

@@ -1,7 +1,9 @@
+import Foundation
 import KeyCatDomain
 import KeyCatInfrastructure
 
-/// The keys KeyCat signs with: the access-token key and the cursor key, each 32+ random bytes.
+/// The keys KeyCat signs with: the access-token key, the cursor key and the key of the PG
+/// simulator kept beside the database (its webhooks' signing secret), each 32+ random bytes.
 ///
 /// A server may bring its own (from its secret store); otherwise the first open creates them
 /// and keeps them in the `settings` table, so every process on the file agrees. They never
@@ -10,9 +12,16 @@ package struct KeyCatSecrets: Sendable, CustomStringConvertible, CustomDebugStri
     package static let minimumByteCount = 32
     static let tokenSigningKeyName = "secret.token_signing_key"
     static let cursorKeyName = "secret.cursor_key"
+    static let simulatorWebhookKeyName = "secret.pg_simulator_webhook_key"
 
     package let tokenSigningKey: [UInt8]
     package let cursorKey: [UInt8]
+    /// The simulator's webhook key: random per installation, so no two shops' simulators sign
+    /// with one well-known secret.
+    package let simulatorWebhookKey: [UInt8]
+
+    /// The simulator's webhook secret as Standard Webhooks spells one: `whsec_` and base64.
+    package var simulatorWebhookSecret: String { "whsec_" + Data(simulatorWebhookKey).base64EncodedString() }
 
     /// Loads the stored keys, creating any that are missing, except those the caller provides.
     ///
@@ -30,12 +39,9 @@ package struct KeyCatSecrets: Sendable, CustomStringConvertible, CustomDebugStri
         if let cursorKey, cursorKey.count < minimumByteCount {
             throw KeyCatError.validation("cursor_key", "the cursor key must be at least 32 bytes")
         }
-        if let tokenSigningKey, let cursorKey {
-            return KeyCatSecrets(tokenSigningKey: tokenSigningKey, cursorKey: cursorKey)
-        }
         // Usually the keys are there already: read them without taking the write lock, so
         // opening a database costs no write (and no fsync).
-        let names = [tokenSigningKeyName, cursorKeyName]
+        let names = [tokenSigningKeyName, cursorKeyName, simulatorWebhookKeyName]
         let existing: [[UInt8]?] = try storage {
             try database.read { connection in
                 try names.map { name in
@@ -47,7 +53,7 @@ package struct KeyCatSecrets: Sendable, CustomStringConvertible, CustomDebugStri
         if stored.count < names.count {
             let fresh: [[UInt8]]
             do {
-                fresh = [try SecureRandom.bytes(count: minimumByteCount), try SecureRandom.bytes(count: minimumByteCount)]
+                fresh = try names.map { _ in try SecureRandom.bytes(count: minimumByteCount) }
             } catch {
                 throw KeyCatError(.internalError, "the random generator failed: \(error)")
             }
@@ -70,10 +76,11 @@ package struct KeyCatSecrets: Sendable, CustomStringConvertible, CustomDebugStri
                 stored = zip(existing, fresh).map { $0 ?? $1 }
             }
         }
-        guard stored[0].count >= minimumByteCount, stored[1].count >= minimumByteCount else {
+        guard stored.allSatisfy({ $0.count >= minimumByteCount }) else {
             throw KeyCatError(.storage, "a stored secret in the settings table is shorter than 32 bytes")
         }
-        return KeyCatSecrets(tokenSigningKey: tokenSigningKey ?? stored[0], cursorKey: cursorKey ?? stored[1])
+        return KeyCatSecrets(tokenSigningKey: tokenSigningKey ?? stored[0], cursorKey: cursorKey ?? stored[1],
+                             simulatorWebhookKey: stored[2])
     }
 
     package var description: String { "KeyCatSecrets(<redacted>)" }
