@@ -3,16 +3,17 @@ import KeyCat
 import KeyCatAPI
 import Testing
 
-/// The largest answer each list can give: a page of 100 whose every text field is at its byte
-/// cap, in the characters that cost most (four bytes of UTF-8 each, which JSON writes as they
-/// are). The figures are in the README; this test builds those pages for real and holds them to
+/// The largest answer each list can give: a page of 100 whose every text field is at its cap, in
+/// the characters that cost most in JSON: four bytes of UTF-8 each where control characters are
+/// refused (a title), and a control character (six bytes of JSON, `\u0001`) where they are kept
+/// (a description). The figures are in the README; this test builds those pages for real and holds them to
 /// the stated bounds, so raising a cap without updating them fails here.
 @Suite("Worst-case page sizes")
 struct WorstCasePageTests {
     /// A four-byte character (MUSICAL SYMBOL G CLEF).
     static func widest(_ characters: Int) -> String { String(repeating: "\u{1D11E}", count: characters) }
 
-    @Test("a page of 100 listings, each with the longest title and description and five images, stays under 1 MiB")
+    @Test("a page of 100 listings, each with the longest title and description and five images, stays under 1.5 MiB")
     func products() async throws {
         try await APITestServer.with { server in
             let seller = try server.keycat.accounts.createUser(
@@ -22,7 +23,7 @@ struct WorstCasePageTests {
             for index in 0..<100 {
                 var draft = ProductDraft(
                     kind: .commercial, category: .keyboard, title: Self.widest(ProductDraft.titleLength.upperBound),
-                    content: Self.widest(ProductDraft.maximumContentLength),
+                    content: String(repeating: "\u{1}", count: ProductDraft.maximumContentLength),
                     pricing: Pricing(regularPrice: Money(won: 99_999_999), salePrice: Money(won: 99_999_998)),
                     delivery: Delivery(fee: Money(won: 999_999), schedule: .nextDawn), stock: 1_000_000 - index)
                 draft.spec = KeyboardSpec(input: .mechanical, connection: .multi, pcb: .hotSwap, switchType: .tactile,
@@ -33,8 +34,8 @@ struct WorstCasePageTests {
             #expect(page.items.count == 100)
             let bytes = page.response.body.count
             print("worst-case page of 100 products: \(bytes) bytes")
-            #expect(bytes < 1 << 20, "\(bytes) bytes")
-            #expect(bytes > 100 * 8_000, "the page does hold the widest text (\(bytes) bytes)")
+            #expect(bytes < 3 << 19, "\(bytes) bytes")
+            #expect(bytes > 100 * 12_000, "the page does hold the widest text (\(bytes) bytes)")
         }
     }
 

@@ -32,9 +32,17 @@ public struct Pricing: Sendable, Hashable {
     /// Checks architecture §2's price rules at `now`.
     ///
     /// - Throws: a validation error naming the field that breaks a rule.
+    /// The highest price a listing may ask, ₩100,000,000: with 50 lines of 99 units and their
+    /// delivery fees, no cart or order total can come near Int64's end, so no buyer's checkout
+    /// fails on an overflow a seller caused.
+    public static let maximumPrice = Money(won: 100_000_000)
+
     public func validate(at now: Date) throws(KeyCatError) {
         guard salePrice.won > 0 else {
             throw .validation("price", "price must be more than 0")
+        }
+        guard regularPrice <= Self.maximumPrice else {
+            throw .validation("regular_price", "regular_price must be at most ₩100,000,000")
         }
         guard regularPrice >= salePrice else {
             throw .validation("regular_price", "regular_price must be at least the price")

@@ -116,6 +116,9 @@ public struct ProductChanges: Sendable, Hashable {
             throw .validation("regular_price", "regular_price must be more than 0")
         }
         if let price, price.won <= 0 { throw .validation("price", "price must be more than 0") }
+        for (field, value) in [("regular_price", regularPrice), ("price", price), ("coupon_price", couponPrice)] {
+            if let value, value > Pricing.maximumPrice { throw .validation(field, "\(field) must be at most ₩100,000,000") }
+        }
         if let couponPrice, couponPrice.won < 0 { throw .validation("coupon_price", "coupon_price cannot be negative") }
         if let deliveryFee { try ProductDraft.validateDeliveryFee(deliveryFee) }
         if let stock { try ProductDraft.validateStock(stock) }

@@ -23,10 +23,9 @@ public enum TextRules {
         public var characters: ClosedRange<Int>
         /// The most UTF-8 bytes once trimmed and normalised.
         public var maximumBytes: Int
-        /// Whether every control character (Unicode Cc) is refused. When false, tabs and line
-        /// breaks (`\t`, `\n`, `\r`) pass, for text written in paragraphs, and every other
-        /// control character is still refused: none is text, and each would cost six bytes of
-        /// JSON (`\u0001`) in every answer that shows it.
+        /// Whether control characters (Unicode Cc) are refused. Fields written in paragraphs (a
+        /// description, a review, a reason) keep them, as `openapi.yaml`'s patterns say; the JSON
+        /// of one is at most six bytes (`\u0001`), which the worst-case page sizes count.
         public var refusesControlCharacters: Bool
 
         /// A field of `characters`, with a byte cap of four bytes a character unless given.
@@ -39,8 +38,7 @@ public enum TextRules {
 
         /// Whether `scalar` is a control character this field refuses.
         func refuses(_ scalar: Unicode.Scalar) -> Bool {
-            guard scalar.properties.generalCategory == .control else { return false }
-            return refusesControlCharacters || !["\t", "\n", "\r"].contains(scalar)
+            refusesControlCharacters && scalar.properties.generalCategory == .control
         }
     }
 
