@@ -68,7 +68,14 @@ public struct KeyCatAPI: Sendable {
     /// body announced (`Content-Length` above 0 or `Transfer-Encoding`) with a media type the
     /// route does not take is 415.
     public func admit(_ head: APIRequest) -> APIAdmission {
-        let parts = head.path.split(separator: "/")
+        let parts = Array(head.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
+        // Only the canonical spelling of a path names a route: `//users`, `/users/`, `/./users`
+        // and `/users/../orders` name nothing, so a proxy, a cache key or a log that reads paths
+        // literally never sees one resource under two names.
+        guard head.path.hasPrefix("/"), head.path == "/" || !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
+        else {
+            return APIAdmission(refusal: .problem(404, "route_not_found", "no route for \(head.path)"))
+        }
         // Each route's path is tried in place; only the routes that match are copied out.
         let candidates = routesBySegmentCount[parts.count] ?? []
         var matches: [(Route, [String: String])] = []

@@ -57,7 +57,9 @@ struct OpenAPILimitsTests {
             // The first and last characters are matched on their own, so 0–18 between them.
             #expect(Self.pattern(schema, "nick").contains(Self.trimmed(AccountRules.nickLength)), "\(schema).nick")
         }
-        #expect(Self.pattern("ProfileUpdate", "profile_image").contains("{1,\(AccountRules.maxProfileImageLength)}"))
+        // "https://", a first character, and the rest up to 500.
+        #expect(Self.pattern("ProfileUpdate", "profile_image").contains("https://"))
+        #expect(Self.pattern("ProfileUpdate", "profile_image").contains("{0,\(AccountRules.maxProfileImageLength - 9)}"))
     }
 
     @Test("a listing's title, content, delivery fee, stock and images")

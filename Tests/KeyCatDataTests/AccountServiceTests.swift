@@ -64,11 +64,11 @@ struct AccountServiceTests {
             let updated = try harness.accounts.updateProfile(
                 ProfileUpdate(nick: "kimchi", phone: .set("010 9999 0000"),
                               birthday: .set(CalendarDate(year: 2000, month: 2, day: 29)),
-                              profileImage: .set("images/users/1/avatar.webp")),
+                              profileImage: .set("https://cdn.example.com/users/1/avatar.webp")),
                 by: user.principal)
             #expect(updated.nick == "kimchi")
             #expect(updated.phone == "01099990000")
-            #expect(updated.profileImage == "images/users/1/avatar.webp")
+            #expect(updated.profileImage == "https://cdn.example.com/users/1/avatar.webp")
             #expect(updated.updatedAt == harness.clock.now())
             #expect(try harness.accounts.profile(of: user.id, by: user.principal) == updated)
             let cleared = try harness.accounts.updateProfile(ProfileUpdate(phone: .clear, profileImage: .clear), by: user.principal)

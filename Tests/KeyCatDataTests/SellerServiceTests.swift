@@ -108,16 +108,27 @@ struct SellerServiceTests {
         }
     }
 
-    @Test("one pending application per user, and one live application per business number", arguments: Backend.allCases)
+    @Test("one pending application per user; a pending one does not hold its number, an approved one does",
+          arguments: Backend.allCases)
     func duplicates(backend: Backend) async throws {
         try await withAccounts(backend, registry: Self.registry) { harness in
             let kim = try harness.signUp()
             let lee = try harness.signUp("lee@example.com", nick: "lee")
-            _ = try await harness.sellers.apply(Self.form("220-81-62517"), by: kim.principal)
+            let park = try harness.signUp("park@example.com", nick: "park")
+            let squatter = try await harness.sellers.apply(Self.form("220-81-62517"), by: kim.principal)
             let again = await keycatError { try await harness.sellers.apply(Self.form("105-87-71311"), by: kim.principal) }
             #expect(again?.code == .duplicate)
-            let sameNumber = await keycatError { try await harness.sellers.apply(Self.form("220-81-62517"), by: lee.principal) }
-            #expect(sameNumber?.code == .duplicate)
+            // The number's real owner applies beside the first application; the operator decides.
+            let owner = try await harness.sellers.apply(Self.form("220-81-62517"), by: lee.principal)
+            #expect(owner.status == .pending && squatter.status == .pending)
+            let approved = try harness.sellers.approve(owner.id, by: .operatorConsole("root"))
+            #expect(approved.status == .approved)
+            let lost = try harness.sellers.application(squatter.id, by: .operatorConsole("root"))
+            #expect(lost.status == .rejected && lost.reason == SellerDecision.competitorApproved)
+            // Once approved, the number is taken.
+            let late = await keycatError { try await harness.sellers.apply(Self.form("220-81-62517"), by: park.principal) }
+            #expect(late?.code == .duplicate)
+            #expect(keycatError { try harness.sellers.approve(squatter.id, by: .operatorConsole("root")) }?.code == .illegalTransition)
         }
     }
 

@@ -76,7 +76,11 @@ struct AccountRulesTests {
 
     @Test("profile image references are 1 to 500 characters without spaces")
     func profileImages() throws {
-        #expect(try AccountRules.profileImage(" images/users/7/avatar.webp ") == "images/users/7/avatar.webp")
+        #expect(try AccountRules.profileImage(" https://cdn.example.com/users/7/avatar.webp ") == "https://cdn.example.com/users/7/avatar.webp")
+        for notHTTPS in ["images/users/7/avatar.webp", "http://cdn.example.com/a.png", "javascript:alert(1)", "data:image/png;base64,AAAA",
+                         "https:///etc/passwd", "HTTPS://cdn.example.com/a.png", "https://"] {
+            #expect(validationField { try AccountRules.profileImage(notHTTPS) } == "profile_image", "\(notHTTPS)")
+        }
         #expect(validationField { try AccountRules.profileImage("") } == "profile_image")
         #expect(validationField { try AccountRules.profileImage("a b") } == "profile_image")
         #expect(validationField { try AccountRules.profileImage(String(repeating: "x", count: 501)) } == "profile_image")

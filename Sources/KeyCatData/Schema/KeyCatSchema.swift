@@ -154,6 +154,15 @@ package enum KeyCatSchema {
             ) STRICT;
             CREATE INDEX login_attempts_by_window ON login_attempts (window_start);
             """),
+        Step(version: 14, name: "competing applications for one business number", sql: """
+            -- A pending application no longer holds its business number: the number's real owner
+            -- may apply beside it, and the operator decides (approving one rejects the others).
+            -- Only an approved application holds its number.
+            DROP INDEX seller_applications_one_live_per_number;
+            CREATE UNIQUE INDEX seller_applications_one_approved_per_number
+                ON seller_applications (business_number) WHERE status = 'approved';
+            CREATE INDEX seller_applications_by_number ON seller_applications (business_number, status);
+            """),
     ]
 
     /// The migrator over ``migrations``.

@@ -25,12 +25,12 @@ package final class InMemorySellerApplicationRepository: SellerApplicationReposi
         try state.withLock { state throws(KeyCatError) -> SellerApplication in
             let clash = state.rows.values.contains { other in
                 (other.userID == application.userID && other.status == .pending && application.status == .pending)
-                    || (other.businessNumber == application.businessNumber && other.status != .rejected
+                    || (other.businessNumber == application.businessNumber && other.status == .approved
                         && application.status != .rejected)
             }
             guard !clash else {
                 throw KeyCatError(
-                    .duplicate, "there is already a pending application by this user, or a live one for this business number",
+                    .duplicate, "there is already a pending application by this user, or an approved seller with this business number",
                     context: ["field": "business_number"])
             }
             let stored = SellerApplication(
@@ -83,6 +83,18 @@ package final class InMemorySellerApplicationRepository: SellerApplicationReposi
             application.decidedBy = actor
             state.rows[id] = application
             state.audit.append(audit)
+            if application.status == .approved {
+                for (otherID, var other) in state.rows
+                where other.businessNumber == application.businessNumber && other.status == .pending && otherID != id {
+                    other.status = .rejected
+                    other.reason = SellerDecision.competitorApproved
+                    other.decidedAt = at
+                    other.decidedBy = actor
+                    state.rows[otherID] = other
+                    state.audit.append(AuditEntry(actor: audit.actor, action: "seller.reject",
+                                                  target: "seller_application:\(otherID)", detail: SellerDecision.competitorApproved, at: at))
+                }
+            }
             return application
         }
         if decided.status == .approved, (try? users.find(decided.userID))??.role == .buyer {

@@ -19,6 +19,12 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
         do throws(KeyCatError) {
             return try storage {
                 try database.write { connection in
+                    // An approved number belongs to its seller; pending ones compete (see decide).
+                    if application.status != .rejected, try connection.queryOne(
+                        "SELECT 1 FROM seller_applications WHERE business_number = ? AND status = 'approved'",
+                        [.text(application.businessNumber.digits)], { $0.int(0) }) != nil {
+                        throw KeyCatError(.duplicate, "this business number belongs to an approved seller")
+                    }
                     let id = try connection.insertReturningID(
                         """
                         INSERT INTO seller_applications (user_id, business_number, representative_name, opening_date,
@@ -40,7 +46,7 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
             }
         } catch where error.code == .duplicate {
             throw KeyCatError(
-                .duplicate, "there is already a pending application by this user, or a live one for this business number",
+                .duplicate, "there is already a pending application by this user, or an approved seller with this business number",
                 context: ["field": "business_number"])
         }
     }
@@ -107,6 +113,18 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
                     [.text(status.rawValue), .optional(reason.map(SQLValue.text)), StoredTime.value(at),
                      .text(actor), .integer(id.rawValue)])
                 if status == .approved {
+                    // Competing applications for the number lose: one business, one seller.
+                    let losers = try connection.query("""
+                        UPDATE seller_applications SET status = 'rejected', reason = ?, decided_at = ?, decided_by = ?
+                        WHERE business_number = ? AND status = 'pending' AND id <> ?
+                        RETURNING id
+                        """, [.text(SellerDecision.competitorApproved), StoredTime.value(at), .text(actor),
+                              .text(application.businessNumber.digits), .integer(id.rawValue)]) { $0.int64(0) }
+                    for loser in losers {
+                        try AuditLogTable.insert(AuditEntry(
+                            actor: audit.actor, action: "seller.reject", target: "seller_application:\(loser)",
+                            detail: SellerDecision.competitorApproved, at: at), on: connection)
+                    }
                     // An admin applicant keeps the higher role; everyone else becomes a seller, and
                     // their buyer access tokens stop working (the next refresh carries seller).
                     try connection.run(

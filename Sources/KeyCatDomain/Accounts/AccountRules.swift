@@ -32,9 +32,8 @@ public enum AccountRules {
     public static let emailField = TextRules.Field("email", characters: 0...maxEmailLength, maximumBytes: 320)
     /// A nick's text rules: 2–20 characters, at most 80 bytes.
     public static let nickField = TextRules.Field("nick", characters: nickLength)
-    /// A profile image reference's text rules: at most 500 characters and 500 bytes.
-    public static let profileImageField = TextRules.Field("profile_image", characters: 1...maxProfileImageLength,
-                                                          maximumBytes: maxProfileImageLength)
+    /// A profile image's text rules: at most 500 characters and 2,000 bytes.
+    public static let profileImageField = TextRules.Field("profile_image", characters: 1...maxProfileImageLength)
 
     /// Trims a nick, normalises it to NFC and checks it is 2–20 characters and at most 80 bytes,
     /// with no control or format characters and no long run of combining marks (``TextRules``).
@@ -80,12 +79,19 @@ public enum AccountRules {
         return date
     }
 
-    /// Checks a profile image reference: 1–500 characters, no spaces or control characters.
+    /// Checks a profile image: an `https://` URL of at most 500 characters, no spaces. Only
+    /// https: a profile is shown to other users, and an `http:` image would leak their reading
+    /// to the network and be refused as mixed content; a `javascript:` or `data:` URL is no
+    /// image at all. KeyCat never fetches it: the app shows it.
     public static func profileImage(_ raw: String) throws(KeyCatError) -> String {
         let reference = try TextRules.text(raw, profileImageField)
         guard (1...maxProfileImageLength).contains(reference.count),
               !reference.contains(where: { $0.isWhitespace }) else {
             throw KeyCatError.validation("profile_image", "profile image must be an image reference of at most 500 characters")
+        }
+        // "https://" and a host: the first character after the scheme is not a slash.
+        guard reference.hasPrefix("https://"), let first = reference.dropFirst(8).first, first != "/" else {
+            throw KeyCatError.validation("profile_image", "profile image must be an https:// URL")
         }
         return reference
     }

@@ -72,4 +72,9 @@ public enum SellerDecision: Sendable, Hashable {
     case approve
     /// The applicant stays a buyer; the reason is kept and shown to them.
     case reject(reason: String)
+
+    /// The reason given to every other pending application for a business number when one is
+    /// approved: several people may apply with one number (the real owner beside someone who
+    /// typed it first), the operator decides, and one business has one seller.
+    public static let competitorApproved = "another application for this business number was approved"
 }

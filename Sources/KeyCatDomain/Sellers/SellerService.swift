@@ -40,8 +40,9 @@ public struct SellerService: Sendable {
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is a buyer;
     ///   ``KeyCatError/Code/validation`` for a bad number, name or date;
     ///   ``KeyCatError/Code/duplicate`` when the caller already has a pending application or the
-    ///   number is pending or approved for someone; ``KeyCatError/Code/notFound`` for a withdrawn
-    ///   account.
+    ///   number belongs to an approved seller; ``KeyCatError/Code/notFound`` for a withdrawn
+    ///   account. Another user's *pending* application for the number does not stop this one:
+    ///   both wait for an operator, and approving one rejects the others (one business, one seller).
     public func apply(_ form: SellerApplicationForm, by principal: Principal) async throws(KeyCatError) -> SellerApplication {
         try principal.require(.buyer, to: "apply to become a seller")
         let number = try BusinessRegistrationNumber(form.businessNumber)
