@@ -96,7 +96,16 @@ struct HTTPJourneyTests {
         let order = try await buyer.send("GET", "/orders/\(orderID)")
         #expect(order["status"] as? String == "paid" && order["imp_uid"] as? String == impUID, "\(order)")
 
-        // Review what was bought.
+        // A review needs the order delivered: refused while paid, accepted once the operator
+        // shipped it and it was delivered.
+        let early = try await buyer.send("POST", "/products/\(ids[1])/reviews", json: ["rating": 5, "content": "키감이 아주 좋습니다. 추천해요!"])
+        #expect(early.status == 403 && early.code == "forbidden", "\(early)")
+        let operatorAccount = try HTTPTestServer.account("OPERATOR")
+        let admin = try await client.logIn(operatorAccount.email, operatorAccount.password)
+        let shipped = try await admin.send("POST", "/orders/\(orderID)/ship", json: ["carrier": "CJ대한통운", "tracking_number": "123456789012"])
+        #expect(shipped.status == 200 && shipped["status"] as? String == "shipped", "\(shipped)")
+        let delivered = try await admin.send("POST", "/orders/\(orderID)/deliver")
+        #expect(delivered.status == 200 && delivered["status"] as? String == "delivered", "\(delivered)")
         let review = try await buyer.send("POST", "/products/\(ids[1])/reviews", json: ["rating": 5, "content": "키감이 아주 좋습니다. 추천해요!"])
         #expect(review.status == 201, "\(review)")
 
@@ -104,8 +113,6 @@ struct HTTPJourneyTests {
         let refundBody: [String: Any] = ["amount": 10_000, "reason": "one keycap cracked"]
         let denied = try await buyer.send("POST", "/orders/\(orderID)/refund", json: refundBody)
         #expect(denied.status == 403 && denied.code == "forbidden", "\(denied)")
-        let operatorAccount = try HTTPTestServer.account("OPERATOR")
-        let admin = try await client.logIn(operatorAccount.email, operatorAccount.password)
         let refunded = try await admin.send("POST", "/orders/\(orderID)/refund", json: refundBody,
                                             headers: ["Idempotency-Key": "refund-\(orderID)"])
         #expect(refunded.status == 200 && refunded["status"] as? String == "partially_refunded", "\(refunded)")

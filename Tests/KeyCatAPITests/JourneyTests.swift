@@ -88,7 +88,12 @@ struct JourneyTests {
             let mine = try await server.send("GET", "/orders?status=paid", token: access)
             #expect(mine.items.compactMap { ($0["id"] as? NSNumber)?.int64Value } == [orderID])
 
-            // Review what was bought.
+            // An operator ships it and it is delivered; then the buyer reviews what was bought.
+            let admin = try await server.signedIn(.admin, "operator")
+            let shipped = try await server.send("POST", "/orders/\(orderID)/ship", json: ["carrier": "CJ", "tracking_number": "1234"],
+                                                token: admin.token)
+            #expect(shipped["status"] as? String == "shipped", "\(shipped)")
+            #expect(try await server.send("POST", "/orders/\(orderID)/deliver", token: admin.token)["status"] as? String == "delivered")
             let review = try await server.send("POST", "/products/\(ids[1])/reviews",
                                                json: ["rating": 5, "content": "타건감이 훌륭합니다. 추천해요!"], token: access)
             #expect(review.status == 201 && review["author_nick"] as? String == "mina", "\(review)")
@@ -99,7 +104,6 @@ struct JourneyTests {
             let refundBody: [String: Any] = ["amount": 10_000, "reason": "scratched case"]
             let denied = try await server.send("POST", "/orders/\(orderID)/refund", json: refundBody, token: access)
             #expect(denied.status == 403 && denied.code == "forbidden", "\(denied)")
-            let admin = try await server.signedIn(.admin, "operator")
             let refunded = try await server.send("POST", "/orders/\(orderID)/refund", json: refundBody, token: admin.token,
                                                  headers: ["Idempotency-Key": "refund-1"])
             #expect(refunded.status == 200 && refunded["status"] as? String == "partially_refunded", "\(refunded)")

@@ -141,6 +141,12 @@ struct ResourceRouteTests {
             let payment = try server.simulator.pay(merchantUID: try #require(order["merchant_uid"] as? String),
                                                    cardNumber: "4242424242424242")
             _ = try await server.send("POST", "/orders/\(orderID)/confirm", json: ["imp_uid": payment.impUID], token: buyer.token)
+            let admin = try await server.signedIn(.admin, "operator")
+            let shipped = try await server.send("POST", "/orders/\(orderID)/ship", json: ["carrier": "CJ", "tracking_number": "1234"],
+                                                token: admin.token)
+            #expect(shipped["status"] as? String == "shipped" && shipped["tracking_number"] as? String == "1234", "\(shipped)")
+            let delivered = try await server.send("POST", "/orders/\(orderID)/deliver", token: admin.token)
+            #expect(delivered["status"] as? String == "delivered", "\(delivered)")
             let review = try await server.send("POST", "/products/\(productID)/reviews",
                                                json: ["rating": 4, "content": "좋아요, 배송도 빨라요."], token: buyer.token)
             let reviewID = try #require(review.int("id"))
@@ -149,12 +155,6 @@ struct ResourceRouteTests {
             #expect(try await server.send("DELETE", "/reviews/\(reviewID)", token: buyer.token).status == 204)
             #expect(try await server.send("GET", "/reviews/\(reviewID)").status == 404)
 
-            let admin = try await server.signedIn(.admin, "operator")
-            let shipped = try await server.send("POST", "/orders/\(orderID)/ship", json: ["carrier": "CJ", "tracking_number": "1234"],
-                                                token: admin.token)
-            #expect(shipped["status"] as? String == "shipped" && shipped["tracking_number"] as? String == "1234", "\(shipped)")
-            let delivered = try await server.send("POST", "/orders/\(orderID)/deliver", token: admin.token)
-            #expect(delivered["status"] as? String == "delivered", "\(delivered)")
             let all = try await server.send("GET", "/orders?buyer_id=\(buyer.id)", token: admin.token)
             #expect(all.items.count == 1, "\(all)")
         }

@@ -10,14 +10,18 @@ import Testing
 /// SQLite and on Postgres.
 @Suite("Stored ports on SQLite and Postgres")
 struct StoredPortsTests {
-    @Test("a buyer who paid reviews once; the rating moves with the review and back with its deletion",
+    @Test("a buyer whose order was delivered reviews once; the rating moves with the review and back with its deletion",
           arguments: Backend.stored)
     func reviews(_ backend: Backend) async throws {
         try await withPorts(backend) { ports in
             let id = ports.shop.product.id, buyer = ports.shop.buyer
             #expect(keycatError { try ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, by: buyer) }?.code
                     == .forbidden)
-            _ = try await ports.paidOrder(impUID: "imp_review")
+            _ = try await ports.paidOrder(impUID: "imp_paid")
+            // Paid is not enough: the order must have been delivered.
+            #expect(keycatError { try ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, by: buyer) }?.code
+                    == .forbidden)
+            _ = try await ports.deliveredOrder(impUID: "imp_review")
             let review = try ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, by: buyer)
             #expect(review.authorNick == "buyer" && review.rating == 4)
             #expect(keycatError { try ports.reviews.write(ReviewForm(rating: 5, content: "second thoughts"), of: id, by: buyer) }?.code
@@ -100,7 +104,7 @@ struct StoredPortsTests {
           arguments: Backend.stored)
     func invariants(_ backend: Backend) async throws {
         try await withPorts(backend) { ports in
-            let order = try await ports.paidOrder(quantity: 2, impUID: "imp_check")
+            let order = try await ports.deliveredOrder(quantity: 2, impUID: "imp_check")
             _ = try await ports.orders.refund(order.id, RefundRequest(amount: Money(won: 500), reason: "dent"), by: ports.admin)
             _ = try ports.reviews.write(ReviewForm(rating: 5, content: "lovely switches"), of: ports.shop.product.id,
                                         by: ports.shop.buyer)

@@ -35,6 +35,13 @@ extension TestShop {
         return try await keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
     }
 
+    /// Checks out, pays, confirms, ships and delivers: an order its buyer may review.
+    func deliveredOrder(_ product: Product, quantity: Int = 1, by buyer: Principal) async throws -> Order {
+        let order = try await paidOrder(product, quantity: quantity, by: buyer)
+        _ = try keycat.orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: operatorConsole)
+        return try keycat.orders.deliver(order.id, by: operatorConsole)
+    }
+
     /// Expects the database to pass `db check`.
     func expectHealthy(sourceLocation: SourceLocation = #_sourceLocation) throws {
         let report = try keycat.checkHealth()

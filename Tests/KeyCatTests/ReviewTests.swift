@@ -8,7 +8,7 @@ import Testing
 struct ReviewTests {
     private let form = ReviewForm(rating: 4, content: "키감이 부드럽고 소리가 좋아요.")
 
-    @Test("only an order that is paid and not fully refunded lets its buyer review",
+    @Test("only an order that was delivered and not fully refunded lets its buyer review",
           arguments: TestStore.allCases, InMemoryPurchaseHistory.OrderStatus.allCases)
     func eligibilityByOrderStatus(_ store: TestStore, status: InMemoryPurchaseHistory.OrderStatus) async throws {
         try await SocialShop.with(store) { shop in
@@ -210,27 +210,65 @@ struct ReviewTests {
 
 @Suite("Reviews after real purchases")
 struct ReviewPurchaseTests {
-    @Test("a buyer reviews after paying; not before, and not after a full refund", arguments: TestStore.allCases)
+    @Test("a buyer reviews once the order is delivered; not unpaid, not paid, not shipped, not after a full refund",
+          arguments: TestStore.allCases)
     func reviewsFollowRealOrders(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop async throws in
             let product = try shop.product(stock: 5)
             let buyer = try shop.user(.buyer)
             let form = ReviewForm(rating: 5, content: "타건감이 정말 좋습니다. 추천해요!")
             expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, by: buyer) }
-            let unpaid = try await shop.checkout(product, by: buyer)
+            _ = try await shop.checkout(product, by: buyer)
             expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, by: buyer) }
-            _ = unpaid
 
             let refundedBuyer = try shop.user(.buyer)
-            let refunded = try await shop.paidOrder(product, by: refundedBuyer)
+            let refunded = try await shop.deliveredOrder(product, by: refundedBuyer)
             _ = try await shop.keycat.orders.refund(refunded.id, RefundRequest(reason: "단순 변심"), by: shop.operatorConsole)
             expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, by: refundedBuyer) }
 
-            _ = try await shop.paidOrder(product, by: buyer)
+            let order = try await shop.paidOrder(product, by: buyer)
+            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, by: buyer) }
+            _ = try shop.keycat.orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: shop.operatorConsole)
+            expectError(.forbidden) { try shop.keycat.reviews.write(form, of: product.id, by: buyer) }
+            _ = try shop.keycat.orders.deliver(order.id, by: shop.operatorConsole)
             let review = try shop.keycat.reviews.write(form, of: product.id, by: buyer)
             #expect(review.rating == 5)
             #expect(try shop.keycat.catalog.product(product.id).ratingCount == 1)
             try shop.expectHealthy()
+        }
+    }
+
+    @Test("a full refund removes the review its order supported, and the rating with it; a partial one keeps it",
+          arguments: TestStore.allCases)
+    func fullRefundRemovesTheReview(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop async throws in
+            let product = try shop.product(stock: 5)
+            let kept = try shop.user(.buyer), removed = try shop.user(.buyer)
+            let keptOrder = try await shop.deliveredOrder(product, by: kept)
+            let removedOrder = try await shop.deliveredOrder(product, by: removed)
+            _ = try shop.keycat.reviews.write(ReviewForm(rating: 5, content: "완벽한 키보드입니다, 추천!"), of: product.id, by: kept)
+            let doomed = try shop.keycat.reviews.write(ReviewForm(rating: 1, content: "별로예요, 환불했어요."), of: product.id, by: removed)
+            #expect(try shop.keycat.catalog.product(product.id).ratingCount == 2)
+            _ = try await shop.keycat.orders.refund(keptOrder.id, RefundRequest(amount: Money(won: 1_000), reason: "작은 흠집"),
+                                                   by: shop.operatorConsole)
+            _ = try await shop.keycat.orders.refund(removedOrder.id, RefundRequest(reason: "반품"), by: shop.operatorConsole)
+            let rated = try shop.keycat.catalog.product(product.id)
+            #expect(rated.ratingCount == 1 && rated.ratingSum == 5, "the refunded buyer's 1 star left the rating")
+            expectError(.notFound) { try shop.keycat.reviews.review(doomed.id) }
+            let audit = try shop.keycat.audit.list(AuditFilter(action: "review.remove"), by: shop.operatorConsole)
+            #expect(audit.items.map(\.target) == ["review:\(doomed.id)"])
+            try shop.expectHealthy()
+        }
+    }
+
+    @Test("a seller cannot review their own listing", arguments: TestStore.allCases)
+    func ownListing(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop async throws in
+            let seller = try shop.user(.seller)
+            let product = try shop.keycat.catalog.create(TestShop.draft { $0.stock = 5 }, for: seller.userID, by: seller)
+            expectError(.forbidden) {
+                try shop.keycat.reviews.write(ReviewForm(rating: 5, content: "제가 만들었지만 최고예요!"), of: product.id, by: seller)
+            }
         }
     }
 }

@@ -49,14 +49,14 @@ struct SocialShop {
         return try keycat.catalog.create(TestShop.draft(title), for: seller.userID, by: seller)
     }
 
-    /// A buyer with a paid order of `product`.
-    func buyer(of product: Product, status: InMemoryPurchaseHistory.OrderStatus = .paid) throws -> Principal {
+    /// A buyer with an order of `product` (delivered, unless `status` says otherwise).
+    func buyer(of product: Product, status: InMemoryPurchaseHistory.OrderStatus = .delivered) throws -> Principal {
         let buyer = try shop.user(.buyer)
         purchases.record(buyer: buyer.userID, product: product.id, status: status)
         return buyer
     }
 
-    /// Writes a review of `product` by a new buyer who paid for it.
+    /// Writes a review of `product` by a new buyer whose order of it was delivered.
     @discardableResult
     func review(_ product: Product, rating: Int = 5, content: String = "타건감이 아주 좋습니다. 추천해요!") throws -> Review {
         try keycat.reviews.write(ReviewForm(rating: rating, content: content), of: product.id, by: try buyer(of: product))

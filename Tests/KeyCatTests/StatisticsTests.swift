@@ -18,17 +18,17 @@ struct StatisticsTests {
         var switches: Product
     }
 
-    /// 1 Jan (Seoul): one keyboard paid. 2 Jan 00:30 (Seoul, still 1 Jan in UTC): two switch
-    /// units paid, 10,000 won of the keyboard refunded. 4 Jan: an order left awaiting payment.
+    /// 1 Jan (Seoul): one keyboard paid (and delivered). 2 Jan 00:30 (Seoul, still 1 Jan in
+    /// UTC): two switch units paid (and delivered), 10,000 won of the keyboard refunded. 4 Jan: an order left awaiting payment.
     /// Reviews: the switches 5 stars, the keyboard 4.
     static func makeHistory(_ shop: TestShop) async throws -> History {
         shop.clock.set(januaryFirstMorning)
         let keyboard = try shop.product(price: 100_000)
         let switches = try shop.product(price: 80_000)
         let buyer = try shop.user(.buyer)
-        let first = try await shop.paidOrder(keyboard, by: buyer)
+        let first = try await shop.deliveredOrder(keyboard, by: buyer)
         shop.clock.set(januaryFirstMorning.addingTimeInterval(15.5 * 3600))
-        let second = try await shop.paidOrder(switches, quantity: 2, by: buyer)
+        let second = try await shop.deliveredOrder(switches, quantity: 2, by: buyer)
         _ = try await shop.keycat.orders.refund(
             first.id, RefundRequest(amount: Money(won: 10_000), reason: "scratched case"), by: shop.operatorConsole)
         _ = try shop.keycat.reviews.write(ReviewForm(rating: 5, content: "Smooth and quiet linears."), of: switches.id, by: buyer)
@@ -59,7 +59,7 @@ struct StatisticsTests {
             let history = try await Self.makeHistory(shop)
             let report = try shop.keycat.statistics.report(days: 30, by: shop.operatorConsole)
             let counts = Dictionary(uniqueKeysWithValues: report.ordersByStatus.map { ($0.status, $0.count) })
-            #expect(counts[.partiallyRefunded] == 1 && counts[.paid] == 1 && counts[.awaitingPayment] == 1)
+            #expect(counts[.partiallyRefunded] == 1 && counts[.delivered] == 1 && counts[.awaitingPayment] == 1)
             #expect(report.ordersByStatus.map(\.count).reduce(0, +) == 3)
             #expect(report.topByRevenue.map(\.productID) == [history.switches.id, history.keyboard.id])
             #expect(report.topByRevenue.map(\.revenue.won) == [160_000, 100_000])

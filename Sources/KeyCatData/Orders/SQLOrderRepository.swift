@@ -130,6 +130,11 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                     sql += ", imp_uid = ?, paid_at = ?"
                     arguments += [.text(payment.impUID), StoredTime.value(now)]
                 }
+                if transition.to == .delivered {
+                    // What makes the buyer's review possible, kept through later refunds.
+                    sql += ", delivered_at = ?"
+                    arguments.append(StoredTime.value(now))
+                }
                 if let carrier = transition.carrier {
                     sql += ", carrier = ?, tracking_number = ?"
                     arguments += [.text(carrier), .optional(transition.trackingNumber.map(SQLValue.text))]

@@ -163,6 +163,12 @@ package enum KeyCatSchema {
                 ON seller_applications (business_number) WHERE status = 'approved';
             CREATE INDEX seller_applications_by_number ON seller_applications (business_number, status);
             """),
+        Step(version: 15, name: "delivery times", sql: """
+            -- A review needs a delivered order; a partial refund after delivery keeps it. Orders
+            -- delivered before this migration take their last change as their delivery time.
+            ALTER TABLE orders ADD COLUMN delivered_at INTEGER;
+            UPDATE orders SET delivered_at = updated_at WHERE status = 'delivered';
+            """),
     ]
 
     /// The migrator over ``migrations``.

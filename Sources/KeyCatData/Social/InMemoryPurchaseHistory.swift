@@ -9,11 +9,12 @@ package final class InMemoryPurchaseHistory: PurchaseHistory {
     package enum OrderStatus: String, Sendable, CaseIterable {
         case awaitingPayment, paid, shipped, delivered, partiallyRefunded, refunded, expired, cancelled, failed
 
-        /// Whether an order in this state lets its buyer review: paid and not fully refunded.
+        /// Whether an order in this state lets its buyer review: delivered, or delivered and
+        /// then partly refunded (this history takes a partial refund as one after delivery).
         package var allowsReview: Bool {
             switch self {
-            case .paid, .shipped, .delivered, .partiallyRefunded: true
-            case .awaitingPayment, .refunded, .expired, .cancelled, .failed: false
+            case .delivered, .partiallyRefunded: true
+            case .awaitingPayment, .paid, .shipped, .refunded, .expired, .cancelled, .failed: false
             }
         }
     }

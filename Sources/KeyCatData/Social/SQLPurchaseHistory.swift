@@ -1,9 +1,10 @@
 import KeyCatDomain
 import KeyCatInfrastructure
 
-/// Who may review what, answered from the orders tables: a buyer may review a product they
-/// bought in an order that holds their payment — paid, shipped, delivered or partially refunded.
-/// An order that was fully refunded, cancelled, failed or expired does not count.
+/// Who may review what, answered from the orders tables: a buyer may review a product once an
+/// order of it was delivered to them (`delivered_at` set) and is still delivered or only partly
+/// refunded. Paid or shipped is not enough (a review of what one has not held says nothing), and
+/// a fully refunded, cancelled, failed or expired order does not count.
 package struct SQLPurchaseHistory<Database: SQLDatabase>: PurchaseHistory {
     private let database: Database
 
@@ -16,7 +17,7 @@ package struct SQLPurchaseHistory<Database: SQLDatabase>: PurchaseHistory {
                     SELECT EXISTS (
                         SELECT 1 FROM orders o JOIN order_lines l ON l.order_id = o.id
                         WHERE o.buyer_id = ? AND l.product_id = ?
-                          AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded'))
+                          AND o.delivered_at IS NOT NULL AND o.status IN ('delivered', 'partially_refunded'))
                     """, [.integer(buyer.rawValue), .integer(product.rawValue)]) { $0.bool(0) } ?? false
             }
         }

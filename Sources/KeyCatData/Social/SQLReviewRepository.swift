@@ -103,7 +103,7 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
     /// Moves a product's rating counters by one review. `rating_score` is recomputed from the
     /// new count and sum (SQLite evaluates every right-hand side against the old row), as
     /// `RatingScore.score` computes it: thousandths of a star, 0 without reviews.
-    private static func adjustRating(of product: ProductID, count: Int, sum: Int, on connection: some SQLConnection) throws {
+    static func adjustRating(of product: ProductID, count: Int, sum: Int, on connection: some SQLConnection) throws {
         try connection.run(
             """
             UPDATE products SET

@@ -9,6 +9,7 @@
 /// over SQLite (see `KeyCat+PurchaseHistory.swift`). A server may plug its own in through
 /// `KeyCat.Configuration.purchaseHistory`.
 public protocol PurchaseHistory: Sendable {
-    /// Whether `buyer` has an eligible (paid, not fully refunded) order of `product`.
+    /// Whether `buyer` has an eligible order of `product`: delivered, and not cancelled nor
+    /// fully refunded since (a partial refund keeps it).
     func hasEligiblePurchase(buyer: UserID, product: ProductID) throws(KeyCatError) -> Bool
 }

@@ -30,15 +30,19 @@ public struct ReviewService: Sendable {
     /// - Throws: ``KeyCatError/Code/validation`` on `rating` (1–5) or `content` (10–1000
     ///   characters after trimming); ``KeyCatError/Code/notFound`` when the product is missing
     ///   or deleted, or the caller's account is withdrawn; ``KeyCatError/Code/forbidden`` when
-    ///   the caller has no paid, not fully refunded order of it; ``KeyCatError/Code/duplicate``
-    ///   (409) when the caller already reviewed it.
+    ///   the caller sells it, or has no delivered, not cancelled nor fully refunded order of it;
+    ///   ``KeyCatError/Code/duplicate`` (409) when the caller already reviewed it.
     public func write(_ form: ReviewForm, of productID: ProductID, by principal: Principal) throws(KeyCatError) -> Review {
         let form = try form.validated()
         guard let product = try products.find(productID), product.deletedAt == nil else {
             throw KeyCatError.notFound("product", productID)
         }
+        // A seller's praise of their own listing is no review.
+        guard product.sellerID != principal.userID else {
+            throw KeyCatError(.forbidden, "a seller cannot review their own listing", context: ["product_id": "\(productID)"])
+        }
         guard try purchases.hasEligiblePurchase(buyer: principal.userID, product: productID) else {
-            throw KeyCatError(.forbidden, "only a buyer with a paid order of this product may review it",
+            throw KeyCatError(.forbidden, "only a buyer whose order of this product was delivered may review it",
                               context: ["product_id": "\(productID)"])
         }
         do throws(KeyCatError) {

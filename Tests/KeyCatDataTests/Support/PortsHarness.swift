@@ -66,6 +66,13 @@ struct PortsHarness: Sendable {
         shop.gateway.add(GatewayPayment(impUID: impUID, merchantUID: order.merchantUID, status: .paid, amount: order.amount))
         return try await shop.checkout.confirm(order.id, impUID: impUID, by: shop.buyer)
     }
+
+    /// A paid order, shipped and delivered: one its buyer may review.
+    func deliveredOrder(quantity: Int = 1, impUID: String) async throws -> Order {
+        let order = try await paidOrder(quantity: quantity, impUID: impUID)
+        _ = try orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: admin)
+        return try orders.deliver(order.id, by: admin)
+    }
 }
 
 /// The business registry's two operations, without its store in the type.

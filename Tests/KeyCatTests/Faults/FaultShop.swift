@@ -59,7 +59,11 @@ struct FaultShop: Sendable {
         let payment = try simulator.pay(merchantUID: unconfirmed.merchantUID, cardNumber: PGTestCard.success.number)
         let paidOrder = try await keycat.checkout.checkout(request, by: buyer)
         let paidPayment = try simulator.pay(merchantUID: paidOrder.merchantUID, cardNumber: PGTestCard.success.number)
-        let paid = try await keycat.checkout.confirm(paidOrder.id, impUID: paidPayment.impUID, by: buyer)
+        _ = try await keycat.checkout.confirm(paidOrder.id, impUID: paidPayment.impUID, by: buyer)
+        // Delivered, so its buyer may review it (a review needs a delivered order).
+        let console = Principal.operatorConsole("fault-shop")
+        _ = try keycat.orders.ship(paidOrder.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: console)
+        let paid = try keycat.orders.deliver(paidOrder.id, by: console)
         return FaultShop(directory: directory, seller: seller, buyer: buyer, productID: product.id, unconfirmed: unconfirmed,
                          unconfirmedImpUID: payment.impUID, paid: paid)
     }

@@ -67,16 +67,20 @@ extension DemoStory {
             ReviewForm(rating: 5, content: "55g 택타일, 윤활 상태 아주 좋아요. 조용하고 구분감이 분명합니다."), of: product.id, by: buyer)
         let rated = try keycat.catalog.product(product.id)
         narrator.step("She reviews the switches", [
-            "Review \(review.id): \(review.rating) stars. Only a buyer with a paid order of the product may review it, once.",
+            "Review \(review.id): \(review.rating) stars. Only a buyer whose order of the product was delivered may review it, once.",
             "The product's rating is now \(rated.averageRating.map { String(format: "%.1f", $0) } ?? "-") from \(rated.ratingCount) review, kept on the product in the same transaction.",
         ])
     }
 
-    func shipAndRefund() throws {
+    func shipAndDeliver() throws {
         let shipped = try keycat.orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: "5531-2026-1123", by: operatorConsole)
-        narrator.step("The operator ships the order", [
-            "Order \(shipped.id) is \(shipped.status.rawValue) with CJ대한통운, tracking \(shipped.trackingNumber ?? "-"). Every move follows the order state machine.",
+        order = try keycat.orders.deliver(order.id, by: operatorConsole)
+        narrator.step("The operator ships the order, and it is delivered", [
+            "Order \(shipped.id) was \(shipped.status.rawValue) with CJ대한통운, tracking \(shipped.trackingNumber ?? "-"), and is now \(order.status.rawValue). Every move follows the order state machine.",
         ])
+    }
+
+    func refund() throws {
         let (keycat, id, console) = (keycat, order.id, operatorConsole)
         let request = RefundRequest(amount: Money(won: 5_000), reason: "two switches arrived with bent pins")
         order = try waitFor { try await keycat.orders.refund(id, request, by: console) }

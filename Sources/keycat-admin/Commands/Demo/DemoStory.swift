@@ -36,8 +36,9 @@ final class DemoStory {
         try fillCartAndCheckout()
         try pay()
         try deliverWebhooks()
+        try shipAndDeliver()
         try review()
-        try shipAndRefund()
+        try refund()
         try statistics()
         try check()
     }
