@@ -13,6 +13,7 @@ package final class InMemoryOrderRepository: OrderRepository {
         var payments: [OrderPayment] = []
         var refunds: [Refund] = []
         var outcomeUnknown: Set<OrderID> = []
+        var requestKeys: [String: OrderID] = [:]
         var audit: [AuditEntry] = []
         var nextID: Int64 = 1
     }
@@ -69,11 +70,16 @@ package final class InMemoryOrderRepository: OrderRepository {
                 status: .awaitingPayment, expiresAt: order.expiresAt, createdAt: now, updatedAt: now)
             state.nextID += 1
             state.orders[created.id] = created
+            if let key = order.requestKey { state.requestKeys["\(order.buyerID)|\(key)"] = created.id }
             return created
         }
     }
 
     package func find(_ id: OrderID) throws(KeyCatError) -> Order? { state.withLock { $0.orders[id] } }
+
+    package func find(buyer: UserID, requestKey: String) throws(KeyCatError) -> Order? {
+        state.withLock { state in state.requestKeys["\(buyer)|\(requestKey)"].flatMap { state.orders[$0] } }
+    }
 
     package func find(merchantUID: String) throws(KeyCatError) -> Order? {
         state.withLock { $0.orders.values.first { $0.merchantUID == merchantUID } }
@@ -95,6 +101,9 @@ package final class InMemoryOrderRepository: OrderRepository {
         let moved = try state.withLock { state throws(KeyCatError) -> Order? in
             guard var order = state.orders[transition.orderID], order.status == transition.from else { return nil }
             if let deadline = transition.onlyIfExpiredBy, order.expiresAt > deadline { return nil }
+            if transition.releasesRequestKey { state.requestKeys = state.requestKeys.filter { $0.value != transition.orderID } }
+            if transition.requiresNoPendingRefund,
+               state.refunds.contains(where: { $0.orderID == transition.orderID && $0.status == .pending }) { return nil }
             if let payment = transition.payment {
                 guard !state.payments.contains(where: { $0.impUID == payment.impUID }) else {
                     throw KeyCatError(.duplicate, "it already exists")

@@ -37,11 +37,11 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                 }
                 let id = OrderID(try connection.insertReturningID("""
                     INSERT INTO orders (merchant_uid, buyer_id, items_total, delivery_total, amount, status, expires_at,
-                                        created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, 'awaiting_payment', ?, ?, ?)
+                                        created_at, updated_at, request_key)
+                    VALUES (?, ?, ?, ?, ?, 'awaiting_payment', ?, ?, ?, ?)
                     """, [.text(order.merchantUID), .integer(order.buyerID.rawValue), .integer(order.itemsTotal.won),
                           .integer(order.deliveryTotal.won), .integer(order.amount.won), StoredTime.value(order.expiresAt),
-                          StoredTime.value(now), StoredTime.value(now)]))
+                          StoredTime.value(now), StoredTime.value(now), .optional(order.requestKey.map(SQLValue.text))]))
                 for (index, line) in order.lines.enumerated() {
                     try connection.run("""
                         INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee)
@@ -103,6 +103,18 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
         }
     }
 
+    package func find(buyer: UserID, requestKey: String) throws(KeyCatError) -> Order? {
+        try storage {
+            try database.read { connection in
+                guard let id = try connection.queryOne(
+                    "SELECT id FROM orders WHERE buyer_id = ? AND request_key = ?",
+                    [.integer(buyer.rawValue), .text(requestKey)], { $0.int64(0) })
+                else { return nil }
+                return try OrderRow.find(OrderID(id), on: connection)
+            }
+        }
+    }
+
     package func list(_ filter: OrderFilter, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Order] {
         var conditions: [String] = []
         var arguments: [SQLValue] = []
@@ -130,6 +142,7 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                     sql += ", imp_uid = ?, paid_at = ?"
                     arguments += [.text(payment.impUID), StoredTime.value(now)]
                 }
+                if transition.releasesRequestKey { sql += ", request_key = NULL" }
                 if transition.to == .delivered {
                     // What makes the buyer's review possible, kept through later refunds.
                     sql += ", delivered_at = ?"
@@ -141,6 +154,9 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                 }
                 sql += " WHERE id = ? AND status = ?"
                 arguments += [.integer(transition.orderID.rawValue), .text(transition.from.rawValue)]
+                if transition.requiresNoPendingRefund {
+                    sql += " AND NOT EXISTS (SELECT 1 FROM refunds WHERE refunds.order_id = orders.id AND refunds.status = 'pending')"
+                }
                 if let deadline = transition.onlyIfExpiredBy {
                     sql += " AND expires_at <= ?"
                     arguments.append(StoredTime.value(deadline))

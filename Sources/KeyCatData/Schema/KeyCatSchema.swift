@@ -169,6 +169,12 @@ package enum KeyCatSchema {
             ALTER TABLE orders ADD COLUMN delivered_at INTEGER;
             UPDATE orders SET delivered_at = updated_at WHERE status = 'delivered';
             """),
+        Step(version: 16, name: "checkout keys on their orders", sql: """
+            -- A checkout's Idempotency-Key is written with the order it makes, in the same
+            -- transaction: a retry finds the order even when the key's stored answer was lost.
+            ALTER TABLE orders ADD COLUMN request_key TEXT;
+            CREATE UNIQUE INDEX orders_by_request_key ON orders (buyer_id, request_key) WHERE request_key IS NOT NULL;
+            """),
     ]
 
     /// The migrator over ``migrations``.

@@ -59,15 +59,28 @@ public struct CheckoutService: Sendable {
         let fingerprint = items.map { "\($0.productID)x\($0.quantity)" }.joined(separator: ",")
         return try await idempotency.run(scope: "checkout:\(principal.userID)", key: request.idempotencyKey,
                                          fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
+            // The key is kept on the order it made: a retry whose first answer was never stored
+            // (the process died, the disk filled) finds that order instead of making another.
+            if let key = request.idempotencyKey, let made = try orders.find(buyer: principal.userID, requestKey: key) {
+                guard Self.fingerprint(of: made) == fingerprint else {
+                    throw KeyCatError(.idempotencyKeyReused, "this Idempotency-Key was used for another checkout")
+                }
+                return made
+            }
             try checkoutLimiter.take(for: principal.userID)
-            return try await placeOrder(items, for: principal.userID)
+            return try await placeOrder(items, for: principal.userID, requestKey: request.idempotencyKey)
         }
     }
 
     /// Prices are read just before the order's transaction, which then takes the stock with
     /// `UPDATE … WHERE stock >= ? AND listed = 1`: a price changed in between applies from the
     /// next order (the buyer pays what the returned order says, never a price it does not show).
-    private func placeOrder(_ items: [CheckoutItem], for buyerID: UserID) async throws(KeyCatError) -> Order {
+    /// The fingerprint of an order's items, as ``checkout(_:by:)`` computes it of a request.
+    static func fingerprint(of order: Order) -> String {
+        order.lines.sorted { $0.productID < $1.productID }.map { "\($0.productID)x\($0.quantity)" }.joined(separator: ",")
+    }
+
+    private func placeOrder(_ items: [CheckoutItem], for buyerID: UserID, requestKey: String?) async throws(KeyCatError) -> Order {
         let now = clock.now()
         var lines: [OrderLine] = []
         let found = try products.find(items.map(\.productID))
@@ -89,7 +102,7 @@ public struct CheckoutService: Sendable {
         let order = try orders.create(NewOrder(
             merchantUID: Self.newMerchantUID(), buyerID: buyerID, lines: lines, itemsTotal: itemsTotal,
             deliveryTotal: deliveryTotal, amount: try itemsTotal + deliveryTotal,
-            expiresAt: now.addingTimeInterval(reservationLifetime),
+            expiresAt: now.addingTimeInterval(reservationLifetime), requestKey: requestKey,
             holdLimits: holds.map {
                 StockHoldLimits(maximumOpenOrders: $0.maximumOpenOrders, maximumUnitsPerProduct: $0.maximumUnitsPerProduct)
             }), at: now)
@@ -99,6 +112,7 @@ public struct CheckoutService: Sendable {
             // Nobody can pay an order the PG does not know the amount of: give the stock back.
             var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .cancelled)
             move.returnsStock = true
+            move.releasesRequestKey = true
             _ = try? orders.apply(move, at: clock.now())
             throw error
         }

@@ -12,9 +12,12 @@ public struct NewOrder: Sendable, Hashable {
     /// What the buyer may hold unpaid; the store checks it in the transaction that takes the
     /// stock. Nil: no caps.
     public var holdLimits: StockHoldLimits?
+    /// The checkout's `Idempotency-Key`, kept on the order itself (unique per buyer), so a retry
+    /// finds the order even when the key's stored answer was lost.
+    public var requestKey: String?
 
     public init(merchantUID: String, buyerID: UserID, lines: [OrderLine], itemsTotal: Money, deliveryTotal: Money,
-                amount: Money, expiresAt: Date, holdLimits: StockHoldLimits? = nil) {
+                amount: Money, expiresAt: Date, requestKey: String? = nil, holdLimits: StockHoldLimits? = nil) {
         self.merchantUID = merchantUID
         self.buyerID = buyerID
         self.lines = lines
@@ -23,6 +26,7 @@ public struct NewOrder: Sendable, Hashable {
         self.amount = amount
         self.expiresAt = expiresAt
         self.holdLimits = holdLimits
+        self.requestKey = requestKey
     }
 }
 
@@ -43,6 +47,12 @@ public struct OrderTransition: Sendable {
     public var clearsCart = false
     public var carrier: String?
     public var trackingNumber: String?
+    /// Only move if no refund of the order is pending: a buyer's cancel (a full refund) racing
+    /// the shipment must not end with goods on their way and the money on its way back.
+    public var requiresNoPendingRefund = false
+    /// Forget the checkout key the order was made with: its checkout failed (the PG never learnt
+    /// the amount), so a retry with the key must make a new order, not replay this one.
+    public var releasesRequestKey = false
     public var audit: AuditEntry?
 
     public init(orderID: OrderID, from: OrderStatus, to: OrderStatus) {
@@ -84,6 +94,8 @@ public protocol OrderRepository: Sendable {
 
     func find(_ id: OrderID) throws(KeyCatError) -> Order?
     func find(merchantUID: String) throws(KeyCatError) -> Order?
+    /// The order `buyer` made with checkout key `requestKey`, if any.
+    func find(buyer: UserID, requestKey: String) throws(KeyCatError) -> Order?
 
     /// Up to `limit` orders matching `filter`, newest first, strictly after `position`
     /// (sort key: creation time in milliseconds).

@@ -76,6 +76,7 @@ public struct OrderService: Sendable {
         let carrier = try TextRules.text(carrier, Self.carrierField)
         let tracking = try TextRules.text(trackingNumber, Self.trackingNumberField)
         return try move(id, to: .shipped, by: principal, detail: "\(carrier) \(tracking)") { move in
+            move.requiresNoPendingRefund = true
             move.carrier = carrier
             move.trackingNumber = tracking
         }
@@ -100,6 +101,10 @@ public struct OrderService: Sendable {
         guard try orders.apply(transition, at: now) else {
             let moved = try settlement.reload(id)
             try moved.status.checkMove(to: next)
+            if transition.requiresNoPendingRefund, try orders.refunds(of: id).contains(where: { $0.status == .pending }) {
+                throw KeyCatError(.illegalTransition, "order \(id) has a refund in progress (a cancellation); it cannot ship until that settles",
+                                  context: ["status": moved.status.rawValue])
+            }
             throw KeyCatError(.illegalTransition, "order \(id) changed meanwhile; read it again")
         }
         return try settlement.reload(id)
