@@ -35,6 +35,11 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                                       "requested": "\(line.quantity)"])
                     }
                 }
+                if let key = order.requestKey {
+                    // A key past its retention is new again: the old order lets go of it.
+                    try connection.run("UPDATE orders SET request_key = NULL WHERE buyer_id = ? AND request_key = ?",
+                                       [.integer(order.buyerID.rawValue), .text(key)])
+                }
                 let id = OrderID(try connection.insertReturningID("""
                     INSERT INTO orders (merchant_uid, buyer_id, items_total, delivery_total, amount, status, expires_at,
                                         created_at, updated_at, request_key)

@@ -61,7 +61,9 @@ public struct CheckoutService: Sendable {
                                          fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
             // The key is kept on the order it made: a retry whose first answer was never stored
             // (the process died, the disk filled) finds that order instead of making another.
-            if let key = request.idempotencyKey, let made = try orders.find(buyer: principal.userID, requestKey: key) {
+            // Only within the key's retention: past it the key is new again, as its stored answer is.
+            if let key = request.idempotencyKey, let made = try orders.find(buyer: principal.userID, requestKey: key),
+               clock.now().timeIntervalSince(made.createdAt) < idempotency.retention {
                 guard Self.fingerprint(of: made) == fingerprint else {
                     throw KeyCatError(.idempotencyKeyReused, "this Idempotency-Key was used for another checkout")
                 }
