@@ -57,9 +57,9 @@ struct OpenAPILimitsTests {
             // The first and last characters are matched on their own, so 0–18 between them.
             #expect(Self.pattern(schema, "nick").contains(Self.trimmed(AccountRules.nickLength)), "\(schema).nick")
         }
-        // "https://", a first character, and the rest up to 500.
-        #expect(Self.pattern("ProfileUpdate", "profile_image").contains("https://"))
-        #expect(Self.pattern("ProfileUpdate", "profile_image").contains("{0,\(AccountRules.maxProfileImageLength - 9)}"))
+        // "https://", a host of at most 99 characters and a path of at most 381: within 500.
+        #expect(Self.pattern("ProfileUpdate", "profile_image").contains("https://[A-Za-z0-9][A-Za-z0-9.-]{0,98}"))
+        #expect(8 + 99 + 1 + 380 <= AccountRules.maxProfileImageLength)
     }
 
     @Test("a listing's title, content, delivery fee, stock and images")

@@ -77,8 +77,10 @@ struct AccountRulesTests {
     @Test("profile image references are 1 to 500 characters without spaces")
     func profileImages() throws {
         #expect(try AccountRules.profileImage(" https://cdn.example.com/users/7/avatar.webp ") == "https://cdn.example.com/users/7/avatar.webp")
+        #expect(try AccountRules.profileImage("https://cdn.example.com") == "https://cdn.example.com")
         for notHTTPS in ["images/users/7/avatar.webp", "http://cdn.example.com/a.png", "javascript:alert(1)", "data:image/png;base64,AAAA",
-                         "https:///etc/passwd", "HTTPS://cdn.example.com/a.png", "https://"] {
+                         "https:///etc/passwd", "HTTPS://cdn.example.com/a.png", "https://", "https://[::1]/a.png", "https://cdn.example.com:8443/a.png",
+                         "https://user@cdn.example.com/a.png", "https://-cdn/a.png"] {
             #expect(validationField { try AccountRules.profileImage(notHTTPS) } == "profile_image", "\(notHTTPS)")
         }
         #expect(validationField { try AccountRules.profileImage("") } == "profile_image")

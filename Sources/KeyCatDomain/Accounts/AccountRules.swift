@@ -79,6 +79,22 @@ public enum AccountRules {
         return date
     }
 
+    /// Whether `text` is `https://`, a host name (a letter or digit, then up to 98 letters,
+    /// digits, dots and hyphens; no port, no user, no IP literal) and an optional path (`/` and up
+    /// to 380 characters that are not white space) — what `openapi.yaml`'s pattern spells.
+    static func isHTTPSImageURL(_ text: String) -> Bool {
+        guard text.hasPrefix("https://") else { return false }
+        let rest = text.utf8.dropFirst(8)
+        let hostEnd = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+        let host = rest[..<hostEnd], path = rest[hostEnd...]
+        func isAlphanumeric(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        }
+        guard let first = host.first, isAlphanumeric(first), host.count <= 99,
+              host.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) else { return false }
+        return path.isEmpty || String(decoding: path, as: UTF8.self).count <= 381
+    }
+
     /// Checks a profile image: an `https://` URL of at most 500 characters, no spaces. Only
     /// https: a profile is shown to other users, and an `http:` image would leak their reading
     /// to the network and be refused as mixed content; a `javascript:` or `data:` URL is no
@@ -89,9 +105,8 @@ public enum AccountRules {
               !reference.contains(where: { $0.isWhitespace }) else {
             throw KeyCatError.validation("profile_image", "profile image must be an image reference of at most 500 characters")
         }
-        // "https://" and a host: the first character after the scheme is not a slash.
-        guard reference.hasPrefix("https://"), let first = reference.dropFirst(8).first, first != "/" else {
-            throw KeyCatError.validation("profile_image", "profile image must be an https:// URL")
+        guard isHTTPSImageURL(reference) else {
+            throw KeyCatError.validation("profile_image", "profile image must be an https:// URL: a host name, then an optional path")
         }
         return reference
     }

@@ -130,10 +130,10 @@ extension OrderService {
     public static let reasonLength = 1...200
     /// A cancellation's or a refund's reason: 1–200 characters, at most 800 bytes (``TextRules``).
     public static let reasonField = TextRules.Field("reason", characters: reasonLength)
-    /// A shipment's carrier: 1–50 characters, at most 200 bytes, no control characters.
-    public static let carrierField = TextRules.Field("carrier", characters: 1...50, refusesControlCharacters: true)
-    /// A shipment's tracking number: 1–50 characters, at most 200 bytes, no control characters.
-    public static let trackingNumberField = TextRules.Field("tracking_number", characters: 1...50, refusesControlCharacters: true)
+    /// A shipment's carrier: 1–50 characters, at most 200 bytes.
+    public static let carrierField = TextRules.Field("carrier", characters: 1...50)
+    /// A shipment's tracking number: 1–50 characters, at most 200 bytes.
+    public static let trackingNumberField = TextRules.Field("tracking_number", characters: 1...50)
 
     static func checkedReason(_ reason: String) throws(KeyCatError) -> String {
         try TextRules.text(reason, reasonField)

@@ -6,8 +6,7 @@ public struct SellerService: Sendable {
     /// Who the audit log and ``SellerApplication/decidedBy`` name for automatic rejections.
     public static let registryActor = "system:business-registry"
     /// The representative's name on an application: 1–50 characters, at most 200 bytes.
-    public static let representativeNameField = TextRules.Field("representative_name", characters: 1...50,
-                                                                refusesControlCharacters: true)
+    public static let representativeNameField = TextRules.Field("representative_name", characters: 1...50)
     /// An operator's reason for a rejection: 1–500 characters, at most 2,000 bytes.
     public static let rejectionReasonField = TextRules.Field("reason", characters: 1...500)
 
