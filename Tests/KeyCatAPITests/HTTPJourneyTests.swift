@@ -124,7 +124,7 @@ struct HTTPJourneyTests {
         #expect(expired.status == 401 && expired.code == "access_token_expired", "\(expired)")
         #expect(expired.headers["www-authenticate"]?.hasPrefix(#"Bearer error="invalid_token""#) == true, "\(expired.headers)")
         let oldRefresh = try await buyer.refresh()
-        // (Refreshing again if the new token, too, outlived its three seconds on a loaded machine.)
+        // (Refreshing again if the new token, too, outlived its five seconds on a loaded machine.)
         #expect(try await buyer.send("GET", "/me").status == 200)
 
         // The old refresh token comes back: RFC 6749's invalid_grant, and the whole family is revoked.

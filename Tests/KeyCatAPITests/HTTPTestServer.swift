@@ -103,8 +103,8 @@ struct HTTPClient: Sendable {
 }
 
 /// A signed-in user: requests carry the access token; a 401 `access_token_expired` is answered by refreshing the pair
-/// and sending the request again, as the app does. The test server's tokens live three seconds,
-/// so on a loaded machine a fresh token can expire again before the retry arrives: up to three
+/// and sending the request again, as the app does. The test server's tokens live five seconds,
+/// so on a loaded machine a fresh token can expire again before the retry arrives: up to six
 /// refreshes are tried before the 401 is returned.
 final class HTTPSession: Sendable {
     struct Tokens: Sendable {
@@ -138,7 +138,7 @@ final class HTTPSession: Sendable {
               refreshing: Bool = true) async throws -> HTTPAnswer {
         var answer = try await client.send(method, target, json: json, token: tokens.access, headers: headers)
         guard refreshing else { return answer }
-        for _ in 0..<3 where answer.code == "access_token_expired" {
+        for _ in 0..<6 where answer.code == "access_token_expired" {
             try await refresh()
             answer = try await client.send(method, target, json: json, token: tokens.access, headers: headers)
         }

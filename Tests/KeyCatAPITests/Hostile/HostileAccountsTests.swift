@@ -127,7 +127,7 @@ struct HostileAccountsTests {
     // MARK: 5. Revocation now
 
     /// Runs `scenario` on a fresh signed-in buyer until it is conclusive: the test server's access
-    /// tokens live three seconds, so on a loaded machine a token can expire before a step that
+    /// tokens live a few seconds, so on a loaded machine a token can expire before a step that
     /// needs it live; such a run (which `scenario` reports by returning false) is tried again,
     /// at most three times.
     static func conclusively(_ scenario: (HTTPClient, String, HTTPSession) async throws -> Bool) async throws {
