@@ -100,6 +100,16 @@ extension KeyCat {
         /// simulations that run many orders per buyer).
         public var stockHolds: StockHoldPolicy? = .standard
 
+        /// The platform's commission on sellers' sales, used when a settlement period is closed.
+        /// Default ``CommissionPolicy/standard`` (10 % of item amounts, none on delivery fees).
+        public var commission: CommissionPolicy = .standard
+
+        /// How long an order keeps its buyer's address after its last parcel arrived (or it
+        /// closed): then only the postcode's district stays. Default 90 days, time to settle a
+        /// return or a dispute; the order itself, its lines, amounts and delivery records stay
+        /// for the five years 전자상거래법 시행령 §6 asks of supply records.
+        public var addressRetention: TimeInterval = 90 * 24 * 60 * 60
+
         /// The registered SQLite VFS KeyCat's own database is opened through (the PG simulator's
         /// file is not). Nil: the platform's default. For the fault-injection tests.
         package var sqliteVFS: String?

@@ -14,7 +14,8 @@ extension KeyCat {
     /// Each run is ``CheckoutService/reconcile(limit:gateway:progress:)`` (KeyCat's open orders,
     /// voids and lost refunds, then the PG's paid payments of the last day). A failed run (the
     /// file busy, the PG down) is reported to `onRun` and the loop goes on; the next run picks
-    /// up what this one left. Safe to run in several processes at once, though one is enough.
+    /// up what this one left. Each run also anonymises the addresses of orders delivered more
+    /// than ``Configuration/addressRetention`` ago. Safe to run in several processes at once, though one is enough.
     ///
     /// - Parameters:
     ///   - interval: the pause between the end of one run and the start of the next.
@@ -27,7 +28,9 @@ extension KeyCat {
     ) async {
         while !Task.isCancelled {
             do throws(KeyCatError) {
-                onRun(.success(try await checkout.reconcile(gateway: gateway)))
+                let report = try await checkout.reconcile(gateway: gateway)
+                _ = try orders.anonymiseAddresses(olderThan: configuration.addressRetention, by: .operatorConsole("reconcile"))
+                onRun(.success(report))
             } catch {
                 onRun(.failure(error))
             }

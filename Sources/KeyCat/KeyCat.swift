@@ -55,6 +55,10 @@ public final class KeyCat: Sendable {
     public let checkout: CheckoutService
     /// Orders after checkout: lists, shipping, delivery, cancellation, refunds, payments.
     public let orders: OrderService
+    /// The users' address books (`/me/addresses`).
+    public let addresses: AddressService
+    /// Monthly settlements of what each seller is owed.
+    public let settlements: SettlementService
     /// The operators' sales statistics: per day (in Asia/Seoul), by status, top products.
     /// See `docs/operations.md`.
     public let statistics: StatisticsService
@@ -126,9 +130,14 @@ public final class KeyCat: Sendable {
             orders: orderRepository, carts: carts, products: products, gateway: setup.gateway,
             webhookEvents: SQLWebhookEventStore(database: database), idempotency: idempotency,
             clock: configuration.clock, reservationLifetime: configuration.reservationLifetime,
-            auditLog: SQLAuditLog(database: database), holds: configuration.stockHolds)
+            auditLog: SQLAuditLog(database: database), holds: configuration.stockHolds,
+            addresses: SQLAddressRepository(database: database))
+        let addressBook = SQLAddressRepository(database: database)
+        addresses = AddressService(addresses: addressBook, clock: configuration.clock)
         orders = OrderService(orders: orderRepository, gateway: setup.gateway, idempotency: idempotency,
-                              cursors: cursors, clock: configuration.clock)
+                              cursors: cursors, clock: configuration.clock, fulfilment: SQLFulfilmentRepository(database: database))
+        settlements = SettlementService(settlements: SQLSettlementRepository(database: database), commission: configuration.commission,
+                                        cursors: cursors, clock: configuration.clock)
         statistics = StatisticsService(statistics: SQLSalesStatistics(database: database), clock: configuration.clock)
         webhooks = PaymentWebhookReceiver(
             verifier: WebhookVerifier(secrets: setup.webhookSecrets, clock: configuration.clock), checkout: checkout,

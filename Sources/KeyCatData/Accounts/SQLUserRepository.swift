@@ -84,7 +84,10 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
 
     /// Withdraws the account in one transaction with everything that goes with it: its token
     /// version is bumped, its refresh token families are revoked and its listings leave every list
-    /// (they stay readable for the orders that reference them).
+    /// (they stay readable for the orders that reference them). Their address book goes, and the
+    /// addresses on their orders with nothing left to deliver are anonymised
+    /// (``SQLFulfilmentRepository/anonymise(_:at:on:)``); an order still on its way keeps its
+    /// address until it arrives.
     package func withdraw(_ id: UserID, at: Date) throws(KeyCatError) -> Bool {
         try storage {
             try database.write { connection in
@@ -99,6 +102,10 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                     "UPDATE refresh_token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
                     [StoredTime.value(at), .integer(id.rawValue)])
                 try connection.run("UPDATE products SET listed = 0 WHERE seller_id = ? AND listed = 1", [.integer(id.rawValue)])
+                try connection.run("DELETE FROM addresses WHERE user_id = ?", [.integer(id.rawValue)])
+                try SQLFulfilmentRepository<Database>.anonymise(
+                    "o.buyer_id = ? AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.status IN ('pending', 'shipped') AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded'))",
+                    [.integer(id.rawValue)], at: at, on: connection)
                 return true
             }
         }

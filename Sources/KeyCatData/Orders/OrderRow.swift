@@ -9,6 +9,10 @@ enum OrderRow {
         stock_returned, imp_uid, carrier, tracking_number, created_at, updated_at, paid_at
         """
 
+    /// ``columns`` qualified with `o.`, for joins.
+    static let prefixedColumns = columns.split(separator: ",").map { "o." + $0.trimmingCharacters(in: .whitespaces) }
+        .joined(separator: ", ")
+
     /// Decodes an order row; its lines are read separately.
     static func decode(_ row: some SQLRow) throws -> Order {
         guard let status = OrderStatus(rawValue: row.string(6)) else {
@@ -23,29 +27,40 @@ enum OrderRow {
             updatedAt: StoredTime.date(row.int64(14)), paidAt: StoredTime.date(row.optionalInt64(15)))
     }
 
-    /// Fills in the lines of `orders` with one query for all of them (the ids travel as a JSON
-    /// array, each a seek on the `(order_id, line)` primary key).
+    /// Fills in the lines, shipments and shipping addresses of `orders`, one query each for all
+    /// of them (the ids travel as a JSON array, each a seek on an index by order).
     static func withLines(_ orders: [Order], on connection: some SQLConnection) throws -> [Order] {
-        guard orders.count > 1 else {
-            return try orders.map { order in
-                var order = order
-                order.lines = try lines(of: order.id, on: connection)
-                return order
-            }
-        }
-        let ids = "[" + orders.map { String($0.id.rawValue) }.joined(separator: ",") + "]"
+        guard !orders.isEmpty else { return [] }
+        let single = orders.count == 1
+        let filter = single ? "= ?" : "IN (\(connection.dialect.integersFromJSON))"
+        let argument: [SQLValue] = single ? [.integer(orders[0].id.rawValue)]
+            : [.text("[" + orders.map { String($0.id.rawValue) }.joined(separator: ",") + "]")]
         var linesByOrder: [OrderID: [OrderLine]] = [:]
         try connection.forEach("""
-            SELECT order_id, product_id, title, unit_price, quantity, delivery_fee FROM order_lines
-            WHERE order_id IN (\(connection.dialect.integersFromJSON)) ORDER BY order_id, line
-            """, [.text(ids)]) { row in
+            SELECT l.order_id, l.product_id, l.title, l.unit_price, l.quantity, l.delivery_fee, s.seller_id, l.refunded_at
+            FROM order_lines l LEFT JOIN shipments s ON s.id = l.shipment_id
+            WHERE l.order_id \(filter) ORDER BY l.order_id, l.line
+            """, argument) { row in
             linesByOrder[OrderID(row.int64(0)), default: []].append(OrderLine(
                 productID: ProductID(row.int64(1)), title: row.string(2), unitPrice: Money(won: row.int64(3)),
-                quantity: row.int(4), deliveryFee: Money(won: row.int64(5))))
+                quantity: row.int(4), deliveryFee: Money(won: row.int64(5)), sellerID: row.optionalInt64(6).map(UserID.init),
+                refundedAt: StoredTime.date(row.optionalInt64(7))))
+        }
+        let shipments = try ShipmentRow.shipments(where: "s.order_id \(filter)", argument, on: connection)
+        var addresses: [OrderID: DeliveryAddress] = [:]
+        try connection.forEach("""
+            SELECT order_id, recipient, phone, postcode, road_address, detail, request FROM order_addresses
+            WHERE order_id \(filter) AND anonymised_at IS NULL
+            """, argument) { row in
+            addresses[OrderID(row.int64(0))] = DeliveryAddress(
+                recipient: row.string(1), phone: row.string(2), postcode: row.string(3), roadAddress: row.string(4),
+                detail: row.string(5), request: row.string(6))
         }
         return orders.map { order in
             var order = order
             order.lines = linesByOrder[order.id] ?? []
+            order.shipments = shipments[order.id] ?? []
+            order.shippingAddress = addresses[order.id]
             return order
         }
     }
@@ -79,8 +94,10 @@ enum OrderRow {
             createdAt: StoredTime.date(row.int64(6)))
     }
 
-    static let refundColumns =
-        "id, order_id, amount, checksum, reason, restock, target, status, created_at, request_key, request_fingerprint"
+    static let refundColumns = """
+        id, order_id, amount, checksum, reason, restock, target, status, created_at, request_key, request_fingerprint, \
+        shipment_id, refund_lines, includes_fee
+        """
 
     static func decodeRefund(_ row: some SQLRow) throws -> Refund {
         Refund(
@@ -88,20 +105,38 @@ enum OrderRow {
             checksum: Money(won: row.int64(3)), reason: row.string(4), restock: row.bool(5),
             target: OrderStatus(rawValue: row.string(6)) ?? .refunded,
             status: Refund.Status(rawValue: row.string(7)) ?? .pending, createdAt: StoredTime.date(row.int64(8)),
-            requestKey: row.optionalString(9), requestFingerprint: row.optionalString(10))
+            requestKey: row.optionalString(9), requestFingerprint: row.optionalString(10),
+            lineRefund: row.optionalInt64(11).map { shipment in
+                LineRefund(shipmentID: ShipmentID(shipment),
+                           lines: (row.optionalString(12) ?? "").split(separator: ",").compactMap { Int($0) },
+                           includesDeliveryFee: row.bool(13))
+            })
     }
 
     /// Gives an order's units back to stock and marks it returned, once, each line's units a
-    /// `kind` movement in the ledger.
+    /// `kind` movement in the ledger. Lines already returned on their own (a line refund with
+    /// restock) are not returned twice.
     static func returnStock(of id: OrderID, as kind: StockMovement.Kind, at now: Date, on connection: some SQLConnection) throws {
         let marked = try connection.run(
             "UPDATE orders SET stock_returned = 1 WHERE id = ? AND stock_returned = 0", [.integer(id.rawValue)])
         guard marked == 1 else { return }
-        for line in try lines(of: id, on: connection) {
+        try returnLines(of: id, where: "", [], as: kind, at: now, on: connection)
+    }
+
+    /// Gives back the units of the order's lines matching `condition` that are not returned yet,
+    /// marking them returned.
+    static func returnLines(of id: OrderID, where condition: String, _ arguments: [SQLValue], as kind: StockMovement.Kind,
+                            at now: Date, on connection: some SQLConnection) throws {
+        let returned = try connection.query("""
+            UPDATE order_lines SET stock_returned = 1
+            WHERE order_id = ? AND stock_returned = 0 \(condition)
+            RETURNING product_id, quantity
+            """, [.integer(id.rawValue)] + arguments) { (product: ProductID($0.int64(0)), quantity: $0.int(1)) }
+        for line in returned {
             try connection.run(
                 "UPDATE products SET stock = stock + ?, version = version + 1, updated_at = ? WHERE id = ?",
-                [.int(line.quantity), StoredTime.value(now), .integer(line.productID.rawValue)])
-            try StockLedger.record(kind, change: line.quantity, product: line.productID, order: id, at: now, on: connection)
+                [.int(line.quantity), StoredTime.value(now), .integer(line.product.rawValue)])
+            try StockLedger.record(kind, change: line.quantity, product: line.product, order: id, at: now, on: connection)
         }
     }
 }

@@ -94,28 +94,26 @@ extension SQLOrderRepository {
         }
     }
 
-    /// A fully refunded order no longer supports its buyer's reviews of its products: each such
-    /// review, unless another delivered, not fully refunded order of the product still supports
-    /// it, is removed and leaves the product's rating in the same transaction, with an audit
-    /// entry (`review.remove`, the rating kept in its detail).
-    static func removeReviews(ofRefunded orderID: OrderID, audit: AuditEntry?, at now: Date, on connection: some SQLConnection) throws {
+    /// A review stands on a delivered line its author bought and kept: one in a delivered
+    /// shipment, not refunded on its own, of an order that still holds its payment. After a
+    /// refund, each review by the order's buyer of its products that no line supports any more
+    /// is removed and leaves the product's rating in the same transaction, with an audit entry
+    /// (`review.remove`, the rating kept in its detail). ``SQLPurchaseHistory`` asks the same.
+    static func removeUnsupportedReviews(of orderID: OrderID, audit: AuditEntry?, at now: Date, on connection: some SQLConnection) throws {
         let removed = try connection.query("""
             DELETE FROM reviews
             WHERE author_id = (SELECT buyer_id FROM orders WHERE id = ?)
               AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = ?)
-              AND NOT EXISTS (
-                SELECT 1 FROM orders o JOIN order_lines l ON l.order_id = o.id
-                WHERE o.buyer_id = reviews.author_id AND l.product_id = reviews.product_id AND o.id <> ?
-                  AND o.delivered_at IS NOT NULL AND o.status IN ('delivered', 'partially_refunded'))
+              AND NOT EXISTS (\(SQLPurchaseHistory<Database>.supportingLine(buyer: "reviews.author_id", product: "reviews.product_id")))
             RETURNING id, product_id, rating
-            """, [.integer(orderID.rawValue), .integer(orderID.rawValue), .integer(orderID.rawValue)]) {
+            """, [.integer(orderID.rawValue), .integer(orderID.rawValue)]) {
             (id: $0.int64(0), product: ProductID($0.int64(1)), rating: $0.int(2))
         }
         for review in removed {
             try SQLReviewRepository<Database>.adjustRating(of: review.product, count: -1, sum: -review.rating, on: connection)
             try AuditLogTable.insert(AuditEntry(
                 actor: audit?.actor ?? "system:refunds", action: "review.remove", target: "review:\(review.id)",
-                detail: "order \(orderID) was fully refunded; rating \(review.rating)", at: now), on: connection)
+                detail: "order \(orderID) was refunded; rating \(review.rating)", at: now), on: connection)
         }
     }
 
@@ -143,10 +141,15 @@ extension SQLOrderRepository {
                     // a full refund the operator asked to restock (the goods came back). A cancel
                     // that met a shipment leaves the stock alone: those units are with the carrier.
                     let restocks = status == OrderStatus.cancelled.rawValue
-                        || (refund.restock && refund.target == .refunded && status == OrderStatus.refunded.rawValue)
-                    if status == OrderStatus.refunded.rawValue {
-                        try Self.removeReviews(ofRefunded: refund.orderID, audit: audit, at: now, on: connection)
+                        || (refund.lineRefund == nil && refund.restock && refund.target == .refunded && status == OrderStatus.refunded.rawValue)
+                    try SettlementLedger.recordRefund(refund, at: now, on: connection)
+                    if let lineRefund = refund.lineRefund {
+                        try SQLFulfilmentRepository<Database>.completeLines(of: refund, lineRefund, at: now, on: connection)
                     }
+                    if status == OrderStatus.cancelled.rawValue || status == OrderStatus.refunded.rawValue {
+                        try Self.cancelPendingShipments(of: refund.orderID, at: now, on: connection)
+                    }
+                    try Self.removeUnsupportedReviews(of: refund.orderID, audit: audit, at: now, on: connection)
                     if restocks {
                         try OrderRow.returnStock(of: refund.orderID, as: status == OrderStatus.cancelled.rawValue ? .orderReturned : .refundRestock,
                                                  at: now, on: connection)

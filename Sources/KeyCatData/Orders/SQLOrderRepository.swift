@@ -56,10 +56,34 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                     try StockLedger.record(.orderTaken, change: -line.quantity, product: line.productID, order: id,
                                            at: now, on: connection)
                 }
+                try Self.createShipments(of: id, at: now, on: connection)
+                if let address = order.shippingAddress {
+                    try connection.run("""
+                        INSERT INTO order_addresses (order_id, recipient, phone, postcode, road_address, detail, request)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """, [.integer(id.rawValue)] + SQLAddressRepository<Database>.values(address))
+                }
                 guard let created = try OrderRow.find(id, on: connection) else { throw KeyCatError.notFound("order", id) }
                 return created
             }
         }
+    }
+
+    /// Groups the order's lines into one pending shipment per seller, charging the highest
+    /// delivery fee among its lines (``Shipment/bundledFee(of:)``).
+    static func createShipments(of id: OrderID, at now: Date, on connection: some SQLConnection) throws {
+        try connection.run("""
+            INSERT INTO shipments (order_id, seller_id, status, delivery_fee, created_at, updated_at)
+            SELECT l.order_id, p.seller_id, 'pending', max(l.delivery_fee), ?, ?
+            FROM order_lines l JOIN products p ON p.id = l.product_id
+            WHERE l.order_id = ? GROUP BY l.order_id, p.seller_id
+            """, [StoredTime.value(now), StoredTime.value(now), .integer(id.rawValue)])
+        try connection.run("""
+            UPDATE order_lines SET shipment_id = (
+                SELECT s.id FROM shipments s JOIN products p ON p.seller_id = s.seller_id
+                WHERE s.order_id = order_lines.order_id AND p.id = order_lines.product_id)
+            WHERE order_id = ?
+            """, [.integer(id.rawValue)])
     }
 
     package func find(_ id: OrderID) throws(KeyCatError) -> Order? {
@@ -167,7 +191,15 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                     arguments.append(StoredTime.value(deadline))
                 }
                 guard try connection.run(sql, arguments) == 1 else { return false }
-                if let payment = transition.payment { try Self.insert(payment, at: now, on: connection) }
+                if let payment = transition.payment {
+                    let paymentID = try Self.insert(payment, at: now, on: connection)
+                    if payment.status == .paid, transition.to == .paid {
+                        try SettlementLedger.recordSale(of: transition.orderID, payment: paymentID, at: now, on: connection)
+                    }
+                }
+                if [.expired, .cancelled, .failed].contains(transition.to) {
+                    try Self.cancelPendingShipments(of: transition.orderID, at: now, on: connection)
+                }
                 if transition.returnsStock { try OrderRow.returnStock(of: transition.orderID, as: .orderReturned, at: now, on: connection) }
                 if transition.clearsCart {
                     try connection.run("""
@@ -181,8 +213,15 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
         }
     }
 
-    static func insert(_ payment: OrderPayment, at now: Date, on connection: some SQLConnection) throws {
-        try connection.run("""
+    /// Cancels the order's shipments that never left: it closed, or was refunded in full.
+    static func cancelPendingShipments(of id: OrderID, at now: Date, on connection: some SQLConnection) throws {
+        try connection.run("UPDATE shipments SET status = 'cancelled', updated_at = ? WHERE order_id = ? AND status = 'pending'",
+                           [StoredTime.value(now), .integer(id.rawValue)])
+    }
+
+    @discardableResult
+    static func insert(_ payment: OrderPayment, at now: Date, on connection: some SQLConnection) throws -> Int64 {
+        try connection.insertReturningID("""
             INSERT INTO payments (imp_uid, order_id, merchant_uid, amount, status, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """, [.text(payment.impUID), .integer(payment.orderID.rawValue), .text(payment.merchantUID),

@@ -175,6 +175,7 @@ package enum KeyCatSchema {
             ALTER TABLE orders ADD COLUMN request_key TEXT;
             CREATE UNIQUE INDEX orders_by_request_key ON orders (buyer_id, request_key) WHERE request_key IS NOT NULL;
             """),
+        Step(version: 17, name: "marketplace fulfilment", sql: FulfilmentSchema.sql),
     ]
 
     /// The migrator over ``migrations``.

@@ -14,13 +14,22 @@ package struct SQLPurchaseHistory<Database: SQLDatabase>: PurchaseHistory {
         try storage {
             try database.readStatement { connection in
                 try connection.queryOne("""
-                    SELECT EXISTS (
-                        SELECT 1 FROM orders o JOIN order_lines l ON l.order_id = o.id
-                        WHERE o.buyer_id = ? AND l.product_id = ?
-                          AND o.delivered_at IS NOT NULL AND o.status IN ('delivered', 'partially_refunded'))
+                    SELECT EXISTS (\(Self.supportingLine(buyer: "?", product: "?")))
                     """, [.integer(buyer.rawValue), .integer(product.rawValue)]) { $0.bool(0) } ?? false
             }
         }
+    }
+}
+
+extension SQLPurchaseHistory {
+    /// The lines that let `buyer` review `product` (SQL expressions): delivered in their
+    /// shipment, not refunded on their own, in an order that still holds its payment.
+    static func supportingLine(buyer: String, product: String) -> String {
+        """
+        SELECT 1 FROM orders o JOIN order_lines l ON l.order_id = o.id JOIN shipments s ON s.id = l.shipment_id
+        WHERE o.buyer_id = \(buyer) AND l.product_id = \(product) AND s.status = 'delivered' AND l.refunded_at IS NULL
+          AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded')
+        """
     }
 }
 

@@ -44,5 +44,6 @@ package struct DatabaseHealth: Sendable {
         try (CounterInvariants.isApplicable(on: connection) ? try CounterInvariants.problems(on: connection) : [])
             + OrderInvariants.problems(on: connection)
             + LedgerInvariants.problems(on: connection)
+            + SettlementInvariants.problems(on: connection)
     }
 }

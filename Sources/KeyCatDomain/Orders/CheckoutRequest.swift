@@ -18,12 +18,31 @@ public struct CheckoutRequest: Sendable, Hashable {
         case items([CheckoutItem])
     }
 
+    /// Where the order goes.
+    public enum Destination: Sendable, Hashable {
+        /// An entry of the buyer's address book.
+        case saved(AddressID)
+        /// An address given with the checkout (checked, copied to the order, not saved).
+        case inline(DeliveryAddress)
+    }
+
     public var source: Source
+    /// Where it ships. Nil: the buyer's default address, or none when they keep none (an order
+    /// handed over in person, as secondhand boards often are; its shipments still record how
+    /// they went).
+    public var destination: Destination?
     /// Replays the first answer when the request is repeated (24 hours).
     public var idempotencyKey: String?
 
-    public init(_ source: Source, idempotencyKey: String? = nil) {
+    /// The inline address, when one was given.
+    var inlineAddress: DeliveryAddress? {
+        if case let .inline(address) = destination { return address }
+        return nil
+    }
+
+    public init(_ source: Source, destination: Destination? = nil, idempotencyKey: String? = nil) {
         self.source = source
+        self.destination = destination
         self.idempotencyKey = idempotencyKey
     }
 }

@@ -24,13 +24,16 @@ public struct CheckoutService: Sendable {
     /// What one buyer may hold unpaid (nil: no caps), and the checkout rate it limits.
     public let holds: StockHoldPolicy?
     let checkoutLimiter: ToggleRateLimiter
+    /// The buyers' address books, where a checkout's `address_id` and default are found.
+    let addresses: AddressService?
 
     public init(
         orders: any OrderRepository, carts: any CartRepository, products: any ProductRepository,
         gateway: any PaymentGateway, webhookEvents: any WebhookEventStore, idempotency: any IdempotencyStore,
         clock: any WallClock, reservationLifetime: TimeInterval = 15 * 60, auditLog: (any AuditLog)? = nil,
-        holds: StockHoldPolicy? = nil
+        holds: StockHoldPolicy? = nil, addresses: (any AddressRepository)? = nil
     ) {
+        self.addresses = addresses.map { AddressService(addresses: $0, clock: clock) }
         self.orders = orders
         self.carts = carts
         self.products = products
@@ -69,8 +72,10 @@ public struct CheckoutService: Sendable {
                 }
                 return made
             }
+            let destination = try addresses?.resolve(request.destination, for: principal.userID)
             try checkoutLimiter.take(for: principal.userID)
-            return try await placeOrder(items, for: principal.userID, requestKey: request.idempotencyKey)
+            return try await placeOrder(items, for: principal.userID, shippingAddress: destination ?? request.inlineAddress,
+                                        requestKey: request.idempotencyKey)
         }
     }
 
@@ -82,7 +87,8 @@ public struct CheckoutService: Sendable {
         order.lines.sorted { $0.productID < $1.productID }.map { "\($0.productID)x\($0.quantity)" }.joined(separator: ",")
     }
 
-    private func placeOrder(_ items: [CheckoutItem], for buyerID: UserID, requestKey: String?) async throws(KeyCatError) -> Order {
+    private func placeOrder(_ items: [CheckoutItem], for buyerID: UserID, shippingAddress: DeliveryAddress?,
+                            requestKey: String?) async throws(KeyCatError) -> Order {
         let now = clock.now()
         var lines: [OrderLine] = []
         let found = try products.find(items.map(\.productID))
@@ -95,19 +101,23 @@ public struct CheckoutService: Sendable {
                 throw KeyCatError(.forbidden, "a seller cannot buy their own listing", context: ["product_id": "\(product.id)"])
             }
             lines.append(OrderLine(productID: product.id, title: product.title, unitPrice: product.sellingPrice(at: now),
-                                   quantity: item.quantity, deliveryFee: product.delivery.fee))
+                                   quantity: item.quantity, deliveryFee: product.delivery.fee, sellerID: product.sellerID))
         }
         var lineTotals: [Money] = []
         for line in lines { lineTotals.append(try line.total()) }
         let itemsTotal = try Money.sum(lineTotals)
-        let deliveryTotal = try Money.sum(lines.map(\.deliveryFee))
-        let order = try orders.create(NewOrder(
+        // One parcel per seller, charged the highest fee among its lines (Shipment.bundledFee).
+        let feesBySeller = Dictionary(grouping: lines, by: { $0.sellerID }).mapValues { Shipment.bundledFee(of: $0.map(\.deliveryFee)) }
+        let deliveryTotal = try Money.sum(Array(feesBySeller.values))
+        var newOrder = NewOrder(
             merchantUID: Self.newMerchantUID(), buyerID: buyerID, lines: lines, itemsTotal: itemsTotal,
             deliveryTotal: deliveryTotal, amount: try itemsTotal + deliveryTotal,
             expiresAt: now.addingTimeInterval(reservationLifetime), requestKey: requestKey,
             holdLimits: holds.map {
                 StockHoldLimits(maximumOpenOrders: $0.maximumOpenOrders, maximumUnitsPerProduct: $0.maximumUnitsPerProduct)
-            }), at: now)
+            })
+        newOrder.shippingAddress = shippingAddress
+        let order = try orders.create(newOrder, at: now)
         do throws(KeyCatError) {
             try await gateway.prepare(merchantUID: order.merchantUID, amount: order.amount)
         } catch {

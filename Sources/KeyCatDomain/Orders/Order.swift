@@ -10,7 +10,7 @@ public struct Order: Sendable, Hashable, Codable, Identifiable {
     public var lines: [OrderLine]
     /// Σ unit price × quantity.
     public var itemsTotal: Money
-    /// Σ delivery fee, one per line.
+    /// Σ of the shipments' delivery fees (one per seller: ``Shipment/bundledFee(of:)``).
     public var deliveryTotal: Money
     /// What the buyer must pay: items plus delivery.
     public var amount: Money
@@ -23,8 +23,15 @@ public struct Order: Sendable, Hashable, Codable, Identifiable {
     public var stockReturned: Bool
     /// The PG payment that paid it.
     public var impUID: String?
+    /// The carrier of the shipment that left last (each shipment has its own: ``shipments``).
     public var carrier: String?
+    /// The tracking number of the shipment that left last.
     public var trackingNumber: String?
+    /// The lines grouped by seller, one parcel each.
+    public var shipments: [Shipment] = []
+    /// Where it goes: a copy of the address at checkout, which later edits of the address book
+    /// never change. Nil for an order made before addresses, and blanked when anonymised.
+    public var shippingAddress: DeliveryAddress?
     public var createdAt: Date
     public var updatedAt: Date
     public var paidAt: Date?
@@ -54,6 +61,9 @@ public struct Order: Sendable, Hashable, Codable, Identifiable {
         self.paidAt = paidAt
     }
 
+    /// Where the goods are, from ``shipments`` (``Fulfilment/of(_:)``).
+    public var fulfilment: Fulfilment { Fulfilment.of(shipments.map(\.status)) }
+
     /// What can still be refunded: the PG checksum of the next cancel.
     public var refundableAmount: Money {
         status.holdsPayment ? Money(won: amount.won - refundedAmount.won) : .zero
@@ -68,15 +78,22 @@ public struct OrderLine: Sendable, Hashable, Codable {
     /// The selling price at checkout.
     public var unitPrice: Money
     public var quantity: Int
-    /// The product's delivery fee at checkout, charged once per line.
+    /// The product's delivery fee at checkout (its shipment charges the highest of its lines').
     public var deliveryFee: Money
+    /// The listing's seller (nil on lines read without it).
+    public var sellerID: UserID?
+    /// When the line was refunded on its own (a seller's line refund), else nil.
+    public var refundedAt: Date?
 
-    public init(productID: ProductID, title: String, unitPrice: Money, quantity: Int, deliveryFee: Money) {
+    public init(productID: ProductID, title: String, unitPrice: Money, quantity: Int, deliveryFee: Money,
+                sellerID: UserID? = nil, refundedAt: Date? = nil) {
         self.productID = productID
         self.title = title
         self.unitPrice = unitPrice
         self.quantity = quantity
         self.deliveryFee = deliveryFee
+        self.sellerID = sellerID
+        self.refundedAt = refundedAt
     }
 
     /// Unit price × quantity.
@@ -140,10 +157,14 @@ public struct Refund: Sendable, Hashable, Codable {
     /// What the request asked for (order, amount, restock, reason), to refuse the same key with
     /// another request.
     public var requestFingerprint: String?
+    /// For a seller's line refund: the shipment whose lines it refunds, and which ones (their
+    /// positions in the order). Nil for a refund of the order's balance.
+    public var lineRefund: LineRefund?
 
     public init(id: Int64, orderID: OrderID, amount: Money, checksum: Money, reason: String, restock: Bool,
                 target: OrderStatus, status: Status, createdAt: Date, requestKey: String? = nil,
-                requestFingerprint: String? = nil) {
+                requestFingerprint: String? = nil, lineRefund: LineRefund? = nil) {
+        self.lineRefund = lineRefund
         self.id = id
         self.orderID = orderID
         self.amount = amount
@@ -159,4 +180,20 @@ public struct Refund: Sendable, Hashable, Codable {
 
     /// The idempotency key the PG cancel carries, so a lost answer can be retried safely.
     public var gatewayKey: String { "refund-\(orderID)-\(id)" }
+}
+
+/// What a line refund gives back: some lines of one shipment, and its delivery fee when the
+/// refund leaves the shipment with no line to send (the parcel never goes).
+public struct LineRefund: Sendable, Hashable, Codable {
+    public var shipmentID: ShipmentID
+    /// Positions in the order's lines.
+    public var lines: [Int]
+    /// Whether the shipment's delivery fee is part of the refund.
+    public var includesDeliveryFee: Bool
+
+    public init(shipmentID: ShipmentID, lines: [Int], includesDeliveryFee: Bool) {
+        self.shipmentID = shipmentID
+        self.lines = lines
+        self.includesDeliveryFee = includesDeliveryFee
+    }
 }

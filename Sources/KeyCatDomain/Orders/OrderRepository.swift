@@ -15,6 +15,8 @@ public struct NewOrder: Sendable, Hashable {
     /// The checkout's `Idempotency-Key`, kept on the order itself (unique per buyer), so a retry
     /// finds the order even when the key's stored answer was lost.
     public var requestKey: String?
+    /// The address the order ships to, copied onto it.
+    public var shippingAddress: DeliveryAddress?
 
     public init(merchantUID: String, buyerID: UserID, lines: [OrderLine], itemsTotal: Money, deliveryTotal: Money,
                 amount: Money, expiresAt: Date, requestKey: String? = nil, holdLimits: StockHoldLimits? = nil) {

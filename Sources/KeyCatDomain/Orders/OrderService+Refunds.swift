@@ -107,7 +107,7 @@ extension OrderService {
     }
 
     /// Sends a pending refund to the PG (its key makes a repeat harmless) and records the answer.
-    private func send(_ refund: Refund, impUID: String, action: String, by principal: Principal) async throws(KeyCatError) -> Order {
+    func send(_ refund: Refund, impUID: String, action: String, by principal: Principal) async throws(KeyCatError) -> Order {
         do throws(KeyCatError) {
             _ = try await settlement.sendRefund(refund, impUID: impUID)
         } catch where [.gatewayTimeout, .gatewayUnavailable, .rateLimited].contains(error.code) {

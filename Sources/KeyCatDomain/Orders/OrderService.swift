@@ -9,10 +9,13 @@ public struct OrderService: Sendable {
     let clock: any WallClock
     let settlement: PaymentSettlement
     let idempotency: IdempotentRunner
+    /// Shipments and the sellers' desk (nil: only the order-wide operations).
+    let fulfilment: (any FulfilmentRepository)?
 
     public init(orders: any OrderRepository, gateway: any PaymentGateway, idempotency: any IdempotencyStore,
-                cursors: any PageCursorCodec, clock: any WallClock) {
+                cursors: any PageCursorCodec, clock: any WallClock, fulfilment: (any FulfilmentRepository)? = nil) {
         self.orders = orders
+        self.fulfilment = fulfilment
         self.cursors = cursors
         self.clock = clock
         self.settlement = PaymentSettlement(orders: orders, gateway: gateway, clock: clock)
@@ -70,11 +73,16 @@ public struct OrderService: Sendable {
         return try orders.refunds(of: id)
     }
 
-    /// Marks a paid order shipped with its carrier and tracking number (admin).
+    /// Marks a paid order shipped with its carrier and tracking number (admin): every pending
+    /// shipment of it leaves with them (``ship(shipment:carrier:trackingNumber:by:)`` ships one).
     public func ship(_ id: OrderID, carrier: String, trackingNumber: String, by principal: Principal) throws(KeyCatError) -> Order {
         try principal.require(.admin, to: "ship orders")
         let carrier = try TextRules.text(carrier, Self.carrierField)
         let tracking = try TextRules.text(trackingNumber, Self.trackingNumberField)
+        if fulfilment != nil {
+            let current = try order(id, by: principal)
+            if !current.shipments.isEmpty { return try shipAll(current, carrier: carrier, trackingNumber: tracking, by: principal) }
+        }
         return try move(id, to: .shipped, by: principal, detail: "\(carrier) \(tracking)") { move in
             move.requiresNoPendingRefund = true
             move.carrier = carrier
@@ -82,9 +90,13 @@ public struct OrderService: Sendable {
         }
     }
 
-    /// Marks a shipped order delivered (admin).
+    /// Marks a shipped order delivered (admin): every shipment of it that left.
     public func deliver(_ id: OrderID, by principal: Principal) throws(KeyCatError) -> Order {
         try principal.require(.admin, to: "deliver orders")
+        if fulfilment != nil {
+            let current = try order(id, by: principal)
+            if !current.shipments.isEmpty { return try deliverAll(current, by: principal) }
+        }
         return try move(id, to: .delivered, by: principal, detail: "")
     }
 

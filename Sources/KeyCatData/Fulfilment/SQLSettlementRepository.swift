@@ -1,0 +1,138 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Settlements over either store. Closing a period is one transaction: the period row (its
+/// primary key refuses a second close), one settlement per seller, and every entry it adds up
+/// stamped with that settlement and its commission.
+package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementRepository {
+    let database: Database
+
+    package init(database: Database) { self.database = database }
+
+    static var columns: String { "id, period, seller_id, sales, delivery_fees, refunds, commission, payout, entries, created_at" }
+
+    static func decode(_ row: some SQLRow) -> Settlement {
+        Settlement(
+            id: SettlementID(row.int64(0)), period: row.string(1), sellerID: UserID(row.int64(2)), sales: Money(won: row.int64(3)),
+            deliveryFees: Money(won: row.int64(4)), refunds: Money(won: row.int64(5)), commission: Money(won: row.int64(6)),
+            payout: Money(won: row.int64(7)), entryCount: row.int(8), createdAt: StoredTime.date(row.int64(9)))
+    }
+
+    static var entryColumns: String {
+        "id, kind, seller_id, order_id, shipment_id, line, payment_id, refund_id, category, amount, commission, occurred_at, settlement_id"
+    }
+
+    static func decodeEntry(_ row: some SQLRow) -> SettlementEntry {
+        SettlementEntry(
+            id: row.int64(0), kind: SettlementEntry.Kind(rawValue: row.string(1)) ?? .sale, sellerID: UserID(row.int64(2)),
+            orderID: OrderID(row.int64(3)), shipmentID: ShipmentID(row.int64(4)), line: row.isNull(5) ? nil : row.int(5),
+            paymentID: row.optionalInt64(6), refundID: row.optionalInt64(7),
+            category: row.optionalString(8).flatMap(ProductCategory.init(rawValue:)), amount: Money(won: row.int64(9)),
+            commission: row.optionalInt64(10).map(Money.init(won:)), occurredAt: StoredTime.date(row.int64(11)),
+            settlementID: row.optionalInt64(12).map(SettlementID.init))
+    }
+
+    /// What closing adds up for one seller.
+    struct Totals {
+        var sales: Int64 = 0
+        var fees: Int64 = 0
+        var refunds: Int64 = 0
+        var commission: Int64 = 0
+        var entries: [(id: Int64, commission: Int64)] = []
+
+        var payout: Int64 { sales + fees - refunds - commission }
+    }
+
+    package func close(_ period: SettlementPeriod, commission policy: CommissionPolicy, dryRun: Bool, audit: AuditEntry,
+                       at now: Date) throws(KeyCatError) -> [Settlement] {
+        try storage {
+            try database.write { connection in
+                let closed = try connection.queryOne("SELECT 1 FROM settlement_periods WHERE period = ?",
+                                                     [.text(period.description)]) { _ in true }
+                guard closed == nil else {
+                    throw KeyCatError(.duplicate, "period \(period) is already closed; its settlements never change",
+                                      context: ["period": period.description])
+                }
+                var totals: [Int64: Totals] = [:]
+                try connection.forEach("""
+                    SELECT \(Self.entryColumns) FROM settlement_entries
+                    WHERE settlement_id IS NULL AND occurred_at < ? ORDER BY occurred_at, id
+                    """, [StoredTime.value(period.end)]) { row in
+                    let entry = Self.decodeEntry(row)
+                    let commission = policy.commission(on: entry.amount.won, category: entry.category)
+                    var seller = totals[entry.sellerID.rawValue] ?? Totals()
+                    switch (entry.kind, entry.line) {
+                    case (.sale, .some): seller.sales += entry.amount.won; seller.commission += commission
+                    case (.sale, nil): seller.fees += entry.amount.won; seller.commission += commission
+                    case (.refund, _): seller.refunds += entry.amount.won; seller.commission -= commission
+                    }
+                    seller.entries.append((entry.id, commission))
+                    totals[entry.sellerID.rawValue] = seller
+                }
+                if !dryRun {
+                    try connection.run("""
+                        INSERT INTO settlement_periods (period, starts_at, ends_at, closed_at, closed_by) VALUES (?, ?, ?, ?, ?)
+                        """, [.text(period.description), StoredTime.value(period.start), StoredTime.value(period.end),
+                              StoredTime.value(now), .text(audit.actor)])
+                }
+                var settlements: [Settlement] = []
+                for (seller, total) in totals.sorted(by: { $0.key < $1.key }) {
+                    var settlement = Settlement(
+                        id: SettlementID(0), period: period.description, sellerID: UserID(seller), sales: Money(won: total.sales),
+                        deliveryFees: Money(won: total.fees), refunds: Money(won: total.refunds), commission: Money(won: total.commission),
+                        payout: Money(won: total.payout), entryCount: total.entries.count, createdAt: now)
+                    if !dryRun {
+                        settlement.id = SettlementID(try connection.insertReturningID("""
+                            INSERT INTO settlements (period, seller_id, sales, delivery_fees, refunds, commission, payout, entries, created_at)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """, [.text(period.description), .integer(seller), .integer(total.sales), .integer(total.fees),
+                                  .integer(total.refunds), .integer(total.commission), .integer(total.payout),
+                                  .int(total.entries.count), StoredTime.value(now)]))
+                        for entry in total.entries {
+                            try connection.run(
+                                "UPDATE settlement_entries SET settlement_id = ?, commission = ? WHERE id = ? AND settlement_id IS NULL",
+                                [.integer(settlement.id.rawValue), .integer(entry.commission), .integer(entry.id)])
+                        }
+                    }
+                    settlements.append(settlement)
+                }
+                if !dryRun {
+                    var audit = audit
+                    audit.detail += "; \(settlements.count) settlements, payouts \(settlements.reduce(0) { $0 + $1.payout.won }) won"
+                    try AuditLogTable.insert(audit, on: connection)
+                }
+                return settlements
+            }
+        }
+    }
+
+    package func settlements(period: SettlementPeriod?, seller: UserID?, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Settlement] {
+        var conditions = ["id < ?"]
+        var arguments: [SQLValue] = [.integer(position?.id ?? Int64.max)]
+        if let period { conditions.append("period = ?"); arguments.append(.text(period.description)) }
+        if let seller { conditions.append("seller_id = ?"); arguments.append(.integer(seller.rawValue)) }
+        return try storage {
+            try database.read {
+                try $0.query("""
+                    SELECT \(Self.columns) FROM settlements WHERE \(conditions.joined(separator: " AND ")) ORDER BY id DESC LIMIT ?
+                    """, arguments + [.int(limit)], Self.decode)
+            }
+        }
+    }
+
+    package func settlement(_ id: SettlementID) throws(KeyCatError) -> Settlement? {
+        try storage {
+            try database.read { try $0.queryOne("SELECT \(Self.columns) FROM settlements WHERE id = ?", [.integer(id.rawValue)], Self.decode) }
+        }
+    }
+
+    package func entries(of id: SettlementID) throws(KeyCatError) -> [SettlementEntry] {
+        try storage {
+            try database.read {
+                try $0.query("SELECT \(Self.entryColumns) FROM settlement_entries WHERE settlement_id = ? ORDER BY occurred_at, id",
+                             [.integer(id.rawValue)], Self.decodeEntry)
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Writes the settlement ledger (`settlement_entries`) in the transactions that move money: a
+/// payment that pays an order, a refund that is done.
+enum SettlementLedger {
+    /// One `sale` entry per line of `order` and one per shipment's delivery fee, tied to the
+    /// payment with row id `payment`: together they add up to the amount paid.
+    static func recordSale(of order: OrderID, payment: Int64, at now: Date, on connection: some SQLConnection) throws {
+        try connection.run("""
+            INSERT INTO settlement_entries (kind, seller_id, order_id, shipment_id, line, payment_id, category, amount, occurred_at)
+            SELECT 'sale', s.seller_id, l.order_id, l.shipment_id, l.line, ?, p.category, l.unit_price * l.quantity, ?
+            FROM order_lines l JOIN shipments s ON s.id = l.shipment_id JOIN products p ON p.id = l.product_id
+            WHERE l.order_id = ? AND l.unit_price * l.quantity > 0
+            """, [.integer(payment), StoredTime.value(now), .integer(order.rawValue)])
+        try connection.run("""
+            INSERT INTO settlement_entries (kind, seller_id, order_id, shipment_id, line, payment_id, category, amount, occurred_at)
+            SELECT 'sale', s.seller_id, s.order_id, s.id, NULL, ?, NULL, s.delivery_fee, ?
+            FROM shipments s WHERE s.order_id = ? AND s.delivery_fee > 0
+            """, [.integer(payment), StoredTime.value(now), .integer(order.rawValue)])
+    }
+
+    /// `refund`'s `refund` entries: what it gives back, taken from what each line and fee of the
+    /// order still holds (sold less refunded). A line refund takes its lines (and its shipment's
+    /// fee when it includes it); a refund of the balance takes the lines in order, then the
+    /// fees, until its amount is placed, so a full refund takes everything.
+    static func recordRefund(_ refund: Refund, at now: Date, on connection: some SQLConnection) throws {
+        var left = refund.amount.won
+        let held = try connection.query("""
+            SELECT shipment_id, seller_id, line, category, sum(CASE WHEN kind = 'sale' THEN amount ELSE -amount END)
+            FROM settlement_entries WHERE order_id = ?
+            GROUP BY shipment_id, seller_id, line, category
+            ORDER BY CASE WHEN line IS NULL THEN 1 ELSE 0 END, line, shipment_id
+            """, [.integer(refund.orderID.rawValue)]) { row in
+            (shipment: row.int64(0), seller: row.int64(1), line: row.isNull(2) ? nil : row.int(2), category: row.optionalString(3),
+             amount: row.int64(4))
+        }
+        for entry in held where left > 0 && entry.amount > 0 {
+            if let lineRefund = refund.lineRefund {
+                guard entry.shipment == lineRefund.shipmentID.rawValue else { continue }
+                if let line = entry.line { guard lineRefund.lines.contains(line) else { continue } }
+                else { guard lineRefund.includesDeliveryFee else { continue } }
+            }
+            let amount = min(left, entry.amount)
+            left -= amount
+            try connection.run("""
+                INSERT INTO settlement_entries (kind, seller_id, order_id, shipment_id, line, refund_id, category, amount, occurred_at)
+                VALUES ('refund', ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.integer(entry.seller), .integer(refund.orderID.rawValue), .integer(entry.shipment),
+                      .optional(entry.line.map(SQLValue.int)), .integer(refund.id), .optional(entry.category.map(SQLValue.text)),
+                      .integer(amount), StoredTime.value(now)])
+        }
+    }
+}

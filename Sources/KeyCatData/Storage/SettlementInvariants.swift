@@ -1,0 +1,54 @@
+import KeyCatInfrastructure
+
+/// What `db check` proves of the settlement ledger (``FulfilmentSchema``):
+///
+/// - a payment's `sale` entries add up to what it paid, and a done refund's `refund` entries to
+///   what it gave back (for orders whose payment has entries: settlement starts with the
+///   payments made after the marketplace migration);
+/// - each settlement's figures are the sums of its entries, and its payout is
+///   sales + delivery fees − refunds − commission;
+/// - over all closed periods, Σ payouts + Σ commission = Σ captured − Σ refunded, where captured
+///   and refunded are the payment and refund rows the periods settled.
+enum SettlementInvariants {
+    static func problems(on connection: some SQLConnection) throws -> [String] {
+        guard try connection.hasTable("settlement_entries") else { return [] }
+        var problems = try connection.query("""
+            SELECT p.id, p.amount, sum(e.amount) FROM payments p JOIN settlement_entries e ON e.payment_id = p.id AND e.kind = 'sale'
+            GROUP BY p.id, p.amount HAVING sum(e.amount) <> p.amount ORDER BY p.id
+            """, []) { "payment \($0.int64(0)): paid \($0.int64(1)) but its settlement entries add up to \($0.int64(2))" }
+        problems += try connection.query("""
+            SELECT r.id, r.amount, coalesce(sum(e.amount), 0) FROM refunds r LEFT JOIN settlement_entries e ON e.refund_id = r.id
+            WHERE r.status = 'done' AND EXISTS (SELECT 1 FROM settlement_entries s WHERE s.order_id = r.order_id AND s.kind = 'sale')
+            GROUP BY r.id, r.amount HAVING coalesce(sum(e.amount), 0) <> r.amount ORDER BY r.id
+            """, []) { "refund \($0.int64(0)): gave back \($0.int64(1)) but its settlement entries add up to \($0.int64(2))" }
+        problems += try connection.query("""
+            WITH sums AS (
+                SELECT settlement_id,
+                       sum(CASE WHEN kind = 'sale' AND line IS NOT NULL THEN amount ELSE 0 END) AS sales,
+                       sum(CASE WHEN kind = 'sale' AND line IS NULL THEN amount ELSE 0 END) AS fees,
+                       sum(CASE WHEN kind = 'refund' THEN amount ELSE 0 END) AS refunds,
+                       sum(CASE WHEN kind = 'sale' THEN commission ELSE -commission END) AS commission,
+                       count(*) AS entries
+                FROM settlement_entries WHERE settlement_id IS NOT NULL GROUP BY settlement_id)
+            SELECT s.id, s.period, s.seller_id FROM settlements s LEFT JOIN sums e ON e.settlement_id = s.id
+            WHERE s.sales <> coalesce(e.sales, 0) OR s.delivery_fees <> coalesce(e.fees, 0) OR s.refunds <> coalesce(e.refunds, 0)
+               OR s.commission <> coalesce(e.commission, 0) OR s.entries <> coalesce(e.entries, 0)
+               OR s.payout <> s.sales + s.delivery_fees - s.refunds - s.commission
+            ORDER BY s.id
+            """, []) { "settlement \($0.int64(0)) (\($0.string(1)), seller \($0.int64(2))): its figures are not the sums of its entries" }
+        let identity = try connection.queryOne("""
+            SELECT (SELECT coalesce(sum(payout + commission), 0) FROM settlements),
+                   (SELECT coalesce(sum(p.amount), 0) FROM payments p WHERE EXISTS (
+                        SELECT 1 FROM settlement_entries e WHERE e.payment_id = p.id AND e.settlement_id IS NOT NULL)),
+                   (SELECT coalesce(sum(r.amount), 0) FROM refunds r WHERE EXISTS (
+                        SELECT 1 FROM settlement_entries e WHERE e.refund_id = r.id AND e.settlement_id IS NOT NULL))
+            """, []) { (paid: $0.int64(0), captured: $0.int64(1), refunded: $0.int64(2)) }
+        if let identity, identity.paid != identity.captured - identity.refunded {
+            problems.append("""
+                closed settlement periods: payouts + commission are \(identity.paid) won, \
+                but captured − refunded is \(identity.captured) − \(identity.refunded) = \(identity.captured - identity.refunded)
+                """)
+        }
+        return problems
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Where users' address books are kept.
+public protocol AddressRepository: Sendable {
+    /// The user's addresses, the default first, then newest first.
+    func addresses(of user: UserID) throws(KeyCatError) -> [SavedAddress]
+    func find(_ id: AddressID) throws(KeyCatError) -> SavedAddress?
+    /// Adds an address; it becomes the default when `makeDefault` or when it is the user's first.
+    ///
+    /// - Throws: `validation` (`addresses`) when the user already keeps `limit`.
+    func add(_ address: DeliveryAddress, for user: UserID, makeDefault: Bool, limit: Int, at now: Date) throws(KeyCatError) -> SavedAddress
+    /// Replaces an address of `user` (nil: no such address of theirs). `isDefault` true makes it
+    /// the default in the same transaction; false clears it; nil leaves it.
+    func update(_ id: AddressID, of user: UserID, to address: DeliveryAddress, isDefault: Bool?, at now: Date) throws(KeyCatError) -> SavedAddress?
+    /// Deletes an address of `user`. Orders keep their own copies, so nothing else changes.
+    func delete(_ id: AddressID, of user: UserID) throws(KeyCatError) -> Bool
+    /// Empties the address book of a withdrawn user.
+    func deleteAll(of user: UserID) throws(KeyCatError)
+}
+
+/// A move of one shipment, with everything that must commit with it.
+public struct ShipmentMove: Sendable {
+    public var shipmentID: ShipmentID
+    public var from: ShipmentStatus
+    public var to: ShipmentStatus
+    public var carrier: Carrier?
+    public var trackingNumber: String?
+    public var audit: AuditEntry?
+
+    public init(shipmentID: ShipmentID, from: ShipmentStatus, to: ShipmentStatus) {
+        self.shipmentID = shipmentID
+        self.from = from
+        self.to = to
+    }
+}
+
+/// An order as the seller of some of its lines sees it: their lines and shipment, where it
+/// goes, and the buyer by nick (never their email).
+public struct SellerOrder: Sendable {
+    public var orderID: OrderID
+    public var merchantUID: String
+    public var status: OrderStatus
+    public var buyerNick: String
+    /// The seller's shipment of the order.
+    public var shipment: Shipment
+    /// The seller's lines, with their positions in the order.
+    public var lines: [(position: Int, line: OrderLine)]
+    public var shippingAddress: DeliveryAddress?
+    public var createdAt: Date
+    public var paidAt: Date?
+
+    public init(orderID: OrderID, merchantUID: String, status: OrderStatus, buyerNick: String, shipment: Shipment,
+                lines: [(position: Int, line: OrderLine)], shippingAddress: DeliveryAddress?, createdAt: Date, paidAt: Date?) {
+        self.orderID = orderID
+        self.merchantUID = merchantUID
+        self.status = status
+        self.buyerNick = buyerNick
+        self.shipment = shipment
+        self.lines = lines
+        self.shippingAddress = shippingAddress
+        self.createdAt = createdAt
+        self.paidAt = paidAt
+    }
+}
+
+/// Shipments, the sellers' view of orders, line refunds and the anonymising of addresses.
+public protocol FulfilmentRepository: Sendable {
+    func shipment(_ id: ShipmentID) throws(KeyCatError) -> Shipment?
+
+    /// Moves a shipment if it is still in `move.from` and its order still holds a payment with
+    /// no refund pending, then sets the order's status from its shipments (``Fulfilment``), all
+    /// in one transaction.
+    ///
+    /// - Returns: whether this call moved it (false: it or its order moved first).
+    func apply(_ move: ShipmentMove, at now: Date) throws(KeyCatError) -> Bool
+
+    /// Paid orders (and later) holding `seller`'s lines, newest first, strictly after `position`
+    /// (creation time in milliseconds, order id), optionally only those whose shipment is in
+    /// `status`.
+    func sellerOrders(_ seller: UserID, status: ShipmentStatus?, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [SellerOrder]
+
+    /// Starts a refund of some lines of one shipment, as ``OrderRepository/beginRefund`` does for
+    /// the balance: in one transaction, checks the order is still `expectedStatus`, no refund is
+    /// pending, the lines are the shipment's and not refunded yet, and records the refund
+    /// `pending` for their total (and the shipment's fee when no line of it is left to send and
+    /// it has not shipped). Completing it (``OrderRepository/completeRefund``) marks the lines
+    /// refunded, gives their units back when `restock`, and cancels a shipment left empty.
+    func beginLineRefund(orderID: OrderID, expectedStatus: OrderStatus, shipmentID: ShipmentID, lines: [Int], reason: String,
+                         restock: Bool, requestKey: String?, requestFingerprint: String?, at now: Date) throws(KeyCatError) -> Refund
+
+    /// Blanks the shipping addresses of orders whose last shipment was delivered (or which
+    /// closed) before `cutoff`, keeping the postcode's district; at most `limit`.
+    ///
+    /// - Returns: how many it anonymised.
+    func anonymiseAddresses(closedBefore cutoff: Date, limit: Int, at now: Date) throws(KeyCatError) -> Int
+}

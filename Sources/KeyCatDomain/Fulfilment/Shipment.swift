@@ -1,0 +1,124 @@
+import Foundation
+
+/// Identifies a shipment.
+public struct ShipmentID: EntityID {
+    public let rawValue: Int64
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+}
+
+/// Where one seller's parcel of an order is.
+///
+/// ```
+/// pending → shipped (carrier, tracking number) → delivered
+/// pending → cancelled      (the order closed unpaid, was cancelled or refunded before
+///                           shipping, or every line of the shipment was refunded)
+/// ```
+/// A shipment that left stays shipped or delivered whatever is refunded afterwards: those goods
+/// moved, and returns are the refund's business.
+public enum ShipmentStatus: String, Sendable, Hashable, CaseIterable, Codable {
+    case pending
+    case shipped
+    case delivered
+    case cancelled
+
+    /// Every legal move, as data.
+    public static let transitions: [ShipmentStatus: Set<ShipmentStatus>] = [
+        .pending: [.shipped, .cancelled],
+        .shipped: [.delivered],
+        .delivered: [],
+        .cancelled: [],
+    ]
+
+    /// Throws ``KeyCatError/Code/illegalTransition`` unless the table allows `self → next`.
+    public func checkMove(to next: ShipmentStatus) throws(KeyCatError) {
+        guard Self.transitions[self]?.contains(next) ?? false else {
+            throw KeyCatError(.illegalTransition, "a shipment that is \(rawValue) cannot become \(next.rawValue)",
+                              context: ["from": rawValue, "to": next.rawValue])
+        }
+    }
+}
+
+/// One seller's part of an order: the lines of that seller's products, one parcel, one
+/// delivery fee.
+///
+/// **Delivery fees are bundled per seller**: a shipment charges the highest delivery fee among
+/// its lines, once, however many lines it carries (묶음배송, as Korean open markets charge). Each
+/// line keeps the fee its listing had, for the record.
+public struct Shipment: Sendable, Hashable, Codable, Identifiable {
+    public var id: ShipmentID
+    public var orderID: OrderID
+    public var sellerID: UserID
+    public var status: ShipmentStatus
+    public var deliveryFee: Money
+    /// The carrier's code (``Carrier/code``) once shipped.
+    public var carrier: String?
+    public var trackingNumber: String?
+    /// The positions in the order's ``Order/lines`` this shipment carries.
+    public var lines: [Int]
+    public var shippedAt: Date?
+    public var deliveredAt: Date?
+
+    public init(id: ShipmentID, orderID: OrderID, sellerID: UserID, status: ShipmentStatus, deliveryFee: Money,
+                carrier: String? = nil, trackingNumber: String? = nil, lines: [Int], shippedAt: Date? = nil,
+                deliveredAt: Date? = nil) {
+        self.id = id
+        self.orderID = orderID
+        self.sellerID = sellerID
+        self.status = status
+        self.deliveryFee = deliveryFee
+        self.carrier = carrier
+        self.trackingNumber = trackingNumber
+        self.lines = lines
+        self.shippedAt = shippedAt
+        self.deliveredAt = deliveredAt
+    }
+
+    /// The fee a seller's lines are charged together: the highest of their fees.
+    public static func bundledFee(of fees: [Money]) -> Money { fees.max() ?? .zero }
+}
+
+/// How far an order's goods have gone, from its shipments.
+public enum Fulfilment: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Nothing has left yet (or the order is not paid).
+    case unfulfilled
+    /// Some shipments left, some are pending.
+    case partiallyShipped = "partially_shipped"
+    /// Every live shipment left; not all arrived.
+    case shipped
+    /// Every live shipment arrived.
+    case delivered
+    /// No shipment will move (all cancelled).
+    case cancelled
+
+    /// The table from shipments to the order's fulfilment, counting only live shipments (not
+    /// cancelled):
+    ///
+    /// | live shipments                          | fulfilment          | order status (when paid, shipped or delivered) |
+    /// |-----------------------------------------|---------------------|------------------------------------------------|
+    /// | none                                    | `cancelled`         | unchanged                                      |
+    /// | all pending                             | `unfulfilled`       | `paid`                                         |
+    /// | some pending, some shipped or delivered | `partially_shipped` | `paid`                                         |
+    /// | none pending, some shipped              | `shipped`           | `shipped`                                      |
+    /// | all delivered                           | `delivered`         | `delivered`                                    |
+    ///
+    /// An order that is `partially_refunded` keeps that status (the money's state wins); its
+    /// fulfilment still says where the goods are.
+    public static func of(_ statuses: [ShipmentStatus]) -> Fulfilment {
+        let live = statuses.filter { $0 != .cancelled }
+        if live.isEmpty { return .cancelled }
+        if live.allSatisfy({ $0 == .delivered }) { return .delivered }
+        if live.allSatisfy({ $0 == .pending }) { return .unfulfilled }
+        return live.contains(.pending) ? .partiallyShipped : .shipped
+    }
+
+    /// The status an order in `paid`, `shipped` or `delivered` takes with this fulfilment, or nil
+    /// to keep its own.
+    public var orderStatus: OrderStatus? {
+        switch self {
+        case .unfulfilled, .partiallyShipped: .paid
+        case .shipped: .shipped
+        case .delivered: .delivered
+        case .cancelled: nil
+        }
+    }
+}

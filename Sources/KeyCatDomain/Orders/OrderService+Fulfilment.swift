@@ -1,0 +1,209 @@
+import Foundation
+
+/// A seller's line refund.
+public struct LineRefundRequest: Sendable, Hashable {
+    /// Positions in the order's lines; nil: every line of the shipment not refunded yet.
+    public var lines: [Int]?
+    public var reason: String
+    /// Give the units back to stock. Nil: yes while the shipment has not left (the goods never
+    /// did), no once it has (returned goods are restocked only when the seller says so).
+    public var restock: Bool?
+    public var idempotencyKey: String?
+
+    public init(lines: [Int]? = nil, reason: String, restock: Bool? = nil, idempotencyKey: String? = nil) {
+        self.lines = lines
+        self.reason = reason
+        self.restock = restock
+        self.idempotencyKey = idempotencyKey
+    }
+}
+
+/// The marketplace's half (architecture §2, fulfilment): each seller ships, delivers and refunds
+/// their own part of an order, and sees the orders that hold their lines.
+///
+/// **Who may do what.** A shipment is its seller's: they ship it, mark it delivered and refund
+/// its lines; an admin may do all of it for any seller. To anyone else a shipment does not exist
+/// (404), so shipment ids reveal nothing. **Line refunds** give back whole lines of a paid order
+/// (their unit price × quantity), and the shipment's delivery fee with them when the refund
+/// leaves the shipment nothing to send before it left; they go to the PG as a partial cancel of
+/// the buyer's payment, like any refund, and the order becomes `partially_refunded` (or
+/// `refunded`, when nothing is left). A buyer cancels the whole order instead.
+extension OrderService {
+    private var shipments: any FulfilmentRepository {
+        get throws(KeyCatError) {
+            guard let fulfilment else { throw KeyCatError(.internalError, "this KeyCat has no fulfilment store") }
+            return fulfilment
+        }
+    }
+
+    /// The shipment, for its seller or an admin; anyone else is told it is not there.
+    func ownedShipment(_ id: ShipmentID, by principal: Principal) throws(KeyCatError) -> Shipment {
+        guard let shipment = try shipments.shipment(id), principal.role == .admin || shipment.sellerID == principal.userID else {
+            throw KeyCatError.notFound("shipment", id)
+        }
+        return shipment
+    }
+
+    /// Ships one seller's parcel: a known carrier (``Carrier/named(_:)``) and a tracking number
+    /// of its format. The order becomes `shipped` once no shipment of it is pending.
+    ///
+    /// - Throws: `notFound` for a shipment not the caller's; `validation` for an unknown carrier
+    ///   or a tracking number not of its format; `illegalTransition` when the shipment is not
+    ///   pending, the order holds no payment, or a refund of it is in progress.
+    public func ship(shipment id: ShipmentID, carrier: String, trackingNumber: String, by principal: Principal) throws(KeyCatError) -> Order {
+        let shipment = try ownedShipment(id, by: principal)
+        let carrier = try Carrier.named(carrier)
+        let tracking = try carrier.trackingNumber(trackingNumber)
+        try move(shipment, to: .shipped, by: principal, detail: "\(carrier.code) \(tracking)") {
+            $0.carrier = carrier
+            $0.trackingNumber = tracking
+        }
+        return try settlement.reload(shipment.orderID)
+    }
+
+    /// Marks one seller's parcel delivered. The order becomes `delivered` once every live
+    /// shipment is, and the buyer may then review what the parcel held.
+    public func deliver(shipment id: ShipmentID, by principal: Principal) throws(KeyCatError) -> Order {
+        let shipment = try ownedShipment(id, by: principal)
+        try move(shipment, to: .delivered, by: principal, detail: "")
+        return try settlement.reload(shipment.orderID)
+    }
+
+    func shipAll(_ order: Order, carrier: String, trackingNumber: String, by principal: Principal) throws(KeyCatError) -> Order {
+        let pending = order.shipments.filter { $0.status == .pending }
+        guard !pending.isEmpty else {
+            try order.status.checkMove(to: .shipped)
+            throw KeyCatError(.illegalTransition, "order \(order.id) has no shipment waiting to leave")
+        }
+        let known = try Carrier.named(carrier)
+        let tracking = try known.trackingNumber(trackingNumber)
+        for shipment in pending {
+            try move(shipment, to: .shipped, by: principal, detail: "\(known.code) \(tracking)") {
+                $0.carrier = known
+                $0.trackingNumber = tracking
+            }
+        }
+        return try settlement.reload(order.id)
+    }
+
+    func deliverAll(_ order: Order, by principal: Principal) throws(KeyCatError) -> Order {
+        let shipped = order.shipments.filter { $0.status == .shipped }
+        guard !shipped.isEmpty else {
+            try order.status.checkMove(to: .delivered)
+            throw KeyCatError(.illegalTransition, "order \(order.id) has no shipment on its way")
+        }
+        for shipment in shipped { try move(shipment, to: .delivered, by: principal, detail: "") }
+        return try settlement.reload(order.id)
+    }
+
+    private func move(_ shipment: Shipment, to next: ShipmentStatus, by principal: Principal, detail: String,
+                      _ adjust: (inout ShipmentMove) -> Void = { _ in }) throws(KeyCatError) {
+        try shipment.status.checkMove(to: next)
+        let now = clock.now()
+        var move = ShipmentMove(shipmentID: shipment.id, from: shipment.status, to: next)
+        move.audit = AuditEntry(actor: principal.auditActor, action: "shipment.\(next == .shipped ? "ship" : "deliver")",
+                                target: "shipment:\(shipment.id)", detail: "order \(shipment.orderID) \(detail)", at: now)
+        adjust(&move)
+        guard try shipments.apply(move, at: now) else {
+            let order = try settlement.reload(shipment.orderID)
+            if let moved = order.shipments.first(where: { $0.id == shipment.id }), moved.status != shipment.status {
+                try moved.status.checkMove(to: next)
+            }
+            guard order.status.holdsPayment else {
+                throw KeyCatError(.illegalTransition, "order \(order.id) is \(order.status.rawValue): nothing of it ships",
+                                  context: ["status": order.status.rawValue])
+            }
+            if try orders.refunds(of: order.id).contains(where: { $0.status == .pending }) {
+                throw KeyCatError(.illegalTransition, "order \(order.id) has a refund in progress; it cannot ship until that settles",
+                                  context: ["status": order.status.rawValue])
+            }
+            throw KeyCatError(.illegalTransition, "shipment \(shipment.id) changed meanwhile; read it again")
+        }
+    }
+
+    /// The orders holding the caller's lines (a seller's desk), newest first, each with only
+    /// their lines and shipment, the address and the buyer's nick. `status` keeps those whose
+    /// shipment is in it (`pending`: what to send today).
+    public func sellerOrders(status: ShipmentStatus? = nil, limit: PageLimit = .default, cursor: String? = nil,
+                             by principal: Principal) throws(KeyCatError) -> Page<SellerOrder> {
+        try principal.require(.seller, .admin, to: "read a seller's orders")
+        return try sellerOrders(of: principal.userID, status: status, limit: limit, cursor: cursor)
+    }
+
+    /// A seller's desk as an operator sees it (`keycat-admin orders list --seller`).
+    public func sellerOrders(of seller: UserID, status: ShipmentStatus? = nil, limit: PageLimit = .default, cursor: String? = nil,
+                             by principal: Principal) throws(KeyCatError) -> Page<SellerOrder> {
+        try principal.require(.admin, to: "read another seller's orders")
+        return try sellerOrders(of: seller, status: status, limit: limit, cursor: cursor)
+    }
+
+    private func sellerOrders(of seller: UserID, status: ShipmentStatus?, limit: PageLimit, cursor: String?) throws(KeyCatError) -> Page<SellerOrder> {
+        let query = "seller-orders|\(seller)|\(status?.rawValue ?? "*")"
+        let position = try cursor.map { cursor throws(KeyCatError) in try cursors.decode(cursor, query: query) }
+        var items = try shipments.sellerOrders(seller, status: status, after: position, limit: limit.value + 1)
+        var next: String?
+        if items.count > limit.value {
+            items.removeLast()
+            let last = items[items.count - 1]
+            next = cursors.encode(CursorPosition(sortKey: last.createdAt.millisecondsSince1970, id: last.orderID.rawValue), query: query)
+        }
+        return Page(items: items, nextCursor: next)
+    }
+
+    /// Refunds some lines of one shipment (see the type's notes for the policy).
+    ///
+    /// - Throws: `notFound` for a shipment not the caller's; `validation` for a line not of the
+    ///   shipment, one already refunded, or a bad reason; `illegalTransition` when the order
+    ///   holds no payment; `requestInProgress` while another refund is pending;
+    ///   `idempotencyKeyReused`; gateway errors as ``refund(_:_:by:)``'s.
+    public func refundLines(of shipmentID: ShipmentID, _ request: LineRefundRequest, by principal: Principal) async throws(KeyCatError) -> Order {
+        let reason = try Self.checkedReason(request.reason)
+        let shipment = try ownedShipment(shipmentID, by: principal)
+        if let lines = request.lines {
+            guard !lines.isEmpty, Set(lines).count == lines.count else {
+                throw KeyCatError.validation("lines", "name each line to refund once")
+            }
+            if let stranger = lines.first(where: { !shipment.lines.contains($0) }) {
+                throw KeyCatError.validation("lines", "line \(stranger) is not in shipment \(shipmentID)")
+            }
+        }
+        let lines = (request.lines ?? shipment.lines).sorted()
+        let restock = request.restock ?? (shipment.status == .pending)
+        let fingerprint = "\(shipmentID)|\(lines)|\(restock)|\(reason)"
+        return try await idempotency.run(scope: "line-refund:\(principal.auditActor)", key: request.idempotencyKey,
+                                         fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
+            let order = try settlement.reload(shipment.orderID)
+            if let key = request.idempotencyKey, let earlier = try orders.refund(of: order.id, requestKey: key) {
+                guard earlier.requestFingerprint == fingerprint else {
+                    throw KeyCatError(.idempotencyKeyReused, "the idempotency key was used for another refund of order \(order.id)")
+                }
+                guard earlier.status == .pending, let impUID = order.impUID else { return order }
+                return try await send(earlier, impUID: impUID, action: "shipment.refund", by: principal)
+            }
+            guard order.status.holdsPayment, let impUID = order.impUID else {
+                throw KeyCatError(.illegalTransition, "order \(order.id) holds no payment to refund",
+                                  context: ["status": order.status.rawValue])
+            }
+            let refund = try shipments.beginLineRefund(
+                orderID: order.id, expectedStatus: order.status, shipmentID: shipmentID, lines: lines, reason: reason,
+                restock: restock, requestKey: request.idempotencyKey,
+                requestFingerprint: request.idempotencyKey == nil ? nil : fingerprint, at: clock.now())
+            return try await send(refund, impUID: impUID, action: "shipment.refund", by: principal)
+        }
+    }
+}
+
+extension OrderService {
+    /// Anonymises the shipping addresses of orders whose last parcel arrived (or that closed)
+    /// more than `retention` ago: recipient, phone, street and requests are blanked, the
+    /// postcode keeps its district (`06000`). At most `limit` orders a call; the reconciliation
+    /// loop calls it on every run.
+    ///
+    /// - Returns: how many orders it anonymised.
+    public func anonymiseAddresses(olderThan retention: TimeInterval, limit: Int = 1_000, by principal: Principal) throws(KeyCatError) -> Int {
+        try principal.require(.admin, to: "anonymise addresses")
+        guard retention >= 0 else { throw KeyCatError.validation("retention", "a retention is not negative") }
+        let now = clock.now()
+        return try shipments.anonymiseAddresses(closedBefore: now.addingTimeInterval(-retention), limit: limit, at: now)
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+
+/// Identifies one seller's settlement of one period.
+public struct SettlementID: EntityID {
+    public let rawValue: Int64
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+}
+
+/// A calendar month of settlement, in Korea's time (UTC+9, no daylight saving): `2026-11` runs
+/// from 2026-11-01 00:00 KST to 2026-12-01 00:00 KST.
+public struct SettlementPeriod: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+
+    /// Korea's offset from UTC.
+    public static let offset: TimeInterval = 9 * 3600
+
+    /// Parses `YYYY-MM`.
+    ///
+    /// - Throws: `validation` (`period`) for anything else, or a year outside 2000–9999.
+    public init(_ text: String) throws(KeyCatError) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), (2000...9999).contains(year), (1...12).contains(month) else {
+            throw KeyCatError.validation("period", "a period is a month written YYYY-MM, such as 2026-11")
+        }
+        self.year = year
+        self.month = month
+    }
+
+    /// The month `date` falls in, in Korea.
+    public init(containing date: Date) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: Int(Self.offset))!
+        let parts = calendar.dateComponents([.year, .month], from: date)
+        year = parts.year ?? 2000
+        month = parts.month ?? 1
+    }
+
+    public var description: String { String(format: "%04d-%02d", year, month) }
+
+    /// When it starts (inclusive).
+    public var start: Date { Self.start(year: year, month: month) }
+    /// When it ends (exclusive): the next month's start.
+    public var end: Date { month == 12 ? Self.start(year: year + 1, month: 1) : Self.start(year: year, month: month + 1) }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.year, lhs.month) < (rhs.year, rhs.month) }
+
+    private static func start(year: Int, month: Int) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: Int(offset))!
+        return calendar.date(from: DateComponents(year: year, month: month, day: 1))!
+    }
+}
+
+/// The platform's commission: a rate in basis points (1/100 of a percent) of the item amounts a
+/// seller sells, by product category, with a default. Delivery fees pass to the seller whole.
+///
+/// Each sale line's commission is rounded down to the won, and a refunded line gives back the
+/// commission the same rule computes on the refunded amount, so a line sold and refunded in
+/// full nets zero.
+public struct CommissionPolicy: Sendable, Hashable {
+    /// 10.00 %.
+    public static let standard = CommissionPolicy(defaultRate: 1_000)
+
+    /// Basis points for a category not named in ``rates``.
+    public var defaultRate: Int
+    public var rates: [ProductCategory: Int]
+
+    public init(defaultRate: Int, rates: [ProductCategory: Int] = [:]) {
+        self.defaultRate = defaultRate
+        self.rates = rates
+    }
+
+    /// Throws `validation` (`commission`) unless every rate is 0–10,000 basis points.
+    public func validated() throws(KeyCatError) -> CommissionPolicy {
+        guard ([defaultRate] + Array(rates.values)).allSatisfy({ (0...10_000).contains($0) }) else {
+            throw KeyCatError.validation("commission", "a commission rate is 0 to 10000 basis points (0–100 %)")
+        }
+        return self
+    }
+
+    /// The rate for `category` (nil: a delivery fee, which carries none).
+    public func rate(for category: ProductCategory?) -> Int {
+        guard let category else { return 0 }
+        return rates[category] ?? defaultRate
+    }
+
+    /// The commission on `amount` won of `category`, rounded down.
+    public func commission(on amount: Int64, category: ProductCategory?) -> Int64 {
+        amount * Int64(rate(for: category)) / 10_000
+    }
+}
+
+/// What one seller is owed for one closed period.
+///
+/// `payout = sales + deliveryFees − refunds − commission`, and every figure is the sum of the
+/// period's ``SettlementEntry`` rows, each tied to the payment or refund it came from.
+public struct Settlement: Sendable, Hashable, Identifiable {
+    public var id: SettlementID
+    public var period: String
+    public var sellerID: UserID
+    /// Item amounts of the seller's lines paid in the period.
+    public var sales: Money
+    /// Their shipments' delivery fees.
+    public var deliveryFees: Money
+    /// What was refunded of the seller's lines and fees in the period (paid in any period).
+    public var refunds: Money
+    /// The platform's commission on sales, less what refunds gave back.
+    public var commission: Money
+    /// What the shop pays the seller (negative: what the seller owes, carried by the operator).
+    public var payout: Money
+    public var entryCount: Int
+    public var createdAt: Date
+
+    public init(id: SettlementID, period: String, sellerID: UserID, sales: Money, deliveryFees: Money, refunds: Money,
+                commission: Money, payout: Money, entryCount: Int, createdAt: Date) {
+        self.id = id
+        self.period = period
+        self.sellerID = sellerID
+        self.sales = sales
+        self.deliveryFees = deliveryFees
+        self.refunds = refunds
+        self.commission = commission
+        self.payout = payout
+        self.entryCount = entryCount
+        self.createdAt = createdAt
+    }
+}
+
+/// One row a settlement adds up: a sale (one order line, or one shipment's delivery fee) when
+/// the order was paid, or a refund of one, when the refund was done.
+public struct SettlementEntry: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable { case sale, refund }
+
+    public var id: Int64
+    public var kind: Kind
+    public var sellerID: UserID
+    public var orderID: OrderID
+    public var shipmentID: ShipmentID
+    /// The order line; nil for the shipment's delivery fee.
+    public var line: Int?
+    /// The payment a sale came from.
+    public var paymentID: Int64?
+    /// The refund a refund came from.
+    public var refundID: Int64?
+    /// The line's category; nil for a delivery fee.
+    public var category: ProductCategory?
+    public var amount: Money
+    /// Set when settled: what the platform keeps of a sale, or gives back with a refund.
+    public var commission: Money?
+    public var occurredAt: Date
+    public var settlementID: SettlementID?
+
+    public init(id: Int64, kind: Kind, sellerID: UserID, orderID: OrderID, shipmentID: ShipmentID, line: Int?, paymentID: Int64?,
+                refundID: Int64?, category: ProductCategory?, amount: Money, commission: Money?, occurredAt: Date,
+                settlementID: SettlementID?) {
+        self.id = id
+        self.kind = kind
+        self.sellerID = sellerID
+        self.orderID = orderID
+        self.shipmentID = shipmentID
+        self.line = line
+        self.paymentID = paymentID
+        self.refundID = refundID
+        self.category = category
+        self.amount = amount
+        self.commission = commission
+        self.occurredAt = occurredAt
+        self.settlementID = settlementID
+    }
+}
+
+/// Where settlements are kept.
+public protocol SettlementRepository: Sendable {
+    /// Closes `period`: every unsettled entry that occurred before its end (an entry that
+    /// committed late, after an earlier period closed, is taken by the next) is given its
+    /// commission and counted into one settlement per seller; the period is recorded closed
+    /// with `audit`. With `dryRun`, computes the same and writes nothing.
+    ///
+    /// - Throws: `conflict`-class `duplicate` when the period is already closed.
+    func close(_ period: SettlementPeriod, commission: CommissionPolicy, dryRun: Bool, audit: AuditEntry, at now: Date) throws(KeyCatError) -> [Settlement]
+    /// Settlements newest period first, then by seller; optionally one period's or one seller's.
+    func settlements(period: SettlementPeriod?, seller: UserID?, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Settlement]
+    func settlement(_ id: SettlementID) throws(KeyCatError) -> Settlement?
+    /// The rows one settlement adds up, in the order they occurred.
+    func entries(of id: SettlementID) throws(KeyCatError) -> [SettlementEntry]
+}
