@@ -83,7 +83,7 @@ struct AdminPaymentsTests {
             #expect(items.count == 3 && page["next_cursor"] is String)
             let ids = items.compactMap { $0["id"] as? Int }.map(String.init)
             let (a, b, c) = (ids[0], ids[1], ids[2])
-            #expect(try database.run(["orders", "ship", a, "--db", path, "--carrier", "CJ", "--tracking", "123"]).status == 0)
+            #expect(try database.run(["orders", "ship", a, "--db", path, "--carrier", "CJ", "--tracking", "123456789012"]).status == 0)
             #expect(try database.run(["orders", "deliver", a, "--db", path]).status == 0)
             let refund = try database.run(["orders", "refund", b, "--db", path, "--amount", "1000", "--reason", "scratch", "--json"])
             #expect(refund.status == 0)

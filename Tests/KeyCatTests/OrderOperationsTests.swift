@@ -35,14 +35,14 @@ struct OrderOperationsTests {
                 _ = try await shop.keycat.checkout.reconcile()
             }
             if status == "shipped" || status == "delivered" {
-                _ = try shop.keycat.orders.ship(order.id, carrier: "CJ", trackingNumber: "1", by: admin)
+                _ = try shop.keycat.orders.ship(order.id, carrier: "CJ", trackingNumber: "123456789012", by: admin)
             }
             if status == "delivered" { _ = try shop.keycat.orders.deliver(order.id, by: admin) }
             if status == "refunded" { _ = try await shop.keycat.orders.refund(order.id, RefundRequest(reason: "x"), by: admin) }
             #expect(try shop.keycat.orders.order(order.id, by: admin).status.rawValue == status)
             let run: () async throws -> Order = {
                 switch operation {
-                case .ship: try shop.keycat.orders.ship(order.id, carrier: "CJ", trackingNumber: "2", by: admin)
+                case .ship: try shop.keycat.orders.ship(order.id, carrier: "CJ", trackingNumber: "223456789012", by: admin)
                 case .deliver: try shop.keycat.orders.deliver(order.id, by: admin)
                 case .cancel: try await shop.keycat.orders.cancel(order.id, reason: "test", by: admin)
                 case .refund: try await shop.keycat.orders.refund(order.id, RefundRequest(reason: "test"), by: admin)

@@ -214,7 +214,7 @@ struct PaymentSafetyTests {
             #expect(cancelled.status == .cancelled && cancelled.refundedAmount == order.amount)
             #expect(try shop.stock(of: product.id) == 4)
             let shipped = try await shop.paidOrder(product, by: buyer)
-            _ = try shop.keycat.orders.ship(shipped.id, carrier: "CJ", trackingNumber: "1", by: shop.operatorConsole)
+            _ = try shop.keycat.orders.ship(shipped.id, carrier: "CJ", trackingNumber: "123456789012", by: shop.operatorConsole)
             await expectFailure(.illegalTransition) { try await shop.keycat.orders.cancel(shipped.id, reason: "too late", by: buyer) }
             let stranger = try shop.user(.buyer)
             await expectFailure(.notOwner) { try await shop.keycat.orders.cancel(shipped.id, reason: "not mine", by: stranger) }

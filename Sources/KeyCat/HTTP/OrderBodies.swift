@@ -10,9 +10,12 @@ public struct OrderBody: Encodable, Sendable, Hashable {
         public var unitPrice: Int64
         public var quantity: Int
         public var deliveryFee: Int64
+        public var sellerID: Int64?
+        public var refundedAt: Date?
 
         enum CodingKeys: String, CodingKey {
             case productID = "product_id", title, unitPrice = "unit_price", quantity, deliveryFee = "delivery_fee"
+            case sellerID = "seller_id", refundedAt = "refunded_at"
         }
     }
 
@@ -29,11 +32,14 @@ public struct OrderBody: Encodable, Sendable, Hashable {
     public var carrier: String?
     public var trackingNumber: String?
     public var lines: [Line]
+    public var shipments: [ShipmentBody]
+    public var fulfilment: String
+    public var shippingAddress: AddressBody?
 
     enum CodingKeys: String, CodingKey {
         case id, merchantUID = "merchant_uid", status, amount, itemsTotal = "items_total", deliveryTotal = "delivery_total"
         case refundedAmount = "refunded_amount", expiresAt = "expires_at", paidAt = "paid_at", impUID = "imp_uid"
-        case carrier, trackingNumber = "tracking_number", lines
+        case carrier, trackingNumber = "tracking_number", lines, shipments, fulfilment, shippingAddress = "shipping_address"
     }
 
     public init(_ order: Order) {
@@ -51,8 +57,11 @@ public struct OrderBody: Encodable, Sendable, Hashable {
         trackingNumber = order.trackingNumber
         lines = order.lines.map {
             Line(productID: $0.productID.rawValue, title: $0.title, unitPrice: $0.unitPrice.won, quantity: $0.quantity,
-                 deliveryFee: $0.deliveryFee.won)
+                 deliveryFee: $0.deliveryFee.won, sellerID: $0.sellerID?.rawValue, refundedAt: $0.refundedAt)
         }
+        shipments = order.shipments.map(ShipmentBody.init)
+        fulfilment = order.fulfilment.rawValue
+        shippingAddress = order.shippingAddress.map(AddressBody.init)
     }
 }
 

@@ -10,6 +10,7 @@ extension OrderBody: JSONWritable {
         if let carrier { writer.key("carrier"); writer.write(carrier) }
         writer.key("delivery_total"); writer.write(deliveryTotal)
         writer.key("expires_at"); writer.write(expiresAt)
+        writer.key("fulfilment"); writer.write(fulfilment)
         writer.key("id"); writer.write(id)
         if let impUID { writer.key("imp_uid"); writer.write(impUID) }
         writer.key("items_total"); writer.write(itemsTotal)
@@ -17,6 +18,8 @@ extension OrderBody: JSONWritable {
         writer.key("merchant_uid"); writer.write(merchantUID)
         if let paidAt { writer.key("paid_at"); writer.write(paidAt) }
         writer.key("refunded_amount"); writer.write(refundedAmount)
+        writer.key("shipments"); writer.write(shipments)
+        if let shippingAddress { writer.key("shipping_address"); writer.write(shippingAddress) }
         writer.key("status"); writer.write(status)
         if let trackingNumber { writer.key("tracking_number"); writer.write(trackingNumber) }
         writer.endObject()
@@ -29,8 +32,42 @@ extension OrderBody.Line: JSONWritable {
         writer.key("delivery_fee"); writer.write(deliveryFee)
         writer.key("product_id"); writer.write(productID)
         writer.key("quantity"); writer.write(quantity)
+        if let refundedAt { writer.key("refunded_at"); writer.write(refundedAt) }
+        if let sellerID { writer.key("seller_id"); writer.write(sellerID) }
         writer.key("title"); writer.write(title)
         writer.key("unit_price"); writer.write(unitPrice)
+        writer.endObject()
+    }
+}
+
+extension ShipmentBody: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if let carrier { writer.key("carrier"); writer.write(carrier) }
+        if let deliveredAt { writer.key("delivered_at"); writer.write(deliveredAt) }
+        writer.key("delivery_fee"); writer.write(deliveryFee)
+        writer.key("id"); writer.write(id)
+        writer.key("lines"); writer.beginArray(); for line in lines { writer.write(line) }; writer.endArray()
+        writer.key("order_id"); writer.write(orderID)
+        writer.key("seller_id"); writer.write(sellerID)
+        if let shippedAt { writer.key("shipped_at"); writer.write(shippedAt) }
+        writer.key("status"); writer.write(status)
+        if let trackingNumber { writer.key("tracking_number"); writer.write(trackingNumber) }
+        writer.endObject()
+    }
+}
+
+extension AddressBody: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("detail"); writer.write(detail)
+        if let id { writer.key("id"); writer.write(id) }
+        if let isDefault { writer.key("is_default"); writer.write(isDefault) }
+        writer.key("phone"); writer.write(phone)
+        writer.key("postcode"); writer.write(postcode)
+        writer.key("recipient"); writer.write(recipient)
+        writer.key("request"); writer.write(request)
+        writer.key("road_address"); writer.write(roadAddress)
         writer.endObject()
     }
 }

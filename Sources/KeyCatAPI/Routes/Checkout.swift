@@ -16,8 +16,14 @@ enum CheckoutRoutes {
                 }
                 source = .items(checked)
             }
+            var destination: CheckoutRequest.Destination?
+            if let addressID = body.addressID {
+                destination = .saved(AddressID(try RequestContext.positiveID(addressID, field: "address_id")))
+            } else if let address = body.address {
+                destination = .inline(try address.address())
+            }
             let order = try await context.keycat.checkout.checkout(
-                CheckoutRequest(source, idempotencyKey: context.idempotencyKey()), by: context.principal())
+                CheckoutRequest(source, destination: destination, idempotencyKey: context.idempotencyKey()), by: context.principal())
             return .json(OrderBody(order), status: 201)
         },
         Route("POST", "/orders/{id}/confirm", .signedIn, body: .jsonDefault) { context in
@@ -39,6 +45,11 @@ struct CheckoutBody: Decodable, Sendable {
     }
 
     var items: [Item]?
+    /// An entry of the buyer's address book; or `address`, given inline; or neither, for the default.
+    var addressID: Int64?
+    var address: AddressForm?
+
+    enum CodingKeys: String, CodingKey { case items, addressID = "address_id", address }
 }
 
 struct ConfirmBody: Decodable, Sendable {

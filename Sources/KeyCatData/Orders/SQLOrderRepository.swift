@@ -197,6 +197,19 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                         try SettlementLedger.recordSale(of: transition.orderID, payment: paymentID, at: now, on: connection)
                     }
                 }
+                if transition.to == .shipped || transition.to == .delivered {
+                    // An order moved as a whole moves its parcels with it.
+                    try connection.run("""
+                        UPDATE shipments SET status = ?, updated_at = ?,
+                            carrier = coalesce(?, carrier), tracking_number = coalesce(?, tracking_number),
+                            shipped_at = coalesce(shipped_at, ?),
+                            delivered_at = CASE WHEN CAST(? AS TEXT) = 'delivered' THEN ? ELSE delivered_at END
+                        WHERE order_id = ? AND status IN ('pending', 'shipped') AND status <> ?
+                        """, [.text(transition.to.rawValue), StoredTime.value(now), .optional(transition.carrier.map(SQLValue.text)),
+                              .optional(transition.trackingNumber.map(SQLValue.text)), StoredTime.value(now),
+                              .text(transition.to.rawValue), StoredTime.value(now), .integer(transition.orderID.rawValue),
+                              .text(transition.to.rawValue)])
+                }
                 if [.expired, .cancelled, .failed].contains(transition.to) {
                     try Self.cancelPendingShipments(of: transition.orderID, at: now, on: connection)
                 }

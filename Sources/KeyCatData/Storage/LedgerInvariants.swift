@@ -83,7 +83,7 @@ enum LedgerInvariants {
             var parts: [String] = []
             if lines != taken { parts.append("its lines hold \(lines) units but the inventory ledger took \(taken)") }
             let owed = row.int64(5)
-            if back != owed { parts.append("the inventory ledger gave back \(back) units, not the \(owed) its returned lines hold") }
+            if back != owed { parts.append("the inventory ledger gave back \(back) units, not \(owed)") }
             if owed != lines, back == owed { parts.append("the order returned its stock but only \(owed) of its \(lines) units are") }
             return "order \(row.int64(0)), product \(row.int64(1)): " + parts.joined(separator: "; ")
         }

@@ -78,7 +78,7 @@ extension OrderService {
         let known = try Carrier.named(carrier)
         let tracking = try known.trackingNumber(trackingNumber)
         for shipment in pending {
-            try move(shipment, to: .shipped, by: principal, detail: "\(known.code) \(tracking)") {
+            try move(shipment, to: .shipped, by: principal, detail: "\(known.code) \(tracking)", wholeOrder: true) {
                 $0.carrier = known
                 $0.trackingNumber = tracking
             }
@@ -92,17 +92,23 @@ extension OrderService {
             try order.status.checkMove(to: .delivered)
             throw KeyCatError(.illegalTransition, "order \(order.id) has no shipment on its way")
         }
-        for shipment in shipped { try move(shipment, to: .delivered, by: principal, detail: "") }
+        for shipment in shipped { try move(shipment, to: .delivered, by: principal, detail: "", wholeOrder: true) }
         return try settlement.reload(order.id)
     }
 
-    private func move(_ shipment: Shipment, to next: ShipmentStatus, by principal: Principal, detail: String,
+    /// Moves one shipment, audited as `shipment.ship|deliver` on the shipment, or (`wholeOrder`:
+    /// an operator moving the order) as `order.ship|deliver` on the order, as before shipments.
+    private func move(_ shipment: Shipment, to next: ShipmentStatus, by principal: Principal, detail: String, wholeOrder: Bool = false,
                       _ adjust: (inout ShipmentMove) -> Void = { _ in }) throws(KeyCatError) {
         try shipment.status.checkMove(to: next)
         let now = clock.now()
         var move = ShipmentMove(shipmentID: shipment.id, from: shipment.status, to: next)
-        move.audit = AuditEntry(actor: principal.auditActor, action: "shipment.\(next == .shipped ? "ship" : "deliver")",
-                                target: "shipment:\(shipment.id)", detail: "order \(shipment.orderID) \(detail)", at: now)
+        let verb = next == .shipped ? "ship" : "deliver"
+        move.audit = wholeOrder
+            ? AuditEntry(actor: principal.auditActor, action: "order.\(verb)", target: "order:\(shipment.orderID)",
+                         detail: "shipment \(shipment.id) \(detail)", at: now)
+            : AuditEntry(actor: principal.auditActor, action: "shipment.\(verb)", target: "shipment:\(shipment.id)",
+                         detail: "order \(shipment.orderID) \(detail)", at: now)
         adjust(&move)
         guard try shipments.apply(move, at: now) else {
             let order = try settlement.reload(shipment.orderID)
