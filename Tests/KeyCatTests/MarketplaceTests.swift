@@ -1,0 +1,170 @@
+import Foundation
+import KeyCat
+import KeyCatTestSupport
+import Testing
+
+/// The marketplace's half on each store: addresses, per-seller shipments, the sellers' desks,
+/// line refunds and a month's settlement, traced to the payment and refund rows.
+@Suite("Marketplace fulfilment", .serialized)
+struct MarketplaceTests {
+    static let home = try! DeliveryAddress.validated(
+        recipient: "김민아", phone: "01012345678", postcode: "06236", roadAddress: "서울특별시 강남구 테헤란로 152",
+        detail: "12층 1201호", request: "문 앞에 놓아 주세요")
+
+    @Test("two sellers, one buyer: a saved address, two parcels, each desk its own, a line refund, a settlement", arguments: TestStore.allCases)
+    func journey(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
+            let (sellerA, sellerB, stranger) = (try shop.user(.seller), try shop.user(.seller), try shop.user(.seller))
+            let buyer = try shop.user(.buyer)
+            let board = try keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
+                                                  for: sellerA.userID, by: sellerA)
+            let caps = try keycat.catalog.create(TestShop.draft("Caps", price: 20_000) { $0.stock = 5; $0.delivery.fee = Money(won: 2_500) },
+                                                 for: sellerB.userID, by: sellerB)
+            let switches = try keycat.catalog.create(TestShop.draft("Switches", price: 10_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
+                                                     for: sellerB.userID, by: sellerB)
+
+            // The address book: the first entry is the default.
+            let saved = try keycat.addresses.add(Self.home, by: buyer)
+            #expect(saved.isDefault && saved.address.phone == "010-1234-5678")
+            #expect(try keycat.addresses.list(by: sellerA).isEmpty)
+            await expectFailure(.notFound) { try keycat.addresses.update(saved.id, AddressChanges(detail: "x"), by: sellerA) }
+
+            // Checkout with two sellers' products, to the saved address.
+            let order = try await keycat.checkout.checkout(CheckoutRequest(.items([
+                CheckoutItem(productID: board.id, quantity: 1), CheckoutItem(productID: caps.id, quantity: 2),
+                CheckoutItem(productID: switches.id, quantity: 1),
+            ]), destination: .saved(saved.id)), by: buyer)
+            #expect(order.shipments.count == 2)
+            // One fee per seller: A's 3,000; B's two lines bundled at the higher of 2,500 and 3,000.
+            #expect(order.deliveryTotal == Money(won: 6_000) && order.amount == Money(won: 100_000 + 40_000 + 10_000 + 6_000))
+            #expect(order.shippingAddress == Self.home)
+            // Editing the book never changes the order's copy.
+            _ = try keycat.addresses.update(saved.id, AddressChanges(detail: "13층"), by: buyer)
+            let payment = try shop.pay(order)
+            let paid = try await keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
+            #expect(paid.status == .paid && paid.fulfilment == .unfulfilled && paid.shippingAddress?.detail == "12층 1201호")
+
+            // Each seller's desk shows only their lines, the address and the buyer's nick.
+            let deskA = try keycat.orders.sellerOrders(by: sellerA).items
+            let deskB = try keycat.orders.sellerOrders(by: sellerB).items
+            #expect(deskA.count == 1 && deskA[0].lines.map(\.line.productID) == [board.id] && deskA[0].shippingAddress == Self.home)
+            #expect(deskB.count == 1 && Set(deskB[0].lines.map(\.line.productID)) == [caps.id, switches.id])
+            #expect(!deskA[0].buyerNick.isEmpty)
+            #expect(try keycat.orders.sellerOrders(by: stranger).items.isEmpty)
+            let shipmentA = deskA[0].shipment, shipmentB = deskB[0].shipment
+            await expectFailure(.notFound) {
+                try keycat.orders.ship(shipment: shipmentA.id, carrier: "cj", trackingNumber: "123456789012", by: stranger)
+            }
+            await expectFailure(.notFound) {
+                try keycat.orders.ship(shipment: shipmentA.id, carrier: "cj", trackingNumber: "123456789012", by: sellerB)
+            }
+            await expectFailure(.validation) {
+                try keycat.orders.ship(shipment: shipmentA.id, carrier: "우체국", trackingNumber: "123456789012", by: sellerA)
+            }
+
+            // A ships: the order is partly shipped and still paid.
+            let partly = try keycat.orders.ship(shipment: shipmentA.id, carrier: "CJ대한통운", trackingNumber: "5531-2026-1123", by: sellerA)
+            #expect(partly.status == .paid && partly.fulfilment == .partiallyShipped)
+            #expect(partly.shipments.first { $0.id == shipmentA.id }?.trackingNumber == "553120261123")
+            #expect(try keycat.orders.sellerOrders(status: .pending, by: sellerA).items.isEmpty)
+
+            // B refunds the switches line before shipping: its units come back.
+            let switchesLine = try #require(order.lines.firstIndex { $0.productID == switches.id })
+            let refunded = try await keycat.orders.refundLines(
+                of: shipmentB.id, LineRefundRequest(lines: [switchesLine], reason: "out of that colour"), by: sellerB)
+            #expect(refunded.status == .partiallyRefunded && refunded.refundedAmount == Money(won: 10_000))
+            #expect(refunded.lines[switchesLine].refundedAt != nil)
+            #expect(try shop.stock(of: switches.id) == 5)
+            await expectFailure(.illegalTransition) {
+                try await keycat.orders.refundLines(of: shipmentB.id, LineRefundRequest(lines: [switchesLine], reason: "again"), by: sellerB)
+            }
+
+            // B ships and both deliver: the order keeps partially_refunded, its goods are delivered.
+            _ = try keycat.orders.ship(shipment: shipmentB.id, carrier: "kr.hanjin", trackingNumber: "4123456789", by: sellerB)
+            _ = try keycat.orders.deliver(shipment: shipmentA.id, by: sellerA)
+            let delivered = try keycat.orders.deliver(shipment: shipmentB.id, by: sellerB)
+            #expect(delivered.status == .partiallyRefunded && delivered.fulfilment == .delivered)
+            try shop.expectHealthy()
+
+            // The month closes a month later: each payout traced to its rows.
+            await expectFailure(.validation) { try keycat.settlements.close(try SettlementPeriod("2026-01"), by: shop.operatorConsole) }
+            shop.clock.advance(by: 40 * 86_400)
+            let january = try SettlementPeriod("2026-01")
+            let preview = try keycat.settlements.close(january, dryRun: true, by: shop.operatorConsole)
+            let settlements = try keycat.settlements.close(january, by: shop.operatorConsole)
+            #expect(preview.map(\.payout) == settlements.map(\.payout))
+            let a = try #require(settlements.first { $0.sellerID == sellerA.userID })
+            let b = try #require(settlements.first { $0.sellerID == sellerB.userID })
+            // A: 100,000 sold + 3,000 fee − 10 % of 100,000.
+            #expect(a.sales == Money(won: 100_000) && a.deliveryFees == Money(won: 3_000) && a.commission == Money(won: 10_000)
+                    && a.payout == Money(won: 93_000))
+            // B: 50,000 sold + 3,000 fee − 10,000 refunded − 10 % of the 40,000 kept.
+            #expect(b.sales == Money(won: 50_000) && b.refunds == Money(won: 10_000) && b.commission == Money(won: 4_000)
+                    && b.payout == Money(won: 39_000))
+            #expect(a.payout.won + b.payout.won + a.commission.won + b.commission.won == paid.amount.won - 10_000)
+            let (_, entries) = try keycat.settlements.settlement(b.id, by: sellerB)
+            #expect(entries.filter { $0.kind == .sale }.allSatisfy { $0.paymentID != nil })
+            #expect(entries.filter { $0.kind == .refund }.map(\.amount) == [Money(won: 10_000)])
+            await expectFailure(.notFound) { try keycat.settlements.settlement(b.id, by: sellerA) }
+            #expect(try keycat.settlements.list(by: sellerA).items.map(\.id) == [a.id])
+            await expectFailure(.duplicate) { try keycat.settlements.close(january, by: shop.operatorConsole) }
+            try shop.expectHealthy()
+
+            // A later refund falls into the next month; January stays as it was.
+            _ = try await keycat.orders.refundLines(of: shipmentA.id, LineRefundRequest(reason: "returned", restock: true), by: sellerA)
+            #expect(try keycat.settlements.settlement(a.id, by: sellerA).0 == a)
+            try shop.expectHealthy()
+        }
+    }
+
+    @Test("addresses: Korean phone and postcode formats, a bounded book, one default, deleted on withdrawal", arguments: TestStore.allCases)
+    func addresses(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let buyer = try shop.user(.buyer)
+            for phone in ["02-123-4567", "0311234567", "070-1234-5678", "1588-1234", "010 1234 5678"] where phone != "010 1234 5678" {
+                #expect(throws: Never.self) { try AddressRules.phone(phone) }
+            }
+            #expect(try AddressRules.phone("0212345678") == "02-1234-5678")
+            #expect(try AddressRules.phone("15881234") == "1588-1234")
+            for bad in ["010-1234-567", "123-4567-8901", "010 1234 5678", "+82-10-1234-5678", "０１０12345678", ""] {
+                #expect(throws: KeyCatError.self) { try AddressRules.phone(bad) }
+            }
+            for bad in ["6236", "062360", "76236", "O6236", "０６２３６"] {
+                #expect(throws: KeyCatError.self) { try AddressRules.postcode(bad) }
+            }
+            let first = try shop.keycat.addresses.add(Self.home, by: buyer)
+            let second = try shop.keycat.addresses.add(Self.home, makeDefault: true, by: buyer)
+            let book = try shop.keycat.addresses.list(by: buyer)
+            #expect(book.map(\.id) == [second.id, first.id] && book.map(\.isDefault) == [true, false])
+            _ = try shop.keycat.addresses.update(first.id, AddressChanges(isDefault: true), by: buyer)
+            #expect(try shop.keycat.addresses.list(by: buyer).filter(\.isDefault).map(\.id) == [first.id])
+            for _ in 2..<AddressRules.maximumPerUser { _ = try shop.keycat.addresses.add(Self.home, by: buyer) }
+            await expectFailure(.validation) { try shop.keycat.addresses.add(Self.home, by: buyer) }
+
+            // A delivered order keeps its copy until withdrawal anonymises it, keeping the district.
+            let product = try shop.product()
+            let order = try await shop.deliveredOrder(product, by: buyer)
+            #expect(order.shippingAddress == Self.home)
+            try shop.keycat.accounts.withdraw(by: buyer)
+            #expect(try shop.keycat.orders.order(order.id, by: shop.operatorConsole).shippingAddress == nil)
+            #expect(try shop.keycat.addresses.list(by: buyer).isEmpty)
+            try shop.expectHealthy()
+        }
+    }
+
+    @Test("addresses are anonymised the retention after delivery, not before", arguments: TestStore.allCases)
+    func retention(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let buyer = try shop.user(.buyer)
+            _ = try shop.keycat.addresses.add(Self.home, by: buyer)
+            let order = try await shop.deliveredOrder(try shop.product(), by: buyer)
+            let open = try await shop.paidOrder(try shop.product(), by: buyer)
+            #expect(try shop.keycat.orders.anonymiseAddresses(olderThan: 86_400, by: shop.operatorConsole) == 0)
+            shop.clock.advance(by: 2 * 86_400)
+            #expect(try shop.keycat.orders.anonymiseAddresses(olderThan: 86_400, by: shop.operatorConsole) == 1)
+            #expect(try shop.keycat.orders.order(order.id, by: buyer).shippingAddress == nil)
+            #expect(try shop.keycat.orders.order(open.id, by: buyer).shippingAddress == Self.home)
+        }
+    }
+}
