@@ -1,0 +1,62 @@
+import KeyCat
+
+/// `keycat-admin shipments`: ship and deliver one seller's parcel of an order.
+struct ShipmentsCommand: CommandGroup {
+    static let configuration = CommandConfiguration(
+        name: "shipments",
+        abstract: "Ship and deliver one seller's parcel of an order.",
+        subcommands: [ShipmentsShipCommand.self, ShipmentsDeliverCommand.self])
+}
+
+/// `keycat-admin shipments ship ID --carrier C --tracking T`.
+struct ShipmentsShipCommand: AdminCommand {
+    static let configuration = CommandConfiguration(
+        name: "ship",
+        abstract: "Mark a pending shipment shipped.",
+        arguments: [ArgumentSpec(name: "ID", help: "The shipment's id.")],
+        options: [
+            OptionSpec(name: "carrier", valueName: "C", help: "A known carrier: its code (kr.cjlogistics), name or alias (CJ대한통운, cj).",
+                       isRequired: true),
+            OptionSpec(name: "tracking", valueName: "T", help: "The tracking number, of the carrier's format.", isRequired: true),
+        ])
+
+    let id: ShipmentID
+    let carrier: String
+    let tracking: String
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        id = ShipmentID(try arguments.id(at: 0, named: "ID"))
+        carrier = try arguments.requiredString("carrier")
+        tracking = try arguments.requiredString("tracking")
+    }
+
+    func run(_ context: CommandContext) throws {
+        let keycat = try context.openForWriting()
+        defer { keycat.close() }
+        let order = try keycat.orders.ship(shipment: id, carrier: carrier, trackingNumber: tracking, by: context.operatorPrincipal)
+        context.emit(json: OrderOutput.json(order),
+                     human: "Shipment \(id) of order \(order.id) shipped; the order is \(order.status.rawValue) (\(order.fulfilment.rawValue)).")
+    }
+}
+
+/// `keycat-admin shipments deliver ID`.
+struct ShipmentsDeliverCommand: AdminCommand {
+    static let configuration = CommandConfiguration(
+        name: "deliver",
+        abstract: "Mark a shipped shipment delivered.",
+        arguments: [ArgumentSpec(name: "ID", help: "The shipment's id.")])
+
+    let id: ShipmentID
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        id = ShipmentID(try arguments.id(at: 0, named: "ID"))
+    }
+
+    func run(_ context: CommandContext) throws {
+        let keycat = try context.openForWriting()
+        defer { keycat.close() }
+        let order = try keycat.orders.deliver(shipment: id, by: context.operatorPrincipal)
+        context.emit(json: OrderOutput.json(order),
+                     human: "Shipment \(id) of order \(order.id) delivered; the order is \(order.status.rawValue) (\(order.fulfilment.rawValue)).")
+    }
+}
