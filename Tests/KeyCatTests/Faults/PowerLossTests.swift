@@ -110,7 +110,7 @@ extension FaultInjectionTests {
                 let shop = try await FaultShop.build(in: fixture)
                 // NORMAL syncs the WAL only at checkpoints: a cut at a late write finds the
                 // commits of every earlier checkout unsynced.
-                let trial = try await trial(shop, root: root, at: .write, nth: 60, tear: false, durability: .normal)
+                let trial = try await trial(shop, root: root, at: .write, nth: 120, tear: false, durability: .normal)
                 #expect(trial.returned.count > 1)
                 #expect(!trial.missing.isEmpty, "NORMAL lost nothing: the power cut did not discard unsynced writes")
                 #expect(trial.healthy)
