@@ -129,16 +129,16 @@ struct HostileAccountsTests {
     /// Runs `scenario` on a fresh signed-in buyer until it is conclusive: the test server's access
     /// tokens live a few seconds, so on a loaded machine a token can expire before a step that
     /// needs it live; such a run (which `scenario` reports by returning false) is tried again,
-    /// at most three times.
+    /// at most five times.
     static func conclusively(_ scenario: (HTTPClient, String, HTTPSession) async throws -> Bool) async throws {
         let http = try HTTPTestServer.client()
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             let client = address()
             let (_, buyer) = try await buyer(http, client: client)
             try await buyer.refresh()
             if try await scenario(http, client, buyer) { return }
         }
-        Issue.record("three runs in a row saw a fresh access token expire before it was used")
+        Issue.record("five runs in a row saw a fresh access token expire before it was used")
     }
 
     /// Whether `answer` is the refusal of a revoked (not merely expired) access token.
