@@ -79,14 +79,6 @@ package struct SQLAddressRepository<Database: SQLDatabase>: AddressRepository {
         }
     }
 
-    package func deleteAll(of user: UserID) throws(KeyCatError) {
-        try storage {
-            try database.write { connection in
-                _ = try connection.run("DELETE FROM addresses WHERE user_id = ?", [.integer(user.rawValue)])
-            }
-        }
-    }
-
     static func values(_ address: DeliveryAddress) -> [SQLValue] {
         [.text(address.recipient), .text(address.phone), .text(address.postcode), .text(address.roadAddress),
          .text(address.detail), .text(address.request)]

@@ -13,7 +13,11 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
     package func shipment(_ id: ShipmentID) throws(KeyCatError) -> Shipment? {
         try storage {
             try database.read { connection in
-                try ShipmentRow.shipments(where: "s.id = ?", [.integer(id.rawValue)], on: connection).values.first?.first
+                guard var shipment = try ShipmentRow.shipments(where: "s.id = ?", [.integer(id.rawValue)], on: connection)
+                    .values.first?.first else { return nil }
+                shipment.lines = try connection.query("SELECT line FROM order_lines WHERE shipment_id = ? ORDER BY line",
+                                                      [.integer(id.rawValue)]) { $0.int(0) }
+                return shipment
             }
         }
     }
@@ -192,8 +196,8 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
         }
     }
 
-    /// Blanks the addresses of the orders `o` matching `condition` (``DeliveryAddress/anonymised``:
-    /// only the postcode's district stays), at most `limit`.
+    /// Blanks the addresses of the orders `o` matching `condition` — recipient, phone, street,
+    /// detail and request; the postcode keeps its district (`06000`) — at most `limit`.
     @discardableResult
     static func anonymise(_ condition: String, _ arguments: [SQLValue], limit: Int = Int(Int32.max), at now: Date,
                           on connection: some SQLConnection) throws -> Int {

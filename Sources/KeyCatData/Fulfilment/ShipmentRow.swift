@@ -4,17 +4,10 @@ import KeyCatInfrastructure
 
 /// How shipments map to their rows.
 enum ShipmentRow {
-    /// The shipment columns of `s`, the last one its lines' positions joined with commas.
-    static func columns(_ dialect: SQLDialect) -> String {
-        let lines = switch dialect.store {
-        case .postgres:
-            "(SELECT string_agg(CAST(l.line AS text), ',' ORDER BY l.line) FROM order_lines l WHERE l.shipment_id = s.id)"
-        case .sqlite:
-            "(SELECT group_concat(line, ',') FROM (SELECT l.line FROM order_lines l WHERE l.shipment_id = s.id ORDER BY l.line))"
-        }
-        return "s.id, s.order_id, s.seller_id, s.status, s.delivery_fee, s.carrier, s.tracking_number, s.shipped_at, s.delivered_at, \(lines)"
-    }
+    static let columns =
+        "s.id, s.order_id, s.seller_id, s.status, s.delivery_fee, s.carrier, s.tracking_number, s.shipped_at, s.delivered_at"
 
+    /// Decodes a shipment row; which lines it carries is read with the order's lines.
     static func decode(_ row: some SQLRow) throws -> Shipment {
         guard let status = ShipmentStatus(rawValue: row.string(3)) else {
             throw KeyCatError(.internalError, "shipment \(row.int64(0)) has an unknown status \(row.string(3))")
@@ -22,15 +15,14 @@ enum ShipmentRow {
         return Shipment(
             id: ShipmentID(row.int64(0)), orderID: OrderID(row.int64(1)), sellerID: UserID(row.int64(2)), status: status,
             deliveryFee: Money(won: row.int64(4)), carrier: row.optionalString(5), trackingNumber: row.optionalString(6),
-            lines: (row.optionalString(9) ?? "").split(separator: ",").compactMap { Int($0) },
-            shippedAt: StoredTime.date(row.optionalInt64(7)), deliveredAt: StoredTime.date(row.optionalInt64(8)))
+            lines: [], shippedAt: StoredTime.date(row.optionalInt64(7)), deliveredAt: StoredTime.date(row.optionalInt64(8)))
     }
 
-    /// The shipments matching `condition` (on `s`), by order.
+    /// The shipments matching `condition` (on `s`), by order, without their lines.
     static func shipments(where condition: String, _ arguments: [SQLValue], on connection: some SQLConnection) throws -> [OrderID: [Shipment]] {
         var byOrder: [OrderID: [Shipment]] = [:]
         for shipment in try connection.query(
-            "SELECT \(columns(connection.dialect)) FROM shipments s WHERE \(condition) ORDER BY s.order_id, s.id", arguments, decode) {
+            "SELECT \(columns) FROM shipments s WHERE \(condition) ORDER BY s.order_id, s.id", arguments, decode) {
             byOrder[shipment.orderID, default: []].append(shipment)
         }
         return byOrder

@@ -36,17 +36,28 @@ enum OrderRow {
         let argument: [SQLValue] = single ? [.integer(orders[0].id.rawValue)]
             : [.text("[" + orders.map { String($0.id.rawValue) }.joined(separator: ",") + "]")]
         var linesByOrder: [OrderID: [OrderLine]] = [:]
+        var linesByShipment: [Int64: [Int]] = [:]
         try connection.forEach("""
-            SELECT l.order_id, l.product_id, l.title, l.unit_price, l.quantity, l.delivery_fee, s.seller_id, l.refunded_at
+            SELECT l.order_id, l.product_id, l.title, l.unit_price, l.quantity, l.delivery_fee, s.seller_id, l.refunded_at,
+                   l.shipment_id
             FROM order_lines l LEFT JOIN shipments s ON s.id = l.shipment_id
             WHERE l.order_id \(filter) ORDER BY l.order_id, l.line
             """, argument) { row in
-            linesByOrder[OrderID(row.int64(0)), default: []].append(OrderLine(
+            let orderID = OrderID(row.int64(0))
+            if let shipment = row.optionalInt64(8) { linesByShipment[shipment, default: []].append(linesByOrder[orderID]?.count ?? 0) }
+            linesByOrder[orderID, default: []].append(OrderLine(
                 productID: ProductID(row.int64(1)), title: row.string(2), unitPrice: Money(won: row.int64(3)),
                 quantity: row.int(4), deliveryFee: Money(won: row.int64(5)), sellerID: row.optionalInt64(6).map(UserID.init),
                 refundedAt: StoredTime.date(row.optionalInt64(7))))
         }
-        let shipments = try ShipmentRow.shipments(where: "s.order_id \(filter)", argument, on: connection)
+        var shipments = try ShipmentRow.shipments(where: "s.order_id \(filter)", argument, on: connection)
+        for (order, parcels) in shipments {
+            shipments[order] = parcels.map { shipment in
+                var shipment = shipment
+                shipment.lines = linesByShipment[shipment.id.rawValue] ?? []
+                return shipment
+            }
+        }
         var addresses: [OrderID: DeliveryAddress] = [:]
         try connection.forEach("""
             SELECT order_id, recipient, phone, postcode, road_address, detail, request FROM order_addresses
@@ -62,16 +73,6 @@ enum OrderRow {
             order.shipments = shipments[order.id] ?? []
             order.shippingAddress = addresses[order.id]
             return order
-        }
-    }
-
-    static func lines(of id: OrderID, on connection: some SQLConnection) throws -> [OrderLine] {
-        try connection.query(
-            "SELECT product_id, title, unit_price, quantity, delivery_fee FROM order_lines WHERE order_id = ? ORDER BY line",
-            [.integer(id.rawValue)]
-        ) { row in
-            OrderLine(productID: ProductID(row.int64(0)), title: row.string(1), unitPrice: Money(won: row.int64(2)),
-                      quantity: row.int(3), deliveryFee: Money(won: row.int64(4)))
         }
     }
 

@@ -47,16 +47,28 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                     """, [.text(order.merchantUID), .integer(order.buyerID.rawValue), .integer(order.itemsTotal.won),
                           .integer(order.deliveryTotal.won), .integer(order.amount.won), StoredTime.value(order.expiresAt),
                           StoredTime.value(now), StoredTime.value(now), .optional(order.requestKey.map(SQLValue.text))]))
+                var shipmentOfLine: [Int: Int64] = [:]
+                for parcel in Shipment.parcels(of: order.lines) {
+                    guard let seller = parcel.sellerID else {
+                        throw KeyCatError(.internalError, "an order line reached the store without its seller")
+                    }
+                    let shipment = try connection.insertReturningID("""
+                        INSERT INTO shipments (order_id, seller_id, status, delivery_fee, created_at, updated_at)
+                        VALUES (?, ?, 'pending', ?, ?, ?)
+                        """, [.integer(id.rawValue), .integer(seller.rawValue), .integer(parcel.deliveryFee.won),
+                              StoredTime.value(now), StoredTime.value(now)])
+                    for position in parcel.lines { shipmentOfLine[position] = shipment }
+                }
                 for (index, line) in order.lines.enumerated() {
                     try connection.run("""
-                        INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee, shipment_id)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """, [.integer(id.rawValue), .int(index), .integer(line.productID.rawValue), .text(line.title),
-                              .integer(line.unitPrice.won), .int(line.quantity), .integer(line.deliveryFee.won)])
+                              .integer(line.unitPrice.won), .int(line.quantity), .integer(line.deliveryFee.won),
+                              .optional(shipmentOfLine[index].map(SQLValue.integer))])
                     try StockLedger.record(.orderTaken, change: -line.quantity, product: line.productID, order: id,
                                            at: now, on: connection)
                 }
-                try Self.createShipments(of: id, at: now, on: connection)
                 if let address = order.shippingAddress {
                     try connection.run("""
                         INSERT INTO order_addresses (order_id, recipient, phone, postcode, road_address, detail, request)
@@ -67,23 +79,6 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                 return created
             }
         }
-    }
-
-    /// Groups the order's lines into one pending shipment per seller, charging the highest
-    /// delivery fee among its lines (``Shipment/bundledFee(of:)``).
-    static func createShipments(of id: OrderID, at now: Date, on connection: some SQLConnection) throws {
-        try connection.run("""
-            INSERT INTO shipments (order_id, seller_id, status, delivery_fee, created_at, updated_at)
-            SELECT l.order_id, p.seller_id, 'pending', max(l.delivery_fee), ?, ?
-            FROM order_lines l JOIN products p ON p.id = l.product_id
-            WHERE l.order_id = ? GROUP BY l.order_id, p.seller_id
-            """, [StoredTime.value(now), StoredTime.value(now), .integer(id.rawValue)])
-        try connection.run("""
-            UPDATE order_lines SET shipment_id = (
-                SELECT s.id FROM shipments s JOIN products p ON p.seller_id = s.seller_id
-                WHERE s.order_id = order_lines.order_id AND p.id = order_lines.product_id)
-            WHERE order_id = ?
-            """, [.integer(id.rawValue)])
     }
 
     package func find(_ id: OrderID) throws(KeyCatError) -> Order? {

@@ -53,12 +53,6 @@ public struct DeliveryAddress: Sendable, Hashable, Codable {
     public var redacted: String {
         "\(recipient.prefix(1))** \(String(repeating: "*", count: 4))-\(phone.suffix(4)) \(postcode.prefix(2))***"
     }
-
-    /// What an address is replaced with when it is anonymised: the postcode's first two digits
-    /// (the district, kept for delivery statistics) and nothing else.
-    public var anonymised: DeliveryAddress {
-        DeliveryAddress(recipient: "", phone: "", postcode: String(postcode.prefix(2)) + "000", roadAddress: "", detail: "", request: "")
-    }
 }
 
 /// The rules of an address's fields, shared with `openapi.yaml` (checked by the contract tests).

@@ -14,8 +14,6 @@ public protocol AddressRepository: Sendable {
     func update(_ id: AddressID, of user: UserID, to address: DeliveryAddress, isDefault: Bool?, at now: Date) throws(KeyCatError) -> SavedAddress?
     /// Deletes an address of `user`. Orders keep their own copies, so nothing else changes.
     func delete(_ id: AddressID, of user: UserID) throws(KeyCatError) -> Bool
-    /// Empties the address book of a withdrawn user.
-    func deleteAll(of user: UserID) throws(KeyCatError)
 }
 
 /// A move of one shipment, with everything that must commit with it.

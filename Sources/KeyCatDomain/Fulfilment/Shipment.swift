@@ -75,6 +75,29 @@ public struct Shipment: Sendable, Hashable, Codable, Identifiable {
 
     /// The fee a seller's lines are charged together: the highest of their fees.
     public static func bundledFee(of fees: [Money]) -> Money { fees.max() ?? .zero }
+
+    /// One seller's lines of an order about to be made, and the fee they are charged together.
+    public struct Parcel: Sendable, Hashable {
+        public var sellerID: UserID?
+        public var deliveryFee: Money
+        /// Positions in the order's lines.
+        public var lines: [Int]
+    }
+
+    /// `lines` grouped by seller, in the order their sellers first appear, each parcel charged
+    /// ``bundledFee(of:)`` of its lines: the rule checkout prices by and the store writes.
+    public static func parcels(of lines: [OrderLine]) -> [Parcel] {
+        var parcels: [Parcel] = []
+        for (position, line) in lines.enumerated() {
+            if let index = parcels.firstIndex(where: { $0.sellerID == line.sellerID }) {
+                parcels[index].lines.append(position)
+                parcels[index].deliveryFee = bundledFee(of: [parcels[index].deliveryFee, line.deliveryFee])
+            } else {
+                parcels.append(Parcel(sellerID: line.sellerID, deliveryFee: line.deliveryFee, lines: [position]))
+            }
+        }
+        return parcels
+    }
 }
 
 /// How far an order's goods have gone, from its shipments.

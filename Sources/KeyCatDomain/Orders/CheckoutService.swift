@@ -106,9 +106,8 @@ public struct CheckoutService: Sendable {
         var lineTotals: [Money] = []
         for line in lines { lineTotals.append(try line.total()) }
         let itemsTotal = try Money.sum(lineTotals)
-        // One parcel per seller, charged the highest fee among its lines (Shipment.bundledFee).
-        let feesBySeller = Dictionary(grouping: lines, by: { $0.sellerID }).mapValues { Shipment.bundledFee(of: $0.map(\.deliveryFee)) }
-        let deliveryTotal = try Money.sum(Array(feesBySeller.values))
+        // One parcel per seller, charged the highest fee among its lines.
+        let deliveryTotal = try Money.sum(Shipment.parcels(of: lines).map(\.deliveryFee))
         var newOrder = NewOrder(
             merchantUID: Self.newMerchantUID(), buyerID: buyerID, lines: lines, itemsTotal: itemsTotal,
             deliveryTotal: deliveryTotal, amount: try itemsTotal + deliveryTotal,
