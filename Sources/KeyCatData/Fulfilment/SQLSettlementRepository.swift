@@ -89,10 +89,18 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
                             """, [.text(period.description), .integer(seller), .integer(total.sales), .integer(total.fees),
                                   .integer(total.refunds), .integer(total.commission), .integer(total.payout),
                                   .int(total.entries.count), StoredTime.value(now)]))
-                        for entry in total.entries {
-                            try connection.run(
-                                "UPDATE settlement_entries SET settlement_id = ?, commission = ? WHERE id = ? AND settlement_id IS NULL",
-                                [.integer(settlement.id.rawValue), .integer(entry.commission), .integer(entry.id)])
+                        // One statement stamps the seller's entries, each with the commission
+                        // the policy gives it (the same integer arithmetic as above).
+                        let rates = ProductCategory.allCases.map { "WHEN '\($0.rawValue)' THEN \(policy.rate(for: $0))" }.joined(separator: " ")
+                        let stamped = try connection.run("""
+                            UPDATE settlement_entries SET settlement_id = ?,
+                                commission = CASE WHEN category IS NULL THEN 0
+                                                  ELSE amount * (CASE category \(rates) ELSE \(policy.defaultRate) END) / 10000 END
+                            WHERE settlement_id IS NULL AND id IN (\(connection.dialect.integersFromJSON))
+                            """, [.integer(settlement.id.rawValue),
+                                  .text("[" + total.entries.map { String($0.id) }.joined(separator: ",") + "]")])
+                        guard stamped == total.entries.count else {
+                            throw KeyCatError(.requestInProgress, "entries of seller \(seller) changed while \(period) was closing; run it again")
                         }
                     }
                     settlements.append(settlement)
