@@ -11,7 +11,7 @@ struct HTTPErrorMappingTests {
         (.invalidCredentials, 401), (.invalidToken, 401),
         (.paymentDeclined, 402),
         (.forbidden, 403),
-        (.duplicate, 409), (.illegalTransition, 409), (.versionConflict, 409), (.outOfStock, 409), (.reservationLimit, 409),
+        (.duplicate, 409), (.illegalTransition, 409), (.versionConflict, 409), (.outOfStock, 409), (.reservationLimit, 409), (.limitReached, 409),
         (.idempotencyKeyReused, 409), (.requestInProgress, 409), (.alreadyPaid, 409),
         (.paymentNotPaid, 409), (.paymentAlreadyCancelled, 409),
         (.cancellableAmountInconsistent, 409), (.cancelAmountExceedsCancellable, 409),

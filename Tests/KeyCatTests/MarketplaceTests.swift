@@ -140,7 +140,7 @@ struct MarketplaceTests {
             _ = try shop.keycat.addresses.update(first.id, AddressChanges(isDefault: true), by: buyer)
             #expect(try shop.keycat.addresses.list(by: buyer).filter(\.isDefault).map(\.id) == [first.id])
             for _ in 2..<AddressRules.maximumPerUser { _ = try shop.keycat.addresses.add(Self.home, by: buyer) }
-            await expectFailure(.validation) { try shop.keycat.addresses.add(Self.home, by: buyer) }
+            await expectFailure(.limitReached) { try shop.keycat.addresses.add(Self.home, by: buyer) }
 
             // A delivered order keeps its copy until withdrawal anonymises it, keeping the district.
             let product = try shop.product()

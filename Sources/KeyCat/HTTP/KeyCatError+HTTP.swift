@@ -30,7 +30,7 @@ extension KeyCatError {
         case .invalidCredentials, .invalidToken: return 401
         case .paymentDeclined: return 402
         case .forbidden: return 403
-        case .duplicate, .illegalTransition, .versionConflict, .outOfStock, .reservationLimit, .idempotencyKeyReused,
+        case .duplicate, .illegalTransition, .versionConflict, .outOfStock, .reservationLimit, .limitReached, .idempotencyKeyReused,
              .requestInProgress, .alreadyPaid, .paymentNotPaid, .paymentAlreadyCancelled,
              .cancellableAmountInconsistent, .cancelAmountExceedsCancellable:
             return 409

@@ -16,12 +16,10 @@ enum CheckoutRoutes {
                 }
                 source = .items(checked)
             }
-            var destination: CheckoutRequest.Destination?
-            if let addressID = body.addressID {
-                destination = .saved(AddressID(try RequestContext.positiveID(addressID, field: "address_id")))
-            } else if let address = body.address {
-                destination = .inline(try address.address())
-            }
+            // Both are checked when both are sent; the saved address wins.
+            let inline = try body.address?.address()
+            let saved = try body.addressID.map { id throws(KeyCatError) in AddressID(try RequestContext.positiveID(id, field: "address_id")) }
+            let destination = saved.map(CheckoutRequest.Destination.saved) ?? inline.map(CheckoutRequest.Destination.inline)
             let order = try await context.keycat.checkout.checkout(
                 CheckoutRequest(source, destination: destination, idempotencyKey: context.idempotencyKey()), by: context.principal())
             return .json(OrderBody(order), status: 201)
@@ -45,7 +43,8 @@ struct CheckoutBody: Decodable, Sendable {
     }
 
     var items: [Item]?
-    /// An entry of the buyer's address book; or `address`, given inline; or neither, for the default.
+    /// An entry of the buyer's address book; or `address`, given inline; or neither, for the
+    /// default. Both are checked when both are given, and `address_id` wins.
     var addressID: Int64?
     var address: AddressForm?
 

@@ -43,8 +43,8 @@ package struct SQLAddressRepository<Database: SQLDatabase>: AddressRepository {
                     $0.int(0)
                 } ?? 0
                 guard count < limit else {
-                    throw KeyCatError(.validation, "an address book holds at most \(limit) addresses; delete one first",
-                                      context: ["field": "addresses", "limit": "\(limit)"])
+                    throw KeyCatError(.limitReached, "an address book holds at most \(limit) addresses; delete one first",
+                                      context: ["limit": "\(limit)"])
                 }
                 let isDefault = makeDefault || count == 0
                 if isDefault { try Self.clearDefault(of: user, on: connection) }

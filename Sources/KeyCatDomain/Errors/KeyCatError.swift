@@ -46,6 +46,7 @@ extension KeyCatError {
             case versionConflict = "version_conflict"
             case outOfStock = "out_of_stock"
             case reservationLimit = "reservation_limit"
+            case limitReached = "limit_reached"
             case idempotencyKeyReused = "idempotency_key_reused"
             case requestInProgress = "request_in_progress"
             case rateLimited = "rate_limited"
@@ -112,6 +113,8 @@ extension KeyCatError {
         public static let outOfStock = Code(.outOfStock)
         /// A buyer holds as many unpaid orders, or units of a product in them, as they may.
         public static let reservationLimit = Code(.reservationLimit)
+        /// Something an account keeps is full (its address book); `context` has `limit`.
+        public static let limitReached = Code(.limitReached)
         /// An idempotency key came back with other input.
         public static let idempotencyKeyReused = Code(.idempotencyKeyReused)
         /// The first request with this idempotency key is still running: retry later.

@@ -7,7 +7,8 @@ public protocol AddressRepository: Sendable {
     func find(_ id: AddressID) throws(KeyCatError) -> SavedAddress?
     /// Adds an address; it becomes the default when `makeDefault` or when it is the user's first.
     ///
-    /// - Throws: `validation` (`addresses`) when the user already keeps `limit`.
+    /// - Throws: `limitReached` when the user already keeps `limit`: the request is good, the
+    ///   book is full (409, like other state a request cannot change).
     func add(_ address: DeliveryAddress, for user: UserID, makeDefault: Bool, limit: Int, at now: Date) throws(KeyCatError) -> SavedAddress
     /// Replaces an address of `user` (nil: no such address of theirs). `isDefault` true makes it
     /// the default in the same transaction; false clears it; nil leaves it.
