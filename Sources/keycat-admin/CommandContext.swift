@@ -25,6 +25,7 @@ struct CommandContext {
          readStandardInput: @escaping () -> String? = { readLine(strippingNewline: true) }) {
         databasePathOption = globals.databasePath
         databasePath = globals.databasePath ?? environment["KEYCAT_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "./keycat.db"
+        filesBeside = environment["KEYCAT_FILES"].flatMap { $0.isEmpty ? nil : $0 } ?? "keycat.db"
         json = globals.json
         self.console = console
         principal = .operatorConsole(environment["USER"] ?? environment["LOGNAME"] ?? "operator")
@@ -40,10 +41,15 @@ struct CommandContext {
         databasePath.replacingOccurrences(of: #"://([^:/@]*):[^@/]*@"#, with: "://$1:***@", options: .regularExpression)
     }
 
+    /// On Postgres, where the images folder and the PG simulator's file go, named as a database
+    /// path would (`KEYCAT_FILES`, as the example server reads it; default `keycat.db`, so they
+    /// sit in the working directory).
+    let filesBeside: String
+
     /// The configuration for the database: on Postgres, the images folder and the PG simulator's
-    /// file sit in the working directory, as they would beside `./keycat.db`.
+    /// file sit beside ``filesBeside``.
     func configuration() -> KeyCat.Configuration {
-        isPostgres ? KeyCat.Configuration(postgresURL: databasePath, filesBeside: "keycat.db")
+        isPostgres ? KeyCat.Configuration(postgresURL: databasePath, filesBeside: filesBeside)
             : KeyCat.Configuration(databasePath: databasePath)
     }
 

@@ -46,6 +46,53 @@ enum HTTPTestServer {
     }
 }
 
+/// One of the example servers `scripts/test` starts for suites that run on both stores: over
+/// SQLite, with the exports ``HTTPTestServer`` reads (`KEYCAT_TEST_SERVER_URL`, …), or over
+/// Postgres, with the same names under `KEYCAT_TEST_POSTGRES_` (`KEYCAT_TEST_POSTGRES_SERVER_URL`, …).
+struct HTTPTestServerInstance: Sendable, CustomStringConvertible {
+    static let sqlite = HTTPTestServerInstance(description: "SQLite", prefix: "KEYCAT_TEST_")
+    static let postgres = HTTPTestServerInstance(description: "Postgres", prefix: "KEYCAT_TEST_POSTGRES_")
+
+    /// The servers this run has: the SQLite one, and the Postgres one when scripts/test started
+    /// it. (``HTTPServerConfigurationTests`` fails a CI run with a Postgres database but no
+    /// Postgres server.)
+    static var configured: [HTTPTestServerInstance] { [sqlite, postgres].filter(\.isConfigured) }
+
+    let description: String
+    let prefix: String
+
+    func value(_ name: String) -> String? { HTTPTestServer.environment[prefix + name].flatMap { $0.isEmpty ? nil : $0 } }
+    var url: URL? { value("SERVER_URL").flatMap(URL.init(string:)) }
+    var isConfigured: Bool { url != nil }
+
+    func client() throws -> HTTPClient { HTTPClient(base: try #require(url, "\(prefix)SERVER_URL is not set (scripts/test sets it)")) }
+
+    /// The account `keycat-admin users create` made for `role` (`OPERATOR` or `SELLER`).
+    func account(_ role: String) throws -> (email: String, password: String) {
+        (try #require(value("\(role)_EMAIL"), "\(prefix)\(role)_EMAIL"), try #require(value("\(role)_PASSWORD"), "\(prefix)\(role)_PASSWORD"))
+    }
+
+    /// Runs the real `keycat-admin` on the server's database, as its operator would.
+    func admin(_ arguments: [String], input: String = "") throws -> (status: Int32, output: String) {
+        let binary = try #require(value("ADMIN"), "\(prefix)ADMIN (scripts/test-server exports it)")
+        let database = try #require(value("SERVER_DB"), "\(prefix)SERVER_DB")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments + ["--db", database]
+        process.environment = ["PATH": "/usr/bin:/bin", "USER": "tester"].merging(value("SERVER_FILES").map { ["KEYCAT_FILES": $0] } ?? [:]) { $1 }
+        let stdout = Pipe(), stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stdout
+        process.standardInput = stdin
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
+
 /// An HTTP answer with its JSON body parsed.
 struct HTTPAnswer: CustomStringConvertible, Sendable {
     let status: Int
@@ -164,6 +211,14 @@ struct HTTPServerConfigurationTests {
         guard HTTPTestServer.isCI else { return }
         #expect(HTTPTestServer.isConfigured, "CI=true but \(HTTPTestServer.skipReason)")
         let answer = try await HTTPTestServer.client().send("GET", "/products?limit=1")
+        #expect(answer.status == 200, "\(answer)")
+    }
+
+    @Test("a CI run with a Postgres database also has the example server over Postgres")
+    func postgresServerIsConfiguredInCI() async throws {
+        guard HTTPTestServer.isCI, HTTPTestServer.environment["KEYCAT_TEST_POSTGRES_URL"] != nil else { return }
+        #expect(HTTPTestServerInstance.postgres.isConfigured, "CI=true with KEYCAT_TEST_POSTGRES_URL but no KEYCAT_TEST_POSTGRES_SERVER_URL")
+        let answer = try await HTTPTestServerInstance.postgres.client().send("GET", "/products?limit=1")
         #expect(answer.status == 200, "\(answer)")
     }
 }

@@ -88,9 +88,19 @@ struct MarketplaceTests {
             try shop.expectHealthy()
 
             // The month closes a month later: each payout traced to its rows.
-            await expectFailure(.validation) { try keycat.settlements.close(try SettlementPeriod("2026-01"), by: shop.operatorConsole) }
-            shop.clock.advance(by: 40 * 86_400)
             let january = try SettlementPeriod("2026-01")
+            await expectFailure(.validation) { try keycat.settlements.close(january, by: shop.operatorConsole) }
+            await expectFailure(.validation) { try keycat.settlements.close(try SettlementPeriod("2026-02"), dryRun: true, by: shop.operatorConsole) }
+            // Before the month ends: a dry run shows it so far, and each seller's upcoming figures agree.
+            let soFar = try keycat.settlements.close(january, dryRun: true, by: shop.operatorConsole)
+            let upcomingB = try keycat.settlements.upcoming(by: sellerB)
+            #expect(soFar.first { $0.sellerID == sellerB.userID }?.payout.won == upcomingB.tally.payout && upcomingB.tally.payout == 39_000)
+            #expect(upcomingB.entries.count == 4 && upcomingB.entries.allSatisfy { $0.orderID == order.id && $0.commission != nil })
+            #expect(try keycat.settlements.upcoming(seller: sellerB.userID, by: sellerA).sellerID == sellerA.userID)
+            #expect(try keycat.settlements.upcoming(seller: sellerB.userID, by: shop.operatorConsole).tally == upcomingB.tally)
+            #expect(try keycat.settlements.upcoming(by: stranger).tally == SettlementTally())
+            await expectFailure(.forbidden) { try keycat.settlements.upcoming(by: buyer) }
+            shop.clock.advance(by: 40 * 86_400)
             let preview = try keycat.settlements.close(january, dryRun: true, by: shop.operatorConsole)
             let settlements = try keycat.settlements.close(january, by: shop.operatorConsole)
             #expect(preview.map(\.payout) == settlements.map(\.payout))
@@ -109,6 +119,7 @@ struct MarketplaceTests {
             await expectFailure(.notFound) { try keycat.settlements.settlement(b.id, by: sellerA) }
             #expect(try keycat.settlements.list(by: sellerA).items.map(\.id) == [a.id])
             await expectFailure(.duplicate) { try keycat.settlements.close(january, by: shop.operatorConsole) }
+            #expect(try keycat.settlements.upcoming(by: sellerB).tally == SettlementTally())
             try shop.expectHealthy()
 
             // A later refund falls into the next month; January stays as it was.

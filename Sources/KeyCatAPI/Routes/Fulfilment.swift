@@ -51,6 +51,11 @@ enum FulfilmentRoutes {
                                                            by: context.principal())
             return .json(PageBody(page) { SettlementBody($0) })
         },
+        Route("GET", "/seller/settlements/upcoming", .roles([.seller, .admin]), query: ["seller_id"]) { context in
+            let upcoming = try context.keycat.settlements.upcoming(seller: context.integer("seller_id").map(UserID.init),
+                                                                   by: context.principal())
+            return .json(UpcomingSettlementBody(upcoming))
+        },
         Route("GET", "/seller/settlements/{id}", .roles([.seller, .admin])) { context in
             let (settlement, entries) = try context.keycat.settlements.settlement(context.id(), by: context.principal())
             return .json(SettlementBody(settlement, entries: entries))
@@ -199,6 +204,7 @@ struct SettlementBody: Encodable, Sendable {
     }
 
     init(_ settlement: Settlement, entries: [SettlementEntry]? = nil) {
+        self.entries = entries?.map(Entry.init)
         id = settlement.id.rawValue
         period = settlement.period
         sellerID = settlement.sellerID.rawValue
@@ -209,10 +215,43 @@ struct SettlementBody: Encodable, Sendable {
         payout = settlement.payout.won
         entryCount = settlement.entryCount
         createdAt = settlement.createdAt
-        self.entries = entries?.map {
-            Entry(id: $0.id, kind: $0.kind.rawValue, orderID: $0.orderID.rawValue, shipmentID: $0.shipmentID.rawValue, line: $0.line,
-                  paymentID: $0.paymentID, refundID: $0.refundID, category: $0.category?.rawValue, amount: $0.amount.won,
-                  commission: $0.commission?.won, occurredAt: $0.occurredAt)
-        }
+    }
+}
+
+extension SettlementBody.Entry {
+    init(_ entry: SettlementEntry) {
+        self.init(id: entry.id, kind: entry.kind.rawValue, orderID: entry.orderID.rawValue, shipmentID: entry.shipmentID.rawValue,
+                  line: entry.line, paymentID: entry.paymentID, refundID: entry.refundID, category: entry.category?.rawValue,
+                  amount: entry.amount.won, commission: entry.commission?.won, occurredAt: entry.occurredAt)
+    }
+}
+
+/// What a seller has earned that no closed period settled yet, and the entries behind it.
+struct UpcomingSettlementBody: Encodable, Sendable {
+    var sellerID: Int64
+    var asOf: Date
+    var sales: Int64
+    var deliveryFees: Int64
+    var refunds: Int64
+    var commission: Int64
+    var payout: Int64
+    var entryCount: Int
+    var entries: [SettlementBody.Entry]
+
+    enum CodingKeys: String, CodingKey {
+        case sellerID = "seller_id", asOf = "as_of", sales, deliveryFees = "delivery_fees", refunds, commission, payout
+        case entryCount = "entry_count", entries
+    }
+
+    init(_ upcoming: UpcomingSettlement) {
+        sellerID = upcoming.sellerID.rawValue
+        asOf = upcoming.asOf
+        sales = upcoming.tally.sales
+        deliveryFees = upcoming.tally.deliveryFees
+        refunds = upcoming.tally.refunds
+        commission = upcoming.tally.commission
+        payout = upcoming.tally.payout
+        entryCount = upcoming.tally.entryCount
+        entries = upcoming.entries.map(SettlementBody.Entry.init)
     }
 }

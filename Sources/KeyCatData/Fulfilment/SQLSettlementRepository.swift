@@ -33,86 +33,74 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
             settlementID: row.optionalInt64(12).map(SettlementID.init))
     }
 
-    /// What closing adds up for one seller.
-    struct Totals {
-        var sales: Int64 = 0
-        var fees: Int64 = 0
-        var refunds: Int64 = 0
-        var commission: Int64 = 0
-        var entries: [(id: Int64, commission: Int64)] = []
-
-        var payout: Int64 { sales + fees - refunds - commission }
-    }
-
     package func close(_ period: SettlementPeriod, commission policy: CommissionPolicy, dryRun: Bool, audit: AuditEntry,
                        at now: Date) throws(KeyCatError) -> [Settlement] {
+        // A dry run only reads, so it works on a read-only database (`keycat-admin` opens one).
         try storage {
-            try database.write { connection in
-                let closed = try connection.queryOne("SELECT 1 FROM settlement_periods WHERE period = ?",
-                                                     [.text(period.description)]) { _ in true }
-                guard closed == nil else {
-                    throw KeyCatError(.duplicate, "period \(period) is already closed; its settlements never change",
-                                      context: ["period": period.description])
-                }
-                var totals: [Int64: Totals] = [:]
-                try connection.forEach("""
-                    SELECT \(Self.entryColumns) FROM settlement_entries
-                    WHERE settlement_id IS NULL AND occurred_at < ? ORDER BY occurred_at, id
-                    """, [StoredTime.value(period.end)]) { row in
-                    let entry = Self.decodeEntry(row)
-                    let commission = policy.commission(on: entry.amount.won, category: entry.category)
-                    var seller = totals[entry.sellerID.rawValue] ?? Totals()
-                    switch (entry.kind, entry.line) {
-                    case (.sale, .some): seller.sales += entry.amount.won; seller.commission += commission
-                    case (.sale, nil): seller.fees += entry.amount.won; seller.commission += commission
-                    case (.refund, _): seller.refunds += entry.amount.won; seller.commission -= commission
-                    }
-                    seller.entries.append((entry.id, commission))
-                    totals[entry.sellerID.rawValue] = seller
-                }
-                if !dryRun {
-                    try connection.run("""
-                        INSERT INTO settlement_periods (period, starts_at, ends_at, closed_at, closed_by) VALUES (?, ?, ?, ?, ?)
-                        """, [.text(period.description), StoredTime.value(period.start), StoredTime.value(period.end),
-                              StoredTime.value(now), .text(audit.actor)])
-                }
-                var settlements: [Settlement] = []
-                for (seller, total) in totals.sorted(by: { $0.key < $1.key }) {
-                    var settlement = Settlement(
-                        id: SettlementID(0), period: period.description, sellerID: UserID(seller), sales: Money(won: total.sales),
-                        deliveryFees: Money(won: total.fees), refunds: Money(won: total.refunds), commission: Money(won: total.commission),
-                        payout: Money(won: total.payout), entryCount: total.entries.count, createdAt: now)
-                    if !dryRun {
-                        settlement.id = SettlementID(try connection.insertReturningID("""
-                            INSERT INTO settlements (period, seller_id, sales, delivery_fees, refunds, commission, payout, entries, created_at)
-                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                            """, [.text(period.description), .integer(seller), .integer(total.sales), .integer(total.fees),
-                                  .integer(total.refunds), .integer(total.commission), .integer(total.payout),
-                                  .int(total.entries.count), StoredTime.value(now)]))
-                        // One statement stamps the seller's entries, each with the commission
-                        // the policy gives it (the same integer arithmetic as above).
-                        let rates = ProductCategory.allCases.map { "WHEN '\($0.rawValue)' THEN \(policy.rate(for: $0))" }.joined(separator: " ")
-                        let stamped = try connection.run("""
-                            UPDATE settlement_entries SET settlement_id = ?,
-                                commission = CASE WHEN category IS NULL THEN 0
-                                                  ELSE amount * (CASE category \(rates) ELSE \(policy.defaultRate) END) / 10000 END
-                            WHERE settlement_id IS NULL AND id IN (\(connection.dialect.integersFromJSON))
-                            """, [.integer(settlement.id.rawValue),
-                                  .text("[" + total.entries.map { String($0.id) }.joined(separator: ",") + "]")])
-                        guard stamped == total.entries.count else {
-                            throw KeyCatError(.requestInProgress, "entries of seller \(seller) changed while \(period) was closing; run it again")
-                        }
-                    }
-                    settlements.append(settlement)
-                }
-                if !dryRun {
-                    var audit = audit
-                    audit.detail += "; \(settlements.count) settlements, payouts \(settlements.reduce(0) { $0 + $1.payout.won }) won"
-                    try AuditLogTable.insert(audit, on: connection)
-                }
-                return settlements
-            }
+            try dryRun ? database.read { try settle(period, policy, dryRun: true, audit: audit, at: now, on: $0) }
+                : database.write { try settle(period, policy, dryRun: false, audit: audit, at: now, on: $0) }
         }
+    }
+
+    private func settle(_ period: SettlementPeriod, _ policy: CommissionPolicy, dryRun: Bool, audit: AuditEntry, at now: Date,
+                        on connection: Database.Connection) throws -> [Settlement] {
+        let closed = try connection.queryOne("SELECT 1 FROM settlement_periods WHERE period = ?",
+                                             [.text(period.description)]) { _ in true }
+        guard closed == nil else {
+            throw KeyCatError(.duplicate, "period \(period) is already closed; its settlements never change",
+                              context: ["period": period.description])
+        }
+        var totals: [Int64: (tally: SettlementTally, entries: [Int64])] = [:]
+        try connection.forEach("""
+            SELECT \(Self.entryColumns) FROM settlement_entries
+            WHERE settlement_id IS NULL AND occurred_at < ? ORDER BY occurred_at, id
+            """, [StoredTime.value(period.end)]) { row in
+            let entry = Self.decodeEntry(row)
+            totals[entry.sellerID.rawValue, default: (SettlementTally(), [])].tally.add(entry, policy: policy)
+            totals[entry.sellerID.rawValue]?.entries.append(entry.id)
+        }
+        if !dryRun {
+            try connection.run("""
+                INSERT INTO settlement_periods (period, starts_at, ends_at, closed_at, closed_by) VALUES (?, ?, ?, ?, ?)
+                """, [.text(period.description), StoredTime.value(period.start), StoredTime.value(period.end),
+                      StoredTime.value(now), .text(audit.actor)])
+        }
+        var settlements: [Settlement] = []
+        for (seller, (total, entries)) in totals.sorted(by: { $0.key < $1.key }) {
+            var settlement = Settlement(
+                id: SettlementID(0), period: period.description, sellerID: UserID(seller), sales: Money(won: total.sales),
+                deliveryFees: Money(won: total.deliveryFees), refunds: Money(won: total.refunds),
+                commission: Money(won: total.commission), payout: Money(won: total.payout), entryCount: total.entryCount,
+                createdAt: now)
+            if !dryRun {
+                settlement.id = SettlementID(try connection.insertReturningID("""
+                    INSERT INTO settlements (period, seller_id, sales, delivery_fees, refunds, commission, payout, entries, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.text(period.description), .integer(seller), .integer(total.sales), .integer(total.deliveryFees),
+                          .integer(total.refunds), .integer(total.commission), .integer(total.payout),
+                          .int(total.entryCount), StoredTime.value(now)]))
+                // One statement stamps the seller's entries, each with the commission
+                // the policy gives it (the same integer arithmetic as above).
+                let rates = ProductCategory.allCases.map { "WHEN '\($0.rawValue)' THEN \(policy.rate(for: $0))" }.joined(separator: " ")
+                let stamped = try connection.run("""
+                    UPDATE settlement_entries SET settlement_id = ?,
+                        commission = CASE WHEN category IS NULL THEN 0
+                                          ELSE amount * (CASE category \(rates) ELSE \(policy.defaultRate) END) / 10000 END
+                    WHERE settlement_id IS NULL AND id IN (\(connection.dialect.integersFromJSON))
+                    """, [.integer(settlement.id.rawValue),
+                          .text("[" + entries.map(String.init).joined(separator: ",") + "]")])
+                guard stamped == entries.count else {
+                    throw KeyCatError(.requestInProgress, "entries of seller \(seller) changed while \(period) was closing; run it again")
+                }
+            }
+            settlements.append(settlement)
+        }
+        if !dryRun {
+            var audit = audit
+            audit.detail += "; \(settlements.count) settlements, payouts \(settlements.reduce(0) { $0 + $1.payout.won }) won"
+            try AuditLogTable.insert(audit, on: connection)
+        }
+        return settlements
     }
 
     package func settlements(period: SettlementPeriod?, seller: UserID?, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Settlement] {
@@ -140,6 +128,17 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
             try database.read {
                 try $0.query("SELECT \(Self.entryColumns) FROM settlement_entries WHERE settlement_id = ? ORDER BY occurred_at, id",
                              [.integer(id.rawValue)], Self.decodeEntry)
+            }
+        }
+    }
+
+    package func forEachUnsettled(of seller: UserID, _ body: (SettlementEntry) -> Void) throws(KeyCatError) {
+        try storage {
+            try database.read {
+                try $0.forEach("""
+                    SELECT \(Self.entryColumns) FROM settlement_entries WHERE seller_id = ? AND settlement_id IS NULL
+                    ORDER BY occurred_at, id
+                    """, [.integer(seller.rawValue)]) { body(Self.decodeEntry($0)) }
             }
         }
     }

@@ -129,6 +129,56 @@ public struct Settlement: Sendable, Hashable, Identifiable {
     }
 }
 
+/// What a seller's unsettled entries add up to, by the rule closing a period uses: sales and
+/// delivery fees in, refunds out, the commission each sale line carries less what each refund
+/// gives back.
+public struct SettlementTally: Sendable, Hashable {
+    public var sales: Int64 = 0
+    public var deliveryFees: Int64 = 0
+    public var refunds: Int64 = 0
+    public var commission: Int64 = 0
+    public var entryCount = 0
+
+    public init() {}
+
+    /// `sales + deliveryFees − refunds − commission`.
+    public var payout: Int64 { sales + deliveryFees - refunds - commission }
+
+    /// Counts `entry` in and returns the commission it carries under `policy` (positive for a
+    /// sale, and the amount a refund gives back, also positive).
+    @discardableResult
+    public mutating func add(_ entry: SettlementEntry, policy: CommissionPolicy) -> Int64 {
+        let commission = policy.commission(on: entry.amount.won, category: entry.category)
+        switch (entry.kind, entry.line) {
+        case (.sale, .some): sales += entry.amount.won; self.commission += commission
+        case (.sale, nil): deliveryFees += entry.amount.won; self.commission += commission
+        case (.refund, _): refunds += entry.amount.won; self.commission -= commission
+        }
+        entryCount += 1
+        return commission
+    }
+}
+
+/// What a seller has earned that no closed period has settled yet, as of a moment: the figures
+/// the next closes will pay under today's commission, and the entries behind them.
+public struct UpcomingSettlement: Sendable, Hashable {
+    /// Entries shown with the figures, oldest first; the figures count them all.
+    public static let entryLimit = 500
+
+    public var sellerID: UserID
+    public var asOf: Date
+    public var tally: SettlementTally
+    /// The oldest ``entryLimit`` unsettled entries, each with the commission it would carry.
+    public var entries: [SettlementEntry]
+
+    public init(sellerID: UserID, asOf: Date, tally: SettlementTally, entries: [SettlementEntry]) {
+        self.sellerID = sellerID
+        self.asOf = asOf
+        self.tally = tally
+        self.entries = entries
+    }
+}
+
 /// One row a settlement adds up: a sale (one order line, or one shipment's delivery fee) when
 /// the order was paid, or a refund of one, when the refund was done.
 public struct SettlementEntry: Sendable, Hashable, Codable {
@@ -186,4 +236,7 @@ public protocol SettlementRepository: Sendable {
     func settlement(_ id: SettlementID) throws(KeyCatError) -> Settlement?
     /// The rows one settlement adds up, in the order they occurred.
     func entries(of id: SettlementID) throws(KeyCatError) -> [SettlementEntry]
+    /// Calls `body` with each of `seller`'s entries that no settlement took yet, in the order
+    /// they occurred.
+    func forEachUnsettled(of seller: UserID, _ body: (SettlementEntry) -> Void) throws(KeyCatError)
 }

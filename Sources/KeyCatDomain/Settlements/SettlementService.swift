@@ -22,14 +22,16 @@ public struct SettlementService: Sendable {
     }
 
     /// Closes a month: one settlement per seller with entries in it (admin). With `dryRun`,
-    /// returns what closing would make and writes nothing.
+    /// returns what closing would make and writes nothing; a dry run of the month still under
+    /// way shows what closing it now would make, so far.
     ///
-    /// - Throws: `validation` for a month that has not ended; `duplicate` for one already closed.
+    /// - Throws: `validation` for closing a month that has not ended; `duplicate` for one
+    ///   already closed.
     public func close(_ period: SettlementPeriod, dryRun: Bool = false, commission override: CommissionPolicy? = nil,
                       by principal: Principal) throws(KeyCatError) -> [Settlement] {
         try principal.require(.admin, to: "close settlement periods")
         let now = clock.now()
-        guard now >= period.end else {
+        guard now >= period.end || (dryRun && now >= period.start) else {
             throw KeyCatError.validation("period", "\(period) has not ended yet (it ends \(period.end) UTC)")
         }
         let policy = try (override ?? commission).validated()
@@ -54,6 +56,26 @@ public struct SettlementService: Sendable {
             next = cursors.encode(CursorPosition(sortKey: last.id.rawValue, id: last.id.rawValue), query: query)
         }
         return Page(items: items, nextCursor: next)
+    }
+
+    /// What `seller` (a seller: themselves) has earned that no closed period settled yet, under
+    /// today's commission: the figures count every unsettled entry, and the oldest
+    /// ``UpcomingSettlement/entryLimit`` are listed with the commission each would carry.
+    public func upcoming(seller: UserID? = nil, by principal: Principal) throws(KeyCatError) -> UpcomingSettlement {
+        try principal.require(.seller, .admin, to: "read settlements")
+        let seller = principal.role == .admin ? seller ?? principal.userID : principal.userID
+        let policy = try commission.validated()
+        var tally = SettlementTally()
+        var entries: [SettlementEntry] = []
+        try settlements.forEachUnsettled(of: seller) { entry in
+            let commission = tally.add(entry, policy: policy)
+            if entries.count < UpcomingSettlement.entryLimit {
+                var entry = entry
+                entry.commission = Money(won: commission)
+                entries.append(entry)
+            }
+        }
+        return UpcomingSettlement(sellerID: seller, asOf: clock.now(), tally: tally, entries: entries)
     }
 
     /// One settlement and the entries it adds up, for its seller or an admin.

@@ -38,22 +38,7 @@ struct HostileAccountsTests {
 
     /// Runs `keycat-admin` on the server's database.
     static func admin(_ arguments: [String], input: String = "") throws -> (status: Int32, output: String) {
-        let binary = try #require(HTTPTestServer.environment["KEYCAT_TEST_ADMIN"], "KEYCAT_TEST_ADMIN (scripts/test-server exports it)")
-        let database = try #require(HTTPTestServer.environment["KEYCAT_TEST_SERVER_DB"], "KEYCAT_TEST_SERVER_DB")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments + ["--db", database]
-        process.environment = ["PATH": "/usr/bin:/bin", "USER": "tester"]
-        let stdout = Pipe(), stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stdout
-        process.standardInput = stdin
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        try HTTPTestServerInstance.sqlite.admin(arguments, input: input)
     }
 
     // MARK: 4. Cheap exhaustion

@@ -15,8 +15,9 @@ struct SettlementsRunCommand: AdminCommand {
     static let configuration = CommandConfiguration(
         name: "run",
         abstract: "Close a month (Korean time): one settlement per seller; it never changes afterwards.",
-        options: [OptionSpec(name: "period", valueName: "YYYY-MM", help: "The month to close; it must have ended.", isRequired: true)],
-        flags: [FlagSpec(name: "dry-run", help: "Show what closing would make, and write nothing.")])
+        options: [OptionSpec(name: "period", valueName: "YYYY-MM", help: "The month to close; it must have ended (a dry run may name the current month).",
+                               isRequired: true)],
+        flags: [FlagSpec(name: "dry-run", help: "Show what closing would make, and write nothing; for the current month, so far.")])
 
     let period: String
     let dryRun: Bool
@@ -29,12 +30,15 @@ struct SettlementsRunCommand: AdminCommand {
     func run(_ context: CommandContext) throws {
         let keycat = try dryRun ? context.openForReading() : context.openForWriting()
         defer { keycat.close() }
-        let settlements = try keycat.settlements.close(try SettlementPeriod(period), dryRun: dryRun, by: context.operatorPrincipal)
+        let month = try SettlementPeriod(period)
+        let settlements = try keycat.settlements.close(month, dryRun: dryRun, by: context.operatorPrincipal)
         let total = settlements.reduce(Int64(0)) { $0 + $1.payout.won }
-        context.emit(json: .object([("period", .string(period)), ("dry_run", .bool(dryRun)),
+        let ongoing = Date() < month.end
+        context.emit(json: .object([("period", .string(period)), ("dry_run", .bool(dryRun)), ("month_ended", .bool(!ongoing)),
                                     ("items", .array(settlements.map(SettlementOutput.json)))]),
                      human: SettlementOutput.table(settlements)
-                         + "\(dryRun ? "Would close" : "Closed") \(period): \(settlements.count) sellers, payouts \(Money(won: total)).")
+                         + "\(dryRun ? "Would close" : "Closed") \(period)\(ongoing ? " as of now (the month has not ended)" : ""): "
+                         + "\(settlements.count) sellers, payouts \(Money(won: total)).")
     }
 }
 

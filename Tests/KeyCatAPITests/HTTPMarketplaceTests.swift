@@ -1,0 +1,173 @@
+import Foundation
+import KeyCatPGSimulator
+import Testing
+
+/// The marketplace over real HTTP, on the example server over each store: two sellers and a
+/// buyer, a cart holding both sellers' products, checkout to a saved address, payment in the
+/// simulator's window; each seller's desk shows only their lines (and where they go), a third
+/// seller sees nothing; one seller ships, the other refunds a line, both deliver; each seller's
+/// upcoming settlement is traced to the payment and refund rows, the operator's dry run of the
+/// month agrees, and `db check` is clean.
+@Suite("The marketplace over real HTTP", .enabled(if: !HTTPTestServerInstance.configured.isEmpty, "\(HTTPTestServer.skipReason)"))
+struct HTTPMarketplaceTests {
+    static let password = "keycat-seller-1"
+
+    /// A verified seller made by the operator with `keycat-admin users create`, logged in.
+    static func seller(_ server: HTTPTestServerInstance, _ client: HTTPClient, _ name: String) async throws -> HTTPSession {
+        let email = "\(name).\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        let made = try server.admin(["users", "create", "--email", email, "--nick", name, "--role", "seller"], input: password + "\n")
+        try #require(made.status == 0, "\(made.output)")
+        return try await client.logIn(email, password)
+    }
+
+    static func listing(_ seller: HTTPSession, _ title: String, price: Int, fee: Int, category: String) async throws -> Int64 {
+        var product = HTTPJourneyTests.product(title: title, price: price, stock: 5, category: category)
+        product["delivery_fee"] = fee
+        let created = try await seller.send("POST", "/products", json: product)
+        try #require(created.status == 201, "\(created)")
+        return try #require(created.int("id"))
+    }
+
+    /// The month now in Korea, as settlement periods are named.
+    static var currentPeriod: String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 9 * 3600)!
+        let parts = calendar.dateComponents([.year, .month], from: Date())
+        return String(format: "%04d-%02d", parts.year!, parts.month!)
+    }
+
+    @Test("two sellers' parcels from one cart: desks, a partial shipment, a line refund, delivery, the settlement traced",
+          arguments: HTTPTestServerInstance.configured)
+    func journey(_ server: HTTPTestServerInstance) async throws {
+        let client = try server.client()
+        let sellerA = try await Self.seller(server, client, "seller-a")
+        let sellerB = try await Self.seller(server, client, "seller-b")
+        let stranger = try await Self.seller(server, client, "seller-c")
+        let board = try await Self.listing(sellerA, "Marketplace board", price: 100_000, fee: 3_000, category: "keyboard")
+        let caps = try await Self.listing(sellerB, "Marketplace caps", price: 20_000, fee: 2_500, category: "keycap")
+        let switches = try await Self.listing(sellerB, "Marketplace switches", price: 10_000, fee: 3_000, category: "switch")
+
+        // The buyer saves an address; a malformed one is refused and nothing is saved.
+        let email = "buyer.\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        let signUp = try await client.send("POST", "/users", json: ["email": email, "password": "keycat123", "nick": "mina"])
+        try #require(signUp.status == 201, "\(signUp)")
+        let buyer = try await client.logIn(email, "keycat123")
+        let bad = try await buyer.send("POST", "/me/addresses", json: [
+            "recipient": "김민아", "phone": "010-1234-567", "postcode": "06236", "road_address": "서울특별시 강남구 테헤란로 152",
+        ])
+        #expect(bad.status == 400 && bad.code == "validation" && bad["field"] as? String == "phone", "\(bad)")
+        let saved = try await buyer.send("POST", "/me/addresses", json: [
+            "recipient": "김민아", "phone": "01012345678", "postcode": "06236", "road_address": "서울특별시 강남구 테헤란로 152",
+            "detail": "12층 1201호", "request": "문 앞에 놓아 주세요",
+        ])
+        try #require(saved.status == 201 && saved["is_default"] as? Bool == true && saved["phone"] as? String == "010-1234-5678",
+                     "\(saved)")
+        let book = try await buyer.send("GET", "/me/addresses")
+        #expect(book.items.count == 1, "\(book)")
+        #expect(try await sellerA.send("GET", "/me/addresses").items.isEmpty)
+
+        // One cart, both sellers' products; checkout to the saved address.
+        for (product, quantity) in [(board, 1), (caps, 2), (switches, 1)] {
+            let added = try await buyer.send("POST", "/cart/items", json: ["product_id": product, "quantity": quantity])
+            try #require(added.status == 200, "\(added)")
+        }
+        let checkout = try await buyer.send("POST", "/checkout", json: ["address_id": try #require(saved.int("id"))])
+        try #require(checkout.status == 201, "\(checkout)")
+        let orderID = try #require(checkout.int("id"))
+        // One fee per seller: A's 3,000; B's two lines bundled at the higher of 2,500 and 3,000.
+        #expect(checkout.int("delivery_total") == 6_000 && checkout.int("amount") == 156_000, "\(checkout)")
+        let shipments = try #require(checkout["shipments"] as? [[String: Any]])
+        #expect(Set(shipments.compactMap { ($0["seller_id"] as? NSNumber)?.int64Value }) == [sellerA.userID, sellerB.userID])
+        #expect((checkout["shipping_address"] as? [String: Any])?["detail"] as? String == "12층 1201호", "\(checkout)")
+
+        // Pay in the simulator's window, then confirm.
+        let merchantUID = try #require(checkout["merchant_uid"] as? String)
+        let paid = try await client.send("POST", "/pg/payments/\(merchantUID)", json: ["card_number": PGTestCard.success.number])
+        try #require(paid.status == 200 && paid["status"] as? String == "paid", "\(paid)")
+        let confirmed = try await buyer.send("POST", "/orders/\(orderID)/confirm", json: ["imp_uid": try #require(paid["imp_uid"] as? String)])
+        #expect(confirmed.status == 200 && confirmed["status"] as? String == "paid" && confirmed["fulfilment"] as? String == "unfulfilled",
+                "\(confirmed)")
+
+        // Each desk holds only its seller's lines, the address and the buyer's nick; a third
+        // seller's desk is empty and their hands off both parcels.
+        let deskA = try await sellerA.send("GET", "/seller/orders").items
+        let deskB = try await sellerB.send("GET", "/seller/orders").items
+        try #require(deskA.count == 1 && deskB.count == 1, "\(deskA) \(deskB)")
+        #expect((deskA[0]["lines"] as? [[String: Any]])?.compactMap { ($0["product_id"] as? NSNumber)?.int64Value } == [board])
+        #expect(Set((deskB[0]["lines"] as? [[String: Any]])?.compactMap { ($0["product_id"] as? NSNumber)?.int64Value } ?? [])
+            == [caps, switches])
+        #expect((deskA[0]["shipping_address"] as? [String: Any])?["road_address"] as? String == "서울특별시 강남구 테헤란로 152")
+        #expect(deskA[0]["buyer_nick"] as? String == "mina" && deskA[0]["buyer_email"] == nil)
+        #expect(try await stranger.send("GET", "/seller/orders").items.isEmpty)
+        let shipmentA = try #require((deskA[0]["shipment"] as? [String: Any])?["id"] as? NSNumber).int64Value
+        let shipmentB = try #require((deskB[0]["shipment"] as? [String: Any])?["id"] as? NSNumber).int64Value
+        let tracking: [String: Any] = ["carrier": "CJ대한통운", "tracking_number": "5531-2026-1123"]
+        let foreign = try await stranger.send("POST", "/shipments/\(shipmentA)/ship", json: tracking)
+        #expect(foreign.status == 404, "\(foreign)")
+        let crossed = try await sellerB.send("POST", "/shipments/\(shipmentA)/ship", json: tracking)
+        #expect(crossed.status == 404, "\(crossed)")
+        let badNumber = try await sellerA.send("POST", "/shipments/\(shipmentA)/ship", json: ["carrier": "CJ대한통운", "tracking_number": "12"])
+        #expect(badNumber.status == 400 && badNumber.code == "validation" && badNumber["field"] as? String == "tracking_number", "\(badNumber)")
+
+        // A ships: the order is partly shipped.
+        let shippedA = try await sellerA.send("POST", "/shipments/\(shipmentA)/ship", json: tracking)
+        #expect(shippedA.status == 200 && shippedA["status"] as? String == "shipped" && shippedA["tracking_number"] as? String == "553120261123",
+                "\(shippedA)")
+        let partly = try await buyer.send("GET", "/orders/\(orderID)")
+        #expect(partly["status"] as? String == "paid" && partly["fulfilment"] as? String == "partially_shipped", "\(partly)")
+
+        // B refunds the switches line before shipping it; refunding it again is refused.
+        let lines = try #require(checkout["lines"] as? [[String: Any]])
+        let switchesLine = try #require(lines.firstIndex { ($0["product_id"] as? NSNumber)?.int64Value == switches })
+        let refund: [String: Any] = ["lines": [switchesLine], "reason": "out of that colour", "restock": true]
+        let refunded = try await sellerB.send("POST", "/shipments/\(shipmentB)/refund", json: refund)
+        #expect(refunded.status == 200, "\(refunded)")
+        let again = try await sellerB.send("POST", "/shipments/\(shipmentB)/refund", json: refund)
+        #expect(again.status == 409, "\(again)")
+        let restocked = try await client.send("GET", "/products/\(switches)")
+        #expect(restocked["stock"] as? Int == 5, "\(restocked)")
+
+        // B ships, both parcels arrive.
+        let shippedB = try await sellerB.send("POST", "/shipments/\(shipmentB)/ship", json: ["carrier": "kr.hanjin", "tracking_number": "4123456789"])
+        #expect(shippedB.status == 200, "\(shippedB)")
+        for (seller, shipment) in [(sellerA, shipmentA), (sellerB, shipmentB)] {
+            let delivered = try await seller.send("POST", "/shipments/\(shipment)/deliver")
+            #expect(delivered.status == 200 && delivered["status"] as? String == "delivered", "\(delivered)")
+        }
+        let done = try await buyer.send("GET", "/orders/\(orderID)")
+        #expect(done["status"] as? String == "partially_refunded" && done["fulfilment"] as? String == "delivered"
+                && done.int("refunded_amount") == 10_000, "\(done)")
+
+        // Each seller's upcoming settlement, traced to the payment and the refund.
+        let upcomingA = try await sellerA.send("GET", "/seller/settlements/upcoming")
+        let upcomingB = try await sellerB.send("GET", "/seller/settlements/upcoming")
+        // A: 100,000 sold + 3,000 fee − 10 % of 100,000.
+        #expect(upcomingA.int("sales") == 100_000 && upcomingA.int("delivery_fees") == 3_000 && upcomingA.int("commission") == 10_000
+                && upcomingA.int("payout") == 93_000, "\(upcomingA)")
+        // B: 50,000 sold + 3,000 fee − 10,000 refunded − 10 % of the 40,000 kept.
+        #expect(upcomingB.int("sales") == 50_000 && upcomingB.int("refunds") == 10_000 && upcomingB.int("commission") == 4_000
+                && upcomingB.int("payout") == 39_000, "\(upcomingB)")
+        let entries = (upcomingA["entries"] as? [[String: Any]] ?? []) + (upcomingB["entries"] as? [[String: Any]] ?? [])
+        #expect(entries.count == 6 && entries.allSatisfy { ($0["order_id"] as? NSNumber)?.int64Value == orderID }, "\(entries)")
+        let sales = entries.filter { $0["kind"] as? String == "sale" }, refunds = entries.filter { $0["kind"] as? String == "refund" }
+        #expect(sales.count == 5 && Set(sales.compactMap { ($0["payment_id"] as? NSNumber)?.int64Value }).count == 1, "\(sales)")
+        #expect(refunds.count == 1 && refunds[0]["refund_id"] is NSNumber && refunds[0]["amount"] as? Int == 10_000, "\(refunds)")
+        let payouts = [upcomingA, upcomingB].compactMap { $0.int("payout") }.reduce(0, +)
+        let commissions = [upcomingA, upcomingB].compactMap { $0.int("commission") }.reduce(0, +)
+        #expect(payouts + commissions == 156_000 - 10_000)
+        let nothing = try await stranger.send("GET", "/seller/settlements/upcoming")
+        #expect(nothing.int("payout") == 0 && nothing.int("entry_count") == 0, "\(nothing)")
+        #expect(try await buyer.send("GET", "/seller/settlements/upcoming").status == 403)
+
+        // The operator's dry run of the month so far agrees, and the database is consistent.
+        let dryRun = try server.admin(["settlements", "run", "--period", Self.currentPeriod, "--dry-run", "--json"])
+        #expect(dryRun.status == 0, "\(dryRun.output)")
+        let items = (try? JSONSerialization.jsonObject(with: Data(dryRun.output.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []
+        for (seller, payout) in [(sellerA.userID, 93_000), (sellerB.userID, 39_000)] {
+            let item = items.first { ($0["seller_id"] as? NSNumber)?.int64Value == seller }
+            #expect(item?["payout"] as? Int == payout, "\(dryRun.output.prefix(2_000))")
+        }
+        let check = try server.admin(["db", "check"])
+        #expect(check.status == 0, "\(check.output)")
+    }
+}
