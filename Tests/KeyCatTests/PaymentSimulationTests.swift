@@ -25,7 +25,7 @@ struct PaymentSimulationTests {
             return options
         }
         return [
-            Case(name: "no faults", options: options { _ in }),
+            Case(name: "no faults, sellers refunding lines of half the orders", options: options { $0.lineRefundRate = 0.5 }),
             Case(name: "PG 5xx, lost answers, duplicate and reordered webhooks", options: options {
                 $0.faultRate = 0.1
                 $0.timeoutRate = 0.1
@@ -51,6 +51,11 @@ struct PaymentSimulationTests {
             #expect(report.outOfStock > 0, "the buyers should have run out of units: \(report)")
             #expect(report.oversoldUnits == 0 && report.ordersChargedTwice == 0)
             #expect(report.paidPaymentsWithoutPaidOrder == 0 && report.stockConservationErrors == 0)
+            #expect(report.settlementIdentityErrors == 0 && report.ordersWithoutAddress == 0)
+            if scenario.options.lineRefundRate >= 0.5 {
+                let refunded = report.statusCounts["partially_refunded", default: 0] + report.statusCounts["refunded", default: 0]
+                #expect(refunded > 0, "sellers refunded no line: \(report.statusCounts)")
+            }
         }
     }
 

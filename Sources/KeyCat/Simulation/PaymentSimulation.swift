@@ -19,8 +19,9 @@ public enum PaymentSimulation {
         public var buyers = 20
         /// Products they race for.
         public var products = 10
-        /// Units per product. Nil (the default): 90% of what the orders want on average, so most
-        /// orders succeed and the last units are fought over.
+        /// Units per product. Nil (the default): 90% of what the orders want on average (about
+        /// two products a cart, 1.5 units each), so most orders succeed and the last units are
+        /// fought over.
         public var stock: Int?
         /// Chance a buyer pays with a card that is declined (half of them retry with a good card).
         public var declineRate = 0.1
@@ -34,6 +35,8 @@ public enum PaymentSimulation {
         public var abandonRate = 0.1
         /// Chance a buyer who paid never confirms (the webhook or reconciliation must settle it).
         public var skipConfirmRate = 0.2
+        /// Chance a seller refunds one line of an order the buyer confirmed.
+        public var lineRefundRate = 0.1
         public var seed: UInt64 = 1
         /// A catalog name shared by several runs (and processes): runs naming the same catalog
         /// race for the same products, created once by whichever run comes first. Runs sharing a
@@ -47,7 +50,7 @@ public enum PaymentSimulation {
 
         /// The units each product starts with.
         public var unitsPerProduct: Int {
-            stock ?? max(1, orders * 3 / 2 * 9 / 10 / max(1, products))
+            stock ?? max(1, orders * 2 * 3 / 2 * 9 / 10 / max(1, products))
         }
     }
 
@@ -70,8 +73,14 @@ public enum PaymentSimulation {
         public var ordersChargedTwice = 0
         /// Payments paid at the PG whose order is not paid.
         public var paidPaymentsWithoutPaidOrder = 0
-        /// Units unaccounted for: |initial − stock − units held by unreturned orders|, summed.
+        /// Units unaccounted for: |initial − stock − units held by unreturned lines|, summed.
         public var stockConservationErrors = 0
+        /// Won by which the run's settlement ledger and the PG disagree: Σ payouts + Σ commission,
+        /// as closing would compute them over the run's orders, against what the PG kept of their
+        /// payments (captured − cancelled).
+        public var settlementIdentityErrors: Int64 = 0
+        /// Orders of the run checked out to an address (all of them: every buyer keeps one).
+        public var ordersWithoutAddress = 0
         /// Orders still awaiting payment after reconciliation.
         public var unsettledOrders = 0
         /// Problems `db check` finds on the whole database after the run: SQLite's integrity
@@ -87,6 +96,7 @@ public enum PaymentSimulation {
         public var holds: Bool {
             oversoldUnits == 0 && ordersChargedTwice == 0 && paidPaymentsWithoutPaidOrder == 0
                 && stockConservationErrors == 0 && unsettledOrders == 0 && databaseProblems == 0 && databaseHealthy
+                && settlementIdentityErrors == 0 && ordersWithoutAddress == 0
         }
     }
 

@@ -45,9 +45,14 @@ struct SimulationBuyers: Sendable {
 
     private func order(_ index: Int, by buyer: Principal) async -> Outcome {
         var random = SimulationRandom(seed: options.seed &* 1_000_003 &+ UInt64(index))
-        let product = world.products[Int.random(in: 0..<world.products.count, using: &random)]
-        let request = CheckoutRequest(.items([CheckoutItem(productID: product, quantity: Int.random(in: 1...2, using: &random))]),
-                                      idempotencyKey: "sim-\(world.tag)-\(index)")
+        // One to three products, so most carts hold both sellers' parcels; a few buyers give
+        // another address with the order instead of their saved one.
+        let products = Set((0..<Int.random(in: 1...3, using: &random)).map { _ in
+            world.products[Int.random(in: 0..<world.products.count, using: &random)]
+        }).sorted { $0.rawValue < $1.rawValue }
+        let items = products.map { CheckoutItem(productID: $0, quantity: Int.random(in: 1...2, using: &random)) }
+        let destination = random.chance(0.2) ? (try? SimulationWorld.address(index + 50_000)).map(CheckoutRequest.Destination.inline) : nil
+        let request = CheckoutRequest(.items(items), destination: destination, idempotencyKey: "sim-\(world.tag)-\(index)")
         let order: Order
         do {
             order = try await keycat.checkout.checkout(request, by: buyer)
@@ -73,11 +78,29 @@ struct SimulationBuyers: Sendable {
         guard let payment else { return .declined }
         if random.chance(options.skipConfirmRate) { return .leftToWebhook }
         do {
-            _ = try await keycat.checkout.confirm(order.id, impUID: payment.impUID,
-                                                  idempotencyKey: "sim-confirm-\(world.tag)-\(index)", by: buyer)
+            let paid = try await keycat.checkout.confirm(order.id, impUID: payment.impUID,
+                                                         idempotencyKey: "sim-confirm-\(world.tag)-\(index)", by: buyer)
+            await fulfil(paid, &random)
             return .confirmed
         } catch {
             return .confirmError
+        }
+    }
+
+    /// What the sellers do with a paid order: the first parcel often leaves and sometimes
+    /// arrives; now and then the last parcel's seller refunds one of its lines (the units back
+    /// while it has not left), so settlements see refunds as well as sales.
+    private func fulfil(_ order: Order, _ random: inout SimulationRandom) async {
+        guard let first = order.shipments.first, let last = order.shipments.last else { return }
+        let seller = { (shipment: Shipment) in Principal(userID: shipment.sellerID, role: .seller) }
+        if random.chance(options.lineRefundRate), let line = last.lines.first {
+            _ = try? await keycat.orders.refundLines(
+                of: last.id, LineRefundRequest(lines: [line], reason: "simulated: out of that colour",
+                                               idempotencyKey: "sim-refund-\(world.tag)-\(order.id)"), by: seller(last))
+        }
+        if random.chance(0.5), (try? keycat.orders.ship(shipment: first.id, carrier: "cj", trackingNumber: "5531\(String(format: "%08d", order.id.rawValue % 100_000_000))",
+                                                       by: seller(first))) != nil, random.chance(0.5) {
+            _ = try? keycat.orders.deliver(shipment: first.id, by: seller(first))
         }
     }
 }

@@ -3,8 +3,10 @@ import KeyCatData
 import KeyCatDomain
 import KeyCatInfrastructure
 
-/// The seller, products and buyers one simulation run creates, tagged so runs (and processes)
-/// never collide.
+/// The sellers, products and buyers one simulation run creates, tagged so runs (and processes)
+/// never collide. The products alternate between two sellers with different delivery fees, so
+/// carts hold two sellers' parcels; every buyer keeps an address, and some check out to another
+/// given inline.
 struct SimulationWorld: Sendable {
     let tag: String
     let products: [ProductID]
@@ -20,33 +22,42 @@ struct SimulationWorld: Sendable {
                 SignUpForm(email: "\(name)-\(tag)@simulation.keycat", password: password, nick: String("\(name)\(tag)".prefix(20))),
                 role: role, by: console)
         }
-        let seller = try account("seller", .seller)
+        let sellers = [try account("seller", .seller).id, try account("seller2", .seller).id]
         let products = try catalog(named: options.sharedCatalog ?? tag, count: max(1, options.products),
-                                   stock: options.unitsPerProduct, seller: seller.id, in: keycat)
+                                   stock: options.unitsPerProduct, sellers: sellers, in: keycat)
         var buyers: [Principal] = []
         for index in 0..<max(1, options.buyers) {
-            let buyer = try account("b\(index)", .buyer)
-            buyers.append(Principal(userID: buyer.id, role: .buyer))
+            let buyer = Principal(userID: try account("b\(index)", .buyer).id, role: .buyer)
+            _ = try keycat.addresses.add(try address(index), by: buyer)
+            buyers.append(buyer)
         }
         return SimulationWorld(tag: tag, products: products, initialStock: options.unitsPerProduct, buyers: buyers)
     }
 
     /// The catalog's products, created in one write transaction by the first run that names it,
     /// so runs in several processes find the same ones.
-    private static func catalog(named name: String, count: Int, stock: Int, seller: UserID, in keycat: KeyCat) throws(KeyCatError) -> [ProductID] {
+    private static func catalog(named name: String, count: Int, stock: Int, sellers: [UserID], in keycat: KeyCat) throws(KeyCatError) -> [ProductID] {
         let now = keycat.configuration.clock.now()
         return try storage {
             switch keycat.store {
-            case let .sqlite(database): try catalog(named: name, count: count, stock: stock, seller: seller, at: now, in: database)
-            case let .postgres(database): try catalog(named: name, count: count, stock: stock, seller: seller, at: now, in: database)
+            case let .sqlite(database): try catalog(named: name, count: count, stock: stock, sellers: sellers, at: now, in: database)
+            case let .postgres(database): try catalog(named: name, count: count, stock: stock, sellers: sellers, at: now, in: database)
             }
         }
+    }
+
+    /// A buyer's address: Seoul postcodes and landline numbers that vary with `index`.
+    static func address(_ index: Int) throws(KeyCatError) -> DeliveryAddress {
+        try DeliveryAddress.validated(
+            recipient: "구매자 \(index)", phone: String(format: "02-%04d-%04d", 2_000 + index % 8_000, index % 10_000),
+            postcode: String(format: "0%04d", index % 10_000), roadAddress: "서울특별시 중구 세종대로 \(index % 200 + 1)",
+            detail: "\(index % 30 + 1)층", request: "")
     }
 
     /// On Postgres the write is `SERIALIZABLE`, so two runs naming one catalog at once cannot
     /// both create it: the loser is retried and finds the winner's products.
     private static func catalog<Database: SQLDatabase>(
-        named name: String, count: Int, stock: Int, seller: UserID, at now: Date, in database: Database
+        named name: String, count: Int, stock: Int, sellers: [UserID], at now: Date, in database: Database
     ) throws -> [ProductID] {
         try database.write { connection in
                 var products: [ProductID] = []
@@ -57,7 +68,8 @@ struct SimulationWorld: Sendable {
                         products.append(ProductID(existing))
                     } else {
                         let product = try ProductRow.insert(
-                            draft(title, stock: stock).validated(at: now), sellerID: seller, images: [], at: now, on: connection)
+                            draft(title, stock: stock, fee: index % 2 == 0 ? 3_000 : 2_500).validated(at: now),
+                            sellerID: sellers[index % sellers.count], images: [], at: now, on: connection)
                         products.append(product.id)
                     }
                 }
@@ -65,11 +77,11 @@ struct SimulationWorld: Sendable {
         }
     }
 
-    private static func draft(_ title: String, stock: Int) -> ProductDraft {
+    private static func draft(_ title: String, stock: Int, fee: Int64) -> ProductDraft {
         ProductDraft(
             kind: .commercial, category: .switch, title: title, content: "A switch made for the payment simulation.",
             pricing: Pricing(regularPrice: Money(won: 12_000), salePrice: Money(won: 9_900)),
-            delivery: Delivery(fee: Money(won: 3_000), schedule: .nextDay), stock: stock,
+            delivery: Delivery(fee: Money(won: fee), schedule: .nextDay), stock: stock,
             spec: KeyboardSpec(input: .mechanical, connection: .wired, pcb: .hotSwap, switchType: .linear,
                                layout: .other, keycapProfile: .cherry, backlight: false))
     }

@@ -19,11 +19,11 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
             payout: Money(won: row.int64(7)), entryCount: row.int(8), createdAt: StoredTime.date(row.int64(9)))
     }
 
-    static var entryColumns: String {
+    package static var entryColumns: String {
         "id, kind, seller_id, order_id, shipment_id, line, payment_id, refund_id, category, amount, commission, occurred_at, settlement_id"
     }
 
-    static func decodeEntry(_ row: some SQLRow) -> SettlementEntry {
+    package static func decodeEntry(_ row: some SQLRow) -> SettlementEntry {
         SettlementEntry(
             id: row.int64(0), kind: SettlementEntry.Kind(rawValue: row.string(1)) ?? .sale, sellerID: UserID(row.int64(2)),
             orderID: OrderID(row.int64(3)), shipmentID: ShipmentID(row.int64(4)), line: row.isNull(5) ? nil : row.int(5),

@@ -9,7 +9,12 @@ struct PaymentsSimulateCommand: AdminCommand {
     static let configuration = CommandConfiguration(
         name: "simulate",
         abstract: "Run concurrent buyers through checkout, payment, webhooks and reconciliation; check the invariants.",
-        discussion: "Creates its own seller, products and buyers in the database; the PG is the simulator beside it.",
+        discussion: """
+            Creates its own two sellers, their products and buyers (each with an address) in the database; the PG is the \
+            simulator beside it. Carts hold one to three products, so most orders ship as two sellers' parcels; sellers \
+            ship some and refund a line of some (--line-refund-rate). The invariants include the settlement identity: \
+            payouts + commission over the run's orders equal what the PG kept of their payments.
+            """,
         options: [
             OptionSpec(name: "orders", valueName: "N", help: "Orders attempted (default 200)."),
             OptionSpec(name: "buyers", valueName: "N", help: "Buyers at once (default 20)."),
@@ -19,6 +24,7 @@ struct PaymentsSimulateCommand: AdminCommand {
             OptionSpec(name: "fault-rate", valueName: "P", help: "Chance a PG request answers 5xx (default 0)."),
             OptionSpec(name: "timeout-rate", valueName: "P", help: "Chance the PG acts but the answer is lost (default 0)."),
             OptionSpec(name: "webhook-duplicate-rate", valueName: "P", help: "Chance a webhook comes twice (default 0)."),
+            OptionSpec(name: "line-refund-rate", valueName: "P", help: "Chance a seller refunds a line of a confirmed order (default 0.1)."),
             OptionSpec(name: "seed", valueName: "S", help: "Seeds every random choice (default 1)."),
             OptionSpec(name: "durability", valueName: "full|normal",
                        help: "Commit durability, synchronous=FULL or NORMAL (default full, as production runs)."),
@@ -38,6 +44,7 @@ struct PaymentsSimulateCommand: AdminCommand {
         options.faultRate = try arguments.probability("fault-rate") ?? options.faultRate
         options.timeoutRate = try arguments.probability("timeout-rate") ?? options.timeoutRate
         options.webhookDuplicateRate = try arguments.probability("webhook-duplicate-rate") ?? options.webhookDuplicateRate
+        options.lineRefundRate = try arguments.probability("line-refund-rate") ?? options.lineRefundRate
         if let seed = try arguments.int64("seed") { options.seed = UInt64(bitPattern: seed) }
         options.sharedCatalog = arguments.string("catalog")
         options.durability = try arguments.choice("durability", as: KeyCat.Configuration.Durability.self) ?? options.durability
@@ -58,6 +65,8 @@ struct PaymentsSimulateCommand: AdminCommand {
             ("oversold_units", report.oversoldUnits), ("orders_charged_twice", report.ordersChargedTwice),
             ("paid_payments_without_paid_order", report.paidPaymentsWithoutPaidOrder),
             ("stock_conservation_errors", report.stockConservationErrors), ("unsettled_orders", report.unsettledOrders),
+            ("orders_without_address", report.ordersWithoutAddress),
+            ("settlement_identity_errors_won", Int(report.settlementIdentityErrors)),
             ("db_check_problems", report.databaseProblems),
         ]
         let activity: [(String, Int)] = [
