@@ -15,6 +15,8 @@
 # - min_price <= max_price; checkout items name each product once.
 # - a checkout without items checks out the cart, whose emptiness no schema sees: a valid
 #   example names one item instead (product 1, which may since be gone or sold out: 404 or 409).
+# - a parcel's refund of an amount names no lines and does not restock.
+# - a tracking number has as many digits as its carrier issues (Carrier.all in the domain).
 import base64
 import datetime
 
@@ -25,6 +27,8 @@ PNG = base64.b64encode(bytes.fromhex(
     "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
     "0000000d49444154789c6360000002000100e221bc330000000049454e44ae426082")).decode()
 WEIGHTS = [1, 3, 7, 1, 3, 7, 1, 3, 5]
+TRACKING_DIGITS = {"kr.cjlogistics": 12, "kr.hanjin": 12, "kr.lotte": 12, "kr.epost": 13, "kr.logen": 11,
+                   "kr.kdexp": 12, "kr.daesin": 13, "kr.cupost": 12, "kr.cvsnet": 12}
 
 
 def check_digit(values):
@@ -96,6 +100,12 @@ def map_case(context, case):
             last = max(i for i, c in enumerate(number) if c.isdigit())
             body["business_number"] = number[:last] + fixed + number[last + 1:]
     operation = getattr(case, "operation", None)
+    if getattr(operation, "path", None) == "/shipments/{id}/ship" and body.get("carrier") in TRACKING_DIGITS:
+        body["tracking_number"] = "5" * TRACKING_DIGITS[body["carrier"]]
+    if getattr(operation, "path", None) == "/shipments/{id}/refund" and body.get("amount") is not None:
+        body.pop("lines", None)
+        if body.get("restock") is True:
+            body["restock"] = False
     if getattr(operation, "path", None) == "/checkout" and body.get("items") is None:
         body["items"] = [{"product_id": 1, "quantity": 1}]
     items = body.get("items")

@@ -5,7 +5,8 @@ import Testing
 /// The marketplace over real HTTP, on the example server over each store: two sellers and a
 /// buyer, a cart holding both sellers' products, checkout to a saved address, payment in the
 /// simulator's window; each seller's desk shows only their lines (and where they go), a third
-/// seller sees nothing; one seller ships, the other refunds a line, both deliver; each seller's
+/// seller sees nothing; one seller ships, the other refunds a line, both deliver, the first gives
+/// back part of their parcel's value; each seller's
 /// upcoming settlement is traced to the payment and refund rows, the operator's dry run of the
 /// month agrees, and `db check` is clean.
 @Suite("The marketplace over real HTTP", .enabled(if: !HTTPTestServerInstance.configured.isEmpty, "\(HTTPTestServer.skipReason)"))
@@ -134,27 +135,33 @@ struct HTTPMarketplaceTests {
             let delivered = try await seller.send("POST", "/shipments/\(shipment)/deliver")
             #expect(delivered.status == 200 && delivered["status"] as? String == "delivered", "\(delivered)")
         }
+        // A's board arrived scuffed and the buyer keeps it: A gives back part of the parcel's value.
+        let both = try await sellerA.send("POST", "/shipments/\(shipmentA)/refund", json: ["amount": 5_000, "lines": [0], "reason": "scuffed"])
+        #expect(both.status == 400 && both.code == "validation", "\(both)")
+        let compensated = try await sellerA.send("POST", "/shipments/\(shipmentA)/refund", json: ["amount": 5_000, "reason": "scuffed corner, kept"])
+        #expect(compensated.status == 200, "\(compensated)")
         let done = try await buyer.send("GET", "/orders/\(orderID)")
         #expect(done["status"] as? String == "partially_refunded" && done["fulfilment"] as? String == "delivered"
-                && done.int("refunded_amount") == 10_000, "\(done)")
+                && done.int("refunded_amount") == 15_000, "\(done)")
 
         // Each seller's upcoming settlement, traced to the payment and the refund.
         let upcomingA = try await sellerA.send("GET", "/seller/settlements/upcoming")
         let upcomingB = try await sellerB.send("GET", "/seller/settlements/upcoming")
-        // A: 100,000 sold + 3,000 fee − 10 % of 100,000.
-        #expect(upcomingA.int("sales") == 100_000 && upcomingA.int("delivery_fees") == 3_000 && upcomingA.int("commission") == 10_000
-                && upcomingA.int("payout") == 93_000, "\(upcomingA)")
+        // A: 100,000 sold + 3,000 fee − 5,000 given back − 10 % of the 95,000 kept.
+        #expect(upcomingA.int("sales") == 100_000 && upcomingA.int("delivery_fees") == 3_000 && upcomingA.int("refunds") == 5_000
+                && upcomingA.int("commission") == 9_500 && upcomingA.int("payout") == 88_500, "\(upcomingA)")
         // B: 50,000 sold + 3,000 fee − 10,000 refunded − 10 % of the 40,000 kept.
         #expect(upcomingB.int("sales") == 50_000 && upcomingB.int("refunds") == 10_000 && upcomingB.int("commission") == 4_000
                 && upcomingB.int("payout") == 39_000, "\(upcomingB)")
         let entries = (upcomingA["entries"] as? [[String: Any]] ?? []) + (upcomingB["entries"] as? [[String: Any]] ?? [])
-        #expect(entries.count == 6 && entries.allSatisfy { ($0["order_id"] as? NSNumber)?.int64Value == orderID }, "\(entries)")
+        #expect(entries.count == 7 && entries.allSatisfy { ($0["order_id"] as? NSNumber)?.int64Value == orderID }, "\(entries)")
         let sales = entries.filter { $0["kind"] as? String == "sale" }, refunds = entries.filter { $0["kind"] as? String == "refund" }
         #expect(sales.count == 5 && Set(sales.compactMap { ($0["payment_id"] as? NSNumber)?.int64Value }).count == 1, "\(sales)")
-        #expect(refunds.count == 1 && refunds[0]["refund_id"] is NSNumber && refunds[0]["amount"] as? Int == 10_000, "\(refunds)")
+        #expect(refunds.count == 2 && Set(refunds.compactMap { ($0["refund_id"] as? NSNumber)?.int64Value }).count == 2
+                && Set(refunds.compactMap { $0["amount"] as? Int }) == [5_000, 10_000], "\(refunds)")
         let payouts = [upcomingA, upcomingB].compactMap { $0.int("payout") }.reduce(0, +)
         let commissions = [upcomingA, upcomingB].compactMap { $0.int("commission") }.reduce(0, +)
-        #expect(payouts + commissions == 156_000 - 10_000)
+        #expect(payouts + commissions == 156_000 - 15_000)
         let nothing = try await stranger.send("GET", "/seller/settlements/upcoming")
         #expect(nothing.int("payout") == 0 && nothing.int("entry_count") == 0, "\(nothing)")
         #expect(try await buyer.send("GET", "/seller/settlements/upcoming").status == 403)
@@ -163,7 +170,7 @@ struct HTTPMarketplaceTests {
         let dryRun = try server.admin(["settlements", "run", "--period", Self.currentPeriod, "--dry-run", "--json"])
         #expect(dryRun.status == 0, "\(dryRun.output)")
         let items = (try? JSONSerialization.jsonObject(with: Data(dryRun.output.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []
-        for (seller, payout) in [(sellerA.userID, 93_000), (sellerB.userID, 39_000)] {
+        for (seller, payout) in [(sellerA.userID, 88_500), (sellerB.userID, 39_000)] {
             let item = items.first { ($0["seller_id"] as? NSNumber)?.int64Value == seller }
             #expect(item?["payout"] as? Int == payout, "\(dryRun.output.prefix(2_000))")
         }

@@ -87,6 +87,25 @@ struct MarketplaceTests {
             #expect(delivered.status == .partiallyRefunded && delivered.fulfilment == .delivered)
             try shop.expectHealthy()
 
+            // A's board arrives scuffed and the buyer keeps it: A gives back part of its parcel's value.
+            await expectFailure(.validation) {
+                try await keycat.orders.refundLines(of: shipmentA.id, LineRefundRequest(lines: [0], amount: Money(won: 5_000), reason: "scuffed"), by: sellerA)
+            }
+            await expectFailure(.validation) {
+                try await keycat.orders.refundLines(of: shipmentA.id, LineRefundRequest(amount: Money(won: 5_000), reason: "scuffed", restock: true), by: sellerA)
+            }
+            await expectFailure(.cancelAmountExceedsCancellable) {
+                try await keycat.orders.refundLines(of: shipmentA.id, LineRefundRequest(amount: Money(won: 103_001), reason: "scuffed"), by: sellerA)
+            }
+            await expectFailure(.notFound) {
+                try await keycat.orders.refundLines(of: shipmentA.id, LineRefundRequest(amount: Money(won: 5_000), reason: "scuffed"), by: sellerB)
+            }
+            let compensated = try await keycat.orders.refundLines(
+                of: shipmentA.id, LineRefundRequest(amount: Money(won: 5_000), reason: "scuffed corner, kept"), by: sellerA)
+            #expect(compensated.refundedAmount == Money(won: 15_000) && compensated.lines.allSatisfy { $0.productID == switches.id || $0.refundedAt == nil })
+            #expect(try shop.stock(of: board.id) == 4)
+            try shop.expectHealthy()
+
             // The month closes a month later: each payout traced to its rows.
             let january = try SettlementPeriod("2026-01")
             await expectFailure(.validation) { try keycat.settlements.close(january, by: shop.operatorConsole) }
@@ -106,13 +125,13 @@ struct MarketplaceTests {
             #expect(preview.map(\.payout) == settlements.map(\.payout))
             let a = try #require(settlements.first { $0.sellerID == sellerA.userID })
             let b = try #require(settlements.first { $0.sellerID == sellerB.userID })
-            // A: 100,000 sold + 3,000 fee − 10 % of 100,000.
-            #expect(a.sales == Money(won: 100_000) && a.deliveryFees == Money(won: 3_000) && a.commission == Money(won: 10_000)
-                    && a.payout == Money(won: 93_000))
+            // A: 100,000 sold + 3,000 fee − 5,000 given back − 10 % of the 95,000 kept.
+            #expect(a.sales == Money(won: 100_000) && a.deliveryFees == Money(won: 3_000) && a.refunds == Money(won: 5_000)
+                    && a.commission == Money(won: 9_500) && a.payout == Money(won: 88_500))
             // B: 50,000 sold + 3,000 fee − 10,000 refunded − 10 % of the 40,000 kept.
             #expect(b.sales == Money(won: 50_000) && b.refunds == Money(won: 10_000) && b.commission == Money(won: 4_000)
                     && b.payout == Money(won: 39_000))
-            #expect(a.payout.won + b.payout.won + a.commission.won + b.commission.won == paid.amount.won - 10_000)
+            #expect(a.payout.won + b.payout.won + a.commission.won + b.commission.won == paid.amount.won - 10_000 - 5_000)
             let (_, entries) = try keycat.settlements.settlement(b.id, by: sellerB)
             #expect(entries.filter { $0.kind == .sale }.allSatisfy { $0.paymentID != nil })
             #expect(entries.filter { $0.kind == .refund }.map(\.amount) == [Money(won: 10_000)])
@@ -122,9 +141,13 @@ struct MarketplaceTests {
             #expect(try keycat.settlements.upcoming(by: sellerB).tally == SettlementTally())
             try shop.expectHealthy()
 
-            // A later refund falls into the next month; January stays as it was.
-            _ = try await keycat.orders.refundLines(of: shipmentA.id, LineRefundRequest(reason: "returned", restock: true), by: sellerA)
+            // A later refund falls into the next month; January stays as it was. The board comes
+            // back: its line gives back what it still holds, 95,000 (5,000 went earlier).
+            let returned = try await keycat.orders.refundLines(of: shipmentA.id, LineRefundRequest(reason: "returned", restock: true), by: sellerA)
+            #expect(returned.refundedAmount == Money(won: 110_000))
+            #expect(try shop.stock(of: board.id) == 5)
             #expect(try keycat.settlements.settlement(a.id, by: sellerA).0 == a)
+            #expect(try keycat.settlements.upcoming(by: sellerA).tally.refunds == 95_000)
             try shop.expectHealthy()
         }
     }

@@ -41,7 +41,7 @@ enum FulfilmentRoutes {
         Route("POST", "/shipments/{id}/refund", .roles([.seller, .admin]), body: .jsonDefault) { context in
             let body = try context.json(LineRefundBody.self)
             let id: ShipmentID = try context.id()
-            let request = LineRefundRequest(lines: body.lines, reason: body.reason, restock: body.restock,
+            let request = LineRefundRequest(lines: body.lines, amount: body.amount.map(Money.init(won:)), reason: body.reason, restock: body.restock,
                                             idempotencyKey: try context.idempotencyKey())
             return .json(try ShipmentBody(shipment: id, of: try await context.keycat.orders.refundLines(of: id, request, by: context.principal())))
         },
@@ -111,9 +111,10 @@ struct AddressChangesBody: Decodable, Sendable {
     }
 }
 
-/// A seller's line refund: `{"lines"?: [0, 2], "reason": "…", "restock"?: true}`.
+/// A seller's refund of their parcel: `{"lines"?: [0, 2], "amount"?: 5000, "reason": "…", "restock"?: true}`.
 struct LineRefundBody: Decodable, Sendable {
     var lines: [Int]?
+    var amount: Int64?
     var reason: String
     var restock: Bool?
 }

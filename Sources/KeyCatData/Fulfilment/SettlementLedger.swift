@@ -23,8 +23,9 @@ enum SettlementLedger {
 
     /// `refund`'s `refund` entries: what it gives back, taken from what each line and fee of the
     /// order still holds (sold less refunded). A line refund takes its lines (and its shipment's
-    /// fee when it includes it); a refund of the balance takes the lines in order, then the
-    /// fees, until its amount is placed, so a full refund takes everything.
+    /// fee when it includes it); a part of one shipment's value takes that shipment's lines,
+    /// then its fee; a refund of the balance takes the lines in order, then the fees, until its
+    /// amount is placed, so a full refund takes everything.
     static func recordRefund(_ refund: Refund, at now: Date, on connection: some SQLConnection) throws {
         var left = refund.amount.won
         let held = try connection.query("""
@@ -39,8 +40,11 @@ enum SettlementLedger {
         for entry in held where left > 0 && entry.amount > 0 {
             if let lineRefund = refund.lineRefund {
                 guard entry.shipment == lineRefund.shipmentID.rawValue else { continue }
-                if let line = entry.line { guard lineRefund.lines.contains(line) else { continue } }
-                else { guard lineRefund.includesDeliveryFee else { continue } }
+                // A part of the parcel's value (no line named) takes its lines, then its fee.
+                if !lineRefund.lines.isEmpty {
+                    if let line = entry.line { guard lineRefund.lines.contains(line) else { continue } }
+                    else { guard lineRefund.includesDeliveryFee else { continue } }
+                }
             }
             let amount = min(left, entry.amount)
             left -= amount

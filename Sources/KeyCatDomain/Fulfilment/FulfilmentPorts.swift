@@ -84,7 +84,7 @@ public protocol FulfilmentRepository: Sendable {
     /// `pending` for their total (and the shipment's fee when no line of it is left to send and
     /// it has not shipped). Completing it (``OrderRepository/completeRefund``) marks the lines
     /// refunded, gives their units back when `restock`, and cancels a shipment left empty.
-    func beginLineRefund(orderID: OrderID, expectedStatus: OrderStatus, shipmentID: ShipmentID, lines: [Int], reason: String,
+    func beginLineRefund(orderID: OrderID, expectedStatus: OrderStatus, shipmentID: ShipmentID, lines: [Int], amount: Money?, reason: String,
                          restock: Bool, requestKey: String?, requestFingerprint: String?, at now: Date) throws(KeyCatError) -> Refund
 
     /// Blanks the shipping addresses of orders whose last shipment was delivered (or which

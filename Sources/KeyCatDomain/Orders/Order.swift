@@ -186,7 +186,7 @@ public struct Refund: Sendable, Hashable, Codable {
 /// refund leaves the shipment with no line to send (the parcel never goes).
 public struct LineRefund: Sendable, Hashable, Codable {
     public var shipmentID: ShipmentID
-    /// Positions in the order's lines.
+    /// Positions in the order's lines; empty for a part of the shipment's value.
     public var lines: [Int]
     /// Whether the shipment's delivery fee is part of the refund.
     public var includesDeliveryFee: Bool

@@ -1,17 +1,23 @@
 import Foundation
 
-/// A seller's line refund.
+/// A seller's refund of their own parcel: whole lines, or a part of its value.
 public struct LineRefundRequest: Sendable, Hashable {
-    /// Positions in the order's lines; nil: every line of the shipment not refunded yet.
+    /// Positions in the order's lines; nil: every line of the shipment not refunded yet (or,
+    /// with ``amount``, none).
     public var lines: [Int]?
+    /// A part of what the parcel still holds, naming no line — compensation for a damaged or
+    /// short item the buyer keeps: no line is marked refunded and nothing returns to stock.
+    /// Exclusive with ``lines``.
+    public var amount: Money?
     public var reason: String
     /// Give the units back to stock. Nil: yes while the shipment has not left (the goods never
     /// did), no once it has (returned goods are restocked only when the seller says so).
     public var restock: Bool?
     public var idempotencyKey: String?
 
-    public init(lines: [Int]? = nil, reason: String, restock: Bool? = nil, idempotencyKey: String? = nil) {
+    public init(lines: [Int]? = nil, amount: Money? = nil, reason: String, restock: Bool? = nil, idempotencyKey: String? = nil) {
         self.lines = lines
+        self.amount = amount
         self.reason = reason
         self.restock = restock
         self.idempotencyKey = idempotencyKey
@@ -27,7 +33,10 @@ public struct LineRefundRequest: Sendable, Hashable {
 /// (their unit price × quantity), and the shipment's delivery fee with them when the refund
 /// leaves the shipment nothing to send before it left; they go to the PG as a partial cancel of
 /// the buyer's payment, like any refund, and the order becomes `partially_refunded` (or
-/// `refunded`, when nothing is left). A buyer cancels the whole order instead.
+/// `refunded`, when nothing is left). A seller may instead give back **a part of the parcel's
+/// value** (compensation for a damaged item the buyer keeps): up to what the parcel still holds,
+/// charged to that seller's settlement, no line marked and no unit restocked. A buyer cancels the
+/// whole order instead.
 extension OrderService {
     private var shipments: any FulfilmentRepository {
         get throws(KeyCatError) {
@@ -165,6 +174,13 @@ extension OrderService {
     public func refundLines(of shipmentID: ShipmentID, _ request: LineRefundRequest, by principal: Principal) async throws(KeyCatError) -> Order {
         let reason = try Self.checkedReason(request.reason)
         let shipment = try ownedShipment(shipmentID, by: principal)
+        if let amount = request.amount {
+            guard request.lines == nil else { throw KeyCatError.validation("amount", "name lines or an amount, not both") }
+            guard amount > .zero else { throw KeyCatError.validation("amount", "a refund amount is positive") }
+            guard request.restock != true else {
+                throw KeyCatError.validation("restock", "a part of a parcel's value returns no units; refund its lines to restock")
+            }
+        }
         if let lines = request.lines {
             guard !lines.isEmpty, Set(lines).count == lines.count else {
                 throw KeyCatError.validation("lines", "name each line to refund once")
@@ -173,9 +189,9 @@ extension OrderService {
                 throw KeyCatError.validation("lines", "line \(stranger) is not in shipment \(shipmentID)")
             }
         }
-        let lines = (request.lines ?? shipment.lines).sorted()
-        let restock = request.restock ?? (shipment.status == .pending)
-        let fingerprint = "\(shipmentID)|\(lines)|\(restock)|\(reason)"
+        let lines = request.amount == nil ? (request.lines ?? shipment.lines).sorted() : []
+        let restock = request.amount == nil && (request.restock ?? (shipment.status == .pending))
+        let fingerprint = "\(shipmentID)|\(lines)|\(request.amount?.won ?? 0)|\(restock)|\(reason)"
         return try await idempotency.run(scope: "line-refund:\(principal.auditActor)", key: request.idempotencyKey,
                                          fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
             let order = try settlement.reload(shipment.orderID)
@@ -191,7 +207,7 @@ extension OrderService {
                                   context: ["status": order.status.rawValue])
             }
             let refund = try shipments.beginLineRefund(
-                orderID: order.id, expectedStatus: order.status, shipmentID: shipmentID, lines: lines, reason: reason,
+                orderID: order.id, expectedStatus: order.status, shipmentID: shipmentID, lines: lines, amount: request.amount, reason: reason,
                 restock: restock, requestKey: request.idempotencyKey,
                 requestFingerprint: request.idempotencyKey == nil ? nil : fingerprint, at: clock.now())
             return try await send(refund, impUID: impUID, action: "shipment.refund", by: principal)

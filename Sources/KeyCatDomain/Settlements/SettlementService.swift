@@ -63,6 +63,7 @@ public struct SettlementService: Sendable {
     /// ``UpcomingSettlement/entryLimit`` are listed with the commission each would carry.
     public func upcoming(seller: UserID? = nil, by principal: Principal) throws(KeyCatError) -> UpcomingSettlement {
         try principal.require(.seller, .admin, to: "read settlements")
+        if let seller, seller.rawValue < 1 { throw KeyCatError.validation("seller_id", "a user id is a positive integer") }
         let seller = principal.role == .admin ? seller ?? principal.userID : principal.userID
         let policy = try commission.validated()
         var tally = SettlementTally()

@@ -14,12 +14,25 @@ extension DemoStory {
             _ = try keycat.cart.add(keycap.id, quantity: 1, by: buyer)
         }
         let cart = try keycat.cart.cart(of: buyer)
+        let home = try keycat.addresses.add(try DeliveryAddress.validated(
+            recipient: "김민지", phone: "01023456789", postcode: "04524", roadAddress: "서울특별시 중구 세종대로 110",
+            detail: "3층 301호", request: "부재 시 경비실에 맡겨 주세요"), by: buyer)
+        narrator.step("She saves her delivery address", [
+            "Address \(home.id): \(home.address.recipient), \(home.address.phone), (\(home.address.postcode)) \(home.address.roadAddress) \(home.address.detail).",
+            "The phone and postcode are checked as Korean formats (01023456789 is stored as \(home.address.phone)); the first address is her default.",
+            "Logs show it only redacted: \(home.address.redacted).",
+        ])
         let stockBefore = try keycat.catalog.product(product.id).stock
         let (keycat, buyer) = (keycat, buyer!)
-        order = try waitFor { try await keycat.checkout.checkout(CheckoutRequest(.cart, idempotencyKey: "demo-checkout-1"), by: buyer) }
-        narrator.step("She fills her cart and checks out", [
+        order = try waitFor {
+            try await keycat.checkout.checkout(CheckoutRequest(.cart, destination: .saved(home.id), idempotencyKey: "demo-checkout-1"), by: buyer)
+        }
+        narrator.step("She fills her cart and checks out to that address", [
             cart.lines.map { "  - \($0.quantity) × \($0.title): \($0.lineTotal) + delivery \($0.deliveryFee)" }.joined(separator: "\n"),
             "Order \(order.id) (\(order.merchantUID)) comes to \(order.amount): items \(order.itemsTotal) + delivery \(order.deliveryTotal), computed by the server, never taken from the app.",
+            "Two sellers, so two parcels: " + order.shipments.map { "shipment \($0.id) from seller \($0.sellerID) (lines \($0.lines.map(String.init).joined(separator: ", ")), fee \($0.deliveryFee))" }
+                .joined(separator: " and ") + "; each seller charges one fee per order, the highest of their lines.",
+            "The order keeps its own copy of the address: editing the address book later changes no order.",
             "Stock is taken now (\(stockBefore) → \(try self.keycat.catalog.product(product.id).stock)) and held for 15 minutes; the amount is pre-registered with the PG, so a forged payment is caught.",
         ])
     }
@@ -73,19 +86,71 @@ extension DemoStory {
     }
 
     func shipAndDeliver() throws {
-        let shipped = try keycat.orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: "5531-2026-1123", by: operatorConsole)
-        order = try keycat.orders.deliver(order.id, by: operatorConsole)
-        narrator.step("The operator ships the order, and it is delivered", [
-            "Order \(shipped.id) was \(shipped.status.rawValue) with CJ대한통운, tracking \(shipped.trackingNumber ?? "-"), and is now \(order.status.rawValue). Every move follows the order state machine.",
+        guard let desk = try keycat.orders.sellerOrders(by: seller).items.first(where: { $0.orderID == order.id }) else {
+            throw KeyCatError(.internalError, "the seller's desk does not show order \(order.id)")
+        }
+        let to = desk.shippingAddress.map { "\($0.recipient), \($0.phone), (\($0.postcode)) \($0.roadAddress) \($0.detail) — “\($0.request)”" } ?? "-"
+        narrator.step("The seller opens their order desk", [
+            "소리키보드 sees order \(desk.orderID) (\(desk.status.rawValue)) from \(desk.buyerNick) — her nick, not her email — with only their own lines:",
+            desk.lines.map { "  - line \($0.position): \($0.line.quantity) × \($0.line.title)" }.joined(separator: "\n"),
+            "Ship to: \(to).",
+            "Their shipment \(desk.shipment.id) is \(desk.shipment.status.rawValue). The other seller's keycaps, and the address of any order without their lines, are not on this desk.",
+        ])
+        let partly = try keycat.orders.ship(shipment: desk.shipment.id, carrier: "CJ대한통운", trackingNumber: "5531-2026-1123", by: seller)
+        let shipped = try requireShipment(partly, desk.shipment.id)
+        narrator.step("They ship their parcel: the order is partly shipped", [
+            "Shipment \(shipped.id) left with \(shipped.carrier ?? "-"), tracking \(shipped.trackingNumber ?? "-") (checked as a CJ대한통운 number: 10 or 12 digits).",
+            "Order \(partly.id) is still \(partly.status.rawValue), its fulfilment \(partly.fulfilment.rawValue): the state follows from its shipments.",
+        ])
+        for other in partly.shipments where other.sellerID != seller.userID {
+            let owner = Principal(userID: other.sellerID, role: .seller)
+            _ = try keycat.orders.ship(shipment: other.id, carrier: "한진택배", trackingNumber: "4123-4567-89", by: owner)
+            _ = try keycat.orders.deliver(shipment: other.id, by: owner)
+        }
+        order = try keycat.orders.deliver(shipment: desk.shipment.id, by: seller)
+        narrator.step("The keycap seller ships too, and both parcels arrive", [
+            order.shipments.map { "  - shipment \($0.id) (seller \($0.sellerID)): \($0.status.rawValue), \($0.carrier ?? "-") \($0.trackingNumber ?? "-")" }
+                .joined(separator: "\n"),
+            "Order \(order.id) is \(order.status.rawValue) (fulfilment \(order.fulfilment.rawValue)). Each seller ships and delivers only their own parcel; an operator may move any.",
+        ])
+    }
+
+    /// The shipment `id` of `order`.
+    private func requireShipment(_ order: Order, _ id: ShipmentID) throws -> Shipment {
+        guard let shipment = order.shipments.first(where: { $0.id == id }) else {
+            throw KeyCatError(.internalError, "order \(order.id) has no shipment \(id)")
+        }
+        return shipment
+    }
+
+    func settle() throws {
+        let period = SettlementPeriod(containing: keycat.configuration.clock.now())
+        let soFar = try keycat.settlements.close(period, dryRun: true, by: operatorConsole)
+        let upcoming = try keycat.settlements.upcoming(by: seller)
+        let ours = soFar.first { $0.sellerID == seller.userID }
+        narrator.step("What the shop owes each seller: \(period), so far", [
+            soFar.map { "  - seller \($0.sellerID): sales \($0.sales) + delivery \($0.deliveryFees) − refunds \($0.refunds) − commission \($0.commission) = payout \($0.payout)" }
+                .joined(separator: "\n"),
+            "소리키보드's figures, as their own GET /seller/settlements/upcoming shows them, come from these rows:",
+            upcoming.entries.map { entry in
+                let what = entry.line.map { "line \($0)" } ?? "delivery fee"
+                let source = entry.paymentID.map { "payment \($0)" } ?? entry.refundID.map { "refund \($0)" } ?? "-"
+                return "  - \(entry.kind.rawValue) of \(what): \(entry.amount), commission \(entry.commission ?? .zero) (\(source))"
+            }.joined(separator: "\n"),
+            "Payout \(Money(won: upcoming.tally.payout)) (the operator's dry run says \(ours?.payout ?? .zero)). The platform keeps \(keycat.configuration.commission.defaultRate / 100) % of item sales and none of the delivery fees; a refund gives its commission back.",
+            "When \(period) has ended in Korea, `keycat-admin settlements run --period \(period)` closes it: its settlements never change, and a later refund falls into the next month.",
         ])
     }
 
     func refund() throws {
-        let (keycat, id, console) = (keycat, order.id, operatorConsole)
-        let request = RefundRequest(amount: Money(won: 5_000), reason: "two switches arrived with bent pins")
-        order = try waitFor { try await keycat.orders.refund(id, request, by: console) }
-        narrator.step("Two switches arrive bent: a partial refund", [
-            "\(request.amount!) is refunded at the PG, sending the refundable balance as a checksum so two refunds can never both spend it.",
+        let (keycat, owner) = (keycat, seller!)
+        guard let parcel = order.shipments.first(where: { $0.sellerID == owner.userID }) else { return }
+        let request = LineRefundRequest(amount: Money(won: 5_000), reason: "two switches arrived with bent pins",
+                                        idempotencyKey: "demo-refund-1")
+        order = try waitFor { try await keycat.orders.refundLines(of: parcel.id, request, by: owner) }
+        narrator.step("Two switches arrive bent: the seller refunds part of their parcel", [
+            "소리키보드 gives back \(request.amount!) of shipment \(parcel.id); she keeps the switches, so no line is marked refunded and nothing returns to stock.",
+            "It goes to the PG as a partial cancel, with the refundable balance as a checksum so two refunds can never both spend it, and it is charged to this seller alone.",
             "Order \(order.id) is \(order.status.rawValue): \(order.refundedAmount) refunded of \(order.amount).",
         ])
     }
@@ -101,7 +166,7 @@ extension DemoStory {
         narrator.step("db check: the database is \(health.isHealthy ? "healthy" : "NOT healthy")", [
             "integrity: \(health.integrityProblems.isEmpty ? "ok" : health.integrityProblems.joined(separator: "; "))",
             "foreign keys: \(health.foreignKeyProblems.isEmpty ? "ok" : health.foreignKeyProblems.joined(separator: "; "))",
-            "invariants (stock, counters, payments): \(health.invariantProblems.isEmpty ? "ok" : health.invariantProblems.joined(separator: "; "))",
+            "invariants (stock, counters, payments, shipments, settlement ledger): \(health.invariantProblems.isEmpty ? "ok" : health.invariantProblems.joined(separator: "; "))",
         ])
         if !health.isHealthy { throw KeyCatError(.internalError, "the demo left an unhealthy database") }
     }

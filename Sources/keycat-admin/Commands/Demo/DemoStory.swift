@@ -2,8 +2,9 @@ import Foundation
 import KeyCat
 
 /// The demo's story, told through KeyCat's public use cases only (no SQL): a seller is
-/// approved, a buyer browses, buys and reviews, the operator ships and refunds, and the shop's
-/// statistics and health are read. Each method is one or a few numbered steps.
+/// approved, a buyer browses, saves an address, buys from two sellers and reviews, each seller
+/// ships their parcel from their desk, the operator refunds, the month's settlement so far is
+/// traced to its rows, and the shop's statistics and health are read. Each method is one or a few numbered steps.
 ///
 /// Synchronous like every command: async use cases run through ``waitFor(_:)``.
 final class DemoStory {
@@ -39,6 +40,7 @@ final class DemoStory {
         try shipAndDeliver()
         try review()
         try refund()
+        try settle()
         try statistics()
         try check()
     }
