@@ -14,6 +14,15 @@ struct StatisticsQueryPlanTests {
         ("orders by status", SQLiteSalesStatistics.statusSQL, [.integer(0), .integer(1)], "orders_by_status"),
         ("top by revenue", SQLiteSalesStatistics.revenueSQL, [.integer(0), .integer(1), .integer(5)], "orders_paid"),
         ("top by rating", SQLiteSalesStatistics.ratingSQL, [.integer(5)], "products_rating"),
+        ("a seller's sales per day", SQLiteSalesStatistics.sellerSalesSQL, [.integer(0), .integer(0), .integer(1), .integer(2)],
+         "settlement_entries_by_seller"),
+        ("a seller's refunds per day", SQLiteSalesStatistics.sellerRefundsSQL, [.integer(0), .integer(0), .integer(1), .integer(2)],
+         "settlement_entries_by_seller"),
+        ("a seller's orders by status", SQLiteSalesStatistics.sellerStatusSQL, [.integer(0), .integer(1), .integer(2)],
+         "shipments_by_seller"),
+        ("a seller's top by revenue", SQLiteSalesStatistics.sellerRevenueSQL, [.integer(0), .integer(1), .integer(5), .integer(2)],
+         "settlement_entries_by_seller"),
+        ("a seller's top by rating", SQLiteSalesStatistics.sellerRatingSQL, [.integer(5), .integer(2)], "products_seller_rating"),
     ]
 
     @Test("each query searches its index rather than scanning a table")

@@ -94,4 +94,45 @@ struct StatisticsTests {
             #expect(empty.days.count == 365 && empty.totalSales == .zero && empty.topByRevenue.isEmpty)
         }
     }
+
+    @Test("a seller's share: their lines and fees, their refunds, their parcels' orders, their products", arguments: TestStore.allCases)
+    func sellerShare(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            shop.clock.set(Self.januaryFirstMorning)
+            let keycat = shop.keycat
+            let (sellerA, sellerB, stranger) = (try shop.user(.seller), try shop.user(.seller), try shop.user(.seller))
+            let buyer = try shop.user(.buyer)
+            let board = try keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
+                                                  for: sellerA.userID, by: sellerA)
+            let caps = try keycat.catalog.create(TestShop.draft("Caps", price: 20_000) { $0.stock = 5; $0.delivery.fee = Money(won: 2_500) },
+                                                 for: sellerB.userID, by: sellerB)
+            let order = try await keycat.checkout.checkout(CheckoutRequest(.items([
+                CheckoutItem(productID: board.id, quantity: 1), CheckoutItem(productID: caps.id, quantity: 2),
+            ])), by: buyer)
+            let paid = try await keycat.checkout.confirm(order.id, impUID: try shop.pay(order).impUID, by: buyer)
+            // The next day in Seoul, B gives back 5,000 of their parcel.
+            shop.clock.set(Self.januaryFirstMorning.addingTimeInterval(86_400))
+            let parcelB = try #require(paid.shipments.first { $0.sellerID == sellerB.userID })
+            _ = try await keycat.orders.refundLines(of: parcelB.id, LineRefundRequest(amount: Money(won: 5_000), reason: "one cap cracked"),
+                                                    by: sellerB)
+
+            let a = try keycat.statistics.report(days: 3, seller: sellerA.userID, by: shop.operatorConsole)
+            #expect(a.seller == sellerA.userID)
+            #expect(a.days.map(\.sales.won) == [0, 103_000, 0] && a.days.map(\.ordersPaid) == [0, 1, 0] && a.totalRefunds == .zero)
+            #expect(a.topByRevenue.map(\.productID) == [board.id] && a.topByRevenue.map(\.revenue.won) == [100_000])
+            #expect(a.ordersByStatus.first { $0.status == .partiallyRefunded }?.count == 1)
+            let b = try keycat.statistics.report(days: 3, seller: sellerB.userID, by: shop.operatorConsole)
+            #expect(b.days.map(\.sales.won) == [0, 42_500, 0] && b.days.map(\.refunds.won) == [0, 0, 5_000])
+            #expect(b.days.map(\.refundCount) == [0, 0, 1])
+            #expect(b.topByRevenue.map(\.productID) == [caps.id] && b.topByRevenue.map(\.unitsSold) == [2])
+            // The shares add up to the shop.
+            let whole = try keycat.statistics.report(days: 3, by: shop.operatorConsole)
+            #expect(whole.totalSales.won == a.totalSales.won + b.totalSales.won && whole.totalRefunds.won == b.totalRefunds.won)
+            let none = try keycat.statistics.report(days: 3, seller: stranger.userID, by: shop.operatorConsole)
+            #expect(none.totalSales == .zero && none.topByRevenue.isEmpty && none.ordersByStatus.allSatisfy { $0.count == 0 })
+            expectError(.validation, field: "seller") { try keycat.statistics.report(seller: UserID(0), by: shop.operatorConsole) }
+            expectError(.forbidden) { try keycat.statistics.report(seller: sellerA.userID, by: sellerA) }
+        }
+    }
 }
+

@@ -176,6 +176,10 @@ package enum KeyCatSchema {
             CREATE UNIQUE INDEX orders_by_request_key ON orders (buyer_id, request_key) WHERE request_key IS NOT NULL;
             """),
         Step(version: 17, name: "marketplace fulfilment", sql: FulfilmentSchema.sql),
+        Step(version: 18, name: "a seller's ledger by time", sql: """
+            -- A seller's statistics and their upcoming settlement read their own entries by time.
+            CREATE INDEX settlement_entries_by_seller ON settlement_entries (seller_id, occurred_at, id);
+            """),
     ]
 
     /// The migrator over ``migrations``.

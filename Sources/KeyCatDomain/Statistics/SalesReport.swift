@@ -28,6 +28,10 @@ public struct SalesReport: Sendable, Hashable {
     public var topByRevenue: [ProductRevenue]
     /// Listed products by average rating (all time, at least one review), highest first.
     public var topByRating: [ProductRating]
+    /// The seller the report is limited to; nil for the whole shop. A seller's sales are their
+    /// lines and delivery fees, their refunds what refunds gave back of those, and their orders
+    /// the ones holding their parcels.
+    public var seller: UserID? = nil
 
     /// The first and last day of the window.
     public var firstDay: CalendarDate { days.first!.day }

@@ -11,12 +11,17 @@ public struct SalesStatisticsQuery: Sendable, Hashable {
     public var utcOffsetSeconds: Int
     /// How many products each top list holds.
     public var topLimit: Int
+    /// One seller's share of the shop: their lines and delivery fees (from the settlement
+    /// ledger, so orders paid before it are not counted), the orders holding their parcels, and
+    /// their products. Nil: the whole shop.
+    public var seller: UserID?
 
-    public init(start: Date, end: Date, utcOffsetSeconds: Int, topLimit: Int) {
+    public init(start: Date, end: Date, utcOffsetSeconds: Int, topLimit: Int, seller: UserID? = nil) {
         self.start = start
         self.end = end
         self.utcOffsetSeconds = utcOffsetSeconds
         self.topLimit = topLimit
+        self.seller = seller
     }
 }
 

@@ -25,8 +25,9 @@ public struct StatisticsService: Sendable {
     ///
     /// - Throws: `forbidden` unless an admin asks; `validation` for `days` outside 1–365 or
     ///   `top` outside 1–100.
-    public func report(days: Int = 30, top: Int = 5, by principal: Principal) throws(KeyCatError) -> SalesReport {
+    public func report(days: Int = 30, top: Int = 5, seller: UserID? = nil, by principal: Principal) throws(KeyCatError) -> SalesReport {
         try principal.require(.admin, to: "read sales statistics")
+        if let seller, seller.rawValue < 1 { throw .validation("seller", "a seller is a positive user id") }
         guard Self.dayRange.contains(days) else {
             throw .validation("days", "days must be between \(Self.dayRange.lowerBound) and \(Self.dayRange.upperBound), got \(days)")
         }
@@ -40,7 +41,7 @@ public struct StatisticsService: Sendable {
         }
         let offset = Self.timeZone.secondsFromGMT(for: start)
         let figures = try statistics.figures(
-            SalesStatisticsQuery(start: start, end: end, utcOffsetSeconds: offset, topLimit: top))
+            SalesStatisticsQuery(start: start, end: end, utcOffsetSeconds: offset, topLimit: top, seller: seller))
         let firstDay = Int64((Int(start.timeIntervalSince1970) + offset).quotientRounding(by: 86_400))
         let sales = Dictionary(figures.sales.map { ($0.day, $0) }) { first, _ in first }
         let refunds = Dictionary(figures.refunds.map { ($0.day, $0) }) { first, _ in first }
@@ -56,7 +57,7 @@ public struct StatisticsService: Sendable {
         return SalesReport(
             timeZone: Self.timeZone, days: daily,
             ordersByStatus: OrderStatus.allCases.map { OrderStatusCount(status: $0, count: figures.ordersByStatus[$0] ?? 0) },
-            topByRevenue: figures.topByRevenue, topByRating: figures.topByRating)
+            topByRevenue: figures.topByRevenue, topByRating: figures.topByRating, seller: seller)
     }
 }
 

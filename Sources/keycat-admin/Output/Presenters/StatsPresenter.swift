@@ -16,6 +16,7 @@ enum StatsPresenter {
 
     static func json(_ report: SalesReport) -> JSONValue {
         .object([
+            ("seller_id", report.seller.map { JSONValue.int($0.rawValue) } ?? .null),
             ("time_zone", .string(report.timeZone.identifier)),
             ("first_day", .string(report.firstDay.description)),
             ("last_day", .string(report.lastDay.description)),
@@ -52,7 +53,8 @@ enum StatsPresenter {
     static func text(_ report: SalesReport) -> String {
         let active = report.days.filter { $0.ordersPaid > 0 || $0.refundCount > 0 }
         let maxSales = report.days.map(\.sales.won).max() ?? 0
-        var text = "Sales and refunds per day, \(report.firstDay) to \(report.lastDay) (\(report.timeZone.identifier)): "
+        var text = (report.seller.map { "Seller \($0)'s share: their lines and delivery fees, their parcels' orders, their products.\n" } ?? "")
+            + "Sales and refunds per day, \(report.firstDay) to \(report.lastDay) (\(report.timeZone.identifier)): "
             + "\(active.count) of \(report.days.count) days had any.\n"
         var days = TextTable(["DAY", "ORDERS", "SALES", "REFUNDS", "NET", "SALES BAR"])
         for day in active {
