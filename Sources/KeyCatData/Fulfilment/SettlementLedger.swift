@@ -7,17 +7,16 @@ import KeyCatInfrastructure
 enum SettlementLedger {
     /// One `sale` entry per line of `order` and one per shipment's delivery fee, tied to the
     /// payment with row id `payment`: together they add up to the amount paid.
+    /// One statement (one round trip on Postgres): the lines and the fees together.
     static func recordSale(of order: OrderID, payment: Int64, at now: Date, on connection: some SQLConnection) throws {
         try connection.run("""
             INSERT INTO settlement_entries (kind, seller_id, order_id, shipment_id, line, payment_id, category, amount, occurred_at)
-            SELECT 'sale', s.seller_id, l.order_id, l.shipment_id, l.line, ?, p.category, l.unit_price * l.quantity, ?
+            SELECT 'sale', s.seller_id, l.order_id, l.shipment_id, l.line, CAST(?1 AS BIGINT), p.category, l.unit_price * l.quantity, CAST(?2 AS BIGINT)
             FROM order_lines l JOIN shipments s ON s.id = l.shipment_id JOIN products p ON p.id = l.product_id
-            WHERE l.order_id = ? AND l.unit_price * l.quantity > 0
-            """, [.integer(payment), StoredTime.value(now), .integer(order.rawValue)])
-        try connection.run("""
-            INSERT INTO settlement_entries (kind, seller_id, order_id, shipment_id, line, payment_id, category, amount, occurred_at)
-            SELECT 'sale', s.seller_id, s.order_id, s.id, NULL, ?, NULL, s.delivery_fee, ?
-            FROM shipments s WHERE s.order_id = ? AND s.delivery_fee > 0
+            WHERE l.order_id = ?3 AND l.unit_price * l.quantity > 0
+            UNION ALL
+            SELECT 'sale', s.seller_id, s.order_id, s.id, NULL, CAST(?1 AS BIGINT), NULL, s.delivery_fee, CAST(?2 AS BIGINT)
+            FROM shipments s WHERE s.order_id = ?3 AND s.delivery_fee > 0
             """, [.integer(payment), StoredTime.value(now), .integer(order.rawValue)])
     }
 

@@ -76,12 +76,17 @@ struct RawCommerce {
 
     // MARK: Checkout and confirm
 
-    /// Checkout of one unit, payment at the PG with the success card, and confirmation.
+    /// Checkout of one unit, payment at the PG with the success card, and confirmation: the
+    /// same rows KeyCat writes — the order, its line in the seller's parcel, the copy of the
+    /// buyer's default address, the stock movement; at payment the payment and the settlement
+    /// ledger's sale entries — and the order read back with its parcels and address.
     func checkoutAndConfirm(buyer: Int64, product: Int64) async throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let read = try database.statement("SELECT \(RawCatalog.columns) FROM products WHERE id = ?")
         sqlite3_bind_int64(read, 1, product)
         guard try database.step(read) else { throw RawDatabase.Failure(description: "no product") }
+        let seller = sqlite3_column_int64(read, 1)
+        let category = database.text(read, 3)
         let title = database.text(read, 4)
         let price = sqlite3_column_int64(read, 7)
         let fee = sqlite3_column_int64(read, 10)
@@ -110,14 +115,32 @@ struct RawCommerce {
         _ = try database.step(order)
         sqlite3_reset(order)
         let orderID = sqlite3_last_insert_rowid(database.handle)
+        // The seller's parcel, and the order's copy of the buyer's default address when there is one.
+        let parcel = try database.statement("""
+            INSERT INTO shipments (order_id, seller_id, status, delivery_fee, created_at, updated_at) VALUES (?, ?, 'pending', ?, ?, ?)
+            """)
+        for (index, value) in [orderID, seller, fee, now, now].enumerated() { sqlite3_bind_int64(parcel, Int32(index + 1), value) }
+        _ = try database.step(parcel)
+        sqlite3_reset(parcel)
+        let shipmentID = sqlite3_last_insert_rowid(database.handle)
+        let address = try database.statement("""
+            INSERT INTO order_addresses (order_id, recipient, phone, postcode, road_address, detail, request)
+            SELECT ?, recipient, phone, postcode, road_address, detail, request FROM addresses WHERE user_id = ? AND is_default = 1
+            """)
+        sqlite3_bind_int64(address, 1, orderID)
+        sqlite3_bind_int64(address, 2, buyer)
+        _ = try database.step(address)
+        sqlite3_reset(address)
         let line = try database.statement("""
-            INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee) VALUES (?, 0, ?, ?, ?, 1, ?)
+            INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee, shipment_id)
+            VALUES (?, 0, ?, ?, ?, 1, ?, ?)
             """)
         sqlite3_bind_int64(line, 1, orderID)
         sqlite3_bind_int64(line, 2, product)
         database.bindText(line, 3, title)
         sqlite3_bind_int64(line, 4, price)
         sqlite3_bind_int64(line, 5, fee)
+        sqlite3_bind_int64(line, 6, shipmentID)
         _ = try database.step(line)
         sqlite3_reset(line)
         let movement = try database.statement("""
@@ -159,6 +182,22 @@ struct RawCommerce {
         sqlite3_bind_int64(insert, 6, now)
         _ = try database.step(insert)
         sqlite3_reset(insert)
+        // The settlement ledger: the line's sale and the parcel's fee.
+        let paymentID = sqlite3_last_insert_rowid(database.handle)
+        let entry = try database.statement("""
+            INSERT INTO settlement_entries (kind, seller_id, order_id, shipment_id, line, payment_id, category, amount, occurred_at)
+            VALUES ('sale', ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (line, category, amount) in [(Int64?.some(0), Optional(category), price), (nil, nil, fee)] where amount > 0 {
+            for (index, value) in [seller, orderID, shipmentID].enumerated() { sqlite3_bind_int64(entry, Int32(index + 1), value) }
+            if let line { sqlite3_bind_int64(entry, 4, line) } else { sqlite3_bind_null(entry, 4) }
+            sqlite3_bind_int64(entry, 5, paymentID)
+            if let category { database.bindText(entry, 6, category) } else { sqlite3_bind_null(entry, 6) }
+            sqlite3_bind_int64(entry, 7, amount)
+            sqlite3_bind_int64(entry, 8, now)
+            _ = try database.step(entry)
+            sqlite3_reset(entry)
+        }
         let clear = try database.statement("DELETE FROM cart_lines WHERE user_id = ? AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = ?)")
         sqlite3_bind_int64(clear, 1, buyer)
         sqlite3_bind_int64(clear, 2, orderID)
@@ -181,9 +220,20 @@ struct RawCommerce {
         }
         sqlite3_reset(order)
         let lines = try database.statement(
-            "SELECT product_id, title, unit_price, quantity, delivery_fee FROM order_lines WHERE order_id = ? ORDER BY line")
+            "SELECT product_id, title, unit_price, quantity, delivery_fee, shipment_id, refunded_at FROM order_lines WHERE order_id = ? ORDER BY line")
         sqlite3_bind_int64(lines, 1, id)
         while try database.step(lines) { _ = database.text(lines, 1) }
         sqlite3_reset(lines)
+        let parcels = try database.statement("""
+            SELECT id, seller_id, status, delivery_fee, carrier, tracking_number, shipped_at, delivered_at FROM shipments WHERE order_id = ? ORDER BY id
+            """)
+        sqlite3_bind_int64(parcels, 1, id)
+        while try database.step(parcels) { _ = database.text(parcels, 2) }
+        sqlite3_reset(parcels)
+        let address = try database.statement(
+            "SELECT recipient, phone, postcode, road_address, detail, request FROM order_addresses WHERE order_id = ?")
+        sqlite3_bind_int64(address, 1, id)
+        if try database.step(address) { _ = database.text(address, 0) }
+        sqlite3_reset(address)
     }
 }

@@ -31,11 +31,14 @@ struct RawPostgresCommerce {
     // MARK: Checkout and confirm
 
     /// Checkout of one unit, payment at the PG with the success card, and confirmation: writes
-    /// `SERIALIZABLE`, as KeyCat's are, and the order read back in a read-only snapshot.
+    /// `SERIALIZABLE`, as KeyCat's are, the same rows (the parcel, the address copy, the ledger's
+    /// sale entries), and the order read back with its parcels and address in a read-only snapshot.
     func checkoutAndConfirm(buyer: Int64, product: Int64) async throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let read = try database.run("SELECT \(RawCatalog.columns) FROM products WHERE id = $1", [.int(product)])
         guard read.rows == 1 else { throw RawDatabase.Failure(description: "no product") }
+        let seller = read.int(0, 1)
+        let category = read.text(0, 3)
         let title = read.text(0, 4)
         let price = read.int(0, 7)
         let fee = read.int(0, 10)
@@ -53,10 +56,19 @@ struct RawPostgresCommerce {
                 VALUES ($1, $2, $3, $4, $5, 'awaiting_payment', $6, $7, $8) RETURNING id
                 """, [.text(merchantUID), .int(buyer), .int(price), .int(fee), .int(amount), .int(now + 900_000), .int(now), .int(now)])
             let orderID = order.int(0, 0)
+            // The seller's parcel, and the order's copy of the buyer's default address when there is one.
+            let shipmentID = try database.run("""
+                INSERT INTO shipments (order_id, seller_id, status, delivery_fee, created_at, updated_at)
+                VALUES ($1, $2, 'pending', $3, $4, $5) RETURNING id
+                """, [.int(orderID), .int(seller), .int(fee), .int(now), .int(now)]).int(0, 0)
             try database.run("""
-                INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
-                """, [.int(orderID), .int(0), .int(product), .text(title), .int(price), .int(1), .int(fee)])
+                INSERT INTO order_addresses (order_id, recipient, phone, postcode, road_address, detail, request)
+                SELECT $1, recipient, phone, postcode, road_address, detail, request FROM addresses WHERE user_id = $2 AND is_default = 1
+                """, [.int(orderID), .int(buyer)])
+            try database.run("""
+                INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee, shipment_id)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                """, [.int(orderID), .int(0), .int(product), .text(title), .int(price), .int(1), .int(fee), .int(shipmentID)])
             try database.run("""
                 INSERT INTO stock_movements (product_id, kind, change, order_id, actor, reason, created_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -74,10 +86,15 @@ struct RawPostgresCommerce {
                 UPDATE orders SET status = $1, updated_at = $2, outcome_unknown = 0, imp_uid = $3, paid_at = $4
                 WHERE id = $5 AND status = $6
                 """, [.text("paid"), .int(now), .text(impUID), .int(now), .int(orderID), .text("awaiting_payment")])
-            try database.run("""
+            let paymentID = try database.run("""
                 INSERT INTO payments (imp_uid, order_id, merchant_uid, amount, status, created_at, updated_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
-                """, [.text(impUID), .int(orderID), .text(merchantUID), .int(amount), .text("paid"), .int(now), .int(now)])
+                VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id
+                """, [.text(impUID), .int(orderID), .text(merchantUID), .int(amount), .text("paid"), .int(now), .int(now)]).int(0, 0)
+            // The settlement ledger: the line's sale and the parcel's fee, in one statement.
+            try database.run("""
+                INSERT INTO settlement_entries (kind, seller_id, order_id, shipment_id, line, payment_id, category, amount, occurred_at)
+                VALUES ('sale', $1, $2, $3, 0, $4, $5, $6, $7), ('sale', $1, $2, $3, NULL, $4, NULL, $8, $7)
+                """, [.int(seller), .int(orderID), .int(shipmentID), .int(paymentID), .text(category), .int(price), .int(now), .int(fee)])
             try database.run("""
                 DELETE FROM cart_lines WHERE user_id = $1 AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = $2)
                 """, [.int(buyer), .int(orderID)])
@@ -104,7 +121,15 @@ struct RawPostgresCommerce {
             """, [.int(id)])
         if order.rows > 0 { _ = (order.text(0, 1), order.text(0, 6), order.optionalText(0, 10)) }
         let lines = try database.run(
-            "SELECT product_id, title, unit_price, quantity, delivery_fee FROM order_lines WHERE order_id = $1 ORDER BY line", [.int(id)])
+            "SELECT product_id, title, unit_price, quantity, delivery_fee, shipment_id, refunded_at FROM order_lines WHERE order_id = $1 ORDER BY line",
+            [.int(id)])
         for row in 0..<lines.rows { _ = lines.text(row, 1) }
+        let parcels = try database.run("""
+            SELECT id, seller_id, status, delivery_fee, carrier, tracking_number, shipped_at, delivered_at FROM shipments WHERE order_id = $1 ORDER BY id
+            """, [.int(id)])
+        for row in 0..<parcels.rows { _ = parcels.text(row, 2) }
+        let address = try database.run(
+            "SELECT recipient, phone, postcode, road_address, detail, request FROM order_addresses WHERE order_id = $1", [.int(id)])
+        if address.rows > 0 { _ = address.text(0, 0) }
     }
 }
