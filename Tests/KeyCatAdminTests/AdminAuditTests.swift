@@ -27,7 +27,8 @@ struct AdminAuditTests {
             #expect(ids == ids.sorted(by: >))
             #expect(Set(ids).count == ids.count)
 
-            let refunds = try jsonObject(try AdminProcess.run(["audit", "list", "--db", path, "--action", "order.refund", "--json"]).standardOutput)
+            // The demo's refund is the seller's, of part of their parcel.
+            let refunds = try jsonObject(try AdminProcess.run(["audit", "list", "--db", path, "--action", "shipment.refund", "--json"]).standardOutput)
             let items = try #require(refunds["items"] as? [[String: Any]])
             #expect(items.count == 1)
             #expect(items.first?["target"] as? String == "order:1")
