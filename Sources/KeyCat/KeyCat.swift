@@ -67,11 +67,25 @@ public final class KeyCat: Sendable {
     /// The PG simulator payments go to, when the configuration chose one (else nil).
     public let paymentSimulator: PGSimulator?
     private let ownsSimulator: Bool
+    private let storageThreads: StorageThreads
+
+    /// KeyCat's own threads, one per connection its store can lend, on which work that waits for
+    /// the database runs (architecture §7, "Waiting never blocks").
+    ///
+    /// KeyCat's async use cases (checkout, confirm, webhooks, refunds, cancels, reconciliation,
+    /// seller applications) prefer it on their own. A server that calls the synchronous ones
+    /// (reads, cart, reviews…) from its request handlers runs the handler with it preferred —
+    /// `withTaskExecutorPreference(keycat.storageExecutor) { … }`, as ``KeyCatAPI`` does for every
+    /// route — so no database round trip ever holds a thread its other requests share.
+    public var storageExecutor: any TaskExecutor { storageThreads }
 
     /// Wires every use case to `database`'s repositories: the same code for both stores.
     init<Database: SQLDatabase>(configuration: Configuration, store: Store, database: Database, secrets: KeyCatSecrets,
                                 migrationsApplied: [Int], restored: [String], gateway setup: GatewaySetup) {
         self.configuration = configuration
+        // A thread for every connection the store can lend: the readers and the writer.
+        let storageThreads = StorageThreads(count: configuration.readerCount + 1)
+        self.storageThreads = storageThreads
         self.store = store
         self.ports = StorePorts(database)
         self.secrets = secrets
@@ -95,7 +109,7 @@ public final class KeyCat: Sendable {
         sellers = SellerService(
             applications: SQLSellerApplicationRepository(database: database), users: users,
             registry: configuration.businessRegistry ?? SQLBusinessRegistry(database: database),
-            cursors: cursors, clock: configuration.clock, tokenVersions: tokenVersions)
+            cursors: cursors, clock: configuration.clock, tokenVersions: tokenVersions, storageExecutor: storageThreads)
         if configuration.postgresURL == nil, Self.isInMemory(configuration) {
             imagesDirectory = nil
             imageStore = InMemoryImageStore()
@@ -131,11 +145,12 @@ public final class KeyCat: Sendable {
             webhookEvents: SQLWebhookEventStore(database: database), idempotency: idempotency,
             clock: configuration.clock, reservationLifetime: configuration.reservationLifetime,
             auditLog: SQLAuditLog(database: database), holds: configuration.stockHolds,
-            addresses: SQLAddressRepository(database: database))
+            addresses: SQLAddressRepository(database: database), storageExecutor: storageThreads)
         let addressBook = SQLAddressRepository(database: database)
         addresses = AddressService(addresses: addressBook, clock: configuration.clock)
         orders = OrderService(orders: orderRepository, gateway: setup.gateway, idempotency: idempotency,
-                              cursors: cursors, clock: configuration.clock, fulfilment: SQLFulfilmentRepository(database: database))
+                              cursors: cursors, clock: configuration.clock, fulfilment: SQLFulfilmentRepository(database: database),
+                              storageExecutor: storageThreads)
         settlements = SettlementService(settlements: SQLSettlementRepository(database: database), commission: configuration.commission,
                                         cursors: cursors, clock: configuration.clock)
         statistics = StatisticsService(statistics: SQLSalesStatistics(database: database), clock: configuration.clock)
@@ -230,6 +245,7 @@ public final class KeyCat: Sendable {
     /// Closes every connection. Calls made afterwards fail with a storage error.
     public func close() {
         store.close()
+        storageThreads.shutdown()
         if ownsSimulator { paymentSimulator?.close() }
     }
 

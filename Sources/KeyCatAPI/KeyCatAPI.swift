@@ -109,7 +109,9 @@ public struct KeyCatAPI: Sendable {
         do {
             let context = RequestContext(request: request, keycat: keycat, parameters: admission.parameters,
                                          caller: admission.caller, route: route.description, cache: catalogCache)
-            return try await route.handler(context)
+            // Every handler waits for the database on KeyCat's storage threads, never on the
+            // server's (architecture §7): its synchronous stretches run there.
+            return try await withTaskExecutorPreference(keycat.storageExecutor) { try await route.handler(context) }
         } catch {
             return response(for: error)
         }

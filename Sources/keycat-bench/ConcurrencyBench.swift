@@ -3,13 +3,17 @@ import KeyCat
 import KeyCatInfrastructure
 import KeyCatPGSimulator
 
-/// `keycat-bench concurrency [--db postgres://…] [--orders N] [--json]`: checkout + confirm
-/// throughput (orders a second) with 1, 4 and 16 buyers at once, each on a product of its own
-/// and all on one hot product, on a SQLite file and, with `--db`, on Postgres, side by side.
+/// `keycat-bench concurrency [--db postgres://…] [--latency-ms N] [--orders N] [--json]`:
+/// checkout + confirm throughput (orders a second) with 1, 4, 16 and 64 buyers at once, each on
+/// a product of its own and all on one hot product, on a SQLite file and, with `--db`, on
+/// Postgres, side by side; on Postgres also the round trips one order takes. With
+/// `--latency-ms`, Postgres is reached through a ``LatencyRelay`` holding each chunk that long
+/// each way, as a database on another host would be.
 ///
-/// Each buyer is a task in one task group, as a server's request handlers are; KeyCat's calls
-/// block the thread they run on, so no more run at once than the runtime has threads (one per
-/// core). Every store gets a fresh database (a temporary file; a `keycat_bench_…` schema dropped
+/// Each buyer is a task in one task group, as a server's request handlers are. KeyCat's async
+/// use cases wait for the database on its storage threads (one per connection), so as many
+/// orders are in flight as there are connections, whatever the cores. Every store gets a fresh
+/// database (a temporary file; a `keycat_bench_…` schema dropped
 /// afterwards), 16 products of 1,000,000 units and 16 buyers, and `--orders` orders (default
 /// 400) per cell after a warm-up. A failed order (a write that lost its race more times than
 /// Postgres's retries allow) is counted, not retried.
@@ -18,7 +22,7 @@ struct ConcurrencyBench {
     let directory: URL
     let log: (String) -> Void
 
-    static let buyerCounts = [1, 4, 16]
+    static let buyerCounts = [1, 4, 16, 64]
 
     struct Cell {
         var store: String
@@ -26,6 +30,8 @@ struct ConcurrencyBench {
         var hot: Bool
         var ordersPerSecond: Double
         var failed: Int
+        /// Requests sent to Postgres and waited for, per order (nil on SQLite).
+        var roundTrips: Double?
     }
 
     func run() async throws {
@@ -37,8 +43,19 @@ struct ConcurrencyBench {
             let admin = try RawPostgres(url: url)
             try admin.execute("CREATE SCHEMA \(schema)")
             defer { try? admin.execute("DROP SCHEMA \(schema) CASCADE") }
+            var target = url
+            if let latency = options.latencyMilliseconds {
+                guard var components = URLComponents(string: url), let host = components.host else {
+                    throw KeycatBench.UsageFailure(message: "--latency-ms needs a --db URL naming its host")
+                }
+                let relay = try LatencyRelay(toHost: host, port: components.port ?? 5432, delay: .milliseconds(latency))
+                components.host = "127.0.0.1"
+                components.port = relay.port
+                target = components.string ?? url
+                log("postgres: through a relay holding each chunk \(latency) ms each way")
+            }
             var configuration = KeyCat.Configuration(
-                postgresURL: try PostgresBench.url(url, searchPath: schema),
+                postgresURL: try PostgresBench.url(target, searchPath: schema),
                 filesBeside: directory.appendingPathComponent("concurrency-pg.db").path)
             // A connection for every buyer, so the pool is not what limits them.
             configuration.readerCount = Self.buyerCounts.max()!
@@ -73,13 +90,16 @@ struct ConcurrencyBench {
                                     products: hot ? [products[0]] : products, orders: buyerCount * 5)
                 let clock = ContinuousClock()
                 var failed = 0
+                let tripsBefore = PostgresConnection.roundTrips.load(ordering: .relaxed)
                 let elapsed = try await clock.measure {
                     failed = try await round(keycat, simulator, buyers: Array(buyers.prefix(buyerCount)),
                                              products: hot ? [products[0]] : products, orders: options.concurrencyOrders)
                 }
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                let trips = PostgresConnection.roundTrips.load(ordering: .relaxed) - tripsBefore
                 cells.append(Cell(store: store, buyers: buyerCount, hot: hot,
-                                  ordersPerSecond: Double(options.concurrencyOrders - failed) / seconds, failed: failed))
+                                  ordersPerSecond: Double(options.concurrencyOrders - failed) / seconds, failed: failed,
+                                  roundTrips: store == "postgres" ? Double(trips) / Double(max(1, options.concurrencyOrders)) : nil))
             }
         }
         return cells
@@ -114,16 +134,18 @@ struct ConcurrencyBench {
 
     private func table(_ cells: [Cell]) -> String {
         let stores = Array(Set(cells.map(\.store))).sorted { $0 == "sqlite" && $1 != "sqlite" }
-        var lines = ["checkout + confirm, orders/s (\(options.concurrencyOrders) orders a cell; failed orders in brackets)",
-                     "buyers  products  " + stores.map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined(separator: "  ")]
+        var lines = ["checkout + confirm, orders/s (\(options.concurrencyOrders) orders a cell; failed orders in brackets"
+                     + (options.latencyMilliseconds.map { "; Postgres \($0) ms away each way" } ?? "") + ")",
+                     "buyers  products  " + stores.map { $0.padding(toLength: 18, withPad: " ", startingAt: 0) }.joined(separator: "  ")]
         for hot in [false, true] {
             for buyers in Self.buyerCounts {
                 let values = stores.map { store -> String in
                     guard let cell = cells.first(where: { $0.store == store && $0.buyers == buyers && $0.hot == hot }) else { return "-" }
                     return String(format: "%.0f", cell.ordersPerSecond) + (cell.failed > 0 ? " (\(cell.failed))" : "")
+                        + (cell.roundTrips.map { String(format: ", %.1f RT", $0) } ?? "")
                 }
                 lines.append(String(format: "%6d  ", buyers) + (hot ? "one hot" : "distinct").padding(toLength: 10, withPad: " ", startingAt: 0)
-                             + values.map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+                             + values.map { $0.padding(toLength: 18, withPad: " ", startingAt: 0) }.joined(separator: "  "))
             }
         }
         return lines.joined(separator: "\n")
@@ -132,9 +154,10 @@ struct ConcurrencyBench {
     private func json(_ cells: [Cell]) -> String {
         let rows: [[String: Any]] = cells.map {
             ["store": $0.store, "buyers": $0.buyers, "products": $0.hot ? "one_hot" : "distinct",
-             "orders_per_second": $0.ordersPerSecond, "failed": $0.failed]
+             "orders_per_second": $0.ordersPerSecond, "failed": $0.failed, "round_trips_per_order": $0.roundTrips ?? NSNull()]
         }
         let info = ["date": ISO8601DateFormatter().string(from: Date()), "orders": String(options.concurrencyOrders),
+                    "latency_ms": options.latencyMilliseconds.map(String.init) ?? "0",
                     "cores": String(ProcessInfo.processInfo.activeProcessorCount)]
         let data = try? JSONSerialization.data(withJSONObject: ["info": info, "cells": rows], options: [.sortedKeys, .prettyPrinted])
         return String(decoding: data ?? Data(), as: UTF8.self)

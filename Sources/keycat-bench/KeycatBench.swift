@@ -24,6 +24,9 @@ enum KeycatBench {
         var concurrency = false
         /// Orders per cell of the concurrency table.
         var concurrencyOrders = 400
+        /// `--latency-ms`: the Postgres server reached through ``LatencyRelay``, this many
+        /// milliseconds away each way.
+        var latencyMilliseconds: Int?
         /// Run only these groups: catalog, commerce, idempotency, crypto, bulk (all when empty).
         var groups: Set<String> = []
     }
@@ -33,7 +36,7 @@ enum KeycatBench {
             let options = try parse(Array(CommandLine.arguments.dropFirst()))
             try await run(options)
         } catch let usage as UsageFailure {
-            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--db postgres://…] [--products N] [--bulk N] [--operations N] [--keys N] [--only catalog|commerce|idempotency|crypto|bulk] [--json]\n       keycat-bench concurrency [--db postgres://…] [--orders N] [--json]\n".utf8))
+            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--db postgres://…] [--products N] [--bulk N] [--operations N] [--keys N] [--only catalog|commerce|idempotency|crypto|bulk] [--json]\n       keycat-bench concurrency [--db postgres://…] [--latency-ms N] [--orders N] [--json]\n".utf8))
             exit(2)
         } catch {
             FileHandle.standardError.write(Data("keycat-bench: \(error)\n".utf8))
@@ -64,6 +67,7 @@ enum KeycatBench {
             case "--operations": options.operations = try value()
             case "--keys": options.idempotencyKeys = try value()
             case "--orders" where options.concurrency: options.concurrencyOrders = try value()
+            case "--latency-ms" where options.concurrency: options.latencyMilliseconds = try value()
             case "--json": options.json = true
             case "--db":
                 index += 1

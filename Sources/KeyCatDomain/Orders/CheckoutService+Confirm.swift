@@ -21,38 +21,40 @@ extension CheckoutService {
     ///   answer was lost (reconciliation settles it); `notOwner`, `notFound`, `validation` for a
     ///   payment of another order.
     public func confirm(_ orderID: OrderID, impUID: String, idempotencyKey: String? = nil, by principal: Principal) async throws(KeyCatError) -> Order {
-        guard let order = try orders.find(orderID) else { throw KeyCatError.notFound("order", orderID) }
-        try principal.requireOwnerOrAdmin(order.buyerID, of: "order")
-        return try await idempotency.run(scope: "confirm:\(principal.userID)", key: idempotencyKey,
-                                         fingerprint: "\(orderID)|\(impUID)") { () async throws(KeyCatError) -> Order in
-            let current = try settlement.reload(orderID)
-            if current.impUID == impUID { return current }
-            let payment: GatewayPayment
-            do throws(KeyCatError) {
-                payment = try await gateway.payment(impUID: impUID)
-            } catch {
-                if error.code == .gatewayTimeout, current.status == .awaitingPayment {
-                    try orders.setOutcomeUnknown(orderID, true)
+        try await onStorage { () async throws(KeyCatError) -> Order in
+            guard let order = try orders.find(orderID) else { throw KeyCatError.notFound("order", orderID) }
+            try principal.requireOwnerOrAdmin(order.buyerID, of: "order")
+            return try await idempotency.run(scope: "confirm:\(principal.userID)", key: idempotencyKey,
+                                             fingerprint: "\(orderID)|\(impUID)") { () async throws(KeyCatError) -> Order in
+                let current = try settlement.reload(orderID)
+                if current.impUID == impUID { return current }
+                let payment: GatewayPayment
+                do throws(KeyCatError) {
+                    payment = try await gateway.payment(impUID: impUID)
+                } catch {
+                    if error.code == .gatewayTimeout, current.status == .awaitingPayment {
+                        try orders.setOutcomeUnknown(orderID, true)
+                    }
+                    throw error
                 }
-                throw error
-            }
-            guard payment.merchantUID == current.merchantUID else {
-                throw KeyCatError.validation("imp_uid", "the payment \(impUID) is not for order \(orderID)")
-            }
-            switch try await settlement.settle(current, with: payment, via: "confirm") {
-            case let .paid(order), let .alreadyPaid(order):
-                return order
-            case let .notPaid(_, reason):
-                throw KeyCatError(.paymentDeclined, "the payment did not go through: \(reason)",
-                                  context: ["order_id": "\(orderID)", "reason": reason])
-            case let .forged(order, paid):
-                throw KeyCatError(.paymentAmountForged,
-                                  "paid \(paid) for an order of \(order.amount): the payment was cancelled",
-                                  context: ["order_id": "\(orderID)", "paid": "\(paid.won)", "amount": "\(order.amount.won)"])
-            case let .voided(order):
-                throw KeyCatError(.illegalTransition,
-                                  "the order is \(order.status.rawValue); the payment was cancelled and will be returned",
-                                  context: ["order_id": "\(orderID)", "status": order.status.rawValue])
+                guard payment.merchantUID == current.merchantUID else {
+                    throw KeyCatError.validation("imp_uid", "the payment \(impUID) is not for order \(orderID)")
+                }
+                switch try await settlement.settle(current, with: payment, via: "confirm") {
+                case let .paid(order), let .alreadyPaid(order):
+                    return order
+                case let .notPaid(_, reason):
+                    throw KeyCatError(.paymentDeclined, "the payment did not go through: \(reason)",
+                                      context: ["order_id": "\(orderID)", "reason": reason])
+                case let .forged(order, paid):
+                    throw KeyCatError(.paymentAmountForged,
+                                      "paid \(paid) for an order of \(order.amount): the payment was cancelled",
+                                      context: ["order_id": "\(orderID)", "paid": "\(paid.won)", "amount": "\(order.amount.won)"])
+                case let .voided(order):
+                    throw KeyCatError(.illegalTransition,
+                                      "the order is \(order.status.rawValue); the payment was cancelled and will be returned",
+                                      context: ["order_id": "\(orderID)", "status": order.status.rawValue])
+                }
             }
         }
     }
@@ -69,16 +71,18 @@ extension CheckoutService {
     ///   could not be applied or the id recorded: answer non-2xx, and the PG's redelivery is
     ///   handled.
     public func handleWebhook(id: String, impUID: String, merchantUID: String) async throws(KeyCatError) -> WebhookOutcome {
-        guard try !webhookEvents.isRecorded(id) else { return .duplicate }
-        let outcome: WebhookOutcome
-        if let order = try orders.find(merchantUID: merchantUID) {
-            let payment = try await gateway.payment(impUID: impUID)
-            outcome = payment.merchantUID == order.merchantUID
-                ? .settled(try await settlement.settle(order, with: payment, via: "webhook")) : .unknownOrder
-        } else {
-            outcome = .unknownOrder
+        try await onStorage { () async throws(KeyCatError) -> WebhookOutcome in
+            guard try !webhookEvents.isRecorded(id) else { return .duplicate }
+            let outcome: WebhookOutcome
+            if let order = try orders.find(merchantUID: merchantUID) {
+                let payment = try await gateway.payment(impUID: impUID)
+                outcome = payment.merchantUID == order.merchantUID
+                    ? .settled(try await settlement.settle(order, with: payment, via: "webhook")) : .unknownOrder
+            } else {
+                outcome = .unknownOrder
+            }
+            _ = try webhookEvents.recordFirstDelivery(of: id, at: clock.now())
+            return outcome
         }
-        _ = try webhookEvents.recordFirstDelivery(of: id, at: clock.now())
-        return outcome
     }
 }

@@ -32,6 +32,7 @@ extension PostgresConnection {
             let values: [UnsafePointer<CChar>?] = offsets.map {
                 $0 < 0 ? nil : (base + $0).assumingMemoryBound(to: CChar.self)
             }
+            PostgresConnection.countRoundTrip()
             return PQexecPrepared(connection, name, Int32(arguments.count), values, lengths, formats, 0)
         }
         do {
@@ -50,6 +51,7 @@ extension PostgresConnection {
         statementsPrepared += 1
         let name = "keycat_\(statementsPrepared)"
         let translated = PostgresPlaceholders.numbered(sql)
+        PostgresConnection.countRoundTrip()
         _ = try PostgresResult(PQprepare(connection, name, translated, 0, nil), on: connection, statement: sql)
         statementNames[sql] = name
         return name

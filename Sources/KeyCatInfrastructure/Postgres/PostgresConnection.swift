@@ -1,5 +1,6 @@
 internal import CLibPQ
 import Foundation
+import Synchronization
 
 /// One Postgres connection (libpq's `PGconn *`), owned by this object and closed in `deinit`.
 ///
@@ -79,6 +80,7 @@ package final class PostgresConnection {
     /// changes and session settings.
     package func execute(_ sql: String) throws(PostgresError) {
         let connection = try open()
+        Self.countRoundTrip()
         _ = try PostgresResult(PQexec(connection, sql), on: connection, statement: sql)
     }
 
@@ -184,5 +186,16 @@ package final class PostgresConnection {
         let secondCopies = second.map { strdup($0) }
         defer { (firstCopies + secondCopies).forEach { free($0) } }
         return body(firstCopies.map { UnsafePointer($0) } + [nil], secondCopies.map { UnsafePointer($0) } + [nil])
+    }
+}
+
+extension PostgresConnection {
+    /// Every request KeyCat's connections have sent to a server and waited for (a prepare, an
+    /// execution, a plain statement), process-wide: `keycat-bench` divides it by the operations
+    /// it ran to report round trips per operation.
+    package static let roundTrips = Atomic<Int>(0)
+
+    static func countRoundTrip() {
+        roundTrips.add(1, ordering: .relaxed)
     }
 }

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Threads of KeyCat's own on which work that waits for a database runs, as a `TaskExecutor`.
+///
+/// SQLite and libpq calls block the thread that makes them until the database answers. Run on
+/// Swift's cooperative pool — one thread per core, shared by every task of the process — a few
+/// such calls stall everything else: with Postgres 1 ms away, two cores meant two orders in
+/// flight and a server's unrelated routes waiting behind them. A task that prefers this executor
+/// (`withTaskExecutorPreference`) runs its synchronous stretches here instead, one per thread,
+/// so as many storage calls wait at once as there are threads — sized to the connections the
+/// store can lend — and the cooperative pool stays free for everything else.
+///
+/// Jobs run in the order they were enqueued. After ``shutdown()`` the threads finish the jobs
+/// already queued and exit; a job enqueued later runs on the global concurrent executor, so no
+/// task is ever stranded.
+package final class StorageThreads: TaskExecutor, @unchecked Sendable {
+    // `jobs`, `head` and `stopped` are guarded by `condition`'s lock.
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var head = 0
+    private var stopped = false
+    package let count: Int
+
+    /// Starts `count` threads named `name-0`, `name-1`, ….
+    package init(count: Int, name: String = "keycat-storage") {
+        self.count = max(1, count)
+        for index in 0..<self.count {
+            let thread = Thread { [self] in work() }
+            thread.name = "\(name)-\(index)"
+            // Storage waits are short and latency-bound: the default 512 KiB stack is plenty.
+            thread.start()
+        }
+    }
+
+    package func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        guard !stopped else {
+            condition.unlock()
+            globalConcurrentExecutor.enqueue(job)
+            return
+        }
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Lets the queued jobs finish, then ends the threads. Idempotent.
+    package func shutdown() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func work() {
+        while let job = next() {
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+
+    /// The oldest queued job, waiting for one; nil once shut down with nothing left.
+    private func next() -> UnownedJob? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == jobs.count {
+            if stopped { return nil }
+            condition.wait()
+        }
+        let job = jobs[head]
+        head += 1
+        // Drop what was consumed when the queue empties, or now and then under steady load, so
+        // the array does not grow without bound.
+        if head == jobs.count {
+            jobs.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 1_024 && head * 2 > jobs.count {
+            jobs.removeFirst(head)
+            head = 0
+        }
+        return job
+    }
+}
