@@ -80,14 +80,19 @@ struct HTTPMarketplaceTests {
         let shipments = try #require(checkout["shipments"] as? [[String: Any]])
         #expect(Set(shipments.compactMap { ($0["seller_id"] as? NSNumber)?.int64Value }) == [sellerA.userID, sellerB.userID])
         #expect((checkout["shipping_address"] as? [String: Any])?["detail"] as? String == "12층 1201호", "\(checkout)")
+        // PortOne v1's window parameters, to pass as they are: the server's amount, the buyer fields.
+        let window = try #require(checkout["payment_request"] as? [String: Any], "\(checkout)")
+        #expect(window["amount"] as? Int == 156_000 && window["merchant_uid"] as? String == checkout["merchant_uid"] as? String)
+        #expect(window["buyer_tel"] as? String == "010-1234-5678" && window["buyer_postcode"] as? String == "06236"
+                && window["buyer_name"] as? String == "김민아" && window["currency"] as? String == "KRW", "\(window)")
 
         // Pay in the simulator's window, then confirm.
         let merchantUID = try #require(checkout["merchant_uid"] as? String)
         let paid = try await client.send("POST", "/pg/payments/\(merchantUID)", json: ["card_number": PGTestCard.success.number])
         try #require(paid.status == 200 && paid["status"] as? String == "paid", "\(paid)")
         let confirmed = try await buyer.send("POST", "/orders/\(orderID)/confirm", json: ["imp_uid": try #require(paid["imp_uid"] as? String)])
-        #expect(confirmed.status == 200 && confirmed["status"] as? String == "paid" && confirmed["fulfilment"] as? String == "unfulfilled",
-                "\(confirmed)")
+        #expect(confirmed.status == 200 && confirmed["status"] as? String == "paid" && confirmed["fulfilment"] as? String == "unfulfilled"
+                && confirmed["payment_request"] == nil, "\(confirmed)")
 
         // Each desk holds only its seller's lines, the address and the buyer's nick; a third
         // seller's desk is empty and their hands off both parcels.

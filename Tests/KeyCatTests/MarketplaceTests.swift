@@ -39,11 +39,17 @@ struct MarketplaceTests {
             // One fee per seller: A's 3,000; B's two lines bundled at the higher of 2,500 and 3,000.
             #expect(order.deliveryTotal == Money(won: 6_000) && order.amount == Money(won: 100_000 + 40_000 + 10_000 + 6_000))
             #expect(order.shippingAddress == Self.home)
+            // What the app hands PortOne v1's payment window: the order's amount and the buyer fields.
+            let window = try #require(PaymentWindowRequest(order))
+            #expect(window.merchantUID == order.merchantUID && window.amount == order.amount && window.name == "Board 외 2건")
+            #expect(window.buyerName == "김민아" && window.buyerTel == "010-1234-5678" && window.buyerPostcode == "06236"
+                    && window.buyerAddr == "서울특별시 강남구 테헤란로 152 12층 1201호")
             // Editing the book never changes the order's copy.
             _ = try keycat.addresses.update(saved.id, AddressChanges(detail: "13층"), by: buyer)
             let payment = try shop.pay(order)
             let paid = try await keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
             #expect(paid.status == .paid && paid.fulfilment == .unfulfilled && paid.shippingAddress?.detail == "12층 1201호")
+            #expect(PaymentWindowRequest(paid) == nil)
 
             // Each seller's desk shows only their lines, the address and the buyer's nick.
             let deskA = try keycat.orders.sellerOrders(by: sellerA).items

@@ -35,11 +35,42 @@ public struct OrderBody: Encodable, Sendable, Hashable {
     public var shipments: [ShipmentBody]
     public var fulfilment: String
     public var shippingAddress: AddressBody?
+    /// While awaiting payment: the parameters of PortOne v1's `IMP.request_pay`, to pass as they are.
+    public var paymentRequest: PaymentRequestBody?
 
     enum CodingKeys: String, CodingKey {
         case id, merchantUID = "merchant_uid", status, amount, itemsTotal = "items_total", deliveryTotal = "delivery_total"
         case refundedAmount = "refunded_amount", expiresAt = "expires_at", paidAt = "paid_at", impUID = "imp_uid"
         case carrier, trackingNumber = "tracking_number", lines, shipments, fulfilment, shippingAddress = "shipping_address"
+        case paymentRequest = "payment_request"
+    }
+
+    /// PortOne v1's payment-window parameters for an order awaiting payment (``PaymentWindowRequest``).
+    public struct PaymentRequestBody: Encodable, Sendable, Hashable {
+        public var merchantUID: String
+        public var name: String
+        public var amount: Int64
+        public var currency: String
+        public var buyerName: String?
+        public var buyerTel: String?
+        public var buyerAddr: String?
+        public var buyerPostcode: String?
+
+        enum CodingKeys: String, CodingKey {
+            case merchantUID = "merchant_uid", name, amount, currency, buyerName = "buyer_name", buyerTel = "buyer_tel"
+            case buyerAddr = "buyer_addr", buyerPostcode = "buyer_postcode"
+        }
+
+        init(_ request: PaymentWindowRequest) {
+            merchantUID = request.merchantUID
+            name = request.name
+            amount = request.amount.won
+            currency = request.currency
+            buyerName = request.buyerName
+            buyerTel = request.buyerTel
+            buyerAddr = request.buyerAddr
+            buyerPostcode = request.buyerPostcode
+        }
     }
 
     public init(_ order: Order) {
@@ -62,6 +93,7 @@ public struct OrderBody: Encodable, Sendable, Hashable {
         shipments = order.shipments.map(ShipmentBody.init)
         fulfilment = order.fulfilment.rawValue
         shippingAddress = order.shippingAddress.map(AddressBody.init)
+        paymentRequest = PaymentWindowRequest(order).map(PaymentRequestBody.init)
     }
 }
 

@@ -17,11 +17,27 @@ extension OrderBody: JSONWritable {
         writer.key("lines"); writer.write(lines)
         writer.key("merchant_uid"); writer.write(merchantUID)
         if let paidAt { writer.key("paid_at"); writer.write(paidAt) }
+        if let paymentRequest { writer.key("payment_request"); writer.write(paymentRequest) }
         writer.key("refunded_amount"); writer.write(refundedAmount)
         writer.key("shipments"); writer.write(shipments)
         if let shippingAddress { writer.key("shipping_address"); writer.write(shippingAddress) }
         writer.key("status"); writer.write(status)
         if let trackingNumber { writer.key("tracking_number"); writer.write(trackingNumber) }
+        writer.endObject()
+    }
+}
+
+extension OrderBody.PaymentRequestBody: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("amount"); writer.write(amount)
+        if let buyerAddr { writer.key("buyer_addr"); writer.write(buyerAddr) }
+        if let buyerName { writer.key("buyer_name"); writer.write(buyerName) }
+        if let buyerPostcode { writer.key("buyer_postcode"); writer.write(buyerPostcode) }
+        if let buyerTel { writer.key("buyer_tel"); writer.write(buyerTel) }
+        writer.key("currency"); writer.write(currency)
+        writer.key("merchant_uid"); writer.write(merchantUID)
+        writer.key("name"); writer.write(name)
         writer.endObject()
     }
 }

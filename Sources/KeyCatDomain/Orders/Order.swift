@@ -197,3 +197,41 @@ public struct LineRefund: Sendable, Hashable, Codable {
         self.includesDeliveryFee = includesDeliveryFee
     }
 }
+
+/// What a buyer's app passes to PortOne v1's payment window (`IMP.request_pay`) for an order
+/// awaiting payment, named as v1 names them: the order's `merchant_uid` and amount (never the
+/// app's own sum), a name for the payment, and the buyer fields taken from the order's shipping
+/// address, which PGs show on the receipt and use for risk checks. The PG's prepare call
+/// (`POST /payments/prepare`) takes only `merchant_uid` and `amount` in v1; the rest travels with
+/// the window request.
+public struct PaymentWindowRequest: Sendable, Hashable {
+    /// The longest payment name: PGs cut longer ones, some refuse them.
+    public static let nameLimit = 40
+
+    public var merchantUID: String
+    /// The first line's title, with `외 N건` for the other lines, at most ``nameLimit`` characters.
+    public var name: String
+    public var amount: Money
+    public var currency = "KRW"
+    public var buyerName: String?
+    public var buyerTel: String?
+    public var buyerAddr: String?
+    public var buyerPostcode: String?
+
+    /// The request for `order`, or nil once it no longer awaits payment.
+    public init?(_ order: Order) {
+        guard order.status == .awaitingPayment, let first = order.lines.first else { return nil }
+        merchantUID = order.merchantUID
+        amount = order.amount
+        let others = order.lines.count - 1
+        let suffix = others > 0 ? " 외 \(others)건" : ""
+        let room = Self.nameLimit - suffix.count
+        name = (first.title.count > room ? String(first.title.prefix(room - 1)) + "…" : first.title) + suffix
+        if let address = order.shippingAddress {
+            buyerName = address.recipient
+            buyerTel = address.phone
+            buyerAddr = [address.roadAddress, address.detail].filter { !$0.isEmpty }.joined(separator: " ")
+            buyerPostcode = address.postcode
+        }
+    }
+}
