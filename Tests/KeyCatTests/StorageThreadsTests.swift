@@ -69,3 +69,18 @@ struct StorageThreadsTests {
         }
     }
 }
+
+@Suite("KeyCat's storage threads after close")
+struct StorageThreadsCloseTests {
+    @Test("a use case called after close fails as a closed KeyCat's calls do, and does not hang")
+    func callAfterClose() async throws {
+        try await TestShop.with { shop in
+            let buyer = try shop.user(.buyer)
+            shop.keycat.close()
+            await #expect(throws: KeyCatError.self) {
+                try await shop.keycat.checkout.checkout(CheckoutRequest(.items([CheckoutItem(productID: ProductID(rawValue: 1), quantity: 1)])),
+                                                        by: buyer)
+            }
+        }
+    }
+}

@@ -12,16 +12,16 @@ enum ProductRoutes {
     ]
 
     static let routes: [Route] = [
-        Route("GET", "/products", .anyone, query: listQuery) { context in
-            try context.catalogRead { () throws(KeyCatError) in
+        Route("GET", "/products", .anyone, query: listQuery, waitsOnStorage: false) { context in
+            try await context.catalogRead { () throws(KeyCatError) in
                 let request = try listRequest(context)
                 let now = context.now
                 let page = try context.keycat.catalog.list(request)
                 return (.json(PageBody(page) { ProductBody($0, at: now) }), RequestContext.priceBoundary(of: page.items, after: now))
             }
         },
-        Route("GET", "/products/{id}", .anyone) { context in
-            try context.catalogRead { () throws(KeyCatError) in
+        Route("GET", "/products/{id}", .anyone, waitsOnStorage: false) { context in
+            try await context.catalogRead { () throws(KeyCatError) in
                 let now = context.now
                 let product = try context.keycat.catalog.product(context.id())
                 return (.json(ProductBody(product, at: now)), RequestContext.priceBoundary(of: [product], after: now))

@@ -11,9 +11,14 @@ extension RequestContext {
     /// Modified` for an `If-None-Match` that names it, and from ``CatalogCache`` while the store
     /// has not changed since the answer was read.
     ///
+    /// A kept answer is served on the caller's thread (the version check is SQLite's
+    /// `data_version`, a read of shared memory); rows are read on KeyCat's storage threads.
+    ///
     /// - Parameter read: reads the rows and builds the answer; returns it with the time it stops
     ///   being true without a write (the earliest end of a running discount it shows), if any.
-    func catalogRead(_ read: () throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?)) throws(KeyCatError) -> APIResponse {
+    func catalogRead(_ read: @Sendable () throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?))
+        async throws(KeyCatError) -> APIResponse
+    {
         let now = self.now
         // Read before the rows: an answer filed under it can only be newer than it.
         let version = try keycat.dataVersion()
@@ -22,7 +27,7 @@ extension RequestContext {
         if let version, let kept = cache.answer(for: key, version: version, now: now) {
             response = kept
         } else {
-            let answer = try read()
+            let answer = try await withTaskExecutorPreference(keycat.storageExecutor) { () throws(KeyCatError) in try read() }
             response = answer.response
             guard response.status == 200 else { return response }
             response.headers["ETag"] = APIResponse.entityTag(of: response.body)

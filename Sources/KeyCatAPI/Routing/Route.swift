@@ -54,10 +54,16 @@ struct Route: Sendable {
     let query: [String]
     /// The status of a successful answer.
     let status: Int
+    /// Whether the whole handler runs on KeyCat's storage threads (``KeyCat/storageExecutor``).
+    /// The catalog reads say no: most of their answers come from memory, and they go to the
+    /// storage threads only to read rows (``RequestContext/catalogRead(_:)``), sparing the
+    /// cached answers two thread hops.
+    let waitsOnStorage: Bool
     let handler: Handler
 
     init(_ method: String, _ path: String, _ access: RouteAccess, body: RouteBody = .none, query: [String] = [],
-         status: Int = 200, _ handler: @escaping Handler) {
+         status: Int = 200, waitsOnStorage: Bool = true, _ handler: @escaping Handler) {
+        self.waitsOnStorage = waitsOnStorage
         self.method = method
         self.path = RoutePath(path)
         self.access = access

@@ -11,8 +11,8 @@ import Foundation
 /// store can lend — and the cooperative pool stays free for everything else.
 ///
 /// Jobs run in the order they were enqueued. After ``shutdown()`` the threads finish the jobs
-/// already queued and exit; a job enqueued later runs on the global concurrent executor, so no
-/// task is ever stranded.
+/// already queued and exit; a job enqueued later gets a thread of its own, so no task is ever
+/// stranded.
 package final class StorageThreads: TaskExecutor, @unchecked Sendable {
     // `jobs`, `head` and `stopped` are guarded by `condition`'s lock.
     private let condition = NSCondition()
@@ -37,7 +37,10 @@ package final class StorageThreads: TaskExecutor, @unchecked Sendable {
         condition.lock()
         guard !stopped else {
             condition.unlock()
-            globalConcurrentExecutor.enqueue(job)
+            // A straggler after close (a task still preferring this executor): a thread of its
+            // own, run as this executor, so the preference is met and the job never bounces
+            // between executors. Its storage call then fails as a closed KeyCat's do.
+            Thread.detachNewThread { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
             return
         }
         jobs.append(job)
