@@ -4,68 +4,56 @@ import KeyCatInfrastructure
 import Synchronization
 import Testing
 
-/// Waiting never blocks (architecture §7): KeyCat's use cases wait for the database on its own
-/// storage threads, so a caller's plain task runs while more storage calls than there are
-/// cores wait on a database that does not answer.
+/// Waiting never blocks (architecture §7): KeyCat's use cases wait for their storage and the
+/// services they call on KeyCat's own storage threads, so a caller's plain task runs while more
+/// such calls than there are cores wait.
 ///
-/// The database "does not answer" because another connection holds SQLite's write lock. Under
-/// the old design every checkout held a thread of Swift's cooperative pool (one per core) while
-/// it waited, so the plain task could not run until the lock was released; here it runs at once.
-/// The lock is released as soon as the plain task has run, or after four seconds (less than the
-/// five SQLite waits for a lock), and the test asserts the order of the two, never a duration.
+/// The slow dependency is a business registry that does not answer until told to: eight seller
+/// applications wait on it at once, and they are released only after a plain task has run. Under the old design each application held a thread of
+/// Swift's cooperative pool (one per core) while it waited, so neither the eight nor the plain
+/// task could all get a thread; the registry gives up after two minutes so that design fails
+/// rather than hangs. No duration is asserted: that all eight waited at once, and the order.
 @Suite("Storage waits on KeyCat's threads")
 struct StorageThreadsTests {
-    final class Flags: Sendable {
-        let plainTaskRan = Atomic<Bool>(false)
-        let released = Atomic<Bool>(false)
-        let ranWhileHeld = Atomic<Bool>(false)
-        let locked = Atomic<Bool>(false)
+    /// A registry that blocks its caller's thread until released, as a slow network call in a
+    /// synchronous client would.
+    final class SlowRegistry: BusinessRegistry, Sendable {
+        let gate = DispatchSemaphore(value: 0)
+        let waiting = Atomic<Int>(0)
+        let gaveUp = Atomic<Int>(0)
+
+        func status(of number: BusinessRegistrationNumber) async throws(KeyCatError) -> BusinessStatus {
+            waiting.add(1, ordering: .releasing)
+            if gate.wait(timeout: .now() + 120) == .timedOut { gaveUp.add(1, ordering: .releasing) }
+            return .active
+        }
     }
 
-    @Test("a plain task runs while eight checkouts wait on a locked database, and the checkouts then succeed")
+    @Test("a plain task runs while eight seller applications wait at once on a slow registry; none waits in vain")
     func plainTaskRunsWhileStorageWaits() async throws {
-        try await TestShop.with { shop in
+        let registry = SlowRegistry()
+        try await TestShop.with(configure: { $0.businessRegistry = registry; $0.readerCount = 7 }) { shop in
             let keycat = shop.keycat
-            let seller = try shop.user(.seller)
-            let product = try keycat.catalog.create(TestShop.draft { $0.stock = 100 }, for: seller.userID, by: seller)
-            let buyers = try (0..<8).map { _ in try shop.user(.buyer) }
-            let calls = buyers.count
-
-            // Another process's writer holds the lock.
-            let blocker = try SQLiteDatabase(path: shop.directory.appendingPathComponent("shop.db").path)
-            defer { blocker.close() }
-            let flags = Flags()
-            let done = DispatchSemaphore(value: 0)
-            let holder = Thread {
-                try? blocker.withWriter { connection in
-                    try connection.execute("BEGIN IMMEDIATE")
-                    flags.locked.store(true, ordering: .releasing)
-                    _ = done.wait(timeout: .now() + 4)
-                    flags.ranWhileHeld.store(flags.plainTaskRan.load(ordering: .acquiring), ordering: .releasing)
-                    flags.released.store(true, ordering: .releasing)
-                    try connection.execute("COMMIT")
-                }
-            }
-            holder.start()
-            while !flags.locked.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
-
+            let applicants = try (0..<8).map { _ in try shop.user(.buyer) }
+            let form = SellerApplicationForm(businessNumber: "220-81-62176", representativeName: "한소리",
+                                             openingDate: try CalendarDate(iso8601: "2021-04-01"))
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for buyer in buyers {
-                    group.addTask {
-                        _ = try await keycat.checkout.checkout(
-                            CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)])), by: buyer)
-                    }
+                for applicant in applicants {
+                    group.addTask { _ = try await keycat.sellers.apply(form, by: applicant) }
                 }
-                // Give the checkouts time to start waiting; then a plain task must still run.
-                try await Task.sleep(for: .milliseconds(200))
+                while registry.waiting.load(ordering: .acquiring) < applicants.count {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                // All eight are waiting, more than there are cores; a plain task still runs.
                 let answer = await Task { 6 * 7 }.value
-                flags.plainTaskRan.store(answer == 42, ordering: .releasing)
-                done.signal()
+                #expect(answer == 42)
+                for _ in applicants { registry.gate.signal() }
                 try await group.waitForAll()
             }
-            let ranWhileHeld = flags.ranWhileHeld.load(ordering: .acquiring)
-            #expect(ranWhileHeld, "the plain task waited for the database lock to be released")
-            #expect(try keycat.catalog.product(product.id).stock == 100 - calls)
+            // Had they held the cooperative pool, they could not all have waited at once: the
+            // first would have waited out the registry's two minutes.
+            let gaveUp = registry.gaveUp.load(ordering: .acquiring)
+            #expect(gaveUp == 0)
         }
     }
 }

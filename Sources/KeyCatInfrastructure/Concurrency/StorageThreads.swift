@@ -21,8 +21,8 @@ package final class StorageThreads: TaskExecutor, @unchecked Sendable {
     private var stopped = false
     package let count: Int
 
-    /// Starts `count` threads named `name-0`, `name-1`, ….
-    package init(count: Int, name: String = "keycat-storage") {
+    /// Starts `count` threads named `name-0`, `name-1`, … (Linux keeps 15 bytes of a name).
+    package init(count: Int, name: String = "keycat-db") {
         self.count = max(1, count)
         for index in 0..<self.count {
             let thread = Thread { [self] in work() }
