@@ -14,19 +14,17 @@ import Testing
 /// (`CI=true`), where ``HTTPServerConfigurationTests`` fails the run instead.
 enum HTTPTestServer {
     static var environment: [String: String] { ProcessInfo.processInfo.environment }
-    static var url: URL? { environment["KEYCAT_TEST_SERVER_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) } }
+    static var url: URL? { HTTPTestServerInstance.sqlite.url }
     static var isConfigured: Bool { url != nil }
     static var isCI: Bool { environment["CI"] == "true" }
     static let skipReason = "KEYCAT_TEST_SERVER_URL is not set (scripts/test sets it)"
 
     /// The account `keycat-admin users create` made for `role` (`OPERATOR` or `SELLER`).
     static func account(_ role: String) throws -> (email: String, password: String) {
-        let email = try #require(environment["KEYCAT_TEST_\(role)_EMAIL"], "KEYCAT_TEST_\(role)_EMAIL")
-        let password = try #require(environment["KEYCAT_TEST_\(role)_PASSWORD"], "KEYCAT_TEST_\(role)_PASSWORD")
-        return (email, password)
+        try HTTPTestServerInstance.sqlite.account(role)
     }
 
-    static func client() throws -> HTTPClient { HTTPClient(base: try #require(url, "\(skipReason)")) }
+    static func client() throws -> HTTPClient { try HTTPTestServerInstance.sqlite.client() }
 
     /// The secret the server's PG simulator signs its webhooks with: random per installation,
     /// kept in the server database's `settings` table, read here as an operator with the file

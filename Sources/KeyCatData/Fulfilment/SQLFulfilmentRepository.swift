@@ -127,7 +127,8 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                 // What each line and the fee still hold: the ledger's figures (a part of the
                 // parcel's value refunded earlier lowers them), or for an order paid before the
                 // ledger, the lines' totals.
-                let ledger = try Self.holdings(of: orderID, on: connection)
+                let holdings = try SettlementLedger.holdings(of: orderID, on: connection).filter { $0.shipment == shipmentID.rawValue }
+                let ledger = holdings.isEmpty ? nil : Dictionary(holdings.map { ($0.line, $0.amount) }, uniquingKeysWith: +)
                 var total: Int64 = 0
                 for position in lines {
                     guard shipment.lines.contains(position), order.lines.indices.contains(position) else {
@@ -137,15 +138,15 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                         throw KeyCatError(.illegalTransition, "line \(position) of order \(orderID) is already refunded",
                                           context: ["line": "\(position)"])
                     }
-                    total += try ledger.map { $0[Holding(shipment: shipmentID.rawValue, line: position)] ?? 0 } ?? order.lines[position].total().won
+                    total += try ledger.map { $0[position] ?? 0 } ?? order.lines[position].total().won
                 }
                 // The parcel's fee goes back when nothing of it is left to send and it never left.
                 let remaining = shipment.lines.filter { !lines.contains($0) && order.lines[$0].refundedAt == nil }
                 let includesFee = part == nil && remaining.isEmpty && shipment.status == .pending && shipment.deliveryFee > .zero
-                if includesFee { total += ledger.map { $0[Holding(shipment: shipmentID.rawValue, line: nil)] ?? 0 } ?? shipment.deliveryFee.won }
+                if includesFee { total += ledger.map { $0[nil] ?? 0 } ?? shipment.deliveryFee.won }
                 if let part {
                     // A part of the parcel's value: up to what its lines and fee still hold.
-                    let held = try ledger.map { $0.filter { $0.key.shipment == shipmentID.rawValue }.values.reduce(0, +) }
+                    let held = try ledger.map { $0.values.reduce(0, +) }
                         ?? shipment.lines.filter { order.lines[$0].refundedAt == nil }
                             .reduce(shipment.deliveryFee.won) { try $0 + order.lines[$1].total().won }
                     guard part.won <= held else {
@@ -177,22 +178,6 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                               lineRefund: LineRefund(shipmentID: shipmentID, lines: lines, includesDeliveryFee: includesFee))
             }
         }
-    }
-
-    /// One line of a shipment (`line` nil: its delivery fee) in the settlement ledger.
-    struct Holding: Hashable {
-        var shipment: Int64
-        var line: Int?
-    }
-
-    /// What each line and fee of `order` still holds of the buyer's money — its sale entries
-    /// less its refund entries — or nil for an order paid before the ledger (it has none).
-    static func holdings(of order: OrderID, on connection: some SQLConnection) throws -> [Holding: Int64]? {
-        let rows = try connection.query("""
-            SELECT shipment_id, line, sum(CASE WHEN kind = 'sale' THEN amount ELSE -amount END)
-            FROM settlement_entries WHERE order_id = ? GROUP BY shipment_id, line
-            """, [.integer(order.rawValue)]) { (Holding(shipment: $0.int64(0), line: $0.isNull(1) ? nil : $0.int(1)), $0.int64(2)) }
-        return rows.isEmpty ? nil : Dictionary(rows, uniquingKeysWith: +)
     }
 
     /// What completing a line refund does besides the money (``SQLOrderRepository/completeRefund``):

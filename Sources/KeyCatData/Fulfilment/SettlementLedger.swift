@@ -27,16 +27,7 @@ enum SettlementLedger {
     /// amount is placed, so a full refund takes everything.
     static func recordRefund(_ refund: Refund, at now: Date, on connection: some SQLConnection) throws {
         var left = refund.amount.won
-        let held = try connection.query("""
-            SELECT shipment_id, seller_id, line, category, sum(CASE WHEN kind = 'sale' THEN amount ELSE -amount END)
-            FROM settlement_entries WHERE order_id = ?
-            GROUP BY shipment_id, seller_id, line, category
-            ORDER BY CASE WHEN line IS NULL THEN 1 ELSE 0 END, line, shipment_id
-            """, [.integer(refund.orderID.rawValue)]) { row in
-            (shipment: row.int64(0), seller: row.int64(1), line: row.isNull(2) ? nil : row.int(2), category: row.optionalString(3),
-             amount: row.int64(4))
-        }
-        for entry in held where left > 0 && entry.amount > 0 {
+        for entry in try holdings(of: refund.orderID, on: connection) where left > 0 && entry.amount > 0 {
             if let lineRefund = refund.lineRefund {
                 guard entry.shipment == lineRefund.shipmentID.rawValue else { continue }
                 // A part of the parcel's value (no line named) takes its lines, then its fee.
@@ -53,6 +44,30 @@ enum SettlementLedger {
                 """, [.integer(entry.seller), .integer(refund.orderID.rawValue), .integer(entry.shipment),
                       .optional(entry.line.map(SQLValue.int)), .integer(refund.id), .optional(entry.category.map(SQLValue.text)),
                       .integer(amount), StoredTime.value(now)])
+        }
+    }
+
+    /// What one line of an order (`line` nil: a shipment's delivery fee) still holds of the
+    /// buyer's money: its sale entries less its refund entries.
+    struct Holding {
+        var shipment: Int64
+        var seller: Int64
+        var line: Int?
+        var category: String?
+        var amount: Int64
+    }
+
+    /// `order`'s holdings, lines first in order, then the fees; empty for an order paid before
+    /// the ledger, which has no entries.
+    static func holdings(of order: OrderID, on connection: some SQLConnection) throws -> [Holding] {
+        try connection.query("""
+            SELECT shipment_id, seller_id, line, category, sum(CASE WHEN kind = 'sale' THEN amount ELSE -amount END)
+            FROM settlement_entries WHERE order_id = ?
+            GROUP BY shipment_id, seller_id, line, category
+            ORDER BY CASE WHEN line IS NULL THEN 1 ELSE 0 END, line, shipment_id
+            """, [.integer(order.rawValue)]) { row in
+            Holding(shipment: row.int64(0), seller: row.int64(1), line: row.isNull(2) ? nil : row.int(2),
+                    category: row.optionalString(3), amount: row.int64(4))
         }
     }
 }

@@ -19,12 +19,10 @@ package final class StorageThreads: TaskExecutor, @unchecked Sendable {
     private var jobs: [UnownedJob] = []
     private var head = 0
     private var stopped = false
-    package let count: Int
 
     /// Starts `count` threads named `name-0`, `name-1`, … (Linux keeps 15 bytes of a name).
     package init(count: Int, name: String = "keycat-db") {
-        self.count = max(1, count)
-        for index in 0..<self.count {
+        for index in 0..<max(1, count) {
             let thread = Thread { [self] in work() }
             thread.name = "\(name)-\(index)"
             // Storage waits are short and latency-bound: the default 512 KiB stack is plenty.

@@ -9,6 +9,10 @@ import Foundation
 /// `@unchecked Sendable`: the stored `var`s are read and written only while `condition` is
 /// locked, and a connection is touched only by the one caller it is lent to, between
 /// ``checkOut()`` and ``checkIn(_:)``: never by two threads at once.
+///
+/// A caller waiting for a connection waits on `condition`, holding its thread. KeyCat sizes its
+/// storage threads to the pool (architecture §7), so when calls come through the use cases or
+/// KeyCatAPI that wait is on KeyCat's threads and rarely happens at all.
 final class PostgresConnectionPool: @unchecked Sendable {
     private let configuration: PostgresConfiguration
     private let condition = NSCondition()

@@ -83,6 +83,9 @@ package final class PostgresDatabase: Sendable {
                 return try attempt(connection)
             } catch let error as PostgresError where error.isTransientTransactionFailure && number < attempts {
                 // Spread the retries of transactions that collided, so they do not collide again.
+                // The pause holds the calling thread: one of KeyCat's storage threads when the
+                // call came through a use case or KeyCatAPI (architecture §7); an async pause is
+                // the next step of that work.
                 let pauseMicroseconds = UInt32.random(in: 1...2_000) << min(number - 1, 5)
                 usleep(pauseMicroseconds)
             }
