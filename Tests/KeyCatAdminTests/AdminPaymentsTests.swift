@@ -81,7 +81,11 @@ struct AdminPaymentsTests {
             let page = try json(list.standardOutput)
             let items = try #require(page["items"] as? [[String: Any]])
             #expect(items.count == 3 && page["next_cursor"] is String)
-            let ids = items.compactMap { $0["id"] as? Int }.map(String.init)
+            // Paid orders none of whose parcels left yet: the simulated sellers ship some.
+            let all = try json(try database.run(["orders", "list", "--db", path, "--status", "paid", "--limit", "100", "--json"]).standardOutput)
+            let untouched = try #require(all["items"] as? [[String: Any]]).filter { $0["fulfilment"] as? String == "unfulfilled" }
+            try #require(untouched.count >= 3, "\(untouched.count) paid orders with nothing shipped")
+            let ids = untouched.prefix(3).compactMap { $0["id"] as? Int }.map(String.init)
             let (a, b, c) = (ids[0], ids[1], ids[2])
             #expect(try database.run(["orders", "ship", a, "--db", path, "--carrier", "CJ", "--tracking", "123456789012"]).status == 0)
             #expect(try database.run(["orders", "deliver", a, "--db", path]).status == 0)
