@@ -28,58 +28,104 @@ enum OrderRow {
     }
 
     /// Fills in the lines, shipments and shipping addresses of `orders`, one query each for all
-    /// of them (the ids travel as a JSON array, each a seek on an index by order).
+    /// of them (the ids travel as a JSON array, each a seek on an index by order), sent as one
+    /// batch.
     static func withLines(_ orders: [Order], on connection: some SQLConnection) throws -> [Order] {
         guard !orders.isEmpty else { return [] }
-        let single = orders.count == 1
-        let filter = single ? "= ?" : "IN (\(connection.dialect.integersFromJSON))"
-        let argument: [SQLValue] = single ? [.integer(orders[0].id.rawValue)]
-            : [.text("[" + orders.map { String($0.id.rawValue) }.joined(separator: ",") + "]")]
+        let details = Details()
+        let ids = orders.map(\.id)
+        if ids.count == 1 {
+            try connection.batch(details.statements(filter: "= ?", [.integer(ids[0].rawValue)], on: connection))
+        } else {
+            try connection.batch(details.statements(
+                filter: "IN (\(connection.dialect.integersFromJSON))",
+                [.text("[" + ids.map { String($0.rawValue) }.joined(separator: ",") + "]")], on: connection))
+        }
+        return orders.map(details.complete)
+    }
+
+    /// The order `id` with its lines, shipments and address: four queries in one batch (one
+    /// round trip on Postgres).
+    static func find(_ id: OrderID, on connection: some SQLConnection) throws -> Order? {
+        try find(where: "id = ?", [.integer(id.rawValue)], on: connection)
+    }
+
+    /// The order matching `condition` (on `orders`, at most one row: a unique key) with its lines,
+    /// shipments and address, as ``find(_:on:)``.
+    static func find(where condition: String, _ arguments: [SQLValue], on connection: some SQLConnection) throws -> Order? {
+        var found: Order?
+        let details = Details()
+        try connection.batch(findStatements(where: condition, arguments, into: details, on: connection) { found = $0 })
+        return found.map(details.complete)
+    }
+
+    /// The statements of ``find(where:_:on:)``, for a batch that writes first: `found` gets the
+    /// order without its details, which `details` gathers.
+    static func findStatements<Connection: SQLConnection>(
+        where condition: String, _ arguments: [SQLValue], into details: Details, on connection: Connection,
+        found: @escaping (Order) -> Void
+    ) -> [SQLStatement<Connection.Row>] {
+        [.query("SELECT \(columns) FROM orders WHERE \(condition)", arguments) { found(try decode($0)) }]
+            + details.statements(filter: "= (SELECT id FROM orders WHERE \(condition))", arguments, on: connection)
+    }
+
+    /// What ``withLines(_:on:)`` reads beside the orders themselves, gathered by the rows of its
+    /// queries.
+    final class Details {
         var linesByOrder: [OrderID: [OrderLine]] = [:]
         var linesByShipment: [Int64: [Int]] = [:]
-        try connection.forEach("""
-            SELECT l.order_id, l.product_id, l.title, l.unit_price, l.quantity, l.delivery_fee, s.seller_id, l.refunded_at,
-                   l.shipment_id
-            FROM order_lines l LEFT JOIN shipments s ON s.id = l.shipment_id
-            WHERE l.order_id \(filter) ORDER BY l.order_id, l.line
-            """, argument) { row in
-            let orderID = OrderID(row.int64(0))
-            if let shipment = row.optionalInt64(8) { linesByShipment[shipment, default: []].append(linesByOrder[orderID]?.count ?? 0) }
-            linesByOrder[orderID, default: []].append(OrderLine(
-                productID: ProductID(row.int64(1)), title: row.string(2), unitPrice: Money(won: row.int64(3)),
-                quantity: row.int(4), deliveryFee: Money(won: row.int64(5)), sellerID: row.optionalInt64(6).map(UserID.init),
-                refundedAt: StoredTime.date(row.optionalInt64(7))))
+        var shipments: [OrderID: [Shipment]] = [:]
+        var addresses: [OrderID: DeliveryAddress] = [:]
+
+        /// The three queries that fill this in for the orders whose id matches `filter`
+        /// (`= ?`, `IN (…)`), which takes `argument`.
+        func statements<Connection: SQLConnection>(
+            filter: String, _ argument: [SQLValue], on connection: Connection
+        ) -> [SQLStatement<Connection.Row>] {
+            [
+                .query("""
+                    SELECT l.order_id, l.product_id, l.title, l.unit_price, l.quantity, l.delivery_fee, s.seller_id, l.refunded_at,
+                           l.shipment_id
+                    FROM order_lines l LEFT JOIN shipments s ON s.id = l.shipment_id
+                    WHERE l.order_id \(filter) ORDER BY l.order_id, l.line
+                    """, argument) { row in
+                    let orderID = OrderID(row.int64(0))
+                    if let shipment = row.optionalInt64(8) {
+                        self.linesByShipment[shipment, default: []].append(self.linesByOrder[orderID]?.count ?? 0)
+                    }
+                    self.linesByOrder[orderID, default: []].append(OrderLine(
+                        productID: ProductID(row.int64(1)), title: row.string(2), unitPrice: Money(won: row.int64(3)),
+                        quantity: row.int(4), deliveryFee: Money(won: row.int64(5)), sellerID: row.optionalInt64(6).map(UserID.init),
+                        refundedAt: StoredTime.date(row.optionalInt64(7))))
+                },
+                .query("SELECT \(ShipmentRow.columns) FROM shipments s WHERE s.order_id \(filter) ORDER BY s.order_id, s.id",
+                       argument) { row in
+                    let shipment = try ShipmentRow.decode(row)
+                    self.shipments[shipment.orderID, default: []].append(shipment)
+                },
+                .query("""
+                    SELECT order_id, recipient, phone, postcode, road_address, detail, request FROM order_addresses
+                    WHERE order_id \(filter) AND anonymised_at IS NULL
+                    """, argument) { row in
+                    self.addresses[OrderID(row.int64(0))] = DeliveryAddress(
+                        recipient: row.string(1), phone: row.string(2), postcode: row.string(3), roadAddress: row.string(4),
+                        detail: row.string(5), request: row.string(6))
+                },
+            ]
         }
-        var shipments = try ShipmentRow.shipments(where: "s.order_id \(filter)", argument, on: connection)
-        for (order, parcels) in shipments {
-            shipments[order] = parcels.map { shipment in
+
+        /// `order` with what was read for it.
+        func complete(_ order: Order) -> Order {
+            var order = order
+            order.lines = linesByOrder[order.id] ?? []
+            order.shipments = (shipments[order.id] ?? []).map { shipment in
                 var shipment = shipment
                 shipment.lines = linesByShipment[shipment.id.rawValue] ?? []
                 return shipment
             }
-        }
-        var addresses: [OrderID: DeliveryAddress] = [:]
-        try connection.forEach("""
-            SELECT order_id, recipient, phone, postcode, road_address, detail, request FROM order_addresses
-            WHERE order_id \(filter) AND anonymised_at IS NULL
-            """, argument) { row in
-            addresses[OrderID(row.int64(0))] = DeliveryAddress(
-                recipient: row.string(1), phone: row.string(2), postcode: row.string(3), roadAddress: row.string(4),
-                detail: row.string(5), request: row.string(6))
-        }
-        return orders.map { order in
-            var order = order
-            order.lines = linesByOrder[order.id] ?? []
-            order.shipments = shipments[order.id] ?? []
             order.shippingAddress = addresses[order.id]
             return order
         }
-    }
-
-    static func find(_ id: OrderID, on connection: some SQLConnection) throws -> Order? {
-        guard let order = try connection.queryOne("SELECT \(columns) FROM orders WHERE id = ?", [.integer(id.rawValue)], decode)
-        else { return nil }
-        return try withLines([order], on: connection).first
     }
 
     static let paymentColumns = "id, imp_uid, order_id, merchant_uid, amount, status, created_at"

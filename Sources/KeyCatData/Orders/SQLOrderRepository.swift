@@ -10,75 +10,103 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
 
     package init(database: Database) { self.database = database }
 
+    /// Takes the stock and writes the order, its parcels, lines, stock movements and address in
+    /// one transaction, in two batches (on Postgres: two round trips and the `COMMIT`): the stock
+    /// takes, then every insert and the order read back, which name the new order by its merchant
+    /// UID rather than wait for its id.
     package func create(_ order: NewOrder, at now: Date) throws(KeyCatError) -> Order {
         try storage {
             try database.write { connection in
                 if let limits = order.holdLimits { try Self.checkHolds(order, limits, at: now, on: connection) }
-                for line in order.lines {
-                    // The one statement that takes stock: it must hit, or the order is not made.
-                    let take = { () throws -> Int in
-                        try connection.run(
-                            "UPDATE products SET stock = stock - ?, version = version + 1, updated_at = ? WHERE id = ? AND stock >= ? AND listed = 1",
-                            [.int(line.quantity), StoredTime.value(now), .integer(line.productID.rawValue), .int(line.quantity)])
-                    }
-                    var taken = try take()
-                    if taken != 1, try Self.releaseExpiredReservations(of: line.productID, at: now, on: connection) > 0 {
-                        taken = try take()
-                    }
-                    guard taken == 1 else {
-                        let left = try connection.queryOne(
-                            "SELECT CASE WHEN listed = 1 THEN stock ELSE 0 END FROM products WHERE id = ?",
-                            [.integer(line.productID.rawValue)]) { $0.int(0) } ?? 0
-                        throw KeyCatError(
-                            .outOfStock, "only \(left) of \(line.title) left, \(line.quantity) wanted",
-                            context: ["product_id": "\(line.productID)", "title": line.title, "available": "\(left)",
-                                      "requested": "\(line.quantity)"])
-                    }
-                }
-                if let key = order.requestKey {
-                    // A key past its retention is new again: the old order lets go of it.
-                    try connection.run("UPDATE orders SET request_key = NULL WHERE buyer_id = ? AND request_key = ?",
-                                       [.integer(order.buyerID.rawValue), .text(key)])
-                }
-                let id = OrderID(try connection.insertReturningID("""
-                    INSERT INTO orders (merchant_uid, buyer_id, items_total, delivery_total, amount, status, expires_at,
-                                        created_at, updated_at, request_key)
-                    VALUES (?, ?, ?, ?, ?, 'awaiting_payment', ?, ?, ?, ?)
-                    """, [.text(order.merchantUID), .integer(order.buyerID.rawValue), .integer(order.itemsTotal.won),
-                          .integer(order.deliveryTotal.won), .integer(order.amount.won), StoredTime.value(order.expiresAt),
-                          StoredTime.value(now), StoredTime.value(now), .optional(order.requestKey.map(SQLValue.text))]))
-                var shipmentOfLine: [Int: Int64] = [:]
-                for parcel in Shipment.parcels(of: order.lines) {
-                    guard let seller = parcel.sellerID else {
-                        throw KeyCatError(.internalError, "an order line reached the store without its seller")
-                    }
-                    let shipment = try connection.insertReturningID("""
-                        INSERT INTO shipments (order_id, seller_id, status, delivery_fee, created_at, updated_at)
-                        VALUES (?, ?, 'pending', ?, ?, ?)
-                        """, [.integer(id.rawValue), .integer(seller.rawValue), .integer(parcel.deliveryFee.won),
-                              StoredTime.value(now), StoredTime.value(now)])
-                    for position in parcel.lines { shipmentOfLine[position] = shipment }
-                }
-                for (index, line) in order.lines.enumerated() {
-                    try connection.run("""
-                        INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee, shipment_id)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """, [.integer(id.rawValue), .int(index), .integer(line.productID.rawValue), .text(line.title),
-                              .integer(line.unitPrice.won), .int(line.quantity), .integer(line.deliveryFee.won),
-                              .optional(shipmentOfLine[index].map(SQLValue.integer))])
-                    try StockLedger.record(.orderTaken, change: -line.quantity, product: line.productID, order: id,
-                                           at: now, on: connection)
-                }
-                if let address = order.shippingAddress {
-                    try connection.run("""
-                        INSERT INTO order_addresses (order_id, recipient, phone, postcode, road_address, detail, request)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """, [.integer(id.rawValue)] + SQLAddressRepository<Database>.values(address))
-                }
-                guard let created = try OrderRow.find(id, on: connection) else { throw KeyCatError.notFound("order", id) }
-                return created
+                try Self.takeStock(for: order, at: now, on: connection)
+                var created: Order?
+                let details = OrderRow.Details()
+                try connection.batch(Self.insertStatements(order, at: now, on: connection)
+                    + OrderRow.findStatements(where: "merchant_uid = ?", [.text(order.merchantUID)], into: details,
+                                              on: connection) { created = $0 })
+                guard let created else { throw KeyCatError(.internalError, "order \(order.merchantUID) was not written") }
+                return details.complete(created)
             }
         }
+    }
+
+    /// Takes each line's units with the one statement that takes stock, which must hit or the
+    /// order is not made; the request key, when the order has one, is let go by an order past its
+    /// retention in the same batch. A line that missed tries again once after expiring the
+    /// reservations that lapsed on its product.
+    private static func takeStock(for order: NewOrder, at now: Date, on connection: Database.Connection) throws {
+        let take = "UPDATE products SET stock = stock - ?, version = version + 1, updated_at = ? WHERE id = ? AND stock >= ? AND listed = 1"
+        func arguments(_ line: OrderLine) -> [SQLValue] {
+            [.int(line.quantity), StoredTime.value(now), .integer(line.productID.rawValue), .int(line.quantity)]
+        }
+        var statements: [SQLStatement<Database.Connection.Row>] = order.lines.map { .run(take, arguments($0)) }
+        if let key = order.requestKey {
+            // A key past its retention is new again: the old order lets go of it.
+            statements.append(.run("UPDATE orders SET request_key = NULL WHERE buyer_id = ? AND request_key = ?",
+                                   [.integer(order.buyerID.rawValue), .text(key)]))
+        }
+        let taken = try connection.batch(statements)
+        for (line, count) in zip(order.lines, taken) where count != 1 {
+            if try releaseExpiredReservations(of: line.productID, at: now, on: connection) > 0,
+               try connection.run(take, arguments(line)) == 1 {
+                continue
+            }
+            let left = try connection.queryOne(
+                "SELECT CASE WHEN listed = 1 THEN stock ELSE 0 END FROM products WHERE id = ?",
+                [.integer(line.productID.rawValue)]) { $0.int(0) } ?? 0
+            throw KeyCatError(
+                .outOfStock, "only \(left) of \(line.title) left, \(line.quantity) wanted",
+                context: ["product_id": "\(line.productID)", "title": line.title, "available": "\(left)",
+                          "requested": "\(line.quantity)"])
+        }
+    }
+
+    /// The order's row, then one parcel per seller, the lines in their parcels, a stock movement
+    /// per line and the address: each names the order by its merchant UID (unique), so they all
+    /// go in one batch with the order's own insert.
+    private static func insertStatements(
+        _ order: NewOrder, at now: Date, on connection: Database.Connection
+    ) throws -> [SQLStatement<Database.Connection.Row>] {
+        let orderID = "(SELECT id FROM orders WHERE merchant_uid = ?)"
+        let merchantUID = SQLValue.text(order.merchantUID)
+        var statements: [SQLStatement<Database.Connection.Row>] = [.run("""
+            INSERT INTO orders (merchant_uid, buyer_id, items_total, delivery_total, amount, status, expires_at,
+                                created_at, updated_at, request_key)
+            VALUES (?, ?, ?, ?, ?, 'awaiting_payment', ?, ?, ?, ?)
+            """, [merchantUID, .integer(order.buyerID.rawValue), .integer(order.itemsTotal.won),
+                  .integer(order.deliveryTotal.won), .integer(order.amount.won), StoredTime.value(order.expiresAt),
+                  StoredTime.value(now), StoredTime.value(now), .optional(order.requestKey.map(SQLValue.text))])]
+        var sellerOfLine: [Int: UserID] = [:]
+        for parcel in Shipment.parcels(of: order.lines) {
+            guard let seller = parcel.sellerID else {
+                throw KeyCatError(.internalError, "an order line reached the store without its seller")
+            }
+            statements.append(.run("""
+                INSERT INTO shipments (order_id, seller_id, status, delivery_fee, created_at, updated_at)
+                VALUES (\(orderID), ?, 'pending', ?, ?, ?)
+                """, [merchantUID, .integer(seller.rawValue), .integer(parcel.deliveryFee.won),
+                      StoredTime.value(now), StoredTime.value(now)]))
+            for position in parcel.lines { sellerOfLine[position] = seller }
+        }
+        for (index, line) in order.lines.enumerated() {
+            // An order has one parcel per seller, so the seller names the line's parcel.
+            statements.append(.run("""
+                INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee, shipment_id)
+                VALUES (\(orderID), ?, ?, ?, ?, ?, ?,
+                        (SELECT id FROM shipments WHERE order_id = \(orderID) AND seller_id = ?))
+                """, [merchantUID, .int(index), .integer(line.productID.rawValue), .text(line.title),
+                      .integer(line.unitPrice.won), .int(line.quantity), .integer(line.deliveryFee.won),
+                      merchantUID, .optional(sellerOfLine[index].map { SQLValue.integer($0.rawValue) })]))
+            statements.append(StockLedger.statement(.orderTaken, change: -line.quantity, product: line.productID,
+                                                    orderWithMerchantUID: order.merchantUID, at: now))
+        }
+        if let address = order.shippingAddress {
+            statements.append(.run("""
+                INSERT INTO order_addresses (order_id, recipient, phone, postcode, road_address, detail, request)
+                VALUES (\(orderID), ?, ?, ?, ?, ?, ?)
+                """, [merchantUID] + SQLAddressRepository<Database>.values(address)))
+        }
+        return statements
     }
 
     package func find(_ id: OrderID) throws(KeyCatError) -> Order? {
@@ -119,22 +147,14 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
 
     package func find(merchantUID: String) throws(KeyCatError) -> Order? {
         try storage {
-            try database.read { connection in
-                guard let id = try connection.queryOne("SELECT id FROM orders WHERE merchant_uid = ?", [.text(merchantUID)], { $0.int64(0) })
-                else { return nil }
-                return try OrderRow.find(OrderID(id), on: connection)
-            }
+            try database.read { try OrderRow.find(where: "merchant_uid = ?", [.text(merchantUID)], on: $0) }
         }
     }
 
     package func find(buyer: UserID, requestKey: String) throws(KeyCatError) -> Order? {
         try storage {
-            try database.read { connection in
-                guard let id = try connection.queryOne(
-                    "SELECT id FROM orders WHERE buyer_id = ? AND request_key = ?",
-                    [.integer(buyer.rawValue), .text(requestKey)], { $0.int64(0) })
-                else { return nil }
-                return try OrderRow.find(OrderID(id), on: connection)
+            try database.read {
+                try OrderRow.find(where: "buyer_id = ? AND request_key = ?", [.integer(buyer.rawValue), .text(requestKey)], on: $0)
             }
         }
     }

@@ -1,18 +1,201 @@
 internal import CLibPQ
 
+/// One statement of an exchange: SQL with `?` markers and the values bound to them.
+package struct PostgresStatement {
+    package var sql: String
+    package var arguments: [PostgresValue]
+
+    package init(_ sql: String, _ arguments: [PostgresValue] = []) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+}
+
 extension PostgresConnection {
-    /// Executes `sql` as a server-side prepared statement: prepared under a generated name the
-    /// first time this connection sees the text, only executed after that.
+    /// Sends `statements` to the server together and waits once for all their answers: one round
+    /// trip, however many statements (libpq's pipeline mode,
+    /// <https://www.postgresql.org/docs/current/libpq-pipeline-mode.html>).
     ///
-    /// Parameters go in libpq's text format (bytes in binary), results come back as text, read by
-    /// ``PostgresRow``.
-    func executePrepared(_ sql: String, _ arguments: [PostgresValue]) throws(PostgresError) -> PostgresResult {
+    /// Every statement runs as a server-side prepared statement, prepared under a generated name
+    /// the first time this connection sees its text: the `Parse` travels in the same exchange as
+    /// the first execution, so preparing costs no round trip of its own. A `BEGIN` a transaction
+    /// left pending (``transaction(isolation:_:)`` sends it with the first statement, not alone)
+    /// goes first, and the answers to a read-only `COMMIT` sent earlier without waiting are read
+    /// first. Parameters go in libpq's text format (bytes in binary); results come back as text,
+    /// read by ``PostgresRow``.
+    ///
+    /// The statements run in order. The first that fails is thrown and those after it are not run
+    /// (the server skips the rest of a pipeline after an error); outside a transaction, the
+    /// statements of one exchange commit or fail together, as one implicit transaction.
+    func exchange(_ statements: [PostgresStatement]) throws(PostgresError) -> [PostgresResult] {
         let connection = try open()
-        let name = try preparedName(for: sql, on: connection)
-        var storage: [UInt8] = []
-        var offsets: [Int] = []
-        var lengths: [Int32] = []
-        var formats: [Int32] = []
+        try readUnansweredCommit(on: connection)
+        guard !statements.isEmpty || pendingBegin != nil else { return [] }
+        // Every value is checked before anything is sent, so a refused one leaves nothing half sent.
+        let parameters = try statements.map { statement throws(PostgresError) in try Parameters(statement.arguments) }
+        if PQpipelineStatus(connection) == PQ_PIPELINE_OFF, PQenterPipelineMode(connection) != 1 {
+            throw failure(on: connection, statement: statements.first?.sql)
+        }
+        var sent: [Sent] = []
+        sent.reserveCapacity(statements.count * 2 + 1)
+        if let begin = pendingBegin {
+            try send(begin, on: connection)
+            sent.append(.plain(begin))
+            pendingBegin = nil
+        }
+        var preparing: [String: String] = [:]
+        for (statement, parameters) in zip(statements, parameters) {
+            let name: String
+            if let known = statementNames[statement.sql] ?? preparing[statement.sql] {
+                name = known
+            } else {
+                statementsPrepared += 1
+                name = "keycat_\(statementsPrepared)"
+                guard PQsendPrepare(connection, name, PostgresPlaceholders.numbered(statement.sql), 0, nil) == 1 else {
+                    throw abandon(connection, statement: statement.sql)
+                }
+                preparing[statement.sql] = name
+                sent.append(.prepare(statement.sql, name: name))
+            }
+            let queued = parameters.withPointers { count, values, lengths, formats in
+                PQsendQueryPrepared(connection, name, count, values, lengths, formats, 0)
+            }
+            guard queued == 1 else { throw abandon(connection, statement: statement.sql) }
+            sent.append(.execute(statement.sql))
+        }
+        guard PQpipelineSync(connection) == 1 else { throw abandon(connection, statement: statements.last?.sql) }
+        countRoundTrip()
+        return try readAnswers(to: sent, on: connection)
+    }
+
+    /// Sends a read-only transaction's `COMMIT` without waiting for its answer: nothing the
+    /// transaction read can be lost, and the next exchange on this connection (which the answer
+    /// has long reached by then) reads it before its own.
+    func commitWithoutWaiting() throws(PostgresError) {
+        let connection = try open()
+        if PQpipelineStatus(connection) == PQ_PIPELINE_OFF, PQenterPipelineMode(connection) != 1 {
+            throw failure(on: connection, statement: "COMMIT")
+        }
+        try send("COMMIT", on: connection)
+        guard PQpipelineSync(connection) == 1 else { throw abandon(connection, statement: "COMMIT") }
+        hasUnansweredCommit = true
+    }
+
+    /// Reads the answer to a `COMMIT` sent by ``commitWithoutWaiting()``, and leaves pipeline
+    /// mode, so the connection is idle again.
+    func readUnansweredCommit(on connection: OpaquePointer) throws(PostgresError) {
+        guard hasUnansweredCommit else { return }
+        hasUnansweredCommit = false
+        _ = try readAnswers(to: [.plain("COMMIT")], on: connection)
+    }
+
+    /// Leaves pipeline mode, for `PQexec` (which pipeline mode refuses).
+    func leavePipelineMode(on connection: OpaquePointer) throws(PostgresError) {
+        try readUnansweredCommit(on: connection)
+        if PQpipelineStatus(connection) != PQ_PIPELINE_OFF, PQexitPipelineMode(connection) != 1 {
+            throw failure(on: connection, statement: nil)
+        }
+    }
+
+    /// What one exchange sent, in order, so the answers can be matched to it.
+    private enum Sent {
+        case plain(String)
+        case prepare(String, name: String)
+        case execute(String)
+
+        var sql: String {
+            switch self {
+            case let .plain(sql), let .prepare(sql, _), let .execute(sql): sql
+            }
+        }
+    }
+
+    /// Reads one answer for each of `sent` and the pipeline's sync, returning the executions'
+    /// results; throws the first failure once every answer has been read, so the connection is
+    /// left ready for the next exchange (or for `ROLLBACK`).
+    private func readAnswers(to sent: [Sent], on connection: OpaquePointer) throws(PostgresError) -> [PostgresResult] {
+        var results: [PostgresResult] = []
+        var firstFailure: PostgresError?
+        for item in sent {
+            let raw = PQgetResult(connection)
+            // Each query's answer ends with a null result.
+            while let extra = PQgetResult(connection) { PQclear(extra) }
+            guard let raw else {
+                throw failure(on: connection, statement: item.sql, fallback: "the server sent no answer")
+            }
+            if PQresultStatus(raw) == PGRES_PIPELINE_ABORTED {
+                PQclear(raw)
+                continue
+            }
+            do {
+                let result = try PostgresResult(raw, on: connection, statement: item.sql)
+                switch item {
+                case .plain: break
+                case let .prepare(sql, name): statementNames[sql] = name
+                case .execute: results.append(result)
+                }
+            } catch {
+                // A plan cached before a schema change can no longer run ("cached plan must not
+                // change result type"): forget it, so the next call prepares the statement afresh.
+                if error.sqlState == "0A000" { statementNames[item.sql] = nil }
+                if firstFailure == nil { firstFailure = error }
+            }
+        }
+        try readSync(on: connection, after: sent.last?.sql)
+        if let firstFailure { throw firstFailure }
+        return results
+    }
+
+    /// Reads the `PGRES_PIPELINE_SYNC` that ends an exchange and leaves pipeline mode.
+    private func readSync(on connection: OpaquePointer, after statement: String?) throws(PostgresError) {
+        var nullsInARow = 0
+        while true {
+            guard let raw = PQgetResult(connection) else {
+                // A null ends a query's answer; two in a row mean nothing more is coming.
+                nullsInARow += 1
+                guard PQstatus(connection) == CONNECTION_OK, nullsInARow < 2 else {
+                    throw abandon(connection, statement: statement)
+                }
+                continue
+            }
+            nullsInARow = 0
+            let status = PQresultStatus(raw)
+            PQclear(raw)
+            if status == PGRES_PIPELINE_SYNC { break }
+        }
+        if !hasUnansweredCommit, PQexitPipelineMode(connection) != 1 { throw failure(on: connection, statement: statement) }
+    }
+
+    private func send(_ sql: String, on connection: OpaquePointer) throws(PostgresError) {
+        guard PQsendQueryParams(connection, sql, 0, nil, nil, nil, nil, 0) == 1 else {
+            throw abandon(connection, statement: sql)
+        }
+    }
+
+    /// A send that libpq refused: the connection broke, or its state is not what this code
+    /// expects. Either way it cannot be trusted with the next exchange, so it is closed.
+    private func abandon(_ connection: OpaquePointer, statement: String?) -> PostgresError {
+        let error = failure(on: connection, statement: statement)
+        close()
+        return error.isConnectionLost ? error : .connectionLost(error.message, statement: statement)
+    }
+
+    private func failure(on connection: OpaquePointer, statement: String?, fallback: String = "") -> PostgresError {
+        var message = PostgresConnection.trimmed(PQerrorMessage(connection))
+        if message.isEmpty { message = fallback.isEmpty ? "libpq refused the request" : fallback }
+        if PQstatus(connection) != CONNECTION_OK { return .connectionLost(message, statement: statement) }
+        return .unexpectedResponse(message, statement: statement)
+    }
+}
+
+/// A statement's values as libpq takes them: text (NUL-terminated) or binary bytes in one buffer.
+private struct Parameters {
+    private var storage: [UInt8] = []
+    private var offsets: [Int] = []
+    private var lengths: [Int32] = []
+    private var formats: [Int32] = []
+
+    init(_ arguments: [PostgresValue]) throws(PostgresError) {
         for argument in arguments {
             let (bytes, isBinary) = try argument.wireFormat()
             if let bytes {
@@ -27,34 +210,20 @@ extension PostgresConnection {
             formats.append(isBinary ? 1 : 0)
         }
         storage.append(0)  // never empty, so the buffer has an address
-        let raw = storage.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+    }
+
+    /// Calls `body` with the count and the arrays `PQsendQueryPrepared` takes; libpq copies the
+    /// values into its output buffer before returning.
+    func withPointers<Result>(
+        _ body: (Int32, [UnsafePointer<CChar>?], [Int32], [Int32]) -> Result
+    ) -> Result {
+        storage.withUnsafeBufferPointer { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress!)
             let values: [UnsafePointer<CChar>?] = offsets.map {
                 $0 < 0 ? nil : (base + $0).assumingMemoryBound(to: CChar.self)
             }
-            PostgresConnection.countRoundTrip()
-            return PQexecPrepared(connection, name, Int32(arguments.count), values, lengths, formats, 0)
+            return body(Int32(offsets.count), values, lengths, formats)
         }
-        do {
-            return try PostgresResult(raw, on: connection, statement: sql)
-        } catch {
-            // A plan cached before a schema change can no longer run ("cached plan must not
-            // change result type"): forget it, so the next call prepares the statement afresh.
-            if error.sqlState == "0A000" { statementNames[sql] = nil }
-            throw error
-        }
-    }
-
-    /// The server-side name of `sql`'s prepared statement, preparing it on first use.
-    private func preparedName(for sql: String, on connection: OpaquePointer) throws(PostgresError) -> String {
-        if let name = statementNames[sql] { return name }
-        statementsPrepared += 1
-        let name = "keycat_\(statementsPrepared)"
-        let translated = PostgresPlaceholders.numbered(sql)
-        PostgresConnection.countRoundTrip()
-        _ = try PostgresResult(PQprepare(connection, name, translated, 0, nil), on: connection, statement: sql)
-        statementNames[sql] = name
-        return name
     }
 }
 

@@ -38,15 +38,23 @@ extension PostgresConnection {
     /// (`REPEATABLE READ`; read-only, so it never fails for serialization).
     package func readTransaction<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
         guard transactionDepth == 0 else { return try body(self) }
-        return try outermostTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+        return try outermostTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", readOnly: true, body)
     }
 
+    /// `BEGIN` waits to travel with the body's first statement, and a body that ran none ends
+    /// without `COMMIT`: a transaction costs the round trips of its statements and its `COMMIT`.
+    /// A read-only transaction does not wait for its `COMMIT` either (it has nothing to lose):
+    /// one read of several statements sent as one exchange takes one round trip.
     private func outermostTransaction<Result>(
-        _ begin: String, _ body: (PostgresConnection) throws -> Result
+        _ begin: String, readOnly: Bool = false, _ body: (PostgresConnection) throws -> Result
     ) throws -> Result {
-        try run(begin)
+        _ = try open()
+        pendingBegin = begin
         transactionDepth = 1
-        defer { transactionDepth = 0 }
+        defer {
+            transactionDepth = 0
+            pendingBegin = nil
+        }
         let result: Result
         do {
             result = try body(self)
@@ -54,8 +62,14 @@ extension PostgresConnection {
             rollbackIgnoringErrors()
             throw error
         }
+        // The body ran no statement: the server never saw the transaction.
+        if pendingBegin != nil { return result }
         do {
-            try run("COMMIT")
+            if readOnly {
+                try commitWithoutWaiting()
+            } else {
+                try run("COMMIT")
+            }
         } catch {
             rollbackIgnoringErrors()
             if error.isConnectionLost { throw PostgresError.commitOutcomeUnknown(error) }
@@ -83,7 +97,12 @@ extension PostgresConnection {
     }
 
     private func rollbackIgnoringErrors() {
-        // A broken connection has nothing to roll back: the server ends its transaction.
-        if isOpen && isInTransaction { _ = try? run("ROLLBACK") }
+        // A broken connection has nothing to roll back: the server ends its transaction; nor
+        // has one whose BEGIN was never sent.
+        if pendingBegin != nil {
+            pendingBegin = nil
+        } else if isOpen && isInTransaction {
+            _ = try? run("ROLLBACK")
+        }
     }
 }

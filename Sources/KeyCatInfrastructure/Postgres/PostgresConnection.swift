@@ -21,6 +21,15 @@ package final class PostgresConnection {
     /// How many ``transaction(isolation:_:)`` calls are open: 0 outside, 1 in the outer
     /// `BEGIN`, more in savepoints.
     package internal(set) var transactionDepth = 0
+    /// The `BEGIN` of a transaction that has not run a statement yet: sent with its first one, so
+    /// starting a transaction costs no round trip (and one that runs none costs nothing).
+    var pendingBegin: String?
+    /// Whether a read-only `COMMIT` was sent and its answer is still to be read
+    /// (``commitWithoutWaiting()``).
+    var hasUnansweredCommit = false
+    /// The requests this connection sent and waited for (an exchange of any number of
+    /// statements counts one), for tests that pin a path's round trips.
+    package internal(set) var roundTripCount = 0
 
     /// Connects as `configuration` says, with its connect timeout, and sets its `search_path`.
     ///
@@ -74,13 +83,17 @@ package final class PostgresConnection {
             self.handle = nil
         }
         statementNames.removeAll()
+        pendingBegin = nil
+        hasUnansweredCommit = false
     }
 
     /// Runs one or more `;`-separated statements without parameters or preparing: for schema
     /// changes and session settings.
     package func execute(_ sql: String) throws(PostgresError) {
         let connection = try open()
-        Self.countRoundTrip()
+        if pendingBegin != nil { _ = try exchange([]) }
+        try leavePipelineMode(on: connection)
+        countRoundTrip()
         _ = try PostgresResult(PQexec(connection, sql), on: connection, statement: sql)
     }
 
@@ -89,14 +102,14 @@ package final class PostgresConnection {
     /// - Returns: the number of rows the statement inserted, updated or deleted (or returned).
     @discardableResult
     package func run(_ sql: String, _ arguments: [PostgresValue] = []) throws(PostgresError) -> Int {
-        try executePrepared(sql, arguments).affectedRows
+        try exchange([PostgresStatement(sql, arguments)])[0].affectedRows
     }
 
     /// Runs a query and decodes every row with `decode`.
     package func query<Row>(
         _ sql: String, _ arguments: [PostgresValue] = [], _ decode: (PostgresRow) throws -> Row
     ) throws -> [Row] {
-        let result = try executePrepared(sql, arguments)
+        let result = try exchange([PostgresStatement(sql, arguments)])[0]
         var rows: [Row] = []
         rows.reserveCapacity(result.rowCount)
         for index in 0..<result.rowCount { rows.append(try decode(result.row(index))) }
@@ -107,7 +120,7 @@ package final class PostgresConnection {
     package func queryOne<Row>(
         _ sql: String, _ arguments: [PostgresValue] = [], _ decode: (PostgresRow) throws -> Row
     ) throws -> Row? {
-        let result = try executePrepared(sql, arguments)
+        let result = try exchange([PostgresStatement(sql, arguments)])[0]
         return result.rowCount > 0 ? try decode(result.row(0)) : nil
     }
 
@@ -115,14 +128,15 @@ package final class PostgresConnection {
     package func forEach(
         _ sql: String, _ arguments: [PostgresValue] = [], _ body: (PostgresRow) throws -> Void
     ) throws {
-        let result = try executePrepared(sql, arguments)
+        let result = try exchange([PostgresStatement(sql, arguments)])[0]
         for index in 0..<result.rowCount { try body(result.row(index)) }
     }
 
     /// Whether the server has a transaction open on this connection (libpq's view, not only ours),
-    /// including one that failed and waits for `ROLLBACK`.
+    /// including one that failed and waits for `ROLLBACK`. A read-only `COMMIT` whose answer is
+    /// still to be read counts as ended.
     package var isInTransaction: Bool {
-        guard let handle else { return false }
+        guard let handle, !hasUnansweredCommit else { return false }
         let status = PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
@@ -195,7 +209,8 @@ extension PostgresConnection {
     /// it ran to report round trips per operation.
     package static let roundTrips = Atomic<Int>(0)
 
-    static func countRoundTrip() {
-        roundTrips.add(1, ordering: .relaxed)
+    func countRoundTrip() {
+        roundTripCount += 1
+        Self.roundTrips.add(1, ordering: .relaxed)
     }
 }

@@ -29,6 +29,35 @@ package protocol SQLConnection: AnyObject {
 
     /// Runs a query and hands each row to `body`, without collecting them.
     func forEach(_ sql: String, _ arguments: [SQLValue], _ body: (Row) throws -> Void) throws
+
+    /// Runs `statements` in order, handing each query's rows to its `eachRow`: on Postgres as one
+    /// exchange, one round trip for them all; on SQLite one after another, as SQLite has no round
+    /// trips to save. For statements that do not depend on each other's results (a later one may
+    /// depend on an earlier one's *writes*, which it sees).
+    ///
+    /// The first statement that fails is thrown and those after it do not run.
+    ///
+    /// - Returns: for each statement, the rows it inserted, updated or deleted.
+    @discardableResult
+    func batch(_ statements: [SQLStatement<Row>]) throws -> [Int]
+}
+
+/// One statement of a ``SQLConnection/batch(_:)``: its SQL, its arguments, and what to do with
+/// each row it returns.
+package struct SQLStatement<Row> {
+    package let sql: String
+    package let arguments: [SQLValue]
+    package let eachRow: ((Row) throws -> Void)?
+
+    /// A statement whose rows, if any, are not read.
+    package static func run(_ sql: String, _ arguments: [SQLValue]) -> SQLStatement {
+        SQLStatement(sql: sql, arguments: arguments, eachRow: nil)
+    }
+
+    /// A query whose rows are handed to `eachRow`.
+    package static func query(_ sql: String, _ arguments: [SQLValue], eachRow: @escaping (Row) throws -> Void) -> SQLStatement {
+        SQLStatement(sql: sql, arguments: arguments, eachRow: eachRow)
+    }
 }
 
 extension SQLConnection {
@@ -48,6 +77,19 @@ extension SQLConnection {
 
 extension SQLiteConnection: SQLConnection {
     package var dialect: SQLDialect { .sqlite }
+
+    @discardableResult
+    package func batch(_ statements: [SQLStatement<SQLiteRow>]) throws -> [Int] {
+        try statements.map { statement in
+            guard let eachRow = statement.eachRow else { return try run(statement.sql, statement.arguments) }
+            var rows = 0
+            try forEach(statement.sql, statement.arguments) { row in
+                rows += 1
+                try eachRow(row)
+            }
+            return rows
+        }
+    }
 }
 
 extension PostgresConnection: SQLConnection {
@@ -78,5 +120,15 @@ extension PostgresConnection: SQLConnection {
     @_disfavoredOverload
     package func forEach(_ sql: String, _ arguments: [SQLValue], _ body: (PostgresRow) throws -> Void) throws {
         try forEach(sql, arguments.map(PostgresValue.init), body)
+    }
+
+    @discardableResult
+    package func batch(_ statements: [SQLStatement<PostgresRow>]) throws -> [Int] {
+        let results = try exchange(statements.map { PostgresStatement($0.sql, $0.arguments.map(PostgresValue.init)) })
+        for (statement, result) in zip(statements, results) {
+            guard let eachRow = statement.eachRow else { continue }
+            for index in 0..<result.rowCount { try eachRow(result.row(index)) }
+        }
+        return results.map(\.affectedRows)
     }
 }
