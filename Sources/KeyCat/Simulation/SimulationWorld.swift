@@ -16,7 +16,9 @@ struct SimulationWorld: Sendable {
     static func build(_ keycat: KeyCat, options: PaymentSimulation.Options) throws(KeyCatError) -> SimulationWorld {
         let tag = String(UUID().uuidString.prefix(8)).lowercased()
         let console = Principal.operatorConsole("simulation")
-        let password = "simulation-\(tag)"
+        // The digit is fixed: a tag of eight hex letters (about one run in 2,500) would leave the
+        // password without one, and the run would stop at its first account.
+        let password = "simulation-2026-\(tag)"
         func account(_ name: String, _ role: Role) throws(KeyCatError) -> User {
             try keycat.accounts.createUser(
                 SignUpForm(email: "\(name)-\(tag)@simulation.keycat", password: password, nick: String("\(name)\(tag)".prefix(20))),

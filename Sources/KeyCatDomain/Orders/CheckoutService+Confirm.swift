@@ -26,7 +26,9 @@ extension CheckoutService {
             try principal.requireOwnerOrAdmin(order.buyerID, of: "order")
             return try await idempotency.run(scope: "confirm:\(principal.userID)", key: idempotencyKey,
                                              fingerprint: "\(orderID)|\(impUID)") { () async throws(KeyCatError) -> Order in
-                let current = try settlement.reload(orderID)
+                // With a key the order is read again: while this call waited for the key, another
+                // may have moved it. Without one nothing ran in between.
+                let current = idempotencyKey == nil ? order : try settlement.reload(orderID)
                 if current.impUID == impUID { return current }
                 let payment: GatewayPayment
                 do throws(KeyCatError) {
