@@ -23,15 +23,13 @@ enum StockLedger {
         ])
     }
 
-    /// The statement that records `kind` for the order whose merchant UID is `merchantUID`, for a
-    /// batch that writes the order in the same exchange (its id is not known yet).
+    /// The statement that records `kind` for `order`, for a batch: what
+    /// ``record(_:change:product:order:actor:reason:at:on:)`` runs, as a statement.
     static func statement<Row>(
-        _ kind: StockMovement.Kind, change: Int, product: ProductID, orderWithMerchantUID merchantUID: String, at now: Date
+        _ kind: StockMovement.Kind, change: Int, product: ProductID, order: OrderID, at now: Date
     ) -> SQLStatement<Row> {
-        .run("""
-            INSERT INTO stock_movements (product_id, kind, change, order_id, actor, reason, created_at)
-            VALUES (?, ?, ?, (SELECT id FROM orders WHERE merchant_uid = ?), 'system', '', ?)
-            """, [.integer(product.rawValue), .text(kind.rawValue), .int(change), .text(merchantUID), StoredTime.value(now)])
+        .run(insertSQL, [.integer(product.rawValue), .text(kind.rawValue), .int(change), .integer(order.rawValue),
+                         .text("system"), .text(""), StoredTime.value(now)])
     }
 
     /// A product's movements, oldest first, strictly after the movement `after`.

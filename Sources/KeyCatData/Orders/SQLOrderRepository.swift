@@ -12,29 +12,31 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
 
     /// Takes the stock and writes the order, its parcels, lines, stock movements and address in
     /// one transaction, in two batches (on Postgres: two round trips and the `COMMIT`): the stock
-    /// takes, then every insert and the order read back, which name the new order by its merchant
-    /// UID rather than wait for its id.
+    /// takes with the order's own row, then every other insert and the order read back. Nothing
+    /// looks the new order up by its merchant UID: under `SERIALIZABLE` each such read is one
+    /// more predicate lock for concurrent checkouts to conflict with.
     package func create(_ order: NewOrder, at now: Date) throws(KeyCatError) -> Order {
         try storage {
             try database.write { connection in
                 if let limits = order.holdLimits { try Self.checkHolds(order, limits, at: now, on: connection) }
-                try Self.takeStock(for: order, at: now, on: connection)
+                let id = try Self.takeStockAndInsert(order, at: now, on: connection)
                 var created: Order?
                 let details = OrderRow.Details()
-                try connection.batch(Self.insertStatements(order, at: now, on: connection)
-                    + OrderRow.findStatements(where: "merchant_uid = ?", [.text(order.merchantUID)], into: details,
+                try connection.batch(Self.detailStatements(order, id: id, at: now)
+                    + OrderRow.findStatements(where: "id = ?", [.integer(id.rawValue)], into: details,
                                               on: connection) { created = $0 })
-                guard let created else { throw KeyCatError(.internalError, "order \(order.merchantUID) was not written") }
+                guard let created else { throw KeyCatError.notFound("order", id) }
                 return details.complete(created)
             }
         }
     }
 
     /// Takes each line's units with the one statement that takes stock, which must hit or the
-    /// order is not made; the request key, when the order has one, is let go by an order past its
-    /// retention in the same batch. A line that missed tries again once after expiring the
-    /// reservations that lapsed on its product.
-    private static func takeStock(for order: NewOrder, at now: Date, on connection: Database.Connection) throws {
+    /// order is not made, and inserts the order's row in the same batch (the request key, when
+    /// the order has one, let go first by an order past its retention). A line that missed tries
+    /// again once after expiring the reservations that lapsed on its product; one that misses
+    /// again throws `outOfStock`, and the transaction takes the row back with the stock.
+    private static func takeStockAndInsert(_ order: NewOrder, at now: Date, on connection: Database.Connection) throws -> OrderID {
         let take = "UPDATE products SET stock = stock - ?, version = version + 1, updated_at = ? WHERE id = ? AND stock >= ? AND listed = 1"
         func arguments(_ line: OrderLine) -> [SQLValue] {
             [.int(line.quantity), StoredTime.value(now), .integer(line.productID.rawValue), .int(line.quantity)]
@@ -45,6 +47,14 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
             statements.append(.run("UPDATE orders SET request_key = NULL WHERE buyer_id = ? AND request_key = ?",
                                    [.integer(order.buyerID.rawValue), .text(key)]))
         }
+        var id: Int64?
+        statements.append(.query("""
+            INSERT INTO orders (merchant_uid, buyer_id, items_total, delivery_total, amount, status, expires_at,
+                                created_at, updated_at, request_key)
+            VALUES (?, ?, ?, ?, ?, 'awaiting_payment', ?, ?, ?, ?) RETURNING id
+            """, [.text(order.merchantUID), .integer(order.buyerID.rawValue), .integer(order.itemsTotal.won),
+                  .integer(order.deliveryTotal.won), .integer(order.amount.won), StoredTime.value(order.expiresAt),
+                  StoredTime.value(now), StoredTime.value(now), .optional(order.requestKey.map(SQLValue.text))]) { id = $0.int64(0) })
         let taken = try connection.batch(statements)
         for (line, count) in zip(order.lines, taken) where count != 1 {
             if try releaseExpiredReservations(of: line.productID, at: now, on: connection) > 0,
@@ -59,23 +69,16 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                 context: ["product_id": "\(line.productID)", "title": line.title, "available": "\(left)",
                           "requested": "\(line.quantity)"])
         }
+        guard let id else { throw KeyCatError(.internalError, "order \(order.merchantUID) was not written") }
+        return OrderID(id)
     }
 
-    /// The order's row, then one parcel per seller, the lines in their parcels, a stock movement
-    /// per line and the address: each names the order by its merchant UID (unique), so they all
-    /// go in one batch with the order's own insert.
-    private static func insertStatements(
-        _ order: NewOrder, at now: Date, on connection: Database.Connection
-    ) throws -> [SQLStatement<Database.Connection.Row>] {
-        let orderID = "(SELECT id FROM orders WHERE merchant_uid = ?)"
-        let merchantUID = SQLValue.text(order.merchantUID)
-        var statements: [SQLStatement<Database.Connection.Row>] = [.run("""
-            INSERT INTO orders (merchant_uid, buyer_id, items_total, delivery_total, amount, status, expires_at,
-                                created_at, updated_at, request_key)
-            VALUES (?, ?, ?, ?, ?, 'awaiting_payment', ?, ?, ?, ?)
-            """, [merchantUID, .integer(order.buyerID.rawValue), .integer(order.itemsTotal.won),
-                  .integer(order.deliveryTotal.won), .integer(order.amount.won), StoredTime.value(order.expiresAt),
-                  StoredTime.value(now), StoredTime.value(now), .optional(order.requestKey.map(SQLValue.text))])]
+    /// One parcel per seller, the lines in their parcels, a stock movement per line and the
+    /// address of the order `id`, in one batch: a line names its parcel by (order, seller), as an
+    /// order has one parcel per seller, so nothing waits for the parcels' ids.
+    private static func detailStatements(_ order: NewOrder, id: OrderID, at now: Date) throws -> [SQLStatement<Database.Connection.Row>] {
+        let orderID = SQLValue.integer(id.rawValue)
+        var statements: [SQLStatement<Database.Connection.Row>] = []
         var sellerOfLine: [Int: UserID] = [:]
         for parcel in Shipment.parcels(of: order.lines) {
             guard let seller = parcel.sellerID else {
@@ -83,28 +86,26 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
             }
             statements.append(.run("""
                 INSERT INTO shipments (order_id, seller_id, status, delivery_fee, created_at, updated_at)
-                VALUES (\(orderID), ?, 'pending', ?, ?, ?)
-                """, [merchantUID, .integer(seller.rawValue), .integer(parcel.deliveryFee.won),
-                      StoredTime.value(now), StoredTime.value(now)]))
+                VALUES (?, ?, 'pending', ?, ?, ?)
+                """, [orderID, .integer(seller.rawValue), .integer(parcel.deliveryFee.won), StoredTime.value(now),
+                      StoredTime.value(now)]))
             for position in parcel.lines { sellerOfLine[position] = seller }
         }
         for (index, line) in order.lines.enumerated() {
-            // An order has one parcel per seller, so the seller names the line's parcel.
             statements.append(.run("""
                 INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee, shipment_id)
-                VALUES (\(orderID), ?, ?, ?, ?, ?, ?,
-                        (SELECT id FROM shipments WHERE order_id = \(orderID) AND seller_id = ?))
-                """, [merchantUID, .int(index), .integer(line.productID.rawValue), .text(line.title),
+                VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT id FROM shipments WHERE order_id = ? AND seller_id = ?))
+                """, [orderID, .int(index), .integer(line.productID.rawValue), .text(line.title),
                       .integer(line.unitPrice.won), .int(line.quantity), .integer(line.deliveryFee.won),
-                      merchantUID, .optional(sellerOfLine[index].map { SQLValue.integer($0.rawValue) })]))
+                      orderID, .optional(sellerOfLine[index].map { SQLValue.integer($0.rawValue) })]))
             statements.append(StockLedger.statement(.orderTaken, change: -line.quantity, product: line.productID,
-                                                    orderWithMerchantUID: order.merchantUID, at: now))
+                                                    order: id, at: now))
         }
         if let address = order.shippingAddress {
             statements.append(.run("""
                 INSERT INTO order_addresses (order_id, recipient, phone, postcode, road_address, detail, request)
-                VALUES (\(orderID), ?, ?, ?, ?, ?, ?)
-                """, [merchantUID] + SQLAddressRepository<Database>.values(address)))
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [orderID] + SQLAddressRepository<Database>.values(address)))
         }
         return statements
     }
