@@ -8,10 +8,11 @@ import Synchronization
 /// connections between tasks by handing each to one caller at a time.
 ///
 /// The API has the shape of ``SQLiteConnection``'s (`run`, `query`, `queryOne`, `forEach`,
-/// `execute`) so repositories can share code. Statements run through them are prepared on the
-/// server once per SQL text (`PQprepare`, under a generated name) and then only executed
-/// (`PQexecPrepared`) for the life of the connection; parameters always travel apart from the
-/// SQL. SQLite's `?` markers are numbered for Postgres on the way (``PostgresPlaceholders``), so
+/// `execute`, and `batch` for statements sent together) so repositories can share code.
+/// Statements run through them travel in libpq's pipeline mode (``exchange(_:)``): prepared on
+/// the server once per SQL text, under a generated name, in the same exchange that first runs
+/// them, and then only executed for the life of the connection; parameters always travel apart
+/// from the SQL. SQLite's `?` markers are numbered for Postgres on the way (``PostgresPlaceholders``), so
 /// the same SQL text runs on both where the dialects agree.
 package final class PostgresConnection {
     var handle: OpaquePointer?
@@ -204,9 +205,9 @@ package final class PostgresConnection {
 }
 
 extension PostgresConnection {
-    /// Every request KeyCat's connections have sent to a server and waited for (a prepare, an
-    /// execution, a plain statement), process-wide: `keycat-bench` divides it by the operations
-    /// it ran to report round trips per operation.
+    /// Every time KeyCat's connections sent a server something and waited for its answer (an
+    /// exchange of any number of statements counts once), process-wide: `keycat-bench` divides it
+    /// by the operations it ran to report round trips per operation.
     package static let roundTrips = Atomic<Int>(0)
 
     func countRoundTrip() {
