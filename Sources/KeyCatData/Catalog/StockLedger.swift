@@ -17,19 +17,17 @@ enum StockLedger {
         actor: String = "system", reason: String = "", at now: Date, on connection: some SQLConnection
     ) throws {
         guard change != 0 else { return }
-        try connection.run(insertSQL, [
-            .integer(product.rawValue), .text(kind.rawValue), .int(change), order.map { .integer($0.rawValue) } ?? .null,
-            .text(actor), .text(reason), StoredTime.value(now),
-        ])
+        try connection.batch([statement(kind, change: change, product: product, order: order, actor: actor, reason: reason, at: now)])
     }
 
-    /// The statement that records `kind` for `order`, for a batch: what
-    /// ``record(_:change:product:order:actor:reason:at:on:)`` runs, as a statement.
+    /// The statement ``record(_:change:product:order:actor:reason:at:on:)`` runs, for a batch
+    /// (the caller leaves out a zero change).
     static func statement<Row>(
-        _ kind: StockMovement.Kind, change: Int, product: ProductID, order: OrderID, at now: Date
+        _ kind: StockMovement.Kind, change: Int, product: ProductID, order: OrderID? = nil,
+        actor: String = "system", reason: String = "", at now: Date
     ) -> SQLStatement<Row> {
-        .run(insertSQL, [.integer(product.rawValue), .text(kind.rawValue), .int(change), .integer(order.rawValue),
-                         .text("system"), .text(""), StoredTime.value(now)])
+        .run(insertSQL, [.integer(product.rawValue), .text(kind.rawValue), .int(change),
+                         order.map { .integer($0.rawValue) } ?? .null, .text(actor), .text(reason), StoredTime.value(now)])
     }
 
     /// A product's movements, oldest first, strictly after the movement `after`.

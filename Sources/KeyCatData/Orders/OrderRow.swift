@@ -32,22 +32,33 @@ enum OrderRow {
     /// batch.
     static func withLines(_ orders: [Order], on connection: some SQLConnection) throws -> [Order] {
         guard !orders.isEmpty else { return [] }
+        let single = orders.count == 1
+        let filter = single ? "= ?" : "IN (\(connection.dialect.integersFromJSON))"
+        let argument: [SQLValue] = single ? [.integer(orders[0].id.rawValue)]
+            : [.text("[" + orders.map { String($0.id.rawValue) }.joined(separator: ",") + "]")]
         let details = Details()
-        let ids = orders.map(\.id)
-        if ids.count == 1 {
-            try connection.batch(details.statements(filter: "= ?", [.integer(ids[0].rawValue)], on: connection))
-        } else {
-            try connection.batch(details.statements(
-                filter: "IN (\(connection.dialect.integersFromJSON))",
-                [.text("[" + ids.map { String($0.rawValue) }.joined(separator: ",") + "]")], on: connection))
-        }
+        try connection.batch(details.statements(filter: filter, argument, on: connection))
         return orders.map(details.complete)
     }
 
     /// The order `id` with its lines, shipments and address: four queries in one batch (one
     /// round trip on Postgres).
     static func find(_ id: OrderID, on connection: some SQLConnection) throws -> Order? {
-        try find(where: "id = ?", [.integer(id.rawValue)], on: connection)
+        var found: Order?
+        let details = Details()
+        try connection.batch(findStatements(id, into: details, on: connection) { found = $0 })
+        return found.map(details.complete)
+    }
+
+    /// The statements of ``find(_:on:)``, for a batch that writes first: `found` gets the order
+    /// without its details, which `details` gathers. The details are read by the id itself, not
+    /// through a lookup of the order.
+    static func findStatements<Connection: SQLConnection>(
+        _ id: OrderID, into details: Details, on connection: Connection, found: @escaping (Order) -> Void
+    ) -> [SQLStatement<Connection.Row>] {
+        let argument: [SQLValue] = [.integer(id.rawValue)]
+        return [.query("SELECT \(columns) FROM orders WHERE id = ?", argument) { found(try decode($0)) }]
+            + details.statements(filter: "= ?", argument, on: connection)
     }
 
     /// The order matching `condition` (on `orders`, at most one row: a unique key) with its lines,
@@ -55,19 +66,12 @@ enum OrderRow {
     static func find(where condition: String, _ arguments: [SQLValue], on connection: some SQLConnection) throws -> Order? {
         var found: Order?
         let details = Details()
-        try connection.batch(findStatements(where: condition, arguments, into: details, on: connection) { found = $0 })
+        try connection.batch(
+            [.query("SELECT \(columns) FROM orders WHERE \(condition)", arguments) { found = try decode($0) }]
+            + details.statements(filter: "= (SELECT id FROM orders WHERE \(condition))", arguments, on: connection))
         return found.map(details.complete)
     }
 
-    /// The statements of ``find(where:_:on:)``, for a batch that writes first: `found` gets the
-    /// order without its details, which `details` gathers.
-    static func findStatements<Connection: SQLConnection>(
-        where condition: String, _ arguments: [SQLValue], into details: Details, on connection: Connection,
-        found: @escaping (Order) -> Void
-    ) -> [SQLStatement<Connection.Row>] {
-        [.query("SELECT \(columns) FROM orders WHERE \(condition)", arguments) { found(try decode($0)) }]
-            + details.statements(filter: "= (SELECT id FROM orders WHERE \(condition))", arguments, on: connection)
-    }
 
     /// What ``withLines(_:on:)`` reads beside the orders themselves, gathered by the rows of its
     /// queries.

@@ -23,8 +23,7 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                 var created: Order?
                 let details = OrderRow.Details()
                 try connection.batch(Self.detailStatements(order, id: id, at: now)
-                    + OrderRow.findStatements(where: "id = ?", [.integer(id.rawValue)], into: details,
-                                              on: connection) { created = $0 })
+                    + OrderRow.findStatements(id, into: details, on: connection) { created = $0 })
                 guard let created else { throw KeyCatError.notFound("order", id) }
                 return details.complete(created)
             }
