@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import KeyCatTestSupport
 import Testing
 @testable import KeyCatInfrastructure
@@ -96,7 +97,7 @@ struct PostgresPipelineTests {
             #expect(!connection.isInTransaction)
             // A failure in the first exchange rolls the whole transaction back.
             #expect(throws: PostgresError.self) {
-                try connection.transaction { connection in
+                try connection.transaction(isolation: .readCommitted) { connection in
                     try connection.batch([.run("INSERT INTO t (id, n) VALUES (?, ?)", [.integer(2), .integer(2)]),
                                           .run("UPDATE t SET n = -1 WHERE id = ?", [.integer(1)])])
                 }
@@ -134,6 +135,84 @@ struct PostgresPipelineTests {
             try connection.readTransaction { connection in _ = try connection.queryOne("SELECT 1", []) { $0.int(0) } }
             try connection.execute("CREATE INDEX t_n ON t (n)")
             #expect(!connection.hasUnansweredCommit)
+        }
+    }
+
+    @Test("a write's last batch carries its COMMIT: one round trip, a failure in it rolls everything back")
+    func lastBatchCommits() async throws {
+        try await withTable { connection in
+            var read: [Int64] = []
+            // BEGIN, the inserts, the read-back and COMMIT: one exchange.
+            let trips = try roundTrips(on: connection) {
+                try connection.transaction(isolation: .readCommitted) { connection in
+                    _ = try connection.batch([.run("INSERT INTO t (id, n) VALUES (?, ?)", [.integer(1), .integer(1)]),
+                                          .query("SELECT n FROM t", []) { read.append($0.int64(0)) }],
+                                         endingTransaction: true)
+                }
+            }
+            #expect(trips == 1)
+            #expect(read == [1])
+            #expect(!connection.isInTransaction)
+            // After a first exchange: the conditional update, then the last batch with COMMIT.
+            let trips2 = try roundTrips(on: connection) {
+                try connection.transaction(isolation: .serializable) { connection in
+                    guard try connection.run("UPDATE t SET n = n + 1 WHERE id = ? AND n = ?", [.integer(1), .integer(1)]) == 1 else { return }
+                    try connection.batch([.run("INSERT INTO t (id, n) VALUES (?, ?)", [.integer(2), .integer(2)])],
+                                         endingTransaction: true)
+                }
+            }
+            #expect(trips2 == 2)
+            // A failing statement in the last batch: COMMIT is skipped and everything rolls back.
+            #expect(throws: PostgresError.self) {
+                try connection.transaction(isolation: .readCommitted) { connection in
+                    try connection.run("INSERT INTO t (id, n) VALUES (?, ?)", [.integer(3), .integer(3)])
+                    try connection.batch([.run("UPDATE t SET n = -1 WHERE id = ?", [.integer(1)])], endingTransaction: true)
+                }
+            }
+            #expect(!connection.isInTransaction)
+            #expect(try connection.query("SELECT id, n FROM t ORDER BY id") { [$0.int64(0), $0.int64(1)] } == [[1, 2], [2, 2]])
+            // Nothing may run after the last batch: it would run outside the transaction.
+            #expect(throws: PostgresError.self) {
+                try connection.transaction(isolation: .readCommitted) { connection in
+                    try connection.batch([.run("INSERT INTO t (id, n) VALUES (?, ?)", [.integer(4), .integer(4)])],
+                                         endingTransaction: true)
+                    try connection.run("INSERT INTO t (id, n) VALUES (?, ?)", [.integer(5), .integer(5)])
+                }
+            }
+            #expect(try connection.query("SELECT id FROM t ORDER BY id") { $0.int64(0) } == [1, 2, 4])
+            // Inside a savepoint it is a plain batch: the outer transaction commits.
+            try connection.transaction(isolation: .readCommitted) { connection in
+                try connection.transaction(isolation: .readCommitted) { inner in
+                    try inner.batch([.run("INSERT INTO t (id, n) VALUES (?, ?)", [.integer(6), .integer(6)])], endingTransaction: true)
+                }
+                #expect(connection.isInTransaction)
+                try connection.run("INSERT INTO t (id, n) VALUES (?, ?)", [.integer(7), .integer(7)])
+            }
+            #expect(try connection.query("SELECT id FROM t ORDER BY id") { $0.int64(0) } == [1, 2, 4, 6, 7])
+        }
+    }
+
+    /// The COMMIT may have run when the connection broke, so running the write again could do it
+    /// twice: the database must throw, not retry.
+    @Test("a connection lost during a last batch is a commit whose outcome is unknown, and the write is not run again")
+    func lostLastBatchIsNotRetried() async throws {
+        try await withPostgresSchema { configuration in
+            let database = try PostgresDatabase(configuration: configuration)
+            defer { database.close() }
+            try database.withConnection { try $0.execute("CREATE TABLE t (id BIGINT PRIMARY KEY)") }
+            let attempts = Mutex(0)
+            let error = try #require(throws: PostgresError.self) {
+                try database.write(isolation: .readCommitted) { connection in
+                    attempts.withLock { $0 += 1 }
+                    try connection.batch([.run("INSERT INTO t (id) VALUES (?)", [.integer(1)]),
+                                          .run("SELECT pg_terminate_backend(pg_backend_pid())", [])],
+                                         endingTransaction: true)
+                }
+            }
+            #expect(error.isCommitOutcomeUnknown)
+            #expect(attempts.withLock { $0 } == 1)
+            // The server rolled the transaction back when its backend ended.
+            #expect(try database.readStatement { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } } == 0)
         }
     }
 

@@ -70,18 +70,18 @@ struct PostgresTransactionTests {
             try database.write { connection in
                 try connection.run("INSERT INTO t VALUES (1)")
                 #expect(throws: Boom.self) {
-                    try connection.transaction { inner in
+                    try connection.transaction(isolation: .readCommitted) { inner in
                         try inner.run("INSERT INTO t VALUES (2)")
                         throw Boom()
                     }
                 }
                 // A failed statement inside a savepoint does not doom the outer transaction.
                 #expect(throws: PostgresError.self) {
-                    try connection.transaction { inner in try inner.run("INSERT INTO t VALUES (NULL)") }
+                    try connection.transaction(isolation: .readCommitted) { inner in try inner.run("INSERT INTO t VALUES (NULL)") }
                 }
-                try connection.transaction { inner in
+                try connection.transaction(isolation: .readCommitted) { inner in
                     try inner.run("INSERT INTO t VALUES (3)")
-                    try inner.transaction { innermost in try innermost.run("INSERT INTO t VALUES (4)") }
+                    try inner.transaction(isolation: .readCommitted) { innermost in try innermost.run("INSERT INTO t VALUES (4)") }
                 }
                 #expect(connection.transactionDepth == 1)
             }

@@ -27,9 +27,31 @@ extension PostgresConnection {
     /// The statements run in order. The first that fails is thrown and those after it are not run
     /// (the server skips the rest of a pipeline after an error); outside a transaction, the
     /// statements of one exchange commit or fail together, as one implicit transaction.
-    func exchange(_ statements: [PostgresStatement]) throws(PostgresError) -> [PostgresResult] {
+    ///
+    /// `endingTransaction`, in the outermost transaction, sends its `COMMIT` after the statements
+    /// (when they all ran): a lost connection is then ``PostgresError/isCommitOutcomeUnknown``,
+    /// since the `COMMIT` may have run, and a statement sent afterwards in that transaction is
+    /// refused (it would run outside it).
+    func exchange(_ statements: [PostgresStatement], endingTransaction: Bool = false) throws(PostgresError) -> [PostgresResult] {
         let connection = try open()
         try readUnansweredCommit(on: connection)
+        guard !transactionCommitted else {
+            throw .unexpectedResponse("a statement after its transaction's last batch, which committed it",
+                                      statement: statements.first?.sql)
+        }
+        let commits = endingTransaction && transactionDepth == 1
+        guard commits else { return try exchange(statements, on: connection, committing: false) }
+        do {
+            let results = try exchange(statements, on: connection, committing: true)
+            transactionCommitted = true
+            return results
+        } catch where error.isConnectionLost {
+            throw .commitOutcomeUnknown(error)
+        }
+    }
+
+    private func exchange(_ statements: [PostgresStatement], on connection: OpaquePointer,
+                          committing: Bool) throws(PostgresError) -> [PostgresResult] {
         guard !statements.isEmpty || pendingBegin != nil else { return [] }
         // Every value is checked before anything is sent, so a refused one leaves nothing half sent.
         let parameters = try statements.map { statement throws(PostgresError) in try Parameters(statement.arguments) }
@@ -62,6 +84,10 @@ extension PostgresConnection {
             }
             guard queued == 1 else { throw abandon(connection, statement: statement.sql) }
             sent.append(.execute(statement.sql))
+        }
+        if committing {
+            try send("COMMIT", on: connection)
+            sent.append(.plain("COMMIT"))
         }
         guard PQpipelineSync(connection) == 1 else { throw abandon(connection, statement: statements.last?.sql) }
         countRoundTrip()

@@ -1,17 +1,3 @@
-/// The isolation level of a Postgres transaction
-/// (<https://www.postgresql.org/docs/current/transaction-iso.html>).
-package enum PostgresIsolation: String, Sendable, CaseIterable {
-    /// Each statement sees what was committed before it began; Postgres's default. A conditional
-    /// `UPDATE … WHERE stock >= ?` stays atomic: it re-checks the row after waiting for its lock.
-    case readCommitted = "READ COMMITTED"
-    /// Every statement sees the snapshot taken at the first one; a write to a row that another
-    /// transaction changed since fails with a serialization failure (40001).
-    case repeatableRead = "REPEATABLE READ"
-    /// As if the transactions ran one after another; any that cannot be so ordered fails with
-    /// a serialization failure (40001).
-    case serializable = "SERIALIZABLE"
-}
-
 extension PostgresConnection {
     /// Runs `body` in a transaction and commits it, or rolls everything back when `body` throws.
     ///
@@ -26,7 +12,7 @@ extension PostgresConnection {
     ///   `COMMIT`, one whose ``PostgresError/isCommitOutcomeUnknown`` is true.
     @discardableResult
     package func transaction<Result>(
-        isolation: PostgresIsolation = .readCommitted, _ body: (PostgresConnection) throws -> Result
+        isolation: SQLIsolation, _ body: (PostgresConnection) throws -> Result
     ) throws -> Result {
         if transactionDepth == 0 {
             return try outermostTransaction("BEGIN ISOLATION LEVEL \(isolation.rawValue)", body)
@@ -54,6 +40,7 @@ extension PostgresConnection {
         defer {
             transactionDepth = 0
             pendingBegin = nil
+            transactionCommitted = false
         }
         let result: Result
         do {
@@ -62,8 +49,9 @@ extension PostgresConnection {
             rollbackIgnoringErrors()
             throw error
         }
-        // The body ran no statement: the server never saw the transaction.
-        if pendingBegin != nil { return result }
+        // The body ran no statement: the server never saw the transaction. Or its last batch
+        // carried the COMMIT.
+        if pendingBegin != nil || transactionCommitted { return result }
         do {
             if readOnly {
                 try commitWithoutWaiting()

@@ -28,6 +28,9 @@ package final class PostgresConnection {
     /// Whether a read-only `COMMIT` was sent and its answer is still to be read
     /// (``commitWithoutWaiting()``).
     var hasUnansweredCommit = false
+    /// Whether the outermost transaction's last batch carried its `COMMIT`, which succeeded
+    /// (``SQLConnection/batch(_:endingTransaction:)``): the transaction is over on the server.
+    var transactionCommitted = false
     /// The requests this connection sent and waited for (an exchange of any number of
     /// statements counts one), for tests that pin a path's round trips.
     package internal(set) var roundTripCount = 0

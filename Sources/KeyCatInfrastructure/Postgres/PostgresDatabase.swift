@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A Postgres database shared by many tasks through a small pool of connections.
 ///
@@ -13,6 +14,7 @@ package final class PostgresDatabase: Sendable {
     /// How the connections are made.
     package let configuration: PostgresConfiguration
     private let pool: PostgresConnectionPool
+    private let roundTrips = Atomic<Int>(0)
 
     /// Connects once, so a wrong URL, password or host fails here rather than on first use.
     ///
@@ -25,7 +27,8 @@ package final class PostgresDatabase: Sendable {
     }
 
     /// Runs `body` in a transaction (`BEGIN ISOLATION LEVEL …`) and commits it, or rolls it back
-    /// when `body` throws. Nested calls on the connection inside are savepoints.
+    /// when `body` throws. Nested calls on the connection inside are savepoints. `write { }`
+    /// (``SQLDatabase``'s) is a `SERIALIZABLE` one.
     ///
     /// **`body` may run more than once.** When the transaction fails with a serialization
     /// failure (40001), a deadlock (40P01), or because the connection broke before `COMMIT`
@@ -38,7 +41,7 @@ package final class PostgresDatabase: Sendable {
     /// ``PostgresError/isCommitOutcomeUnknown`` is true.
     @discardableResult
     package func write<Result: Sendable>(
-        isolation: PostgresIsolation = .readCommitted, _ body: (PostgresConnection) throws -> Result
+        isolation: SQLIsolation, _ body: (PostgresConnection) throws -> Result
     ) throws -> Result {
         try withRetries { connection throws -> Result in
             try connection.transaction(isolation: isolation, body)
@@ -69,7 +72,8 @@ package final class PostgresDatabase: Sendable {
     @discardableResult
     package func withConnection<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
         let connection = try pool.checkOut()
-        defer { pool.checkIn(connection) }
+        let before = connection.roundTripCount
+        defer { giveBack(connection, countingFrom: before) }
         return try body(connection)
     }
 
@@ -78,8 +82,9 @@ package final class PostgresDatabase: Sendable {
         let attempts = max(1, configuration.maximumTransactionAttempts)
         for number in 1... {
             let connection = try pool.checkOut()
+            let before = connection.roundTripCount
             do {
-                defer { pool.checkIn(connection) }
+                defer { giveBack(connection, countingFrom: before) }
                 return try attempt(connection)
             } catch let error as PostgresError where error.isTransientTransactionFailure && number < attempts {
                 // Spread the retries of transactions that collided, so they do not collide again.
@@ -92,6 +97,17 @@ package final class PostgresDatabase: Sendable {
         }
         fatalError("unreachable: the loop returns or throws")
     }
+
+    /// Returns `connection` to the pool, adding the round trips it made since `before` to
+    /// ``roundTripCount``.
+    private func giveBack(_ connection: PostgresConnection, countingFrom before: Int) {
+        roundTrips.add(connection.roundTripCount - before, ordering: .relaxed)
+        pool.checkIn(connection)
+    }
+
+    /// The round trips the calls on this database have made (an exchange of any number of
+    /// statements counts once), for tests that pin what a use case costs.
+    package var roundTripCount: Int { roundTrips.load(ordering: .relaxed) }
 
     /// The number of connections open right now (at most
     /// ``PostgresConfiguration/maximumConnections``).

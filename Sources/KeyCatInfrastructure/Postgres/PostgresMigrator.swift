@@ -55,7 +55,7 @@ package struct PostgresMigrator: Sendable {
                 try Self.createTable(on: connection)
                 var applied: [Int] = []
                 for migration in migrations where migration.version > version {
-                    try connection.transaction { connection in
+                    try connection.transaction(isolation: .readCommitted) { connection in
                         try migration.apply(connection)
                         try connection.run(
                             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?::timestamptz)",

@@ -37,12 +37,28 @@ package protocol SQLConnection: AnyObject {
     ///
     /// The first statement that fails is thrown and those after it do not run.
     ///
+    /// `endingTransaction` says the batch is the last thing its transaction runs: on Postgres
+    /// the transaction's `COMMIT` then travels in the same exchange, so a write's last batch and
+    /// its commit cost one round trip (a failed commit is thrown from here, and a connection lost
+    /// during the exchange is a commit whose outcome is unknown). Nothing may run on the
+    /// connection after it until the transaction's body returns. Inside a savepoint, outside any
+    /// transaction, and on SQLite (whose transaction commits when its body returns) it is a plain
+    /// batch.
+    ///
     /// - Returns: for each statement, the rows it inserted, updated or deleted.
     @discardableResult
-    func batch(_ statements: [SQLStatement<Row>]) throws -> [Int]
+    func batch(_ statements: [SQLStatement<Row>], endingTransaction: Bool) throws -> [Int]
 }
 
-/// One statement of a ``SQLConnection/batch(_:)``: its SQL, its arguments, and what to do with
+extension SQLConnection {
+    /// ``batch(_:endingTransaction:)`` in the middle of a transaction, or outside one.
+    @discardableResult
+    package func batch(_ statements: [SQLStatement<Row>]) throws -> [Int] {
+        try batch(statements, endingTransaction: false)
+    }
+}
+
+/// One statement of a ``SQLConnection/batch(_:endingTransaction:)``: its SQL, its arguments, and what to do with
 /// each row it returns.
 package struct SQLStatement<Row> {
     package let sql: String
@@ -79,7 +95,7 @@ extension SQLiteConnection: SQLConnection {
     package var dialect: SQLDialect { .sqlite }
 
     @discardableResult
-    package func batch(_ statements: [SQLStatement<SQLiteRow>]) throws -> [Int] {
+    package func batch(_ statements: [SQLStatement<SQLiteRow>], endingTransaction: Bool) throws -> [Int] {
         try statements.map { statement in
             guard let eachRow = statement.eachRow else { return try run(statement.sql, statement.arguments) }
             var rows = 0
@@ -123,8 +139,9 @@ extension PostgresConnection: SQLConnection {
     }
 
     @discardableResult
-    package func batch(_ statements: [SQLStatement<PostgresRow>]) throws -> [Int] {
-        let results = try exchange(statements.map { PostgresStatement($0.sql, $0.arguments.map(PostgresValue.init)) })
+    package func batch(_ statements: [SQLStatement<PostgresRow>], endingTransaction: Bool) throws -> [Int] {
+        let results = try exchange(statements.map { PostgresStatement($0.sql, $0.arguments.map(PostgresValue.init)) },
+                                   endingTransaction: endingTransaction)
         for (statement, result) in zip(statements, results) {
             guard let eachRow = statement.eachRow else { continue }
             for index in 0..<result.rowCount { try eachRow(result.row(index)) }

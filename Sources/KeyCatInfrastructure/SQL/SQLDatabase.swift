@@ -1,18 +1,23 @@
 /// A database of either store (``SQLiteDatabase``, ``PostgresDatabase``), as the repositories use
 /// it: write transactions, read snapshots and single-statement reads.
 ///
-/// **A write runs alone on both stores.** SQLite has one writer (`BEGIN IMMEDIATE`); on Postgres
-/// a write is `SERIALIZABLE` and runs again when it loses to another (a serialization failure or
-/// a deadlock, see ``PostgresDatabase/write(isolation:_:)``), so a read-then-write in one
-/// transaction is as safe on a cluster of servers as on one file, and the body must only touch
-/// its connection. The cost on Postgres is a retried transaction under contention.
+/// **Every write names its isolation** (``SQLIsolation``), and a name means the same on every
+/// type: `write { }` is ``SQLIsolation/serializable`` whether the database is reached through
+/// this protocol or as the concrete type. SQLite has one writer (`BEGIN IMMEDIATE`), so its
+/// writes run alone whatever they name. On Postgres a `SERIALIZABLE` write runs again when it
+/// loses to another (a serialization failure or a deadlock, see
+/// ``PostgresDatabase/write(isolation:_:)``), so a read-then-write in one transaction is as safe
+/// on a cluster of servers as on one file; the cost is a retried transaction under contention.
+/// The hot writes whose every statement is conditional (checkout, a payment's apply) name
+/// ``SQLIsolation/readCommitted`` instead and are never retried for a conflict. Either way the
+/// body may run more than once, so it must only touch its connection.
 package protocol SQLDatabase: Sendable {
     associatedtype Connection: SQLConnection
 
-    /// Runs `body` in a write transaction, rolled back if it throws; nested calls on the
-    /// connection are savepoints.
+    /// Runs `body` in a write transaction at `isolation`, rolled back if it throws; nested calls
+    /// on the connection are savepoints (which keep the outer transaction's isolation).
     @discardableResult
-    func write<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result
+    func write<Result: Sendable>(isolation: SQLIsolation, _ body: (Connection) throws -> Result) throws -> Result
 
     /// Runs `body` in a read transaction: its queries see one snapshot.
     @discardableResult
@@ -24,13 +29,20 @@ package protocol SQLDatabase: Sendable {
     func readStatement<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result
 }
 
-extension SQLiteDatabase: SQLDatabase {}
-
-extension PostgresDatabase: SQLDatabase {
-    /// A `SERIALIZABLE` write, retried when it loses a race: the shared repositories' writes,
-    /// which assume no other write runs beside them (as on SQLite).
-    @_disfavoredOverload @discardableResult
-    package func write<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+extension SQLDatabase {
+    /// A ``SQLIsolation/serializable`` write: one that may read, decide, then write.
+    @discardableResult
+    package func write<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
         try write(isolation: .serializable, body)
     }
 }
+
+extension SQLiteDatabase: SQLDatabase {
+    /// A write transaction: SQLite's one writer runs it alone, as strict as any `isolation`.
+    @discardableResult
+    package func write<Result: Sendable>(isolation: SQLIsolation, _ body: (SQLiteConnection) throws -> Result) throws -> Result {
+        try write(body)
+    }
+}
+
+extension PostgresDatabase: SQLDatabase {}

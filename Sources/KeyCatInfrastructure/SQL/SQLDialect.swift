@@ -43,4 +43,13 @@ package struct SQLDialect: Sendable, Equatable {
         case .postgres: "greatest(\(first), \(second))"
         }
     }
+
+    /// What ends a `SELECT` that locks the rows it reads until the transaction ends: `FOR UPDATE`
+    /// on Postgres, nothing on SQLite, whose one writer already runs each write alone.
+    package var lockingSelectedRows: String {
+        switch store {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE"
+        }
+    }
 }
