@@ -32,6 +32,34 @@ struct StockHoldTests {
         }
     }
 
+    /// Checkout runs `READ COMMITTED` on Postgres; the buyer's row is locked before the holds are
+    /// counted, so checkouts racing for one buyer still count each other.
+    @Test("twelve checkouts of one buyer at once: exactly the cap of them are made, the rest refused",
+          arguments: TestStore.allCases)
+    func racingOpenOrders(store: TestStore) async throws {
+        try await TestShop.with(store, configure: Self.holds(orders: 3, units: 50)) { shop in
+            let product = try shop.product(stock: 50)
+            let buyer = try shop.user(.buyer)
+            let outcomes = try await withThrowingTaskGroup(of: KeyCatError.Code?.self) { group in
+                for _ in 0..<12 {
+                    group.addTask {
+                        do {
+                            _ = try await shop.checkout(product, by: buyer)
+                            return nil
+                        } catch let error as KeyCatError {
+                            return error.code
+                        }
+                    }
+                }
+                return try await group.reduce(into: [KeyCatError.Code?]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == nil }.count == 3)
+            #expect(outcomes.filter { $0 == .reservationLimit }.count == 9)
+            #expect(try shop.stock(of: product.id) == 47, "only the three orders took stock")
+            try shop.expectHealthy()
+        }
+    }
+
     @Test("units of one product are capped across a buyer's open orders, not across products", arguments: TestStore.allCases)
     func unitsPerProduct(store: TestStore) async throws {
         try await TestShop.with(store, configure: Self.holds(units: 10)) { shop in

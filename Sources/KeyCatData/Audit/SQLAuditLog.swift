@@ -65,10 +65,18 @@ package enum AuditLogTable {
     @discardableResult
     package static func insert(_ entry: AuditEntry, on connection: some SQLConnection) throws -> AuditEntry {
         var recorded = entry
-        recorded.id = try connection.insertReturningID(
-            "INSERT INTO audit_log (actor, action, target, detail, created_at) VALUES (?, ?, ?, ?, ?)",
-            [.text(entry.actor), .text(entry.action), .text(entry.target), .text(entry.detail),
-             StoredTime.value(entry.at)])
+        recorded.id = try connection.insertReturningID(insertSQL, values(entry))
         return recorded
+    }
+
+    /// The statement that records `entry`, for a batch (the entry's id is not read back).
+    static func statement<Row>(_ entry: AuditEntry) -> SQLStatement<Row> {
+        .run(insertSQL, values(entry))
+    }
+
+    private static let insertSQL = "INSERT INTO audit_log (actor, action, target, detail, created_at) VALUES (?, ?, ?, ?, ?)"
+
+    private static func values(_ entry: AuditEntry) -> [SQLValue] {
+        [.text(entry.actor), .text(entry.action), .text(entry.target), .text(entry.detail), StoredTime.value(entry.at)]
     }
 }

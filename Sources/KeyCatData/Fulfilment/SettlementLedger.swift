@@ -5,19 +5,22 @@ import KeyCatInfrastructure
 /// Writes the settlement ledger (`settlement_entries`) in the transactions that move money: a
 /// payment that pays an order, a refund that is done.
 enum SettlementLedger {
-    /// One `sale` entry per line of `order` and one per shipment's delivery fee, tied to the
-    /// payment with row id `payment`: together they add up to the amount paid.
-    /// One statement (one round trip on Postgres): the lines and the fees together.
-    static func recordSale(of order: OrderID, payment: Int64, at now: Date, on connection: some SQLConnection) throws {
-        try connection.run("""
+    /// The statement that writes one `sale` entry per line of `order` and one per shipment's
+    /// delivery fee, tied to the payment recorded as `impUID` (which an earlier statement of its
+    /// batch may insert): together they add up to the amount paid. One statement: the lines and
+    /// the fees together.
+    static func saleStatement<Row>(of order: OrderID, paymentImpUID impUID: String, at now: Date) -> SQLStatement<Row> {
+        .run("""
             INSERT INTO settlement_entries (kind, seller_id, order_id, shipment_id, line, payment_id, category, amount, occurred_at)
-            SELECT 'sale', s.seller_id, l.order_id, l.shipment_id, l.line, CAST(?1 AS BIGINT), p.category, l.unit_price * l.quantity, CAST(?2 AS BIGINT)
+            SELECT 'sale', s.seller_id, l.order_id, l.shipment_id, l.line, pay.id, p.category, l.unit_price * l.quantity, CAST(?2 AS BIGINT)
             FROM order_lines l JOIN shipments s ON s.id = l.shipment_id JOIN products p ON p.id = l.product_id
+                 JOIN payments pay ON pay.imp_uid = ?1
             WHERE l.order_id = ?3 AND l.unit_price * l.quantity > 0
             UNION ALL
-            SELECT 'sale', s.seller_id, s.order_id, s.id, NULL, CAST(?1 AS BIGINT), NULL, s.delivery_fee, CAST(?2 AS BIGINT)
-            FROM shipments s WHERE s.order_id = ?3 AND s.delivery_fee > 0
-            """, [.integer(payment), StoredTime.value(now), .integer(order.rawValue)])
+            SELECT 'sale', s.seller_id, s.order_id, s.id, NULL, pay.id, NULL, s.delivery_fee, CAST(?2 AS BIGINT)
+            FROM shipments s JOIN payments pay ON pay.imp_uid = ?1
+            WHERE s.order_id = ?3 AND s.delivery_fee > 0
+            """, [.text(impUID), StoredTime.value(now), .integer(order.rawValue)])
     }
 
     /// `refund`'s `refund` entries: what it gives back, taken from what each line and fee of the

@@ -97,7 +97,7 @@ package final class InMemoryOrderRepository: OrderRepository {
         }
     }
 
-    package func apply(_ transition: OrderTransition, at now: Date) throws(KeyCatError) -> Bool {
+    package func apply(_ transition: OrderTransition, at now: Date) throws(KeyCatError) -> Order? {
         let moved = try state.withLock { state throws(KeyCatError) -> Order? in
             guard var order = state.orders[transition.orderID], order.status == transition.from else { return nil }
             if let deadline = transition.onlyIfExpiredBy, order.expiresAt > deadline { return nil }
@@ -128,9 +128,9 @@ package final class InMemoryOrderRepository: OrderRepository {
             state.orders[order.id] = order
             return order
         }
-        guard let moved else { return false }
+        guard let moved else { return nil }
         if transition.clearsCart { carts?.removeBought(moved.lines.map(\.productID), for: moved.buyerID) }
-        return true
+        return moved
     }
 
     static func returnStock(_ order: inout Order, in state: inout State) {

@@ -105,7 +105,7 @@ extension CheckoutService {
                         var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .expired)
                         move.onlyIfExpiredBy = now
                         move.returnsStock = true
-                        if try orders.apply(move, at: now) { report.expired += 1 }
+                        if try orders.apply(move, at: now) != nil { report.expired += 1 }
                     } else {
                         try orders.setOutcomeUnknown(order.id, false)
                     }

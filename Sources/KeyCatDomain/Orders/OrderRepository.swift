@@ -105,8 +105,9 @@ public protocol OrderRepository: Sendable {
 
     /// Applies `transition` if the order is still in `transition.from`.
     ///
-    /// - Returns: whether this call moved the order (false: someone else moved it first).
-    func apply(_ transition: OrderTransition, at now: Date) throws(KeyCatError) -> Bool
+    /// - Returns: the order as this call's move left it, read in the move's own transaction; nil
+    ///   when the order was no longer in `transition.from` (someone else moved it first).
+    func apply(_ transition: OrderTransition, at now: Date) throws(KeyCatError) -> Order?
 
     /// Marks (or unmarks) an order whose PG answer was lost, so reconciliation settles it.
     func setOutcomeUnknown(_ id: OrderID, _ unknown: Bool) throws(KeyCatError)

@@ -114,16 +114,16 @@ public struct OrderService: Sendable, WaitsForStorage {
         transition.audit = AuditEntry(actor: principal.auditActor, action: "order.\(Self.verb(next))",
                                       target: "order:\(id)", detail: detail, at: now)
         adjust(&transition)
-        guard try orders.apply(transition, at: now) else {
-            let moved = try settlement.reload(id)
-            try moved.status.checkMove(to: next)
+        guard let moved = try orders.apply(transition, at: now) else {
+            let current = try settlement.reload(id)
+            try current.status.checkMove(to: next)
             if transition.requiresNoPendingRefund, try orders.refunds(of: id).contains(where: { $0.status == .pending }) {
                 throw KeyCatError(.illegalTransition, "order \(id) has a refund in progress (a cancellation); it cannot ship until that settles",
-                                  context: ["status": moved.status.rawValue])
+                                  context: ["status": current.status.rawValue])
             }
             throw KeyCatError(.illegalTransition, "order \(id) changed meanwhile; read it again")
         }
-        return try settlement.reload(id)
+        return moved
     }
 
     static func verb(_ status: OrderStatus) -> String {

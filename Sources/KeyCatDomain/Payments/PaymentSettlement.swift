@@ -40,7 +40,7 @@ struct PaymentSettlement: Sendable {
             var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .paid)
             move.payment = record
             move.clearsCart = true
-            if try orders.apply(move, at: now) { return .paid(try reload(order.id)) }
+            if let paid = try orders.apply(move, at: now) { return .paid(paid) }
         }
         let current = try reload(order.id)
         if current.impUID == payment.impUID { return .alreadyPaid(current) }
@@ -65,7 +65,7 @@ struct PaymentSettlement: Sendable {
             actor: "system", action: "order.fail", target: "order:\(order.id)",
             detail: "amount forged: paid \(record.amount) for an order of \(order.amount) (imp_uid \(record.impUID), \(source))",
             at: now)
-        if !(try orders.apply(move, at: now)) {
+        if try orders.apply(move, at: now) == nil {
             try orders.recordVoiding(voiding)
         }
         await void(voiding, detail: "amount forged")

@@ -1,0 +1,40 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+import KeyCatTestSupport
+import Testing
+@testable import KeyCatData
+
+/// What checkout and confirm cost in round trips on Postgres, where each one is a wait on the
+/// network (architecture §7). Counts, not times: they do not vary between machines.
+@Suite("Postgres round trips of checkout and confirm", .enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"))
+struct PostgresRoundTripTests {
+    @Test("checkout is three round trips and confirm three: the products, the stock with the order, the rest with its COMMIT")
+    func checkoutAndConfirm() async throws {
+        try await withPostgresTestDatabase { database in
+            let clock = TestClock()
+            let gateway = FakeGateway()
+            let (product, buyer) = try CommerceHarness.stock(database, units: 5, clock: clock)
+            let shop = CommerceHarness.stored(database, product: product, buyer: buyer, clock: clock, gateway: gateway)
+            // The first order prepares the statements; the second is what every later one costs.
+            for round in 0..<2 {
+                let beforeCheckout = database.roundTripCount
+                let order = try await shop.order(quantity: 1)
+                let checkout = database.roundTripCount - beforeCheckout
+                gateway.add(GatewayPayment(impUID: "imp_\(round)", merchantUID: order.merchantUID, status: .paid, amount: order.amount))
+                let beforeConfirm = database.roundTripCount
+                let paid = try await shop.checkout.confirm(order.id, impUID: "imp_\(round)", by: shop.buyer)
+                let confirm = database.roundTripCount - beforeConfirm
+                #expect(paid.status == .paid && paid.impUID == "imp_\(round)" && paid.lines.count == 1 && paid.shipments.count == 1)
+                // Products; stock takes with the order's row; parcels, lines, ledger, read-back and COMMIT.
+                #expect(checkout == 3, "round \(round)")
+                // The order; the conditional UPDATE; payment, sale entries, cart, read-back and COMMIT.
+                #expect(confirm == 3, "round \(round)")
+            }
+            // What the batches wrote is all there.
+            let entries = try database.readStatement { try $0.queryOne("SELECT count(*) FROM settlement_entries") { $0.int(0) } }
+            #expect(entries == 4, "a sale and a delivery fee for each of the two orders")
+            #expect(try shop.stock() == 3)
+        }
+    }
+}
