@@ -12,7 +12,11 @@ import KeyCatPGSimulator
 ///
 /// Each buyer is a task in one task group, as a server's request handlers are. KeyCat's async
 /// use cases wait for the database on its storage threads (one per connection), so as many
-/// orders are in flight as there are connections, whatever the cores. Every store gets a fresh
+/// orders are in flight as there are connections, whatever the cores.
+///
+/// On Postgres each cell also runs the raw baseline (``RawPostgresCommerce``: the same rows
+/// written by libpq directly, one statement a round trip) with the same buyers, each on a
+/// connection and a thread of its own, and prints KeyCat's orders/s over the raw's. Every store gets a fresh
 /// database (a temporary file; a `keycat_bench_…` schema dropped
 /// afterwards), 16 products of 1,000,000 units and 16 buyers, and `--orders` orders (default
 /// 400) per cell after a warm-up. A failed order (a write that lost its race more times than
@@ -32,6 +36,8 @@ struct ConcurrencyBench {
         var failed: Int
         /// Requests sent to Postgres and waited for, per order (nil on SQLite).
         var roundTrips: Double?
+        /// The raw baseline's orders/s, failures and round trips per order (Postgres only).
+        var raw: (ordersPerSecond: Double, failed: Int, roundTrips: Double)?
     }
 
     func run() async throws {
@@ -59,12 +65,18 @@ struct ConcurrencyBench {
                 filesBeside: directory.appendingPathComponent("concurrency-pg.db").path)
             // A connection for every buyer, so the pool is not what limits them.
             configuration.readerCount = Self.buyerCounts.max()!
-            cells += try await measure(store: "postgres", configuration: configuration)
+            let rawURL = try PostgresBench.url(target, searchPath: schema)
+            cells += try await measure(store: "postgres", configuration: configuration) { buyers in
+                try (0..<buyers).map { _ in try RawPostgres(url: rawURL) }
+            }
         }
         print(options.json ? json(cells) : table(cells))
     }
 
-    private func measure(store: String, configuration base: KeyCat.Configuration) async throws -> [Cell] {
+    /// KeyCat's cells on one store; with `rawConnections` (which opens that many raw
+    /// connections), the raw baseline's beside them.
+    private func measure(store: String, configuration base: KeyCat.Configuration,
+                         rawConnections: ((Int) throws -> [RawPostgres])? = nil) async throws -> [Cell] {
         let simulator = try PGSimulator()
         let keycat = try KeyCat.open(KeycatBench.configuration(base, simulator: simulator, tokenKey: SecureRandom.bytes(count: 32)))
         defer { keycat.close() }
@@ -82,6 +94,13 @@ struct ConcurrencyBench {
                 SignUpForm(email: "buyer\(number)@example.com", password: "keycat2026", nick: "buyer\(number)"),
                 role: .buyer, by: admin).principal
         }
+        var raw: (commerce: [RawPostgresCommerce], threads: StorageThreads)?
+        if let rawConnections {
+            let gateway = try await RawGateway.signIn(to: simulator)
+            raw = (try rawConnections(count).map { RawPostgresCommerce(database: $0, gateway: gateway) },
+                   StorageThreads(count: count, name: "raw-db"))
+        }
+        defer { raw?.threads.shutdown() }
         var cells: [Cell] = []
         for hot in [false, true] {
             for buyerCount in Self.buyerCounts {
@@ -97,9 +116,25 @@ struct ConcurrencyBench {
                 }
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                 let trips = PostgresConnection.roundTrips.load(ordering: .relaxed) - tripsBefore
-                cells.append(Cell(store: store, buyers: buyerCount, hot: hot,
-                                  ordersPerSecond: Double(options.concurrencyOrders - failed) / seconds, failed: failed,
-                                  roundTrips: store == "postgres" ? Double(trips) / Double(max(1, options.concurrencyOrders)) : nil))
+                var cell = Cell(store: store, buyers: buyerCount, hot: hot,
+                                ordersPerSecond: Double(options.concurrencyOrders - failed) / seconds, failed: failed,
+                                roundTrips: store == "postgres" ? Double(trips) / Double(max(1, options.concurrencyOrders)) : nil)
+                if let raw {
+                    let connections = Array(raw.commerce.prefix(buyerCount))
+                    let targets = hot ? [products[0]] : products
+                    _ = try await rawRound(connections, on: raw.threads, buyers: buyers, products: targets, orders: buyerCount * 5)
+                    let tripsBefore = connections.reduce(0) { $0 + $1.database.roundTrips }
+                    var rawFailed = 0
+                    let rawElapsed = try await clock.measure {
+                        rawFailed = try await rawRound(connections, on: raw.threads, buyers: buyers, products: targets,
+                                                       orders: options.concurrencyOrders)
+                    }
+                    let rawSeconds = Double(rawElapsed.components.seconds) + Double(rawElapsed.components.attoseconds) / 1e18
+                    let rawTrips = connections.reduce(0) { $0 + $1.database.roundTrips } - tripsBefore
+                    cell.raw = (Double(options.concurrencyOrders - rawFailed) / rawSeconds, rawFailed,
+                                Double(rawTrips) / Double(max(1, options.concurrencyOrders)))
+                }
+                cells.append(cell)
             }
         }
         return cells
@@ -132,14 +167,48 @@ struct ConcurrencyBench {
         }
     }
 
+    /// The raw baseline's round: as ``round(_:_:buyers:products:orders:)``, each buyer on its own
+    /// raw connection, its blocking calls on a thread of `threads`; answers how many failed.
+    private func rawRound(_ connections: [RawPostgresCommerce], on threads: StorageThreads, buyers: [Principal],
+                          products: [ProductID], orders: Int) async throws -> Int {
+        await withTaskGroup(of: Int.self) { group in
+            for (index, commerce) in connections.enumerated() {
+                let buyer = buyers[index].userID.rawValue
+                let product = products[index % products.count].rawValue
+                let share = orders / connections.count + (index < orders % connections.count ? 1 : 0)
+                group.addTask(executorPreference: threads) {
+                    var failed = 0
+                    for _ in 0..<share {
+                        do {
+                            try await commerce.checkoutAndConfirm(buyer: buyer, product: product)
+                        } catch {
+                            failed += 1
+                        }
+                    }
+                    return failed
+                }
+            }
+            return await group.reduce(0, +)
+        }
+    }
+
     private func table(_ cells: [Cell]) -> String {
-        let stores = Array(Set(cells.map(\.store))).sorted { $0 == "sqlite" && $1 != "sqlite" }
+        var stores = Array(Set(cells.map(\.store))).sorted { $0 == "sqlite" && $1 != "sqlite" }
+        let hasRaw = cells.contains { $0.raw != nil }
+        if hasRaw { stores += ["raw postgres", "keycat ÷ raw"] }
         var lines = ["checkout + confirm, orders/s (\(options.concurrencyOrders) orders a cell; failed orders in brackets"
                      + (options.latencyMilliseconds.map { "; Postgres \($0) ms away each way" } ?? "") + ")",
                      "buyers  products  " + stores.map { $0.padding(toLength: 18, withPad: " ", startingAt: 0) }.joined(separator: "  ")]
         for hot in [false, true] {
             for buyers in Self.buyerCounts {
                 let values = stores.map { store -> String in
+                    if store == "raw postgres" || store == "keycat ÷ raw" {
+                        guard let cell = cells.first(where: { $0.raw != nil && $0.buyers == buyers && $0.hot == hot }),
+                              let raw = cell.raw else { return "-" }
+                        if store == "keycat ÷ raw" { return String(format: "%.2f", cell.ordersPerSecond / raw.ordersPerSecond) }
+                        return String(format: "%.0f", raw.ordersPerSecond) + (raw.failed > 0 ? " (\(raw.failed))" : "")
+                            + String(format: ", %.1f RT", raw.roundTrips)
+                    }
                     guard let cell = cells.first(where: { $0.store == store && $0.buyers == buyers && $0.hot == hot }) else { return "-" }
                     return String(format: "%.0f", cell.ordersPerSecond) + (cell.failed > 0 ? " (\(cell.failed))" : "")
                         + (cell.roundTrips.map { String(format: ", %.1f RT", $0) } ?? "")
@@ -154,7 +223,9 @@ struct ConcurrencyBench {
     private func json(_ cells: [Cell]) -> String {
         let rows: [[String: Any]] = cells.map {
             ["store": $0.store, "buyers": $0.buyers, "products": $0.hot ? "one_hot" : "distinct",
-             "orders_per_second": $0.ordersPerSecond, "failed": $0.failed, "round_trips_per_order": $0.roundTrips ?? NSNull()]
+             "orders_per_second": $0.ordersPerSecond, "failed": $0.failed, "round_trips_per_order": $0.roundTrips ?? NSNull(),
+             "raw": $0.raw.map { ["orders_per_second": $0.ordersPerSecond, "failed": $0.failed, "round_trips_per_order": $0.roundTrips] }
+                 ?? NSNull()]
         }
         let info = ["date": ISO8601DateFormatter().string(from: Date()), "orders": String(options.concurrencyOrders),
                     "latency_ms": options.latencyMilliseconds.map(String.init) ?? "0",

@@ -5,7 +5,7 @@ import KeyCatPGSimulator
 /// The baselines' side of the PG: the simulator's HTTP interface called directly with a token
 /// fetched once, as KeyCat's client does it without its router, retries and logging. Shared by
 /// the SQLite and Postgres baselines, whose checkouts differ only in their SQL.
-struct RawGateway {
+struct RawGateway: Sendable {
     let simulator: PGSimulator
     let token: String
 

@@ -4,9 +4,14 @@ import Foundation
 /// The Postgres baseline: libpq used directly, the way a careful hand-written server would —
 /// one connection, each statement prepared once (`PQprepare`) and then only executed
 /// (`PQexecPrepared`), parameters and results in the text format, the same columns read.
-final class RawPostgres {
+///
+/// `@unchecked Sendable`: each connection is used by one task at a time (the concurrency bench
+/// gives every buyer its own), never by two threads at once.
+final class RawPostgres: @unchecked Sendable {
     let handle: OpaquePointer
     private var statements: [String: String] = [:]
+    /// The requests sent and waited for (one a statement; preparing one counts too).
+    private(set) var roundTrips = 0
 
     init(url: String) throws {
         guard let connection = PQconnectdb(url), PQstatus(connection) == CONNECTION_OK else {
@@ -20,6 +25,7 @@ final class RawPostgres {
 
     /// Runs `;`-separated statements without parameters or preparing (schema changes).
     func execute(_ sql: String) throws {
+        roundTrips += 1
         _ = try Result(PQexec(handle, sql), connection: handle)
     }
 
@@ -51,6 +57,7 @@ final class RawPostgres {
             }
         }
         buffer.append(0)
+        roundTrips += 1
         let result = buffer.withUnsafeBufferPointer { bytes -> OpaquePointer? in
             let values: [UnsafePointer<CChar>?] = offsets.map { $0 < 0 ? nil : bytes.baseAddress! + $0 }
             return PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
@@ -61,6 +68,7 @@ final class RawPostgres {
     private func prepared(_ sql: String, count: Int) throws -> String {
         if let name = statements[sql] { return name }
         let name = "raw_\(statements.count + 1)"
+        roundTrips += 1
         _ = try Result(PQprepare(handle, name, sql, 0, nil), connection: handle)
         statements[sql] = name
         return name

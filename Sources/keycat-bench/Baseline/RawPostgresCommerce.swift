@@ -3,8 +3,10 @@ import KeyCatInfrastructure
 import KeyCatPGSimulator
 
 /// The cart read and checkout + confirm of ``RawCommerce`` on Postgres through libpq: the
-/// statements and transactions KeyCat runs there (writes `SERIALIZABLE`), without its layers.
-struct RawPostgresCommerce {
+/// statements and transactions KeyCat runs there (checkout's and the payment's writes `READ
+/// COMMITTED`, every statement conditional), without its layers, and one statement a round trip
+/// (no pipelines): what a careful hand-written server does.
+struct RawPostgresCommerce: Sendable {
     let database: RawPostgres
     let gateway: RawGateway
 
@@ -31,7 +33,7 @@ struct RawPostgresCommerce {
     // MARK: Checkout and confirm
 
     /// Checkout of one unit, payment at the PG with the success card, and confirmation: writes
-    /// `SERIALIZABLE`, as KeyCat's are, the same rows (the parcel, the address copy, the ledger's
+    /// `READ COMMITTED`, as KeyCat's are, the same rows (the parcel, the address copy, the ledger's
     /// sale entries), and the order read back with its parcels and address in a read-only snapshot.
     func checkoutAndConfirm(buyer: Int64, product: Int64) async throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -45,7 +47,7 @@ struct RawPostgresCommerce {
         let merchantUID = "raw_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let amount = price + fee
 
-        try database.run("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        try database.run("BEGIN ISOLATION LEVEL READ COMMITTED")
         do {
             let take = try database.run(
                 "UPDATE products SET stock = stock - $1, version = version + 1, updated_at = $2 WHERE id = $3 AND stock >= $4 AND listed = 1",
@@ -81,7 +83,7 @@ struct RawPostgresCommerce {
             try readOrderInSnapshot(orderID)
             try await gateway.verifyPaid(impUID: impUID, merchantUID: merchantUID, amount: amount)
 
-            try database.run("BEGIN ISOLATION LEVEL SERIALIZABLE")
+            try database.run("BEGIN ISOLATION LEVEL READ COMMITTED")
             try database.run("""
                 UPDATE orders SET status = $1, updated_at = $2, outcome_unknown = 0, imp_uid = $3, paid_at = $4
                 WHERE id = $5 AND status = $6
