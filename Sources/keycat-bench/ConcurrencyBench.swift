@@ -36,11 +36,15 @@ struct ConcurrencyBench {
         var failed: Int
         /// Requests sent to Postgres and waited for, per order (nil on SQLite).
         var roundTrips: Double?
+        /// The 99th percentile of a plain task's wait for a thread of the global executor while
+        /// the buyers ran (``LatencyProbe``).
+        var plainTaskWait: Duration
         /// The raw baseline's orders/s, failures and round trips per order (Postgres only).
         var raw: (ordersPerSecond: Double, failed: Int, roundTrips: Double)?
     }
 
     func run() async throws {
+        let idleWait = await LatencyProbe.idle()
         var cells: [Cell] = []
         cells += try await measure(store: "sqlite", configuration: KeyCat.Configuration(
             databasePath: directory.appendingPathComponent("concurrency.db").path))
@@ -70,7 +74,7 @@ struct ConcurrencyBench {
                 try (0..<buyers).map { _ in try RawPostgres(url: rawURL) }
             }
         }
-        print(options.json ? json(cells) : table(cells))
+        print(options.json ? json(cells, idleWait: idleWait) : table(cells, idleWait: idleWait))
     }
 
     /// KeyCat's cells on one store; with `rawConnections` (which opens that many raw
@@ -110,15 +114,18 @@ struct ConcurrencyBench {
                 let clock = ContinuousClock()
                 var failed = 0
                 let tripsBefore = PostgresConnection.roundTrips.load(ordering: .relaxed)
+                let probe = LatencyProbe.start()
                 let elapsed = try await clock.measure {
                     failed = try await round(keycat, simulator, buyers: Array(buyers.prefix(buyerCount)),
                                              products: hot ? [products[0]] : products, orders: options.concurrencyOrders)
                 }
+                let plainTaskWait = await probe.stop()
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                 let trips = PostgresConnection.roundTrips.load(ordering: .relaxed) - tripsBefore
                 var cell = Cell(store: store, buyers: buyerCount, hot: hot,
                                 ordersPerSecond: Double(options.concurrencyOrders - failed) / seconds, failed: failed,
-                                roundTrips: store == "postgres" ? Double(trips) / Double(max(1, options.concurrencyOrders)) : nil)
+                                roundTrips: store == "postgres" ? Double(trips) / Double(max(1, options.concurrencyOrders)) : nil,
+                                plainTaskWait: plainTaskWait)
                 if let raw {
                     let connections = Array(raw.commerce.prefix(buyerCount))
                     let targets = hot ? [products[0]] : products
@@ -192,13 +199,13 @@ struct ConcurrencyBench {
         }
     }
 
-    private func table(_ cells: [Cell]) -> String {
+    private func table(_ cells: [Cell], idleWait: Duration) -> String {
         var stores = Array(Set(cells.map(\.store))).sorted { $0 == "sqlite" && $1 != "sqlite" }
         let hasRaw = cells.contains { $0.raw != nil }
         if hasRaw { stores += ["raw postgres", "keycat ÷ raw"] }
         var lines = ["checkout + confirm, orders/s (\(options.concurrencyOrders) orders a cell; failed orders in brackets"
                      + (options.latencyMilliseconds.map { "; Postgres \($0) ms away each way" } ?? "") + ")",
-                     "buyers  products  " + stores.map { $0.padding(toLength: 18, withPad: " ", startingAt: 0) }.joined(separator: "  ")]
+                     "buyers  products  " + stores.map { $0.padding(toLength: 26, withPad: " ", startingAt: 0) }.joined(separator: "  ")]
         for hot in [false, true] {
             for buyers in Self.buyerCounts {
                 let values = stores.map { store -> String in
@@ -212,23 +219,28 @@ struct ConcurrencyBench {
                     guard let cell = cells.first(where: { $0.store == store && $0.buyers == buyers && $0.hot == hot }) else { return "-" }
                     return String(format: "%.0f", cell.ordersPerSecond) + (cell.failed > 0 ? " (\(cell.failed))" : "")
                         + (cell.roundTrips.map { String(format: ", %.1f RT", $0) } ?? "")
+                        + String(format: ", %.2f ms", cell.plainTaskWait.milliseconds)
                 }
                 lines.append(String(format: "%6d  ", buyers) + (hot ? "one hot" : "distinct").padding(toLength: 10, withPad: " ", startingAt: 0)
-                             + values.map { $0.padding(toLength: 18, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+                             + values.map { $0.padding(toLength: 26, withPad: " ", startingAt: 0) }.joined(separator: "  "))
             }
         }
+        lines.append(String(format: "ms: a plain task's p99 wait for a thread of the global executor during the cell; %.2f ms idle",
+                            idleWait.milliseconds))
         return lines.joined(separator: "\n")
     }
 
-    private func json(_ cells: [Cell]) -> String {
+    private func json(_ cells: [Cell], idleWait: Duration) -> String {
         let rows: [[String: Any]] = cells.map {
             ["store": $0.store, "buyers": $0.buyers, "products": $0.hot ? "one_hot" : "distinct",
              "orders_per_second": $0.ordersPerSecond, "failed": $0.failed, "round_trips_per_order": $0.roundTrips ?? NSNull(),
+             "plain_task_wait_p99_ms": $0.plainTaskWait.milliseconds,
              "raw": $0.raw.map { ["orders_per_second": $0.ordersPerSecond, "failed": $0.failed, "round_trips_per_order": $0.roundTrips] }
                  ?? NSNull()]
         }
         let info = ["date": ISO8601DateFormatter().string(from: Date()), "orders": String(options.concurrencyOrders),
                     "latency_ms": options.latencyMilliseconds.map(String.init) ?? "0",
+                    "plain_task_wait_p99_idle_ms": String(format: "%.3f", idleWait.milliseconds),
                     "cores": String(ProcessInfo.processInfo.activeProcessorCount)]
         let data = try? JSONSerialization.data(withJSONObject: ["info": info, "cells": rows], options: [.sortedKeys, .prettyPrinted])
         return String(decoding: data ?? Data(), as: UTF8.self)

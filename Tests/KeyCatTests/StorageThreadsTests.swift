@@ -1,6 +1,7 @@
 import Foundation
 import KeyCat
 import KeyCatInfrastructure
+import KeyCatTestSupport
 import Synchronization
 import Testing
 
@@ -55,6 +56,86 @@ struct StorageThreadsTests {
             let gaveUp = registry.gaveUp.load(ordering: .acquiring)
             #expect(gaveUp == 0)
         }
+    }
+}
+
+/// The same with the slow dependency being Postgres itself: a row another connection has locked.
+/// Eight checkouts of that product wait at once in Postgres for the lock, a plain task runs, then
+/// the lock goes and every checkout completes. A watchdog on a thread of its own ends the lock's
+/// session after two minutes, so a design that held the cooperative pool fails instead of hanging.
+@Suite("Storage waits on KeyCat's threads, on Postgres",
+       .enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"))
+struct PostgresStorageWaitTests {
+    @Test("a plain task runs while eight checkouts wait at once on a row Postgres holds locked")
+    func plainTaskRunsWhileCheckoutsWait() async throws {
+        try await withPostgresSchema { postgres in
+            let url = try postgres.schemaURL()
+            try await TestShop.with(configure: { $0.postgresURL = url; $0.readerCount = 9 }) { shop in
+                let keycat = shop.keycat
+                let product = try shop.product(stock: 100)
+                let buyers = try (0..<8).map { _ in try shop.user(.buyer) }
+                let locker = try PostgresConnection(configuration: postgres)
+                let watcher = try PostgresConnection(configuration: postgres)
+                defer { watcher.close(); locker.close() }
+                try locker.execute("BEGIN; SELECT id FROM products WHERE id = \(product.id.rawValue) FOR UPDATE")
+                let lockHolder = locker.backendProcessID
+                let watchdog = Watchdog(terminating: lockHolder, configuration: postgres, after: 120)
+                defer { watchdog.disarm() }
+                try await withThrowingTaskGroup(of: Order.self) { group in
+                    for buyer in buyers {
+                        group.addTask {
+                            try await keycat.checkout.checkout(CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)])),
+                                                               by: buyer)
+                        }
+                    }
+                    var waiting = 0
+                    while waiting < buyers.count, !watchdog.fired {
+                        try await Task.sleep(for: .milliseconds(5))
+                        // Waiters queue: the first waits for the lock's holder, the next for the first.
+                        waiting = try watcher.queryOne("""
+                            WITH RECURSIVE blocked (pid) AS (
+                                SELECT pid FROM pg_stat_activity WHERE CAST(? AS int) = ANY(pg_blocking_pids(pid))
+                                UNION
+                                SELECT a.pid FROM pg_stat_activity a JOIN blocked b ON b.pid = ANY(pg_blocking_pids(a.pid)))
+                            SELECT count(*) FROM blocked
+                            """, [.int(Int(lockHolder))]) { $0.int(0) } ?? 0
+                    }
+                    // All eight are waiting in Postgres, more than there are cores; a plain task still runs.
+                    #expect(waiting == buyers.count)
+                    let answer = await Task { 6 * 7 }.value
+                    #expect(answer == 42)
+                    try locker.execute("ROLLBACK")
+                    var made = 0
+                    for try await order in group where order.status == .awaitingPayment { made += 1 }
+                    #expect(made == buyers.count)
+                }
+                #expect(!watchdog.fired, "the lock was released by the test, not by the watchdog")
+                #expect(try shop.stock(of: product.id) == 92)
+            }
+        }
+    }
+
+    /// Ends a backend's session after a deadline, from a thread of its own, unless disarmed.
+    final class Watchdog: Sendable {
+        private let disarmed = Atomic<Bool>(false)
+        private let didFire = Atomic<Bool>(false)
+
+        var fired: Bool { didFire.load(ordering: .acquiring) }
+
+        init(terminating backend: Int32, configuration: PostgresConfiguration, after seconds: Int) {
+            Thread.detachNewThread { [self] in
+                for _ in 0..<(seconds * 10) {
+                    if disarmed.load(ordering: .acquiring) { return }
+                    usleep(100_000)
+                }
+                guard let connection = try? PostgresConnection(configuration: configuration) else { return }
+                defer { connection.close() }
+                didFire.store(true, ordering: .releasing)
+                _ = try? connection.queryOne("SELECT pg_terminate_backend(CAST(? AS int))", [.int(Int(backend))]) { _ in true }
+            }
+        }
+
+        func disarm() { disarmed.store(true, ordering: .releasing) }
     }
 }
 
