@@ -69,7 +69,8 @@ struct PostgresStorageWaitTests {
     @Test("a plain task runs while eight checkouts wait at once on a row Postgres holds locked")
     func plainTaskRunsWhileCheckoutsWait() async throws {
         try await withPostgresSchema { postgres in
-            let url = try postgres.schemaURL()
+            let tag = Self.applicationName()
+            let url = try postgres.schemaURL() + "&application_name=" + tag
             try await TestShop.with(configure: { $0.postgresURL = url; $0.readerCount = 9 }) { shop in
                 let keycat = shop.keycat
                 let product = try shop.product(stock: 100)
@@ -91,17 +92,11 @@ struct PostgresStorageWaitTests {
                     var waiting = 0
                     while waiting < buyers.count, !watchdog.fired {
                         try await Task.sleep(for: .milliseconds(5))
-                        // Waiters queue: the first waits for the lock's holder, the next for the first.
-                        waiting = try watcher.queryOne("""
-                            WITH RECURSIVE blocked (pid) AS (
-                                SELECT pid FROM pg_stat_activity WHERE CAST(? AS int) = ANY(pg_blocking_pids(pid))
-                                UNION
-                                SELECT a.pid FROM pg_stat_activity a JOIN blocked b ON b.pid = ANY(pg_blocking_pids(a.pid)))
-                            SELECT count(*) FROM blocked
-                            """, [.int(Int(lockHolder))]) { $0.int(0) } ?? 0
+                        waiting = try Self.lockWaits(of: tag, on: watcher)
                     }
                     // All eight are waiting in Postgres, more than there are cores; a plain task still runs.
-                    #expect(waiting == buyers.count)
+                    let seen = (try? Self.sessions(of: tag, on: watcher)) ?? []
+                    #expect(waiting == buyers.count, "\(seen)")
                     let answer = await Task { 6 * 7 }.value
                     #expect(answer == 42)
                     try locker.execute("ROLLBACK")
@@ -113,6 +108,68 @@ struct PostgresStorageWaitTests {
                 #expect(try shop.stock(of: product.id) == 92)
             }
         }
+    }
+
+    /// A server cancels a request's task when its client goes away; a checkout waiting in Postgres
+    /// for a row lock must then stop waiting, roll back and give its connection back clean, not
+    /// hold the connection (and its place in the lock's queue) until the lock goes.
+    @Test("a cancelled checkout waiting in Postgres for a locked row stops at once, changes nothing, and its connection is reused")
+    func cancelledCheckoutStopsWaiting() async throws {
+        try await withPostgresSchema { postgres in
+            let tag = Self.applicationName()
+            let url = try postgres.schemaURL() + "&application_name=" + tag
+            try await TestShop.with(configure: { $0.postgresURL = url; $0.readerCount = 3; $0.stockHolds = nil }) { shop in
+                let keycat = shop.keycat
+                let product = try shop.product(stock: 10)
+                let buyer = try shop.user(.buyer)
+                let locker = try PostgresConnection(configuration: postgres)
+                let watcher = try PostgresConnection(configuration: postgres)
+                defer { watcher.close(); locker.close() }
+                try locker.execute("BEGIN; SELECT id FROM products WHERE id = \(product.id.rawValue) FOR UPDATE")
+                let lockHolder = locker.backendProcessID
+                let watchdog = Watchdog(terminating: lockHolder, configuration: postgres, after: 120)
+                defer { watchdog.disarm() }
+                func waiters() throws -> Int { try Self.lockWaits(of: tag, on: watcher) }
+                let checkout = Task {
+                    try await keycat.checkout.checkout(CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)])),
+                                                       by: buyer)
+                }
+                while try waiters() < 1, !watchdog.fired { try await Task.sleep(for: .milliseconds(5)) }
+                checkout.cancel()
+                let error = await #expect(throws: KeyCatError.self) { try await checkout.value }
+                #expect(error?.code == .storage && error?.context["sql_state"] == "57014")
+                // It stopped waiting while the lock is still held, and nothing of it remains.
+                let seen = (try? Self.sessions(of: tag, on: watcher)) ?? []
+                #expect(!watchdog.fired, "the checkout ended before the lock did: \(seen)")
+                #expect(try waiters() == 0)
+                try locker.execute("ROLLBACK")
+                #expect(try shop.stock(of: product.id) == 10)
+                #expect(try keycat.orders.list(by: buyer).items.isEmpty)
+                // The pool's connections, the cancelled one among them, serve the next checkouts.
+                for _ in 0..<4 { _ = try await shop.checkout(product, by: buyer) }
+                #expect(try shop.stock(of: product.id) == 6)
+            }
+        }
+    }
+
+    /// A name for one test's KeyCat sessions, so that the sessions of tests running beside it
+    /// on the same server are not counted.
+    static func applicationName() -> String {
+        "keycat_wait_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+    }
+
+    /// How many of the sessions named `tag` wait for a lock now.
+    static func lockWaits(of tag: String, on connection: PostgresConnection) throws -> Int {
+        try connection.queryOne("SELECT count(*) FROM pg_stat_activity WHERE application_name = ? AND wait_event_type = 'Lock'",
+                                [.text(tag)]) { $0.int(0) } ?? 0
+    }
+
+    /// What the sessions named `tag` are doing, for a failure's message.
+    static func sessions(of tag: String, on connection: PostgresConnection) throws -> [String] {
+        try connection.query("""
+            SELECT state, coalesce(wait_event_type, '') || ':' || coalesce(wait_event, ''), left(query, 50)
+            FROM pg_stat_activity WHERE application_name = ?
+            """, [.text(tag)]) { "\($0.optionalString(0) ?? "") \($0.string(1)) \($0.optionalString(2) ?? "")" }
     }
 
     /// Ends a backend's session after a deadline, from a thread of its own, unless disarmed.

@@ -13,6 +13,11 @@ extension KeyCatError {
         if error.isInvalidText {
             return KeyCatError.validation("text", "text must not contain NUL characters")
         }
+        if error.isQueryCanceled {
+            // A cancelled task's statement (or one past the server's statement_timeout): rolled back.
+            return KeyCatError(.storage, "the storage call was cancelled and changed nothing: \(error.message)",
+                               context: ["sql_state": error.sqlState ?? ""])
+        }
         return KeyCatError(.storage, "storage failed: \(error.message)", context: ["sql_state": error.sqlState ?? ""])
     }
 }

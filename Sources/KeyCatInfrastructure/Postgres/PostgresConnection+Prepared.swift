@@ -1,4 +1,5 @@
 internal import CLibPQ
+import Foundation
 
 /// One statement of an exchange: SQL with `?` markers and the values bound to them.
 package struct PostgresStatement {
@@ -40,13 +41,41 @@ extension PostgresConnection {
                                       statement: statements.first?.sql)
         }
         let commits = endingTransaction && transactionDepth == 1
-        guard commits else { return try exchange(statements, on: connection, committing: false) }
+        guard commits else {
+            // A cancelled task starts nothing new, but may still end its transaction.
+            if isCancellable, Task.isCancelled { throw .cancelled(statement: statements.first?.sql) }
+            return try exchange(statements, on: connection, committing: false)
+        }
+        isCancellable = false
+        defer { isCancellable = true }
         do {
             let results = try exchange(statements, on: connection, committing: true)
             transactionCommitted = true
             return results
         } catch where error.isConnectionLost {
             throw .commitOutcomeUnknown(error)
+        }
+    }
+
+    /// Waits until libpq holds a whole answer, so that the next `PQgetResult` returns at once.
+    /// The socket is polled in slices of 50 ms; when the task this runs for is cancelled, the
+    /// statement in flight is cancelled on the server (`PQcancel`, once an exchange), and its
+    /// answer, an error (57014), arrives as any other: the transaction then rolls back and the
+    /// connection goes back to its pool clean. An exchange that ends a transaction is never
+    /// cancelled: a `COMMIT`'s outcome must be known.
+    private func waitForAnswer(on connection: OpaquePointer, statement: String?, cancelSent: inout Bool) throws(PostgresError) {
+        while PQisBusy(connection) == 1 {
+            var socket = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+            let ready = poll(&socket, 1, 50)
+            if ready < 0, errno != EINTR { throw abandon(connection, statement: statement) }
+            if ready > 0, PQconsumeInput(connection) != 1 { throw abandon(connection, statement: statement) }
+            if !cancelSent, isCancellable, Task.isCancelled {
+                cancelSent = true
+                guard let cancel = PQgetCancel(connection) else { continue }
+                var message = [CChar](repeating: 0, count: 256)
+                _ = PQcancel(cancel, &message, Int32(message.count))
+                PQfreeCancel(cancel)
+            }
         }
     }
 
@@ -112,6 +141,9 @@ extension PostgresConnection {
     func readUnansweredCommit(on connection: OpaquePointer) throws(PostgresError) {
         guard hasUnansweredCommit else { return }
         hasUnansweredCommit = false
+        let wasCancellable = isCancellable
+        isCancellable = false
+        defer { isCancellable = wasCancellable }
         _ = try readAnswers(to: [.plain("COMMIT")], on: connection)
     }
 
@@ -142,7 +174,9 @@ extension PostgresConnection {
     private func readAnswers(to sent: [Sent], on connection: OpaquePointer) throws(PostgresError) -> [PostgresResult] {
         var results: [PostgresResult] = []
         var firstFailure: PostgresError?
+        var cancelSent = false
         for item in sent {
+            try waitForAnswer(on: connection, statement: item.sql, cancelSent: &cancelSent)
             let raw = PQgetResult(connection)
             // Each query's answer ends with a null result.
             while let extra = PQgetResult(connection) { PQclear(extra) }
@@ -167,15 +201,16 @@ extension PostgresConnection {
                 if firstFailure == nil { firstFailure = error }
             }
         }
-        try readSync(on: connection, after: sent.last?.sql)
+        try readSync(on: connection, after: sent.last?.sql, cancelSent: &cancelSent)
         if let firstFailure { throw firstFailure }
         return results
     }
 
     /// Reads the `PGRES_PIPELINE_SYNC` that ends an exchange and leaves pipeline mode.
-    private func readSync(on connection: OpaquePointer, after statement: String?) throws(PostgresError) {
+    private func readSync(on connection: OpaquePointer, after statement: String?, cancelSent: inout Bool) throws(PostgresError) {
         var nullsInARow = 0
         while true {
+            try waitForAnswer(on: connection, statement: statement, cancelSent: &cancelSent)
             guard let raw = PQgetResult(connection) else {
                 // A null ends a query's answer; two in a row mean nothing more is coming.
                 nullsInARow += 1

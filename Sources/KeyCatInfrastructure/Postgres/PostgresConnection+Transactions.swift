@@ -56,7 +56,7 @@ extension PostgresConnection {
             if readOnly {
                 try commitWithoutWaiting()
             } else {
-                try run("COMMIT")
+                _ = try ending { () throws(PostgresError) in try run("COMMIT") }
             }
         } catch {
             rollbackIgnoringErrors()
@@ -78,8 +78,10 @@ extension PostgresConnection {
         } catch {
             // ROLLBACK TO undoes the savepoint's work (and clears a failed statement's error
             // state) but leaves it open; RELEASE closes it.
-            _ = try? run("ROLLBACK TO SAVEPOINT \(name)")
-            _ = try? run("RELEASE SAVEPOINT \(name)")
+            ending {
+                _ = try? run("ROLLBACK TO SAVEPOINT \(name)")
+                _ = try? run("RELEASE SAVEPOINT \(name)")
+            }
             throw error
         }
     }
@@ -90,7 +92,14 @@ extension PostgresConnection {
         if pendingBegin != nil {
             pendingBegin = nil
         } else if isOpen && isInTransaction {
-            _ = try? run("ROLLBACK")
+            _ = try? ending { () throws(PostgresError) in try run("ROLLBACK") }
         }
+    }
+
+    /// Runs `body`, which ends a transaction, where a cancelled task does not cancel it.
+    private func ending<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        isCancellable = false
+        defer { isCancellable = true }
+        return try body()
     }
 }

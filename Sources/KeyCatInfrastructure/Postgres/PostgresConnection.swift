@@ -31,6 +31,9 @@ package final class PostgresConnection {
     /// Whether the outermost transaction's last batch carried its `COMMIT`, which succeeded
     /// (``SQLConnection/batch(_:endingTransaction:)``): the transaction is over on the server.
     var transactionCommitted = false
+    /// Whether the exchange under way may be cancelled when its task is: false while it ends a
+    /// transaction (`COMMIT`, whose outcome must be known, or `ROLLBACK`).
+    var isCancellable = true
     /// The requests this connection sent and waited for (an exchange of any number of
     /// statements counts one), for tests that pin a path's round trips.
     package internal(set) var roundTripCount = 0
