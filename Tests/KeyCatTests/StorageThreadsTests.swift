@@ -68,45 +68,32 @@ struct StorageThreadsTests {
 struct PostgresStorageWaitTests {
     @Test("a plain task runs while eight checkouts wait at once on a row Postgres holds locked")
     func plainTaskRunsWhileCheckoutsWait() async throws {
-        try await withPostgresSchema { postgres in
-            let tag = Self.applicationName()
-            let url = try postgres.schemaURL() + "&application_name=" + tag
-            try await TestShop.with(configure: { $0.postgresURL = url; $0.readerCount = 9 }) { shop in
-                let keycat = shop.keycat
-                let product = try shop.product(stock: 100)
-                let buyers = try (0..<8).map { _ in try shop.user(.buyer) }
-                let locker = try PostgresConnection(configuration: postgres)
-                let watcher = try PostgresConnection(configuration: postgres)
-                defer { watcher.close(); locker.close() }
-                try locker.execute("BEGIN; SELECT id FROM products WHERE id = \(product.id.rawValue) FOR UPDATE")
-                let lockHolder = locker.backendProcessID
-                let watchdog = Watchdog(terminating: lockHolder, configuration: postgres, after: 120)
-                defer { watchdog.disarm() }
-                try await withThrowingTaskGroup(of: Order.self) { group in
-                    for buyer in buyers {
-                        group.addTask {
-                            try await keycat.checkout.checkout(CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)])),
-                                                               by: buyer)
-                        }
+        try await withLockedProduct(stock: 100, configure: { $0.readerCount = 9 }) { shop, product, lock in
+            let keycat = shop.keycat
+            let buyers = try (0..<8).map { _ in try shop.user(.buyer) }
+            try await withThrowingTaskGroup(of: Order.self) { group in
+                for buyer in buyers {
+                    group.addTask {
+                        try await keycat.checkout.checkout(CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)])),
+                                                           by: buyer)
                     }
-                    var waiting = 0
-                    while waiting < buyers.count, !watchdog.fired {
-                        try await Task.sleep(for: .milliseconds(5))
-                        waiting = try Self.lockWaits(of: tag, on: watcher)
-                    }
-                    // All eight are waiting in Postgres, more than there are cores; a plain task still runs.
-                    let seen = (try? Self.sessions(of: tag, on: watcher)) ?? []
-                    #expect(waiting == buyers.count, "\(seen)")
-                    let answer = await Task { 6 * 7 }.value
-                    #expect(answer == 42)
-                    try locker.execute("ROLLBACK")
-                    var made = 0
-                    for try await order in group where order.status == .awaitingPayment { made += 1 }
-                    #expect(made == buyers.count)
                 }
-                #expect(!watchdog.fired, "the lock was released by the test, not by the watchdog")
-                #expect(try shop.stock(of: product.id) == 92)
+                var waiting = 0
+                while waiting < buyers.count, !lock.watchdog.fired {
+                    try await Task.sleep(for: .milliseconds(5))
+                    waiting = try lock.waiters()
+                }
+                // All eight are waiting in Postgres, more than there are cores; a plain task still runs.
+                #expect(waiting == buyers.count, "\(lock.sessions())")
+                let answer = await Task { 6 * 7 }.value
+                #expect(answer == 42)
+                try lock.release()
+                var made = 0
+                for try await order in group where order.status == .awaitingPayment { made += 1 }
+                #expect(made == buyers.count)
             }
+            #expect(!lock.watchdog.fired, "the lock was released by the test, not by the watchdog")
+            #expect(try shop.stock(of: product.id) == 92)
         }
     }
 
@@ -115,61 +102,85 @@ struct PostgresStorageWaitTests {
     /// hold the connection (and its place in the lock's queue) until the lock goes.
     @Test("a cancelled checkout waiting in Postgres for a locked row stops at once, changes nothing, and its connection is reused")
     func cancelledCheckoutStopsWaiting() async throws {
+        try await withLockedProduct(stock: 10, configure: { $0.readerCount = 3; $0.stockHolds = nil }) { shop, product, lock in
+            let keycat = shop.keycat
+            let buyer = try shop.user(.buyer)
+            let checkout = Task {
+                try await keycat.checkout.checkout(CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)])),
+                                                   by: buyer)
+            }
+            while try lock.waiters() < 1, !lock.watchdog.fired { try await Task.sleep(for: .milliseconds(5)) }
+            checkout.cancel()
+            let error = await #expect(throws: KeyCatError.self) { try await checkout.value }
+            #expect(error?.code == .storage && error?.context["sql_state"] == "57014")
+            // It stopped waiting while the lock is still held, and nothing of it remains.
+            #expect(!lock.watchdog.fired, "the checkout ended before the lock did: \(lock.sessions())")
+            #expect(try lock.waiters() == 0)
+            try lock.release()
+            #expect(try shop.stock(of: product.id) == 10)
+            #expect(try keycat.orders.list(by: buyer).items.isEmpty)
+            // The pool's connections, the cancelled one among them, serve the next checkouts.
+            for _ in 0..<4 { _ = try await shop.checkout(product, by: buyer) }
+            #expect(try shop.stock(of: product.id) == 6)
+        }
+    }
+
+    /// A shop on a fresh Postgres schema with one product of `stock` units, whose row another
+    /// session holds locked (`FOR UPDATE`) until `lock.release()`; a watchdog ends that session
+    /// after two minutes.
+    private func withLockedProduct(
+        stock: Int, configure: @escaping (inout KeyCat.Configuration) -> Void,
+        _ body: (TestShop, Product, LockedRow) async throws -> Void
+    ) async throws {
         try await withPostgresSchema { postgres in
-            let tag = Self.applicationName()
+            // The shop's sessions carry a name of their own, so tests beside it are not counted.
+            let tag = "keycat_wait_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
             let url = try postgres.schemaURL() + "&application_name=" + tag
-            try await TestShop.with(configure: { $0.postgresURL = url; $0.readerCount = 3; $0.stockHolds = nil }) { shop in
-                let keycat = shop.keycat
-                let product = try shop.product(stock: 10)
-                let buyer = try shop.user(.buyer)
-                let locker = try PostgresConnection(configuration: postgres)
-                let watcher = try PostgresConnection(configuration: postgres)
-                defer { watcher.close(); locker.close() }
-                try locker.execute("BEGIN; SELECT id FROM products WHERE id = \(product.id.rawValue) FOR UPDATE")
-                let lockHolder = locker.backendProcessID
-                let watchdog = Watchdog(terminating: lockHolder, configuration: postgres, after: 120)
-                defer { watchdog.disarm() }
-                func waiters() throws -> Int { try Self.lockWaits(of: tag, on: watcher) }
-                let checkout = Task {
-                    try await keycat.checkout.checkout(CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)])),
-                                                       by: buyer)
-                }
-                while try waiters() < 1, !watchdog.fired { try await Task.sleep(for: .milliseconds(5)) }
-                checkout.cancel()
-                let error = await #expect(throws: KeyCatError.self) { try await checkout.value }
-                #expect(error?.code == .storage && error?.context["sql_state"] == "57014")
-                // It stopped waiting while the lock is still held, and nothing of it remains.
-                let seen = (try? Self.sessions(of: tag, on: watcher)) ?? []
-                #expect(!watchdog.fired, "the checkout ended before the lock did: \(seen)")
-                #expect(try waiters() == 0)
-                try locker.execute("ROLLBACK")
-                #expect(try shop.stock(of: product.id) == 10)
-                #expect(try keycat.orders.list(by: buyer).items.isEmpty)
-                // The pool's connections, the cancelled one among them, serve the next checkouts.
-                for _ in 0..<4 { _ = try await shop.checkout(product, by: buyer) }
-                #expect(try shop.stock(of: product.id) == 6)
+            try await TestShop.with(configure: { $0.postgresURL = url; configure(&$0) }) { shop in
+                let product = try shop.product(stock: stock)
+                let lock = try LockedRow(product.id, tag: tag, configuration: postgres)
+                defer { lock.close() }
+                try await body(shop, product, lock)
             }
         }
     }
 
-    /// A name for one test's KeyCat sessions, so that the sessions of tests running beside it
-    /// on the same server are not counted.
-    static func applicationName() -> String {
-        "keycat_wait_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
-    }
+    /// A product's row locked by a session of its own, and a second session watching the shop's.
+    final class LockedRow {
+        let holder: PostgresConnection
+        let watcher: PostgresConnection
+        let watchdog: Watchdog
+        let tag: String
 
-    /// How many of the sessions named `tag` wait for a lock now.
-    static func lockWaits(of tag: String, on connection: PostgresConnection) throws -> Int {
-        try connection.queryOne("SELECT count(*) FROM pg_stat_activity WHERE application_name = ? AND wait_event_type = 'Lock'",
-                                [.text(tag)]) { $0.int(0) } ?? 0
-    }
+        init(_ product: ProductID, tag: String, configuration: PostgresConfiguration) throws {
+            holder = try PostgresConnection(configuration: configuration)
+            watcher = try PostgresConnection(configuration: configuration)
+            self.tag = tag
+            try holder.execute("BEGIN; SELECT id FROM products WHERE id = \(product.rawValue) FOR UPDATE")
+            watchdog = Watchdog(terminating: holder.backendProcessID, configuration: configuration, after: 120)
+        }
 
-    /// What the sessions named `tag` are doing, for a failure's message.
-    static func sessions(of tag: String, on connection: PostgresConnection) throws -> [String] {
-        try connection.query("""
-            SELECT state, coalesce(wait_event_type, '') || ':' || coalesce(wait_event, ''), left(query, 50)
-            FROM pg_stat_activity WHERE application_name = ?
-            """, [.text(tag)]) { "\($0.optionalString(0) ?? "") \($0.string(1)) \($0.optionalString(2) ?? "")" }
+        /// How many of the shop's sessions wait for a lock now.
+        func waiters() throws -> Int {
+            try watcher.queryOne("SELECT count(*) FROM pg_stat_activity WHERE application_name = ? AND wait_event_type = 'Lock'",
+                                 [.text(tag)]) { $0.int(0) } ?? 0
+        }
+
+        /// What the shop's sessions are doing, for a failure's message.
+        func sessions() -> [String] {
+            (try? watcher.query("""
+                SELECT state, coalesce(wait_event_type, '') || ':' || coalesce(wait_event, ''), left(query, 50)
+                FROM pg_stat_activity WHERE application_name = ?
+                """, [.text(tag)]) { "\($0.optionalString(0) ?? "") \($0.string(1)) \($0.optionalString(2) ?? "")" }) ?? []
+        }
+
+        func release() throws { try holder.execute("ROLLBACK") }
+
+        func close() {
+            watchdog.disarm()
+            watcher.close()
+            holder.close()
+        }
     }
 
     /// Ends a backend's session after a deadline, from a thread of its own, unless disarmed.
