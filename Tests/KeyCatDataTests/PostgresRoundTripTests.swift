@@ -9,7 +9,7 @@ import Testing
 /// network (architecture §7). Counts, not times: they do not vary between machines.
 @Suite("Postgres round trips of checkout and confirm", .enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"))
 struct PostgresRoundTripTests {
-    @Test("checkout is three round trips and confirm three: the products, the stock with the order, the rest with its COMMIT")
+    @Test("checkout is three round trips, confirm three, shipping a parcel two: each write's last batch carries its COMMIT")
     func checkoutAndConfirm() async throws {
         try await withPostgresTestDatabase { database in
             let clock = TestClock()
@@ -31,6 +31,17 @@ struct PostgresRoundTripTests {
                 // The order; the conditional UPDATE; payment, sale entries, cart, read-back and COMMIT.
                 #expect(confirm == 3, "round \(round)")
             }
+            // A seller ships the last order's parcel: the move with its order's parcels read, then
+            // the order's status, carrier and audit entry with the COMMIT.
+            let last = try #require(try shop.orders.list(OrderFilter(), after: nil, limit: 1).first)
+            var move = ShipmentMove(shipmentID: try #require(last.shipments.first).id, from: .pending, to: .shipped)
+            move.carrier = Carrier.all[0]
+            move.trackingNumber = "123456789012"
+            let beforeShip = database.roundTripCount
+            #expect(try SQLFulfilmentRepository(database: database).apply(move, at: clock.now()))
+            #expect(database.roundTripCount - beforeShip == 2)
+            let shipped = try #require(try shop.orders.find(last.id))
+            #expect(shipped.status == .shipped && shipped.carrier == Carrier.all[0].code && shipped.trackingNumber == "123456789012")
             // What the batches wrote is all there.
             let entries = try database.readStatement { try $0.queryOne("SELECT count(*) FROM settlement_entries") { $0.int(0) } }
             #expect(entries == 4, "a sale and a delivery fee for each of the two orders")

@@ -48,14 +48,26 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                     RETURNING order_id
                     """
                 arguments += [.integer(move.shipmentID.rawValue), .text(move.from.rawValue)]
-                guard let orderID = try connection.queryOne(sql, arguments, { OrderID($0.int64(0)) }) else { return false }
-                try Self.deriveOrderStatus(orderID, at: now, on: connection)
+                // The parcel's move and its order's parcels read after it, in one batch; the
+                // order's status, its carrier and the audit entry in the last, with the COMMIT (on
+                // Postgres: two round trips for the whole move).
+                var orderID: OrderID?
+                var statuses: [ShipmentStatus] = []
+                try connection.batch([
+                    .query(sql, arguments) { orderID = OrderID($0.int64(0)) },
+                    .query("SELECT status FROM shipments WHERE order_id = (SELECT order_id FROM shipments WHERE id = ?)",
+                           [.integer(move.shipmentID.rawValue)]) { statuses.append(ShipmentStatus(rawValue: $0.string(0)) ?? .pending) },
+                ])
+                guard let orderID else { return false }
+                var statements: [SQLStatement<Database.Connection.Row>] = Self.orderStatusStatements(orderID, given: statuses, at: now)
                 if move.to == .shipped, let carrier = move.carrier {
                     // The order's own carrier is the last parcel's, for clients that read only it.
-                    try connection.run("UPDATE orders SET carrier = ?, tracking_number = ? WHERE id = ?",
-                                       [.text(carrier.code), .optional(move.trackingNumber.map(SQLValue.text)), .integer(orderID.rawValue)])
+                    statements.append(.run("UPDATE orders SET carrier = ?, tracking_number = ? WHERE id = ?",
+                                           [.text(carrier.code), .optional(move.trackingNumber.map(SQLValue.text)),
+                                            .integer(orderID.rawValue)]))
                 }
-                if let audit = move.audit { try AuditLogTable.insert(audit, on: connection) }
+                if let audit = move.audit { statements.append(AuditLogTable.statement(audit)) }
+                try connection.batch(statements, endingTransaction: true)
                 return true
             }
         }
@@ -67,13 +79,19 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
         let statuses = try connection.query("SELECT status FROM shipments WHERE order_id = ?", [.integer(id.rawValue)]) {
             ShipmentStatus(rawValue: $0.string(0)) ?? .pending
         }
-        guard let next = Fulfilment.of(statuses).orderStatus else { return }
-        try connection.run("""
+        try connection.batch(orderStatusStatements(id, given: statuses, at: now))
+    }
+
+    /// The statement of ``deriveOrderStatus(_:at:on:)`` for an order whose shipments are in
+    /// `statuses` (none when they give no status), for a batch.
+    static func orderStatusStatements<Row>(_ id: OrderID, given statuses: [ShipmentStatus], at now: Date) -> [SQLStatement<Row>] {
+        guard let next = Fulfilment.of(statuses).orderStatus else { return [] }
+        return [.run("""
             UPDATE orders SET status = ?, updated_at = ?,
                 delivered_at = CASE WHEN CAST(? AS TEXT) = 'delivered' THEN coalesce(delivered_at, ?) ELSE delivered_at END
             WHERE id = ? AND status IN ('paid', 'shipped', 'delivered') AND status <> ?
             """, [.text(next.rawValue), StoredTime.value(now), .text(next.rawValue), StoredTime.value(now),
-                  .integer(id.rawValue), .text(next.rawValue)])
+                  .integer(id.rawValue), .text(next.rawValue)])]
     }
 
     package func sellerOrders(_ seller: UserID, status: ShipmentStatus?, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [SellerOrder] {
