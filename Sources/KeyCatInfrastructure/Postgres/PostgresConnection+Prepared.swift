@@ -41,11 +41,7 @@ extension PostgresConnection {
                                       statement: statements.first?.sql)
         }
         let commits = endingTransaction && transactionDepth == 1
-        guard commits else {
-            // A cancelled task starts nothing new, but may still end its transaction.
-            if isCancellable, Task.isCancelled { throw .cancelled(statement: statements.first?.sql) }
-            return try exchange(statements, on: connection, committing: false)
-        }
+        guard commits else { return try exchange(statements, on: connection, committing: false) }
         isCancellable = false
         defer { isCancellable = true }
         do {
@@ -58,18 +54,23 @@ extension PostgresConnection {
     }
 
     /// Waits until libpq holds a whole answer, so that the next `PQgetResult` returns at once.
-    /// The socket is polled in slices of 50 ms; when the task this runs for is cancelled, the
-    /// statement in flight is cancelled on the server (`PQcancel`, once an exchange), and its
-    /// answer, an error (57014), arrives as any other: the transaction then rolls back and the
-    /// connection goes back to its pool clean. An exchange that ends a transaction is never
-    /// cancelled: a `COMMIT`'s outcome must be known.
+    /// The socket is polled in slices of 50 ms. When a whole slice passes without an answer and
+    /// the task this runs for is cancelled, the statement in flight is cancelled on the server
+    /// (`PQcancel`, once an exchange), and its answer, an error (57014), arrives as any other:
+    /// the transaction then rolls back and the connection goes back to its pool clean.
+    ///
+    /// Only a statement that is *waiting* (for a lock, a slow plan, a server far away) is
+    /// cancelled: a cancelled task's quick statements still run, so that its bookkeeping (an
+    /// idempotency key released, so the client's retry is not refused for the key's lease) is
+    /// not lost with it. An exchange that ends a transaction is never cancelled: a `COMMIT`'s
+    /// outcome must be known.
     private func waitForAnswer(on connection: OpaquePointer, statement: String?, cancelSent: inout Bool) throws(PostgresError) {
         while PQisBusy(connection) == 1 {
             var socket = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
             let ready = poll(&socket, 1, 50)
             if ready < 0, errno != EINTR { throw abandon(connection, statement: statement) }
             if ready > 0, PQconsumeInput(connection) != 1 { throw abandon(connection, statement: statement) }
-            if !cancelSent, isCancellable, Task.isCancelled {
+            if ready == 0, !cancelSent, isCancellable, Task.isCancelled {
                 cancelSent = true
                 guard let cancel = PQgetCancel(connection) else { continue }
                 var message = [CChar](repeating: 0, count: 256)

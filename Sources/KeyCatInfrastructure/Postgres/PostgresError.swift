@@ -95,12 +95,6 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible {
             statement: "COMMIT", connectionIsBroken: true)
     }
 
-    /// The task the statement ran for was cancelled before the statement was sent; the same
-    /// SQLSTATE as a statement the server cancelled (57014).
-    static func cancelled(statement: String?) -> PostgresError {
-        PostgresError(kind: .server, sqlState: "57014", message: "the task was cancelled", statement: statement)
-    }
-
     static func closed() -> PostgresError {
         PostgresError(kind: .closed, message: "the connection is closed")
     }
