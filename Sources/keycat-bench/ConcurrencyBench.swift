@@ -120,7 +120,7 @@ struct ConcurrencyBench {
                                              products: hot ? [products[0]] : products, orders: options.concurrencyOrders)
                 }
                 let plainTaskWait = await probe.stop()
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                let seconds = elapsed.seconds
                 let trips = PostgresConnection.roundTrips.load(ordering: .relaxed) - tripsBefore
                 var cell = Cell(store: store, buyers: buyerCount, hot: hot,
                                 ordersPerSecond: Double(options.concurrencyOrders - failed) / seconds, failed: failed,
@@ -136,9 +136,8 @@ struct ConcurrencyBench {
                         rawFailed = try await rawRound(connections, on: raw.threads, buyers: buyers, products: targets,
                                                        orders: options.concurrencyOrders)
                     }
-                    let rawSeconds = Double(rawElapsed.components.seconds) + Double(rawElapsed.components.attoseconds) / 1e18
                     let rawTrips = connections.reduce(0) { $0 + $1.database.roundTrips } - tripsBefore
-                    cell.raw = (Double(options.concurrencyOrders - rawFailed) / rawSeconds, rawFailed,
+                    cell.raw = (Double(options.concurrencyOrders - rawFailed) / rawElapsed.seconds, rawFailed,
                                 Double(rawTrips) / Double(max(1, options.concurrencyOrders)))
                 }
                 cells.append(cell)

@@ -44,21 +44,21 @@ enum OrderRow {
     /// The order `id` with its lines, shipments and address: four queries in one batch (one
     /// round trip on Postgres).
     static func find(_ id: OrderID, on connection: some SQLConnection) throws -> Order? {
-        try run([], thenFind: id, endingTransaction: false, on: connection).order
+        try run([], thenFind: id, endingTransaction: false, on: connection)
     }
 
     /// Runs `statements` and reads the order `id` back in the same batch (one round trip on
     /// Postgres, which also carries the transaction's `COMMIT` when `endingTransaction`).
     ///
-    /// - Returns: the order as the statements left it, and the rows each statement changed.
+    /// - Returns: the order as the statements left it.
     static func run<Connection: SQLConnection>(
         _ statements: [SQLStatement<Connection.Row>], thenFind id: OrderID, endingTransaction: Bool, on connection: Connection
-    ) throws -> (order: Order?, changes: [Int]) {
+    ) throws -> Order? {
         var found: Order?
         let details = Details()
-        let changes = try connection.batch(statements + findStatements(id, into: details, on: connection) { found = $0 },
-                                           endingTransaction: endingTransaction)
-        return (found.map(details.complete), Array(changes.prefix(statements.count)))
+        try connection.batch(statements + findStatements(id, into: details, on: connection) { found = $0 },
+                             endingTransaction: endingTransaction)
+        return found.map(details.complete)
     }
 
     /// The statements of ``find(_:on:)``, for a batch that writes first: `found` gets the order

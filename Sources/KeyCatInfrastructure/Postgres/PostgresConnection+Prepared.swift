@@ -42,10 +42,8 @@ extension PostgresConnection {
         }
         let commits = endingTransaction && transactionDepth == 1
         guard commits else { return try exchange(statements, on: connection, committing: false) }
-        isCancellable = false
-        defer { isCancellable = true }
         do {
-            let results = try exchange(statements, on: connection, committing: true)
+            let results = try ending { () throws(PostgresError) in try exchange(statements, on: connection, committing: true) }
             transactionCommitted = true
             return results
         } catch where error.isConnectionLost {
@@ -142,10 +140,7 @@ extension PostgresConnection {
     func readUnansweredCommit(on connection: OpaquePointer) throws(PostgresError) {
         guard hasUnansweredCommit else { return }
         hasUnansweredCommit = false
-        let wasCancellable = isCancellable
-        isCancellable = false
-        defer { isCancellable = wasCancellable }
-        _ = try readAnswers(to: [.plain("COMMIT")], on: connection)
+        _ = try ending { () throws(PostgresError) in try readAnswers(to: [.plain("COMMIT")], on: connection) }
     }
 
     /// Leaves pipeline mode, for `PQexec` (which pipeline mode refuses).
@@ -286,54 +281,5 @@ private struct Parameters {
             }
             return body(Int32(offsets.count), values, lengths, formats)
         }
-    }
-}
-
-/// One `PGresult`, owned by this object and freed in `deinit`.
-final class PostgresResult {
-    let handle: OpaquePointer
-
-    /// Takes ownership of `raw`, the result of a call on `connection`, and throws when the call
-    /// failed.
-    init(_ raw: OpaquePointer?, on connection: OpaquePointer, statement: String) throws(PostgresError) {
-        guard let raw else {
-            let message = PostgresConnection.trimmed(PQerrorMessage(connection))
-            if PQstatus(connection) != CONNECTION_OK {
-                throw .connectionLost(message, statement: statement)
-            }
-            throw .unexpectedResponse(message, statement: statement)
-        }
-        let status = PQresultStatus(raw)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
-            let error = Self.error(from: raw, on: connection, statement: statement)
-            PQclear(raw)
-            throw error
-        }
-        handle = raw
-    }
-
-    deinit { PQclear(handle) }
-
-    var rowCount: Int { Int(PQntuples(handle)) }
-
-    func row(_ index: Int) -> PostgresRow { PostgresRow(result: handle, row: Int32(index)) }
-
-    /// The rows a command changed (`INSERT`, `UPDATE`, `DELETE`, …), or returned; 0 for others.
-    var affectedRows: Int {
-        guard let text = PQcmdTuples(handle) else { return 0 }
-        return Int(String(cString: text)) ?? 0
-    }
-
-    /// The server's error fields, kept apart.
-    private static func error(from result: OpaquePointer, on connection: OpaquePointer, statement: String) -> PostgresError {
-        func field(_ code: Character) -> String? {
-            guard let value = PQresultErrorField(result, Int32(code.asciiValue!)) else { return nil }
-            return String(cString: value)
-        }
-        let message = field("M") ?? PostgresConnection.trimmed(PQresultErrorMessage(result))
-        return .server(
-            sqlState: field("C"), message: message.isEmpty ? "unknown error" : message, detail: field("D"),
-            hint: field("H"), constraint: field("n"), statement: statement,
-            connectionIsBroken: PQstatus(connection) != CONNECTION_OK)
     }
 }

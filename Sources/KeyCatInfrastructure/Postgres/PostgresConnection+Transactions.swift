@@ -96,10 +96,12 @@ extension PostgresConnection {
         }
     }
 
-    /// Runs `body`, which ends a transaction, where a cancelled task does not cancel it.
-    private func ending<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    /// Runs `body`, which ends a transaction (or reads how one ended), where a cancelled task
+    /// does not cancel it: a `COMMIT`'s outcome must be known, and a `ROLLBACK` must finish.
+    func ending<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        let wasCancellable = isCancellable
         isCancellable = false
-        defer { isCancellable = true }
+        defer { isCancellable = wasCancellable }
         return try body()
     }
 }

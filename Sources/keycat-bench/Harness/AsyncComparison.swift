@@ -27,5 +27,5 @@ func asyncSeconds(_ clock: ContinuousClock, _ body: () async throws -> Void) asy
     let start = clock.now
     try await body()
     let elapsed = clock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return elapsed.seconds
 }

@@ -83,5 +83,5 @@ func seconds(_ clock: ContinuousClock, _ body: () throws -> Void) rethrows -> Do
     let start = clock.now
     try body()
     let elapsed = clock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return elapsed.seconds
 }

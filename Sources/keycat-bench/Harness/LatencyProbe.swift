@@ -44,8 +44,3 @@ final class LatencyProbe: Sendable {
         return await probe.stop()
     }
 }
-
-extension Duration {
-    /// Milliseconds, for tables.
-    var milliseconds: Double { Double(components.seconds) * 1_000 + Double(components.attoseconds) / 1e15 }
-}

@@ -1,0 +1,156 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Creating an order: the stock taken, the hold limits counted, the rows written.
+extension SQLOrderRepository {
+    /// Takes the stock and writes the order, its parcels, lines, stock movements and address in
+    /// one transaction, in two batches (on Postgres: two round trips, the second carrying the
+    /// `COMMIT`): the stock takes with the order's own row, then every other insert and the order
+    /// read back.
+    ///
+    /// `READ COMMITTED` on Postgres, so concurrent checkouts never run again for a conflict:
+    /// every statement is conditional on the rows it changes (the stock take re-checks
+    /// `stock >= ?` after waiting for the product's lock; the request key is a unique index), and
+    /// the hold limits, the one read that decides a write, are counted after locking the buyer's
+    /// row, so one buyer's checkouts are counted one after another.
+    package func create(_ order: NewOrder, at now: Date) throws(KeyCatError) -> Order {
+        try storage {
+            try database.write(isolation: .readCommitted) { connection in
+                let id = try Self.takeStockAndInsert(order, at: now, on: connection)
+                let created = try OrderRow.run(Self.detailStatements(order, id: id, at: now), thenFind: id,
+                                               endingTransaction: true, on: connection)
+                guard let created else { throw KeyCatError.notFound("order", id) }
+                return created
+            }
+        }
+    }
+
+    /// Takes each line's units with the one statement that takes stock, which must hit or the
+    /// order is not made, and inserts the order's row in the same batch (the request key, when
+    /// the order has one, let go first by an order past its retention; the buyer's held orders
+    /// and units counted first, when the order has hold limits). The takes go in product order,
+    /// so two checkouts of the same products lock them in the same order and never deadlock.
+    /// A line that missed tries again once after expiring the reservations that lapsed on its
+    /// product; one that misses again throws `outOfStock`, and the transaction takes the row
+    /// back with the stock.
+    private static func takeStockAndInsert(_ order: NewOrder, at now: Date, on connection: Database.Connection) throws -> OrderID {
+        let take = "UPDATE products SET stock = stock - ?, version = version + 1, updated_at = ? WHERE id = ? AND stock >= ? AND listed = 1"
+        func arguments(_ line: OrderLine) -> [SQLValue] {
+            [.int(line.quantity), StoredTime.value(now), .integer(line.productID.rawValue), .int(line.quantity)]
+        }
+        var statements: [SQLStatement<Database.Connection.Row>] = []
+        let holdings = Holdings()
+        if order.holdLimits != nil { statements += holdStatements(of: order.buyerID, at: now, into: holdings, on: connection) }
+        let takes = order.lines.sorted { $0.productID < $1.productID }
+        let firstTake = statements.count
+        statements += takes.map { .run(take, arguments($0)) }
+        if let key = order.requestKey {
+            // A key past its retention is new again: the old order lets go of it.
+            statements.append(.run("UPDATE orders SET request_key = NULL WHERE buyer_id = ? AND request_key = ?",
+                                   [.integer(order.buyerID.rawValue), .text(key)]))
+        }
+        var id: Int64?
+        statements.append(.query("""
+            INSERT INTO orders (merchant_uid, buyer_id, items_total, delivery_total, amount, status, expires_at,
+                                created_at, updated_at, request_key)
+            VALUES (?, ?, ?, ?, ?, 'awaiting_payment', ?, ?, ?, ?) RETURNING id
+            """, [.text(order.merchantUID), .integer(order.buyerID.rawValue), .integer(order.itemsTotal.won),
+                  .integer(order.deliveryTotal.won), .integer(order.amount.won), StoredTime.value(order.expiresAt),
+                  StoredTime.value(now), StoredTime.value(now), .optional(order.requestKey.map(SQLValue.text))]) { id = $0.int64(0) })
+        let changes = try connection.batch(statements)
+        if let limits = order.holdLimits { try limits.check(order, openOrders: holdings.openOrders, heldUnits: holdings.units) }
+        for (line, count) in zip(takes, changes[firstTake...]) where count != 1 {
+            if try releaseExpiredReservations(of: line.productID, at: now, on: connection) > 0,
+               try connection.run(take, arguments(line)) == 1 {
+                continue
+            }
+            let left = try connection.queryOne(
+                "SELECT CASE WHEN listed = 1 THEN stock ELSE 0 END FROM products WHERE id = ?",
+                [.integer(line.productID.rawValue)]) { $0.int(0) } ?? 0
+            throw KeyCatError(
+                .outOfStock, "only \(left) of \(line.title) left, \(line.quantity) wanted",
+                context: ["product_id": "\(line.productID)", "title": line.title, "available": "\(left)",
+                          "requested": "\(line.quantity)"])
+        }
+        guard let id else { throw KeyCatError(.internalError, "order \(order.merchantUID) was not written") }
+        return OrderID(id)
+    }
+
+    /// What a buyer holds: orders awaiting payment, and units of each product in them.
+    final class Holdings {
+        var openOrders = 0
+        var units: [ProductID: Int] = [:]
+    }
+
+    /// The statements that count what `buyer` holds now into `holdings`, the buyer's row locked
+    /// first (`FOR UPDATE` on Postgres; SQLite's one writer needs no lock), so racing checkouts
+    /// of one buyer count each other's orders even under `READ COMMITTED`.
+    static func holdStatements<Connection: SQLConnection>(
+        of buyer: UserID, at now: Date, into holdings: Holdings, on connection: Connection
+    ) -> [SQLStatement<Connection.Row>] {
+        let buyerValue = SQLValue.integer(buyer.rawValue)
+        return [
+            .run("SELECT id FROM users WHERE id = ?\(connection.dialect.lockingSelectedRows)", [buyerValue]),
+            .query("SELECT count(*) FROM orders WHERE buyer_id = ? AND status = 'awaiting_payment' AND expires_at > ?",
+                   [buyerValue, StoredTime.value(now)]) { holdings.openOrders = $0.int(0) },
+            .query("""
+                SELECT l.product_id, sum(l.quantity) FROM order_lines l JOIN orders o ON o.id = l.order_id
+                WHERE o.buyer_id = ? AND o.status = 'awaiting_payment' AND o.expires_at > ?
+                GROUP BY l.product_id
+                """, [buyerValue, StoredTime.value(now)]) { holdings.units[ProductID($0.int64(0))] = $0.int(1) },
+        ]
+    }
+
+    /// One parcel per seller, the lines in their parcels, a stock movement per line and the
+    /// address of the order `id`, in one batch: a line names its parcel by (order, seller), as an
+    /// order has one parcel per seller, so nothing waits for the parcels' ids.
+    private static func detailStatements(_ order: NewOrder, id: OrderID, at now: Date) throws -> [SQLStatement<Database.Connection.Row>] {
+        let orderID = SQLValue.integer(id.rawValue)
+        var statements: [SQLStatement<Database.Connection.Row>] = []
+        var sellerOfLine: [Int: UserID] = [:]
+        for parcel in Shipment.parcels(of: order.lines) {
+            guard let seller = parcel.sellerID else {
+                throw KeyCatError(.internalError, "an order line reached the store without its seller")
+            }
+            statements.append(.run("""
+                INSERT INTO shipments (order_id, seller_id, status, delivery_fee, created_at, updated_at)
+                VALUES (?, ?, 'pending', ?, ?, ?)
+                """, [orderID, .integer(seller.rawValue), .integer(parcel.deliveryFee.won), StoredTime.value(now),
+                      StoredTime.value(now)]))
+            for position in parcel.lines { sellerOfLine[position] = seller }
+        }
+        for (index, line) in order.lines.enumerated() {
+            statements.append(.run("""
+                INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee, shipment_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT id FROM shipments WHERE order_id = ? AND seller_id = ?))
+                """, [orderID, .int(index), .integer(line.productID.rawValue), .text(line.title),
+                      .integer(line.unitPrice.won), .int(line.quantity), .integer(line.deliveryFee.won),
+                      orderID, .optional(sellerOfLine[index].map { SQLValue.integer($0.rawValue) })]))
+            statements.append(StockLedger.statement(.orderTaken, change: -line.quantity, product: line.productID,
+                                                    order: id, at: now))
+        }
+        if let address = order.shippingAddress {
+            statements.append(.run("""
+                INSERT INTO order_addresses (order_id, recipient, phone, postcode, road_address, detail, request)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [orderID] + SQLAddressRepository<Database>.values(address)))
+        }
+        return statements
+    }
+
+    /// Expires the orders holding `product` whose reservation ended by `now` and whose PG outcome
+    /// is not in doubt, giving back every unit they took (the ledger's `order_returned`).
+    ///
+    /// - Returns: how many orders it expired.
+    static func releaseExpiredReservations(of product: ProductID, at now: Date, on connection: some SQLConnection) throws -> Int {
+        let expired = try connection.query("""
+            UPDATE orders SET status = 'expired', updated_at = ?
+            WHERE status = 'awaiting_payment' AND outcome_unknown = 0 AND expires_at <= ?
+              AND id IN (SELECT order_id FROM order_lines WHERE product_id = ?)
+            RETURNING id
+            """, [StoredTime.value(now), StoredTime.value(now), .integer(product.rawValue)]) { OrderID($0.int64(0)) }
+        for id in expired { try OrderRow.returnStock(of: id, as: .orderReturned, at: now, on: connection) }
+        return expired.count
+    }
+}
