@@ -12,12 +12,12 @@ extension KeyCat {
     /// - Returns: the number of entries written.
     /// - Throws: ``KeyCatError/Code/forbidden`` unless `principal` is an admin.
     @discardableResult
-    public func loadBusinessRegistry(_ entries: [BusinessRegistryEntry], by principal: Principal) throws(KeyCatError) -> Int {
+    public func loadBusinessRegistry(_ entries: [BusinessRegistryEntry], by principal: Principal) async throws(KeyCatError) -> Int {
         try principal.require(.admin, to: "load the business registry")
         let now = configuration.clock.now()
         let audit = AuditEntry(
             actor: principal.auditActor, action: "business_registry.load", target: "business_registry",
             detail: "\(entries.count) entries", at: now)
-        return try ports.loadRegistry(entries, now, audit)
+        return try await ports.loadRegistry(entries, now, audit)
     }
 }

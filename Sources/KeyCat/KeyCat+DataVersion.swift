@@ -13,7 +13,7 @@ extension KeyCat {
     /// connection of its own (not built yet), so every read goes to the database.
     ///
     /// - Throws: ``KeyCatError/Code/storage`` when the file cannot be read.
-    public func dataVersion() throws(KeyCatError) -> Int64? {
+    public func dataVersion() async throws(KeyCatError) -> Int64? {
         switch store {
         case let .sqlite(database): try storage { try database.dataVersion() }
         case .postgres: nil

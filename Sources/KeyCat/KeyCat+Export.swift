@@ -7,12 +7,12 @@ extension KeyCat {
     /// - Throws: ``KeyCatError/Code/forbidden`` for anyone but an admin;
     ///   ``KeyCatError/Code/validation`` when `until` is not after `since` or the period is longer
     ///   than 366 days (export a year at a time: the whole period is read into memory).
-    public func exportOrders(since: Date, until: Date, by principal: Principal) throws(KeyCatError) -> OrdersExport {
+    public func exportOrders(since: Date, until: Date, by principal: Principal) async throws(KeyCatError) -> OrdersExport {
         try principal.require(.admin, to: "export orders")
         guard until > since else { throw KeyCatError.validation("until", "until must come after since") }
         guard until.timeIntervalSince(since) <= 366 * 24 * 60 * 60 else {
             throw KeyCatError.validation("until", "export at most 366 days at a time (since to until)")
         }
-        return try ports.exportOrders(since, until)
+        return try await ports.exportOrders(since, until)
     }
 }

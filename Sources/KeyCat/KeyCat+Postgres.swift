@@ -11,7 +11,7 @@ extension KeyCat {
     ///
     /// - Parameter url: a `postgres://user:password@host:port/database` URL or libpq `key=value`
     ///   string; empty for libpq's environment variables (`PGHOST`, `PGUSER`, …).
-    static func openPostgres(_ url: String, _ configuration: Configuration) throws(KeyCatError) -> KeyCat {
+    static func openPostgres(_ url: String, _ configuration: Configuration) async throws(KeyCatError) -> KeyCat {
         guard !configuration.readOnly else {
             throw KeyCatError.validation("read_only", "read-only opens are for SQLite files; on Postgres, connect as a read-only role")
         }
@@ -33,7 +33,7 @@ extension KeyCat {
                     try migrator.checkCompatible(database)
                 }
             }
-            let secrets = try KeyCatSecrets.loadOrCreate(
+            let secrets = try await KeyCatSecrets.loadOrCreate(
                 database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes,
                 persist: configuration.migrates)
             return KeyCat(configuration: configuration, store: .postgres(database), database: database, secrets: secrets,

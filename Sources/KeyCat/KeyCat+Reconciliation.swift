@@ -29,7 +29,7 @@ extension KeyCat {
         while !Task.isCancelled {
             do throws(KeyCatError) {
                 let report = try await checkout.reconcile(gateway: gateway)
-                _ = try orders.anonymiseAddresses(olderThan: configuration.addressRetention, by: .operatorConsole("reconcile"))
+                _ = try await orders.anonymiseAddresses(olderThan: configuration.addressRetention, by: .operatorConsole("reconcile"))
                 onRun(.success(report))
             } catch {
                 onRun(.failure(error))

@@ -42,11 +42,11 @@ extension KeyCat {
     struct StorePorts: Sendable {
         let auditLog: any AuditLog
         let schemaVersion: @Sendable () throws -> Int
-        let invariants: @Sendable () throws -> [String]
-        let exportOrders: @Sendable (Date, Date) throws(KeyCatError) -> OrdersExport
-        let loadRegistry: @Sendable ([BusinessRegistryEntry], Date, AuditEntry) throws(KeyCatError) -> Int
+        let invariants: @Sendable () async throws -> [String]
+        let exportOrders: @Sendable (Date, Date) async throws(KeyCatError) -> OrdersExport
+        let loadRegistry: @Sendable ([BusinessRegistryEntry], Date, AuditEntry) async throws(KeyCatError) -> Int
         let seedCatalog: @Sendable ([SeedSeller], [(seller: Int, draft: ProductDraft, images: [ProductImage])], Date, AuditEntry)
-            throws(KeyCatError) -> SeedReport
+            async throws(KeyCatError) -> SeedReport
 
         init<Database: SQLDatabase>(_ database: Database) {
             auditLog = SQLAuditLog(database: database)
@@ -57,15 +57,15 @@ extension KeyCat {
             } else {
                 schemaVersion = { 0 }
             }
-            invariants = { try DatabaseHealth.invariantProblems(database) }
+            invariants = { try await DatabaseHealth.invariantProblems(database) }
             exportOrders = { since, until throws(KeyCatError) in
-                try SQLOrdersExport(database: database).export(since: since, until: until)
+                try await SQLOrdersExport(database: database).export(since: since, until: until)
             }
             let registry = SQLBusinessRegistry(database: database)
-            loadRegistry = { entries, now, audit throws(KeyCatError) in try registry.load(entries, at: now, audit: audit) }
+            loadRegistry = { entries, now, audit throws(KeyCatError) in try await registry.load(entries, at: now, audit: audit) }
             let seeder = CatalogSeeder(database: database)
             seedCatalog = { sellers, products, now, audit throws(KeyCatError) in
-                try seeder.load(sellers: sellers, products: products, at: now, audit: audit)
+                try await seeder.load(sellers: sellers, products: products, at: now, audit: audit)
             }
         }
     }

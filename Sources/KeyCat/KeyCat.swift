@@ -67,25 +67,24 @@ public final class KeyCat: Sendable {
     /// The PG simulator payments go to, when the configuration chose one (else nil).
     public let paymentSimulator: PGSimulator?
     private let ownsSimulator: Bool
-    private let storageThreads: StorageThreads
 
-    /// KeyCat's own threads, one per connection its store can lend, on which work that waits for
-    /// the database runs (architecture §7, "Waiting never blocks").
+    /// The store's own threads, one per connection it can lend, on which every storage call
+    /// runs while it waits for the database (architecture §7, "Waiting never blocks").
     ///
-    /// KeyCat's async use cases (checkout, confirm, webhooks, refunds, cancels, reconciliation,
-    /// seller applications) prefer it on their own. A server that calls the synchronous ones
-    /// (reads, cart, reviews…) from its request handlers runs the handler with it preferred —
+    /// Every use case that touches storage is `async` and waits there on its own: no caller's
+    /// thread is ever held by a database round trip. Preferring this executor is an optimisation,
+    /// not a duty: a task that runs with it preferred —
     /// `withTaskExecutorPreference(keycat.storageExecutor) { … }`, as ``KeyCatAPI`` does for every
-    /// route — so no database round trip ever holds a thread its other requests share.
-    public var storageExecutor: any TaskExecutor { storageThreads }
+    /// route — makes no hop between threads for each call it makes.
+    public let storageExecutor: any TaskExecutor
 
     /// Wires every use case to `database`'s repositories: the same code for both stores.
     init<Database: SQLDatabase>(configuration: Configuration, store: Store, database: Database, secrets: KeyCatSecrets,
                                 migrationsApplied: [Int], restored: [String], gateway setup: GatewaySetup) {
         self.configuration = configuration
         // A thread for every connection the store can lend: the readers and the writer.
-        let storageThreads = StorageThreads(count: configuration.readerCount + 1)
-        self.storageThreads = storageThreads
+        let storageThreads = database.storageExecutor
+        storageExecutor = storageThreads
         self.store = store
         self.ports = StorePorts(database)
         self.secrets = secrets
@@ -175,9 +174,9 @@ public final class KeyCat: Sendable {
     ///   never initialised. The message names the path and what to do; nothing is created or
     ///   changed then. ``KeyCatError/Code/validation`` for a configuration out of range
     ///   (password iterations outside 1–10,000,000, token lifetimes not positive).
-    public static func open(_ configuration: Configuration) throws(KeyCatError) -> KeyCat {
+    public static func open(_ configuration: Configuration) async throws(KeyCatError) -> KeyCat {
         try validate(configuration)
-        if let url = configuration.postgresURL { return try openPostgres(url, configuration) }
+        if let url = configuration.postgresURL { return try await openPostgres(url, configuration) }
         let path = configuration.databasePath
         let database: SQLiteDatabase
         do {
@@ -191,7 +190,7 @@ public final class KeyCat: Sendable {
             let migrator = KeyCatSchema.migrator()
             if configuration.migrates && !configuration.readOnly {
                 applied = try migrator.migrate(database, now: configuration.clock.now())
-                restored = try ExpectedSchema.restoreMissing(database)
+                restored = try await ExpectedSchema.restoreMissing(database)
             } else {
                 try migrator.checkCompatible(database)
                 if configuration.readOnly, try migrator.currentVersion(of: database) == 0 {
@@ -204,7 +203,7 @@ public final class KeyCat: Sendable {
             throw KeyCatError.storage(error, path: path)
         }
         do {
-            let secrets = try KeyCatSecrets.loadOrCreate(
+            let secrets = try await KeyCatSecrets.loadOrCreate(
                 database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes,
                 persist: configuration.migrates && !configuration.readOnly)
             let gateway = try makeGateway(configuration, simulatorWebhookSecret: secrets.simulatorWebhookSecret)
@@ -245,12 +244,11 @@ public final class KeyCat: Sendable {
     /// Closes every connection. Calls made afterwards fail with a storage error.
     public func close() {
         store.close()
-        storageThreads.shutdown()
         if ownsSimulator { paymentSimulator?.close() }
     }
 
     /// The schema version recorded in the database.
-    public func schemaVersion() throws(KeyCatError) -> Int {
+    public func schemaVersion() async throws(KeyCatError) -> Int {
         try storage { try ports.schemaVersion() }
     }
 
@@ -268,11 +266,11 @@ public final class KeyCat: Sendable {
     /// Runs SQLite's integrity and foreign-key checks, KeyCat's invariants, and compares the
     /// schema with the one KeyCat's migrations build (every table, index and trigger), and
     /// warns of files beside the database that group or others may read.
-    public func checkHealth() throws(KeyCatError) -> HealthReport {
+    public func checkHealth() async throws(KeyCatError) -> HealthReport {
         if case .postgres = store {
-            return HealthReport(integrityProblems: [], foreignKeyProblems: [], invariantProblems: try storage { try ports.invariants() })
+            return HealthReport(integrityProblems: [], foreignKeyProblems: [], invariantProblems: try await storage { try await ports.invariants() })
         }
-        let health = try storage { try DatabaseHealth.check(database) }
+        let health = try await storage { try await DatabaseHealth.check(database) }
         var report = HealthReport(
             integrityProblems: health.integrityProblems,
             foreignKeyProblems: health.foreignKeyProblems,

@@ -67,7 +67,7 @@ public struct KeyCatAPI: Sendable {
     /// and a role that may not call it 403; a `Content-Length` over the route's limit is 413; a
     /// body announced (`Content-Length` above 0 or `Transfer-Encoding`) with a media type the
     /// route does not take is 415.
-    public func admit(_ head: APIRequest) -> APIAdmission {
+    public func admit(_ head: APIRequest) async -> APIAdmission {
         let parts = Array(head.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
         // Only the canonical spelling of a path names a route: `//users`, `/users/`, `/./users`
         // and `/users/../orders` name nothing, so a proxy, a cache key or a log that reads paths
@@ -92,7 +92,7 @@ public struct KeyCatAPI: Sendable {
         }
         let caller: Principal?
         do {
-            caller = try authenticate(head, for: route.access)
+            caller = try await authenticate(head, for: route.access)
         } catch {
             return APIAdmission(refusal: response(for: error))
         }
@@ -169,14 +169,14 @@ public struct KeyCatAPI: Sendable {
         contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
-    private func authenticate(_ request: APIRequest, for access: RouteAccess) throws(KeyCatError) -> Principal? {
+    private func authenticate(_ request: APIRequest, for access: RouteAccess) async throws(KeyCatError) -> Principal? {
         if access == .anyone { return nil }
         guard let header = request.headers["Authorization"],
               header.count > 7, header.prefix(7).lowercased() == "bearer " else {
             throw KeyCatError(.invalidToken, "an access token is required: Authorization: Bearer <token>",
                               context: ["token": "missing"])
         }
-        let principal = try keycat.accounts.authenticate(accessToken: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        let principal = try await keycat.accounts.authenticate(accessToken: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
         if case let .roles(roles) = access, !roles.contains(principal.role) {
             throw KeyCatError(.forbidden, "this route is for \(roles.map(\.rawValue).sorted().joined(separator: " or ")) only")
         }

@@ -63,27 +63,27 @@ final class PGStore: Sendable {
     // MARK: Tokens
 
     func insertToken(_ token: String, expiresAt: Date) throws {
-        _ = try database.write {
+        _ = try database.blockingWrite {
             try $0.run("INSERT INTO pg_tokens (token, expires_at) VALUES (?, ?)",
                        [.text(token), .real(expiresAt.timeIntervalSince1970)])
         }
     }
 
     func isTokenValid(_ token: String, at now: Date) throws -> Bool {
-        try database.read {
+        try database.blockingRead {
             try $0.queryOne("SELECT expires_at FROM pg_tokens WHERE token = ?", [.text(token)]) { $0.double(0) }
         }.map { $0 > now.timeIntervalSince1970 } ?? false
     }
 
     func expireAllTokens() throws {
-        _ = try database.write { try $0.run("UPDATE pg_tokens SET expires_at = 0") }
+        _ = try database.blockingWrite { try $0.run("UPDATE pg_tokens SET expires_at = 0") }
     }
 
     // MARK: Idempotency
 
     /// The answer first given to an idempotency key, with the fingerprint of that request's body.
     func storedResponse(forKey key: String) throws -> (response: HTTPResponse, fingerprint: String)? {
-        try database.read {
+        try database.blockingRead {
             try $0.queryOne("SELECT status, body, fingerprint FROM pg_idempotency WHERE key = ?", [.text(key)]) {
                 (HTTPResponse(status: $0.int(0), headers: ["Content-Type": "application/json"], body: Data($0.bytes(1))),
                  $0.string(2))
@@ -92,7 +92,7 @@ final class PGStore: Sendable {
     }
 
     func store(_ response: HTTPResponse, forKey key: String, fingerprint: String) throws {
-        _ = try database.write {
+        _ = try database.blockingWrite {
             try $0.run("INSERT OR IGNORE INTO pg_idempotency (key, fingerprint, status, body) VALUES (?, ?, ?, ?)",
                        [.text(key), .text(fingerprint), .int(response.status), .data(response.body)])
         }
@@ -102,19 +102,19 @@ final class PGStore: Sendable {
 
     /// Runs `body` in one write transaction.
     func write<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
-        try database.write(body)
+        try database.blockingWrite(body)
     }
 
     func payment(impUID: String) throws -> PGPaymentRecord? {
-        try database.read { try Self.payment(impUID: impUID, on: $0) }
+        try database.blockingRead { try Self.payment(impUID: impUID, on: $0) }
     }
 
     func latestPayment(merchantUID: String) throws -> PGPaymentRecord? {
-        try database.read { try Self.latestPayment(merchantUID: merchantUID, on: $0) }
+        try database.blockingRead { try Self.latestPayment(merchantUID: merchantUID, on: $0) }
     }
 
     func cancellations(impUID: String) throws -> [PGCancellation] {
-        try database.read {
+        try database.blockingRead {
             try $0.query("SELECT imp_uid, amount, reason, cancelled_at FROM pg_cancels WHERE imp_uid = ? ORDER BY id",
                          [.text(impUID)]) {
                 PGCancellation(impUID: $0.string(0), amount: $0.int64(1), reason: $0.string(2),
@@ -188,7 +188,7 @@ final class PGStore: Sendable {
             condition = "status = ? AND " + condition
             arguments.insert(.text(status.rawValue), at: 0)
         }
-        return try database.read { connection in
+        return try database.blockingRead { connection in
             let total = try connection.queryOne("SELECT count(*) FROM pg_payments WHERE \(condition)", arguments) { $0.int(0) } ?? 0
             let page = try connection.query(
                 "SELECT \(Self.columns) FROM pg_payments WHERE \(condition) ORDER BY started_at DESC, seq DESC LIMIT ? OFFSET ?",

@@ -55,16 +55,16 @@ struct CommandContext {
 
     /// Opens the database for `init`: creates it when missing, migrates it, stamps it and
     /// restores any missing index. The only command that creates a file.
-    func openForWriting() throws -> KeyCat {
-        try KeyCat.open(configuration())
+    func openForWriting() async throws -> KeyCat {
+        try await KeyCat.open(configuration())
     }
 
     /// Opens an existing KeyCat database for a command that changes it: migrated, never created.
-    func openExisting() throws -> KeyCat {
+    func openExisting() async throws -> KeyCat {
         try requireFile()
         var configuration = configuration()
         configuration.createIfMissing = false
-        return try KeyCat.open(configuration)
+        return try await KeyCat.open(configuration)
     }
 
     /// Opens an existing KeyCat database for a command that only reads: read-only connections,
@@ -77,7 +77,7 @@ struct CommandContext {
     ///   `db check --gateway`, which asks the PG what it holds. The simulator plays the outside
     ///   service and keeps its own file (it may write its tokens there); KeyCat's database stays
     ///   read-only either way.
-    func openForReading(allowOutdated: Bool = false, withSimulator: Bool = false) throws -> KeyCat {
+    func openForReading(allowOutdated: Bool = false, withSimulator: Bool = false) async throws -> KeyCat {
         try requireFile()
         var configuration = configuration()
         // Postgres has no read-only open: the command reads only, and nothing is migrated.
@@ -93,9 +93,9 @@ struct CommandContext {
             let clock = configuration.clock
             configuration.paymentGateway = .simulator(try PGSimulator(storage: .file(path: path), now: { clock.now() }))
         }
-        let keycat = try KeyCat.open(configuration)
+        let keycat = try await KeyCat.open(configuration)
         if !allowOutdated {
-            let version = try keycat.schemaVersion()
+            let version = try await keycat.schemaVersion()
             if version < KeyCat.latestSchemaVersion {
                 keycat.close()
                 throw KeyCatError(.storage, "\(databaseName) is at schema version \(version), this keycat-admin needs "

@@ -3,8 +3,8 @@ import Foundation
 /// `keycat-admin`: the operators' command-line tool over KeyCat's use cases (docs/architecture.md §8).
 @main
 enum KeycatAdmin {
-    static func main() {
-        let code = run(
+    static func main() async {
+        let code = await run(
             Array(CommandLine.arguments.dropFirst()), console: .system(),
             environment: ProcessInfo.processInfo.environment)
         exit(code.rawValue)
@@ -14,7 +14,7 @@ enum KeycatAdmin {
     static func run(
         _ arguments: [String], console: Console, environment: [String: String],
         readStandardInput: @escaping () -> String? = { readLine(strippingNewline: true) }
-    ) -> ExitCode {
+    ) async -> ExitCode {
         let json = arguments.contains("--json")
         do {
             switch try CommandLineParser(root: RootCommand.self).parse(arguments) {
@@ -29,7 +29,7 @@ enum KeycatAdmin {
                 let context = CommandContext(
                     globals: globals, console: console, environment: environment,
                     readStandardInput: readStandardInput)
-                try command.run(context)
+                try await command.run(context)
                 return .success
             }
         } catch let failure as CommandFailure {

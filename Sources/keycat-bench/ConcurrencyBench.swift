@@ -82,21 +82,23 @@ struct ConcurrencyBench {
     private func measure(store: String, configuration base: KeyCat.Configuration,
                          rawConnections: ((Int) throws -> [RawPostgres])? = nil) async throws -> [Cell] {
         let simulator = try PGSimulator()
-        let keycat = try KeyCat.open(KeycatBench.configuration(base, simulator: simulator, tokenKey: SecureRandom.bytes(count: 32)))
+        let keycat = try await KeyCat.open(KeycatBench.configuration(base, simulator: simulator, tokenKey: SecureRandom.bytes(count: 32)))
         defer { keycat.close() }
         let admin = Principal.operatorConsole("bench")
-        let seller = try keycat.accounts.createUser(
+        let seller = try await keycat.accounts.createUser(
             SignUpForm(email: "seller@example.com", password: "keycat2026", nick: "셀러"), role: .seller, by: admin).principal.userID
         let draft = ProductDraft(
             kind: .commercial, category: .keyboard, title: "동시 키보드", content: "벤치마크용",
             pricing: Pricing(regularPrice: Money(won: 129_000), salePrice: Money(won: 119_000)),
             delivery: Delivery(fee: Money(won: 3_000), schedule: .nextDay), stock: 1_000_000)
         let count = Self.buyerCounts.max()!
-        let products = try (0..<count).map { _ in try keycat.catalog.create(draft, for: seller, by: admin).id }
-        let buyers = try (0..<count).map { number in
-            try keycat.accounts.createUser(
+        var products: [ProductID] = []
+        var buyers: [Principal] = []
+        for number in 0..<count {
+            products.append(try await keycat.catalog.create(draft, for: seller, by: admin).id)
+            buyers.append(try await keycat.accounts.createUser(
                 SignUpForm(email: "buyer\(number)@example.com", password: "keycat2026", nick: "buyer\(number)"),
-                role: .buyer, by: admin).principal
+                role: .buyer, by: admin).principal)
         }
         var raw: (commerce: [RawPostgresCommerce], threads: StorageThreads)?
         if let rawConnections {

@@ -109,12 +109,12 @@ enum KeycatBench {
         let configuration = try Self.configuration(
             KeyCat.Configuration(databasePath: directory.appendingPathComponent("bench.db").path),
             simulator: simulator, tokenKey: tokenKey)
-        let keycat = try KeyCat.open(configuration)
+        let keycat = try await KeyCat.open(configuration)
         defer { keycat.close() }
         let clock = ContinuousClock()
         log("building a catalog of \(options.products) products…")
-        let buildTime = try seconds(clock) {
-            _ = try keycat.seedSynthetic(count: options.products, seed: 42, by: .operatorConsole("bench"))
+        let buildTime = try await seconds(clock) {
+            _ = try await keycat.seedSynthetic(count: options.products, seed: 42, by: .operatorConsole("bench"))
         }
         log(String(format: "built in %.1f s", buildTime))
         let raw = try RawDatabase(path: configuration.databasePath)
@@ -122,21 +122,27 @@ enum KeycatBench {
         var rows: [Comparison] = []
         let runs = { (group: String) in options.groups.isEmpty || options.groups.contains(group) }
         if runs("catalog") {
-            rows += try CatalogScenarios(keycat: keycat, raw: RawCatalog(database: raw), productCount: options.products,
-                                         operations: options.operations).run()
+            rows += try await onStorage(of: keycat) {
+                try await CatalogScenarios(keycat: keycat, raw: RawCatalog(database: raw), productCount: options.products,
+                                           operations: options.operations).run()
+            }
         }
         if runs("crypto") {
-            rows += try CryptoScenarios(keycat: keycat, tokenKey: tokenKey, operations: options.operations).run()
+            rows += try await onStorage(of: keycat) {
+                try await CryptoScenarios(keycat: keycat, tokenKey: tokenKey, operations: options.operations).run()
+            }
         }
         if runs("commerce") {
             var normal = configuration
             normal.durability = .normal
-            let normalKeycat = try KeyCat.open(normal)
+            let normalKeycat = try await KeyCat.open(normal)
             defer { normalKeycat.close() }
-            rows += try await CommerceScenarios(
-                keycat: keycat, normalKeycat: normalKeycat, raw: raw,
-                normalRaw: try RawDatabase(path: configuration.databasePath, synchronous: "NORMAL"),
-                simulator: simulator, operations: options.operations).run()
+            rows += try await onStorage(of: keycat) {
+                try await CommerceScenarios(
+                    keycat: keycat, normalKeycat: normalKeycat, raw: raw,
+                    normalRaw: try RawDatabase(path: configuration.databasePath, synchronous: "NORMAL"),
+                    simulator: simulator, operations: options.operations).run()
+            }
         }
         if runs("idempotency") {
             rows.append(try await IdempotencyScenario(
@@ -145,7 +151,7 @@ enum KeycatBench {
         }
         if runs("bulk") {
             log("bulk loading \(options.bulkRows) rows, 3 runs each…")
-            rows.append(try BulkLoadScenario(directory: directory, rows: options.bulkRows, runs: 3).run())
+            await rows.append(try BulkLoadScenario(directory: directory, rows: options.bulkRows, runs: 3).run())
         }
 
         report(rows, options: options, buildTime: buildTime, store: "sqlite")

@@ -27,10 +27,10 @@ struct PostgresBench {
             KeyCat.Configuration(postgresURL: schemaURL, filesBeside: directory.appendingPathComponent("bench.db").path),
             simulator: simulator, tokenKey: tokenKey)
         log("building a catalog of \(options.products) products in Postgres schema \(schema)…")
-        let buildSeconds = try seconds(ContinuousClock()) {
-            let loader = try KeyCat.open(configuration)
+        let buildSeconds = try await seconds(ContinuousClock()) {
+            let loader = try await KeyCat.open(configuration)
             defer { loader.close() }
-            _ = try loader.seedSynthetic(count: options.products, seed: 42, by: .operatorConsole("bench"))
+            _ = try await loader.seedSynthetic(count: options.products, seed: 42, by: .operatorConsole("bench"))
         }
         log(String(format: "built in %.1f s", buildSeconds))
         let raw = try RawPostgres(url: schemaURL)
@@ -39,18 +39,22 @@ struct PostgresBench {
         try raw.execute("VACUUM ANALYZE")
         // KeyCat reads on fresh connections, as the baseline does: not on the server process that
         // ran the load's one big transaction.
-        let keycat = try KeyCat.open(configuration)
+        let keycat = try await KeyCat.open(configuration)
         defer { keycat.close() }
 
         var rows: [Comparison] = []
         let runs = { (group: String) in options.groups.isEmpty || options.groups.contains(group) }
         if runs("catalog") {
-            rows += try CatalogScenarios(keycat: keycat, raw: RawPostgresCatalog(database: raw), productCount: options.products,
-                                         operations: options.operations).run()
+            rows += try await onStorage(of: keycat) {
+                try await CatalogScenarios(keycat: keycat, raw: RawPostgresCatalog(database: raw), productCount: options.products,
+                                           operations: options.operations).run()
+            }
         }
         if runs("commerce") {
-            rows += try await PostgresCommerceScenarios(keycat: keycat, raw: raw, simulator: simulator,
-                                                        operations: options.operations).run()
+            rows += try await onStorage(of: keycat) {
+                try await PostgresCommerceScenarios(keycat: keycat, raw: raw, simulator: simulator,
+                                                    operations: options.operations).run()
+            }
         }
         return (rows, buildSeconds)
     }

@@ -35,7 +35,7 @@ struct APITestServer {
             configuration.passwordIterations = 1_000
             configuration.gatewayLog = DiscardingLogSink()
             configuration.gatewayInitialBackoff = .milliseconds(1)
-            let keycat = try KeyCat.open(configuration)
+            let keycat = try await KeyCat.open(configuration)
             defer { keycat.close() }
             let server = APITestServer(api: KeyCatAPI(keycat), clock: clock)
             server.simulator.registerWebhookReceiver(InProcessTransport(APIHandler(api: server.api)), path: "/webhooks/pg")
@@ -78,7 +78,7 @@ struct APITestServer {
 
     /// A user made by the operators' console with `role`, logged in through the API.
     func signedIn(_ role: Role, _ name: String) async throws -> (id: Int64, token: String) {
-        let user = try keycat.accounts.createUser(
+        let user = try await keycat.accounts.createUser(
             SignUpForm(email: "\(name)@example.com", password: "keycat123", nick: name), role: role,
             by: .operatorConsole("tests"))
         let answer = try await send("POST", "/sessions", json: ["email": "\(name)@example.com", "password": "keycat123"])

@@ -77,10 +77,10 @@ struct CatalogReadCacheTests {
             // A second KeyCat on the file, as keycat-admin would open it.
             var configuration = server.keycat.configuration
             configuration.clock = server.clock
-            let other = try KeyCat.open(configuration)
+            let other = try await KeyCat.open(configuration)
             defer { other.close() }
-            _ = try other.catalog.adjustStock(ProductID(rawValue: id), by: StockAdjustment(change: 5, reason: "restock from the warehouse"),
-                                              by: .operatorConsole("tests"))
+            _ = try await other.catalog.adjustStock(ProductID(rawValue: id), by: StockAdjustment(change: 5, reason: "restock from the warehouse"),
+                                                    by: .operatorConsole("tests"))
             #expect(try await server.send("GET", "/products/\(id)")["stock"] as? Int == 15)
         }
     }

@@ -80,8 +80,8 @@ struct HTTPJourneyTests {
         let webhookID = "msg_\(UUID().uuidString)"
         for _ in 0..<2 {
             let timestamp = Int64(Date().timeIntervalSince1970)
-            let signature = StandardWebhookSignature.sign(id: webhookID, timestamp: timestamp, body: webhook,
-                                                          secret: try HTTPTestServer.simulatorWebhookSecret())
+            let signature = await StandardWebhookSignature.sign(id: webhookID, timestamp: timestamp, body: webhook,
+                                                                secret: try HTTPTestServer.simulatorWebhookSecret())
             let delivered = try await client.send("POST", "/webhooks/pg", body: webhook, headers: [
                 "Content-Type": "application/json", "webhook-id": webhookID, "webhook-timestamp": String(timestamp),
                 "webhook-signature": signature,

@@ -29,7 +29,7 @@ enum HTTPTestServer {
     /// The secret the server's PG simulator signs its webhooks with: random per installation,
     /// kept in the server database's `settings` table, read here as an operator with the file
     /// would (`KEYCAT_TEST_SERVER_DB`).
-    static func simulatorWebhookSecret() throws -> String {
+    static func simulatorWebhookSecret() async throws -> String {
         let path = try #require(environment["KEYCAT_TEST_SERVER_DB"], "KEYCAT_TEST_SERVER_DB")
         var configuration = SQLiteConfiguration()
         configuration.readOnly = true
@@ -37,7 +37,7 @@ enum HTTPTestServer {
         configuration.readerCount = 1
         let database = try SQLiteDatabase(path: path, configuration: configuration)
         defer { database.close() }
-        let key = try database.read { connection in
+        let key = try await database.read { connection in
             try connection.queryOne("SELECT value FROM settings WHERE key = 'secret.pg_simulator_webhook_key'", []) { $0.bytes(0) }
         }
         return "whsec_" + Data(try #require(key, "the server made its simulator's key")).base64EncodedString()

@@ -93,7 +93,7 @@ struct ProductBodyJSONTests {
             }
             let now = server.clock.now()
             // Two of three: the page has a next_cursor, signed for this list.
-            let page = try server.keycat.catalog.list(ProductListRequest(limit: try PageLimit(2)))
+            let page = try await server.keycat.catalog.list(ProductListRequest(limit: try PageLimit(2)))
             #expect(page.nextCursor != nil)
             let expectedPage = try JSONEncoder.keycat.encode(PageBody(page) { ProductBody($0, at: now) })
             let answer = await server.api.respond(to: APIRequest(method: "GET", target: "/products?limit=2"))
@@ -101,7 +101,7 @@ struct ProductBodyJSONTests {
             #expect(String(decoding: answer.body, as: UTF8.self) == String(decoding: expectedPage, as: UTF8.self))
 
             let id = try #require(page.items.first?.id)
-            let expectedDetail = try JSONEncoder.keycat.encode(ProductBody(try server.keycat.catalog.product(id), at: now))
+            let expectedDetail = try await JSONEncoder.keycat.encode(ProductBody(try server.keycat.catalog.product(id), at: now))
             let detail = await server.api.respond(to: APIRequest(method: "GET", target: "/products/\(id.rawValue)"))
             #expect(detail.status == 200 && detail.body == Array(expectedDetail))
         }

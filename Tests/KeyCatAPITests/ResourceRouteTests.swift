@@ -11,7 +11,7 @@ struct ResourceRouteTests {
     @Test("a buyer applies to sell, an operator approves, and after a refresh the new seller lists a product", arguments: TestStore.allCases)
     func sellerApplication(_ store: TestStore) async throws {
         try await APITestServer.with(store) { server in
-            try server.keycat.loadBusinessRegistry(
+            try await server.keycat.loadBusinessRegistry(
                 [BusinessRegistryEntry(number: try BusinessRegistrationNumber("220-81-62517"),
                                        status: BusinessStatus(taxServiceCode: "01"))],
                 by: .operatorConsole("tests"))
@@ -114,7 +114,7 @@ struct ResourceRouteTests {
         try await APITestServer.with(store) { server in
             let productID = try await server.product(price: 30_000, seller: "maker")
             let buyer = try await server.signedIn(.buyer, "buyer")
-            let maker = try #require(server.keycat.accounts.listUsers(by: .operatorConsole("t")).items.first { $0.nick == "maker" })
+            let maker = try await #require(server.keycat.accounts.listUsers(by: .operatorConsole("t")).items.first { $0.nick == "maker" })
             for _ in 0..<2 {
                 #expect(try await server.send("PUT", "/users/\(maker.id)/follow", token: buyer.token)["following"] as? Bool == true)
             }

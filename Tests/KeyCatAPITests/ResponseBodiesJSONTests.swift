@@ -81,14 +81,14 @@ struct ResponseBodiesJSONTests {
             try await server.send("POST", "/cart/items", json: ["product_id": second, "quantity": 1], token: buyer.token)
             // Sold out behind the cart: the line stays, unavailable.
             let admin = try await server.signedIn(.admin, "admin")
-            let principal = try server.keycat.accounts.authenticate(accessToken: admin.token)
-            var changes = ProductChanges(expectedVersion: try server.keycat.catalog.product(ProductID(rawValue: second)).version)
+            let principal = try await server.keycat.accounts.authenticate(accessToken: admin.token)
+            var changes = await ProductChanges(expectedVersion: try server.keycat.catalog.product(ProductID(rawValue: second)).version)
             changes.stock = 0
-            _ = try server.keycat.catalog.update(ProductID(rawValue: second), changes, by: principal)
+            _ = try await server.keycat.catalog.update(ProductID(rawValue: second), changes, by: principal)
 
             let answer = await server.api.respond(to: APIRequest(
                 method: "GET", target: "/cart", headers: ["Authorization": "Bearer \(buyer.token)"]))
-            let cart = try server.keycat.cart.cart(of: server.keycat.accounts.authenticate(accessToken: buyer.token))
+            let cart = try await server.keycat.cart.cart(of: server.keycat.accounts.authenticate(accessToken: buyer.token))
             #expect(cart.lines.count == 2 && cart.lines.contains { !$0.isAvailable })
             #expect(answer.status == 200)
             #expect(String(decoding: answer.body, as: UTF8.self) == String(decoding: try JSONEncoder.keycat.encode(CartBody(cart)), as: UTF8.self))

@@ -16,7 +16,7 @@ struct WorstCasePageTests {
     @Test("a page of 100 listings, each with the longest title and description and five images, stays under 1.5 MiB")
     func products() async throws {
         try await APITestServer.with { server in
-            let seller = try server.keycat.accounts.createUser(
+            let seller = try await server.keycat.accounts.createUser(
                 SignUpForm(email: "widest@example.com", password: "keycat123", nick: Self.widest(20)), role: .seller,
                 by: .operatorConsole("tests"))
             let images = (0..<5).map { ImageUploadTests.png + [UInt8($0)] }
@@ -28,7 +28,7 @@ struct WorstCasePageTests {
                     delivery: Delivery(fee: Money(won: 999_999), schedule: .nextDawn), stock: 1_000_000 - index)
                 draft.spec = KeyboardSpec(input: .mechanical, connection: .multi, pcb: .hotSwap, switchType: .tactile,
                                           layout: .seventyFivePercent, keycapProfile: .cherry, backlight: true)
-                _ = try server.keycat.catalog.create(draft, for: seller.id, images: images, by: .operatorConsole("tests"))
+                _ = try await server.keycat.catalog.create(draft, for: seller.id, images: images, by: .operatorConsole("tests"))
             }
             let page = try await server.send("GET", "/products?limit=100")
             #expect(page.items.count == 100)
@@ -44,10 +44,10 @@ struct WorstCasePageTests {
         try await APITestServer.with { server in
             let followee = try await server.signedIn(.buyer, "followee")
             for index in 0..<100 {
-                let user = try server.keycat.accounts.createUser(
+                let user = try await server.keycat.accounts.createUser(
                     SignUpForm(email: "f\(index)@example.com", password: "keycat123", nick: Self.widest(20)), role: .buyer,
                     by: .operatorConsole("tests"))
-                _ = try server.keycat.follows.follow(UserID(rawValue: followee.id), by: Principal(userID: user.id, role: .buyer))
+                _ = try await server.keycat.follows.follow(UserID(rawValue: followee.id), by: Principal(userID: user.id, role: .buyer))
             }
             let followers = try await server.send("GET", "/users/\(followee.id)/followers?limit=100")
             #expect(followers.items.count == 100)

@@ -62,9 +62,11 @@ struct AdminAccountsTests {
             // Two buyers apply through the library, as a server would.
             var configuration = database.configuration
             configuration.passwordIterations = 1_000
-            let keycat = try KeyCat.open(configuration)
-            let applicants = try ["park", "choi"].map { name in
-                try keycat.accounts.signUp(SignUpForm(email: "\(name)@example.com", password: "keycat2026", nick: name))
+            let keycat = try await KeyCat.open(configuration)
+            var applicants: [User] = []
+            for name in ["park", "choi"] {
+                applicants.append(try await keycat.accounts.signUp(
+                    SignUpForm(email: "\(name)@example.com", password: "keycat2026", nick: name)))
             }
             let first = try await keycat.sellers.apply(
                 SellerApplicationForm(businessNumber: "220-81-62517", representativeName: "박대표",

@@ -143,11 +143,11 @@ struct AdminCatalogTests {
             #expect(try database.run(["products", "delete", "1", "--db", path]).status == 0)
             #expect(try database.run(["products", "show", "1", "--db", path]).status == 1)
             #expect(try database.run(["products", "delete", "1", "--db", path]).status == 1)
-            let keycat = try KeyCat.open(database.configuration)
+            let keycat = try await KeyCat.open(database.configuration)
             defer { keycat.close() }
-            let actions = try keycat.auditLog.recent(limit: 5).map(\.action)
+            let actions = try await keycat.auditLog.recent(limit: 5).map(\.action)
             #expect(actions.starts(with: ["product.delete", "product.update"]))
-            #expect(try keycat.auditLog.recent(limit: 5).first?.actor == "cli:tester")
+            await #expect(try keycat.auditLog.recent(limit: 5).first?.actor == "cli:tester")
         }
     }
 }

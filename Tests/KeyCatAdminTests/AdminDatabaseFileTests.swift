@@ -31,10 +31,10 @@ struct AdminDatabaseFileTests {
     }
 
     @Test("--db naming the PG simulator's file is exit 3, names the path, and changes neither file")
-    func simulatorFileTypo() throws {
-        try withTemporaryDirectory { directory throws in
+    func simulatorFileTypo() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let path = try seededDatabase(in: directory)
-            try KeyCat.open(.init(databasePath: path)).close()  // opens (creates) keycat.pg.db beside it
+            try await KeyCat.open(.init(databasePath: path)).close()  // opens (creates) keycat.pg.db beside it
             let simulatorFile = directory.appendingPathComponent("keycat.pg.db").path
             let before = (try bytes(path), try bytes(simulatorFile))
             for command in [["products", "list"], ["init"], ["seed", "--file", Self.seedFile], ["db", "check"]] {
@@ -105,13 +105,13 @@ struct AdminDatabaseFileTests {
     }
 
     @Test("db check reports product indexes dropped behind KeyCat's back; init restores them")
-    func missingIndexes() throws {
-        try withTemporaryDirectory { directory throws in
+    func missingIndexes() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let path = try seededDatabase(in: directory)
             let database = try SQLiteDatabase(path: path)
-            let indexes = try database.read { try $0.query(
+            let indexes = try await database.read { try $0.query(
                 "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'products' AND sql IS NOT NULL") { $0.string(0) } }
-            try database.write { connection in for name in indexes { try connection.execute("DROP INDEX \(name)") } }
+            try await database.write { connection in for name in indexes { try connection.execute("DROP INDEX \(name)") } }
             database.close()
             try expectMissing(indexes, path: path)
 

@@ -101,11 +101,11 @@ struct AdminFoundationTests {
     }
 
     @Test("a database from a newer KeyCat is exit 3 and not changed")
-    func newerDatabase() throws {
-        try withTemporaryDirectory { directory throws in
+    func newerDatabase() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let path = directory.appendingPathComponent("future.db").path
             #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
-            try markAsFromTheFuture(path)
+            try await markAsFromTheFuture(path)
             for command in [["init"], ["db", "check"]] {
                 let outcome = try AdminProcess.run(command + ["--db", path])
                 #expect(outcome.status == 3)
@@ -126,18 +126,18 @@ struct AdminFoundationTests {
                 }
                 for try await status in group { #expect(status == 0) }
             }
-            let keycat = try KeyCat.open(.init(databasePath: path))
+            let keycat = try await KeyCat.open(.init(databasePath: path))
             defer { keycat.close() }
-            let inits = try keycat.auditLog.recent(limit: 100).filter { $0.action == "database.init" }
+            let inits = try await keycat.auditLog.recent(limit: 100).filter { $0.action == "database.init" }
             #expect(inits.count == 6)
-            #expect(try keycat.checkHealth().isHealthy)
+            await #expect(try keycat.checkHealth().isHealthy)
         }
     }
 
-    private func markAsFromTheFuture(_ path: String) throws {
+    private func markAsFromTheFuture(_ path: String) async throws {
         let database = try SQLiteDatabase(path: path)
         defer { database.close() }
-        try database.write {
+        try await database.write {
             try $0.run("INSERT INTO schema_migrations VALUES (999, 'from the future', '2030-01-01')")
         }
     }

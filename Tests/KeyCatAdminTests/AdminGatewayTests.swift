@@ -11,25 +11,25 @@ struct AdminGatewayTests {
     }
 
     /// Opens the database (and the simulator beside it) without creating anything.
-    static func open(_ path: String) throws -> KeyCat {
-        try open(KeyCat.Configuration(databasePath: path))
+    static func open(_ path: String) async throws -> KeyCat {
+        try await open(KeyCat.Configuration(databasePath: path))
     }
 
     /// Opens the database `store` names (and the simulator beside it) without creating anything.
-    static func open(_ store: KeyCat.Configuration) throws -> KeyCat {
+    static func open(_ store: KeyCat.Configuration) async throws -> KeyCat {
         var configuration = store
         configuration.createIfMissing = false
         configuration.gatewayLog = DiscardingLogSink()
-        return try KeyCat.open(configuration)
+        return try await KeyCat.open(configuration)
     }
 
     /// Every order with `status`, walking the pages.
-    static func orders(_ keycat: KeyCat, _ status: OrderStatus) throws -> [Order] {
+    static func orders(_ keycat: KeyCat, _ status: OrderStatus) async throws -> [Order] {
         var all: [Order] = []
         var cursor: String?
         repeat {
-            let page = try keycat.orders.list(OrderFilter(status: status), limit: try PageLimit(100), cursor: cursor,
-                                              by: Principal.operatorConsole("tester"))
+            let page = try await keycat.orders.list(OrderFilter(status: status), limit: try PageLimit(100), cursor: cursor,
+                                                    by: Principal.operatorConsole("tester"))
             all += page.items
             cursor = page.nextCursor
         } while cursor != nil
@@ -42,8 +42,8 @@ struct AdminGatewayTests {
         try await withAdminDatabase(store) { database in
             let path = database.argument
             #expect(try database.run(["payments", "simulate", "--db", path, "--orders", "5", "--decline-rate", "0"]).status == 0)
-            let reader = try Self.open(database.configuration)
-            let paid = try reader.orders.list(OrderFilter(status: .paid), by: .operatorConsole("t")).items.first
+            let reader = try await Self.open(database.configuration)
+            let paid = try await reader.orders.list(OrderFilter(status: .paid), by: .operatorConsole("t")).items.first
             reader.close()
             let order = try #require(paid)
             let refund = ["orders", "refund", String(order.id.rawValue), "--db", path, "--amount", "1000", "--reason", "dent"]
@@ -54,7 +54,7 @@ struct AdminGatewayTests {
             let third = try database.run(refund + ["--idempotency-key", "second-dent", "--json"])
             #expect(third.status == 0)
             #expect(try json(third.standardOutput)["refunded_amount"] as? Int == 2_000)
-            let keycat = try Self.open(database.configuration)
+            let keycat = try await Self.open(database.configuration)
             defer { keycat.close() }
             #expect(keycat.paymentSimulator!.cancellations(impUID: order.impUID!).map(\.amount) == [1_000, 1_000])
         }
@@ -62,8 +62,8 @@ struct AdminGatewayTests {
 
     /// SQLite only: the drill restores a SQLite backup of the file.
     @Test("the restore drill from the command line: db check --gateway reports the orphans until reconcile voids them")
-    func restoreDrill() throws {
-        try withTemporaryDirectory { directory throws in
+    func restoreDrill() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let path = directory.appendingPathComponent("shop.db").path
             let backup = directory.appendingPathComponent("backup.db").path
             #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
@@ -73,11 +73,14 @@ struct AdminGatewayTests {
             // The database alone: the PG (the simulator's file) keeps every later payment.
             #expect(try AdminProcess.run(["db", "backup", backup, "--database-only", "--db", path]).status == 0)
             #expect(try AdminProcess.run(simulate + ["--seed", "2"]).status == 0)
-            let (newer, older) = (try Self.open(path), try Self.open(backup))
+            let newer = try await Self.open(path)
+            let older = try await Self.open(backup)
             // Paid, and perhaps on its way since: the sellers ship some of what the buyers pay for.
             let held: [OrderStatus] = [.paid, .shipped, .delivered]
-            let kept = Set(try held.flatMap { try Self.orders(older, $0) }.map(\.merchantUID))
-            let lost = try held.flatMap { try Self.orders(newer, $0) }.filter { !kept.contains($0.merchantUID) }
+            var kept: Set<String> = []
+            var lost: [Order] = []
+            for status in held { kept.formUnion(try await Self.orders(older, status).map(\.merchantUID)) }
+            for status in held { lost += try await Self.orders(newer, status).filter { !kept.contains($0.merchantUID) } }
             newer.close()
             older.close()
             #expect(!lost.isEmpty)

@@ -27,24 +27,26 @@ struct AdminMarketplaceTests {
         var configuration = database.configuration
         configuration.clock = clock
         configuration.passwordIterations = 1_000
-        let keycat = try KeyCat.open(configuration)
+        let keycat = try await KeyCat.open(configuration)
         defer { keycat.close() }
         let console = Principal.operatorConsole("test")
-        func user(_ name: String, _ role: Role) throws -> Principal {
-            let user = try keycat.accounts.createUser(SignUpForm(email: "\(name)@example.com", password: "keycat-\(name)-1", nick: name),
-                                                      role: role, by: console)
+        func user(_ name: String, _ role: Role) async throws -> Principal {
+            let user = try await keycat.accounts.createUser(SignUpForm(email: "\(name)@example.com", password: "keycat-\(name)-1", nick: name),
+                                                            role: role, by: console)
             return Principal(userID: user.id, role: role)
         }
-        let (sellerA, sellerB, buyer) = (try user("seller-a", .seller), try user("seller-b", .seller), try user("buyer", .buyer))
-        func listing(_ title: String, price: Int64, fee: Int64, by seller: Principal) throws -> Product {
-            try keycat.catalog.create(ProductDraft(
+        let sellerA = try await user("seller-a", .seller)
+        let sellerB = try await user("seller-b", .seller)
+        let buyer = try await user("buyer", .buyer)
+        func listing(_ title: String, price: Int64, fee: Int64, by seller: Principal) async throws -> Product {
+            try await keycat.catalog.create(ProductDraft(
                 kind: .commercial, category: .keycap, title: title, content: "Marketplace test listing.",
                 pricing: Pricing(regularPrice: Money(won: price), salePrice: Money(won: price)),
                 delivery: Delivery(fee: Money(won: fee), schedule: .nextDay), stock: 5), for: seller.userID, by: seller)
         }
-        let board = try listing("Board", price: 100_000, fee: 3_000, by: sellerA)
-        let caps = try listing("Caps", price: 20_000, fee: 2_500, by: sellerB)
-        let home = try keycat.addresses.add(try DeliveryAddress.validated(
+        let board = try await listing("Board", price: 100_000, fee: 3_000, by: sellerA)
+        let caps = try await listing("Caps", price: 20_000, fee: 2_500, by: sellerB)
+        let home = try await keycat.addresses.add(try DeliveryAddress.validated(
             recipient: "김민아", phone: "010-1234-5678", postcode: "06236", roadAddress: "서울특별시 강남구 테헤란로 152",
             detail: "12층", request: ""), by: buyer)
         let order = try await keycat.checkout.checkout(CheckoutRequest(.items([
@@ -54,8 +56,8 @@ struct AdminMarketplaceTests {
         let payment = try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number)
         _ = try await keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
         let parcelA = try #require(order.shipments.first { $0.sellerID == sellerA.userID })
-        _ = try keycat.orders.ship(shipment: parcelA.id, carrier: "cj", trackingNumber: "123456789012", by: sellerA)
-        let delivered = try keycat.orders.deliver(shipment: parcelA.id, by: sellerA)
+        _ = try await keycat.orders.ship(shipment: parcelA.id, carrier: "cj", trackingNumber: "123456789012", by: sellerA)
+        let delivered = try await keycat.orders.deliver(shipment: parcelA.id, by: sellerA)
         return History(period: lastMonth, sellerA: sellerA.userID, sellerB: sellerB.userID, order: delivered)
     }
 

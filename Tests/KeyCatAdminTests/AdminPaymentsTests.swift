@@ -53,10 +53,10 @@ struct AdminPaymentsTests {
             var configuration = KeyCat.Configuration(databasePath: path)
             configuration.createIfMissing = false
             configuration.migrates = false
-            let observer = try KeyCat.open(configuration)
+            let observer = try await KeyCat.open(configuration)
             var seen = 0
             for _ in 0..<4_000 where seen < 20 {
-                seen = (try? observer.orders.list(limit: try PageLimit(20), by: Principal.operatorConsole("tester")).items.count) ?? 0
+                seen = (try? await observer.orders.list(limit: try PageLimit(20), by: Principal.operatorConsole("tester")).items.count) ?? 0
                 try await Task.sleep(for: .milliseconds(5))
             }
             observer.close()
@@ -102,9 +102,9 @@ struct AdminPaymentsTests {
             #expect(try database.run(["orders", "refund", c, "--db", path]).status == 2)  // --reason is required
             #expect(try database.run(["db", "check", "--db", path]).status == 0)
 
-            let keycat = try KeyCat.open(database.configuration)
+            let keycat = try await KeyCat.open(database.configuration)
             defer { keycat.close() }
-            let actions = try keycat.auditLog.recent(limit: 10).filter { $0.action.hasPrefix("order.") }
+            let actions = try await keycat.auditLog.recent(limit: 10).filter { $0.action.hasPrefix("order.") }
             #expect(Set(actions.map(\.action)) == ["order.ship", "order.deliver", "order.refund", "order.cancel"])
             #expect(actions.allSatisfy { $0.actor == "cli:tester" }, "\(actions.map(\.actor))")
         }

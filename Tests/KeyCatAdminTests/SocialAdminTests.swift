@@ -16,36 +16,36 @@ private struct SocialFixture {
     let reviews: [ReviewID]
     var path: String { database.argument }
 
-    init(_ database: AdminDatabase) throws {
+    init(_ database: AdminDatabase) async throws {
         self.database = database
         var configuration = database.configuration
         configuration.passwordIterations = 1_000
         configuration.purchaseHistory = EveryPurchaseEligible()
         let clock = TestClock()
         configuration.clock = clock
-        let keycat = try KeyCat.open(configuration)
+        let keycat = try await KeyCat.open(configuration)
         defer { keycat.close() }
         let console = Principal.operatorConsole("tester")
-        func user(_ name: String, _ role: Role) throws -> Principal {
-            let user = try keycat.accounts.createUser(
+        func user(_ name: String, _ role: Role) async throws -> Principal {
+            let user = try await keycat.accounts.createUser(
                 SignUpForm(email: "\(name)@example.com", password: "keycat123", nick: name), role: role, by: console)
             return user.principal
         }
-        let seller = try user("seller", .seller)
+        let seller = try await user("seller", .seller)
         let draft = ProductDraft(
             kind: .commercial, category: .keycap, title: "GMK 체리 키캡", content: "PBT 이중사출",
             pricing: Pricing(regularPrice: Money(won: 90_000), salePrice: Money(won: 80_000)),
             delivery: Delivery(fee: Money(won: 3_000), schedule: .standard), stock: 5)
-        product = try keycat.catalog.create(draft, for: seller.userID, by: seller).id
+        product = try await keycat.catalog.create(draft, for: seller.userID, by: seller).id
         var written: [ReviewID] = []
         for (index, rating) in [5, 3, 4].enumerated() {
             clock.advance(by: 60)
-            let buyer = try user("buyer\(index)", .buyer)
-            written.append(try keycat.reviews.write(
+            let buyer = try await user("buyer\(index)", .buyer)
+            await written.append(try keycat.reviews.write(
                 ReviewForm(rating: rating, content: "리뷰 \(index): 만족스러운 구매였습니다."), of: product, by: buyer).id)
             if index == 0 {
-                try keycat.bookmarks.add(product, by: buyer)
-                try keycat.follows.follow(seller.userID, by: buyer)
+                try await keycat.bookmarks.add(product, by: buyer)
+                try await keycat.follows.follow(seller.userID, by: buyer)
             }
         }
         reviews = written
@@ -54,7 +54,7 @@ private struct SocialFixture {
     func tamper(_ sql: String) throws { try database.execute(sql) }
 
     /// KeyCat on the fixture's database, as a server would open it.
-    func open() throws -> KeyCat { try KeyCat.open(database.configuration) }
+    func open() async throws -> KeyCat { try await KeyCat.open(database.configuration) }
 }
 
 @Suite("keycat-admin reviews and the counter checks")
@@ -70,14 +70,14 @@ struct SocialAdminTests {
     func tamperedCounter(_ store: TestStore, _ edit: (String, String)) async throws {
         let (sql, counter) = edit
         try await withAdminDatabase(store, initialised: false) { database in
-            let fixture = try SocialFixture(database)
-            let keycat = try fixture.open()
-            #expect(try keycat.checkHealth().isHealthy)
+            let fixture = try await SocialFixture(database)
+            let keycat = try await fixture.open()
+            await #expect(try keycat.checkHealth().isHealthy)
             keycat.close()
             try fixture.tamper(sql)
-            let reopened = try fixture.open()
+            let reopened = try await fixture.open()
             defer { reopened.close() }
-            let problems = try reopened.checkHealth().invariantProblems
+            let problems = try await reopened.checkHealth().invariantProblems
             #expect(problems.count == 1, "\(problems)")
             #expect(problems.first?.contains(counter) == true, "\(problems)")
         }
@@ -86,7 +86,7 @@ struct SocialAdminTests {
     @Test("db check exits 1 and reports a tampered counter; it exits 0 before", arguments: TestStore.allCases)
     func databaseCheckProcess(_ store: TestStore) async throws {
         try await withAdminDatabase(store, initialised: false) { database in
-            let fixture = try SocialFixture(database)
+            let fixture = try await SocialFixture(database)
             #expect(try database.run(["db", "check", "--db", fixture.path]).status == 0)
             try fixture.tamper("UPDATE products SET bookmark_count = 5 WHERE id = \(fixture.product)")
             let human = try database.run(["db", "check", "--db", fixture.path])
@@ -103,7 +103,7 @@ struct SocialAdminTests {
     @Test("reviews list pages newest first in a table and in JSON", arguments: TestStore.allCases)
     func list(_ store: TestStore) async throws {
         try await withAdminDatabase(store, initialised: false) { database in
-            let fixture = try SocialFixture(database)
+            let fixture = try await SocialFixture(database)
             let human = try database.run(["reviews", "list", "--product", "\(fixture.product)", "--db", fixture.path])
             #expect(human.status == 0, "\(human.standardError)")
             #expect(human.standardOutput.hasPrefix("ID"))
@@ -129,18 +129,18 @@ struct SocialAdminTests {
     @Test("reviews delete removes the review, corrects the rating and is audited; again is not found", arguments: TestStore.allCases)
     func delete(_ store: TestStore) async throws {
         try await withAdminDatabase(store, initialised: false) { database in
-            let fixture = try SocialFixture(database)
+            let fixture = try await SocialFixture(database)
             let target = fixture.reviews[0]
             let outcome = try database.run(["reviews", "delete", "\(target)", "--db", fixture.path])
             #expect(outcome.status == 0, "\(outcome.standardError)")
             #expect(outcome.standardOutput.contains("Deleted review \(target)"))
 
-            let keycat = try fixture.open()
-            let product = try keycat.catalog.product(fixture.product)
+            let keycat = try await fixture.open()
+            let product = try await keycat.catalog.product(fixture.product)
             #expect(product.ratingCount == 2 && product.ratingSum == 7)
-            let audit = try keycat.auditLog.recent(limit: 10).first { $0.action == "review.delete" }
+            let audit = try await keycat.auditLog.recent(limit: 10).first { $0.action == "review.delete" }
             #expect(audit?.actor == "cli:tester" && audit?.target == "review:\(target)")
-            #expect(try keycat.checkHealth().isHealthy)
+            await #expect(try keycat.checkHealth().isHealthy)
             keycat.close()
 
             let again = try database.run(["reviews", "delete", "\(target)", "--db", fixture.path, "--json"])

@@ -10,7 +10,7 @@ struct AccountServiceTests {
     func signUp(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
             let birthday = try CalendarDate(year: 1995, month: 5, day: 17)
-            let user = try harness.accounts.signUp(SignUpForm(
+            let user = try await harness.accounts.signUp(SignUpForm(
                 email: " Kim@Example.COM ", password: "keycat2026", nick: " 키캣러버 ",
                 phone: "010-1234-5678", birthday: birthday))
             #expect(user.email == "kim@example.com")
@@ -19,7 +19,7 @@ struct AccountServiceTests {
             #expect(user.birthday == birthday)
             #expect(user.role == .buyer)
             #expect(user.isActive)
-            #expect(try harness.users.find(user.id) == user)
+            await #expect(try harness.users.find(user.id) == user)
         }
     }
 
@@ -37,11 +37,11 @@ struct AccountServiceTests {
     func signUpValidation(_ backend: Backend, _ invalid: (SignUpForm, String)) async throws {
         let (form, field) = invalid
         try await withAccounts(backend) { harness in
-            let error = keycatError { try harness.accounts.signUp(form) }
+            let error = await keycatError { try await harness.accounts.signUp(form) }
             #expect(error?.code == .validation)
             #expect(error?.context["field"] == field)
             #expect(error.map { !$0.description.contains(form.password) } == true)
-            let stored = try harness.users.list(after: nil, limit: 10)
+            let stored = try await harness.users.list(after: nil, limit: 10)
             #expect(stored.isEmpty)
         }
     }
@@ -49,8 +49,8 @@ struct AccountServiceTests {
     @Test("an email already used, in any case, is a duplicate", arguments: Backend.allCases)
     func duplicateEmail(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            _ = try harness.signUp("kim@example.com")
-            let error = keycatError { try harness.signUp("KIM@example.com", nick: "other") }
+            _ = try await harness.signUp("kim@example.com")
+            let error = await keycatError { try await harness.signUp("KIM@example.com", nick: "other") }
             #expect(error?.code == .duplicate)
             #expect(error?.context["field"] == "email")
         }
@@ -59,9 +59,9 @@ struct AccountServiceTests {
     @Test("a user reads and updates their own profile, image reference included", arguments: Backend.allCases)
     func profile(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            let user = try harness.signUp()
+            let user = try await harness.signUp()
             harness.clock.advance(by: 60)
-            let updated = try harness.accounts.updateProfile(
+            let updated = try await harness.accounts.updateProfile(
                 ProfileUpdate(nick: "kimchi", phone: .set("010 9999 0000"),
                               birthday: .set(CalendarDate(year: 2000, month: 2, day: 29)),
                               profileImage: .set("https://cdn.example.com/users/1/avatar.webp")),
@@ -70,8 +70,8 @@ struct AccountServiceTests {
             #expect(updated.phone == "01099990000")
             #expect(updated.profileImage == "https://cdn.example.com/users/1/avatar.webp")
             #expect(updated.updatedAt == harness.clock.now())
-            #expect(try harness.accounts.profile(of: user.id, by: user.principal) == updated)
-            let cleared = try harness.accounts.updateProfile(ProfileUpdate(phone: .clear, profileImage: .clear), by: user.principal)
+            await #expect(try harness.accounts.profile(of: user.id, by: user.principal) == updated)
+            let cleared = try await harness.accounts.updateProfile(ProfileUpdate(phone: .clear, profileImage: .clear), by: user.principal)
             #expect(cleared.phone == nil && cleared.profileImage == nil && cleared.nick == "kimchi")
         }
     }
@@ -84,40 +84,40 @@ struct AccountServiceTests {
     func profileValidation(_ backend: Backend, _ invalid: (ProfileUpdate, String)) async throws {
         let (update, field) = invalid
         try await withAccounts(backend) { harness in
-            let user = try harness.signUp()
-            #expect(keycatError { try harness.accounts.updateProfile(update, by: user.principal) }?.context["field"] == field)
-            #expect(try harness.users.find(user.id) == user)
+            let user = try await harness.signUp()
+            #expect(await keycatError { try await harness.accounts.updateProfile(update, by: user.principal) }?.context["field"] == field)
+            await #expect(try harness.users.find(user.id) == user)
         }
     }
 
     @Test("someone else's profile is not_owner, except for an admin", arguments: Backend.allCases)
     func profileOwnership(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            let kim = try harness.signUp("kim@example.com")
-            let lee = try harness.signUp("lee@example.com", nick: "lee")
-            #expect(keycatError { try harness.accounts.profile(of: kim.id, by: lee.principal) }?.code == .notOwner)
+            let kim = try await harness.signUp("kim@example.com")
+            let lee = try await harness.signUp("lee@example.com", nick: "lee")
+            #expect(await keycatError { try await harness.accounts.profile(of: kim.id, by: lee.principal) }?.code == .notOwner)
             let admin = Principal(userID: UserID(99), role: .admin)
-            #expect(try harness.accounts.profile(of: kim.id, by: admin) == kim)
-            #expect(keycatError { try harness.accounts.profile(of: UserID(404), by: admin) }?.code == .notFound)
+            await #expect(try harness.accounts.profile(of: kim.id, by: admin) == kim)
+            #expect(await keycatError { try await harness.accounts.profile(of: UserID(404), by: admin) }?.code == .notFound)
         }
     }
 
     @Test("withdrawal keeps the row, revokes refresh tokens, refuses log-in and frees the email", arguments: Backend.allCases)
     func withdraw(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            let user = try harness.signUp()
-            let pair = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
-            try harness.accounts.withdraw(by: user.principal)
-            let stored = try #require(try harness.users.find(user.id))
+            let user = try await harness.signUp()
+            let pair = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            try await harness.accounts.withdraw(by: user.principal)
+            let stored = try await #require(try harness.users.find(user.id))
             #expect(stored.withdrawnAt == harness.clock.now())
-            #expect(keycatError { try harness.accounts.refresh(pair.refreshToken) }?.code == .refreshTokenExpired)
-            #expect(keycatError { try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026") }?.code
+            #expect(await keycatError { try await harness.accounts.refresh(pair.refreshToken) }?.code == .refreshTokenExpired)
+            #expect(await keycatError { try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026") }?.code
                 == .invalidCredentials)
-            #expect(keycatError { try harness.accounts.profile(of: user.id, by: user.principal) }?.code == .notFound)
-            #expect(keycatError { try harness.accounts.updateProfile(ProfileUpdate(nick: "again"), by: user.principal) }?.code
+            #expect(await keycatError { try await harness.accounts.profile(of: user.id, by: user.principal) }?.code == .notFound)
+            #expect(await keycatError { try await harness.accounts.updateProfile(ProfileUpdate(nick: "again"), by: user.principal) }?.code
                 == .notFound)
-            #expect(keycatError { try harness.accounts.withdraw(by: user.principal) }?.code == .notFound)
-            let again = try harness.signUp()
+            #expect(await keycatError { try await harness.accounts.withdraw(by: user.principal) }?.code == .notFound)
+            let again = try await harness.signUp()
             #expect(again.id != user.id)
         }
     }
@@ -126,25 +126,25 @@ struct AccountServiceTests {
     func operatorUsers(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
             let console = Principal.operatorConsole("root")
-            let admin = try harness.accounts.createUser(
+            let admin = try await harness.accounts.createUser(
                 SignUpForm(email: "ops@keycat.kr", password: "operator1", nick: "ops"), role: .admin, by: console)
             #expect(admin.role == .admin)
-            for index in 0..<4 { _ = try harness.signUp("user\(index)@example.com", nick: "user\(index)") }
+            for index in 0..<4 { _ = try await harness.signUp("user\(index)@example.com", nick: "user\(index)") }
             var seen: [UserID] = []
             var cursor: String?
             repeat {
-                let page = try harness.accounts.listUsers(limit: PageLimit(2), cursor: cursor, by: console)
+                let page = try await harness.accounts.listUsers(limit: PageLimit(2), cursor: cursor, by: console)
                 seen += page.items.map(\.id)
                 cursor = page.nextCursor
             } while cursor != nil
             #expect(seen == (1...5).map { UserID(Int64($0)) })
-            let buyer = try harness.signUp("buyer@example.com", nick: "buyer")
-            #expect(keycatError { try harness.accounts.listUsers(by: buyer.principal) }?.code == .forbidden)
-            #expect(keycatError {
-                try harness.accounts.createUser(SignUpForm(email: "x@example.com", password: "keycat2026", nick: "xx"),
-                                                role: .admin, by: buyer.principal)
+            let buyer = try await harness.signUp("buyer@example.com", nick: "buyer")
+            #expect(await keycatError { try await harness.accounts.listUsers(by: buyer.principal) }?.code == .forbidden)
+            #expect(await keycatError {
+                try await harness.accounts.createUser(SignUpForm(email: "x@example.com", password: "keycat2026", nick: "xx"),
+                                                      role: .admin, by: buyer.principal)
             }?.code == .forbidden)
-            #expect(keycatError { try harness.accounts.listUsers(cursor: "bm90LWEtY3Vyc29y", by: console) }?.code == .invalidCursor)
+            #expect(await keycatError { try await harness.accounts.listUsers(cursor: "bm90LWEtY3Vyc29y", by: console) }?.code == .invalidCursor)
         }
     }
 }

@@ -19,13 +19,13 @@ struct AuditQueryPlanTests {
         try await withTestDatabase { database in
             let log = SQLiteAuditLog(database: database)
             for number in 0..<30 {
-                try log.record(AuditEntry(actor: "cli:\(number % 3)", action: "order.\(number % 5)", target: "order:\(number)",
-                                          at: Date(timeIntervalSince1970: 1_767_225_600 + Double(number))))
+                try await log.record(AuditEntry(actor: "cli:\(number % 3)", action: "order.\(number % 5)", target: "order:\(number)",
+                                                at: Date(timeIntervalSince1970: 1_767_225_600 + Double(number))))
             }
             var captured: [String] = []
-            let entries = try log.entries(matching: filter, after: CursorPosition(sortKey: Int64.max, id: Int64.max), limit: 5)
+            let entries = try await log.entries(matching: filter, after: CursorPosition(sortKey: Int64.max, id: Int64.max), limit: 5)
             #expect(entries.count <= 5)
-            try database.read { connection in
+            try await database.read { connection in
                 var sql = "EXPLAIN QUERY PLAN SELECT id FROM audit_log WHERE "
                 if let actor = filter.actor { sql += "actor = '\(actor)' AND " }
                 if let action = filter.action { sql += "action = '\(action)' AND " }

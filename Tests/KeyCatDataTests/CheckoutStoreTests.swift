@@ -32,9 +32,9 @@ struct CheckoutStoreTests {
                 return try await group.reduce(into: [Bool]()) { $0.append($1) }
             }
             #expect(outcomes.allSatisfy { $0 })
-            #expect(try shop.orders.payments(of: order.id).count == 1)
-            #expect(try shop.orders.find(order.id)?.status == .paid)
-            #expect(try shop.stock() == 1)
+            await #expect(try shop.orders.payments(of: order.id).count == 1)
+            await #expect(try shop.orders.find(order.id)?.status == .paid)
+            await #expect(try shop.stock() == 1)
         }
     }
 
@@ -42,11 +42,11 @@ struct CheckoutStoreTests {
     func forged(_ backend: Backend) async throws {
         try await withCommerce(backend) { shop in
             let order = try await shop.order()
-            #expect(try shop.stock() == 2)
+            await #expect(try shop.stock() == 2)
             shop.gateway.add(GatewayPayment(impUID: "imp_2", merchantUID: order.merchantUID, status: .paid, amount: Money(won: 1)))
             await #expect(throws: KeyCatError.self) { try await shop.checkout.confirm(order.id, impUID: "imp_2", by: shop.buyer) }
-            #expect(try shop.orders.find(order.id)?.status == .failed)
-            #expect(try shop.stock() == 3)
+            await #expect(try shop.orders.find(order.id)?.status == .failed)
+            await #expect(try shop.stock() == 3)
             #expect(shop.gateway.payments.withLock { $0["imp_2"]?.status } == .cancelled)
         }
     }
@@ -55,8 +55,8 @@ struct CheckoutStoreTests {
     func cartCheckout(_ backend: Backend) async throws {
         try await withCommerce(backend) { shop in
             let service = CartService(carts: shop.carts, products: shop.products, clock: shop.clock)
-            try service.add(shop.product.id, quantity: 90, by: shop.buyer)
-            let cart = try service.add(shop.product.id, quantity: 90, by: shop.buyer)
+            try await service.add(shop.product.id, quantity: 90, by: shop.buyer)
+            let cart = try await service.add(shop.product.id, quantity: 90, by: shop.buyer)
             #expect(cart.lines.first?.quantity == 99 && cart.lines.first?.isAvailable == false)
             do {
                 _ = try await shop.checkout.checkout(CheckoutRequest(.cart), by: shop.buyer)
@@ -64,7 +64,7 @@ struct CheckoutStoreTests {
             } catch let error as KeyCatError {
                 #expect(error.code == .outOfStock && error.context["available"] == "3")
             }
-            #expect(try shop.stock() == 3)
+            await #expect(try shop.stock() == 3)
         }
     }
 
@@ -75,7 +75,7 @@ struct CheckoutStoreTests {
             #expect(outcomes.sold == 3)
             #expect(outcomes.outOfStock == 9)
             #expect(outcomes.other.isEmpty)
-            let left = try shop.stock()
+            let left = try await shop.stock()
             #expect(left == 0)
         }
     }
@@ -85,7 +85,7 @@ struct CheckoutStoreTests {
     func twoServers() async throws {
         try await withTwoPostgresServers { first, second in
             let clock = TestClock()
-            let (product, buyer) = try CommerceHarness.stock(first, units: 5, clock: clock)
+            let (product, buyer) = try await CommerceHarness.stock(first, units: 5, clock: clock)
             let servers = [first, second].map {
                 CommerceHarness.stored($0, product: product, buyer: buyer, clock: clock, gateway: FakeGateway())
             }
@@ -93,8 +93,8 @@ struct CheckoutStoreTests {
             #expect(outcomes.sold == 5)
             #expect(outcomes.outOfStock == 11)
             #expect(outcomes.other.isEmpty)
-            #expect(try servers[1].stock() == 0)
-            let taken = try first.read { connection in
+            await #expect(try servers[1].stock() == 0)
+            let taken = try await first.read { connection in
                 try connection.queryOne("SELECT coalesce(sum(quantity), 0) FROM order_lines", []) { $0.int(0) }
             }
             #expect(taken == 5)
@@ -104,10 +104,10 @@ struct CheckoutStoreTests {
     @Test("the repositories' writes on Postgres are serializable, as SQLite's single writer is",
           .enabled(if: PostgresTestServer.isConfigured || PostgresTestServer.isCI, Comment(rawValue: PostgresTestServer.skipReason)))
     func serializableWrites() async throws {
-        func isolation(_ database: some SQLDatabase) throws -> String? {
-            try database.write { try $0.queryOne("SHOW transaction_isolation", []) { $0.string(0) } }
+        func isolation(_ database: some SQLDatabase) async throws -> String? {
+            try await database.write { try $0.queryOne("SHOW transaction_isolation", []) { $0.string(0) } }
         }
-        let level = try await withPostgresTestDatabase { try isolation($0) }
+        let level = try await withPostgresTestDatabase { try await isolation($0) }
         #expect(level == "serializable")
     }
 

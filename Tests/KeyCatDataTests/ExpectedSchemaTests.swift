@@ -18,8 +18,8 @@ struct ExpectedSchemaTests {
         return database
     }
 
-    private func productIndexes(_ database: SQLiteDatabase) throws -> [String] {
-        try database.read { try $0.query(
+    private func productIndexes(_ database: SQLiteDatabase) async throws -> [String] {
+        try await database.read { try $0.query(
             "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'products' AND sql IS NOT NULL ORDER BY name"
         ) { $0.string(0) } }
     }
@@ -37,53 +37,53 @@ struct ExpectedSchemaTests {
     }
 
     @Test("the expected set is read from the migrations themselves and matches a freshly migrated file")
-    func expectedSet() throws {
-        try withTemporaryDirectory { directory throws in
+    func expectedSet() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let database = try migrated(directory)
             defer { database.close() }
             let names = Set(ExpectedSchema.objects.map(\.name))
             #expect(names.isSuperset(of: ["products", "users", "orders", "schema_migrations"]))
-            #expect(names.isSuperset(of: try productIndexes(database)))
-            #expect(try database.read { try ExpectedSchema.problems(on: $0) }.isEmpty)
+            #expect(names.isSuperset(of: try await productIndexes(database)))
+            #expect(try await database.read { try ExpectedSchema.problems(on: $0) }.isEmpty)
         }
     }
 
     @Test("dropped product indexes are reported one by one, restored in one go, and list queries use them again")
-    func droppedIndexes() throws {
-        try withTemporaryDirectory { directory throws in
+    func droppedIndexes() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let database = try migrated(directory)
             defer { database.close() }
-            let indexes = try productIndexes(database)
+            let indexes = try await productIndexes(database)
             #expect(indexes.count >= 3)
             #expect(try newestPagePlan(database).contains("INDEX"))
-            try database.write { connection in
+            try await database.write { connection in
                 for name in indexes { try connection.execute("DROP INDEX \(name)") }
             }
             #expect(!(try newestPagePlan(database)).contains("INDEX"))
-            let problems = try database.read { try ExpectedSchema.problems(on: $0) }
+            let problems = try await database.read { try ExpectedSchema.problems(on: $0) }
             #expect(problems.count == indexes.count)
             for name in indexes { #expect(problems.contains { $0.contains("index \(name) is missing") }, "\(problems)") }
 
-            #expect(try ExpectedSchema.restoreMissing(database).sorted() == indexes)
-            #expect(try database.read { try ExpectedSchema.problems(on: $0) }.isEmpty)
+            #expect(try await ExpectedSchema.restoreMissing(database).sorted() == indexes)
+            #expect(try await database.read { try ExpectedSchema.problems(on: $0) }.isEmpty)
             let restoredPlan = try newestPagePlan(database)
             #expect(restoredPlan.contains("INDEX"), "\(restoredPlan)")
-            #expect(try ExpectedSchema.restoreMissing(database).isEmpty)
+            #expect(try await ExpectedSchema.restoreMissing(database).isEmpty)
         }
     }
 
     @Test("a missing table and an altered index are reported, and the health check carries them")
-    func otherDepartures() throws {
-        try withTemporaryDirectory { directory throws in
+    func otherDepartures() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let database = try migrated(directory)
             defer { database.close() }
-            let index = try #require(try productIndexes(database).first)
-            try database.write { connection in
+            let index = try await #require(try productIndexes(database).first)
+            try await database.write { connection in
                 try connection.execute("DROP TABLE follows")
                 try connection.execute("DROP INDEX \(index)")
                 try connection.execute("CREATE INDEX \(index) ON products (id)")
             }
-            let health = try DatabaseHealth.check(database)
+            let health = try await DatabaseHealth.check(database)
             #expect(health.schemaProblems.contains("table follows is missing"), "\(health.schemaProblems)")
             #expect(health.schemaProblems.contains { $0.hasPrefix("index \(index) differs") })
             #expect(!health.isHealthy)
@@ -91,12 +91,12 @@ struct ExpectedSchemaTests {
     }
 
     @Test("a database at an older version is told to migrate, not flooded with missing objects")
-    func olderVersion() throws {
-        try withTemporaryDirectory { directory throws in
+    func olderVersion() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let database = try SQLiteDatabase(path: directory.appendingPathComponent("old.db").path)
             defer { database.close() }
             try SQLiteMigrator(migrations: Array(KeyCatSchema.migrations.prefix(1))).migrate(database)
-            let problems = try database.read { try ExpectedSchema.problems(on: $0) }
+            let problems = try await database.read { try ExpectedSchema.problems(on: $0) }
             #expect(problems.count == 1)
             #expect(problems.first?.contains("keycat-admin init") == true)
         }

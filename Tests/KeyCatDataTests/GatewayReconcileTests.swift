@@ -22,7 +22,7 @@ struct GatewayReconcileTests {
             #expect(voided.orphansVoided == 1)
             #expect(shop.gateway.payments.withLock { $0["imp_lost"]?.status } == .cancelled)
             #expect(try await shop.checkout.reconcile(gateway: .off).gatewayPaymentsChecked == 0)
-            #expect(try shop.orders.find(order.id)?.status == .paid)
+            await #expect(try shop.orders.find(order.id)?.status == .paid)
         }
     }
 }

@@ -22,13 +22,13 @@ struct HostileInputStoreTests {
             for (index, nick) in nicks.enumerated() {
                 let email = "user\(index)@example.com"
                 do {
-                    let user = try harness.signUp(email, nick: nick)
-                    #expect(try harness.users.find(user.id)?.nick == nick, "stored byte for byte on \(backend)")
+                    let user = try await harness.signUp(email, nick: nick)
+                    await #expect(try harness.users.find(user.id)?.nick == nick, "stored byte for byte on \(backend)")
                     codes.append(nil)
                 } catch let error as KeyCatError {
                     codes.append(error.code)
                     // The refusal wrote nothing: the email is still free.
-                    #expect(try harness.signUp(email, nick: "clean\(index)").nick == "clean\(index)")
+                    await #expect(try harness.signUp(email, nick: "clean\(index)").nick == "clean\(index)")
                 }
             }
         }
@@ -58,13 +58,13 @@ struct HostileInputStoreTests {
           arguments: Backend.allCases)
     func nulInEmail(_ backend: Backend) async throws {
         try await withAccounts(backend, throttle: .standard) { harness in
-            #expect(keycatError { try harness.signUp("ki\u{0}m@example.com") }?.code == .validation)
-            _ = try harness.signUp("kim@example.com")
+            #expect(await keycatError { try await harness.signUp("ki\u{0}m@example.com") }?.code == .validation)
+            _ = try await harness.signUp("kim@example.com")
             for email in ["kim\u{0}@example.com", "kim@example.com\u{0}", "\u{0}"] {
-                #expect(keycatError { try harness.accounts.logIn(email: email, password: "keycat2026") }?.code
+                #expect(await keycatError { try await harness.accounts.logIn(email: email, password: "keycat2026") }?.code
                         == .invalidCredentials, "\(email.debugDescription) on \(backend)")
             }
-            _ = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            _ = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
         }
     }
 }

@@ -21,26 +21,26 @@ struct InMemoryCatalogImageTests {
     }
 
     @Test("an image goes at the end and bumps the version; the bytes are kept")
-    func add() throws {
-        let product = try catalog.create(CatalogFixture.listings[0].draft, for: seller.userID, images: [png], by: seller)
+    func add() async throws {
+        let product = try await catalog.create(CatalogFixture.listings[0].draft, for: seller.userID, images: [png], by: seller)
         let gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0]
-        let updated = try catalog.addImage(gif, to: product.id, expectedVersion: product.version, by: seller)
+        let updated = try await catalog.addImage(gif, to: product.id, expectedVersion: product.version, by: seller)
         #expect(updated.images.map(\.format) == [.png, .gif])
         #expect(updated.version == product.version + 1)
         #expect(try images.load(updated.images[1]) == gif)
     }
 
     @Test("a stale version, a sixth image, bytes that are no image, another seller and a deleted listing are refused; nothing changes")
-    func refusals() throws {
-        let product = try catalog.create(CatalogFixture.listings[0].draft, for: seller.userID, images: [png, png, png, png], by: seller)
+    func refusals() async throws {
+        let product = try await catalog.create(CatalogFixture.listings[0].draft, for: seller.userID, images: [png, png, png, png], by: seller)
         let other = Principal(userID: UserID(99), role: .seller)
-        #expect(keycatError { try catalog.addImage(png, to: product.id, expectedVersion: 7, by: seller) }?.code == .versionConflict)
-        #expect(keycatError { try catalog.addImage(Array("text".utf8), to: product.id, by: seller) }?.context["field"] == "images")
-        #expect(keycatError { try catalog.addImage(png, to: product.id, by: other) }?.code == .notOwner)
-        #expect(try catalog.product(product.id) == product)
-        _ = try catalog.addImage(png, to: product.id, by: seller)
-        #expect(keycatError { try catalog.addImage(png, to: product.id, by: seller) }?.context["field"] == "images")
-        try catalog.delete(product.id, by: seller)
-        #expect(keycatError { try catalog.addImage(png, to: product.id, by: seller) }?.code == .notFound)
+        #expect(await keycatError { try await catalog.addImage(png, to: product.id, expectedVersion: 7, by: seller) }?.code == .versionConflict)
+        #expect(await keycatError { try await catalog.addImage(Array("text".utf8), to: product.id, by: seller) }?.context["field"] == "images")
+        #expect(await keycatError { try await catalog.addImage(png, to: product.id, by: other) }?.code == .notOwner)
+        #expect(try await catalog.product(product.id) == product)
+        _ = try await catalog.addImage(png, to: product.id, by: seller)
+        #expect(await keycatError { try await catalog.addImage(png, to: product.id, by: seller) }?.context["field"] == "images")
+        try await catalog.delete(product.id, by: seller)
+        #expect(await keycatError { try await catalog.addImage(png, to: product.id, by: seller) }?.code == .notFound)
     }
 }

@@ -125,8 +125,8 @@ struct InMemoryCheckoutTests {
     @Test("the cart adds up to the cap and checkout from it names what ran out")
     func cartCheckout() async throws {
         let service = CartService(carts: carts, products: OneProduct(product: product), clock: clock)
-        try service.add(product.id, quantity: 90, by: buyer)
-        let cart = try service.add(product.id, quantity: 90, by: buyer)
+        try await service.add(product.id, quantity: 90, by: buyer)
+        let cart = try await service.add(product.id, quantity: 90, by: buyer)
         #expect(cart.lines.first?.quantity == 99 && cart.lines.first?.isAvailable == false)
         do {
             _ = try await checkout.checkout(CheckoutRequest(.cart), by: buyer)

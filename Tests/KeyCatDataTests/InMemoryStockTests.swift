@@ -17,15 +17,15 @@ struct InMemoryStockTests {
     }
 
     @Test("adjustments and a new stock are ledger movements that add up to the stock, each audited")
-    func movementsAddUp() throws {
+    func movementsAddUp() async throws {
         var draft = CatalogFixture.listings[0].draft
         draft.stock = 5
-        let product = try catalog.create(draft, for: seller.userID, by: seller)
-        _ = try catalog.adjustStock(product.id, by: StockAdjustment(change: 4, reason: "delivery"), by: seller)
+        let product = try await catalog.create(draft, for: seller.userID, by: seller)
+        _ = try await catalog.adjustStock(product.id, by: StockAdjustment(change: 4, reason: "delivery"), by: seller)
         var changes = ProductChanges(expectedVersion: nil)
         changes.stock = 2
-        let updated = try catalog.update(product.id, changes, by: seller)
-        let history = try catalog.stockHistory(product.id, by: seller).items
+        let updated = try await catalog.update(product.id, changes, by: seller)
+        let history = try await catalog.stockHistory(product.id, by: seller).items
         #expect(history.map(\.kind) == [.listed, .adjustment, .adjustment])
         #expect(history.map(\.change) == [5, 4, -7])
         #expect(history.reduce(0) { $0 + $1.change } == updated.stock)
@@ -34,14 +34,14 @@ struct InMemoryStockTests {
     }
 
     @Test("an adjustment below zero or above a million is refused and changes nothing")
-    func bounds() throws {
+    func bounds() async throws {
         var draft = CatalogFixture.listings[0].draft
         draft.stock = 1
-        let product = try catalog.create(draft, for: seller.userID, by: seller)
-        #expect(keycatError { try catalog.adjustStock(product.id, by: StockAdjustment(change: -2, reason: "count"), by: seller) }?.code == .validation)
-        #expect(keycatError { try catalog.adjustStock(product.id, by: StockAdjustment(change: 1_000_000, reason: "count"), by: seller) }?.code == .validation)
-        #expect(try catalog.product(product.id).stock == 1)
-        #expect(try catalog.stockHistory(product.id, by: seller).items.count == 1)
+        let product = try await catalog.create(draft, for: seller.userID, by: seller)
+        #expect(await keycatError { try await catalog.adjustStock(product.id, by: StockAdjustment(change: -2, reason: "count"), by: seller) }?.code == .validation)
+        #expect(await keycatError { try await catalog.adjustStock(product.id, by: StockAdjustment(change: 1_000_000, reason: "count"), by: seller) }?.code == .validation)
+        #expect(try await catalog.product(product.id).stock == 1)
+        #expect(try await catalog.stockHistory(product.id, by: seller).items.count == 1)
         #expect(products.auditEntries.isEmpty)
     }
 }

@@ -101,7 +101,7 @@ struct JWTAccessTokenCodecTests {
     }
 
     @Test("tampered, forged and malformed tokens are invalid_token", arguments: try tamperedTokens())
-    func tampered(name: String, token: String) {
+    func tampered(name: String, token: String) async {
         let error = keycatError { try codec.verify(token, at: now) }
         #expect(error?.code == .invalidToken, "\(name)")
         #expect(error.map { !$0.message.contains(token) || token.isEmpty } == true)

@@ -9,35 +9,38 @@ import KeyCatDomain
 struct LogInThrottleTests {
     /// The outcome of one log-in attempt, comparable across attempts.
     private static func attempt(_ accounts: AccountService, _ email: String, _ password: String,
-                                client: String? = nil) -> KeyCatError? {
-        keycatError { try accounts.logIn(email: email, password: password, client: client) }
+                                client: String? = nil) async -> KeyCatError? {
+        await keycatError { try await accounts.logIn(email: email, password: password, client: client) }
     }
 
     @Test("twenty failed log-ins for one account: ten are checked, the next ten refused with a retry time",
           arguments: Backend.allCases)
     func twentyFailures(backend: Backend) async throws {
         try await withAccounts(backend, throttle: .standard) { harness in
-            _ = try harness.signUp()
-            let outcomes = (1...20).map { _ in Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1") }
+            _ = try await harness.signUp()
+            var outcomes: [KeyCatError?] = []
+            for _ in 1...20 { outcomes.append(await Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1")) }
             #expect(outcomes.prefix(10).allSatisfy { $0?.code == .invalidCredentials })
             #expect(outcomes.suffix(10).allSatisfy { $0?.code == .rateLimited })
             #expect(outcomes.last??.context["retry_after"] == "900")
             // The right password is refused too while the window is open…
-            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026")?.code == .rateLimited)
+            #expect(await Self.attempt(harness.accounts, "kim@example.com", "keycat2026")?.code == .rateLimited)
             harness.clock.advance(by: 600)
-            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026")?.context["retry_after"] == "300")
+            #expect(await Self.attempt(harness.accounts, "kim@example.com", "keycat2026")?.context["retry_after"] == "300")
             // …and accepted once it closed.
             harness.clock.advance(by: 300)
-            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026") == nil)
+            #expect(await Self.attempt(harness.accounts, "kim@example.com", "keycat2026") == nil)
         }
     }
 
     @Test("an unknown email and a wrong password get the same answers, throttled or not", arguments: Backend.allCases)
     func unknownAndWrongAlike(backend: Backend) async throws {
         try await withAccounts(backend, throttle: .standard) { harness in
-            _ = try harness.signUp()
-            let known = (1...12).map { _ in Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1") }
-            let unknown = (1...12).map { _ in Self.attempt(harness.accounts, "nobody@example.com", "wrong-guess-1") }
+            _ = try await harness.signUp()
+            var known: [KeyCatError?] = []
+            for _ in 1...12 { known.append(await Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1")) }
+            var unknown: [KeyCatError?] = []
+            for _ in 1...12 { unknown.append(await Self.attempt(harness.accounts, "nobody@example.com", "wrong-guess-1")) }
             #expect(known.map { $0?.code } == unknown.map { $0?.code })
             #expect(known.map { $0?.message } == unknown.map { $0?.message })
             #expect(known.map { $0?.context } == unknown.map { $0?.context })
@@ -50,14 +53,14 @@ struct LogInThrottleTests {
     func refusedAttemptsCostNoHashing(_ backend: Backend) async throws {
         let counter = CountingHasher.Count()
         try await withAccounts(backend, throttle: .standard, hasher: { CountingHasher(base: $0, count: counter) }) { harness in
-            _ = try harness.signUp()
+            _ = try await harness.signUp()
             let afterSignUp = counter.value
             for email in ["kim@example.com", "nobody@example.com"] {
-                for _ in 1...10 { _ = Self.attempt(harness.accounts, email, "wrong-guess-1") }
+                for _ in 1...10 { _ = await Self.attempt(harness.accounts, email, "wrong-guess-1") }
             }
             #expect(counter.value - afterSignUp == 20)
             for email in ["kim@example.com", "nobody@example.com"] {
-                for _ in 1...50 { _ = Self.attempt(harness.accounts, email, "wrong-guess-1") }
+                for _ in 1...50 { _ = await Self.attempt(harness.accounts, email, "wrong-guess-1") }
             }
             #expect(counter.value - afterSignUp == 20)
         }
@@ -66,12 +69,13 @@ struct LogInThrottleTests {
     @Test("a successful log-in clears the account's count", arguments: Backend.allCases)
     func successResets(backend: Backend) async throws {
         try await withAccounts(backend, throttle: .standard) { harness in
-            _ = try harness.signUp()
-            for _ in 1...9 { _ = Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1") }
-            #expect(Self.attempt(harness.accounts, "KIM@example.com", "keycat2026") == nil)
-            let again = (1...10).map { _ in Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1") }
+            _ = try await harness.signUp()
+            for _ in 1...9 { _ = await Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1") }
+            #expect(await Self.attempt(harness.accounts, "KIM@example.com", "keycat2026") == nil)
+            var again: [KeyCatError?] = []
+            for _ in 1...10 { again.append(await Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1")) }
             #expect(again.allSatisfy { $0?.code == .invalidCredentials })
-            #expect(Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1")?.code == .rateLimited)
+            #expect(await Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1")?.code == .rateLimited)
         }
     }
 
@@ -80,12 +84,15 @@ struct LogInThrottleTests {
     func clientBudget(backend: Backend) async throws {
         let policy = try LogInThrottlePolicy(window: 60, attemptsPerAccountAndClient: 10, attemptsPerClient: 5, attemptsPerAccount: 10)
         try await withAccounts(backend, throttle: policy) { harness in
-            _ = try harness.signUp()
-            let sprayed = (1...6).map { Self.attempt(harness.accounts, "user\($0)@example.com", "wrong-guess-1", client: "203.0.113.9") }
+            _ = try await harness.signUp()
+            var sprayed: [KeyCatError?] = []
+            for number in 1...6 {
+                sprayed.append(await Self.attempt(harness.accounts, "user\(number)@example.com", "wrong-guess-1", client: "203.0.113.9"))
+            }
             #expect(sprayed.prefix(5).allSatisfy { $0?.code == .invalidCredentials })
             #expect(sprayed.last??.code == .rateLimited)
-            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "203.0.113.9")?.code == .rateLimited)
-            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "198.51.100.7") == nil)
+            #expect(await Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "203.0.113.9")?.code == .rateLimited)
+            #expect(await Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "198.51.100.7") == nil)
         }
     }
 
@@ -93,11 +100,12 @@ struct LogInThrottleTests {
           arguments: Backend.allCases)
     func noTargetedLockOut(backend: Backend) async throws {
         try await withAccounts(backend, throttle: .standard) { harness in
-            _ = try harness.signUp()
-            let attacker = (1...11).map { _ in Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1", client: "203.0.113.66") }
+            _ = try await harness.signUp()
+            var attacker: [KeyCatError?] = []
+            for _ in 1...11 { attacker.append(await Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1", client: "203.0.113.66")) }
             #expect(attacker.prefix(10).allSatisfy { $0?.code == .invalidCredentials })
             #expect(attacker.last??.code == .rateLimited && attacker.last??.context["retry_after"] == "900")
-            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "198.51.100.7") == nil)
+            #expect(await Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "198.51.100.7") == nil)
         }
     }
 
@@ -105,27 +113,27 @@ struct LogInThrottleTests {
           arguments: Backend.allCases)
     func accountSlowsDown(backend: Backend) async throws {
         try await withAccounts(backend, throttle: .standard) { harness in
-            _ = try harness.signUp()
+            _ = try await harness.signUp()
             // 30 guesses from 30 addresses: each client's own budget is untouched.
             for number in 1...30 {
-                #expect(Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1", client: "203.0.113.\(number)")?.code
+                #expect(await Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1", client: "203.0.113.\(number)")?.code
                         == .invalidCredentials)
             }
             // The 31st waits a second after the 30th, the 32nd two after the 31st, and so on.
             var waits: [String?] = []
             for (number, wait) in [1.0, 2, 4, 8].enumerated() {
-                let refused = Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1", client: "198.51.100.\(number)")
+                let refused = await Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1", client: "198.51.100.\(number)")
                 waits.append(refused?.context["retry_after"])
                 harness.clock.advance(by: wait)
-                #expect(Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1", client: "198.51.100.\(number)")?.code
+                #expect(await Self.attempt(harness.accounts, "kim@example.com", "wrong-guess-1", client: "198.51.100.\(number)")?.code
                         == .invalidCredentials)
             }
             #expect(waits == ["1", "2", "4", "8"])
             // The owner, on a client of their own, waits seconds, then gets in.
-            let owner = Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "192.0.2.1")
+            let owner = await Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "192.0.2.1")
             #expect(owner?.code == .rateLimited && owner?.context["retry_after"] == "16")
             harness.clock.advance(by: 16)
-            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "192.0.2.1") == nil)
+            #expect(await Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "192.0.2.1") == nil)
         }
     }
 
@@ -139,17 +147,18 @@ struct LogInThrottleTests {
     @Test("wrong current passwords in a password change count like log-ins", arguments: Backend.allCases)
     func passwordChangeThrottled(backend: Backend) async throws {
         try await withAccounts(backend, throttle: .standard) { harness in
-            let user = try harness.signUp()
+            let user = try await harness.signUp()
             let change = { (current: String) in
-                keycatError { try harness.accounts.changePassword(current: current, new: "keycat2027", by: user.principal, client: "203.0.113.5") }
+                await keycatError { try await harness.accounts.changePassword(current: current, new: "keycat2027", by: user.principal, client: "203.0.113.5") }
             }
-            let outcomes = (1...11).map { _ in change("wrong-guess-1") }
+            var outcomes: [KeyCatError?] = []
+            for _ in 1...11 { outcomes.append(await change("wrong-guess-1")) }
             #expect(outcomes.prefix(10).allSatisfy { $0?.code == .invalidCredentials })
             #expect(outcomes.last??.code == .rateLimited)
-            #expect(change("keycat2026")?.code == .rateLimited)
+            #expect(await change("keycat2026")?.code == .rateLimited)
             // The same budget as log-in from that client.
-            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "203.0.113.5")?.code == .rateLimited)
-            #expect(Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "198.51.100.5") == nil)
+            #expect(await Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "203.0.113.5")?.code == .rateLimited)
+            #expect(await Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "198.51.100.5") == nil)
         }
     }
 
@@ -159,21 +168,21 @@ struct LogInThrottleTests {
         let policy = try SignUpThrottlePolicy(window: 3_600, attemptsPerClient: 3)
         try await withAccounts(backend, signUpThrottle: policy) { harness in
             let signUp = { (number: Int, client: String?) in
-                keycatError {
-                    try harness.accounts.signUp(SignUpForm(email: "user\(number)@example.com", password: "keycat2026", nick: "user"),
-                                                client: client)
+                await keycatError {
+                    try await harness.accounts.signUp(SignUpForm(email: "user\(number)@example.com", password: "keycat2026", nick: "user"),
+                                                      client: client)
                 }
             }
             // An invalid form costs nothing and is not counted.
-            #expect(keycatError { try harness.accounts.signUp(SignUpForm(email: "bad", password: "keycat2026", nick: "x"),
+            #expect(await keycatError { try await harness.accounts.signUp(SignUpForm(email: "bad", password: "keycat2026", nick: "x"),
                                                               client: "203.0.113.9") }?.code == .validation)
-            #expect((1...3).map { signUp($0, "203.0.113.9") }.allSatisfy { $0 == nil })
-            let refused = signUp(4, "203.0.113.9")
+            for number in 1...3 { #expect(await signUp(number, "203.0.113.9") == nil) }
+            let refused = await signUp(4, "203.0.113.9")
             #expect(refused?.code == .rateLimited && refused?.context["retry_after"] == "3600")
-            #expect(signUp(5, "198.51.100.9") == nil)
-            #expect(signUp(6, nil) == nil)
+            #expect(await signUp(5, "198.51.100.9") == nil)
+            #expect(await signUp(6, nil) == nil)
             harness.clock.advance(by: 3_600)
-            #expect(signUp(7, "203.0.113.9") == nil)
+            #expect(await signUp(7, "203.0.113.9") == nil)
         }
     }
 
@@ -182,16 +191,16 @@ struct LogInThrottleTests {
     func equalCost(_ backend: Backend) async throws {
         let counter = CountingHasher.Count()
         try await withAccounts(backend, throttle: .standard, hasher: { CountingHasher(base: $0, count: counter) }) { harness in
-            _ = try harness.signUp()
-            let suspended = try harness.signUp("lee@example.com", nick: "lee")
-            _ = try harness.accounts.suspend(suspended.id, by: .operatorConsole("root"))
+            _ = try await harness.signUp()
+            let suspended = try await harness.signUp("lee@example.com", nick: "lee")
+            _ = try await harness.accounts.suspend(suspended.id, by: .operatorConsole("root"))
             for email in ["kim@example.com", "nobody@example.com", "lee@example.com"] {
                 let before = counter.value
-                #expect(Self.attempt(harness.accounts, email, "wrong-guess-1", client: "203.0.113.1")?.code == .invalidCredentials)
+                #expect(await Self.attempt(harness.accounts, email, "wrong-guess-1", client: "203.0.113.1")?.code == .invalidCredentials)
                 #expect(counter.value - before == 1, "\(email)")
             }
             let before = counter.value
-            #expect(Self.attempt(harness.accounts, "lee@example.com", "keycat2026", client: "203.0.113.1")?.code == .forbidden)
+            #expect(await Self.attempt(harness.accounts, "lee@example.com", "keycat2026", client: "203.0.113.1")?.code == .forbidden)
             #expect(counter.value - before == 1)
         }
     }
@@ -215,14 +224,14 @@ struct LogInThrottleTests {
         let policy = try LogInThrottlePolicy(window: 60, attemptsPerAccountAndClient: 3, attemptsPerClient: 100, attemptsPerAccount: 3)
         try await withAccounts(.sqlite, throttle: policy) { harness in
             // Each attempt without a client counts against two keys: the (email, no client) pair and the email.
-            for number in 1...25 { _ = Self.attempt(harness.accounts, "user\(number)@example.com", "wrong-guess-1") }
-            let rows = { try harness.database!.read { try $0.queryOne("SELECT count(*) FROM login_attempts") { $0.int(0) } } }
-            #expect(try rows() == 50)
+            for number in 1...25 { _ = await Self.attempt(harness.accounts, "user\(number)@example.com", "wrong-guess-1") }
+            let rows = { try await harness.database!.read { try $0.queryOne("SELECT count(*) FROM login_attempts") { $0.int(0) } } }
+            #expect(try await rows() == 50)
             harness.clock.advance(by: 61)
-            for number in 26...28 { _ = Self.attempt(harness.accounts, "user\(number)@example.com", "wrong-guess-1") }
+            for number in 26...28 { _ = await Self.attempt(harness.accounts, "user\(number)@example.com", "wrong-guess-1") }
             // Each admission sweeps up to ten closed windows.
-            #expect(try rows() == 50 - 30 + 6)
-            let plan = try harness.database!.read {
+            #expect(try await rows() == 50 - 30 + 6)
+            let plan = try await harness.database!.read {
                 try $0.query("EXPLAIN QUERY PLAN SELECT rowid FROM login_attempts WHERE window_start <= 0 LIMIT 10") { $0.string(3) }
             }
             #expect(plan.joined().contains("login_attempts_by_window"))

@@ -14,7 +14,7 @@ struct PostgresProductQueryPlanTests {
     @Test("no sequential scan and no sort step, for every sort, filter and page")
     func plans() async throws {
         try await withPostgresTestDatabase { database in
-            try database.withConnection { connection in
+            try await database.withConnection { connection in
                 // Priced out, not forbidden: a plan that cannot do without one still shows it.
                 try connection.execute("SET enable_seqscan = off; SET enable_sort = off; SET enable_bitmapscan = off")
                 for sort in ProductSort.allCases {

@@ -14,7 +14,7 @@ struct PostgresRoundTripTests {
         try await withPostgresTestDatabase { database in
             let clock = TestClock()
             let gateway = FakeGateway()
-            let (product, buyer) = try CommerceHarness.stock(database, units: 5, clock: clock)
+            let (product, buyer) = try await CommerceHarness.stock(database, units: 5, clock: clock)
             let shop = CommerceHarness.stored(database, product: product, buyer: buyer, clock: clock, gateway: gateway)
             // The first order prepares the statements; the second is what every later one costs.
             for round in 0..<2 {
@@ -33,19 +33,19 @@ struct PostgresRoundTripTests {
             }
             // A seller ships the last order's parcel: the move with its order's parcels read, then
             // the order's status, carrier and audit entry with the COMMIT.
-            let last = try #require(try shop.orders.list(OrderFilter(), after: nil, limit: 1).first)
+            let last = try await #require(try shop.orders.list(OrderFilter(), after: nil, limit: 1).first)
             var move = ShipmentMove(shipmentID: try #require(last.shipments.first).id, from: .pending, to: .shipped)
             move.carrier = Carrier.all[0]
             move.trackingNumber = "123456789012"
             let beforeShip = database.roundTripCount
-            #expect(try SQLFulfilmentRepository(database: database).apply(move, at: clock.now()))
+            await #expect(try SQLFulfilmentRepository(database: database).apply(move, at: clock.now()))
             #expect(database.roundTripCount - beforeShip == 2)
-            let shipped = try #require(try shop.orders.find(last.id))
+            let shipped = try await #require(try shop.orders.find(last.id))
             #expect(shipped.status == .shipped && shipped.carrier == Carrier.all[0].code && shipped.trackingNumber == "123456789012")
             // What the batches wrote is all there.
-            let entries = try database.readStatement { try $0.queryOne("SELECT count(*) FROM settlement_entries") { $0.int(0) } }
+            let entries = try await database.readStatement { try $0.queryOne("SELECT count(*) FROM settlement_entries") { $0.int(0) } }
             #expect(entries == 4, "a sale and a delivery fee for each of the two orders")
-            #expect(try shop.stock() == 3)
+            await #expect(try shop.stock() == 3)
         }
     }
 }

@@ -31,7 +31,7 @@ struct ProductQueryPlanTests {
                     let query = ProductListQuery(filter: filter, sort: sort, after: position, limit: 21)
                     #expect(query.parts.count == (position == nil ? 1 : 2))
                     for part in query.parts {
-                        let plan = try database.read { connection in
+                        let plan = try database.blockingRead { connection in
                             try connection.query("EXPLAIN QUERY PLAN " + part.sql, part.arguments) { $0.string(3) }
                         }
                         let text = plan.joined(separator: " | ")
@@ -47,14 +47,14 @@ struct ProductQueryPlanTests {
     }
 
     @Test("after a cursor, rows sharing its sort key are found by a seek on key and id, not a walk")
-    func tiesSeekOnBothColumns() throws {
-        try withTemporaryDirectory { directory throws in
+    func tiesSeekOnBothColumns() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let database = try SQLiteDatabase(path: directory.appendingPathComponent("ties.db").path)
             defer { database.close() }
             try KeyCatSchema.migrator().migrate(database)
             let query = ProductListQuery(filter: ProductFilter(), sort: .rating, after: CursorPosition(sortKey: 0, id: 500), limit: 21)
             let ties = try #require(query.ties)
-            let plan = try database.read { try $0.query("EXPLAIN QUERY PLAN " + ties.sql, ties.arguments) { $0.string(3) } }
+            let plan = try await database.read { try $0.query("EXPLAIN QUERY PLAN " + ties.sql, ties.arguments) { $0.string(3) } }
             #expect(plan.joined().contains("(rating_score=? AND id<?)"), "\(plan)")
         }
     }

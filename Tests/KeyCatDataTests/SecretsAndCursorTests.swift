@@ -7,19 +7,19 @@ import KeyCatInfrastructure
 @Suite("Secrets and cursors")
 struct SecretsAndCursorTests {
     /// Runs `body` on a migrated database of `backend` (SQLite or Postgres).
-    func withStored(_ backend: Backend, _ body: (any SecretsInStore) throws -> Void) async throws {
+    func withStored(_ backend: Backend, _ body: (any SecretsInStore) async throws -> Void) async throws {
         switch backend {
         case .inMemory: Issue.record("the secrets live in a database")
-        case .sqlite: try await withTestDatabase { try body(SecretsIn(database: $0)) }
-        case .postgres: try await withPostgresTestDatabase { try body(SecretsIn(database: $0)) }
+        case .sqlite: try await withTestDatabase { try await body(SecretsIn(database: $0)) }
+        case .postgres: try await withPostgresTestDatabase { try await body(SecretsIn(database: $0)) }
         }
     }
 
     @Test("secrets are created once, 32 random bytes each, and read back on the next open", arguments: Backend.stored)
     func createdOnce(_ backend: Backend) async throws {
         try await withStored(backend) { database in
-            let first = try database.loadOrCreate(nil, nil)
-            let second = try database.loadOrCreate(nil, nil)
+            let first = try await database.loadOrCreate(nil, nil)
+            let second = try await database.loadOrCreate(nil, nil)
             #expect(first.tokenSigningKey.count == 32 && first.cursorKey.count == 32)
             #expect(first.tokenSigningKey != first.cursorKey)
             #expect(first.tokenSigningKey == second.tokenSigningKey)
@@ -31,10 +31,10 @@ struct SecretsAndCursorTests {
     func provided(_ backend: Backend) async throws {
         try await withStored(backend) { database in
             let key = [UInt8](repeating: 7, count: 48)
-            let secrets = try database.loadOrCreate(key, nil)
+            let secrets = try await database.loadOrCreate(key, nil)
             #expect(secrets.tokenSigningKey == key)
             #expect(secrets.cursorKey.count == 32)
-            let short = keycatError { try database.loadOrCreate(nil, [UInt8](repeating: 1, count: 31)) }
+            let short = await keycatError { try await database.loadOrCreate(nil, [UInt8](repeating: 1, count: 31)) }
             #expect(short?.context["field"] == "cursor_key")
         }
     }
@@ -42,7 +42,7 @@ struct SecretsAndCursorTests {
     @Test("secrets never show in descriptions or dumps")
     func redacted() async throws {
         try await withTestDatabase { database in
-            let secrets = try KeyCatSecrets.loadOrCreate(database)
+            let secrets = try await KeyCatSecrets.loadOrCreate(database)
             var dumped = ""
             dump(secrets, to: &dumped)
             for text in [secrets.description, String(reflecting: secrets), "\(secrets)", dumped] {
@@ -73,12 +73,12 @@ struct SecretsAndCursorTests {
     @Test("refresh tokens are stored only as their SHA-256 digest", arguments: Backend.stored)
     func digestsOnly(_ backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            _ = try harness.signUp()
-            let pair = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            _ = try await harness.signUp()
+            let pair = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
             let raw = try #require(Base64URL.decode(pair.refreshToken))
-            let stored = try harness.query("SELECT digest FROM refresh_tokens") { $0.bytes(0) }
+            let stored = try await harness.query("SELECT digest FROM refresh_tokens") { $0.bytes(0) }
             #expect(stored == [SHA256.hash(raw)])
-            let hashes = try harness.query("SELECT password_hash FROM users") { $0.string(0) }
+            let hashes = try await harness.query("SELECT password_hash FROM users") { $0.string(0) }
             #expect(hashes?.count == 1 && hashes?.first?.contains("keycat2026") == false)
         }
     }
@@ -86,13 +86,13 @@ struct SecretsAndCursorTests {
 
 /// ``KeyCatSecrets/loadOrCreate(_:tokenSigningKey:cursorKey:)`` on one store, its type hidden.
 protocol SecretsInStore {
-    func loadOrCreate(_ tokenSigningKey: [UInt8]?, _ cursorKey: [UInt8]?) throws -> KeyCatSecrets
+    func loadOrCreate(_ tokenSigningKey: [UInt8]?, _ cursorKey: [UInt8]?) async throws -> KeyCatSecrets
 }
 
 struct SecretsIn<Database: SQLDatabase>: SecretsInStore {
     let database: Database
 
-    func loadOrCreate(_ tokenSigningKey: [UInt8]?, _ cursorKey: [UInt8]?) throws -> KeyCatSecrets {
-        try KeyCatSecrets.loadOrCreate(database, tokenSigningKey: tokenSigningKey, cursorKey: cursorKey)
+    func loadOrCreate(_ tokenSigningKey: [UInt8]?, _ cursorKey: [UInt8]?) async throws -> KeyCatSecrets {
+        try await KeyCatSecrets.loadOrCreate(database, tokenSigningKey: tokenSigningKey, cursorKey: cursorKey)
     }
 }

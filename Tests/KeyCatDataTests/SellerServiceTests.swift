@@ -20,20 +20,20 @@ struct SellerServiceTests {
     @Test("an active business waits for an operator; approval makes the applicant a seller", arguments: Backend.allCases)
     func approve(backend: Backend) async throws {
         try await withAccounts(backend, registry: Self.registry) { harness in
-            let buyer = try harness.signUp()
+            let buyer = try await harness.signUp()
             let application = try await harness.sellers.apply(Self.form("2208162517"), by: buyer.principal)
             #expect(application.status == .pending)
             #expect(application.registryStatus == .active)
             #expect(application.businessNumber.formatted == "220-81-62517")
             let console = Principal.operatorConsole("root")
-            let approved = try harness.sellers.approve(application.id, by: console)
+            let approved = try await harness.sellers.approve(application.id, by: console)
             #expect(approved.status == .approved)
             #expect(approved.decidedBy == "cli:root")
-            #expect(try harness.users.find(buyer.id)?.role == .seller)
-            #expect(try harness.sellers.application(application.id, by: buyer.principal) == approved)
+            await #expect(try harness.users.find(buyer.id)?.role == .seller)
+            await #expect(try harness.sellers.application(application.id, by: buyer.principal) == approved)
             // The new role reaches the access token at the next refresh.
-            let pair = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
-            #expect(try harness.accounts.authenticate(accessToken: pair.accessToken).role == .seller)
+            let pair = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            await #expect(try harness.accounts.authenticate(accessToken: pair.accessToken).role == .seller)
         }
     }
 
@@ -43,15 +43,15 @@ struct SellerServiceTests {
     func notActive(_ backend: Backend, _ business: (String, BusinessStatus)) async throws {
         let (number, status) = business
         try await withAccounts(backend, registry: Self.registry) { harness in
-            let buyer = try harness.signUp()
+            let buyer = try await harness.signUp()
             let application = try await harness.sellers.apply(Self.form(number), by: buyer.principal)
             #expect(application.status == .rejected)
             #expect(application.registryStatus == status)
             #expect(application.reason == status.rejectionReason)
             #expect(application.decidedBy == SellerService.registryActor)
-            #expect(try harness.users.find(buyer.id)?.role == .buyer)
+            await #expect(try harness.users.find(buyer.id)?.role == .buyer)
             // Rejected already: an operator cannot approve it.
-            let error = keycatError { try harness.sellers.approve(application.id, by: .operatorConsole("root")) }
+            let error = await keycatError { try await harness.sellers.approve(application.id, by: .operatorConsole("root")) }
             #expect(error?.code == .illegalTransition)
         }
     }
@@ -59,17 +59,17 @@ struct SellerServiceTests {
     @Test("rejection keeps the reason and the applicant may apply again", arguments: Backend.allCases)
     func reject(backend: Backend) async throws {
         try await withAccounts(backend, registry: Self.registry) { harness in
-            let buyer = try harness.signUp()
+            let buyer = try await harness.signUp()
             let first = try await harness.sellers.apply(Self.form("220-81-62517"), by: buyer.principal)
-            let rejected = try harness.sellers.reject(first.id, reason: "  사업장 주소 불일치 ", by: .operatorConsole("root"))
+            let rejected = try await harness.sellers.reject(first.id, reason: "  사업장 주소 불일치 ", by: .operatorConsole("root"))
             #expect(rejected.status == .rejected)
             #expect(rejected.reason == "사업장 주소 불일치")
-            #expect(try harness.users.find(buyer.id)?.role == .buyer)
+            await #expect(try harness.users.find(buyer.id)?.role == .buyer)
             let second = try await harness.sellers.apply(Self.form("220-81-62517"), by: buyer.principal)
             #expect(second.status == .pending)
-            #expect(try harness.sellers.myApplications(by: buyer.principal).map(\.id) == [second.id, first.id])
-            let other = try harness.signUp("lee@example.com", nick: "lee")
-            #expect(try harness.sellers.myApplications(by: other.principal).isEmpty)
+            await #expect(try harness.sellers.myApplications(by: buyer.principal).map(\.id) == [second.id, first.id])
+            let other = try await harness.signUp("lee@example.com", nick: "lee")
+            await #expect(try harness.sellers.myApplications(by: other.principal).isEmpty)
         }
     }
 
@@ -77,15 +77,15 @@ struct SellerServiceTests {
     func decidedTwice(backend: Backend) async throws {
         try await withAccounts(backend, registry: Self.registry) { harness in
             let console = Principal.operatorConsole("root")
-            let buyer = try harness.signUp()
+            let buyer = try await harness.signUp()
             let application = try await harness.sellers.apply(Self.form("220-81-62517"), by: buyer.principal)
-            let rejected = try harness.sellers.reject(application.id, reason: "no", by: console)
-            #expect(keycatError { try harness.sellers.approve(application.id, by: console) }?.code == .illegalTransition)
-            #expect(keycatError { try harness.sellers.reject(application.id, reason: "again", by: console) }?.code
+            let rejected = try await harness.sellers.reject(application.id, reason: "no", by: console)
+            #expect(await keycatError { try await harness.sellers.approve(application.id, by: console) }?.code == .illegalTransition)
+            #expect(await keycatError { try await harness.sellers.reject(application.id, reason: "again", by: console) }?.code
                 == .illegalTransition)
-            #expect(try harness.sellers.application(application.id, by: console) == rejected)
-            #expect(try harness.users.find(buyer.id)?.role == .buyer)
-            #expect(keycatError { try harness.sellers.approve(SellerApplicationID(404), by: console) }?.code == .notFound)
+            await #expect(try harness.sellers.application(application.id, by: console) == rejected)
+            await #expect(try harness.users.find(buyer.id)?.role == .buyer)
+            #expect(await keycatError { try await harness.sellers.approve(SellerApplicationID(404), by: console) }?.code == .notFound)
         }
     }
 
@@ -99,11 +99,11 @@ struct SellerServiceTests {
     func applyValidation(_ backend: Backend, _ broken: (SellerApplicationForm, KeyCatError.Code, String)) async throws {
         let (form, code, field) = broken
         try await withAccounts(backend, registry: Self.registry) { harness in
-            let buyer = try harness.signUp()
+            let buyer = try await harness.signUp()
             let error = await keycatError { try await harness.sellers.apply(form, by: buyer.principal) }
             #expect(error?.code == code)
             #expect(error?.context["field"] == field)
-            let all = try harness.sellers.listApplications(by: .operatorConsole("root"))
+            let all = try await harness.sellers.listApplications(by: .operatorConsole("root"))
             #expect(all.items.isEmpty)
         }
     }
@@ -112,40 +112,40 @@ struct SellerServiceTests {
           arguments: Backend.allCases)
     func duplicates(backend: Backend) async throws {
         try await withAccounts(backend, registry: Self.registry) { harness in
-            let kim = try harness.signUp()
-            let lee = try harness.signUp("lee@example.com", nick: "lee")
-            let park = try harness.signUp("park@example.com", nick: "park")
+            let kim = try await harness.signUp()
+            let lee = try await harness.signUp("lee@example.com", nick: "lee")
+            let park = try await harness.signUp("park@example.com", nick: "park")
             let squatter = try await harness.sellers.apply(Self.form("220-81-62517"), by: kim.principal)
             let again = await keycatError { try await harness.sellers.apply(Self.form("105-87-71311"), by: kim.principal) }
             #expect(again?.code == .duplicate)
             // The number's real owner applies beside the first application; the operator decides.
             let owner = try await harness.sellers.apply(Self.form("220-81-62517"), by: lee.principal)
             #expect(owner.status == .pending && squatter.status == .pending)
-            let approved = try harness.sellers.approve(owner.id, by: .operatorConsole("root"))
+            let approved = try await harness.sellers.approve(owner.id, by: .operatorConsole("root"))
             #expect(approved.status == .approved)
-            let lost = try harness.sellers.application(squatter.id, by: .operatorConsole("root"))
+            let lost = try await harness.sellers.application(squatter.id, by: .operatorConsole("root"))
             #expect(lost.status == .rejected && lost.reason == SellerDecision.competitorApproved)
             // Once approved, the number is taken.
             let late = await keycatError { try await harness.sellers.apply(Self.form("220-81-62517"), by: park.principal) }
             #expect(late?.code == .duplicate)
-            #expect(keycatError { try harness.sellers.approve(squatter.id, by: .operatorConsole("root")) }?.code == .illegalTransition)
+            #expect(await keycatError { try await harness.sellers.approve(squatter.id, by: .operatorConsole("root")) }?.code == .illegalTransition)
         }
     }
 
     @Test("only buyers apply, only admins decide or list, only owners read", arguments: Backend.allCases)
     func authorization(backend: Backend) async throws {
         try await withAccounts(backend, registry: Self.registry) { harness in
-            let kim = try harness.signUp()
-            let lee = try harness.signUp("lee@example.com", nick: "lee")
+            let kim = try await harness.signUp()
+            let lee = try await harness.signUp("lee@example.com", nick: "lee")
             let application = try await harness.sellers.apply(Self.form("220-81-62517"), by: kim.principal)
             let seller = Principal(userID: lee.id, role: .seller)
             #expect(await keycatError { try await harness.sellers.apply(Self.form("105-87-71311"), by: seller) }?.code
                 == .forbidden)
-            #expect(keycatError { try harness.sellers.approve(application.id, by: kim.principal) }?.code == .forbidden)
-            #expect(keycatError { try harness.sellers.reject(application.id, reason: "x", by: seller) }?.code == .forbidden)
-            #expect(keycatError { try harness.sellers.listApplications(by: kim.principal) }?.code == .forbidden)
-            #expect(keycatError { try harness.sellers.application(application.id, by: lee.principal) }?.code == .notOwner)
-            #expect(keycatError { try harness.sellers.reject(application.id, reason: " ", by: .operatorConsole("root")) }?
+            #expect(await keycatError { try await harness.sellers.approve(application.id, by: kim.principal) }?.code == .forbidden)
+            #expect(await keycatError { try await harness.sellers.reject(application.id, reason: "x", by: seller) }?.code == .forbidden)
+            #expect(await keycatError { try await harness.sellers.listApplications(by: kim.principal) }?.code == .forbidden)
+            #expect(await keycatError { try await harness.sellers.application(application.id, by: lee.principal) }?.code == .notOwner)
+            #expect(await keycatError { try await harness.sellers.reject(application.id, reason: " ", by: .operatorConsole("root")) }?
                 .context["field"] == "reason")
         }
     }
@@ -155,19 +155,19 @@ struct SellerServiceTests {
         try await withAccounts(backend, registry: Self.registry) { harness in
             let console = Principal.operatorConsole("root")
             for (index, number) in ["220-81-62517", "124-81-00998", "105-87-71311", "120-81-47521"].enumerated() {
-                let user = try harness.signUp("user\(index)@example.com", nick: "user\(index)")
+                let user = try await harness.signUp("user\(index)@example.com", nick: "user\(index)")
                 _ = try await harness.sellers.apply(Self.form(number), by: user.principal)
             }
-            #expect(try harness.sellers.listApplications(status: .pending, by: console).items.count == 2)
-            #expect(try harness.sellers.listApplications(status: .rejected, by: console).items.count == 2)
-            let first = try harness.sellers.listApplications(limit: PageLimit(3), by: console)
+            await #expect(try harness.sellers.listApplications(status: .pending, by: console).items.count == 2)
+            await #expect(try harness.sellers.listApplications(status: .rejected, by: console).items.count == 2)
+            let first = try await harness.sellers.listApplications(limit: PageLimit(3), by: console)
             #expect(first.items.count == 3)
             let cursor = try #require(first.nextCursor)
-            let second = try harness.sellers.listApplications(limit: PageLimit(3), cursor: cursor, by: console)
+            let second = try await harness.sellers.listApplications(limit: PageLimit(3), cursor: cursor, by: console)
             #expect(second.items.map(\.id) == [SellerApplicationID(4)])
             #expect(second.nextCursor == nil)
             // A cursor is bound to its filter.
-            #expect(keycatError { try harness.sellers.listApplications(status: .pending, cursor: cursor, by: console) }?.code
+            #expect(await keycatError { try await harness.sellers.listApplications(status: .pending, cursor: cursor, by: console) }?.code
                 == .invalidCursor)
         }
     }
@@ -176,18 +176,18 @@ struct SellerServiceTests {
     func auditInSameTransaction(_ backend: Backend) async throws {
         try await withAccounts(backend, registry: Self.registry) { harness in
             let entries = {
-                try harness.query("SELECT action, actor, target FROM audit_log ORDER BY id DESC") {
+                try await harness.query("SELECT action, actor, target FROM audit_log ORDER BY id DESC") {
                     [$0.string(0), $0.string(1), $0.string(2)]
                 } ?? []
             }
-            let buyer = try harness.signUp()
+            let buyer = try await harness.signUp()
             let application = try await harness.sellers.apply(Self.form("220-81-62517"), by: buyer.principal)
-            _ = try harness.sellers.approve(application.id, by: .operatorConsole("root"))
-            #expect(try entries() == [["seller.approve", "cli:root", "seller_application:\(application.id)"]])
-            #expect(try harness.users.find(buyer.id)?.role == .seller)
+            _ = try await harness.sellers.approve(application.id, by: .operatorConsole("root"))
+            #expect(try await entries() == [["seller.approve", "cli:root", "seller_application:\(application.id)"]])
+            await #expect(try harness.users.find(buyer.id)?.role == .seller)
             // A refused decision writes no audit entry.
-            _ = keycatError { try harness.sellers.reject(application.id, reason: "late", by: .operatorConsole("root")) }
-            #expect(try entries().count == 1)
+            _ = await keycatError { try await harness.sellers.reject(application.id, reason: "late", by: .operatorConsole("root")) }
+            #expect(try await entries().count == 1)
         }
     }
 }

@@ -10,12 +10,12 @@ struct SessionTests {
     @Test("logging in returns a pair whose access token authenticates as the user", arguments: Backend.allCases)
     func logIn(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            let user = try harness.signUp()
-            let pair = try harness.accounts.logIn(email: "  KIM@example.com", password: "keycat2026")
+            let user = try await harness.signUp()
+            let pair = try await harness.accounts.logIn(email: "  KIM@example.com", password: "keycat2026")
             #expect(pair.principal == user.principal)
             #expect(pair.accessTokenExpiresAt == harness.clock.now().addingTimeInterval(15 * 60))
             #expect(pair.refreshTokenExpiresAt == harness.clock.now().addingTimeInterval(14 * 24 * 3600))
-            #expect(try harness.accounts.authenticate(accessToken: pair.accessToken) == user.principal)
+            await #expect(try harness.accounts.authenticate(accessToken: pair.accessToken) == user.principal)
             #expect(Base64URL.decode(pair.refreshToken)?.count == 32)
         }
     }
@@ -23,9 +23,9 @@ struct SessionTests {
     @Test("a wrong password and an unknown email are the same invalid_credentials", arguments: Backend.allCases)
     func wrongCredentials(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            _ = try harness.signUp()
-            let wrongPassword = keycatError { try harness.accounts.logIn(email: "kim@example.com", password: "keycat2027") }
-            let unknownEmail = keycatError { try harness.accounts.logIn(email: "nobody@example.com", password: "keycat2026") }
+            _ = try await harness.signUp()
+            let wrongPassword = await keycatError { try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2027") }
+            let unknownEmail = await keycatError { try await harness.accounts.logIn(email: "nobody@example.com", password: "keycat2026") }
             #expect(wrongPassword?.code == .invalidCredentials)
             #expect(wrongPassword == unknownEmail)
             #expect(wrongPassword.map { !$0.description.contains("keycat2027") } == true)
@@ -35,29 +35,29 @@ struct SessionTests {
     @Test("a hash with fewer iterations than configured is upgraded at log-in", arguments: Backend.allCases)
     func rehashOnLogIn(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            let user = try harness.signUp()
+            let user = try await harness.signUp()
             let weak = try PBKDF2PasswordHasher(iterations: 100).hash("keycat2026")
-            try harness.users.updatePasswordHash(user.id, to: weak, at: harness.clock.now())
-            _ = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
-            let stored = try #require(try harness.users.credentials(forEmail: "kim@example.com")).passwordHash
+            try await harness.users.updatePasswordHash(user.id, to: weak, at: harness.clock.now())
+            _ = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            let stored = try await #require(try harness.users.credentials(forEmail: "kim@example.com")).passwordHash
             #expect(stored != weak)
             #expect(stored.hasPrefix("pbkdf2-sha256$\(AccountsHarness.iterations)$"))
             #expect(harness.hasher.verify("keycat2026", against: stored))
-            _ = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
-            #expect(try harness.users.credentials(forEmail: "kim@example.com")?.passwordHash == stored)
+            _ = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            await #expect(try harness.users.credentials(forEmail: "kim@example.com")?.passwordHash == stored)
         }
     }
 
     @Test("refreshing rotates: a new pair, and the old refresh token is retired", arguments: Backend.allCases)
     func rotation(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            _ = try harness.signUp()
-            let first = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            _ = try await harness.signUp()
+            let first = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
             harness.clock.advance(by: 60)
-            let second = try harness.accounts.refresh(first.refreshToken)
+            let second = try await harness.accounts.refresh(first.refreshToken)
             #expect(second.refreshToken != first.refreshToken)
             #expect(second.accessToken != first.accessToken)
-            let third = try harness.accounts.refresh(second.refreshToken)
+            let third = try await harness.accounts.refresh(second.refreshToken)
             #expect(third.principal == first.principal)
         }
     }
@@ -65,29 +65,29 @@ struct SessionTests {
     @Test("presenting a retired token revokes the whole family (reuse detection)", arguments: Backend.allCases)
     func reuseDetection(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            _ = try harness.signUp()
-            let stolen = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
-            let legitimate = try harness.accounts.refresh(stolen.refreshToken)
+            _ = try await harness.signUp()
+            let stolen = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            let legitimate = try await harness.accounts.refresh(stolen.refreshToken)
             // The thief replays the retired token: refused, and the family burns.
-            #expect(keycatError { try harness.accounts.refresh(stolen.refreshToken) }?.code == .refreshTokenExpired)
+            #expect(await keycatError { try await harness.accounts.refresh(stolen.refreshToken) }?.code == .refreshTokenExpired)
             // The token the legitimate client holds is now revoked too.
-            #expect(keycatError { try harness.accounts.refresh(legitimate.refreshToken) }?.code == .refreshTokenExpired)
+            #expect(await keycatError { try await harness.accounts.refresh(legitimate.refreshToken) }?.code == .refreshTokenExpired)
             // Another log-in (another family) is unaffected.
-            let other = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
-            #expect(try harness.accounts.refresh(other.refreshToken).principal == other.principal)
+            let other = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            await #expect(try harness.accounts.refresh(other.refreshToken).principal == other.principal)
         }
     }
 
     @Test("a refresh token expires after 14 days", arguments: Backend.allCases)
     func refreshExpiry(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            _ = try harness.signUp()
-            let early = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
-            let late = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            _ = try await harness.signUp()
+            let early = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            let late = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
             harness.clock.advance(by: 14 * 24 * 3600 - 1)
-            _ = try harness.accounts.refresh(early.refreshToken)
+            _ = try await harness.accounts.refresh(early.refreshToken)
             harness.clock.advance(by: 1)
-            #expect(keycatError { try harness.accounts.refresh(late.refreshToken) }?.code == .refreshTokenExpired)
+            #expect(await keycatError { try await harness.accounts.refresh(late.refreshToken) }?.code == .refreshTokenExpired)
         }
     }
 
@@ -96,7 +96,7 @@ struct SessionTests {
     ])
     func unknownRefreshToken(_ backend: Backend, token: String) async throws {
         try await withAccounts(backend) { harness in
-            let error = keycatError { try harness.accounts.refresh(token) }
+            let error = await keycatError { try await harness.accounts.refresh(token) }
             #expect(error?.code == .refreshTokenExpired)
             #expect(error.map { !$0.description.contains(token) || token.isEmpty } == true)
         }
@@ -105,60 +105,60 @@ struct SessionTests {
     @Test("logging out revokes the family; doing it twice or with junk is harmless", arguments: Backend.allCases)
     func logOut(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            _ = try harness.signUp()
-            let pair = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
-            let rotated = try harness.accounts.refresh(pair.refreshToken)
-            try harness.accounts.logOut(refreshToken: rotated.refreshToken)
-            try harness.accounts.logOut(refreshToken: rotated.refreshToken)
-            try harness.accounts.logOut(refreshToken: "junk")
-            #expect(keycatError { try harness.accounts.refresh(rotated.refreshToken) }?.code == .refreshTokenExpired)
+            _ = try await harness.signUp()
+            let pair = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            let rotated = try await harness.accounts.refresh(pair.refreshToken)
+            try await harness.accounts.logOut(refreshToken: rotated.refreshToken)
+            try await harness.accounts.logOut(refreshToken: rotated.refreshToken)
+            try await harness.accounts.logOut(refreshToken: "junk")
+            #expect(await keycatError { try await harness.accounts.refresh(rotated.refreshToken) }?.code == .refreshTokenExpired)
         }
     }
 
     @Test("an access token expires after 15 minutes on the clock: access_token_expired", arguments: Backend.allCases)
     func accessExpiry(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            _ = try harness.signUp()
-            let pair = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            _ = try await harness.signUp()
+            let pair = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
             harness.clock.advance(by: 15 * 60 - 1)
-            _ = try harness.accounts.authenticate(accessToken: pair.accessToken)
+            _ = try await harness.accounts.authenticate(accessToken: pair.accessToken)
             harness.clock.advance(by: 1)
-            #expect(keycatError { try harness.accounts.authenticate(accessToken: pair.accessToken) }?.code == .accessTokenExpired)
-            let renewed = try harness.accounts.refresh(pair.refreshToken)
-            #expect(try harness.accounts.authenticate(accessToken: renewed.accessToken) == pair.principal)
+            #expect(await keycatError { try await harness.accounts.authenticate(accessToken: pair.accessToken) }?.code == .accessTokenExpired)
+            let renewed = try await harness.accounts.refresh(pair.refreshToken)
+            await #expect(try harness.accounts.authenticate(accessToken: renewed.accessToken) == pair.principal)
         }
     }
 
     @Test("changing the password checks the old one and logs every other session out", arguments: Backend.allCases)
     func changePassword(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            let user = try harness.signUp()
-            let phone = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
-            #expect(keycatError { try harness.accounts.changePassword(current: "wrong123", new: "newpass99", by: user.principal) }?
+            let user = try await harness.signUp()
+            let phone = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            #expect(await keycatError { try await harness.accounts.changePassword(current: "wrong123", new: "newpass99", by: user.principal) }?
                 .code == .invalidCredentials)
-            #expect(keycatError { try harness.accounts.changePassword(current: "keycat2026", new: "weak", by: user.principal) }?
+            #expect(await keycatError { try await harness.accounts.changePassword(current: "keycat2026", new: "weak", by: user.principal) }?
                 .context["field"] == "password")
-            let laptop = try harness.accounts.changePassword(current: "keycat2026", new: "newpass99", by: user.principal)
-            #expect(keycatError { try harness.accounts.refresh(phone.refreshToken) }?.code == .refreshTokenExpired)
-            #expect(try harness.accounts.refresh(laptop.refreshToken).principal == user.principal)
-            #expect(keycatError { try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026") }?.code
+            let laptop = try await harness.accounts.changePassword(current: "keycat2026", new: "newpass99", by: user.principal)
+            #expect(await keycatError { try await harness.accounts.refresh(phone.refreshToken) }?.code == .refreshTokenExpired)
+            await #expect(try harness.accounts.refresh(laptop.refreshToken).principal == user.principal)
+            #expect(await keycatError { try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026") }?.code
                 == .invalidCredentials)
-            _ = try harness.accounts.logIn(email: "kim@example.com", password: "newpass99")
+            _ = try await harness.accounts.logIn(email: "kim@example.com", password: "newpass99")
         }
     }
 
     @Test("many concurrent refreshes with one token: exactly one succeeds", arguments: Backend.allCases)
     func concurrentRefresh(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            _ = try harness.signUp()
-            let pair = try harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            _ = try await harness.signUp()
+            let pair = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
             let accounts = harness.accounts
             let token = pair.refreshToken
             let outcomes = await withTaskGroup(of: KeyCatError.Code?.self) { group in
                 for _ in 0..<32 {
                     group.addTask {
                         do {
-                            _ = try accounts.refresh(token)
+                            _ = try await accounts.refresh(token)
                             return nil
                         } catch {
                             return (error as? KeyCatError)?.code ?? .internalError

@@ -11,24 +11,24 @@ struct SharedToggleBudgetTests {
     static let limit = try! RateLimit(perSecond: 1, burst: 4)
 
     /// Two servers' limiters over one database: the second has no budget of its own.
-    static func twoServers(_ store: any ToggleBucketStore, clock: TestClock) throws -> [KeyCatError.Code?] {
+    static func twoServers(_ store: any ToggleBucketStore, clock: TestClock) async throws -> [KeyCatError.Code?] {
         let servers = [ToggleRateLimiter(limit: limit, clock: clock, shared: store),
                        ToggleRateLimiter(limit: limit, clock: clock, shared: store)]
         var outcomes: [KeyCatError.Code?] = []
         for index in 0..<6 {
-            outcomes.append(keycatError { try servers[index % 2].take(for: UserID(2)) }?.code)
+            outcomes.append(await keycatError { try await servers[index % 2].take(for: UserID(2)) }?.code)
         }
         clock.advance(by: 1)
-        outcomes.append(keycatError { try servers[1].take(for: UserID(2)) }?.code)
-        outcomes.append(keycatError { try servers[0].take(for: UserID(3)) }?.code)
+        outcomes.append(await keycatError { try await servers[1].take(for: UserID(2)) }?.code)
+        outcomes.append(await keycatError { try await servers[0].take(for: UserID(3)) }?.code)
         return outcomes
     }
 
     @Test("two servers give a user one burst, refilled at one rate; other users keep theirs", arguments: Backend.stored)
     func oneBudget(_ backend: Backend) async throws {
         let clock = TestClock()
-        func run(_ database: some SQLDatabase) throws -> [KeyCatError.Code?] {
-            try database.write { connection in
+        func run(_ database: some SQLDatabase) async throws -> [KeyCatError.Code?] {
+            try await database.write { connection in
                 for email in ["a@example.com", "b@example.com", "c@example.com"] {
                     try connection.run("""
                         INSERT INTO users (email, nick, password_hash, role, created_at, updated_at)
@@ -36,18 +36,21 @@ struct SharedToggleBudgetTests {
                         """, [.text(email)])
                 }
             }
-            return try Self.twoServers(SQLToggleBucketStore(database: database), clock: clock)
+            return try await Self.twoServers(SQLToggleBucketStore(database: database), clock: clock)
         }
         let outcomes = backend == .sqlite
-            ? try await withTestDatabase { try run($0) } : try await withPostgresTestDatabase { try run($0) }
+            ? try await withTestDatabase { try await run($0) } : try await withPostgresTestDatabase { try await run($0) }
         #expect(outcomes == [nil, nil, nil, nil, .rateLimited, .rateLimited, nil, nil])
     }
 
     @Test("in-process limiters each give the full burst: what the shared store is for")
-    func perProcess() {
+    func perProcess() async {
         let clock = TestClock()
         let servers = [ToggleRateLimiter(limit: Self.limit, clock: clock), ToggleRateLimiter(limit: Self.limit, clock: clock)]
-        let refused = (0..<8).filter { index in keycatError { try servers[index % 2].take(for: UserID(2)) } != nil }
+        var refused: [Int] = []
+        for index in 0..<8 where await keycatError({ try await servers[index % 2].take(for: UserID(2)) }) != nil {
+            refused.append(index)
+        }
         #expect(refused.isEmpty)
     }
 
@@ -55,7 +58,7 @@ struct SharedToggleBudgetTests {
           .enabled(if: PostgresTestServer.isConfigured || PostgresTestServer.isCI, Comment(rawValue: PostgresTestServer.skipReason)))
     func concurrentServers() async throws {
         try await withTwoPostgresServers { first, second in
-            try first.write { connection in
+            try await first.write { connection in
                 try connection.run("""
                     INSERT INTO users (email, nick, password_hash, role, created_at, updated_at)
                     VALUES ('a@example.com', 'nick', '!', 'buyer', 0, 0)
@@ -67,7 +70,7 @@ struct SharedToggleBudgetTests {
             }
             let taken = await withTaskGroup(of: Bool.self) { group in
                 for index in 0..<12 {
-                    group.addTask { (try? servers[index % 2].take(for: UserID(1))) != nil }
+                    group.addTask { await (try? servers[index % 2].take(for: UserID(1))) != nil }
                 }
                 return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }

@@ -32,7 +32,7 @@ struct SocialQueryPlanTests {
             defer { database.close() }
             try KeyCatSchema.migrator().migrate(database)
             for list in Self.lists(after: position) {
-                let plan = try database.read { connection in
+                let plan = try database.blockingRead { connection in
                     try connection.query("EXPLAIN QUERY PLAN " + list.sql, [.integer(3)] + list.arguments + [.int(21)]) {
                         $0.string(3)
                     }

@@ -32,7 +32,7 @@ struct StatisticsQueryPlanTests {
             defer { database.close() }
             try KeyCatSchema.migrator().migrate(database)
             for query in Self.queries {
-                let plan = try database.read { connection in
+                let plan = try database.blockingRead { connection in
                     try connection.query("EXPLAIN QUERY PLAN " + query.sql, query.arguments) { $0.string(3) }
                 }
                 let text = plan.joined(separator: " | ")

@@ -10,13 +10,13 @@ import Testing
 @Suite("Storage errors in domain terms")
 struct StorageErrorTests {
     @Test("a unique violation becomes a duplicate, keeping SQLite's code")
-    func duplicate() throws {
-        try withTemporaryDirectory { directory throws in
+    func duplicate() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let database = try SQLiteDatabase(path: directory.appendingPathComponent("d.db").path)
             defer { database.close() }
-            try database.write { try $0.execute("CREATE TABLE t (x INTEGER UNIQUE); INSERT INTO t VALUES (1);") }
+            try await database.write { try $0.execute("CREATE TABLE t (x INTEGER UNIQUE); INSERT INTO t VALUES (1);") }
             do {
-                try storage { try database.write { try $0.run("INSERT INTO t VALUES (1)") } }
+                try await storage { try await database.write { try $0.run("INSERT INTO t VALUES (1)") } }
                 Issue.record("duplicate accepted")
             } catch let error as KeyCatError {
                 #expect(error.code == .duplicate)

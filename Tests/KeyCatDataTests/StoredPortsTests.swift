@@ -15,22 +15,22 @@ struct StoredPortsTests {
     func reviews(_ backend: Backend) async throws {
         try await withPorts(backend) { ports in
             let id = ports.shop.product.id, buyer = ports.shop.buyer
-            #expect(keycatError { try ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, by: buyer) }?.code
+            #expect(await keycatError { try await ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, by: buyer) }?.code
                     == .forbidden)
             _ = try await ports.paidOrder(impUID: "imp_paid")
             // Paid is not enough: the order must have been delivered.
-            #expect(keycatError { try ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, by: buyer) }?.code
+            #expect(await keycatError { try await ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, by: buyer) }?.code
                     == .forbidden)
             _ = try await ports.deliveredOrder(impUID: "imp_review")
-            let review = try ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, by: buyer)
+            let review = try await ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, by: buyer)
             #expect(review.authorNick == "buyer" && review.rating == 4)
-            #expect(keycatError { try ports.reviews.write(ReviewForm(rating: 5, content: "second thoughts"), of: id, by: buyer) }?.code
+            #expect(await keycatError { try await ports.reviews.write(ReviewForm(rating: 5, content: "second thoughts"), of: id, by: buyer) }?.code
                     == .duplicate)
-            #expect(try ports.shop.products.find(id)?.ratingCount == 1)
-            #expect(try ports.reviews.reviews(of: id).items.map(\.id) == [review.id])
-            try ports.reviews.delete(review.id, by: buyer)
-            #expect(try ports.shop.products.find(id)?.ratingCount == 0)
-            #expect(try ports.reviews.reviews(by: buyer.userID).items.isEmpty)
+            await #expect(try ports.shop.products.find(id)?.ratingCount == 1)
+            await #expect(try ports.reviews.reviews(of: id).items.map(\.id) == [review.id])
+            try await ports.reviews.delete(review.id, by: buyer)
+            await #expect(try ports.shop.products.find(id)?.ratingCount == 0)
+            await #expect(try ports.reviews.reviews(by: buyer.userID).items.isEmpty)
         }
     }
 
@@ -38,26 +38,26 @@ struct StoredPortsTests {
     func toggles(_ backend: Backend) async throws {
         try await withPorts(backend) { ports in
             let id = ports.shop.product.id, buyer = ports.shop.buyer
-            #expect(try ports.bookmarks.add(id, by: buyer))
-            #expect(try !ports.bookmarks.add(id, by: buyer))
-            #expect(try ports.bookmarks.isBookmarked(id, by: buyer))
-            #expect(try ports.shop.products.find(id)?.bookmarkCount == 1)
-            #expect(try ports.bookmarks.bookmarks(by: buyer).items.map(\.product.id) == [id])
-            #expect(try ports.bookmarks.remove(id, by: buyer))
-            #expect(try ports.shop.products.find(id)?.bookmarkCount == 0)
+            await #expect(try ports.bookmarks.add(id, by: buyer))
+            await #expect(try !ports.bookmarks.add(id, by: buyer))
+            await #expect(try ports.bookmarks.isBookmarked(id, by: buyer))
+            await #expect(try ports.shop.products.find(id)?.bookmarkCount == 1)
+            await #expect(try ports.bookmarks.bookmarks(by: buyer).items.map(\.product.id) == [id])
+            await #expect(try ports.bookmarks.remove(id, by: buyer))
+            await #expect(try ports.shop.products.find(id)?.bookmarkCount == 0)
 
             let seller = UserID(1)
-            #expect(try ports.follows.follow(seller, by: buyer))
-            #expect(try !ports.follows.follow(seller, by: buyer))
-            #expect(try ports.follows.follow(seller, by: ports.admin))
-            #expect(try ports.follows.counts(of: seller) == FollowCounts(followers: 2, following: 0))
-            let page = try ports.follows.followers(of: seller, limit: PageLimit(1))
+            await #expect(try ports.follows.follow(seller, by: buyer))
+            await #expect(try !ports.follows.follow(seller, by: buyer))
+            await #expect(try ports.follows.follow(seller, by: ports.admin))
+            await #expect(try ports.follows.counts(of: seller) == FollowCounts(followers: 2, following: 0))
+            let page = try await ports.follows.followers(of: seller, limit: PageLimit(1))
             #expect(page.items.map(\.userID) == [ports.admin.userID])
-            let next = try ports.follows.followers(of: seller, limit: PageLimit(1), cursor: page.nextCursor)
+            let next = try await ports.follows.followers(of: seller, limit: PageLimit(1), cursor: page.nextCursor)
             #expect(next.items.map(\.userID) == [buyer.userID])
-            #expect(keycatError { try ports.follows.follow(buyer.userID, by: buyer) }?.code == .forbidden)
-            #expect(try ports.follows.unfollow(seller, by: buyer))
-            #expect(try ports.follows.counts(of: buyer.userID) == FollowCounts(followers: 0, following: 0))
+            #expect(await keycatError { try await ports.follows.follow(buyer.userID, by: buyer) }?.code == .forbidden)
+            await #expect(try ports.follows.unfollow(seller, by: buyer))
+            await #expect(try ports.follows.counts(of: buyer.userID) == FollowCounts(followers: 0, following: 0))
         }
     }
 
@@ -65,15 +65,15 @@ struct StoredPortsTests {
     func refunds(_ backend: Backend) async throws {
         try await withPorts(backend) { ports in
             let order = try await ports.paidOrder(quantity: 2, impUID: "imp_refund")
-            #expect(try ports.shop.stock() == 3)
+            await #expect(try ports.shop.stock() == 3)
             let partial = try await ports.orders.refund(order.id, RefundRequest(amount: Money(won: 1_000), reason: "scratch"),
                                                          by: ports.admin)
             #expect(partial.status == .partiallyRefunded && partial.refundedAmount == Money(won: 1_000))
             let full = try await ports.orders.refund(order.id, RefundRequest(reason: "returned", restock: true), by: ports.admin)
             #expect(full.status == .refunded && full.refundedAmount == order.amount)
-            #expect(try ports.shop.stock() == 5)
-            #expect(try ports.shop.orders.refunds(of: order.id).map(\.status) == [.done, .done])
-            let statuses = try ports.statistics.report(by: ports.admin).ordersByStatus
+            await #expect(try ports.shop.stock() == 5)
+            await #expect(try ports.shop.orders.refunds(of: order.id).map(\.status) == [.done, .done])
+            let statuses = try await ports.statistics.report(by: ports.admin).ordersByStatus
             #expect(statuses.contains { $0.status == .refunded && $0.count == 1 })
         }
     }
@@ -83,20 +83,20 @@ struct StoredPortsTests {
     func idempotencyAndWebhooks(_ backend: Backend) async throws {
         try await withPorts(backend) { ports in
             let store = ports.idempotency, now = ports.shop.clock.now()
-            #expect(try store.claim(scope: "s", key: "k", fingerprint: "f", at: now, retention: 86_400, lease: 60) == .claimed)
-            #expect(keycatError { try store.claim(scope: "s", key: "k", fingerprint: "f", at: now, retention: 86_400, lease: 60) }?.code
+            await #expect(try store.claim(scope: "s", key: "k", fingerprint: "f", at: now, retention: 86_400, lease: 60) == .claimed)
+            #expect(await keycatError { try await store.claim(scope: "s", key: "k", fingerprint: "f", at: now, retention: 86_400, lease: 60) }?.code
                     == .requestInProgress)
-            try store.complete(scope: "s", key: "k", response: Data([0, 1, 0xFF]), claimedAt: now)
-            #expect(try store.claim(scope: "s", key: "k", fingerprint: "f", at: now, retention: 86_400, lease: 60)
-                    == .replay(Data([0, 1, 0xFF])))
-            #expect(keycatError { try store.claim(scope: "s", key: "k", fingerprint: "g", at: now, retention: 86_400, lease: 60) }?.code
+            try await store.complete(scope: "s", key: "k", response: Data([0, 1, 0xFF]), claimedAt: now)
+            await #expect(try store.claim(scope: "s", key: "k", fingerprint: "f", at: now, retention: 86_400, lease: 60)
+                          == .replay(Data([0, 1, 0xFF])))
+            #expect(await keycatError { try await store.claim(scope: "s", key: "k", fingerprint: "g", at: now, retention: 86_400, lease: 60) }?.code
                     == .idempotencyKeyReused)
-            #expect(try store.sweepExpired(before: now.addingTimeInterval(86_401), limit: 10) == 1)
-            #expect(try !ports.webhookEvents.isRecorded("msg_1"))
-            #expect(try ports.webhookEvents.recordFirstDelivery(of: "msg_1", at: now))
-            #expect(try ports.webhookEvents.isRecorded("msg_1"))
-            #expect(try !ports.webhookEvents.recordFirstDelivery(of: "msg_1", at: now))
-            #expect(try !ports.webhookEvents.isRecorded("msg_2"))
+            await #expect(try store.sweepExpired(before: now.addingTimeInterval(86_401), limit: 10) == 1)
+            await #expect(try !ports.webhookEvents.isRecorded("msg_1"))
+            await #expect(try ports.webhookEvents.recordFirstDelivery(of: "msg_1", at: now))
+            await #expect(try ports.webhookEvents.isRecorded("msg_1"))
+            await #expect(try !ports.webhookEvents.recordFirstDelivery(of: "msg_1", at: now))
+            await #expect(try !ports.webhookEvents.isRecorded("msg_2"))
         }
     }
 
@@ -106,14 +106,14 @@ struct StoredPortsTests {
         try await withPorts(backend) { ports in
             let order = try await ports.deliveredOrder(quantity: 2, impUID: "imp_check")
             _ = try await ports.orders.refund(order.id, RefundRequest(amount: Money(won: 500), reason: "dent"), by: ports.admin)
-            _ = try ports.reviews.write(ReviewForm(rating: 5, content: "lovely switches"), of: ports.shop.product.id,
-                                        by: ports.shop.buyer)
-            _ = try ports.bookmarks.add(ports.shop.product.id, by: ports.shop.buyer)
-            _ = try ports.follows.follow(UserID(1), by: ports.shop.buyer)
-            #expect(try ports.invariants() == [])
-            try ports.tamper("UPDATE products SET bookmark_count = 7, stock = stock + 1")
-            try ports.tamper("UPDATE users SET follower_count = 0 WHERE id = 1")
-            let problems = try ports.invariants()
+            _ = try await ports.reviews.write(ReviewForm(rating: 5, content: "lovely switches"), of: ports.shop.product.id,
+                                              by: ports.shop.buyer)
+            _ = try await ports.bookmarks.add(ports.shop.product.id, by: ports.shop.buyer)
+            _ = try await ports.follows.follow(UserID(1), by: ports.shop.buyer)
+            await #expect(try ports.invariants() == [])
+            try await ports.tamper("UPDATE products SET bookmark_count = 7, stock = stock + 1")
+            try await ports.tamper("UPDATE users SET follower_count = 0 WHERE id = 1")
+            let problems = try await ports.invariants()
             #expect(problems.contains { $0.contains("bookmark_count is 7") })
             #expect(problems.contains { $0.contains("follower_count") || $0.contains("user 1") })
             #expect(problems.count >= 3, "\(problems)")
@@ -125,15 +125,15 @@ struct StoredPortsTests {
         try await withPorts(backend) { ports in
             let now = ports.shop.clock.now()
             for action in ["product.create", "order.refund", "product.create"] {
-                try ports.auditLog.record(AuditEntry(actor: "admin:3", action: action, target: "x", at: now))
+                try await ports.auditLog.record(AuditEntry(actor: "admin:3", action: action, target: "x", at: now))
             }
-            let created = try ports.audit.list(AuditFilter(action: "product.create"), by: ports.admin)
+            let created = try await ports.audit.list(AuditFilter(action: "product.create"), by: ports.admin)
             #expect(created.items.count == 2 && created.items.allSatisfy { $0.action == "product.create" })
-            let keys = try ports.secrets()
-            #expect(try ports.secrets().tokenSigningKey == keys.tokenSigningKey)
+            let keys = try await ports.secrets()
+            await #expect(try ports.secrets().tokenSigningKey == keys.tokenSigningKey)
             let number = try BusinessRegistrationNumber("220-81-62517")
-            let loaded = try ports.registry.load([BusinessRegistryEntry(number: number, status: .active)], now,
-                                                 AuditEntry(actor: "admin:3", action: "registry.load", at: now))
+            let loaded = try await ports.registry.load([BusinessRegistryEntry(number: number, status: .active)], now,
+                                                       AuditEntry(actor: "admin:3", action: "registry.load", at: now))
             #expect(loaded == 1)
             #expect(try await ports.registry.status(number) == .active)
         }

@@ -93,8 +93,8 @@ struct WebhookVerifierTests {
     /// SQLite only for the reopened file; the store's first-delivery rule runs on every store in
     /// `StoredPortsTests`.
     @Test("a duplicate delivery of one webhook id is recognised, durably")
-    func duplicateID() throws {
-        try withTemporaryDirectory { directory throws in
+    func duplicateID() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let database = try SQLiteDatabase(path: directory.appendingPathComponent("events.db").path)
             defer { database.close() }
             try KeyCatSchema.migrator().migrate(database)
@@ -102,9 +102,9 @@ struct WebhookVerifierTests {
             let first = try verify(headers(id: "msg_dup")).get()
             clock.advance(by: 60)
             let redelivered = try verify(headers(id: "msg_dup")).get()  // re-signed at a later time
-            #expect(try events.recordFirstDelivery(of: first.id, at: clock.now()))
-            #expect(try !events.recordFirstDelivery(of: redelivered.id, at: clock.now()))
-            #expect(try events.recordFirstDelivery(of: "msg_other", at: clock.now()))
+            #expect(try await events.recordFirstDelivery(of: first.id, at: clock.now()))
+            #expect(try await !events.recordFirstDelivery(of: redelivered.id, at: clock.now()))
+            #expect(try await events.recordFirstDelivery(of: "msg_other", at: clock.now()))
         }
     }
 

@@ -21,7 +21,7 @@ struct PostgresMigratorTests {
             #expect(try migrator.migrate(database) == [1, 2, 3])
             #expect(try migrator.migrate(database) == [])
             #expect(try migrator.currentVersion(of: database) == 3)
-            let names = try database.read { try $0.query("SELECT name FROM schema_migrations ORDER BY version") { $0.string(0) } }
+            let names = try await database.read { try $0.query("SELECT name FROM schema_migrations ORDER BY version") { $0.string(0) } }
             #expect(names == ["items", "item names", "seen"])
         }
     }
@@ -54,9 +54,9 @@ struct PostgresMigratorTests {
             #expect(applied.sorted() == [1, 2, 3, 4, 5])
             let database = try PostgresDatabase(configuration: configuration)
             defer { database.close() }
-            let seen = try database.read { try $0.query("SELECT version FROM seen ORDER BY version") { $0.int(0) } }
+            let seen = try await database.read { try $0.query("SELECT version FROM seen ORDER BY version") { $0.int(0) } }
             #expect(seen == [4, 5])
-            #expect(try database.read { try $0.queryOne("SELECT count(*) FROM schema_migrations") { $0.int(0) } } == 5)
+            await #expect(try database.read { try $0.queryOne("SELECT count(*) FROM schema_migrations") { $0.int(0) } } == 5)
         }
     }
 
@@ -87,7 +87,7 @@ struct PostgresMigratorTests {
             ])
             #expect(throws: Boom.self) { try migrator.migrate(database) }
             #expect(try migrator.currentVersion(of: database) == 3)
-            let half = try database.read { try $0.queryOne("SELECT to_regclass('half') IS NULL") { $0.bool(0) } }
+            let half = try await database.read { try $0.queryOne("SELECT to_regclass('half') IS NULL") { $0.bool(0) } }
             #expect(half == true)
             // The advisory lock was released: migrating again is not stuck behind it.
             #expect(throws: Boom.self) { try migrator.migrate(database) }

@@ -199,10 +199,10 @@ struct PostgresPipelineTests {
         try await withPostgresSchema { configuration in
             let database = try PostgresDatabase(configuration: configuration)
             defer { database.close() }
-            try database.withConnection { try $0.execute("CREATE TABLE t (id BIGINT PRIMARY KEY)") }
+            try await database.withConnection { try $0.execute("CREATE TABLE t (id BIGINT PRIMARY KEY)") }
             let attempts = Mutex(0)
-            let error = try #require(throws: PostgresError.self) {
-                try database.write(isolation: .readCommitted) { connection in
+            let error = try await #require(throws: PostgresError.self) {
+                try await database.write(isolation: .readCommitted) { connection in
                     attempts.withLock { $0 += 1 }
                     try connection.batch([.run("INSERT INTO t (id) VALUES (?)", [.integer(1)]),
                                           .run("SELECT pg_terminate_backend(pg_backend_pid())", [])],
@@ -212,7 +212,7 @@ struct PostgresPipelineTests {
             #expect(error.isCommitOutcomeUnknown)
             #expect(attempts.withLock { $0 } == 1)
             // The server rolled the transaction back when its backend ended.
-            #expect(try database.readStatement { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } } == 0)
+            await #expect(try database.readStatement { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } } == 0)
         }
     }
 

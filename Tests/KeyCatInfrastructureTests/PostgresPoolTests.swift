@@ -18,16 +18,16 @@ struct PostgresPoolTests {
     @Test("a connection the server ended is replaced, and the next read and write just work")
     func replacesTerminatedConnection() async throws {
         try await withPostgresDatabase(configure: { $0.maximumConnections = 1 }) { database in
-            try database.write { try $0.execute("CREATE TABLE t (x integer)") }
-            let first = try database.withConnection { $0.backendProcessID }
+            try await database.write { try $0.execute("CREATE TABLE t (x integer)") }
+            let first = try await database.withConnection { $0.backendProcessID }
             try terminate(first, configuration: database.configuration)
-            let second = try database.read { try $0.queryOne("SELECT pg_backend_pid()") { $0.int(0) } ?? 0 }
+            let second = try await database.read { try $0.queryOne("SELECT pg_backend_pid()") { $0.int(0) } ?? 0 }
             #expect(second != 0 && Int32(second) != first)
             try terminate(Int32(second), configuration: database.configuration)
-            try database.write { try $0.run("INSERT INTO t VALUES (1)") }
-            try terminate(database.withConnection { $0.backendProcessID }, configuration: database.configuration)
-            #expect(try database.readStatement { try $0.queryOne("SELECT x FROM t") { $0.int(0) } } == 1)
-            #expect(try database.read { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } } == 1)
+            try await database.write { try $0.run("INSERT INTO t VALUES (1)") }
+            try await terminate(database.withConnection { $0.backendProcessID }, configuration: database.configuration)
+            await #expect(try database.readStatement { try $0.queryOne("SELECT x FROM t") { $0.int(0) } } == 1)
+            await #expect(try database.read { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } } == 1)
             #expect(database.connectionCount == 1)
         }
     }
@@ -48,7 +48,7 @@ struct PostgresPoolTests {
     @Test("many tasks at once share a few connections and every write counts")
     func concurrentTasks() async throws {
         try await withPostgresDatabase(configure: { $0.maximumConnections = 3 }) { database in
-            try database.write { connection in
+            try await database.write { connection in
                 try connection.execute("""
                     CREATE TABLE counter (n integer NOT NULL);
                     INSERT INTO counter VALUES (0);
@@ -59,16 +59,16 @@ struct PostgresPoolTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for task in 0..<tasks {
                     group.addTask {
-                        try database.write { connection in
+                        try await database.write { connection in
                             try connection.run("UPDATE counter SET n = n + 1")
                             try connection.run("INSERT INTO log (task) VALUES (?)", [.int(task)])
                         }
-                        _ = try database.read { try $0.queryOne("SELECT n FROM counter") { $0.int(0) } }
+                        _ = try await database.read { try $0.queryOne("SELECT n FROM counter") { $0.int(0) } }
                     }
                 }
                 try await group.waitForAll()
             }
-            let (n, logged) = try database.read { connection in
+            let (n, logged) = try await database.read { connection in
                 (try connection.queryOne("SELECT n FROM counter") { $0.int(0) },
                  try connection.queryOne("SELECT count(*) FROM log") { $0.int(0) })
             }
@@ -83,7 +83,7 @@ struct PostgresPoolTests {
             let database = try PostgresDatabase(configuration: configuration)
             database.close()
             database.close()
-            let error = try #require(throws: PostgresError.self) { try database.read { _ in 1 } }
+            let error = try await #require(throws: PostgresError.self) { try await database.read { _ in 1 } }
             #expect(error.isClosed)
             #expect(database.connectionCount == 0)
         }

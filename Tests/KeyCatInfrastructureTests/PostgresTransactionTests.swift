@@ -12,43 +12,43 @@ struct PostgresTransactionTests {
         configure: (inout PostgresConfiguration) -> Void = { _ in }, _ body: (PostgresDatabase) async throws -> Void
     ) async throws {
         try await withPostgresDatabase(configure: configure) { database in
-            try database.write { try $0.execute("CREATE TABLE t (x integer NOT NULL)") }
+            try await database.write { try $0.execute("CREATE TABLE t (x integer NOT NULL)") }
             try await body(database)
         }
     }
 
-    private func count(_ database: PostgresDatabase) throws -> Int {
-        try database.read { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } ?? -1 }
+    private func count(_ database: PostgresDatabase) async throws -> Int {
+        try await database.read { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } ?? -1 }
     }
 
     @Test("a thrown error rolls back everything the transaction wrote")
     func rollback() async throws {
         try await withDatabase { database in
-            #expect(throws: Boom.self) {
-                try database.write { connection in
+            await #expect(throws: Boom.self) {
+                try await database.write { connection in
                     try connection.run("INSERT INTO t VALUES (1)")
                     try connection.run("INSERT INTO t VALUES (2)")
                     throw Boom()
                 }
             }
-            #expect(try count(database) == 0)
-            try database.write { try $0.run("INSERT INTO t VALUES (3)") }
-            #expect(try count(database) == 1)
+            await #expect(try count(database) == 0)
+            try await database.write { try $0.run("INSERT INTO t VALUES (3)") }
+            await #expect(try count(database) == 1)
         }
     }
 
     @Test("a failing statement rolls back the statements before it, and the connection goes on")
     func rollbackOnSQLError() async throws {
         try await withDatabase(configure: { $0.maximumConnections = 1 }) { database in
-            let error = try #require(throws: PostgresError.self) {
-                try database.write { connection in
+            let error = try await #require(throws: PostgresError.self) {
+                try await database.write { connection in
                     try connection.run("INSERT INTO t VALUES (1)")
                     try connection.run("INSERT INTO t VALUES (NULL)")
                 }
             }
             #expect(error.isNotNullViolation)
-            #expect(try count(database) == 0)
-            let inTransaction = try database.withConnection { $0.isInTransaction }
+            await #expect(try count(database) == 0)
+            let inTransaction = try await database.withConnection { $0.isInTransaction }
             #expect(!inTransaction)
         }
     }
@@ -56,18 +56,21 @@ struct PostgresTransactionTests {
     @Test("uncommitted writes are invisible to other connections")
     func isolation() async throws {
         try await withDatabase { database in
-            try database.write { connection in
+            // Another session, asked from inside the transaction.
+            let other = try PostgresConnection(configuration: database.configuration)
+            defer { other.close() }
+            try await database.write { connection in
                 try connection.run("INSERT INTO t VALUES (1)")
-                #expect(try count(database) == 0)
+                #expect(try other.queryOne("SELECT count(*) FROM t") { $0.int(0) } == 0)
             }
-            #expect(try count(database) == 1)
+            await #expect(try count(database) == 1)
         }
     }
 
     @Test("a nested transaction is a savepoint: its failure undoes only its own work")
     func savepoint() async throws {
         try await withDatabase { database in
-            try database.write { connection in
+            try await database.write { connection in
                 try connection.run("INSERT INTO t VALUES (1)")
                 #expect(throws: Boom.self) {
                     try connection.transaction(isolation: .readCommitted) { inner in
@@ -85,7 +88,7 @@ struct PostgresTransactionTests {
                 }
                 #expect(connection.transactionDepth == 1)
             }
-            let values = try database.read { try $0.query("SELECT x FROM t ORDER BY x") { $0.int(0) } }
+            let values = try await database.read { try $0.query("SELECT x FROM t ORDER BY x") { $0.int(0) } }
             #expect(values == [1, 3, 4])
         }
     }
@@ -93,11 +96,11 @@ struct PostgresTransactionTests {
     @Test("a serializable transaction that loses to a concurrent one runs again and then commits")
     func retriesSerializationFailure() async throws {
         try await withDatabase { database in
-            try database.write { try $0.run("INSERT INTO t VALUES (0)") }
+            try await database.write { try $0.run("INSERT INTO t VALUES (0)") }
             let rival = try PostgresConnection(configuration: database.configuration)
             defer { rival.close() }
             let attempts = Atomic(0)
-            let final = try database.write(isolation: .serializable) { connection in
+            let final = try await database.write(isolation: .serializable) { connection in
                 let attempt = attempts.add(1, ordering: .relaxed).newValue
                 let seen = try connection.queryOne("SELECT x FROM t") { $0.int(0) } ?? -1
                 if attempt == 1 {
@@ -109,19 +112,19 @@ struct PostgresTransactionTests {
             }
             #expect(attempts.load(ordering: .relaxed) == 2)
             #expect(final == 101)
-            #expect(try database.read { try $0.queryOne("SELECT x FROM t") { $0.int(0) } } == 101)
+            await #expect(try database.read { try $0.queryOne("SELECT x FROM t") { $0.int(0) } } == 101)
         }
     }
 
     @Test("when every attempt loses, the serialization failure is thrown and nothing is written")
     func retriesAreBounded() async throws {
         try await withDatabase(configure: { $0.maximumTransactionAttempts = 3 }) { database in
-            try database.write { try $0.run("INSERT INTO t VALUES (0)") }
+            try await database.write { try $0.run("INSERT INTO t VALUES (0)") }
             let rival = try PostgresConnection(configuration: database.configuration)
             defer { rival.close() }
             let attempts = Atomic(0)
-            let error = try #require(throws: PostgresError.self) {
-                try database.write(isolation: .repeatableRead) { connection in
+            let error = try await #require(throws: PostgresError.self) {
+                try await database.write(isolation: .repeatableRead) { connection in
                     attempts.add(1, ordering: .relaxed)
                     _ = try connection.queryOne("SELECT x FROM t") { $0.int(0) }
                     try rival.run("UPDATE t SET x = x + 1")
@@ -131,14 +134,14 @@ struct PostgresTransactionTests {
             #expect(error.isSerializationFailure)
             #expect(error.isTransientTransactionFailure)
             #expect(attempts.load(ordering: .relaxed) == 3)
-            #expect(try database.read { try $0.queryOne("SELECT x FROM t") { $0.int(0) } } == 3)
+            await #expect(try database.read { try $0.queryOne("SELECT x FROM t") { $0.int(0) } } == 3)
         }
     }
 
     @Test("of two transactions that deadlock, the one the server fails runs again and both commit")
     func retriesDeadlock() async throws {
         try await withDatabase(configure: { $0.maximumConnections = 2 }) { database in
-            try database.write { try $0.run("INSERT INTO t VALUES (1), (2)") }
+            try await database.write { try $0.run("INSERT INTO t VALUES (1), (2)") }
             let attempts = Atomic(0)
             // Each first attempt locks its own row, waits until the other has locked its row too,
             // then asks for the other's: a deadlock the server breaks by failing one of them.
@@ -146,11 +149,11 @@ struct PostgresTransactionTests {
             bothLocked.enter()
             bothLocked.enter()
             let failures = Mutex<[String]>([])
-            let transfer: @Sendable (Int, Int) -> Void = { mine, theirs in
+            let transfer: @Sendable (Int, Int) async -> Void = { mine, theirs in
                 // Only this transfer's own first attempt waits for the other: a retry must not.
                 let firstAttempt = Atomic(true)
                 do {
-                    try database.write { connection in
+                    try await database.write { connection in
                         attempts.add(1, ordering: .relaxed)
                         try connection.run("UPDATE t SET x = x + 10 WHERE x % 10 = ?", [.int(mine)])
                         if firstAttempt.exchange(false, ordering: .relaxed) {
@@ -163,17 +166,17 @@ struct PostgresTransactionTests {
                     failures.withLock { $0.append("\(error)") }
                 }
             }
-            // On threads of their own: the two bodies wait for each other, which tasks on a
-            // cooperative pool as narrow as one thread could not.
-            let finished = DispatchGroup()
-            DispatchQueue.global().async(group: finished) { transfer(1, 2) }
-            DispatchQueue.global().async(group: finished) { transfer(2, 1) }
-            await withCheckedContinuation { done in finished.notify(queue: .global()) { done.resume() } }
+            // The two bodies wait for each other, each on one of the database's own threads (one
+            // per connection), which tasks on a cooperative pool as narrow as one thread could not.
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await transfer(1, 2) }
+                group.addTask { await transfer(2, 1) }
+            }
             #expect(failures.withLock { $0 } == [])
             // Two first attempts and the victim's retry; under SERIALIZABLE the retry may also
             // lose once to the survivor's commit (40001) and run a fourth time.
             #expect((3...4).contains(attempts.load(ordering: .relaxed)))
-            let values = try database.read { try $0.query("SELECT x FROM t ORDER BY x") { $0.int(0) } }
+            let values = try await database.read { try $0.query("SELECT x FROM t ORDER BY x") { $0.int(0) } }
             #expect(values == [21, 22])
         }
     }
@@ -181,20 +184,20 @@ struct PostgresTransactionTests {
     @Test("a read sees one snapshot and cannot write")
     func readOnlySnapshot() async throws {
         try await withDatabase { database in
-            let error = try #require(throws: PostgresError.self) {
-                try database.read { try $0.run("INSERT INTO t VALUES (1)") }
+            let error = try await #require(throws: PostgresError.self) {
+                try await database.read { try $0.run("INSERT INTO t VALUES (1)") }
             }
             #expect(error.sqlState == "25006")  // read_only_sql_transaction
             let writer = try PostgresConnection(configuration: database.configuration)
             defer { writer.close() }
-            let (before, after) = try database.read { connection in
+            let (before, after) = try await database.read { connection in
                 let before = try connection.queryOne("SELECT count(*) FROM t") { $0.int(0) }
                 try writer.run("INSERT INTO t VALUES (1)")
                 let after = try connection.queryOne("SELECT count(*) FROM t") { $0.int(0) }
                 return (before, after)
             }
             #expect(before == 0 && after == 0)
-            #expect(try count(database) == 1)
+            await #expect(try count(database) == 1)
         }
     }
 }

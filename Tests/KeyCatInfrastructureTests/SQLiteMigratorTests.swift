@@ -12,30 +12,30 @@ struct SQLiteMigratorTests {
         SQLiteMigration(version: 2, name: "item names", sql: "ALTER TABLE items ADD COLUMN name TEXT"),
     ]
 
-    private func withDatabase(_ body: (SQLiteDatabase, String) throws -> Void) throws {
-        try withTemporaryDirectory { directory throws in
+    private func withDatabase(_ body: (SQLiteDatabase, String) async throws -> Void) async throws {
+        try await withTemporaryDirectory { directory async throws in
             let path = directory.appendingPathComponent("m.db").path
             let database = try SQLiteDatabase(path: path)
             defer { database.close() }
-            try body(database, path)
+            try await body(database, path)
         }
     }
 
     @Test("applies pending migrations in order, once, and records them")
-    func migratesOnce() throws {
-        try withDatabase { database, _ throws in
+    func migratesOnce() async throws {
+        try await withDatabase { database, _ throws in
             let migrator = try SQLiteMigrator(migrations: Self.migrations)
             #expect(try migrator.migrate(database) == [1, 2])
             #expect(try migrator.migrate(database) == [])
             #expect(try migrator.currentVersion(of: database) == 2)
-            let names = try database.read { try $0.query("SELECT name FROM schema_migrations ORDER BY version") { $0.string(0) } }
+            let names = try await database.read { try $0.query("SELECT name FROM schema_migrations ORDER BY version") { $0.string(0) } }
             #expect(names == ["items", "item names"])
         }
     }
 
     @Test("a database from the future is refused with a clear error and left unchanged")
-    func databaseFromTheFuture() throws {
-        try withDatabase { database, _ throws in
+    func databaseFromTheFuture() async throws {
+        try await withDatabase { database, _ throws in
             let newer = try SQLiteMigrator(migrations: Self.migrations + [
                 SQLiteMigration(version: 3, name: "future", sql: "CREATE TABLE future (x)"),
             ])
@@ -52,8 +52,8 @@ struct SQLiteMigratorTests {
     }
 
     @Test("a failing migration is rolled back and not recorded")
-    func failingMigration() throws {
-        try withDatabase { database, _ throws in
+    func failingMigration() async throws {
+        try await withDatabase { database, _ throws in
             let migrator = try SQLiteMigrator(migrations: [
                 SQLiteMigration(version: 1, name: "items", sql: "CREATE TABLE items (id INTEGER PRIMARY KEY)"),
                 SQLiteMigration(version: 2, name: "broken") { connection throws in
@@ -63,7 +63,7 @@ struct SQLiteMigratorTests {
             ])
             #expect(throws: Boom.self) { try migrator.migrate(database) }
             #expect(try migrator.currentVersion(of: database) == 1)
-            let half = try database.read {
+            let half = try await database.read {
                 try $0.queryOne("SELECT count(*) FROM sqlite_schema WHERE name = 'half'") { $0.int(0) }
             }
             #expect(half == 0)

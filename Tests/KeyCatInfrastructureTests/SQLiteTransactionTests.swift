@@ -7,65 +7,65 @@ import Testing
 struct SQLiteTransactionTests {
     struct Boom: Error {}
 
-    private func withDatabase(_ body: (SQLiteDatabase) throws -> Void) throws {
-        try withTemporaryDirectory { directory throws in
+    private func withDatabase(_ body: (SQLiteDatabase) async throws -> Void) async throws {
+        try await withTemporaryDirectory { directory async throws in
             let database = try SQLiteDatabase(path: directory.appendingPathComponent("t.db").path)
             defer { database.close() }
-            try database.write { try $0.execute("CREATE TABLE t (x INTEGER NOT NULL)") }
-            try body(database)
+            try await database.write { try $0.execute("CREATE TABLE t (x INTEGER NOT NULL)") }
+            try await body(database)
         }
     }
 
-    private func count(_ database: SQLiteDatabase) throws -> Int {
-        try database.read { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } ?? -1 }
+    private func count(_ database: SQLiteDatabase) async throws -> Int {
+        try await database.read { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } ?? -1 }
     }
 
     @Test("a thrown error rolls back everything the transaction wrote")
-    func rollback() throws {
-        try withDatabase { database throws in
-            #expect(throws: Boom.self) {
-                try database.write { connection throws in
+    func rollback() async throws {
+        try await withDatabase { database throws in
+            await #expect(throws: Boom.self) {
+                try await database.write { connection throws in
                     try connection.run("INSERT INTO t VALUES (1)")
                     try connection.run("INSERT INTO t VALUES (2)")
                     throw Boom()
                 }
             }
-            #expect(try count(database) == 0)
+            await #expect(try count(database) == 0)
             // The writer is usable again and not left inside a transaction.
-            try database.write { try $0.run("INSERT INTO t VALUES (3)") }
-            #expect(try count(database) == 1)
+            try await database.write { try $0.run("INSERT INTO t VALUES (3)") }
+            await #expect(try count(database) == 1)
         }
     }
 
     @Test("a failing statement rolls back the statements before it")
-    func rollbackOnSQLError() throws {
-        try withDatabase { database throws in
-            #expect(throws: SQLiteError.self) {
-                try database.write { connection throws in
+    func rollbackOnSQLError() async throws {
+        try await withDatabase { database throws in
+            await #expect(throws: SQLiteError.self) {
+                try await database.write { connection throws in
                     try connection.run("INSERT INTO t VALUES (1)")
                     try connection.run("INSERT INTO t VALUES (NULL)")  // NOT NULL fails
                 }
             }
-            #expect(try count(database) == 0)
+            await #expect(try count(database) == 0)
         }
     }
 
     @Test("uncommitted writes are invisible to readers")
-    func isolation() throws {
-        try withDatabase { database throws in
-            try database.write { connection throws in
+    func isolation() async throws {
+        try await withDatabase { database throws in
+            try await database.write { connection throws in
                 try connection.run("INSERT INTO t VALUES (1)")
                 // A reader connection sees the last committed snapshot: no rows yet.
-                #expect(try count(database) == 0)
+                #expect(try database.blockingRead { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } } == 0)
             }
-            #expect(try count(database) == 1)
+            await #expect(try count(database) == 1)
         }
     }
 
     @Test("a nested transaction is a savepoint: its failure undoes only its own work")
-    func savepoint() throws {
-        try withDatabase { database throws in
-            try database.write { connection throws in
+    func savepoint() async throws {
+        try await withDatabase { database throws in
+            try await database.write { connection throws in
                 try connection.run("INSERT INTO t VALUES (1)")
                 #expect(throws: Boom.self) {
                     try connection.transaction { inner in
@@ -79,21 +79,21 @@ struct SQLiteTransactionTests {
                 }
                 #expect(connection.transactionDepth == 1)
             }
-            let values = try database.read { try $0.query("SELECT x FROM t ORDER BY x") { $0.int(0) } }
+            let values = try await database.read { try $0.query("SELECT x FROM t ORDER BY x") { $0.int(0) } }
             #expect(values == [1, 3, 4])
         }
     }
 
     @Test("the outer rollback also undoes released savepoints")
-    func outerRollback() throws {
-        try withDatabase { database throws in
-            #expect(throws: Boom.self) {
-                try database.write { connection throws in
+    func outerRollback() async throws {
+        try await withDatabase { database throws in
+            await #expect(throws: Boom.self) {
+                try await database.write { connection throws in
                     try connection.transaction { try $0.run("INSERT INTO t VALUES (1)") }
                     throw Boom()
                 }
             }
-            #expect(try count(database) == 0)
+            await #expect(try count(database) == 0)
         }
     }
 
@@ -102,19 +102,19 @@ struct SQLiteTransactionTests {
         try await withTemporaryDirectory { directory async throws in
             let database = try SQLiteDatabase(path: directory.appendingPathComponent("c.db").path)
             defer { database.close() }
-            try database.write { try $0.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)") }
+            try await database.write { try $0.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)") }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for task in 0..<8 {
                     group.addTask {
                         for step in 0..<50 {
-                            try database.write { try $0.run("INSERT INTO t VALUES (?)", [.int(task * 1_000 + step)]) }
-                            _ = try database.read { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } }
+                            try await database.write { try $0.run("INSERT INTO t VALUES (?)", [.int(task * 1_000 + step)]) }
+                            _ = try await database.read { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } }
                         }
                     }
                 }
                 try await group.waitForAll()
             }
-            let total = try database.read { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } }
+            let total = try await database.read { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } }
             #expect(total == 400)
         }
     }

@@ -57,10 +57,10 @@ struct PGPaymentListingTests {
     }
 
     @Test("the listing is served by an index, for a status and for all")
-    func queryPlans() throws {
+    func queryPlans() async throws {
         let database = try SQLiteDatabase(path: ":memory:")
         _ = try SQLiteMigrator(migrations: PGStore.migrations).migrate(database)
-        let plans = try database.read { connection in
+        let plans = try await database.read { connection in
             try ["SELECT * FROM pg_payments WHERE status = 'paid' AND started_at >= 0 AND started_at <= 1 ORDER BY started_at DESC, seq DESC",
                  "SELECT * FROM pg_payments WHERE started_at >= 0 AND started_at <= 1 ORDER BY started_at DESC, seq DESC"]
                 .map { sql in try connection.query("EXPLAIN QUERY PLAN " + sql) { $0.string(3) }.joined(separator: "; ") }

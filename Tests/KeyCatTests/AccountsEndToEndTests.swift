@@ -12,25 +12,25 @@ struct AccountsEndToEndTests {
         try await TestShop.with(store) { shop in
             let (keycat, clock) = (shop.keycat, shop.clock)
             let console = Principal.operatorConsole("root")
-            try keycat.loadBusinessRegistry(
+            try await keycat.loadBusinessRegistry(
                 [BusinessRegistryEntry(number: try BusinessRegistrationNumber("220-81-62517"),
                                        status: BusinessStatus(taxServiceCode: "01"))],
                 by: console)
-            let user = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
-            let session = try keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026")
-            let principal = try keycat.accounts.authenticate(accessToken: session.accessToken)
+            let user = try await keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
+            let session = try await keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            let principal = try await keycat.accounts.authenticate(accessToken: session.accessToken)
             #expect(principal == Principal(userID: user.id, role: .buyer))
             let application = try await keycat.sellers.apply(
                 SellerApplicationForm(businessNumber: "2208162517", representativeName: "김키캣",
                                       openingDate: try CalendarDate(iso8601: "2021-04-01")),
                 by: principal)
             #expect(application.status == .pending)
-            #expect(try keycat.sellers.listApplications(status: .pending, by: console).items == [application])
-            _ = try keycat.sellers.approve(application.id, by: console)
+            await #expect(try keycat.sellers.listApplications(status: .pending, by: console).items == [application])
+            _ = try await keycat.sellers.approve(application.id, by: console)
             clock.advance(by: 60)
-            let renewed = try keycat.accounts.refresh(session.refreshToken)
-            #expect(try keycat.accounts.authenticate(accessToken: renewed.accessToken).role == .seller)
-            let actions = try keycat.auditLog.recent(limit: 10).map(\.action)
+            let renewed = try await keycat.accounts.refresh(session.refreshToken)
+            await #expect(try keycat.accounts.authenticate(accessToken: renewed.accessToken).role == .seller)
+            let actions = try await keycat.auditLog.recent(limit: 10).map(\.action)
             #expect(actions == ["seller.approve", "business_registry.load"])
         }
     }
@@ -41,16 +41,16 @@ struct AccountsEndToEndTests {
             let keycat = shop.keycat
             let console = Principal.operatorConsole("root")
             let form = SignUpForm(email: "seller@keycat.kr", password: "keycat2026", nick: "shop")
-            let user = try keycat.accounts.createUser(form, role: .seller, by: console)
+            let user = try await keycat.accounts.createUser(form, role: .seller, by: console)
             #expect(user.role == .seller)
-            let duplicate = keycatError { try keycat.accounts.createUser(form, role: .seller, by: console) }
+            let duplicate = await keycatError { try await keycat.accounts.createUser(form, role: .seller, by: console) }
             #expect(duplicate?.code == .duplicate)
-            let entries = try keycat.auditLog.recent(limit: 10)
+            let entries = try await keycat.auditLog.recent(limit: 10)
             #expect(entries.count == 1)
             #expect(entries.first?.action == "user.create")
             #expect(entries.first?.target == "user:\(user.id)")
             #expect(entries.first?.actor == "cli:root")
-            #expect(try keycat.accounts.listUsers(by: console).items == [user])
+            await #expect(try keycat.accounts.listUsers(by: console).items == [user])
         }
     }
 
@@ -58,15 +58,15 @@ struct AccountsEndToEndTests {
     func concurrentRefreshAcrossInstances(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
             let keycat = shop.keycat
-            let second = try KeyCat.open(keycat.configuration)
+            let second = try await KeyCat.open(keycat.configuration)
             defer { second.close() }
-            _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
-            let token = try keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026").refreshToken
+            _ = try await keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
+            let token = try await keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026").refreshToken
             let instances = [keycat.accounts, second.accounts]
             let successes = await withTaskGroup(of: Bool.self) { group in
                 for index in 0..<16 {
                     let accounts = instances[index % 2]
-                    group.addTask { (try? accounts.refresh(token)) != nil }
+                    group.addTask { await (try? accounts.refresh(token)) != nil }
                 }
                 return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
@@ -79,8 +79,8 @@ struct AccountsEndToEndTests {
         try await TestShop.with(store) { shop in
             let keycat = shop.keycat
             let entry = BusinessRegistryEntry(number: try BusinessRegistrationNumber("220-81-62517"), status: .active)
-            #expect(throws: KeyCatError(.forbidden, "a buyer may not load the business registry", context: ["role": "buyer"])) {
-                try keycat.loadBusinessRegistry([entry], by: Principal(userID: UserID(1), role: .buyer))
+            await #expect(throws: KeyCatError(.forbidden, "a buyer may not load the business registry", context: ["role": "buyer"])) {
+                try await keycat.loadBusinessRegistry([entry], by: Principal(userID: UserID(1), role: .buyer))
             }
         }
     }
@@ -89,11 +89,11 @@ struct AccountsEndToEndTests {
     func keyPersists(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
             let keycat = shop.keycat
-            _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
-            let token = try keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026").accessToken
-            let second = try KeyCat.open(keycat.configuration)
+            _ = try await keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
+            let token = try await keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026").accessToken
+            let second = try await KeyCat.open(keycat.configuration)
             defer { second.close() }
-            #expect(try second.accounts.authenticate(accessToken: token).userID == UserID(1))
+            await #expect(try second.accounts.authenticate(accessToken: token).userID == UserID(1))
         }
     }
 
@@ -102,13 +102,13 @@ struct AccountsEndToEndTests {
         let key = try SecretKey(bytes: [UInt8](repeating: 3, count: 32))
         try await TestShop.with(store, configure: { $0.tokenSigningKey = key }) { shop in
             let keycat = shop.keycat
-            _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
-            let token = try keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026").accessToken
+            _ = try await keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
+            let token = try await keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026").accessToken
             var other = keycat.configuration
             other.tokenSigningKey = nil
-            let stored = try KeyCat.open(other)
+            let stored = try await KeyCat.open(other)
             defer { stored.close() }
-            #expect(throws: KeyCatError.self) { try stored.accounts.authenticate(accessToken: token) }
+            await #expect(throws: KeyCatError.self) { try await stored.accounts.authenticate(accessToken: token) }
             #expect(!"\(keycat.configuration)".contains("3, 3, 3"))
             var dumped = ""
             dump(keycat.configuration, to: &dumped)
@@ -132,19 +132,19 @@ struct AccountsEndToEndTests {
         try await TestShop.with(store, configure: { $0.tokenSigningKey = key }) { shop in
             let (keycat, clock) = (shop.keycat, shop.clock)
             let password = "Sup3rSecretPassw0rd"
-            _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: password, nick: "kim"))
-            let pair = try keycat.accounts.logIn(email: "kim@example.com", password: password)
+            _ = try await keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: password, nick: "kim"))
+            let pair = try await keycat.accounts.logIn(email: "kim@example.com", password: password)
             var errors: [any Error] = []
-            func capture(_ body: () throws -> some Any) { do { _ = try body() } catch { errors.append(error) } }
-            capture { try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: password, nick: "kim")) }
-            capture { try keycat.accounts.signUp(SignUpForm(email: "x@example.com", password: "\(password)\(password)\(password)", nick: "x")) }
-            capture { try keycat.accounts.logIn(email: "kim@example.com", password: password + "x") }
-            capture { try keycat.accounts.authenticate(accessToken: pair.accessToken + "x") }
-            capture { try keycat.accounts.authenticate(accessToken: pair.refreshToken) }
-            _ = try keycat.accounts.refresh(pair.refreshToken)
-            capture { try keycat.accounts.refresh(pair.refreshToken) }
+            func capture(_ body: () async throws -> some Any) async { do { _ = try await body() } catch { errors.append(error) } }
+            await capture { try await keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: password, nick: "kim")) }
+            await capture { try await keycat.accounts.signUp(SignUpForm(email: "x@example.com", password: "\(password)\(password)\(password)", nick: "x")) }
+            await capture { try await keycat.accounts.logIn(email: "kim@example.com", password: password + "x") }
+            await capture { try await keycat.accounts.authenticate(accessToken: pair.accessToken + "x") }
+            await capture { try await keycat.accounts.authenticate(accessToken: pair.refreshToken) }
+            _ = try await keycat.accounts.refresh(pair.refreshToken)
+            await capture { try await keycat.accounts.refresh(pair.refreshToken) }
             clock.advance(by: 3600)
-            capture { try keycat.accounts.authenticate(accessToken: pair.accessToken) }
+            await capture { try await keycat.accounts.authenticate(accessToken: pair.accessToken) }
             #expect(errors.count == 7)
             let secrets = [password, pair.accessToken, pair.refreshToken, "server-signing-key", String(pair.accessToken.split(separator: ".")[2])]
             for error in errors {
@@ -164,6 +164,16 @@ struct AccountsEndToEndTests {
 func keycatError(_ body: () throws -> some Any) -> KeyCatError? {
     do {
         _ = try body()
+        return nil
+    } catch {
+        return error as? KeyCatError
+    }
+}
+
+/// The error `body` throws, or nil.
+func keycatError(_ body: () async throws -> some Any) async -> KeyCatError? {
+    do {
+        _ = try await body()
         return nil
     } catch {
         return error as? KeyCatError

@@ -11,19 +11,19 @@ import Testing
 @Suite("Whole-shop backups and restores")
 struct BackupRestoreTests {
     /// Opens a restored database as a server would (its simulator beside it), without creating anything.
-    static func openRestored(_ path: String) throws -> KeyCat {
+    static func openRestored(_ path: String) async throws -> KeyCat {
         var configuration = KeyCat.Configuration(databasePath: path)
         configuration.createIfMissing = false
         configuration.passwordIterations = 1_000
         configuration.gatewayLog = DiscardingLogSink()
         configuration.gatewayInitialBackoff = .milliseconds(1)
-        return try KeyCat.open(configuration)
+        return try await KeyCat.open(configuration)
     }
 
     /// A listing with two images, so a backup has image files to carry.
-    static func productWithImages(_ shop: TestShop) throws -> Product {
-        let seller = try shop.user(.seller)
-        return try shop.keycat.catalog.create(
+    static func productWithImages(_ shop: TestShop) async throws -> Product {
+        let seller = try await shop.user(.seller)
+        return try await shop.keycat.catalog.create(
             TestShop.draft { $0.stock = 1_000 }, for: seller.userID, images: [ImageTests.png, ImageTests.jpeg], by: seller)
     }
 
@@ -31,8 +31,8 @@ struct BackupRestoreTests {
     func roundTripWhileWriting() async throws {
         // One buyer writes up to 200 orders as fast as it can: no per-buyer caps.
         try await TestShop.with(configure: { $0.stockHolds = nil }) { shop in
-            let product = try Self.productWithImages(shop)
-            let buyer = try shop.user(.buyer)
+            let product = try await Self.productWithImages(shop)
+            let buyer = try await shop.user(.buyer)
             let paidBefore = try await shop.paidOrder(product, by: buyer)
             let stop = Atomic<Bool>(false)
             let ordersWritten = Atomic<Int>(0)
@@ -53,9 +53,15 @@ struct BackupRestoreTests {
             while ordersWritten.load(ordering: .relaxed) < 3 { await Task.yield() }
             let backup = shop.directory.appendingPathComponent("backup").path
             var steps = 0
-            let manifest = try shop.keycat.createBackup(in: backup, by: shop.operatorConsole) { _ in
+            // A second connection to the file, so the progress callback can commit synchronously.
+            let side = try SQLiteDatabase(path: shop.keycat.configuration.databasePath)
+            defer { side.close() }
+            let manifest = try await shop.keycat.createBackup(in: backup, by: shop.operatorConsole) { _ in
                 steps += 1
-                _ = try? shop.user(.buyer, "step\(steps)")  // a commit beside the snapshot
+                // A commit beside the snapshot.
+                _ = try? side.blockingWrite {
+                    try $0.run("INSERT INTO settings (key, value) VALUES (?, X'01')", [.text("step\(steps)")])
+                }
             }
             stop.store(true, ordering: .relaxed)
             let written = try await writer.value
@@ -67,53 +73,53 @@ struct BackupRestoreTests {
 
             let target = shop.directory.appendingPathComponent("elsewhere/shop.db").path
             try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            #expect(try KeyCat.restoreBackup(from: backup, toDatabaseAt: target) == manifest)
-            #expect(try BackupInventory.read(databaseAt: target).counts == manifest.counts)
-            let restored = try Self.openRestored(target)
+            await #expect(try KeyCat.restoreBackup(from: backup, toDatabaseAt: target) == manifest)
+            await #expect(try BackupInventory.read(databaseAt: target).counts == manifest.counts)
+            let restored = try await Self.openRestored(target)
             defer { restored.close() }
-            let report = try restored.checkHealth()
+            let report = try await restored.checkHealth()
             #expect(report.isHealthy, "\(report)")
-            let images = try restored.catalog.product(product.id).images
+            let images = try await restored.catalog.product(product.id).images
             #expect(try images.map { try restored.imageStore.load($0) } == [ImageTests.png, ImageTests.jpeg])
             // The restored simulator is its own: refunding there leaves the live one alone.
             let refunded = try await restored.orders.refund(
                 paidBefore.id, RefundRequest(amount: nil, reason: "restore drill", restock: false), by: shop.operatorConsole)
             #expect(refunded.status == .refunded)
-            #expect(try shop.keycat.orders.order(paidBefore.id, by: shop.operatorConsole).status == .paid)
+            await #expect(try shop.keycat.orders.order(paidBefore.id, by: shop.operatorConsole).status == .paid)
             // Reconcile (the restored shop runs on the system clock, past every reservation)
             // settles the orders paid at the PG but never confirmed, whichever copy saw them first.
             let settled = try await restored.checkout.reconcile()
             #expect(settled.unresolved == 0)
             #expect(settled.paid >= 1)
-            #expect(try restored.checkHealth().isHealthy)
+            await #expect(try restored.checkHealth().isHealthy)
         }
     }
 
     @Test("a restore refuses an existing database without force and leaves it byte for byte; force replaces it")
-    func refusesWithoutForce() throws {
-        try TestShop.with { shop in
-            _ = try Self.productWithImages(shop)
+    func refusesWithoutForce() async throws {
+        try await TestShop.with { shop in
+            _ = try await Self.productWithImages(shop)
             let backup = shop.directory.appendingPathComponent("backup").path
-            let manifest = try shop.keycat.createBackup(in: backup, by: shop.operatorConsole)
+            let manifest = try await shop.keycat.createBackup(in: backup, by: shop.operatorConsole)
             let target = shop.directory.appendingPathComponent("other.db").path
             let companion = PGSimulator.storagePath(besideDatabase: target)
             try Data("an older shop".utf8).write(to: URL(fileURLWithPath: target))
             try Data("its simulator".utf8).write(to: URL(fileURLWithPath: companion))
-            expectError(.storage) { try KeyCat.restoreBackup(from: backup, toDatabaseAt: target) }
+            await expectError(.storage) { try await KeyCat.restoreBackup(from: backup, toDatabaseAt: target) }
             #expect(FileManager.default.contents(atPath: target) == Data("an older shop".utf8))
             #expect(FileManager.default.contents(atPath: companion) == Data("its simulator".utf8))
             #expect(!FileManager.default.fileExists(atPath: target + ".images"))
             // Only the simulator file there is refused too: it is part of what a restore replaces.
             let lone = shop.directory.appendingPathComponent("lone.db").path
             try Data("orphan".utf8).write(to: URL(fileURLWithPath: PGSimulator.storagePath(besideDatabase: lone)))
-            expectError(.storage) { try KeyCat.restoreBackup(from: backup, toDatabaseAt: lone) }
+            await expectError(.storage) { try await KeyCat.restoreBackup(from: backup, toDatabaseAt: lone) }
             #expect(!FileManager.default.fileExists(atPath: lone))
 
-            try KeyCat.restoreBackup(from: backup, toDatabaseAt: target, force: true)
-            #expect(try BackupInventory.read(databaseAt: target).counts == manifest.counts)
-            let restored = try BackupRestoreTests.openRestored(target)
+            try await KeyCat.restoreBackup(from: backup, toDatabaseAt: target, force: true)
+            await #expect(try BackupInventory.read(databaseAt: target).counts == manifest.counts)
+            let restored = try await BackupRestoreTests.openRestored(target)
             defer { restored.close() }
-            #expect(try restored.checkHealth().isHealthy)
+            await #expect(try restored.checkHealth().isHealthy)
             // No staging folder is left behind.
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: shop.directory.path).filter { $0.contains(".restore-") }
             #expect(leftovers.isEmpty)
@@ -121,36 +127,36 @@ struct BackupRestoreTests {
     }
 
     @Test("a damaged or incomplete backup is refused before anything is put in place")
-    func damagedBackup() throws {
-        try TestShop.with { shop in
-            let product = try Self.productWithImages(shop)
+    func damagedBackup() async throws {
+        try await TestShop.with { shop in
+            let product = try await Self.productWithImages(shop)
             let backup = shop.directory.appendingPathComponent("backup").path
-            _ = try shop.keycat.createBackup(in: backup, by: shop.operatorConsole)
+            _ = try await shop.keycat.createBackup(in: backup, by: shop.operatorConsole)
             let image = backup + "/images/" + product.images[0].fileName
             var bytes = try #require(FileManager.default.contents(atPath: image))
             bytes[bytes.count - 1] ^= 0xFF
             try bytes.write(to: URL(fileURLWithPath: image))
             let target = shop.directory.appendingPathComponent("target.db").path
-            expectError(.storage) { try KeyCat.verifyBackup(at: backup) }
-            expectError(.storage) { try KeyCat.restoreBackup(from: backup, toDatabaseAt: target) }
+            await expectError(.storage) { try KeyCat.verifyBackup(at: backup) }
+            await expectError(.storage) { try await KeyCat.restoreBackup(from: backup, toDatabaseAt: target) }
             #expect(!FileManager.default.fileExists(atPath: target))
             #expect(!FileManager.default.fileExists(atPath: target + ".images"))
             try FileManager.default.removeItem(atPath: backup + "/" + BackupManifest.fileName)
-            expectError(.storage) { try KeyCat.restoreBackup(from: backup, toDatabaseAt: target) }
+            await expectError(.storage) { try await KeyCat.restoreBackup(from: backup, toDatabaseAt: target) }
             #expect(try FileManager.default.contentsOfDirectory(atPath: shop.directory.path).filter { $0.contains(".restore-") }.isEmpty)
         }
     }
 
     @Test("a backup never writes into an existing directory, and only an admin takes one")
-    func backupRefusals() throws {
-        try TestShop.with { shop in
+    func backupRefusals() async throws {
+        try await TestShop.with { shop in
             let existing = shop.directory.appendingPathComponent("existing").path
             try FileManager.default.createDirectory(atPath: existing, withIntermediateDirectories: false)
-            expectError(.storage) { try shop.keycat.createBackup(in: existing, by: shop.operatorConsole) }
+            await expectError(.storage) { try await shop.keycat.createBackup(in: existing, by: shop.operatorConsole) }
             #expect(try FileManager.default.contentsOfDirectory(atPath: existing).isEmpty)
-            let buyer = try shop.user(.buyer)
+            let buyer = try await shop.user(.buyer)
             let other = shop.directory.appendingPathComponent("other").path
-            expectError(.forbidden) { try shop.keycat.createBackup(in: other, by: buyer) }
+            await expectError(.forbidden) { try await shop.keycat.createBackup(in: other, by: buyer) }
             #expect(!FileManager.default.fileExists(atPath: other))
         }
     }
@@ -158,25 +164,25 @@ struct BackupRestoreTests {
 
 extension BackupRestoreTests {
     @Test("a forced restore sets aside the target's stale -wal, which SQLite would otherwise replay into the restored file")
-    func staleWriteAheadLog() throws {
-        try TestShop.with { shop in
+    func staleWriteAheadLog() async throws {
+        try await TestShop.with { shop in
             let backup = shop.directory.appendingPathComponent("backup").path
-            let manifest = try shop.keycat.createBackup(in: backup, by: shop.operatorConsole)
+            let manifest = try await shop.keycat.createBackup(in: backup, by: shop.operatorConsole)
             // Later commits sit in the live -wal (the shop is still open, nothing checkpointed
             // them); copying the files now is what a crashed server leaves behind.
-            for index in 0..<20 { _ = try shop.user(.buyer, "later\(index)") }
+            for index in 0..<20 { _ = try await shop.user(.buyer, "later\(index)") }
             let database = shop.directory.appendingPathComponent("shop.db").path
             let crashed = shop.directory.appendingPathComponent("crashed")
             try FileManager.default.createDirectory(at: crashed, withIntermediateDirectories: false)
             let target = crashed.appendingPathComponent("shop.db").path
             for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: database + suffix, toPath: target + suffix) }
             #expect(KeyCat.size(of: target + "-wal") > 0)
-            try KeyCat.restoreBackup(from: backup, toDatabaseAt: target, force: true)
+            try await KeyCat.restoreBackup(from: backup, toDatabaseAt: target, force: true)
             #expect(!FileManager.default.fileExists(atPath: target + "-wal"))
-            let restored = try Self.openRestored(target)
+            let restored = try await Self.openRestored(target)
             defer { restored.close() }
-            #expect(try restored.checkHealth().isHealthy)
-            #expect(try BackupInventory.read(databaseAt: target).counts == manifest.counts)
+            await #expect(try restored.checkHealth().isHealthy)
+            await #expect(try BackupInventory.read(databaseAt: target).counts == manifest.counts)
         }
     }
 }

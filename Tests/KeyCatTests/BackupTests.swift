@@ -8,12 +8,12 @@ import Testing
 @Suite("Online backups")
 struct BackupTests {
     /// Every account in `keycat`, walking the pages.
-    static func userCount(_ keycat: KeyCat) throws -> Int {
+    static func userCount(_ keycat: KeyCat) async throws -> Int {
         let console = Principal.operatorConsole("tester")
         var count = 0
         var cursor: String?
         repeat {
-            let page = try keycat.accounts.listUsers(limit: PageLimit(100), cursor: cursor, by: console)
+            let page = try await keycat.accounts.listUsers(limit: PageLimit(100), cursor: cursor, by: console)
             count += page.items.count
             cursor = page.nextCursor
         } while cursor != nil
@@ -21,45 +21,45 @@ struct BackupTests {
     }
 
     /// Opens the backup at `path` as KeyCat would, without creating anything.
-    static func openCopy(_ path: String) throws -> KeyCat {
+    static func openCopy(_ path: String) async throws -> KeyCat {
         var configuration = KeyCat.Configuration(databasePath: path)
         configuration.createIfMissing = false
         configuration.gatewayLog = DiscardingLogSink()
-        return try KeyCat.open(configuration)
+        return try await KeyCat.open(configuration)
     }
 
     @Test("the copy is a healthy KeyCat database with the same orders")
     func copy() async throws {
         try await TestShop.with { shop in
-            let product = try shop.product()
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product()
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.paidOrder(product, by: buyer)
             let path = shop.directory.appendingPathComponent("backup.db").path
             var steps: [BackupProgress] = []
-            try shop.keycat.backup(to: path, pagesPerStep: 4, by: shop.operatorConsole) { steps.append($0) }
+            try await shop.keycat.backup(to: path, pagesPerStep: 4, by: shop.operatorConsole) { steps.append($0) }
             #expect(steps.count > 1)
             #expect(steps.last.map { $0.copiedPages == $0.totalPages } == true)
-            let copy = try Self.openCopy(path)
+            let copy = try await Self.openCopy(path)
             defer { copy.close() }
-            #expect(try copy.checkHealth().isHealthy)
-            #expect(try copy.orders.order(order.id, by: shop.operatorConsole).status == .paid)
-            #expect(try copy.schemaVersion() == KeyCat.latestSchemaVersion)
+            await #expect(try copy.checkHealth().isHealthy)
+            await #expect(try copy.orders.order(order.id, by: shop.operatorConsole).status == .paid)
+            await #expect(try copy.schemaVersion() == KeyCat.latestSchemaVersion)
         }
     }
 
     @Test("a backup never overwrites a file, and only an admin takes one")
-    func refusals() throws {
-        try TestShop.with { shop in
+    func refusals() async throws {
+        try await TestShop.with { shop in
             let path = shop.directory.appendingPathComponent("existing.db").path
             try Data("keep me".utf8).write(to: URL(fileURLWithPath: path))
-            expectError(.storage) { try shop.keycat.backup(to: path, by: shop.operatorConsole) }
+            await expectError(.storage) { try await shop.keycat.backup(to: path, by: shop.operatorConsole) }
             #expect(FileManager.default.contents(atPath: path) == Data("keep me".utf8))
-            let buyer = try shop.user(.buyer)
+            let buyer = try await shop.user(.buyer)
             let other = shop.directory.appendingPathComponent("other.db").path
-            expectError(.forbidden) { try shop.keycat.backup(to: other, by: buyer) }
+            await expectError(.forbidden) { try await shop.keycat.backup(to: other, by: buyer) }
             #expect(!FileManager.default.fileExists(atPath: other))
-            expectError(.storage) {
-                try shop.keycat.backup(to: shop.directory.appendingPathComponent("missing/folder.db").path, by: shop.operatorConsole)
+            await expectError(.storage) {
+                try await shop.keycat.backup(to: shop.directory.appendingPathComponent("missing/folder.db").path, by: shop.operatorConsole)
             }
         }
     }
@@ -67,8 +67,8 @@ struct BackupTests {
     @Test("a backup taken while another task writes is one consistent snapshot that passes the check")
     func concurrentWriter() async throws {
         try await TestShop.with { shop in
-            _ = try shop.keycat.seedSynthetic(count: 2_000, seed: 7, by: shop.operatorConsole)
-            let before = try Self.userCount(shop.keycat)
+            _ = try await shop.keycat.seedSynthetic(count: 2_000, seed: 7, by: shop.operatorConsole)
+            let before = try await Self.userCount(shop.keycat)
             let stop = Atomic<Bool>(false)
             let keycat = shop.keycat
             let console = shop.operatorConsole
@@ -76,7 +76,7 @@ struct BackupTests {
             let writer = Task.detached { () -> Int in
                 var written = 0
                 while !stop.load(ordering: .relaxed) {
-                    _ = try keycat.accounts.createUser(
+                    _ = try await keycat.accounts.createUser(
                         SignUpForm(email: "writer\(written)@example.com", password: "keycat123", nick: "writer\(written)"),
                         role: .buyer, by: console)
                     written += 1
@@ -86,21 +86,31 @@ struct BackupTests {
             }
             let path = shop.directory.appendingPathComponent("live.db").path
             var steps = 0
-            try shop.keycat.backup(to: path, pagesPerStep: 8, by: shop.operatorConsole) { _ in
+            // A second connection to the file, so the progress callback can commit synchronously.
+            let side = try SQLiteDatabase(path: shop.keycat.configuration.databasePath)
+            defer { side.close() }
+            try await shop.keycat.backup(to: path, pagesPerStep: 8, by: shop.operatorConsole) { _ in
                 // A commit between every two steps, whatever the scheduler does with the writer.
                 steps += 1
-                _ = try? shop.user(.buyer, "step\(steps)")
+                _ = try? side.blockingWrite {
+                    try $0.run("INSERT INTO settings (key, value) VALUES (?, X'01')", [.text("step\(steps)")])
+                }
             }
             stop.store(true, ordering: .relaxed)
             _ = try await writer.value
             #expect(steps > 1)
-            let copy = try Self.openCopy(path)
+            let copy = try await Self.openCopy(path)
             defer { copy.close() }
-            let report = try copy.checkHealth()
+            let report = try await copy.checkHealth()
             #expect(report.isHealthy, "\(report)")
             // The snapshot: exactly the accounts that existed when the backup began.
-            #expect(try Self.userCount(copy) == before)
-            #expect(try Self.userCount(shop.keycat) >= before + steps)
+            #expect(try await Self.userCount(copy) == before)
+            // Every commit made between two steps landed in the live file, none in the snapshot.
+            let stepRows = "SELECT count(*) FROM settings WHERE key LIKE 'step%'"
+            #expect(try side.blockingRead { try $0.queryOne(stepRows) { $0.int(0) } } == steps)
+            let snapshot = try SQLiteDatabase(path: path)
+            defer { snapshot.close() }
+            #expect(try snapshot.blockingRead { try $0.queryOne(stepRows) { $0.int(0) } } == 0)
         }
     }
 }

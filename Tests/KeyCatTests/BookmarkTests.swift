@@ -8,30 +8,30 @@ struct BookmarkTests {
     @Test("adding and removing are idempotent and keep the product's count", arguments: TestStore.allCases)
     func idempotent(_ store: TestStore) async throws {
         try await SocialShop.with(store) { shop throws in
-            let product = try shop.product()
-            let user = try shop.user()
+            let product = try await shop.product()
+            let user = try await shop.user()
             let bookmarks = shop.keycat.bookmarks
-            #expect(try bookmarks.add(product.id, by: user))
-            #expect(try !bookmarks.add(product.id, by: user))
-            #expect(try bookmarks.isBookmarked(product.id, by: user))
-            #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == 1)
-            #expect(try bookmarks.remove(product.id, by: user))
-            #expect(try !bookmarks.remove(product.id, by: user))
-            #expect(try !bookmarks.isBookmarked(product.id, by: user))
-            #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == 0)
+            await #expect(try bookmarks.add(product.id, by: user))
+            await #expect(try !bookmarks.add(product.id, by: user))
+            await #expect(try bookmarks.isBookmarked(product.id, by: user))
+            await #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == 1)
+            await #expect(try bookmarks.remove(product.id, by: user))
+            await #expect(try !bookmarks.remove(product.id, by: user))
+            await #expect(try !bookmarks.isBookmarked(product.id, by: user))
+            await #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == 0)
             // Removing what was never there, even of a product that does not exist, is fine.
-            #expect(try !bookmarks.remove(ProductID(9_999), by: user))
+            await #expect(try !bookmarks.remove(ProductID(9_999), by: user))
         }
     }
 
     @Test("the count drives the popular sort", arguments: TestStore.allCases)
     func popular(_ store: TestStore) async throws {
         try await SocialShop.with(store) { shop throws in
-            let quiet = try shop.product("조용한 키보드")
-            let loved = try shop.product("인기 키보드")
-            for _ in 0..<3 { try shop.keycat.bookmarks.add(loved.id, by: try shop.user()) }
-            try shop.keycat.bookmarks.add(quiet.id, by: try shop.user())
-            let ranked = try shop.keycat.catalog.list(ProductListRequest(sort: .popular)).items
+            let quiet = try await shop.product("조용한 키보드")
+            let loved = try await shop.product("인기 키보드")
+            for _ in 0..<3 { try await shop.keycat.bookmarks.add(loved.id, by: try shop.user()) }
+            try await shop.keycat.bookmarks.add(quiet.id, by: try shop.user())
+            let ranked = try await shop.keycat.catalog.list(ProductListRequest(sort: .popular)).items
             #expect(ranked.map(\.id) == [loved.id, quiet.id])
             #expect(ranked.map(\.bookmarkCount) == [3, 1])
         }
@@ -40,46 +40,46 @@ struct BookmarkTests {
     @Test("bookmarking a missing or deleted product is not found; so is a withdrawn user", arguments: TestStore.allCases)
     func missing(_ store: TestStore) async throws {
         try await SocialShop.with(store) { shop throws in
-            let user = try shop.user()
-            expectError(.notFound) { try shop.keycat.bookmarks.add(ProductID(9_999), by: user) }
-            let product = try shop.product()
-            try shop.keycat.catalog.delete(product.id, by: shop.shop.operatorConsole)
-            expectError(.notFound) { try shop.keycat.bookmarks.add(product.id, by: user) }
-            let live = try shop.product("살아 있는 상품")
-            try shop.keycat.accounts.withdraw(by: user)
-            expectError(.notFound) { try shop.keycat.bookmarks.add(live.id, by: user) }
-            #expect(try shop.keycat.catalog.product(live.id).bookmarkCount == 0)
+            let user = try await shop.user()
+            await expectError(.notFound) { try await shop.keycat.bookmarks.add(ProductID(9_999), by: user) }
+            let product = try await shop.product()
+            try await shop.keycat.catalog.delete(product.id, by: shop.shop.operatorConsole)
+            await expectError(.notFound) { try await shop.keycat.bookmarks.add(product.id, by: user) }
+            let live = try await shop.product("살아 있는 상품")
+            try await shop.keycat.accounts.withdraw(by: user)
+            await expectError(.notFound) { try await shop.keycat.bookmarks.add(live.id, by: user) }
+            await #expect(try shop.keycat.catalog.product(live.id).bookmarkCount == 0)
         }
     }
 
     @Test("a user's bookmarks walk newest first, deleted products marked and removable", arguments: TestStore.allCases)
     func list(_ store: TestStore) async throws {
         try await SocialShop.with(store) { shop throws in
-            let user = try shop.user()
+            let user = try await shop.user()
             var products: [Product] = []
             for index in 0..<5 {
                 shop.clock.advance(by: Double(index % 2))  // some share a time: ties by id
-                let product = try shop.product("상품 \(index)")
-                try shop.keycat.bookmarks.add(product.id, by: user)
+                let product = try await shop.product("상품 \(index)")
+                try await shop.keycat.bookmarks.add(product.id, by: user)
                 products.append(product)
             }
-            try shop.keycat.bookmarks.add(try shop.product("남의 북마크").id, by: try shop.user())
-            try shop.keycat.catalog.delete(products[1].id, by: shop.shop.operatorConsole)
+            try await shop.keycat.bookmarks.add(try shop.product("남의 북마크").id, by: try shop.user())
+            try await shop.keycat.catalog.delete(products[1].id, by: shop.shop.operatorConsole)
 
-            let first = try shop.keycat.bookmarks.bookmarks(by: user, limit: try PageLimit(2))
-            let rest = try shop.keycat.bookmarks.bookmarks(by: user, limit: try PageLimit(10), cursor: first.nextCursor)
+            let first = try await shop.keycat.bookmarks.bookmarks(by: user, limit: try PageLimit(2))
+            let rest = try await shop.keycat.bookmarks.bookmarks(by: user, limit: try PageLimit(10), cursor: first.nextCursor)
             let all = first.items + rest.items
             #expect(rest.nextCursor == nil)
             #expect(all.map(\.product.id) == products.reversed().map(\.id))
             #expect(all.filter(\.isDeleted).map(\.product.id) == [products[1].id])
 
-            try shop.keycat.bookmarks.remove(products[1].id, by: user)
-            #expect(try shop.keycat.bookmarks.bookmarks(by: user).items.count == 4)
-            #expect(try shop.keycat.checkHealth().isHealthy)
+            try await shop.keycat.bookmarks.remove(products[1].id, by: user)
+            await #expect(try shop.keycat.bookmarks.bookmarks(by: user).items.count == 4)
+            await #expect(try shop.keycat.checkHealth().isHealthy)
 
             // Another user's cursor is not this user's.
-            expectError(.invalidCursor) {
-                try shop.keycat.bookmarks.bookmarks(by: try shop.user(), cursor: first.nextCursor)
+            await expectError(.invalidCursor) {
+                try await shop.keycat.bookmarks.bookmarks(by: try shop.user(), cursor: first.nextCursor)
             }
         }
     }

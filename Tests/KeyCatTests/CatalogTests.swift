@@ -9,9 +9,9 @@ struct CatalogTests {
     @Test("a seller lists a product and anyone reads it back with every field", arguments: TestStore.allCases)
     func createAndRead(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop throws in
-            let seller = try shop.user(.seller)
-            let created = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
-            let read = try shop.keycat.catalog.product(created.id)
+            let seller = try await shop.user(.seller)
+            let created = try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
+            let read = try await shop.keycat.catalog.product(created.id)
             #expect(read == created)
             #expect(read.spec.layout == .seventyFivePercent && read.spec.pcb == .hotSwap)
             #expect(read.sellingPrice(at: shop.clock.now()) == Money(won: 129_000))
@@ -22,20 +22,20 @@ struct CatalogTests {
     @Test("a buyer may not list, and a seller may not list for another seller", arguments: TestStore.allCases)
     func createAuthorization(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop throws in
-            let buyer = try shop.user(.buyer)
-            let seller = try shop.user(.seller)
-            let other = try shop.user(.seller)
-            #expect(throws: KeyCatError(.forbidden, "only approved sellers may list products")) {
-                try shop.keycat.catalog.create(TestShop.draft(), for: buyer.userID, by: buyer)
+            let buyer = try await shop.user(.buyer)
+            let seller = try await shop.user(.seller)
+            let other = try await shop.user(.seller)
+            await #expect(throws: KeyCatError(.forbidden, "only approved sellers may list products")) {
+                try await shop.keycat.catalog.create(TestShop.draft(), for: buyer.userID, by: buyer)
             }
-            #expect(throws: KeyCatError.self) {
-                try shop.keycat.catalog.create(TestShop.draft(), for: other.userID, by: seller)
+            await #expect(throws: KeyCatError.self) {
+                try await shop.keycat.catalog.create(TestShop.draft(), for: other.userID, by: seller)
             }
             // An admin lists for a seller, but not for a buyer.
-            #expect(throws: KeyCatError.self) {
-                try shop.keycat.catalog.create(TestShop.draft(), for: buyer.userID, by: shop.operatorConsole)
+            await #expect(throws: KeyCatError.self) {
+                try await shop.keycat.catalog.create(TestShop.draft(), for: buyer.userID, by: shop.operatorConsole)
             }
-            let listed = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: shop.operatorConsole)
+            let listed = try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: shop.operatorConsole)
             #expect(listed.sellerID == seller.userID)
         }
     }
@@ -43,24 +43,24 @@ struct CatalogTests {
     @Test("only its seller or an admin changes or deletes a listing; anyone else is not the owner", arguments: TestStore.allCases)
     func changeAuthorization(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop throws in
-            let seller = try shop.user(.seller)
-            let other = try shop.user(.seller)
-            let buyer = try shop.user(.buyer)
-            let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
+            let seller = try await shop.user(.seller)
+            let other = try await shop.user(.seller)
+            let buyer = try await shop.user(.buyer)
+            let product = try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
             var changes = ProductChanges(expectedVersion: 1)
             changes.stock = 3
             for intruder in [other, buyer] {
-                expectError(.notOwner) { try shop.keycat.catalog.update(product.id, changes, by: intruder) }
-                expectError(.notOwner) { try shop.keycat.catalog.delete(product.id, by: intruder) }
+                await expectError(.notOwner) { try await shop.keycat.catalog.update(product.id, changes, by: intruder) }
+                await expectError(.notOwner) { try await shop.keycat.catalog.delete(product.id, by: intruder) }
             }
-            let updated = try shop.keycat.catalog.update(product.id, changes, by: seller)
+            let updated = try await shop.keycat.catalog.update(product.id, changes, by: seller)
             #expect(updated.stock == 3 && updated.version == 2)
             var adminChanges = ProductChanges(expectedVersion: 2)
             adminChanges.price = Money(won: 99_000)
-            #expect(try shop.keycat.catalog.update(product.id, adminChanges, by: shop.operatorConsole).pricing.salePrice == Money(won: 99_000))
-            try shop.keycat.catalog.delete(product.id, by: shop.operatorConsole)
-            #expect(throws: KeyCatError.self) { try shop.keycat.catalog.product(product.id) }
-            let audit = try shop.keycat.auditLog.recent(limit: 10).map(\.action)
+            await #expect(try shop.keycat.catalog.update(product.id, adminChanges, by: shop.operatorConsole).pricing.salePrice == Money(won: 99_000))
+            try await shop.keycat.catalog.delete(product.id, by: shop.operatorConsole)
+            await #expect(throws: KeyCatError.self) { try await shop.keycat.catalog.product(product.id) }
+            let audit = try await shop.keycat.auditLog.recent(limit: 10).map(\.action)
             #expect(audit.starts(with: ["product.delete", "product.update"]))
         }
     }
@@ -68,15 +68,15 @@ struct CatalogTests {
     @Test("an update carrying a stale version is a conflict and changes nothing", arguments: TestStore.allCases)
     func staleVersion(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop throws in
-            let seller = try shop.user(.seller)
-            let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
+            let seller = try await shop.user(.seller)
+            let product = try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
             var first = ProductChanges(expectedVersion: 1)
             first.stock = 5
-            _ = try shop.keycat.catalog.update(product.id, first, by: seller)
+            _ = try await shop.keycat.catalog.update(product.id, first, by: seller)
             var stale = ProductChanges(expectedVersion: 1)
             stale.stock = 50
-            expectError(.versionConflict) { try shop.keycat.catalog.update(product.id, stale, by: seller) }
-            #expect(try shop.keycat.catalog.product(product.id).stock == 5)
+            await expectError(.versionConflict) { try await shop.keycat.catalog.update(product.id, stale, by: seller) }
+            await #expect(try shop.keycat.catalog.product(product.id).stock == 5)
         }
     }
 
@@ -119,34 +119,34 @@ struct CatalogTests {
           arguments: TestStore.allCases, BrokenRule.allCases)
     func validation(_ store: TestStore, rule: BrokenRule) async throws {
         try await TestShop.with(store) { shop in
-            let seller = try shop.user(.seller)
+            let seller = try await shop.user(.seller)
             let draft = TestShop.draft { rule.apply(to: &$0, now: shop.clock.now()) }
-            expectError(.validation, field: rule.field) {
-                try shop.keycat.catalog.create(draft, for: seller.userID, by: seller)
+            await expectError(.validation, field: rule.field) {
+                try await shop.keycat.catalog.create(draft, for: seller.userID, by: seller)
             }
-            #expect(try shop.keycat.catalog.list(ProductListRequest()).items.isEmpty)
+            await #expect(try shop.keycat.catalog.list(ProductListRequest()).items.isEmpty)
         }
     }
 
     @Test("after the discount ends the product sells, and sorts, at its regular price", arguments: TestStore.allCases)
     func discountLapses(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop throws in
-            let seller = try shop.user(.seller)
-            let discounted = try shop.keycat.catalog.create(TestShop.draft("할인 키보드", price: 100_000) {
+            let seller = try await shop.user(.seller)
+            let discounted = try await shop.keycat.catalog.create(TestShop.draft("할인 키보드", price: 100_000) {
                 $0.pricing.regularPrice = Money(won: 200_000)
                 $0.pricing.discountEndsAt = shop.clock.now().addingTimeInterval(86_400)
             }, for: seller.userID, by: seller)
-            let steady = try shop.keycat.catalog.create(TestShop.draft("정가 키보드", price: 150_000) {
+            let steady = try await shop.keycat.catalog.create(TestShop.draft("정가 키보드", price: 150_000) {
                 $0.pricing.regularPrice = Money(won: 150_000)
             }, for: seller.userID, by: seller)
-            let cheapestFirst = { () throws -> [ProductID] in
-                try shop.keycat.catalog.list(ProductListRequest(sort: .priceAscending)).items.map(\.id)
+            let cheapestFirst = { () async throws -> [ProductID] in
+                try await shop.keycat.catalog.list(ProductListRequest(sort: .priceAscending)).items.map(\.id)
             }
-            #expect(try cheapestFirst() == [discounted.id, steady.id])
+            #expect(try await cheapestFirst() == [discounted.id, steady.id])
             shop.clock.advance(by: 2 * 86_400)
-            #expect(try shop.keycat.catalog.product(discounted.id).sellingPrice(at: shop.clock.now()) == Money(won: 200_000))
-            #expect(try cheapestFirst() == [steady.id, discounted.id])
-            let swept = try shop.keycat.catalog.product(discounted.id)
+            await #expect(try shop.keycat.catalog.product(discounted.id).sellingPrice(at: shop.clock.now()) == Money(won: 200_000))
+            #expect(try await cheapestFirst() == [steady.id, discounted.id])
+            let swept = try await shop.keycat.catalog.product(discounted.id)
             #expect(swept.pricing.salePrice == Money(won: 200_000) && swept.pricing.discountEndsAt == nil)
         }
     }
@@ -157,17 +157,17 @@ struct WithdrawnSellerTests {
     @Test("a withdrawn seller's listings leave every list but stay readable, and they can list no more", arguments: TestStore.allCases)
     func withdrawHidesListings(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop throws in
-            let seller = try shop.user(.seller)
-            let staying = try shop.user(.seller)
-            let gone = try shop.keycat.catalog.create(TestShop.draft("떠나는 상품"), for: seller.userID, by: seller)
-            let kept = try shop.keycat.catalog.create(TestShop.draft("남는 상품"), for: staying.userID, by: staying)
-            try shop.keycat.accounts.withdraw(by: seller)
+            let seller = try await shop.user(.seller)
+            let staying = try await shop.user(.seller)
+            let gone = try await shop.keycat.catalog.create(TestShop.draft("떠나는 상품"), for: seller.userID, by: seller)
+            let kept = try await shop.keycat.catalog.create(TestShop.draft("남는 상품"), for: staying.userID, by: staying)
+            try await shop.keycat.accounts.withdraw(by: seller)
             for sort in ProductSort.allCases {
-                #expect(try shop.keycat.catalog.list(ProductListRequest(sort: sort)).items.map(\.id) == [kept.id])
+                await #expect(try shop.keycat.catalog.list(ProductListRequest(sort: sort)).items.map(\.id) == [kept.id])
             }
-            #expect(try shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(sellerID: seller.userID))).items.isEmpty)
-            #expect(try shop.keycat.catalog.product(gone.id).title == "떠나는 상품")
-            expectError(.notFound) { try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: shop.operatorConsole) }
+            await #expect(try shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(sellerID: seller.userID))).items.isEmpty)
+            await #expect(try shop.keycat.catalog.product(gone.id).title == "떠나는 상품")
+            await expectError(.notFound) { try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: shop.operatorConsole) }
         }
     }
 
@@ -175,16 +175,16 @@ struct WithdrawnSellerTests {
     func syntheticCatalog(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop throws in
             let indexes = try Self.productIndexes(shop)
-            let summary = try shop.keycat.seedSynthetic(count: 50_000, seed: 7, by: shop.operatorConsole)
+            let summary = try await shop.keycat.seedSynthetic(count: 50_000, seed: 7, by: shop.operatorConsole)
             #expect(summary.productsCreated == 50_000 && summary.sellersCreated == 50)
             #expect(try Self.productIndexes(shop) == indexes)
             for sort in ProductSort.allCases {
-                let page = try shop.keycat.catalog.list(ProductListRequest(sort: sort, limit: try PageLimit(20)))
+                let page = try await shop.keycat.catalog.list(ProductListRequest(sort: sort, limit: try PageLimit(20)))
                 #expect(page.items.count == 20 && page.nextCursor != nil, "\(sort)")
             }
-            let cheapest = try shop.keycat.catalog.list(ProductListRequest(sort: .priceAscending)).items.map(\.pricing.salePrice)
+            let cheapest = try await shop.keycat.catalog.list(ProductListRequest(sort: .priceAscending)).items.map(\.pricing.salePrice)
             #expect(cheapest == cheapest.sorted())
-            #expect(try shop.keycat.checkHealth().isHealthy)
+            await #expect(try shop.keycat.checkHealth().isHealthy)
         }
     }
 

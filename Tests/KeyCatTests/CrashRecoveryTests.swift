@@ -13,7 +13,7 @@ struct CrashRecoveryTests {
     func process<Result>(_ store: KeyCat.Configuration, _ clock: TestClock, _ body: (KeyCat) async throws -> Result)
         async throws -> Result
     {
-        let keycat = try TestShop.open(store, clock: clock)
+        let keycat = try await TestShop.open(store, clock: clock)
         defer { keycat.close() }
         return try await body(keycat)
     }
@@ -27,10 +27,10 @@ struct CrashRecoveryTests {
             // Process 1: two buyers check out and pay at the PG, then the process dies before
             // confirming; one confirm even reached the PG but its answer was lost.
             let (productID, buyer, paidOrder, lostOrder, abandoned) = try await process(configuration, clock) { keycat in
-                let seller = try keycat.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"), role: .seller, by: admin)
-                let user = try keycat.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"), role: .buyer, by: admin)
+                let seller = try await keycat.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"), role: .seller, by: admin)
+                let user = try await keycat.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"), role: .buyer, by: admin)
                 let buyer = Principal(userID: user.id, role: .buyer)
-                let product = try keycat.catalog.create(TestShop.draft { $0.stock = 5 }, for: seller.id, by: admin)
+                let product = try await keycat.catalog.create(TestShop.draft { $0.stock = 5 }, for: seller.id, by: admin)
                 let request = CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)]))
                 let first = try await keycat.checkout.checkout(request, by: buyer)
                 let second = try await keycat.checkout.checkout(request, by: buyer)
@@ -45,18 +45,18 @@ struct CrashRecoveryTests {
             // Process 2, a fresh start on the same database: the lost answer is settled at once, and
             // so is the payment nobody confirmed, found in the PG's own listing…
             try await process(configuration, clock) { keycat in
-                #expect(try keycat.catalog.product(productID).stock == 2)
+                await #expect(try keycat.catalog.product(productID).stock == 2)
                 let report = try await keycat.checkout.reconcile()
                 #expect(report.paid == 2 && report.gatewayPaymentsChecked == 2 && report.orphans == 0)
-                #expect(try keycat.orders.order(lostOrder, by: buyer).status == .paid)
-                #expect(try keycat.orders.order(paidOrder, by: buyer).status == .paid)
+                await #expect(try keycat.orders.order(lostOrder, by: buyer).status == .paid)
+                await #expect(try keycat.orders.order(paidOrder, by: buyer).status == .paid)
                 // …and once the reservations run out, the abandoned order expires.
                 clock.advance(by: 16 * 60)
                 let later = try await keycat.checkout.reconcile()
                 #expect(later.paid == 0 && later.expired == 1)
-                #expect(try keycat.orders.order(abandoned, by: buyer).status == .expired)
-                #expect(try keycat.catalog.product(productID).stock == 3)
-                #expect(try keycat.checkHealth().isHealthy)
+                await #expect(try keycat.orders.order(abandoned, by: buyer).status == .expired)
+                await #expect(try keycat.catalog.product(productID).stock == 3)
+                await #expect(try keycat.checkHealth().isHealthy)
                 // Reconciling again, as another process might, changes nothing.
                 var quiet = ReconcileReport()
                 quiet.gatewayPaymentsChecked = 2
@@ -69,19 +69,19 @@ struct CrashRecoveryTests {
           arguments: TestStore.allCases)
     func crashBeforePrepare(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 1)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 1)
+            let buyer = try await shop.user(.buyer)
             shop.simulator.injectFault(.error(.serviceUnavailable), on: .prepare, times: 4)  // every attempt the client makes
             await expectFailure(.gatewayUnavailable) { try await shop.checkout(product, by: buyer) }
             // The failed registration gave the unit back at once.
-            #expect(try shop.stock(of: product.id) == 1)
+            await #expect(try shop.stock(of: product.id) == 1)
             let order = try await shop.checkout(product, by: buyer)
-            #expect(try shop.stock(of: product.id) == 0)
+            await #expect(try shop.stock(of: product.id) == 0)
             shop.clock.advance(by: 15 * 60)
             #expect(try await shop.keycat.checkout.reconcile().expired == 1)
-            #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .expired)
-            #expect(try shop.stock(of: product.id) == 1)
-            try shop.expectHealthy()
+            await #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .expired)
+            await #expect(try shop.stock(of: product.id) == 1)
+            try await shop.expectHealthy()
         }
     }
 
@@ -89,16 +89,16 @@ struct CrashRecoveryTests {
           arguments: TestStore.allCases)
     func paymentAfterExpiry(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 1)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 1)
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
             shop.clock.advance(by: 16 * 60)
             _ = try await shop.keycat.checkout.reconcile()
             let payment = try shop.pay(order)
             await expectFailure(.illegalTransition) { try await shop.keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer) }
             #expect(shop.simulator.payment(impUID: payment.impUID)?.status == .cancelled)
-            #expect(try shop.keycat.orders.payments(of: order.id, by: buyer).map(\.status) == [.voided])
-            try shop.expectHealthy()
+            await #expect(try shop.keycat.orders.payments(of: order.id, by: buyer).map(\.status) == [.voided])
+            try await shop.expectHealthy()
         }
     }
 }

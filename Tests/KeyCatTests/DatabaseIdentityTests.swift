@@ -33,9 +33,9 @@ struct DatabaseIdentityTests {
         return try connection.queryOne("PRAGMA application_id") { $0.int64(0) } ?? -1
     }
 
-    private func expectRefused(_ configuration: KeyCat.Configuration, mentioning words: String) {
+    private func expectRefused(_ configuration: KeyCat.Configuration, mentioning words: String) async {
         do {
-            try KeyCat.open(configuration).close()
+            try await KeyCat.open(configuration).close()
             Issue.record("opened \(configuration.databasePath)")
         } catch {
             #expect(error.code == .storage)
@@ -45,15 +45,15 @@ struct DatabaseIdentityTests {
     }
 
     @Test("another program's SQLite file is refused, named, and left byte-for-byte intact, whatever the open")
-    func foreignFile() throws {
-        try withTemporaryDirectory { directory throws in
+    func foreignFile() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let path = directory.appendingPathComponent("notes.db").path
             try foreignDatabase(at: path)
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
             var readOnly = KeyCat.Configuration(databasePath: path)
             readOnly.readOnly = true
             for configuration in [KeyCat.Configuration(databasePath: path), readOnly] {
-                expectRefused(configuration, mentioning: "not a KeyCat database")
+                await expectRefused(configuration, mentioning: "not a KeyCat database")
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("notes.pg.db").path))
@@ -61,32 +61,32 @@ struct DatabaseIdentityTests {
     }
 
     @Test("KeyCat refuses the PG simulator's file, and the simulator refuses a KeyCat database, both untouched")
-    func simulatorAndKeyCatKeepApart() throws {
-        try withTemporaryDirectory { directory throws in
+    func simulatorAndKeyCatKeepApart() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let database = directory.appendingPathComponent("keycat.db").path
             let simulatorFile = directory.appendingPathComponent("keycat.pg.db").path
-            try KeyCat.open(.init(databasePath: database)).close()  // creates both files
+            try await KeyCat.open(.init(databasePath: database)).close()  // creates both files
             #expect(try applicationID(of: database) == Int64(KeyCatSchema.application.id))
             #expect(try applicationID(of: simulatorFile) == Int64(PGStore.application.id))
             let keycatBytes = try Data(contentsOf: URL(fileURLWithPath: database))
             let simulatorBytes = try Data(contentsOf: URL(fileURLWithPath: simulatorFile))
 
-            expectRefused(.init(databasePath: simulatorFile), mentioning: "the PG simulator's file")
+            await expectRefused(.init(databasePath: simulatorFile), mentioning: "the PG simulator's file")
             #expect(throws: PGSimulatorError.self) { _ = try PGSimulator(storage: .file(path: database)) }
 
             #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == keycatBytes)
             #expect(try Data(contentsOf: URL(fileURLWithPath: simulatorFile)) == simulatorBytes)
-            let keycat = try KeyCat.open(.init(databasePath: database))
+            let keycat = try await KeyCat.open(.init(databasePath: database))
             defer { keycat.close() }
-            #expect(try keycat.checkHealth().isHealthy)
+            await #expect(try keycat.checkHealth().isHealthy)
         }
     }
 
     @Test("a KeyCat database from before the stamp is read without being stamped, and stamped by the next write-open")
-    func unstampedKeyCatDatabase() throws {
-        try withTemporaryDirectory { directory throws in
+    func unstampedKeyCatDatabase() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let path = directory.appendingPathComponent("old.db").path
-            try KeyCat.open(.init(databasePath: path)).close()
+            try await KeyCat.open(.init(databasePath: path)).close()
             let raw = try SQLiteDatabase(path: path)
             try raw.withWriter { try $0.execute("PRAGMA application_id = 0") }
             raw.close()
@@ -94,41 +94,41 @@ struct DatabaseIdentityTests {
 
             var readOnly = KeyCat.Configuration(databasePath: path)
             readOnly.readOnly = true
-            let reader = try KeyCat.open(readOnly)
-            #expect(try reader.checkHealth().isHealthy)
+            let reader = try await KeyCat.open(readOnly)
+            await #expect(try reader.checkHealth().isHealthy)
             reader.close()
             #expect(try applicationID(of: path) == 0)
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
 
-            try KeyCat.open(.init(databasePath: path)).close()
+            try await KeyCat.open(.init(databasePath: path)).close()
             #expect(try applicationID(of: path) == Int64(KeyCatSchema.application.id))
         }
     }
 
     @Test("a simulator file from before the stamp is still the simulator's, and gets stamped")
-    func unstampedSimulatorFile() throws {
-        try withTemporaryDirectory { directory throws in
+    func unstampedSimulatorFile() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let path = directory.appendingPathComponent("keycat.pg.db").path
             try PGSimulator(storage: .file(path: path)).close()
             let raw = try SQLiteDatabase(path: path)
             try raw.withWriter { try $0.execute("PRAGMA application_id = 0") }
             raw.close()
-            expectRefused(.init(databasePath: path), mentioning: "the PG simulator's file")
+            await expectRefused(.init(databasePath: path), mentioning: "the PG simulator's file")
             try PGSimulator(storage: .file(path: path)).close()
             #expect(try applicationID(of: path) == Int64(PGStore.application.id))
         }
     }
 
     @Test("an empty file is refused by a read-only open and becomes a KeyCat database on a write-open")
-    func emptyFile() throws {
-        try withTemporaryDirectory { directory throws in
+    func emptyFile() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let path = directory.appendingPathComponent("empty.db").path
             #expect(FileManager.default.createFile(atPath: path, contents: Data()))
             var readOnly = KeyCat.Configuration(databasePath: path)
             readOnly.readOnly = true
-            expectRefused(readOnly, mentioning: "keycat-admin init")
+            await expectRefused(readOnly, mentioning: "keycat-admin init")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty)
-            let keycat = try KeyCat.open(.init(databasePath: path))
+            let keycat = try await KeyCat.open(.init(databasePath: path))
             defer { keycat.close() }
             #expect(keycat.migrationsApplied == Array(1...KeyCat.latestSchemaVersion))
             #expect(try applicationID(of: path) == Int64(KeyCatSchema.application.id))
@@ -136,11 +136,11 @@ struct DatabaseIdentityTests {
     }
 
     @Test("a missing directory is named in the message, with SQLite's words kept in the context")
-    func missingDirectory() throws {
-        try withTemporaryDirectory { directory throws in
+    func missingDirectory() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let path = directory.appendingPathComponent("no/such/dir/keycat.db").path
             do {
-                try KeyCat.open(.init(databasePath: path)).close()
+                try await KeyCat.open(.init(databasePath: path)).close()
                 Issue.record("opened \(path)")
             } catch let error as KeyCatError {
                 #expect(error.code == .storage)

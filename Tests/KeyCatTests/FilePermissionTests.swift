@@ -24,7 +24,7 @@ struct FilePermissionTests {
             try await TestShop.with { shop in
                 let database = shop.directory.appendingPathComponent("shop.db").path
                 let simulator = PGSimulator.storagePath(besideDatabase: database)
-                let product = try BackupRestoreTests.productWithImages(shop)
+                let product = try await BackupRestoreTests.productWithImages(shop)
                 _ = try await shop.paidOrder(product, by: try shop.user(.buyer))
                 // Open connections keep the -wal and -shm of both files in place.
                 for path in [database, database + "-wal", database + "-shm", simulator, simulator + "-wal", simulator + "-shm"] {
@@ -35,33 +35,33 @@ struct FilePermissionTests {
                 for image in product.images { #expect(Self.mode(images + "/" + image.fileName) == 0o600) }
 
                 let backup = shop.directory.appendingPathComponent("backup").path
-                let manifest = try shop.keycat.createBackup(in: backup, by: shop.operatorConsole)
+                let manifest = try await shop.keycat.createBackup(in: backup, by: shop.operatorConsole)
                 #expect(Self.mode(backup) == 0o700)
                 #expect(Self.mode(backup + "/images") == 0o700)
                 for file in manifest.files.map(\.path) + [BackupManifest.fileName] {
                     #expect(Self.mode(backup + "/" + file) == 0o600, "\(file)")
                 }
                 let single = shop.directory.appendingPathComponent("single.db").path
-                try shop.keycat.backup(to: single, by: shop.operatorConsole)
+                try await shop.keycat.backup(to: single, by: shop.operatorConsole)
                 #expect(Self.mode(single) == 0o600)
 
                 let restored = shop.directory.appendingPathComponent("restored.db").path
-                try KeyCat.restoreBackup(from: backup, toDatabaseAt: restored)
+                try await KeyCat.restoreBackup(from: backup, toDatabaseAt: restored)
                 for path in [restored, PGSimulator.storagePath(besideDatabase: restored)] { #expect(Self.mode(path) == 0o600) }
                 #expect(Self.mode(restored + ".images") == 0o700)
-                #expect(try shop.keycat.checkHealth().permissionWarnings.isEmpty)
+                await #expect(try shop.keycat.checkHealth().permissionWarnings.isEmpty)
             }
         }
     }
 
     @Test("db check warns of a database or companion open to group or others, naming the chmod, and stays healthy")
-    func checkWarns() throws {
-        try TestShop.with { shop in
+    func checkWarns() async throws {
+        try await TestShop.with { shop in
             let database = shop.directory.appendingPathComponent("shop.db").path
-            _ = try BackupRestoreTests.productWithImages(shop)
+            _ = try await BackupRestoreTests.productWithImages(shop)
             #expect(chmod(database, 0o644) == 0)
             #expect(chmod(database + ".images", 0o755) == 0)
-            let report = try shop.keycat.checkHealth()
+            let report = try await shop.keycat.checkHealth()
             #expect(report.isHealthy)
             #expect(report.permissionWarnings.contains { $0.contains(database) && $0.contains("644") && $0.contains("chmod 600 '\(database)'") })
             #expect(report.permissionWarnings.contains { $0.contains("chmod 700 '\(database).images'") })

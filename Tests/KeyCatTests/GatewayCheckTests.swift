@@ -12,8 +12,8 @@ struct GatewayCheckTests {
           arguments: TestStore.allCases)
     func refundsAgainstCancels(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 5, price: 10_000)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 5, price: 10_000)
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.paidOrder(product, by: buyer)
             #expect(try await shop.keycat.checkGateway().isClean)
 
@@ -37,7 +37,7 @@ struct GatewayCheckTests {
             let behindOurBack = try await shop.keycat.checkGateway()
             #expect(behindOurBack.problems.count == 1)
             #expect(behindOurBack.problems.first?.contains("KeyCat refunded") == true, "\(behindOurBack.problems)")
-            try shop.expectHealthy()  // KeyCat's side alone cannot see it
+            try await shop.expectHealthy()  // KeyCat's side alone cannot see it
         }
     }
 
@@ -48,23 +48,23 @@ struct GatewayCheckTests {
             let olderPG = pgPath + ".older"
             let clock = TestClock()
             let admin = Principal.operatorConsole("tester")
-            let keycat = try TestShop.open(configuration, clock: clock)
-            let seller = try keycat.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"),
-                                                        role: .seller, by: admin)
-            let user = try keycat.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"),
-                                                      role: .buyer, by: admin)
+            let keycat = try await TestShop.open(configuration, clock: clock)
+            let seller = try await keycat.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"),
+                                                              role: .seller, by: admin)
+            let user = try await keycat.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"),
+                                                            role: .buyer, by: admin)
             let buyer = Principal(userID: user.id, role: .buyer)
-            let product = try keycat.catalog.create(TestShop.draft(price: 10_000) { $0.stock = 5 }, for: seller.id, by: admin)
+            let product = try await keycat.catalog.create(TestShop.draft(price: 10_000) { $0.stock = 5 }, for: seller.id, by: admin)
             _ = try await RestoreDrillTests.paidOrder(keycat, product.id, quantity: 1, by: buyer)
             keycat.close()
             try FileManager.default.copyItem(atPath: pgPath, toPath: olderPG)  // the PG as it was (checkpointed on close)
-            let reopened = try TestShop.open(configuration, clock: clock)
+            let reopened = try await TestShop.open(configuration, clock: clock)
             let lost = try await RestoreDrillTests.paidOrder(reopened, product.id, quantity: 2, by: buyer)
             reopened.close()
             // The PG's state goes back in time; KeyCat keeps the newer order.
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: pgPath + suffix) }
             try FileManager.default.copyItem(atPath: olderPG, toPath: pgPath)
-            let shop = try TestShop.open(configuration, clock: clock)
+            let shop = try await TestShop.open(configuration, clock: clock)
             defer { shop.close() }
             let check = try await shop.checkGateway()
             #expect(check.orphans.isEmpty && check.ordersChecked == 2)

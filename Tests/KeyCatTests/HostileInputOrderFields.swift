@@ -5,8 +5,8 @@ import Testing
 extension HostileField {
     static let orders: [HostileField] = [
         HostileField(name: "checkout idempotency key") { shop, _ in
-            let product = try shop.product()
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product()
+            let buyer = try await shop.user(.buyer)
             return HostileField.Probe { text in
                 let first = try await shop.shop.checkout(product, by: buyer, key: text)
                 let again = try await shop.shop.checkout(product, by: buyer, key: text)
@@ -31,7 +31,7 @@ extension HostileField {
         paid("refund reason") { shop, order, text in
             _ = try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 1_000), reason: text),
                                                     by: shop.shop.operatorConsole)
-            return try shop.keycat.orders.refunds(of: order.id, by: shop.shop.operatorConsole).last?.reason
+            return try await shop.keycat.orders.refunds(of: order.id, by: shop.shop.operatorConsole).last?.reason
         },
         paid("refund idempotency key") { shop, order, text in
             let request = RefundRequest(amount: Money(won: 1_000), reason: "dent", idempotencyKey: text)
@@ -40,10 +40,10 @@ extension HostileField {
             return nil
         },
         paid("shipping carrier") { shop, order, text in
-            try shop.keycat.orders.ship(order.id, carrier: text, trackingNumber: "1234", by: shop.shop.operatorConsole).carrier
+            try await shop.keycat.orders.ship(order.id, carrier: text, trackingNumber: "1234", by: shop.shop.operatorConsole).carrier
         },
         paid("tracking number") { shop, order, text in
-            try shop.keycat.orders.ship(order.id, carrier: "CJ", trackingNumber: text, by: shop.shop.operatorConsole).trackingNumber
+            try await shop.keycat.orders.ship(order.id, carrier: "CJ", trackingNumber: text, by: shop.shop.operatorConsole).trackingNumber
         },
     ]
 
@@ -52,11 +52,11 @@ extension HostileField {
         _ name: String, _ send: @escaping @Sendable (SocialShop, Order, Principal, String) async throws -> String?
     ) -> HostileField {
         HostileField(name: name) { shop, _ in
-            let product = try shop.product()
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product()
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.shop.checkout(product, by: buyer)
             return HostileField.Probe(send: { text in try await send(shop, order, buyer, text) },
-                                      state: { "\(try shop.keycat.orders.order(order.id, by: buyer))" })
+                                      state: { "\(try await shop.keycat.orders.order(order.id, by: buyer))" })
         }
     }
 
@@ -65,11 +65,11 @@ extension HostileField {
         -> HostileField
     {
         HostileField(name: name) { shop, _ in
-            let product = try shop.product()
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product()
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.shop.paidOrder(product, by: buyer)
             return HostileField.Probe(send: { text in try await send(shop, order, text) },
-                                      state: { "\(try shop.keycat.orders.order(order.id, by: buyer))" })
+                                      state: { "\(try await shop.keycat.orders.order(order.id, by: buyer))" })
         }
     }
 }

@@ -11,7 +11,7 @@ struct HostileField: Sendable, CustomTestStringConvertible {
         /// never shown again (a password, a key, a log-in).
         let send: (String) async throws -> String?
         /// What else a refusal must leave as it was (the rows of a listing being edited…).
-        var state: () throws -> String = { "" }
+        var state: () async throws -> String = { "" }
     }
 
     let name: String
@@ -60,7 +60,7 @@ struct HostileInputTests {
             for (index, value) in values.enumerated() {
                 let text = field.shape(value)
                 let probe = try await field.prepare(shop, index)
-                let before = try shop.shop.rowCounts() + "\n" + probe.state()
+                let before = try await shop.shop.rowCounts() + "\n" + (try await probe.state())
                 do {
                     let readBack = try await probe.send(text)
                     #expect(readBack == nil || readBack == text, "\(field.name) on \(store) read back other text")
@@ -70,13 +70,14 @@ struct HostileInputTests {
                             "\(field.name) on \(store): \(value.prefix(12).debugDescription) failed with \(error)")
                     #expect(error.httpStatus < 500, "\(field.name) on \(store): \(error)")
                     if error.code == .validation {
-                        #expect(try shop.shop.rowCounts() + "\n" + probe.state() == before,
+                        let after = try await shop.shop.rowCounts() + "\n" + (try await probe.state())
+                        #expect(after == before,
                                 "\(field.name) on \(store): a refusal changed something")
                     }
                     outcomes.append(.refused(error.code))
                 }
             }
-            try shop.shop.expectHealthy()
+            try await shop.shop.expectHealthy()
             return outcomes
         }
     }

@@ -46,8 +46,8 @@ struct ImageTests {
     @Test("JPEG, PNG, GIF and WebP are recognised by their bytes and stored by content hash", arguments: TestStore.allCases)
     func formats(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let seller = try shop.user(.seller)
-            let product = try shop.keycat.catalog.create(
+            let seller = try await shop.user(.seller)
+            let product = try await shop.keycat.catalog.create(
                 TestShop.draft(), for: seller.userID, images: [Self.jpeg, Self.png, Self.gif, Self.webp], by: seller)
             #expect(product.images.map(\.format) == [.jpeg, .png, .gif, .webp])
             #expect(imageFiles(shop).count == 4)
@@ -55,16 +55,16 @@ struct ImageTests {
                 #expect(image.sha256.count == 64)
                 #expect(imageFiles(shop).contains(image.fileName))
             }
-            #expect(try shop.keycat.catalog.product(product.id).images == product.images)
+            await #expect(try shop.keycat.catalog.product(product.id).images == product.images)
         }
     }
 
     @Test("identical bytes are stored once", arguments: TestStore.allCases)
     func deduplicated(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let seller = try shop.user(.seller)
-            let first = try shop.keycat.catalog.create(TestShop.draft("하나"), for: seller.userID, images: [Self.png], by: seller)
-            let second = try shop.keycat.catalog.create(TestShop.draft("둘"), for: seller.userID, images: [Self.png, Self.png], by: seller)
+            let seller = try await shop.user(.seller)
+            let first = try await shop.keycat.catalog.create(TestShop.draft("하나"), for: seller.userID, images: [Self.png], by: seller)
+            let second = try await shop.keycat.catalog.create(TestShop.draft("둘"), for: seller.userID, images: [Self.png, Self.png], by: seller)
             #expect(first.images[0] == second.images[0] && second.images[0] == second.images[1])
             #expect(imageFiles(shop) == [first.images[0].fileName])
         }
@@ -85,21 +85,21 @@ struct ImageTests {
     func rejected(_ store: TestStore, _ bad: (name: String, images: [[UInt8]])) async throws {
         let images = bad.images
         try await TestShop.with(store) { shop in
-            let seller = try shop.user(.seller)
-            expectError(.validation, field: "images") {
-                try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: images, by: seller)
+            let seller = try await shop.user(.seller)
+            await expectError(.validation, field: "images") {
+                try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: images, by: seller)
             }
             #expect(imageFiles(shop).isEmpty)
-            #expect(try shop.keycat.catalog.list(ProductListRequest()).items.isEmpty)
+            await #expect(try shop.keycat.catalog.list(ProductListRequest()).items.isEmpty)
         }
     }
 
     @Test("exactly 2 MB is allowed", arguments: TestStore.allCases)
     func exactlyTwoMegabytes(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let seller = try shop.user(.seller)
+            let seller = try await shop.user(.seller)
             let image = Self.png + [UInt8](repeating: 0, count: 2 * 1024 * 1024 - Self.png.count)
-            let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: [image], by: seller)
+            let product = try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: [image], by: seller)
             #expect(product.images.count == 1)
         }
     }
@@ -107,30 +107,30 @@ struct ImageTests {
     @Test("an image is read back by its file name; a name that is not one never reaches the disk", arguments: TestStore.allCases)
     func readBack(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let seller = try shop.user(.seller)
-            let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: [Self.png], by: seller)
+            let seller = try await shop.user(.seller)
+            let product = try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: [Self.png], by: seller)
             let stored = try shop.keycat.catalog.image(named: product.images[0].fileName)
             #expect(stored.bytes == Self.png && stored.image.format.mediaType == "image/png")
             let unknown = String(repeating: "a", count: 64) + ".png"
             for name in [unknown, "../shop.db", "shop.db", product.images[0].sha256.uppercased() + ".png",
                          product.images[0].sha256 + ".exe", product.images[0].fileName + ".png", ""] {
-                expectError(.notFound) { try shop.keycat.catalog.image(named: name) }
+                await expectError(.notFound) { try shop.keycat.catalog.image(named: name) }
             }
         }
     }
 
     @Test("an in-memory database keeps its images in memory and writes nothing to disk")
-    func inMemory() throws {
+    func inMemory() async throws {
         var configuration = KeyCat.Configuration(databasePath: ":memory:")
         configuration.passwordIterations = 1_000
         configuration.gatewayLog = DiscardingLogSink()
-        let keycat = try KeyCat.open(configuration)
+        let keycat = try await KeyCat.open(configuration)
         defer { keycat.close() }
-        let seller = try keycat.accounts.createUser(
+        let seller = try await keycat.accounts.createUser(
             SignUpForm(email: "mem@example.com", password: "keycat123", nick: "mem"), role: .seller,
             by: .operatorConsole("tester"))
         let principal = Principal(userID: seller.id, role: .seller)
-        let product = try keycat.catalog.create(TestShop.draft(), for: seller.id, images: [Self.gif], by: principal)
+        let product = try await keycat.catalog.create(TestShop.draft(), for: seller.id, images: [Self.gif], by: principal)
         #expect(try keycat.catalog.image(named: product.images[0].fileName).bytes == Self.gif)
         let here = FileManager.default.currentDirectoryPath
         #expect(!FileManager.default.fileExists(atPath: here + "/:memory:.images"))

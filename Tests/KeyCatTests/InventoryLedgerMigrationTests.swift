@@ -10,8 +10,8 @@ import Testing
 @Suite("Inventory ledger on a database that predates it")
 struct InventoryLedgerMigrationTests {
     @Test("the migration writes an opening balance per product and each order's movements, so db check is healthy at once")
-    func openingBalances() throws {
-        try withTemporaryDirectory { directory throws in
+    func openingBalances() async throws {
+        try await withTemporaryDirectory { directory async throws in
             let path = directory.appendingPathComponent("old.db").path
             let database = try SQLiteDatabase(path: path)
             let before = Array(KeyCatSchema.migrations.prefix { $0.name != "inventory ledger" })
@@ -37,14 +37,14 @@ struct InventoryLedgerMigrationTests {
                 """) }
             database.close()
 
-            let keycat = try KeyCat.open(KeyCat.Configuration(databasePath: path))
+            let keycat = try await KeyCat.open(KeyCat.Configuration(databasePath: path))
             defer { keycat.close() }
-            let report = try keycat.checkHealth()
+            let report = try await keycat.checkHealth()
             #expect(report.isHealthy, "\(report)")
             let admin = Principal.operatorConsole("tester")
-            let first = try keycat.catalog.stockHistory(ProductID(1), by: admin).items
+            let first = try await keycat.catalog.stockHistory(ProductID(1), by: admin).items
             #expect(first.map(\.kind) == [.opening, .orderTaken] && first.map(\.change) == [7, -2])
-            let second = try keycat.catalog.stockHistory(ProductID(2), by: admin).items
+            let second = try await keycat.catalog.stockHistory(ProductID(2), by: admin).items
             #expect(second.map(\.kind) == [.opening, .orderTaken, .orderTaken, .orderReturned])
             #expect(second.map(\.change) == [3, -1, -3, 1])
         }

@@ -12,18 +12,18 @@ struct LogInThrottleSharingTests {
     func sharedBudget(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
             let first = shop.keycat
-            _ = try first.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
-            let second = try KeyCat.open(first.configuration)
+            _ = try await first.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
+            let second = try await KeyCat.open(first.configuration)
             defer { second.close() }
             for attempt in 1...10 {
                 let server = attempt.isMultiple(of: 2) ? first : second
-                #expect(throws: KeyCatError.self) {
-                    try server.accounts.logIn(email: "kim@example.com", password: "wrong-guess-\(attempt)", client: "203.0.113.9")
+                await #expect(throws: KeyCatError.self) {
+                    try await server.accounts.logIn(email: "kim@example.com", password: "wrong-guess-\(attempt)", client: "203.0.113.9")
                 }
             }
             for server in [first, second] {
                 do {
-                    _ = try server.accounts.logIn(email: "kim@example.com", password: "keycat2026", client: "203.0.113.9")
+                    _ = try await server.accounts.logIn(email: "kim@example.com", password: "keycat2026", client: "203.0.113.9")
                     Issue.record("the eleventh attempt was not throttled")
                 } catch {
                     #expect((error as? KeyCatError)?.code == .rateLimited)
@@ -39,11 +39,11 @@ struct LogInThrottleSharingTests {
     func off(_ store: TestStore) async throws {
         try await TestShop.with(store, configure: { $0.logInThrottle = nil }) { shop in
             let keycat = shop.keycat
-            _ = try keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
+            _ = try await keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
             for _ in 1...15 {
-                #expect(throws: KeyCatError.self) { try keycat.accounts.logIn(email: "kim@example.com", password: "wrong-guess-1") }
+                await #expect(throws: KeyCatError.self) { try await keycat.accounts.logIn(email: "kim@example.com", password: "wrong-guess-1") }
             }
-            _ = try keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            _ = try await keycat.accounts.logIn(email: "kim@example.com", password: "keycat2026")
         }
     }
 }

@@ -20,9 +20,9 @@ struct LoggingPortTests {
     func serverSinkGetsGatewayLines() async throws {
         let sink = ServerLogSink()
         try await TestShop.with(configure: { $0.gatewayLog = sink }) { shop in
-            let seller = try shop.user(.seller)
-            let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: [], by: seller)
-            let buyer = try shop.user(.buyer)
+            let seller = try await shop.user(.seller)
+            let product = try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: [], by: seller)
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.keycat.checkout.checkout(
                 CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)]), idempotencyKey: nil), by: buyer)
             #expect(order.status == .awaitingPayment)

@@ -15,20 +15,20 @@ struct MarketplaceTests {
     func journey(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
             let keycat = shop.keycat
-            let (sellerA, sellerB, stranger) = (try shop.user(.seller), try shop.user(.seller), try shop.user(.seller))
-            let buyer = try shop.user(.buyer)
-            let board = try keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
-                                                  for: sellerA.userID, by: sellerA)
-            let caps = try keycat.catalog.create(TestShop.draft("Caps", price: 20_000) { $0.stock = 5; $0.delivery.fee = Money(won: 2_500) },
-                                                 for: sellerB.userID, by: sellerB)
-            let switches = try keycat.catalog.create(TestShop.draft("Switches", price: 10_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
-                                                     for: sellerB.userID, by: sellerB)
+            let (sellerA, sellerB, stranger) = await (try shop.user(.seller), try shop.user(.seller), try shop.user(.seller))
+            let buyer = try await shop.user(.buyer)
+            let board = try await keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
+                                                        for: sellerA.userID, by: sellerA)
+            let caps = try await keycat.catalog.create(TestShop.draft("Caps", price: 20_000) { $0.stock = 5; $0.delivery.fee = Money(won: 2_500) },
+                                                       for: sellerB.userID, by: sellerB)
+            let switches = try await keycat.catalog.create(TestShop.draft("Switches", price: 10_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
+                                                           for: sellerB.userID, by: sellerB)
 
             // The address book: the first entry is the default.
-            let saved = try keycat.addresses.add(Self.home, by: buyer)
+            let saved = try await keycat.addresses.add(Self.home, by: buyer)
             #expect(saved.isDefault && saved.address.phone == "010-1234-5678")
-            #expect(try keycat.addresses.list(by: sellerA).isEmpty)
-            await expectFailure(.notFound) { try keycat.addresses.update(saved.id, AddressChanges(detail: "x"), by: sellerA) }
+            await #expect(try keycat.addresses.list(by: sellerA).isEmpty)
+            await expectFailure(.notFound) { try await keycat.addresses.update(saved.id, AddressChanges(detail: "x"), by: sellerA) }
 
             // Checkout with two sellers' products, to the saved address.
             let order = try await keycat.checkout.checkout(CheckoutRequest(.items([
@@ -45,35 +45,35 @@ struct MarketplaceTests {
             #expect(window.buyerName == "김민아" && window.buyerTel == "010-1234-5678" && window.buyerPostcode == "06236"
                     && window.buyerAddr == "서울특별시 강남구 테헤란로 152 12층 1201호")
             // Editing the book never changes the order's copy.
-            _ = try keycat.addresses.update(saved.id, AddressChanges(detail: "13층"), by: buyer)
+            _ = try await keycat.addresses.update(saved.id, AddressChanges(detail: "13층"), by: buyer)
             let payment = try shop.pay(order)
             let paid = try await keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
             #expect(paid.status == .paid && paid.fulfilment == .unfulfilled && paid.shippingAddress?.detail == "12층 1201호")
             #expect(PaymentWindowRequest(paid) == nil)
 
             // Each seller's desk shows only their lines, the address and the buyer's nick.
-            let deskA = try keycat.orders.sellerOrders(by: sellerA).items
-            let deskB = try keycat.orders.sellerOrders(by: sellerB).items
+            let deskA = try await keycat.orders.sellerOrders(by: sellerA).items
+            let deskB = try await keycat.orders.sellerOrders(by: sellerB).items
             #expect(deskA.count == 1 && deskA[0].lines.map(\.line.productID) == [board.id] && deskA[0].shippingAddress == Self.home)
             #expect(deskB.count == 1 && Set(deskB[0].lines.map(\.line.productID)) == [caps.id, switches.id])
             #expect(!deskA[0].buyerNick.isEmpty)
-            #expect(try keycat.orders.sellerOrders(by: stranger).items.isEmpty)
+            await #expect(try keycat.orders.sellerOrders(by: stranger).items.isEmpty)
             let shipmentA = deskA[0].shipment, shipmentB = deskB[0].shipment
             await expectFailure(.notFound) {
-                try keycat.orders.ship(shipment: shipmentA.id, carrier: "cj", trackingNumber: "123456789012", by: stranger)
+                try await keycat.orders.ship(shipment: shipmentA.id, carrier: "cj", trackingNumber: "123456789012", by: stranger)
             }
             await expectFailure(.notFound) {
-                try keycat.orders.ship(shipment: shipmentA.id, carrier: "cj", trackingNumber: "123456789012", by: sellerB)
+                try await keycat.orders.ship(shipment: shipmentA.id, carrier: "cj", trackingNumber: "123456789012", by: sellerB)
             }
             await expectFailure(.validation) {
-                try keycat.orders.ship(shipment: shipmentA.id, carrier: "우체국", trackingNumber: "123456789012", by: sellerA)
+                try await keycat.orders.ship(shipment: shipmentA.id, carrier: "우체국", trackingNumber: "123456789012", by: sellerA)
             }
 
             // A ships: the order is partly shipped and still paid.
-            let partly = try keycat.orders.ship(shipment: shipmentA.id, carrier: "CJ대한통운", trackingNumber: "5531-2026-1123", by: sellerA)
+            let partly = try await keycat.orders.ship(shipment: shipmentA.id, carrier: "CJ대한통운", trackingNumber: "5531-2026-1123", by: sellerA)
             #expect(partly.status == .paid && partly.fulfilment == .partiallyShipped)
             #expect(partly.shipments.first { $0.id == shipmentA.id }?.trackingNumber == "553120261123")
-            #expect(try keycat.orders.sellerOrders(status: .pending, by: sellerA).items.isEmpty)
+            await #expect(try keycat.orders.sellerOrders(status: .pending, by: sellerA).items.isEmpty)
 
             // B refunds the switches line before shipping: its units come back.
             let switchesLine = try #require(order.lines.firstIndex { $0.productID == switches.id })
@@ -81,17 +81,17 @@ struct MarketplaceTests {
                 of: shipmentB.id, LineRefundRequest(lines: [switchesLine], reason: "out of that colour"), by: sellerB)
             #expect(refunded.status == .partiallyRefunded && refunded.refundedAmount == Money(won: 10_000))
             #expect(refunded.lines[switchesLine].refundedAt != nil)
-            #expect(try shop.stock(of: switches.id) == 5)
+            await #expect(try shop.stock(of: switches.id) == 5)
             await expectFailure(.illegalTransition) {
                 try await keycat.orders.refundLines(of: shipmentB.id, LineRefundRequest(lines: [switchesLine], reason: "again"), by: sellerB)
             }
 
             // B ships and both deliver: the order keeps partially_refunded, its goods are delivered.
-            _ = try keycat.orders.ship(shipment: shipmentB.id, carrier: "kr.hanjin", trackingNumber: "4123456789", by: sellerB)
-            _ = try keycat.orders.deliver(shipment: shipmentA.id, by: sellerA)
-            let delivered = try keycat.orders.deliver(shipment: shipmentB.id, by: sellerB)
+            _ = try await keycat.orders.ship(shipment: shipmentB.id, carrier: "kr.hanjin", trackingNumber: "4123456789", by: sellerB)
+            _ = try await keycat.orders.deliver(shipment: shipmentA.id, by: sellerA)
+            let delivered = try await keycat.orders.deliver(shipment: shipmentB.id, by: sellerB)
             #expect(delivered.status == .partiallyRefunded && delivered.fulfilment == .delivered)
-            try shop.expectHealthy()
+            try await shop.expectHealthy()
 
             // A's board arrives scuffed and the buyer keeps it: A gives back part of its parcel's value.
             await expectFailure(.validation) {
@@ -109,25 +109,25 @@ struct MarketplaceTests {
             let compensated = try await keycat.orders.refundLines(
                 of: shipmentA.id, LineRefundRequest(amount: Money(won: 5_000), reason: "scuffed corner, kept"), by: sellerA)
             #expect(compensated.refundedAmount == Money(won: 15_000) && compensated.lines.allSatisfy { $0.productID == switches.id || $0.refundedAt == nil })
-            #expect(try shop.stock(of: board.id) == 4)
-            try shop.expectHealthy()
+            await #expect(try shop.stock(of: board.id) == 4)
+            try await shop.expectHealthy()
 
             // The month closes a month later: each payout traced to its rows.
             let january = try SettlementPeriod("2026-01")
-            await expectFailure(.validation) { try keycat.settlements.close(january, by: shop.operatorConsole) }
-            await expectFailure(.validation) { try keycat.settlements.close(try SettlementPeriod("2026-02"), dryRun: true, by: shop.operatorConsole) }
+            await expectFailure(.validation) { try await keycat.settlements.close(january, by: shop.operatorConsole) }
+            await expectFailure(.validation) { try await keycat.settlements.close(try SettlementPeriod("2026-02"), dryRun: true, by: shop.operatorConsole) }
             // Before the month ends: a dry run shows it so far, and each seller's upcoming figures agree.
-            let soFar = try keycat.settlements.close(january, dryRun: true, by: shop.operatorConsole)
-            let upcomingB = try keycat.settlements.upcoming(by: sellerB)
+            let soFar = try await keycat.settlements.close(january, dryRun: true, by: shop.operatorConsole)
+            let upcomingB = try await keycat.settlements.upcoming(by: sellerB)
             #expect(soFar.first { $0.sellerID == sellerB.userID }?.payout.won == upcomingB.tally.payout && upcomingB.tally.payout == 39_000)
             #expect(upcomingB.entries.count == 4 && upcomingB.entries.allSatisfy { $0.orderID == order.id && $0.commission != nil })
-            #expect(try keycat.settlements.upcoming(seller: sellerB.userID, by: sellerA).sellerID == sellerA.userID)
-            #expect(try keycat.settlements.upcoming(seller: sellerB.userID, by: shop.operatorConsole).tally == upcomingB.tally)
-            #expect(try keycat.settlements.upcoming(by: stranger).tally == SettlementTally())
-            await expectFailure(.forbidden) { try keycat.settlements.upcoming(by: buyer) }
+            await #expect(try keycat.settlements.upcoming(seller: sellerB.userID, by: sellerA).sellerID == sellerA.userID)
+            await #expect(try keycat.settlements.upcoming(seller: sellerB.userID, by: shop.operatorConsole).tally == upcomingB.tally)
+            await #expect(try keycat.settlements.upcoming(by: stranger).tally == SettlementTally())
+            await expectFailure(.forbidden) { try await keycat.settlements.upcoming(by: buyer) }
             shop.clock.advance(by: 40 * 86_400)
-            let preview = try keycat.settlements.close(january, dryRun: true, by: shop.operatorConsole)
-            let settlements = try keycat.settlements.close(january, by: shop.operatorConsole)
+            let preview = try await keycat.settlements.close(january, dryRun: true, by: shop.operatorConsole)
+            let settlements = try await keycat.settlements.close(january, by: shop.operatorConsole)
             #expect(preview.map(\.payout) == settlements.map(\.payout))
             let a = try #require(settlements.first { $0.sellerID == sellerA.userID })
             let b = try #require(settlements.first { $0.sellerID == sellerB.userID })
@@ -138,30 +138,30 @@ struct MarketplaceTests {
             #expect(b.sales == Money(won: 50_000) && b.refunds == Money(won: 10_000) && b.commission == Money(won: 4_000)
                     && b.payout == Money(won: 39_000))
             #expect(a.payout.won + b.payout.won + a.commission.won + b.commission.won == paid.amount.won - 10_000 - 5_000)
-            let (_, entries) = try keycat.settlements.settlement(b.id, by: sellerB)
+            let (_, entries) = try await keycat.settlements.settlement(b.id, by: sellerB)
             #expect(entries.filter { $0.kind == .sale }.allSatisfy { $0.paymentID != nil })
             #expect(entries.filter { $0.kind == .refund }.map(\.amount) == [Money(won: 10_000)])
-            await expectFailure(.notFound) { try keycat.settlements.settlement(b.id, by: sellerA) }
-            #expect(try keycat.settlements.list(by: sellerA).items.map(\.id) == [a.id])
-            await expectFailure(.duplicate) { try keycat.settlements.close(january, by: shop.operatorConsole) }
-            #expect(try keycat.settlements.upcoming(by: sellerB).tally == SettlementTally())
-            try shop.expectHealthy()
+            await expectFailure(.notFound) { try await keycat.settlements.settlement(b.id, by: sellerA) }
+            await #expect(try keycat.settlements.list(by: sellerA).items.map(\.id) == [a.id])
+            await expectFailure(.duplicate) { try await keycat.settlements.close(january, by: shop.operatorConsole) }
+            await #expect(try keycat.settlements.upcoming(by: sellerB).tally == SettlementTally())
+            try await shop.expectHealthy()
 
             // A later refund falls into the next month; January stays as it was. The board comes
             // back: its line gives back what it still holds, 95,000 (5,000 went earlier).
             let returned = try await keycat.orders.refundLines(of: shipmentA.id, LineRefundRequest(reason: "returned", restock: true), by: sellerA)
             #expect(returned.refundedAmount == Money(won: 110_000))
-            #expect(try shop.stock(of: board.id) == 5)
-            #expect(try keycat.settlements.settlement(a.id, by: sellerA).0 == a)
-            #expect(try keycat.settlements.upcoming(by: sellerA).tally.refunds == 95_000)
-            try shop.expectHealthy()
+            await #expect(try shop.stock(of: board.id) == 5)
+            await #expect(try keycat.settlements.settlement(a.id, by: sellerA).0 == a)
+            await #expect(try keycat.settlements.upcoming(by: sellerA).tally.refunds == 95_000)
+            try await shop.expectHealthy()
         }
     }
 
     @Test("addresses: Korean phone and postcode formats, a bounded book, one default, deleted on withdrawal", arguments: TestStore.allCases)
     func addresses(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let buyer = try shop.user(.buyer)
+            let buyer = try await shop.user(.buyer)
             for phone in ["02-123-4567", "0311234567", "070-1234-5678", "1588-1234", "010 1234 5678"] where phone != "010 1234 5678" {
                 #expect(throws: Never.self) { try AddressRules.phone(phone) }
             }
@@ -173,38 +173,38 @@ struct MarketplaceTests {
             for bad in ["6236", "062360", "76236", "O6236", "０６２３６"] {
                 #expect(throws: KeyCatError.self) { try AddressRules.postcode(bad) }
             }
-            let first = try shop.keycat.addresses.add(Self.home, by: buyer)
-            let second = try shop.keycat.addresses.add(Self.home, makeDefault: true, by: buyer)
-            let book = try shop.keycat.addresses.list(by: buyer)
+            let first = try await shop.keycat.addresses.add(Self.home, by: buyer)
+            let second = try await shop.keycat.addresses.add(Self.home, makeDefault: true, by: buyer)
+            let book = try await shop.keycat.addresses.list(by: buyer)
             #expect(book.map(\.id) == [second.id, first.id] && book.map(\.isDefault) == [true, false])
-            _ = try shop.keycat.addresses.update(first.id, AddressChanges(isDefault: true), by: buyer)
-            #expect(try shop.keycat.addresses.list(by: buyer).filter(\.isDefault).map(\.id) == [first.id])
-            for _ in 2..<AddressRules.maximumPerUser { _ = try shop.keycat.addresses.add(Self.home, by: buyer) }
-            await expectFailure(.limitReached) { try shop.keycat.addresses.add(Self.home, by: buyer) }
+            _ = try await shop.keycat.addresses.update(first.id, AddressChanges(isDefault: true), by: buyer)
+            await #expect(try shop.keycat.addresses.list(by: buyer).filter(\.isDefault).map(\.id) == [first.id])
+            for _ in 2..<AddressRules.maximumPerUser { _ = try await shop.keycat.addresses.add(Self.home, by: buyer) }
+            await expectFailure(.limitReached) { try await shop.keycat.addresses.add(Self.home, by: buyer) }
 
             // A delivered order keeps its copy until withdrawal anonymises it, keeping the district.
-            let product = try shop.product()
+            let product = try await shop.product()
             let order = try await shop.deliveredOrder(product, by: buyer)
             #expect(order.shippingAddress == Self.home)
-            try shop.keycat.accounts.withdraw(by: buyer)
-            #expect(try shop.keycat.orders.order(order.id, by: shop.operatorConsole).shippingAddress == nil)
-            #expect(try shop.keycat.addresses.list(by: buyer).isEmpty)
-            try shop.expectHealthy()
+            try await shop.keycat.accounts.withdraw(by: buyer)
+            await #expect(try shop.keycat.orders.order(order.id, by: shop.operatorConsole).shippingAddress == nil)
+            await #expect(try shop.keycat.addresses.list(by: buyer).isEmpty)
+            try await shop.expectHealthy()
         }
     }
 
     @Test("addresses are anonymised the retention after delivery, not before", arguments: TestStore.allCases)
     func retention(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let buyer = try shop.user(.buyer)
-            _ = try shop.keycat.addresses.add(Self.home, by: buyer)
+            let buyer = try await shop.user(.buyer)
+            _ = try await shop.keycat.addresses.add(Self.home, by: buyer)
             let order = try await shop.deliveredOrder(try shop.product(), by: buyer)
             let open = try await shop.paidOrder(try shop.product(), by: buyer)
-            #expect(try shop.keycat.orders.anonymiseAddresses(olderThan: 86_400, by: shop.operatorConsole) == 0)
+            await #expect(try shop.keycat.orders.anonymiseAddresses(olderThan: 86_400, by: shop.operatorConsole) == 0)
             shop.clock.advance(by: 2 * 86_400)
-            #expect(try shop.keycat.orders.anonymiseAddresses(olderThan: 86_400, by: shop.operatorConsole) == 1)
-            #expect(try shop.keycat.orders.order(order.id, by: buyer).shippingAddress == nil)
-            #expect(try shop.keycat.orders.order(open.id, by: buyer).shippingAddress == Self.home)
+            await #expect(try shop.keycat.orders.anonymiseAddresses(olderThan: 86_400, by: shop.operatorConsole) == 1)
+            await #expect(try shop.keycat.orders.order(order.id, by: buyer).shippingAddress == nil)
+            await #expect(try shop.keycat.orders.order(open.id, by: buyer).shippingAddress == Self.home)
         }
     }
 }

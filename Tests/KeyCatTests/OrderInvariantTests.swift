@@ -30,12 +30,12 @@ struct OrderInvariantTests {
     func detects(_ store: TestStore, _ corruption: (String, String)) async throws {
         let (sql, sentence) = corruption
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 3)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 3)
+            let buyer = try await shop.user(.buyer)
             _ = try await shop.paidOrder(product, by: buyer)
-            try shop.expectHealthy()
-            try shop.execute(Self.edit(sql, on: shop))
-            let problems = try shop.keycat.checkHealth().invariantProblems
+            try await shop.expectHealthy()
+            try await shop.execute(Self.edit(sql, on: shop))
+            let problems = try await shop.keycat.checkHealth().invariantProblems
             #expect(problems.contains { $0.contains(sentence) }, "\(problems)")
         }
     }

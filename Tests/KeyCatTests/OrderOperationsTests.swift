@@ -23,8 +23,8 @@ struct OrderOperationsTests {
     func operations(_ store: TestStore, _ move: (String, Operation, Bool)) async throws {
         let (status, operation, allowed) = move
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 5)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 5)
+            let buyer = try await shop.user(.buyer)
             let admin = shop.operatorConsole
             var order = try await shop.checkout(product, by: buyer)
             if status != "awaiting_payment" && status != "expired" {
@@ -35,15 +35,15 @@ struct OrderOperationsTests {
                 _ = try await shop.keycat.checkout.reconcile()
             }
             if status == "shipped" || status == "delivered" {
-                _ = try shop.keycat.orders.ship(order.id, carrier: "CJ", trackingNumber: "123456789012", by: admin)
+                _ = try await shop.keycat.orders.ship(order.id, carrier: "CJ", trackingNumber: "123456789012", by: admin)
             }
-            if status == "delivered" { _ = try shop.keycat.orders.deliver(order.id, by: admin) }
+            if status == "delivered" { _ = try await shop.keycat.orders.deliver(order.id, by: admin) }
             if status == "refunded" { _ = try await shop.keycat.orders.refund(order.id, RefundRequest(reason: "x"), by: admin) }
-            #expect(try shop.keycat.orders.order(order.id, by: admin).status.rawValue == status)
+            await #expect(try shop.keycat.orders.order(order.id, by: admin).status.rawValue == status)
             let run: () async throws -> Order = {
                 switch operation {
-                case .ship: try shop.keycat.orders.ship(order.id, carrier: "CJ", trackingNumber: "223456789012", by: admin)
-                case .deliver: try shop.keycat.orders.deliver(order.id, by: admin)
+                case .ship: try await shop.keycat.orders.ship(order.id, carrier: "CJ", trackingNumber: "223456789012", by: admin)
+                case .deliver: try await shop.keycat.orders.deliver(order.id, by: admin)
                 case .cancel: try await shop.keycat.orders.cancel(order.id, reason: "test", by: admin)
                 case .refund: try await shop.keycat.orders.refund(order.id, RefundRequest(reason: "test"), by: admin)
                 }
@@ -53,69 +53,69 @@ struct OrderOperationsTests {
             } else {
                 await expectFailure(.illegalTransition) { try await run() }
             }
-            try shop.expectHealthy()
+            try await shop.expectHealthy()
         }
     }
 
     @Test("the cart adds up capped at 99, holds at most 50 lines, and shows gone or sold-out products as unavailable", arguments: TestStore.allCases)
     func cart(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let buyer = try shop.user(.buyer)
-            let product = try shop.product(stock: 200, price: 1_000)
-            try shop.keycat.cart.add(product.id, quantity: 60, by: buyer)
-            var cart = try shop.keycat.cart.add(product.id, quantity: 60, by: buyer)
+            let buyer = try await shop.user(.buyer)
+            let product = try await shop.product(stock: 200, price: 1_000)
+            try await shop.keycat.cart.add(product.id, quantity: 60, by: buyer)
+            var cart = try await shop.keycat.cart.add(product.id, quantity: 60, by: buyer)
             #expect(cart.lines.map(\.quantity) == [99])
             #expect(cart.itemsTotal == Money(won: 99_000) && cart.deliveryTotal == Money(won: 3_000))
-            cart = try shop.keycat.cart.set(product.id, quantity: 2, by: buyer)
+            cart = try await shop.keycat.cart.set(product.id, quantity: 2, by: buyer)
             #expect(cart.lines.first?.lineTotal == Money(won: 2_000))
-            expectError(.validation) { try shop.keycat.cart.set(product.id, quantity: 100, by: buyer) }
-            let soldOut = try shop.product(stock: 1)
-            try shop.keycat.cart.add(soldOut.id, quantity: 2, by: buyer)
-            let gone = try shop.product(stock: 5)
-            try shop.keycat.cart.add(gone.id, by: buyer)
-            try shop.keycat.catalog.delete(gone.id, by: shop.operatorConsole)
-            cart = try shop.keycat.cart.cart(of: buyer)
+            await expectError(.validation) { try await shop.keycat.cart.set(product.id, quantity: 100, by: buyer) }
+            let soldOut = try await shop.product(stock: 1)
+            try await shop.keycat.cart.add(soldOut.id, quantity: 2, by: buyer)
+            let gone = try await shop.product(stock: 5)
+            try await shop.keycat.cart.add(gone.id, by: buyer)
+            try await shop.keycat.catalog.delete(gone.id, by: shop.operatorConsole)
+            cart = try await shop.keycat.cart.cart(of: buyer)
             #expect(cart.lines.map(\.isAvailable) == [true, false, false])
             #expect(cart.total == Money(won: 5_000))
-            try shop.keycat.cart.remove(soldOut.id, by: buyer)
-            try shop.keycat.cart.clear(by: buyer)
-            #expect(try shop.keycat.cart.cart(of: buyer).lines.isEmpty)
-            let seller = try shop.user(.seller)
+            try await shop.keycat.cart.remove(soldOut.id, by: buyer)
+            try await shop.keycat.cart.clear(by: buyer)
+            await #expect(try shop.keycat.cart.cart(of: buyer).lines.isEmpty)
+            let seller = try await shop.user(.seller)
             for index in 0..<50 {
-                let item = try shop.keycat.catalog.create(TestShop.draft("Keycap \(index)"), for: seller.userID, by: seller)
-                try shop.keycat.cart.add(item.id, by: buyer)
+                let item = try await shop.keycat.catalog.create(TestShop.draft("Keycap \(index)"), for: seller.userID, by: seller)
+                try await shop.keycat.cart.add(item.id, by: buyer)
             }
-            expectError(.validation) { try shop.keycat.cart.add(product.id, by: buyer) }
+            await expectError(.validation) { try await shop.keycat.cart.add(product.id, by: buyer) }
         }
     }
 
     @Test("buyers see their own orders and payments by cursor; operators filter by status and buyer", arguments: TestStore.allCases)
     func lists(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 20)
-            let buyer = try shop.user(.buyer)
-            let other = try shop.user(.buyer)
+            let product = try await shop.product(stock: 20)
+            let buyer = try await shop.user(.buyer)
+            let other = try await shop.user(.buyer)
             for _ in 0..<5 { _ = try await shop.paidOrder(product, by: buyer) }
             _ = try await shop.checkout(product, by: other)
             var seen: [OrderID] = []
             var cursor: String?
             repeat {
-                let page = try shop.keycat.orders.list(limit: try PageLimit(2), cursor: cursor, by: buyer)
+                let page = try await shop.keycat.orders.list(limit: try PageLimit(2), cursor: cursor, by: buyer)
                 seen += page.items.map(\.id)
                 cursor = page.nextCursor
             } while cursor != nil
             #expect(seen.count == 5 && Set(seen).count == 5)
-            let payments = try shop.keycat.orders.payments(limit: try PageLimit(3), by: buyer)
+            let payments = try await shop.keycat.orders.payments(limit: try PageLimit(3), by: buyer)
             #expect(payments.items.count == 3 && payments.nextCursor != nil)
-            let rest = try shop.keycat.orders.payments(limit: try PageLimit(3), cursor: payments.nextCursor, by: buyer)
+            let rest = try await shop.keycat.orders.payments(limit: try PageLimit(3), cursor: payments.nextCursor, by: buyer)
             #expect(rest.items.count == 2 && rest.nextCursor == nil)
-            let awaiting = try shop.keycat.orders.list(OrderFilter(status: .awaitingPayment), by: shop.operatorConsole)
+            let awaiting = try await shop.keycat.orders.list(OrderFilter(status: .awaitingPayment), by: shop.operatorConsole)
             #expect(awaiting.items.map(\.buyerID) == [other.userID])
-            let page = try shop.keycat.orders.list(OrderFilter(buyerID: buyer.userID), limit: try PageLimit(1), by: shop.operatorConsole)
-            expectError(.invalidCursor) {
-                try shop.keycat.orders.list(OrderFilter(status: .paid), cursor: page.nextCursor, by: shop.operatorConsole)
+            let page = try await shop.keycat.orders.list(OrderFilter(buyerID: buyer.userID), limit: try PageLimit(1), by: shop.operatorConsole)
+            await expectError(.invalidCursor) {
+                try await shop.keycat.orders.list(OrderFilter(status: .paid), cursor: page.nextCursor, by: shop.operatorConsole)
             }
-            expectError(.notOwner) { try shop.keycat.orders.order(seen[0], by: other) }
+            await expectError(.notOwner) { try await shop.keycat.orders.order(seen[0], by: other) }
         }
     }
 }

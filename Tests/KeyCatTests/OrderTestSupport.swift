@@ -8,13 +8,13 @@ extension TestShop {
     var simulator: PGSimulator { keycat.paymentSimulator! }
 
     /// A listed product with `stock` units, sold by a fresh seller.
-    func product(stock: Int = 10, price: Int64 = 100_000) throws -> Product {
-        let seller = try user(.seller)
-        return try keycat.catalog.create(TestShop.draft(price: price) { $0.stock = stock }, for: seller.userID, by: seller)
+    func product(stock: Int = 10, price: Int64 = 100_000) async throws -> Product {
+        let seller = try await user(.seller)
+        return try await keycat.catalog.create(TestShop.draft(price: price) { $0.stock = stock }, for: seller.userID, by: seller)
     }
 
     /// The product's stock now.
-    func stock(of id: ProductID) throws -> Int { try keycat.catalog.product(id).stock }
+    func stock(of id: ProductID) async throws -> Int { try await keycat.catalog.product(id).stock }
 
     /// Checks out `quantity` of `product` for `buyer`.
     func checkout(_ product: Product, quantity: Int = 1, by buyer: Principal, key: String? = nil) async throws -> Order {
@@ -38,13 +38,13 @@ extension TestShop {
     /// Checks out, pays, confirms, ships and delivers: an order its buyer may review.
     func deliveredOrder(_ product: Product, quantity: Int = 1, by buyer: Principal) async throws -> Order {
         let order = try await paidOrder(product, quantity: quantity, by: buyer)
-        _ = try keycat.orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: operatorConsole)
-        return try keycat.orders.deliver(order.id, by: operatorConsole)
+        _ = try await keycat.orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: operatorConsole)
+        return try await keycat.orders.deliver(order.id, by: operatorConsole)
     }
 
     /// Expects the database to pass `db check`.
-    func expectHealthy(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let report = try keycat.checkHealth()
+    func expectHealthy(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let report = try await keycat.checkHealth()
         #expect(report.isHealthy, "\(report)", sourceLocation: sourceLocation)
     }
 }

@@ -33,31 +33,31 @@ struct PaymentSafetyTests {
             $0.clock = clock
             $0.paymentGateway = .custom(UnpreparedGateway(inner: client), webhookSecrets: [simulator.webhookSecret])
         }) { shop in
-            let product = try shop.product(stock: 3)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 3)
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
-            #expect(try shop.stock(of: product.id) == 2)
+            await #expect(try shop.stock(of: product.id) == 2)
             let forged = try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number, amount: 100)
             await expectFailure(.paymentAmountForged) {
                 try await shop.keycat.checkout.confirm(order.id, impUID: forged.impUID, by: buyer)
             }
-            #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .failed)
-            #expect(try shop.stock(of: product.id) == 3)
+            await #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .failed)
+            await #expect(try shop.stock(of: product.id) == 3)
             #expect(simulator.payment(impUID: forged.impUID)?.status == .cancelled)
-            #expect(try shop.keycat.auditLog.recent(limit: 5).contains { $0.action == "order.fail" && $0.target == "order:\(order.id)" })
-            try shop.expectHealthy()
+            await #expect(try shop.keycat.auditLog.recent(limit: 5).contains { $0.action == "order.fail" && $0.target == "order:\(order.id)" })
+            try await shop.expectHealthy()
         }
     }
 
     @Test("a replayed idempotency key returns the first order and takes the stock once", arguments: TestStore.allCases)
     func replayedKey(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 5)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 5)
+            let buyer = try await shop.user(.buyer)
             let first = try await shop.checkout(product, quantity: 2, by: buyer, key: "checkout-1")
             let again = try await shop.checkout(product, quantity: 2, by: buyer, key: "checkout-1")
             #expect(again == first)
-            #expect(try shop.stock(of: product.id) == 3)
+            await #expect(try shop.stock(of: product.id) == 3)
             let payment = try shop.pay(first)
             let confirmed = try await shop.keycat.checkout.confirm(first.id, impUID: payment.impUID, idempotencyKey: "confirm-1", by: buyer)
             #expect(try await shop.keycat.checkout.confirm(first.id, impUID: payment.impUID, idempotencyKey: "confirm-1", by: buyer) == confirmed)
@@ -67,19 +67,19 @@ struct PaymentSafetyTests {
     @Test("the same idempotency key with other input is a conflict", arguments: TestStore.allCases)
     func keyReusedWithOtherInput(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 5)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 5)
+            let buyer = try await shop.user(.buyer)
             _ = try await shop.checkout(product, quantity: 1, by: buyer, key: "k")
             await expectFailure(.idempotencyKeyReused) { try await shop.checkout(product, quantity: 2, by: buyer, key: "k") }
-            #expect(try shop.stock(of: product.id) == 4)
+            await #expect(try shop.stock(of: product.id) == 4)
         }
     }
 
     @Test("a refund retried with its key after a lost answer returns the settled order and never refunds twice", arguments: TestStore.allCases)
     func refundRetryAfterLostAnswer(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 5, price: 10_000)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 5, price: 10_000)
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.paidOrder(product, by: buyer)
             let request = RefundRequest(amount: Money(won: 4_000), reason: "dent", idempotencyKey: "refund-1")
             shop.simulator.injectFault(.lostAnswer, on: .cancel, times: 4)
@@ -90,10 +90,10 @@ struct PaymentSafetyTests {
             // The client retries with the same key once the refund has settled: no second refund.
             let retried = try await shop.keycat.orders.refund(order.id, request, by: shop.operatorConsole)
             #expect(retried.refundedAmount == Money(won: 4_000))
-            let after = try shop.keycat.orders.order(order.id, by: buyer)
+            let after = try await shop.keycat.orders.order(order.id, by: buyer)
             #expect(after.refundedAmount == Money(won: 4_000))
             #expect(shop.simulator.cancellations(impUID: order.impUID!).count == 1)
-            try shop.expectHealthy()
+            try await shop.expectHealthy()
         }
     }
 
@@ -102,21 +102,21 @@ struct PaymentSafetyTests {
     ])
     func checkoutQuantities(_ store: TestStore, quantities: [Int]) async throws {
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 500)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 500)
+            let buyer = try await shop.user(.buyer)
             let items = quantities.map { CheckoutItem(productID: product.id, quantity: $0) }
             await expectFailure(.validation) {
                 try await shop.keycat.checkout.checkout(CheckoutRequest(.items(items)), by: buyer)
             }
-            #expect(try shop.stock(of: product.id) == 500)
+            await #expect(try shop.stock(of: product.id) == 500)
         }
     }
 
     @Test("refunds: partial, above the balance, stale checksum, then the rest with restock", arguments: TestStore.allCases)
     func refunds(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 5, price: 10_000)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 5, price: 10_000)
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.paidOrder(product, quantity: 2, by: buyer)  // 20,000 + 3,000
             let admin = shop.operatorConsole
             let partial = try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 3_000), reason: "late"), by: admin)
@@ -130,20 +130,20 @@ struct PaymentSafetyTests {
             }
             let full = try await shop.keycat.orders.refund(order.id, RefundRequest(reason: "defect", restock: true), by: admin)
             #expect(full.status == .refunded && full.refundedAmount == order.amount)
-            #expect(try shop.stock(of: product.id) == 5)
+            await #expect(try shop.stock(of: product.id) == 5)
             #expect(shop.simulator.payment(impUID: order.impUID!)?.status == .cancelled)
             await expectFailure(.illegalTransition) {
                 try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 1), reason: "again"), by: admin)
             }
-            try shop.expectHealthy()
+            try await shop.expectHealthy()
         }
     }
 
     @Test("a refund whose checksum the PG no longer agrees with fails and changes nothing", arguments: TestStore.allCases)
     func staleChecksumAtThePG(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 5, price: 10_000)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 5, price: 10_000)
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.paidOrder(product, by: buyer)
             // Someone refunds 1,000 at the PG directly, behind KeyCat's back.
             let client = PGGatewayClient(
@@ -155,70 +155,70 @@ struct PaymentSafetyTests {
             await expectFailure(.cancellableAmountInconsistent) {
                 try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 2_000), reason: "x"), by: shop.operatorConsole)
             }
-            let after = try shop.keycat.orders.order(order.id, by: buyer)
+            let after = try await shop.keycat.orders.order(order.id, by: buyer)
             #expect(after.status == .paid && after.refundedAmount == .zero)
-            #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).map(\.status) == [.failed])
-            try shop.expectHealthy()
+            await #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).map(\.status) == [.failed])
+            try await shop.expectHealthy()
         }
     }
 
     @Test("a refund whose PG answer is lost stays pending, then reconciliation repeats it once with the same key", arguments: TestStore.allCases)
     func lostRefundAnswer(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 5, price: 10_000)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 5, price: 10_000)
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.paidOrder(product, by: buyer)
             shop.simulator.injectFault(.lostAnswer, on: .cancel, times: 4)  // every attempt the client makes
             await expectFailure(.gatewayTimeout) {
                 try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 4_000), reason: "dent"), by: shop.operatorConsole)
             }
-            #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).map(\.status) == [.pending])
+            await #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).map(\.status) == [.pending])
             await expectFailure(.requestInProgress) {
                 try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 1_000), reason: "more"), by: shop.operatorConsole)
             }
             #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 1)
-            let after = try shop.keycat.orders.order(order.id, by: buyer)
+            let after = try await shop.keycat.orders.order(order.id, by: buyer)
             #expect(after.status == .partiallyRefunded && after.refundedAmount == Money(won: 4_000))
             #expect(shop.simulator.cancellations(impUID: order.impUID!).count == 1)
-            try shop.expectHealthy()
+            try await shop.expectHealthy()
         }
     }
 
     @Test("a void whose PG answer was lost is finished by reconciliation: the repeat is the same request under the same key", arguments: TestStore.allCases)
     func lostVoidAnswer(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 5, price: 10_000)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 5, price: 10_000)
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
             shop.clock.advance(by: 16 * 60)
             #expect(try await shop.keycat.checkout.reconcile().expired == 1)
             let payment = try shop.pay(order)  // the buyer pays after the reservation ran out
             shop.simulator.injectFault(.lostAnswer, on: .cancel, times: 4)  // every attempt the client makes
             await expectFailure(.illegalTransition) { try await shop.keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer) }
-            #expect(try shop.keycat.orders.payments(of: order.id, by: buyer).map(\.status) == [.voiding])
+            await #expect(try shop.keycat.orders.payments(of: order.id, by: buyer).map(\.status) == [.voiding])
             #expect(try await shop.keycat.checkout.reconcile().paymentsVoided == 1)
-            #expect(try shop.keycat.orders.payments(of: order.id, by: buyer).map(\.status) == [.voided])
+            await #expect(try shop.keycat.orders.payments(of: order.id, by: buyer).map(\.status) == [.voided])
             #expect(shop.simulator.cancellations(impUID: payment.impUID).count == 1)
-            try shop.expectHealthy()
+            try await shop.expectHealthy()
         }
     }
 
     @Test("a buyer cancels a paid order before shipping: refunded in full, stock back", arguments: TestStore.allCases)
     func buyerCancel(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 4)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 4)
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.paidOrder(product, quantity: 2, by: buyer)
-            #expect(try shop.stock(of: product.id) == 2)
+            await #expect(try shop.stock(of: product.id) == 2)
             let cancelled = try await shop.keycat.orders.cancel(order.id, reason: "changed my mind", by: buyer)
             #expect(cancelled.status == .cancelled && cancelled.refundedAmount == order.amount)
-            #expect(try shop.stock(of: product.id) == 4)
+            await #expect(try shop.stock(of: product.id) == 4)
             let shipped = try await shop.paidOrder(product, by: buyer)
-            _ = try shop.keycat.orders.ship(shipped.id, carrier: "CJ", trackingNumber: "123456789012", by: shop.operatorConsole)
+            _ = try await shop.keycat.orders.ship(shipped.id, carrier: "CJ", trackingNumber: "123456789012", by: shop.operatorConsole)
             await expectFailure(.illegalTransition) { try await shop.keycat.orders.cancel(shipped.id, reason: "too late", by: buyer) }
-            let stranger = try shop.user(.buyer)
+            let stranger = try await shop.user(.buyer)
             await expectFailure(.notOwner) { try await shop.keycat.orders.cancel(shipped.id, reason: "not mine", by: stranger) }
-            try shop.expectHealthy()
+            try await shop.expectHealthy()
         }
     }
 }

@@ -71,7 +71,7 @@ struct PaymentSimulationTests {
             options.timeoutRate = 0.1
             options.webhookDuplicateRate = 0.3
             options.sharedCatalog = "shared"  // both race for the same units
-            try KeyCat.open(configuration).close()
+            try await KeyCat.open(configuration).close()
             var other = options
             other.seed = 99
             let firstOptions = options, secondOptions = other
@@ -87,7 +87,7 @@ struct PaymentSimulationTests {
     /// must find): a row whose foreign key
     /// points nowhere, or an index entry that no longer matches its row (bytes changed in the
     /// file, as a bad disk would).
-    static func breakDatabase(at path: String, _ section: String) throws {
+    static func breakDatabase(at path: String, _ section: String) async throws {
         let database = try SQLiteDatabase(path: path)
         if section == "foreign_keys:" {
             try database.withWriter {
@@ -102,7 +102,7 @@ struct PaymentSimulationTests {
                 INSERT INTO scratch (v) VALUES ('marker-aaaa'); PRAGMA wal_checkpoint(TRUNCATE)
                 """)
         }
-        let (root, pageSize) = try database.read { connection in
+        let (root, pageSize) = try await database.read { connection in
             (try connection.queryOne("SELECT rootpage FROM sqlite_schema WHERE name = 'scratch_v'") { $0.int(0) } ?? 0,
              try connection.queryOne("PRAGMA page_size") { $0.int(0) } ?? 0)
         }
@@ -119,8 +119,8 @@ struct PaymentSimulationTests {
     func brokenDatabaseFailsTheRun(_ section: String) async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("broken.db").path
-            try KeyCat.open(KeyCat.Configuration(databasePath: path)).close()
-            try Self.breakDatabase(at: path, section)
+            try await KeyCat.open(KeyCat.Configuration(databasePath: path)).close()
+            try await Self.breakDatabase(at: path, section)
             var options = PaymentSimulation.Options()
             options.orders = 20
             options.buyers = 4

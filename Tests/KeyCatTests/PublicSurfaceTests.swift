@@ -13,7 +13,7 @@ struct PublicSurfaceTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("shop.db").path)
         configuration.gatewayLog = DiscardingLogSink()
-        let keycat = try KeyCat.open(configuration)
+        let keycat = try await KeyCat.open(configuration)
         defer { keycat.close() }
 
         let handler: any HTTPHandler = WebhookHTTPHandler(keycat.webhooks)

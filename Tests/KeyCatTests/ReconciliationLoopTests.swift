@@ -10,8 +10,8 @@ struct ReconciliationLoopTests {
           arguments: TestStore.allCases)
     func loop(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try shop.product(stock: 5)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 5)
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
             shop.clock.advance(by: 16 * 60)  // past the reservation: the first run expires it
 
@@ -31,7 +31,7 @@ struct ReconciliationLoopTests {
             let seen = reports.withLock { $0 }
             #expect(seen.count >= 3)
             #expect(seen.map(\.expired).reduce(0, +) == 1, "only the first run has something to expire")
-            #expect(try shop.keycat.orders.order(order.id, by: shop.operatorConsole).status == .expired)
+            await #expect(try shop.keycat.orders.order(order.id, by: shop.operatorConsole).status == .expired)
             let settled = seen.count
             try await Task.sleep(for: .milliseconds(50))
             #expect(reports.withLock { $0.count } == settled, "no run after cancellation")

@@ -46,27 +46,31 @@ final class DiskFillingGateway: PaymentGateway {
 /// refuses inserts and updates with `disk_full` (SQLSTATE 53100), the error a full disk gives;
 /// deletes, which need no space, still pass, as on a full SQLite file.
 enum FullDisk {
+    /// Blocking, so a gateway's synchronous hook can fill the disk between two of KeyCat's steps.
     static func fill(_ keycat: KeyCat) throws {
         switch keycat.store {
         case .sqlite: try fillSQLite(keycat)
-        case let .postgres(database): try database.withConnection { try $0.execute(postgresFill) }
+        case let .postgres(database): try database.blockingWithConnection { try $0.execute(postgresFill) }
         }
     }
 
     static func free(_ keycat: KeyCat) throws {
         switch keycat.store {
         case let .sqlite(database): try database.withWriter { try $0.run("PRAGMA max_page_count = 1073741823") }
-        case let .postgres(database): try database.withConnection { try $0.execute(postgresFree) }
+        case let .postgres(database): try database.blockingWithConnection { try $0.execute(postgresFree) }
         }
     }
 
     private static func fillSQLite(_ keycat: KeyCat) throws {
         try keycat.database.withWriter { try $0.run("PRAGMA max_page_count = 1") }  // clamped to the current size
         for index in 0..<100_000 {
-            let entry = AuditEntry(actor: "filler", action: "fill", target: "disk", detail: "\(index)",
-                                   at: keycat.configuration.clock.now())
-            if case let .failure(error) = Result(catching: { try keycat.auditLog.record(entry) }),
-               (error as? KeyCatError)?.context["sqlite_code"] == "13" {
+            let filled = Result {
+                try keycat.database.blockingWrite {
+                    try $0.run("INSERT INTO audit_log (actor, action, target, detail, created_at) VALUES ('filler', 'fill', 'disk', ?, 0)",
+                               [.text("\(index)")])
+                }
+            }
+            if case let .failure(error) = filled, (error as? SQLiteError)?.primaryCode == 13 {
                 return  // SQLITE_FULL
             }
         }
@@ -111,8 +115,8 @@ struct RefundDurabilityTests {
         try await TestShop.with(store, configure: { configuration in
             configuration.paymentGateway = .custom(gateway, webhookSecrets: [simulator.webhookSecret])
         }) { shop in
-            let product = try shop.product(stock: 5, price: 10_000)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 5, price: 10_000)
+            let buyer = try await shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
             let payment = try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number)
             let paid = try await shop.keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
@@ -132,8 +136,8 @@ struct RefundDurabilityTests {
             #expect(failure?.message.contains("the PG refunded") == true)
             #expect(failure?.message.contains("reconciliation completes it") == true)
             #expect(simulator.cancellations(impUID: order.impUID!).map(\.amount) == [4_000])
-            #expect(try keycat.orders.order(order.id, by: shop.operatorConsole).refundedAmount == .zero)
-            #expect(try keycat.orders.refunds(of: order.id, by: shop.operatorConsole).map(\.status) == [.pending])
+            await #expect(try keycat.orders.order(order.id, by: shop.operatorConsole).refundedAmount == .zero)
+            await #expect(try keycat.orders.refunds(of: order.id, by: shop.operatorConsole).map(\.status) == [.pending])
 
             // Retried while the disk is still full: it fails again, and the PG is not asked to refund again.
             await expectFailure(.storage) { try await keycat.orders.refund(order.id, request, by: shop.operatorConsole) }
@@ -141,7 +145,7 @@ struct RefundDurabilityTests {
 
             try FullDisk.free(keycat)
             #expect(try await keycat.checkout.reconcile().refundsSettled == 1)
-            let settled = try keycat.orders.order(order.id, by: shop.operatorConsole)
+            let settled = try await keycat.orders.order(order.id, by: shop.operatorConsole)
             #expect(settled.status == .partiallyRefunded && settled.refundedAmount == Money(won: 4_000))
 
             // The operator retries the same refund after reconciliation finished it: nothing moves.
@@ -149,8 +153,8 @@ struct RefundDurabilityTests {
             #expect(retried.refundedAmount == Money(won: 4_000))
             #expect(simulator.cancellations(impUID: order.impUID!).count == 1)
             #expect(simulator.payment(impUID: order.impUID!)?.cancelledAmount == 4_000)
-            #expect(try keycat.orders.refunds(of: order.id, by: shop.operatorConsole).map(\.status) == [.done])
-            try shop.expectHealthy()
+            await #expect(try keycat.orders.refunds(of: order.id, by: shop.operatorConsole).map(\.status) == [.done])
+            try await shop.expectHealthy()
         }
     }
 
@@ -167,8 +171,8 @@ struct RefundDurabilityTests {
             #expect(refunded.status == .refunded && refunded.refundedAmount == order.amount)
             #expect(simulator.cancellations(impUID: order.impUID!).count == 1)
             #expect(try await keycat.checkout.reconcile().refundsSettled == 0)
-            #expect(try shop.stock(of: order.lines[0].productID) == 5)
-            try shop.expectHealthy()
+            await #expect(try shop.stock(of: order.lines[0].productID) == 5)
+            try await shop.expectHealthy()
         }
     }
 

@@ -11,13 +11,13 @@ import Testing
 /// SQLite only: the drill restores a file from a SQLite backup.
 @Suite("Restore drill: the PG's side finds the payments an older backup lost")
 struct RestoreDrillTests {
-    static func open(_ path: String, _ clock: TestClock) throws -> KeyCat {
+    static func open(_ path: String, _ clock: TestClock) async throws -> KeyCat {
         var configuration = KeyCat.Configuration(databasePath: path)
         configuration.clock = clock
         configuration.passwordIterations = 1_000
         configuration.gatewayLog = DiscardingLogSink()
         configuration.gatewayInitialBackoff = .milliseconds(1)
-        return try KeyCat.open(configuration)
+        return try await KeyCat.open(configuration)
     }
 
     /// Checks out `quantity` units, pays at the simulator and confirms.
@@ -36,16 +36,16 @@ struct RestoreDrillTests {
             let clock = TestClock()
             let admin = Principal.operatorConsole("tester")
 
-            let shop = try Self.open(path, clock)
-            let seller = try shop.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"),
-                                                      role: .seller, by: admin)
-            let user = try shop.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"),
-                                                    role: .buyer, by: admin)
+            let shop = try await Self.open(path, clock)
+            let seller = try await shop.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"),
+                                                            role: .seller, by: admin)
+            let user = try await shop.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"),
+                                                          role: .buyer, by: admin)
             let buyer = Principal(userID: user.id, role: .buyer)
-            let product = try shop.catalog.create(TestShop.draft(price: 10_000) { $0.stock = 50 }, for: seller.id, by: admin)
+            let product = try await shop.catalog.create(TestShop.draft(price: 10_000) { $0.stock = 50 }, for: seller.id, by: admin)
             var kept: [Order] = []
             for quantity in [1, 2] { kept.append(try await Self.paidOrder(shop, product.id, quantity: quantity, by: buyer)) }
-            try shop.backup(to: backup, by: admin)
+            try await shop.backup(to: backup, by: admin)
             clock.advance(by: 10 * 60)
             var lost: [Order] = []
             for quantity in [1, 3, 4] { lost.append(try await Self.paidOrder(shop, product.id, quantity: quantity, by: buyer)) }
@@ -54,9 +54,9 @@ struct RestoreDrillTests {
             // The restore: the older copy replaces the database; the simulator's file stays as it is.
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             try FileManager.default.copyItem(atPath: backup, toPath: path)
-            let restored = try Self.open(path, clock)
+            let restored = try await Self.open(path, clock)
             defer { restored.close() }
-            #expect(try restored.checkHealth().isHealthy)  // the copy alone looks fine
+            await #expect(try restored.checkHealth().isHealthy)  // the copy alone looks fine
             let lostAmount = Money(won: lost.reduce(0) { $0 + $1.amount.won })
             #expect(lostAmount == Money(won: 13_000 + 33_000 + 43_000))
 
@@ -82,12 +82,12 @@ struct RestoreDrillTests {
                 #expect(simulator.cancellations(impUID: order.impUID!).count == 1)
             }
             for order in kept { #expect(simulator.payment(merchantUID: order.merchantUID)?.status == .paid) }
-            let voids = try restored.auditLog.recent(limit: 50).filter { $0.action == "payment.void_orphan" }
+            let voids = try await restored.auditLog.recent(limit: 50).filter { $0.action == "payment.void_orphan" }
             #expect(voids.count == 3 && voids.allSatisfy { $0.actor == "cli:tester" })
             let after = try await restored.checkGateway()
             #expect(after.isClean, "\(after.problems)")
             #expect(after.ordersChecked == 2)
-            #expect(try restored.checkHealth().isHealthy)
+            await #expect(try restored.checkHealth().isHealthy)
             let again = try await restored.checkout.reconcile(gateway: GatewayReconciliation(voidOrphans: true))
             #expect(again.orphans == 0 && again.orphansVoided == 0)
         }

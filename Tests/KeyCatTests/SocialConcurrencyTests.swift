@@ -9,9 +9,10 @@ struct SocialConcurrencyTests {
           arguments: TestStore.allCases)
     func togglesAtOnce(_ store: TestStore) async throws {
         try await SocialShop.with(store) { shop async throws in
-            let product = try shop.product()
-            let star = try shop.user(.seller)
-            let users = try (0..<12).map { _ in try shop.user() }
+            let product = try await shop.product()
+            let star = try await shop.user(.seller)
+            var users: [Principal] = []
+            for _ in 0..<12 { users.append(try await shop.user()) }
             let bookmarks = shop.keycat.bookmarks
             let follows = shop.keycat.follows
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -22,11 +23,11 @@ struct SocialConcurrencyTests {
                         group.addTask {
                             for round in 0..<15 {
                                 if (round + lane) % 2 == 0 {
-                                    try bookmarks.add(product.id, by: user)
-                                    try follows.follow(star.userID, by: user)
+                                    try await bookmarks.add(product.id, by: user)
+                                    try await follows.follow(star.userID, by: user)
                                 } else {
-                                    try bookmarks.remove(product.id, by: user)
-                                    try follows.unfollow(star.userID, by: user)
+                                    try await bookmarks.remove(product.id, by: user)
+                                    try await follows.unfollow(star.userID, by: user)
                                 }
                                 await Task.yield()
                             }
@@ -37,17 +38,17 @@ struct SocialConcurrencyTests {
             }
             var bookmarked = 0, following = 0
             for user in users {
-                if try bookmarks.isBookmarked(product.id, by: user) { bookmarked += 1 }
-                if try follows.isFollowing(star.userID, by: user) {
+                if try await bookmarks.isBookmarked(product.id, by: user) { bookmarked += 1 }
+                if try await follows.isFollowing(star.userID, by: user) {
                     following += 1
-                    #expect(try follows.counts(of: user.userID).following == 1)
+                    await #expect(try follows.counts(of: user.userID).following == 1)
                 } else {
-                    #expect(try follows.counts(of: user.userID).following == 0)
+                    await #expect(try follows.counts(of: user.userID).following == 0)
                 }
             }
-            #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == bookmarked)
-            #expect(try follows.counts(of: star.userID).followers == following)
-            let health = try shop.keycat.checkHealth()
+            await #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == bookmarked)
+            await #expect(try follows.counts(of: star.userID).followers == following)
+            let health = try await shop.keycat.checkHealth()
             #expect(health.invariantProblems.isEmpty, "\(health.invariantProblems)")
         }
     }

@@ -16,19 +16,19 @@ struct StockHoldTests {
     @Test("a buyer's fourth open order is refused with nothing taken; paying one makes room", arguments: TestStore.allCases)
     func openOrders(store: TestStore) async throws {
         try await TestShop.with(store, configure: Self.holds()) { shop in
-            let product = try shop.product(stock: 50)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 50)
+            let buyer = try await shop.user(.buyer)
             var orders: [Order] = []
             for _ in 0..<3 { orders.append(try await shop.checkout(product, by: buyer)) }
             let refused = await expectFailure(.reservationLimit) { try await shop.checkout(product, by: buyer) }
             #expect(refused?.context["limit"] == "3" && refused?.context["held"] == "3")
-            #expect(try shop.stock(of: product.id) == 47, "the refused order took nothing")
+            await #expect(try shop.stock(of: product.id) == 47, "the refused order took nothing")
             // Another buyer is not affected.
             _ = try await shop.checkout(product, by: try shop.user(.buyer))
             let payment = try shop.pay(orders[0])
             _ = try await shop.keycat.checkout.confirm(orders[0].id, impUID: payment.impUID, by: buyer)
             _ = try await shop.checkout(product, by: buyer)
-            try shop.expectHealthy()
+            try await shop.expectHealthy()
         }
     }
 
@@ -38,8 +38,8 @@ struct StockHoldTests {
           arguments: TestStore.allCases)
     func racingOpenOrders(store: TestStore) async throws {
         try await TestShop.with(store, configure: Self.holds(orders: 3, units: 50)) { shop in
-            let product = try shop.product(stock: 50)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 50)
+            let buyer = try await shop.user(.buyer)
             let outcomes = try await withThrowingTaskGroup(of: KeyCatError.Code?.self) { group in
                 for _ in 0..<12 {
                     group.addTask {
@@ -55,23 +55,24 @@ struct StockHoldTests {
             }
             #expect(outcomes.filter { $0 == nil }.count == 3)
             #expect(outcomes.filter { $0 == .reservationLimit }.count == 9)
-            #expect(try shop.stock(of: product.id) == 47, "only the three orders took stock")
-            try shop.expectHealthy()
+            await #expect(try shop.stock(of: product.id) == 47, "only the three orders took stock")
+            try await shop.expectHealthy()
         }
     }
 
     @Test("units of one product are capped across a buyer's open orders, not across products", arguments: TestStore.allCases)
     func unitsPerProduct(store: TestStore) async throws {
         try await TestShop.with(store, configure: Self.holds(units: 10)) { shop in
-            let keyboard = try shop.product(stock: 100)
-            let keycaps = try shop.product(stock: 100)
-            let buyer = try shop.user(.buyer)
+            let keyboard = try await shop.product(stock: 100)
+            let keycaps = try await shop.product(stock: 100)
+            let buyer = try await shop.user(.buyer)
             _ = try await shop.checkout(keyboard, quantity: 6, by: buyer)
             let refused = await expectFailure(.reservationLimit) { try await shop.checkout(keyboard, quantity: 5, by: buyer) }
             #expect(refused?.context["product_id"] == "\(keyboard.id)" && refused?.context["held"] == "6")
             _ = try await shop.checkout(keyboard, quantity: 4, by: buyer)
             _ = try await shop.checkout(keycaps, quantity: 10, by: buyer)
-            #expect(try shop.stock(of: keyboard.id) == 90 && shop.stock(of: keycaps.id) == 90)
+            #expect(try await shop.stock(of: keyboard.id) == 90)
+            #expect(try await shop.stock(of: keycaps.id) == 90)
         }
     }
 
@@ -79,8 +80,8 @@ struct StockHoldTests {
     func checkoutRate(store: TestStore) async throws {
         let rate = try RateLimit(perSecond: 0.5, burst: 2)
         try await TestShop.with(store, configure: Self.holds(orders: 100, units: 100, rate: rate)) { shop in
-            let product = try shop.product(stock: 50)
-            let buyer = try shop.user(.buyer)
+            let product = try await shop.product(stock: 50)
+            let buyer = try await shop.user(.buyer)
             let first = try await shop.checkout(product, by: buyer, key: "first")
             _ = try await shop.checkout(product, by: buyer)
             let replay = try await shop.checkout(product, by: buyer, key: "first")
@@ -90,7 +91,7 @@ struct StockHoldTests {
             _ = try await shop.checkout(product, by: try shop.user(.buyer))
             shop.clock.advance(by: 2)
             _ = try await shop.checkout(product, by: buyer)
-            #expect(try shop.stock(of: product.id) == 46)
+            await #expect(try shop.stock(of: product.id) == 46)
         }
     }
 
@@ -98,32 +99,33 @@ struct StockHoldTests {
           arguments: TestStore.allCases)
     func expiredReservationsComeBack(store: TestStore) async throws {
         try await TestShop.with(store, configure: Self.holds()) { shop in
-            let product = try shop.product(stock: 2)
-            let other = try shop.product(stock: 5)
-            let hoarder = try shop.user(.buyer)
+            let product = try await shop.product(stock: 2)
+            let other = try await shop.product(stock: 5)
+            let hoarder = try await shop.user(.buyer)
             let held = try await shop.keycat.checkout.checkout(CheckoutRequest(.items([
                 CheckoutItem(productID: product.id, quantity: 2), CheckoutItem(productID: other.id, quantity: 1),
             ])), by: hoarder)
-            let buyer = try shop.user(.buyer)
+            let buyer = try await shop.user(.buyer)
             // Still reserved: short.
             await expectFailure(.outOfStock) { try await shop.checkout(product, by: buyer) }
             shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + 1)
             let order = try await shop.checkout(product, by: buyer)
             #expect(order.status == .awaitingPayment)
-            #expect(try shop.keycat.orders.order(held.id, by: hoarder).status == .expired)
+            await #expect(try shop.keycat.orders.order(held.id, by: hoarder).status == .expired)
             // Every line of the expired order came back, the other product's too.
-            #expect(try shop.stock(of: product.id) == 1 && shop.stock(of: other.id) == 5)
-            try shop.expectHealthy()
+            #expect(try await shop.stock(of: product.id) == 1)
+            #expect(try await shop.stock(of: other.id) == 5)
+            try await shop.expectHealthy()
         }
     }
 
     @Test("a seller cannot check out their own listing", arguments: TestStore.allCases)
     func ownListing(store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let seller = try shop.user(.seller)
-            let product = try shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
+            let seller = try await shop.user(.seller)
+            let product = try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
             await expectFailure(.forbidden) { try await shop.checkout(product, by: seller) }
-            #expect(try shop.stock(of: product.id) == 10)
+            await #expect(try shop.stock(of: product.id) == 10)
         }
     }
 }

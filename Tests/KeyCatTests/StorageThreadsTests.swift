@@ -35,7 +35,8 @@ struct StorageThreadsTests {
         let registry = SlowRegistry()
         try await TestShop.with(configure: { $0.businessRegistry = registry; $0.readerCount = 7 }) { shop in
             let keycat = shop.keycat
-            let applicants = try (0..<8).map { _ in try shop.user(.buyer) }
+            var applicants: [Principal] = []
+            for _ in 0..<8 { applicants.append(try await shop.user(.buyer)) }
             let form = SellerApplicationForm(businessNumber: "220-81-62176", representativeName: "한소리",
                                              openingDate: try CalendarDate(iso8601: "2021-04-01"))
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -70,7 +71,8 @@ struct PostgresStorageWaitTests {
     func plainTaskRunsWhileCheckoutsWait() async throws {
         try await withLockedProduct(stock: 100, configure: { $0.readerCount = 9 }) { shop, product, lock in
             let keycat = shop.keycat
-            let buyers = try (0..<8).map { _ in try shop.user(.buyer) }
+            var buyers: [Principal] = []
+            for _ in 0..<8 { buyers.append(try await shop.user(.buyer)) }
             try await withThrowingTaskGroup(of: Order.self) { group in
                 for buyer in buyers {
                     group.addTask {
@@ -93,7 +95,7 @@ struct PostgresStorageWaitTests {
                 #expect(made == buyers.count)
             }
             #expect(!lock.watchdog.fired, "the lock was released by the test, not by the watchdog")
-            #expect(try shop.stock(of: product.id) == 92)
+            await #expect(try shop.stock(of: product.id) == 92)
         }
     }
 
@@ -104,7 +106,7 @@ struct PostgresStorageWaitTests {
     func cancelledCheckoutStopsWaiting() async throws {
         try await withLockedProduct(stock: 10, configure: { $0.readerCount = 3; $0.stockHolds = nil }) { shop, product, lock in
             let keycat = shop.keycat
-            let buyer = try shop.user(.buyer)
+            let buyer = try await shop.user(.buyer)
             let checkout = Task {
                 try await keycat.checkout.checkout(
                     CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)]), idempotencyKey: "retry-me"), by: buyer)
@@ -117,15 +119,15 @@ struct PostgresStorageWaitTests {
             #expect(!lock.watchdog.fired, "the checkout ended before the lock did: \(lock.sessions())")
             #expect(try lock.waiters() == 0)
             try lock.release()
-            #expect(try shop.stock(of: product.id) == 10)
-            #expect(try keycat.orders.list(by: buyer).items.isEmpty)
+            await #expect(try shop.stock(of: product.id) == 10)
+            await #expect(try keycat.orders.list(by: buyer).items.isEmpty)
             // Its Idempotency-Key was let go (a quick statement, run though the task was cancelled),
             // so the client's retry runs at once instead of waiting out the key's lease.
             let retried = try await shop.checkout(product, by: buyer, key: "retry-me")
             #expect(retried.status == .awaitingPayment)
             // The pool's connections, the cancelled one among them, serve the next checkouts.
             for _ in 0..<3 { _ = try await shop.checkout(product, by: buyer) }
-            #expect(try shop.stock(of: product.id) == 6)
+            await #expect(try shop.stock(of: product.id) == 6)
         }
     }
 
@@ -141,7 +143,7 @@ struct PostgresStorageWaitTests {
             let tag = "keycat_wait_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
             let url = try postgres.schemaURL() + "&application_name=" + tag
             try await TestShop.with(configure: { $0.postgresURL = url; configure(&$0) }) { shop in
-                let product = try shop.product(stock: stock)
+                let product = try await shop.product(stock: stock)
                 let lock = try LockedRow(product.id, tag: tag, configuration: postgres)
                 defer { lock.close() }
                 try await body(shop, product, lock)
@@ -216,7 +218,7 @@ struct StorageThreadsCloseTests {
     @Test("a use case called after close fails as a closed KeyCat's calls do, and does not hang")
     func callAfterClose() async throws {
         try await TestShop.with { shop in
-            let buyer = try shop.user(.buyer)
+            let buyer = try await shop.user(.buyer)
             shop.keycat.close()
             await #expect(throws: KeyCatError.self) {
                 try await shop.keycat.checkout.checkout(CheckoutRequest(.items([CheckoutItem(productID: ProductID(rawValue: 1), quantity: 1)])),

@@ -5,49 +5,51 @@ import KeyCatInfrastructure
 extension TestShop {
     /// Opens KeyCat on `store` (from ``withConfiguration(_:_:)``) as a test process would: with
     /// `clock`, cheap hashing and quiet, quick gateway retries. Closing it is the caller's.
-    static func open(_ store: KeyCat.Configuration, clock: TestClock) throws -> KeyCat {
+    static func open(_ store: KeyCat.Configuration, clock: TestClock) async throws -> KeyCat {
         var configuration = store
         configuration.clock = clock
         configuration.passwordIterations = 1_000
         configuration.gatewayLog = DiscardingLogSink()
         configuration.gatewayInitialBackoff = .milliseconds(1)
-        return try KeyCat.open(configuration)
+        return try await KeyCat.open(configuration)
     }
 
     /// Runs `sql` (one or more `;`-separated statements) on the shop's own store, beside the use
     /// cases: to break what they keep, or to set up what no use case writes.
-    func execute(_ sql: String) throws {
+    func execute(_ sql: String) async throws {
         switch keycat.store {
         case let .sqlite(database): try database.withWriter { try $0.execute(sql) }
-        case let .postgres(database): try database.withConnection { try $0.execute(sql) }
+        case let .postgres(database): try await database.withConnection { try $0.execute(sql) }
         }
     }
 
     /// The first column of the first row of `sql`, an integer, read from the shop's store.
-    func integer(_ sql: String) throws -> Int {
+    func integer(_ sql: String) async throws -> Int {
         switch keycat.store {
-        case let .sqlite(database): try database.read { try $0.queryOne(sql, []) { $0.int(0) } } ?? 0
-        case let .postgres(database): try database.read { try $0.queryOne(sql, []) { $0.int(0) } } ?? 0
+        case let .sqlite(database): try await database.read { try $0.queryOne(sql, []) { $0.int(0) } } ?? 0
+        case let .postgres(database): try await database.read { try $0.queryOne(sql, []) { $0.int(0) } } ?? 0
         }
     }
 
     /// Every table's row count, `table: count` a line: what a refused request must leave as it was.
-    func rowCounts() throws -> String {
+    func rowCounts() async throws -> String {
         let tables = switch keycat.store {
         case let .sqlite(database):
-            try database.read {
+            try await database.read {
                 try $0.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name", []) {
                     $0.string(0)
                 }
             }
         case let .postgres(database):
-            try database.read {
+            try await database.read {
                 try $0.query("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename", []) {
                     $0.string(0)
                 }
             }
         }
-        return try tables.map { "\($0): \(try integer("SELECT count(*) FROM \($0)"))" }.joined(separator: "\n")
+        var lines: [String] = []
+        for table in tables { lines.append("\(table): \(try await integer("SELECT count(*) FROM \(table)"))") }
+        return lines.joined(separator: "\n")
     }
 
     /// Whether the shop's rows are in Postgres.

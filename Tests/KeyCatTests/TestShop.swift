@@ -15,9 +15,9 @@ struct TestShop {
     ///   rate limit…).
     static func with<Result>(
         configure: (inout KeyCat.Configuration) -> Void = { _ in }, _ body: (TestShop) throws -> Result
-    ) throws -> Result {
-        try withTemporaryDirectory { directory throws in
-            let shop = try TestShop(directory: directory, configure: configure)
+    ) async throws -> Result {
+        try await withTemporaryDirectory { directory async throws in
+            let shop = try await TestShop(directory: directory, configure: configure)
             defer { shop.keycat.close() }
             return try body(shop)
         }
@@ -27,7 +27,7 @@ struct TestShop {
         configure: (inout KeyCat.Configuration) -> Void = { _ in }, _ body: (TestShop) async throws -> Result
     ) async throws -> Result {
         try await withTemporaryDirectory { directory async throws in
-            let shop = try TestShop(directory: directory, configure: configure)
+            let shop = try await TestShop(directory: directory, configure: configure)
             defer { shop.keycat.close() }
             return try await body(shop)
         }
@@ -63,7 +63,7 @@ struct TestShop {
         }
     }
 
-    private init(directory: URL, configure: (inout KeyCat.Configuration) -> Void = { _ in }) throws {
+    private init(directory: URL, configure: (inout KeyCat.Configuration) -> Void = { _ in }) async throws {
         self.directory = directory
         clock = TestClock()
         var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("shop.db").path)
@@ -72,12 +72,12 @@ struct TestShop {
         configuration.gatewayLog = DiscardingLogSink()
         configuration.gatewayInitialBackoff = .milliseconds(1)
         configure(&configuration)
-        keycat = try KeyCat.open(configuration)
+        keycat = try await KeyCat.open(configuration)
     }
 
     /// A new user with `role`, as a principal.
-    func user(_ role: Role, _ name: String = "user\(UUID().uuidString.prefix(6))") throws -> Principal {
-        let user = try keycat.accounts.createUser(
+    func user(_ role: Role, _ name: String = "user\(UUID().uuidString.prefix(6))") async throws -> Principal {
+        let user = try await keycat.accounts.createUser(
             SignUpForm(email: "\(name)@example.com", password: "keycat123", nick: String(name.prefix(20))),
             role: role, by: operatorConsole)
         return Principal(userID: user.id, role: role)
@@ -102,10 +102,10 @@ import Testing
 /// Expects `body` to throw a ``KeyCatError`` with `code` (and, when given, naming `field`).
 func expectError<Result>(
     _ code: KeyCatError.Code, field: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: () throws -> Result
-) {
+    _ body: () async throws -> Result
+) async {
     do {
-        _ = try body()
+        _ = try await body()
         Issue.record("expected \(code), but it succeeded", sourceLocation: sourceLocation)
     } catch let error as KeyCatError {
         #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)

@@ -12,13 +12,13 @@ struct ToggleRateLimitTests {
         (0.25, 2, "4"),   // one every four seconds
         (10.0, 5, "1"),   // sub-second waits round up to one second
     ])
-    func tokenBucket(perSecond: Double, burst: Int, retryAfter: String) throws {
+    func tokenBucket(perSecond: Double, burst: Int, retryAfter: String) async throws {
         let clock = TestClock()
         let limiter = ToggleRateLimiter(limit: try RateLimit(perSecond: perSecond, burst: burst), clock: clock)
         let user = UserID(1)
-        for _ in 0..<burst { try limiter.take(for: user) }
+        for _ in 0..<burst { try await limiter.take(for: user) }
         do {
-            try limiter.take(for: user)
+            try await limiter.take(for: user)
             Issue.record("the bucket should be empty")
         } catch {
             #expect(error.code == .rateLimited)
@@ -27,42 +27,42 @@ struct ToggleRateLimitTests {
             #expect(response.status == 429 && response.headers["Retry-After"] == retryAfter)
         }
         // Another user has a bucket of their own.
-        try limiter.take(for: UserID(2))
+        try await limiter.take(for: UserID(2))
         clock.advance(by: 1 / perSecond)
-        try limiter.take(for: user)
-        expectError(.rateLimited) { try limiter.take(for: user) }
+        try await limiter.take(for: user)
+        await expectError(.rateLimited) { try await limiter.take(for: user) }
         // A long quiet spell refills to the burst, never beyond.
         clock.advance(by: 3_600)
-        for _ in 0..<burst { try limiter.take(for: user) }
-        expectError(.rateLimited) { try limiter.take(for: user) }
+        for _ in 0..<burst { try await limiter.take(for: user) }
+        await expectError(.rateLimited) { try await limiter.take(for: user) }
     }
 
     @Test("a rate limit needs a positive rate and a burst of at least one", arguments: [
         (0.0, 1, "rate"), (-1.0, 1, "rate"), (Double.infinity, 1, "rate"), (1.0, 0, "burst"),
     ])
-    func invalidLimit(perSecond: Double, burst: Int, field: String) {
-        expectError(.validation, field: field) { try RateLimit(perSecond: perSecond, burst: burst) }
+    func invalidLimit(perSecond: Double, burst: Int, field: String) async {
+        await expectError(.validation, field: field) { try RateLimit(perSecond: perSecond, burst: burst) }
     }
 
     @Test("bookmarks and follows share one budget per user, and a refused toggle changes nothing",
           arguments: TestStore.allCases)
     func sharedBudget(_ store: TestStore) async throws {
         try await SocialShop.with(store, rateLimit: try RateLimit(perSecond: 1, burst: 3)) { shop throws in
-            let product = try shop.product()
-            let user = try shop.user()
-            let star = try shop.user()
-            try shop.keycat.bookmarks.add(product.id, by: user)
-            try shop.keycat.bookmarks.remove(product.id, by: user)
-            try shop.keycat.follows.follow(star.userID, by: user)
-            expectError(.rateLimited) { try shop.keycat.bookmarks.add(product.id, by: user) }
-            expectError(.rateLimited) { try shop.keycat.follows.unfollow(star.userID, by: user) }
-            #expect(try !shop.keycat.bookmarks.isBookmarked(product.id, by: user))
-            #expect(try shop.keycat.follows.isFollowing(star.userID, by: user))
+            let product = try await shop.product()
+            let user = try await shop.user()
+            let star = try await shop.user()
+            try await shop.keycat.bookmarks.add(product.id, by: user)
+            try await shop.keycat.bookmarks.remove(product.id, by: user)
+            try await shop.keycat.follows.follow(star.userID, by: user)
+            await expectError(.rateLimited) { try await shop.keycat.bookmarks.add(product.id, by: user) }
+            await expectError(.rateLimited) { try await shop.keycat.follows.unfollow(star.userID, by: user) }
+            await #expect(try !shop.keycat.bookmarks.isBookmarked(product.id, by: user))
+            await #expect(try shop.keycat.follows.isFollowing(star.userID, by: user))
             // Someone else is not affected; reads are never limited.
-            try shop.keycat.bookmarks.add(product.id, by: star)
+            try await shop.keycat.bookmarks.add(product.id, by: star)
             shop.clock.advance(by: 1)
-            try shop.keycat.bookmarks.add(product.id, by: user)
-            #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == 2)
+            try await shop.keycat.bookmarks.add(product.id, by: user)
+            await #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == 2)
         }
     }
 
@@ -70,28 +70,28 @@ struct ToggleRateLimitTests {
           .enabled(if: PostgresTestServer.isConfigured || PostgresTestServer.isCI, Comment(rawValue: PostgresTestServer.skipReason)))
     func oneBudgetAcrossServers() async throws {
         try await SocialShop.with(.postgres, rateLimit: try RateLimit(perSecond: 1, burst: 3)) { shop throws in
-            let second = try KeyCat.open(shop.keycat.configuration)
+            let second = try await KeyCat.open(shop.keycat.configuration)
             defer { second.close() }
-            let product = try shop.product()
-            let user = try shop.user()
-            try shop.keycat.bookmarks.add(product.id, by: user)
-            try second.bookmarks.remove(product.id, by: user)
-            try shop.keycat.bookmarks.add(product.id, by: user)
-            expectError(.rateLimited) { try second.bookmarks.remove(product.id, by: user) }
-            expectError(.rateLimited) { try shop.keycat.bookmarks.remove(product.id, by: user) }
+            let product = try await shop.product()
+            let user = try await shop.user()
+            try await shop.keycat.bookmarks.add(product.id, by: user)
+            try await second.bookmarks.remove(product.id, by: user)
+            try await shop.keycat.bookmarks.add(product.id, by: user)
+            await expectError(.rateLimited) { try await second.bookmarks.remove(product.id, by: user) }
+            await expectError(.rateLimited) { try await shop.keycat.bookmarks.remove(product.id, by: user) }
             shop.clock.advance(by: 1)
-            try second.bookmarks.remove(product.id, by: user)
-            #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == 0)
+            try await second.bookmarks.remove(product.id, by: user)
+            await #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == 0)
         }
     }
 
     @Test("opening KeyCat with an out-of-range limit is a validation error")
-    func configuration() throws {
+    func configuration() async throws {
         var limit = try RateLimit(perSecond: 1, burst: 1)
         limit.burst = 0
         let broken = limit
-        expectError(.validation, field: "burst") {
-            try TestShop.with(configure: { $0.toggleRateLimit = broken }) { _ in }
+        await expectError(.validation, field: "burst") {
+            try await TestShop.with(configure: { $0.toggleRateLimit = broken }) { _ in }
         }
     }
 }

@@ -10,23 +10,23 @@ import Testing
 /// empty secret is refused; a refused webhook says nothing of why.
 @Suite("Webhook secrets")
 struct WebhookSecretTests {
-    static func open(_ path: String) throws -> KeyCat {
+    static func open(_ path: String) async throws -> KeyCat {
         var configuration = KeyCat.Configuration(databasePath: path)
         configuration.passwordIterations = 1_000
         configuration.gatewayLog = DiscardingLogSink()
-        return try KeyCat.open(configuration)
+        return try await KeyCat.open(configuration)
     }
 
     @Test("two installations' simulators sign with different secrets; one installation keeps its own across opens")
-    func perInstallation() throws {
-        try withTemporaryDirectory { directory in
-            let first = try Self.open(directory.appendingPathComponent("a.db").path)
+    func perInstallation() async throws {
+        try await withTemporaryDirectory { directory in
+            let first = try await Self.open(directory.appendingPathComponent("a.db").path)
             let secret = try #require(first.paymentSimulator?.webhookSecret)
             first.close()
-            let again = try Self.open(directory.appendingPathComponent("a.db").path)
+            let again = try await Self.open(directory.appendingPathComponent("a.db").path)
             defer { again.close() }
             #expect(again.paymentSimulator?.webhookSecret == secret)
-            let other = try Self.open(directory.appendingPathComponent("b.db").path)
+            let other = try await Self.open(directory.appendingPathComponent("b.db").path)
             defer { other.close() }
             #expect(other.paymentSimulator?.webhookSecret != secret)
             #expect(secret.hasPrefix("whsec_") && Data(base64Encoded: String(secret.dropFirst(6)))?.count == 32)
@@ -35,12 +35,12 @@ struct WebhookSecretTests {
     }
 
     @Test("an empty webhook secret is refused, for a real PG and for the simulator", arguments: [[], [""], ["whsec_a2V5", "  "]])
-    func emptySecrets(secrets: [String]) throws {
-        try withTemporaryDirectory { directory in
+    func emptySecrets(secrets: [String]) async throws {
+        try await withTemporaryDirectory { directory in
             var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("pg.db").path)
             configuration.paymentGateway = .portOne(baseURL: URL(string: "https://api.iamport.kr")!, apiKey: "key",
                                                     apiSecret: "secret", webhookSecrets: secrets)
-            let error = try #require(throws: KeyCatError.self) { try KeyCat.open(configuration) }
+            let error = try await #require(throws: KeyCatError.self) { try await KeyCat.open(configuration) }
             #expect(error.code == .validation && error.context["field"] == "webhook_secrets")
         }
         #expect(throws: PGSimulatorError.self) { try PGSimulator(webhookSecret: "") }
@@ -53,7 +53,7 @@ struct WebhookSecretTests {
             var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("w.db").path)
             configuration.passwordIterations = 1_000
             configuration.gatewayLog = log
-            let keycat = try KeyCat.open(configuration)
+            let keycat = try await KeyCat.open(configuration)
             defer { keycat.close() }
             let body = Data(#"{"imp_uid":"imp_1","merchant_uid":"kc_1","status":"paid"}"#.utf8)
             let now = Int64(Date().timeIntervalSince1970)

@@ -31,12 +31,15 @@ extension KeyCat {
     ///   `path` (a backup never overwrites), when it cannot be created, or when SQLite fails.
     ///   A failed backup leaves no partial file behind.
     public func backup(to path: String, pagesPerStep: Int = 128, by principal: Principal,
-                       progress: (BackupProgress) -> Void = { _ in }) throws(KeyCatError) {
+                       progress: (BackupProgress) -> Void = { _ in }) async throws(KeyCatError) {
         try principal.require(.admin, to: "back up the database")
         guard pagesPerStep >= 1 else { throw .validation("pages_per_step", "a backup copies at least one page per step") }
         do {
-            try database.backup(to: path, pagesPerStep: pagesPerStep) { step in
-                progress(BackupProgress(copiedPages: step.copiedPages, totalPages: step.totalPages))
+            // SQLite's backup API blocks between its steps: on the store's threads, not the caller's.
+            try await withTaskExecutorPreference(storageExecutor) {
+                try database.backup(to: path, pagesPerStep: pagesPerStep) { step in
+                    progress(BackupProgress(copiedPages: step.copiedPages, totalPages: step.totalPages))
+                }
             }
         } catch let error as SQLiteBackupError {
             switch error {

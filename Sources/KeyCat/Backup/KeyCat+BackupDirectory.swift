@@ -32,7 +32,7 @@ extension KeyCat {
     ///   (context `reason: exists`), when it cannot be created, or when a copy fails. A failed
     ///   backup removes the directory it created.
     public func createBackup(in directory: String, by principal: Principal,
-                             progress: (BackupProgress) -> Void = { _ in }) throws(KeyCatError) -> BackupManifest {
+                             progress: (BackupProgress) -> Void = { _ in }) async throws(KeyCatError) -> BackupManifest {
         try principal.require(.admin, to: "back up the shop")
         do {
             try OwnerOnlyFile.createDirectory(directory)
@@ -44,17 +44,17 @@ extension KeyCat {
             throw KeyCatError(.storage, "cannot create the backup directory \(error)", context: ["path": directory])
         }
         do {
-            return try writeBackup(in: directory, progress: progress)
+            return try await writeBackup(in: directory, progress: progress)
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
             throw error
         }
     }
 
-    private func writeBackup(in directory: String, progress: (BackupProgress) -> Void) throws(KeyCatError) -> BackupManifest {
+    private func writeBackup(in directory: String, progress: (BackupProgress) -> Void) async throws(KeyCatError) -> BackupManifest {
         let databaseCopy = directory + "/" + BackupManifest.databaseFile
         var inventory = BackupInventory(counts: [:], imageFiles: [])
-        let schema = try schemaVersion()
+        let schema = try await schemaVersion()
         do {
             try database.backup(to: databaseCopy) { step in
                 progress(BackupProgress(copiedPages: step.copiedPages, totalPages: step.totalPages))

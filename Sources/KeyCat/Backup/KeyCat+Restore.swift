@@ -70,7 +70,7 @@ extension KeyCat {
     ///   a file cannot be written. On failure the target is left as it was.
     @discardableResult
     public static func restoreBackup(from backup: String, toDatabaseAt databasePath: String,
-                                     force: Bool = false) throws(KeyCatError) -> BackupManifest {
+                                     force: Bool = false) async throws(KeyCatError) -> BackupManifest {
         let manifest = try verifyBackup(at: backup)
         let target = RestoreTarget(databasePath: databasePath)
         let existing = target.existingParts
@@ -83,7 +83,7 @@ extension KeyCat {
         let staging = try target.makeStagingFolder()
         defer { try? FileManager.default.removeItem(atPath: staging) }
         try stage(manifest, from: backup, into: staging)
-        try checkStaged(staging + "/" + BackupManifest.databaseFile, against: manifest)
+        try await checkStaged(staging + "/" + BackupManifest.databaseFile, against: manifest)
         try target.replace(with: staging, simulator: manifest.simulatorPayments != nil)
         return manifest
     }
@@ -108,20 +108,20 @@ extension KeyCat {
 
     /// Runs `db check`'s checks on the staged database and compares its row counts with the
     /// manifest's. Opens it without migrating, without a gateway, and leaves no `-wal`/`-shm`.
-    private static func checkStaged(_ path: String, against manifest: BackupManifest) throws(KeyCatError) {
+    private static func checkStaged(_ path: String, against manifest: BackupManifest) async throws(KeyCatError) {
         var configuration = Configuration(databasePath: path)
         configuration.createIfMissing = false
         configuration.migrates = false
         configuration.readerCount = 1
         configuration.paymentGateway = .custom(
             MissingSimulatorGateway(reason: "a backup being restored makes no payments"), webhookSecrets: [])
-        let copy = try open(configuration)
+        let copy = try await open(configuration)
         let report: HealthReport
         let inventory: BackupInventory
         do {
             defer { copy.close() }
-            report = try copy.checkHealth()
-            inventory = try storage { try copy.database.read { try BackupInventory.read(on: $0) } }
+            report = try await copy.checkHealth()
+            inventory = try await storage { try await copy.database.read { try BackupInventory.read(on: $0) } }
         }
         guard report.isHealthy else {
             let problems = report.integrityProblems + report.foreignKeyProblems + report.invariantProblems + report.schemaProblems

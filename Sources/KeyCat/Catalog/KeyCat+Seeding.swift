@@ -29,7 +29,7 @@ extension KeyCat {
     ///     number checked and the total; the write that follows is one transaction.
     /// - Throws: `forbidden` unless an admin calls; `validation` naming the product and field.
     public func importCatalog(_ file: CatalogFile, baseDirectory: URL? = nil, by principal: Principal,
-                              progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }) throws(KeyCatError) -> SeedSummary {
+                              progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }) async throws(KeyCatError) -> SeedSummary {
         try principal.require(.admin, to: "import catalogs")
         let now = configuration.clock.now()
         var sellerIndex: [String: Int] = [:]
@@ -54,7 +54,7 @@ extension KeyCat {
             }
         }
         let audit = AuditEntry(actor: principal.auditActor, action: "catalog.import", at: now)
-        return SeedSummary(try ports.seedCatalog(
+        return await SeedSummary(try ports.seedCatalog(
             try file.sellers.map { seller throws(KeyCatError) in
                 SeedSeller(email: try AccountRules.email(seller.email), nick: try AccountRules.nick(seller.nick))
             },
@@ -67,7 +67,7 @@ extension KeyCat {
     ///
     /// - Parameter progress: called after each batch with the number loaded so far.
     public func seedSynthetic(count: Int, seed: UInt64, by principal: Principal,
-                              progress: (Int) -> Void = { _ in }) throws(KeyCatError) -> SeedSummary {
+                              progress: (Int) -> Void = { _ in }) async throws(KeyCatError) -> SeedSummary {
         try principal.require(.admin, to: "seed synthetic catalogs")
         guard (1...10_000_000).contains(count) else {
             throw .validation("synthetic", "the number of synthetic products must be 1–10,000,000")
@@ -76,10 +76,10 @@ extension KeyCat {
         let audit = AuditEntry(actor: principal.auditActor, action: "catalog.seed_synthetic", at: now)
         switch store {
         case let .sqlite(database):
-            return SeedSummary(try SyntheticCatalog(database: database).load(
+            return await SeedSummary(try SyntheticCatalog(database: database).load(
                 count: count, seed: seed, at: now, audit: audit, progress: progress))
         case let .postgres(database):
-            return SeedSummary(try SyntheticCatalog(database: database).load(
+            return await SeedSummary(try SyntheticCatalog(database: database).load(
                 count: count, seed: seed, at: now, audit: audit, progress: progress))
         }
     }
@@ -104,11 +104,11 @@ extension KeyCat {
     ///
     /// - Throws: as ``CatalogService/create(_:for:images:by:)``, and `validation` for the file.
     public func addProduct(from file: ProductFile, for sellerID: UserID, baseDirectory: URL? = nil,
-                           by principal: Principal) throws(KeyCatError) -> Product {
+                           by principal: Principal) async throws(KeyCatError) -> Product {
         let now = configuration.clock.now()
         let draft = try file.draft(at: now)
         let images = try Self.readImages(file.images ?? [], baseDirectory: baseDirectory)
-        return try catalog.create(draft, for: sellerID, images: images, by: principal)
+        return try await catalog.create(draft, for: sellerID, images: images, by: principal)
     }
 
     /// The bytes of image files named in a product file, relative to `baseDirectory`.

@@ -142,11 +142,11 @@ public enum PaymentSimulation {
         // A few simulated buyers place thousands of orders and leave many unpaid: the per-buyer
         // caps would refuse most of the run (they have their own tests).
         configuration.stockHolds = nil
-        let keycat = try KeyCat.open(configuration)
+        let keycat = try await KeyCat.open(configuration)
         defer { keycat.close() }
         simulator.registerWebhookReceiver(InProcessTransport(WebhookHTTPHandler(keycat.webhooks)), path: "/webhooks/pg")
 
-        let world = try SimulationWorld.build(keycat, options: options)
+        let world = try await SimulationWorld.build(keycat, options: options)
         var report = try await SimulationBuyers(keycat: keycat, simulator: simulator, world: world, options: options)
             .run(progress: progress)
         // Everything the PG still has to say, then time passes and reconciliation settles the rest.
@@ -160,7 +160,7 @@ public enum PaymentSimulation {
             report.webhookDeliveries += await simulator.deliverPendingWebhooks()
             if pass.unresolved == 0 && pass.paid == 0 && pass.expired == 0 && pass.paymentsVoided == 0 { break }
         }
-        try SimulationAudit(keycat: keycat, simulator: simulator, world: world).fill(&report)
+        try await SimulationAudit(keycat: keycat, simulator: simulator, world: world).fill(&report)
         report.durationSeconds = Date().timeIntervalSince(started)
         return report
     }

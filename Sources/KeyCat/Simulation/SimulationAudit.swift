@@ -36,8 +36,8 @@ struct SimulationAudit {
 
     /// The run's orders and lines, its products' stock, orders paid twice, the payments, the
     /// addresses and the settlement entries, read in one transaction of either store.
-    private func readFacts<Database: SQLDatabase>(of ids: String, in database: Database) throws -> Facts {
-        try database.read { connection in
+    private func readFacts<Database: SQLDatabase>(of ids: String, in database: Database) async throws -> Facts {
+        try await database.read { connection in
             var facts = Facts()
             // A line's units are back when the line says so or the whole order does.
             facts.lines = try connection.query("""
@@ -74,12 +74,12 @@ struct SimulationAudit {
         }
     }
 
-    func fill(_ report: inout PaymentSimulation.Report) throws(KeyCatError) {
+    func fill(_ report: inout PaymentSimulation.Report) async throws(KeyCatError) {
         let ids = world.products.map { String($0.rawValue) }.joined(separator: ",")
-        let read = try storage {
+        let read = try await storage {
             switch keycat.store {
-            case let .sqlite(database): try readFacts(of: ids, in: database)
-            case let .postgres(database): try readFacts(of: ids, in: database)
+            case let .sqlite(database): try await readFacts(of: ids, in: database)
+            case let .postgres(database): try await readFacts(of: ids, in: database)
             }
         }
         let (facts, stock, recorded) = (read.lines, read.stock, read.unpaidPayments)
@@ -131,7 +131,7 @@ struct SimulationAudit {
         report.statusCounts = statuses
         // The whole of `db check`, not only KeyCat's invariants: a run on a database whose
         // integrity or foreign keys are broken does not hold.
-        let health = try keycat.checkHealth()
+        let health = try await keycat.checkHealth()
         report.databaseHealthy = health.isHealthy
         report.databaseProblemDetails = health.allProblems
         report.databaseProblems = max(health.allProblems.count, health.isHealthy ? 0 : 1)

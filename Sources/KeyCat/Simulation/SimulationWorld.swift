@@ -13,24 +13,24 @@ struct SimulationWorld: Sendable {
     let initialStock: Int
     let buyers: [Principal]
 
-    static func build(_ keycat: KeyCat, options: PaymentSimulation.Options) throws(KeyCatError) -> SimulationWorld {
+    static func build(_ keycat: KeyCat, options: PaymentSimulation.Options) async throws(KeyCatError) -> SimulationWorld {
         let tag = String(UUID().uuidString.prefix(8)).lowercased()
         let console = Principal.operatorConsole("simulation")
         // The digit is fixed: a tag of eight hex letters (about one run in 2,500) would leave the
         // password without one, and the run would stop at its first account.
         let password = "simulation-2026-\(tag)"
-        func account(_ name: String, _ role: Role) throws(KeyCatError) -> User {
-            try keycat.accounts.createUser(
+        func account(_ name: String, _ role: Role) async throws(KeyCatError) -> User {
+            try await keycat.accounts.createUser(
                 SignUpForm(email: "\(name)-\(tag)@simulation.keycat", password: password, nick: String("\(name)\(tag)".prefix(20))),
                 role: role, by: console)
         }
-        let sellers = [try account("seller", .seller).id, try account("seller2", .seller).id]
-        let products = try catalog(named: options.sharedCatalog ?? tag, count: max(1, options.products),
-                                   stock: options.unitsPerProduct, sellers: sellers, in: keycat)
+        let sellers = await [try account("seller", .seller).id, try account("seller2", .seller).id]
+        let products = try await catalog(named: options.sharedCatalog ?? tag, count: max(1, options.products),
+                                         stock: options.unitsPerProduct, sellers: sellers, in: keycat)
         var buyers: [Principal] = []
         for index in 0..<max(1, options.buyers) {
-            let buyer = Principal(userID: try account("b\(index)", .buyer).id, role: .buyer)
-            _ = try keycat.addresses.add(try address(index), by: buyer)
+            let buyer = await Principal(userID: try account("b\(index)", .buyer).id, role: .buyer)
+            _ = try await keycat.addresses.add(try address(index), by: buyer)
             buyers.append(buyer)
         }
         return SimulationWorld(tag: tag, products: products, initialStock: options.unitsPerProduct, buyers: buyers)
@@ -38,12 +38,12 @@ struct SimulationWorld: Sendable {
 
     /// The catalog's products, created in one write transaction by the first run that names it,
     /// so runs in several processes find the same ones.
-    private static func catalog(named name: String, count: Int, stock: Int, sellers: [UserID], in keycat: KeyCat) throws(KeyCatError) -> [ProductID] {
+    private static func catalog(named name: String, count: Int, stock: Int, sellers: [UserID], in keycat: KeyCat) async throws(KeyCatError) -> [ProductID] {
         let now = keycat.configuration.clock.now()
-        return try storage {
+        return try await storage {
             switch keycat.store {
-            case let .sqlite(database): try catalog(named: name, count: count, stock: stock, sellers: sellers, at: now, in: database)
-            case let .postgres(database): try catalog(named: name, count: count, stock: stock, sellers: sellers, at: now, in: database)
+            case let .sqlite(database): try await catalog(named: name, count: count, stock: stock, sellers: sellers, at: now, in: database)
+            case let .postgres(database): try await catalog(named: name, count: count, stock: stock, sellers: sellers, at: now, in: database)
             }
         }
     }
@@ -60,8 +60,8 @@ struct SimulationWorld: Sendable {
     /// both create it: the loser is retried and finds the winner's products.
     private static func catalog<Database: SQLDatabase>(
         named name: String, count: Int, stock: Int, sellers: [UserID], at now: Date, in database: Database
-    ) throws -> [ProductID] {
-        try database.write { connection in
+    ) async throws -> [ProductID] {
+        try await database.write { connection in
                 var products: [ProductID] = []
                 for index in 0..<count {
                     let title = "Simulation switch \(index + 1) (\(name))"

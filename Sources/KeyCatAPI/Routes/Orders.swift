@@ -7,18 +7,18 @@ enum OrderRoutes {
     static let routes: [Route] = [
         Route("GET", "/orders", .signedIn, query: pageQuery + ["status", "buyer_id"]) { context in
             let filter = OrderFilter(status: try context.choice("status"), buyerID: try context.integer("buyer_id").map(UserID.init))
-            let page = try context.keycat.orders.list(filter, limit: context.limit(), cursor: context.cursor(), by: context.principal())
+            let page = try await context.keycat.orders.list(filter, limit: context.limit(), cursor: context.cursor(), by: context.principal())
             return .json(PageBody(page, OrderBody.init))
         },
         Route("GET", "/orders/{id}", .signedIn) { context in
-            .json(OrderBody(try context.keycat.orders.order(context.id(), by: context.principal())))
+            await .json(OrderBody(try context.keycat.orders.order(context.id(), by: context.principal())))
         },
         Route("POST", "/orders/{id}/cancel", .signedIn, body: .jsonDefault) { context in
             let reason = try context.json(ReasonBody.self).reason
             return .json(OrderBody(try await context.keycat.orders.cancel(context.id(), reason: reason, by: context.principal())))
         },
         Route("GET", "/orders/{id}/refunds", .signedIn) { context in
-            let refunds = try context.keycat.orders.refunds(of: context.id(), by: context.principal())
+            let refunds = try await context.keycat.orders.refunds(of: context.id(), by: context.principal())
             return .json(PageBody(items: refunds.map(RefundBody.init), nextCursor: nil))
         },
         Route("POST", "/orders/{id}/refund", .admin, body: .jsonDefault) { context in
@@ -30,12 +30,12 @@ enum OrderRoutes {
         },
         Route("POST", "/orders/{id}/ship", .admin, body: .jsonDefault) { context in
             let body = try context.json(ShipBody.self)
-            let order = try context.keycat.orders.ship(
+            let order = try await context.keycat.orders.ship(
                 context.id(), carrier: body.carrier, trackingNumber: body.trackingNumber, by: context.principal())
             return .json(OrderBody(order))
         },
         Route("POST", "/orders/{id}/deliver", .admin) { context in
-            .json(OrderBody(try context.keycat.orders.deliver(context.id(), by: context.principal())))
+            await .json(OrderBody(try context.keycat.orders.deliver(context.id(), by: context.principal())))
         },
     ]
 }

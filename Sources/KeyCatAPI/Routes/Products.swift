@@ -13,17 +13,17 @@ enum ProductRoutes {
 
     static let routes: [Route] = [
         Route("GET", "/products", .anyone, query: listQuery, waitsOnStorage: false) { context in
-            try await context.catalogRead { () throws(KeyCatError) in
+            try await context.catalogRead { () async throws(KeyCatError) in
                 let request = try listRequest(context)
                 let now = context.now
-                let page = try context.keycat.catalog.list(request)
+                let page = try await context.keycat.catalog.list(request)
                 return (.json(PageBody(page) { ProductBody($0, at: now) }), RequestContext.priceBoundary(of: page.items, after: now))
             }
         },
         Route("GET", "/products/{id}", .anyone, waitsOnStorage: false) { context in
-            try await context.catalogRead { () throws(KeyCatError) in
+            try await context.catalogRead { () async throws(KeyCatError) in
                 let now = context.now
-                let product = try context.keycat.catalog.product(context.id())
+                let product = try await context.keycat.catalog.product(context.id())
                 return (.json(ProductBody(product, at: now)), RequestContext.priceBoundary(of: [product], after: now))
             }
         },
@@ -32,13 +32,13 @@ enum ProductRoutes {
             let principal = try context.principal()
             let images = try body.imageBytes()
             let sellerID = try body.sellerID.map { id throws(KeyCatError) in UserID(try RequestContext.positiveID(id, field: "seller_id")) }
-            let product = try context.keycat.catalog.create(
+            let product = try await context.keycat.catalog.create(
                 body.draft, for: sellerID ?? principal.userID, images: images, by: principal)
             return .json(ProductBody(product, at: context.now), status: 201)
         },
         Route("PATCH", "/products/{id}", .roles([.seller, .admin]), body: .jsonDefault) { context in
             let changes = try context.json(ProductChangesBody.self).changes
-            let product = try context.keycat.catalog.update(context.id(), changes, by: context.principal())
+            let product = try await context.keycat.catalog.update(context.id(), changes, by: context.principal())
             return .json(ProductBody(product, at: context.now))
         },
         Route("POST", "/products/{id}/images", .roles([.seller, .admin]), body: .image(limit: ImageRules.maximumBytes),
@@ -50,7 +50,7 @@ enum ProductRoutes {
                 guard let version = Int(exactly: value) else { throw .validation("version", "version is out of range") }
                 return version
             }
-            let product = try context.keycat.catalog.addImage(
+            let product = try await context.keycat.catalog.addImage(
                 context.request.body, to: context.id(), expectedVersion: version, by: context.principal())
             return .json(ProductBody(product, at: context.now))
         },
@@ -66,7 +66,7 @@ enum ProductRoutes {
             ], body: bytes)
         },
         Route("DELETE", "/products/{id}", .roles([.seller, .admin]), status: 204) { context in
-            try context.keycat.catalog.delete(context.id(), by: context.principal())
+            try await context.keycat.catalog.delete(context.id(), by: context.principal())
             return .noContent
         },
     ]

@@ -5,24 +5,24 @@ import KeyCat
 enum ReviewRoutes {
     static let routes: [Route] = [
         Route("GET", "/products/{id}/reviews", .anyone, query: pageQuery) { context in
-            let page = try context.keycat.reviews.reviews(of: context.id(), limit: context.limit(), cursor: context.cursor())
+            let page = try await context.keycat.reviews.reviews(of: context.id(), limit: context.limit(), cursor: context.cursor())
             return .json(PageBody(page, ReviewBody.init))
         },
         Route("POST", "/products/{id}/reviews", .signedIn, body: .jsonDefault, status: 201) { context in
             let body = try context.json(ReviewFormBody.self)
-            let review = try context.keycat.reviews.write(
+            let review = try await context.keycat.reviews.write(
                 ReviewForm(rating: body.rating, content: body.content), of: context.id(), by: context.principal())
             return .json(ReviewBody(review), status: 201)
         },
         Route("GET", "/users/{id}/reviews", .anyone, query: pageQuery) { context in
-            let page = try context.keycat.reviews.reviews(by: context.id(), limit: context.limit(), cursor: context.cursor())
+            let page = try await context.keycat.reviews.reviews(by: context.id(), limit: context.limit(), cursor: context.cursor())
             return .json(PageBody(page, ReviewBody.init))
         },
         Route("GET", "/reviews/{id}", .anyone) { context in
-            .json(ReviewBody(try context.keycat.reviews.review(context.id())))
+            await .json(ReviewBody(try context.keycat.reviews.review(context.id())))
         },
         Route("DELETE", "/reviews/{id}", .signedIn, status: 204) { context in
-            try context.keycat.reviews.delete(context.id(), by: context.principal())
+            try await context.keycat.reviews.delete(context.id(), by: context.principal())
             return .noContent
         },
     ]

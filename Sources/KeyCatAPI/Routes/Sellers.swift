@@ -10,23 +10,23 @@ enum SellerRoutes {
             return .json(SellerApplicationBody(application), status: 201)
         },
         Route("GET", "/seller-applications", .admin, query: pageQuery + ["status"]) { context in
-            let page = try context.keycat.sellers.listApplications(
+            let page = try await context.keycat.sellers.listApplications(
                 status: context.choice("status"), limit: context.limit(), cursor: context.cursor(), by: context.principal())
             return .json(PageBody(page, SellerApplicationBody.init))
         },
         Route("GET", "/seller-applications/mine", .signedIn) { context in
-            let applications = try context.keycat.sellers.myApplications(by: context.principal())
+            let applications = try await context.keycat.sellers.myApplications(by: context.principal())
             return .json(PageBody(items: applications.map(SellerApplicationBody.init), nextCursor: nil))
         },
         Route("GET", "/seller-applications/{id}", .signedIn) { context in
-            .json(SellerApplicationBody(try context.keycat.sellers.application(context.id(), by: context.principal())))
+            await .json(SellerApplicationBody(try context.keycat.sellers.application(context.id(), by: context.principal())))
         },
         Route("POST", "/seller-applications/{id}/approve", .admin) { context in
-            .json(SellerApplicationBody(try context.keycat.sellers.approve(context.id(), by: context.principal())))
+            await .json(SellerApplicationBody(try context.keycat.sellers.approve(context.id(), by: context.principal())))
         },
         Route("POST", "/seller-applications/{id}/reject", .admin, body: .jsonDefault) { context in
             let reason = try context.json(ReasonBody.self).reason
-            return .json(SellerApplicationBody(try context.keycat.sellers.reject(context.id(), reason: reason, by: context.principal())))
+            return await .json(SellerApplicationBody(try context.keycat.sellers.reject(context.id(), reason: reason, by: context.principal())))
         },
     ]
 }

@@ -6,18 +6,18 @@ import KeyCat
 enum BookmarkRoutes {
     static let routes: [Route] = [
         Route("GET", "/products/{id}/bookmark", .signedIn) { context in
-            .json(BookmarkState(bookmarked: try context.keycat.bookmarks.isBookmarked(context.id(), by: context.principal())))
+            await .json(BookmarkState(bookmarked: try context.keycat.bookmarks.isBookmarked(context.id(), by: context.principal())))
         },
         Route("PUT", "/products/{id}/bookmark", .signedIn) { context in
-            _ = try context.keycat.bookmarks.add(context.id(), by: context.principal())
+            _ = try await context.keycat.bookmarks.add(context.id(), by: context.principal())
             return .json(BookmarkState(bookmarked: true))
         },
         Route("DELETE", "/products/{id}/bookmark", .signedIn) { context in
-            _ = try context.keycat.bookmarks.remove(context.id(), by: context.principal())
+            _ = try await context.keycat.bookmarks.remove(context.id(), by: context.principal())
             return .json(BookmarkState(bookmarked: false))
         },
         Route("GET", "/me/bookmarks", .signedIn, query: pageQuery) { context in
-            let page = try context.keycat.bookmarks.bookmarks(by: context.principal(), limit: context.limit(), cursor: context.cursor())
+            let page = try await context.keycat.bookmarks.bookmarks(by: context.principal(), limit: context.limit(), cursor: context.cursor())
             let now = context.now
             return .json(PageBody(page) { BookmarkBody($0, at: now) })
         },
@@ -29,25 +29,25 @@ enum BookmarkRoutes {
 enum FollowRoutes {
     static let routes: [Route] = [
         Route("GET", "/users/{id}/follow", .signedIn) { context in
-            .json(FollowState(following: try context.keycat.follows.isFollowing(context.id(), by: context.principal())))
+            await .json(FollowState(following: try context.keycat.follows.isFollowing(context.id(), by: context.principal())))
         },
         Route("PUT", "/users/{id}/follow", .signedIn) { context in
-            _ = try context.keycat.follows.follow(context.id(), by: context.principal())
+            _ = try await context.keycat.follows.follow(context.id(), by: context.principal())
             return .json(FollowState(following: true))
         },
         Route("DELETE", "/users/{id}/follow", .signedIn) { context in
-            _ = try context.keycat.follows.unfollow(context.id(), by: context.principal())
+            _ = try await context.keycat.follows.unfollow(context.id(), by: context.principal())
             return .json(FollowState(following: false))
         },
         Route("GET", "/users/{id}/follow-counts", .anyone) { context in
-            .json(FollowCountsBody(try context.keycat.follows.counts(of: context.id())))
+            await .json(FollowCountsBody(try context.keycat.follows.counts(of: context.id())))
         },
         Route("GET", "/users/{id}/followers", .anyone, query: pageQuery) { context in
-            let page = try context.keycat.follows.followers(of: context.id(), limit: context.limit(), cursor: context.cursor())
+            let page = try await context.keycat.follows.followers(of: context.id(), limit: context.limit(), cursor: context.cursor())
             return .json(PageBody(page, FollowEntryBody.init))
         },
         Route("GET", "/users/{id}/following", .anyone, query: pageQuery) { context in
-            let page = try context.keycat.follows.following(of: context.id(), limit: context.limit(), cursor: context.cursor())
+            let page = try await context.keycat.follows.following(of: context.id(), limit: context.limit(), cursor: context.cursor())
             return .json(PageBody(page, FollowEntryBody.init))
         },
     ]

@@ -16,18 +16,18 @@ extension RequestContext {
     ///
     /// - Parameter read: reads the rows and builds the answer; returns it with the time it stops
     ///   being true without a write (the earliest end of a running discount it shows), if any.
-    func catalogRead(_ read: @Sendable () throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?))
+    func catalogRead(_ read: @Sendable () async throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?))
         async throws(KeyCatError) -> APIResponse
     {
         let now = self.now
         // Read before the rows: an answer filed under it can only be newer than it.
-        let version = try keycat.dataVersion()
+        let version = try await keycat.dataVersion()
         let key = cacheKey
         var response: APIResponse
         if let version, let kept = cache.answer(for: key, version: version, now: now) {
             response = kept
         } else {
-            let answer = try await withTaskExecutorPreference(keycat.storageExecutor) { () throws(KeyCatError) in try read() }
+            let answer = try await withTaskExecutorPreference(keycat.storageExecutor) { () async throws(KeyCatError) in try await read() }
             response = answer.response
             guard response.status == 200 else { return response }
             response.headers["ETag"] = APIResponse.entityTag(of: response.body)

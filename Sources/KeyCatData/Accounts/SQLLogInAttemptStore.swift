@@ -17,11 +17,11 @@ package struct SQLLogInAttemptStore<Database: SQLDatabase>: LogInAttemptStore {
 
     package init(database: Database) { self.database = database }
 
-    package func admit(_ keys: [LogInThrottleKey], at now: Date, window: TimeInterval) throws(KeyCatError) -> TimeInterval? {
+    package func admit(_ keys: [LogInThrottleKey], at now: Date, window: TimeInterval) async throws(KeyCatError) -> TimeInterval? {
         let nowMillis = StoredTime.milliseconds(now)
         let windowMillis = Int64(window * 1000)
-        return try storage {
-            try database.write { connection -> TimeInterval? in
+        return try await storage {
+            try await database.write { connection -> TimeInterval? in
                 var wait: Int64 = 0
                 for key in keys {
                     let row = try connection.queryOne(
@@ -65,9 +65,9 @@ package struct SQLLogInAttemptStore<Database: SQLDatabase>: LogInAttemptStore {
         }
     }
 
-    package func succeeded(clearing cleared: LogInThrottleKey, refunding refunded: [LogInThrottleKey], at now: Date) throws(KeyCatError) {
-        try storage {
-            try database.write { connection in
+    package func succeeded(clearing cleared: LogInThrottleKey, refunding refunded: [LogInThrottleKey], at now: Date) async throws(KeyCatError) {
+        try await storage {
+            try await database.write { connection in
                 try connection.run("DELETE FROM login_attempts WHERE scope = ? AND key_digest = ?", Self.id(cleared))
                 for key in refunded {
                     try connection.run(

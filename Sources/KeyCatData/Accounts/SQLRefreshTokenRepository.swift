@@ -12,9 +12,9 @@ package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRep
 
     package init(database: Database) { self.database = database }
 
-    package func startFamily(for user: UserID, first: TokenDigest, issuedAt: Date, expiresAt: Date) throws(KeyCatError) -> Int64 {
-        try storage {
-            try database.write { connection in
+    package func startFamily(for user: UserID, first: TokenDigest, issuedAt: Date, expiresAt: Date) async throws(KeyCatError) -> Int64 {
+        try await storage {
+            try await database.write { connection in
                 let family = try connection.insertReturningID(
                     "INSERT INTO refresh_token_families (user_id, created_at) VALUES (?, ?)",
                     [.integer(user.rawValue), StoredTime.value(issuedAt)])
@@ -32,10 +32,10 @@ package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRep
     }
 
     package func rotate(_ presented: TokenDigest, to replacement: TokenDigest, at now: Date, expiresAt: Date)
-        throws(KeyCatError) -> RefreshTokenRotation
+        async throws(KeyCatError) -> RefreshTokenRotation
     {
-        let outcome: Outcome = try storage {
-            try database.write { connection in
+        let outcome: Outcome = try await storage {
+            try await database.write { connection in
                 guard let token = try connection.queryOne(
                     """
                     SELECT t.id, t.family_id, t.expires_at, t.rotated_at, f.revoked_at, f.user_id
@@ -65,9 +65,9 @@ package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRep
         }
     }
 
-    package func revokeFamily(containing presented: TokenDigest, at: Date) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.write { connection in
+    package func revokeFamily(containing presented: TokenDigest, at: Date) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write { connection in
                 guard let family = try connection.queryOne(
                     "SELECT family_id FROM refresh_tokens WHERE digest = ?", [.blob(presented.bytes)], { $0.int64(0) })
                 else { return false }
@@ -77,13 +77,13 @@ package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRep
         }
     }
 
-    package func revokeFamily(_ familyID: Int64, at: Date) throws(KeyCatError) {
-        try storage { try database.write { try Self.revokeFamily(familyID, at: at, on: $0) } }
+    package func revokeFamily(_ familyID: Int64, at: Date) async throws(KeyCatError) {
+        try await storage { try await database.write { try Self.revokeFamily(familyID, at: at, on: $0) } }
     }
 
-    package func revokeAll(for user: UserID, at: Date) throws(KeyCatError) {
-        try storage {
-            try database.write { connection in
+    package func revokeAll(for user: UserID, at: Date) async throws(KeyCatError) {
+        try await storage {
+            try await database.write { connection in
                 _ = try connection.run(
                     "UPDATE refresh_token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
                     [StoredTime.value(at), .integer(user.rawValue)])

@@ -12,9 +12,9 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
         "id, email, nick, phone, birthday, profile_image, role, created_at, updated_at, withdrawn_at, suspended_at, token_version"
     }
 
-    package func insert(_ user: NewUser, audit: (@Sendable (User) -> AuditEntry)?) throws(KeyCatError) -> User {
-        try storage {
-            try database.write { connection in
+    package func insert(_ user: NewUser, audit: (@Sendable (User) -> AuditEntry)?) async throws(KeyCatError) -> User {
+        try await storage {
+            try await database.write { connection in
                 let id = try connection.insertReturningID(
                     """
                     INSERT INTO users (email, nick, password_hash, phone, birthday, role, created_at, updated_at)
@@ -32,9 +32,9 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
         }
     }
 
-    package func find(_ id: UserID) throws(KeyCatError) -> User? {
-        try storage {
-            try database.read { try Self.find(id, on: $0) }
+    package func find(_ id: UserID) async throws(KeyCatError) -> User? {
+        try await storage {
+            try await database.read { try Self.find(id, on: $0) }
         }
     }
 
@@ -43,9 +43,9 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
         try connection.queryOne("SELECT \(columns) FROM users WHERE id = ?", [.integer(id.rawValue)], decode)
     }
 
-    package func credentials(forEmail email: String) throws(KeyCatError) -> UserCredentials? {
-        try storage {
-            try database.read { connection in
+    package func credentials(forEmail email: String) async throws(KeyCatError) -> UserCredentials? {
+        try await storage {
+            try await database.read { connection in
                 try connection.queryOne(
                     "SELECT \(Self.columns), password_hash FROM users WHERE email = ? AND withdrawn_at IS NULL",
                     [.text(email)]
@@ -54,9 +54,9 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
         }
     }
 
-    package func updatePasswordHash(_ id: UserID, to hash: String, at: Date) throws(KeyCatError) {
-        try storage {
-            try database.write { connection in
+    package func updatePasswordHash(_ id: UserID, to hash: String, at: Date) async throws(KeyCatError) {
+        try await storage {
+            try await database.write { connection in
                 _ = try connection.run(
                     "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?",
                     [.text(hash), StoredTime.value(at), .integer(id.rawValue)])
@@ -64,9 +64,9 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
         }
     }
 
-    package func updateProfile(_ user: User) throws(KeyCatError) -> User {
-        let changed = try storage {
-            try database.write { connection in
+    package func updateProfile(_ user: User) async throws(KeyCatError) -> User {
+        let changed = try await storage {
+            try await database.write { connection in
                 try connection.run(
                     """
                     UPDATE users SET nick = ?, phone = ?, birthday = ?, profile_image = ?, updated_at = ?
@@ -88,9 +88,9 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
     /// addresses on their orders with nothing left to deliver are anonymised
     /// (``SQLFulfilmentRepository/anonymise(_:at:on:)``); an order still on its way keeps its
     /// address until it arrives.
-    package func withdraw(_ id: UserID, at: Date) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.write { connection in
+    package func withdraw(_ id: UserID, at: Date) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write { connection in
                 let changed = try connection.run(
                     """
                     UPDATE users SET withdrawn_at = ?, updated_at = ?, token_version = token_version + 1
@@ -111,23 +111,23 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
         }
     }
 
-    package func tokenVersion(of id: UserID) throws(KeyCatError) -> Int64? {
-        try storage {
-            try database.read { connection in
+    package func tokenVersion(of id: UserID) async throws(KeyCatError) -> Int64? {
+        try await storage {
+            try await database.read { connection in
                 try connection.queryOne("SELECT token_version FROM users WHERE id = ?", [.integer(id.rawValue)]) { $0.int64(0) }
             }
         }
     }
 
-    package func changeAccess(_ id: UserID, _ change: AccessChange, at: Date, audit: AuditEntry?) throws(KeyCatError) -> User? {
+    package func changeAccess(_ id: UserID, _ change: AccessChange, at: Date, audit: AuditEntry?) async throws(KeyCatError) -> User? {
         let (assignment, condition, arguments): (String, String, [SQLValue]) = switch change {
         case .suspend: ("suspended_at = ?, token_version = token_version + 1", "AND suspended_at IS NULL", [StoredTime.value(at)])
         case .reinstate: ("suspended_at = NULL", "AND suspended_at IS NOT NULL", [])
         case let .role(role): ("role = ?, token_version = token_version + 1", "", [.text(role.rawValue)])
         case let .password(hash): ("password_hash = ?, token_version = token_version + 1", "", [.text(hash)])
         }
-        return try storage {
-            try database.write { connection -> User? in
+        return try await storage {
+            try await database.write { connection -> User? in
                 let changed = try connection.run(
                     "UPDATE users SET \(assignment), updated_at = ? WHERE id = ? AND withdrawn_at IS NULL \(condition)",
                     arguments + [StoredTime.value(at), .integer(id.rawValue)])
@@ -146,9 +146,9 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
         }
     }
 
-    package func list(after: UserID?, limit: Int) throws(KeyCatError) -> [User] {
-        try storage {
-            try database.read { connection in
+    package func list(after: UserID?, limit: Int) async throws(KeyCatError) -> [User] {
+        try await storage {
+            try await database.read { connection in
                 try connection.query(
                     "SELECT \(Self.columns) FROM users WHERE id > ? ORDER BY id LIMIT ?",
                     [.integer(after?.rawValue ?? 0), .int(limit)], Self.decode)

@@ -9,18 +9,18 @@ package struct SQLAuditLog<Database: SQLDatabase>: AuditLog {
     package init(database: Database) { self.database = database }
 
     @discardableResult
-    package func record(_ entry: AuditEntry) throws(KeyCatError) -> AuditEntry {
-        try storage { try database.write { try AuditLogTable.insert(entry, on: $0) } }
+    package func record(_ entry: AuditEntry) async throws(KeyCatError) -> AuditEntry {
+        try await storage { try await database.write { try AuditLogTable.insert(entry, on: $0) } }
     }
 
-    package func recent(limit: Int) throws(KeyCatError) -> [AuditEntry] {
-        try entries(matching: AuditFilter(), after: nil, limit: limit)
+    package func recent(limit: Int) async throws(KeyCatError) -> [AuditEntry] {
+        try await entries(matching: AuditFilter(), after: nil, limit: limit)
     }
 
     /// Builds the `WHERE` from the fields given, so each combination is its own cached statement
     /// and the index on the field given (`audit_log_by_actor`, `_by_action`, `_by_target`, else
     /// `audit_log_by_time`) is walked newest first.
-    package func entries(matching filter: AuditFilter, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [AuditEntry] {
+    package func entries(matching filter: AuditFilter, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [AuditEntry] {
         var conditions: [String] = []
         var arguments: [SQLValue] = []
         for (column, value) in [("actor", filter.actor), ("action", filter.action), ("target", filter.target)] {
@@ -38,8 +38,8 @@ package struct SQLAuditLog<Database: SQLDatabase>: AuditLog {
             arguments += [.integer(position.sortKey), .integer(position.id)]
         }
         let clause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        return try storage {
-            try database.readStatement { connection in
+        return try await storage {
+            try await database.readStatement { connection in
                 try connection.query(
                     "SELECT id, actor, action, target, detail, created_at FROM audit_log \(clause) ORDER BY created_at DESC, id DESC LIMIT ?",
                     arguments + [.int(limit)]

@@ -12,9 +12,9 @@ package final class InMemoryCartRepository: CartRepository {
     ///   as unavailable).
     package init(products: (any ProductRepository)? = nil) { self.products = products }
 
-    package func contents(of userID: UserID) throws(KeyCatError) -> [(entry: CartEntry, product: CartProductFacts?)] {
+    package func contents(of userID: UserID) async throws(KeyCatError) -> [(entry: CartEntry, product: CartProductFacts?)] {
         let entries = try entries(of: userID)
-        let found = try products?.find(entries.map(\.productID)) ?? [:]
+        let found = try await products?.find(entries.map(\.productID)) ?? [:]
         return entries.map { ($0, found[$0.productID].map(CartProductFacts.init)) }
     }
 

@@ -8,9 +8,9 @@ package struct SQLCartRepository<Database: SQLDatabase>: CartRepository {
 
     package init(database: Database) { self.database = database }
 
-    package func entries(of userID: UserID) throws(KeyCatError) -> [CartEntry] {
-        try storage {
-            try database.read {
+    package func entries(of userID: UserID) async throws(KeyCatError) -> [CartEntry] {
+        try await storage {
+            try await database.read {
                 try $0.query("SELECT product_id, quantity, added_at FROM cart_lines WHERE user_id = ? ORDER BY added_at, product_id",
                              [.integer(userID.rawValue)]) { row in
                     CartEntry(productID: ProductID(row.int64(0)), quantity: row.int(1), addedAt: StoredTime.date(row.int64(2)))
@@ -22,9 +22,9 @@ package struct SQLCartRepository<Database: SQLDatabase>: CartRepository {
     // Specialised for each store in this module, as the product reads are: the cart read is a hot path.
     @_specialize(where Database == SQLiteDatabase)
     @_specialize(where Database == PostgresDatabase)
-    package func contents(of userID: UserID) throws(KeyCatError) -> [(entry: CartEntry, product: CartProductFacts?)] {
-        try storage {
-            try database.readStatement { connection in
+    package func contents(of userID: UserID) async throws(KeyCatError) -> [(entry: CartEntry, product: CartProductFacts?)] {
+        try await storage {
+            try await database.readStatement { connection in
                 var lines: [(entry: CartEntry, product: CartProductFacts?)] = []
                 lines.reserveCapacity(16)
                 try connection.forEach("""
@@ -46,18 +46,18 @@ package struct SQLCartRepository<Database: SQLDatabase>: CartRepository {
         }
     }
 
-    package func add(_ productID: ProductID, quantity: Int, cap: Int, for userID: UserID, maximumLines: Int, at now: Date) throws(KeyCatError) -> CartEntry {
-        try upsert(productID, for: userID, maximumLines: maximumLines, at: now,
-                   update: { "quantity = \($0.smaller("quantity + ?", "\(cap)"))" }, value: min(quantity, cap))
+    package func add(_ productID: ProductID, quantity: Int, cap: Int, for userID: UserID, maximumLines: Int, at now: Date) async throws(KeyCatError) -> CartEntry {
+        try await upsert(productID, for: userID, maximumLines: maximumLines, at: now,
+                         update: { "quantity = \($0.smaller("quantity + ?", "\(cap)"))" }, value: min(quantity, cap))
     }
 
-    package func set(_ productID: ProductID, quantity: Int, for userID: UserID, maximumLines: Int, at now: Date) throws(KeyCatError) -> CartEntry {
-        try upsert(productID, for: userID, maximumLines: maximumLines, at: now, update: { _ in "quantity = ?" }, value: quantity)
+    package func set(_ productID: ProductID, quantity: Int, for userID: UserID, maximumLines: Int, at now: Date) async throws(KeyCatError) -> CartEntry {
+        try await upsert(productID, for: userID, maximumLines: maximumLines, at: now, update: { _ in "quantity = ?" }, value: quantity)
     }
 
-    private func upsert(_ productID: ProductID, for userID: UserID, maximumLines: Int, at now: Date, update: (SQLDialect) -> String, value: Int) throws(KeyCatError) -> CartEntry {
-        try storage {
-            try database.write { connection in
+    private func upsert(_ productID: ProductID, for userID: UserID, maximumLines: Int, at now: Date, update: (SQLDialect) -> String, value: Int) async throws(KeyCatError) -> CartEntry {
+        try await storage {
+            try await database.write { connection in
                 let key: [SQLValue] = [.integer(userID.rawValue), .integer(productID.rawValue)]
                 if try connection.run("UPDATE cart_lines SET \(update(connection.dialect)) WHERE user_id = ? AND product_id = ?", [.int(value)] + key) == 0 {
                     let lines = try connection.queryOne("SELECT count(*) FROM cart_lines WHERE user_id = ?", [key[0]]) { $0.int(0) } ?? 0
@@ -76,18 +76,18 @@ package struct SQLCartRepository<Database: SQLDatabase>: CartRepository {
     }
 
     @discardableResult
-    package func remove(_ productID: ProductID, for userID: UserID) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.write {
+    package func remove(_ productID: ProductID, for userID: UserID) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write {
                 try $0.run("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?",
                            [.integer(userID.rawValue), .integer(productID.rawValue)]) == 1
             }
         }
     }
 
-    package func clear(_ userID: UserID) throws(KeyCatError) {
-        try storage {
-            try database.write { try $0.run("DELETE FROM cart_lines WHERE user_id = ?", [.integer(userID.rawValue)]) }
+    package func clear(_ userID: UserID) async throws(KeyCatError) {
+        try await storage {
+            try await database.write { try $0.run("DELETE FROM cart_lines WHERE user_id = ?", [.integer(userID.rawValue)]) }
         }
     }
 }

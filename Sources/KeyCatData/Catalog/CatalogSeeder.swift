@@ -40,9 +40,9 @@ package struct CatalogSeeder<Database: SQLDatabase>: Sendable {
     package func load(
         sellers: [SeedSeller], products: [(seller: Int, draft: ProductDraft, images: [ProductImage])],
         at now: Date, audit: AuditEntry
-    ) throws(KeyCatError) -> SeedReport {
-        try storage {
-            try database.write { connection in
+    ) async throws(KeyCatError) -> SeedReport {
+        try await storage {
+            try await database.write { connection in
                 var report = SeedReport()
                 var sellerIDs: [UserID] = []
                 for seller in sellers {

@@ -10,9 +10,9 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
 
     package func insert(
         _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, audit: AuditEntry?
-    ) throws(KeyCatError) -> Product {
-        try storage {
-            try database.write { connection in
+    ) async throws(KeyCatError) -> Product {
+        try await storage {
+            try await database.write { connection in
                 let product = try ProductRow.insert(draft, sellerID: sellerID, images: images, at: now,
                                               actor: audit?.actor ?? "seller:\(sellerID)", on: connection)
                 if var audit {
@@ -30,22 +30,22 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
     // SQLite; on Postgres, half the client's decoding time).
     @_specialize(where Database == SQLiteDatabase)
     @_specialize(where Database == PostgresDatabase)
-    package func find(_ id: ProductID) throws(KeyCatError) -> Product? {
-        try storage {
-            try database.readStatement { try ProductRow.find(id, on: $0) }
+    package func find(_ id: ProductID) async throws(KeyCatError) -> Product? {
+        try await storage {
+            try await database.readStatement { try ProductRow.find(id, on: $0) }
         }
     }
 
     @_specialize(where Database == SQLiteDatabase)
     @_specialize(where Database == PostgresDatabase)
-    package func find(_ ids: [ProductID]) throws(KeyCatError) -> [ProductID: Product] {
+    package func find(_ ids: [ProductID]) async throws(KeyCatError) -> [ProductID: Product] {
         guard !ids.isEmpty else { return [:] }
         // One statement whatever the count: the ids travel as a JSON array (SQLite's json_each,
         // Postgres's json_array_elements_text),
         // and each is a primary-key lookup.
         let list = "[" + ids.map { String($0.rawValue) }.joined(separator: ",") + "]"
-        return try storage {
-            try database.readStatement { connection in
+        return try await storage {
+            try await database.readStatement { connection in
                 var found: [ProductID: Product] = [:]
                 try connection.forEach(
                     "SELECT \(ProductRow.columns) FROM products WHERE id IN (\(connection.dialect.integersFromJSON))", [.text(list)]
@@ -58,9 +58,9 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         }
     }
 
-    package func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product {
-        try storage {
-            try database.write { connection in
+    package func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) async throws(KeyCatError) -> Product {
+        try await storage {
+            try await database.write { connection in
                 // The stock before, read under the write lock: a new stock is recorded as an
                 // adjustment of the difference.
                 let before = try connection.queryOne(
@@ -86,9 +86,9 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         }
     }
 
-    package func adjustStock(_ id: ProductID, by adjustment: StockAdjustment, at now: Date, audit: AuditEntry) throws(KeyCatError) -> Product {
-        try storage {
-            try database.write { connection in
+    package func adjustStock(_ id: ProductID, by adjustment: StockAdjustment, at now: Date, audit: AuditEntry) async throws(KeyCatError) -> Product {
+        try await storage {
+            try await database.write { connection in
                 let changed = try connection.run("""
                     UPDATE products SET stock = stock + ?, version = version + 1, updated_at = ?
                     WHERE id = ? AND deleted_at IS NULL AND stock + ? BETWEEN 0 AND 1000000
@@ -109,15 +109,15 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         }
     }
 
-    package func stockMovements(of id: ProductID, after: Int64?, limit: Int) throws(KeyCatError) -> [StockMovement] {
-        try storage { try database.read { try StockLedger.movements(of: id, after: after, limit: limit, on: $0) } }
+    package func stockMovements(of id: ProductID, after: Int64?, limit: Int) async throws(KeyCatError) -> [StockMovement] {
+        try await storage { try await database.read { try StockLedger.movements(of: id, after: after, limit: limit, on: $0) } }
     }
 
     package func setImages(_ images: [ProductImage], of id: ProductID, expectedVersion: Int, at now: Date, audit: AuditEntry?)
-        throws(KeyCatError) -> Product
+        async throws(KeyCatError) -> Product
     {
-        try storage {
-            try database.write { connection in
+        try await storage {
+            try await database.write { connection in
                 let changed = try connection.run(
                     "UPDATE products SET images = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND deleted_at IS NULL",
                     [.text(images.map(\.fileName).joined(separator: ",")), .integer(StoredTime.milliseconds(now)),
@@ -135,9 +135,9 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         }
     }
 
-    package func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError) {
-        try storage {
-            try database.write { connection in
+    package func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) async throws(KeyCatError) {
+        try await storage {
+            try await database.write { connection in
                 let changed = try connection.run(
                     "UPDATE products SET deleted_at = ?, listed = 0, version = version + 1, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
                     [.integer(StoredTime.milliseconds(now)), .integer(StoredTime.milliseconds(now)), .integer(id.rawValue)])
@@ -149,7 +149,7 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
 
     @_specialize(where Database == SQLiteDatabase)
     @_specialize(where Database == PostgresDatabase)
-    package func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Product] {
+    package func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Product] {
         let query = ProductListQuery(filter: filter, sort: sort, after: position, limit: limit)
         // Rows are collected with `forEach` into an array typed here, which the compiler
         // specialises; the generic `query` would move each product through value witnesses.
@@ -161,8 +161,8 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         // twice; it is dropped from the second part. (Between pages, a listing whose key changes
         // moves in the order, as with any keyset pagination; inserts and deletes never disturb
         // the rows that stay.)
-        return try storage {
-            try database.readStatement { connection in
+        return try await storage {
+            try await database.readStatement { connection in
                 var rows: [Product] = []
                 rows.reserveCapacity(limit)
                 if let ties = query.ties {
@@ -182,9 +182,9 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         }
     }
 
-    package func isActiveSeller(_ sellerID: UserID) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.read { connection in
+    package func isActiveSeller(_ sellerID: UserID) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.read { connection in
                 try connection.queryOne(
                     "SELECT 1 FROM users WHERE id = ? AND role = 'seller' AND withdrawn_at IS NULL",
                     [.integer(sellerID.rawValue)]) { _ in true } ?? false
@@ -192,10 +192,10 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         }
     }
 
-    package func sweepLapsedDiscounts(at now: Date) throws(KeyCatError) -> (changed: Int, nextEnd: Date?) {
+    package func sweepLapsedDiscounts(at now: Date) async throws(KeyCatError) -> (changed: Int, nextEnd: Date?) {
         let millis = StoredTime.milliseconds(now)
-        return try storage {
-            try database.write { connection in
+        return try await storage {
+            try await database.write { connection in
                 let changed = try connection.run("""
                     UPDATE products
                     SET price = regular_price, discount_ends_at = NULL, version = version + 1, updated_at = ?

@@ -26,17 +26,17 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
     ///
     /// - Parameter progress: called after each batch with the number loaded so far.
     package func load(count: Int, seed: UInt64, at now: Date, audit: AuditEntry,
-                      progress: (Int) -> Void = { _ in }) throws(KeyCatError) -> SeedReport {
+                      progress: (Int) -> Void = { _ in }) async throws(KeyCatError) -> SeedReport {
         var generator = SplitMix64(seed: seed)
         var report = SeedReport()
         let rebuild = count >= Self.rebuildThreshold
-        let indexes: [(name: String, sql: String)] = rebuild ? try storage { try database.read { connection in
+        let indexes: [(name: String, sql: String)] = rebuild ? try await storage { try await database.read { connection in
             try connection.query(Self.productIndexesSQL(connection.dialect), []) { ($0.string(0), $0.string(1)) }
         } } : []
         // One transaction on Postgres (see above); batches on SQLite, whose single writer others wait for.
         let isPostgres = database is PostgresDatabase
         let batchSize = rebuild && isPostgres ? count : Self.batchSize
-        let sellerIDs: [UserID] = try storage { try database.write { connection in
+        let sellerIDs: [UserID] = try await storage { try await database.write { connection in
             try (1...Self.sellerCount).map { number in
                 let seller = SeedSeller(email: "synthetic-seller-\(number)@example.com", nick: "합성셀러\(number)")
                 let (id, created) = try CatalogSeeder<Database>.ensureSeller(seller, at: now, on: connection)
@@ -53,7 +53,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
             let final = report
             // A Postgres write may run again after losing a race: it starts from the same state.
             let (startGenerator, startTime) = (generator, baseTime)
-            report = try storage { try database.write { connection in
+            report = try await storage { try await database.write { connection in
                 (generator, baseTime) = (startGenerator, startTime)
                 if rebuild && isFirst {
                     for index in indexes { _ = try connection.run("DROP INDEX \(index.name)", []) }

@@ -21,24 +21,24 @@ package struct SQLAddressRepository<Database: SQLDatabase>: AddressRepository {
             isDefault: row.bool(8), createdAt: StoredTime.date(row.int64(9)), updatedAt: StoredTime.date(row.int64(10)))
     }
 
-    package func addresses(of user: UserID) throws(KeyCatError) -> [SavedAddress] {
-        try storage {
-            try database.read {
+    package func addresses(of user: UserID) async throws(KeyCatError) -> [SavedAddress] {
+        try await storage {
+            try await database.read {
                 try $0.query("SELECT \(Self.columns) FROM addresses WHERE user_id = ? ORDER BY is_default DESC, id DESC",
                              [.integer(user.rawValue)], Self.decode)
             }
         }
     }
 
-    package func find(_ id: AddressID) throws(KeyCatError) -> SavedAddress? {
-        try storage {
-            try database.read { try $0.queryOne("SELECT \(Self.columns) FROM addresses WHERE id = ?", [.integer(id.rawValue)], Self.decode) }
+    package func find(_ id: AddressID) async throws(KeyCatError) -> SavedAddress? {
+        try await storage {
+            try await database.read { try $0.queryOne("SELECT \(Self.columns) FROM addresses WHERE id = ?", [.integer(id.rawValue)], Self.decode) }
         }
     }
 
-    package func add(_ address: DeliveryAddress, for user: UserID, makeDefault: Bool, limit: Int, at now: Date) throws(KeyCatError) -> SavedAddress {
-        try storage {
-            try database.write { connection in
+    package func add(_ address: DeliveryAddress, for user: UserID, makeDefault: Bool, limit: Int, at now: Date) async throws(KeyCatError) -> SavedAddress {
+        try await storage {
+            try await database.write { connection in
                 let count = try connection.queryOne("SELECT count(*) FROM addresses WHERE user_id = ?", [.integer(user.rawValue)]) {
                     $0.int(0)
                 } ?? 0
@@ -57,9 +57,9 @@ package struct SQLAddressRepository<Database: SQLDatabase>: AddressRepository {
         }
     }
 
-    package func update(_ id: AddressID, of user: UserID, to address: DeliveryAddress, isDefault: Bool?, at now: Date) throws(KeyCatError) -> SavedAddress? {
-        try storage {
-            try database.write { connection in
+    package func update(_ id: AddressID, of user: UserID, to address: DeliveryAddress, isDefault: Bool?, at now: Date) async throws(KeyCatError) -> SavedAddress? {
+        try await storage {
+            try await database.write { connection in
                 if isDefault == true { try Self.clearDefault(of: user, on: connection) }
                 var sql = "UPDATE addresses SET recipient = ?, phone = ?, postcode = ?, road_address = ?, detail = ?, request = ?, updated_at = ?"
                 var arguments = Self.values(address) + [StoredTime.value(now)]
@@ -71,9 +71,9 @@ package struct SQLAddressRepository<Database: SQLDatabase>: AddressRepository {
         }
     }
 
-    package func delete(_ id: AddressID, of user: UserID) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.write { connection in
+    package func delete(_ id: AddressID, of user: UserID) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write { connection in
                 try connection.run("DELETE FROM addresses WHERE id = ? AND user_id = ?", [.integer(id.rawValue), .integer(user.rawValue)]) == 1
             }
         }

@@ -10,9 +10,9 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
 
     package init(database: Database) { self.database = database }
 
-    package func shipment(_ id: ShipmentID) throws(KeyCatError) -> Shipment? {
-        try storage {
-            try database.read { connection in
+    package func shipment(_ id: ShipmentID) async throws(KeyCatError) -> Shipment? {
+        try await storage {
+            try await database.read { connection in
                 guard var shipment = try ShipmentRow.shipments(where: "s.id = ?", [.integer(id.rawValue)], on: connection)
                     .values.first?.first else { return nil }
                 shipment.lines = try connection.query("SELECT line FROM order_lines WHERE shipment_id = ? ORDER BY line",
@@ -22,9 +22,9 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
         }
     }
 
-    package func apply(_ move: ShipmentMove, at now: Date) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.write { connection in
+    package func apply(_ move: ShipmentMove, at now: Date) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write { connection in
                 var sql = "UPDATE shipments SET status = ?, updated_at = ?"
                 var arguments: [SQLValue] = [.text(move.to.rawValue), StoredTime.value(now)]
                 switch move.to {
@@ -94,7 +94,7 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                   .integer(id.rawValue), .text(next.rawValue)])]
     }
 
-    package func sellerOrders(_ seller: UserID, status: ShipmentStatus?, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [SellerOrder] {
+    package func sellerOrders(_ seller: UserID, status: ShipmentStatus?, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [SellerOrder] {
         var conditions = ["s.seller_id = ?", "o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded', 'refunded', 'cancelled')",
                           "o.paid_at IS NOT NULL"]
         var arguments: [SQLValue] = [.integer(seller.rawValue)]
@@ -103,8 +103,8 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
             conditions.append("(s.created_at < ? OR (s.created_at = ? AND s.order_id < ?))")
             arguments += [.integer(position.sortKey), .integer(position.sortKey), .integer(position.id)]
         }
-        return try storage {
-            try database.read { connection in
+        return try await storage {
+            try await database.read { connection in
                 let rows = try connection.query("""
                     SELECT \(OrderRow.prefixedColumns), u.nick, s.id FROM shipments s
                     JOIN orders o ON o.id = s.order_id JOIN users u ON u.id = o.buyer_id
@@ -127,9 +127,9 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
 
     package func beginLineRefund(orderID: OrderID, expectedStatus: OrderStatus, shipmentID: ShipmentID, lines: [Int], amount part: Money?,
                                  reason: String,
-                                 restock: Bool, requestKey: String?, requestFingerprint: String?, at now: Date) throws(KeyCatError) -> Refund {
-        try storage {
-            try database.write { connection in
+                                 restock: Bool, requestKey: String?, requestFingerprint: String?, at now: Date) async throws(KeyCatError) -> Refund {
+        try await storage {
+            try await database.write { connection in
                 guard let order = try OrderRow.find(orderID, on: connection) else { throw KeyCatError.notFound("order", orderID) }
                 guard order.status == expectedStatus else {
                     throw KeyCatError(.illegalTransition, "order \(orderID) became \(order.status.rawValue) meanwhile; read it again")
@@ -217,9 +217,9 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
         try deriveOrderStatus(refund.orderID, at: now, on: connection)
     }
 
-    package func anonymiseAddresses(closedBefore cutoff: Date, limit: Int, at now: Date) throws(KeyCatError) -> Int {
-        try storage {
-            try database.write { connection in
+    package func anonymiseAddresses(closedBefore cutoff: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int {
+        try await storage {
+            try await database.write { connection in
                 // Closed: no parcel pending or on its way, and the last move was before the cutoff.
                 try Self.anonymise("""
                     o.updated_at < ? AND NOT EXISTS (

@@ -34,11 +34,14 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
     }
 
     package func close(_ period: SettlementPeriod, commission policy: CommissionPolicy, dryRun: Bool, audit: AuditEntry,
-                       at now: Date) throws(KeyCatError) -> [Settlement] {
+                       at now: Date) async throws(KeyCatError) -> [Settlement] {
         // A dry run only reads, so it works on a read-only database (`keycat-admin` opens one).
-        try storage {
-            try dryRun ? database.read { try settle(period, policy, dryRun: true, audit: audit, at: now, on: $0) }
-                : database.write { try settle(period, policy, dryRun: false, audit: audit, at: now, on: $0) }
+        try await storage {
+            if dryRun {
+                try await database.read { try settle(period, policy, dryRun: true, audit: audit, at: now, on: $0) }
+            } else {
+                try await database.write { try settle(period, policy, dryRun: false, audit: audit, at: now, on: $0) }
+            }
         }
     }
 
@@ -103,13 +106,13 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
         return settlements
     }
 
-    package func settlements(period: SettlementPeriod?, seller: UserID?, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Settlement] {
+    package func settlements(period: SettlementPeriod?, seller: UserID?, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Settlement] {
         var conditions = ["id < ?"]
         var arguments: [SQLValue] = [.integer(position?.id ?? Int64.max)]
         if let period { conditions.append("period = ?"); arguments.append(.text(period.description)) }
         if let seller { conditions.append("seller_id = ?"); arguments.append(.integer(seller.rawValue)) }
-        return try storage {
-            try database.read {
+        return try await storage {
+            try await database.read {
                 try $0.query("""
                     SELECT \(Self.columns) FROM settlements WHERE \(conditions.joined(separator: " AND ")) ORDER BY id DESC LIMIT ?
                     """, arguments + [.int(limit)], Self.decode)
@@ -117,24 +120,24 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
         }
     }
 
-    package func settlement(_ id: SettlementID) throws(KeyCatError) -> Settlement? {
-        try storage {
-            try database.read { try $0.queryOne("SELECT \(Self.columns) FROM settlements WHERE id = ?", [.integer(id.rawValue)], Self.decode) }
+    package func settlement(_ id: SettlementID) async throws(KeyCatError) -> Settlement? {
+        try await storage {
+            try await database.read { try $0.queryOne("SELECT \(Self.columns) FROM settlements WHERE id = ?", [.integer(id.rawValue)], Self.decode) }
         }
     }
 
-    package func entries(of id: SettlementID) throws(KeyCatError) -> [SettlementEntry] {
-        try storage {
-            try database.read {
+    package func entries(of id: SettlementID) async throws(KeyCatError) -> [SettlementEntry] {
+        try await storage {
+            try await database.read {
                 try $0.query("SELECT \(Self.entryColumns) FROM settlement_entries WHERE settlement_id = ? ORDER BY occurred_at, id",
                              [.integer(id.rawValue)], Self.decodeEntry)
             }
         }
     }
 
-    package func forEachUnsettled(of seller: UserID, _ body: (SettlementEntry) -> Void) throws(KeyCatError) {
-        try storage {
-            try database.read {
+    package func forEachUnsettled(of seller: UserID, _ body: (SettlementEntry) -> Void) async throws(KeyCatError) {
+        try await storage {
+            try await database.read {
                 try $0.forEach("""
                     SELECT \(Self.entryColumns) FROM settlement_entries WHERE seller_id = ? AND settlement_id IS NULL
                     ORDER BY occurred_at, id

@@ -15,9 +15,9 @@ package struct SQLIdempotencyStore<Database: SQLDatabase>: IdempotencyStore {
     package init(database: Database) { self.database = database }
 
     package func claim(scope: String, key: String, fingerprint: String, at now: Date, retention: TimeInterval,
-                       lease: TimeInterval) throws(KeyCatError) -> IdempotencyClaim {
-        try storage {
-            try database.write { connection in
+                       lease: TimeInterval) async throws(KeyCatError) -> IdempotencyClaim {
+        try await storage {
+            try await database.write { connection in
                 let id: [SQLValue] = [.text(scope), .text(key)]
                 let existing = try connection.queryOne(
                     "SELECT fingerprint, response, created_at, expires_at FROM idempotency_keys WHERE scope = ? AND key = ?", id
@@ -56,10 +56,10 @@ package struct SQLIdempotencyStore<Database: SQLDatabase>: IdempotencyStore {
         """
     }
 
-    package func sweepExpired(before now: Date, limit: Int) throws(KeyCatError) -> Int {
+    package func sweepExpired(before now: Date, limit: Int) async throws(KeyCatError) -> Int {
         guard limit > 0 else { return 0 }
-        return try storage {
-            try database.write { try $0.run(Self.sweepSQL, [StoredTime.value(now), .int(limit)]) }
+        return try await storage {
+            try await database.write { try $0.run(Self.sweepSQL, [StoredTime.value(now), .int(limit)]) }
         }
     }
 
@@ -67,18 +67,18 @@ package struct SQLIdempotencyStore<Database: SQLDatabase>: IdempotencyStore {
     // and another request took the key over, the first one's late answer or failure must not
     // overwrite or delete the second one's claim.
 
-    package func complete(scope: String, key: String, response: Data, claimedAt: Date) throws(KeyCatError) {
-        try storage {
-            try database.write {
+    package func complete(scope: String, key: String, response: Data, claimedAt: Date) async throws(KeyCatError) {
+        try await storage {
+            try await database.write {
                 try $0.run("UPDATE idempotency_keys SET response = ? WHERE scope = ? AND key = ? AND created_at = ? AND response IS NULL",
                            [.data(response), .text(scope), .text(key), StoredTime.value(claimedAt)])
             }
         }
     }
 
-    package func release(scope: String, key: String, claimedAt: Date) throws(KeyCatError) {
-        try storage {
-            try database.write {
+    package func release(scope: String, key: String, claimedAt: Date) async throws(KeyCatError) {
+        try await storage {
+            try await database.write {
                 try $0.run("DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND created_at = ? AND response IS NULL",
                            [.text(scope), .text(key), StoredTime.value(claimedAt)])
             }
@@ -92,17 +92,17 @@ package struct SQLWebhookEventStore<Database: SQLDatabase>: WebhookEventStore {
 
     package init(database: Database) { self.database = database }
 
-    package func recordFirstDelivery(of id: String, at now: Date) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.write {
+    package func recordFirstDelivery(of id: String, at now: Date) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write {
                 try $0.run("INSERT INTO webhook_events (id, received_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", [.text(id), StoredTime.value(now)]) == 1
             }
         }
     }
 
-    package func isRecorded(_ id: String) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.readStatement { try $0.queryOne("SELECT 1 FROM webhook_events WHERE id = ?", [.text(id)]) { _ in true } ?? false }
+    package func isRecorded(_ id: String) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.readStatement { try $0.queryOne("SELECT 1 FROM webhook_events WHERE id = ?", [.text(id)]) { _ in true } ?? false }
         }
     }
 }

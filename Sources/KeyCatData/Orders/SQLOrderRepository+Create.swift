@@ -14,9 +14,9 @@ extension SQLOrderRepository {
     /// `stock >= ?` after waiting for the product's lock; the request key is a unique index), and
     /// the hold limits, the one read that decides a write, are counted after locking the buyer's
     /// row, so one buyer's checkouts are counted one after another.
-    package func create(_ order: NewOrder, at now: Date) throws(KeyCatError) -> Order {
-        try storage {
-            try database.write(isolation: .readCommitted) { connection in
+    package func create(_ order: NewOrder, at now: Date) async throws(KeyCatError) -> Order {
+        try await storage {
+            try await database.write(isolation: .readCommitted) { connection in
                 let id = try Self.takeStockAndInsert(order, at: now, on: connection)
                 let created = try OrderRow.run(Self.detailStatements(order, id: id, at: now), thenFind: id,
                                                endingTransaction: true, on: connection)

@@ -3,9 +3,9 @@ import KeyCatDomain
 import KeyCatInfrastructure
 
 extension SQLOrderRepository {
-    package func recordVoiding(_ payment: OrderPayment) throws(KeyCatError) {
-        try storage {
-            try database.write { connection in
+    package func recordVoiding(_ payment: OrderPayment) async throws(KeyCatError) {
+        try await storage {
+            try await database.write { connection in
                 var voiding = payment
                 voiding.status = .voiding
                 // The same imp_uid may already be recorded (paid for this order): leave it be.
@@ -16,9 +16,9 @@ extension SQLOrderRepository {
         }
     }
 
-    package func markVoided(impUID: String, audit: AuditEntry?) throws(KeyCatError) {
-        try storage {
-            try database.write { connection in
+    package func markVoided(impUID: String, audit: AuditEntry?) async throws(KeyCatError) {
+        try await storage {
+            try await database.write { connection in
                 let changed = try connection.run(
                     "UPDATE payments SET status = 'voided', updated_at = ? WHERE imp_uid = ? AND status = 'voiding'",
                     [StoredTime.value(audit?.at ?? Date()), .text(impUID)])
@@ -27,18 +27,18 @@ extension SQLOrderRepository {
         }
     }
 
-    package func paymentsToVoid(limit: Int) throws(KeyCatError) -> [OrderPayment] {
-        try storage {
-            try database.read {
+    package func paymentsToVoid(limit: Int) async throws(KeyCatError) -> [OrderPayment] {
+        try await storage {
+            try await database.read {
                 try $0.query("SELECT \(OrderRow.paymentColumns) FROM payments WHERE status = 'voiding' ORDER BY id LIMIT ?",
                              [.int(limit)], OrderRow.decodePayment)
             }
         }
     }
 
-    package func payments(of buyerID: UserID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [OrderPayment] {
-        try storage {
-            try database.read {
+    package func payments(of buyerID: UserID, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [OrderPayment] {
+        try await storage {
+            try await database.read {
                 try $0.query("""
                     SELECT \(OrderRow.prefixedPaymentColumns)
                     FROM payments p JOIN orders o ON o.id = p.order_id
@@ -48,9 +48,9 @@ extension SQLOrderRepository {
         }
     }
 
-    package func payments(of orderID: OrderID) throws(KeyCatError) -> [OrderPayment] {
-        try storage {
-            try database.read {
+    package func payments(of orderID: OrderID) async throws(KeyCatError) -> [OrderPayment] {
+        try await storage {
+            try await database.read {
                 try $0.query("SELECT \(OrderRow.paymentColumns) FROM payments WHERE order_id = ? ORDER BY id",
                              [.integer(orderID.rawValue)], OrderRow.decodePayment)
             }
@@ -59,9 +59,9 @@ extension SQLOrderRepository {
 
     package func beginRefund(orderID: OrderID, expectedStatus: OrderStatus, amount: Money?, reason: String, restock: Bool,
                              target: (_ isFull: Bool) -> OrderStatus, requestKey: String?, requestFingerprint: String?,
-                             at now: Date) throws(KeyCatError) -> Refund {
-        try storage {
-            try database.write { connection in
+                             at now: Date) async throws(KeyCatError) -> Refund {
+        try await storage {
+            try await database.write { connection in
                 guard let order = try OrderRow.find(orderID, on: connection) else { throw KeyCatError.notFound("order", orderID) }
                 guard order.status == expectedStatus else {
                     throw KeyCatError(.illegalTransition, "order \(orderID) became \(order.status.rawValue) meanwhile; read it again")
@@ -117,9 +117,9 @@ extension SQLOrderRepository {
         }
     }
 
-    package func completeRefund(_ refund: Refund, audit: AuditEntry?, at now: Date) throws(KeyCatError) -> Order {
-        try storage {
-            try database.write { connection in
+    package func completeRefund(_ refund: Refund, audit: AuditEntry?, at now: Date) async throws(KeyCatError) -> Order {
+        try await storage {
+            try await database.write { connection in
                 let changed = try connection.run(
                     "UPDATE refunds SET status = 'done', updated_at = ? WHERE id = ? AND status = 'pending'",
                     [StoredTime.value(now), .integer(refund.id)])
@@ -164,27 +164,27 @@ extension SQLOrderRepository {
         }
     }
 
-    package func failRefund(_ refund: Refund, at now: Date) throws(KeyCatError) {
-        try storage {
-            try database.write { connection in
+    package func failRefund(_ refund: Refund, at now: Date) async throws(KeyCatError) {
+        try await storage {
+            try await database.write { connection in
                 try connection.run("UPDATE refunds SET status = 'failed', updated_at = ? WHERE id = ? AND status = 'pending'",
                                    [StoredTime.value(now), .integer(refund.id)])
             }
         }
     }
 
-    package func pendingRefunds(limit: Int) throws(KeyCatError) -> [Refund] {
-        try storage {
-            try database.read {
+    package func pendingRefunds(limit: Int) async throws(KeyCatError) -> [Refund] {
+        try await storage {
+            try await database.read {
                 try $0.query("SELECT \(OrderRow.refundColumns) FROM refunds WHERE status = 'pending' ORDER BY id LIMIT ?",
                              [.int(limit)], OrderRow.decodeRefund)
             }
         }
     }
 
-    package func refund(of orderID: OrderID, requestKey: String) throws(KeyCatError) -> Refund? {
-        try storage {
-            try database.read {
+    package func refund(of orderID: OrderID, requestKey: String) async throws(KeyCatError) -> Refund? {
+        try await storage {
+            try await database.read {
                 try $0.queryOne("""
                     SELECT \(OrderRow.refundColumns) FROM refunds
                     WHERE order_id = ? AND request_key = ? AND status <> 'failed'
@@ -193,9 +193,9 @@ extension SQLOrderRepository {
         }
     }
 
-    package func refunds(of orderID: OrderID) throws(KeyCatError) -> [Refund] {
-        try storage {
-            try database.read {
+    package func refunds(of orderID: OrderID) async throws(KeyCatError) -> [Refund] {
+        try await storage {
+            try await database.read {
                 try $0.query("SELECT \(OrderRow.refundColumns) FROM refunds WHERE order_id = ? ORDER BY id",
                              [.integer(orderID.rawValue)], OrderRow.decodeRefund)
             }

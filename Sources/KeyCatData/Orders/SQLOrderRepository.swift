@@ -10,25 +10,25 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
 
     package init(database: Database) { self.database = database }
 
-    package func find(_ id: OrderID) throws(KeyCatError) -> Order? {
-        try storage { try database.read { try OrderRow.find(id, on: $0) } }
+    package func find(_ id: OrderID) async throws(KeyCatError) -> Order? {
+        try await storage { try await database.read { try OrderRow.find(id, on: $0) } }
     }
 
-    package func find(merchantUID: String) throws(KeyCatError) -> Order? {
-        try storage {
-            try database.read { try OrderRow.find(where: "merchant_uid = ?", [.text(merchantUID)], on: $0) }
+    package func find(merchantUID: String) async throws(KeyCatError) -> Order? {
+        try await storage {
+            try await database.read { try OrderRow.find(where: "merchant_uid = ?", [.text(merchantUID)], on: $0) }
         }
     }
 
-    package func find(buyer: UserID, requestKey: String) throws(KeyCatError) -> Order? {
-        try storage {
-            try database.read {
+    package func find(buyer: UserID, requestKey: String) async throws(KeyCatError) -> Order? {
+        try await storage {
+            try await database.read {
                 try OrderRow.find(where: "buyer_id = ? AND request_key = ?", [.integer(buyer.rawValue), .text(requestKey)], on: $0)
             }
         }
     }
 
-    package func list(_ filter: OrderFilter, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Order] {
+    package func list(_ filter: OrderFilter, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Order] {
         var conditions: [String] = []
         var arguments: [SQLValue] = []
         if let status = filter.status { conditions.append("status = ?"); arguments.append(.text(status.rawValue)) }
@@ -39,8 +39,8 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
         }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let sql = "SELECT \(OrderRow.columns) FROM orders \(whereClause) ORDER BY created_at DESC, id DESC LIMIT ?"
-        return try storage {
-            try database.read { connection in
+        return try await storage {
+            try await database.read { connection in
                 try OrderRow.withLines(try connection.query(sql, arguments + [.int(limit)], OrderRow.decode), on: connection)
             }
         }
@@ -57,10 +57,10 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
     /// changes once the order exists, so confirms, webhooks and reconcilers racing to pay orders
     /// never run again for a conflict. Every other move stays `SERIALIZABLE`: shipping checks that
     /// no refund is pending, which a refund starting beside it could make untrue.
-    package func apply(_ transition: OrderTransition, at now: Date) throws(KeyCatError) -> Order? {
+    package func apply(_ transition: OrderTransition, at now: Date) async throws(KeyCatError) -> Order? {
         let isolation: SQLIsolation = transition.from == .awaitingPayment && transition.to == .paid ? .readCommitted : .serializable
-        return try storage {
-            try database.write(isolation: isolation) { connection in
+        return try await storage {
+            try await database.write(isolation: isolation) { connection in
                 var sql = "UPDATE orders SET status = ?, updated_at = ?, outcome_unknown = 0"
                 var arguments: [SQLValue] = [.text(transition.to.rawValue), StoredTime.value(now)]
                 if let payment = transition.payment, payment.status == .paid {
@@ -156,18 +156,18 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
          .text(payment.status.rawValue), StoredTime.value(now), StoredTime.value(now)]
     }
 
-    package func setOutcomeUnknown(_ id: OrderID, _ unknown: Bool) throws(KeyCatError) {
-        try storage {
-            try database.write { connection in
+    package func setOutcomeUnknown(_ id: OrderID, _ unknown: Bool) async throws(KeyCatError) {
+        try await storage {
+            try await database.write { connection in
                 try connection.run("UPDATE orders SET outcome_unknown = ? WHERE id = ? AND status = 'awaiting_payment'",
                                    [.bool(unknown), .integer(id.rawValue)])
             }
         }
     }
 
-    package func ordersToReconcile(at now: Date, limit: Int) throws(KeyCatError) -> [Order] {
-        try storage {
-            try database.read { connection in
+    package func ordersToReconcile(at now: Date, limit: Int) async throws(KeyCatError) -> [Order] {
+        try await storage {
+            try await database.read { connection in
                 let orders = try connection.query("""
                     SELECT \(OrderRow.columns) FROM orders
                     WHERE status = 'awaiting_payment' AND (expires_at <= ? OR outcome_unknown = 1)

@@ -9,10 +9,10 @@ package struct SQLOrdersExport<Database: SQLDatabase>: Sendable {
 
     package init(database: Database) { self.database = database }
 
-    package func export(since: Date, until: Date) throws(KeyCatError) -> OrdersExport {
+    package func export(since: Date, until: Date) async throws(KeyCatError) -> OrdersExport {
         let period: [SQLValue] = [StoredTime.value(since), StoredTime.value(until)]
-        return try storage {
-            try database.read { connection in
+        return try await storage {
+            try await database.read { connection in
                 let orders = try connection.query(
                     "SELECT \(OrderRow.columns) FROM orders WHERE created_at >= ? AND created_at < ? ORDER BY created_at, id",
                     period, OrderRow.decode)

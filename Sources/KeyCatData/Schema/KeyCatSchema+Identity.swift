@@ -70,13 +70,13 @@ package enum ExpectedSchema {
     ///
     /// Reads first, so an intact database (the usual case) costs no write lock.
     @discardableResult
-    package static func restoreMissing(_ database: SQLiteDatabase) throws -> [String] {
-        let missing = try database.read { connection in
+    package static func restoreMissing(_ database: SQLiteDatabase) async throws -> [String] {
+        let missing = try await database.read { connection in
             let present = Set(try objects(on: connection).map(\.name))
             return objects.filter { $0.type != "table" && !present.contains($0.name) }
         }
         guard !missing.isEmpty else { return [] }
-        return try database.write { connection in
+        return try await database.write { connection in
             let present = Set(try objects(on: connection).map(\.name))
             // Indexes, then triggers.
             let toCreate = missing.filter { !present.contains($0.name) }.sorted { $0.type < $1.type }

@@ -32,7 +32,7 @@ package struct KeyCatSecrets: Sendable, CustomStringConvertible, CustomDebugStri
     ///   written.
     package static func loadOrCreate(
         _ database: some SQLDatabase, tokenSigningKey: [UInt8]? = nil, cursorKey: [UInt8]? = nil, persist: Bool = true
-    ) throws(KeyCatError) -> KeyCatSecrets {
+    ) async throws(KeyCatError) -> KeyCatSecrets {
         if let tokenSigningKey, tokenSigningKey.count < minimumByteCount {
             throw KeyCatError.validation("token_signing_key", "the token signing key must be at least 32 bytes")
         }
@@ -42,8 +42,8 @@ package struct KeyCatSecrets: Sendable, CustomStringConvertible, CustomDebugStri
         // Usually the keys are there already: read them without taking the write lock, so
         // opening a database costs no write (and no fsync).
         let names = [tokenSigningKeyName, cursorKeyName, simulatorWebhookKeyName]
-        let existing: [[UInt8]?] = try storage {
-            try database.read { connection in
+        let existing: [[UInt8]?] = try await storage {
+            try await database.read { connection in
                 try names.map { name in
                     try connection.queryOne("SELECT value FROM settings WHERE key = ?", [.text(name)]) { $0.bytes(0) }
                 }
@@ -60,8 +60,8 @@ package struct KeyCatSecrets: Sendable, CustomStringConvertible, CustomDebugStri
             if persist {
                 // Another process may be creating them at the same moment: the first insert wins
                 // and everyone reads back what was kept.
-                stored = try storage {
-                    try database.write { connection in
+                stored = try await storage {
+                    try await database.write { connection in
                         try zip(names, fresh).map { name, candidate in
                             try connection.run(
                                 "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",

@@ -10,8 +10,8 @@ package struct SQLBusinessRegistry<Database: SQLDatabase>: BusinessRegistry {
     package init(database: Database) { self.database = database }
 
     package func status(of number: BusinessRegistrationNumber) async throws(KeyCatError) -> BusinessStatus {
-        try storage {
-            try database.read { connection in
+        try await storage {
+            try await database.read { connection in
                 try connection.queryOne(
                     "SELECT status FROM business_registry WHERE business_number = ?", [.text(number.digits)]
                 ) { BusinessStatus(rawValue: $0.string(0)) } ?? nil
@@ -21,9 +21,9 @@ package struct SQLBusinessRegistry<Database: SQLDatabase>: BusinessRegistry {
 
     /// Adds or replaces entries, in one transaction with `audit`.
     /// - Returns: the number of entries written.
-    package func load(_ entries: [BusinessRegistryEntry], at: Date, audit: AuditEntry) throws(KeyCatError) -> Int {
-        try storage {
-            try database.write { connection in
+    package func load(_ entries: [BusinessRegistryEntry], at: Date, audit: AuditEntry) async throws(KeyCatError) -> Int {
+        try await storage {
+            try await database.write { connection in
                 for entry in entries {
                     try connection.run(
                         """

@@ -15,10 +15,10 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
         """
     }
 
-    package func insert(_ application: SellerApplication) throws(KeyCatError) -> SellerApplication {
+    package func insert(_ application: SellerApplication) async throws(KeyCatError) -> SellerApplication {
         do throws(KeyCatError) {
-            return try storage {
-                try database.write { connection in
+            return try await storage {
+                try await database.write { connection in
                     // An approved number belongs to its seller; pending ones compete (see decide).
                     if application.status != .rejected, try connection.queryOne(
                         "SELECT 1 FROM seller_applications WHERE business_number = ? AND status = 'approved'",
@@ -51,13 +51,13 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
         }
     }
 
-    package func find(_ id: SellerApplicationID) throws(KeyCatError) -> SellerApplication? {
-        try storage { try database.read { try Self.find(id, on: $0) } }
+    package func find(_ id: SellerApplicationID) async throws(KeyCatError) -> SellerApplication? {
+        try await storage { try await database.read { try Self.find(id, on: $0) } }
     }
 
-    package func applications(of user: UserID) throws(KeyCatError) -> [SellerApplication] {
-        try storage {
-            try database.read { connection in
+    package func applications(of user: UserID) async throws(KeyCatError) -> [SellerApplication] {
+        try await storage {
+            try await database.read { connection in
                 try connection.query(
                     "SELECT \(Self.columns) FROM seller_applications WHERE user_id = ? ORDER BY id DESC",
                     [.integer(user.rawValue)], Self.decode)
@@ -71,10 +71,10 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
     }
 
     package func list(status: SellerApplicationStatus?, after: SellerApplicationID?, limit: Int)
-        throws(KeyCatError) -> [SellerApplication]
+        async throws(KeyCatError) -> [SellerApplication]
     {
-        try storage {
-            try database.read { connection in
+        try await storage {
+            try await database.read { connection in
                 if let status {
                     try connection.query(
                         "SELECT \(Self.columns) FROM seller_applications WHERE status = ? AND id > ? ORDER BY id LIMIT ?",
@@ -96,9 +96,9 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
 
     package func decide(
         _ id: SellerApplicationID, _ decision: SellerDecision, by actor: String, at: Date, audit: AuditEntry
-    ) throws(KeyCatError) -> SellerApplication {
+    ) async throws(KeyCatError) -> SellerApplication {
         do {
-            return try database.write { connection in
+            return try await database.write { connection in
                 guard let application = try Self.find(id, on: connection) else { throw Refusal.missing }
                 guard application.status == .pending else { throw Refusal.notPending(application.status) }
                 let (status, reason): (SellerApplicationStatus, String?) = switch decision {

@@ -10,9 +10,9 @@ package struct SQLBookmarkRepository<Database: SQLDatabase>: BookmarkRepository 
 
     package init(database: Database) { self.database = database }
 
-    package func add(user: UserID, product: ProductID, at now: Date) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.write { connection in
+    package func add(user: UserID, product: ProductID, at now: Date) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write { connection in
                 guard try SocialRows.isLiveProduct(product, on: connection) else {
                     throw KeyCatError.notFound("product", product)
                 }
@@ -31,9 +31,9 @@ package struct SQLBookmarkRepository<Database: SQLDatabase>: BookmarkRepository 
         }
     }
 
-    package func remove(user: UserID, product: ProductID) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.write { connection in
+    package func remove(user: UserID, product: ProductID) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write { connection in
                 let removed = try connection.run(
                     "DELETE FROM bookmarks WHERE user_id = ? AND product_id = ?",
                     [.integer(user.rawValue), .integer(product.rawValue)]) == 1
@@ -43,9 +43,9 @@ package struct SQLBookmarkRepository<Database: SQLDatabase>: BookmarkRepository 
         }
     }
 
-    package func contains(user: UserID, product: ProductID) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.read { connection in
+    package func contains(user: UserID, product: ProductID) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.read { connection in
                 try connection.queryOne(
                     "SELECT 1 FROM bookmarks WHERE user_id = ? AND product_id = ?",
                     [.integer(user.rawValue), .integer(product.rawValue)]) { _ in true } ?? false
@@ -53,10 +53,10 @@ package struct SQLBookmarkRepository<Database: SQLDatabase>: BookmarkRepository 
         }
     }
 
-    package func list(user: UserID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Bookmark] {
+    package func list(user: UserID, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Bookmark] {
         let (sql, keyset) = Self.listSQL(after: position)
-        return try storage {
-            try database.read { connection in
+        return try await storage {
+            try await database.read { connection in
                 try connection.query(sql, [.integer(user.rawValue)] + keyset + [.int(limit)]) { row in
                     // The product's columns come first, so its decoder reads them where it expects.
                     Bookmark(id: row.int64(ProductRow.columnCount), product: try ProductRow.decode(row),

@@ -10,9 +10,9 @@ package struct SQLFollowRepository<Database: SQLDatabase>: FollowRepository {
 
     package init(database: Database) { self.database = database }
 
-    package func add(follower: UserID, followee: UserID, at now: Date) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.write { connection in
+    package func add(follower: UserID, followee: UserID, at now: Date) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write { connection in
                 for user in [followee, follower] where try SocialRows.liveNick(user, on: connection) == nil {
                     throw KeyCatError.notFound("user", user)
                 }
@@ -28,9 +28,9 @@ package struct SQLFollowRepository<Database: SQLDatabase>: FollowRepository {
         }
     }
 
-    package func remove(follower: UserID, followee: UserID) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.write { connection in
+    package func remove(follower: UserID, followee: UserID) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write { connection in
                 let removed = try connection.run(
                     "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?",
                     [.integer(follower.rawValue), .integer(followee.rawValue)]) == 1
@@ -40,9 +40,9 @@ package struct SQLFollowRepository<Database: SQLDatabase>: FollowRepository {
         }
     }
 
-    package func contains(follower: UserID, followee: UserID) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.read { connection in
+    package func contains(follower: UserID, followee: UserID) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.read { connection in
                 try connection.queryOne(
                     "SELECT 1 FROM follows WHERE follower_id = ? AND followee_id = ?",
                     [.integer(follower.rawValue), .integer(followee.rawValue)]) { _ in true } ?? false
@@ -50,9 +50,9 @@ package struct SQLFollowRepository<Database: SQLDatabase>: FollowRepository {
         }
     }
 
-    package func counts(of user: UserID) throws(KeyCatError) -> FollowCounts? {
-        try storage {
-            try database.read { connection in
+    package func counts(of user: UserID) async throws(KeyCatError) -> FollowCounts? {
+        try await storage {
+            try await database.read { connection in
                 try connection.queryOne(
                     "SELECT follower_count, following_count FROM users WHERE id = ?", [.integer(user.rawValue)]
                 ) { FollowCounts(followers: $0.int(0), following: $0.int(1)) }
@@ -61,11 +61,11 @@ package struct SQLFollowRepository<Database: SQLDatabase>: FollowRepository {
     }
 
     package func list(_ direction: FollowDirection, of user: UserID, after position: CursorPosition?, limit: Int)
-        throws(KeyCatError) -> [FollowEntry]
+        async throws(KeyCatError) -> [FollowEntry]
     {
         let (sql, keyset) = Self.listSQL(direction, after: position)
-        return try storage {
-            try database.read { connection in
+        return try await storage {
+            try await database.read { connection in
                 try connection.query(sql, [.integer(user.rawValue)] + keyset + [.int(limit)]) { row in
                     FollowEntry(id: row.int64(0), userID: UserID(row.int64(1)), nick: row.string(2),
                                 profileImage: row.optionalString(3), isWithdrawn: !row.isNull(4),

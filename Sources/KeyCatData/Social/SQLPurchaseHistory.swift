@@ -10,9 +10,9 @@ package struct SQLPurchaseHistory<Database: SQLDatabase>: PurchaseHistory {
 
     package init(database: Database) { self.database = database }
 
-    package func hasEligiblePurchase(buyer: UserID, product: ProductID) throws(KeyCatError) -> Bool {
-        try storage {
-            try database.readStatement { connection in
+    package func hasEligiblePurchase(buyer: UserID, product: ProductID) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.readStatement { connection in
                 try connection.queryOne("""
                     SELECT EXISTS (\(Self.supportingLine(buyer: "?", product: "?")))
                     """, [.integer(buyer.rawValue), .integer(product.rawValue)]) { $0.bool(0) } ?? false

@@ -17,10 +17,10 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
         """
     }
 
-    package func insert(_ form: ReviewForm, product: ProductID, author: UserID, at now: Date) throws(KeyCatError) -> Review {
+    package func insert(_ form: ReviewForm, product: ProductID, author: UserID, at now: Date) async throws(KeyCatError) -> Review {
         let millis = StoredTime.milliseconds(now)
-        return try storage {
-            try database.write { connection in
+        return try await storage {
+            try await database.write { connection in
                 guard try SocialRows.isLiveProduct(product, on: connection) else {
                     throw KeyCatError.notFound("product", product)
                 }
@@ -38,9 +38,9 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
         }
     }
 
-    package func find(_ id: ReviewID) throws(KeyCatError) -> Review? {
-        try storage {
-            try database.read { connection in
+    package func find(_ id: ReviewID) async throws(KeyCatError) -> Review? {
+        try await storage {
+            try await database.read { connection in
                 try connection.queryOne(
                     "SELECT \(Self.columns) FROM reviews JOIN users ON users.id = reviews.author_id WHERE reviews.id = ?",
                     [.integer(id.rawValue)], Self.decode)
@@ -48,9 +48,9 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
         }
     }
 
-    package func delete(_ id: ReviewID, audit: AuditEntry?) throws(KeyCatError) {
-        try storage {
-            try database.write { connection in
+    package func delete(_ id: ReviewID, audit: AuditEntry?) async throws(KeyCatError) {
+        try await storage {
+            try await database.write { connection in
                 // `query` steps the statement to its end, so the delete is complete before the
                 // counters move.
                 guard let (product, rating) = try connection.query(
@@ -63,21 +63,21 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
         }
     }
 
-    package func list(product: ProductID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Review] {
-        try list(where: .product, equals: product.rawValue, after: position, limit: limit)
+    package func list(product: ProductID, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Review] {
+        try await list(where: .product, equals: product.rawValue, after: position, limit: limit)
     }
 
-    package func list(author: UserID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Review] {
-        try list(where: .author, equals: author.rawValue, after: position, limit: limit)
+    package func list(author: UserID, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Review] {
+        try await list(where: .author, equals: author.rawValue, after: position, limit: limit)
     }
 
     /// Newest first over `reviews_by_product` or `reviews_by_author`.
     private func list(where column: ListColumn, equals value: Int64, after position: CursorPosition?, limit: Int)
-        throws(KeyCatError) -> [Review]
+        async throws(KeyCatError) -> [Review]
     {
         let (sql, keyset) = Self.listSQL(where: column, after: position)
-        return try storage {
-            try database.read { connection in
+        return try await storage {
+            try await database.read { connection in
                 try connection.query(sql, [.integer(value)] + keyset + [.int(limit)], Self.decode)
             }
         }

@@ -16,9 +16,9 @@ package struct SQLToggleBucketStore<Database: SQLDatabase>: ToggleBucketStore {
 
     package init(database: Database) { self.database = database }
 
-    package func take(for user: UserID, limit: RateLimit, at now: Date) throws(KeyCatError) -> Double? {
-        try storage {
-            try database.write { connection -> Double? in
+    package func take(for user: UserID, limit: RateLimit, at now: Date) async throws(KeyCatError) -> Double? {
+        try await storage {
+            try await database.write { connection -> Double? in
                 var bucket = try connection.queryOne(
                     "SELECT tokens, updated_at FROM toggle_buckets WHERE user_id = ?", [.integer(user.rawValue)]
                 ) { TokenBucket(tokens: $0.double(0), updatedAt: StoredTime.date($0.int64(1))) } ?? .full(limit, at: now)

@@ -116,13 +116,13 @@ package struct SQLSalesStatistics<Database: SQLDatabase>: SalesStatistics {
         """
     }
 
-    package func figures(_ query: SalesStatisticsQuery) throws(KeyCatError) -> SalesFigures {
+    package func figures(_ query: SalesStatisticsQuery) async throws(KeyCatError) -> SalesFigures {
         let offset = SQLValue.integer(Int64(query.utcOffsetSeconds) * 1000)
         let start = StoredTime.value(query.start), end = StoredTime.value(query.end)
         let seller = query.seller.map { [SQLValue.integer($0.rawValue)] } ?? []
         let mine = query.seller != nil
-        return try storage {
-            try database.read { connection in
+        return try await storage {
+            try await database.read { connection in
                 func days(_ sql: String) throws -> [DayTotals] {
                     try connection.query(sql, [offset, start, end] + seller) { row in
                         DayTotals(day: row.int64(0), count: row.int(1), amount: Money(won: row.int64(2)))

@@ -33,13 +33,13 @@ package struct BackupInventory: Sendable, Equatable {
 
     /// The inventory of the database at `path`, opened read-only in one read transaction
     /// (for checking a restored copy against its manifest).
-    package static func read(databaseAt path: String) throws -> BackupInventory {
+    package static func read(databaseAt path: String) async throws -> BackupInventory {
         var configuration = SQLiteConfiguration()
         configuration.readOnly = true
         configuration.createIfMissing = false
         configuration.readerCount = 0
         let database = try SQLiteDatabase(path: path, configuration: configuration)
         defer { database.close() }
-        return try database.read { try read(on: $0) }
+        return try await database.read { try read(on: $0) }
     }
 }

@@ -20,8 +20,8 @@ package struct DatabaseHealth: Sendable {
 
     /// Runs SQLite's integrity and foreign-key checks and KeyCat's invariants on one reader
     /// snapshot, so the counters and the rows they count are read at the same instant.
-    package static func check(_ database: SQLiteDatabase) throws -> DatabaseHealth {
-        try database.read { connection in
+    package static func check(_ database: SQLiteDatabase) async throws -> DatabaseHealth {
+        try await database.read { connection in
             let integrity = try connection.query("PRAGMA integrity_check") { $0.string(0) }
                 .filter { $0 != "ok" }
             let foreignKeys = try connection.query("PRAGMA foreign_key_check") { row in
@@ -36,8 +36,8 @@ package struct DatabaseHealth: Sendable {
     }
 
     /// KeyCat's invariants on either store (SQLite's integrity checks aside), in one snapshot.
-    package static func invariantProblems(_ database: some SQLDatabase) throws -> [String] {
-        try database.read { try invariantProblems(on: $0) }
+    package static func invariantProblems(_ database: some SQLDatabase) async throws -> [String] {
+        try await database.read { try invariantProblems(on: $0) }
     }
 
     private static func invariantProblems(on connection: some SQLConnection) throws -> [String] {

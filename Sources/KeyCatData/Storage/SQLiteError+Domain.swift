@@ -23,6 +23,9 @@ extension KeyCatError {
             return postgres(error)
         case let error as SQLiteMigrationError:
             return KeyCatError(.storage, "\(error)")
+        case is CancellationError:
+            // The task was cancelled while it waited for a connection or between retries.
+            return KeyCatError(.storage, "the storage call was cancelled before it ran and changed nothing")
         default:
             return KeyCatError(.internalError, "unexpected failure: \(error)")
         }
@@ -34,6 +37,16 @@ extension KeyCatError {
 package func storage<Result>(_ body: () throws -> Result) throws(KeyCatError) -> Result {
     do {
         return try body()
+    } catch {
+        throw KeyCatError.storage(error)
+    }
+}
+
+/// Runs `body`, which waits for a database, converting any storage error into a ``KeyCatError``.
+@discardableResult
+package func storage<Result>(_ body: () async throws -> Result) async throws(KeyCatError) -> Result {
+    do {
+        return try await body()
     } catch {
         throw KeyCatError.storage(error)
     }

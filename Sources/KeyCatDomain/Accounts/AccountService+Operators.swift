@@ -4,11 +4,11 @@ extension AccountService {
     ///
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin; otherwise as
     ///   ``signUp(_:)``.
-    public func createUser(_ form: SignUpForm, role: Role, by principal: Principal) throws(KeyCatError) -> User {
+    public func createUser(_ form: SignUpForm, role: Role, by principal: Principal) async throws(KeyCatError) -> User {
         try principal.require(.admin, to: "create accounts")
         let actor = principal.auditActor
         let now = clock.now()
-        return try register(form, role: role) { user in
+        return try await register(form, role: role) { user in
             AuditEntry(actor: actor, action: "user.create", target: "user:\(user.id)", detail: "role \(role.rawValue)", at: now)
         }
     }
@@ -18,12 +18,12 @@ extension AccountService {
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin;
     ///   ``KeyCatError/Code/invalidCursor`` for a cursor that is not from this list.
     public func listUsers(limit: PageLimit = .default, cursor: String? = nil, by principal: Principal)
-        throws(KeyCatError) -> Page<User>
+        async throws(KeyCatError) -> Page<User>
     {
         try principal.require(.admin, to: "list accounts")
         let query = "users:id"
         let after = try cursor.map { cursor throws(KeyCatError) in UserID(try cursors.decode(cursor, query: query).id) }
-        var rows = try users.list(after: after, limit: limit.value + 1)
+        var rows = try await users.list(after: after, limit: limit.value + 1)
         var next: String?
         if rows.count > limit.value {
             rows.removeLast(rows.count - limit.value)
@@ -38,11 +38,11 @@ extension AccountService {
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin, or when an admin
     ///   would suspend themselves; ``KeyCatError/Code/notFound`` for a missing or withdrawn
     ///   account; ``KeyCatError/Code/illegalTransition`` when it is already suspended.
-    public func suspend(_ id: UserID, by principal: Principal) throws(KeyCatError) -> User {
+    public func suspend(_ id: UserID, by principal: Principal) async throws(KeyCatError) -> User {
         try principal.require(.admin, to: "suspend accounts")
         guard principal.userID != id else { throw KeyCatError(.forbidden, "an operator may not suspend their own account") }
-        return try operatorChange(id, .suspend, action: "user.suspend", detail: "", by: principal,
-                                  conflict: "the account is already suspended")
+        return try await operatorChange(id, .suspend, action: "user.suspend", detail: "", by: principal,
+                                        conflict: "the account is already suspended")
     }
 
     /// Lifts a suspension; the owner logs in again. Audited as `user.reinstate`.
@@ -50,10 +50,10 @@ extension AccountService {
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin;
     ///   ``KeyCatError/Code/notFound`` for a missing or withdrawn account;
     ///   ``KeyCatError/Code/illegalTransition`` when it is not suspended.
-    public func reinstate(_ id: UserID, by principal: Principal) throws(KeyCatError) -> User {
+    public func reinstate(_ id: UserID, by principal: Principal) async throws(KeyCatError) -> User {
         try principal.require(.admin, to: "reinstate accounts")
-        return try operatorChange(id, .reinstate, action: "user.reinstate", detail: "", by: principal,
-                                  conflict: "the account is not suspended")
+        return try await operatorChange(id, .reinstate, action: "user.reinstate", detail: "", by: principal,
+                                        conflict: "the account is not suspended")
     }
 
     /// Gives an account another role. Its access tokens stop working at once; its refresh tokens
@@ -62,14 +62,14 @@ extension AccountService {
     ///
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin, or when an admin
     ///   would change their own role; ``KeyCatError/Code/notFound`` for a missing or withdrawn account.
-    public func setRole(_ id: UserID, to role: Role, by principal: Principal) throws(KeyCatError) -> User {
+    public func setRole(_ id: UserID, to role: Role, by principal: Principal) async throws(KeyCatError) -> User {
         try principal.require(.admin, to: "change roles")
         guard principal.userID != id else { throw KeyCatError(.forbidden, "an operator may not change their own role") }
-        guard let user = try users.find(id), user.isActive else { throw KeyCatError.notFound("user", id) }
+        guard let user = try await users.find(id), user.isActive else { throw KeyCatError.notFound("user", id) }
         guard user.role != role else { return user }
-        return try operatorChange(id, .role(role), action: "user.set_role",
-                                  detail: "role \(user.role.rawValue) -> \(role.rawValue)", by: principal,
-                                  conflict: "the account changed meanwhile")
+        return try await operatorChange(id, .role(role), action: "user.set_role",
+                                        detail: "role \(user.role.rawValue) -> \(role.rawValue)", by: principal,
+                                        conflict: "the account changed meanwhile")
     }
 
     /// Sets a new password for an account (its owner lost theirs). The password rules apply;
@@ -79,26 +79,26 @@ extension AccountService {
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin;
     ///   ``KeyCatError/Code/validation`` on `password`; ``KeyCatError/Code/notFound`` for a
     ///   missing or withdrawn account.
-    public func resetPassword(_ id: UserID, to password: String, by principal: Principal) throws(KeyCatError) -> User {
+    public func resetPassword(_ id: UserID, to password: String, by principal: Principal) async throws(KeyCatError) -> User {
         try principal.require(.admin, to: "reset passwords")
         let hash = try passwords.hash(try AccountRules.password(password))
-        return try operatorChange(id, .password(hash: hash), action: "user.reset_password", detail: "", by: principal,
-                                  conflict: "the account changed meanwhile")
+        return try await operatorChange(id, .password(hash: hash), action: "user.reset_password", detail: "", by: principal,
+                                        conflict: "the account changed meanwhile")
     }
 
     /// Applies an operator's change with its audit entry in one transaction, then forgets the
     /// cached token version and revokes refresh tokens where the change calls for it.
     private func operatorChange(_ id: UserID, _ change: AccessChange, action: String, detail: String,
-                                by principal: Principal, conflict: String) throws(KeyCatError) -> User {
+                                by principal: Principal, conflict: String) async throws(KeyCatError) -> User {
         let now = clock.now()
         let entry = AuditEntry(actor: principal.auditActor, action: action, target: "user:\(id)", detail: detail, at: now)
-        guard let changed = try users.changeAccess(id, change, at: now, audit: entry) else {
-            guard let user = try users.find(id), user.isActive else { throw KeyCatError.notFound("user", id) }
+        guard let changed = try await users.changeAccess(id, change, at: now, audit: entry) else {
+            guard let user = try await users.find(id), user.isActive else { throw KeyCatError.notFound("user", id) }
             throw KeyCatError(.illegalTransition, conflict, context: ["status": user.isSuspended ? "suspended" : "active"])
         }
         tokenVersions.forget(id)
         switch change {
-        case .suspend, .password: try refreshTokens.revokeAll(for: id, at: now)
+        case .suspend, .password: try await refreshTokens.revokeAll(for: id, at: now)
         case .reinstate, .role: break
         }
         return changed

@@ -17,31 +17,31 @@ extension AccountService {
     ///   wrong password (the same error for each); ``KeyCatError/Code/forbidden`` (reason
     ///   `account_suspended`) for the right password of a suspended account;
     ///   ``KeyCatError/Code/rateLimited`` (429, with `retry_after`) when throttled.
-    public func logIn(email: String, password: String, client: String? = nil) throws(KeyCatError) -> TokenPair {
+    public func logIn(email: String, password: String, client: String? = nil) async throws(KeyCatError) -> TokenPair {
         let wrong = KeyCatError(.invalidCredentials, "the email or password is wrong")
         let folded = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         // Bounded before it is stored as a throttling key; no valid email is this long, or holds
         // a control character (a NUL would reach the user lookup, which Postgres refuses).
         guard folded.utf8.count <= 320, !AccountRules.hasControlCharacter(folded),
               client.map({ $0.utf8.count <= 256 }) ?? true else { throw wrong }
-        try logInThrottle?.admit(email: folded, client: client, at: clock.now())
+        try await logInThrottle?.admit(email: folded, client: client, at: clock.now())
         // No stored password is longer than 64 characters: refuse megabyte inputs before hashing.
         guard password.utf8.count <= 1_024 else { throw wrong }
-        guard let credentials = try users.credentials(forEmail: folded) else {
+        guard let credentials = try await users.credentials(forEmail: folded) else {
             _ = try? passwords.hash(password)  // equal work for unknown emails
             throw wrong
         }
         guard passwords.verify(password, against: credentials.passwordHash) else { throw wrong }
         guard !credentials.user.isSuspended else { throw Self.suspendedError }
         let now = clock.now()
-        try logInThrottle?.succeeded(email: folded, client: client, at: now)
+        try await logInThrottle?.succeeded(email: folded, client: client, at: now)
         if passwords.needsRehash(credentials.passwordHash) {
             let upgraded = try passwords.hash(password)
-            try users.updatePasswordHash(credentials.user.id, to: upgraded, at: now)
+            try await users.updatePasswordHash(credentials.user.id, to: upgraded, at: now)
         }
         let (refreshToken, digest) = try refreshTokenMinter.mint()
         let expiresAt = now.addingTimeInterval(refreshTokenLifetime)
-        _ = try refreshTokens.startFamily(for: credentials.user.id, first: digest, issuedAt: now, expiresAt: expiresAt)
+        _ = try await refreshTokens.startFamily(for: credentials.user.id, first: digest, issuedAt: now, expiresAt: expiresAt)
         return try pair(for: credentials.user, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now)
     }
 
@@ -54,14 +54,14 @@ extension AccountService {
     ///
     /// - Throws: ``KeyCatError/Code/refreshTokenExpired`` for an unknown, expired, revoked or
     ///   reused token, or one whose account was withdrawn or suspended.
-    public func refresh(_ refreshToken: String) throws(KeyCatError) -> TokenPair {
+    public func refresh(_ refreshToken: String) async throws(KeyCatError) -> TokenPair {
         guard let presented = refreshTokenMinter.digest(of: refreshToken) else { throw Self.refreshExpiredError }
         let (replacement, digest) = try refreshTokenMinter.mint()
         let now = clock.now()
         let expiresAt = now.addingTimeInterval(refreshTokenLifetime)
-        let rotation = try refreshTokens.rotate(presented, to: digest, at: now, expiresAt: expiresAt)
-        guard let user = try users.find(rotation.userID), user.isActive, !user.isSuspended else {
-            try refreshTokens.revokeFamily(rotation.familyID, at: now)
+        let rotation = try await refreshTokens.rotate(presented, to: digest, at: now, expiresAt: expiresAt)
+        guard let user = try await users.find(rotation.userID), user.isActive, !user.isSuspended else {
+            try await refreshTokens.revokeFamily(rotation.familyID, at: now)
             throw Self.refreshExpiredError
         }
         return try pair(for: user, refreshToken: replacement, refreshExpiresAt: expiresAt, now: now)
@@ -69,9 +69,9 @@ extension AccountService {
 
     /// Logs out: revokes the family of `refreshToken`. Logging out twice, or with a token
     /// that is unknown, does nothing.
-    public func logOut(refreshToken: String) throws(KeyCatError) {
+    public func logOut(refreshToken: String) async throws(KeyCatError) {
         guard let presented = refreshTokenMinter.digest(of: refreshToken) else { return }
-        _ = try refreshTokens.revokeFamily(containing: presented, at: clock.now())
+        _ = try await refreshTokens.revokeFamily(containing: presented, at: clock.now())
     }
 
     /// Changes the caller's password after checking the current one. Every refresh token family
@@ -86,28 +86,28 @@ extension AccountService {
     ///   ``KeyCatError/Code/rateLimited`` when throttled;
     ///   ``KeyCatError/Code/notFound`` for a withdrawn account.
     public func changePassword(current: String, new: String, by principal: Principal, client: String? = nil)
-        throws(KeyCatError) -> TokenPair
+        async throws(KeyCatError) -> TokenPair
     {
-        guard let user = try users.find(principal.userID), user.isActive,
-              let credentials = try users.credentials(forEmail: user.email) else {
+        guard let user = try await users.find(principal.userID), user.isActive,
+              let credentials = try await users.credentials(forEmail: user.email) else {
             throw KeyCatError.notFound("user", principal.userID)
         }
         let newPassword = try AccountRules.password(new)
-        try logInThrottle?.admit(email: user.email, client: client, at: clock.now())
+        try await logInThrottle?.admit(email: user.email, client: client, at: clock.now())
         guard current.utf8.count <= 1_024, passwords.verify(current, against: credentials.passwordHash) else {
             throw KeyCatError(.invalidCredentials, "the current password is wrong")
         }
         let hash = try passwords.hash(newPassword)
         let now = clock.now()
-        try logInThrottle?.succeeded(email: user.email, client: client, at: now)
-        guard let changed = try users.changeAccess(user.id, .password(hash: hash), at: now, audit: nil) else {
+        try await logInThrottle?.succeeded(email: user.email, client: client, at: now)
+        guard let changed = try await users.changeAccess(user.id, .password(hash: hash), at: now, audit: nil) else {
             throw KeyCatError.notFound("user", principal.userID)
         }
         tokenVersions.forget(user.id)
-        try refreshTokens.revokeAll(for: user.id, at: now)
+        try await refreshTokens.revokeAll(for: user.id, at: now)
         let (refreshToken, digest) = try refreshTokenMinter.mint()
         let expiresAt = now.addingTimeInterval(refreshTokenLifetime)
-        _ = try refreshTokens.startFamily(for: user.id, first: digest, issuedAt: now, expiresAt: expiresAt)
+        _ = try await refreshTokens.startFamily(for: user.id, first: digest, issuedAt: now, expiresAt: expiresAt)
         return try pair(for: changed, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now)
     }
 
@@ -121,12 +121,12 @@ extension AccountService {
     /// - Throws: ``KeyCatError/Code/accessTokenExpired`` (HTTP 419: refresh) for a genuine token
     ///   past its expiry or revoked by a newer token version; ``KeyCatError/Code/invalidToken``
     ///   (401) for anything else, an account that does not exist included.
-    public func authenticate(accessToken: String) throws(KeyCatError) -> Principal {
+    public func authenticate(accessToken: String) async throws(KeyCatError) -> Principal {
         let now = clock.now()
         let claims = try accessTokens.claims(of: accessToken, at: now)
         let id = claims.principal.userID
-        guard let current = try tokenVersions.version(of: id, at: now, read: { id throws(KeyCatError) in
-            try users.tokenVersion(of: id)
+        guard let current = try await tokenVersions.version(of: id, at: now, read: { id throws(KeyCatError) in
+            try await users.tokenVersion(of: id)
         }) else {
             throw KeyCatError(.invalidToken, "the access token is not valid")
         }

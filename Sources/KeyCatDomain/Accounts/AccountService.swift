@@ -60,14 +60,14 @@ public struct AccountService: Sendable {
     /// - Throws: ``KeyCatError/Code/validation`` naming the field that breaks architecture §2's rules;
     ///   ``KeyCatError/Code/duplicate`` when a live account already uses the email (ignoring case);
     ///   ``KeyCatError/Code/rateLimited`` (429, with `retry_after`) when the client is throttled.
-    public func signUp(_ form: SignUpForm, client: String? = nil) throws(KeyCatError) -> User {
-        try register(form, role: .buyer, audit: nil) { () throws(KeyCatError) in
-            try signUpThrottle?.admit(client: client, at: clock.now())
+    public func signUp(_ form: SignUpForm, client: String? = nil) async throws(KeyCatError) -> User {
+        try await register(form, role: .buyer, audit: nil) { () throws(KeyCatError) in
+            try await signUpThrottle?.admit(client: client, at: clock.now())
         }
     }
 
     func register(_ form: SignUpForm, role: Role, audit: (@Sendable (User) -> AuditEntry)?,
-                  admit: () throws(KeyCatError) -> Void = {}) throws(KeyCatError) -> User {
+                  admit: () async throws(KeyCatError) -> Void = {}) async throws(KeyCatError) -> User {
         let now = clock.now()
         let email = try AccountRules.email(form.email)
         let nick = try AccountRules.nick(form.nick)
@@ -76,10 +76,10 @@ public struct AccountService: Sendable {
         let birthday = try form.birthday.map { date throws(KeyCatError) in
             try AccountRules.birthday(date, today: CalendarDate(now))
         }
-        try admit()
+        try await admit()
         let hash = try passwords.hash(password)
         do throws(KeyCatError) {
-            return try users.insert(NewUser(
+            return try await users.insert(NewUser(
                 email: email, nick: nick, passwordHash: hash, phone: phone, birthday: birthday,
                 role: role, createdAt: now), audit: audit)
         } catch where error.code == .duplicate {
@@ -92,9 +92,9 @@ public struct AccountService: Sendable {
     /// - Throws: ``KeyCatError/Code/notOwner`` for someone else's profile;
     ///   ``KeyCatError/Code/notFound`` when the account does not exist or, for non-admins,
     ///   was withdrawn.
-    public func profile(of id: UserID, by principal: Principal) throws(KeyCatError) -> User {
+    public func profile(of id: UserID, by principal: Principal) async throws(KeyCatError) -> User {
         try principal.requireOwnerOrAdmin(id, of: "profile")
-        guard let user = try users.find(id), user.isActive || principal.role == .admin else {
+        guard let user = try await users.find(id), user.isActive || principal.role == .admin else {
             throw KeyCatError.notFound("user", id)
         }
         return user
@@ -104,8 +104,8 @@ public struct AccountService: Sendable {
     ///
     /// - Throws: ``KeyCatError/Code/validation`` for a field that breaks the rules;
     ///   ``KeyCatError/Code/notFound`` when the account was withdrawn.
-    public func updateProfile(_ update: ProfileUpdate, by principal: Principal) throws(KeyCatError) -> User {
-        guard var user = try users.find(principal.userID), user.isActive else {
+    public func updateProfile(_ update: ProfileUpdate, by principal: Principal) async throws(KeyCatError) -> User {
+        guard var user = try await users.find(principal.userID), user.isActive else {
             throw KeyCatError.notFound("user", principal.userID)
         }
         let now = clock.now()
@@ -126,7 +126,7 @@ public struct AccountService: Sendable {
         case .set(let reference): user.profileImage = try AccountRules.profileImage(reference)
         }
         user.updatedAt = now
-        return try users.updateProfile(user)
+        return try await users.updateProfile(user)
     }
 
     /// Withdraws the caller's own account: it is marked withdrawn (its orders, reviews and audit
@@ -134,12 +134,12 @@ public struct AccountService: Sendable {
     /// (its token version is bumped), and its products drop out of lists.
     ///
     /// - Throws: ``KeyCatError/Code/notFound`` when the account is already withdrawn.
-    public func withdraw(by principal: Principal) throws(KeyCatError) {
+    public func withdraw(by principal: Principal) async throws(KeyCatError) {
         let now = clock.now()
-        guard try users.withdraw(principal.userID, at: now) else {
+        guard try await users.withdraw(principal.userID, at: now) else {
             throw KeyCatError.notFound("user", principal.userID)
         }
         tokenVersions.forget(principal.userID)
-        try refreshTokens.revokeAll(for: principal.userID, at: now)
+        try await refreshTokens.revokeAll(for: principal.userID, at: now)
     }
 }

@@ -79,7 +79,7 @@ public struct RefreshTokenRotation: Sendable, Hashable {
 /// refreshes. Implementations: `SQLiteRefreshTokenRepository`, `InMemoryRefreshTokenRepository`.
 public protocol RefreshTokenRepository: Sendable {
     /// Starts a family for `user` (a log-in) with its first token.
-    func startFamily(for user: UserID, first: TokenDigest, issuedAt: Date, expiresAt: Date) throws(KeyCatError) -> Int64
+    func startFamily(for user: UserID, first: TokenDigest, issuedAt: Date, expiresAt: Date) async throws(KeyCatError) -> Int64
 
     /// Retires `presented` and adds `replacement` to its family, atomically.
     ///
@@ -88,14 +88,14 @@ public protocol RefreshTokenRepository: Sendable {
     ///   family revoked, or already retired; in the last case the whole family is revoked first
     ///   (reuse detection) and that revocation is kept.
     func rotate(_ presented: TokenDigest, to replacement: TokenDigest, at now: Date, expiresAt: Date)
-        throws(KeyCatError) -> RefreshTokenRotation
+        async throws(KeyCatError) -> RefreshTokenRotation
 
     /// Revokes the family `presented` belongs to. Returns false when the token is unknown.
-    func revokeFamily(containing presented: TokenDigest, at: Date) throws(KeyCatError) -> Bool
+    func revokeFamily(containing presented: TokenDigest, at: Date) async throws(KeyCatError) -> Bool
 
     /// Revokes the family `familyID`.
-    func revokeFamily(_ familyID: Int64, at: Date) throws(KeyCatError)
+    func revokeFamily(_ familyID: Int64, at: Date) async throws(KeyCatError)
 
     /// Revokes every family of `user` (withdrawal, password change).
-    func revokeAll(for user: UserID, at: Date) throws(KeyCatError)
+    func revokeAll(for user: UserID, at: Date) async throws(KeyCatError)
 }

@@ -145,11 +145,11 @@ public protocol LogInAttemptStore: Sendable {
     /// in its current window; a slowed key past its limit whose delay since its previous attempt
     /// has not passed), counts nothing and returns the longest wait; otherwise counts one attempt
     /// against every key (opening a new window where the last one closed) and returns nil.
-    func admit(_ keys: [LogInThrottleKey], at now: Date, window: TimeInterval) throws(KeyCatError) -> TimeInterval?
+    func admit(_ keys: [LogInThrottleKey], at now: Date, window: TimeInterval) async throws(KeyCatError) -> TimeInterval?
 
     /// After a successful log-in: clears `cleared`'s count and takes one attempt back from each
     /// of `refunded`.
-    func succeeded(clearing cleared: LogInThrottleKey, refunding refunded: [LogInThrottleKey], at now: Date) throws(KeyCatError)
+    func succeeded(clearing cleared: LogInThrottleKey, refunding refunded: [LogInThrottleKey], at now: Date) async throws(KeyCatError)
 }
 
 /// The policy applied to one store: what ``AccountService/logIn(email:password:client:)`` and
@@ -178,17 +178,17 @@ public struct LogInThrottle: Sendable {
     /// Counts an attempt, or refuses it.
     ///
     /// - Throws: ``KeyCatError/Code/rateLimited`` (429) with `retry_after` in whole seconds.
-    func admit(email: String, client: String?, at now: Date) throws(KeyCatError) {
+    func admit(email: String, client: String?, at now: Date) async throws(KeyCatError) {
         let (pair, others) = keys(email: email, client: client)
-        guard let wait = try store.admit([pair] + others, at: now, window: policy.window) else { return }
+        guard let wait = try await store.admit([pair] + others, at: now, window: policy.window) else { return }
         throw Self.refusal(wait, "too many failed attempts")
     }
 
     /// Clears the (account, client) count after a success and gives the attempt back to the
     /// account and the client.
-    func succeeded(email: String, client: String?, at now: Date) throws(KeyCatError) {
+    func succeeded(email: String, client: String?, at now: Date) async throws(KeyCatError) {
         let (pair, others) = keys(email: email, client: client)
-        try store.succeeded(clearing: pair, refunding: others, at: now)
+        try await store.succeeded(clearing: pair, refunding: others, at: now)
     }
 
     /// The 429 for a wait of `wait` seconds, rounded up to a whole second.
@@ -211,10 +211,10 @@ public struct SignUpThrottle: Sendable {
     /// Counts a sign-up from `client`, or refuses it. A caller that names no client is not counted.
     ///
     /// - Throws: ``KeyCatError/Code/rateLimited`` (429) with `retry_after`.
-    func admit(client: String?, at now: Date) throws(KeyCatError) {
+    func admit(client: String?, at now: Date) async throws(KeyCatError) {
         guard let client else { return }
         let key = LogInThrottleKey(scope: LogInThrottleKey.signUp, value: client, limit: policy.attemptsPerClient)
-        guard let wait = try store.admit([key], at: now, window: policy.window) else { return }
+        guard let wait = try await store.admit([key], at: now, window: policy.window) else { return }
         throw LogInThrottle.refusal(wait, "too many sign-ups from this client")
     }
 }

@@ -33,12 +33,14 @@ public final class TokenVersionCache: Sendable {
 
     /// The account's version: remembered when read less than ``lifetime`` ago, else `read` from
     /// the store (nil when the account does not exist, which is not remembered).
-    package func version(of id: UserID, at now: Date, read: (UserID) throws(KeyCatError) -> Int64?) throws(KeyCatError) -> Int64? {
+    package func version(
+        of id: UserID, at now: Date, read: (UserID) async throws(KeyCatError) -> Int64?
+    ) async throws(KeyCatError) -> Int64? {
         let (cached, generation) = state.withLock { state in
             (state.entries[id].flatMap { now.timeIntervalSince($0.readAt) < lifetime ? $0.version : nil }, state.generation)
         }
         if let cached { return cached }
-        guard let version = try read(id) else { return nil }
+        guard let version = try await read(id) else { return nil }
         guard lifetime > 0 else { return version }
         state.withLock { state in
             guard state.generation == generation else { return }

@@ -5,27 +5,27 @@ public protocol UserRepository: Sendable {
     /// Stores a new account. When `audit` is given, the entry it makes for the stored user is
     /// recorded in the same transaction (an operator creating an account).
     /// - Throws: ``KeyCatError/Code/duplicate`` when a live account already has the email.
-    func insert(_ user: NewUser, audit: (@Sendable (User) -> AuditEntry)?) throws(KeyCatError) -> User
+    func insert(_ user: NewUser, audit: (@Sendable (User) -> AuditEntry)?) async throws(KeyCatError) -> User
 
     /// The account with `id`, withdrawn or not, or nil.
-    func find(_ id: UserID) throws(KeyCatError) -> User?
+    func find(_ id: UserID) async throws(KeyCatError) -> User?
 
     /// The live account with `email` (already case-folded) and its password hash, or nil.
-    func credentials(forEmail email: String) throws(KeyCatError) -> UserCredentials?
+    func credentials(forEmail email: String) async throws(KeyCatError) -> UserCredentials?
 
     /// Replaces the stored password hash (rehash on log-in, password change).
-    func updatePasswordHash(_ id: UserID, to hash: String, at: Date) throws(KeyCatError)
+    func updatePasswordHash(_ id: UserID, to hash: String, at: Date) async throws(KeyCatError)
 
     /// Writes a changed profile (nick, phone, birthday, image) of a live account.
     /// - Throws: ``KeyCatError/Code/notFound`` when the account is missing or withdrawn.
-    func updateProfile(_ user: User) throws(KeyCatError) -> User
+    func updateProfile(_ user: User) async throws(KeyCatError) -> User
 
     /// Marks a live account withdrawn at `at` and bumps its token version. Returns false when it
     /// was not live.
-    func withdraw(_ id: UserID, at: Date) throws(KeyCatError) -> Bool
+    func withdraw(_ id: UserID, at: Date) async throws(KeyCatError) -> Bool
 
     /// The account's current token version, withdrawn or not; nil when there is no such account.
-    func tokenVersion(of id: UserID) throws(KeyCatError) -> Int64?
+    func tokenVersion(of id: UserID) async throws(KeyCatError) -> Int64?
 
     /// Applies `change` to a live account at `at`, in one transaction with `audit` when given.
     /// Every change but ``AccessChange/reinstate`` bumps the token version; a suspension and a
@@ -33,10 +33,10 @@ public protocol UserRepository: Sendable {
     ///
     /// - Returns: the changed account, or nil when it is missing, withdrawn, or not in the state
     ///   the change needs (suspending a suspended account, reinstating one that is not).
-    func changeAccess(_ id: UserID, _ change: AccessChange, at: Date, audit: AuditEntry?) throws(KeyCatError) -> User?
+    func changeAccess(_ id: UserID, _ change: AccessChange, at: Date, audit: AuditEntry?) async throws(KeyCatError) -> User?
 
     /// Accounts in id order, after `after` (exclusive), at most `limit`.
-    func list(after: UserID?, limit: Int) throws(KeyCatError) -> [User]
+    func list(after: UserID?, limit: Int) async throws(KeyCatError) -> [User]
 }
 
 /// A change to who may use an account and how: what ``UserRepository/changeAccess(_:_:at:audit:)``

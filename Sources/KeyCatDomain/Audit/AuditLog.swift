@@ -4,14 +4,14 @@ import Foundation
 public protocol AuditLog: Sendable {
     /// Records `entry` and returns it with its id.
     @discardableResult
-    func record(_ entry: AuditEntry) throws(KeyCatError) -> AuditEntry
+    func record(_ entry: AuditEntry) async throws(KeyCatError) -> AuditEntry
 
     /// The newest entries first, at most `limit`.
-    func recent(limit: Int) throws(KeyCatError) -> [AuditEntry]
+    func recent(limit: Int) async throws(KeyCatError) -> [AuditEntry]
 
     /// The entries that match `filter`, newest first by `(at, id)`, strictly after `position`
     /// (a keyset walk), at most `limit`.
-    func entries(matching filter: AuditFilter, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [AuditEntry]
+    func entries(matching filter: AuditFilter, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [AuditEntry]
 }
 
 /// Which audit entries to list. Each field given narrows the list; all nil lists everything.
@@ -54,7 +54,7 @@ public struct AuditService: Sendable {
     ///   ``KeyCatError/Code/invalidCursor`` for a cursor of another filter;
     ///   ``KeyCatError/Code/validation`` for a filter field over 200 characters.
     public func list(_ filter: AuditFilter = AuditFilter(), limit: PageLimit = .default, cursor: String? = nil,
-                     by principal: Principal) throws(KeyCatError) -> Page<AuditEntry> {
+                     by principal: Principal) async throws(KeyCatError) -> Page<AuditEntry> {
         try principal.require(.admin, to: "read the audit log")
         for (field, value) in [("actor", filter.actor), ("action", filter.action), ("target", filter.target)] {
             if let value, value.isEmpty || value.count > 200 {
@@ -63,7 +63,7 @@ public struct AuditService: Sendable {
         }
         let query = filter.fingerprint
         let position = try paging.position(cursor, query: query)
-        let rows = try log.entries(matching: filter, after: position, limit: limit.value + 1)
+        let rows = try await log.entries(matching: filter, after: position, limit: limit.value + 1)
         return paging.page(rows, limit: limit, query: query, time: \.at, id: { $0.id ?? 0 })
     }
 }

@@ -71,17 +71,17 @@ public struct CartProductFacts: Sendable, Hashable {
 /// Where carts are kept. Implementations: `SQLiteCartRepository`, `InMemoryCartRepository`.
 public protocol CartRepository: Sendable {
     /// The buyer's lines, oldest first.
-    func entries(of userID: UserID) throws(KeyCatError) -> [CartEntry]
+    func entries(of userID: UserID) async throws(KeyCatError) -> [CartEntry]
     /// The buyer's lines with what they show of their products, oldest first, in one read.
-    func contents(of userID: UserID) throws(KeyCatError) -> [(entry: CartEntry, product: CartProductFacts?)]
+    func contents(of userID: UserID) async throws(KeyCatError) -> [(entry: CartEntry, product: CartProductFacts?)]
     /// Adds `quantity` to the line (creating it), capped at `cap`.
     ///
     /// - Throws: `validation` (`field` = `cart`) when a new line would exceed `maximumLines`.
-    func add(_ productID: ProductID, quantity: Int, cap: Int, for userID: UserID, maximumLines: Int, at now: Date) throws(KeyCatError) -> CartEntry
+    func add(_ productID: ProductID, quantity: Int, cap: Int, for userID: UserID, maximumLines: Int, at now: Date) async throws(KeyCatError) -> CartEntry
     /// Sets the line's quantity (creating it).
-    func set(_ productID: ProductID, quantity: Int, for userID: UserID, maximumLines: Int, at now: Date) throws(KeyCatError) -> CartEntry
+    func set(_ productID: ProductID, quantity: Int, for userID: UserID, maximumLines: Int, at now: Date) async throws(KeyCatError) -> CartEntry
     /// Removes a line; false when there was none.
     @discardableResult
-    func remove(_ productID: ProductID, for userID: UserID) throws(KeyCatError) -> Bool
-    func clear(_ userID: UserID) throws(KeyCatError)
+    func remove(_ productID: ProductID, for userID: UserID) async throws(KeyCatError) -> Bool
+    func clear(_ userID: UserID) async throws(KeyCatError)
 }

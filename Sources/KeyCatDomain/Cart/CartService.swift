@@ -19,40 +19,40 @@ public struct CartService: Sendable {
     /// - Throws: `validation` for a quantity outside 1–99 or a 51st line; `notFound` for a
     ///   product that does not exist or was deleted.
     @discardableResult
-    public func add(_ productID: ProductID, quantity: Int = 1, by principal: Principal) throws(KeyCatError) -> Cart {
+    public func add(_ productID: ProductID, quantity: Int = 1, by principal: Principal) async throws(KeyCatError) -> Cart {
         try checkQuantity(quantity)
-        try requireListed(productID)
-        _ = try carts.add(productID, quantity: quantity, cap: CartRules.quantityRange.upperBound,
-                          for: principal.userID, maximumLines: CartRules.maximumLines, at: clock.now())
-        return try cart(of: principal)
+        try await requireListed(productID)
+        _ = try await carts.add(productID, quantity: quantity, cap: CartRules.quantityRange.upperBound,
+                                for: principal.userID, maximumLines: CartRules.maximumLines, at: clock.now())
+        return try await cart(of: principal)
     }
 
     /// Sets a line's quantity (1–99), creating the line when needed.
     @discardableResult
-    public func set(_ productID: ProductID, quantity: Int, by principal: Principal) throws(KeyCatError) -> Cart {
+    public func set(_ productID: ProductID, quantity: Int, by principal: Principal) async throws(KeyCatError) -> Cart {
         try checkQuantity(quantity)
-        try requireListed(productID)
-        _ = try carts.set(productID, quantity: quantity, for: principal.userID,
-                          maximumLines: CartRules.maximumLines, at: clock.now())
-        return try cart(of: principal)
+        try await requireListed(productID)
+        _ = try await carts.set(productID, quantity: quantity, for: principal.userID,
+                                maximumLines: CartRules.maximumLines, at: clock.now())
+        return try await cart(of: principal)
     }
 
     /// Removes a line. Removing a line that is not there is not an error.
     @discardableResult
-    public func remove(_ productID: ProductID, by principal: Principal) throws(KeyCatError) -> Cart {
-        try carts.remove(productID, for: principal.userID)
-        return try cart(of: principal)
+    public func remove(_ productID: ProductID, by principal: Principal) async throws(KeyCatError) -> Cart {
+        try await carts.remove(productID, for: principal.userID)
+        return try await cart(of: principal)
     }
 
     /// Empties the cart.
-    public func clear(by principal: Principal) throws(KeyCatError) {
-        try carts.clear(principal.userID)
+    public func clear(by principal: Principal) async throws(KeyCatError) {
+        try await carts.clear(principal.userID)
     }
 
     /// The caller's cart with current prices, line totals, delivery fees and availability.
-    public func cart(of principal: Principal) throws(KeyCatError) -> Cart {
+    public func cart(of principal: Principal) async throws(KeyCatError) -> Cart {
         let now = clock.now()
-        let contents = try carts.contents(of: principal.userID)
+        let contents = try await carts.contents(of: principal.userID)
         // One pass: the totals add up as the lines are built (no filtered copies to sum).
         var lines: [CartLine] = []
         lines.reserveCapacity(contents.count)
@@ -82,8 +82,8 @@ public struct CartService: Sendable {
         }
     }
 
-    private func requireListed(_ productID: ProductID) throws(KeyCatError) {
-        guard let product = try products.find(productID), product.deletedAt == nil else {
+    private func requireListed(_ productID: ProductID) async throws(KeyCatError) {
+        guard let product = try await products.find(productID), product.deletedAt == nil else {
             throw KeyCatError.notFound("product", productID)
         }
     }

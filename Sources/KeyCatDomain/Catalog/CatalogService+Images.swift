@@ -25,11 +25,11 @@ extension CatalogService {
     ///   or deleted listing; `validation` (field `images`) for bytes that are not an image, are
     ///   too large, or would make a sixth image; `versionConflict` for a stale version.
     public func addImage(_ bytes: [UInt8], to id: ProductID, expectedVersion: Int? = nil, by principal: Principal)
-        throws(KeyCatError) -> Product
+        async throws(KeyCatError) -> Product
     {
         // The bytes' own rules first: what is not an image is refused whatever it was sent to.
         _ = try images.inspect(bytes)
-        let current = try product(id)
+        let current = try await product(id)
         try authorizeChange(of: current, by: principal)
         let expected = expectedVersion ?? current.version
         guard expected == current.version else {
@@ -41,8 +41,8 @@ extension CatalogService {
         }
         let image = try images.store(bytes)
         let now = clock.now()
-        return try products.setImages(current.images + [image], of: id, expectedVersion: expected, at: now,
-                                      audit: auditEntry(principal, "product.image.add", id, image.fileName, now))
+        return try await products.setImages(current.images + [image], of: id, expectedVersion: expected, at: now,
+                                            audit: auditEntry(principal, "product.image.add", id, image.fileName, now))
     }
 }
 

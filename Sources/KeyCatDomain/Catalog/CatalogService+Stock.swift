@@ -10,13 +10,13 @@ extension CatalogService {
     /// - Throws: `notOwner` unless the caller is its seller or an admin; `notFound` for a missing
     ///   or deleted listing; `validation` for a zero change, a missing reason (field `reason`) or
     ///   a stock that would leave 0–1,000,000 (field `by`).
-    public func adjustStock(_ id: ProductID, by adjustment: StockAdjustment, by principal: Principal) throws(KeyCatError) -> Product {
+    public func adjustStock(_ id: ProductID, by adjustment: StockAdjustment, by principal: Principal) async throws(KeyCatError) -> Product {
         let adjustment = try adjustment.validated()
-        let current = try product(id)
+        let current = try await product(id)
         try authorizeChange(of: current, by: principal)
         let now = clock.now()
         let signed = adjustment.change > 0 ? "+\(adjustment.change)" : "\(adjustment.change)"
-        return try products.adjustStock(id, by: adjustment, at: now, audit: AuditEntry(
+        return try await products.adjustStock(id, by: adjustment, at: now, audit: AuditEntry(
             actor: principal.auditActor, action: "product.adjust_stock", target: "product:\(id)",
             detail: "\(signed): \(adjustment.reason)", at: now))
     }
@@ -27,12 +27,12 @@ extension CatalogService {
     /// - Throws: `notOwner` unless the caller is its seller or an admin; `notFound` for a listing
     ///   that never existed; `invalidCursor`.
     public func stockHistory(_ id: ProductID, limit: PageLimit = .default, cursor: String? = nil,
-                             by principal: Principal) throws(KeyCatError) -> Page<StockMovement> {
-        guard let current = try products.find(id) else { throw KeyCatError.notFound("product", id) }
+                             by principal: Principal) async throws(KeyCatError) -> Page<StockMovement> {
+        guard let current = try await products.find(id) else { throw KeyCatError.notFound("product", id) }
         try authorizeChange(of: current, by: principal)
         let query = "stock_movements|\(id)"
         let after = try cursor.map { cursor throws(KeyCatError) in try cursors.decode(cursor, query: query).id }
-        var items = try products.stockMovements(of: id, after: after, limit: limit.value + 1)
+        var items = try await products.stockMovements(of: id, after: after, limit: limit.value + 1)
         var nextCursor: String?
         if items.count > limit.value {
             items.removeLast()

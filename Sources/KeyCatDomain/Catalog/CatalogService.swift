@@ -37,7 +37,7 @@ public struct CatalogService: Sendable {
     ///   `notFound` when `sellerID` is not an active seller, `validation` naming the field.
     public func create(
         _ draft: ProductDraft, for sellerID: UserID, images imageData: [[UInt8]] = [], by principal: Principal
-    ) throws(KeyCatError) -> Product {
+    ) async throws(KeyCatError) -> Product {
         switch principal.role {
         case .buyer:
             throw KeyCatError(.forbidden, "only approved sellers may list products")
@@ -52,19 +52,19 @@ public struct CatalogService: Sendable {
             throw .validation("images", "a product has at most \(ImageRules.maximumPerProduct) images")
         }
         for bytes in imageData { _ = try images.inspect(bytes) }
-        guard try products.isActiveSeller(sellerID) else {
+        guard try await products.isActiveSeller(sellerID) else {
             throw KeyCatError.notFound("seller", sellerID)
         }
         var stored: [ProductImage] = []
         for bytes in imageData { stored.append(try images.store(bytes)) }
-        return try products.insert(
+        return try await products.insert(
             draft, sellerID: sellerID, images: stored, at: now,
             audit: auditEntry(principal, "product.create", nil, draft.title, now))
     }
 
     /// The listing with `id`, as a buyer sees it: a deleted listing is `notFound`.
-    public func product(_ id: ProductID) throws(KeyCatError) -> Product {
-        guard let product = try products.find(id), product.deletedAt == nil else {
+    public func product(_ id: ProductID) async throws(KeyCatError) -> Product {
+        guard let product = try await products.find(id), product.deletedAt == nil else {
             throw KeyCatError.notFound("product", id)
         }
         return product
@@ -75,9 +75,9 @@ public struct CatalogService: Sendable {
     ///
     /// - Throws: `notOwner` unless the caller is its seller or an admin; `versionConflict` when
     ///   the listing changed since `changes.expectedVersion`; `validation` naming the field.
-    public func update(_ id: ProductID, _ changes: ProductChanges, by principal: Principal) throws(KeyCatError) -> Product {
+    public func update(_ id: ProductID, _ changes: ProductChanges, by principal: Principal) async throws(KeyCatError) -> Product {
         try changes.validateFields()
-        let current = try product(id)
+        let current = try await product(id)
         try authorizeChange(of: current, by: principal)
         let now = clock.now()
         let expected = changes.expectedVersion ?? current.version
@@ -93,32 +93,32 @@ public struct CatalogService: Sendable {
             audit = AuditEntry(actor: principal.auditActor, action: "product.update", target: "product:\(id)",
                                detail: "stock \(current.stock) → \(updated.stock)", at: now)
         }
-        return try products.update(updated, expectedVersion: expected, at: now, audit: audit)
+        return try await products.update(updated, expectedVersion: expected, at: now, audit: audit)
     }
 
     /// Soft-deletes a listing.
     ///
     /// - Throws: `notOwner` unless the caller is its seller or an admin; `notFound` if gone.
-    public func delete(_ id: ProductID, by principal: Principal) throws(KeyCatError) {
-        let current = try product(id)
+    public func delete(_ id: ProductID, by principal: Principal) async throws(KeyCatError) {
+        let current = try await product(id)
         try authorizeChange(of: current, by: principal)
         let now = clock.now()
-        try products.delete(id, at: now, audit: auditEntry(principal, "product.delete", id, current.title, now))
+        try await products.delete(id, at: now, audit: auditEntry(principal, "product.delete", id, current.title, now))
     }
 
     /// One page of listings.
     ///
     /// - Throws: `invalidCursor` for a cursor that was tampered with or made for other filters or
     ///   another sort; `validation` for bad price bounds.
-    public func list(_ request: ProductListRequest) throws(KeyCatError) -> Page<Product> {
+    public func list(_ request: ProductListRequest) async throws(KeyCatError) -> Page<Product> {
         try request.filter.validate()
         let query = Self.cursorQuery(request)
         let position = try request.cursor.map { cursor throws(KeyCatError) in
             try cursors.decode(cursor, query: query)
         }
-        try sweepIfDue()
+        try await sweepIfDue()
         let limit = request.limit.value
-        var items = try products.list(request.filter, sort: request.sort, after: position, limit: limit + 1)
+        var items = try await products.list(request.filter, sort: request.sort, after: position, limit: limit + 1)
         var nextCursor: String?
         if items.count > limit {
             items.removeLast()
@@ -142,15 +142,15 @@ public struct CatalogService: Sendable {
 
     /// Ends lapsed discounts now, whatever the schedule; returns how many listings changed.
     @discardableResult
-    public func sweepLapsedDiscounts() throws(KeyCatError) -> Int {
+    public func sweepLapsedDiscounts() async throws(KeyCatError) -> Int {
         let now = clock.now()
-        let (changed, nextEnd) = try products.sweepLapsedDiscounts(at: now)
+        let (changed, nextEnd) = try await products.sweepLapsedDiscounts(at: now)
         sweep.swept(at: now, nextEnd: nextEnd)
         return changed
     }
 
-    private func sweepIfDue() throws(KeyCatError) {
-        if sweepsLapsedDiscounts && sweep.isDue(at: clock.now()) { try sweepLapsedDiscounts() }
+    private func sweepIfDue() async throws(KeyCatError) {
+        if sweepsLapsedDiscounts && sweep.isDue(at: clock.now()) { try await sweepLapsedDiscounts() }
     }
 
     func authorizeChange(of product: Product, by principal: Principal) throws(KeyCatError) {

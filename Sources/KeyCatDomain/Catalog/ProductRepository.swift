@@ -6,60 +6,60 @@ public protocol ProductRepository: Sendable {
     /// Stores a new listing, with its audit entry (if any) in the same transaction.
     func insert(
         _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, audit: AuditEntry?
-    ) throws(KeyCatError) -> Product
+    ) async throws(KeyCatError) -> Product
 
     /// The listing with `id`, deleted or not; nil when there is none.
-    func find(_ id: ProductID) throws(KeyCatError) -> Product?
+    func find(_ id: ProductID) async throws(KeyCatError) -> Product?
 
     /// The listings with these ids that exist, deleted or not, in one read (for carts and
     /// checkouts, which would otherwise read one product per line).
-    func find(_ ids: [ProductID]) throws(KeyCatError) -> [ProductID: Product]
+    func find(_ ids: [ProductID]) async throws(KeyCatError) -> [ProductID: Product]
 
     /// Replaces a listing's fields if its stored version is still `expectedVersion`, bumping the
     /// version.
     ///
     /// - Throws: `versionConflict` when the version moved on, `notFound` when it is gone.
-    func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product
+    func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) async throws(KeyCatError) -> Product
 
     /// Moves a live listing's stock by `adjustment.change` with an `adjustment` movement in the
     /// ledger naming `audit.actor` and the reason, and the audit entry, all in one transaction.
     ///
     /// - Throws: `notFound` when the listing is missing or deleted; `validation` (field `by`)
     ///   when the stock would leave 0–1,000,000.
-    func adjustStock(_ id: ProductID, by adjustment: StockAdjustment, at now: Date, audit: AuditEntry) throws(KeyCatError) -> Product
+    func adjustStock(_ id: ProductID, by adjustment: StockAdjustment, at now: Date, audit: AuditEntry) async throws(KeyCatError) -> Product
 
     /// Up to `limit` of a listing's ledger movements, oldest first, strictly after the movement
     /// with id `after` (deleted listings included: their history stays).
-    func stockMovements(of id: ProductID, after: Int64?, limit: Int) throws(KeyCatError) -> [StockMovement]
+    func stockMovements(of id: ProductID, after: Int64?, limit: Int) async throws(KeyCatError) -> [StockMovement]
 
     /// Replaces a live listing's images if its stored version is still `expectedVersion`,
     /// bumping the version, with its audit entry (if any) in the same transaction.
     ///
     /// - Throws: `versionConflict` when the version moved on, `notFound` when it is gone.
     func setImages(_ images: [ProductImage], of id: ProductID, expectedVersion: Int, at now: Date, audit: AuditEntry?)
-        throws(KeyCatError) -> Product
+        async throws(KeyCatError) -> Product
 
     /// Soft-deletes a listing: it leaves every list and can no longer be bought.
-    func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError)
+    func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) async throws(KeyCatError)
 
     /// Up to `limit` visible listings matching `filter` in `sort` order, strictly after `position`.
-    func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Product]
+    func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Product]
 
     /// Whether `sellerID` is an active, approved seller.
-    func isActiveSeller(_ sellerID: UserID) throws(KeyCatError) -> Bool
+    func isActiveSeller(_ sellerID: UserID) async throws(KeyCatError) -> Bool
 
     /// Ends lapsed discounts: every listing whose discount ended at or before `now` goes back to
     /// its regular price, so the stored price sorts right.
     ///
     /// - Returns: the number of listings changed and when the next discount ends, if any does.
-    func sweepLapsedDiscounts(at now: Date) throws(KeyCatError) -> (changed: Int, nextEnd: Date?)
+    func sweepLapsedDiscounts(at now: Date) async throws(KeyCatError) -> (changed: Int, nextEnd: Date?)
 }
 
 extension ProductRepository {
     /// One lookup per id: for repositories without a batch read.
-    public func find(_ ids: [ProductID]) throws(KeyCatError) -> [ProductID: Product] {
+    public func find(_ ids: [ProductID]) async throws(KeyCatError) -> [ProductID: Product] {
         var found: [ProductID: Product] = [:]
-        for id in ids { if let product = try find(id) { found[id] = product } }
+        for id in ids { if let product = try await find(id) { found[id] = product } }
         return found
     }
 }

@@ -3,18 +3,18 @@ import Foundation
 /// Where users' address books are kept.
 public protocol AddressRepository: Sendable {
     /// The user's addresses, the default first, then newest first.
-    func addresses(of user: UserID) throws(KeyCatError) -> [SavedAddress]
-    func find(_ id: AddressID) throws(KeyCatError) -> SavedAddress?
+    func addresses(of user: UserID) async throws(KeyCatError) -> [SavedAddress]
+    func find(_ id: AddressID) async throws(KeyCatError) -> SavedAddress?
     /// Adds an address; it becomes the default when `makeDefault` or when it is the user's first.
     ///
     /// - Throws: `limitReached` when the user already keeps `limit`: the request is good, the
     ///   book is full (409, like other state a request cannot change).
-    func add(_ address: DeliveryAddress, for user: UserID, makeDefault: Bool, limit: Int, at now: Date) throws(KeyCatError) -> SavedAddress
+    func add(_ address: DeliveryAddress, for user: UserID, makeDefault: Bool, limit: Int, at now: Date) async throws(KeyCatError) -> SavedAddress
     /// Replaces an address of `user` (nil: no such address of theirs). `isDefault` true makes it
     /// the default in the same transaction; false clears it; nil leaves it.
-    func update(_ id: AddressID, of user: UserID, to address: DeliveryAddress, isDefault: Bool?, at now: Date) throws(KeyCatError) -> SavedAddress?
+    func update(_ id: AddressID, of user: UserID, to address: DeliveryAddress, isDefault: Bool?, at now: Date) async throws(KeyCatError) -> SavedAddress?
     /// Deletes an address of `user`. Orders keep their own copies, so nothing else changes.
-    func delete(_ id: AddressID, of user: UserID) throws(KeyCatError) -> Bool
+    func delete(_ id: AddressID, of user: UserID) async throws(KeyCatError) -> Bool
 }
 
 /// A move of one shipment, with everything that must commit with it.
@@ -64,19 +64,19 @@ public struct SellerOrder: Sendable {
 
 /// Shipments, the sellers' view of orders, line refunds and the anonymising of addresses.
 public protocol FulfilmentRepository: Sendable {
-    func shipment(_ id: ShipmentID) throws(KeyCatError) -> Shipment?
+    func shipment(_ id: ShipmentID) async throws(KeyCatError) -> Shipment?
 
     /// Moves a shipment if it is still in `move.from` and its order still holds a payment with
     /// no refund pending, then sets the order's status from its shipments (``Fulfilment``), all
     /// in one transaction.
     ///
     /// - Returns: whether this call moved it (false: it or its order moved first).
-    func apply(_ move: ShipmentMove, at now: Date) throws(KeyCatError) -> Bool
+    func apply(_ move: ShipmentMove, at now: Date) async throws(KeyCatError) -> Bool
 
     /// Paid orders (and later) holding `seller`'s lines, newest first, strictly after `position`
     /// (creation time in milliseconds, order id), optionally only those whose shipment is in
     /// `status`.
-    func sellerOrders(_ seller: UserID, status: ShipmentStatus?, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [SellerOrder]
+    func sellerOrders(_ seller: UserID, status: ShipmentStatus?, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [SellerOrder]
 
     /// Starts a refund of some lines of one shipment, as ``OrderRepository/beginRefund`` does for
     /// the balance: in one transaction, checks the order is still `expectedStatus`, no refund is
@@ -85,11 +85,11 @@ public protocol FulfilmentRepository: Sendable {
     /// it has not shipped). Completing it (``OrderRepository/completeRefund``) marks the lines
     /// refunded, gives their units back when `restock`, and cancels a shipment left empty.
     func beginLineRefund(orderID: OrderID, expectedStatus: OrderStatus, shipmentID: ShipmentID, lines: [Int], amount: Money?, reason: String,
-                         restock: Bool, requestKey: String?, requestFingerprint: String?, at now: Date) throws(KeyCatError) -> Refund
+                         restock: Bool, requestKey: String?, requestFingerprint: String?, at now: Date) async throws(KeyCatError) -> Refund
 
     /// Blanks the shipping addresses of orders whose last shipment was delivered (or which
     /// closed) before `cutoff`, keeping the postcode's district; at most `limit`.
     ///
     /// - Returns: how many it anonymised.
-    func anonymiseAddresses(closedBefore cutoff: Date, limit: Int, at now: Date) throws(KeyCatError) -> Int
+    func anonymiseAddresses(closedBefore cutoff: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int
 }

@@ -22,20 +22,20 @@ extension CheckoutService {
     ///   payment of another order.
     public func confirm(_ orderID: OrderID, impUID: String, idempotencyKey: String? = nil, by principal: Principal) async throws(KeyCatError) -> Order {
         try await onStorage { () async throws(KeyCatError) -> Order in
-            guard let order = try orders.find(orderID) else { throw KeyCatError.notFound("order", orderID) }
+            guard let order = try await orders.find(orderID) else { throw KeyCatError.notFound("order", orderID) }
             try principal.requireOwnerOrAdmin(order.buyerID, of: "order")
             return try await idempotency.run(scope: "confirm:\(principal.userID)", key: idempotencyKey,
                                              fingerprint: "\(orderID)|\(impUID)") { () async throws(KeyCatError) -> Order in
                 // With a key the order is read again: while this call waited for the key, another
                 // may have moved it. Without one nothing ran in between.
-                let current = idempotencyKey == nil ? order : try settlement.reload(orderID)
+                let current = await idempotencyKey == nil ? order : try settlement.reload(orderID)
                 if current.impUID == impUID { return current }
                 let payment: GatewayPayment
                 do throws(KeyCatError) {
                     payment = try await gateway.payment(impUID: impUID)
                 } catch {
                     if error.code == .gatewayTimeout, current.status == .awaitingPayment {
-                        try orders.setOutcomeUnknown(orderID, true)
+                        try await orders.setOutcomeUnknown(orderID, true)
                     }
                     throw error
                 }
@@ -74,16 +74,16 @@ extension CheckoutService {
     ///   handled.
     public func handleWebhook(id: String, impUID: String, merchantUID: String) async throws(KeyCatError) -> WebhookOutcome {
         try await onStorage { () async throws(KeyCatError) -> WebhookOutcome in
-            guard try !webhookEvents.isRecorded(id) else { return .duplicate }
+            guard try await !webhookEvents.isRecorded(id) else { return .duplicate }
             let outcome: WebhookOutcome
-            if let order = try orders.find(merchantUID: merchantUID) {
+            if let order = try await orders.find(merchantUID: merchantUID) {
                 let payment = try await gateway.payment(impUID: impUID)
                 outcome = payment.merchantUID == order.merchantUID
                     ? .settled(try await settlement.settle(order, with: payment, via: "webhook")) : .unknownOrder
             } else {
                 outcome = .unknownOrder
             }
-            _ = try webhookEvents.recordFirstDelivery(of: id, at: clock.now())
+            _ = try await webhookEvents.recordFirstDelivery(of: id, at: clock.now())
             return outcome
         }
     }

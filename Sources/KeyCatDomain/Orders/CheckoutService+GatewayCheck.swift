@@ -16,7 +16,7 @@ extension CheckoutService {
         let matcher = GatewayMatcher(orders: orders)
         var checkedOrders: Set<OrderID> = []
         for payment in listed where payment.status == .paid && payment.cancellableAmount > .zero {
-            switch try matcher.match(payment) {
+            switch try await matcher.match(payment) {
             case let .accounted(order):
                 checkedOrders.insert(order.id)
                 if let problem = Self.refundMismatch(order, payment) { report.problems.append(problem) }
@@ -30,7 +30,7 @@ extension CheckoutService {
             }
         }
         let byImpUID = Dictionary(listed.map { ($0.impUID, $0) }, uniquingKeysWith: { first, _ in first })
-        for order in try ordersHoldingPayments(createdIn: window) where !checkedOrders.contains(order.id) {
+        for order in try await ordersHoldingPayments(createdIn: window) where !checkedOrders.contains(order.id) {
             report.ordersChecked += 1
             guard let impUID = order.impUID else { continue }
             let payment: GatewayPayment
@@ -66,13 +66,13 @@ extension CheckoutService {
 
     /// Orders created in `window` that hold or held a payment (paid, shipped, delivered,
     /// refunded in part or in full, or cancelled after payment), newest first per status.
-    private func ordersHoldingPayments(createdIn window: DateInterval) throws(KeyCatError) -> [Order] {
+    private func ordersHoldingPayments(createdIn window: DateInterval) async throws(KeyCatError) -> [Order] {
         var found: [Order] = []
         let statuses: [OrderStatus] = [.paid, .shipped, .delivered, .partiallyRefunded, .refunded, .cancelled]
         for status in statuses {
             var position: CursorPosition?
             walk: while true {
-                let page = try orders.list(OrderFilter(status: status), after: position, limit: 100)
+                let page = try await orders.list(OrderFilter(status: status), after: position, limit: 100)
                 for order in page {
                     if order.createdAt < window.start { break walk }
                     if order.createdAt <= window.end, order.impUID != nil { found.append(order) }

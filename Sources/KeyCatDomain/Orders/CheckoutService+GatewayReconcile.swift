@@ -49,7 +49,7 @@ extension CheckoutService {
             guard payment.cancellableAmount > .zero else { continue }
             report.gatewayPaymentsChecked += 1
             do throws(KeyCatError) {
-                switch try matcher.match(payment) {
+                switch try await matcher.match(payment) {
                 case .accounted, .beingVoided:
                     continue
                 case let .awaiting(order):
@@ -80,7 +80,7 @@ extension CheckoutService {
         if let orderID = orphan.orderID {
             let record = OrderPayment(impUID: payment.impUID, orderID: orderID, merchantUID: payment.merchantUID,
                                       amount: payment.amount, status: .voiding, createdAt: clock.now())
-            guard (try? orders.recordVoiding(record)) != nil else { return false }
+            guard await (try? orders.recordVoiding(record)) != nil else { return false }
             var voiding = record
             voiding.amount = payment.cancellableAmount
             return await settlement.void(voiding, detail: detail)
@@ -94,7 +94,7 @@ extension CheckoutService {
         } catch {
             return false
         }
-        _ = try? auditLog?.record(AuditEntry(
+        _ = try? await auditLog?.record(AuditEntry(
             actor: actor, action: "payment.void_orphan", target: "pg:\(payment.impUID)",
             detail: "cancelled \(orphan.amount) at the PG (merchant_uid \(payment.merchantUID)): no order in KeyCat",
             at: clock.now()))

@@ -74,7 +74,7 @@ extension CheckoutService {
         try await onStorage { () async throws(KeyCatError) -> ReconcileReport in
             var report = ReconcileReport()
             let now = clock.now()
-            let open = try orders.ordersToReconcile(at: now, limit: limit)
+            let open = try await orders.ordersToReconcile(at: now, limit: limit)
             for (index, order) in open.enumerated() {
                 defer { progress(ReconcileProgress(stage: .orders, done: index + 1, total: open.count)) }
                 let payment: GatewayPayment?
@@ -105,43 +105,43 @@ extension CheckoutService {
                         var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .expired)
                         move.onlyIfExpiredBy = now
                         move.returnsStock = true
-                        if try orders.apply(move, at: now) != nil { report.expired += 1 }
+                        if try await orders.apply(move, at: now) != nil { report.expired += 1 }
                     } else {
-                        try orders.setOutcomeUnknown(order.id, false)
+                        try await orders.setOutcomeUnknown(order.id, false)
                     }
                 } catch {
                     report.unresolved += 1
                 }
             }
             await reconcileGatewaySide(options, into: &report, progress: progress)
-            let toVoid = try orders.paymentsToVoid(limit: limit)
+            let toVoid = try await orders.paymentsToVoid(limit: limit)
             for (index, payment) in toVoid.enumerated() {
                 await settlement.void(payment, detail: "settled by reconciliation")
                 progress(ReconcileProgress(stage: .voids, done: index + 1, total: toVoid.count))
             }
             // One read to count what is left, not one per payment.
             if !toVoid.isEmpty {
-                let left = Set(try orders.paymentsToVoid(limit: limit).map(\.impUID))
+                let left = await Set(try orders.paymentsToVoid(limit: limit).map(\.impUID))
                 report.paymentsVoided += toVoid.filter { !left.contains($0.impUID) }.count
             }
-            let refunds = try orders.pendingRefunds(limit: limit)
+            let refunds = try await orders.pendingRefunds(limit: limit)
             for (index, refund) in refunds.enumerated() {
                 defer { progress(ReconcileProgress(stage: .refunds, done: index + 1, total: refunds.count)) }
-                guard let order = try orders.find(refund.orderID), let impUID = order.impUID else { continue }
+                guard let order = try await orders.find(refund.orderID), let impUID = order.impUID else { continue }
                 do throws(KeyCatError) {
                     _ = try await settlement.sendRefund(refund, impUID: impUID)
-                    _ = try orders.completeRefund(refund, audit: AuditEntry(
+                    _ = try await orders.completeRefund(refund, audit: AuditEntry(
                         actor: "system", action: "order.refund", target: "order:\(order.id)",
                         detail: "refund \(refund.id) of \(refund.amount) completed by reconciliation", at: clock.now()), at: clock.now())
                     report.refundsSettled += 1
                 } catch where error.code == .gatewayTimeout || error.code == .gatewayUnavailable || error.code == .rateLimited {
                     report.unresolved += 1
                 } catch {
-                    try orders.failRefund(refund, at: clock.now())
+                    try await orders.failRefund(refund, at: clock.now())
                     report.refundsSettled += 1
                 }
             }
-            report.idempotencyKeysSwept = sweepIdempotencyKeys(at: clock.now())
+            report.idempotencyKeysSwept = await sweepIdempotencyKeys(at: clock.now())
             return report
         }
     }
@@ -154,10 +154,10 @@ extension CheckoutService {
 
     /// Deletes expired idempotency keys in short, bounded transactions. A busy file stops the
     /// sweep (what is left waits for the next run); it never fails the reconciliation.
-    func sweepIdempotencyKeys(at now: Date) -> Int {
+    func sweepIdempotencyKeys(at now: Date) async -> Int {
         var swept = 0
         for _ in 0..<Self.idempotencySweepBatches {
-            guard let batch = try? idempotency.store.sweepExpired(before: now, limit: Self.idempotencySweepBatch) else { break }
+            guard let batch = try? await idempotency.store.sweepExpired(before: now, limit: Self.idempotencySweepBatch) else { break }
             swept += batch
             if batch < Self.idempotencySweepBatch { break }
         }

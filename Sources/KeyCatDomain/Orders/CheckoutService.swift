@@ -62,22 +62,22 @@ public struct CheckoutService: Sendable, WaitsForStorage {
     public func checkout(_ request: CheckoutRequest, by principal: Principal) async throws(KeyCatError) -> Order {
         try await onStorage { () async throws(KeyCatError) -> Order in
             try principal.require(.buyer, .seller, to: "check out")
-            let items = try resolveItems(request.source, for: principal.userID)
+            let items = try await resolveItems(request.source, for: principal.userID)
             let fingerprint = items.map { "\($0.productID)x\($0.quantity)" }.joined(separator: ",")
             return try await idempotency.run(scope: "checkout:\(principal.userID)", key: request.idempotencyKey,
                                              fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
                 // The key is kept on the order it made: a retry whose first answer was never stored
                 // (the process died, the disk filled) finds that order instead of making another.
                 // Only within the key's retention: past it the key is new again, as its stored answer is.
-                if let key = request.idempotencyKey, let made = try orders.find(buyer: principal.userID, requestKey: key),
+                if let key = request.idempotencyKey, let made = try await orders.find(buyer: principal.userID, requestKey: key),
                    clock.now().timeIntervalSince(made.createdAt) < idempotency.retention {
                     guard Self.fingerprint(of: made) == fingerprint else {
                         throw KeyCatError(.idempotencyKeyReused, "this Idempotency-Key was used for another checkout")
                     }
                     return made
                 }
-                let destination = try addresses?.resolve(request.destination, for: principal.userID)
-                try checkoutLimiter.take(for: principal.userID)
+                let destination = try await addresses?.resolve(request.destination, for: principal.userID)
+                try await checkoutLimiter.take(for: principal.userID)
                 return try await placeOrder(items, for: principal.userID, shippingAddress: destination ?? request.inlineAddress,
                                             requestKey: request.idempotencyKey)
             }
@@ -96,7 +96,7 @@ public struct CheckoutService: Sendable, WaitsForStorage {
                             requestKey: String?) async throws(KeyCatError) -> Order {
         let now = clock.now()
         var lines: [OrderLine] = []
-        let found = try products.find(items.map(\.productID))
+        let found = try await products.find(items.map(\.productID))
         for item in items {
             guard let product = found[item.productID], product.deletedAt == nil else {
                 throw KeyCatError.notFound("product", item.productID)
@@ -121,7 +121,7 @@ public struct CheckoutService: Sendable, WaitsForStorage {
                 StockHoldLimits(maximumOpenOrders: $0.maximumOpenOrders, maximumUnitsPerProduct: $0.maximumUnitsPerProduct)
             })
         newOrder.shippingAddress = shippingAddress
-        let order = try orders.create(newOrder, at: now)
+        let order = try await orders.create(newOrder, at: now)
         do throws(KeyCatError) {
             try await gateway.prepare(merchantUID: order.merchantUID, amount: order.amount)
         } catch {
@@ -129,17 +129,17 @@ public struct CheckoutService: Sendable, WaitsForStorage {
             var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .cancelled)
             move.returnsStock = true
             move.releasesRequestKey = true
-            _ = try? orders.apply(move, at: clock.now())
+            _ = try? await orders.apply(move, at: clock.now())
             throw error
         }
         return order
     }
 
     /// The cart's lines or the given ones, merged by product and checked.
-    private func resolveItems(_ source: CheckoutRequest.Source, for buyerID: UserID) throws(KeyCatError) -> [CheckoutItem] {
+    private func resolveItems(_ source: CheckoutRequest.Source, for buyerID: UserID) async throws(KeyCatError) -> [CheckoutItem] {
         let raw: [CheckoutItem]
         switch source {
-        case .cart: raw = try carts.entries(of: buyerID).map { CheckoutItem(productID: $0.productID, quantity: $0.quantity) }
+        case .cart: raw = try await carts.entries(of: buyerID).map { CheckoutItem(productID: $0.productID, quantity: $0.quantity) }
         case let .items(items): raw = items
         }
         guard !raw.isEmpty else { throw KeyCatError.validation("items", "there is nothing to check out") }

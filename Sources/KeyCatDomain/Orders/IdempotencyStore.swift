@@ -18,16 +18,16 @@ public protocol IdempotencyStore: Sendable {
     /// - Throws: `idempotencyKeyReused` when the key was used with another fingerprint;
     ///   `requestInProgress` while the first request runs.
     func claim(scope: String, key: String, fingerprint: String, at now: Date, retention: TimeInterval,
-               lease: TimeInterval) throws(KeyCatError) -> IdempotencyClaim
+               lease: TimeInterval) async throws(KeyCatError) -> IdempotencyClaim
     /// Stores the first answer of the claim made at `claimedAt` — and nothing if that claim was
     /// abandoned and taken over since (the new claimant's answer is the one that counts).
-    func complete(scope: String, key: String, response: Data, claimedAt: Date) throws(KeyCatError)
+    func complete(scope: String, key: String, response: Data, claimedAt: Date) async throws(KeyCatError)
     /// Deletes keys whose retention ended by `now`, oldest first, at most `limit` of them, and
     /// returns how many. Kept off the claim path: reconciliation calls it in bounded batches.
-    func sweepExpired(before now: Date, limit: Int) throws(KeyCatError) -> Int
+    func sweepExpired(before now: Date, limit: Int) async throws(KeyCatError) -> Int
     /// Forgets the claim made at `claimedAt`, whose request failed without doing anything, so a
     /// retry runs again. A claim taken over since is left alone.
-    func release(scope: String, key: String, claimedAt: Date) throws(KeyCatError)
+    func release(scope: String, key: String, claimedAt: Date) async throws(KeyCatError)
 }
 
 /// Runs requests at most once per idempotency key and replays their first answer.
@@ -60,8 +60,8 @@ struct IdempotentRunner: Sendable {
             throw KeyCatError.validation("idempotency_key", "an idempotency key has 1–255 bytes")
         }
         let claimedAt = clock.now()
-        switch try store.claim(scope: scope, key: key, fingerprint: fingerprint, at: claimedAt,
-                               retention: retention, lease: lease) {
+        switch try await store.claim(scope: scope, key: key, fingerprint: fingerprint, at: claimedAt,
+                                     retention: retention, lease: lease) {
         case let .replay(data):
             if let failure = try? JSONDecoder().decode(StoredFailure.self, from: data),
                let code = KeyCatError.Code(rawValue: failure.failure) {
@@ -73,14 +73,14 @@ struct IdempotentRunner: Sendable {
         case .claimed:
             let answer: Answer
             do { answer = try await body() } catch {
-                try? store.release(scope: scope, key: key, claimedAt: claimedAt)
+                try? await store.release(scope: scope, key: key, claimedAt: claimedAt)
                 throw error
             }
             let data: Data
             do { data = try JSONEncoder().encode(answer) } catch {
                 throw KeyCatError(.internalError, "an answer could not be stored: \(error)")
             }
-            try store.complete(scope: scope, key: key, response: data, claimedAt: claimedAt)
+            try await store.complete(scope: scope, key: key, response: data, claimedAt: claimedAt)
             return answer
         }
     }

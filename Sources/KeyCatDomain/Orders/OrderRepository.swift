@@ -92,42 +92,42 @@ public protocol OrderRepository: Sendable {
     /// - Throws: `outOfStock` naming the product (`product_id`, `title`) and what is left
     ///   (`available`); `reservationLimit` over the hold limits; `duplicate` for a merchant UID
     ///   in use.
-    func create(_ order: NewOrder, at now: Date) throws(KeyCatError) -> Order
+    func create(_ order: NewOrder, at now: Date) async throws(KeyCatError) -> Order
 
-    func find(_ id: OrderID) throws(KeyCatError) -> Order?
-    func find(merchantUID: String) throws(KeyCatError) -> Order?
+    func find(_ id: OrderID) async throws(KeyCatError) -> Order?
+    func find(merchantUID: String) async throws(KeyCatError) -> Order?
     /// The order `buyer` made with checkout key `requestKey`, if any.
-    func find(buyer: UserID, requestKey: String) throws(KeyCatError) -> Order?
+    func find(buyer: UserID, requestKey: String) async throws(KeyCatError) -> Order?
 
     /// Up to `limit` orders matching `filter`, newest first, strictly after `position`
     /// (sort key: creation time in milliseconds).
-    func list(_ filter: OrderFilter, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Order]
+    func list(_ filter: OrderFilter, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Order]
 
     /// Applies `transition` if the order is still in `transition.from`.
     ///
     /// - Returns: the order as this call's move left it, read in the move's own transaction; nil
     ///   when the order was no longer in `transition.from` (someone else moved it first).
-    func apply(_ transition: OrderTransition, at now: Date) throws(KeyCatError) -> Order?
+    func apply(_ transition: OrderTransition, at now: Date) async throws(KeyCatError) -> Order?
 
     /// Marks (or unmarks) an order whose PG answer was lost, so reconciliation settles it.
-    func setOutcomeUnknown(_ id: OrderID, _ unknown: Bool) throws(KeyCatError)
+    func setOutcomeUnknown(_ id: OrderID, _ unknown: Bool) async throws(KeyCatError)
 
     /// Orders reconciliation must settle: awaiting payment and expired by `now`, or awaiting
     /// with an unknown PG outcome. Oldest first, at most `limit`.
-    func ordersToReconcile(at now: Date, limit: Int) throws(KeyCatError) -> [Order]
+    func ordersToReconcile(at now: Date, limit: Int) async throws(KeyCatError) -> [Order]
 
     /// Records a payment that pays for nothing (status `voiding`) so it is cancelled at the PG;
     /// harmless when it is already recorded.
-    func recordVoiding(_ payment: OrderPayment) throws(KeyCatError)
+    func recordVoiding(_ payment: OrderPayment) async throws(KeyCatError)
     /// Marks a `voiding` payment `voided`, with its audit entry.
-    func markVoided(impUID: String, audit: AuditEntry?) throws(KeyCatError)
+    func markVoided(impUID: String, audit: AuditEntry?) async throws(KeyCatError)
     /// Payments still `voiding`.
-    func paymentsToVoid(limit: Int) throws(KeyCatError) -> [OrderPayment]
+    func paymentsToVoid(limit: Int) async throws(KeyCatError) -> [OrderPayment]
 
     /// The payments of `buyerID`'s orders, newest first, strictly after `position`.
-    func payments(of buyerID: UserID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [OrderPayment]
+    func payments(of buyerID: UserID, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [OrderPayment]
     /// The payments recorded against one order.
-    func payments(of orderID: OrderID) throws(KeyCatError) -> [OrderPayment]
+    func payments(of orderID: OrderID) async throws(KeyCatError) -> [OrderPayment]
 
     /// Starts a refund: checks in one transaction that the order is in `expectedStatus`, that no
     /// other refund is pending and that `amount` fits the refundable balance, then records it
@@ -139,16 +139,16 @@ public protocol OrderRepository: Sendable {
     ///   refund of the order not failed already carries `requestKey`.
     func beginRefund(orderID: OrderID, expectedStatus: OrderStatus, amount: Money?, reason: String, restock: Bool,
                      target: (_ isFull: Bool) -> OrderStatus, requestKey: String?, requestFingerprint: String?,
-                     at now: Date) throws(KeyCatError) -> Refund
+                     at now: Date) async throws(KeyCatError) -> Refund
     /// The refund of `orderID` asked for with `requestKey` that did not fail (pending or done),
     /// if there is one.
-    func refund(of orderID: OrderID, requestKey: String) throws(KeyCatError) -> Refund?
+    func refund(of orderID: OrderID, requestKey: String) async throws(KeyCatError) -> Refund?
     /// Completes a pending refund: adds it to the order's refunded amount, moves the order to the
     /// refund's target and, for a full refund with restock, gives the stock back.
-    func completeRefund(_ refund: Refund, audit: AuditEntry?, at now: Date) throws(KeyCatError) -> Order
+    func completeRefund(_ refund: Refund, audit: AuditEntry?, at now: Date) async throws(KeyCatError) -> Order
     /// Marks a pending refund failed (the PG refused it).
-    func failRefund(_ refund: Refund, at now: Date) throws(KeyCatError)
+    func failRefund(_ refund: Refund, at now: Date) async throws(KeyCatError)
     /// Refunds still pending (their PG answer was lost).
-    func pendingRefunds(limit: Int) throws(KeyCatError) -> [Refund]
-    func refunds(of orderID: OrderID) throws(KeyCatError) -> [Refund]
+    func pendingRefunds(limit: Int) async throws(KeyCatError) -> [Refund]
+    func refunds(of orderID: OrderID) async throws(KeyCatError) -> [Refund]
 }

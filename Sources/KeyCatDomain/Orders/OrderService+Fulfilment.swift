@@ -46,8 +46,8 @@ extension OrderService {
     }
 
     /// The shipment, for its seller or an admin; anyone else is told it is not there.
-    func ownedShipment(_ id: ShipmentID, by principal: Principal) throws(KeyCatError) -> Shipment {
-        guard let shipment = try shipments.shipment(id), principal.role == .admin || shipment.sellerID == principal.userID else {
+    func ownedShipment(_ id: ShipmentID, by principal: Principal) async throws(KeyCatError) -> Shipment {
+        guard let shipment = try await shipments.shipment(id), principal.role == .admin || shipment.sellerID == principal.userID else {
             throw KeyCatError.notFound("shipment", id)
         }
         return shipment
@@ -59,26 +59,26 @@ extension OrderService {
     /// - Throws: `notFound` for a shipment not the caller's; `validation` for an unknown carrier
     ///   or a tracking number not of its format; `illegalTransition` when the shipment is not
     ///   pending, the order holds no payment, or a refund of it is in progress.
-    public func ship(shipment id: ShipmentID, carrier: String, trackingNumber: String, by principal: Principal) throws(KeyCatError) -> Order {
-        let shipment = try ownedShipment(id, by: principal)
+    public func ship(shipment id: ShipmentID, carrier: String, trackingNumber: String, by principal: Principal) async throws(KeyCatError) -> Order {
+        let shipment = try await ownedShipment(id, by: principal)
         let carrier = try Carrier.named(carrier)
         let tracking = try carrier.trackingNumber(trackingNumber)
-        try move(shipment, to: .shipped, by: principal, detail: "\(carrier.code) \(tracking)") {
+        try await move(shipment, to: .shipped, by: principal, detail: "\(carrier.code) \(tracking)") {
             $0.carrier = carrier
             $0.trackingNumber = tracking
         }
-        return try settlement.reload(shipment.orderID)
+        return try await settlement.reload(shipment.orderID)
     }
 
     /// Marks one seller's parcel delivered. The order becomes `delivered` once every live
     /// shipment is, and the buyer may then review what the parcel held.
-    public func deliver(shipment id: ShipmentID, by principal: Principal) throws(KeyCatError) -> Order {
-        let shipment = try ownedShipment(id, by: principal)
-        try move(shipment, to: .delivered, by: principal, detail: "")
-        return try settlement.reload(shipment.orderID)
+    public func deliver(shipment id: ShipmentID, by principal: Principal) async throws(KeyCatError) -> Order {
+        let shipment = try await ownedShipment(id, by: principal)
+        try await move(shipment, to: .delivered, by: principal, detail: "")
+        return try await settlement.reload(shipment.orderID)
     }
 
-    func shipAll(_ order: Order, carrier: String, trackingNumber: String, by principal: Principal) throws(KeyCatError) -> Order {
+    func shipAll(_ order: Order, carrier: String, trackingNumber: String, by principal: Principal) async throws(KeyCatError) -> Order {
         let pending = order.shipments.filter { $0.status == .pending }
         guard !pending.isEmpty else {
             try order.status.checkMove(to: .shipped)
@@ -87,28 +87,28 @@ extension OrderService {
         let known = try Carrier.named(carrier)
         let tracking = try known.trackingNumber(trackingNumber)
         for shipment in pending {
-            try move(shipment, to: .shipped, by: principal, detail: "\(known.code) \(tracking)", wholeOrder: true) {
+            try await move(shipment, to: .shipped, by: principal, detail: "\(known.code) \(tracking)", wholeOrder: true) {
                 $0.carrier = known
                 $0.trackingNumber = tracking
             }
         }
-        return try settlement.reload(order.id)
+        return try await settlement.reload(order.id)
     }
 
-    func deliverAll(_ order: Order, by principal: Principal) throws(KeyCatError) -> Order {
+    func deliverAll(_ order: Order, by principal: Principal) async throws(KeyCatError) -> Order {
         let shipped = order.shipments.filter { $0.status == .shipped }
         guard !shipped.isEmpty else {
             try order.status.checkMove(to: .delivered)
             throw KeyCatError(.illegalTransition, "order \(order.id) has no shipment on its way")
         }
-        for shipment in shipped { try move(shipment, to: .delivered, by: principal, detail: "", wholeOrder: true) }
-        return try settlement.reload(order.id)
+        for shipment in shipped { try await move(shipment, to: .delivered, by: principal, detail: "", wholeOrder: true) }
+        return try await settlement.reload(order.id)
     }
 
     /// Moves one shipment, audited as `shipment.ship|deliver` on the shipment, or (`wholeOrder`:
     /// an operator moving the order) as `order.ship|deliver` on the order, as before shipments.
     private func move(_ shipment: Shipment, to next: ShipmentStatus, by principal: Principal, detail: String, wholeOrder: Bool = false,
-                      _ adjust: (inout ShipmentMove) -> Void = { _ in }) throws(KeyCatError) {
+                      _ adjust: (inout ShipmentMove) -> Void = { _ in }) async throws(KeyCatError) {
         try shipment.status.checkMove(to: next)
         let now = clock.now()
         var move = ShipmentMove(shipmentID: shipment.id, from: shipment.status, to: next)
@@ -119,8 +119,8 @@ extension OrderService {
             : AuditEntry(actor: principal.auditActor, action: "shipment.\(verb)", target: "shipment:\(shipment.id)",
                          detail: "order \(shipment.orderID) \(detail)", at: now)
         adjust(&move)
-        guard try shipments.apply(move, at: now) else {
-            let order = try settlement.reload(shipment.orderID)
+        guard try await shipments.apply(move, at: now) else {
+            let order = try await settlement.reload(shipment.orderID)
             if let moved = order.shipments.first(where: { $0.id == shipment.id }), moved.status != shipment.status {
                 try moved.status.checkMove(to: next)
             }
@@ -128,7 +128,7 @@ extension OrderService {
                 throw KeyCatError(.illegalTransition, "order \(order.id) is \(order.status.rawValue): nothing of it ships",
                                   context: ["status": order.status.rawValue])
             }
-            if try orders.refunds(of: order.id).contains(where: { $0.status == .pending }) {
+            if try await orders.refunds(of: order.id).contains(where: { $0.status == .pending }) {
                 throw KeyCatError(.illegalTransition, "order \(order.id) has a refund in progress; it cannot ship until that settles",
                                   context: ["status": order.status.rawValue])
             }
@@ -140,22 +140,22 @@ extension OrderService {
     /// their lines and shipment, the address and the buyer's nick. `status` keeps those whose
     /// shipment is in it (`pending`: what to send today).
     public func sellerOrders(status: ShipmentStatus? = nil, limit: PageLimit = .default, cursor: String? = nil,
-                             by principal: Principal) throws(KeyCatError) -> Page<SellerOrder> {
+                             by principal: Principal) async throws(KeyCatError) -> Page<SellerOrder> {
         try principal.require(.seller, .admin, to: "read a seller's orders")
-        return try sellerOrders(of: principal.userID, status: status, limit: limit, cursor: cursor)
+        return try await sellerOrders(of: principal.userID, status: status, limit: limit, cursor: cursor)
     }
 
     /// A seller's desk as an operator sees it (`keycat-admin orders list --seller`).
     public func sellerOrders(of seller: UserID, status: ShipmentStatus? = nil, limit: PageLimit = .default, cursor: String? = nil,
-                             by principal: Principal) throws(KeyCatError) -> Page<SellerOrder> {
+                             by principal: Principal) async throws(KeyCatError) -> Page<SellerOrder> {
         try principal.require(.admin, to: "read another seller's orders")
-        return try sellerOrders(of: seller, status: status, limit: limit, cursor: cursor)
+        return try await sellerOrders(of: seller, status: status, limit: limit, cursor: cursor)
     }
 
-    private func sellerOrders(of seller: UserID, status: ShipmentStatus?, limit: PageLimit, cursor: String?) throws(KeyCatError) -> Page<SellerOrder> {
+    private func sellerOrders(of seller: UserID, status: ShipmentStatus?, limit: PageLimit, cursor: String?) async throws(KeyCatError) -> Page<SellerOrder> {
         let query = "seller-orders|\(seller)|\(status?.rawValue ?? "*")"
         let position = try cursor.map { cursor throws(KeyCatError) in try cursors.decode(cursor, query: query) }
-        var items = try shipments.sellerOrders(seller, status: status, after: position, limit: limit.value + 1)
+        var items = try await shipments.sellerOrders(seller, status: status, after: position, limit: limit.value + 1)
         var next: String?
         if items.count > limit.value {
             items.removeLast()
@@ -174,7 +174,7 @@ extension OrderService {
     public func refundLines(of shipmentID: ShipmentID, _ request: LineRefundRequest, by principal: Principal) async throws(KeyCatError) -> Order {
         try await onStorage { () async throws(KeyCatError) -> Order in
             let reason = try Self.checkedReason(request.reason)
-            let shipment = try ownedShipment(shipmentID, by: principal)
+            let shipment = try await ownedShipment(shipmentID, by: principal)
             if let amount = request.amount {
                 guard request.lines == nil else { throw KeyCatError.validation("amount", "name lines or an amount, not both") }
                 guard amount > .zero else { throw KeyCatError.validation("amount", "a refund amount is positive") }
@@ -195,8 +195,8 @@ extension OrderService {
             let fingerprint = "\(shipmentID)|\(lines)|\(request.amount?.won ?? 0)|\(restock)|\(reason)"
             return try await idempotency.run(scope: "line-refund:\(principal.auditActor)", key: request.idempotencyKey,
                                              fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
-                let order = try settlement.reload(shipment.orderID)
-                if let key = request.idempotencyKey, let earlier = try orders.refund(of: order.id, requestKey: key) {
+                let order = try await settlement.reload(shipment.orderID)
+                if let key = request.idempotencyKey, let earlier = try await orders.refund(of: order.id, requestKey: key) {
                     guard earlier.requestFingerprint == fingerprint else {
                         throw KeyCatError(.idempotencyKeyReused, "the idempotency key was used for another refund of order \(order.id)")
                     }
@@ -207,7 +207,7 @@ extension OrderService {
                     throw KeyCatError(.illegalTransition, "order \(order.id) holds no payment to refund",
                                       context: ["status": order.status.rawValue])
                 }
-                let refund = try shipments.beginLineRefund(
+                let refund = try await shipments.beginLineRefund(
                     orderID: order.id, expectedStatus: order.status, shipmentID: shipmentID, lines: lines, amount: request.amount, reason: reason,
                     restock: restock, requestKey: request.idempotencyKey,
                     requestFingerprint: request.idempotencyKey == nil ? nil : fingerprint, at: clock.now())
@@ -224,10 +224,10 @@ extension OrderService {
     /// loop calls it on every run.
     ///
     /// - Returns: how many orders it anonymised.
-    public func anonymiseAddresses(olderThan retention: TimeInterval, limit: Int = 1_000, by principal: Principal) throws(KeyCatError) -> Int {
+    public func anonymiseAddresses(olderThan retention: TimeInterval, limit: Int = 1_000, by principal: Principal) async throws(KeyCatError) -> Int {
         try principal.require(.admin, to: "anonymise addresses")
         guard retention >= 0 else { throw KeyCatError.validation("retention", "a retention is not negative") }
         let now = clock.now()
-        return try shipments.anonymiseAddresses(closedBefore: now.addingTimeInterval(-retention), limit: limit, at: now)
+        return try await shipments.anonymiseAddresses(closedBefore: now.addingTimeInterval(-retention), limit: limit, at: now)
     }
 }

@@ -31,10 +31,10 @@ extension OrderService {
     public func cancel(_ id: OrderID, reason: String, by principal: Principal) async throws(KeyCatError) -> Order {
         try await onStorage { () async throws(KeyCatError) -> Order in
             let reason = try Self.checkedReason(reason)
-            let current = try order(id, by: principal)
+            let current = try await order(id, by: principal)
             switch current.status {
             case .awaitingPayment:
-                return try move(id, to: .cancelled, by: principal, detail: reason) { $0.returnsStock = true }
+                return try await move(id, to: .cancelled, by: principal, detail: reason) { $0.returnsStock = true }
             case .paid:
                 return try await refund(current, RefundRequest(reason: reason, restock: true), cancelling: true, by: principal)
             default:
@@ -74,8 +74,8 @@ extension OrderService {
             let fingerprint = "\(id)|\(request.amount?.won ?? -1)|\(request.restock)|\(request.reason)"
             return try await idempotency.run(scope: "refund:\(principal.auditActor)", key: request.idempotencyKey,
                                              fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
-                let current = try order(id, by: principal)
-                if let key = request.idempotencyKey, let earlier = try orders.refund(of: id, requestKey: key) {
+                let current = try await order(id, by: principal)
+                if let key = request.idempotencyKey, let earlier = try await orders.refund(of: id, requestKey: key) {
                     guard earlier.requestFingerprint == fingerprint else {
                         throw KeyCatError(.idempotencyKeyReused, "the idempotency key was used for another refund of order \(id)")
                     }
@@ -102,7 +102,7 @@ extension OrderService {
                               "the refundable balance is \(order.refundableAmount), not \(expected): read the order again",
                               context: ["refundable": "\(order.refundableAmount.won)"])
         }
-        let refund = try orders.beginRefund(
+        let refund = try await orders.beginRefund(
             orderID: order.id, expectedStatus: order.status, amount: request.amount, reason: reason,
             restock: request.restock, target: { isFull in isFull ? (cancelling ? .cancelled : .refunded) : .partiallyRefunded },
             requestKey: request.idempotencyKey, requestFingerprint: request.idempotencyKey == nil ? nil : fingerprint,
@@ -117,11 +117,11 @@ extension OrderService {
         } catch where [.gatewayTimeout, .gatewayUnavailable, .rateLimited].contains(error.code) {
             throw RefundOutcome.unknown(refund, error)  // the refund stays pending; reconciliation finishes it
         } catch {
-            try orders.failRefund(refund, at: clock.now())
+            try await orders.failRefund(refund, at: clock.now())
             throw error
         }
         do throws(KeyCatError) {
-            return try orders.completeRefund(refund, audit: AuditEntry(
+            return try await orders.completeRefund(refund, audit: AuditEntry(
                 actor: principal.auditActor, action: action, target: "order:\(refund.orderID)",
                 detail: "\(refund.amount) refunded\(refund.restock ? " with restock" : ""): \(refund.reason)", at: clock.now()),
                 at: clock.now())

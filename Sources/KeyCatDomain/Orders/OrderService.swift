@@ -27,8 +27,8 @@ public struct OrderService: Sendable, WaitsForStorage {
     }
 
     /// One order, for its buyer or an admin.
-    public func order(_ id: OrderID, by principal: Principal) throws(KeyCatError) -> Order {
-        guard let order = try orders.find(id) else { throw KeyCatError.notFound("order", id) }
+    public func order(_ id: OrderID, by principal: Principal) async throws(KeyCatError) -> Order {
+        guard let order = try await orders.find(id) else { throw KeyCatError.notFound("order", id) }
         try principal.requireOwnerOrAdmin(order.buyerID, of: "order")
         return order
     }
@@ -36,12 +36,12 @@ public struct OrderService: Sendable, WaitsForStorage {
     /// Orders newest first. A buyer or seller sees only their own (the filter's buyer is forced
     /// to them); an admin sees any.
     public func list(_ filter: OrderFilter = OrderFilter(), limit: PageLimit = .default, cursor: String? = nil,
-                     by principal: Principal) throws(KeyCatError) -> Page<Order> {
+                     by principal: Principal) async throws(KeyCatError) -> Page<Order> {
         var filter = filter
         if principal.role != .admin { filter.buyerID = principal.userID }
         let query = "orders|newest|\(filter.fingerprint)"
         let position = try cursor.map { cursor throws(KeyCatError) in try cursors.decode(cursor, query: query) }
-        var items = try orders.list(filter, after: position, limit: limit.value + 1)
+        var items = try await orders.list(filter, after: position, limit: limit.value + 1)
         var next: String?
         if items.count > limit.value {
             items.removeLast()
@@ -52,10 +52,10 @@ public struct OrderService: Sendable, WaitsForStorage {
     }
 
     /// The caller's payments, newest first (by the order they were recorded in).
-    public func payments(limit: PageLimit = .default, cursor: String? = nil, by principal: Principal) throws(KeyCatError) -> Page<OrderPayment> {
+    public func payments(limit: PageLimit = .default, cursor: String? = nil, by principal: Principal) async throws(KeyCatError) -> Page<OrderPayment> {
         let query = "payments|\(principal.userID)"
         let position = try cursor.map { cursor throws(KeyCatError) in try cursors.decode(cursor, query: query) }
-        var items = try orders.payments(of: principal.userID, after: position, limit: limit.value + 1)
+        var items = try await orders.payments(of: principal.userID, after: position, limit: limit.value + 1)
         var next: String?
         if items.count > limit.value {
             items.removeLast()
@@ -66,28 +66,28 @@ public struct OrderService: Sendable, WaitsForStorage {
     }
 
     /// The payments recorded against one order.
-    public func payments(of id: OrderID, by principal: Principal) throws(KeyCatError) -> [OrderPayment] {
-        _ = try order(id, by: principal)
-        return try orders.payments(of: id)
+    public func payments(of id: OrderID, by principal: Principal) async throws(KeyCatError) -> [OrderPayment] {
+        _ = try await order(id, by: principal)
+        return try await orders.payments(of: id)
     }
 
     /// The refunds of one order.
-    public func refunds(of id: OrderID, by principal: Principal) throws(KeyCatError) -> [Refund] {
-        _ = try order(id, by: principal)
-        return try orders.refunds(of: id)
+    public func refunds(of id: OrderID, by principal: Principal) async throws(KeyCatError) -> [Refund] {
+        _ = try await order(id, by: principal)
+        return try await orders.refunds(of: id)
     }
 
     /// Marks a paid order shipped with its carrier and tracking number (admin): every pending
     /// shipment of it leaves with them (``ship(shipment:carrier:trackingNumber:by:)`` ships one).
-    public func ship(_ id: OrderID, carrier: String, trackingNumber: String, by principal: Principal) throws(KeyCatError) -> Order {
+    public func ship(_ id: OrderID, carrier: String, trackingNumber: String, by principal: Principal) async throws(KeyCatError) -> Order {
         try principal.require(.admin, to: "ship orders")
         let carrier = try TextRules.text(carrier, Self.carrierField)
         let tracking = try TextRules.text(trackingNumber, Self.trackingNumberField)
         if fulfilment != nil {
-            let current = try order(id, by: principal)
-            if !current.shipments.isEmpty { return try shipAll(current, carrier: carrier, trackingNumber: tracking, by: principal) }
+            let current = try await order(id, by: principal)
+            if !current.shipments.isEmpty { return try await shipAll(current, carrier: carrier, trackingNumber: tracking, by: principal) }
         }
-        return try move(id, to: .shipped, by: principal, detail: "\(carrier) \(tracking)") { move in
+        return try await move(id, to: .shipped, by: principal, detail: "\(carrier) \(tracking)") { move in
             move.requiresNoPendingRefund = true
             move.carrier = carrier
             move.trackingNumber = tracking
@@ -95,29 +95,29 @@ public struct OrderService: Sendable, WaitsForStorage {
     }
 
     /// Marks a shipped order delivered (admin): every shipment of it that left.
-    public func deliver(_ id: OrderID, by principal: Principal) throws(KeyCatError) -> Order {
+    public func deliver(_ id: OrderID, by principal: Principal) async throws(KeyCatError) -> Order {
         try principal.require(.admin, to: "deliver orders")
         if fulfilment != nil {
-            let current = try order(id, by: principal)
-            if !current.shipments.isEmpty { return try deliverAll(current, by: principal) }
+            let current = try await order(id, by: principal)
+            if !current.shipments.isEmpty { return try await deliverAll(current, by: principal) }
         }
-        return try move(id, to: .delivered, by: principal, detail: "")
+        return try await move(id, to: .delivered, by: principal, detail: "")
     }
 
     /// Moves an order by the state machine, conditionally on the status it was read in.
     func move(_ id: OrderID, to next: OrderStatus, by principal: Principal, detail: String,
-              _ adjust: (inout OrderTransition) -> Void = { _ in }) throws(KeyCatError) -> Order {
-        let current = try order(id, by: principal)
+              _ adjust: (inout OrderTransition) -> Void = { _ in }) async throws(KeyCatError) -> Order {
+        let current = try await order(id, by: principal)
         try current.status.checkMove(to: next)
         let now = clock.now()
         var transition = OrderTransition(orderID: id, from: current.status, to: next)
         transition.audit = AuditEntry(actor: principal.auditActor, action: "order.\(Self.verb(next))",
                                       target: "order:\(id)", detail: detail, at: now)
         adjust(&transition)
-        guard let moved = try orders.apply(transition, at: now) else {
-            let current = try settlement.reload(id)
+        guard let moved = try await orders.apply(transition, at: now) else {
+            let current = try await settlement.reload(id)
             try current.status.checkMove(to: next)
-            if transition.requiresNoPendingRefund, try orders.refunds(of: id).contains(where: { $0.status == .pending }) {
+            if transition.requiresNoPendingRefund, try await orders.refunds(of: id).contains(where: { $0.status == .pending }) {
                 throw KeyCatError(.illegalTransition, "order \(id) has a refund in progress (a cancellation); it cannot ship until that settles",
                                   context: ["status": current.status.rawValue])
             }

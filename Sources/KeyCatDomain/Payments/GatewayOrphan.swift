@@ -54,13 +54,13 @@ struct GatewayMatcher: Sendable {
     let orders: any OrderRepository
 
     /// Where `payment` (paid at the PG) stands.
-    func match(_ payment: GatewayPayment) throws(KeyCatError) -> GatewayMatch {
+    func match(_ payment: GatewayPayment) async throws(KeyCatError) -> GatewayMatch {
         func orphan(_ reason: GatewayOrphan.Reason, _ order: Order?) -> GatewayMatch {
             .orphan(GatewayOrphan(impUID: payment.impUID, merchantUID: payment.merchantUID, amount: payment.cancellableAmount,
                                   orderID: order?.id, reason: reason))
         }
-        guard let order = try orders.find(merchantUID: payment.merchantUID) else { return orphan(.noOrder, nil) }
-        let recorded = try orders.payments(of: order.id).first { $0.impUID == payment.impUID }
+        guard let order = try await orders.find(merchantUID: payment.merchantUID) else { return orphan(.noOrder, nil) }
+        let recorded = try await orders.payments(of: order.id).first { $0.impUID == payment.impUID }
         switch recorded?.status {
         case .voiding?: return .beingVoided(order)
         case .voided?: return orphan(.orderNotPaid, order)

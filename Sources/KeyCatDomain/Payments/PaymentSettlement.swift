@@ -26,7 +26,7 @@ struct PaymentSettlement: Sendable {
     /// Applies `payment` (already re-read from the PG and checked to be `order`'s) to `order`.
     func settle(_ order: Order, with payment: GatewayPayment, via source: String) async throws(KeyCatError) -> SettlementOutcome {
         guard payment.status == .paid, payment.cancellableAmount > .zero else {
-            if order.status == .awaitingPayment { try orders.setOutcomeUnknown(order.id, false) }
+            if order.status == .awaitingPayment { try await orders.setOutcomeUnknown(order.id, false) }
             let reason = payment.failureReason ?? "the payment is \(payment.status.rawValue)"
             return .notPaid(order, reason: reason)
         }
@@ -40,17 +40,17 @@ struct PaymentSettlement: Sendable {
             var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .paid)
             move.payment = record
             move.clearsCart = true
-            if let paid = try orders.apply(move, at: now) { return .paid(paid) }
+            if let paid = try await orders.apply(move, at: now) { return .paid(paid) }
         }
-        let current = try reload(order.id)
+        let current = try await reload(order.id)
         if current.impUID == payment.impUID { return .alreadyPaid(current) }
         // Paid for an order that closed meanwhile (expired, cancelled) or is paid by another
         // attempt: the money goes back.
         var voiding = record
         voiding.status = .voiding
-        try orders.recordVoiding(voiding)
+        try await orders.recordVoiding(voiding)
         await void(voiding, detail: "paid after the order became \(current.status.rawValue) (\(source))")
-        return .voided(try reload(order.id))
+        return await .voided(try reload(order.id))
     }
 
     /// A forged amount: the order fails (stock back, audited) and the payment is cancelled.
@@ -65,11 +65,11 @@ struct PaymentSettlement: Sendable {
             actor: "system", action: "order.fail", target: "order:\(order.id)",
             detail: "amount forged: paid \(record.amount) for an order of \(order.amount) (imp_uid \(record.impUID), \(source))",
             at: now)
-        if try orders.apply(move, at: now) == nil {
-            try orders.recordVoiding(voiding)
+        if try await orders.apply(move, at: now) == nil {
+            try await orders.recordVoiding(voiding)
         }
         await void(voiding, detail: "amount forged")
-        return .forged(try reload(order.id), paid: record.amount)
+        return await .forged(try reload(order.id), paid: record.amount)
     }
 
     /// Cancels a `voiding` payment at the PG in full and marks it voided. A lost answer leaves it
@@ -90,7 +90,7 @@ struct PaymentSettlement: Sendable {
             return false
         }
         do throws(KeyCatError) {
-            try orders.markVoided(impUID: payment.impUID, audit: AuditEntry(
+            try await orders.markVoided(impUID: payment.impUID, audit: AuditEntry(
                 actor: "system", action: "payment.void", target: "order:\(payment.orderID)",
                 detail: "cancelled \(payment.amount) at the PG (imp_uid \(payment.impUID)): \(detail)", at: clock.now()))
             return true
@@ -106,8 +106,8 @@ struct PaymentSettlement: Sendable {
             idempotencyKey: refund.gatewayKey))
     }
 
-    func reload(_ id: OrderID) throws(KeyCatError) -> Order {
-        guard let order = try orders.find(id) else { throw KeyCatError.notFound("order", id) }
+    func reload(_ id: OrderID) async throws(KeyCatError) -> Order {
+        guard let order = try await orders.find(id) else { throw KeyCatError.notFound("order", id) }
         return order
     }
 }

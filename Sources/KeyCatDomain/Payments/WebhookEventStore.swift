@@ -8,7 +8,7 @@ import Foundation
 /// PG's redelivery look like a duplicate.
 public protocol WebhookEventStore: Sendable {
     /// Whether a delivery of `id` was handled already.
-    func isRecorded(_ id: String) throws(KeyCatError) -> Bool
+    func isRecorded(_ id: String) async throws(KeyCatError) -> Bool
     /// Records `id` as handled; true when it was not recorded yet. Atomic across processes.
-    func recordFirstDelivery(of id: String, at now: Date) throws(KeyCatError) -> Bool
+    func recordFirstDelivery(of id: String, at now: Date) async throws(KeyCatError) -> Bool
 }

@@ -53,7 +53,7 @@ public struct SellerService: Sendable, WaitsForStorage {
             guard form.openingDate <= CalendarDate(clock.now()), form.openingDate.year >= 1900 else {
                 throw KeyCatError.validation("opening_date", "the opening date must be between 1900-01-01 and today")
             }
-            guard let user = try users.find(principal.userID), user.isActive else {
+            guard let user = try await users.find(principal.userID), user.isActive else {
                 throw KeyCatError.notFound("user", principal.userID)
             }
             let status = try await registry.status(of: number)
@@ -65,22 +65,22 @@ public struct SellerService: Sendable, WaitsForStorage {
                 reason: status.rejectionReason, createdAt: now,
                 decidedAt: status.rejectionReason == nil ? nil : now,
                 decidedBy: status.rejectionReason == nil ? nil : Self.registryActor)
-            return try applications.insert(application)
+            return try await applications.insert(application)
         }
     }
 
     /// One application: the applicant's own, or any for an admin.
     /// - Throws: ``KeyCatError/Code/notFound``; ``KeyCatError/Code/notOwner`` for someone
     ///   else's.
-    public func application(_ id: SellerApplicationID, by principal: Principal) throws(KeyCatError) -> SellerApplication {
-        guard let application = try applications.find(id) else { throw KeyCatError.notFound("seller application", id) }
+    public func application(_ id: SellerApplicationID, by principal: Principal) async throws(KeyCatError) -> SellerApplication {
+        guard let application = try await applications.find(id) else { throw KeyCatError.notFound("seller application", id) }
         try principal.requireOwnerOrAdmin(application.userID, of: "seller application")
         return application
     }
 
     /// The caller's own applications, newest first: what the app shows as "your application".
-    public func myApplications(by principal: Principal) throws(KeyCatError) -> [SellerApplication] {
-        try applications.applications(of: principal.userID)
+    public func myApplications(by principal: Principal) async throws(KeyCatError) -> [SellerApplication] {
+        try await applications.applications(of: principal.userID)
     }
 
     /// Applications in id order, optionally of one status: the operators' `sellers list`.
@@ -89,13 +89,13 @@ public struct SellerService: Sendable, WaitsForStorage {
     public func listApplications(
         status: SellerApplicationStatus? = nil, limit: PageLimit = .default, cursor: String? = nil,
         by principal: Principal
-    ) throws(KeyCatError) -> Page<SellerApplication> {
+    ) async throws(KeyCatError) -> Page<SellerApplication> {
         try principal.require(.admin, to: "list seller applications")
         let query = "seller_applications:id:\(status?.rawValue ?? "all")"
         let after = try cursor.map { cursor throws(KeyCatError) in
             SellerApplicationID(try cursors.decode(cursor, query: query).id)
         }
-        var rows = try applications.list(status: status, after: after, limit: limit.value + 1)
+        var rows = try await applications.list(status: status, after: after, limit: limit.value + 1)
         var next: String?
         if rows.count > limit.value {
             rows.removeLast(rows.count - limit.value)
@@ -109,11 +109,11 @@ public struct SellerService: Sendable, WaitsForStorage {
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin;
     ///   ``KeyCatError/Code/notFound``; ``KeyCatError/Code/illegalTransition`` when it is not
     ///   pending.
-    public func approve(_ id: SellerApplicationID, by principal: Principal) throws(KeyCatError) -> SellerApplication {
+    public func approve(_ id: SellerApplicationID, by principal: Principal) async throws(KeyCatError) -> SellerApplication {
         try principal.require(.admin, to: "approve seller applications")
         let now = clock.now()
         let audit = AuditEntry(actor: principal.auditActor, action: "seller.approve", target: "seller_application:\(id)", at: now)
-        let decided = try applications.decide(id, .approve, by: principal.auditActor, at: now, audit: audit)
+        let decided = try await applications.decide(id, .approve, by: principal.auditActor, at: now, audit: audit)
         // The applicant's buyer tokens were revoked with the role change (token version bumped).
         tokenVersions?.forget(decided.userID)
         return decided
@@ -123,12 +123,12 @@ public struct SellerService: Sendable, WaitsForStorage {
     /// ``approve(_:as:)``.
     /// - Throws: as ``approve(_:as:)``, and ``KeyCatError/Code/validation`` for an empty reason
     ///   or one over 500 characters.
-    public func reject(_ id: SellerApplicationID, reason: String, by principal: Principal) throws(KeyCatError) -> SellerApplication {
+    public func reject(_ id: SellerApplicationID, reason: String, by principal: Principal) async throws(KeyCatError) -> SellerApplication {
         try principal.require(.admin, to: "reject seller applications")
         let reason = try TextRules.text(reason, Self.rejectionReasonField)
         let now = clock.now()
         let audit = AuditEntry(
             actor: principal.auditActor, action: "seller.reject", target: "seller_application:\(id)", detail: reason, at: now)
-        return try applications.decide(id, .reject(reason: reason), by: principal.auditActor, at: now, audit: audit)
+        return try await applications.decide(id, .reject(reason: reason), by: principal.auditActor, at: now, audit: audit)
     }
 }

@@ -230,13 +230,13 @@ public protocol SettlementRepository: Sendable {
     /// with `audit`. With `dryRun`, computes the same and writes nothing.
     ///
     /// - Throws: `conflict`-class `duplicate` when the period is already closed.
-    func close(_ period: SettlementPeriod, commission: CommissionPolicy, dryRun: Bool, audit: AuditEntry, at now: Date) throws(KeyCatError) -> [Settlement]
+    func close(_ period: SettlementPeriod, commission: CommissionPolicy, dryRun: Bool, audit: AuditEntry, at now: Date) async throws(KeyCatError) -> [Settlement]
     /// Settlements newest period first, then by seller; optionally one period's or one seller's.
-    func settlements(period: SettlementPeriod?, seller: UserID?, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Settlement]
-    func settlement(_ id: SettlementID) throws(KeyCatError) -> Settlement?
+    func settlements(period: SettlementPeriod?, seller: UserID?, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Settlement]
+    func settlement(_ id: SettlementID) async throws(KeyCatError) -> Settlement?
     /// The rows one settlement adds up, in the order they occurred.
-    func entries(of id: SettlementID) throws(KeyCatError) -> [SettlementEntry]
+    func entries(of id: SettlementID) async throws(KeyCatError) -> [SettlementEntry]
     /// Calls `body` with each of `seller`'s entries that no settlement took yet, in the order
     /// they occurred.
-    func forEachUnsettled(of seller: UserID, _ body: (SettlementEntry) -> Void) throws(KeyCatError)
+    func forEachUnsettled(of seller: UserID, _ body: (SettlementEntry) -> Void) async throws(KeyCatError)
 }

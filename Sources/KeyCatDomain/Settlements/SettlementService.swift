@@ -28,7 +28,7 @@ public struct SettlementService: Sendable {
     /// - Throws: `validation` for closing a month that has not ended; `duplicate` for one
     ///   already closed.
     public func close(_ period: SettlementPeriod, dryRun: Bool = false, commission override: CommissionPolicy? = nil,
-                      by principal: Principal) throws(KeyCatError) -> [Settlement] {
+                      by principal: Principal) async throws(KeyCatError) -> [Settlement] {
         try principal.require(.admin, to: "close settlement periods")
         let now = clock.now()
         guard now >= period.end || (dryRun && now >= period.start) else {
@@ -38,17 +38,17 @@ public struct SettlementService: Sendable {
         let audit = AuditEntry(actor: principal.auditActor, action: "settlement.close", target: "period:\(period)",
                                detail: "commission \(policy.defaultRate) bp" + policy.rates.sorted { $0.key.rawValue < $1.key.rawValue }
                                    .map { ", \($0.key.rawValue) \($0.value) bp" }.joined(), at: now)
-        return try settlements.close(period, commission: policy, dryRun: dryRun, audit: audit, at: now)
+        return try await settlements.close(period, commission: policy, dryRun: dryRun, audit: audit, at: now)
     }
 
     /// Settlements newest month first. A seller sees only their own; an admin anyone's (`seller`).
     public func list(period: SettlementPeriod? = nil, seller: UserID? = nil, limit: PageLimit = .default, cursor: String? = nil,
-                     by principal: Principal) throws(KeyCatError) -> Page<Settlement> {
+                     by principal: Principal) async throws(KeyCatError) -> Page<Settlement> {
         try principal.require(.seller, .admin, to: "read settlements")
         let seller = principal.role == .admin ? seller : principal.userID
         let query = "settlements|\(period?.description ?? "*")|\(seller.map { "\($0)" } ?? "*")"
         let position = try cursor.map { cursor throws(KeyCatError) in try cursors.decode(cursor, query: query) }
-        var items = try settlements.settlements(period: period, seller: seller, after: position, limit: limit.value + 1)
+        var items = try await settlements.settlements(period: period, seller: seller, after: position, limit: limit.value + 1)
         var next: String?
         if items.count > limit.value {
             items.removeLast()
@@ -61,14 +61,14 @@ public struct SettlementService: Sendable {
     /// What `seller` (a seller: themselves) has earned that no closed period settled yet, under
     /// today's commission: the figures count every unsettled entry, and the oldest
     /// ``UpcomingSettlement/entryLimit`` are listed with the commission each would carry.
-    public func upcoming(seller: UserID? = nil, by principal: Principal) throws(KeyCatError) -> UpcomingSettlement {
+    public func upcoming(seller: UserID? = nil, by principal: Principal) async throws(KeyCatError) -> UpcomingSettlement {
         try principal.require(.seller, .admin, to: "read settlements")
         if let seller, seller.rawValue < 1 { throw KeyCatError.validation("seller_id", "a user id is a positive integer") }
         let seller = principal.role == .admin ? seller ?? principal.userID : principal.userID
         let policy = try commission.validated()
         var tally = SettlementTally()
         var entries: [SettlementEntry] = []
-        try settlements.forEachUnsettled(of: seller) { entry in
+        try await settlements.forEachUnsettled(of: seller) { entry in
             let commission = tally.add(entry, policy: policy)
             if entries.count < UpcomingSettlement.entryLimit {
                 var entry = entry
@@ -80,11 +80,11 @@ public struct SettlementService: Sendable {
     }
 
     /// One settlement and the entries it adds up, for its seller or an admin.
-    public func settlement(_ id: SettlementID, by principal: Principal) throws(KeyCatError) -> (Settlement, [SettlementEntry]) {
-        guard let settlement = try settlements.settlement(id),
+    public func settlement(_ id: SettlementID, by principal: Principal) async throws(KeyCatError) -> (Settlement, [SettlementEntry]) {
+        guard let settlement = try await settlements.settlement(id),
               principal.role == .admin || settlement.sellerID == principal.userID else {
             throw KeyCatError.notFound("settlement", id)
         }
-        return (settlement, try settlements.entries(of: id))
+        return await (settlement, try settlements.entries(of: id))
     }
 }

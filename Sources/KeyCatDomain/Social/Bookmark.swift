@@ -27,15 +27,15 @@ public protocol BookmarkRepository: Sendable {
     ///
     /// - Throws: ``KeyCatError/Code/notFound`` when the product is missing or deleted, or the
     ///   user is missing or withdrawn.
-    func add(user: UserID, product: ProductID, at now: Date) throws(KeyCatError) -> Bool
+    func add(user: UserID, product: ProductID, at now: Date) async throws(KeyCatError) -> Bool
 
     /// Removes the bookmark if it exists; when removed, the product's `bookmarkCount` goes down
     /// in the same transaction. Returns whether it was removed.
-    func remove(user: UserID, product: ProductID) throws(KeyCatError) -> Bool
+    func remove(user: UserID, product: ProductID) async throws(KeyCatError) -> Bool
 
     /// Whether `user` bookmarked `product`.
-    func contains(user: UserID, product: ProductID) throws(KeyCatError) -> Bool
+    func contains(user: UserID, product: ProductID) async throws(KeyCatError) -> Bool
 
     /// Up to `limit` of `user`'s bookmarks, newest first, strictly after `position`.
-    func list(user: UserID, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Bookmark]
+    func list(user: UserID, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Bookmark]
 }

@@ -22,9 +22,9 @@ public struct BookmarkService: Sendable {
     ///   ``KeyCatError/Code/notFound`` when the product is missing or deleted, or the caller's
     ///   account is withdrawn.
     @discardableResult
-    public func add(_ productID: ProductID, by principal: Principal) throws(KeyCatError) -> Bool {
-        try limiter.take(for: principal.userID)
-        return try bookmarks.add(user: principal.userID, product: productID, at: clock.now())
+    public func add(_ productID: ProductID, by principal: Principal) async throws(KeyCatError) -> Bool {
+        try await limiter.take(for: principal.userID)
+        return try await bookmarks.add(user: principal.userID, product: productID, at: clock.now())
     }
 
     /// Removes the caller's bookmark of `productID`; removing one that is not there changes
@@ -33,14 +33,14 @@ public struct BookmarkService: Sendable {
     /// - Returns: whether a bookmark was removed.
     /// - Throws: ``KeyCatError/Code/rateLimited`` over the toggle limit.
     @discardableResult
-    public func remove(_ productID: ProductID, by principal: Principal) throws(KeyCatError) -> Bool {
-        try limiter.take(for: principal.userID)
-        return try bookmarks.remove(user: principal.userID, product: productID)
+    public func remove(_ productID: ProductID, by principal: Principal) async throws(KeyCatError) -> Bool {
+        try await limiter.take(for: principal.userID)
+        return try await bookmarks.remove(user: principal.userID, product: productID)
     }
 
     /// Whether the caller bookmarked `productID`.
-    public func isBookmarked(_ productID: ProductID, by principal: Principal) throws(KeyCatError) -> Bool {
-        try bookmarks.contains(user: principal.userID, product: productID)
+    public func isBookmarked(_ productID: ProductID, by principal: Principal) async throws(KeyCatError) -> Bool {
+        try await bookmarks.contains(user: principal.userID, product: productID)
     }
 
     /// A page of the caller's bookmarks, newest first; deleted products are marked
@@ -48,11 +48,11 @@ public struct BookmarkService: Sendable {
     ///
     /// - Throws: ``KeyCatError/Code/invalidCursor`` for a cursor from another list or user.
     public func bookmarks(by principal: Principal, limit: PageLimit = .default, cursor: String? = nil)
-        throws(KeyCatError) -> Page<Bookmark>
+        async throws(KeyCatError) -> Page<Bookmark>
     {
         let query = "bookmarks|user=\(principal.userID)"
         let position = try paging.position(cursor, query: query)
-        let rows = try bookmarks.list(user: principal.userID, after: position, limit: limit.value + 1)
+        let rows = try await bookmarks.list(user: principal.userID, after: position, limit: limit.value + 1)
         return paging.page(rows, limit: limit, query: query, time: \.bookmarkedAt, id: \.id)
     }
 }

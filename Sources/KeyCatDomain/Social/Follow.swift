@@ -48,19 +48,19 @@ public protocol FollowRepository: Sendable {
     /// follower's following count go up in the same transaction. Returns whether it was added.
     ///
     /// - Throws: ``KeyCatError/Code/notFound`` when either account is missing or withdrawn.
-    func add(follower: UserID, followee: UserID, at now: Date) throws(KeyCatError) -> Bool
+    func add(follower: UserID, followee: UserID, at now: Date) async throws(KeyCatError) -> Bool
 
     /// Removes the follow if it exists, with both counts, in one transaction. Returns whether
     /// it was removed.
-    func remove(follower: UserID, followee: UserID) throws(KeyCatError) -> Bool
+    func remove(follower: UserID, followee: UserID) async throws(KeyCatError) -> Bool
 
     /// Whether `follower` follows `followee`.
-    func contains(follower: UserID, followee: UserID) throws(KeyCatError) -> Bool
+    func contains(follower: UserID, followee: UserID) async throws(KeyCatError) -> Bool
 
     /// The counts stored on `user`'s row, or nil when there is no such account.
-    func counts(of user: UserID) throws(KeyCatError) -> FollowCounts?
+    func counts(of user: UserID) async throws(KeyCatError) -> FollowCounts?
 
     /// Up to `limit` follows of `user` in `direction`, newest first, strictly after `position`.
     func list(_ direction: FollowDirection, of user: UserID, after position: CursorPosition?, limit: Int)
-        throws(KeyCatError) -> [FollowEntry]
+        async throws(KeyCatError) -> [FollowEntry]
 }

@@ -23,10 +23,10 @@ public struct FollowService: Sendable {
     ///   ``KeyCatError/Code/rateLimited`` over the toggle limit; ``KeyCatError/Code/notFound``
     ///   when `userID` (or the caller) is missing or withdrawn.
     @discardableResult
-    public func follow(_ userID: UserID, by principal: Principal) throws(KeyCatError) -> Bool {
+    public func follow(_ userID: UserID, by principal: Principal) async throws(KeyCatError) -> Bool {
         try rejectSelf(userID, principal)
-        try limiter.take(for: principal.userID)
-        return try follows.add(follower: principal.userID, followee: userID, at: clock.now())
+        try await limiter.take(for: principal.userID)
+        return try await follows.add(follower: principal.userID, followee: userID, at: clock.now())
     }
 
     /// The caller stops following `userID`; unfollowing someone not followed changes nothing.
@@ -36,22 +36,22 @@ public struct FollowService: Sendable {
     /// - Throws: ``KeyCatError/Code/forbidden`` for oneself; ``KeyCatError/Code/rateLimited``
     ///   over the toggle limit.
     @discardableResult
-    public func unfollow(_ userID: UserID, by principal: Principal) throws(KeyCatError) -> Bool {
+    public func unfollow(_ userID: UserID, by principal: Principal) async throws(KeyCatError) -> Bool {
         try rejectSelf(userID, principal)
-        try limiter.take(for: principal.userID)
-        return try follows.remove(follower: principal.userID, followee: userID)
+        try await limiter.take(for: principal.userID)
+        return try await follows.remove(follower: principal.userID, followee: userID)
     }
 
     /// Whether the caller follows `userID`.
-    public func isFollowing(_ userID: UserID, by principal: Principal) throws(KeyCatError) -> Bool {
-        try follows.contains(follower: principal.userID, followee: userID)
+    public func isFollowing(_ userID: UserID, by principal: Principal) async throws(KeyCatError) -> Bool {
+        try await follows.contains(follower: principal.userID, followee: userID)
     }
 
     /// `userID`'s follower and following counts, read from the user's row (no `COUNT(*)`).
     ///
     /// - Throws: ``KeyCatError/Code/notFound`` when there is no such account.
-    public func counts(of userID: UserID) throws(KeyCatError) -> FollowCounts {
-        guard let counts = try follows.counts(of: userID) else { throw KeyCatError.notFound("user", userID) }
+    public func counts(of userID: UserID) async throws(KeyCatError) -> FollowCounts {
+        guard let counts = try await follows.counts(of: userID) else { throw KeyCatError.notFound("user", userID) }
         return counts
     }
 
@@ -59,26 +59,26 @@ public struct FollowService: Sendable {
     ///
     /// - Throws: ``KeyCatError/Code/invalidCursor`` for a cursor from another list.
     public func followers(of userID: UserID, limit: PageLimit = .default, cursor: String? = nil)
-        throws(KeyCatError) -> Page<FollowEntry>
+        async throws(KeyCatError) -> Page<FollowEntry>
     {
-        try list(.followers, of: userID, limit: limit, cursor: cursor)
+        try await list(.followers, of: userID, limit: limit, cursor: cursor)
     }
 
     /// A page of whom `userID` follows, newest first.
     ///
     /// - Throws: ``KeyCatError/Code/invalidCursor`` for a cursor from another list.
     public func following(of userID: UserID, limit: PageLimit = .default, cursor: String? = nil)
-        throws(KeyCatError) -> Page<FollowEntry>
+        async throws(KeyCatError) -> Page<FollowEntry>
     {
-        try list(.following, of: userID, limit: limit, cursor: cursor)
+        try await list(.following, of: userID, limit: limit, cursor: cursor)
     }
 
     private func list(_ direction: FollowDirection, of userID: UserID, limit: PageLimit, cursor: String?)
-        throws(KeyCatError) -> Page<FollowEntry>
+        async throws(KeyCatError) -> Page<FollowEntry>
     {
         let query = "follows|\(direction.rawValue)|user=\(userID)"
         let position = try paging.position(cursor, query: query)
-        let rows = try follows.list(direction, of: userID, after: position, limit: limit.value + 1)
+        let rows = try await follows.list(direction, of: userID, after: position, limit: limit.value + 1)
         return paging.page(rows, limit: limit, query: query, time: \.followedAt, id: \.id)
     }
 

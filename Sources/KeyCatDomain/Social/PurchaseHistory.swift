@@ -11,5 +11,5 @@
 public protocol PurchaseHistory: Sendable {
     /// Whether `buyer` has an eligible order of `product`: delivered, and not cancelled nor
     /// fully refunded since (a partial refund keeps it).
-    func hasEligiblePurchase(buyer: UserID, product: ProductID) throws(KeyCatError) -> Bool
+    func hasEligiblePurchase(buyer: UserID, product: ProductID) async throws(KeyCatError) -> Bool
 }

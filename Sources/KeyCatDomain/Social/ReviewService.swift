@@ -32,21 +32,21 @@ public struct ReviewService: Sendable {
     ///   or deleted, or the caller's account is withdrawn; ``KeyCatError/Code/forbidden`` when
     ///   the caller sells it, or has no delivered, not cancelled nor fully refunded order of it;
     ///   ``KeyCatError/Code/duplicate`` (409) when the caller already reviewed it.
-    public func write(_ form: ReviewForm, of productID: ProductID, by principal: Principal) throws(KeyCatError) -> Review {
+    public func write(_ form: ReviewForm, of productID: ProductID, by principal: Principal) async throws(KeyCatError) -> Review {
         let form = try form.validated()
-        guard let product = try products.find(productID), product.deletedAt == nil else {
+        guard let product = try await products.find(productID), product.deletedAt == nil else {
             throw KeyCatError.notFound("product", productID)
         }
         // A seller's praise of their own listing is no review.
         guard product.sellerID != principal.userID else {
             throw KeyCatError(.forbidden, "a seller cannot review their own listing", context: ["product_id": "\(productID)"])
         }
-        guard try purchases.hasEligiblePurchase(buyer: principal.userID, product: productID) else {
+        guard try await purchases.hasEligiblePurchase(buyer: principal.userID, product: productID) else {
             throw KeyCatError(.forbidden, "only a buyer whose order of this product was delivered may review it",
                               context: ["product_id": "\(productID)"])
         }
         do throws(KeyCatError) {
-            return try reviews.insert(form, product: productID, author: principal.userID, at: clock.now())
+            return try await reviews.insert(form, product: productID, author: principal.userID, at: clock.now())
         } catch where error.code == .duplicate {
             throw KeyCatError(.duplicate, "you already reviewed this product", context: ["product_id": "\(productID)"])
         }
@@ -55,8 +55,8 @@ public struct ReviewService: Sendable {
     /// The review with `id`.
     ///
     /// - Throws: ``KeyCatError/Code/notFound`` when there is none.
-    public func review(_ id: ReviewID) throws(KeyCatError) -> Review {
-        guard let review = try reviews.find(id) else { throw KeyCatError.notFound("review", id) }
+    public func review(_ id: ReviewID) async throws(KeyCatError) -> Review {
+        guard let review = try await reviews.find(id) else { throw KeyCatError.notFound("review", id) }
         return review
     }
 
@@ -66,15 +66,15 @@ public struct ReviewService: Sendable {
     ///
     /// - Throws: ``KeyCatError/Code/notFound`` when it is gone; ``KeyCatError/Code/notOwner``
     ///   unless the caller is its author or an admin.
-    public func delete(_ id: ReviewID, by principal: Principal) throws(KeyCatError) {
-        let review = try review(id)
+    public func delete(_ id: ReviewID, by principal: Principal) async throws(KeyCatError) {
+        let review = try await review(id)
         try principal.requireOwnerOrAdmin(review.authorID, of: "review")
         let audit = principal.role == .admin
             ? AuditEntry(actor: principal.auditActor, action: "review.delete", target: "review:\(id)",
                          detail: "product:\(review.productID) by user:\(review.authorID), \(review.rating) stars",
                          at: clock.now())
             : nil
-        try reviews.delete(id, audit: audit)
+        try await reviews.delete(id, audit: audit)
     }
 
     /// A page of `productID`'s reviews, newest first.
@@ -82,14 +82,14 @@ public struct ReviewService: Sendable {
     /// - Throws: ``KeyCatError/Code/notFound`` when the product is missing or deleted;
     ///   ``KeyCatError/Code/invalidCursor`` for a cursor from another list.
     public func reviews(of productID: ProductID, limit: PageLimit = .default, cursor: String? = nil)
-        throws(KeyCatError) -> Page<Review>
+        async throws(KeyCatError) -> Page<Review>
     {
-        guard let product = try products.find(productID), product.deletedAt == nil else {
+        guard let product = try await products.find(productID), product.deletedAt == nil else {
             throw KeyCatError.notFound("product", productID)
         }
         let query = "reviews|product=\(productID)"
         let position = try paging.position(cursor, query: query)
-        let rows = try reviews.list(product: productID, after: position, limit: limit.value + 1)
+        let rows = try await reviews.list(product: productID, after: position, limit: limit.value + 1)
         return paging.page(rows, limit: limit, query: query, time: \.createdAt, id: \.id.rawValue)
     }
 
@@ -97,11 +97,11 @@ public struct ReviewService: Sendable {
     ///
     /// - Throws: ``KeyCatError/Code/invalidCursor`` for a cursor from another list.
     public func reviews(by authorID: UserID, limit: PageLimit = .default, cursor: String? = nil)
-        throws(KeyCatError) -> Page<Review>
+        async throws(KeyCatError) -> Page<Review>
     {
         let query = "reviews|author=\(authorID)"
         let position = try paging.position(cursor, query: query)
-        let rows = try reviews.list(author: authorID, after: position, limit: limit.value + 1)
+        let rows = try await reviews.list(author: authorID, after: position, limit: limit.value + 1)
         return paging.page(rows, limit: limit, query: query, time: \.createdAt, id: \.id.rawValue)
     }
 }

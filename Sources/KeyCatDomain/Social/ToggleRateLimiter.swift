@@ -63,7 +63,7 @@ public protocol ToggleBucketStore: Sendable {
     /// Takes one token from `user`'s bucket (a full one when it has none yet).
     ///
     /// - Returns: nil when a token was taken, else the seconds until one is back.
-    func take(for user: UserID, limit: RateLimit, at now: Date) throws(KeyCatError) -> Double?
+    func take(for user: UserID, limit: RateLimit, at now: Date) async throws(KeyCatError) -> Double?
 }
 
 /// A per-user token bucket limiter for toggles (bookmark, unbookmark, follow, unfollow).
@@ -104,12 +104,12 @@ public final class ToggleRateLimiter: Sendable {
     ///
     /// - Throws: ``KeyCatError/Code/rateLimited`` (429) when the bucket is empty, with
     ///   `context["retry_after"]` the whole seconds until a token is back (at least 1).
-    public func take(for user: UserID) throws(KeyCatError) {
+    public func take(for user: UserID) async throws(KeyCatError) {
         guard let limit else { return }
         let now = clock.now()
         let wait: Double?
         if let shared {
-            wait = try shared.take(for: user, limit: limit, at: now)
+            wait = try await shared.take(for: user, limit: limit, at: now)
         } else {
             wait = buckets.withLock { buckets in
                 var bucket = buckets[user] ?? .full(limit, at: now)

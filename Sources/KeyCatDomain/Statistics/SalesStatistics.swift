@@ -97,5 +97,5 @@ public struct SalesFigures: Sendable, Hashable {
 
 /// The port behind ``StatisticsService``: reads the figures for a window in one snapshot.
 public protocol SalesStatistics: Sendable {
-    func figures(_ query: SalesStatisticsQuery) throws(KeyCatError) -> SalesFigures
+    func figures(_ query: SalesStatisticsQuery) async throws(KeyCatError) -> SalesFigures
 }

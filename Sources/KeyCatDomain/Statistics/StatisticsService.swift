@@ -25,7 +25,7 @@ public struct StatisticsService: Sendable {
     ///
     /// - Throws: `forbidden` unless an admin asks; `validation` for `days` outside 1–365 or
     ///   `top` outside 1–100.
-    public func report(days: Int = 30, top: Int = 5, seller: UserID? = nil, by principal: Principal) throws(KeyCatError) -> SalesReport {
+    public func report(days: Int = 30, top: Int = 5, seller: UserID? = nil, by principal: Principal) async throws(KeyCatError) -> SalesReport {
         try principal.require(.admin, to: "read sales statistics")
         if let seller, seller.rawValue < 1 { throw .validation("seller", "a seller is a positive user id") }
         guard Self.dayRange.contains(days) else {
@@ -40,7 +40,7 @@ public struct StatisticsService: Sendable {
             throw KeyCatError(.internalError, "the calendar could not count back \(days) days")
         }
         let offset = Self.timeZone.secondsFromGMT(for: start)
-        let figures = try statistics.figures(
+        let figures = try await statistics.figures(
             SalesStatisticsQuery(start: start, end: end, utcOffsetSeconds: offset, topLimit: top, seller: seller))
         let firstDay = Int64((Int(start.timeIntervalSince1970) + offset).quotientRounding(by: 86_400))
         let sales = Dictionary(figures.sales.map { ($0.day, $0) }) { first, _ in first }

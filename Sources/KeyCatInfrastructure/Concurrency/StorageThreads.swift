@@ -10,24 +10,28 @@ import Foundation
 /// so as many storage calls wait at once as there are threads — sized to the connections the
 /// store can lend — and the cooperative pool stays free for everything else.
 ///
-/// Jobs run in the order they were enqueued. After ``shutdown()`` the threads finish the jobs
-/// already queued and exit; a job enqueued later gets a thread of its own, so no task is ever
-/// stranded.
+/// Jobs run in the order they were enqueued. Threads start when work first needs them, up to
+/// `count` (a database that is opened and never queried starts none). After ``shutdown()`` the
+/// threads finish the jobs already queued and exit; a job enqueued later gets a thread of its
+/// own, so no task is ever stranded.
 package final class StorageThreads: TaskExecutor, @unchecked Sendable {
-    // `jobs`, `head` and `stopped` are guarded by `condition`'s lock.
+    // Every `var` is guarded by `condition`'s lock.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var head = 0
     private var stopped = false
+    /// Threads started so far; of them, those waiting for a job, and the wake-ups sent to them
+    /// that have not landed yet (a thread signalled for one job must not be counted for the next).
+    private var started = 0
+    private var waiting = 0
+    private var wakeUpsInFlight = 0
+    private let limit: Int
+    private let name: String
 
-    /// Starts `count` threads named `name-0`, `name-1`, … (Linux keeps 15 bytes of a name).
+    /// Up to `count` threads named `name-0`, `name-1`, … (Linux keeps 15 bytes of a name).
     package init(count: Int, name: String = "keycat-db") {
-        for index in 0..<max(1, count) {
-            let thread = Thread { [self] in work() }
-            thread.name = "\(name)-\(index)"
-            // Storage waits are short and latency-bound: the default 512 KiB stack is plenty.
-            thread.start()
-        }
+        limit = max(1, count)
+        self.name = name
     }
 
     package func enqueue(_ job: consuming ExecutorJob) {
@@ -42,7 +46,18 @@ package final class StorageThreads: TaskExecutor, @unchecked Sendable {
             return
         }
         jobs.append(job)
-        condition.signal()
+        if waiting > wakeUpsInFlight {
+            wakeUpsInFlight += 1
+            condition.signal()
+        } else if started < limit {
+            let thread = Thread { [self] in work() }
+            thread.name = "\(name)-\(started)"
+            started += 1
+            condition.unlock()
+            // Storage waits are short and latency-bound: the default 512 KiB stack is plenty.
+            thread.start()
+            return
+        }
         condition.unlock()
     }
 
@@ -66,7 +81,10 @@ package final class StorageThreads: TaskExecutor, @unchecked Sendable {
         defer { condition.unlock() }
         while head == jobs.count {
             if stopped { return nil }
+            waiting += 1
             condition.wait()
+            waiting -= 1
+            wakeUpsInFlight = max(0, wakeUpsInFlight - 1)
         }
         let job = jobs[head]
         head += 1

@@ -10,9 +10,10 @@ import Foundation
 /// locked, and a connection is touched only by the one caller it is lent to, between
 /// ``checkOut()`` and ``checkIn(_:)``: never by two threads at once.
 ///
-/// A caller waiting for a connection waits on `condition`, holding its thread. KeyCat sizes its
-/// storage threads to the pool (architecture §7), so when calls come through the use cases or
-/// KeyCatAPI that wait is on KeyCat's threads and rarely happens at all.
+/// A caller waiting for a connection here waits on `condition`, holding its thread. Only the
+/// blocking path used while opening waits here: ``PostgresDatabase``'s async calls first wait
+/// for one of its permits, suspended, and a permit holder always finds a connection idle or room
+/// to open one.
 final class PostgresConnectionPool: @unchecked Sendable {
     private let configuration: PostgresConfiguration
     private let condition = NSCondition()

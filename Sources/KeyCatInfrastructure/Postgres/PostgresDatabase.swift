@@ -7,13 +7,21 @@ import Synchronization
 /// of its closure, so a connection is only ever used by one thread, and the server's MVCC and
 /// row locks arbitrate between the calls (and between servers sharing the database).
 ///
-/// The API is ``SQLiteDatabase``'s, blocking like it: `write { }` is a transaction, `read { }` a
-/// read-only snapshot. Unlike SQLite's single writer, writes run side by side, so a write can
-/// lose a race (a serialization failure, or a deadlock); `write` then runs its body again.
+/// `write { }` is a transaction, `read { }` a read-only snapshot, as on ``SQLiteDatabase``.
+/// Unlike SQLite's single writer, writes run side by side, so a write can lose a race (a
+/// serialization failure, or a deadlock); `write` then runs its body again.
+///
+/// **Nothing here holds the caller's thread** (``SQLDatabase``): a call waits for a free
+/// connection suspended, in turn (``AsyncPermits``), pauses between retries with `Task.sleep`,
+/// and runs its body — whose statements wait for the network — on the database's own threads,
+/// one per connection. A task cancelled while it waits for a connection or a retry stops there;
+/// one cancelled while a statement waits cancels the statement (``PostgresConnection``).
 package final class PostgresDatabase: Sendable {
     /// How the connections are made.
     package let configuration: PostgresConfiguration
     private let pool: PostgresConnectionPool
+    private let turns: AsyncPermits
+    private let threads: StorageThreads
     private let roundTrips = Atomic<Int>(0)
 
     /// Connects once, so a wrong URL, password or host fails here rather than on first use.
@@ -22,9 +30,15 @@ package final class PostgresDatabase: Sendable {
     package init(configuration: PostgresConfiguration) throws(PostgresError) {
         self.configuration = configuration
         pool = PostgresConnectionPool(configuration: configuration)
+        let connections = max(1, configuration.maximumConnections)
+        turns = AsyncPermits(connections)
+        threads = StorageThreads(count: connections)
         let first = try pool.checkOut()
         pool.checkIn(first)
     }
+
+    /// The threads every call's body runs on, one per connection.
+    package var storageExecutor: any TaskExecutor { threads }
 
     /// Runs `body` in a transaction (`BEGIN ISOLATION LEVEL …`) and commits it, or rolls it back
     /// when `body` throws. Nested calls on the connection inside are savepoints. `write { }`
@@ -42,8 +56,8 @@ package final class PostgresDatabase: Sendable {
     @discardableResult
     package func write<Result: Sendable>(
         isolation: SQLIsolation, _ body: (PostgresConnection) throws -> Result
-    ) throws -> Result {
-        try withRetries { connection throws -> Result in
+    ) async throws -> Result {
+        try await withRetries { connection throws -> Result in
             try connection.transaction(isolation: isolation, body)
         }
     }
@@ -52,8 +66,8 @@ package final class PostgresDatabase: Sendable {
     /// A connection lost before the end runs `body` again on a fresh one (reads are safe to
     /// repeat), like ``write(isolation:_:)``.
     @discardableResult
-    package func read<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
-        try withRetries { connection throws -> Result in try connection.readTransaction(body) }
+    package func read<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) async throws -> Result {
+        try await withRetries { connection throws -> Result in try connection.readTransaction(body) }
     }
 
     /// Runs `body`, which only reads, on a connection without an explicit transaction: each
@@ -62,15 +76,25 @@ package final class PostgresDatabase: Sendable {
     /// 35 µs bare and 90 µs in a transaction). Run again on a fresh connection if the one it had
     /// was lost.
     @discardableResult
-    package func readStatement<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
-        try withRetries(body)
+    package func readStatement<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) async throws -> Result {
+        try await withRetries(body)
     }
 
     /// Runs `body` on a connection without an explicit transaction: each statement is its own
-    /// transaction. For single statements, and for work that manages its own transactions
-    /// (migrations). Run once: nothing is retried.
+    /// transaction. For work that manages its own transactions. Run once: nothing is retried.
     @discardableResult
-    package func withConnection<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+    package func withConnection<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) async throws -> Result {
+        try await withTaskExecutorPreference(threads) {
+            try await turns.acquire()
+            defer { turns.release() }
+            return try blockingWithConnection(body)
+        }
+    }
+
+    /// ``withConnection(_:)`` on the calling thread, waiting there for a connection: for opening
+    /// and migrating, before the database serves anyone.
+    @discardableResult
+    package func blockingWithConnection<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
         let connection = try pool.checkOut()
         let before = connection.roundTripCount
         defer { giveBack(connection, countingFrom: before) }
@@ -78,24 +102,26 @@ package final class PostgresDatabase: Sendable {
     }
 
     /// Runs `attempt` on a borrowed connection, again on transient failures.
-    private func withRetries<Result>(_ attempt: (PostgresConnection) throws -> Result) throws -> Result {
+    private func withRetries<Result>(_ attempt: (PostgresConnection) throws -> Result) async throws -> Result {
         let attempts = max(1, configuration.maximumTransactionAttempts)
-        for number in 1... {
-            let connection = try pool.checkOut()
-            let before = connection.roundTripCount
-            do {
-                defer { giveBack(connection, countingFrom: before) }
-                return try attempt(connection)
-            } catch let error as PostgresError where error.isTransientTransactionFailure && number < attempts {
-                // Spread the retries of transactions that collided, so they do not collide again.
-                // The pause holds the calling thread: one of KeyCat's storage threads when the
-                // call came through a use case or KeyCatAPI (architecture §7); an async pause is
-                // the next step of that work.
-                let pauseMicroseconds = UInt32.random(in: 1...2_000) << min(number - 1, 5)
-                usleep(pauseMicroseconds)
+        return try await withTaskExecutorPreference(threads) {
+            for number in 1... {
+                try await turns.acquire()
+                do {
+                    defer { turns.release() }
+                    let connection = try pool.checkOut()
+                    let before = connection.roundTripCount
+                    defer { giveBack(connection, countingFrom: before) }
+                    return try attempt(connection)
+                } catch let error as PostgresError where error.isTransientTransactionFailure && number < attempts {
+                    // Spread the retries of transactions that collided, so they do not collide
+                    // again; the pause holds no thread and no connection.
+                    let pause = Int.random(in: 1...2_000) << min(number - 1, 5)
+                    try await Task.sleep(for: .microseconds(pause))
+                }
             }
+            fatalError("unreachable: the loop returns or throws")
         }
-        fatalError("unreachable: the loop returns or throws")
     }
 
     /// Returns `connection` to the pool, adding the round trips it made since `before` to
@@ -116,6 +142,7 @@ package final class PostgresDatabase: Sendable {
     /// Closes every connection (those in use as they come back). Using the database afterwards
     /// fails with an error whose ``PostgresError/isClosed`` is true. Closing twice is harmless.
     package func close() {
+        threads.shutdown()
         pool.close()
     }
 }

@@ -37,7 +37,7 @@ package struct PostgresMigrator: Sendable {
 
     /// The version recorded in the database: 0 for a new one.
     package func currentVersion(of database: PostgresDatabase) throws -> Int {
-        try database.withConnection { try Self.recordedVersion(on: $0) }
+        try database.blockingWithConnection { try Self.recordedVersion(on: $0) }
     }
 
     /// Brings the database up to ``latestVersion``.
@@ -48,7 +48,7 @@ package struct PostgresMigrator: Sendable {
     ///   database from a newer binary; any error a migration throws, after rolling it back.
     @discardableResult
     package func migrate(_ database: PostgresDatabase, now: Date = Date()) throws -> [Int] {
-        try database.withConnection { connection in
+        try database.blockingWithConnection { connection in
             try Self.withMigrationLock(on: connection) {
                 let version = try Self.recordedVersion(on: connection)
                 try SchemaMigrationError.refuseNewer(version, supported: latestVersion)

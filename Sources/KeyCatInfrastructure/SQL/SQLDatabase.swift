@@ -11,37 +11,74 @@
 /// The hot writes whose every statement is conditional (checkout, a payment's apply) name
 /// ``SQLIsolation/readCommitted`` instead and are never retried for a conflict. Either way the
 /// body may run more than once, so it must only touch its connection.
+///
+/// **Waiting never blocks the caller** (architecture §7). Each call waits for its turn at a
+/// connection suspended — no thread is held while it queues, and a task cancelled while it
+/// queues stops at once with `CancellationError` — then runs its synchronous body on the
+/// database's own threads (``storageExecutor``), one per connection it can lend, so the
+/// caller's thread is free while SQLite or the network answers. A task that already prefers
+/// that executor (KeyCatAPI's handlers, KeyCat's async use cases) makes no hop at all.
 package protocol SQLDatabase: Sendable {
     associatedtype Connection: SQLConnection
+
+    /// The threads the bodies run on.
+    var storageExecutor: any TaskExecutor { get }
 
     /// Runs `body` in a write transaction at `isolation`, rolled back if it throws; nested calls
     /// on the connection are savepoints (which keep the outer transaction's isolation).
     @discardableResult
-    func write<Result: Sendable>(isolation: SQLIsolation, _ body: (Connection) throws -> Result) throws -> Result
+    func write<Result: Sendable>(isolation: SQLIsolation, _ body: (Connection) throws -> Result) async throws -> Result
 
     /// Runs `body` in a read transaction: its queries see one snapshot.
     @discardableResult
-    func read<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result
+    func read<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result
 
     /// Runs `body`, which only reads, without an explicit transaction: each statement is its own
     /// snapshot.
     @discardableResult
-    func readStatement<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result
+    func readStatement<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result
 }
 
 extension SQLDatabase {
     /// A ``SQLIsolation/serializable`` write: one that may read, decide, then write.
     @discardableResult
-    package func write<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
-        try write(isolation: .serializable, body)
+    package func write<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
+        try await write(isolation: .serializable, body)
     }
 }
 
 extension SQLiteDatabase: SQLDatabase {
+    package var storageExecutor: any TaskExecutor { threads }
+
     /// A write transaction: SQLite's one writer runs it alone, as strict as any `isolation`.
     @discardableResult
-    package func write<Result: Sendable>(isolation: SQLIsolation, _ body: (SQLiteConnection) throws -> Result) throws -> Result {
-        try write(body)
+    package func write<Result: Sendable>(
+        isolation: SQLIsolation, _ body: (SQLiteConnection) throws -> Result
+    ) async throws -> Result {
+        try await withTaskExecutorPreference(threads) {
+            try await writerTurns.acquire()
+            defer { writerTurns.release() }
+            return try blockingWrite(body)
+        }
+    }
+
+    @discardableResult
+    package func read<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) async throws -> Result {
+        try await withTaskExecutorPreference(threads) {
+            try await readerTurns.acquire()
+            defer { readerTurns.release() }
+            return try blockingRead(body)
+        }
+    }
+
+    @inlinable
+    @discardableResult
+    package func readStatement<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) async throws -> Result {
+        try await withTaskExecutorPreference(threads) {
+            try await readerTurns.acquire()
+            defer { readerTurns.release() }
+            return try blockingReadStatement(body)
+        }
     }
 }
 

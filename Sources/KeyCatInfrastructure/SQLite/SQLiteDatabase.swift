@@ -7,6 +7,12 @@ import Synchronization
 /// only ever touched by the one thread holding its lock; writes queue on the writer's lock
 /// (and, across processes, on SQLite's file lock with a busy timeout), while reads take any free
 /// reader and, in WAL mode, run beside the writer without waiting for it.
+///
+/// Two ways in. The async ones (``SQLDatabase``'s `write`, `read`, `readStatement`) wait for
+/// their turn at a connection suspended, then run the body on the database's own threads
+/// (``storageExecutor``), so no caller's thread ever waits for SQLite. The `blocking…` ones run
+/// on the calling thread and wait there: for opening, migrating and backing up, and for the PG
+/// simulator's own file.
 package final class SQLiteDatabase: Sendable {
     /// The path the database was opened at.
     package let path: String
@@ -17,6 +23,11 @@ package final class SQLiteDatabase: Sendable {
     private let nextReader = Atomic<Int>(0)
     /// Answers ``dataVersion()``. Nil for an in-memory database.
     private let versionProbe: DataVersionProbe?
+    /// The turns at the writer and at the readers (the writer's when there are none), waited
+    /// for suspended; and the threads the async calls run their bodies on, one per connection.
+    let writerTurns: AsyncPermits
+    @usableFromInline let readerTurns: AsyncPermits
+    @usableFromInline let threads: StorageThreads
 
     /// Opens (and with `createIfMissing`, creates) the database at `path`. A file it creates is
     /// owner-only (0600) whatever the umask, see ``OwnerOnlyFile``.
@@ -63,6 +74,9 @@ package final class SQLiteDatabase: Sendable {
         }
         self.writer = LockedConnection(writerConnection)
         self.readers = readerConnections
+        writerTurns = AsyncPermits(1)
+        readerTurns = readerConnections.isEmpty ? writerTurns : AsyncPermits(readerConnections.count)
+        threads = StorageThreads(count: readerConnections.count + 1)
         versionProbe = Self.isInMemory(path) ? nil : DataVersionProbe(path: path, configuration: configuration)
     }
 
@@ -80,9 +94,9 @@ package final class SQLiteDatabase: Sendable {
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE … COMMIT`), rolled back if it throws.
-    /// Calls from other tasks wait their turn.
+    /// Calls from other threads wait their turn, holding their thread.
     @discardableResult
-    package func write<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
+    package func blockingWrite<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         try writer.withLock { connection throws -> Result in
             try connection.transaction(body)
         }
@@ -98,7 +112,7 @@ package final class SQLiteDatabase: Sendable {
     /// Runs `body` in a read transaction on a reader connection, so all its queries see one
     /// consistent snapshot. Readers never block the writer, nor it them.
     @discardableResult
-    package func read<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
+    package func blockingRead<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         let reader = checkOutReader()
         defer { reader.unlock() }
         return try reader.connection.readTransaction(body)
@@ -113,7 +127,7 @@ package final class SQLiteDatabase: Sendable {
     /// hot path of every page, product and cart read.
     @inlinable
     @discardableResult
-    package func readStatement<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
+    package func blockingReadStatement<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         let reader = checkOutReader()
         defer { reader.unlock() }
         return try body(reader.connection)
@@ -143,6 +157,7 @@ package final class SQLiteDatabase: Sendable {
     /// Closes every connection. Using the database afterwards fails with `SQLITE_MISUSE`.
     /// Closing twice is harmless.
     package func close() {
+        threads.shutdown()
         try? writer.withLock { $0.close() }
         for reader in readers { try? reader.withLock { $0.close() } }
         versionProbe?.close()

@@ -38,9 +38,9 @@ struct DatabaseBackupCommand: AdminCommand {
         databaseOnly = arguments.flag("database-only")
     }
 
-    func run(_ context: CommandContext) throws {
+    func run(_ context: CommandContext) async throws {
         if context.isPostgres { return try runPostgres(context) }
-        let keycat = try context.openForReading(allowOutdated: true)
+        let keycat = try await context.openForReading(allowOutdated: true)
         defer { keycat.close() }
         let showProgress = context.console.isTerminal && !context.json
         var last = BackupProgress(copiedPages: 0, totalPages: 0)
@@ -51,9 +51,9 @@ struct DatabaseBackupCommand: AdminCommand {
             }
         }
         if databaseOnly {
-            try keycat.backup(to: destination, by: context.principal, progress: report)
+            try await keycat.backup(to: destination, by: context.principal, progress: report)
         } else {
-            let manifest = try keycat.createBackup(in: destination, by: context.principal, progress: report)
+            let manifest = try await keycat.createBackup(in: destination, by: context.principal, progress: report)
             if showProgress { context.console.endProgress() }
             return emit(manifest, pages: last.totalPages, context)
         }

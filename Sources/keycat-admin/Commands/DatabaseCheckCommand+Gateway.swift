@@ -4,10 +4,10 @@ import KeyCat
 extension DatabaseCheckCommand {
     /// The `gateway` section of `db check --gateway`: both sides of the window cross-checked
     /// (``KeyCat/checkGateway(window:)``), as human lines and as JSON.
-    static func gatewaySection(_ keycat: KeyCat, lookback: Double) throws -> (report: GatewayCheckReport, human: String, json: JSONValue) {
+    static func gatewaySection(_ keycat: KeyCat, lookback: Double) async throws -> (report: GatewayCheckReport, human: String, json: JSONValue) {
         let now = keycat.configuration.clock.now()
         let window = DateInterval(start: now.addingTimeInterval(-lookback), end: now)
-        let report = try waitFor { try await keycat.checkGateway(window: window) }
+        let report = try await keycat.checkGateway(window: window)
         let counts = "\(report.gatewayPaymentsChecked) PG payment(s), \(report.ordersChecked) order(s) in the last \(Int(lookback / 3600)) h"
         var human = report.isClean
             ? "gateway: ok (\(counts))\n"

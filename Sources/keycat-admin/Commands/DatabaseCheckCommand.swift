@@ -22,10 +22,10 @@ struct DatabaseCheckCommand: AdminCommand {
         gatewayLookback = arguments.flag("gateway") ? try GatewayWindowOption.seconds(arguments) : nil
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading(allowOutdated: true, withSimulator: gatewayLookback != nil)
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading(allowOutdated: true, withSimulator: gatewayLookback != nil)
         defer { keycat.close() }
-        let report = try keycat.checkHealth()
+        let report = try await keycat.checkHealth()
         let sections: [(String, [String])] = [
             ("integrity", report.integrityProblems),
             ("foreign_keys", report.foreignKeyProblems),
@@ -42,7 +42,8 @@ struct DatabaseCheckCommand: AdminCommand {
         human += warnings.isEmpty
             ? "permissions: ok\n"
             : "permissions: \(warnings.count) warning(s)\n" + warnings.map { "  - \($0)\n" }.joined()
-        let gateway = try gatewayLookback.map { try Self.gatewaySection(keycat, lookback: $0) }
+        var gateway: (report: GatewayCheckReport, human: String, json: JSONValue)?
+        if let gatewayLookback { gateway = try await Self.gatewaySection(keycat, lookback: gatewayLookback) }
         human += gateway?.human ?? ""
         let healthy = report.isHealthy && gateway?.report.isClean != false
         human += healthy ? "The database is healthy." : "The database has problems."

@@ -10,7 +10,7 @@ extension DatabaseRestoreCommand {
     /// simulator file and images beside. Without `--force` it refuses (exit 3, nothing changed)
     /// when the simulator file or the images folder exists beside, and `pg_restore` itself fails
     /// on tables that exist, rolling back. Without `pg_restore` on `PATH`, it says what to run.
-    func runPostgres(_ context: CommandContext) throws {
+    func runPostgres(_ context: CommandContext) async throws {
         let dump = backup + "/" + DatabaseBackupCommand.postgresDumpFile
         guard FileManager.default.fileExists(atPath: dump) else {
             let sqlite = FileManager.default.fileExists(atPath: backup + "/" + BackupManifest.fileName)
@@ -60,9 +60,9 @@ extension DatabaseRestoreCommand {
         }
         var configuration = context.configuration()
         configuration.migrates = false
-        let keycat = try KeyCat.open(configuration)
+        let keycat = try await KeyCat.open(configuration)
         defer { keycat.close() }
-        try keycat.auditLog.record(AuditEntry(
+        try await keycat.auditLog.record(AuditEntry(
             actor: context.actor, action: "database.restore", target: context.databaseName,
             detail: "from \(backup) with pg_restore" + (force ? ", replacing the existing tables" : ""),
             at: keycat.configuration.clock.now()))

@@ -38,16 +38,16 @@ struct DatabaseRestoreCommand: AdminCommand {
         force = arguments.flag("force")
     }
 
-    func run(_ context: CommandContext) throws {
-        if context.isPostgres { return try runPostgres(context) }
-        let manifest = try KeyCat.restoreBackup(from: backup, toDatabaseAt: context.databasePath, force: force)
+    func run(_ context: CommandContext) async throws {
+        if context.isPostgres { return try await runPostgres(context) }
+        let manifest = try await KeyCat.restoreBackup(from: backup, toDatabaseAt: context.databasePath, force: force)
         // The audit entry goes into the restored database: it is the one that lives on.
         var configuration = KeyCat.Configuration(databasePath: context.databasePath)
         configuration.createIfMissing = false
         configuration.migrates = false
-        let keycat = try KeyCat.open(configuration)
+        let keycat = try await KeyCat.open(configuration)
         defer { keycat.close() }
-        try keycat.auditLog.record(AuditEntry(
+        try await keycat.auditLog.record(AuditEntry(
             actor: context.actor, action: "database.restore", target: context.databasePath,
             detail: "from \(backup) taken \(manifest.createdAt.formatted(.iso8601)) (schema version \(manifest.schemaVersion))"
                 + (force ? ", replacing the existing files" : ""),

@@ -10,14 +10,14 @@ struct InitCommand: AdminCommand {
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {}
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForWriting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForWriting()
         defer { keycat.close() }
-        let version = try keycat.schemaVersion()
+        let version = try await keycat.schemaVersion()
         let applied = keycat.migrationsApplied
         let restored = keycat.schemaObjectsRestored
         let restoredNote = restored.isEmpty ? "" : "; restored \(restored.joined(separator: ", "))"
-        try keycat.auditLog.record(AuditEntry(
+        try await keycat.auditLog.record(AuditEntry(
             actor: context.actor, action: "database.init", target: context.databaseName,
             detail: (applied.isEmpty ? "already at schema version \(version)" : "migrated to schema version \(version)")
                 + restoredNote,

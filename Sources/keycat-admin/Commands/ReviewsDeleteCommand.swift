@@ -14,11 +14,11 @@ struct ReviewsDeleteCommand: AdminCommand {
         review = ReviewID(try arguments.id(at: 0, named: "ID"))
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
-        let deleted = try keycat.reviews.review(review)
-        try keycat.reviews.delete(review, by: context.principal)
+        let deleted = try await keycat.reviews.review(review)
+        try await keycat.reviews.delete(review, by: context.principal)
         context.emit(
             json: .object([
                 ("deleted", .int(deleted.id.rawValue)),

@@ -29,10 +29,10 @@ struct ReviewsListCommand: AdminCommand {
         cursor = arguments.string("cursor")
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let page = try keycat.reviews.reviews(of: product, limit: limit, cursor: cursor)
+        let page = try await keycat.reviews.reviews(of: product, limit: limit, cursor: cursor)
         context.emit(json: json(page), human: human(page))
     }
 

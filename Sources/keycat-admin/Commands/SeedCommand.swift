@@ -30,24 +30,24 @@ struct SeedCommand: AdminCommand {
         }
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
         let summary: SeedSummary
         if let synthetic {
             let showProgress = context.console.isTerminal && !context.json
-            summary = try keycat.seedSynthetic(count: synthetic, seed: seed, by: context.principal) { loaded in
+            summary = try await keycat.seedSynthetic(count: synthetic, seed: seed, by: context.principal) { loaded in
                 if showProgress { context.console.progress("seeding: \(loaded) / \(synthetic)") }
             }
             if showProgress { context.console.endProgress() }
         } else if let file {
             let url = URL(fileURLWithPath: file)
             let catalog = try CatalogFile.decode(try FileInput.read(url))
-            summary = try keycat.importCatalog(catalog, baseDirectory: url.deletingLastPathComponent(), by: context.principal)
+            summary = try await keycat.importCatalog(catalog, baseDirectory: url.deletingLastPathComponent(), by: context.principal)
         } else {
             let catalog = try CatalogFile.decode(Data(CatalogFile.demoJSON.utf8))
             let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            summary = try keycat.importCatalog(catalog, baseDirectory: here, by: context.principal)
+            summary = try await keycat.importCatalog(catalog, baseDirectory: here, by: context.principal)
         }
         SeedPresenter.emit(summary, context: context)
     }

@@ -31,10 +31,10 @@ struct StatsCommand: AdminCommand {
         seller = try arguments.int64("seller").map(UserID.init)
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let report = try keycat.statistics.report(days: days, top: top, seller: seller, by: context.principal)
+        let report = try await keycat.statistics.report(days: days, top: top, seller: seller, by: context.principal)
         context.emit(json: StatsPresenter.json(report), human: StatsPresenter.text(report))
     }
 }

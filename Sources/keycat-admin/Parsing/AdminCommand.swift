@@ -8,7 +8,7 @@ protocol AdminCommand: Sendable {
     init(parsing arguments: ParsedArguments) throws(UsageError)
 
     /// Does the work. Domain errors, storage errors and I/O errors are reported by the caller.
-    func run(_ context: CommandContext) throws
+    func run(_ context: CommandContext) async throws
 }
 
 /// A command that only groups subcommands: running it without one is a usage error.
@@ -22,5 +22,5 @@ extension CommandGroup {
             commandPath: arguments.commandPath)
     }
 
-    func run(_ context: CommandContext) throws {}
+    func run(_ context: CommandContext) async throws {}
 }

@@ -12,22 +12,22 @@ struct BulkLoadScenario {
     let rows: Int
     let runs: Int
 
-    func run() throws -> Comparison {
+    func run() async throws -> Comparison {
         var librarySamples: [Double] = []
         var baselineSamples: [Double] = []
         let clock = ContinuousClock()
         for run in 0..<runs {
             let libraryPath = directory.appendingPathComponent("bulk-keycat-\(run).db").path
-            let keycat = try KeyCat.open(.init(databasePath: libraryPath))
-            librarySamples.append(try seconds(clock) {
-                _ = try keycat.seedSynthetic(count: rows, seed: UInt64(run + 1), by: .operatorConsole("bench"))
+            let keycat = try await KeyCat.open(.init(databasePath: libraryPath))
+            await librarySamples.append(try seconds(clock) {
+                _ = try await keycat.seedSynthetic(count: rows, seed: UInt64(run + 1), by: .operatorConsole("bench"))
             } / Double(rows))
             keycat.close()
 
             let rawPath = directory.appendingPathComponent("bulk-raw-\(run).db").path
             try Self.createSchema(at: rawPath)
             let raw = try RawDatabase(path: rawPath)
-            baselineSamples.append(try seconds(clock) { try Self.rawLoad(raw, rows: rows, seed: UInt64(run + 1)) } / Double(rows))
+            await baselineSamples.append(try seconds(clock) { try Self.rawLoad(raw, rows: rows, seed: UInt64(run + 1)) } / Double(rows))
             for path in [libraryPath, rawPath] {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             }

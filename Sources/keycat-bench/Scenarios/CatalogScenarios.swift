@@ -10,7 +10,7 @@ struct CatalogScenarios<Raw: RawCatalogReads> {
     static var pageSize: Int { 20 }
     static var depths: [Int] { [1, 1_000, 40_000] }
 
-    func run() throws -> [Comparison] {
+    func run() async throws -> [Comparison] {
         var rows: [Comparison] = []
         for sort in ProductSort.allCases {
             let (column, ascending) = Self.column(sort)
@@ -22,24 +22,24 @@ struct CatalogScenarios<Raw: RawCatalogReads> {
                 var position: (Int64, Int64)?
                 if offset > 0 {
                     position = try raw.position(column: column, ascending: ascending, offset: offset - 1)
-                    let last = try keycat.catalog.product(ProductID(position!.1))
+                    let last = try await keycat.catalog.product(ProductID(position!.1))
                     request.cursor = keycat.catalog.cursor(resumingAfter: last, in: request)
                 }
                 // Both sides must return the same page, or the comparison means nothing.
-                let libraryIDs = try keycat.catalog.list(request).items.map(\.id.rawValue)
+                let libraryIDs = try await keycat.catalog.list(request).items.map(\.id.rawValue)
                 let rawIDs = try raw.page(sql, after: position, limit: Self.pageSize + 1)
                     .prefix(Self.pageSize).map(\.id)
                 guard libraryIDs == Array(rawIDs) else {
                     throw RawDatabase.Failure(description: "\(sort) page \(depth): library and baseline disagree")
                 }
-                rows.append(try compare("page \(sort.rawValue) @\(depth)", operations: operations,
-                    library: { _ in _ = try keycat.catalog.list(request) },
+                rows.append(try await compare("page \(sort.rawValue) @\(depth)", operations: operations,
+                    library: { _ in _ = try await keycat.catalog.list(request) },
                     baseline: { _ in _ = try raw.page(sql, after: position, limit: Self.pageSize + 1) }))
             }
         }
         let ids = (0..<operations).map { Int64(($0 &* 7_919) % productCount + 1) }
-        rows.append(try compare("product detail", operations: operations,
-            library: { _ = try keycat.catalog.product(ProductID(ids[$0])) },
+        rows.append(try await compare("product detail", operations: operations,
+            library: { _ = try await keycat.catalog.product(ProductID(ids[$0])) },
             baseline: { _ = try raw.product(ids[$0]) }))
         return rows
     }

@@ -19,25 +19,25 @@ struct CommerceFixture {
     let rawBuyer: Principal
     let product: Product
 
-    init(_ keycat: KeyCat) throws {
-        func buyer(_ name: String) throws -> Principal {
+    init(_ keycat: KeyCat) async throws {
+        func buyer(_ name: String) async throws -> Principal {
             let email = "\(name)-\(UUID().uuidString.prefix(8))@example.com"
-            return try keycat.accounts.createUser(SignUpForm(email: email, password: "keycat2026", nick: name),
-                                                  role: .buyer, by: Self.admin).principal
+            return try await keycat.accounts.createUser(SignUpForm(email: email, password: "keycat2026", nick: name),
+                                                        role: .buyer, by: Self.admin).principal
         }
-        libraryBuyer = try buyer("lib")
-        rawBuyer = try buyer("raw")
-        product = try keycat.catalog.create(Self.draft, for: Self.seller, by: Self.admin)
+        libraryBuyer = try await buyer("lib")
+        rawBuyer = try await buyer("raw")
+        product = try await keycat.catalog.create(Self.draft, for: Self.seller, by: Self.admin)
     }
 
     /// Ten lines in each buyer's cart, through KeyCat; `rawLines` counts the raw side's, which
     /// must be ten too.
-    func fillCarts(_ keycat: KeyCat, rawLines: () throws -> Int) throws {
+    func fillCarts(_ keycat: KeyCat, rawLines: () throws -> Int) async throws {
         for id in 1...10 {
-            _ = try keycat.cart.add(ProductID(Int64(id)), quantity: 1, by: libraryBuyer)
-            _ = try keycat.cart.add(ProductID(Int64(id)), quantity: 1, by: rawBuyer)
+            _ = try await keycat.cart.add(ProductID(Int64(id)), quantity: 1, by: libraryBuyer)
+            _ = try await keycat.cart.add(ProductID(Int64(id)), quantity: 1, by: rawBuyer)
         }
-        guard try keycat.cart.cart(of: libraryBuyer).lines.count == 10, try rawLines() == 10 else {
+        guard try await keycat.cart.cart(of: libraryBuyer).lines.count == 10, try rawLines() == 10 else {
             throw RawDatabase.Failure(description: "carts differ")
         }
     }

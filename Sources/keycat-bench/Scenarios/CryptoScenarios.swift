@@ -10,17 +10,17 @@ struct CryptoScenarios {
     let tokenKey: [UInt8]
     let operations: Int
 
-    func run() throws -> [Comparison] {
+    func run() async throws -> [Comparison] {
         let admin = Principal.operatorConsole("bench")
         let email = "bench-\(UUID().uuidString.prefix(8))@example.com"
-        _ = try keycat.accounts.createUser(SignUpForm(email: email, password: "keycat2026", nick: "벤치"), role: .buyer, by: admin)
-        let token = try keycat.accounts.logIn(email: email, password: "keycat2026").accessToken
-        var rows = [try compare("token verification", operations: operations,
-            library: { _ in _ = try keycat.accounts.authenticate(accessToken: token) },
+        _ = try await keycat.accounts.createUser(SignUpForm(email: email, password: "keycat2026", nick: "벤치"), role: .buyer, by: admin)
+        let token = try await keycat.accounts.logIn(email: email, password: "keycat2026").accessToken
+        var rows = await [try compare("token verification", operations: operations,
+            library: { _ in _ = try await keycat.accounts.authenticate(accessToken: token) },
             baseline: { _ in _ = try Self.rawVerify(token, key: tokenKey) })]
 
         let hasher = PBKDF2PasswordHasher(iterations: 600_000)
-        rows.append(try compare("password hash (600k)", operations: 7, warmup: 1,
+        rows.append(try await compare("password hash (600k)", operations: 7, warmup: 1,
             library: { _ in _ = try hasher.hash("keycat2026") },
             baseline: { _ in
                 var key = [UInt8](repeating: 0, count: 32)

@@ -18,14 +18,14 @@ struct IdempotencyScenario {
     let log: (String) -> Void
 
     func run() async throws -> Comparison {
-        let empty = try Side(path: directory.appendingPathComponent("keys-empty.db").path, simulator: simulator)
+        let empty = try await Side(path: directory.appendingPathComponent("keys-empty.db").path, simulator: simulator)
         defer { empty.keycat.close() }
-        let full = try Side(path: directory.appendingPathComponent("keys-full.db").path, simulator: simulator)
+        let full = try await Side(path: directory.appendingPathComponent("keys-full.db").path, simulator: simulator)
         defer { full.keycat.close() }
         log("writing \(keyCount) idempotency keys, half expired…")
         try Self.seedKeys(keyCount, at: full.path)
-        return try await compareAsync(
-            "checkout + confirm with keys, \(keyCount) keys ÷ empty table (FULL)", operations: operations,
+        return try await compare(
+            "checkout + confirm with keys, \(keyCount) keys ÷ empty table (FULL)", operations: operations, warmup: 10,
             target: .timeRatioAtMost(1.1),
             library: { _ in try await full.checkoutAndConfirm(simulator) },
             baseline: { _ in try await empty.checkoutAndConfirm(simulator) })
@@ -38,24 +38,24 @@ struct IdempotencyScenario {
         let buyer: Principal
         let product: ProductID
 
-        init(path: String, simulator: PGSimulator) throws {
+        init(path: String, simulator: PGSimulator) async throws {
             self.path = path
             var configuration = KeyCat.Configuration(databasePath: path)
             configuration.paymentGateway = .simulator(simulator)
             configuration.gatewayLog = DiscardingLogSink()
             configuration.passwordIterations = 1_000
             configuration.stockHolds = nil  // one buyer, thousands of orders
-            keycat = try KeyCat.open(configuration)
+            keycat = try await KeyCat.open(configuration)
             let admin = Principal.operatorConsole("bench")
-            let seller = try keycat.accounts.createUser(
+            let seller = try await keycat.accounts.createUser(
                 SignUpForm(email: "keys-seller@example.com", password: "keycat2026", nick: "키셀러"), role: .seller, by: admin)
-            buyer = try keycat.accounts.createUser(
+            buyer = try await keycat.accounts.createUser(
                 SignUpForm(email: "keys-buyer@example.com", password: "keycat2026", nick: "키바이어"), role: .buyer, by: admin).principal
             let draft = ProductDraft(
                 kind: .commercial, category: .keyboard, title: "벤치 키보드", content: "벤치마크용",
                 pricing: Pricing(regularPrice: Money(won: 129_000), salePrice: Money(won: 119_000)),
                 delivery: Delivery(fee: Money(won: 3_000), schedule: .nextDay), stock: 1_000_000)
-            product = try keycat.catalog.create(draft, for: seller.id, by: admin).id
+            product = try await keycat.catalog.create(draft, for: seller.id, by: admin).id
         }
 
         func checkoutAndConfirm(_ simulator: PGSimulator) async throws {

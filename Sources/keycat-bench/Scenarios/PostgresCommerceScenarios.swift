@@ -11,17 +11,17 @@ struct PostgresCommerceScenarios {
     let operations: Int
 
     func run() async throws -> [Comparison] {
-        let fixture = try CommerceFixture(keycat)
+        let fixture = try await CommerceFixture(keycat)
         let rawBuyer = fixture.rawBuyer.userID.rawValue
         var rows: [Comparison] = []
         let commerce = RawPostgresCommerce(database: raw, gateway: try await RawGateway.signIn(to: simulator))
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        try fixture.fillCarts(keycat) { try commerce.cartTotal(user: rawBuyer, now: now).lines }
-        rows.append(try compare("cart read (10 lines)", operations: operations,
-            library: { _ in _ = try keycat.cart.cart(of: fixture.libraryBuyer) },
+        try await fixture.fillCarts(keycat) { try commerce.cartTotal(user: rawBuyer, now: now).lines }
+        rows.append(try await compare("cart read (10 lines)", operations: operations,
+            library: { _ in _ = try await keycat.cart.cart(of: fixture.libraryBuyer) },
             baseline: { _ in _ = try commerce.cartTotal(user: rawBuyer, now: now) }))
 
-        rows.append(try await compareAsync("checkout + confirm", operations: max(50, operations / 10),
+        rows.append(try await compare("checkout + confirm", operations: max(50, operations / 10), warmup: 10,
             library: { _ in try await fixture.checkoutAndConfirm(on: keycat, simulator: simulator) },
             baseline: { _ in try await commerce.checkoutAndConfirm(buyer: rawBuyer, product: fixture.product.id.rawValue) }))
         return rows

@@ -17,7 +17,7 @@ struct HostileBoundsTests {
         let body = Data(#"{"imp_uid":"imp_000000000001","merchant_uid":"kc_forged","status":"paid"}"#.utf8)
         var answers: [HTTPAnswer] = []
         let now = Int64(Date().timeIntervalSince1970)
-        for (secret, timestamp) in [(Self.wellKnownSecret, now), (try HTTPTestServer.simulatorWebhookSecret(), now - 3_600)] {
+        for (secret, timestamp) in await [(Self.wellKnownSecret, now), (try HTTPTestServer.simulatorWebhookSecret(), now - 3_600)] {
             let signature = StandardWebhookSignature.sign(id: "msg_hostile", timestamp: timestamp, body: body, secret: secret)
             answers.append(try await client.send("POST", "/webhooks/pg", body: body, headers: [
                 "Content-Type": "application/json", "webhook-id": "msg_hostile", "webhook-timestamp": String(timestamp),

@@ -62,17 +62,21 @@ enum CatalogFixture {
     /// `setCounters`, deletes ``deleted``, and returns the listings as stored.
     static func stock(
         _ catalog: CatalogService, _ repository: any ProductRepository, clock: TestClock,
-        setCounters: (ProductID, Listing) throws -> Void
-    ) throws -> [Product] {
+        setCounters: (ProductID, Listing) async throws -> Void
+    ) async throws -> [Product] {
         var ids: [ProductID] = []
         for listing in listings {
             clock.advance(by: listing.secondsAfterPrevious)
-            let product = try catalog.create(listing.draft, for: seller, by: sellerPrincipal)
-            try setCounters(product.id, listing)
+            let product = try await catalog.create(listing.draft, for: seller, by: sellerPrincipal)
+            try await setCounters(product.id, listing)
             ids.append(product.id)
         }
-        try catalog.delete(deleted, by: sellerPrincipal)
-        return try ids.compactMap { id throws in try repository.find(id) }
+        try await catalog.delete(deleted, by: sellerPrincipal)
+        var products: [Product] = []
+        for id in ids {
+            if let product = try await repository.find(id) { products.append(product) }
+        }
+        return products
     }
 
     /// `products` in `sort` order as architecture §3 states it, from the listings' own fields: newest
@@ -94,11 +98,11 @@ enum CatalogFixture {
     }
 
     /// Every page of `sort` under `filter`, three at a time, following the cursors to the end.
-    static func walk(_ catalog: CatalogService, _ sort: ProductSort, _ filter: ProductFilter = ProductFilter()) throws -> [ProductID] {
+    static func walk(_ catalog: CatalogService, _ sort: ProductSort, _ filter: ProductFilter = ProductFilter()) async throws -> [ProductID] {
         var ids: [ProductID] = []
         var cursor: String?
         for _ in 0..<20 {
-            let page = try catalog.list(ProductListRequest(filter: filter, sort: sort, limit: PageLimit(3), cursor: cursor))
+            let page = try await catalog.list(ProductListRequest(filter: filter, sort: sort, limit: PageLimit(3), cursor: cursor))
             #expect(page.items.count <= 3)
             ids += page.items.map(\.id)
             cursor = page.nextCursor
@@ -115,13 +119,13 @@ enum CatalogFixture {
     }
 
     /// A migrated SQLite catalog with user 1 as an active seller.
-    static func sqliteRepository(_ database: SQLiteDatabase) throws -> SQLiteProductRepository {
-        try repository(database)
+    static func sqliteRepository(_ database: SQLiteDatabase) async throws -> SQLiteProductRepository {
+        try await repository(database)
     }
 
     /// A migrated catalog in either store with user 1 as an active seller.
-    static func repository<Database: SQLDatabase>(_ database: Database) throws -> SQLProductRepository<Database> {
-        try database.write {
+    static func repository<Database: SQLDatabase>(_ database: Database) async throws -> SQLProductRepository<Database> {
+        try await database.write {
             try $0.run("""
                 INSERT INTO users (email, nick, password_hash, role, created_at, updated_at)
                 VALUES ('s@example.com','seller','!','seller',0,0)
@@ -131,8 +135,8 @@ enum CatalogFixture {
     }
 
     /// Sets the counters as the review and bookmark repositories keep them.
-    static func setCounters(_ id: ProductID, _ listing: Listing, in database: some SQLDatabase) throws {
-        try database.write {
+    static func setCounters(_ id: ProductID, _ listing: Listing, in database: some SQLDatabase) async throws {
+        try await database.write {
             try $0.run(
                 "UPDATE products SET rating_count = ?, rating_sum = ?, rating_score = ?, bookmark_count = ? WHERE id = ?",
                 [.int(listing.ratingCount), .int(listing.ratingSum),

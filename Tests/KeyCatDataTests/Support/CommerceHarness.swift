@@ -16,7 +16,7 @@ struct CommerceHarness: Sendable {
     let product: Product
     let buyer: Principal
     /// The listing's stock as the store holds it now.
-    let stock: @Sendable () throws -> Int
+    let stock: @Sendable () async throws -> Int
 
     /// A checkout over `database`'s repositories: what a second server on the same database sees.
     static func stored<Database: SQLDatabase>(
@@ -32,19 +32,19 @@ struct CommerceHarness: Sendable {
         let id = product.id
         return CommerceHarness(
             clock: clock, gateway: gateway, orders: orders, carts: carts, products: products, checkout: checkout,
-            product: product, buyer: buyer, stock: { try products.find(id)?.stock ?? -1 })
+            product: product, buyer: buyer, stock: { try await products.find(id)?.stock ?? -1 })
     }
 
     /// A seller (user 1), a buyer (user 2) and one listing with `stock` units in `database`.
-    static func stock<Database: SQLDatabase>(_ database: Database, units: Int, clock: TestClock) throws -> (Product, Principal) {
-        try database.write { connection in
+    static func stock<Database: SQLDatabase>(_ database: Database, units: Int, clock: TestClock) async throws -> (Product, Principal) {
+        try await database.write { connection in
             for (email, role) in [("seller@example.com", "seller"), ("buyer@example.com", "buyer")] {
                 try connection.run("""
                     INSERT INTO users (email, nick, password_hash, role, created_at, updated_at) VALUES (?, ?, '!', ?, 0, 0)
                     """, [.text(email), .text(role), .text(role)])
             }
         }
-        let product = try SQLProductRepository(database: database).insert(
+        let product = try await SQLProductRepository(database: database).insert(
             draft(units), sellerID: UserID(1), images: [], at: clock.now(), audit: nil)
         return (product, Principal(userID: UserID(2), role: .buyer))
     }
@@ -85,12 +85,12 @@ func withCommerce(_ backend: Backend, units: Int = 3, _ body: (CommerceHarness) 
             product: product, buyer: Principal(userID: UserID(2), role: .buyer), stock: { orders.stock(of: product.id) }))
     case .sqlite:
         try await withTestDatabase { database in
-            let (product, buyer) = try CommerceHarness.stock(database, units: units, clock: clock)
+            let (product, buyer) = try await CommerceHarness.stock(database, units: units, clock: clock)
             try await body(.stored(database, product: product, buyer: buyer, clock: clock, gateway: gateway))
         }
     case .postgres:
         try await withPostgresTestDatabase { database in
-            let (product, buyer) = try CommerceHarness.stock(database, units: units, clock: clock)
+            let (product, buyer) = try await CommerceHarness.stock(database, units: units, clock: clock)
             try await body(.stored(database, product: product, buyer: buyer, clock: clock, gateway: gateway))
         }
     }

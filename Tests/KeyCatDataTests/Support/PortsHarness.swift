@@ -18,17 +18,17 @@ struct PortsHarness: Sendable {
     let idempotency: any IdempotencyStore
     let webhookEvents: any WebhookEventStore
     let registry: SQLBusinessRegistryHandle
-    let secrets: @Sendable () throws -> KeyCatSecrets
+    let secrets: @Sendable () async throws -> KeyCatSecrets
     /// `db check`'s invariant problems.
-    let invariants: @Sendable () throws -> [String]
+    let invariants: @Sendable () async throws -> [String]
     /// Runs one statement outside the repositories, to break what they keep.
-    let tamper: @Sendable (String) throws -> Void
+    let tamper: @Sendable (String) async throws -> Void
     let admin = Principal(userID: UserID(3), role: .admin)
 
-    static func make<Database: SQLDatabase>(_ database: Database, units: Int) throws -> PortsHarness {
+    static func make<Database: SQLDatabase>(_ database: Database, units: Int) async throws -> PortsHarness {
         let clock = TestClock()
-        let (product, buyer) = try CommerceHarness.stock(database, units: units, clock: clock)
-        try database.write { connection in
+        let (product, buyer) = try await CommerceHarness.stock(database, units: units, clock: clock)
+        try await database.write { connection in
             try connection.run("""
                 INSERT INTO users (email, nick, password_hash, role, created_at, updated_at)
                 VALUES ('admin@example.com', 'admin', '!', 'admin', 0, 0)
@@ -54,10 +54,10 @@ struct PortsHarness: Sendable {
             idempotency: SQLIdempotencyStore(database: database),
             webhookEvents: SQLWebhookEventStore(database: database),
             registry: SQLBusinessRegistryHandle(status: { try await registry.status(of: $0) },
-                                                load: { try registry.load($0, at: $1, audit: $2) }),
-            secrets: { try KeyCatSecrets.loadOrCreate(database) },
-            invariants: { try DatabaseHealth.invariantProblems(database) },
-            tamper: { sql in _ = try database.write { try $0.run(sql, []) } })
+                                                load: { try await registry.load($0, at: $1, audit: $2) }),
+            secrets: { try await KeyCatSecrets.loadOrCreate(database) },
+            invariants: { try await DatabaseHealth.invariantProblems(database) },
+            tamper: { sql in _ = try await database.write { try $0.run(sql, []) } })
     }
 
     /// A paid order of `quantity` units, confirmed through the gateway.
@@ -70,15 +70,15 @@ struct PortsHarness: Sendable {
     /// A paid order, shipped and delivered: one its buyer may review.
     func deliveredOrder(quantity: Int = 1, impUID: String) async throws -> Order {
         let order = try await paidOrder(quantity: quantity, impUID: impUID)
-        _ = try orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: admin)
-        return try orders.deliver(order.id, by: admin)
+        _ = try await orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: admin)
+        return try await orders.deliver(order.id, by: admin)
     }
 }
 
 /// The business registry's two operations, without its store in the type.
 struct SQLBusinessRegistryHandle: Sendable {
     let status: @Sendable (BusinessRegistrationNumber) async throws -> BusinessStatus
-    let load: @Sendable ([BusinessRegistryEntry], Date, AuditEntry) throws -> Int
+    let load: @Sendable ([BusinessRegistryEntry], Date, AuditEntry) async throws -> Int
 }
 
 /// Runs `body` with every stored port over `backend` (SQLite or Postgres).

@@ -67,17 +67,17 @@ struct AccountsHarness: Sendable {
     let postgres: PostgresDatabase?
 
     /// The rows `sql` selects, one value each as `decode` reads it, from the SQL store (nil in memory).
-    func query<Value: Sendable>(_ sql: String, _ decode: @escaping (any SQLRow) -> Value) throws -> [Value]? {
-        if let database { return try database.read { try $0.query(sql, []) { decode($0) } } }
-        if let postgres { return try postgres.read { try $0.query(sql, []) { decode($0) } } }
+    func query<Value: Sendable>(_ sql: String, _ decode: @escaping (any SQLRow) -> Value) async throws -> [Value]? {
+        if let database { return try await database.read { try $0.query(sql, []) { decode($0) } } }
+        if let postgres { return try await postgres.read { try $0.query(sql, []) { decode($0) } } }
         return nil
     }
 
     /// Signs a buyer up with valid data and returns them.
     func signUp(_ email: String = "kim@example.com", password: String = "keycat2026", nick: String = "kim")
-        throws -> User
+        async throws -> User
     {
-        try accounts.signUp(SignUpForm(email: email, password: password, nick: nick))
+        try await accounts.signUp(SignUpForm(email: email, password: password, nick: nick))
     }
 }
 

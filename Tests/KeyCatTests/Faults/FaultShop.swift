@@ -42,17 +42,17 @@ struct FaultShop: Sendable {
     /// Builds the shop in `directory` and closes it.
     static func build(in directory: URL) async throws -> FaultShop {
         let path = directory.appendingPathComponent(fileName).path
-        let keycat = try KeyCat.open(configuration(path))
+        let keycat = try await KeyCat.open(configuration(path))
         defer { keycat.close() }
         let admin = Principal.operatorConsole("tester")
-        func user(_ role: Role, _ name: String) throws -> Principal {
-            let user = try keycat.accounts.createUser(
+        func user(_ role: Role, _ name: String) async throws -> Principal {
+            let user = try await keycat.accounts.createUser(
                 SignUpForm(email: "\(name)@example.com", password: "keycat123", nick: name), role: role, by: admin)
             return Principal(userID: user.id, role: role)
         }
-        let seller = try user(.seller, "seller")
-        let buyer = try user(.buyer, "buyer")
-        let product = try keycat.catalog.create(TestShop.draft(price: 10_000) { $0.stock = 5 }, for: seller.userID, by: seller)
+        let seller = try await user(.seller, "seller")
+        let buyer = try await user(.buyer, "buyer")
+        let product = try await keycat.catalog.create(TestShop.draft(price: 10_000) { $0.stock = 5 }, for: seller.userID, by: seller)
         guard let simulator = keycat.paymentSimulator else { throw KeyCatError(.internalError, "no PG simulator") }
         let request = CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)]))
         let unconfirmed = try await keycat.checkout.checkout(request, by: buyer)
@@ -62,8 +62,8 @@ struct FaultShop: Sendable {
         _ = try await keycat.checkout.confirm(paidOrder.id, impUID: paidPayment.impUID, by: buyer)
         // Delivered, so its buyer may review it (a review needs a delivered order).
         let console = Principal.operatorConsole("fault-shop")
-        _ = try keycat.orders.ship(paidOrder.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: console)
-        let paid = try keycat.orders.deliver(paidOrder.id, by: console)
+        _ = try await keycat.orders.ship(paidOrder.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: console)
+        let paid = try await keycat.orders.deliver(paidOrder.id, by: console)
         return FaultShop(directory: directory, seller: seller, buyer: buyer, productID: product.id, unconfirmed: unconfirmed,
                          unconfirmedImpUID: payment.impUID, paid: paid)
     }
@@ -84,8 +84,8 @@ struct FaultShop: Sendable {
 /// the random parts of merchant UIDs blanked, so two runs of the same operation compare equal.
 enum DatabaseContents {
     /// What `keycat`'s database holds.
-    static func lines(_ keycat: KeyCat, schemaOnly: Bool = false) throws -> [String] {
-        try keycat.database.read { try lines(on: $0, schemaOnly: schemaOnly) }
+    static func lines(_ keycat: KeyCat, schemaOnly: Bool = false) async throws -> [String] {
+        try await keycat.database.read { try lines(on: $0, schemaOnly: schemaOnly) }
     }
 
     /// What the file at `path` holds, read without KeyCat (which would migrate it).

@@ -106,14 +106,15 @@ extension FaultInjectionTests {
             var error: (any Error)?
             if useCase == .migration {
                 arm()
-                let keycat = Result { try KeyCat.open(configuration) }
+                let keycat: Result<KeyCat, KeyCatError>
+                do { keycat = .success(try await KeyCat.open(configuration)) } catch { keycat = .failure(error) }
                 FaultVFS.disarm()
                 switch keycat {
                 case let .success(keycat): keycat.close()
                 case let .failure(failure): error = failure
                 }
             } else {
-                let keycat = try KeyCat.open(configuration)
+                let keycat = try await KeyCat.open(configuration)
                 arm()
                 do { try await useCase.run(on: keycat, shop) } catch let failure { error = failure }
                 FaultVFS.disarm()
@@ -130,25 +131,25 @@ extension FaultInjectionTests {
         func settledContents(of path: String, _ useCase: WriteUseCase, redeliveringTo shop: FaultShop? = nil) async throws -> [String] {
             if useCase == .migration {
                 let contents = try DatabaseContents.lines(at: path, schemaOnly: true)
-                let keycat = try KeyCat.open(FaultShop.configuration(path, vfs: FaultVFS.name))
+                let keycat = try await KeyCat.open(FaultShop.configuration(path, vfs: FaultVFS.name))
                 defer { keycat.close() }
-                let report = try keycat.checkHealth()
+                let report = try await keycat.checkHealth()
                 #expect(report.isHealthy, "\(useCase): \(report)")
                 return contents
             }
-            let keycat = try KeyCat.open(FaultShop.configuration(path, vfs: FaultVFS.name))
+            let keycat = try await KeyCat.open(FaultShop.configuration(path, vfs: FaultVFS.name))
             defer { keycat.close() }
-            let report = try keycat.checkHealth()
+            let report = try await keycat.checkHealth()
             #expect(report.isHealthy, "\(useCase): \(report)")
             if let shop { try await WriteUseCase.webhook.run(on: keycat, shop) }
-            guard useCase.settlesByReconciliation else { return try DatabaseContents.lines(keycat) }
+            guard useCase.settlesByReconciliation else { return try await DatabaseContents.lines(keycat) }
             _ = try await keycat.checkout.reconcile()
             let gateway = try await keycat.checkGateway()
             #expect(gateway.isClean, "\(gateway.problems)")
             // Reconciliation completes a refund the PG made under its own name, and a key whose
             // answer could not be stored stays claimed until its lease ends: what must match is
             // the refund, the order and the PG, not who finished it.
-            return try DatabaseContents.lines(keycat).compactMap { line in
+            return try await DatabaseContents.lines(keycat).compactMap { line in
                 if line.hasPrefix("idempotency_keys:") { return nil }
                 guard line.hasPrefix("audit_log:") else { return line }
                 let fields = line.split(separator: "|")

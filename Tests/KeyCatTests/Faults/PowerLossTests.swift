@@ -38,7 +38,7 @@ extension FaultInjectionTests {
             FaultVFS.armPowerLoss(at: operation, nth: nth, tear: tear, seed: UInt32(nth * 7_919 + (tear ? 1 : 0)))
             var configuration = FaultShop.configuration(path, vfs: FaultVFS.name)
             configuration.durability = durability
-            if let keycat = try? KeyCat.open(configuration) {
+            if let keycat = try? await KeyCat.open(configuration) {
                 let request = CheckoutRequest(.items([CheckoutItem(productID: shop.productID, quantity: 1)]))
                 while !FaultVFS.powerLost, trial.returned.count < 30 {
                     guard let order = try? await keycat.checkout.checkout(request, by: shop.buyer) else { break }
@@ -63,13 +63,13 @@ extension FaultInjectionTests {
             trial.kept = FaultVFS.keptWrites
             FaultVFS.reset()  // the power is back; nothing more is lost
 
-            let keycat = try KeyCat.open(FaultShop.configuration(path))
+            let keycat = try await KeyCat.open(FaultShop.configuration(path))
             defer { keycat.close() }
-            let report = try keycat.checkHealth()
+            let report = try await keycat.checkHealth()
             trial.healthy = report.isHealthy
             #expect(report.isHealthy, "\(operation) #\(nth), torn: \(tear): \(report)")
             for order in trial.returned {
-                let found = try? keycat.orders.order(order.id, by: .operatorConsole("tester"))
+                let found = try? await keycat.orders.order(order.id, by: .operatorConsole("tester"))
                 if found?.merchantUID != order.merchantUID || found?.amount != order.amount { trial.missing.append(order.id) }
                 if trial.paid.contains(order.id), found?.status != .paid { trial.unpaid.append(order.id) }
             }

@@ -65,8 +65,8 @@ extension FaultInjectionTests {
 /// same webhook is applied, and only a third delivery is a duplicate. `fill` arms the full disk
 /// for the gateway's next look-up; `free` makes room again.
 func redelivery(_ shop: TestShop, _ simulator: PGSimulator, fill: () -> Void, free: () throws -> Void) async throws {
-    let product = try shop.product(stock: 3)
-    let buyer = try shop.user(.buyer)
+    let product = try await shop.product(stock: 3)
+    let buyer = try await shop.user(.buyer)
     let order = try await shop.checkout(product, by: buyer)
     let payment = try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number)
 
@@ -75,7 +75,7 @@ func redelivery(_ shop: TestShop, _ simulator: PGSimulator, fill: () -> Void, fr
         try await shop.keycat.checkout.handleWebhook(id: "wh_full", impUID: payment.impUID, merchantUID: order.merchantUID)
     }
     try free()  // room on the disk again
-    #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .awaitingPayment)
+    await #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .awaitingPayment)
 
     // The PG got no 2xx, so it delivers the same webhook again.
     let redelivered = try await shop.keycat.checkout.handleWebhook(
@@ -84,11 +84,11 @@ func redelivery(_ shop: TestShop, _ simulator: PGSimulator, fill: () -> Void, fr
         Issue.record("the redelivery was \(redelivered), not applied")
         return
     }
-    #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .paid)
+    await #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .paid)
     // A third delivery is the duplicate.
     #expect(try await shop.keycat.checkout.handleWebhook(
         id: "wh_full", impUID: payment.impUID, merchantUID: order.merchantUID) == .duplicate)
-    try shop.expectHealthy()
+    try await shop.expectHealthy()
 }
 
 /// The same on Postgres, whose full disk is ``FullDisk``'s `disk_full` trigger, not the fault VFS.

@@ -32,15 +32,15 @@ enum WriteUseCase: String, CaseIterable, Sendable, CustomStringConvertible {
             _ = try await keycat.checkout.handleWebhook(
                 id: "wh_1", impUID: shop.unconfirmedImpUID, merchantUID: shop.unconfirmed.merchantUID)
         case .review:
-            _ = try keycat.reviews.write(ReviewForm(rating: 4, content: "Smooth linears, a little pingy."),
-                                         of: shop.productID, by: shop.buyer)
+            _ = try await keycat.reviews.write(ReviewForm(rating: 4, content: "Smooth linears, a little pingy."),
+                                               of: shop.productID, by: shop.buyer)
         case .bookmark:
-            _ = try keycat.bookmarks.add(shop.productID, by: shop.buyer)
+            _ = try await keycat.bookmarks.add(shop.productID, by: shop.buyer)
         case .productUpdate:
             var changes = ProductChanges(expectedVersion: nil)
             changes.price = Money(won: 9_000)
             changes.stock = 7
-            _ = try keycat.catalog.update(shop.productID, changes, by: shop.seller)
+            _ = try await keycat.catalog.update(shop.productID, changes, by: shop.seller)
         case .migration:
             break  // the open is the use case: see ``FaultSweep``
         }

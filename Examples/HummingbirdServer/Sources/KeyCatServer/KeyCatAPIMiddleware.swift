@@ -22,7 +22,7 @@ struct KeyCatAPIMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewa
         var apiRequest = APIRequest(
             method: request.method.rawValue, target: request.uri.description, headers: headers,
             clientAddress: trustedProxies.clientAddress(peer: context.remoteAddress?.ipAddress, headers: headers))
-        let admission = api.admit(apiRequest)
+        let admission = await api.admit(apiRequest)
         if let refusal = admission.refusal { return Self.response(refusal) }
         if admission.bodyLimit > 0 {
             var request = request

@@ -25,7 +25,7 @@ struct KeyCatServer {
         gatewayLogger[metadataKey: "component"] = "payment-gateway"
         configuration.gatewayLog = LoggerLogSink(logger: gatewayLogger)
 
-        let keycat = try KeyCat.open(configuration)
+        let keycat = try await KeyCat.open(configuration)
         defer { keycat.close() }
         let api = KeyCatAPI(keycat, statusProfile: settings.statusProfile)
         let router = Router(context: ServerContext.self)

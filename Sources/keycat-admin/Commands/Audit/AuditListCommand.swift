@@ -24,10 +24,10 @@ struct AuditListCommand: AdminCommand {
         (limit, cursor) = try PagingOptions.parse(arguments)
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let page = try keycat.audit.list(filter, limit: limit, cursor: cursor, by: context.operatorPrincipal)
+        let page = try await keycat.audit.list(filter, limit: limit, cursor: cursor, by: context.operatorPrincipal)
         context.emitPage(
             page, headers: ["ID", "AT", "ACTOR", "ACTION", "TARGET", "DETAIL"],
             row: { [String($0.id ?? 0), Formatting.timestamp($0.at), $0.actor, $0.action, $0.target, $0.detail] },

@@ -37,10 +37,10 @@ struct DemoCommand: AdminCommand {
         force = arguments.flag("force")
     }
 
-    func run(_ context: CommandContext) throws {
+    func run(_ context: CommandContext) async throws {
         let started = ContinuousClock.now
         let path = context.databasePathOption ?? Self.defaultPath
-        if !force { try Self.refuseUnlessDemo(at: path) }
+        if !force { try await Self.refuseUnlessDemo(at: path) }
         let narrator = DemoNarrator(context: context)
         let removed = try Self.removePreviousDemo(at: path)
         narrator.say("KeyCat demo on \(path)"
@@ -50,13 +50,13 @@ struct DemoCommand: AdminCommand {
         var configuration = KeyCat.Configuration(databasePath: path)
         configuration.passwordIterations = Self.passwordIterations
         configuration.gatewayLog = DiscardingLogSink()
-        let keycat = try KeyCat.open(configuration)
+        let keycat = try await KeyCat.open(configuration)
         defer { keycat.close() }
-        try keycat.markAsDemoDatabase()
-        try keycat.auditLog.record(AuditEntry(
+        try await keycat.markAsDemoDatabase()
+        try await keycat.auditLog.record(AuditEntry(
             actor: context.actor, action: "demo.run", target: path, detail: "narrated demo", at: keycat.configuration.clock.now()))
         let story = DemoStory(keycat: keycat, narrator: narrator, operatorConsole: context.principal)
-        try story.run()
+        try await story.run()
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 
@@ -88,7 +88,7 @@ struct DemoCommand: AdminCommand {
     }
 
     /// Throws unless `path` is free or holds a database an earlier demo created. Reads only.
-    static func refuseUnlessDemo(at path: String) throws {
+    static func refuseUnlessDemo(at path: String) async throws {
         guard FileManager.default.fileExists(atPath: path) else { return }
         let refusal = { (what: String) in
             InputOutputError(message: "demo: \(path) \(what); the demo replaces only databases it created. "
@@ -99,12 +99,12 @@ struct DemoCommand: AdminCommand {
         configuration.gatewayLog = DiscardingLogSink()
         let keycat: KeyCat
         do {
-            keycat = try KeyCat.open(configuration)
+            keycat = try await KeyCat.open(configuration)
         } catch {
             throw refusal("is not a KeyCat demo database (\(error.message))")
         }
         defer { keycat.close() }
-        guard try keycat.isDemoDatabase() else { throw refusal("is a KeyCat database the demo did not create") }
+        guard try await keycat.isDemoDatabase() else { throw refusal("is a KeyCat database the demo did not create") }
     }
 
     /// Removes the database at `path` with everything KeyCat keeps beside it; returns what was

@@ -5,16 +5,16 @@ import KeyCatPGSimulator
 import Synchronization
 
 extension DemoStory {
-    func fillCartAndCheckout() throws {
-        _ = try keycat.cart.add(product.id, quantity: 2, by: buyer)
+    func fillCartAndCheckout() async throws {
+        _ = try await keycat.cart.add(product.id, quantity: 2, by: buyer)
         // A second line from another seller: the cheapest keycap set in stock.
-        let keycaps = try keycat.catalog.list(ProductListRequest(
+        let keycaps = try await keycat.catalog.list(ProductListRequest(
             filter: ProductFilter(category: .keycap), sort: .priceAscending, limit: try PageLimit(10)))
         if let keycap = keycaps.items.first(where: { $0.stock > 0 }) {
-            _ = try keycat.cart.add(keycap.id, quantity: 1, by: buyer)
+            _ = try await keycat.cart.add(keycap.id, quantity: 1, by: buyer)
         }
-        let cart = try keycat.cart.cart(of: buyer)
-        let home = try keycat.addresses.add(try DeliveryAddress.validated(
+        let cart = try await keycat.cart.cart(of: buyer)
+        let home = try await keycat.addresses.add(try DeliveryAddress.validated(
             recipient: "김민지", phone: "01023456789", postcode: "04524", roadAddress: "서울특별시 중구 세종대로 110",
             detail: "3층 301호", request: "부재 시 경비실에 맡겨 주세요"), by: buyer)
         narrator.step("She saves her delivery address", [
@@ -22,51 +22,49 @@ extension DemoStory {
             "The phone and postcode are checked as Korean formats (01023456789 is stored as \(home.address.phone)); the first address is her default.",
             "Logs show it only redacted: \(home.address.redacted).",
         ])
-        let stockBefore = try keycat.catalog.product(product.id).stock
+        let stockBefore = try await keycat.catalog.product(product.id).stock
         let (keycat, buyer) = (keycat, buyer!)
-        order = try waitFor {
-            try await keycat.checkout.checkout(CheckoutRequest(.cart, destination: .saved(home.id), idempotencyKey: "demo-checkout-1"), by: buyer)
-        }
+        order = try await keycat.checkout.checkout(CheckoutRequest(.cart, destination: .saved(home.id), idempotencyKey: "demo-checkout-1"), by: buyer)
         narrator.step("She fills her cart and checks out to that address", [
             cart.lines.map { "  - \($0.quantity) × \($0.title): \($0.lineTotal) + delivery \($0.deliveryFee)" }.joined(separator: "\n"),
             "Order \(order.id) (\(order.merchantUID)) comes to \(order.amount): items \(order.itemsTotal) + delivery \(order.deliveryTotal), computed by the server, never taken from the app.",
             "Two sellers, so two parcels: " + order.shipments.map { "shipment \($0.id) from seller \($0.sellerID) (lines \($0.lines.map(String.init).joined(separator: ", ")), fee \($0.deliveryFee))" }
                 .joined(separator: " and ") + "; each seller charges one fee per order, the highest of their lines.",
             "The order keeps its own copy of the address: editing the address book later changes no order.",
-            "Stock is taken now (\(stockBefore) → \(try self.keycat.catalog.product(product.id).stock)) and held for 15 minutes; the amount is pre-registered with the PG, so a forged payment is caught.",
+            "Stock is taken now (\(stockBefore) → \(try await self.keycat.catalog.product(product.id).stock)) and held for 15 minutes; the amount is pre-registered with the PG, so a forged payment is caught.",
         ])
     }
 
-    func pay() throws {
+    func pay() async throws {
         guard let simulator = keycat.paymentSimulator else { return }
         let (keycat, buyer, order) = (keycat, buyer!, order!)
         let declined = try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.declined.number)
         var refusal = "no error"
         do {
-            _ = try waitFor { try await keycat.checkout.confirm(order.id, impUID: declined.impUID, by: buyer) }
-        } catch let error as KeyCatError {
+            _ = try await keycat.checkout.confirm(order.id, impUID: declined.impUID, by: buyer)
+        } catch {
             refusal = "\(error.code.rawValue): \(error.message)"
         }
         narrator.step("Her first card is declined", [
             "The PG window (simulator test card \(PGTestCard.declined.number)) answers: \(declined.status.rawValue), \(declined.failureReason ?? "").",
             "Her app confirms anyway; KeyCat re-reads the payment from the PG and refuses: \(refusal).",
-            "Order \(order.id) is still \(try keycat.orders.order(order.id, by: buyer).status.rawValue): she may try again until the reservation expires.",
+            "Order \(order.id) is still \(try await keycat.orders.order(order.id, by: buyer).status.rawValue): she may try again until the reservation expires.",
         ])
         let paid = try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number, amount: order.amount.won)
-        self.order = try waitFor { try await keycat.checkout.confirm(order.id, impUID: paid.impUID, by: buyer) }
+        self.order = try await keycat.checkout.confirm(order.id, impUID: paid.impUID, by: buyer)
         narrator.step("The second card pays, and the payment is confirmed", [
             "The PG charges \(Money(won: paid.amount)) to the card ending \(paid.cardLast4 ?? "????") (imp_uid \(paid.impUID)).",
             "KeyCat re-reads it and checks merchant_uid, amount and status before moving order \(order.id) to \(self.order.status.rawValue).",
         ])
     }
 
-    func deliverWebhooks() throws {
+    func deliverWebhooks() async throws {
         guard let simulator = keycat.paymentSimulator else { return }
         let receiver = RecordingWebhookReceiver(keycat.webhooks)
         simulator.registerWebhookReceiver(InProcessTransport(receiver), path: "/webhooks/pg")
         // Every webhook is sent twice, as a PG retrying after a lost acknowledgement would.
         simulator.configureFaults(PGFaultConfiguration(webhookDuplicateRate: 1))
-        let delivered = try waitFor { await simulator.deliverPendingWebhooks() }
+        let delivered = await simulator.deliverPendingWebhooks()
         simulator.configureFaults(.none)
         let outcomes = receiver.outcomes.withLock { $0 }
         narrator.step("The PG's webhooks arrive, each one twice", [
@@ -75,18 +73,18 @@ extension DemoStory {
         ])
     }
 
-    func review() throws {
-        let review = try keycat.reviews.write(
+    func review() async throws {
+        let review = try await keycat.reviews.write(
             ReviewForm(rating: 5, content: "55g 택타일, 윤활 상태 아주 좋아요. 조용하고 구분감이 분명합니다."), of: product.id, by: buyer)
-        let rated = try keycat.catalog.product(product.id)
+        let rated = try await keycat.catalog.product(product.id)
         narrator.step("She reviews the switches", [
             "Review \(review.id): \(review.rating) stars. Only a buyer whose order of the product was delivered may review it, once.",
             "The product's rating is now \(rated.averageRating.map { String(format: "%.1f", $0) } ?? "-") from \(rated.ratingCount) review, kept on the product in the same transaction.",
         ])
     }
 
-    func shipAndDeliver() throws {
-        guard let desk = try keycat.orders.sellerOrders(by: seller).items.first(where: { $0.orderID == order.id }) else {
+    func shipAndDeliver() async throws {
+        guard let desk = try await keycat.orders.sellerOrders(by: seller).items.first(where: { $0.orderID == order.id }) else {
             throw KeyCatError(.internalError, "the seller's desk does not show order \(order.id)")
         }
         let to = desk.shippingAddress.map { "\($0.recipient), \($0.phone), (\($0.postcode)) \($0.roadAddress) \($0.detail) — “\($0.request)”" } ?? "-"
@@ -96,7 +94,7 @@ extension DemoStory {
             "Ship to: \(to).",
             "Their shipment \(desk.shipment.id) is \(desk.shipment.status.rawValue). The other seller's keycaps, and the address of any order without their lines, are not on this desk.",
         ])
-        let partly = try keycat.orders.ship(shipment: desk.shipment.id, carrier: "CJ대한통운", trackingNumber: "5531-2026-1123", by: seller)
+        let partly = try await keycat.orders.ship(shipment: desk.shipment.id, carrier: "CJ대한통운", trackingNumber: "5531-2026-1123", by: seller)
         let shipped = try requireShipment(partly, desk.shipment.id)
         narrator.step("They ship their parcel: the order is partly shipped", [
             "Shipment \(shipped.id) left with \(shipped.carrier ?? "-"), tracking \(shipped.trackingNumber ?? "-") (checked as a CJ대한통운 number: 10 or 12 digits).",
@@ -104,10 +102,10 @@ extension DemoStory {
         ])
         for other in partly.shipments where other.sellerID != seller.userID {
             let owner = Principal(userID: other.sellerID, role: .seller)
-            _ = try keycat.orders.ship(shipment: other.id, carrier: "한진택배", trackingNumber: "4123-4567-89", by: owner)
-            _ = try keycat.orders.deliver(shipment: other.id, by: owner)
+            _ = try await keycat.orders.ship(shipment: other.id, carrier: "한진택배", trackingNumber: "4123-4567-89", by: owner)
+            _ = try await keycat.orders.deliver(shipment: other.id, by: owner)
         }
-        order = try keycat.orders.deliver(shipment: desk.shipment.id, by: seller)
+        order = try await keycat.orders.deliver(shipment: desk.shipment.id, by: seller)
         narrator.step("The keycap seller ships too, and both parcels arrive", [
             order.shipments.map { "  - shipment \($0.id) (seller \($0.sellerID)): \($0.status.rawValue), \($0.carrier ?? "-") \($0.trackingNumber ?? "-")" }
                 .joined(separator: "\n"),
@@ -123,10 +121,10 @@ extension DemoStory {
         return shipment
     }
 
-    func settle() throws {
+    func settle() async throws {
         let period = SettlementPeriod(containing: keycat.configuration.clock.now())
-        let soFar = try keycat.settlements.close(period, dryRun: true, by: operatorConsole)
-        let upcoming = try keycat.settlements.upcoming(by: seller)
+        let soFar = try await keycat.settlements.close(period, dryRun: true, by: operatorConsole)
+        let upcoming = try await keycat.settlements.upcoming(by: seller)
         let ours = soFar.first { $0.sellerID == seller.userID }
         narrator.step("What the shop owes each seller: \(period), so far", [
             soFar.map { "  - seller \($0.sellerID): sales \($0.sales) + delivery \($0.deliveryFees) − refunds \($0.refunds) − commission \($0.commission) = payout \($0.payout)" }
@@ -142,12 +140,12 @@ extension DemoStory {
         ])
     }
 
-    func refund() throws {
+    func refund() async throws {
         let (keycat, owner) = (keycat, seller!)
         guard let parcel = order.shipments.first(where: { $0.sellerID == owner.userID }) else { return }
         let request = LineRefundRequest(amount: Money(won: 5_000), reason: "two switches arrived with bent pins",
                                         idempotencyKey: "demo-refund-1")
-        order = try waitFor { try await keycat.orders.refundLines(of: parcel.id, request, by: owner) }
+        order = try await keycat.orders.refundLines(of: parcel.id, request, by: owner)
         narrator.step("Two switches arrive bent: the seller refunds part of their parcel", [
             "소리키보드 gives back \(request.amount!) of shipment \(parcel.id); she keeps the switches, so no line is marked refunded and nothing returns to stock.",
             "It goes to the PG as a partial cancel, with the refundable balance as a checksum so two refunds can never both spend it, and it is charged to this seller alone.",
@@ -155,14 +153,14 @@ extension DemoStory {
         ])
     }
 
-    func statistics() throws {
-        let report = try keycat.statistics.report(days: 7, top: 3, by: operatorConsole)
+    func statistics() async throws {
+        let report = try await keycat.statistics.report(days: 7, top: 3, by: operatorConsole)
         narrator.step("The operator reads the statistics (last 7 days, Seoul calendar days)",
                        [StatsPresenter.text(report).trimmingCharacters(in: .newlines)])
     }
 
-    func check() throws {
-        let health = try keycat.checkHealth()
+    func check() async throws {
+        let health = try await keycat.checkHealth()
         narrator.step("db check: the database is \(health.isHealthy ? "healthy" : "NOT healthy")", [
             "integrity: \(health.integrityProblems.isEmpty ? "ok" : health.integrityProblems.joined(separator: "; "))",
             "foreign keys: \(health.foreignKeyProblems.isEmpty ? "ok" : health.foreignKeyProblems.joined(separator: "; "))",

@@ -27,11 +27,11 @@ struct SettlementsRunCommand: AdminCommand {
         dryRun = arguments.flag("dry-run")
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try dryRun ? context.openForReading() : context.openForWriting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await dryRun ? context.openForReading() : context.openForWriting()
         defer { keycat.close() }
         let month = try SettlementPeriod(period)
-        let settlements = try keycat.settlements.close(month, dryRun: dryRun, by: context.operatorPrincipal)
+        let settlements = try await keycat.settlements.close(month, dryRun: dryRun, by: context.operatorPrincipal)
         let total = settlements.reduce(Int64(0)) { $0 + $1.payout.won }
         let ongoing = Date() < month.end
         context.emit(json: .object([("period", .string(period)), ("dry_run", .bool(dryRun)), ("month_ended", .bool(!ongoing)),
@@ -66,11 +66,11 @@ struct SettlementsListCommand: AdminCommand {
         cursor = arguments.string("cursor")
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let page = try keycat.settlements.list(period: try period.map { text throws in try SettlementPeriod(text) }, seller: seller,
-                                               limit: try PageLimit(limit), cursor: cursor, by: context.operatorPrincipal)
+        let page = try await keycat.settlements.list(period: try period.map { text throws in try SettlementPeriod(text) }, seller: seller,
+                                                     limit: try PageLimit(limit), cursor: cursor, by: context.operatorPrincipal)
         context.emit(json: .object([("items", .array(page.items.map(SettlementOutput.json))), ("next_cursor", .optional(page.nextCursor))]),
                      human: SettlementOutput.table(page.items) + (page.nextCursor.map { "next cursor: \($0)" } ?? ""))
     }
@@ -89,10 +89,10 @@ struct SettlementsShowCommand: AdminCommand {
         id = SettlementID(try arguments.id(at: 0, named: "ID"))
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let (settlement, entries) = try keycat.settlements.settlement(id, by: context.operatorPrincipal)
+        let (settlement, entries) = try await keycat.settlements.settlement(id, by: context.operatorPrincipal)
         var json = SettlementOutput.json(settlement)
         if case let .object(fields) = json { json = .object(fields + [("entries", .array(entries.map(SettlementOutput.json)))]) }
         context.emit(json: json, human: SettlementOutput.table([settlement]) + "\n" + SettlementOutput.entryTable(entries))
@@ -120,20 +120,20 @@ struct SettlementsExportCommand: AdminCommand {
         format = try arguments.choice("format", as: Format.self)!
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading()
         defer { keycat.close() }
         let month = try SettlementPeriod(period)
         var settlements: [Settlement] = []
         var cursor: String?
         repeat {
-            let page = try keycat.settlements.list(period: month, limit: try PageLimit(100), cursor: cursor, by: context.operatorPrincipal)
+            let page = try await keycat.settlements.list(period: month, limit: try PageLimit(100), cursor: cursor, by: context.operatorPrincipal)
             settlements += page.items
             cursor = page.nextCursor
         } while cursor != nil
         var rows: [(Settlement, SettlementEntry)] = []
         for settlement in settlements.sorted(by: { $0.id < $1.id }) {
-            rows += try keycat.settlements.settlement(settlement.id, by: context.operatorPrincipal).1.map { (settlement, $0) }
+            await rows += try keycat.settlements.settlement(settlement.id, by: context.operatorPrincipal).1.map { (settlement, $0) }
         }
         switch format {
         case .json:

@@ -30,10 +30,10 @@ struct ShipmentsShipCommand: AdminCommand {
         tracking = try arguments.requiredString("tracking")
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForWriting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForWriting()
         defer { keycat.close() }
-        let order = try keycat.orders.ship(shipment: id, carrier: carrier, trackingNumber: tracking, by: context.operatorPrincipal)
+        let order = try await keycat.orders.ship(shipment: id, carrier: carrier, trackingNumber: tracking, by: context.operatorPrincipal)
         context.emit(json: OrderOutput.json(order),
                      human: "Shipment \(id) of order \(order.id) shipped; the order is \(order.status.rawValue) (\(order.fulfilment.rawValue)).")
     }
@@ -52,10 +52,10 @@ struct ShipmentsDeliverCommand: AdminCommand {
         id = ShipmentID(try arguments.id(at: 0, named: "ID"))
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForWriting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForWriting()
         defer { keycat.close() }
-        let order = try keycat.orders.deliver(shipment: id, by: context.operatorPrincipal)
+        let order = try await keycat.orders.deliver(shipment: id, by: context.operatorPrincipal)
         context.emit(json: OrderOutput.json(order),
                      human: "Shipment \(id) of order \(order.id) delivered; the order is \(order.status.rawValue) (\(order.fulfilment.rawValue)).")
     }

@@ -17,11 +17,11 @@ struct OrdersCancelCommand: AdminCommand {
         reason = try arguments.requiredString("reason")
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForPayments()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForPayments()
         defer { keycat.close() }
         let (id, reason, principal) = (id, reason, context.operatorPrincipal)
-        let order = try waitFor { try await keycat.orders.cancel(id, reason: reason, by: principal) }
+        let order = try await keycat.orders.cancel(id, reason: reason, by: principal)
         context.emit(json: OrderOutput.json(order), human: "Order \(id) is \(order.status.rawValue).")
     }
 }

@@ -13,10 +13,10 @@ struct OrdersDeliverCommand: AdminCommand {
         id = OrderID(try arguments.id(at: 0, named: "ID"))
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForPayments()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForPayments()
         defer { keycat.close() }
-        let order = try keycat.orders.deliver(id, by: context.operatorPrincipal)
+        let order = try await keycat.orders.deliver(id, by: context.operatorPrincipal)
         context.emit(json: OrderOutput.json(order), human: "Order \(id) delivered.")
     }
 }

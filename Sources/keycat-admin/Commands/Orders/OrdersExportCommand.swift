@@ -37,10 +37,10 @@ struct OrdersExportCommand: AdminCommand {
         output = arguments.string("output")
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let export = try keycat.exportOrders(since: since, until: until ?? context.now(keycat), by: context.operatorPrincipal)
+        let export = try await keycat.exportOrders(since: since, until: until ?? context.now(keycat), by: context.operatorPrincipal)
         let text = format == .csv ? Self.csv(export) : Self.json(export).serialized() + "\n"
         guard let output else {
             context.console.write(text)

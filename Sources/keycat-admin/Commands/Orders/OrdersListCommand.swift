@@ -38,18 +38,18 @@ struct OrdersListCommand: AdminCommand {
         cursor = arguments.string("cursor")
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading()
         defer { keycat.close() }
         if let seller {
-            let desk = try keycat.orders.sellerOrders(of: seller, status: shipmentStatus, limit: try PageLimit(limit), cursor: cursor,
-                                                      by: context.operatorPrincipal)
+            let desk = try await keycat.orders.sellerOrders(of: seller, status: shipmentStatus, limit: try PageLimit(limit), cursor: cursor,
+                                                            by: context.operatorPrincipal)
             context.emit(
                 json: .object([("items", .array(desk.items.map(OrderOutput.json))), ("next_cursor", .optional(desk.nextCursor))]),
                 human: OrderOutput.table(desk.items) + (desk.nextCursor.map { "next cursor: \($0)" } ?? ""))
             return
         }
-        let page = try keycat.orders.list(filter, limit: try PageLimit(limit), cursor: cursor, by: context.operatorPrincipal)
+        let page = try await keycat.orders.list(filter, limit: try PageLimit(limit), cursor: cursor, by: context.operatorPrincipal)
         context.emit(
             json: .object([("items", .array(page.items.map(OrderOutput.json))), ("next_cursor", .optional(page.nextCursor))]),
             human: OrderOutput.table(page.items) + (page.nextCursor.map { "next cursor: \($0)" } ?? ""))

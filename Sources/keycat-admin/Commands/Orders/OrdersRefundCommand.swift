@@ -54,18 +54,19 @@ struct OrdersRefundCommand: AdminCommand {
         return "cli-refund-" + SHA256.hash(request).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForPayments()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForPayments()
         defer { keycat.close() }
         let request = RefundRequest(amount: amount.map { Money(won: $0) }, reason: reason, restock: restock,
                                     idempotencyKey: idempotencyKey)
         let (id, principal) = (id, context.operatorPrincipal)
-        let replayed = try keycat.orders.refunds(of: id, by: principal)
+        let replayed = try await keycat.orders.refunds(of: id, by: principal)
             .contains { $0.requestKey == idempotencyKey && $0.status == .done }
         let order: Order
         do {
-            order = try waitFor { try await keycat.orders.refund(id, request, by: principal) }
-        } catch let error as KeyCatError where error.context["outcome"] != nil {
+            order = try await keycat.orders.refund(id, request, by: principal)
+        } catch {
+            guard error.context["outcome"] != nil else { throw error }
             throw KeyCatError(error.code, error.message
                 + ". Run 'keycat-admin payments reconcile', then 'keycat-admin orders show \(id)'", context: error.context)
         }

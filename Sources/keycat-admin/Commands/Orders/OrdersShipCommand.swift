@@ -21,10 +21,10 @@ struct OrdersShipCommand: AdminCommand {
         tracking = try arguments.requiredString("tracking")
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForPayments()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForPayments()
         defer { keycat.close() }
-        let order = try keycat.orders.ship(id, carrier: carrier, trackingNumber: tracking, by: context.operatorPrincipal)
+        let order = try await keycat.orders.ship(id, carrier: carrier, trackingNumber: tracking, by: context.operatorPrincipal)
         context.emit(json: OrderOutput.json(order), human: "Order \(id) shipped with \(carrier) (\(tracking)).")
     }
 }

@@ -13,10 +13,10 @@ struct OrdersShowCommand: AdminCommand {
         id = OrderID(try arguments.id(at: 0, named: "ID"))
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let order = try keycat.orders.order(id, by: context.operatorPrincipal)
+        let order = try await keycat.orders.order(id, by: context.operatorPrincipal)
         context.emit(json: OrderOutput.json(order), human: OrderOutput.detail(order))
     }
 }

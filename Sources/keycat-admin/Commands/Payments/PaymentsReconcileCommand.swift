@@ -23,16 +23,14 @@ struct PaymentsReconcileCommand: AdminCommand {
         voidOrphans = arguments.flag("void-orphans")
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForPayments()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForPayments()
         defer { keycat.close() }
         let options = GatewayReconciliation(lookback: window, voidOrphans: voidOrphans, actor: context.actor)
         let progress = context.console.progressReporter(showing: !context.json)
-        let report = try waitFor {
-            try await keycat.checkout.reconcile(gateway: options) { step in
-                guard step.done % 50 == 0 || step.done == step.total else { return }
-                progress("reconciling \(step.stage.rawValue): \(step.done) / \(step.total)")
-            }
+        let report = try await keycat.checkout.reconcile(gateway: options) { step in
+            guard step.done % 50 == 0 || step.done == step.total else { return }
+            progress("reconciling \(step.stage.rawValue): \(step.done) / \(step.total)")
         }
         context.console.endProgress()
         let rows: [(String, Int64)] = [
@@ -44,7 +42,7 @@ struct PaymentsReconcileCommand: AdminCommand {
         ].map { ($0.0, Int64($0.1)) } + [("orphan_amount", report.orphanAmount.won)]
         var table = TextTable(["OUTCOME", "COUNT"])
         for (name, count) in rows { table.append([name, String(count)]) }
-        try keycat.auditLog.record(AuditEntry(
+        try await keycat.auditLog.record(AuditEntry(
             actor: context.actor, action: "payments.reconcile", target: context.databaseName,
             detail: rows.map { "\($0.0)=\($0.1)" }.joined(separator: " ") + (voidOrphans ? " void_orphans" : ""),
             at: keycat.configuration.clock.now()))

@@ -51,14 +51,12 @@ struct PaymentsSimulateCommand: AdminCommand {
         self.options = options
     }
 
-    func run(_ context: CommandContext) throws {
+    func run(_ context: CommandContext) async throws {
         let (store, options) = (context.configuration(), options)
         let progress = context.console.progressReporter(showing: !context.json)
-        let report = try waitFor {
-            try await PaymentSimulation.run(store: store, options: options) { done, total in
-                guard done % 50 == 0 || done == total else { return }
-                progress("simulating: \(done)/\(total) orders")
-            }
+        let report = try await PaymentSimulation.run(store: store, options: options) { done, total in
+            guard done % 50 == 0 || done == total else { return }
+            progress("simulating: \(done)/\(total) orders")
         }
         context.console.endProgress()
         let invariants: [(String, Int)] = [

@@ -22,12 +22,12 @@ struct ProductsAddCommand: AdminCommand {
         file = try arguments.requiredString("file")
     }
 
-    func run(_ context: CommandContext) throws {
+    func run(_ context: CommandContext) async throws {
         let url = URL(fileURLWithPath: file)
         let data = try FileInput.read(url)
-        let keycat = try context.openExisting()
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
-        let product = try keycat.addProduct(
+        let product = try await keycat.addProduct(
             from: ProductFile.decode(data), for: seller, baseDirectory: url.deletingLastPathComponent(), by: context.principal)
         context.emit(json: ProductPresenter.json(product, now: context.now(keycat)),
                      human: "Listed product \(product.id): \(product.title).")

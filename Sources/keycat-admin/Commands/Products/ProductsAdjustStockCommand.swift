@@ -22,10 +22,10 @@ struct ProductsAdjustStockCommand: AdminCommand {
         adjustment = StockAdjustment(change: change, reason: try arguments.requiredString("reason"))
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
-        let product = try keycat.catalog.adjustStock(id, by: adjustment, by: context.principal)
+        let product = try await keycat.catalog.adjustStock(id, by: adjustment, by: context.principal)
         context.emit(json: ProductPresenter.json(product, now: context.now(keycat)),
                      human: "Product \(product.id) now has \(product.stock) in stock.")
     }

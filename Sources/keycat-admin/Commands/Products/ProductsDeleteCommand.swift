@@ -12,10 +12,10 @@ struct ProductsDeleteCommand: AdminCommand {
         id = ProductID(try arguments.id(at: 0, named: "ID"))
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
-        try keycat.catalog.delete(id, by: context.principal)
+        try await keycat.catalog.delete(id, by: context.principal)
         context.emit(json: .object([("id", .int(id.rawValue)), ("deleted", .bool(true))]),
                      human: "Deleted product \(id).")
     }

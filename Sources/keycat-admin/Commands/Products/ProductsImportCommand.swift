@@ -14,13 +14,13 @@ struct ProductsImportCommand: AdminCommand {
         file = arguments.positionals[0]
     }
 
-    func run(_ context: CommandContext) throws {
+    func run(_ context: CommandContext) async throws {
         let url = URL(fileURLWithPath: file)
         let catalog = try CatalogFile.decode(try FileInput.read(url))
-        let keycat = try context.openExisting()
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
         let showProgress = context.console.isTerminal && !context.json
-        let summary = try keycat.importCatalog(catalog, baseDirectory: url.deletingLastPathComponent(), by: context.principal) {
+        let summary = try await keycat.importCatalog(catalog, baseDirectory: url.deletingLastPathComponent(), by: context.principal) {
             if showProgress { context.console.progress("importing: checked \($0) / \($1) products") }
         }
         if showProgress { context.console.endProgress() }

@@ -52,10 +52,10 @@ struct ProductsListCommand: AdminCommand {
         request = ProductListRequest(filter: filter, sort: sort.sort, limit: limit, cursor: cursor)
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let page = try keycat.catalog.list(request)
+        let page = try await keycat.catalog.list(request)
         let now = context.now(keycat)
         context.emitPage(page, headers: ProductPresenter.headers,
                          row: { ProductPresenter.row($0, now: now) }, json: { ProductPresenter.json($0, now: now) })

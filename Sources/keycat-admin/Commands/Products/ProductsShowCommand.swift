@@ -12,10 +12,10 @@ struct ProductsShowCommand: AdminCommand {
         id = ProductID(try arguments.id(at: 0, named: "ID"))
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let product = try keycat.catalog.product(id)
+        let product = try await keycat.catalog.product(id)
         let now = context.now(keycat)
         context.emit(json: ProductPresenter.json(product, now: now), human: ProductPresenter.details(product, now: now))
     }

@@ -18,10 +18,10 @@ struct ProductsStockHistoryCommand: AdminCommand {
         (limit, cursor) = try PagingOptions.parse(arguments)
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
-        let page = try keycat.catalog.stockHistory(id, limit: limit, cursor: cursor, by: context.principal)
+        let page = try await keycat.catalog.stockHistory(id, limit: limit, cursor: cursor, by: context.principal)
         context.emitPage(
             page, headers: ["ID", "WHEN", "KIND", "CHANGE", "ORDER", "BY", "REASON"],
             row: { movement in

@@ -35,10 +35,10 @@ struct ProductsUpdateCommand: AdminCommand {
         self.changes = changes
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
-        let product = try keycat.catalog.update(id, changes, by: context.principal)
+        let product = try await keycat.catalog.update(id, changes, by: context.principal)
         context.emit(json: ProductPresenter.json(product, now: context.now(keycat)),
                      human: "Updated product \(product.id) (now version \(product.version)).")
     }

@@ -12,10 +12,10 @@ struct SellersApproveCommand: AdminCommand {
         id = SellerApplicationID(try arguments.id(at: 0, named: "ID"))
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
-        let application = try keycat.sellers.approve(id, by: context.principal)
+        let application = try await keycat.sellers.approve(id, by: context.principal)
         context.emit(json: UserPresenter.json(application),
                      human: "Approved application \(application.id): user \(application.userID) is now a seller.")
     }

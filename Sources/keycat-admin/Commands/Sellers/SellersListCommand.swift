@@ -15,10 +15,10 @@ struct SellersListCommand: AdminCommand {
         (limit, cursor) = try PagingOptions.parse(arguments)
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let page = try keycat.sellers.listApplications(status: status, limit: limit, cursor: cursor, by: context.principal)
+        let page = try await keycat.sellers.listApplications(status: status, limit: limit, cursor: cursor, by: context.principal)
         context.emitPage(page, headers: UserPresenter.applicationHeaders, row: UserPresenter.row, json: UserPresenter.json)
     }
 }

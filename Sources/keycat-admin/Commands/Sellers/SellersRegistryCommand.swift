@@ -16,11 +16,11 @@ struct SellersRegistryCommand: AdminCommand {
         file = arguments.positionals[0]
     }
 
-    func run(_ context: CommandContext) throws {
+    func run(_ context: CommandContext) async throws {
         let entries = try BusinessRegistryFile.decode(try FileInput.read(URL(fileURLWithPath: file))).entries
-        let keycat = try context.openExisting()
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
-        let count = try keycat.loadBusinessRegistry(entries, by: context.principal)
+        let count = try await keycat.loadBusinessRegistry(entries, by: context.principal)
         context.emit(json: .object([("loaded", .int(count))]), human: "Loaded \(count) registry entries.")
     }
 }

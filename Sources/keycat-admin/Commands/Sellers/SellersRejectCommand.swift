@@ -15,10 +15,10 @@ struct SellersRejectCommand: AdminCommand {
         reason = try arguments.requiredString("reason")
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
-        let application = try keycat.sellers.reject(id, reason: reason, by: context.principal)
+        let application = try await keycat.sellers.reject(id, reason: reason, by: context.principal)
         context.emit(json: UserPresenter.json(application), human: "Rejected application \(application.id).")
     }
 }

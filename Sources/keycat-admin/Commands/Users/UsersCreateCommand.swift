@@ -22,13 +22,13 @@ struct UsersCreateCommand: AdminCommand {
         role = try arguments.choice("role", as: Role.self) ?? .buyer
     }
 
-    func run(_ context: CommandContext) throws {
+    func run(_ context: CommandContext) async throws {
         guard let password = context.readStandardInput(), !password.isEmpty else {
             throw KeyCatError.validation("password", "write the password on standard input")
         }
-        let keycat = try context.openExisting()
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
-        let user = try keycat.accounts.createUser(
+        let user = try await keycat.accounts.createUser(
             SignUpForm(email: email, password: password, nick: nick), role: role, by: context.principal)
         context.emit(json: UserPresenter.json(user),
                      human: "Created user \(user.id) (\(user.email), \(user.role.rawValue)).")

@@ -12,10 +12,10 @@ struct UsersListCommand: AdminCommand {
         (limit, cursor) = try PagingOptions.parse(arguments)
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let page = try keycat.accounts.listUsers(limit: limit, cursor: cursor, by: context.principal)
+        let page = try await keycat.accounts.listUsers(limit: limit, cursor: cursor, by: context.principal)
         context.emitPage(page, headers: UserPresenter.headers, row: UserPresenter.row, json: UserPresenter.json)
     }
 }

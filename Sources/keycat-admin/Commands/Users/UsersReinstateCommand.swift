@@ -13,10 +13,10 @@ struct UsersReinstateCommand: AdminCommand {
         id = UserID(try arguments.id(at: 0, named: "ID"))
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
-        let user = try keycat.accounts.reinstate(id, by: context.principal)
+        let user = try await keycat.accounts.reinstate(id, by: context.principal)
         context.emit(json: UserPresenter.json(user), human: "Reinstated user \(user.id) (\(user.email)).")
     }
 }

@@ -15,13 +15,13 @@ struct UsersResetPasswordCommand: AdminCommand {
         id = UserID(try arguments.id(at: 0, named: "ID"))
     }
 
-    func run(_ context: CommandContext) throws {
+    func run(_ context: CommandContext) async throws {
         guard let password = context.readStandardInput(), !password.isEmpty else {
             throw KeyCatError.validation("password", "write the password on standard input")
         }
-        let keycat = try context.openExisting()
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
-        let user = try keycat.accounts.resetPassword(id, to: password, by: context.principal)
+        let user = try await keycat.accounts.resetPassword(id, to: password, by: context.principal)
         context.emit(json: UserPresenter.json(user), human: "Reset the password of user \(user.id) (\(user.email)).")
     }
 }

@@ -18,10 +18,10 @@ struct UsersSetRoleCommand: AdminCommand {
         self.role = role
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
-        let user = try keycat.accounts.setRole(id, to: role, by: context.principal)
+        let user = try await keycat.accounts.setRole(id, to: role, by: context.principal)
         context.emit(json: UserPresenter.json(user), human: "User \(user.id) (\(user.email)) is now \(user.role.rawValue).")
     }
 }

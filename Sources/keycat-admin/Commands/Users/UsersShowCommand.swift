@@ -12,11 +12,11 @@ struct UsersShowCommand: AdminCommand {
         id = UserID(try arguments.id(at: 0, named: "ID"))
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openForReading()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let user = try keycat.accounts.profile(of: id, by: context.principal)
-        let counts = try keycat.follows.counts(of: id)
+        let user = try await keycat.accounts.profile(of: id, by: context.principal)
+        let counts = try await keycat.follows.counts(of: id)
         context.emit(json: UserPresenter.json(user, counts: counts), human: UserPresenter.details(user, counts: counts))
     }
 }

@@ -15,10 +15,10 @@ struct UsersSuspendCommand: AdminCommand {
         id = UserID(try arguments.id(at: 0, named: "ID"))
     }
 
-    func run(_ context: CommandContext) throws {
-        let keycat = try context.openExisting()
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
-        let user = try keycat.accounts.suspend(id, by: context.principal)
+        let user = try await keycat.accounts.suspend(id, by: context.principal)
         context.emit(json: UserPresenter.json(user), human: "Suspended user \(user.id) (\(user.email)).")
     }
 }
