@@ -13,7 +13,7 @@ import Foundation
 
 /// One KeyCat over a file in a fresh temporary directory for the whole run, a buyer signed up in
 /// it, and the API over it.
-private let setup: (api: KeyCatAPI, token: String) = {
+private let setup: (api: KeyCatAPI, token: String) = fromFuzzerThread {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keycat-fuzz-api-\(getpid())")
     try? FileManager.default.removeItem(at: directory)
     do {
@@ -21,14 +21,14 @@ private let setup: (api: KeyCatAPI, token: String) = {
         var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("api.db").path)
         configuration.passwordIterations = 1_000
         configuration.gatewayLog = DiscardingLogSink()
-        let keycat = try KeyCat.open(configuration)
-        _ = try keycat.accounts.signUp(SignUpForm(email: "fuzz@keycat.test", password: "fuzz-password-1", nick: "fuzz"))
-        let tokens = try keycat.accounts.logIn(email: "fuzz@keycat.test", password: "fuzz-password-1")
+        let keycat = try await KeyCat.open(configuration)
+        _ = try await keycat.accounts.signUp(SignUpForm(email: "fuzz@keycat.test", password: "fuzz-password-1", nick: "fuzz"))
+        let tokens = try await keycat.accounts.logIn(email: "fuzz@keycat.test", password: "fuzz-password-1")
         return (KeyCatAPI(keycat), tokens.accessToken)
     } catch {
         fatalError("the fuzz target's KeyCat could not be set up: \(error)")
     }
-}()
+}
 
 /// The request the input spells.
 private func request(_ bytes: [UInt8]) -> APIRequest {
@@ -56,25 +56,31 @@ private func request(_ bytes: [UInt8]) -> APIRequest {
                       headers: headers, body: Array(bytes[bodyStart...]), clientAddress: "203.0.113.9")
 }
 
-/// `respond(to:)` from libFuzzer's synchronous call: the answer is awaited on a task of its own.
+/// `respond(to:)` from libFuzzer's synchronous call.
 private func respond(_ request: APIRequest) -> APIResponse {
-    let answer = Answer()
+    fromFuzzerThread { await setup.api.respond(to: request) }
+}
+
+/// Runs `body` on a task of its own and waits for its value on the calling thread: libFuzzer calls
+/// the target synchronously, from a thread of its own that no task shares.
+private func fromFuzzerThread<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> Value {
+    let answer = Answer<Value>()
     let done = DispatchSemaphore(value: 0)
     Task {
-        answer.set(await setup.api.respond(to: request))
+        answer.set(await body())
         done.signal()
     }
     done.wait()
     return answer.get()
 }
 
-/// The answer handed from the task back to the fuzzer's thread.
-private final class Answer: @unchecked Sendable {
+/// The value handed from the task back to the fuzzer's thread.
+private final class Answer<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
-    private var response: APIResponse?
+    private var value: Value?
 
-    func set(_ value: APIResponse) { lock.withLock { response = value } }
-    func get() -> APIResponse { lock.withLock { response! } }
+    func set(_ value: Value) { lock.withLock { self.value = value } }
+    func get() -> Value { lock.withLock { value! } }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

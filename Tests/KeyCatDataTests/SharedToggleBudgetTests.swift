@@ -70,7 +70,7 @@ struct SharedToggleBudgetTests {
             }
             let taken = await withTaskGroup(of: Bool.self) { group in
                 for index in 0..<12 {
-                    group.addTask { await (try? servers[index % 2].take(for: UserID(1))) != nil }
+                    group.addTask { (try? await servers[index % 2].take(for: UserID(1))) != nil }
                 }
                 return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }

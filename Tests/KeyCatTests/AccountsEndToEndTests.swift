@@ -66,7 +66,7 @@ struct AccountsEndToEndTests {
             let successes = await withTaskGroup(of: Bool.self) { group in
                 for index in 0..<16 {
                     let accounts = instances[index % 2]
-                    group.addTask { await (try? accounts.refresh(token)) != nil }
+                    group.addTask { (try? await accounts.refresh(token)) != nil }
                 }
                 return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }

@@ -100,7 +100,7 @@ struct StatisticsTests {
         try await TestShop.with(store) { shop in
             shop.clock.set(Self.januaryFirstMorning)
             let keycat = shop.keycat
-            let (sellerA, sellerB, stranger) = await (try shop.user(.seller), try shop.user(.seller), try shop.user(.seller))
+            let (sellerA, sellerB, stranger) = (try await shop.user(.seller), try await shop.user(.seller), try await shop.user(.seller))
             let buyer = try await shop.user(.buyer)
             let board = try await keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
                                                         for: sellerA.userID, by: sellerA)

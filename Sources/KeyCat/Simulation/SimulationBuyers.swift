@@ -98,8 +98,10 @@ struct SimulationBuyers: Sendable {
                 of: last.id, LineRefundRequest(lines: [line], reason: "simulated: out of that colour",
                                                idempotencyKey: "sim-refund-\(world.tag)-\(order.id)"), by: seller(last))
         }
-        if random.chance(0.5), await (try? keycat.orders.ship(shipment: first.id, carrier: "cj", trackingNumber: "5531\(String(format: "%08d", order.id.rawValue % 100_000_000))",
-                                                       by: seller(first))) != nil, random.chance(0.5) {
+        let tracking = "5531" + String(format: "%08d", order.id.rawValue % 100_000_000)
+        if random.chance(0.5),
+           (try? await keycat.orders.ship(shipment: first.id, carrier: "cj", trackingNumber: tracking, by: seller(first))) != nil,
+           random.chance(0.5) {
             _ = try? await keycat.orders.deliver(shipment: first.id, by: seller(first))
         }
     }

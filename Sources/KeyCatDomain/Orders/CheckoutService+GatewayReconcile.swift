@@ -80,7 +80,7 @@ extension CheckoutService {
         if let orderID = orphan.orderID {
             let record = OrderPayment(impUID: payment.impUID, orderID: orderID, merchantUID: payment.merchantUID,
                                       amount: payment.amount, status: .voiding, createdAt: clock.now())
-            guard await (try? orders.recordVoiding(record)) != nil else { return false }
+            guard (try? await orders.recordVoiding(record)) != nil else { return false }
             var voiding = record
             voiding.amount = payment.cancellableAmount
             return await settlement.void(voiding, detail: detail)
