@@ -70,11 +70,14 @@ struct BackupTests {
             _ = try await shop.keycat.seedSynthetic(count: 2_000, seed: 7, by: shop.operatorConsole)
             let before = try await Self.userCount(shop.keycat)
             let stop = Atomic<Bool>(false)
+            let started = Atomic<Bool>(false)
             let keycat = shop.keycat
             let console = shop.operatorConsole
-            // Writes accounts until told to stop: commits land beside the backup's snapshot.
+            // Writes accounts from the backup's first step until told to stop: commits land beside
+            // the backup's snapshot, never before it.
             let writer = Task.detached { () -> Int in
                 var written = 0
+                while !started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(1)) }
                 while !stop.load(ordering: .relaxed) {
                     _ = try await keycat.accounts.createUser(
                         SignUpForm(email: "writer\(written)@example.com", password: "keycat123", nick: "writer\(written)"),
@@ -90,6 +93,7 @@ struct BackupTests {
             let side = try SQLiteDatabase(path: shop.keycat.configuration.databasePath)
             defer { side.close() }
             try await shop.keycat.backup(to: path, pagesPerStep: 8, by: shop.operatorConsole) { _ in
+                started.store(true, ordering: .relaxed)
                 // A commit between every two steps, whatever the scheduler does with the writer.
                 steps += 1
                 _ = try? side.blockingWrite {
