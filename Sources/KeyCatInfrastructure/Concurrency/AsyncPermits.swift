@@ -96,10 +96,14 @@ package final class AsyncPermits: Sendable {
         state.withLock { $0.waiters.count - $0.head }
     }
 
-    /// Runs `body` holding a permit, waiting for one first.
-    package func withPermit<Result>(_ body: () async throws -> Result) async throws -> Result {
-        try await acquire()
-        defer { release() }
-        return try await body()
+    /// Waits for a permit, then runs `body`, which blocks, with `executor` preferred, so it holds
+    /// one of the store's threads and never the caller's: how every store call runs its body.
+    @inlinable
+    package func withPermit<Result>(on executor: any TaskExecutor, _ body: () throws -> Result) async throws -> Result {
+        try await withTaskExecutorPreference(executor) {
+            try await acquire()
+            defer { release() }
+            return try body()
+        }
     }
 }

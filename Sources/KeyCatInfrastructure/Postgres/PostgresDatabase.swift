@@ -84,11 +84,7 @@ package final class PostgresDatabase: Sendable {
     /// transaction. For work that manages its own transactions. Run once: nothing is retried.
     @discardableResult
     package func withConnection<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) async throws -> Result {
-        try await withTaskExecutorPreference(threads) {
-            try await turns.acquire()
-            defer { turns.release() }
-            return try blockingWithConnection(body)
-        }
+        try await turns.withPermit(on: threads) { try blockingWithConnection(body) }
     }
 
     /// ``withConnection(_:)`` on the calling thread, waiting there for a connection: for opening

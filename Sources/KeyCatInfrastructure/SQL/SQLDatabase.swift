@@ -55,30 +55,18 @@ extension SQLiteDatabase: SQLDatabase {
     package func write<Result: Sendable>(
         isolation: SQLIsolation, _ body: (SQLiteConnection) throws -> Result
     ) async throws -> Result {
-        try await withTaskExecutorPreference(threads) {
-            try await writerTurns.acquire()
-            defer { writerTurns.release() }
-            return try blockingWrite(body)
-        }
+        try await writerTurns.withPermit(on: threads) { try blockingWrite(body) }
     }
 
     @discardableResult
     package func read<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) async throws -> Result {
-        try await withTaskExecutorPreference(threads) {
-            try await readerTurns.acquire()
-            defer { readerTurns.release() }
-            return try blockingRead(body)
-        }
+        try await readerTurns.withPermit(on: threads) { try blockingRead(body) }
     }
 
     @inlinable
     @discardableResult
     package func readStatement<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) async throws -> Result {
-        try await withTaskExecutorPreference(threads) {
-            try await readerTurns.acquire()
-            defer { readerTurns.release() }
-            return try blockingReadStatement(body)
-        }
+        try await readerTurns.withPermit(on: threads) { try blockingReadStatement(body) }
     }
 }
 
