@@ -16,6 +16,9 @@ extension KeyCatError {
         case let error as SQLiteError where error.isCannotOpen:
             return KeyCatError(.storage, "the database file cannot be opened (\(error.message))",
                                context: ["sqlite_code": "\(error.extendedCode)"])
+        case let error as SQLiteError where error.isInterrupted:
+            return KeyCatError(.storage, "the read was stopped because its task was cancelled; it changed nothing",
+                               context: ["sqlite_code": "\(error.extendedCode)"])
         case let error as SQLiteError:
             return KeyCatError(.storage, "storage failed: \(error.message)",
                                context: ["sqlite_code": "\(error.extendedCode)"])

@@ -96,11 +96,29 @@ package final class AsyncPermits: Sendable {
         state.withLock { $0.waiters.count - $0.head }
     }
 
-    /// Waits for a permit, then runs `body`, which blocks, with `executor` preferred, so it holds
-    /// one of the store's threads and never the caller's: how every store call runs its body.
+    /// Takes a permit if one is free right now, without waiting. A free permit means nobody is
+    /// waiting (``release()`` hands permits to waiters first), so this never barges in.
+    package func tryAcquire() -> Bool {
+        state.withLock { state in
+            guard state.available > 0 else { return false }
+            state.available -= 1
+            return true
+        }
+    }
+
+    /// Waits for a permit, then runs `body`, which blocks, on one of `threads`, so it holds one
+    /// of the store's threads and never the caller's: how every store call runs its body.
+    ///
+    /// The hot path is a caller already running on `threads` (a KeyCatAPI handler, a use case
+    /// that prefers the store's executor) that finds a permit free: it runs `body` where it is,
+    /// with no suspension, no executor-preference record and no job handed between threads.
     @inlinable
-    package func withPermit<Result>(on executor: any TaskExecutor, _ body: () throws -> Result) async throws -> Result {
-        try await withTaskExecutorPreference(executor) {
+    package func withPermit<Result>(on threads: StorageThreads, _ body: () throws -> Result) async throws -> Result {
+        if threads.isCurrent, tryAcquire() {
+            defer { release() }
+            return try body()
+        }
+        return try await withTaskExecutorPreference(threads) {
             try await acquire()
             defer { release() }
             return try body()

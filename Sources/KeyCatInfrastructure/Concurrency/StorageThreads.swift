@@ -69,7 +69,14 @@ package final class StorageThreads: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Whether the calling thread is one of these: a store call made here can run its body in
+    /// place (see ``AsyncPermits/withPermit(on:_:)``). A thread-specific value, so it costs a load.
+    package var isCurrent: Bool {
+        pthread_getspecific(storageThreadsKey) == Unmanaged.passUnretained(self).toOpaque()
+    }
+
     private func work() {
+        pthread_setspecific(storageThreadsKey, Unmanaged.passUnretained(self).toOpaque())
         while let job = next() {
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
@@ -100,3 +107,11 @@ package final class StorageThreads: TaskExecutor, @unchecked Sendable {
         return job
     }
 }
+
+/// The thread-specific slot in which each storage thread keeps the ``StorageThreads`` it belongs to.
+private let storageThreadsKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key, nil)
+    precondition(status == 0, "pthread_key_create failed (\(status)): the process is out of thread-specific keys")
+    return key
+}()

@@ -53,6 +53,7 @@ package final class SQLiteConnection {
             }
             if queryOnly {
                 try execute("PRAGMA query_only = ON")
+                Self.stopReadsOfCancelledTasks(handle)
             } else {
                 let mode = try queryOne("PRAGMA journal_mode = WAL") { $0.string(0) }
                 if mode?.lowercased() != "wal" && path != ":memory:" && !path.isEmpty {
@@ -87,6 +88,26 @@ package final class SQLiteConnection {
         sqlite3_extended_result_codes(connection, 1)
         _ = keycat_sqlite3_enable_defensive(connection)
         return connection
+    }
+
+    /// How many virtual-machine steps a read takes between two looks at its task's cancellation:
+    /// a few thousand steps take well under a millisecond, and a page of 20 products fits in one
+    /// interval, so the hot reads pay nothing.
+    static let cancellationCheckInterval: Int32 = 10_000
+
+    /// Makes a statement on this (query-only) connection stop with `SQLITE_INTERRUPT` when the
+    /// task it runs for is cancelled: SQLite calls the progress handler every
+    /// ``cancellationCheckInterval`` steps, on the thread running the statement, so the handler
+    /// asks that thread's own task and can never stop another task's statement. (The alternative,
+    /// `sqlite3_interrupt` from a cancellation handler on another thread, can land after the
+    /// statement ended and the connection passed to someone else.) A read stopped this way has
+    /// changed nothing, and a statement shorter than the interval always runs to its end, so
+    /// `COMMIT` and `ROLLBACK` are never stopped. The writer has no handler: a write is short and
+    /// runs to its end, like a Postgres `COMMIT`.
+    private static func stopReadsOfCancelledTasks(_ handle: OpaquePointer?) {
+        sqlite3_progress_handler(handle, cancellationCheckInterval, { _ in
+            withUnsafeCurrentTask { $0?.isCancelled ?? false } ? 1 : 0
+        }, nil)
     }
 
     /// Whether a read-only open that failed with `error` may be retried `immutable=1`: SQLite

@@ -48,6 +48,9 @@ package struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// A write to a file opened read-only, or one this process may not write (or whose
     /// directory it may not write, for the `-wal` and `-shm` files).
     package var isReadOnly: Bool { primaryCode == SQLITE_READONLY }
+    /// The statement was stopped before its end because the task it ran for was cancelled
+    /// (see ``SQLiteConnection``'s progress handler on readers). It changed nothing.
+    package var isInterrupted: Bool { primaryCode == SQLITE_INTERRUPT }
     /// The file could not be opened: missing, a directory, or not permitted.
     package var isCannotOpen: Bool { primaryCode == SQLITE_CANTOPEN }
 
