@@ -51,6 +51,33 @@ struct HTTPTransportTests {
         withExtendedLifetime(server) {}
     }
 
+    /// The exchange is abandoned, not cancelled (``URLSessionTransport``): the caller hears
+    /// `cancelled` at once, while the silent server would hold the request for its minute.
+    @Test("a cancelled caller stops waiting with cancelled, long before the request's timeout")
+    func cancelledCaller() async throws {
+        let server = try #require(SilentServer())
+        let transport = URLSessionTransport(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!)
+        let (started, signal) = AsyncStream<Void>.makeStream()
+        let call = Task { () async -> HTTPTransportError? in
+            signal.yield()
+            do throws(HTTPTransportError) {
+                _ = try await transport.send(HTTPRequest(method: .get, path: "/payments/imp_1"), timeout: .seconds(60))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        for await _ in started { break }
+        call.cancel()
+        let outcome = await call.value
+        #expect(outcome == .cancelled)
+        // The next request on the same transport is unaffected.
+        await #expect(throws: HTTPTransportError.timedOut) {
+            _ = try await transport.send(HTTPRequest(method: .get, path: "/payments/imp_2"), timeout: .milliseconds(5))
+        }
+        withExtendedLifetime(server) {}
+    }
+
     @Test("URL errors sort into timeout and cancelled", arguments: [
         (URLError.Code.timedOut, HTTPTransportError.timedOut),
         (.cancelled, .cancelled),

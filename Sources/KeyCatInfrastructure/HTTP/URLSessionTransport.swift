@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,9 +16,19 @@ public struct URLSessionTransport: HTTPTransport {
     public let baseURL: URL
     private let session: URLSession
 
-    public init(baseURL: URL, session: URLSession = URLSession(configuration: .ephemeral)) {
+    /// - Parameter session: default ``uncachedSession()``.
+    public init(baseURL: URL, session: URLSession = URLSessionTransport.uncachedSession()) {
         self.baseURL = baseURL
         self.session = session
+    }
+
+    /// A session that keeps nothing between requests: no cookies, no credentials, and no cache,
+    /// since a payment gateway's answers must never come from one.
+    public static func uncachedSession() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
     }
 
     public func send(_ request: HTTPRequest, timeout: Duration) async throws(HTTPTransportError) -> HTTPResponse {
@@ -30,21 +41,38 @@ public struct URLSessionTransport: HTTPTransport {
         urlRequest.timeoutInterval = timeout.seconds
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         if !request.body.isEmpty { urlRequest.httpBody = request.body }
-        let session = session
-        let prepared = urlRequest
-        let outcome = await withTaskGroup(of: Result<HTTPResponse, HTTPTransportError>?.self) { group in
-            group.addTask { await Self.perform(prepared, on: session) }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .failure(.timedOut)
+        return try await Self.race(urlRequest, on: session, timeout: timeout).get()
+    }
+
+    /// The exchange's outcome, or `timedOut` when `timeout` passes first, or `cancelled` when the
+    /// calling task is cancelled first, whichever comes first.
+    ///
+    /// The `URLSession` task is never cancelled: on Linux, cancelling one can trap the whole
+    /// process when the cancel races the task's own completion ("Trying to access a behaviour
+    /// for a task that in not in the registry", swift-corelibs-foundation issue 3296) — a server
+    /// cancels a request's task whenever its client goes away, and at every graceful shutdown.
+    /// So the exchange runs in a task of its own that no cancellation reaches, and a caller that
+    /// stops waiting abandons it; the session ends it by itself at the same timeout (the
+    /// request's `timeoutInterval`), and its late answer is dropped.
+    private static func race(_ request: URLRequest, on session: URLSession,
+                             timeout: Duration) async -> Result<HTTPResponse, HTTPTransportError> {
+        let outcome = FirstOutcome<Result<HTTPResponse, HTTPTransportError>>()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                outcome.wait(with: continuation)
+                let timer = Task.detached {
+                    try? await Task.sleep(for: timeout)
+                    outcome.settle(.failure(.timedOut))
+                }
+                Task.detached {
+                    let result = await perform(request, on: session)
+                    timer.cancel()
+                    outcome.settle(result)
+                }
             }
-            defer { group.cancelAll() }
-            for await result in group {
-                if let result { return result }
-            }
-            return .failure(.cancelled)
+        } onCancel: {
+            outcome.settle(.failure(.cancelled))
         }
-        return try outcome.get()
     }
 
     private static func perform(_ request: URLRequest, on session: URLSession) async -> Result<HTTPResponse, HTTPTransportError> {
@@ -80,6 +108,41 @@ public struct URLSessionTransport: HTTPTransport {
         default:
             .other(error.localizedDescription)
         }
+    }
+}
+
+/// The first of several racing outcomes, handed to the one task waiting for it; the later ones
+/// are dropped. An outcome that comes before the waiter (a task cancelled before it waited) is
+/// kept for it.
+private final class FirstOutcome<Value: Sendable>: Sendable {
+    private enum State {
+        case open(CheckedContinuation<Value, Never>?)
+        case settled(Value?)
+    }
+
+    private let state = Mutex(State.open(nil))
+
+    func wait(with continuation: CheckedContinuation<Value, Never>) {
+        let early = state.withLock { state -> Value? in
+            switch state {
+            case .open:
+                state = .open(continuation)
+                return nil
+            case .settled(let value):
+                state = .settled(nil)
+                return value
+            }
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    func settle(_ value: Value) {
+        let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in
+            guard case .open(let continuation) = state else { return nil }
+            state = .settled(continuation == nil ? value : nil)
+            return continuation
+        }
+        waiter?.resume(returning: value)
     }
 }
 
