@@ -29,11 +29,14 @@ enum PaymentWindow {
             guard let cardNumber = cardNumber(in: body) else {
                 return json(["code": "validation", "message": "card_number is required"], status: .badRequest)
             }
-            guard let latest = simulator.payment(merchantUID: merchantUID) else { return notFound(merchantUID) }
             do {
                 // The amount the window shows, which the merchant prepared: after a failed attempt
                 // the buyer tries again for the same amount.
-                let payment = try simulator.pay(merchantUID: merchantUID, cardNumber: cardNumber, amount: latest.amount)
+                let paid = try await blocking { () throws -> PGPaymentRecord? in
+                    guard let latest = simulator.payment(merchantUID: merchantUID) else { return nil }
+                    return try simulator.pay(merchantUID: merchantUID, cardNumber: cardNumber, amount: latest.amount)
+                }
+                guard let payment = paid else { return notFound(merchantUID) }
                 return json([
                     "imp_uid": payment.impUID, "merchant_uid": payment.merchantUID, "amount": payment.amount,
                     "status": payment.status.rawValue, "failure_reason": payment.failureReason ?? NSNull(),
@@ -44,6 +47,15 @@ enum PaymentWindow {
             } catch {
                 return json(["code": "simulator", "message": "\(error)"], status: .internalServerError)
             }
+        }
+    }
+
+    /// Runs `body`, which blocks (the simulator writes its own SQLite file and waits for the
+    /// disk), on a Dispatch thread, so a payment holds no thread of Swift's cooperative pool that
+    /// the server's other requests share.
+    private static func blocking<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
         }
     }
 

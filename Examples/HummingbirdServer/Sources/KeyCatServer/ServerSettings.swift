@@ -95,6 +95,14 @@ struct ServerSettings {
         if let perHour = try integer("KEYCAT_SIGN_UPS_PER_CLIENT", in: 0...10_000_000) {
             keycat.signUpThrottle = perHour == 0 ? nil : try SignUpThrottlePolicy(window: 3_600, attemptsPerClient: perHour)
         }
+        // One buyer's sustained checkouts a minute, after the burst of five; 0 lifts the rate
+        // (a load test's buyers), while the caps on open orders and held units stay.
+        if let perMinute = try integer("KEYCAT_CHECKOUTS_PER_MINUTE", in: 0...1_000_000) {
+            var holds = keycat.stockHolds ?? .standard
+            holds.checkoutRate = perMinute == 0
+                ? nil : try RateLimit(perSecond: Double(perMinute) / 60, burst: StockHoldPolicy.defaultCheckoutRate.burst)
+            keycat.stockHolds = holds
+        }
         if let seconds = try integer("KEYCAT_TOKEN_VERSION_CACHE_SECONDS", in: 0...60) {
             keycat.tokenVersionCacheLifetime = TimeInterval(seconds)
         }
