@@ -27,6 +27,10 @@ enum KeycatBench {
         /// `--latency-ms`: the Postgres server reached through ``LatencyRelay``, this many
         /// milliseconds away each way.
         var latencyMilliseconds: Int?
+        /// `keycat-bench relay`: relay `databaseURL` with `latencyMilliseconds` (``RelayCommand``).
+        var relay = false
+        /// `--schema`, for the relay: a schema created afresh and set as the relayed URL's search path.
+        var relaySchema: String?
         /// Run only these groups: catalog, commerce, idempotency, crypto, bulk (all when empty).
         var groups: Set<String> = []
     }
@@ -36,7 +40,7 @@ enum KeycatBench {
             let options = try parse(Array(CommandLine.arguments.dropFirst()))
             try await run(options)
         } catch let usage as UsageFailure {
-            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--db postgres://…] [--products N] [--bulk N] [--operations N] [--keys N] [--only catalog|commerce|idempotency|crypto|bulk] [--json]\n       keycat-bench concurrency [--db postgres://…] [--latency-ms N] [--orders N] [--json]\n".utf8))
+            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--db postgres://…] [--products N] [--bulk N] [--operations N] [--keys N] [--only catalog|commerce|idempotency|crypto|bulk] [--json]\n       keycat-bench concurrency [--db postgres://…] [--latency-ms N] [--orders N] [--json]\n       keycat-bench relay --db postgres://… --latency-ms N [--schema NAME]\n".utf8))
             exit(2)
         } catch {
             FileHandle.standardError.write(Data("keycat-bench: \(error)\n".utf8))
@@ -51,6 +55,9 @@ enum KeycatBench {
         var index = 0
         if words.first == "concurrency" {
             options.concurrency = true
+            index = 1
+        } else if words.first == "relay" {
+            options.relay = true
             index = 1
         }
         func value() throws -> Int {
@@ -67,7 +74,11 @@ enum KeycatBench {
             case "--operations": options.operations = try value()
             case "--keys": options.idempotencyKeys = try value()
             case "--orders" where options.concurrency: options.concurrencyOrders = try value()
-            case "--latency-ms" where options.concurrency: options.latencyMilliseconds = try value()
+            case "--latency-ms" where options.concurrency || options.relay: options.latencyMilliseconds = try value()
+            case "--schema" where options.relay:
+                index += 1
+                guard index < words.count, !words[index].isEmpty else { throw UsageFailure(message: "--schema needs a name") }
+                options.relaySchema = words[index]
             case "--json": options.json = true
             case "--db":
                 index += 1
@@ -88,6 +99,12 @@ enum KeycatBench {
     }
 
     static func run(_ options: Options) async throws {
+        if options.relay {
+            guard let url = options.databaseURL, let latency = options.latencyMilliseconds else {
+                throw UsageFailure(message: "relay needs --db postgres://… and --latency-ms N")
+            }
+            return try await RelayCommand(url: url, latencyMilliseconds: latency, schema: options.relaySchema).run()
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keycat-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

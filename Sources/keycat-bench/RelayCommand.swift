@@ -1,0 +1,34 @@
+import Foundation
+
+/// `keycat-bench relay --db postgres://… --latency-ms N [--schema NAME]`: a Postgres server put
+/// "on another host" for programs other than the bench (``LatencyRelay``, each chunk held N ms
+/// each way). Prints the URL to use instead of `--db` on its first line of output, then relays
+/// until it is stopped. With `--schema`, that schema is created afresh first (dropped if it
+/// exists) and the printed URL sets it as the search path, so a server started on the URL gets
+/// an empty database of its own. `scripts/bench-http --checkout-load` runs it.
+struct RelayCommand {
+    let url: String
+    let latencyMilliseconds: Int
+    let schema: String?
+
+    func run() async throws {
+        guard var components = URLComponents(string: url), let host = components.host else {
+            throw KeycatBench.UsageFailure(message: "relay needs a --db postgres:// URL naming its host")
+        }
+        if let schema {
+            guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), schema.first?.isLetter == true else {
+                throw KeycatBench.UsageFailure(message: "--schema takes a plain identifier (letters, digits, _)")
+            }
+            let admin = try RawPostgres(url: url)
+            try admin.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE")
+            try admin.execute("CREATE SCHEMA \(schema)")
+        }
+        let relay = try LatencyRelay(toHost: host, port: components.port ?? 5432, delay: .milliseconds(latencyMilliseconds))
+        components.host = "127.0.0.1"
+        components.port = relay.port
+        var relayed = components.string ?? url
+        if let schema { relayed = try PostgresBench.url(relayed, searchPath: schema) }
+        FileHandle.standardOutput.write(Data((relayed + "\n").utf8))
+        while true { try await Task.sleep(for: .seconds(3_600)) }
+    }
+}
