@@ -8,17 +8,17 @@ import Foundation
 @testable import KeyCatDomain
 @testable import KeyCatInfrastructure
 
-private func response(_ bytes: [UInt8]) -> HTTPResponse {
+private func response(_ bytes: [UInt8]) -> TransportResponse {
     let newline = bytes.firstIndex(of: 0x0A) ?? bytes.count
     let head = String(decoding: bytes[..<newline], as: UTF8.self).split(separator: " ", maxSplits: 1)
     let status = head.first.flatMap { Int($0) } ?? 200
     var headers: [String: String] = [:]
     if head.count > 1 { headers["retry-after"] = String(head[1]) }
     let body = newline < bytes.count ? Data(bytes[(newline + 1)...]) : Data()
-    return HTTPResponse(status: status, headers: headers, body: body)
+    return TransportResponse(status: status, headers: headers, body: body)
 }
 
-private func read<Payload: Decodable>(_ type: Payload.Type, from response: HTTPResponse) -> Payload? {
+private func read<Payload: Decodable>(_ type: Payload.Type, from response: TransportResponse) -> Payload? {
     do {
         return try PGResponseDecoder.payload(type, from: response)
     } catch {
@@ -53,7 +53,7 @@ public func pgResponseFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
         "status": "paid", "paid_at": paidAt,
     ]
     guard let body = try? JSONSerialization.data(withJSONObject: ["code": 0, "response": payment]) else { return 0 }
-    let read = try? PGResponseDecoder.payload(PGPaymentPayload.self, from: HTTPResponse(status: 200, body: body))
+    let read = try? PGResponseDecoder.payload(PGPaymentPayload.self, from: TransportResponse(status: 200, body: body))
     FuzzContract.expect(read?.impUID == "imp_" + text && read?.merchantUID == text && read?.amount == amount
                         && read?.cancelAmount == cancelled && read?.paidAt == paidAt && read?.domain?.status == .paid,
                         "a payment reads back as written")

@@ -136,12 +136,12 @@ public struct WebhookHTTPHandler: HTTPHandler {
 
     public init(_ receiver: PaymentWebhookReceiver) { self.receiver = receiver }
 
-    public func handle(_ request: HTTPRequest, timeout: Duration) async throws(HTTPTransportError) -> HTTPResponse {
+    public func handle(_ request: TransportRequest, timeout: Duration) async throws(HTTPTransportError) -> TransportResponse {
         do {
             _ = try await receiver.receive(headers: request.headers, body: request.body)
-            return HTTPResponse(status: 200, headers: [:], body: Data())
+            return TransportResponse(status: 200, headers: [:], body: Data())
         } catch {
-            return HTTPResponse(status: Self.status(for: error), headers: [:], body: Data(error.message.utf8))
+            return TransportResponse(status: Self.status(for: error), headers: [:], body: Data(error.message.utf8))
         }
     }
 

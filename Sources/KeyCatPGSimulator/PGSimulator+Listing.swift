@@ -7,7 +7,7 @@ extension PGSimulator {
     /// (unix seconds, inclusive; default the 90 days up to now), newest first, `limit` (1–100,
     /// default 20) per 1-based `page`. Answers `{total, previous, next, list}`, where `previous`
     /// and `next` are page numbers, 0 when there is none.
-    func listPayments(_ request: HTTPRequest, status: String) throws -> HTTPResponse {
+    func listPayments(_ request: TransportRequest, status: String) throws -> TransportResponse {
         let filter: PGPaymentRecord.Status?
         if status == "all" {
             filter = nil

@@ -3,7 +3,7 @@ import KeyCatInfrastructure
 
 extension PGSimulator {
     /// Dispatches a request that got past the fault plan and the token check.
-    func route(_ request: HTTPRequest, endpoint: PGEndpoint) -> HTTPResponse {
+    func route(_ request: TransportRequest, endpoint: PGEndpoint) -> TransportResponse {
         do {
             switch endpoint {
             case .getToken: return try getToken(request)
@@ -20,13 +20,13 @@ extension PGSimulator {
         }
     }
 
-    private func lastSegment(_ request: HTTPRequest) -> String {
+    private func lastSegment(_ request: TransportRequest) -> String {
         let raw = request.pathWithoutQuery.split(separator: "/").last.map(String.init) ?? ""
         return raw.removingPercentEncoding ?? raw
     }
 
     /// Refuses a request without a valid, unexpired token.
-    func authorize(_ request: HTTPRequest) throws {
+    func authorize(_ request: TransportRequest) throws {
         guard var token = request.header("Authorization") else {
             throw PGFailure(.unauthorized, "missing access token")
         }
@@ -37,7 +37,7 @@ extension PGSimulator {
     }
 
     /// `POST /users/getToken {imp_key, imp_secret}` → `{access_token, expired_at, now}`.
-    private func getToken(_ request: HTTPRequest) throws -> HTTPResponse {
+    private func getToken(_ request: TransportRequest) throws -> TransportResponse {
         let body = PGWire.object(request.body) ?? [:]
         guard PGWire.string(body["imp_key"]) == credentials.key,
               PGWire.string(body["imp_secret"]) == credentials.secret
@@ -54,7 +54,7 @@ extension PGSimulator {
 
     /// `POST /payments/prepare {merchant_uid, amount}`: registers the amount the buyer must pay.
     /// Repeating it with the same amount is harmless; another amount is refused.
-    private func prepare(_ request: HTTPRequest) throws -> HTTPResponse {
+    private func prepare(_ request: TransportRequest) throws -> TransportResponse {
         let body = PGWire.object(request.body) ?? [:]
         guard let merchantUID = PGWire.string(body["merchant_uid"]), merchantUID.count <= 40 else {
             throw PGFailure(.invalidRequest, "merchant_uid is required (at most 40 characters)")
@@ -84,14 +84,14 @@ extension PGSimulator {
         return PGWire.success(["merchant_uid": payment.merchantUID, "amount": payment.amount, "imp_uid": payment.impUID])
     }
 
-    private func readPayment(impUID: String) throws -> HTTPResponse {
+    private func readPayment(impUID: String) throws -> TransportResponse {
         guard let payment = try store.payment(impUID: impUID) else {
             throw PGFailure(.paymentNotFound, "no payment \(impUID)")
         }
         return PGWire.success(PGWire.json(payment, cancellations: try store.cancellations(impUID: impUID)))
     }
 
-    private func findPayment(merchantUID: String) throws -> HTTPResponse {
+    private func findPayment(merchantUID: String) throws -> TransportResponse {
         guard let payment = try store.latestPayment(merchantUID: merchantUID) else {
             throw PGFailure(.paymentNotFound, "no payment for \(merchantUID)")
         }
@@ -101,7 +101,7 @@ extension PGSimulator {
     /// `POST /payments/cancel {imp_uid | merchant_uid, amount?, checksum?, reason}`: cancels the
     /// whole cancellable balance (no amount, or 0) or part of it. `checksum`, when sent, must equal
     /// the cancellable balance.
-    private func cancel(_ request: HTTPRequest) throws -> HTTPResponse {
+    private func cancel(_ request: TransportRequest) throws -> TransportResponse {
         guard let body = PGWire.object(request.body) else { throw PGFailure(.invalidRequest, "the body must be JSON") }
         let impUID = PGWire.string(body["imp_uid"])
         let merchantUID = PGWire.string(body["merchant_uid"])

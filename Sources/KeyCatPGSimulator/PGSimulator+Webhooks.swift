@@ -63,9 +63,9 @@ extension PGSimulator {
     }
 
     /// The request that delivers `webhook`, signed with ``webhookSecret`` at the current time.
-    func signedRequest(_ webhook: PendingWebhook, path: String) -> HTTPRequest {
+    func signedRequest(_ webhook: PendingWebhook, path: String) -> TransportRequest {
         let timestamp = Int64(now().timeIntervalSince1970)
-        return HTTPRequest(method: .post, path: path, headers: [
+        return TransportRequest(method: .post, path: path, headers: [
             "Content-Type": "application/json",
             "webhook-id": webhook.id,
             "webhook-timestamp": String(timestamp),

@@ -153,7 +153,7 @@ public final class PGSimulator: HTTPHandler, Sendable {
 
     // MARK: HTTP
 
-    public func handle(_ request: HTTPRequest, timeout: Duration) async throws(HTTPTransportError) -> HTTPResponse {
+    public func handle(_ request: TransportRequest, timeout: Duration) async throws(HTTPTransportError) -> TransportResponse {
         guard let endpoint = PGEndpoint(method: request.method.rawValue, path: request.pathWithoutQuery) else {
             return PGWire.failure(.invalidRequest, "no such endpoint: \(request.method.rawValue) \(request.pathWithoutQuery)")
         }
@@ -173,7 +173,7 @@ public final class PGSimulator: HTTPHandler, Sendable {
             response.headers["Retry-After"] = String(seconds)
             return response
         case .malformedBody?:
-            return HTTPResponse(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html>maintenance".utf8))
+            return TransportResponse(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html>maintenance".utf8))
         case .lostAnswer?:
             _ = await respond(to: request, endpoint: endpoint)
             throw .timedOut
@@ -187,7 +187,7 @@ public final class PGSimulator: HTTPHandler, Sendable {
     ///
     /// Only answers of requests that were executed are remembered (2xx, and 4xx other than 401
     /// and 429), so a retry after a refused token or a rate limit really runs.
-    private func respond(to request: HTTPRequest, endpoint: PGEndpoint) async -> HTTPResponse {
+    private func respond(to request: TransportRequest, endpoint: PGEndpoint) async -> TransportResponse {
         do {
             if endpoint != .getToken { try authorize(request) }
             guard request.method == .post, let header = request.header("Idempotency-Key") else {

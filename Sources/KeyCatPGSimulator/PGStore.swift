@@ -82,16 +82,16 @@ final class PGStore: Sendable {
     // MARK: Idempotency
 
     /// The answer first given to an idempotency key, with the fingerprint of that request's body.
-    func storedResponse(forKey key: String) throws -> (response: HTTPResponse, fingerprint: String)? {
+    func storedResponse(forKey key: String) throws -> (response: TransportResponse, fingerprint: String)? {
         try database.blockingRead {
             try $0.queryOne("SELECT status, body, fingerprint FROM pg_idempotency WHERE key = ?", [.text(key)]) {
-                (HTTPResponse(status: $0.int(0), headers: ["Content-Type": "application/json"], body: Data($0.bytes(1))),
+                (TransportResponse(status: $0.int(0), headers: ["Content-Type": "application/json"], body: Data($0.bytes(1))),
                  $0.string(2))
             }
         }
     }
 
-    func store(_ response: HTTPResponse, forKey key: String, fingerprint: String) throws {
+    func store(_ response: TransportResponse, forKey key: String, fingerprint: String) throws {
         _ = try database.blockingWrite {
             try $0.run("INSERT OR IGNORE INTO pg_idempotency (key, fingerprint, status, body) VALUES (?, ?, ?, ?)",
                        [.text(key), .text(fingerprint), .int(response.status), .data(response.body)])

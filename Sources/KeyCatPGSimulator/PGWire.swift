@@ -4,17 +4,17 @@ import KeyCatInfrastructure
 /// The simulator's JSON: `{code, message, response}` envelopes (PortOne v1), with the v2 error
 /// `type` added to failures.
 enum PGWire {
-    static func success(_ response: Any) -> HTTPResponse {
+    static func success(_ response: Any) -> TransportResponse {
         encode(status: 200, ["code": 0, "message": NSNull(), "response": response])
     }
 
-    static func failure(_ type: PGErrorType, _ message: String) -> HTTPResponse {
+    static func failure(_ type: PGErrorType, _ message: String) -> TransportResponse {
         encode(status: type.httpStatus, ["code": -1, "message": message, "type": type.rawValue, "response": NSNull()])
     }
 
-    static func encode(status: Int, _ object: [String: Any]) -> HTTPResponse {
+    static func encode(status: Int, _ object: [String: Any]) -> TransportResponse {
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
+        return TransportResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
     }
 
     static func json(_ payment: PGPaymentRecord, cancellations: [PGCancellation]) -> [String: Any] {

@@ -122,12 +122,12 @@ struct Answer: CustomStringConvertible {
 struct APIHandler: HTTPHandler {
     let api: KeyCatAPI
 
-    func handle(_ request: HTTPRequest, timeout: Duration) async throws(HTTPTransportError) -> HTTPResponse {
+    func handle(_ request: TransportRequest, timeout: Duration) async throws(HTTPTransportError) -> TransportResponse {
         let response = await api.respond(to: APIRequest(
             method: request.method.rawValue, target: request.path, headers: HTTPHeaders(request.headers.map { ($0.key, $0.value) }),
             body: Array(request.body)))
         var headers: [String: String] = [:]
         for field in response.headers { headers[field.name] = field.value }
-        return HTTPResponse(status: response.status, headers: headers, body: Data(response.body))
+        return TransportResponse(status: response.status, headers: headers, body: Data(response.body))
     }
 }

@@ -7,9 +7,9 @@ import FoundationNetworking
 
 /// Answers every request with its own path, after checking the timeout it was given.
 struct EchoHandler: HTTPHandler {
-    func handle(_ request: HTTPRequest, timeout: Duration) async throws(HTTPTransportError) -> HTTPResponse {
+    func handle(_ request: TransportRequest, timeout: Duration) async throws(HTTPTransportError) -> TransportResponse {
         if timeout < .milliseconds(10) { throw .timedOut }
-        return HTTPResponse(status: 200, headers: ["X-Path": request.path], body: request.body)
+        return TransportResponse(status: 200, headers: ["X-Path": request.path], body: request.body)
     }
 }
 
@@ -18,11 +18,11 @@ struct HTTPTransportTests {
     @Test("the in-process transport hands the request and timeout to its handler")
     func inProcess() async throws {
         let transport = InProcessTransport(EchoHandler())
-        let response = try await transport.send(HTTPRequest(method: .post, path: "/a?b=c", body: Data("x".utf8)), timeout: .seconds(1))
+        let response = try await transport.send(TransportRequest(method: .post, path: "/a?b=c", body: Data("x".utf8)), timeout: .seconds(1))
         #expect(response.header("x-path") == "/a?b=c")
         #expect(response.body == Data("x".utf8))
         await #expect(throws: HTTPTransportError.timedOut) {
-            _ = try await transport.send(HTTPRequest(method: .get, path: "/"), timeout: .milliseconds(1))
+            _ = try await transport.send(TransportRequest(method: .get, path: "/"), timeout: .milliseconds(1))
         }
     }
 
@@ -31,7 +31,7 @@ struct HTTPTransportTests {
         // Port 1 on loopback: nothing listens there, so the kernel refuses at once.
         let transport = URLSessionTransport(baseURL: URL(string: "http://127.0.0.1:1")!)
         do {
-            _ = try await transport.send(HTTPRequest(method: .get, path: "/payments/imp_1"), timeout: .seconds(5))
+            _ = try await transport.send(TransportRequest(method: .get, path: "/payments/imp_1"), timeout: .seconds(5))
             Issue.record("expected a failure")
         } catch {
             guard case .connectionFailed = error else {
@@ -46,7 +46,7 @@ struct HTTPTransportTests {
         let server = try #require(SilentServer())
         let transport = URLSessionTransport(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!)
         await #expect(throws: HTTPTransportError.timedOut) {
-            _ = try await transport.send(HTTPRequest(method: .get, path: "/payments/imp_1"), timeout: .milliseconds(5))
+            _ = try await transport.send(TransportRequest(method: .get, path: "/payments/imp_1"), timeout: .milliseconds(5))
         }
         withExtendedLifetime(server) {}
     }
@@ -61,7 +61,7 @@ struct HTTPTransportTests {
         let call = Task { () async -> HTTPTransportError? in
             signal.yield()
             do throws(HTTPTransportError) {
-                _ = try await transport.send(HTTPRequest(method: .get, path: "/payments/imp_1"), timeout: .seconds(60))
+                _ = try await transport.send(TransportRequest(method: .get, path: "/payments/imp_1"), timeout: .seconds(60))
                 return nil
             } catch {
                 return error
@@ -73,7 +73,7 @@ struct HTTPTransportTests {
         #expect(outcome == .cancelled)
         // The next request on the same transport is unaffected.
         await #expect(throws: HTTPTransportError.timedOut) {
-            _ = try await transport.send(HTTPRequest(method: .get, path: "/payments/imp_2"), timeout: .milliseconds(5))
+            _ = try await transport.send(TransportRequest(method: .get, path: "/payments/imp_2"), timeout: .milliseconds(5))
         }
         withExtendedLifetime(server) {}
     }
@@ -106,7 +106,7 @@ struct HTTPTransportTests {
 
     @Test("header lookup ignores case")
     func headerCase() {
-        let request = HTTPRequest(method: .get, path: "/?x=1", headers: ["Idempotency-Key": "k"])
+        let request = TransportRequest(method: .get, path: "/?x=1", headers: ["Idempotency-Key": "k"])
         #expect(request.header("idempotency-key") == "k")
         #expect(request.pathWithoutQuery == "/")
     }

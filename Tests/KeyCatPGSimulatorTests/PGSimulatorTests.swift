@@ -101,7 +101,7 @@ struct PGSimulatorTests {
     @Test("latency longer than the caller's timeout applies the request and times out")
     func latencyTimeout() async throws {
         let simulator = try PGSimulator(faults: PGFaultConfiguration(latency: .seconds(30)), sleeper: NoSleep())
-        let request = HTTPRequest(method: .post, path: "/users/getToken", body: Data(#"{"imp_key":"imp_test_key","imp_secret":"imp_test_secret_do_not_log"}"#.utf8))
+        let request = TransportRequest(method: .post, path: "/users/getToken", body: Data(#"{"imp_key":"imp_test_key","imp_secret":"imp_test_secret_do_not_log"}"#.utf8))
         await #expect(throws: HTTPTransportError.timedOut) { _ = try await simulator.handle(request, timeout: .seconds(1)) }
         #expect(try await simulator.handle(request, timeout: .seconds(60)).status == 200)
     }

@@ -6,21 +6,21 @@ import Testing
 
 /// A webhook receiver that records what it gets and can refuse the first deliveries.
 final class RecordingReceiver: HTTPTransport {
-    private let received = Mutex<[HTTPRequest]>([])
+    private let received = Mutex<[TransportRequest]>([])
     private let refusals: Mutex<Int>
 
     init(refuseFirst count: Int = 0) { refusals = Mutex(count) }
 
-    func send(_ request: HTTPRequest, timeout: Duration) async throws(HTTPTransportError) -> HTTPResponse {
+    func send(_ request: TransportRequest, timeout: Duration) async throws(HTTPTransportError) -> TransportResponse {
         received.withLock { $0.append(request) }
         let refuse = refusals.withLock { count -> Bool in
             defer { count -= 1 }
             return count > 0
         }
-        return HTTPResponse(status: refuse ? 500 : 204)
+        return TransportResponse(status: refuse ? 500 : 204)
     }
 
-    var requests: [HTTPRequest] { received.withLock { $0 } }
+    var requests: [TransportRequest] { received.withLock { $0 } }
 }
 
 @Suite("PG simulator webhooks")

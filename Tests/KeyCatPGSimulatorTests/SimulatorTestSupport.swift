@@ -13,10 +13,10 @@ struct SimulatorClient {
         token = (answer.json["response"] as? [String: Any])?["access_token"] as? String
     }
 
-    func send(_ method: HTTPMethod, _ path: String, _ body: [String: Any]? = nil, headers: [String: String] = [:])
-        async throws -> (status: Int, json: [String: Any], response: HTTPResponse)
+    func send(_ method: TransportMethod, _ path: String, _ body: [String: Any]? = nil, headers: [String: String] = [:])
+        async throws -> (status: Int, json: [String: Any], response: TransportResponse)
     {
-        var request = HTTPRequest(method: method, path: path, headers: headers)
+        var request = TransportRequest(method: method, path: path, headers: headers)
         if let token { request.headers["Authorization"] = "Bearer \(token)" }
         // Sorted keys: two encodings of one dictionary must be the same bytes, or the simulator
         // (rightly) takes a repeated Idempotency-Key for another request.

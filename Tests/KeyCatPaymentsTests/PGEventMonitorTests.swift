@@ -13,7 +13,7 @@ final class TokenRecordingTransport: HTTPTransport {
 
     init(_ inner: any HTTPTransport) { self.inner = inner }
 
-    func send(_ request: HTTPRequest, timeout: Duration) async throws(HTTPTransportError) -> HTTPResponse {
+    func send(_ request: TransportRequest, timeout: Duration) async throws(HTTPTransportError) -> TransportResponse {
         if let authorization = request.header("Authorization") {
             seen.withLock { _ = $0.insert(String(authorization.dropFirst("Bearer ".count))) }
         }

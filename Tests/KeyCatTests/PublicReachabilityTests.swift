@@ -61,7 +61,7 @@ struct PublicReachabilityTests {
     }
 
     /// The names the products re-export one by one from KeyCatInfrastructure
-    /// (`@_exported import struct KeyCatInfrastructure.HTTPRequest`).
+    /// (`@_exported import struct KeyCatInfrastructure.TransportRequest`).
     static func reExportedInfrastructureTypes() throws -> Set<String> {
         var names: Set<String> = []
         for module in imports {

@@ -17,9 +17,9 @@ struct PublicSurfaceTests {
         defer { keycat.close() }
 
         let handler: any HTTPHandler = WebhookHTTPHandler(keycat.webhooks)
-        let request = HTTPRequest(method: .post, path: "/webhooks/pg", headers: ["Content-Type": "application/json"],
+        let request = TransportRequest(method: .post, path: "/webhooks/pg", headers: ["Content-Type": "application/json"],
                                   body: Data(#"{"imp_uid":"imp_1","merchant_uid":"m_1","status":"paid"}"#.utf8))
-        let answer: HTTPResponse = try await handler.handle(request, timeout: .seconds(5))
+        let answer: TransportResponse = try await handler.handle(request, timeout: .seconds(5))
         #expect(answer.status == 400)
         let transport: any HTTPTransport = InProcessTransport(handler)
         let sent = try await transport.send(request, timeout: .seconds(5))

@@ -11,7 +11,7 @@ package struct PGEventMonitor: Sendable {
 
     /// Logs one exchange. `outcome` is the status code, or the transport error.
     package func exchange(
-        _ request: HTTPRequest, attempt: Int, duration: TimeInterval, outcome: Result<HTTPResponse, HTTPTransportError>
+        _ request: TransportRequest, attempt: Int, duration: TimeInterval, outcome: Result<TransportResponse, HTTPTransportError>
     ) {
         guard sink.isEnabled else { return }
         var fields = [

@@ -25,7 +25,7 @@ package struct PGInterceptor: Sendable {
     ///
     /// - Returns: a 2xx response.
     /// - Throws: the mapped ``KeyCatError`` of the last answer.
-    package func send(_ route: PGRoute) async throws(KeyCatError) -> HTTPResponse {
+    package func send(_ route: PGRoute) async throws(KeyCatError) -> TransportResponse {
         let deadline = clock.now().addingTimeInterval(configuration.deadline.seconds)
         var attempt = 0  // bounded by maxAttempts
         var sends = 0  // every send, the token-refresh retry included, for the log
@@ -83,7 +83,7 @@ package struct PGInterceptor: Sendable {
 
     private enum Outcome {
         /// The PG answered; `token` is the one the request carried.
-        case answered(HTTPResponse, token: String?)
+        case answered(TransportResponse, token: String?)
         /// No usable answer: the rule to apply and its error.
         case failed(PGErrorMapper.Rule, KeyCatError)
     }

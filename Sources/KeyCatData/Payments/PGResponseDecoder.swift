@@ -8,7 +8,7 @@ enum PGResponseDecoder {
     ///
     /// - Throws: `invalidGatewayResponse` for a body that is not the envelope; the mapped error
     ///   for an envelope whose `code` is not 0 (PortOne v1 sometimes answers 200 with one).
-    static func payload<Payload: Decodable>(_ type: Payload.Type, from response: HTTPResponse) throws(KeyCatError) -> Payload {
+    static func payload<Payload: Decodable>(_ type: Payload.Type, from response: TransportResponse) throws(KeyCatError) -> Payload {
         let envelope: PGEnvelope<Payload>
         do {
             envelope = try JSONDecoder().decode(PGEnvelope<Payload>.self, from: response.body)
@@ -26,12 +26,12 @@ enum PGResponseDecoder {
     }
 
     /// The mapping rule of an error answer.
-    static func rule(for response: HTTPResponse) -> PGErrorMapper.Rule {
+    static func rule(for response: TransportResponse) -> PGErrorMapper.Rule {
         PGErrorMapper.rule(status: response.status, type: errorBody(response)?.type)
     }
 
     /// The domain error of an error answer.
-    static func error(for response: HTTPResponse) -> KeyCatError {
+    static func error(for response: TransportResponse) -> KeyCatError {
         let body = errorBody(response)
         return PGErrorMapper.error(
             for: PGErrorMapper.rule(status: response.status, type: body?.type), status: response.status,
@@ -39,11 +39,11 @@ enum PGResponseDecoder {
     }
 
     /// `Retry-After` in seconds (the delta-seconds form; an HTTP date is ignored).
-    static func retryAfterSeconds(_ response: HTTPResponse) -> Int? {
+    static func retryAfterSeconds(_ response: TransportResponse) -> Int? {
         response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) }
     }
 
-    private static func errorBody(_ response: HTTPResponse) -> PGErrorBody? {
+    private static func errorBody(_ response: TransportResponse) -> PGErrorBody? {
         try? JSONDecoder().decode(PGErrorBody.self, from: response.body)
     }
 }

@@ -18,7 +18,7 @@ package enum PGRoute: Sendable, Hashable {
     /// `GET /payments/status/{payment_status}?from=&to=&page=&limit=` (unix seconds)
     case paymentsByStatus(GatewayPaymentQuery)
 
-    package var method: HTTPMethod {
+    package var method: TransportMethod {
         switch self {
         case .payment, .findPayment, .paymentsByStatus: .get
         case .getToken, .prepare, .cancel: .post
@@ -75,11 +75,11 @@ package enum PGRoute: Sendable, Hashable {
     }
 
     /// The request, without the token (the interceptor adds it).
-    package var request: HTTPRequest {
+    package var request: TransportRequest {
         var headers = ["Accept": "application/json"]
         if method == .post { headers["Content-Type"] = "application/json" }
         if let idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }
-        return HTTPRequest(method: method, path: path, headers: headers, body: body)
+        return TransportRequest(method: method, path: path, headers: headers, body: body)
     }
 
     private static func escape(_ segment: String) -> String {

@@ -48,7 +48,7 @@ package final class PGTokenProvider: Sendable {
         fetches.add(1, ordering: .relaxed)
         let request = PGRoute.getToken(key: configuration.apiKey, secret: configuration.apiSecret).request
         let started = clock.now()
-        let response: HTTPResponse
+        let response: TransportResponse
         do {
             response = try await transport.send(request, timeout: timeout)
         } catch {

@@ -44,7 +44,7 @@ package struct WebhookVerifier: Sendable {
     /// - Throws: the first ``WebhookVerificationFailure`` found, checking headers, then time,
     ///   then signature, then payload, so an unsigned body is never parsed.
     package func verify(headers: [String: String], body: Data) throws(WebhookVerificationFailure) -> VerifiedWebhook {
-        let request = HTTPRequest(method: .post, path: "/", headers: headers, body: body)
+        let request = TransportRequest(method: .post, path: "/", headers: headers, body: body)
         func required(_ name: String) throws(WebhookVerificationFailure) -> String {
             guard let value = request.header(name)?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
                 throw .missingHeader(name)

@@ -8,7 +8,7 @@ public protocol HTTPTransport: Sendable {
     /// Sends `request`, giving up after `timeout`.
     ///
     /// - Throws: ``HTTPTransportError``; an HTTP error status is *not* thrown, it is a response.
-    func send(_ request: HTTPRequest, timeout: Duration) async throws(HTTPTransportError) -> HTTPResponse
+    func send(_ request: TransportRequest, timeout: Duration) async throws(HTTPTransportError) -> TransportResponse
 }
 
 /// Why a request got no HTTP answer. The cases matter to a payment client: after

@@ -3,7 +3,7 @@
 /// A handler sees the timeout the caller gave, so it can simulate latency and answers lost
 /// after the work was done (by throwing ``HTTPTransportError/timedOut`` after applying it).
 public protocol HTTPHandler: Sendable {
-    func handle(_ request: HTTPRequest, timeout: Duration) async throws(HTTPTransportError) -> HTTPResponse
+    func handle(_ request: TransportRequest, timeout: Duration) async throws(HTTPTransportError) -> TransportResponse
 }
 
 /// A transport that hands every request straight to an ``HTTPHandler``: no sockets, no encoding
@@ -13,7 +13,7 @@ public struct InProcessTransport: HTTPTransport {
 
     public init(_ handler: any HTTPHandler) { self.handler = handler }
 
-    public func send(_ request: HTTPRequest, timeout: Duration) async throws(HTTPTransportError) -> HTTPResponse {
+    public func send(_ request: TransportRequest, timeout: Duration) async throws(HTTPTransportError) -> TransportResponse {
         if Task.isCancelled { throw .cancelled }
         return try await handler.handle(request, timeout: timeout)
     }

@@ -31,7 +31,7 @@ public struct URLSessionTransport: HTTPTransport {
         return URLSession(configuration: configuration)
     }
 
-    public func send(_ request: HTTPRequest, timeout: Duration) async throws(HTTPTransportError) -> HTTPResponse {
+    public func send(_ request: TransportRequest, timeout: Duration) async throws(HTTPTransportError) -> TransportResponse {
         guard let url = URL(string: baseURL.absoluteString.trimmingSuffix("/") + request.path) else {
             throw .other("invalid path \(request.path)")
         }
@@ -55,8 +55,8 @@ public struct URLSessionTransport: HTTPTransport {
     /// stops waiting abandons it; the session ends it by itself at the same timeout (the
     /// request's `timeoutInterval`), and its late answer is dropped.
     private static func race(_ request: URLRequest, on session: URLSession,
-                             timeout: Duration) async -> Result<HTTPResponse, HTTPTransportError> {
-        let outcome = FirstOutcome<Result<HTTPResponse, HTTPTransportError>>()
+                             timeout: Duration) async -> Result<TransportResponse, HTTPTransportError> {
+        let outcome = FirstOutcome<Result<TransportResponse, HTTPTransportError>>()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 outcome.wait(with: continuation)
@@ -75,7 +75,7 @@ public struct URLSessionTransport: HTTPTransport {
         }
     }
 
-    private static func perform(_ request: URLRequest, on session: URLSession) async -> Result<HTTPResponse, HTTPTransportError> {
+    private static func perform(_ request: URLRequest, on session: URLSession) async -> Result<TransportResponse, HTTPTransportError> {
         do {
             let (data, response) = try await session.data(for: request)
             guard let http = response as? HTTPURLResponse else { return .failure(.other("not an HTTP response")) }
@@ -83,7 +83,7 @@ public struct URLSessionTransport: HTTPTransport {
             for (name, value) in http.allHeaderFields {
                 if let name = name as? String, let value = value as? String { headers[name] = value }
             }
-            return .success(HTTPResponse(status: http.statusCode, headers: headers, body: data))
+            return .success(TransportResponse(status: http.statusCode, headers: headers, body: data))
         } catch let error as URLError {
             return .failure(transportError(for: error))
         } catch is CancellationError {

@@ -14,7 +14,7 @@ struct RawGateway: Sendable {
         let credentials = simulator.credentials
         let body = try JSONSerialization.data(withJSONObject: ["imp_key": credentials.key, "imp_secret": credentials.secret])
         let response = try await simulator.handle(
-            HTTPRequest(method: .post, path: "/users/getToken", headers: ["Content-Type": "application/json"], body: body),
+            TransportRequest(method: .post, path: "/users/getToken", headers: ["Content-Type": "application/json"], body: body),
             timeout: .seconds(5))
         let envelope = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
         guard let token = (envelope?["response"] as? [String: Any])?["access_token"] as? String else {
@@ -39,10 +39,10 @@ struct RawGateway: Sendable {
         else { throw RawDatabase.Failure(description: "payment not paid") }
     }
 
-    private func call(_ method: HTTPMethod, _ path: String, body: Data = Data(), idempotencyKey: String? = nil) async throws -> [String: Any] {
+    private func call(_ method: TransportMethod, _ path: String, body: Data = Data(), idempotencyKey: String? = nil) async throws -> [String: Any] {
         var headers = ["Authorization": token, "Content-Type": "application/json"]
         if let idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }
-        let response = try await simulator.handle(HTTPRequest(method: method, path: path, headers: headers, body: body), timeout: .seconds(5))
+        let response = try await simulator.handle(TransportRequest(method: method, path: path, headers: headers, body: body), timeout: .seconds(5))
         guard response.status == 200, let envelope = try JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
             throw RawDatabase.Failure(description: "PG answered \(response.status)")
         }

@@ -183,15 +183,15 @@ final class RecordingWebhookReceiver: HTTPHandler {
 
     init(_ receiver: PaymentWebhookReceiver) { self.receiver = receiver }
 
-    func handle(_ request: HTTPRequest, timeout: Duration) async throws(HTTPTransportError) -> HTTPResponse {
+    func handle(_ request: TransportRequest, timeout: Duration) async throws(HTTPTransportError) -> TransportResponse {
         let id = request.headers["webhook-id"] ?? "?"
         do {
             let outcome = try await receiver.receive(headers: request.headers, body: request.body)
             outcomes.withLock { $0.append(Delivery(id: id, outcome: Self.describe(outcome))) }
-            return HTTPResponse(status: 200, headers: [:], body: Data())
+            return TransportResponse(status: 200, headers: [:], body: Data())
         } catch {
             outcomes.withLock { $0.append(Delivery(id: id, outcome: "refused: \(error.message)")) }
-            return HTTPResponse(status: 400, headers: [:], body: Data())
+            return TransportResponse(status: 400, headers: [:], body: Data())
         }
     }
 

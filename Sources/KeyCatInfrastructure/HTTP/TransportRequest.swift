@@ -1,7 +1,7 @@
 import Foundation
 
-/// An HTTP method. Only the ones a payment gateway speaks.
-public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
+/// An HTTP method of a ``TransportRequest``: only the ones a payment gateway speaks.
+public enum TransportMethod: String, Sendable, Hashable, CaseIterable {
     case get = "GET"
     case post = "POST"
     case put = "PUT"
@@ -12,13 +12,13 @@ public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
 ///
 /// `path` is relative to the transport's base URL and may carry a query (`/payments/find/x?a=b`).
 /// Header names are matched case-insensitively by ``header(_:)``.
-public struct HTTPRequest: Sendable, Hashable {
-    public var method: HTTPMethod
+public struct TransportRequest: Sendable, Hashable {
+    public var method: TransportMethod
     public var path: String
     public var headers: [String: String]
     public var body: Data
 
-    public init(method: HTTPMethod, path: String, headers: [String: String] = [:], body: Data = Data()) {
+    public init(method: TransportMethod, path: String, headers: [String: String] = [:], body: Data = Data()) {
         self.method = method
         self.path = path
         self.headers = headers
@@ -45,7 +45,7 @@ public struct HTTPRequest: Sendable, Hashable {
 }
 
 /// An HTTP response as a plain value.
-public struct HTTPResponse: Sendable, Hashable {
+public struct TransportResponse: Sendable, Hashable {
     public var status: Int
     public var headers: [String: String]
     public var body: Data
