@@ -52,7 +52,7 @@ private func request(_ bytes: [UInt8]) -> APIRequest {
     if headers["Authorization"] == nil, bytes.last.map({ $0 & 1 == 1 }) == true {
         headers["Authorization"] = "Bearer \(setup.token)"
     }
-    return APIRequest(method: String(first.first ?? ""), target: first.count > 1 ? String(first[1]) : "",
+    return APIRequest(method: APIMethod(String(first.first ?? "")), target: first.count > 1 ? String(first[1]) : "",
                       headers: headers, body: Array(bytes[bodyStart...]), clientAddress: "203.0.113.9")
 }
 

@@ -87,7 +87,7 @@ public struct KeyCatAPI: Sendable {
         }
         guard let (route, parameters) = matches.first(where: { $0.0.method == head.method }) else {
             var response = APIResponse.problem(405, "method_not_allowed", "\(head.method) is not allowed on \(head.path)")
-            response.headers["Allow"] = Set(matches.map(\.0.method)).sorted().joined(separator: ", ")
+            response.headers["Allow"] = Set(matches.map(\.0.method.rawValue)).sorted().joined(separator: ", ")
             return APIAdmission(refusal: response)
         }
         let caller: Principal?

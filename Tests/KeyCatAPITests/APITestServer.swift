@@ -54,7 +54,7 @@ struct APITestServer {
             if headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
         }
         if let token { headers["Authorization"] = "Bearer \(token)" }
-        let response = await api.respond(to: APIRequest(method: method, target: target, headers: headers, body: body,
+        let response = await api.respond(to: APIRequest(method: APIMethod(method), target: target, headers: headers, body: body,
                                                         clientAddress: "203.0.113.7"))
         let answer = Answer(response: response)
         // Every body a client sees is snake_case JSON, whatever the route.
@@ -124,7 +124,7 @@ struct APIHandler: HTTPHandler {
 
     func handle(_ request: TransportRequest, timeout: Duration) async throws(HTTPTransportError) -> TransportResponse {
         let response = await api.respond(to: APIRequest(
-            method: request.method.rawValue, target: request.path, headers: HTTPHeaders(request.headers.map { ($0.key, $0.value) }),
+            method: APIMethod(request.method.rawValue), target: request.path, headers: HTTPHeaders(request.headers.map { ($0.key, $0.value) }),
             body: Array(request.body)))
         var headers: [String: String] = [:]
         for field in response.headers { headers[field.name] = field.value }

@@ -20,11 +20,19 @@ struct HTTPValueTests {
     @Test("a target splits into path and percent-decoded query")
     func target() {
         let request = APIRequest(method: "get", target: "/products?sort=price_asc&next=a%2Bb%3D&q=two+words&flag")
-        #expect(request.method == "GET")
+        #expect(request.method == .get)
         #expect(request.path == "/products")
         #expect(request.queryValue("next") == "a+b=")
         #expect(request.queryValue("q") == "two words")
         #expect(request.queryValue("flag") == "")
         #expect(request.queryValue("missing") == nil)
+    }
+
+    @Test("a method is compared by its upper-case name, and any name is kept")
+    func methods() {
+        #expect(APIMethod("get") == .get)
+        #expect(APIMethod("Patch") == .patch && APIMethod.patch.rawValue == "PATCH")
+        #expect(APIMethod("brew").rawValue == "BREW")
+        #expect(APIMethod("BREW") != .post)
     }
 }

@@ -69,7 +69,7 @@ struct ProtocolErrorTests {
         try await APITestServer.with { server in
             let admin = try await server.signedIn(.admin, "operator")
             let answer = await server.api.respond(to: APIRequest(
-                method: method, target: target, headers: ["Content-Type": "application/json", "Authorization": "Bearer \(admin.token)"],
+                method: APIMethod(method), target: target, headers: ["Content-Type": "application/json", "Authorization": "Bearer \(admin.token)"],
                 body: Array(body.utf8)))
             let parsed = Answer(response: answer)
             #expect(parsed.status == 400 && parsed.code == "validation", "\(parsed)")

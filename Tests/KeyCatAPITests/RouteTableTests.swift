@@ -7,7 +7,7 @@ import Testing
 @Suite("The route table")
 struct RouteTableTests {
     static func route(_ method: String, _ path: String) -> Route {
-        Route(method, path, .anyone) { _ in APIResponse(status: 204) }
+        Route(APIMethod(method), path, .anyone) { _ in APIResponse(status: 204) }
     }
 
     @Test("KeyCat's own table has no two routes one request could match")

@@ -2,8 +2,8 @@ import Foundation
 
 /// One HTTP request as plain values: what a server framework hands ``KeyCatAPI/respond(to:)``.
 public struct APIRequest: Sendable {
-    /// The method in upper case, e.g. `GET`.
-    public var method: String
+    /// The method, e.g. ``APIMethod/get``.
+    public var method: APIMethod
     /// The path without the query, e.g. `/products/7`, as sent (every route segment is plain ASCII).
     public var path: String
     /// The query parameters in order, already percent-decoded.
@@ -15,10 +15,9 @@ public struct APIRequest: Sendable {
     /// The peer's address, as the server saw it: the key log-in throttling counts attempts by.
     public var clientAddress: String?
 
-    public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: HTTPHeaders = [:],
+    public init(method: APIMethod, path: String, query: [(name: String, value: String)] = [], headers: HTTPHeaders = [:],
                 body: [UInt8] = [], clientAddress: String? = nil) {
-        // Methods come in upper case: they are copied, not case-mapped, then.
-        self.method = method.utf8.allSatisfy { UInt8(ascii: "A")...UInt8(ascii: "Z") ~= $0 } ? method : method.uppercased()
+        self.method = method
         self.path = path
         self.query = query
         self.headers = headers
@@ -28,7 +27,7 @@ public struct APIRequest: Sendable {
 
     /// A request from a target such as `/products?sort=newest&limit=5`: the path and the query
     /// are split and percent-decoded (`+` in the query is a space).
-    public init(method: String, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [], clientAddress: String? = nil) {
+    public init(method: APIMethod, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [], clientAddress: String? = nil) {
         let questionMark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let path = String(target[..<(questionMark ?? target.endIndex)])
         var query: [(name: String, value: String)] = []

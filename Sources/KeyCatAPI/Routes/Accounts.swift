@@ -6,21 +6,21 @@ import KeyCat
 /// and password changes are throttled by the request's ``APIRequest/clientAddress``.
 enum AccountRoutes {
     static let routes: [Route] = [
-        Route("POST", "/users", .anyone, body: .jsonDefault, status: 201) { context in
+        Route(.post, "/users", .anyone, body: .jsonDefault, status: 201) { context in
             let form = try context.json(SignUpBody.self).form
             let client = context.request.clientAddress
             let user = try await offloaded { () async throws(KeyCatError) in try await context.keycat.accounts.signUp(form, client: client) }
             return .json(UserBody(user), status: 201)
         },
-        Route("GET", "/users", .admin, query: pageQuery) { context in
+        Route(.get, "/users", .admin, query: pageQuery) { context in
             let page = try await context.keycat.accounts.listUsers(
                 limit: context.limit(), cursor: context.cursor(), by: context.principal())
             return .json(PageBody(page, UserBody.init))
         },
-        Route("GET", "/users/{id}", .signedIn) { context in
+        Route(.get, "/users/{id}", .signedIn) { context in
             await .json(UserBody(try context.keycat.accounts.profile(of: context.id(), by: context.principal())))
         },
-        Route("POST", "/sessions", .anyone, body: .jsonDefault) { context in
+        Route(.post, "/sessions", .anyone, body: .jsonDefault) { context in
             let body = try context.json(LogInBody.self)
             let client = context.request.clientAddress
             let pair = try await offloaded { () async throws(KeyCatError) in
@@ -28,28 +28,28 @@ enum AccountRoutes {
             }
             return .json(TokenPairBody(pair))
         },
-        Route("POST", "/sessions/refresh", .anyone, body: .jsonDefault) { context in
+        Route(.post, "/sessions/refresh", .anyone, body: .jsonDefault) { context in
             let body = try context.json(RefreshTokenBody.self)
             return await .json(TokenPairBody(try context.keycat.accounts.refresh(body.refreshToken)))
         },
-        Route("POST", "/sessions/logout", .anyone, body: .jsonDefault, status: 204) { context in
+        Route(.post, "/sessions/logout", .anyone, body: .jsonDefault, status: 204) { context in
             let body = try context.json(RefreshTokenBody.self)
             try await context.keycat.accounts.logOut(refreshToken: body.refreshToken)
             return .noContent
         },
-        Route("GET", "/me", .signedIn) { context in
+        Route(.get, "/me", .signedIn) { context in
             let principal = try context.principal()
             return await .json(UserBody(try context.keycat.accounts.profile(of: principal.userID, by: principal)))
         },
-        Route("PATCH", "/me", .signedIn, body: .jsonDefault) { context in
+        Route(.patch, "/me", .signedIn, body: .jsonDefault) { context in
             let update = try context.json(ProfileUpdateBody.self).update
             return await .json(UserBody(try context.keycat.accounts.updateProfile(update, by: context.principal())))
         },
-        Route("DELETE", "/me", .signedIn, status: 204) { context in
+        Route(.delete, "/me", .signedIn, status: 204) { context in
             try await context.keycat.accounts.withdraw(by: context.principal())
             return .noContent
         },
-        Route("PUT", "/me/password", .signedIn, body: .jsonDefault) { context in
+        Route(.put, "/me/password", .signedIn, body: .jsonDefault) { context in
             let body = try context.json(PasswordChangeBody.self)
             let principal = try context.principal()
             let client = context.request.clientAddress

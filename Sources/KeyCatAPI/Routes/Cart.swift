@@ -4,23 +4,23 @@ import KeyCat
 /// The caller's cart, priced now.
 enum CartRoutes {
     static let routes: [Route] = [
-        Route("GET", "/cart", .signedIn) { context in
+        Route(.get, "/cart", .signedIn) { context in
             await .json(CartBody(try context.keycat.cart.cart(of: context.principal())))
         },
-        Route("POST", "/cart/items", .signedIn, body: .jsonDefault) { context in
+        Route(.post, "/cart/items", .signedIn, body: .jsonDefault) { context in
             let body = try context.json(CartAddBody.self)
             let productID = try RequestContext.positiveID(body.productID, field: "product_id")
             let cart = try await context.keycat.cart.add(ProductID(productID), quantity: body.quantity ?? 1, by: context.principal())
             return .json(CartBody(cart))
         },
-        Route("PUT", "/cart/items/{product_id}", .signedIn, body: .jsonDefault) { context in
+        Route(.put, "/cart/items/{product_id}", .signedIn, body: .jsonDefault) { context in
             let quantity = try context.json(QuantityBody.self).quantity
             return await .json(CartBody(try context.keycat.cart.set(context.id("product_id"), quantity: quantity, by: context.principal())))
         },
-        Route("DELETE", "/cart/items/{product_id}", .signedIn) { context in
+        Route(.delete, "/cart/items/{product_id}", .signedIn) { context in
             await .json(CartBody(try context.keycat.cart.remove(context.id("product_id"), by: context.principal())))
         },
-        Route("DELETE", "/cart", .signedIn, status: 204) { context in
+        Route(.delete, "/cart", .signedIn, status: 204) { context in
             try await context.keycat.cart.clear(by: context.principal())
             return .noContent
         },

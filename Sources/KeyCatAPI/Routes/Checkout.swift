@@ -5,7 +5,7 @@ import KeyCat
 /// after the buyer paid at the PG.
 enum CheckoutRoutes {
     static let routes: [Route] = [
-        Route("POST", "/checkout", .signedIn, body: .jsonDefault, status: 201) { context in
+        Route(.post, "/checkout", .signedIn, body: .jsonDefault, status: 201) { context in
             let body = try context.json(CheckoutBody.self)
             var source = CheckoutRequest.Source.cart
             if let items = body.items {
@@ -24,7 +24,7 @@ enum CheckoutRoutes {
                 CheckoutRequest(source, destination: destination, idempotencyKey: context.idempotencyKey()), by: context.principal())
             return .json(OrderBody(order), status: 201)
         },
-        Route("POST", "/orders/{id}/confirm", .signedIn, body: .jsonDefault) { context in
+        Route(.post, "/orders/{id}/confirm", .signedIn, body: .jsonDefault) { context in
             let impUID = try context.json(ConfirmBody.self).impUID
             let order = try await context.keycat.checkout.confirm(
                 context.id(), impUID: impUID, idempotencyKey: context.idempotencyKey(), by: context.principal())

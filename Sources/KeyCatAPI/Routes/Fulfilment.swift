@@ -5,58 +5,58 @@ import KeyCat
 /// a seller's settlements.
 enum FulfilmentRoutes {
     static let routes: [Route] = [
-        Route("GET", "/me/addresses", .signedIn) { context in
+        Route(.get, "/me/addresses", .signedIn) { context in
             let addresses = try await context.keycat.addresses.list(by: context.principal())
             return .json(PageBody(items: addresses.map(AddressBody.init), nextCursor: nil))
         },
-        Route("POST", "/me/addresses", .signedIn, body: .jsonDefault, status: 201) { context in
+        Route(.post, "/me/addresses", .signedIn, body: .jsonDefault, status: 201) { context in
             let body = try context.json(AddressForm.self)
             let saved = try await context.keycat.addresses.add(try body.address(), makeDefault: body.isDefault ?? false, by: context.principal())
             return .json(AddressBody(saved), status: 201)
         },
-        Route("PATCH", "/me/addresses/{id}", .signedIn, body: .jsonDefault) { context in
+        Route(.patch, "/me/addresses/{id}", .signedIn, body: .jsonDefault) { context in
             let changes = try context.json(AddressChangesBody.self).changes
             return await .json(AddressBody(try context.keycat.addresses.update(context.id(), changes, by: context.principal())))
         },
-        Route("DELETE", "/me/addresses/{id}", .signedIn, status: 204) { context in
+        Route(.delete, "/me/addresses/{id}", .signedIn, status: 204) { context in
             try await context.keycat.addresses.delete(context.id(), by: context.principal())
             return .noContent
         },
-        Route("GET", "/seller/orders", .roles([.seller, .admin]), query: pageQuery + ["status"]) { context in
+        Route(.get, "/seller/orders", .roles([.seller, .admin]), query: pageQuery + ["status"]) { context in
             let page = try await context.keycat.orders.sellerOrders(
                 status: try context.choice("status"), limit: context.limit(), cursor: context.cursor(), by: context.principal())
             return .json(PageBody(page, SellerOrderBody.init))
         },
-        Route("POST", "/shipments/{id}/ship", .roles([.seller, .admin]), body: .jsonDefault) { context in
+        Route(.post, "/shipments/{id}/ship", .roles([.seller, .admin]), body: .jsonDefault) { context in
             let body = try context.json(ShipBody.self)
             let id: ShipmentID = try context.id()
             let order = try await context.keycat.orders.ship(shipment: id, carrier: body.carrier, trackingNumber: body.trackingNumber,
                                                              by: context.principal())
             return .json(try ShipmentBody(shipment: id, of: order))
         },
-        Route("POST", "/shipments/{id}/deliver", .roles([.seller, .admin])) { context in
+        Route(.post, "/shipments/{id}/deliver", .roles([.seller, .admin])) { context in
             let id: ShipmentID = try context.id()
             return await .json(try ShipmentBody(shipment: id, of: try context.keycat.orders.deliver(shipment: id, by: context.principal())))
         },
-        Route("POST", "/shipments/{id}/refund", .roles([.seller, .admin]), body: .jsonDefault) { context in
+        Route(.post, "/shipments/{id}/refund", .roles([.seller, .admin]), body: .jsonDefault) { context in
             let body = try context.json(LineRefundBody.self)
             let id: ShipmentID = try context.id()
             let request = LineRefundRequest(lines: body.lines, amount: body.amount.map(Money.init(won:)), reason: body.reason, restock: body.restock,
                                             idempotencyKey: try context.idempotencyKey())
             return .json(try ShipmentBody(shipment: id, of: try await context.keycat.orders.refundLines(of: id, request, by: context.principal())))
         },
-        Route("GET", "/seller/settlements", .roles([.seller, .admin]), query: pageQuery + ["period"]) { context in
+        Route(.get, "/seller/settlements", .roles([.seller, .admin]), query: pageQuery + ["period"]) { context in
             let period = try context.query("period").map { text throws(KeyCatError) in try SettlementPeriod(text) }
             let page = try await context.keycat.settlements.list(period: period, limit: context.limit(), cursor: context.cursor(),
                                                                  by: context.principal())
             return .json(PageBody(page) { SettlementBody($0) })
         },
-        Route("GET", "/seller/settlements/upcoming", .roles([.seller, .admin]), query: ["seller_id"]) { context in
+        Route(.get, "/seller/settlements/upcoming", .roles([.seller, .admin]), query: ["seller_id"]) { context in
             let upcoming = try await context.keycat.settlements.upcoming(seller: context.integer("seller_id").map(UserID.init),
                                                                          by: context.principal())
             return .json(UpcomingSettlementBody(upcoming))
         },
-        Route("GET", "/seller/settlements/{id}", .roles([.seller, .admin])) { context in
+        Route(.get, "/seller/settlements/{id}", .roles([.seller, .admin])) { context in
             let (settlement, entries) = try await context.keycat.settlements.settlement(context.id(), by: context.principal())
             return .json(SettlementBody(settlement, entries: entries))
         },

@@ -5,36 +5,36 @@ import KeyCat
 /// operators' refund, ship and deliver.
 enum OrderRoutes {
     static let routes: [Route] = [
-        Route("GET", "/orders", .signedIn, query: pageQuery + ["status", "buyer_id"]) { context in
+        Route(.get, "/orders", .signedIn, query: pageQuery + ["status", "buyer_id"]) { context in
             let filter = OrderFilter(status: try context.choice("status"), buyerID: try context.integer("buyer_id").map(UserID.init))
             let page = try await context.keycat.orders.list(filter, limit: context.limit(), cursor: context.cursor(), by: context.principal())
             return .json(PageBody(page, OrderBody.init))
         },
-        Route("GET", "/orders/{id}", .signedIn) { context in
+        Route(.get, "/orders/{id}", .signedIn) { context in
             await .json(OrderBody(try context.keycat.orders.order(context.id(), by: context.principal())))
         },
-        Route("POST", "/orders/{id}/cancel", .signedIn, body: .jsonDefault) { context in
+        Route(.post, "/orders/{id}/cancel", .signedIn, body: .jsonDefault) { context in
             let reason = try context.json(ReasonBody.self).reason
             return .json(OrderBody(try await context.keycat.orders.cancel(context.id(), reason: reason, by: context.principal())))
         },
-        Route("GET", "/orders/{id}/refunds", .signedIn) { context in
+        Route(.get, "/orders/{id}/refunds", .signedIn) { context in
             let refunds = try await context.keycat.orders.refunds(of: context.id(), by: context.principal())
             return .json(PageBody(items: refunds.map(RefundBody.init), nextCursor: nil))
         },
-        Route("POST", "/orders/{id}/refund", .admin, body: .jsonDefault) { context in
+        Route(.post, "/orders/{id}/refund", .admin, body: .jsonDefault) { context in
             let body = try context.json(RefundBody.Request.self)
             let request = RefundRequest(
                 amount: body.amount.map(Money.init(won:)), reason: body.reason, restock: body.restock ?? false,
                 expectedBalance: body.expectedBalance.map(Money.init(won:)), idempotencyKey: try context.idempotencyKey())
             return .json(OrderBody(try await context.keycat.orders.refund(context.id(), request, by: context.principal())))
         },
-        Route("POST", "/orders/{id}/ship", .admin, body: .jsonDefault) { context in
+        Route(.post, "/orders/{id}/ship", .admin, body: .jsonDefault) { context in
             let body = try context.json(ShipBody.self)
             let order = try await context.keycat.orders.ship(
                 context.id(), carrier: body.carrier, trackingNumber: body.trackingNumber, by: context.principal())
             return .json(OrderBody(order))
         },
-        Route("POST", "/orders/{id}/deliver", .admin) { context in
+        Route(.post, "/orders/{id}/deliver", .admin) { context in
             await .json(OrderBody(try context.keycat.orders.deliver(context.id(), by: context.principal())))
         },
     ]

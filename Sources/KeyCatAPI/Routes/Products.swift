@@ -12,7 +12,7 @@ enum ProductRoutes {
     ]
 
     static let routes: [Route] = [
-        Route("GET", "/products", .anyone, query: listQuery, waitsOnStorage: false) { context in
+        Route(.get, "/products", .anyone, query: listQuery, waitsOnStorage: false) { context in
             try await context.catalogRead { () async throws(KeyCatError) in
                 let request = try listRequest(context)
                 let now = context.now
@@ -20,14 +20,14 @@ enum ProductRoutes {
                 return (.json(PageBody(page) { ProductBody($0, at: now) }), RequestContext.priceBoundary(of: page.items, after: now))
             }
         },
-        Route("GET", "/products/{id}", .anyone, waitsOnStorage: false) { context in
+        Route(.get, "/products/{id}", .anyone, waitsOnStorage: false) { context in
             try await context.catalogRead { () async throws(KeyCatError) in
                 let now = context.now
                 let product = try await context.keycat.catalog.product(context.id())
                 return (.json(ProductBody(product, at: now)), RequestContext.priceBoundary(of: [product], after: now))
             }
         },
-        Route("POST", "/products", .roles([.seller, .admin]), body: .json(limit: createLimit), status: 201) { context in
+        Route(.post, "/products", .roles([.seller, .admin]), body: .json(limit: createLimit), status: 201) { context in
             let body = try context.json(ProductCreateBody.self)
             let principal = try context.principal()
             let images = try body.imageBytes()
@@ -36,12 +36,12 @@ enum ProductRoutes {
                 body.draft, for: sellerID ?? principal.userID, images: images, by: principal)
             return .json(ProductBody(product, at: context.now), status: 201)
         },
-        Route("PATCH", "/products/{id}", .roles([.seller, .admin]), body: .jsonDefault) { context in
+        Route(.patch, "/products/{id}", .roles([.seller, .admin]), body: .jsonDefault) { context in
             let changes = try context.json(ProductChangesBody.self).changes
             let product = try await context.keycat.catalog.update(context.id(), changes, by: context.principal())
             return .json(ProductBody(product, at: context.now))
         },
-        Route("POST", "/products/{id}/images", .roles([.seller, .admin]), body: .image(limit: ImageRules.maximumBytes),
+        Route(.post, "/products/{id}/images", .roles([.seller, .admin]), body: .image(limit: ImageRules.maximumBytes),
               query: ["version"]) { context in
             guard !context.request.body.isEmpty else {
                 throw KeyCatError.validation("body", "the body must be the image's bytes")
@@ -54,7 +54,7 @@ enum ProductRoutes {
                 context.request.body, to: context.id(), expectedVersion: version, by: context.principal())
             return .json(ProductBody(product, at: context.now))
         },
-        Route("GET", "/images/{file_name}", .anyone) { context in
+        Route(.get, "/images/{file_name}", .anyone) { context in
             let fileName = try context.name("file_name")
             guard isImageFileName(fileName) else {
                 throw KeyCatError.validation("file_name", "file_name must be a product image's name: 64 hex digits, a dot, and jpg, png, webp or gif")
@@ -65,7 +65,7 @@ enum ProductRoutes {
                 "Content-Type": image.format.mediaType, "Cache-Control": "public, max-age=31536000, immutable",
             ], body: bytes)
         },
-        Route("DELETE", "/products/{id}", .roles([.seller, .admin]), status: 204) { context in
+        Route(.delete, "/products/{id}", .roles([.seller, .admin]), status: 204) { context in
             try await context.keycat.catalog.delete(context.id(), by: context.principal())
             return .noContent
         },

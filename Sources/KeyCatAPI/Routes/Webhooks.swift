@@ -5,7 +5,7 @@ import KeyCat
 /// redelivers exactly when a later try can succeed.
 enum WebhookRoutes {
     static let routes: [Route] = [
-        Route("POST", "/webhooks/pg", .anyone, body: .raw(limit: 1 << 20)) { context in
+        Route(.post, "/webhooks/pg", .anyone, body: .raw(limit: 1 << 20)) { context in
             let headers = context.request.headers.lowercased
             do throws(KeyCatError) {
                 _ = try await context.keycat.webhooks.receive(headers: headers, body: Data(context.request.body))

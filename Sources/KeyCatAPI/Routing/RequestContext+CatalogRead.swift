@@ -43,7 +43,7 @@ extension RequestContext {
     /// The route and its decoded query, in the order sent: two spellings of one query are two
     /// entries, never one entry for two queries.
     private var cacheKey: String {
-        var key = route.method + " " + request.path
+        var key = route.method.rawValue + " " + request.path
         for (name, value) in request.query {
             key += "\u{0}" + name + "=" + value
         }

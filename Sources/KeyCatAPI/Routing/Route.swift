@@ -46,7 +46,7 @@ public enum RouteBody: Sendable, Hashable {
 struct Route: Sendable {
     typealias Handler = @Sendable (RequestContext) async throws -> APIResponse
 
-    let method: String
+    let method: APIMethod
     let path: RoutePath
     let access: RouteAccess
     let body: RouteBody
@@ -61,7 +61,7 @@ struct Route: Sendable {
     let waitsOnStorage: Bool
     let handler: Handler
 
-    init(_ method: String, _ path: String, _ access: RouteAccess, body: RouteBody = .none, query: [String] = [],
+    init(_ method: APIMethod, _ path: String, _ access: RouteAccess, body: RouteBody = .none, query: [String] = [],
          status: Int = 200, waitsOnStorage: Bool = true, _ handler: @escaping Handler) {
         self.waitsOnStorage = waitsOnStorage
         self.method = method
@@ -81,7 +81,7 @@ struct Route: Sendable {
 
 /// A route as data: what ``KeyCatAPI/routes`` lists and openapi.yaml must agree with.
 public struct RouteDescription: Sendable, Hashable, CustomStringConvertible {
-    public let method: String
+    public let method: APIMethod
     /// The pattern with parameters in braces, e.g. `/products/{id}`.
     public let path: String
     public let access: RouteAccess

@@ -8,7 +8,7 @@ enum BenchRoutes {
     static let prefix = "/bench/"
 
     static func add(to router: Router<ServerContext>, api: KeyCatAPI) async {
-        let page = await api.respond(to: APIRequest(method: "GET", target: "/products?limit=20"))
+        let page = await api.respond(to: APIRequest(method: .get, target: "/products?limit=20"))
         let body = ByteBuffer(bytes: page.body)
         router.get("bench/static") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))

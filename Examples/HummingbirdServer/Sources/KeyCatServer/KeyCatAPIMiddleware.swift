@@ -20,7 +20,7 @@ struct KeyCatAPIMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewa
         if ownPrefixes.contains(where: request.uri.path.hasPrefix) { return try await next(request, context) }
         let headers = HTTPHeaders(request.headers.map { ($0.name.rawName, $0.value) })
         var apiRequest = APIRequest(
-            method: request.method.rawValue, target: request.uri.description, headers: headers,
+            method: APIMethod(request.method.rawValue), target: request.uri.description, headers: headers,
             clientAddress: trustedProxies.clientAddress(peer: context.remoteAddress?.ipAddress, headers: headers))
         let admission = await api.admit(apiRequest)
         if let refusal = admission.refusal { return Self.response(refusal) }
