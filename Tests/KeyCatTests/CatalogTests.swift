@@ -185,7 +185,28 @@ struct WithdrawnSellerTests {
             let cheapest = try await shop.keycat.catalog.list(ProductListRequest(sort: .priceAscending)).items.map(\.pricing.salePrice)
             #expect(cheapest == cheapest.sorted())
             await #expect(try shop.keycat.checkHealth().isHealthy)
+            // Every listing with stock has its one `listed` movement of that stock, at its own
+            // time (Postgres writes them in bulk, SQLite one by one), and ids follow time.
+            let stocked = try Self.count(shop, "SELECT count(*) FROM products WHERE stock <> 0")
+            #expect(stocked > 0)
+            #expect(try Self.count(shop, "SELECT count(*) FROM stock_movements WHERE kind = 'listed'") == stocked)
+            #expect(try Self.count(shop, """
+                SELECT count(*) FROM products p JOIN stock_movements m ON m.product_id = p.id
+                WHERE m.kind = 'listed' AND m.change = p.stock AND m.created_at = p.created_at AND m.actor = 'system'
+                """) == stocked)
+            #expect(try Self.count(shop, """
+                SELECT count(*) FROM products a JOIN products b ON b.id = a.id + 1 WHERE b.created_at <= a.created_at
+                """) == 0)
         }
+    }
+
+    /// The integer `sql` answers, asked of the store directly.
+    static func count(_ shop: TestShop, _ sql: String) throws -> Int64 {
+        if let url = shop.keycat.configuration.postgresURL {
+            return try PostgresConnection(url: url).queryOne(sql, []) { $0.int64(0) } ?? -1
+        }
+        let connection = try SQLiteConnection(path: shop.keycat.configuration.databasePath, configuration: SQLiteConfiguration(), readOnly: true)
+        return try connection.queryOne(sql, []) { $0.int64(0) } ?? -1
     }
 
     /// The names of `products`' indexes, from the store's own catalog.

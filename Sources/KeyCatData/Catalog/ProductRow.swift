@@ -67,13 +67,17 @@ package enum ProductRow {
             deletedAt: StoredTime.date(row.optionalInt64(27)))
     }
 
-    static let insertSQL = """
+    /// `INSERT INTO products (…)` with the columns ``insertArguments(_:sellerID:images:millis:)``
+    /// fills, without its `VALUES`.
+    static let insertIntoSQL = """
         INSERT INTO products (seller_id, kind, category, title, content, regular_price, price,
             coupon_price, discount_ends_at, delivery_fee, delivery_schedule, stock, images,
             spec_input, spec_connection, spec_pcb, spec_switch_type, spec_layout,
             spec_keycap_profile, spec_backlight, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
+    /// The placeholders of one row of ``insertIntoSQL``.
+    static let insertRowSQL = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let insertSQL = insertIntoSQL + " VALUES " + insertRowSQL
 
     static func insertArguments(_ draft: ProductDraft, sellerID: UserID, images: [ProductImage], millis: Int64) -> [SQLValue] {
         [.integer(sellerID.rawValue), .text(draft.kind.rawValue), .text(draft.category.rawValue),
