@@ -26,11 +26,14 @@ extension KeyCat {
         /// database; the toggle budgets then live in it too. SQLite-only features (online backup,
         /// restore, `readOnly`, the demo) are validation errors there.
         public var postgresURL: String?
-        /// Commit durability. Default ``Durability/full``.
+        /// Commit durability. Default ``Durability/full``. SQLite only: on Postgres (where the
+        /// server's `synchronous_commit` decides) anything else is a validation error at open.
         public var durability: Durability = .full
         /// Read-only connections kept beside the one writer. Default 3.
         public var readerCount: Int = 3
-        /// Create the file when missing. When false, a missing file is a storage error.
+        /// Create the file when missing. When false, a missing file is a storage error. On
+        /// Postgres the database must always exist already (KeyCat creates tables, never
+        /// databases), so there either value means the same.
         public var createIfMissing: Bool = true
         /// Open every connection read-only (`SQLITE_OPEN_READONLY`): nothing is created, migrated,
         /// stamped or swept (lapsed discounts keep their stored price until a writer sweeps

@@ -12,8 +12,14 @@ extension KeyCat {
     /// - Parameter url: a `postgres://user:password@host:port/database` URL or libpq `key=value`
     ///   string; empty for libpq's environment variables (`PGHOST`, `PGUSER`, …).
     static func openPostgres(_ url: String, _ configuration: Configuration) async throws(KeyCatError) -> KeyCat {
+        // A setting that only means something for a SQLite file is refused rather than ignored:
+        // a shop that moved to Postgres must not believe it still holds.
         guard !configuration.readOnly else {
             throw KeyCatError.validation("read_only", "read-only opens are for SQLite files; on Postgres, connect as a read-only role")
+        }
+        guard configuration.durability == .full else {
+            throw KeyCatError.validation(
+                "durability", "durability is SQLite's synchronous setting; on Postgres a commit's durability is the server's synchronous_commit")
         }
         var settings = PostgresConfiguration(url: url.isEmpty ? nil : url)
         settings.maximumConnections = max(1, configuration.readerCount + 1)
