@@ -55,13 +55,7 @@ struct ConcurrencyBench {
             defer { try? admin.execute("DROP SCHEMA \(schema) CASCADE") }
             var target = url
             if let latency = options.latencyMilliseconds {
-                guard var components = URLComponents(string: url), let host = components.host else {
-                    throw KeycatBench.UsageFailure(message: "--latency-ms needs a --db URL naming its host")
-                }
-                let relay = try LatencyRelay(toHost: host, port: components.port ?? 5432, delay: .milliseconds(latency))
-                components.host = "127.0.0.1"
-                components.port = relay.port
-                target = components.string ?? url
+                target = try LatencyRelay.relaying(postgresURL: url, delay: .milliseconds(latency)).url
                 log("postgres: through a relay holding each chunk \(latency) ms each way")
             }
             var configuration = KeyCat.Configuration(

@@ -12,9 +12,6 @@ struct RelayCommand {
     let schema: String?
 
     func run() async throws {
-        guard var components = URLComponents(string: url), let host = components.host else {
-            throw KeycatBench.UsageFailure(message: "relay needs a --db postgres:// URL naming its host")
-        }
         if let schema {
             guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), schema.first?.isLetter == true else {
                 throw KeycatBench.UsageFailure(message: "--schema takes a plain identifier (letters, digits, _)")
@@ -23,10 +20,8 @@ struct RelayCommand {
             try admin.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE")
             try admin.execute("CREATE SCHEMA \(schema)")
         }
-        let relay = try LatencyRelay(toHost: host, port: components.port ?? 5432, delay: .milliseconds(latencyMilliseconds))
-        components.host = "127.0.0.1"
-        components.port = relay.port
-        var relayed = components.string ?? url
+        // The relay's own threads keep it serving until the process is stopped.
+        var relayed = try LatencyRelay.relaying(postgresURL: url, delay: .milliseconds(latencyMilliseconds)).url
         if let schema { relayed = try PostgresBench.url(relayed, searchPath: schema) }
         FileHandle.standardOutput.write(Data((relayed + "\n").utf8))
         while true { try await Task.sleep(for: .seconds(3_600)) }

@@ -101,18 +101,22 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         _ count: Int, sellers: [UserID], generator: inout SplitMix64, from time: inout Date,
         on connection: Database.Connection
     ) throws {
+        func sql(rows: Int) -> String {
+            let values = Array(repeating: ProductRow.insertRowSQL, count: rows).joined(separator: ", ")
+            return """
+                WITH listed AS (\(ProductRow.insertIntoSQL) VALUES \(values) RETURNING id, stock, created_at)
+                INSERT INTO stock_movements (product_id, kind, change, order_id, actor, reason, created_at)
+                SELECT id, '\(StockMovement.Kind.listed.rawValue)', stock, NULL, 'system', '', created_at
+                FROM listed WHERE stock <> 0
+                """
+        }
+        let full = sql(rows: rowsPerStatement)  // every statement's but the last one's
         var statements: [SQLStatement<Database.Connection.Row>] = []
         var arguments: [SQLValue] = []
         var rows = 0
         func endStatement() {
             guard rows > 0 else { return }
-            let values = Array(repeating: ProductRow.insertRowSQL, count: rows).joined(separator: ", ")
-            statements.append(.run("""
-                WITH listed AS (\(ProductRow.insertIntoSQL) VALUES \(values) RETURNING id, stock, created_at)
-                INSERT INTO stock_movements (product_id, kind, change, order_id, actor, reason, created_at)
-                SELECT id, '\(StockMovement.Kind.listed.rawValue)', stock, NULL, 'system', '', created_at
-                FROM listed WHERE stock <> 0
-                """, arguments))
+            statements.append(.run(rows == rowsPerStatement ? full : sql(rows: rows), arguments))
             arguments.removeAll(keepingCapacity: true)
             rows = 0
         }

@@ -48,11 +48,7 @@ package final class AsyncPermits: Sendable {
     ///
     /// - Throws: `CancellationError` when the task is cancelled before it got one.
     package func acquire() async throws {
-        if state.withLock({ state in
-            guard state.available > 0 else { return false }
-            state.available -= 1
-            return true
-        }) { return }
+        if tryAcquire() { return }
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID

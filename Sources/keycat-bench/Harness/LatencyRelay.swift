@@ -51,6 +51,18 @@ final class LatencyRelay: @unchecked Sendable {
         Thread.detachNewThread { [self] in accept() }
     }
 
+    /// A relay to the Postgres server `url` names, and the URL to use instead (the same one,
+    /// pointed at the relay).
+    static func relaying(postgresURL url: String, delay: Duration) throws -> (relay: LatencyRelay, url: String) {
+        guard var components = URLComponents(string: url), let host = components.host else {
+            throw KeycatBench.UsageFailure(message: "a relayed --db needs a postgres:// URL naming its host")
+        }
+        let relay = try LatencyRelay(toHost: host, port: components.port ?? 5432, delay: delay)
+        components.host = "127.0.0.1"
+        components.port = relay.port
+        return (relay, components.string ?? url)
+    }
+
     private func accept() {
         while true {
             let client = Glibc.accept(listener, nil, nil)
