@@ -1,27 +1,37 @@
-/// The simulator's endpoints, for counting requests and aiming faults.
+/// The simulator's endpoints (PortOne v1's paths), for counting requests and aiming faults.
 public enum PGEndpoint: String, Sendable, Hashable, CaseIterable {
     /// `POST /users/getToken`
     case getToken
     /// `POST /payments/prepare`
     case prepare
+    /// `PUT /payments/prepare`: changes a prepared amount.
+    case updatePrepared
+    /// `GET /payments/prepare/{merchant_uid}`
+    case prepared
     /// `GET /payments/{imp_uid}`
     case payment
-    /// `GET /payments/find/{merchant_uid}`
+    /// `GET /payments/find/{merchant_uid}[/{payment_status}]`
     case findPayment
+    /// `GET /payments/findAll/{merchant_uid}[/{payment_status}]`
+    case findAllPayments
     /// `POST /payments/cancel`
     case cancel
-    /// `GET /payments/status/{payment_status}?from=&to=&page=&limit=`
+    /// `GET /payments/status/{payment_status}?from=&to=&page=&limit=&sorting=`
     case paymentsByStatus
 
     init?(method: String, path: String) {
         let segments = path.split(separator: "/").map(String.init)
-        switch (method, segments.count) {
-        case ("POST", 2) where segments == ["users", "getToken"]: self = .getToken
-        case ("POST", 2) where segments == ["payments", "prepare"]: self = .prepare
-        case ("POST", 2) where segments == ["payments", "cancel"]: self = .cancel
-        case ("GET", 3) where segments[0] == "payments" && segments[1] == "find": self = .findPayment
-        case ("GET", 3) where segments[0] == "payments" && segments[1] == "status": self = .paymentsByStatus
-        case ("GET", 2) where segments[0] == "payments": self = .payment
+        guard segments.count >= 2 else { return nil }
+        switch (method, segments[0], segments[1], segments.count) {
+        case ("POST", "users", "getToken", 2): self = .getToken
+        case ("POST", "payments", "prepare", 2): self = .prepare
+        case ("PUT", "payments", "prepare", 2): self = .updatePrepared
+        case ("GET", "payments", "prepare", 3): self = .prepared
+        case ("POST", "payments", "cancel", 2): self = .cancel
+        case ("GET", "payments", "find", 3...4): self = .findPayment
+        case ("GET", "payments", "findAll", 3...4): self = .findAllPayments
+        case ("GET", "payments", "status", 3): self = .paymentsByStatus
+        case ("GET", "payments", _, 2): self = .payment
         default: return nil
         }
     }
@@ -29,7 +39,8 @@ public enum PGEndpoint: String, Sendable, Hashable, CaseIterable {
 
 /// One thing going wrong on one request.
 public enum PGFault: Sendable, Hashable {
-    /// Answer with this error type and its HTTP status (e.g. `.pgProvider` → 502), without acting.
+    /// Answer with this error type's HTTP status (e.g. `.pgProvider` → 502) and v1's envelope,
+    /// without acting.
     case error(PGErrorType)
     /// Answer 429 with `Retry-After: seconds`, without acting.
     case rateLimited(retryAfterSeconds: Int)

@@ -25,13 +25,25 @@ public struct PGPaymentRecord: Sendable, Hashable {
     /// When the attempt was made (prepared, or opened in the payment window): the time the
     /// listing by status filters on.
     public var startedAt: Date = Date(timeIntervalSince1970: 0)
+    /// When the attempt failed, when it did.
+    public var failedAt: Date?
 
     /// What can still be cancelled.
     public var cancellableAmount: Int64 { status == .paid ? amount - cancelledAmount : 0 }
 }
 
+/// An amount registered with `POST /payments/prepare`: what the buyer's payment for the merchant
+/// UID must come to. It is not a payment; one appears when the buyer opens the payment window.
+public struct PGPrepared: Sendable, Hashable {
+    public var merchantUID: String
+    public var amount: Int64
+    public var preparedAt: Date
+}
+
 /// One cancellation (full or partial) of a payment.
 public struct PGCancellation: Sendable, Hashable {
+    /// The PG's id of this cancellation (v1's `cancellation_id`), e.g. `cancel_17`.
+    public var cancellationID: String
     public var impUID: String
     public var amount: Int64
     public var reason: String

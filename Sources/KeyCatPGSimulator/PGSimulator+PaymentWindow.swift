@@ -2,13 +2,26 @@ import Foundation
 import KeyCatInfrastructure
 
 extension PGSimulator {
+    /// The buyer opens the payment window for `merchantUID`: as in v1, this is when a payment
+    /// appears (status `ready`, a new `imp_uid`), for the amount the merchant prepared. Opening it
+    /// again while that attempt is ready returns the same attempt; after a failed one it makes a
+    /// new one.
+    ///
+    /// - Returns: the ready attempt, or nil when nothing is prepared for `merchantUID`.
+    /// - Throws: ``PGSimulatorError/alreadyPaid(merchantUID:)`` when the merchant UID is paid.
+    public func openWindow(merchantUID: String) throws(PGSimulatorError) -> PGPaymentRecord? {
+        try windowWrite { connection throws -> PGPaymentRecord? in
+            try Self.readyAttempt(merchantUID: merchantUID, amount: nil, on: connection, at: now())
+        }
+    }
+
     /// The buyer's side of the payment window: pays `merchantUID` with a card.
     ///
-    /// The payment uses the attempt `POST /payments/prepare` registered for `merchantUID`. When
-    /// `amount` is given and differs from the prepared amount, the attempt fails ("amount does
-    /// not match"), as a real PG with pre-registration does. Without a prepared attempt, `amount`
-    /// is required and a new attempt is made with it (the way to simulate a forged amount when
-    /// the merchant skipped preparation).
+    /// The payment is the window's ready attempt (opening the window first when it is not open),
+    /// for the amount `POST /payments/prepare` registered. When `amount` is given and differs from
+    /// it, the attempt fails ("amount does not match"), as a real PG with pre-registration does.
+    /// Without a prepared amount, `amount` is required and an attempt is made with it (the way to
+    /// simulate a forged amount when the merchant skipped preparation).
     ///
     /// The card decides the outcome (see ``PGTestCard``); any other number is declined as
     /// invalid. Either way a webhook is queued. Only the last four digits are kept.
@@ -21,44 +34,79 @@ extension PGSimulator {
         let digits = cardNumber.filter(\.isNumber)
         let card = PGTestCard(number: digits)
         let at = now()
-        let payment: PGPaymentRecord
-        do {
-            payment = try store.write { connection throws -> PGPaymentRecord in
-                var attempt: PGPaymentRecord
-                if let latest = try PGStore.latestPayment(merchantUID: merchantUID, on: connection), latest.status == .ready {
-                    attempt = latest
-                } else if let latest = try PGStore.latestPayment(merchantUID: merchantUID, on: connection),
-                          latest.status == .paid || latest.status == .cancelled {
-                    throw PGSimulatorError.alreadyPaid(merchantUID: merchantUID)
-                } else {
-                    guard let amount, amount > 0 else { throw PGSimulatorError.invalidAmount(amount ?? 0) }
-                    attempt = PGPaymentRecord(
-                        impUID: Self.newImpUID(), merchantUID: merchantUID, amount: amount, cancelledAmount: 0,
-                        status: .ready, failureReason: nil, cardLast4: nil, paidAt: nil, cancelledAt: nil,
-                        startedAt: now())
-                    try PGStore.insert(attempt, on: connection)
-                }
-                attempt.cardLast4 = digits.count >= 4 ? String(digits.suffix(4)) : nil
-                if let amount, amount != attempt.amount {
-                    attempt.status = .failed
-                    attempt.failureReason = "the amount \(amount) does not match the prepared amount \(attempt.amount)"
-                } else if let card {
-                    attempt.status = card.failureReason == nil ? .paid : .failed
-                    attempt.failureReason = card.failureReason
-                } else {
-                    attempt.status = .failed
-                    attempt.failureReason = "invalid card number"
-                }
-                if attempt.status == .paid { attempt.paidAt = at }
-                try PGStore.update(attempt, on: connection)
-                return attempt
+        let payment = try windowWrite { connection throws -> PGPaymentRecord in
+            guard var attempt = try Self.readyAttempt(merchantUID: merchantUID, amount: amount, on: connection, at: at) else {
+                throw PGSimulatorError.invalidAmount(amount ?? 0)
             }
+            attempt.cardLast4 = digits.count >= 4 ? String(digits.suffix(4)) : nil
+            if let amount, amount != attempt.amount {
+                attempt.status = .failed
+                attempt.failureReason = "the amount \(amount) does not match the prepared amount \(attempt.amount)"
+            } else if let card {
+                attempt.status = card.failureReason == nil ? .paid : .failed
+                attempt.failureReason = card.failureReason
+            } else {
+                attempt.status = .failed
+                attempt.failureReason = "invalid card number"
+            }
+            if attempt.status == .paid { attempt.paidAt = at } else { attempt.failedAt = at }
+            try PGStore.update(attempt, on: connection)
+            return attempt
+        }
+        enqueueWebhook(for: payment, cause: .window)
+        return payment
+    }
+
+    /// The buyer closes the window without paying: the ready attempt fails with v1's "사용자가
+    /// 결제를 취소하셨습니다" and a webhook is queued (v1 notifies this too).
+    ///
+    /// - Returns: the failed attempt, or nil when no attempt of `merchantUID` is ready.
+    @discardableResult
+    public func cancelWindow(merchantUID: String) throws(PGSimulatorError) -> PGPaymentRecord? {
+        let at = now()
+        let failed = try windowWrite { connection throws -> PGPaymentRecord? in
+            guard var attempt = try PGStore.latestPayment(merchantUID: merchantUID, on: connection), attempt.status == .ready else {
+                return nil
+            }
+            attempt.status = .failed
+            attempt.failureReason = "사용자가 결제를 취소하셨습니다"
+            attempt.failedAt = at
+            try PGStore.update(attempt, on: connection)
+            return attempt
+        }
+        if let failed { enqueueWebhook(for: failed, cause: .window) }
+        return failed
+    }
+
+    /// The merchant UID's ready attempt: the latest when it is ready, else a new one for the
+    /// prepared amount (or `amount` when nothing is prepared). Nil when there is neither.
+    private static func readyAttempt(
+        merchantUID: String, amount: Int64?, on connection: SQLiteConnection, at: Date
+    ) throws -> PGPaymentRecord? {
+        let latest = try PGStore.latestPayment(merchantUID: merchantUID, on: connection)
+        switch latest?.status {
+        case .ready?: return latest
+        case .paid?, .cancelled?: throw PGSimulatorError.alreadyPaid(merchantUID: merchantUID)
+        case .failed?, nil: break
+        }
+        let prepared = try PGStore.prepared(merchantUID: merchantUID, on: connection)?.amount
+        guard let attemptAmount = prepared ?? amount else { return nil }
+        guard attemptAmount > 0 else { throw PGSimulatorError.invalidAmount(attemptAmount) }
+        let attempt = PGPaymentRecord(
+            impUID: newImpUID(), merchantUID: merchantUID, amount: attemptAmount, cancelledAmount: 0, status: .ready,
+            failureReason: nil, cardLast4: nil, paidAt: nil, cancelledAt: nil, startedAt: at)
+        try PGStore.insert(attempt, on: connection)
+        return attempt
+    }
+
+    /// One window transaction, its errors as ``PGSimulatorError``.
+    private func windowWrite<Value: Sendable>(_ body: (SQLiteConnection) throws -> Value) throws(PGSimulatorError) -> Value {
+        do {
+            return try store.write(body)
         } catch let error as PGSimulatorError {
             throw error
         } catch {
             throw .storage("\(error)")
         }
-        enqueueWebhook(for: payment)
-        return payment
     }
 }

@@ -8,10 +8,32 @@ struct PendingWebhook: Sendable {
     var body: Data
 }
 
-/// The receiver and the undelivered webhooks.
+/// The receiver, the style and the undelivered webhooks.
 struct WebhookQueue: Sendable {
     var receiver: (transport: any HTTPTransport, path: String)?
+    var style: PGWebhookStyle
     var pending: [PendingWebhook] = []
+}
+
+/// How the simulator sends webhooks.
+public enum PGWebhookStyle: Sendable, Hashable {
+    /// Signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`)
+    /// with ``PGSimulator/webhookSecret``, on every change of a payment, API cancels included:
+    /// for gateways that sign, and what KeyCat verifies by default.
+    case signed
+    /// As PortOne v1 sends them: an unsigned `{imp_uid, merchant_uid, status}` JSON notification
+    /// when a payment is paid or fails in the window and when the buyer cancels the window; API
+    /// cancels are notified only when `notifyingAPICancels` (v1's "notify on API cancel" option).
+    /// The receiver must treat it as a hint and re-read the payment.
+    case portOneV1(notifyingAPICancels: Bool)
+}
+
+/// What changed a payment, which decides whether a v1-style webhook is sent for it.
+enum WebhookCause {
+    /// Paid or failed in the window, or the window cancelled.
+    case window
+    /// `POST /payments/cancel`.
+    case apiCancel
 }
 
 extension PGSimulator {
@@ -20,10 +42,24 @@ extension PGSimulator {
         webhooks.withLock { $0.receiver = (transport, path) }
     }
 
+    /// Stops sending webhooks; they queue until a receiver is registered again.
+    public func unregisterWebhookReceiver() {
+        webhooks.withLock { $0.receiver = nil }
+    }
+
+    /// Switches how webhooks are sent from now on (those already queued included).
+    public func configureWebhooks(_ style: PGWebhookStyle) {
+        webhooks.withLock { $0.style = style }
+    }
+
+    /// How webhooks are sent.
+    public var webhookStyle: PGWebhookStyle { webhooks.withLock { $0.style } }
+
     /// How many webhooks wait for delivery.
     public var pendingWebhookCount: Int { webhooks.withLock { $0.pending.count } }
 
-    /// Delivers every queued webhook to the registered receiver, signed Standard-Webhooks style.
+    /// Delivers every queued webhook to the registered receiver, in the configured
+    /// ``PGWebhookStyle``.
     ///
     /// With the fault configuration's `webhookDuplicateRate` some are sent twice, and with
     /// `webhookReordering` the batch goes out shuffled (both reproducible from the seed). A
@@ -33,10 +69,10 @@ extension PGSimulator {
     /// - Returns: the number of deliveries acknowledged (duplicates included).
     @discardableResult
     public func deliverPendingWebhooks(timeout: Duration = .seconds(5)) async -> Int {
-        let (receiver, batch) = webhooks.withLock { queue in
+        let (receiver, batch, style) = webhooks.withLock { queue in
             let batch = queue.pending
             if queue.receiver != nil { queue.pending = [] }
-            return (queue.receiver, batch)
+            return (queue.receiver, batch, queue.style)
         }
         guard let receiver else { return 0 }
         let deliveries = faults.withLock { plan -> [PendingWebhook] in
@@ -51,7 +87,9 @@ extension PGSimulator {
         var acknowledged = 0
         var failed: [String: PendingWebhook] = [:]
         for webhook in deliveries {
-            let request = signedRequest(webhook, path: receiver.path)
+            let request = style == .signed
+                ? signedRequest(webhook, path: receiver.path)
+                : TransportRequest(method: .post, path: receiver.path, headers: ["Content-Type": "application/json"], body: webhook.body)
             let response = try? await receiver.transport.send(request, timeout: timeout)
             if response?.isSuccess == true { acknowledged += 1 } else { failed[webhook.id] = webhook }
         }
@@ -74,13 +112,20 @@ extension PGSimulator {
         ], body: webhook.body)
     }
 
-    /// Queues `{imp_uid, merchant_uid, status}` for `payment`.
-    func enqueueWebhook(for payment: PGPaymentRecord) {
+    /// Queues `{imp_uid, merchant_uid, status}` for `payment`, unless the style leaves out changes
+    /// of this cause.
+    func enqueueWebhook(for payment: PGPaymentRecord, cause: WebhookCause) {
         let object: [String: Any] = [
             "imp_uid": payment.impUID, "merchant_uid": payment.merchantUID, "status": payment.status.rawValue,
         ]
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         let id = "msg_" + Base64URL.encode((try? SecureRandom.bytes(count: 16)) ?? [])
-        webhooks.withLock { $0.pending.append(PendingWebhook(id: id, body: body)) }
+        webhooks.withLock { queue in
+            if case let .portOneV1(notifyingAPICancels) = queue.style {
+                // v1 sends nothing without a notification URL, and API cancels only when asked.
+                if queue.receiver == nil || (cause == .apiCancel && !notifyingAPICancels) { return }
+            }
+            queue.pending.append(PendingWebhook(id: id, body: body))
+        }
     }
 }

@@ -63,7 +63,7 @@ public final class PGSimulator: HTTPHandler, Sendable {
     public let tokenLifetime: Duration
     let store: PGStore
     let faults: Mutex<FaultPlan>
-    let webhooks = Mutex(WebhookQueue())
+    let webhooks: Mutex<WebhookQueue>
     let sleeper: any Sleeper
     let now: @Sendable () -> Date
 
@@ -71,12 +71,13 @@ public final class PGSimulator: HTTPHandler, Sendable {
     ///
     /// - Parameters:
     ///   - storage: in memory, or a SQLite file (created when missing).
+    ///   - webhookStyle: signed (the default) or PortOne v1's unsigned notifications.
     ///   - sleeper: how latency is waited out; inject one that does not sleep in tests.
     ///   - now: the simulator's clock, for token expiry, payment times and webhook timestamps.
     /// - Throws: ``PGSimulatorError/storage(_:)`` when the file cannot be opened.
     public init(
         storage: Storage = .inMemory, credentials: Credentials = .test,
-        webhookSecret: String? = nil, tokenLifetime: Duration = .seconds(1800),
+        webhookSecret: String? = nil, webhookStyle: PGWebhookStyle = .signed, tokenLifetime: Duration = .seconds(1800),
         faults: PGFaultConfiguration = .none, sleeper: any Sleeper = TaskSleeper(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(PGSimulatorError) {
@@ -97,6 +98,7 @@ public final class PGSimulator: HTTPHandler, Sendable {
             self.webhookSecret = Self.randomWebhookSecret()
         }
         self.tokenLifetime = tokenLifetime
+        webhooks = Mutex(WebhookQueue(style: webhookStyle))
         self.faults = Mutex(FaultPlan(configuration: faults))
         self.sleeper = sleeper
         self.now = now
@@ -127,6 +129,23 @@ public final class PGSimulator: HTTPHandler, Sendable {
         faults.withLock { $0.scripted.append(.init(fault: fault, endpoint: endpoint, remaining: times)) }
     }
 
+    /// Forgets all state: tokens, prepared amounts, payments, cancellations, queued webhooks,
+    /// scripted faults and request counts; random faults are switched off. For a sandbox's
+    /// control API between test runs.
+    public func reset() throws(PGSimulatorError) {
+        do { try store.reset() } catch { throw .storage("\(error)") }
+        webhooks.withLock { $0.pending = [] }
+        faults.withLock { $0 = FaultPlan(configuration: .none) }
+    }
+
+    /// The random fault configuration in force.
+    public var faultConfiguration: PGFaultConfiguration { faults.withLock { $0.configuration } }
+
+    /// Drops the scripted faults not yet used up.
+    public func clearScriptedFaults() {
+        faults.withLock { $0.scripted = [] }
+    }
+
     /// Expires every access token now, as if their lifetime had passed.
     public func expireTokens() {
         try? store.expireAllTokens()
@@ -148,6 +167,9 @@ public final class PGSimulator: HTTPHandler, Sendable {
     /// The latest payment attempt of `merchantUID`.
     public func payment(merchantUID: String) -> PGPaymentRecord? { try? store.latestPayment(merchantUID: merchantUID) }
 
+    /// The amount prepared for `merchantUID`.
+    public func prepared(merchantUID: String) -> PGPrepared? { try? store.prepared(merchantUID: merchantUID) }
+
     /// The cancellations of `impUID`, oldest first.
     public func cancellations(impUID: String) -> [PGCancellation] { (try? store.cancellations(impUID: impUID)) ?? [] }
 
@@ -155,7 +177,7 @@ public final class PGSimulator: HTTPHandler, Sendable {
 
     public func handle(_ request: TransportRequest, timeout: Duration) async throws(HTTPTransportError) -> TransportResponse {
         guard let endpoint = PGEndpoint(method: request.method.rawValue, path: request.pathWithoutQuery) else {
-            return PGWire.failure(.invalidRequest, "no such endpoint: \(request.method.rawValue) \(request.pathWithoutQuery)")
+            return PGWire.encode(status: 404, ["code": -1, "message": "Not Found", "response": NSNull()])
         }
         let (fault, latency) = faults.withLock { ($0.nextFault(for: endpoint), $0.configuration.latency) }
         if latency > .zero {
@@ -167,9 +189,9 @@ public final class PGSimulator: HTTPHandler, Sendable {
         }
         switch fault {
         case let .error(type)?:
-            return PGWire.failure(type, "simulated \(type.rawValue)")
+            return PGWire.failure(type)
         case let .rateLimited(seconds)?:
-            var response = PGWire.failure(.tooManyRequests, "too many requests")
+            var response = PGWire.failure(.tooManyRequests)
             response.headers["Retry-After"] = String(seconds)
             return response
         case .malformedBody?:
@@ -182,32 +204,15 @@ public final class PGSimulator: HTTPHandler, Sendable {
         }
     }
 
-    /// Answers a request: checks the token, then replays the first answer for a repeated
-    /// `Idempotency-Key` (or refuses the key when it comes back with another body), else routes.
-    ///
-    /// Only answers of requests that were executed are remembered (2xx, and 4xx other than 401
-    /// and 429), so a retry after a refused token or a rate limit really runs.
+    /// Answers a request: checks the token (every endpoint but `getToken` needs one), then routes.
+    /// Like v1, the simulator takes no idempotency keys: a repeated request runs again, and a
+    /// retried cancel is made safe by its `checksum`.
     private func respond(to request: TransportRequest, endpoint: PGEndpoint) async -> TransportResponse {
         do {
             if endpoint != .getToken { try authorize(request) }
-            guard request.method == .post, let header = request.header("Idempotency-Key") else {
-                return route(request, endpoint: endpoint)
-            }
-            let key = "\(endpoint.rawValue):\(header)"
-            let fingerprint = Base64URL.encode(SHA256.hash([UInt8](request.body)))
-            if let stored = try store.storedResponse(forKey: key) {
-                guard stored.fingerprint == fingerprint else {
-                    throw PGFailure(.invalidRequest, "the Idempotency-Key was used with another request")
-                }
-                return stored.response
-            }
-            let response = route(request, endpoint: endpoint)
-            if response.status < 500 && response.status != 401 && response.status != 429 {
-                try store.store(response, forKey: key, fingerprint: fingerprint)
-            }
-            return response
+            return route(request, endpoint: endpoint)
         } catch let failure as PGFailure {
-            return PGWire.failure(failure.type, failure.message)
+            return PGWire.failure(failure)
         } catch {
             return PGWire.failure(.internalServerError, "simulator storage failed")
         }

@@ -58,6 +58,18 @@ final class PGStore: Sendable {
             CREATE INDEX pg_payments_by_status_time ON pg_payments (status, started_at, seq);
             CREATE INDEX pg_payments_by_time ON pg_payments (started_at, seq);
             """),
+        // v1's prepare registers an amount, not a payment: the payment appears when the buyer
+        // opens the window. An older file's latest attempt per merchant UID is its registration.
+        // v1 has no idempotency keys, so neither has the simulator any more.
+        SQLiteMigration(version: 3, name: "prepared amounts apart from payments, failure times", sql: """
+            CREATE TABLE pg_prepared (
+                merchant_uid TEXT PRIMARY KEY, amount INTEGER NOT NULL, prepared_at REAL NOT NULL
+            ) STRICT;
+            INSERT OR IGNORE INTO pg_prepared (merchant_uid, amount, prepared_at)
+                SELECT merchant_uid, amount, started_at FROM pg_payments ORDER BY seq DESC;
+            ALTER TABLE pg_payments ADD COLUMN failed_at REAL;
+            DROP TABLE pg_idempotency;
+            """),
     ]
 
     // MARK: Tokens
@@ -79,23 +91,33 @@ final class PGStore: Sendable {
         _ = try database.blockingWrite { try $0.run("UPDATE pg_tokens SET expires_at = 0") }
     }
 
-    // MARK: Idempotency
-
-    /// The answer first given to an idempotency key, with the fingerprint of that request's body.
-    func storedResponse(forKey key: String) throws -> (response: TransportResponse, fingerprint: String)? {
-        try database.blockingRead {
-            try $0.queryOne("SELECT status, body, fingerprint FROM pg_idempotency WHERE key = ?", [.text(key)]) {
-                (TransportResponse(status: $0.int(0), headers: ["Content-Type": "application/json"], body: Data($0.bytes(1))),
-                 $0.string(2))
-            }
+    /// Forgets every token, prepared amount, payment and cancellation.
+    func reset() throws {
+        _ = try database.blockingWrite {
+            try $0.execute("DELETE FROM pg_tokens; DELETE FROM pg_prepared; DELETE FROM pg_payments; DELETE FROM pg_cancels;")
         }
     }
 
-    func store(_ response: TransportResponse, forKey key: String, fingerprint: String) throws {
-        _ = try database.blockingWrite {
-            try $0.run("INSERT OR IGNORE INTO pg_idempotency (key, fingerprint, status, body) VALUES (?, ?, ?, ?)",
-                       [.text(key), .text(fingerprint), .int(response.status), .data(response.body)])
+    // MARK: Prepared amounts
+
+    /// The amount registered for `merchantUID` and when.
+    func prepared(merchantUID: String) throws -> PGPrepared? {
+        try database.blockingRead { try Self.prepared(merchantUID: merchantUID, on: $0) }
+    }
+
+    static func prepared(merchantUID: String, on connection: SQLiteConnection) throws -> PGPrepared? {
+        try connection.queryOne(
+            "SELECT amount, prepared_at FROM pg_prepared WHERE merchant_uid = ?", [.text(merchantUID)]) {
+            PGPrepared(merchantUID: merchantUID, amount: $0.int64(0), preparedAt: Date(timeIntervalSince1970: $0.double(1)))
         }
+    }
+
+    /// Registers (or re-registers) the amount of `prepared.merchantUID`.
+    static func save(_ prepared: PGPrepared, on connection: SQLiteConnection) throws {
+        try connection.run("""
+            INSERT INTO pg_prepared (merchant_uid, amount, prepared_at) VALUES (?, ?, ?)
+            ON CONFLICT (merchant_uid) DO UPDATE SET amount = excluded.amount, prepared_at = excluded.prepared_at
+            """, [.text(prepared.merchantUID), .integer(prepared.amount), .real(prepared.preparedAt.timeIntervalSince1970)])
     }
 
     // MARK: Payments
@@ -114,17 +136,19 @@ final class PGStore: Sendable {
     }
 
     func cancellations(impUID: String) throws -> [PGCancellation] {
-        try database.blockingRead {
-            try $0.query("SELECT imp_uid, amount, reason, cancelled_at FROM pg_cancels WHERE imp_uid = ? ORDER BY id",
-                         [.text(impUID)]) {
-                PGCancellation(impUID: $0.string(0), amount: $0.int64(1), reason: $0.string(2),
-                               cancelledAt: Date(timeIntervalSince1970: $0.double(3)))
-            }
+        try database.blockingRead { try Self.cancellations(impUID: impUID, on: $0) }
+    }
+
+    static func cancellations(impUID: String, on connection: SQLiteConnection) throws -> [PGCancellation] {
+        try connection.query("SELECT id, amount, reason, cancelled_at FROM pg_cancels WHERE imp_uid = ? ORDER BY id",
+                             [.text(impUID)]) {
+            PGCancellation(cancellationID: "cancel_\($0.int64(0))", impUID: impUID, amount: $0.int64(1),
+                           reason: $0.string(2), cancelledAt: Date(timeIntervalSince1970: $0.double(3)))
         }
     }
 
     private static let columns =
-        "imp_uid, merchant_uid, amount, cancel_amount, status, fail_reason, card_last4, paid_at, cancelled_at, started_at"
+        "imp_uid, merchant_uid, amount, cancel_amount, status, fail_reason, card_last4, paid_at, cancelled_at, started_at, failed_at"
 
     static func payment(impUID: String, on connection: SQLiteConnection) throws -> PGPaymentRecord? {
         try connection.queryOne("SELECT \(columns) FROM pg_payments WHERE imp_uid = ?", [.text(impUID)], decode)
@@ -139,16 +163,17 @@ final class PGStore: Sendable {
     static func insert(_ payment: PGPaymentRecord, on connection: SQLiteConnection) throws {
         try connection.run("""
             INSERT INTO pg_payments (\(columns), seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM pg_payments))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM pg_payments))
             """, values(of: payment))
     }
 
     static func update(_ payment: PGPaymentRecord, on connection: SQLiteConnection) throws {
-        var arguments = Array(values(of: payment).dropFirst().dropLast())  // started_at never changes
+        var arguments = Array(values(of: payment).dropFirst())
+        arguments.remove(at: 8)  // started_at never changes
         arguments.append(.text(payment.impUID))
         try connection.run("""
             UPDATE pg_payments SET merchant_uid = ?, amount = ?, cancel_amount = ?, status = ?, fail_reason = ?,
-                card_last4 = ?, paid_at = ?, cancelled_at = ? WHERE imp_uid = ?
+                card_last4 = ?, paid_at = ?, cancelled_at = ?, failed_at = ? WHERE imp_uid = ?
             """, arguments)
     }
 
@@ -164,36 +189,87 @@ final class PGStore: Sendable {
          .integer(payment.cancelledAmount), .text(payment.status.rawValue),
          .optional(payment.failureReason.map(SQLiteValue.text)), .optional(payment.cardLast4.map(SQLiteValue.text)),
          .optional(payment.paidAt.map { .real($0.timeIntervalSince1970) }),
-         .optional(payment.cancelledAt.map { .real($0.timeIntervalSince1970) }), .real(payment.startedAt.timeIntervalSince1970)]
+         .optional(payment.cancelledAt.map { .real($0.timeIntervalSince1970) }), .real(payment.startedAt.timeIntervalSince1970),
+         .optional(payment.failedAt.map { .real($0.timeIntervalSince1970) })]
     }
 
-    private static func decode(_ row: SQLiteRow) -> PGPaymentRecord {
+    static func decode(_ row: SQLiteRow) -> PGPaymentRecord {
         PGPaymentRecord(
             impUID: row.string(0), merchantUID: row.string(1), amount: row.int64(2), cancelledAmount: row.int64(3),
             status: PGPaymentRecord.Status(rawValue: row.string(4)) ?? .failed,
             failureReason: row.optionalString(5), cardLast4: row.optionalString(6),
             paidAt: row.optionalDouble(7).map(Date.init(timeIntervalSince1970:)),
             cancelledAt: row.optionalDouble(8).map(Date.init(timeIntervalSince1970:)),
-            startedAt: Date(timeIntervalSince1970: row.double(9)))
+            startedAt: Date(timeIntervalSince1970: row.double(9)),
+            failedAt: row.optionalDouble(10).map(Date.init(timeIntervalSince1970:)))
     }
 
-    /// One page of payments whose attempt started in `from...to`, newest first, with `status`
-    /// (nil: any), and how many match in all. Served by `pg_payments_by_status_time` or
-    /// `pg_payments_by_time`.
-    func payments(status: PGPaymentRecord.Status?, from: Date, to: Date, offset: Int, limit: Int) throws
-        -> (total: Int, page: [PGPaymentRecord]) {
-        var condition = "started_at >= ? AND started_at <= ?"
-        var arguments: [SQLiteValue] = [.real(from.timeIntervalSince1970), .real(to.timeIntervalSince1970)]
-        if let status {
-            condition = "status = ? AND " + condition
-            arguments.insert(.text(status.rawValue), at: 0)
+    /// One page of the payments `query` selects, in its order, and how many it selects in all.
+    /// A listing by time is served by `pg_payments_by_status_time` or `pg_payments_by_time`, one
+    /// by merchant UID by `pg_payments_by_merchant`.
+    func payments(_ query: PGPaymentQuery) throws -> (total: Int, page: [PGPaymentRecord]) {
+        var conditions: [String] = []
+        var arguments: [SQLiteValue] = []
+        if let merchantUID = query.merchantUID {
+            conditions.append("merchant_uid = ?")
+            arguments.append(.text(merchantUID))
+        }
+        if let status = query.status {
+            conditions.append("status = ?")
+            arguments.append(.text(status.rawValue))
+        }
+        if let started = query.started {
+            conditions.append("started_at >= ? AND started_at <= ?")
+            arguments += [.real(started.lowerBound.timeIntervalSince1970), .real(started.upperBound.timeIntervalSince1970)]
+        }
+        let condition = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let direction = query.sorting.descending ? "DESC" : "ASC"
+        let key = switch query.sorting.key {
+        case .started: "started_at"
+        case .paid: "coalesce(paid_at, 0)"
+        case .updated: "max(started_at, coalesce(paid_at, 0), coalesce(failed_at, 0), coalesce(cancelled_at, 0))"
         }
         return try database.blockingRead { connection in
-            let total = try connection.queryOne("SELECT count(*) FROM pg_payments WHERE \(condition)", arguments) { $0.int(0) } ?? 0
+            let total = try connection.queryOne("SELECT count(*) FROM pg_payments \(condition)", arguments) { $0.int(0) } ?? 0
             let page = try connection.query(
-                "SELECT \(Self.columns) FROM pg_payments WHERE \(condition) ORDER BY started_at DESC, seq DESC LIMIT ? OFFSET ?",
-                arguments + [.int(limit), .int(offset)], Self.decode)
+                "SELECT \(Self.columns) FROM pg_payments \(condition) ORDER BY \(key) \(direction), seq \(direction) LIMIT ? OFFSET ?",
+                arguments + [.int(query.limit), .int(query.offset)], Self.decode)
             return (total, page)
         }
+    }
+}
+
+/// What a listing of payments selects: v1's `/payments/status/…`, `/payments/find/…` and
+/// `/payments/findAll/…` are all one of these.
+struct PGPaymentQuery {
+    var merchantUID: String?
+    var status: PGPaymentRecord.Status?
+    /// The window the attempt started in, both ends included.
+    var started: ClosedRange<Date>?
+    var sorting = PGSorting.newestStarted
+    var offset = 0
+    var limit = 20
+}
+
+/// v1's `sorting` parameter: `-started` (the default), `started`, `-paid`, `paid`, `-updated`,
+/// `updated`.
+struct PGSorting: Equatable {
+    enum Key: String { case started, paid, updated }
+
+    var key: Key
+    var descending: Bool
+
+    static let newestStarted = PGSorting(key: .started, descending: true)
+
+    init(key: Key, descending: Bool) {
+        self.key = key
+        self.descending = descending
+    }
+
+    /// Nil for a value v1 does not know.
+    init?(_ text: String) {
+        let descending = text.hasPrefix("-")
+        guard let key = Key(rawValue: descending ? String(text.dropFirst()) : text) else { return nil }
+        self.init(key: key, descending: descending)
     }
 }

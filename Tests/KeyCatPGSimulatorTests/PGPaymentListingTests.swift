@@ -53,7 +53,7 @@ struct PGPaymentListingTests {
         #expect(try await client.send(.get, path).status == 401)
         try await client.authenticate()
         let answer = try await client.send(.get, path)
-        #expect(answer.status == 400 && answer.json["type"] as? String == "INVALID_REQUEST")
+        #expect(answer.status == 400 && answer.json["code"] as? Int == -1 && answer.json["response"] is NSNull)
     }
 
     @Test("the listing is served by an index, for a status and for all")

@@ -14,48 +14,49 @@ struct PGAnswerScenario: Sendable, CustomStringConvertible {
 @Suite("PG answers map to domain errors")
 struct PGErrorMapperTests {
     static let scenarios: [PGAnswerScenario] = [
-        PGAnswerScenario(description: "400 INVALID_REQUEST", expected: .gatewayInvalidRequest) { harness in
+        PGAnswerScenario(description: "400 (a parameter missing)", expected: .gatewayInvalidRequest) { harness in
             await keyCatError { () async throws(KeyCatError) in try await harness.client.prepare(merchantUID: "order-1", amount: .zero) }
         },
-        PGAnswerScenario(description: "401 UNAUTHORIZED", expected: .gatewayAuthenticationFailed) { harness in
+        PGAnswerScenario(description: "401 Unauthorized", expected: .gatewayAuthenticationFailed) { harness in
             harness.simulator.injectFault(.error(.unauthorized), on: .payment, times: 5)
             return await keyCatError { () async throws(KeyCatError) in _ = try await harness.client.payment(impUID: "imp_1") }
         },
-        PGAnswerScenario(description: "403 FORBIDDEN", expected: .gatewayForbidden) { harness in
+        PGAnswerScenario(description: "403 Forbidden", expected: .gatewayForbidden) { harness in
             harness.simulator.injectFault(.error(.forbidden), on: .payment)
             return await keyCatError { () async throws(KeyCatError) in _ = try await harness.client.payment(impUID: "imp_1") }
         },
-        PGAnswerScenario(description: "404 PAYMENT_NOT_FOUND", expected: .paymentNotFound) { harness in
+        PGAnswerScenario(description: "404 존재하지 않는 결제정보입니다.", expected: .paymentNotFound) { harness in
             await keyCatError { () async throws(KeyCatError) in _ = try await harness.client.payment(impUID: "imp_missing") }
         },
-        PGAnswerScenario(description: "409 ALREADY_PAID", expected: .alreadyPaid) { harness in
-            // Paid without our prepare (so no earlier answer is replayed for its idempotency key).
+        PGAnswerScenario(description: "200, code 1: 이미 결제완료된 merchant_uid", expected: .alreadyPaid) { harness in
+            // Paid without our prepare.
             try harness.simulator.pay(merchantUID: "order-1", cardNumber: PGTestCard.success.number, amount: 10_000)
             return await keyCatError { () async throws(KeyCatError) in
                 try await harness.client.prepare(merchantUID: "order-1", amount: Money(won: 10_000))
             }
         },
-        PGAnswerScenario(description: "409 PAYMENT_NOT_PAID", expected: .paymentNotPaid) { harness in
+        PGAnswerScenario(description: "200, code 1: 결제완료 상태가 아닌 결제건", expected: .paymentNotPaid) { harness in
             try await harness.client.prepare(merchantUID: "order-1", amount: Money(won: 10_000))
+            _ = try harness.simulator.openWindow(merchantUID: "order-1")  // the payment appears, ready
             return await keyCatError { () async throws(KeyCatError) in
                 _ = try await harness.client.cancel(.init(target: .merchantUID("order-1"), checksum: .zero, reason: "test"))
             }
         },
-        PGAnswerScenario(description: "409 PAYMENT_ALREADY_CANCELLED", expected: .paymentAlreadyCancelled) { harness in
+        PGAnswerScenario(description: "200, code 1: 이미 전액취소된 주문입니다.", expected: .paymentAlreadyCancelled) { harness in
             let paid = try await harness.paidPayment("order-1")
             _ = try await harness.client.cancel(.init(target: .impUID(paid.impUID), checksum: paid.amount, reason: "first"))
             return await keyCatError { () async throws(KeyCatError) in
                 _ = try await harness.client.cancel(.init(target: .impUID(paid.impUID), checksum: .zero, reason: "again"))
             }
         },
-        PGAnswerScenario(description: "409 CANCELLABLE_AMOUNT_CONSISTENCY_BROKEN", expected: .cancellableAmountInconsistent) { harness in
+        PGAnswerScenario(description: "200, code 1: checksum mismatch", expected: .cancellableAmountInconsistent) { harness in
             let paid = try await harness.paidPayment("order-1")
             return await keyCatError { () async throws(KeyCatError) in
                 _ = try await harness.client.cancel(.init(
                     target: .impUID(paid.impUID), amount: Money(won: 1_000), checksum: Money(won: 9_000), reason: "stale"))
             }
         },
-        PGAnswerScenario(description: "409 CANCEL_AMOUNT_EXCEEDS_CANCELLABLE_AMOUNT", expected: .cancelAmountExceedsCancellable) { harness in
+        PGAnswerScenario(description: "200, code 1: 취소가능잔액을 초과", expected: .cancelAmountExceedsCancellable) { harness in
             let paid = try await harness.paidPayment("order-1")
             return await keyCatError { () async throws(KeyCatError) in
                 _ = try await harness.client.cancel(.init(
@@ -70,7 +71,7 @@ struct PGErrorMapperTests {
             harness.simulator.injectFault(.error(.internalServerError), on: .payment, times: 10)
             return await keyCatError { () async throws(KeyCatError) in _ = try await harness.client.payment(impUID: "imp_1") }
         },
-        PGAnswerScenario(description: "502 PG_PROVIDER", expected: .gatewayUnavailable) { harness in
+        PGAnswerScenario(description: "502", expected: .gatewayUnavailable) { harness in
             harness.simulator.injectFault(.error(.pgProvider), on: .payment, times: 10)
             return await keyCatError { () async throws(KeyCatError) in _ = try await harness.client.payment(impUID: "imp_1") }
         },
@@ -104,12 +105,29 @@ struct PGErrorMapperTests {
         #expect(error?.context["pg_status"] == "429")
     }
 
-    @Test("the simulator's error types and the mapper's table agree on every status")
+    @Test("the simulator's HTTP errors each have their row in the mapper's table")
     func tableCoversSimulatorTypes() {
         for type in PGErrorType.allCases {
-            let rule = PGErrorMapper.rule(status: type.httpStatus, type: type.rawValue)
-            #expect(rule.status == type.httpStatus, "\(type)")
+            #expect(PGErrorMapper.table.contains { $0.status == type.httpStatus }, "\(type)")
         }
+    }
+
+    /// v1's refusal messages as PortOne's published clients' own tests pin them, and the
+    /// simulator's wording of the others: each maps to its domain case.
+    @Test("v1 refusal messages map to their domain cases", arguments: [
+        ("취소할 결제건이 존재하지 않습니다.", KeyCatError.Code.paymentNotFound),
+        ("이미 전액취소된 주문입니다.", .paymentAlreadyCancelled),
+        (PGRefusal.notPaid.message, .paymentNotPaid),
+        (PGRefusal.alreadyPaid("order-1").message, .alreadyPaid),
+        (PGRefusal.checksumMismatch(checksum: 9_000, cancellable: 10_000).message, .cancellableAmountInconsistent),
+        (PGRefusal.exceedsCancellable(amount: 20_000, cancellable: 10_000).message, .cancelAmountExceedsCancellable),
+        ("카드정보 인증에 실패하였습니다.", .gatewayInvalidRequest),
+    ])
+    func refusalMessages(_ message: String, _ expected: KeyCatError.Code) {
+        let error = PGErrorMapper.refusalError(code: 1, message: message)
+        #expect(error.code == expected)
+        #expect(error.context["pg_code"] == "1")
+        #expect(error.context["pg_message"] == message)
     }
 
     @Test("a wrong API secret is gatewayAuthenticationFailed without retrying the token")

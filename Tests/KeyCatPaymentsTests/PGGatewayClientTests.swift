@@ -10,6 +10,10 @@ struct PGGatewayClientTests {
     func wholeStory() async throws {
         let harness = try PaymentsHarness()
         try await harness.client.prepare(merchantUID: "order-7", amount: Money(won: 30_000))
+        // As in v1, a prepared amount is no payment until the buyer opens the window.
+        let before = await keyCatError { () async throws(KeyCatError) in _ = try await harness.client.payment(merchantUID: "order-7") }
+        #expect(before?.code == .paymentNotFound)
+        _ = try harness.simulator.openWindow(merchantUID: "order-7")
         let ready = try await harness.client.payment(merchantUID: "order-7")
         #expect(ready.status == .ready)
         let paidRecord = try harness.simulator.pay(merchantUID: "order-7", cardNumber: "4242-4242-4242-4242")

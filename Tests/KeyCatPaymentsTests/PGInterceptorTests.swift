@@ -82,21 +82,45 @@ struct PGInterceptorTests {
         #expect(harness.sleeper.waits == [.seconds(3)])
     }
 
-    @Test("a POST without an idempotency key is never retried", arguments: [PGFault.error(.serviceUnavailable), .error(.pgProvider), .lostAnswer])
-    func unkeyedPostNotRetried(_ fault: PGFault) async throws {
+    @Test("a cancel is retried after a 5xx or a lost answer and applied once: its checksum guards the retry",
+          arguments: [PGFault.error(.serviceUnavailable), .error(.pgProvider), .lostAnswer])
+    func cancelRetriedUnderChecksum(_ fault: PGFault) async throws {
         let harness = try PaymentsHarness()
         let paid = try await harness.paidPayment("order-1")
-        harness.simulator.injectFault(fault, on: .cancel, times: 10)
-        let error = await keyCatError { () async throws(KeyCatError) in
-            _ = try await harness.client.cancel(.init(target: .impUID(paid.impUID), checksum: paid.amount, reason: "r"))
-        }
-        #expect(error?.code == (fault == .lostAnswer ? .gatewayTimeout : .gatewayUnavailable))
-        #expect(harness.simulator.requestCount(.cancel) == 1)
-        #expect(harness.sleeper.waits.isEmpty)
+        harness.simulator.injectFault(fault, on: .cancel)
+        let cancelled = try await harness.client.cancel(.init(
+            target: .impUID(paid.impUID), amount: Money(won: 4_000), checksum: paid.amount, reason: "r"))
+        #expect(cancelled.cancelledAmount == Money(won: 4_000))
+        #expect(harness.simulator.requestCount(.cancel) == 2)
+        #expect(harness.simulator.cancellations(impUID: paid.impUID).count == 1)
+        #expect(harness.sleeper.waits.count == 1)
     }
 
-    @Test("a POST with an idempotency key is retried and applied once")
-    func keyedPostRetried() async throws {
+    @Test("a lost full cancel's retry, refused as already cancelled, reads back as done")
+    func lostFullCancel() async throws {
+        let harness = try PaymentsHarness()
+        let paid = try await harness.paidPayment("order-1")
+        harness.simulator.injectFault(.lostAnswer, on: .cancel)
+        let cancelled = try await harness.client.cancel(.init(target: .impUID(paid.impUID), checksum: paid.amount, reason: "r"))
+        #expect(cancelled.status == .cancelled)
+        #expect(harness.simulator.cancellations(impUID: paid.impUID).count == 1)
+    }
+
+    @Test("a retry refused for a checksum that was stale from the start is not taken for success")
+    func staleChecksumAfterRetry() async throws {
+        let harness = try PaymentsHarness()
+        let paid = try await harness.paidPayment("order-1")
+        harness.simulator.injectFault(.error(.serviceUnavailable), on: .cancel)
+        let error = await keyCatError { () async throws(KeyCatError) in
+            _ = try await harness.client.cancel(.init(
+                target: .impUID(paid.impUID), amount: Money(won: 1_000), checksum: Money(won: 9_000), reason: "stale"))
+        }
+        #expect(error?.code == .cancellableAmountInconsistent)
+        #expect(harness.simulator.cancellations(impUID: paid.impUID).isEmpty)
+    }
+
+    @Test("a cancel lost, then refused with a 503, then refused for its checksum is applied once")
+    func cancelRetriedTwice() async throws {
         let harness = try PaymentsHarness()
         let paid = try await harness.paidPayment("order-1")
         harness.simulator.injectFault(.lostAnswer, on: .cancel)
@@ -113,7 +137,7 @@ struct PGInterceptorTests {
     func lostAnswerThenReread() async throws {
         let harness = try PaymentsHarness()
         let paid = try await harness.paidPayment("order-1")
-        harness.simulator.injectFault(.lostAnswer, on: .cancel)
+        harness.simulator.injectFault(.lostAnswer, on: .cancel, times: 10)
         let error = await keyCatError { () async throws(KeyCatError) in
             _ = try await harness.client.cancel(.init(target: .impUID(paid.impUID), checksum: paid.amount, reason: "buyer"))
         }
@@ -125,13 +149,25 @@ struct PGInterceptorTests {
         #expect(reread.cancelledAmount == paid.amount)
     }
 
-    @Test("a lost prepare is retried under its idempotency key and registers once")
+    @Test("a lost prepare is retried; v1 refuses the second registration and the client reads the first back")
     func lostPrepare() async throws {
         let harness = try PaymentsHarness()
         harness.simulator.injectFault(.lostAnswer, on: .prepare)
         try await harness.client.prepare(merchantUID: "order-1", amount: Money(won: 10_000))
         #expect(harness.simulator.requestCount(.prepare) == 2)
-        #expect(harness.simulator.payment(merchantUID: "order-1")?.amount == 10_000)
+        #expect(harness.simulator.requestCount(.prepared) == 1)
+        #expect(harness.simulator.prepared(merchantUID: "order-1")?.amount == 10_000)
+    }
+
+    @Test("a prepare met by another amount already registered is refused, not taken for success")
+    func preparedWithAnotherAmount() async throws {
+        let harness = try PaymentsHarness()
+        try await harness.client.prepare(merchantUID: "order-1", amount: Money(won: 10_000))
+        let error = await keyCatError { () async throws(KeyCatError) in
+            try await harness.client.prepare(merchantUID: "order-1", amount: Money(won: 12_000))
+        }
+        #expect(error?.code == .gatewayInvalidRequest)
+        #expect(harness.simulator.prepared(merchantUID: "order-1")?.amount == 10_000)
     }
 }
 

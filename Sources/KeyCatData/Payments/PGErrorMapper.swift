@@ -1,8 +1,14 @@
 import KeyCatDomain
 import KeyCatInfrastructure
 
-/// architecture §5's PG HTTP → domain table, in one place: which domain error each PG answer becomes
-/// and whether the client may retry it.
+/// architecture §5's PG → domain table, in one place: which domain error each PortOne v1 answer
+/// becomes and whether the client may retry it.
+///
+/// v1 answers in two ways. A request it refuses before the business (a token, a malformed
+/// request, a lookup that finds nothing) or a failure of its own is an HTTP error status
+/// (``table``). A business refusal (cancelling a cancelled payment, a checksum that no longer
+/// matches, …) is HTTP 200 with `code` ≠ 0, a Korean message and `response: null`; v1 sends no
+/// machine-readable type, so the refusal is read from the message (``refusals``).
 package enum PGErrorMapper {
     /// What the client may do after an answer.
     package enum Retry: Sendable, Hashable {
@@ -12,63 +18,95 @@ package enum PGErrorMapper {
         case refreshTokenOnce
         /// Wait the `Retry-After` seconds, then retry (the PG did not act).
         case afterRetryAfter
-        /// Retry with exponential backoff and jitter if the request is safe to repeat (a GET, or
-        /// a POST with an idempotency key).
+        /// Retry with exponential backoff and jitter if the request is safe to repeat
+        /// (``PGRoute/isSafeToRepeat``).
         case backoffWhenSafe
     }
 
-    /// One row of the table. `type` nil matches any error type sent with that status.
+    /// One row of the HTTP table.
     package struct Rule: Sendable, Hashable {
         package let status: Int
-        package let type: String?
         package let code: KeyCatError.Code
         package let retry: Retry
     }
 
-    /// The table. Rows with a type win over the status-only row of the same status.
-    package static let table: [Rule] = [
-        Rule(status: 400, type: "INVALID_REQUEST", code: .gatewayInvalidRequest, retry: .never),
-        Rule(status: 401, type: nil, code: .gatewayAuthenticationFailed, retry: .refreshTokenOnce),
-        Rule(status: 403, type: nil, code: .gatewayForbidden, retry: .never),
-        Rule(status: 404, type: "PAYMENT_NOT_FOUND", code: .paymentNotFound, retry: .never),
-        Rule(status: 409, type: "ALREADY_PAID", code: .alreadyPaid, retry: .never),
-        Rule(status: 409, type: "PAYMENT_NOT_PAID", code: .paymentNotPaid, retry: .never),
-        Rule(status: 409, type: "PAYMENT_ALREADY_CANCELLED", code: .paymentAlreadyCancelled, retry: .never),
-        Rule(status: 409, type: "CANCELLABLE_AMOUNT_CONSISTENCY_BROKEN", code: .cancellableAmountInconsistent, retry: .never),
-        Rule(status: 409, type: "CANCEL_AMOUNT_EXCEEDS_CANCELLABLE_AMOUNT", code: .cancelAmountExceedsCancellable, retry: .never),
-        Rule(status: 429, type: nil, code: .rateLimited, retry: .afterRetryAfter),
-        Rule(status: 500, type: nil, code: .gatewayUnavailable, retry: .backoffWhenSafe),
-        Rule(status: 502, type: nil, code: .gatewayUnavailable, retry: .backoffWhenSafe),
-        Rule(status: 503, type: nil, code: .gatewayUnavailable, retry: .backoffWhenSafe),
-    ]
-
-    /// No answer in time: the PG may have acted. Retried only when safe to repeat.
-    package static let timeout = Rule(status: 0, type: nil, code: .gatewayTimeout, retry: .backoffWhenSafe)
-    /// No connection: the PG never saw the request, so even an unkeyed POST may be retried.
-    package static let connectionFailed = Rule(status: 0, type: nil, code: .gatewayUnavailable, retry: .backoffWhenSafe)
-    /// Our own task was cancelled while waiting: the PG may have acted, and nothing is retried.
-    package static let cancelled = Rule(status: 0, type: nil, code: .gatewayTimeout, retry: .never)
-    /// A body that is not the envelope (or a 2xx envelope with an error code).
-    package static let malformed = Rule(status: 0, type: nil, code: .invalidGatewayResponse, retry: .never)
-
-    /// The rule for an HTTP error answer: an exact (status, type) row, else the status's row,
-    /// else any other 4xx is our bad request and any other 5xx an unavailable gateway.
-    package static func rule(status: Int, type: String?) -> Rule {
-        if let type, let exact = table.first(where: { $0.status == status && $0.type == type }) { return exact }
-        if let byStatus = table.first(where: { $0.status == status && $0.type == nil }) { return byStatus }
-        if status >= 500 { return Rule(status: status, type: nil, code: .gatewayUnavailable, retry: .backoffWhenSafe) }
-        if status == 404 { return Rule(status: 404, type: nil, code: .paymentNotFound, retry: .never) }
-        return Rule(status: status, type: nil, code: .gatewayInvalidRequest, retry: .never)
+    /// One row of the refusal table: a v1 message containing `keyword` is `code`.
+    package struct Refusal: Sendable, Hashable {
+        package let keyword: String
+        package let code: KeyCatError.Code
     }
 
-    /// The domain error for `rule`, with the PG's status and type in the context (`pg_status`,
-    /// `pg_type`), `retry_after` for a 429 and `outcome: unknown` for a timeout.
-    package static func error(
-        for rule: Rule, status: Int?, type: String?, message: String?, retryAfterSeconds: Int? = nil
-    ) -> KeyCatError {
+    /// The HTTP error statuses.
+    package static let table: [Rule] = [
+        Rule(status: 400, code: .gatewayInvalidRequest, retry: .never),
+        Rule(status: 401, code: .gatewayAuthenticationFailed, retry: .refreshTokenOnce),
+        Rule(status: 403, code: .gatewayForbidden, retry: .never),
+        Rule(status: 404, code: .paymentNotFound, retry: .never),
+        Rule(status: 429, code: .rateLimited, retry: .afterRetryAfter),
+        Rule(status: 500, code: .gatewayUnavailable, retry: .backoffWhenSafe),
+        Rule(status: 502, code: .gatewayUnavailable, retry: .backoffWhenSafe),
+        Rule(status: 503, code: .gatewayUnavailable, retry: .backoffWhenSafe),
+    ]
+
+    /// v1's business refusals (HTTP 200, `code` ≠ 0), matched on the message in this order; a
+    /// refusal matching none is `gatewayInvalidRequest` carrying v1's message. Never retried.
+    package static let refusals: [Refusal] = [
+        // "이미 전액취소된 주문입니다." (cancel of a payment cancelled in full)
+        Refusal(keyword: "이미 전액취소", code: .paymentAlreadyCancelled),
+        // the checksum is not the cancellable balance any more
+        Refusal(keyword: "checksum", code: .cancellableAmountInconsistent),
+        // a cancel of more than the cancellable balance
+        Refusal(keyword: "초과", code: .cancelAmountExceedsCancellable),
+        // prepare of a merchant UID already paid
+        Refusal(keyword: "이미 결제완료", code: .alreadyPaid),
+        // cancel of a payment never paid
+        Refusal(keyword: "결제완료 상태가 아닌", code: .paymentNotPaid),
+        // "취소할 결제건이 존재하지 않습니다." (cancel of an unknown payment)
+        Refusal(keyword: "존재하지 않", code: .paymentNotFound),
+    ]
+
+    /// v1's refusal of a second `POST /payments/prepare` for one merchant UID. Not an error for
+    /// KeyCat: the client reads the registration back and compares the amount.
+    package static let alreadyPreparedKeyword = "사전등록된 merchant_uid"
+
+    /// No answer in time: the PG may have acted. Retried only when safe to repeat.
+    package static let timeout = Rule(status: 0, code: .gatewayTimeout, retry: .backoffWhenSafe)
+    /// No connection: the PG never saw the request, so even an unsafe request may be retried.
+    package static let connectionFailed = Rule(status: 0, code: .gatewayUnavailable, retry: .backoffWhenSafe)
+    /// Our own task was cancelled while waiting: the PG may have acted, and nothing is retried.
+    package static let cancelled = Rule(status: 0, code: .gatewayTimeout, retry: .never)
+    /// A body that is not the envelope.
+    package static let malformed = Rule(status: 0, code: .invalidGatewayResponse, retry: .never)
+
+    /// The rule for an HTTP error answer: the status's row, else any other 5xx is an unavailable
+    /// gateway and any other 4xx our bad request.
+    package static func rule(status: Int) -> Rule {
+        if let row = table.first(where: { $0.status == status }) { return row }
+        if status >= 500 { return Rule(status: status, code: .gatewayUnavailable, retry: .backoffWhenSafe) }
+        return Rule(status: status, code: .gatewayInvalidRequest, retry: .never)
+    }
+
+    /// The domain code of a v1 business refusal's message.
+    package static func refusalCode(message: String?) -> KeyCatError.Code {
+        guard let message else { return .gatewayInvalidRequest }
+        return refusals.first { message.contains($0.keyword) }?.code ?? .gatewayInvalidRequest
+    }
+
+    /// The domain error for a v1 business refusal, with v1's `code` and message in the context
+    /// (`pg_code`, `pg_message`).
+    package static func refusalError(code: Int, message: String?) -> KeyCatError {
+        let base = error(for: Rule(status: 200, code: refusalCode(message: message), retry: .never), status: 200, message: message)
+        var context = base.context
+        context["pg_code"] = String(code)
+        if let message { context["pg_message"] = Redactor.text(message) }
+        return KeyCatError(base.code, base.message, context: context)
+    }
+
+    /// The domain error for `rule`, with the PG's status in the context (`pg_status`),
+    /// `retry_after` for a 429 and `outcome: unknown` for a timeout.
+    package static func error(for rule: Rule, status: Int?, message: String?, retryAfterSeconds: Int? = nil) -> KeyCatError {
         var context: [String: String] = [:]
         if let status { context["pg_status"] = String(status) }
-        if let type { context["pg_type"] = type }
         if let retryAfterSeconds { context["retry_after"] = String(retryAfterSeconds) }
         if rule.code == .gatewayTimeout { context["outcome"] = "unknown" }
         let text = message.map(Redactor.text) ?? ""

@@ -32,11 +32,26 @@ package struct PGGatewayClient: PaymentGateway {
     /// The token provider, so tests can count token fetches.
     package var tokens: PGTokenProvider { interceptor.tokens }
 
+    /// Registers `amount` for `merchantUID`. v1 refuses a second registration of one merchant UID
+    /// ("이미 사전등록된 merchant_uid"), which is what a retried prepare whose first answer was lost
+    /// meets: the registration is then read back, and the same amount is success.
     package func prepare(merchantUID: String, amount: Money) async throws(KeyCatError) {
         let response = try await interceptor.send(.prepare(merchantUID: merchantUID, amount: amount))
-        let prepared = try PGResponseDecoder.payload(PGPreparePayload.self, from: response)
+        let envelope = try PGResponseDecoder.envelope(PGPreparePayload.self, from: response)
+        let prepared: PGPreparePayload
+        if envelope.code != 0, envelope.message?.contains(PGErrorMapper.alreadyPreparedKeyword) == true {
+            let lookup = try await interceptor.send(.prepared(merchantUID: merchantUID))
+            prepared = try PGResponseDecoder.payload(PGPreparePayload.self, from: lookup)
+            guard prepared.amount == amount.won else {
+                throw KeyCatError(.gatewayInvalidRequest,
+                                  "the payment gateway already holds \(prepared.amount) won for \(merchantUID), not \(amount.won)",
+                                  context: ["pg_status": "200", "pg_code": String(envelope.code)])
+            }
+        } else {
+            prepared = try PGResponseDecoder.payload(of: envelope, status: response.status)
+        }
         guard prepared.merchantUID == merchantUID, prepared.amount == amount.won else {
-            throw PGErrorMapper.error(for: PGErrorMapper.malformed, status: response.status, type: nil,
+            throw PGErrorMapper.error(for: PGErrorMapper.malformed, status: response.status,
                                       message: "prepare answered for another merchant UID or amount")
         }
     }
@@ -49,11 +64,34 @@ package struct PGGatewayClient: PaymentGateway {
         try await payment(.findPayment(merchantUID: merchantUID))
     }
 
+    /// Cancels at the PG with the caller's `checksum`. A cancel is retried after a 5xx or a lost
+    /// answer (v1 has no idempotency keys; the checksum makes a second application impossible).
+    /// When a retry — or a cancel carrying an idempotency key, which says it may repeat an earlier
+    /// call's (the same key, the same checksum) — is refused because the balance moved (checksum
+    /// mismatch, or already cancelled in full), an earlier send may be what moved it: the payment
+    /// is re-read, and a balance of exactly `checksum − amount` means the cancel landed, so it is
+    /// returned as done. KeyCat never has two refunds of one order in flight, so nothing else
+    /// moves the balance by exactly that much meanwhile.
     package func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment {
         guard cancellation.amount.map({ $0 > .zero }) ?? true else {
             throw KeyCatError.validation("amount", "a cancel amount must be positive (or absent for the whole balance)")
         }
-        return try await payment(.cancel(cancellation))
+        let (response, sends) = try await interceptor.sendCountingSends(.cancel(cancellation))
+        do throws(KeyCatError) {
+            return try decodePayment(response)
+        } catch {
+            guard sends > 1 || cancellation.idempotencyKey != nil, error.code == .cancellableAmountInconsistent || error.code == .paymentAlreadyCancelled else {
+                throw error
+            }
+            let current: GatewayPayment
+            switch cancellation.target {
+            case let .impUID(impUID): current = try await payment(impUID: impUID)
+            case let .merchantUID(merchantUID): current = try await payment(merchantUID: merchantUID)
+            }
+            let expected = cancellation.checksum.won - (cancellation.amount ?? cancellation.checksum).won
+            guard current.amount.won - current.cancelledAmount.won == expected else { throw error }
+            return current
+        }
     }
 
     package func payments(_ query: GatewayPaymentQuery) async throws(KeyCatError) -> GatewayPaymentPage {
@@ -65,7 +103,7 @@ package struct PGGatewayClient: PaymentGateway {
         var payments: [GatewayPayment] = []
         for item in payload.list {
             guard let payment = item.domain else {
-                throw PGErrorMapper.error(for: PGErrorMapper.malformed, status: response.status, type: nil,
+                throw PGErrorMapper.error(for: PGErrorMapper.malformed, status: response.status,
                                           message: "unknown payment status \(item.status)")
             }
             payments.append(payment)
@@ -75,10 +113,13 @@ package struct PGGatewayClient: PaymentGateway {
     }
 
     private func payment(_ route: PGRoute) async throws(KeyCatError) -> GatewayPayment {
-        let response = try await interceptor.send(route)
+        try decodePayment(try await interceptor.send(route))
+    }
+
+    private func decodePayment(_ response: TransportResponse) throws(KeyCatError) -> GatewayPayment {
         let payload = try PGResponseDecoder.payload(PGPaymentPayload.self, from: response)
         guard let payment = payload.domain else {
-            throw PGErrorMapper.error(for: PGErrorMapper.malformed, status: response.status, type: nil,
+            throw PGErrorMapper.error(for: PGErrorMapper.malformed, status: response.status,
                                       message: "unknown payment status \(payload.status)")
         }
         return payment

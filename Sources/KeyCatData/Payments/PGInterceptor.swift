@@ -8,8 +8,9 @@ import KeyCatInfrastructure
 /// - 401: the token is dropped, a new one fetched and the request sent again, once; a second
 ///   401 is `gatewayAuthenticationFailed`.
 /// - 429: waits `Retry-After`, then retries (the PG did not act, so any request may be repeated).
-/// - 5xx and timeouts: exponential backoff with jitter, for reads and for writes carrying an
-///   idempotency key only. A refused connection is retried for any request (nothing was sent).
+/// - 5xx and timeouts: exponential backoff with jitter, for requests safe to repeat only
+///   (``PGRoute/isSafeToRepeat``). A refused connection is retried for any request (nothing was
+///   sent).
 /// - Every retry stays within ``PGClientConfiguration/maxAttempts`` and the call's
 ///   ``PGClientConfiguration/deadline``; a wait that would end past the deadline is not begun.
 package struct PGInterceptor: Sendable {
@@ -23,9 +24,15 @@ package struct PGInterceptor: Sendable {
 
     /// Sends `route` until it succeeds or a rule says stop.
     ///
-    /// - Returns: a 2xx response.
+    /// - Returns: a 2xx response (which may still carry a v1 business refusal).
     /// - Throws: the mapped ``KeyCatError`` of the last answer.
     package func send(_ route: PGRoute) async throws(KeyCatError) -> TransportResponse {
+        try await sendCountingSends(route).response
+    }
+
+    /// ``send(_:)``, also saying how many times the request went out, so a caller can tell an
+    /// answer to a retry (whose first send may have acted) from a first answer.
+    package func sendCountingSends(_ route: PGRoute) async throws(KeyCatError) -> (response: TransportResponse, sends: Int) {
         let deadline = clock.now().addingTimeInterval(configuration.deadline.seconds)
         var attempt = 0  // bounded by maxAttempts
         var sends = 0  // every send, the token-refresh retry included, for the log
@@ -40,7 +47,7 @@ package struct PGInterceptor: Sendable {
             let (rule, error): (PGErrorMapper.Rule, KeyCatError)
             switch outcome {
             case let .answered(response, _) where response.isSuccess:
-                return response
+                return (response, sends)
             case let .answered(response, token):
                 (rule, error) = (PGResponseDecoder.rule(for: response), PGResponseDecoder.error(for: response))
                 if rule.retry == .refreshTokenOnce {
@@ -99,7 +106,7 @@ package struct PGInterceptor: Sendable {
             // always safe to repeat, and the route itself was not sent.
             let rule: PGErrorMapper.Rule = switch error.code {
             case .gatewayTimeout, .gatewayUnavailable: PGErrorMapper.connectionFailed
-            case .rateLimited: PGErrorMapper.rule(status: 429, type: nil)
+            case .rateLimited: PGErrorMapper.rule(status: 429)
             default: PGErrorMapper.malformed  // never retried
             }
             return .failed(rule, error)
@@ -115,17 +122,17 @@ package struct PGInterceptor: Sendable {
             switch error {
             case .timedOut, .other:
                 // `.other` (e.g. a connection lost mid-request) is as uncertain as a timeout.
-                var mapped = PGErrorMapper.error(for: PGErrorMapper.timeout, status: nil, type: nil, message: nil)
+                var mapped = PGErrorMapper.error(for: PGErrorMapper.timeout, status: nil, message: nil)
                 if error != .timedOut {
                     mapped = KeyCatError(.gatewayTimeout, "\(mapped.message) (\(error))", context: mapped.context)
                 }
                 return .failed(PGErrorMapper.timeout, mapped)
             case .cancelled:
                 return .failed(PGErrorMapper.cancelled,
-                               PGErrorMapper.error(for: PGErrorMapper.cancelled, status: nil, type: nil, message: nil))
+                               PGErrorMapper.error(for: PGErrorMapper.cancelled, status: nil, message: nil))
             case .connectionFailed:
                 return .failed(PGErrorMapper.connectionFailed,
-                               PGErrorMapper.error(for: PGErrorMapper.connectionFailed, status: nil, type: nil, message: nil))
+                               PGErrorMapper.error(for: PGErrorMapper.connectionFailed, status: nil, message: nil))
             }
         }
     }

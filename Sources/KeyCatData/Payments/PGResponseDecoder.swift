@@ -4,38 +4,43 @@ import KeyCatInfrastructure
 
 /// Reads PG answers: the payload of a success, the domain error of a failure.
 enum PGResponseDecoder {
+    /// The envelope of a 2xx answer, whatever its `code`.
+    ///
+    /// - Throws: `invalidGatewayResponse` for a body that is not the envelope.
+    static func envelope<Payload: Decodable>(_ type: Payload.Type, from response: TransportResponse) throws(KeyCatError) -> PGEnvelope<Payload> {
+        do {
+            return try JSONDecoder().decode(PGEnvelope<Payload>.self, from: response.body)
+        } catch {
+            throw PGErrorMapper.error(for: PGErrorMapper.malformed, status: response.status, message: nil)
+        }
+    }
+
     /// The `response` of a 2xx envelope with `code` 0.
     ///
-    /// - Throws: `invalidGatewayResponse` for a body that is not the envelope; the mapped error
-    ///   for an envelope whose `code` is not 0 (PortOne v1 sometimes answers 200 with one).
+    /// - Throws: `invalidGatewayResponse` for a body that is not the envelope; the mapped refusal
+    ///   for an envelope whose `code` is not 0 (v1's business refusals).
     static func payload<Payload: Decodable>(_ type: Payload.Type, from response: TransportResponse) throws(KeyCatError) -> Payload {
-        let envelope: PGEnvelope<Payload>
-        do {
-            envelope = try JSONDecoder().decode(PGEnvelope<Payload>.self, from: response.body)
-        } catch {
-            throw PGErrorMapper.error(for: PGErrorMapper.malformed, status: response.status, type: nil, message: nil)
-        }
-        guard envelope.code == 0 else {
-            let rule = PGErrorMapper.rule(status: 400, type: envelope.type ?? "INVALID_REQUEST")
-            throw PGErrorMapper.error(for: rule, status: response.status, type: envelope.type, message: envelope.message)
-        }
+        try payload(of: envelope(type, from: response), status: response.status)
+    }
+
+    static func payload<Payload: Decodable>(of envelope: PGEnvelope<Payload>, status: Int) throws(KeyCatError) -> Payload {
+        guard envelope.code == 0 else { throw PGErrorMapper.refusalError(code: envelope.code, message: envelope.message) }
         guard let payload = envelope.response else {
-            throw PGErrorMapper.error(for: PGErrorMapper.malformed, status: response.status, type: nil, message: "no response")
+            throw PGErrorMapper.error(for: PGErrorMapper.malformed, status: status, message: "no response")
         }
         return payload
     }
 
-    /// The mapping rule of an error answer.
+    /// The mapping rule of an HTTP error answer.
     static func rule(for response: TransportResponse) -> PGErrorMapper.Rule {
-        PGErrorMapper.rule(status: response.status, type: errorBody(response)?.type)
+        PGErrorMapper.rule(status: response.status)
     }
 
-    /// The domain error of an error answer.
+    /// The domain error of an HTTP error answer.
     static func error(for response: TransportResponse) -> KeyCatError {
-        let body = errorBody(response)
-        return PGErrorMapper.error(
-            for: PGErrorMapper.rule(status: response.status, type: body?.type), status: response.status,
-            type: body?.type, message: body?.message, retryAfterSeconds: retryAfterSeconds(response))
+        PGErrorMapper.error(
+            for: PGErrorMapper.rule(status: response.status), status: response.status,
+            message: errorBody(response)?.message, retryAfterSeconds: retryAfterSeconds(response))
     }
 
     /// `Retry-After` in seconds (the delta-seconds form; an HTTP date is ignored).

@@ -3,12 +3,14 @@ import KeyCatDomain
 import KeyCatInfrastructure
 
 /// The PG's endpoints (PortOne v1 paths), each knowing its method, path, body and whether it is
-/// safe to send twice.
+/// safe to send twice. Bodies are JSON, which v1 takes on every endpoint.
 package enum PGRoute: Sendable, Hashable {
     /// `POST /users/getToken`: never goes through the interceptor (it is how the token is made).
     case getToken(key: String, secret: String)
     /// `POST /payments/prepare`
     case prepare(merchantUID: String, amount: Money)
+    /// `GET /payments/prepare/{merchant_uid}`: the amount registered.
+    case prepared(merchantUID: String)
     /// `GET /payments/{imp_uid}`
     case payment(impUID: String)
     /// `GET /payments/find/{merchant_uid}`
@@ -20,7 +22,7 @@ package enum PGRoute: Sendable, Hashable {
 
     package var method: TransportMethod {
         switch self {
-        case .payment, .findPayment, .paymentsByStatus: .get
+        case .payment, .findPayment, .paymentsByStatus, .prepared: .get
         case .getToken, .prepare, .cancel: .post
         }
     }
@@ -29,6 +31,7 @@ package enum PGRoute: Sendable, Hashable {
         switch self {
         case .getToken: "/users/getToken"
         case .prepare: "/payments/prepare"
+        case let .prepared(merchantUID): "/payments/prepare/" + Self.escape(merchantUID)
         case let .payment(impUID): "/payments/" + Self.escape(impUID)
         case let .findPayment(merchantUID): "/payments/find/" + Self.escape(merchantUID)
         case .cancel: "/payments/cancel"
@@ -38,19 +41,17 @@ package enum PGRoute: Sendable, Hashable {
         }
     }
 
-    /// The key that lets the PG apply a repeated request once. Prepare derives one from what it
-    /// registers (preparing the same amount twice is the same act); a cancel has one only when
-    /// the caller gave it.
-    package var idempotencyKey: String? {
+    /// Whether a 5xx or a timeout may be retried. v1 deduplicates nothing, so a write is safe to
+    /// repeat only when a second application is refused: a prepare (v1 refuses a second one for
+    /// the merchant UID, and ``PGGatewayClient`` reads the registration back) and a cancel, whose
+    /// `checksum` no longer matches once the first landed (the client then re-reads the payment).
+    /// Reads always are.
+    package var isSafeToRepeat: Bool {
         switch self {
-        case let .prepare(merchantUID, amount): "prepare-\(merchantUID)-\(amount.won)"
-        case let .cancel(cancellation): cancellation.idempotencyKey
-        case .getToken, .payment, .findPayment, .paymentsByStatus: nil
+        case .getToken: false
+        case .prepare, .cancel, .prepared, .payment, .findPayment, .paymentsByStatus: true
         }
     }
-
-    /// Whether a 5xx or a timeout may be retried: reads always, writes only with an idempotency key.
-    package var isSafeToRepeat: Bool { method == .get || idempotencyKey != nil }
 
     package var body: Data {
         let object: [String: Any]
@@ -67,7 +68,7 @@ package enum PGRoute: Sendable, Hashable {
             }
             if let amount = cancellation.amount { fields["amount"] = amount.won }
             object = fields
-        case .payment, .findPayment, .paymentsByStatus:
+        case .payment, .findPayment, .paymentsByStatus, .prepared:
             return Data()
         }
         // Strings and integers always serialise.
@@ -78,7 +79,6 @@ package enum PGRoute: Sendable, Hashable {
     package var request: TransportRequest {
         var headers = ["Accept": "application/json"]
         if method == .post { headers["Content-Type"] = "application/json" }
-        if let idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }
         return TransportRequest(method: method, path: path, headers: headers, body: body)
     }
 

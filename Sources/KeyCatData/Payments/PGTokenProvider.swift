@@ -54,7 +54,7 @@ package final class PGTokenProvider: Sendable {
         } catch {
             monitor.exchange(request, attempt: 1, duration: clock.now().timeIntervalSince(started), outcome: .failure(error))
             let rule = error == .timedOut ? PGErrorMapper.timeout : PGErrorMapper.connectionFailed
-            throw PGErrorMapper.error(for: rule, status: nil, type: nil, message: nil)
+            throw PGErrorMapper.error(for: rule, status: nil, message: nil)
         }
         monitor.exchange(request, attempt: 1, duration: clock.now().timeIntervalSince(started), outcome: .success(response))
         guard response.isSuccess else { throw PGResponseDecoder.error(for: response) }

@@ -1,18 +1,16 @@
 import Foundation
 import KeyCatDomain
 
-/// The PG's `{code, message, response}` envelope (PortOne v1), with the v2 error `type`.
+/// The PG's `{code, message, response}` envelope (PortOne v1).
 struct PGEnvelope<Response: Decodable>: Decodable {
     let code: Int
     let message: String?
-    let type: String?
     let response: Response?
 }
 
-/// Just the error fields, read leniently from any error answer.
+/// Just the message, read leniently from any error answer.
 struct PGErrorBody: Decodable {
     let message: String?
-    let type: String?
 }
 
 struct PGTokenPayload: Decodable {

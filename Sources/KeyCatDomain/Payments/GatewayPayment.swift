@@ -61,8 +61,10 @@ public struct GatewayCancellation: Sendable, Hashable {
     /// its own differs (someone else refunded meanwhile).
     public var checksum: Money
     public var reason: String
-    /// When set, the gateway applies a repeated request once, so the client may retry it after
-    /// a 5xx or a timeout. Without one, a cancel is never retried.
+    /// Names the cancel across repeats: a cancel sent again with the same key and checksum (after a
+    /// lost answer, by reconciliation) is the same act. A gateway that deduplicates by key applies
+    /// it once; against PortOne v1, which does not, the checksum refuses the repeat and the
+    /// client reads the payment back to see whether the first one landed.
     public var idempotencyKey: String?
 
     public init(target: Target, amount: Money? = nil, checksum: Money, reason: String, idempotencyKey: String? = nil) {

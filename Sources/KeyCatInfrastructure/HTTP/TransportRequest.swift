@@ -33,14 +33,11 @@ public struct TransportRequest: Sendable, Hashable {
         path.firstIndex(of: "?").map { String(path[..<$0]) } ?? path
     }
 
-    /// The query's parameters, percent-decoded (the last wins when a name repeats).
+    /// The query's parameters, percent-decoded, `+` read as a space (the last wins when a name
+    /// repeats). Any query reads, however malformed.
     public var queryParameters: [String: String] {
         guard let start = path.firstIndex(of: "?") else { return [:] }
-        var components = URLComponents()
-        components.percentEncodedQuery = String(path[path.index(after: start)...])
-        var parameters: [String: String] = [:]
-        for item in components.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
-        return parameters
+        return FormEncoding.dictionary(path[path.index(after: start)...])
     }
 }
 
