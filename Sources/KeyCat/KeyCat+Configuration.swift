@@ -89,7 +89,7 @@ extension KeyCat {
         public var tokenVersionCacheLifetime: TimeInterval = AccountService.defaultTokenVersionCacheLifetime
         /// Where payments go. Default ``PaymentGatewayChoice/simulatorBesideDatabase``: the PG
         /// simulator in `keycat.pg.db` beside the database (staging, tests, the CLI). A server
-        /// taking real money sets ``PaymentGatewayChoice/portOne(baseURL:apiKey:apiSecret:webhookSecrets:)``.
+        /// taking real money sets ``PaymentGatewayChoice/portOne(baseURL:apiKey:apiSecret:webhooks:)``.
         public var paymentGateway: PaymentGatewayChoice = .simulatorBesideDatabase
         /// Where the gateway client logs each PG exchange (secrets masked). Default: stderr.
         public var gatewayLog: any LogSink = StandardErrorLogSink()

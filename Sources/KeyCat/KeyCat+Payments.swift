@@ -13,17 +13,34 @@ extension KeyCat {
         /// A simulator the caller opened (faults, clock and storage of their choosing); KeyCat
         /// does not close it.
         case simulator(PGSimulator)
-        /// A real PortOne-v1-shaped PG over HTTPS.
-        case portOne(baseURL: URL, apiKey: String, apiSecret: String, webhookSecrets: [String])
+        /// A real PortOne v1 PG (or the sandbox, `scripts/pg-sandbox`) over HTTP, and how its
+        /// webhooks are authenticated.
+        case portOne(baseURL: URL, apiKey: String, apiSecret: String, webhooks: PaymentWebhooks)
         /// Any other ``PaymentGateway`` (tests, a different PG), with the webhook secrets to
         /// verify its webhooks.
         case custom(any PaymentGateway, webhookSecrets: [String])
+    }
+
+    /// How a PG's webhooks are told from forgeries.
+    public enum PaymentWebhooks: Sendable, Hashable {
+        /// PortOne v1's own notifications: unsigned `{imp_uid, merchant_uid, status}`, as JSON or
+        /// a form. Anyone can send one, so its body is never believed: it is a hint to re-read the
+        /// payment from the PG (`GET /payments/{imp_uid}`) and settle from that answer, and hints
+        /// are throttled (``PaymentWebhookReceiver/notificationBurst`` at once,
+        /// ``PaymentWebhookReceiver/notificationsPerSecond`` after), so forged ones cannot turn
+        /// into a flood of PG reads.
+        case portOneNotifications
+        /// Signed the Standard Webhooks way with any of `secrets` (newest first; several while a
+        /// secret is rotated), for gateways that sign.
+        case signed(secrets: [String])
     }
 
     /// The gateway, the webhook secrets and the simulator (when KeyCat opened it itself).
     struct GatewaySetup {
         var gateway: any PaymentGateway
         var webhookSecrets: [String]
+        /// Whether unsigned PortOne v1 notifications are taken as hints.
+        var acceptsNotifications = false
         var simulator: PGSimulator?
         var ownsSimulator: Bool
     }
@@ -74,13 +91,19 @@ extension KeyCat {
             }
         case let .simulator(simulator):
             return simulated(simulator, owned: false)
-        case let .portOne(baseURL, apiKey, apiSecret, webhookSecrets):
-            // A webhook signed with an empty secret proves nothing: refuse the configuration.
-            guard !webhookSecrets.isEmpty, !webhookSecrets.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-                throw KeyCatError.validation("webhook_secrets", "a PG configuration needs at least one webhook secret, none of them empty")
+        case let .portOne(baseURL, apiKey, apiSecret, webhooks):
+            let gateway = client(URLSessionTransport(baseURL: baseURL), key: apiKey, secret: apiSecret)
+            switch webhooks {
+            case .portOneNotifications:
+                return GatewaySetup(gateway: gateway, webhookSecrets: [], acceptsNotifications: true,
+                                    simulator: nil, ownsSimulator: false)
+            case let .signed(secrets):
+                // A webhook signed with an empty secret proves nothing: refuse the configuration.
+                guard !secrets.isEmpty, !secrets.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+                    throw KeyCatError.validation("webhook_secrets", "signed webhooks need at least one secret, none of them empty")
+                }
+                return GatewaySetup(gateway: gateway, webhookSecrets: secrets, simulator: nil, ownsSimulator: false)
             }
-            return GatewaySetup(gateway: client(URLSessionTransport(baseURL: baseURL), key: apiKey, secret: apiSecret),
-                                webhookSecrets: webhookSecrets, simulator: nil, ownsSimulator: false)
         case let .custom(gateway, webhookSecrets):
             return GatewaySetup(gateway: gateway, webhookSecrets: webhookSecrets, simulator: nil, ownsSimulator: false)
         }
@@ -104,20 +127,48 @@ struct MissingSimulatorGateway: PaymentGateway {
     func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment { throw error }
 }
 
-/// Receives the PG's webhooks for a server: verifies the Standard-Webhooks signature (±5 minutes),
-/// then hands the event to ``CheckoutService/handleWebhook(id:impUID:merchantUID:)``, which drops
-/// duplicates by webhook id and re-reads the payment rather than trusting the body.
+/// Receives the PG's webhooks for a server.
+///
+/// - Signed webhooks (the simulator's default, gateways that sign): verifies the Standard-Webhooks
+///   signature (±5 minutes), then hands the event to
+///   ``CheckoutService/handleWebhook(id:impUID:merchantUID:)``, which drops duplicates by webhook
+///   id and re-reads the payment rather than trusting the body.
+/// - PortOne v1 notifications (``KeyCat/PaymentWebhooks/portOneNotifications``): unsigned, so
+///   the body is only a hint: ``CheckoutService/handlePaymentNotification(impUID:merchantUID:)``
+///   re-reads `imp_uid` from the PG and settles from its answer. Hints beyond the budget are
+///   refused with `rateLimited` (answer 503, and the PG sends again later).
 ///
 /// Answer the PG 2xx when this returns, and non-2xx when it throws, so it redelivers.
 public struct PaymentWebhookReceiver: Sendable {
+    /// How many unsigned notifications may be handled at once before the rate applies.
+    public static let notificationBurst = 20
+    /// How many unsigned notifications a second are handled after the burst.
+    public static let notificationsPerSecond = 10.0
+    // Both constants are valid, so the limit always builds.
+    static let notificationLimit = try! RateLimit(perSecond: notificationsPerSecond, burst: notificationBurst)
+
     let verifier: WebhookVerifier
     let checkout: CheckoutService
+    /// The budget of PG reads unsigned notifications may cause; nil when they are refused.
+    var notifications: NotificationBudget?
     /// Where the reason a webhook was refused is written (the answer never says which check failed).
     var log: any LogSink = DiscardingLogSink()
 
     /// - Throws: `validation` (`field` = `webhook`, `reason` says why) for a webhook that fails
-    ///   verification; a gateway error when the payment could not be re-read.
+    ///   verification (or is not a notification); `rateLimited` for a notification past the
+    ///   budget; a gateway error when the payment could not be re-read.
     public func receive(headers: [String: String], body: Data) async throws(KeyCatError) -> WebhookOutcome {
+        if let notifications {
+            guard let hint = PortOneNotification(body: body, contentType: TransportRequest(method: .post, path: "/", headers: headers, body: body).header("Content-Type")) else {
+                if log.isEnabled { log.write("webhook refused: not a PortOne notification") }
+                throw KeyCatError.validation("webhook", "a PortOne notification needs imp_uid and merchant_uid")
+            }
+            guard notifications.take() else {
+                if log.isEnabled { log.write("webhook deferred: more PortOne notifications than the budget") }
+                throw KeyCatError(.rateLimited, "too many payment notifications; send again later", context: ["retry_after": "1"])
+            }
+            return try await checkout.handlePaymentNotification(impUID: hint.impUID, merchantUID: hint.merchantUID)
+        }
         let webhook: VerifiedWebhook
         do {
             webhook = try verifier.verify(headers: headers, body: body)

@@ -155,6 +155,8 @@ public final class KeyCat: Sendable {
         statistics = StatisticsService(statistics: SQLSalesStatistics(database: database), clock: configuration.clock)
         webhooks = PaymentWebhookReceiver(
             verifier: WebhookVerifier(secrets: setup.webhookSecrets, clock: configuration.clock), checkout: checkout,
+            notifications: setup.acceptsNotifications
+                ? NotificationBudget(limit: PaymentWebhookReceiver.notificationLimit, clock: configuration.clock) : nil,
             log: configuration.gatewayLog)
         paymentSimulator = setup.simulator
         ownsSimulator = setup.ownsSimulator

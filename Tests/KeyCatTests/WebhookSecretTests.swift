@@ -39,7 +39,7 @@ struct WebhookSecretTests {
         try await withTemporaryDirectory { directory in
             var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("pg.db").path)
             configuration.paymentGateway = .portOne(baseURL: URL(string: "https://api.iamport.kr")!, apiKey: "key",
-                                                    apiSecret: "secret", webhookSecrets: secrets)
+                                                    apiSecret: "secret", webhooks: .signed(secrets: secrets))
             let error = try await #require(throws: KeyCatError.self) { try await KeyCat.open(configuration) }
             #expect(error.code == .validation && error.context["field"] == "webhook_secrets")
         }

@@ -87,4 +87,22 @@ extension CheckoutService {
             return outcome
         }
     }
+
+    /// Handles an unsigned payment notification (PortOne v1's webhook): the body proves nothing,
+    /// so it is only a hint to re-read `impUID` from the PG and apply the PG's answer like
+    /// ``confirm``. Nothing is recorded: a forged hint costs one PG read and changes nothing, and
+    /// a real one that follows it is handled the same way. The caller throttles hints.
+    ///
+    /// - Returns: ``WebhookOutcome/unknownOrder`` when `merchantUID` is none of ours or the PG's
+    ///   payment belongs to another merchant UID; else what settling did.
+    /// - Throws: a gateway error when the payment could not be re-read, a storage error when it
+    ///   could not be applied.
+    public func handlePaymentNotification(impUID: String, merchantUID: String) async throws(KeyCatError) -> WebhookOutcome {
+        try await onStorage { () async throws(KeyCatError) -> WebhookOutcome in
+            guard let order = try await orders.find(merchantUID: merchantUID) else { return .unknownOrder }
+            let payment = try await gateway.payment(impUID: impUID)
+            guard payment.merchantUID == order.merchantUID else { return .unknownOrder }
+            return .settled(try await settlement.settle(order, with: payment, via: "webhook"))
+        }
+    }
 }

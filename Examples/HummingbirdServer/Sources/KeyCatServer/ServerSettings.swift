@@ -11,7 +11,8 @@ import Logging
 /// | `KEYCAT_FILES` | on Postgres, where the images folder and the PG simulator's file go, named as a database path would | `keycat.db` |
 /// | `HOST`, `PORT` | where to listen | `127.0.0.1`, `8080` |
 /// | `KEYCAT_TOKEN_SIGNING_KEY`, `KEYCAT_CURSOR_KEY` | base64 of 32+ random bytes each | kept in the database |
-/// | `KEYCAT_PG_URL`, `KEYCAT_PG_API_KEY`, `KEYCAT_PG_API_SECRET`, `KEYCAT_PG_WEBHOOK_SECRETS` (comma-separated) | a real PortOne-v1-shaped PG | the simulator beside the database |
+/// | `KEYCAT_PG_URL`, `KEYCAT_PG_API_KEY`, `KEYCAT_PG_API_SECRET` | a PortOne v1 PG (real, or `scripts/pg-sandbox`) | the simulator beside the database |
+/// | `KEYCAT_PG_WEBHOOK_SECRETS` (comma-separated) | with `KEYCAT_PG_URL`: the PG signs its webhooks (Standard Webhooks) with one of these; unset, webhooks are v1's unsigned notifications, re-read from the PG before anything is believed | unset |
 /// | `LOG_LEVEL` | `trace` … `critical` | `info` |
 /// | `KEYCAT_RECONCILE_SECONDS` | how often reconciliation runs beside the server (expired reservations give their stock back, lost PG answers are settled); 0 turns it off | `60` |
 /// | `KEYCAT_HTTP_STATUS_PROFILE` | `standard`, or `keycat-app` for the KeyCat app's old statuses (410, 418, 419, 445) | `standard` |
@@ -108,11 +109,13 @@ struct ServerSettings {
         }
         if let url = value("KEYCAT_PG_URL") {
             guard let baseURL = URL(string: url), let apiKey = value("KEYCAT_PG_API_KEY"),
-                  let apiSecret = value("KEYCAT_PG_API_SECRET"), let secrets = value("KEYCAT_PG_WEBHOOK_SECRETS") else {
-                throw Invalid(description: "KEYCAT_PG_URL needs KEYCAT_PG_API_KEY, KEYCAT_PG_API_SECRET and KEYCAT_PG_WEBHOOK_SECRETS")
+                  let apiSecret = value("KEYCAT_PG_API_SECRET") else {
+                throw Invalid(description: "KEYCAT_PG_URL needs KEYCAT_PG_API_KEY and KEYCAT_PG_API_SECRET")
             }
-            keycat.paymentGateway = .portOne(baseURL: baseURL, apiKey: apiKey, apiSecret: apiSecret,
-                                             webhookSecrets: secrets.split(separator: ",").map(String.init))
+            let webhooks: KeyCat.PaymentWebhooks = value("KEYCAT_PG_WEBHOOK_SECRETS").map {
+                .signed(secrets: $0.split(separator: ",").map(String.init))
+            } ?? .portOneNotifications
+            keycat.paymentGateway = .portOne(baseURL: baseURL, apiKey: apiKey, apiSecret: apiSecret, webhooks: webhooks)
         }
     }
 

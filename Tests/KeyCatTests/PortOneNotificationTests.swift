@@ -1,0 +1,113 @@
+import Foundation
+import KeyCatData
+import KeyCatDomain
+import KeyCatPGSimulator
+import KeyCatTestSupport
+import Testing
+@testable import KeyCat
+
+/// PortOne v1's unsigned webhooks: read as hints, settled from the PG's own answer, throttled.
+@Suite("PortOne v1 notifications")
+struct PortOneNotificationTests {
+    /// A receiver that takes v1 notifications, over the shop's checkout, with `burst` reads.
+    private func receiver(_ shop: TestShop, burst: Int = 20) throws -> PaymentWebhookReceiver {
+        PaymentWebhookReceiver(
+            verifier: WebhookVerifier(secrets: [], clock: shop.clock), checkout: shop.keycat.checkout,
+            notifications: NotificationBudget(limit: try RateLimit(perSecond: 1, burst: burst), clock: shop.clock))
+    }
+
+    private func body(_ fields: [String: String]) throws -> Data {
+        try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+    }
+
+    @Test("a notification pays the order from the PG's answer; a forged one before it changes nothing")
+    func hintSettlesFromThePG() async throws {
+        try await TestShop.with { shop in
+            let product = try await shop.product(stock: 5)
+            let buyer = try await shop.user(.buyer)
+            let order = try await shop.checkout(product, by: buyer)
+            let receiver = try receiver(shop)
+            let window = try #require(try shop.simulator.openWindow(merchantUID: order.merchantUID))
+            // Forged: claims paid while the payment is only opened. The PG says ready: nothing moves.
+            let forged = try await receiver.receive(headers: [:], body: body(
+                ["imp_uid": window.impUID, "merchant_uid": order.merchantUID, "status": "paid"]))
+            guard case .settled(.notPaid) = forged else { Issue.record("\(forged)"); return }
+            #expect(try await shop.keycat.orders.order(order.id, by: buyer).status == .awaitingPayment)
+            // The real one, after the buyer paid, is not dropped as a duplicate of the forged one.
+            let paid = try shop.pay(order)
+            let real = try await receiver.receive(
+                headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data("imp_uid=\(paid.impUID)&merchant_uid=\(order.merchantUID)&status=paid".utf8))
+            guard case .settled(.paid) = real else { Issue.record("\(real)"); return }
+            #expect(try await shop.keycat.orders.order(order.id, by: buyer).status == .paid)
+        }
+    }
+
+    @Test("a notification naming another merchant UID's payment, or none of ours, is acknowledged and ignored")
+    func mismatchedIgnored() async throws {
+        try await TestShop.with { shop in
+            let product = try await shop.product(stock: 5)
+            let buyer = try await shop.user(.buyer)
+            let order = try await shop.checkout(product, by: buyer)
+            let other = try await shop.checkout(product, by: buyer)
+            let paidOther = try shop.pay(other)
+            let receiver = try receiver(shop)
+            let crossed = try await receiver.receive(headers: [:], body: body(
+                ["imp_uid": paidOther.impUID, "merchant_uid": order.merchantUID, "status": "paid"]))
+            #expect(crossed == .unknownOrder)
+            #expect(try await shop.keycat.orders.order(order.id, by: buyer).status == .awaitingPayment)
+            let stranger = try await receiver.receive(headers: [:], body: body(
+                ["imp_uid": paidOther.impUID, "merchant_uid": "not-ours", "status": "paid"]))
+            #expect(stranger == .unknownOrder)
+        }
+    }
+
+    @Test("a body that is no notification is a validation error, answered 400")
+    func notANotification() async throws {
+        try await TestShop.with { shop in
+            let receiver = try receiver(shop)
+            for bad in [Data("{}".utf8), Data("imp_uid=imp_1".utf8), Data("not json".utf8)] {
+                let error = await expectFailure(.validation) { try await receiver.receive(headers: [:], body: bad) }
+                #expect(error.map(WebhookHTTPHandler.status(for:)) == 400)
+            }
+        }
+    }
+
+    @Test("past the budget a notification is refused with rateLimited (503, so the PG sends it again), until it refills")
+    func throttled() async throws {
+        try await TestShop.with { shop in
+            let product = try await shop.product(stock: 5)
+            let buyer = try await shop.user(.buyer)
+            let order = try await shop.checkout(product, by: buyer)
+            let paid = try shop.pay(order)
+            let receiver = try receiver(shop, burst: 2)
+            let hint = try body(["imp_uid": paid.impUID, "merchant_uid": order.merchantUID, "status": "paid"])
+            _ = try await receiver.receive(headers: [:], body: hint)
+            _ = try await receiver.receive(headers: [:], body: hint)
+            let reads = shop.simulator.requestCount(.payment)
+            let error = await expectFailure(.rateLimited) { try await receiver.receive(headers: [:], body: hint) }
+            #expect(error.map(WebhookHTTPHandler.status(for:)) == 503)
+            #expect(shop.simulator.requestCount(.payment) == reads)  // refused before reading the PG
+            shop.clock.advance(by: 1)
+            guard case .settled(.alreadyPaid) = try await receiver.receive(headers: [:], body: hint) else {
+                Issue.record("the refilled budget should take the hint"); return
+            }
+        }
+    }
+
+    @Test("a PortOne gateway with signed webhooks still needs a secret; with v1 notifications it needs none")
+    func configuration() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("keycat.db").path)
+            configuration.paymentGateway = .portOne(baseURL: URL(string: "http://127.0.0.1:1")!, apiKey: "k", apiSecret: "s",
+                                                    webhooks: .signed(secrets: []))
+            await expectFailure(.validation) { try await KeyCat.open(configuration) }
+            configuration.paymentGateway = .portOne(baseURL: URL(string: "http://127.0.0.1:1")!, apiKey: "k", apiSecret: "s",
+                                                    webhooks: .portOneNotifications)
+            let keycat = try await KeyCat.open(configuration)
+            defer { keycat.close() }
+            #expect(keycat.webhooks.notifications != nil)
+            #expect(keycat.paymentSimulator == nil)
+        }
+    }
+}
