@@ -27,8 +27,35 @@ let package = Package(
                 .product(name: "KeyCat", package: "KeyCat"),
                 .product(name: "KeyCatAPI", package: "KeyCat"),
                 .product(name: "KeyCatPGSimulator", package: "KeyCat"),
+                "PGPaymentWindow",
             ],
             path: "Sources/KeyCatServer"
+        ),
+        // The PG simulator as PortOne v1's REST API over HTTP, for shops' own code and PortOne's
+        // clients (scripts/pg-sandbox).
+        .executableTarget(
+            name: "keycat-pg-sandbox",
+            dependencies: [
+                "PGPaymentWindow",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "KeyCat", package: "KeyCat"),
+                .product(name: "KeyCatPGSimulator", package: "KeyCat"),
+            ],
+            path: "Sources/PGSandbox"
+        ),
+        // The buyer's payment window and webhook delivery, shared by the server and the sandbox.
+        .target(
+            name: "PGPaymentWindow",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "KeyCatPGSimulator", package: "KeyCat"),
+            ],
+            path: "Sources/PGPaymentWindow"
         ),
     ],
     swiftLanguageModes: [.v6]

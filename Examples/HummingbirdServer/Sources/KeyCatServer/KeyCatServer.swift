@@ -3,6 +3,7 @@ import Hummingbird
 import KeyCat
 import KeyCatAPI
 import Logging
+import PGPaymentWindow
 import ServiceLifecycle
 
 /// KeyCat's REST API over HTTP: reads its settings from the environment (``ServerSettings``),
@@ -34,8 +35,8 @@ struct KeyCatServer {
         var services: [any Service] = []
         // The simulator's payment window, never beside a real PG (then there is no simulator).
         if let simulator = keycat.paymentSimulator {
-            PaymentWindow.add(to: router, simulator: simulator)
-            middleware.ownPrefixes.append(PaymentWindow.prefix)
+            PaymentWindow.add(to: router, simulator: simulator, prefix: "/pg/")
+            middleware.ownPrefixes.append("/pg/")
             simulator.registerWebhookReceiver(URLSessionTransport(baseURL: settings.selfURL), path: "/webhooks/pg")
             services.append(SimulatorWebhookDelivery(simulator: simulator, logger: logger))
             logger.info("payments go to the PG simulator; its payment window is at /pg/payments/{merchant_uid}")
