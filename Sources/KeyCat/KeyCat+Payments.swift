@@ -25,8 +25,8 @@ extension KeyCat {
     public enum PaymentWebhooks: Sendable, Hashable {
         /// PortOne v1's own notifications: unsigned `{imp_uid, merchant_uid, status}`, as JSON or
         /// a form. Anyone can send one, so its body is never believed: it is a hint to re-read the
-        /// payment from the PG (`GET /payments/{imp_uid}`) and settle from that answer, and hints
-        /// are throttled (``PaymentWebhookReceiver/notificationBurst`` at once,
+        /// order's payment from the PG (`GET /payments/find/{merchant_uid}`) and settle from that
+        /// answer, and the PG reads hints cause are throttled (``PaymentWebhookReceiver/notificationBurst`` at once,
         /// ``PaymentWebhookReceiver/notificationsPerSecond`` after), so forged ones cannot turn
         /// into a flood of PG reads.
         case portOneNotifications
@@ -134,9 +134,11 @@ struct MissingSimulatorGateway: PaymentGateway {
 ///   ``CheckoutService/handleWebhook(id:impUID:merchantUID:)``, which drops duplicates by webhook
 ///   id and re-reads the payment rather than trusting the body.
 /// - PortOne v1 notifications (``KeyCat/PaymentWebhooks/portOneNotifications``): unsigned, so
-///   the body is only a hint: ``CheckoutService/handlePaymentNotification(impUID:merchantUID:)``
-///   re-reads `imp_uid` from the PG and settles from its answer. Hints beyond the budget are
-///   refused with `rateLimited` (answer 503, and the PG sends again later).
+///   the body is only a hint: ``CheckoutService/handlePaymentNotification(merchantUID:admit:)``
+///   re-reads the order's payment from the PG and settles from its answer. A notification about
+///   no order of ours is acknowledged without reading the PG; past the budget of PG reads one is
+///   refused with `rateLimited` (503). v1 sends a notification once, so a refused one is left to
+///   the buyer's confirm and to reconciliation.
 ///
 /// Answer the PG 2xx when this returns, and non-2xx when it throws, so it redelivers.
 public struct PaymentWebhookReceiver: Sendable {
@@ -159,15 +161,18 @@ public struct PaymentWebhookReceiver: Sendable {
     ///   budget; a gateway error when the payment could not be re-read.
     public func receive(headers: [String: String], body: Data) async throws(KeyCatError) -> WebhookOutcome {
         if let notifications {
-            guard let hint = PortOneNotification(body: body, contentType: TransportRequest(method: .post, path: "/", headers: headers, body: body).header("Content-Type")) else {
+            let contentType = headers.first { $0.key.lowercased() == "content-type" }?.value
+            guard let hint = PortOneNotification(body: body, contentType: contentType) else {
                 if log.isEnabled { log.write("webhook refused: not a PortOne notification") }
                 throw KeyCatError.validation("webhook", "a PortOne notification needs imp_uid and merchant_uid")
             }
-            guard notifications.take() else {
-                if log.isEnabled { log.write("webhook deferred: more PortOne notifications than the budget") }
-                throw KeyCatError(.rateLimited, "too many payment notifications; send again later", context: ["retry_after": "1"])
+            let log = log
+            return try await checkout.handlePaymentNotification(merchantUID: hint.merchantUID) { () throws(KeyCatError) in
+                guard notifications.take() else {
+                    if log.isEnabled { log.write("webhook refused: more PortOne notifications than the budget") }
+                    throw KeyCatError(.rateLimited, "too many payment notifications; send again later", context: ["retry_after": "1"])
+                }
             }
-            return try await checkout.handlePaymentNotification(impUID: hint.impUID, merchantUID: hint.merchantUID)
         }
         let webhook: VerifiedWebhook
         do {

@@ -105,7 +105,7 @@ struct PGFailure: Error {
         self.refusal = refusal
     }
 
-    /// An HTTP error with v1's `code` -1 (or the refusal's code) and `message`.
+    /// An HTTP error with v1's `code` -1 and `message` (the type's own when nil).
     init(_ type: PGErrorType, _ message: String? = nil) {
         status = type.httpStatus
         refusal = PGRefusal(code: -1, message: message ?? type.faultMessage)

@@ -53,7 +53,7 @@ extension PGSimulator {
             try PGStore.update(attempt, on: connection)
             return attempt
         }
-        enqueueWebhook(for: payment, cause: .window)
+        enqueueWebhook(for: payment, cause: payment.status == .paid ? .paid : .declined)
         return payment
     }
 
@@ -74,22 +74,29 @@ extension PGSimulator {
             try PGStore.update(attempt, on: connection)
             return attempt
         }
-        if let failed { enqueueWebhook(for: failed, cause: .window) }
+        if let failed { enqueueWebhook(for: failed, cause: .windowCancelled) }
         return failed
     }
 
-    /// The merchant UID's ready attempt: the latest when it is ready, else a new one for the
-    /// prepared amount (or `amount` when nothing is prepared). Nil when there is neither.
+    /// The merchant UID's ready attempt: the latest when it is ready (brought to the prepared
+    /// amount, when `PUT /payments/prepare` changed it since the window opened), else a new one
+    /// for the prepared amount (or `amount` when nothing is prepared). Nil when there is neither.
     private static func readyAttempt(
         merchantUID: String, amount: Int64?, on connection: SQLiteConnection, at: Date
     ) throws -> PGPaymentRecord? {
         let latest = try PGStore.latestPayment(merchantUID: merchantUID, on: connection)
+        let prepared = try PGStore.prepared(merchantUID: merchantUID, on: connection)?.amount
         switch latest?.status {
-        case .ready?: return latest
+        case .ready?:
+            guard var open = latest else { return nil }
+            if let prepared, prepared != open.amount {
+                open.amount = prepared
+                try PGStore.update(open, on: connection)
+            }
+            return open
         case .paid?, .cancelled?: throw PGSimulatorError.alreadyPaid(merchantUID: merchantUID)
         case .failed?, nil: break
         }
-        let prepared = try PGStore.prepared(merchantUID: merchantUID, on: connection)?.amount
         guard let attemptAmount = prepared ?? amount else { return nil }
         guard attemptAmount > 0 else { throw PGSimulatorError.invalidAmount(attemptAmount) }
         let attempt = PGPaymentRecord(

@@ -134,7 +134,7 @@ extension PGSimulator {
         let impUID = PGWire.string(body["imp_uid"])
         let merchantUID = PGWire.string(body["merchant_uid"])
         guard impUID != nil || merchantUID != nil else {
-            throw PGFailure(PGRefusal(code: -1, message: "imp_uid 또는 merchant_uid 중 하나는 지정해주셔야합니다."))
+            throw PGFailure(status: 400, PGRefusal(code: -1, message: "imp_uid 또는 merchant_uid 중 하나는 지정해주셔야합니다."))
         }
         let requested: Int64
         if body["amount"] == nil || (body["amount"] as? String)?.isEmpty == true {
@@ -145,7 +145,15 @@ extension PGSimulator {
             }
             requested = amount
         }
-        let checksum = PGWire.int64(body["checksum"])
+        // A checksum that is there but no whole number is refused, never read as no checksum: it
+        // is what makes a retried cancel safe.
+        let checksum: Int64?
+        if let given = body["checksum"], !(given is NSNull), (given as? String)?.isEmpty != true {
+            guard let number = PGWire.int64(given) else { throw PGFailure(status: 400, .missingParameter("checksum")) }
+            checksum = number
+        } else {
+            checksum = nil
+        }
         let reason = PGWire.string(body["reason"]) ?? "취소요청"
         let at = now()
         let (payment, cancellations) = try store.write { connection throws -> (PGPaymentRecord, [PGCancellation]) in

@@ -22,16 +22,21 @@ public enum PGWebhookStyle: Sendable, Hashable {
     /// for gateways that sign, and what KeyCat verifies by default.
     case signed
     /// As PortOne v1 sends them: an unsigned `{imp_uid, merchant_uid, status}` JSON notification
-    /// when a payment is paid or fails in the window and when the buyer cancels the window; API
-    /// cancels are notified only when `notifyingAPICancels` (v1's "notify on API cancel" option).
-    /// The receiver must treat it as a hint and re-read the payment.
+    /// when a payment is paid in the window and when the buyer cancels the window (not when a
+    /// card is declined); API cancels only when `notifyingAPICancels` (v1's "notify on API
+    /// cancel" option). Each is sent once: one the receiver does not acknowledge is dropped, as v1
+    /// does unless asked to retry. The receiver must treat it as a hint and re-read the payment.
     case portOneV1(notifyingAPICancels: Bool)
 }
 
 /// What changed a payment, which decides whether a v1-style webhook is sent for it.
 enum WebhookCause {
-    /// Paid or failed in the window, or the window cancelled.
-    case window
+    /// Paid in the window.
+    case paid
+    /// A card declined (or an amount that did not match) in the window.
+    case declined
+    /// The buyer closed the window.
+    case windowCancelled
     /// `POST /payments/cancel`.
     case apiCancel
 }
@@ -42,7 +47,8 @@ extension PGSimulator {
         webhooks.withLock { $0.receiver = (transport, path) }
     }
 
-    /// Stops sending webhooks; they queue until a receiver is registered again.
+    /// Stops sending webhooks. Signed ones queue until a receiver is registered again; v1's are
+    /// not sent at all meanwhile (v1 without a notification URL).
     public func unregisterWebhookReceiver() {
         webhooks.withLock { $0.receiver = nil }
     }
@@ -63,8 +69,8 @@ extension PGSimulator {
     ///
     /// With the fault configuration's `webhookDuplicateRate` some are sent twice, and with
     /// `webhookReordering` the batch goes out shuffled (both reproducible from the seed). A
-    /// webhook the receiver does not acknowledge with a 2xx stays queued for the next call:
-    /// delivery is at least once. Webhooks are queued in this process's memory, not in the file.
+    /// signed webhook the receiver does not acknowledge with a 2xx stays queued for the next call:
+    /// delivery is at least once (a v1 notification is sent once, as v1 does). Webhooks are queued in this process's memory, not in the file.
     ///
     /// - Returns: the number of deliveries acknowledged (duplicates included).
     @discardableResult
@@ -93,7 +99,7 @@ extension PGSimulator {
             let response = try? await receiver.transport.send(request, timeout: timeout)
             if response?.isSuccess == true { acknowledged += 1 } else { failed[webhook.id] = webhook }
         }
-        if !failed.isEmpty {
+        if !failed.isEmpty, style == .signed {
             let retry = batch.filter { failed[$0.id] != nil }
             webhooks.withLock { $0.pending.insert(contentsOf: retry, at: 0) }
         }
@@ -122,8 +128,9 @@ extension PGSimulator {
         let id = "msg_" + Base64URL.encode((try? SecureRandom.bytes(count: 16)) ?? [])
         webhooks.withLock { queue in
             if case let .portOneV1(notifyingAPICancels) = queue.style {
-                // v1 sends nothing without a notification URL, and API cancels only when asked.
-                if queue.receiver == nil || (cause == .apiCancel && !notifyingAPICancels) { return }
+                // v1 sends nothing without a notification URL, nothing for a declined card, and
+                // API cancels only when asked.
+                if queue.receiver == nil || cause == .declined || (cause == .apiCancel && !notifyingAPICancels) { return }
             }
             queue.pending.append(PendingWebhook(id: id, body: body))
         }

@@ -41,6 +41,8 @@ enum PGWire {
     /// client that sends v1's `double` amounts). Nil for anything else, fractions included.
     static func int64(_ value: Any?) -> Int64? {
         func whole(_ number: Double) -> Int64? { number.rounded() == number ? Int64(exactly: number) : nil }
+        // JSON's true and false come as numbers too (their type code is `c`): not amounts.
+        if let number = value as? NSNumber, String(cString: number.objCType) == "c" { return nil }
         switch value {
         case let value as Int: return Int64(value)
         case let value as Int64: return value

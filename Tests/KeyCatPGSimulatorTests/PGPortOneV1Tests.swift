@@ -35,7 +35,14 @@ struct PGPortOneV1Tests {
         try await client.authenticate()
         #expect(try await client.send(.get, path).status == 400)
         let form = try await client.sendForm("/payments/cancel", [("imp_uid%ZZ", "%"), ("=", "&")])
-        #expect(form.status == 200 && form.json["code"] as? Int == -1)
+        #expect(form.status == 400 && form.json["code"] as? Int == -1)
+        let paid = try simulator.pay(merchantUID: "order-1", cardNumber: PGTestCard.success.number, amount: 10_000)
+        for checksum: Any in ["abc", 1_000.5, true] {
+            // A checksum that is there but no whole number is refused, never taken as absent.
+            let answer = try await client.send(.post, "/payments/cancel", ["imp_uid": paid.impUID, "amount": 1, "checksum": checksum])
+            #expect(answer.status == 400)
+        }
+        #expect(simulator.cancellations(impUID: paid.impUID).isEmpty)
     }
 
     @Test("business refusals are HTTP 200 with code 1, v1's message and a null response", arguments: [
@@ -90,6 +97,10 @@ struct PGPortOneV1Tests {
         #expect(try await client.send(.get, "/payments/find/order-1").status == 404)
         let opened = try #require(try simulator.openWindow(merchantUID: "order-1"))
         #expect(opened.status == .ready && opened.amount == 12_000)
+        // The merchant changes the amount while the window is open: the window follows it.
+        _ = try await client.send(.put, "/payments/prepare", ["merchant_uid": "order-1", "amount": 11_000])
+        #expect(try simulator.openWindow(merchantUID: "order-1")?.amount == 11_000)
+        _ = try await client.send(.put, "/payments/prepare", ["merchant_uid": "order-1", "amount": 12_000])
         #expect(try simulator.openWindow(merchantUID: "order-1")?.impUID == opened.impUID)
         let found = try await client.send(.get, "/payments/find/order-1")
         #expect((found.json["response"] as? [String: Any])?["imp_uid"] as? String == opened.impUID)
@@ -155,7 +166,7 @@ struct PGPortOneV1Tests {
         #expect(entry["cancelled_at"] as? Int == 1_767_225_600)
     }
 
-    @Test("v1 webhooks: unsigned, none without a receiver, API cancels only when asked")
+    @Test("v1 webhooks: unsigned, sent once, none without a receiver nor for a declined card, API cancels only when asked")
     func v1Webhooks() async throws {
         let simulator = try PGSimulator(webhookStyle: .portOneV1(notifyingAPICancels: false))
         var client = SimulatorClient(simulator: simulator)
@@ -176,8 +187,15 @@ struct PGPortOneV1Tests {
         simulator.configureWebhooks(.portOneV1(notifyingAPICancels: true))
         _ = try await client.send(.post, "/payments/cancel", ["imp_uid": paid.impUID, "amount": 1_000])
         #expect(await simulator.deliverPendingWebhooks() == 1)
-        _ = try simulator.openWindow(merchantUID: "order-2")
-        #expect(simulator.pendingWebhookCount == 0)  // nothing prepared: no window, no notification
+        _ = try simulator.pay(merchantUID: "order-2", cardNumber: PGTestCard.declined.number, amount: 1_000)
+        #expect(simulator.pendingWebhookCount == 0)  // v1 does not notify a declined card
+
+        let refusing = RecordingReceiver(refuseFirst: 1)
+        simulator.registerWebhookReceiver(refusing, path: "/webhooks/pg")
+        _ = try simulator.pay(merchantUID: "order-3", cardNumber: PGTestCard.success.number, amount: 1_000)
+        #expect(await simulator.deliverPendingWebhooks() == 0)
+        #expect(simulator.pendingWebhookCount == 0)  // v1 sends once: not kept for another try
+        #expect(await simulator.deliverPendingWebhooks() == 0 && refusing.requests.count == 1)
     }
 
     @Test("an older simulator file keeps its prepared amounts when it gains the prepared table")

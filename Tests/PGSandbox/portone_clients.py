@@ -252,6 +252,23 @@ class SandboxControlTests(unittest.TestCase):
         cards = call("GET", "/sandbox/test-cards")["cards"]
         self.assertIn("4242424242424242", [card["number"] for card in cards])
 
+    def test_bad_control_input_is_refused_and_changes_nothing(self):
+        before = call("GET", "/sandbox/faults")
+        for body in ({"seed": -1}, {"server_error_rate": True}, {"server_error_rate": 2}, {"latency_ms": "10"}):
+            with self.assertRaises(urllib.error.HTTPError) as raised:
+                call("PUT", "/sandbox/faults", body)
+            self.assertEqual(raised.exception.code, 400, body)
+        for body in ({"fault": "503", "times": 2.5}, {"fault": "503", "endpoint": 7}, {"fault": "418"}):
+            with self.assertRaises(urllib.error.HTTPError) as raised:
+                call("POST", "/sandbox/faults/inject", body)
+            self.assertEqual(raised.exception.code, 400, body)
+        hooks = call("GET", "/sandbox/webhooks")
+        with self.assertRaises(urllib.error.HTTPError) as raised:
+            call("PUT", "/sandbox/webhooks", {"style": "signed", "url": "ftp://example.com/"})
+        self.assertEqual(raised.exception.code, 400)
+        self.assertEqual(call("GET", "/sandbox/webhooks")["style"], hooks["style"])
+        self.assertEqual(call("GET", "/sandbox/faults"), before)
+
     def test_an_injected_fault_reaches_the_client(self):
         iamport = Iamport(imp_key=KEY, imp_secret=SECRET, imp_url=BASE + "/")
         call("POST", "/sandbox/faults/inject", {"fault": "503", "endpoint": "payment"})

@@ -66,9 +66,10 @@ package struct PGGatewayClient: PaymentGateway {
 
     /// Cancels at the PG with the caller's `checksum`. A cancel is retried after a 5xx or a lost
     /// answer (v1 has no idempotency keys; the checksum makes a second application impossible).
-    /// When a retry — or a cancel carrying an idempotency key, which says it may repeat an earlier
-    /// call's (the same key, the same checksum) — is refused because the balance moved (checksum
-    /// mismatch, or already cancelled in full), an earlier send may be what moved it: the payment
+    /// When a retry after a send that may have acted — or a cancel carrying an idempotency key,
+    /// which says it may repeat an earlier call's (the same key, the same checksum) — is refused
+    /// because the balance moved (checksum mismatch, already cancelled in full, or more than the
+    /// balance), an earlier send may be what moved it: the payment
     /// is re-read, and a balance of exactly `checksum − amount` means the cancel landed, so it is
     /// returned as done. KeyCat never has two refunds of one order in flight, so nothing else
     /// moves the balance by exactly that much meanwhile.
@@ -76,11 +77,14 @@ package struct PGGatewayClient: PaymentGateway {
         guard cancellation.amount.map({ $0 > .zero }) ?? true else {
             throw KeyCatError.validation("amount", "a cancel amount must be positive (or absent for the whole balance)")
         }
-        let (response, sends) = try await interceptor.sendCountingSends(.cancel(cancellation))
+        let (response, repeated) = try await interceptor.sendNotingRepeats(.cancel(cancellation))
         do throws(KeyCatError) {
             return try decodePayment(response)
         } catch {
-            guard sends > 1 || cancellation.idempotencyKey != nil, error.code == .cancellableAmountInconsistent || error.code == .paymentAlreadyCancelled else {
+            let balanceMoved: Set<KeyCatError.Code> = [
+                .cancellableAmountInconsistent, .paymentAlreadyCancelled, .cancelAmountExceedsCancellable,
+            ]
+            guard repeated || cancellation.idempotencyKey != nil, balanceMoved.contains(error.code) else {
                 throw error
             }
             let current: GatewayPayment

@@ -27,17 +27,19 @@ package struct PGInterceptor: Sendable {
     /// - Returns: a 2xx response (which may still carry a v1 business refusal).
     /// - Throws: the mapped ``KeyCatError`` of the last answer.
     package func send(_ route: PGRoute) async throws(KeyCatError) -> TransportResponse {
-        try await sendCountingSends(route).response
+        try await sendNotingRepeats(route).response
     }
 
-    /// ``send(_:)``, also saying how many times the request went out, so a caller can tell an
-    /// answer to a retry (whose first send may have acted) from a first answer.
-    package func sendCountingSends(_ route: PGRoute) async throws(KeyCatError) -> (response: TransportResponse, sends: Int) {
+    /// ``send(_:)``, also saying whether an earlier send of this call may have acted (it timed
+    /// out, or failed with a 5xx), so a caller can tell an answer to such a repeat from a first
+    /// answer. Sends refused before the PG acted (401, 429, a failed token fetch) do not count.
+    package func sendNotingRepeats(_ route: PGRoute) async throws(KeyCatError) -> (response: TransportResponse, repeated: Bool) {
         let deadline = clock.now().addingTimeInterval(configuration.deadline.seconds)
         var attempt = 0  // bounded by maxAttempts
         var sends = 0  // every send, the token-refresh retry included, for the log
         var refreshed = false
         var retries = 0
+        var mayHaveActed = false  // an earlier send timed out or failed with a 5xx
         while true {
             let remaining = deadline.timeIntervalSince(clock.now())
             let timeout = min(configuration.requestTimeout, .seconds(max(remaining, 0.001)))
@@ -47,7 +49,7 @@ package struct PGInterceptor: Sendable {
             let (rule, error): (PGErrorMapper.Rule, KeyCatError)
             switch outcome {
             case let .answered(response, _) where response.isSuccess:
-                return (response, sends)
+                return (response, mayHaveActed)
             case let .answered(response, token):
                 (rule, error) = (PGResponseDecoder.rule(for: response), PGResponseDecoder.error(for: response))
                 if rule.retry == .refreshTokenOnce {
@@ -72,6 +74,7 @@ package struct PGInterceptor: Sendable {
                     throw error
                 }
                 retries += 1
+                if rule != PGErrorMapper.connectionFailed { mayHaveActed = true }
                 delay = configuration.backoff(beforeRetry: retries, jitter: jitter())
             }
             guard attempt < configuration.maxAttempts else {

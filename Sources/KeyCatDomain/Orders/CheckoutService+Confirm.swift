@@ -89,18 +89,27 @@ extension CheckoutService {
     }
 
     /// Handles an unsigned payment notification (PortOne v1's webhook): the body proves nothing,
-    /// so it is only a hint to re-read `impUID` from the PG and apply the PG's answer like
-    /// ``confirm``. Nothing is recorded: a forged hint costs one PG read and changes nothing, and
-    /// a real one that follows it is handled the same way. The caller throttles hints.
+    /// so only its merchant UID is used, as a hint to re-read the order's latest payment attempt
+    /// from the PG and apply the PG's answer like ``confirm`` would. The notification's `imp_uid`
+    /// is not believed: a forged one naming an old failed attempt must not settle the order from
+    /// it. Nothing is recorded: a forged hint costs one PG read and settles the order from the
+    /// truth, and a real one that follows it is handled the same way.
     ///
-    /// - Returns: ``WebhookOutcome/unknownOrder`` when `merchantUID` is none of ours or the PG's
-    ///   payment belongs to another merchant UID; else what settling did.
-    /// - Throws: a gateway error when the payment could not be re-read, a storage error when it
+    /// - Parameter admit: called once the merchant UID is known to be an order of ours, before
+    ///   the PG is read; throws to refuse (the caller's budget of PG reads), so notifications
+    ///   about no order of ours cost nothing.
+    /// - Returns: ``WebhookOutcome/unknownOrder`` when `merchantUID` is none of ours; else what
+    ///   settling did.
+    /// - Throws: what `admit` throws; a gateway error when the payment could not be re-read
+    ///   (`paymentNotFound` when the PG has no attempt for the order), a storage error when it
     ///   could not be applied.
-    public func handlePaymentNotification(impUID: String, merchantUID: String) async throws(KeyCatError) -> WebhookOutcome {
+    public func handlePaymentNotification(
+        merchantUID: String, admit: @Sendable () throws(KeyCatError) -> Void
+    ) async throws(KeyCatError) -> WebhookOutcome {
         try await onStorage { () async throws(KeyCatError) -> WebhookOutcome in
             guard let order = try await orders.find(merchantUID: merchantUID) else { return .unknownOrder }
-            let payment = try await gateway.payment(impUID: impUID)
+            try admit()
+            let payment = try await gateway.payment(merchantUID: order.merchantUID)
             guard payment.merchantUID == order.merchantUID else { return .unknownOrder }
             return .settled(try await settlement.settle(order, with: payment, via: "webhook"))
         }

@@ -73,14 +73,15 @@ struct PaymentSettlement: Sendable {
     }
 
     /// Cancels a `voiding` payment at the PG in full and marks it voided. A lost answer leaves it
-    /// `voiding` for reconciliation, which calls this again (the PG applies a repeated key once).
+    /// `voiding` for reconciliation, which calls this again: the same cancel under the same key
+    /// and checksum, which the gateway client recognises as done when the first one landed.
     /// - Returns: whether the payment is now voided (false: left `voiding` for the next run).
     @discardableResult
     func void(_ payment: OrderPayment, detail: String) async -> Bool {
         let cancellation = GatewayCancellation(
             target: .impUID(payment.impUID), amount: nil, checksum: payment.amount,
-            // The body is the same on every try, so the PG replays a repeat under the key instead
-            // of refusing it as another request; `detail` goes to the audit log.
+            // The same body on every try: the key says it is one act, and the checksum refuses a
+            // second application. `detail` goes to the audit log.
             reason: "KeyCat: payment voided", idempotencyKey: "void-\(payment.impUID)")
         do throws(KeyCatError) {
             _ = try await gateway.cancel(cancellation)
@@ -99,7 +100,8 @@ struct PaymentSettlement: Sendable {
         }
     }
 
-    /// Sends a refund's cancel to the PG with its idempotency key (a repeat is applied once).
+    /// Sends a refund's cancel to the PG with its key and checksum: a repeat after a lost answer
+    /// is applied once (the checksum refuses it, and the client finds the first one landed).
     func sendRefund(_ refund: Refund, impUID: String) async throws(KeyCatError) -> GatewayPayment {
         try await gateway.cancel(GatewayCancellation(
             target: .impUID(impUID), amount: refund.amount, checksum: refund.checksum, reason: refund.reason,

@@ -33,7 +33,7 @@ struct PGSandbox {
             webhookStyle: .portOneV1(notifyingAPICancels: settings.notifyAPICancels))
         defer { simulator.close() }
         let control = SandboxControl(simulator: simulator, key: settings.sandboxKey)
-        if let url = settings.webhookURL { control.registerWebhooks(at: url) }
+        if let url = settings.webhookURL { try control.registerWebhooks(at: url) }
 
         let router = Router(context: BasicRequestContext.self)
         PaymentWindow.add(to: router, simulator: simulator, prefix: "/sandbox/")
@@ -71,7 +71,9 @@ struct PortOneV1Middleware<Context: RequestContext>: RouterMiddleware {
                 TransportRequest(method: method, path: request.uri.description, headers: headers, body: Data(buffer: body)),
                 timeout: .seconds(30))
         } catch {
-            // A fault that loses the answer: the client sees its connection end without one.
+            // A fault that loses the answer (the PG acted): nothing comes back for a minute,
+            // longer than a sane client waits (KeyCat's client waits 10 seconds), then a 504.
+            try await Task.sleep(for: .seconds(60))
             throw HTTPError(.gatewayTimeout)
         }
         var fields = HTTPFields()
