@@ -41,6 +41,13 @@ struct KeyCatServer {
             services.append(SimulatorWebhookDelivery(simulator: simulator, logger: logger))
             logger.info("payments go to the PG simulator; its payment window is at /pg/payments/{merchant_uid}")
         }
+        if case let .portOne(baseURL, _, _, webhooks) = configuration.paymentGateway {
+            let verification = switch webhooks {
+            case .portOneNotifications: "PortOne v1 notifications (unsigned: each is re-read from the PG before anything is believed)"
+            case .signed: "signed (Standard Webhooks)"
+            }
+            logger.info("payments go to the PG at \(baseURL); its webhooks at /webhooks/pg are \(verification)")
+        }
         if let interval = settings.reconcileEvery {
             var reconcileLogger = logger
             reconcileLogger[metadataKey: "component"] = "reconciliation"
