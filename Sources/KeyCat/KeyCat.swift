@@ -109,7 +109,14 @@ public final class KeyCat: Sendable {
             applications: SQLSellerApplicationRepository(database: database), users: users,
             registry: configuration.businessRegistry ?? SQLBusinessRegistry(database: database),
             cursors: cursors, clock: configuration.clock, tokenVersions: tokenVersions, storageExecutor: storageThreads)
-        if configuration.postgresURL == nil, Self.isInMemory(configuration) {
+        if store.sharesServers {
+            // Every server on the database serves every image: they live in it. The folder
+            // beside only holds images from before, copied in as they are first served.
+            let directory = FileSystemImageStore.directory(besideDatabaseAt: configuration.databasePath)
+            imagesDirectory = directory
+            imageStore = SQLImageStore(database: database, legacyFolder: FileSystemImageStore(directory: directory),
+                                       clock: configuration.clock)
+        } else if Self.isInMemory(configuration) {
             imagesDirectory = nil
             imageStore = InMemoryImageStore()
         } else {

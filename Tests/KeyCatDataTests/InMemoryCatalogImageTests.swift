@@ -27,7 +27,7 @@ struct InMemoryCatalogImageTests {
         let updated = try await catalog.addImage(gif, to: product.id, expectedVersion: product.version, by: seller)
         #expect(updated.images.map(\.format) == [.png, .gif])
         #expect(updated.version == product.version + 1)
-        #expect(try images.load(updated.images[1]) == gif)
+        #expect(try await images.load(updated.images[1]) == gif)
     }
 
     @Test("a stale version, a sixth image, bytes that are no image, another seller and a deleted listing are refused; nothing changes")

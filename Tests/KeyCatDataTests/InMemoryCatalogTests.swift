@@ -27,7 +27,7 @@ struct InMemoryCatalogTests {
         #expect(first.id == ProductID(1) && second.id == ProductID(2))
         #expect(first.version == 1 && first.createdAt == clock.now() && first.updatedAt == clock.now())
         #expect(try await catalog.product(first.id) == first)
-        #expect(try images.load(first.images[0]) == png)
+        #expect(try await images.load(first.images[0]) == png)
         await #expect(try products.find([first.id, second.id, ProductID(99)]).keys.sorted { $0.rawValue < $1.rawValue } == [first.id, second.id])
         #expect(products.auditEntries.isEmpty, "a seller's own listing is not audited")
 

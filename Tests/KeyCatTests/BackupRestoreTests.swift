@@ -80,7 +80,9 @@ struct BackupRestoreTests {
             let report = try await restored.checkHealth()
             #expect(report.isHealthy, "\(report)")
             let images = try await restored.catalog.product(product.id).images
-            #expect(try images.map { try restored.imageStore.load($0) } == [ImageTests.png, ImageTests.jpeg])
+            var loaded: [[UInt8]] = []
+            for image in images { loaded.append(try await restored.imageStore.load(image)) }
+            #expect(loaded == [ImageTests.png, ImageTests.jpeg])
             // The restored simulator is its own: refunding there leaves the live one alone.
             let refunded = try await restored.orders.refund(
                 paidBefore.id, RefundRequest(amount: nil, reason: "restore drill", restock: false), by: shop.operatorConsole)

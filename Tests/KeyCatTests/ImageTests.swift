@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatData
 import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
@@ -38,9 +39,16 @@ struct ImageTests {
         }
     }
 
-    private func imageFiles(_ shop: TestShop) -> [String] {
+    /// The images the shop keeps, by file name: the files beside a SQLite database; on Postgres
+    /// the rows of `image_blobs`, and the folder beside stays empty.
+    private func imageFiles(_ shop: TestShop) throws -> [String] {
         let folder = shop.directory.appendingPathComponent("shop.db.images")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+        guard let url = shop.keycat.configuration.postgresURL else { return files }
+        #expect(files.isEmpty, "on Postgres no image is a file")
+        let connection = try PostgresConnection(url: url)
+        defer { connection.close() }
+        return try connection.query("SELECT sha256 || '.' || format FROM image_blobs ORDER BY 1", []) { $0.string(0) }
     }
 
     @Test("JPEG, PNG, GIF and WebP are recognised by their bytes and stored by content hash", arguments: TestStore.allCases)
@@ -50,10 +58,10 @@ struct ImageTests {
             let product = try await shop.keycat.catalog.create(
                 TestShop.draft(), for: seller.userID, images: [Self.jpeg, Self.png, Self.gif, Self.webp], by: seller)
             #expect(product.images.map(\.format) == [.jpeg, .png, .gif, .webp])
-            #expect(imageFiles(shop).count == 4)
+            #expect(try imageFiles(shop).count == 4)
             for image in product.images {
                 #expect(image.sha256.count == 64)
-                #expect(imageFiles(shop).contains(image.fileName))
+                #expect(try imageFiles(shop).contains(image.fileName))
             }
             await #expect(try shop.keycat.catalog.product(product.id).images == product.images)
         }
@@ -66,7 +74,7 @@ struct ImageTests {
             let first = try await shop.keycat.catalog.create(TestShop.draft("하나"), for: seller.userID, images: [Self.png], by: seller)
             let second = try await shop.keycat.catalog.create(TestShop.draft("둘"), for: seller.userID, images: [Self.png, Self.png], by: seller)
             #expect(first.images[0] == second.images[0] && second.images[0] == second.images[1])
-            #expect(imageFiles(shop) == [first.images[0].fileName])
+            #expect(try imageFiles(shop) == [first.images[0].fileName])
         }
     }
 
@@ -89,7 +97,7 @@ struct ImageTests {
             await expectError(.validation, field: "images") {
                 try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: images, by: seller)
             }
-            #expect(imageFiles(shop).isEmpty)
+            #expect(try imageFiles(shop).isEmpty)
             await #expect(try shop.keycat.catalog.list(ProductListRequest()).items.isEmpty)
         }
     }
@@ -109,12 +117,53 @@ struct ImageTests {
         try await TestShop.with(store) { shop in
             let seller = try await shop.user(.seller)
             let product = try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: [Self.png], by: seller)
-            let stored = try shop.keycat.catalog.image(named: product.images[0].fileName)
+            let stored = try await shop.keycat.catalog.image(named: product.images[0].fileName)
             #expect(stored.bytes == Self.png && stored.image.format.mediaType == "image/png")
             let unknown = String(repeating: "a", count: 64) + ".png"
             for name in [unknown, "../shop.db", "shop.db", product.images[0].sha256.uppercased() + ".png",
                          product.images[0].sha256 + ".exe", product.images[0].fileName + ".png", ""] {
-                await expectError(.notFound) { try shop.keycat.catalog.image(named: name) }
+                await expectError(.notFound) { try await shop.keycat.catalog.image(named: name) }
+            }
+        }
+    }
+
+    @Test("on Postgres an image one server took is served by another, and one from the folder beside moves into the database as it is served")
+    func sharedOnPostgres() async throws {
+        guard TestStore.allCases.contains(.postgres) else { return }
+        try await withTemporaryDirectory { directory async throws in
+            try await withPostgresSchema { postgres in
+                let url = try postgres.schemaURL()
+                func server(_ name: String) async throws -> KeyCat {
+                    let files = directory.appendingPathComponent(name)
+                    try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+                    var configuration = KeyCat.Configuration(postgresURL: url, filesBeside: files.appendingPathComponent("shop.db").path)
+                    configuration.passwordIterations = 1_000
+                    configuration.gatewayLog = DiscardingLogSink()
+                    return try await KeyCat.open(configuration)
+                }
+                let one = try await server("one")
+                defer { one.close() }
+                let two = try await server("two")
+                defer { two.close() }
+                let seller = try await one.accounts.createUser(
+                    SignUpForm(email: "images@example.com", password: "keycat123", nick: "images"), role: .seller,
+                    by: .operatorConsole("tester"))
+                let principal = Principal(userID: seller.id, role: .seller)
+                let product = try await one.catalog.create(TestShop.draft(), for: seller.id, images: [Self.png], by: principal)
+                #expect(try await two.catalog.image(named: product.images[0].fileName).bytes == Self.png)
+
+                // An image written to the folder beside server two before images moved into the
+                // database, and one whose bytes are not what its name says.
+                let legacy = try InMemoryImageStore().inspect(Self.gif)
+                let folder = directory.appendingPathComponent("two/shop.db.images")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Data(Self.gif).write(to: folder.appendingPathComponent(legacy.fileName))
+                let forged = try InMemoryImageStore().inspect(Self.jpeg)
+                try Data(Self.png).write(to: folder.appendingPathComponent(forged.fileName))
+                await expectError(.notFound) { try await one.catalog.image(named: legacy.fileName) }
+                #expect(try await two.catalog.image(named: legacy.fileName).bytes == Self.gif)
+                #expect(try await one.catalog.image(named: legacy.fileName).bytes == Self.gif)  // now in the database
+                await expectError(.notFound) { try await two.catalog.image(named: forged.fileName) }
             }
         }
     }
@@ -131,7 +180,7 @@ struct ImageTests {
             by: .operatorConsole("tester"))
         let principal = Principal(userID: seller.id, role: .seller)
         let product = try await keycat.catalog.create(TestShop.draft(), for: seller.id, images: [Self.gif], by: principal)
-        #expect(try keycat.catalog.image(named: product.images[0].fileName).bytes == Self.gif)
+        #expect(try await keycat.catalog.image(named: product.images[0].fileName).bytes == Self.gif)
         let here = FileManager.default.currentDirectoryPath
         #expect(!FileManager.default.fileExists(atPath: here + "/:memory:.images"))
         #expect(!FileManager.default.fileExists(atPath: here + "/:memory:.pg.db"))

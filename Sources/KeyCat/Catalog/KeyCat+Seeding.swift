@@ -45,7 +45,7 @@ extension KeyCat {
                     throw KeyCatError.validation("seller", "names no seller of this file")
                 }
                 let draft = try product.draft(at: now).validated(at: now)
-                let images = try storeImages(product.images ?? [], baseDirectory: baseDirectory)
+                let images = try await storeImages(product.images ?? [], baseDirectory: baseDirectory)
                 products.append((seller, draft, images))
                 progress(index + 1, file.products.count)
             } catch {
@@ -86,14 +86,14 @@ extension KeyCat {
 
     /// Reads and stores the images a product file names. Every image is read and checked before
     /// any is stored.
-    func storeImages(_ paths: [String], baseDirectory: URL?) throws(KeyCatError) -> [ProductImage] {
+    func storeImages(_ paths: [String], baseDirectory: URL?) async throws(KeyCatError) -> [ProductImage] {
         guard paths.count <= ImageRules.maximumPerProduct else {
             throw .validation("images", "a product has at most \(ImageRules.maximumPerProduct) images")
         }
         let contents = try Self.readImages(paths, baseDirectory: baseDirectory)
         for bytes in contents { _ = try imageStore.inspect(bytes) }
         var stored: [ProductImage] = []
-        for bytes in contents { stored.append(try imageStore.store(bytes)) }
+        for bytes in contents { stored.append(try await imageStore.store(bytes)) }
         return stored
     }
 }

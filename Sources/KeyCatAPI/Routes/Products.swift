@@ -59,7 +59,7 @@ enum ProductRoutes {
             guard isImageFileName(fileName) else {
                 throw KeyCatError.validation("file_name", "file_name must be a product image's name: 64 hex digits, a dot, and jpg, png, webp or gif")
             }
-            let (image, bytes) = try context.keycat.catalog.image(named: fileName)
+            let (image, bytes) = try await context.keycat.catalog.image(named: fileName)
             // Named by the SHA-256 of its bytes: the answer never changes.
             return APIResponse(status: 200, headers: [
                 "Content-Type": image.format.mediaType, "Cache-Control": "public, max-age=31536000, immutable",

@@ -31,7 +31,7 @@ package struct FileSystemImageStore: ImageStore {
         return ProductImage(sha256: SHA256.hex(SHA256.hash(bytes)), format: format)
     }
 
-    package func store(_ bytes: [UInt8]) throws(KeyCatError) -> ProductImage {
+    package func store(_ bytes: [UInt8]) async throws(KeyCatError) -> ProductImage {
         let image = try inspect(bytes)
         let destination = directory.appendingPathComponent(image.fileName)
         let manager = FileManager.default
@@ -51,7 +51,7 @@ package struct FileSystemImageStore: ImageStore {
         return image
     }
 
-    package func load(_ image: ProductImage) throws(KeyCatError) -> [UInt8] {
+    package func load(_ image: ProductImage) async throws(KeyCatError) -> [UInt8] {
         guard image.sha256.count == 64, image.sha256.allSatisfy(\.isHexDigit) else {
             throw .validation("image", "not an image reference")
         }

@@ -16,7 +16,7 @@ package final class InMemoryImageStore: ImageStore {
         try FileSystemImageStore.reference(for: bytes)
     }
 
-    package func store(_ bytes: [UInt8]) throws(KeyCatError) -> ProductImage {
+    package func store(_ bytes: [UInt8]) async throws(KeyCatError) -> ProductImage {
         let image = try inspect(bytes)
         images.withLock { $0[image.fileName] = bytes }
         return image
@@ -27,7 +27,7 @@ package final class InMemoryImageStore: ImageStore {
         images.withLock { $0[fileName] }
     }
 
-    package func load(_ image: ProductImage) throws(KeyCatError) -> [UInt8] {
+    package func load(_ image: ProductImage) async throws(KeyCatError) -> [UInt8] {
         guard let bytes = images.withLock({ $0[image.fileName] }) else {
             throw KeyCatError.notFound("image", image.fileName)
         }

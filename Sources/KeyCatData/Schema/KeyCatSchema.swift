@@ -180,6 +180,17 @@ package enum KeyCatSchema {
             -- A seller's statistics and their upcoming settlement read their own entries by time.
             CREATE INDEX settlement_entries_by_seller ON settlement_entries (seller_id, occurred_at, id);
             """),
+        Step(version: 19, name: "images in the store", sql: """
+            -- Product images by the SHA-256 of their bytes. On Postgres they live here, so an
+            -- image any server took is served by every server and travels in pg_dump; on SQLite
+            -- they stay files beside the database (its backups copy them) and this stays empty.
+            CREATE TABLE image_blobs (
+                sha256    TEXT NOT NULL PRIMARY KEY CHECK (length(sha256) = 64),
+                format    TEXT NOT NULL CHECK (format IN ('jpg', 'png', 'webp', 'gif')),
+                bytes     BLOB NOT NULL,
+                stored_at INTEGER NOT NULL
+            ) STRICT;
+            """),
     ]
 
     /// The migrator over ``migrations``.

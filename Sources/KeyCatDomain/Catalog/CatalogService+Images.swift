@@ -7,14 +7,14 @@ extension CatalogService {
     /// - Throws: `notFound` for a well-formed name no stored image has, and for anything else
     ///   (a name that is not 64 hex digits and a known extension never reaches the store, so
     ///   `../` and the like cannot name a file).
-    public func image(named fileName: String) throws(KeyCatError) -> (image: ProductImage, bytes: [UInt8]) {
+    public func image(named fileName: String) async throws(KeyCatError) -> (image: ProductImage, bytes: [UInt8]) {
         let parts = fileName.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].utf8.count == 64,
               parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
               let format = ImageFormat(rawValue: String(parts[1]))
         else { throw KeyCatError.notFound("image", fileName) }
         let image = ProductImage(sha256: String(parts[0]), format: format)
-        return (image, try images.load(image))
+        return (image, try await images.load(image))
     }
 
     /// Adds an image (JPEG, PNG, WebP or GIF, at most 2 MB) at the end of a listing's images.
@@ -39,7 +39,7 @@ extension CatalogService {
         guard current.images.count < ImageRules.maximumPerProduct else {
             throw .validation("images", "a product has at most \(ImageRules.maximumPerProduct) images")
         }
-        let image = try images.store(bytes)
+        let image = try await images.store(bytes)
         let now = clock.now()
         return try await products.setImages(current.images + [image], of: id, expectedVersion: expected, at: now,
                                             audit: auditEntry(principal, "product.image.add", id, image.fileName, now))

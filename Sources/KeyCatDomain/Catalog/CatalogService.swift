@@ -56,7 +56,7 @@ public struct CatalogService: Sendable {
             throw KeyCatError.notFound("seller", sellerID)
         }
         var stored: [ProductImage] = []
-        for bytes in imageData { stored.append(try images.store(bytes)) }
+        for bytes in imageData { stored.append(try await images.store(bytes)) }
         return try await products.insert(
             draft, sellerID: sellerID, images: stored, at: now,
             audit: auditEntry(principal, "product.create", nil, draft.title, now))

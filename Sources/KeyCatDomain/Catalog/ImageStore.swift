@@ -1,5 +1,6 @@
 /// Where product images are kept (architecture §2: up to 5 per product). Images are addressed by
-/// the SHA-256 of their bytes, so identical bytes are stored once.
+/// the SHA-256 of their bytes, so identical bytes are stored once. Storing and loading may wait on
+/// a database (on Postgres the images live in it, so every server serves them): both suspend.
 public protocol ImageStore: Sendable {
     /// Checks `bytes` (format recognised by content, size limit) without storing anything.
     ///
@@ -7,10 +8,10 @@ public protocol ImageStore: Sendable {
     func inspect(_ bytes: [UInt8]) throws(KeyCatError) -> ProductImage
 
     /// Stores `bytes` and returns their reference; storing the same bytes again is a no-op.
-    func store(_ bytes: [UInt8]) throws(KeyCatError) -> ProductImage
+    func store(_ bytes: [UInt8]) async throws(KeyCatError) -> ProductImage
 
     /// The bytes of a stored image.
-    func load(_ image: ProductImage) throws(KeyCatError) -> [UInt8]
+    func load(_ image: ProductImage) async throws(KeyCatError) -> [UInt8]
 }
 
 /// The rules every image store applies.

@@ -1,0 +1,66 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Product images in the `image_blobs` table, addressed by the SHA-256 of their bytes: KeyCat's
+/// store on Postgres, where several servers share one database and none of them can rely on a
+/// folder the others write. An image any server took is served by every server, and `pg_dump`
+/// carries the images with the rows that name them.
+///
+/// Storing the same bytes again changes nothing (`ON CONFLICT DO NOTHING`: two servers storing
+/// one image at once both succeed). Images are never deleted, like the folder's files.
+///
+/// **Images written before the table** (a Postgres shop that kept them in the folder beside,
+/// `legacyFolder`) are read from the folder the first time they are asked for and copied into
+/// the table then, so they move over as they are served, with nothing to run.
+package struct SQLImageStore<Database: SQLDatabase>: ImageStore {
+    private let database: Database
+    private let legacyFolder: FileSystemImageStore?
+    private let clock: any WallClock
+
+    package init(database: Database, legacyFolder: FileSystemImageStore?, clock: any WallClock) {
+        self.database = database
+        self.legacyFolder = legacyFolder
+        self.clock = clock
+    }
+
+    package func inspect(_ bytes: [UInt8]) throws(KeyCatError) -> ProductImage {
+        try FileSystemImageStore.reference(for: bytes)
+    }
+
+    package func store(_ bytes: [UInt8]) async throws(KeyCatError) -> ProductImage {
+        let image = try inspect(bytes)
+        try await insert(image, bytes)
+        return image
+    }
+
+    package func load(_ image: ProductImage) async throws(KeyCatError) -> [UInt8] {
+        guard image.sha256.utf8.count == 64, image.sha256.allSatisfy(\.isHexDigit) else {
+            throw .validation("image", "not an image reference")
+        }
+        let stored = try await storage {
+            try await database.readStatement { connection in
+                try connection.queryOne("SELECT bytes FROM image_blobs WHERE sha256 = ? AND format = ?",
+                                        [.text(image.sha256), .text(image.format.rawValue)]) { $0.bytes(0) }
+            }
+        }
+        if let stored { return stored }
+        guard let legacyFolder, let bytes = try? await legacyFolder.load(image),
+              (try? inspect(bytes)) == image
+        else { throw KeyCatError.notFound("image", image.fileName) }
+        try await insert(image, bytes)
+        return bytes
+    }
+
+    private func insert(_ image: ProductImage, _ bytes: [UInt8]) async throws(KeyCatError) {
+        let now = clock.now()
+        try await storage {
+            try await database.write { connection in
+                _ = try connection.run("""
+                    INSERT INTO image_blobs (sha256, format, bytes, stored_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (sha256) DO NOTHING
+                    """, [.text(image.sha256), .text(image.format.rawValue), .blob(bytes), StoredTime.value(now)])
+            }
+        }
+    }
+}
