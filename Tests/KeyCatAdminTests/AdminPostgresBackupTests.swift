@@ -42,6 +42,31 @@ struct AdminPostgresBackupTests {
             let listing = try Self.run("/usr/bin/pg_restore", ["--list", dump])
             #expect(listing.contains("TABLE") && listing.contains("orders"), "\(listing)")
 
+            // A manifest like a SQLite backup's: the counts of the dumped snapshot, every file's checksum.
+            let manifestPath = folder.appendingPathComponent("manifest.json").path
+            let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
+            #expect(manifest["store"] as? String == "postgres")
+            #expect((manifest["postgres_version"] as? String)?.isEmpty == false)
+            let listed = try #require(try JSONSerialization.jsonObject(with: Data(admin(["users", "list", "--json"], [:]).standardOutput.utf8))
+                as? [String: Any])
+            #expect((manifest["counts"] as? [String: Int])?["users"] == (listed["items"] as? [Any])?.count)
+            let files = try #require(manifest["files"] as? [[String: Any]])
+            let dumpEntry = try #require(files.first { $0["path"] as? String == "keycat.pgdump" })
+            let digest = try Self.run("/usr/bin/sha256sum", [dump]).split(separator: " ").first.map(String.init)
+            #expect(dumpEntry["sha256"] as? String == digest)
+            #expect(try FileManager.default.attributesOfItem(atPath: manifestPath)[.posixPermissions] as? Int == 0o600)
+
+            // A damaged dump is refused before anything changes; a SQLite file is no target for it.
+            let damaged = directory.appendingPathComponent("damaged")
+            try FileManager.default.copyItem(at: folder, to: damaged)
+            var bytes = try Data(contentsOf: damaged.appendingPathComponent("keycat.pgdump"))
+            bytes[bytes.count / 2] ^= 0xFF
+            try bytes.write(to: damaged.appendingPathComponent("keycat.pgdump"))
+            let refusedDamaged = try admin(["db", "restore", "damaged", "--force"], [:])
+            #expect(refusedDamaged.status == 3 && refusedDamaged.standardError.contains("damaged"), "\(refusedDamaged.standardError)")
+            let toSQLite = try AdminProcess.run(["db", "restore", "shop-backup", "--db", "elsewhere.db"], currentDirectory: directory)
+            #expect(toSQLite.status == 1 && toSQLite.standardError.contains("Postgres backup"), "\(toSQLite.standardError)")
+
             // Never over an existing backup.
             #expect(try admin(["db", "backup", "shop-backup"], [:]).status == 3)
             let only = try admin(["db", "backup", "rows.pgdump", "--database-only"], [:])
@@ -63,15 +88,28 @@ struct AdminPostgresBackupTests {
         }
     }
 
-    @Test("a failing pg_dump leaves no half backup and exits 3 with its message")
+    @Test("a failing pg_dump, or a refused connection, leaves no half backup and exits 3 with the message")
     func failedDump() async throws {
-        try await withShop { url, directory, _ in
+        try await withShop { url, directory, admin in
             let wrong = url.replacingOccurrences(of: ":keycat_test@", with: ":not-the-password@")
             try #require(wrong != url, "the test URL carries no password to spoil")
-            let outcome = try AdminProcess.run(["db", "backup", "spoiled", "--db", wrong], currentDirectory: directory)
-            #expect(outcome.status == 3)
-            #expect(outcome.standardError.contains("pg_dump failed"), "\(outcome.standardError)")
-            #expect(!outcome.standardError.contains("not-the-password"))
+            let refused = try AdminProcess.run(["db", "backup", "spoiled", "--db", wrong], currentDirectory: directory)
+            #expect(refused.status == 3)
+            #expect(refused.standardError.contains("password authentication failed"), "\(refused.standardError)")
+            #expect(!refused.standardError.contains("not-the-password"))
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("spoiled").path))
+
+            // pg_dump itself failing (a stand-in that exits 1) after the snapshot was taken.
+            let bin = directory.appendingPathComponent("bin")
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            let fake = bin.appendingPathComponent("pg_dump").path
+            try "#!/bin/sh\necho 'pg_dump: error: the disk is full' >&2\nexit 1\n".write(toFile: fake, atomically: true, encoding: .utf8)
+            _ = chmod(fake, 0o755)
+            let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            let failed = try admin(["db", "backup", "spoiled"], ["PATH": path])
+            #expect(failed.status == 3)
+            #expect(failed.standardError.contains("pg_dump failed") && failed.standardError.contains("the disk is full"),
+                    "\(failed.standardError)")
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("spoiled").path))
         }
     }

@@ -4,9 +4,11 @@ import Foundation
 /// KeyCat, how many rows it holds, and the SHA-256 of every file, so a restore can prove the
 /// copy intact before it puts anything in place.
 ///
-/// A backup directory holds `keycat.db` (the database), `keycat.pg.db` (the PG simulator's
-/// file, when there was one), `images/` (the product images the database references) and this
-/// manifest. The directory is 0700 and every file 0600.
+/// A backup directory holds `keycat.db` (the database) — or, for a Postgres shop, `keycat.pgdump`
+/// (`pg_dump`'s custom format, its images inside) — `keycat.pg.db` (the PG simulator's file,
+/// when there was one), `images/` (the product images the database references; on Postgres, the
+/// folder of images from before they moved into the database) and this manifest. The directory
+/// is 0700 and every file 0600.
 public struct BackupManifest: Codable, Sendable, Equatable {
     /// One copied file, by its path inside the backup directory.
     public struct File: Codable, Sendable, Hashable {
@@ -22,6 +24,8 @@ public struct BackupManifest: Codable, Sendable, Equatable {
     public static let fileName = "manifest.json"
     /// The database's name in the backup directory.
     public static let databaseFile = "keycat.db"
+    /// A Postgres shop's rows in the backup directory: `pg_dump --format=custom`.
+    public static let postgresDumpFile = "keycat.pgdump"
     /// The PG simulator file's name in the backup directory.
     public static let simulatorFile = "keycat.pg.db"
     /// The images folder's name in the backup directory.
@@ -37,8 +41,12 @@ public struct BackupManifest: Codable, Sendable, Equatable {
     public var keycatVersion: String
     /// The database's schema version (a restore by an older KeyCat refuses a newer one).
     public var schemaVersion: Int
-    /// The SQLite library that took it.
-    public var sqliteVersion: String
+    /// The SQLite library that took it; nil for a Postgres backup.
+    public var sqliteVersion: String?
+    /// `postgres` for a Postgres shop's backup; nil (absent) for SQLite's.
+    public var store: String?
+    /// The Postgres server the rows were dumped from (`server_version`).
+    public var postgresVersion: String?
     /// The database file that was backed up.
     public var source: String
     /// Rows per table in the database copy (users, products, orders, payments, refunds…).
@@ -52,6 +60,12 @@ public struct BackupManifest: Codable, Sendable, Equatable {
     public var missingImages: [String]
     /// Every file copied, with its size and checksum.
     public var files: [File]
+
+    /// Whether the backup is a Postgres shop's (`keycat.pgdump`) rather than a SQLite file's.
+    public var isPostgres: Bool { store == "postgres" }
+
+    /// The file holding the rows: ``postgresDumpFile`` or ``databaseFile``.
+    public var rowsFile: String { isPostgres ? Self.postgresDumpFile : Self.databaseFile }
 
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()

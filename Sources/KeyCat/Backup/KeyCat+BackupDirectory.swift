@@ -81,7 +81,8 @@ extension KeyCat {
         files += images
         let manifest = BackupManifest(
             format: BackupManifest.currentFormat, createdAt: createdAt, keycatVersion: Self.version, schemaVersion: schema,
-            sqliteVersion: LibraryVersions.sqlite, source: configuration.databasePath, counts: inventory.counts,
+            sqliteVersion: LibraryVersions.sqlite, store: nil, postgresVersion: nil, source: configuration.databasePath,
+            counts: inventory.counts,
             simulatorPayments: simulatorPayments, images: images.count, missingImages: missing, files: files)
         do {
             try OwnerOnlyFile.write(Array(try BackupManifest.encoder.encode(manifest)), to: directory + "/" + BackupManifest.fileName)
@@ -132,6 +133,35 @@ extension KeyCat {
     }
 
     /// The manifest entry of `name` in `directory`: its size and checksum, read back from disk.
+    /// Writes the manifest of a Postgres shop's backup directory that `keycat-admin db backup`
+    /// filled: `keycat.pgdump`, the simulator's copy when there is one, and the files under
+    /// `images/`, each with its size and SHA-256, beside the counts read in `pg_dump`'s own
+    /// snapshot. ``verifyBackup(at:)`` then checks it as it checks a SQLite backup's.
+    ///
+    /// - Throws: `storage` when a file cannot be read or the manifest cannot be written.
+    public static func writePostgresManifest(
+        in directory: String, createdAt: Date, schemaVersion: Int, serverVersion: String, source: String,
+        counts: [String: Int], simulatorPayments: Int?
+    ) throws(KeyCatError) -> BackupManifest {
+        var files = [try describe(BackupManifest.postgresDumpFile, in: directory)]
+        if simulatorPayments != nil { files.append(try describe(BackupManifest.simulatorFile, in: directory)) }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + BackupManifest.imagesFolder)) ?? []
+        for name in names.sorted() where isImageFileName(name) {
+            files.append(try describe(BackupManifest.imagesFolder + "/" + name, in: directory))
+        }
+        let manifest = BackupManifest(
+            format: BackupManifest.currentFormat, createdAt: createdAt, keycatVersion: version, schemaVersion: schemaVersion,
+            sqliteVersion: nil, store: "postgres", postgresVersion: serverVersion, source: source, counts: counts,
+            simulatorPayments: simulatorPayments, images: files.count - 1 - (simulatorPayments == nil ? 0 : 1),
+            missingImages: [], files: files)
+        do {
+            try OwnerOnlyFile.write(Array(try BackupManifest.encoder.encode(manifest)), to: directory + "/" + BackupManifest.fileName)
+        } catch {
+            throw KeyCatError(.storage, "the manifest could not be written: \(error)", context: ["path": directory])
+        }
+        return manifest
+    }
+
     static func describe(_ name: String, in directory: String) throws(KeyCatError) -> BackupManifest.File {
         let path = directory + "/" + name
         do {

@@ -26,11 +26,11 @@ extension KeyCat {
             throw KeyCatError(.storage, "\(directory) was written by a newer KeyCat (\(manifest.keycatVersion), schema "
                               + "\(manifest.schemaVersion)); restore it with that version or later", context: ["path": directory])
         }
-        guard manifest.files.contains(where: { $0.path == BackupManifest.databaseFile }) else {
-            throw KeyCatError(.storage, "\(manifestPath) lists no \(BackupManifest.databaseFile)", context: ["path": manifestPath])
+        guard manifest.files.contains(where: { $0.path == manifest.rowsFile }) else {
+            throw KeyCatError(.storage, "\(manifestPath) lists no \(manifest.rowsFile)", context: ["path": manifestPath])
         }
         for file in manifest.files {
-            let allowed = file.path == BackupManifest.databaseFile || file.path == BackupManifest.simulatorFile
+            let allowed = file.path == manifest.rowsFile || file.path == BackupManifest.simulatorFile
                 || (file.path.hasPrefix(BackupManifest.imagesFolder + "/")
                     && isImageFileName(String(file.path.dropFirst(BackupManifest.imagesFolder.count + 1))))
             guard allowed else {
@@ -72,6 +72,9 @@ extension KeyCat {
     public static func restoreBackup(from backup: String, toDatabaseAt databasePath: String,
                                      force: Bool = false) async throws(KeyCatError) -> BackupManifest {
         let manifest = try verifyBackup(at: backup)
+        guard !manifest.isPostgres else {
+            throw KeyCatError.validation("backup", "\(backup) is a Postgres backup; restore it to a Postgres database with --db postgres://…")
+        }
         let target = RestoreTarget(databasePath: databasePath)
         let existing = target.existingParts
         if !existing.isEmpty, !force {

@@ -20,13 +20,13 @@ package struct BackupInventory: Sendable, Equatable {
     package static let countedTables = ["users", "products", "orders", "payments", "refunds", "reviews"]
 
     /// Reads the inventory on `connection`, which the caller holds in one read transaction.
-    package static func read(on connection: SQLiteConnection) throws -> BackupInventory {
+    package static func read(on connection: some SQLConnection) throws -> BackupInventory {
         var counts: [String: Int] = [:]
         for table in countedTables {
-            counts[table] = try connection.queryOne("SELECT count(*) FROM \(table)") { $0.int(0) } ?? 0
+            counts[table] = try connection.queryOne("SELECT count(*) FROM \(table)", []) { $0.int(0) } ?? 0
         }
         var files = Set<String>()
-        let lists = try connection.query("SELECT images FROM products WHERE images <> ''") { $0.string(0) }
+        let lists = try connection.query("SELECT images FROM products WHERE images <> ''", []) { $0.string(0) }
         for list in lists { files.formUnion(list.split(separator: ",").map(String.init)) }
         return BackupInventory(counts: counts, imageFiles: files)
     }

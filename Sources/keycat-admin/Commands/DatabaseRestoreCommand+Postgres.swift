@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatData
 import KeyCatInfrastructure
 import KeyCatPGSimulator
 
@@ -7,7 +8,9 @@ extension DatabaseRestoreCommand {
     /// `db restore` on Postgres: puts a backup directory written by `db backup` on Postgres back
     /// with `pg_restore --single-transaction --exit-on-error --no-owner` (with `--force`, also
     /// `--clean --if-exists`), so the rows are restored whole or not at all, then its PG
-    /// simulator file and images beside. Without `--force` it refuses (exit 3, nothing changed)
+    /// simulator file and images beside. A backup with a `manifest.json` is verified first (every
+    /// file's size and SHA-256, and a schema this build knows), and its row counts are compared
+    /// with the restored rows after; a backup from before manifests is restored as it is. Without `--force` it refuses (exit 3, nothing changed)
     /// when the simulator file or the images folder exists beside, and `pg_restore` itself fails
     /// on tables that exist, rolling back. Without `pg_restore` on `PATH`, it says what to run.
     func runPostgres(_ context: CommandContext) async throws {
@@ -17,6 +20,14 @@ extension DatabaseRestoreCommand {
             throw KeyCatError.validation("backup", sqlite
                 ? "\(backup) is a SQLite backup; restore it to a SQLite file with --db PATH"
                 : "\(backup) holds no \(DatabaseBackupCommand.postgresDumpFile): not a backup made by db backup on Postgres")
+        }
+        var manifest: BackupManifest?
+        if FileManager.default.fileExists(atPath: backup + "/" + BackupManifest.fileName) {
+            let verified = try KeyCat.verifyBackup(at: backup)
+            guard verified.isPostgres else {
+                throw KeyCatError.validation("backup", "\(backup) is a SQLite backup; restore it to a SQLite file with --db PATH")
+            }
+            manifest = verified
         }
         let files = context.configuration().databasePath
         let simulator = PGSimulator.storagePath(besideDatabase: files)
@@ -58,6 +69,16 @@ extension DatabaseRestoreCommand {
             throw KeyCatError(.storage, "the rows are restored, but the PG simulator file or the images could not be put beside them: "
                 + "\(error); copy \(backupSimulator) and \(backupImages)/ by hand", context: ["path": files])
         }
+        if let manifest {
+            let restored = try PostgresConnection(url: context.databasePath)
+            defer { restored.close() }
+            let counts = try BackupInventory.read(on: restored).counts
+            guard counts == manifest.counts else {
+                throw KeyCatError(.storage, "the restored rows do not match the backup's manifest: it counts \(manifest.counts), "
+                    + "the database now holds \(counts); restore again with --force, or from another backup",
+                    context: ["path": context.databaseName, "reason": "counts"])
+            }
+        }
         var configuration = context.configuration()
         configuration.migrates = false
         let keycat = try await KeyCat.open(configuration)
@@ -70,6 +91,7 @@ extension DatabaseRestoreCommand {
             json: .object([
                 ("path", .string(context.databaseName)), ("backup", .string(backup)), ("store", .string("postgres")),
                 ("schema", connection.schema.map { .string($0) } ?? .null), ("replaced", .bool(force)),
+                ("verified", .bool(manifest != nil)),
             ]),
             human: "Restored \(backup) to \(context.databaseName) with pg_restore"
                 + (connection.schema.map { " (schema \($0))" } ?? "") + ", with the PG simulator file and images beside."
