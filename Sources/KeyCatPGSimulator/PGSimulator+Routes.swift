@@ -107,10 +107,10 @@ extension PGSimulator {
     private func findPayment(_ request: TransportRequest, segments: [String]) throws -> TransportResponse {
         var query = try paymentQuery(request, merchantUID: segments[2], status: segments.count > 3 ? segments[3] : nil)
         query.limit = 1
-        guard let payment = try store.payments(query).page.first else {
+        guard let found = try store.payments(query).page.first else {
             throw PGFailure(status: 404, .unknownPayment)
         }
-        return PGWire.success(PGWire.json(payment, cancellations: try store.cancellations(impUID: payment.impUID)))
+        return PGWire.success(PGWire.json(found.payment, cancellations: found.cancellations))
     }
 
     /// `GET /payments/findAll/{merchant_uid}[/{payment_status}]?page=&sorting=`: every attempt of
@@ -229,7 +229,7 @@ extension PGSimulator {
     /// are page numbers, 0 when there is none.
     func pageAnswer(_ query: PGPaymentQuery, page: Int) throws -> (total: Int, json: [String: Any]) {
         let (total, payments) = try store.payments(query)
-        let list = try payments.map { PGWire.json($0, cancellations: try store.cancellations(impUID: $0.impUID)) }
+        let list = payments.map { PGWire.json($0.payment, cancellations: $0.cancellations) }
         return (total, [
             "total": total, "previous": page > 1 ? page - 1 : 0, "next": page * query.limit < total ? page + 1 : 0,
             "list": list,

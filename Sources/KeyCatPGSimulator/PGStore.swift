@@ -204,10 +204,13 @@ final class PGStore: Sendable {
             failedAt: row.optionalDouble(10).map(Date.init(timeIntervalSince1970:)))
     }
 
-    /// One page of the payments `query` selects, in its order, and how many it selects in all.
-    /// A listing by time is served by `pg_payments_by_status_time` or `pg_payments_by_time`, one
-    /// by merchant UID by `pg_payments_by_merchant`.
-    func payments(_ query: PGPaymentQuery) throws -> (total: Int, page: [PGPaymentRecord]) {
+    /// One page of the payments `query` selects, in its order, each with its cancellations, and
+    /// how many it selects in all, all read in one snapshot (a cancel landing meanwhile cannot
+    /// make a payment's `cancel_amount` disagree with its history). A listing by time is served
+    /// by `pg_payments_by_status_time` or `pg_payments_by_time`, one by merchant UID by
+    /// `pg_payments_by_merchant`.
+    func payments(_ query: PGPaymentQuery) throws
+        -> (total: Int, page: [(payment: PGPaymentRecord, cancellations: [PGCancellation])]) {
         var conditions: [String] = []
         var arguments: [SQLiteValue] = []
         if let merchantUID = query.merchantUID {
@@ -234,7 +237,7 @@ final class PGStore: Sendable {
             let page = try connection.query(
                 "SELECT \(Self.columns) FROM pg_payments \(condition) ORDER BY \(key) \(direction), seq \(direction) LIMIT ? OFFSET ?",
                 arguments + [.int(query.limit), .int(query.offset)], Self.decode)
-            return (total, page)
+            return (total, try page.map { ($0, try Self.cancellations(impUID: $0.impUID, on: connection)) })
         }
     }
 }
