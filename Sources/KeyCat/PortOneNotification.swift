@@ -5,11 +5,11 @@ import Synchronization
 
 /// A PortOne v1 webhook notification: `{imp_uid, merchant_uid, status}` as JSON, or the same
 /// fields as a form (v1 sends either, by the account's setting). Unsigned, so only ever a hint.
+///
+/// Only the merchant UID is kept: the order's payment is re-read from the PG, so the
+/// notification's `imp_uid` must be there (v1 always sends it) and its `status` is ignored.
 struct PortOneNotification: Sendable, Hashable {
-    let impUID: String
     let merchantUID: String
-    /// What the notification claims; never acted on.
-    let status: String?
 
     /// Nil unless the body names both `imp_uid` and `merchant_uid` (each at most 100 characters).
     init?(body: Data, contentType: String?) {
@@ -23,9 +23,7 @@ struct PortOneNotification: Sendable, Hashable {
         guard let impUID = fields["imp_uid"], let merchantUID = fields["merchant_uid"],
               (1...100).contains(impUID.count), (1...100).contains(merchantUID.count)
         else { return nil }
-        self.impUID = impUID
         self.merchantUID = merchantUID
-        status = fields["status"]
     }
 }
 
