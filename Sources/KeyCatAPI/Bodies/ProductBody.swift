@@ -1,5 +1,5 @@
 import Foundation
-import KeyCatDomain
+import KeyCat
 
 /// The JSON of a listing as a client sees it: snake_case keys, money in won, times in ISO 8601.
 public struct ProductBody: Encodable, Sendable, Hashable {

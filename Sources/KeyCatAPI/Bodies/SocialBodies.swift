@@ -1,5 +1,5 @@
 import Foundation
-import KeyCatDomain
+import KeyCat
 
 /// The JSON of a review.
 public struct ReviewBody: Encodable, Sendable, Hashable {

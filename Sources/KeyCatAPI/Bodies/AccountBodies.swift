@@ -1,5 +1,5 @@
 import Foundation
-import KeyCatDomain
+import KeyCat
 
 /// The JSON of an account as its owner (or an operator) sees it.
 public struct UserBody: Encodable, Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Foundation
-import KeyCatDomain
+import KeyCat
 
 /// The JSON a server answers with for an order: snake_case keys as the KeyCat app expects, money
 /// in won, times in ISO 8601 (encode with `JSONEncoder.keycat`).

@@ -1,5 +1,5 @@
 import Foundation
-import KeyCatDomain
+import KeyCat
 
 /// The JSON of one page of a keyset-paginated list: `{"items": [...], "next_cursor": "…" | null}`.
 /// `next_cursor` is always present, `null` on the last page; a client passes it back as `next`.

@@ -1,5 +1,5 @@
 import Foundation
-import KeyCatDomain
+import KeyCat
 
 /// The JSON of a delivery address (an address-book entry, or an order's copy).
 public struct AddressBody: Encodable, Sendable, Hashable {
