@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import KeyCatAPI
 import KeyCatInfrastructure
 import Synchronization
 import Testing
@@ -26,21 +27,9 @@ enum HTTPTestServer {
 
     static func client() throws -> HTTPClient { try HTTPTestServerInstance.sqlite.client() }
 
-    /// The secret the server's PG simulator signs its webhooks with: random per installation,
-    /// kept in the server database's `settings` table, read here as an operator with the file
-    /// would (`KEYCAT_TEST_SERVER_DB`).
+    /// The secret the SQLite server's PG simulator signs its webhooks with.
     static func simulatorWebhookSecret() async throws -> String {
-        let path = try #require(environment["KEYCAT_TEST_SERVER_DB"], "KEYCAT_TEST_SERVER_DB")
-        var configuration = SQLiteConfiguration()
-        configuration.readOnly = true
-        configuration.createIfMissing = false
-        configuration.readerCount = 1
-        let database = try SQLiteDatabase(path: path, configuration: configuration)
-        defer { database.close() }
-        let key = try await database.read { connection in
-            try connection.queryOne("SELECT value FROM settings WHERE key = 'secret.pg_simulator_webhook_key'", []) { $0.bytes(0) }
-        }
-        return "whsec_" + Data(try #require(key, "the server made its simulator's key")).base64EncodedString()
+        try await HTTPTestServerInstance.sqlite.simulatorWebhookSecret()
     }
 }
 
@@ -68,6 +57,31 @@ struct HTTPTestServerInstance: Sendable, CustomStringConvertible {
     /// The account `keycat-admin users create` made for `role` (`OPERATOR` or `SELLER`).
     func account(_ role: String) throws -> (email: String, password: String) {
         (try #require(value("\(role)_EMAIL"), "\(prefix)\(role)_EMAIL"), try #require(value("\(role)_PASSWORD"), "\(prefix)\(role)_PASSWORD"))
+    }
+
+    /// The secret the server's PG simulator signs its webhooks with: random per installation,
+    /// kept in the `settings` table of the server's store (`SERVER_DB`: a SQLite file or a
+    /// Postgres URL), read here as an operator with access to the store would.
+    func simulatorWebhookSecret() async throws -> String {
+        let location = try #require(value("SERVER_DB"), "\(prefix)SERVER_DB")
+        let query = "SELECT value FROM settings WHERE key = 'secret.pg_simulator_webhook_key'"
+        let key: [UInt8]?
+        if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
+            var configuration = PostgresConfiguration(url: location)
+            configuration.maximumConnections = 1
+            let database = try PostgresDatabase(configuration: configuration)
+            defer { database.close() }
+            key = try await database.read { connection in try connection.queryOne(query, []) { $0.bytes(0) } }
+        } else {
+            var configuration = SQLiteConfiguration()
+            configuration.readOnly = true
+            configuration.createIfMissing = false
+            configuration.readerCount = 1
+            let database = try SQLiteDatabase(path: location, configuration: configuration)
+            defer { database.close() }
+            key = try await database.read { connection in try connection.queryOne(query, []) { $0.bytes(0) } }
+        }
+        return "whsec_" + Data(try #require(key, "the server made its simulator's key")).base64EncodedString()
     }
 
     /// Runs the real `keycat-admin` on the server's database, as its operator would.
@@ -107,36 +121,58 @@ struct HTTPAnswer: CustomStringConvertible, Sendable {
     var description: String { "\(status) \(text.prefix(600))" }
 }
 
-/// A client of the server over real HTTP (URLSession on loopback).
+/// A client of the API, over real HTTP (URLSession on loopback) to an example server, or in
+/// process through ``KeyCatAPI/respond(to:)``: the same requests and the same answers either
+/// way, so one test body runs over both.
 struct HTTPClient: Sendable {
-    let base: URL
-    let session: URLSession
+    private enum Transport: Sendable {
+        case network(base: URL, session: URLSession)
+        case inProcess(KeyCatAPI)
+    }
+
+    private let transport: Transport
 
     init(base: URL) {
-        self.base = base
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 64
         configuration.timeoutIntervalForRequest = 60
-        session = URLSession(configuration: configuration)
+        transport = .network(base: base, session: URLSession(configuration: configuration))
+    }
+
+    /// A client whose requests `api` answers in this process, from a fixed client address.
+    init(api: KeyCatAPI) {
+        transport = .inProcess(api)
     }
 
     /// Sends one request; `json` is encoded as the body with `Content-Type: application/json`.
     func send(_ method: String, _ target: String, json: Any? = nil, body: Data? = nil, token: String? = nil,
               headers: [String: String] = [:]) async throws -> HTTPAnswer {
-        var request = URLRequest(url: try #require(URL(string: base.absoluteString + target)))
-        request.httpMethod = method
+        var fields = headers
+        var payload = body
         if let json {
-            request.httpBody = try JSONSerialization.data(withJSONObject: json)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            payload = try JSONSerialization.data(withJSONObject: json)
+            fields["Content-Type"] = "application/json"
         }
-        if let body { request.httpBody = body }
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await session.data(for: request)
-        let http = try #require(response as? HTTPURLResponse)
-        var fields: [String: String] = [:]
-        for case let (name as String, value as String) in http.allHeaderFields { fields[name.lowercased()] = value }
-        return HTTPAnswer(status: http.statusCode, headers: fields, body: data)
+        if let token { fields["Authorization"] = "Bearer \(token)" }
+        switch transport {
+        case let .network(base, session):
+            var request = URLRequest(url: try #require(URL(string: base.absoluteString + target)))
+            request.httpMethod = method
+            request.httpBody = payload
+            for (name, value) in fields { request.setValue(value, forHTTPHeaderField: name) }
+            let (data, response) = try await session.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            var answered: [String: String] = [:]
+            for case let (name as String, value as String) in http.allHeaderFields { answered[name.lowercased()] = value }
+            return HTTPAnswer(status: http.statusCode, headers: answered, body: data)
+        case let .inProcess(api):
+            let response = await api.respond(to: APIRequest(
+                method: APIMethod(method), target: target, headers: HTTPHeaders(fields.map { ($0.key, $0.value) }),
+                body: Array(payload ?? Data()), clientAddress: "203.0.113.7"))
+            var answered: [String: String] = [:]
+            for field in response.headers { answered[field.name.lowercased()] = field.value }
+            return HTTPAnswer(status: response.status, headers: answered, body: Data(response.body))
+        }
     }
 
     /// Logs in; the session keeps the token pair and refreshes it when the access token expired, as an app does.
