@@ -76,6 +76,17 @@ struct APITestServer {
         }
     }
 
+    /// Returns once the catalog cache can keep answers: at once on SQLite; on Postgres once the
+    /// listener the first catalog read started is listening (at most 30 seconds, a bound for a
+    /// hung test).
+    func catalogCacheReady() async throws {
+        let deadline = Date().addingTimeInterval(30)
+        while try await keycat.catalogVersion() == nil {
+            try #require(Date() < deadline, "the catalog version is still nil after 30 seconds")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     /// A user made by the operators' console with `role`, logged in through the API.
     func signedIn(_ role: Role, _ name: String) async throws -> (id: Int64, token: String) {
         let user = try await keycat.accounts.createUser(

@@ -3,7 +3,7 @@ internal import KeyCatInfrastructure
 import Synchronization
 
 /// The catalog's read answers (`GET /products`, `GET /products/{id}`) kept in memory, each filed
-/// under the store's data version read *before* the rows were (``KeyCat/dataVersion()``), so an
+/// under the catalog version read *before* the rows were (``KeyCat/catalogVersion()``), so an
 /// answer is served again only while nothing has committed since: a write returns after its
 /// commit, and the next read sees a new version and reads the rows anew. An answer built from a
 /// running discount also expires when the first such discount ends, since the selling price

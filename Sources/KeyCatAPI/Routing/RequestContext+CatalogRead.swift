@@ -21,7 +21,7 @@ extension RequestContext {
     {
         let now = self.now
         // Read before the rows: an answer filed under it can only be newer than it.
-        let version = try await keycat.dataVersion()
+        let version = try await keycat.catalogVersion()
         let key = cacheKey
         var response: APIResponse
         if let version, let kept = cache.answer(for: key, version: version, now: now) {

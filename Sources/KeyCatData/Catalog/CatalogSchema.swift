@@ -55,4 +55,24 @@ enum CatalogSchema {
         CREATE INDEX products_by_seller        ON products (seller_id);
         CREATE INDEX products_discount_ends    ON products (discount_ends_at) WHERE discount_ends_at IS NOT NULL;
         """
+
+    /// The channel on which Postgres announces that the catalog changed.
+    static let changeChannel = "keycat_catalog"
+
+    /// On Postgres, every statement that writes `products` (insert, update, delete, `COPY`,
+    /// truncate) — the one table the catalog's read answers are built from — announces it when
+    /// its transaction commits: `pg_notify` on ``changeChannel`` with the schema as payload, so
+    /// schemas sharing a database do not wake each other, and a transaction's many statements
+    /// send one notification (Postgres folds equal ones). Servers keep their catalog answers
+    /// under the count of these (``PostgresNotificationCounter``).
+    static let changeNotificationsPostgres = """
+        CREATE FUNCTION keycat_catalog_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_notify('\(changeChannel)', current_schema());
+            RETURN NULL;
+        END
+        $$;
+        CREATE TRIGGER products_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON products
+            FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();
+        """
 }

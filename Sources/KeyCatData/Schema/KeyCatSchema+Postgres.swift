@@ -6,8 +6,12 @@ extension KeyCatSchema {
     /// (``postgresSQL(_:)``): one schema, written once, so a migration added for SQLite is a
     /// migration on Postgres with the same number, tables, columns and partial indexes.
     package static let postgresMigrations: [PostgresMigration] = steps.map {
-        PostgresMigration(version: $0.version, name: $0.name, sql: postgresSQL($0.sql))
+        PostgresMigration(version: $0.version, name: $0.name, sql: $0.postgres ?? postgresSQL($0.sql))
     }
+
+    /// The channel Postgres announces catalog changes on (migration 20), for
+    /// ``PostgresDatabase/changeVersion(channel:)``.
+    package static let catalogChangeChannel = CatalogSchema.changeChannel
 
     /// The migrator over ``postgresMigrations``: under an advisory lock, a database from a newer
     /// KeyCat refused.

@@ -9,11 +9,14 @@ package enum KeyCatSchema {
         SQLiteMigration(version: $0.version, name: $0.name, sql: $0.sql)
     }
 
-    /// One migration's number, name and SQLite DDL, shared by both stores.
+    /// One migration's number, name and SQLite DDL, shared by both stores, unless the step is
+    /// about something only one store has (``postgres``).
     package struct Step: Sendable {
         package let version: Int
         package let name: String
         package let sql: String
+        /// The step's Postgres DDL, written as such, where it is not ``sql`` translated.
+        package var postgres: String? = nil
     }
 
     package static let steps: [Step] = [
@@ -191,6 +194,10 @@ package enum KeyCatSchema {
                 stored_at INTEGER NOT NULL
             ) STRICT;
             """),
+        Step(version: 20, name: "catalog change notifications", sql: """
+            -- Nothing on SQLite: a process learns of every commit to the file from its data
+            -- version (PRAGMA data_version).
+            """, postgres: CatalogSchema.changeNotificationsPostgres),
     ]
 
     /// The migrator over ``migrations``.

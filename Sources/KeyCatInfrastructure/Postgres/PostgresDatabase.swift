@@ -23,6 +23,11 @@ package final class PostgresDatabase: Sendable {
     private let turns: AsyncPermits
     private let threads: StorageThreads
     private let roundTrips = Atomic<Int>(0)
+    /// Writes this process ended (committed, rolled back or of unknown outcome), for
+    /// ``changeVersion(channel:)``.
+    private let writesEnded = Atomic<Int64>(0)
+    /// The notification counters ``changeVersion(channel:)`` started, by channel; nil once closed.
+    private let listeners = Mutex<[String: PostgresNotificationCounter]?>([:])
 
     /// Connects once, so a wrong URL, password or host fails here rather than on first use.
     ///
@@ -57,7 +62,8 @@ package final class PostgresDatabase: Sendable {
     package func write<Result: Sendable>(
         isolation: SQLIsolation, _ body: (PostgresConnection) throws -> Result
     ) async throws -> Result {
-        try await withRetries { connection throws -> Result in
+        defer { writesEnded.add(1, ordering: .releasing) }
+        return try await withRetries { connection throws -> Result in
             try connection.transaction(isolation: isolation, body)
         }
     }
@@ -84,7 +90,30 @@ package final class PostgresDatabase: Sendable {
     /// transaction. For work that manages its own transactions. Run once: nothing is retried.
     @discardableResult
     package func withConnection<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) async throws -> Result {
-        try await turns.withPermit(on: threads) { try blockingWithConnection(body) }
+        defer { writesEnded.add(1, ordering: .releasing) }
+        return try await turns.withPermit(on: threads) { try blockingWithConnection(body) }
+    }
+
+    /// A number that grows whenever a change announced on `channel` commits — by
+    /// `pg_notify(channel, current_schema())`, typically from a trigger, in any session of any
+    /// server — and whenever a write of this process (``write(isolation:_:)``,
+    /// ``withConnection(_:)``) ends. Nil while a change could go unseen: until the first call's
+    /// listener has started (``PostgresNotificationCounter``), while its connection is lost, and
+    /// once the database is closed.
+    ///
+    /// A write of this process counts as soon as it returns, whatever it touched; another
+    /// server's, once its notification arrives (one network hop after its commit). Read it before
+    /// reading the rows an answer is built from, and keep the answer under the number read.
+    package func changeVersion(channel: String) -> Int64? {
+        let counter = listeners.withLock { listeners -> PostgresNotificationCounter? in
+            guard listeners != nil else { return nil }
+            if let counter = listeners?[channel] { return counter }
+            let counter = PostgresNotificationCounter(configuration: configuration, channel: channel)
+            listeners?[channel] = counter
+            return counter
+        }
+        let writes = writesEnded.load(ordering: .acquiring)
+        return counter?.count.map { $0 + writes }
     }
 
     /// ``withConnection(_:)`` on the calling thread, waiting there for a connection: for opening
@@ -140,5 +169,9 @@ package final class PostgresDatabase: Sendable {
     package func close() {
         threads.shutdown()
         pool.close()
+        listeners.withLock { listeners in
+            for counter in listeners?.values ?? [:].values { counter.close() }
+            listeners = nil
+        }
     }
 }

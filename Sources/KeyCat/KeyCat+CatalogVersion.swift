@@ -1,0 +1,30 @@
+import KeyCatData
+import KeyCatDomain
+import KeyCatInfrastructure
+
+extension KeyCat {
+    /// A number that changes whenever the catalog may have changed — by this process, another
+    /// process sharing the file, or another server sharing the database — and stays the same
+    /// otherwise: for caches of answers built from the catalog, such as KeyCatAPI's. Read it
+    /// *before* reading what you keep, and keep it under the number read, so a kept answer is
+    /// never older than its number.
+    ///
+    /// - On SQLite: the file's data version (`PRAGMA data_version`), which changes with every
+    ///   commit to the file from any connection.
+    /// - On Postgres: the catalog changes announced by the database (a trigger on `products`
+    ///   notifies on commit; this process listens on a connection of its own), plus every write
+    ///   of this process, counted as soon as the write returns. Another server's change counts
+    ///   once its notification arrives, one network hop after its commit.
+    ///
+    /// Nil while a change could go unseen, and nothing may be cached then: an in-memory
+    /// database; on Postgres, until the listener has started (the first call starts it) and
+    /// while its connection is lost.
+    ///
+    /// - Throws: ``KeyCatError/Code/storage`` when the SQLite file cannot be read.
+    public func catalogVersion() async throws(KeyCatError) -> Int64? {
+        switch store {
+        case let .sqlite(database): try storage { try database.dataVersion() }
+        case let .postgres(database): database.changeVersion(channel: KeyCatSchema.catalogChangeChannel)
+        }
+    }
+}
