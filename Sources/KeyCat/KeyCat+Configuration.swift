@@ -5,7 +5,7 @@ import KeyCatInfrastructure
 import KeyCatPGSimulator
 
 extension KeyCat {
-    /// Everything needed to open KeyCat. Only the path is required.
+    /// Everything needed to open KeyCat. Only the database is required.
     public struct Configuration: Sendable {
         /// How hard a commit is pushed to disk.
         public enum Durability: String, Sendable, CaseIterable {
@@ -16,16 +16,36 @@ extension KeyCat {
             case normal
         }
 
-        /// The SQLite file. Its folder must exist. With ``postgresURL`` set, it only places the
-        /// files kept beside a database: the images folder and the PG simulator's state.
-        public var databasePath: String
-        /// Keep the rows in this Postgres database instead of the SQLite file: a
-        /// `postgres://user:password@host:port/database` URL, a libpq `key=value` string, or ""
-        /// for libpq's environment variables (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`,
-        /// `PGDATABASE`…). Nil (the default): SQLite. On Postgres several servers may share the
-        /// database; the toggle budgets then live in it too. SQLite-only features (online backup,
-        /// restore, `readOnly`, the demo) are validation errors there.
-        public var postgresURL: String?
+        /// Where the rows live: a SQLite file or a Postgres database, named as one value, so a
+        /// configuration can name only one.
+        public enum Database: Sendable, Hashable {
+            /// A SQLite file; its folder must exist. The images folder and the PG simulator's
+            /// file are kept beside it.
+            case sqlite(path: String)
+            /// A Postgres database: a `postgres://user:password@host:port/database` URL, a libpq
+            /// `key=value` string, or "" for libpq's environment variables (`PGHOST`, `PGPORT`,
+            /// `PGUSER`, `PGPASSWORD`, `PGDATABASE`…). Several servers may share it; the toggle
+            /// budgets and the images then live in it too. `filesBeside` places what stays a
+            /// file (the PG simulator's state) as a SQLite path would. SQLite-only settings
+            /// (``readOnly``, a ``durability`` other than full) and features (online backup,
+            /// restore, the demo) are validation errors there.
+            case postgres(url: String, filesBeside: String)
+        }
+
+        /// Where the rows live.
+        public var database: Database
+        /// The SQLite file, or on Postgres the path the files kept beside the database are placed
+        /// by (``Database/postgres(url:filesBeside:)``).
+        public var databasePath: String {
+            switch database {
+            case let .sqlite(path): path
+            case let .postgres(_, filesBeside): filesBeside
+            }
+        }
+        /// The Postgres connection string, nil on SQLite.
+        public var postgresURL: String? {
+            if case let .postgres(url, _) = database { url } else { nil }
+        }
         /// Commit durability. Default ``Durability/full``. SQLite only: on Postgres (where the
         /// server's `synchronous_commit` decides) anything else is a validation error at open.
         public var durability: Durability = .full
@@ -117,15 +137,14 @@ extension KeyCat {
         /// file is not). Nil: the platform's default. For the fault-injection tests.
         package var sqliteVFS: String?
 
-        public init(databasePath: String) {
-            self.databasePath = databasePath
+        /// A configuration of `database`, every other setting at its default.
+        public init(_ database: Database) {
+            self.database = database
         }
 
-        /// A configuration whose rows live in Postgres (see ``postgresURL``); `filesBeside` places
-        /// the images folder and the PG simulator's file as a database path would.
-        public init(postgresURL: String, filesBeside: String) {
-            self.databasePath = filesBeside
-            self.postgresURL = postgresURL
+        /// A configuration of the SQLite file at `databasePath`: `init(.sqlite(path:))`.
+        public init(databasePath: String) {
+            self.init(.sqlite(path: databasePath))
         }
 
         var sqlite: SQLiteConfiguration {

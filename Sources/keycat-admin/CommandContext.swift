@@ -49,7 +49,7 @@ struct CommandContext {
     /// The configuration for the database: on Postgres, the images folder and the PG simulator's
     /// file sit beside ``filesBeside``.
     func configuration() -> KeyCat.Configuration {
-        isPostgres ? KeyCat.Configuration(postgresURL: databasePath, filesBeside: filesBeside)
+        isPostgres ? KeyCat.Configuration(.postgres(url: databasePath, filesBeside: filesBeside))
             : KeyCat.Configuration(databasePath: databasePath)
     }
 

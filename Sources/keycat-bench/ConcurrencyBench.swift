@@ -58,9 +58,9 @@ struct ConcurrencyBench {
                 target = try LatencyRelay.relaying(postgresURL: url, delay: .milliseconds(latency)).url
                 log("postgres: through a relay holding each chunk \(latency) ms each way")
             }
-            var configuration = KeyCat.Configuration(
-                postgresURL: try PostgresBench.url(target, searchPath: schema),
-                filesBeside: directory.appendingPathComponent("concurrency-pg.db").path)
+            var configuration = KeyCat.Configuration(.postgres(
+                url: try PostgresBench.url(target, searchPath: schema),
+                filesBeside: directory.appendingPathComponent("concurrency-pg.db").path))
             // A connection for every buyer, so the pool is not what limits them.
             configuration.readerCount = Self.buyerCounts.max()!
             let rawURL = try PostgresBench.url(target, searchPath: schema)

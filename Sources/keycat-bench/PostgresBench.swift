@@ -24,7 +24,7 @@ struct PostgresBench {
         let simulator = try PGSimulator()
         let tokenKey = try SecureRandom.bytes(count: 32)
         let configuration = try KeycatBench.configuration(
-            KeyCat.Configuration(postgresURL: schemaURL, filesBeside: directory.appendingPathComponent("bench.db").path),
+            KeyCat.Configuration(.postgres(url: schemaURL, filesBeside: directory.appendingPathComponent("bench.db").path)),
             simulator: simulator, tokenKey: tokenKey)
         log("building a catalog of \(options.products) products in Postgres schema \(schema)…")
         let buildSeconds = try await seconds(ContinuousClock()) {

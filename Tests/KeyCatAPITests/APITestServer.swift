@@ -29,8 +29,8 @@ struct APITestServer {
     ) async throws -> Result {
         try await withTemporaryDirectory { directory async throws in
             let clock = TestClock()
-            var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("api.db").path)
-            configuration.postgresURL = postgresURL
+            let path = directory.appendingPathComponent("api.db").path
+            var configuration = KeyCat.Configuration(postgresURL.map { .postgres(url: $0, filesBeside: path) } ?? .sqlite(path: path))
             configuration.clock = clock
             configuration.passwordIterations = 1_000
             configuration.gatewayLog = DiscardingLogSink()

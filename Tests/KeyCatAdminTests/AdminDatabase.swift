@@ -56,7 +56,7 @@ func withAdminDatabase(
             let url = try postgres.schemaURL()
             try await run(AdminDatabase(argument: url, directory: directory,
                                         configuration: KeyCat.Configuration(
-                                            postgresURL: url, filesBeside: directory.appendingPathComponent("keycat.db").path)))
+                                            .postgres(url: url, filesBeside: directory.appendingPathComponent("keycat.db").path))))
         }
     }
 }

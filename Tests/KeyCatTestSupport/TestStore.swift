@@ -13,7 +13,7 @@ package enum TestStore: String, CaseIterable, Sendable {
 
 extension PostgresConfiguration {
     /// The test server's URL with this configuration's schema as the search path: what a
-    /// `KeyCat.Configuration`'s `postgresURL` takes to open KeyCat in that schema.
+    /// `KeyCat.Configuration.Database.postgres(url:filesBeside:)` takes to open KeyCat in that schema.
     package func schemaURL() throws -> String {
         let url = try PostgresTestServer.requireURL()
         let separator = url.contains("?") ? "&" : "?"

@@ -136,7 +136,7 @@ struct ImageTests {
                 func server(_ name: String) async throws -> KeyCat {
                     let files = directory.appendingPathComponent(name)
                     try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-                    var configuration = KeyCat.Configuration(postgresURL: url, filesBeside: files.appendingPathComponent("shop.db").path)
+                    var configuration = KeyCat.Configuration(.postgres(url: url, filesBeside: files.appendingPathComponent("shop.db").path))
                     configuration.passwordIterations = 1_000
                     configuration.gatewayLog = DiscardingLogSink()
                     return try await KeyCat.open(configuration)

@@ -142,7 +142,7 @@ struct PostgresStorageWaitTests {
             // The shop's sessions carry a name of their own, so tests beside it are not counted.
             let tag = "keycat_wait_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
             let url = try postgres.schemaURL() + "&application_name=" + tag
-            try await TestShop.with(configure: { $0.postgresURL = url; configure(&$0) }) { shop in
+            try await TestShop.with(configure: { $0.database = .postgres(url: url, filesBeside: $0.databasePath); configure(&$0) }) { shop in
                 let product = try await shop.product(stock: stock)
                 let lock = try LockedRow(product.id, tag: tag, configuration: postgres)
                 defer { lock.close() }

@@ -43,7 +43,7 @@ struct TestShop {
         return try await withPostgresSchema { postgres in
             let url = try postgres.schemaURL()
             return try await with(configure: { configuration in
-                configuration.postgresURL = url
+                configuration.database = .postgres(url: url, filesBeside: configuration.databasePath)
                 configure(&configuration)
             }, body)
         }
@@ -58,7 +58,7 @@ struct TestShop {
             let path = directory.appendingPathComponent("shop.db").path
             guard store == .postgres else { return try await body(KeyCat.Configuration(databasePath: path)) }
             return try await withPostgresSchema { postgres in
-                try await body(KeyCat.Configuration(postgresURL: try postgres.schemaURL(), filesBeside: path))
+                try await body(KeyCat.Configuration(.postgres(url: try postgres.schemaURL(), filesBeside: path)))
             }
         }
     }

@@ -109,7 +109,7 @@ public enum PaymentSimulation {
     }
 
     /// Runs the simulation on the store `store` names — a SQLite file or a Postgres database
-    /// (``KeyCat/Configuration/postgresURL``) — with the PG simulator's file beside
+    /// (``KeyCat/Configuration/Database/postgres(url:filesBeside:)``) — with the PG simulator's file beside
     /// `store.databasePath`. Only the store's location is taken from `store`: the clock, the
     /// gateway and the durability are the simulation's own.
     ///
@@ -131,8 +131,7 @@ public enum PaymentSimulation {
             throw KeyCatError(.storage, "the PG simulator's file could not be opened: \(error)")
         }
         defer { simulator.close() }
-        var configuration = store.postgresURL.map { KeyCat.Configuration(postgresURL: $0, filesBeside: databasePath) }
-            ?? KeyCat.Configuration(databasePath: databasePath)
+        var configuration = KeyCat.Configuration(store.database)
         configuration.clock = clock
         configuration.durability = options.durability
         configuration.passwordIterations = 1_000

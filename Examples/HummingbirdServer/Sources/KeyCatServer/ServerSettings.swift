@@ -56,7 +56,7 @@ struct ServerSettings {
         let database = value("KEYCAT_DB") ?? "keycat.db"
         if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
             // The rows go to Postgres; the images and the PG simulator's state stay on this disk.
-            keycat = KeyCat.Configuration(postgresURL: database, filesBeside: value("KEYCAT_FILES") ?? "keycat.db")
+            keycat = KeyCat.Configuration(.postgres(url: database, filesBeside: value("KEYCAT_FILES") ?? "keycat.db"))
         } else {
             keycat = KeyCat.Configuration(databasePath: database)
         }
