@@ -161,3 +161,101 @@ final class Stopper: Sendable {
     var isStopped: Bool { flag.withLock { $0 } }
     func stop() { flag.withLock { $0 = true } }
 }
+
+/// ``CatalogCache/sharedRead(for:version:_:)`` on its own, with a read held open until the test
+/// lets it finish: requests that miss together share one read, a new version starts another, a
+/// failure reaches every waiter and is not kept, and a waiter that goes away stops nobody else.
+@Suite("Catalog cache: one read for the requests that miss together")
+struct CatalogSharedReadTests {
+    /// A read that counts its calls and answers only when the gate opens.
+    final class HeldRead: Sendable {
+        private let state = Mutex<(calls: Int, open: Bool)>((0, false))
+        var calls: Int { state.withLock { $0.calls } }
+        func open() { state.withLock { $0.open = true } }
+
+        func read(_ status: Int = 200, failing: Bool = false) async throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?) {
+            state.withLock { $0.calls += 1 }
+            while !state.withLock({ $0.open }) {
+                // A read run in a cancelled request's task would stop here.
+                if Task.isCancelled { throw KeyCatError(.storage, "cancelled") }
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            if failing { throw KeyCatError(.storage, "the store is gone") }
+            return (APIResponse(status: status, body: Array("answer".utf8)), nil)
+        }
+    }
+
+    /// Waits (at most 30 seconds, a bound for a hung test) until `cache` counts `joined` waiters.
+    private func waitForJoined(_ cache: CatalogCache, _ joined: Int) async throws {
+        let deadline = Date().addingTimeInterval(30)
+        while cache.sharedReads.joined < joined {
+            try #require(Date() < deadline, "only \(cache.sharedReads.joined) of \(joined) joined")
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    @Test("ten requests missing one answer at once cause one read, and all get its answer, kept")
+    func oneReadForMany() async throws {
+        let cache = CatalogCache()
+        let held = HeldRead()
+        try await withThrowingTaskGroup(of: APIResponse.self) { group in
+            for _ in 0..<10 {
+                group.addTask { try await cache.sharedRead(for: "GET /products/1", version: 7) { () async throws(KeyCatError) in try await held.read() } }
+            }
+            try await waitForJoined(cache, 9)
+            held.open()
+            let answers = try await group.reduce(into: []) { $0.append($1) }
+            #expect(answers.count == 10 && answers.allSatisfy { $0.status == 200 && $0.body == Array("answer".utf8) })
+        }
+        #expect(held.calls == 1 && cache.sharedReads.started == 1)
+        #expect(cache.answer(for: "GET /products/1", version: 7, now: Date()) != nil, "the 200 answer is kept")
+        // Another version is another read.
+        _ = try await cache.sharedRead(for: "GET /products/1", version: 8) { () async throws(KeyCatError) in try await held.read() }
+        #expect(held.calls == 2)
+    }
+
+    @Test("a failed read reaches every waiter, is not kept, and the next miss reads again")
+    func failureIsShared() async throws {
+        let cache = CatalogCache()
+        let held = HeldRead()
+        try await withThrowingTaskGroup(of: KeyCatError.Code?.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    do throws(KeyCatError) {
+                        _ = try await cache.sharedRead(for: "k", version: 1) { () async throws(KeyCatError) in try await held.read(failing: true) }
+                        return nil
+                    } catch {
+                        return error.code
+                    }
+                }
+            }
+            try await waitForJoined(cache, 3)
+            held.open()
+            let codes = try await group.reduce(into: []) { $0.append($1) }
+            #expect(codes == Array(repeating: .storage, count: 4))
+        }
+        #expect(cache.answer(for: "k", version: 1, now: Date()) == nil)
+        let again = try await cache.sharedRead(for: "k", version: 1) { () async throws(KeyCatError) in try await held.read() }
+        #expect(again.status == 200 && held.calls == 2)
+    }
+
+    @Test("a waiter cancelled by its client does not cancel the read the others wait for")
+    func cancelledWaiter() async throws {
+        let cache = CatalogCache()
+        let held = HeldRead()
+        // The first request starts the read; the second joins it; then the first's client goes away.
+        let first = Task { try await cache.sharedRead(for: "k", version: 1) { () async throws(KeyCatError) in try await held.read() } }
+        let deadline = Date().addingTimeInterval(30)
+        while held.calls == 0 {
+            try #require(Date() < deadline)
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        let second = Task { try await cache.sharedRead(for: "k", version: 1) { () async throws(KeyCatError) in try await held.read() } }
+        try await waitForJoined(cache, 1)
+        first.cancel()
+        held.open()
+        #expect(try await second.value.status == 200)
+        #expect(held.calls == 1)
+        _ = try? await first.value
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import KeyCat
 internal import KeyCatInfrastructure
 import Synchronization
 
@@ -9,8 +10,12 @@ import Synchronization
 /// running discount also expires when the first such discount ends, since the selling price
 /// changes then without a write.
 ///
-/// Concurrency in one sentence: the table lives behind one `Mutex`, held only to look up or file
-/// an answer, never while the store is read.
+/// Requests that miss the same answer at the same version at once share one read of the store
+/// (``sharedRead(for:version:_:)``): after a write, a crowd of readers costs the store one read
+/// per answer, not one per reader.
+///
+/// Concurrency in one sentence: the table and the reads under way live behind `Mutex`es, held
+/// only to look up or file an answer or a read, never while the store is read.
 final class CatalogCache: Sendable {
     struct Entry: Sendable {
         let version: Int64
@@ -28,6 +33,12 @@ final class CatalogCache: Sendable {
     /// At most this many body bytes are kept; past it, the table starts over.
     let byteBudget: Int
     private let table = Mutex(Table())
+    /// The reads under way, by version and key.
+    private let reads = Mutex<[String: Task<APIResponse, any Error>]>([:])
+    /// How many reads ``sharedRead(for:version:_:)`` started, and how many requests waited for
+    /// one another had started (for tests).
+    private let readsStarted = Atomic<Int>(0)
+    private let readsJoined = Atomic<Int>(0)
 
     init(byteBudget: Int = 32 << 20) {
         self.byteBudget = byteBudget
@@ -59,8 +70,51 @@ final class CatalogCache: Sendable {
         }
     }
 
+    /// The answer for `key` at `version`, from `read` — run once however many requests ask at
+    /// once: the first starts it, in a task of its own, and the others that miss the same key at
+    /// the same version meanwhile wait for it. That is as fresh as a kept answer would be: `read`
+    /// starts after `version` was read. The task is nobody's child, so a client that goes away does
+    /// not cancel the read the others wait for (its request still waits for that short read). A
+    /// 200 answer is kept.
+    func sharedRead(
+        for key: String, version: Int64,
+        _ read: @escaping @Sendable () async throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?)
+    ) async throws(KeyCatError) -> APIResponse {
+        let name = "\(version) \(key)"
+        let task = reads.withLock { reads in
+            if let running = reads[name] {
+                readsJoined.add(1, ordering: .relaxed)
+                return running
+            }
+            readsStarted.add(1, ordering: .relaxed)
+            let task = Task { () async throws -> APIResponse in
+                defer { self.reads.withLock { $0[name] = nil } }
+                let answer = try await read()
+                if answer.response.status == 200 {
+                    self.store(answer.response, for: key, version: version, expiresAt: answer.expiresAt)
+                }
+                return answer.response
+            }
+            reads[name] = task
+            return task
+        }
+        do {
+            return try await task.value
+        } catch let error as KeyCatError {
+            throw error
+        } catch {
+            throw KeyCatError(.internalError, "a shared catalog read failed: \(error)")
+        }
+    }
+
     /// How many answers are kept (for tests).
     var count: Int { table.withLock { $0.entries.count } }
+
+    /// How many store reads ``sharedRead(for:version:_:)`` started, and how many requests
+    /// joined one already under way (for tests).
+    var sharedReads: (started: Int, joined: Int) {
+        (readsStarted.load(ordering: .relaxed), readsJoined.load(ordering: .relaxed))
+    }
 }
 
 extension APIResponse {

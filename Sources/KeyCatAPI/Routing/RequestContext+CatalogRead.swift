@@ -8,36 +8,49 @@ extension RequestContext {
     static let catalogCacheControl = "public, no-cache"
 
     /// Answers a catalog read (the same for every caller) with a strong `ETag`, `304 Not
-    /// Modified` for an `If-None-Match` that names it, and from ``CatalogCache`` while the store
-    /// has not changed since the answer was read.
+    /// Modified` for an `If-None-Match` that names it, and from ``CatalogCache`` while the
+    /// catalog has not changed since the answer was read; requests that miss the same answer at
+    /// once share one read (``CatalogCache/sharedRead(for:version:_:)``).
     ///
-    /// A kept answer is served on the caller's thread (the version check is SQLite's
-    /// `data_version`, a read of shared memory); rows are read on KeyCat's storage threads.
+    /// A kept answer is served on the caller's thread (the version check reads shared memory);
+    /// rows are read on KeyCat's storage threads.
     ///
     /// - Parameter read: reads the rows and builds the answer; returns it with the time it stops
     ///   being true without a write (the earliest end of a running discount it shows), if any.
-    func catalogRead(_ read: @Sendable () async throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?))
+    func catalogRead(_ read: @escaping @Sendable () async throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?))
         async throws(KeyCatError) -> APIResponse
     {
-        let now = self.now
         // Read before the rows: an answer filed under it can only be newer than it.
         let version = try await keycat.catalogVersion()
         let key = cacheKey
-        var response: APIResponse
+        let response: APIResponse
         if let version, let kept = cache.answer(for: key, version: version, now: now) {
             response = kept
+        } else if let version {
+            let keycat = self.keycat
+            response = try await cache.sharedRead(for: key, version: version) { () async throws(KeyCatError) in
+                try await Self.tagged(read, keycat: keycat)
+            }
         } else {
-            let answer = try await withTaskExecutorPreference(keycat.storageExecutor) { () async throws(KeyCatError) in try await read() }
-            response = answer.response
-            guard response.status == 200 else { return response }
-            response.headers["ETag"] = APIResponse.entityTag(of: response.body)
-            response.headers["Cache-Control"] = Self.catalogCacheControl
-            if let version { cache.store(response, for: key, version: version, expiresAt: answer.expiresAt) }
+            response = try await Self.tagged(read, keycat: keycat).response
         }
-        if let tag = response.headers["ETag"], APIResponse.ifNoneMatch(request.headers["If-None-Match"], matches: tag) {
+        if response.status == 200, let tag = response.headers["ETag"],
+           APIResponse.ifNoneMatch(request.headers["If-None-Match"], matches: tag) {
             return response.notModified()
         }
         return response
+    }
+
+    /// `read` run on KeyCat's storage threads, a 200 answer given its `ETag` and `Cache-Control`.
+    private static func tagged(
+        _ read: @Sendable () async throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?), keycat: KeyCat
+    ) async throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?) {
+        var answer = try await withTaskExecutorPreference(keycat.storageExecutor) { () async throws(KeyCatError) in try await read() }
+        if answer.response.status == 200 {
+            answer.response.headers["ETag"] = APIResponse.entityTag(of: answer.response.body)
+            answer.response.headers["Cache-Control"] = catalogCacheControl
+        }
+        return answer
     }
 
     /// The route and its decoded query, in the order sent: two spellings of one query are two
