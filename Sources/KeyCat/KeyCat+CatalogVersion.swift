@@ -12,9 +12,10 @@ extension KeyCat {
     /// - On SQLite: the file's data version (`PRAGMA data_version`), which changes with every
     ///   commit to the file from any connection.
     /// - On Postgres: the catalog changes announced by the database (a trigger on `products`
-    ///   notifies on commit; this process listens on a connection of its own), plus every write
-    ///   of this process, counted as soon as the write returns. Another server's change counts
-    ///   once its notification arrives, one network hop after its commit.
+    ///   notifies on commit; this process listens on a connection of its own), plus this
+    ///   process's writes that changed the catalog (the trigger marks the transaction, and the
+    ///   mark travels back with its `COMMIT`), counted as soon as the write returns. Another
+    ///   server's change counts once its notification arrives, one network hop after its commit.
     ///
     /// Nil while a change could go unseen, and nothing may be cached then: an in-memory
     /// database; on Postgres, until the listener has started (the first call starts it) and

@@ -23,6 +23,9 @@ extension KeyCat {
         }
         var settings = PostgresConfiguration(url: url.isEmpty ? nil : url)
         settings.maximumConnections = max(1, configuration.readerCount + 1)
+        // Each write learns with its COMMIT whether it changed the catalog, so only those move
+        // this server's catalog version at once (others' arrive by notification).
+        settings.commitProbe = KeyCatSchema.catalogCommitProbe
         let database: PostgresDatabase
         do {
             database = try PostgresDatabase(configuration: settings)

@@ -55,30 +55,57 @@ struct PostgresNotificationCounterTests {
         }
     }
 
-    @Test("a write of this process counts as soon as it returns; a trigger's notification from another session counts on arrival")
+    @Test("a write of this process counts as soon as it returns if its commit probe answered; another session's on arrival")
     func databaseChangeVersion() async throws {
-        try await withPostgresDatabase { database in
+        try await withPostgresDatabase(configure: { $0.commitProbe = "SELECT current_setting('watched.changed', true)" }) { database in
             let channel = "keycat_test_\(UUID().uuidString.prefix(8).lowercased())"
             try await database.withConnection { connection in
                 try connection.execute("""
                     CREATE TABLE watched (id bigint PRIMARY KEY, value bigint NOT NULL);
+                    CREATE TABLE unwatched (id bigint PRIMARY KEY);
                     CREATE FUNCTION watched_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-                    BEGIN PERFORM pg_notify('\(channel)', current_schema()); RETURN NULL; END $$;
+                    BEGIN
+                        PERFORM pg_notify('\(channel)', current_schema());
+                        PERFORM set_config('watched.changed', 'on', true);
+                        RETURN NULL;
+                    END $$;
                     CREATE TRIGGER watched_changed AFTER INSERT OR UPDATE OR DELETE ON watched
                         FOR EACH STATEMENT EXECUTE FUNCTION watched_changed();
                     """)
             }
             #expect(database.changeVersion(channel: channel) == nil, "not listening before the first call")
             let first = try await eventually({ database.changeVersion(channel: channel) }, until: { $0 != nil })!
-            try await database.write(isolation: .readCommitted) { try $0.run("INSERT INTO watched VALUES (1, 1)") }
+            // The body's last batch carries the COMMIT, and the probe with it.
+            try await database.write(isolation: .readCommitted) { connection in
+                try connection.batch([.run("INSERT INTO watched VALUES (1, 1)", [])], endingTransaction: true)
+            }
             let afterWrite = try #require(database.changeVersion(channel: channel))
-            #expect(afterWrite > first, "counted when the write returned, before any notification")
+            #expect(afterWrite > first, "counted when the write returned, whether or not its notification arrived yet")
+            // Its own notification arrives too: the write and the notification, two in all.
+            let notified = try await eventually({ database.changeVersion(channel: channel) }, until: { $0 == first + 2 })!
+
+            // A write that leaves the table alone does not count — twice, since after the first
+            // the session reads the unset setting as "" rather than NULL.
+            for sql in ["INSERT INTO unwatched VALUES (1)", "INSERT INTO unwatched VALUES (2)"] {
+                try await database.write(isolation: .readCommitted) { try $0.run(sql) }
+            }
+            #expect(database.changeVersion(channel: channel) == notified)
+            // A COMMIT sent on its own carries the probe as well.
+            try await database.write(isolation: .serializable) { try $0.run("UPDATE watched SET value = 3 WHERE id = 1") }
+            #expect(try #require(database.changeVersion(channel: channel)) > notified)
+            let beforeFailure = try await eventually({ database.changeVersion(channel: channel) }, until: { $0 == notified + 2 })!
+            // A failed write counts: it may have changed something before it failed.
+            await #expect(throws: PostgresError.self) {
+                try await database.write(isolation: .readCommitted) { try $0.run("INSERT INTO unwatched VALUES (1)") }
+            }
+            let settled = try #require(database.changeVersion(channel: channel))
+            #expect(settled == beforeFailure + 1)
 
             // Another session — another server — changes the table: counted when its notification arrives.
             let other = try PostgresConnection(configuration: database.configuration)
             defer { other.close() }
             try other.run("UPDATE watched SET value = 2 WHERE id = 1")
-            _ = try await eventually({ database.changeVersion(channel: channel) }, until: { ($0 ?? afterWrite) > afterWrite })
+            _ = try await eventually({ database.changeVersion(channel: channel) }, until: { ($0 ?? settled) > settled })
             database.close()
             #expect(database.changeVersion(channel: channel) == nil, "closed: no count, and no listener started again")
         }

@@ -59,16 +59,25 @@ enum CatalogSchema {
     /// The channel on which Postgres announces that the catalog changed.
     static let changeChannel = "keycat_catalog"
 
+    /// The transaction-local setting the same trigger turns on, which a server reads with its
+    /// `COMMIT` (``commitProbe``) to learn whether its own write changed the catalog.
+    static let changeSetting = "keycat.catalog_changed"
+
+    /// The query that reads ``changeSetting`` before a write's `COMMIT`.
+    static let commitProbe = "SELECT current_setting('\(changeSetting)', true)"
+
     /// On Postgres, every statement that writes `products` (insert, update, delete, `COPY`,
     /// truncate) — the one table the catalog's read answers are built from — announces it when
     /// its transaction commits: `pg_notify` on ``changeChannel`` with the schema as payload, so
     /// schemas sharing a database do not wake each other, and a transaction's many statements
     /// send one notification (Postgres folds equal ones). Servers keep their catalog answers
-    /// under the count of these (``PostgresNotificationCounter``).
+    /// under the count of these (``PostgresNotificationCounter``). The trigger also turns on
+    /// ``changeSetting`` for the rest of the transaction, so the server that wrote knows at once.
     static let changeNotificationsPostgres = """
         CREATE FUNCTION keycat_catalog_changed() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             PERFORM pg_notify('\(changeChannel)', current_schema());
+            PERFORM set_config('\(changeSetting)', 'on', true);
             RETURN NULL;
         END
         $$;

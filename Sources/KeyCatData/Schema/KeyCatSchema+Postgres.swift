@@ -13,6 +13,10 @@ extension KeyCatSchema {
     /// ``PostgresDatabase/changeVersion(channel:)``.
     package static let catalogChangeChannel = CatalogSchema.changeChannel
 
+    /// The query a server sends with each write's `COMMIT` (``PostgresConfiguration/commitProbe``):
+    /// non-empty when the transaction changed the catalog (migration 20's trigger sets it).
+    package static let catalogCommitProbe = CatalogSchema.commitProbe
+
     /// The migrator over ``postgresMigrations``: under an advisory lock, a database from a newer
     /// KeyCat refused.
     package static func postgresMigrator() -> PostgresMigrator {

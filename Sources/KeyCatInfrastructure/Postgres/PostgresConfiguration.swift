@@ -21,6 +21,11 @@ package struct PostgresConfiguration: Sendable {
     /// 4 buyers raced for lost every attempt once in 4,800 orders; ten attempts, with pauses that
     /// double up to 64 ms, wait at most about a third of a second before giving up.
     package var maximumTransactionAttempts: Int = 10
+    /// A query of one value sent just before every write transaction's `COMMIT`, in the same
+    /// exchange (no round trip of its own); its answer is the connection's
+    /// ``PostgresConnection/commitProbeAnswer``. KeyCat asks a transaction-local setting its
+    /// catalog trigger sets, to learn whether the transaction changed the catalog.
+    package var commitProbe: String?
 
     package init(url: String? = nil) {
         self.url = url

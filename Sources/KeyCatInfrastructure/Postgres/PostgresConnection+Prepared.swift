@@ -80,7 +80,7 @@ extension PostgresConnection {
 
     private func exchange(_ statements: [PostgresStatement], on connection: OpaquePointer,
                           committing: Bool) throws(PostgresError) -> [PostgresResult] {
-        guard !statements.isEmpty || pendingBegin != nil else { return [] }
+        guard !statements.isEmpty || pendingBegin != nil || committing else { return [] }
         // Every value is checked before anything is sent, so a refused one leaves nothing half sent.
         let parameters = try statements.map { statement throws(PostgresError) in try Parameters(statement.arguments) }
         if PQpipelineStatus(connection) == PQ_PIPELINE_OFF, PQenterPipelineMode(connection) != 1 {
@@ -114,6 +114,10 @@ extension PostgresConnection {
             sent.append(.execute(statement.sql))
         }
         if committing {
+            if let commitProbe {
+                try send(commitProbe, on: connection)
+                sent.append(.probe(commitProbe))
+            }
             try send("COMMIT", on: connection)
             sent.append(.plain("COMMIT"))
         }
@@ -156,12 +160,21 @@ extension PostgresConnection {
         case plain(String)
         case prepare(String, name: String)
         case execute(String)
+        /// ``PostgresConfiguration/commitProbe``, before a `COMMIT`.
+        case probe(String)
 
         var sql: String {
             switch self {
-            case let .plain(sql), let .prepare(sql, _), let .execute(sql): sql
+            case let .plain(sql), let .prepare(sql, _), let .execute(sql), let .probe(sql): sql
             }
         }
+    }
+
+    /// Commits the outermost write transaction, the ``PostgresConfiguration/commitProbe``
+    /// travelling with the `COMMIT`.
+    func commitWriting() throws(PostgresError) {
+        let connection = try open()
+        _ = try exchange([], on: connection, committing: true)
     }
 
     /// Reads one answer for each of `sent` and the pipeline's sync, returning the executions'
@@ -189,6 +202,7 @@ extension PostgresConnection {
                 case .plain: break
                 case let .prepare(sql, name): statementNames[sql] = name
                 case .execute: results.append(result)
+                case .probe: commitProbeAnswer = result.rowCount > 0 ? result.row(0).optionalString(0) : nil
                 }
             } catch {
                 // A plan cached before a schema change can no longer run ("cached plan must not

@@ -37,6 +37,7 @@ extension PostgresConnection {
         _ = try open()
         pendingBegin = begin
         transactionDepth = 1
+        commitProbeAnswer = nil
         defer {
             transactionDepth = 0
             pendingBegin = nil
@@ -56,7 +57,7 @@ extension PostgresConnection {
             if readOnly {
                 try commitWithoutWaiting()
             } else {
-                _ = try ending { () throws(PostgresError) in try run("COMMIT") }
+                try ending { () throws(PostgresError) in try commitWriting() }
             }
         } catch {
             rollbackIgnoringErrors()

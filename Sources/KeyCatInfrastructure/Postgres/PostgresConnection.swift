@@ -34,6 +34,10 @@ package final class PostgresConnection {
     /// Whether the exchange under way may be cancelled when its task is: false while it ends a
     /// transaction (`COMMIT`, whose outcome must be known, or `ROLLBACK`).
     var isCancellable = true
+    /// ``PostgresConfiguration/commitProbe``, and its answer in the last write transaction that
+    /// committed (nil for a NULL, or when there was none).
+    let commitProbe: String?
+    package internal(set) var commitProbeAnswer: String?
     /// The requests this connection sent and waited for (an exchange of any number of
     /// statements counts one), for tests that pin a path's round trips.
     package internal(set) var roundTripCount = 0
@@ -45,6 +49,7 @@ package final class PostgresConnection {
     ///   ``PostgresError/isConnectionFailure`` when no server answers in time. Nothing is left
     ///   open on failure.
     package init(configuration: PostgresConfiguration) throws(PostgresError) {
+        commitProbe = configuration.commitProbe
         var keywords = ["connect_timeout", "application_name"]
         var values = [String(max(configuration.connectTimeoutSeconds, 1)), configuration.applicationName]
         if let url = configuration.url {

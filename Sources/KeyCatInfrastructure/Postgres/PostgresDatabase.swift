@@ -62,10 +62,28 @@ package final class PostgresDatabase: Sendable {
     package func write<Result: Sendable>(
         isolation: SQLIsolation, _ body: (PostgresConnection) throws -> Result
     ) async throws -> Result {
-        defer { writesEnded.add(1, ordering: .releasing) }
-        return try await withRetries { connection throws -> Result in
-            try connection.transaction(isolation: isolation, body)
+        let outcome: (result: Result, counts: Bool)
+        do {
+            outcome = try await withRetries { connection throws -> (result: Result, counts: Bool) in
+                let result = try connection.transaction(isolation: isolation, body)
+                return (result, Self.counts(probeAnswer: connection.commitProbeAnswer, probing: connection.commitProbe != nil))
+            }
+        } catch {
+            // It may have committed (an unknown outcome) or changed something before failing:
+            // count it, as a cache may only err towards reading again.
+            writesEnded.add(1, ordering: .releasing)
+            throw error
         }
+        if outcome.counts { writesEnded.add(1, ordering: .releasing) }
+        return outcome.result
+    }
+
+    /// Whether a committed write counts for ``changeVersion(channel:)``: always without a
+    /// ``PostgresConfiguration/commitProbe``; with one, when the probe answered something other
+    /// than NULL or "" (a transaction-local setting reads "" once the session has seen it set).
+    private static func counts(probeAnswer: String?, probing: Bool) -> Bool {
+        guard probing else { return true }
+        return !(probeAnswer ?? "").isEmpty
     }
 
     /// Runs `body` in a read-only transaction, so all its queries see one consistent snapshot.
@@ -96,8 +114,10 @@ package final class PostgresDatabase: Sendable {
 
     /// A number that grows whenever a change announced on `channel` commits — by
     /// `pg_notify(channel, current_schema())`, typically from a trigger, in any session of any
-    /// server — and whenever a write of this process (``write(isolation:_:)``,
-    /// ``withConnection(_:)``) ends. Nil while a change could go unseen: until the first call's
+    /// server — and whenever a write of this process ends: every ``withConnection(_:)``, every
+    /// failed ``write(isolation:_:)``, and every committed one, or with a
+    /// ``PostgresConfiguration/commitProbe`` only those whose probe answered (the trigger sets
+    /// what it reads). Nil while a change could go unseen: until the first call's
     /// listener has started (``PostgresNotificationCounter``), while its connection is lost, and
     /// once the database is closed.
     ///
