@@ -40,8 +40,13 @@ struct StatusProfileHTTPTests {
         try #require(order.status == 201, "\(order)")
         let orderID = try #require(order.int("id"))
 
-        let other = try await signUp("other")
-        let theirs = try await client.send("GET", "/orders/\(orderID)", token: other.access)
+        var other = try await signUp("other")
+        var theirs = try await client.send("GET", "/orders/\(orderID)", token: other.access)
+        if theirs.status == 419 {
+            // The three-second token expired on a loaded machine before it was used: a fresh one.
+            other = try await signUp("other2")
+            theirs = try await client.send("GET", "/orders/\(orderID)", token: other.access)
+        }
         #expect(theirs.status == 445 && theirs.code == "not_owner", "\(theirs)")
         let missing = try await client.send("GET", "/products/9000000000")
         #expect(missing.status == 410 && missing.code == "not_found", "\(missing)")
