@@ -23,8 +23,8 @@ package final class PostgresDatabase: Sendable {
     private let turns: AsyncPermits
     private let threads: StorageThreads
     private let roundTrips = Atomic<Int>(0)
-    /// Writes this process ended (committed, rolled back or of unknown outcome), for
-    /// ``changeVersion(channel:)``.
+    /// This process's writes that count for ``changeVersion(channel:)``: every failed one and
+    /// every ``withConnection(_:)``, and the committed ones its commit probe (if any) marked.
     private let writesEnded = Atomic<Int64>(0)
     /// The notification counters ``changeVersion(channel:)`` started, by channel; nil once closed.
     private let listeners = Mutex<[String: PostgresNotificationCounter]?>([:])
