@@ -9,8 +9,11 @@ extension KeyCat {
     /// *before* reading what you keep, and keep it under the number read, so a kept answer is
     /// never older than its number.
     ///
-    /// - On SQLite: the file's data version (`PRAGMA data_version`), which changes with every
-    ///   commit to the file from any connection.
+    /// - On SQLite: this process's writes, counted as soon as each returns, plus the file's data
+    ///   version (`PRAGMA data_version`), which changes with every commit to the file from any
+    ///   connection. The file is asked at most once a millisecond (asking takes a read
+    ///   transaction's locks, which would cost more than the cached answer), so another
+    ///   process's commit counts within a millisecond of it.
     /// - On Postgres: the catalog changes announced by the database (a trigger on `products`
     ///   notifies on commit; this process listens on a connection of its own), plus this
     ///   process's writes that changed the catalog (the trigger marks the transaction, and the

@@ -23,6 +23,9 @@ package final class SQLiteDatabase: Sendable {
     private let nextReader = Atomic<Int>(0)
     /// Answers ``dataVersion()``. Nil for an in-memory database.
     private let versionProbe: DataVersionProbe?
+    /// The writer's turns that have ended (commits, and the rest, which only cost a cache a read):
+    /// the part of ``dataVersion()`` that moves before a write returns.
+    private let writesEnded = Atomic<Int64>(0)
     /// The turns at the writer and at the readers (the writer's when there are none), waited
     /// for suspended; and the threads the async calls run their bodies on, one per connection.
     let writerTurns: AsyncPermits
@@ -80,24 +83,35 @@ package final class SQLiteDatabase: Sendable {
         versionProbe = Self.isInMemory(path) ? nil : DataVersionProbe(path: path, configuration: configuration)
     }
 
-    /// A number that changes whenever a transaction commits to the file — through this
-    /// database's writer or any other connection, in this process or another — and stays the
-    /// same otherwise: SQLite's `PRAGMA data_version`, asked of one connection that never writes
-    /// (https://sqlite.org/pragma.html#pragma_data_version). In WAL mode it reads the shared
-    /// WAL index, so it costs no file I/O. Nil for an in-memory database.
+    /// A number that changes whenever a transaction commits to the file, and stays the same
+    /// otherwise:
+    /// - a commit through this database's writer moves it before the write returns (a count
+    ///   kept here);
+    /// - a commit by any other connection, in this process or another, moves it once the file is
+    ///   next asked, which is at most ``DataVersionProbe/maximumAge`` (a millisecond) after the
+    ///   last time: SQLite's `PRAGMA data_version`, on one connection that never writes
+    ///   (https://sqlite.org/pragma.html#pragma_data_version).
+    ///
+    /// Asking the file costs a read transaction's locks (a few system calls), more than a cached
+    /// answer costs to serve; asked at most once a millisecond, a busy server pays it for one
+    /// read in hundreds. Nil for an in-memory database.
     ///
     /// A cache that reads this *before* reading the rows it keeps, and files what it read under
-    /// that number, never serves rows older than a commit it has been told about: rows read after
-    /// the number can only be newer than it, and the next commit changes the number.
+    /// that number, never serves rows older than a write through this database that has
+    /// returned, nor older than another connection's commit by more than that millisecond: rows
+    /// read after the number can only be newer than it, and the commit changes the number.
     package func dataVersion() throws -> Int64? {
-        try versionProbe?.version()
+        guard let versionProbe else { return nil }
+        // Both parts only grow, so their sum changes whenever either does.
+        return try versionProbe.version() &+ writesEnded.load(ordering: .acquiring)
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE … COMMIT`), rolled back if it throws.
     /// Calls from other threads wait their turn, holding their thread.
     @discardableResult
     package func blockingWrite<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
-        try writer.withLock { connection throws -> Result in
+        defer { writesEnded.add(1, ordering: .releasing) }
+        return try writer.withLock { connection throws -> Result in
             try connection.transaction(body)
         }
     }
@@ -106,7 +120,8 @@ package final class SQLiteDatabase: Sendable {
     /// backups and migrations that manage their own transactions.
     @discardableResult
     package func withWriter<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
-        try writer.withLock { connection throws -> Result in try body(connection) }
+        defer { writesEnded.add(1, ordering: .releasing) }
+        return try writer.withLock { connection throws -> Result in try body(connection) }
     }
 
     /// Runs `body` in a read transaction on a reader connection, so all its queries see one
@@ -166,15 +181,27 @@ package final class SQLiteDatabase: Sendable {
 
 /// The connection behind ``SQLiteDatabase/dataVersion()``: read-only, opened on first use (most
 /// programs never ask, and a connection holds file descriptors), and never used for anything
-/// else, since `PRAGMA data_version` compares one connection's view with its own last one.
+/// else, since `PRAGMA data_version` compares one connection's view with its own last one. Its
+/// answer stands for ``maximumAge``: calls within that of the last one that asked get the same
+/// answer from memory.
 ///
-/// `@unchecked Sendable`: `connection` is only touched while `lock` is held.
+/// `@unchecked Sendable`: `connection` and `closed` are only touched while `lock` is held; the
+/// last answer and when it was asked are atomics, the time stored after the answer (releasing),
+/// so a call that sees a recent time sees that answer or a later one.
 final class DataVersionProbe: @unchecked Sendable {
+    /// How long an answer from the file stands for it.
+    static let maximumAge: Duration = .milliseconds(1)
+    private static let maximumAgeNanoseconds = UInt64(maximumAge.components.attoseconds / 1_000_000_000)
+
     private let path: String
     private let configuration: SQLiteConfiguration
     private let lock = NSLock()
     private var connection: SQLiteConnection?
     private var closed = false
+    /// When the file was last asked, in nanoseconds of the monotonic clock; 0: not since opening
+    /// (or since closing).
+    private let askedAt = Atomic<UInt64>(0)
+    private let answer = Atomic<Int64>(0)
 
     init(path: String, configuration: SQLiteConfiguration) {
         self.path = path
@@ -182,17 +209,26 @@ final class DataVersionProbe: @unchecked Sendable {
     }
 
     func version() throws -> Int64 {
+        let asked = askedAt.load(ordering: .acquiring)
+        // A time after `now` (another thread asked meanwhile) wraps to a large age: asked again.
+        if asked != 0, DispatchTime.now().uptimeNanoseconds &- asked < Self.maximumAgeNanoseconds {
+            return answer.load(ordering: .relaxed)
+        }
         lock.lock()
         defer { lock.unlock() }
         // 21 is SQLITE_MISUSE, what every other use of a closed database answers.
         guard !closed else { throw SQLiteError(extendedCode: 21, message: "the database is closed", sql: "PRAGMA data_version") }
         if connection == nil { connection = try SQLiteConnection(path: path, configuration: configuration, readOnly: true) }
-        return try connection?.queryOne("PRAGMA data_version") { $0.int64(0) } ?? 0
+        let value = try connection?.queryOne("PRAGMA data_version") { $0.int64(0) } ?? 0
+        answer.store(value, ordering: .relaxed)
+        askedAt.store(max(1, DispatchTime.now().uptimeNanoseconds), ordering: .releasing)
+        return value
     }
 
     func close() {
         lock.lock()
         defer { lock.unlock() }
+        askedAt.store(0, ordering: .releasing)
         connection?.close()
         connection = nil
         closed = true
