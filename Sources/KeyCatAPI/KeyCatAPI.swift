@@ -68,7 +68,7 @@ public struct KeyCatAPI: Sendable {
     /// body announced (`Content-Length` above 0 or `Transfer-Encoding`) with a media type the
     /// route does not take is 415.
     public func admit(_ head: APIRequest) async -> APIAdmission {
-        let parts = Array(head.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
+        let parts = head.path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().map(Substring.init)
         // Only the canonical spelling of a path names a route: `//users`, `/users/`, `/./users`
         // and `/users/../orders` name nothing, so a proxy, a cache key or a log that reads paths
         // literally never sees one resource under two names.
@@ -76,18 +76,27 @@ public struct KeyCatAPI: Sendable {
         else {
             return APIAdmission(refusal: .problem(404, "route_not_found", "no route for \(head.path)"))
         }
-        // Each route's path is tried in place; only the routes that match are copied out.
+        // Each route's path is tried in place, and only the one that matches is copied out: at
+        // most one route per method matches a path (``Route/clashes(in:)``).
         let candidates = routesBySegmentCount[parts.count] ?? []
-        var matches: [(Route, [String: String])] = []
+        var matched: (route: Route, parameters: [String: String])?
+        // Without a match, the loop has seen every route: these are all the path's methods.
+        var otherMethods: Set<String> = []
         for index in candidates.indices {
-            if let parameters = candidates[index].path.match(parts) { matches.append((candidates[index], parameters)) }
+            guard let parameters = candidates[index].path.match(parts) else { continue }
+            guard candidates[index].method == head.method else {
+                otherMethods.insert(candidates[index].method.rawValue)
+                continue
+            }
+            matched = (candidates[index], parameters)
+            break
         }
-        guard !matches.isEmpty else {
-            return APIAdmission(refusal: .problem(404, "route_not_found", "no route for \(head.path)"))
-        }
-        guard let (route, parameters) = matches.first(where: { $0.0.method == head.method }) else {
+        guard let (route, parameters) = matched else {
+            guard !otherMethods.isEmpty else {
+                return APIAdmission(refusal: .problem(404, "route_not_found", "no route for \(head.path)"))
+            }
             var response = APIResponse.problem(405, "method_not_allowed", "\(head.method) is not allowed on \(head.path)")
-            response.headers["Allow"] = Set(matches.map(\.0.method.rawValue)).sorted().joined(separator: ", ")
+            response.headers["Allow"] = otherMethods.sorted().joined(separator: ", ")
             return APIAdmission(refusal: response)
         }
         let caller: Principal?

@@ -72,6 +72,12 @@ public struct TrustedProxies: Sendable, Hashable {
     /// (`203.0.113.7`, `2001:db8::1`); nil when the peer is unknown.
     public func clientAddress(peer: String?, headers: HTTPHeaders) -> String? {
         guard let peer else { return nil }
+        // Trusting no one, a dotted IPv4 peer is the client as written: either `parse` refuses it
+        // (and it is returned as is) or it is already canonical (inet_pton takes no leading
+        // zeros). This runs for every request, most of which never ask for the address.
+        if networks.isEmpty, peer.utf8.allSatisfy({ $0 == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            return peer
+        }
         guard let peerBytes = Self.parse(peer) else { return peer }
         var client = Self.format(peerBytes)
         guard networks.contains(where: { $0.contains(peerBytes) }) else { return client }

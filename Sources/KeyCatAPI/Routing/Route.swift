@@ -71,12 +71,11 @@ struct Route: Sendable {
         self.query = query
         self.status = status
         self.handler = handler
+        description = RouteDescription(method: method, path: path, access: access, body: body, query: query, status: status)
     }
 
     /// What the route is, without its handler.
-    var description: RouteDescription {
-        RouteDescription(method: method, path: path.pattern, access: access, body: body, query: query, status: status)
-    }
+    let description: RouteDescription
 }
 
 /// A route as data: what ``KeyCatAPI/routes`` lists and openapi.yaml must agree with.
@@ -114,27 +113,40 @@ struct RoutePath: Sendable, Hashable {
         }
     }
 
-    /// The parameters when `path`'s segments match, else nil.
+    /// The parameters when `path`'s segments match, else nil. Segments compare byte for byte:
+    /// the literals first, where most routes of a request's length already fail, then the
+    /// parameters.
     func match(_ parts: [Substring]) -> [String: String]? {
         guard parts.count == segments.count else { return nil }
+        for (segment, part) in zip(segments, parts) {
+            if case let .literal(text) = segment, !part.utf8.elementsEqual(text.utf8) { return nil }
+        }
         var parameters: [String: String] = [:]
         for (segment, part) in zip(segments, parts) {
             switch segment {
-            case let .literal(text):
-                guard part == text else { return nil }
+            case .literal:
+                continue
             case let .id(name):
-                guard part.count <= 19, part.allSatisfy(\.isASCIIDigit), let value = Int64(part), value > 0 else { return nil }
+                guard part.utf8.count <= 19, part.utf8.allSatisfy(Self.isDigit), let value = Int64(part), value > 0 else { return nil }
                 parameters[name] = String(value)
             case let .name(name):
-                guard part.count <= 200, part.allSatisfy(\.isNameCharacter) else { return nil }
+                guard part.utf8.count <= 200, part.utf8.allSatisfy(Self.isNameByte) else { return nil }
                 parameters[name] = String(part)
             }
         }
         return parameters
     }
-}
 
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
-    fileprivate var isNameCharacter: Bool { isASCII && (isLetter || isNumber || self == "." || self == "-" || self == "_") }
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    /// An ASCII letter or digit, `.`, `-` or `_`.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default:
+            false
+        }
+    }
 }
