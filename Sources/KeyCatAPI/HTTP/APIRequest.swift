@@ -32,9 +32,10 @@ public struct APIRequest: Sendable {
         let path = String(target[..<(questionMark ?? target.endIndex)])
         var query: [(name: String, value: String)] = []
         if let questionMark {
-            for pair in target[target.index(after: questionMark)...].split(separator: "&") where !pair.isEmpty {
-                let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                query.append((Self.decode(halves[0]), halves.count == 2 ? Self.decode(halves[1]) : ""))
+            // Split as bytes: `&` and `=` are ASCII, and bytes skip grapheme breaking.
+            for pair in target.utf8[target.utf8.index(after: questionMark)...].split(separator: UInt8(ascii: "&")) {
+                let halves = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+                query.append((Self.decode(Substring(halves[0])), halves.count == 2 ? Self.decode(Substring(halves[1])) : ""))
             }
         }
         self.init(method: method, path: path, query: query, headers: headers, body: body, clientAddress: clientAddress)

@@ -119,7 +119,9 @@ struct RoutePath: Sendable, Hashable {
     func match(_ parts: [Substring]) -> [String: String]? {
         guard parts.count == segments.count else { return nil }
         for (segment, part) in zip(segments, parts) {
-            if case let .literal(text) = segment, !part.utf8.elementsEqual(text.utf8) { return nil }
+            if case let .literal(text) = segment, part.utf8.count != text.utf8.count || !part.utf8.elementsEqual(text.utf8) {
+                return nil
+            }
         }
         var parameters: [String: String] = [:]
         for (segment, part) in zip(segments, parts) {
