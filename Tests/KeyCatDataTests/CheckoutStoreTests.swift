@@ -111,6 +111,54 @@ struct CheckoutStoreTests {
         #expect(level == "serializable")
     }
 
+    @Test("buyers changing their carts at once never fail for one another, with no run again allowed; one buyer's adds keep the line cap",
+          .enabled(if: PostgresTestServer.isConfigured || PostgresTestServer.isCI, Comment(rawValue: PostgresTestServer.skipReason)))
+    func cartWritesOfManyBuyers() async throws {
+        // One attempt only: a write that lost to another buyer's (a serialization failure) would
+        // throw here instead of quietly running again.
+        try await withPostgresDatabase(configure: { $0.maximumTransactionAttempts = 1 }) { database in
+            try KeyCatSchema.postgresMigrator().migrate(database, now: Date(timeIntervalSince1970: 1_767_225_600))
+            let clock = TestClock()
+            let (product, _) = try await CommerceHarness.stock(database, units: 5, clock: clock)
+            let buyers = try await database.write { connection in
+                try (0..<16).map { number in
+                    try #require(try connection.queryOne("""
+                        INSERT INTO users (email, nick, password_hash, role, created_at, updated_at)
+                        VALUES (?, ?, '!', 'buyer', 0, 0) RETURNING id
+                        """, [.text("cart\(number)@example.com"), .text("cart\(number)")]) { UserID($0.int64(0)) })
+                }
+            }
+            let carts = SQLCartRepository(database: database)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for buyer in buyers {
+                    group.addTask {
+                        for round in 0..<6 {
+                            _ = try await carts.set(product.id, quantity: 1 + round % 3, for: buyer, maximumLines: 50, at: clock.now())
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            for buyer in buyers { #expect(try await carts.entries(of: buyer).map(\.quantity) == [3]) }
+
+            // One buyer adding several new lines at once: the count of lines takes turns.
+            var newProducts: [Product] = []
+            for _ in 0..<4 {
+                newProducts.append(try await SQLProductRepository(database: database).insert(
+                    CommerceHarness.draft(5), sellerID: UserID(1), images: [], at: clock.now(), audit: nil))
+            }
+            let buyer = buyers[0]
+            let added = await withTaskGroup(of: Bool.self) { group in
+                for item in newProducts {
+                    group.addTask { (try? await carts.add(item.id, quantity: 1, cap: 99, for: buyer, maximumLines: 3, at: clock.now())) != nil }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(added == 2, "the buyer had one line and room for two more")
+            #expect(try await carts.entries(of: buyer).count == 3)
+        }
+    }
+
     /// `buyers` checkouts of one unit each, spread over `servers`, all at once.
     static func race(_ buyers: Int, _ servers: [CommerceHarness]) async -> (sold: Int, outOfStock: Int, other: [String]) {
         await withTaskGroup(of: Result<Order, KeyCatError>.self) { group in

@@ -8,8 +8,9 @@
 /// loses to another (a serialization failure or a deadlock, see
 /// ``PostgresDatabase/write(isolation:_:)``), so a read-then-write in one transaction is as safe
 /// on a cluster of servers as on one file; the cost is a retried transaction under contention.
-/// The hot writes whose every statement is conditional (checkout, a payment's apply) name
-/// ``SQLIsolation/readCommitted`` instead and are never retried for a conflict. Either way the
+/// The hot writes whose every statement is conditional or locks what it decides on (checkout, a
+/// payment's apply, a cart line) name ``SQLIsolation/readCommitted`` instead and are never
+/// retried for a conflict. Either way the
 /// body may run more than once, so it must only touch its connection.
 ///
 /// **Waiting never blocks the caller** (architecture §7). Each call waits for its turn at a
