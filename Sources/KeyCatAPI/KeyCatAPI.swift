@@ -30,10 +30,19 @@ public struct KeyCatAPI: Sendable {
     let routesBySegmentCount: [Int: [Route]]
     /// The catalog reads' answers, kept while the store has not changed (``CatalogCache``).
     let catalogCache = CatalogCache()
+    /// Where a line goes for each answer of 500 or above: the route and the whole error, which
+    /// the answer's body does not carry (a client learns only that the database or the gateway
+    /// failed, never why).
+    let serverErrors: (any LogSink)?
 
-    public init(_ keycat: KeyCat, statusProfile: HTTPStatusProfile = .standard) {
+    /// - Parameters:
+    ///   - statusProfile: the statuses errors are answered with.
+    ///   - serverErrors: where each 5xx answer's cause is written, one line per answer (for
+    ///     a server, its logger at error level); nil writes none.
+    public init(_ keycat: KeyCat, statusProfile: HTTPStatusProfile = .standard, serverErrors: (any LogSink)? = nil) {
         self.keycat = keycat
         self.statusProfile = statusProfile
+        self.serverErrors = serverErrors
         routesBySegmentCount = Dictionary(grouping: Self.routeTable) { $0.path.segments.count }
     }
 
@@ -103,7 +112,7 @@ public struct KeyCatAPI: Sendable {
         do {
             caller = try await authenticate(head, for: route.access)
         } catch {
-            return APIAdmission(refusal: response(for: error))
+            return APIAdmission(refusal: response(for: error, on: route.description))
         }
         if let refusal = Self.checkHead(of: head, for: route.body) { return APIAdmission(refusal: refusal) }
         return APIAdmission(route: route, parameters: parameters, caller: caller)
@@ -124,14 +133,19 @@ public struct KeyCatAPI: Sendable {
             guard route.waitsOnStorage else { return try await route.handler(context) }
             return try await withTaskExecutorPreference(keycat.storageExecutor) { try await route.handler(context) }
         } catch {
-            return response(for: error)
+            return response(for: error, on: route.description)
         }
     }
 
-    /// The answer for an error a handler or the authentication threw.
-    /// The answer for `error` in this API's status profile (with RFC 6750's challenge on a 401).
-    func response(for error: any Error) -> APIResponse {
-        APIResponse.error(error, profile: statusProfile)
+    /// The answer for an error a handler or the authentication threw, in this API's status
+    /// profile (with RFC 6750's challenge on a 401); a 5xx answer's cause goes to
+    /// ``serverErrors``.
+    func response(for error: any Error, on route: RouteDescription) -> APIResponse {
+        let response = APIResponse.error(error, profile: statusProfile)
+        if response.status >= 500, let serverErrors, serverErrors.isEnabled {
+            serverErrors.write("\(route) answered \(response.status): \(error)")
+        }
+        return response
     }
 
     /// 413 for a `Content-Length` over the route's limit, 415 for an announced body of a media

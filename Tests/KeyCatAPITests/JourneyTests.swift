@@ -80,6 +80,16 @@ struct ServerFailureTests {
             let text = String(decoding: answer.response.body, as: UTF8.self)
             #expect(!text.contains(path) && !text.lowercased().contains("sqlite") && !text.lowercased().contains("postgres"),
                     "\(text)")
+            // The cause the body keeps back goes to the server's log, one line per 5xx answer;
+            // a 4xx writes none.
+            let log = CapturingLogSink()
+            let logged = KeyCatAPI(server.keycat, serverErrors: log)
+            #expect(await logged.respond(to: APIRequest(method: .get, target: "/products/7")).status == 500)
+            #expect(await logged.respond(to: APIRequest(method: .get, target: "/products/abc")).status == 404)
+            #expect(log.lines.count == 1, "\(log.lines)")
+            let line = try #require(log.lines.first)
+            #expect(line.hasPrefix("GET /products/{id} answered 500: storage: ") && line.count > "GET /products/{id} answered 500: storage: ".count,
+                    "\(line)")
         }
     }
 }

@@ -28,7 +28,10 @@ struct KeyCatServer {
 
         let keycat = try await KeyCat.open(configuration)
         defer { keycat.close() }
-        let api = KeyCatAPI(keycat, statusProfile: settings.statusProfile)
+        var apiLogger = logger
+        apiLogger[metadataKey: "component"] = "api"
+        let api = KeyCatAPI(keycat, statusProfile: settings.statusProfile,
+                            serverErrors: LoggerLogSink(logger: apiLogger, level: .error))
         let router = Router(context: ServerContext.self)
         router.add(middleware: LogRequestsMiddleware(.info))
         var middleware = KeyCatAPIMiddleware<ServerContext>(api: api, trustedProxies: settings.trustedProxies)
