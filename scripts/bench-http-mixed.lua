@@ -22,3 +22,22 @@ request = function()
     return wrk.format("GET", "/products/" .. product)
   end
 end
+
+-- Each thread tallies the statuses of the answers that were not 2xx; done() prints them, so a
+-- failed request in the table says what it was.
+local threads = {}
+function setup(thread) threads[#threads + 1] = thread end
+
+statuses = {}
+response = function(status, headers, body)
+  if status >= 300 then
+    local key = tostring(status) .. " " .. (string.match(body or "", '"code" *: *"([^"]+)"') or "-")
+    statuses[key] = (statuses[key] or 0) + 1
+  end
+end
+
+done = function(summary, latency, requests)
+  for _, thread in ipairs(threads) do
+    for key, count in pairs(thread:get("statuses")) do io.write(string.format("refused: %s %d\n", key, count)) end
+  end
+end
