@@ -59,7 +59,8 @@ let package = Package(
         .target(name: "CKeyCatFaultVFS", path: "Tests/CKeyCatFaultVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
         .testTarget(name: "KeyCatDomainTests", dependencies: ["KeyCatDomain"]),
         .testTarget(name: "KeyCatInfrastructureTests", dependencies: ["KeyCatInfrastructure", "KeyCatTestSupport"]),
-        .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData", "KeyCatTestSupport"]),
+        // Golden/: the DDL each store runs, pinned (SchemaGoldenTests), read from the source tree.
+        .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData", "KeyCatTestSupport"], exclude: ["Golden"]),
         // KeyCatData for its in-memory ports; the simulator to drive payments.
         .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatData", "KeyCatPGSimulator", "KeyCatTestSupport", "CKeyCatFaultVFS"]),
         .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatInfrastructure", "KeyCatTestSupport"]),

@@ -9,6 +9,18 @@ extension KeyCatSchema {
         PostgresMigration(version: $0.version, name: $0.name, sql: $0.postgres ?? postgresSQL($0.sql))
     }
 
+    /// Every migration's DDL as `store` runs it, in order, each under a `-- N: name` line: the
+    /// text the schema golden files pin (`Tests/KeyCatDataTests/Golden/`).
+    package static func script(for store: SQLDialect.Store) -> String {
+        steps.map { step in
+            let sql = switch store {
+            case .sqlite: step.sql
+            case .postgres: step.postgres ?? postgresSQL(step.sql)
+            }
+            return "-- \(step.version): \(step.name)\n\(sql.trimmingCharacters(in: .whitespacesAndNewlines))\n"
+        }.joined(separator: "\n")
+    }
+
     /// The channel Postgres announces catalog changes on (migration 20), for
     /// ``PostgresDatabase/changeVersion(channel:)``.
     package static let catalogChangeChannel = CatalogSchema.changeChannel

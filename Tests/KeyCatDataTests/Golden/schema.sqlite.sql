@@ -1,0 +1,500 @@
+-- 1: settings and audit log
+CREATE TABLE settings (
+    key   TEXT PRIMARY KEY,
+    value BLOB NOT NULL
+) STRICT;
+
+CREATE TABLE audit_log (
+    id         INTEGER PRIMARY KEY,
+    actor      TEXT NOT NULL,
+    action     TEXT NOT NULL,
+    target     TEXT NOT NULL DEFAULT '',
+    detail     TEXT NOT NULL DEFAULT '',
+    created_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX audit_log_by_time ON audit_log (created_at, id);
+
+-- 2: accounts, refresh tokens and seller applications
+CREATE TABLE users (
+    id            INTEGER PRIMARY KEY,
+    email         TEXT NOT NULL,
+    nick          TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    phone         TEXT,
+    birthday      TEXT,
+    profile_image TEXT,
+    role          TEXT NOT NULL CHECK (role IN ('buyer', 'seller', 'admin')),
+    created_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL,
+    withdrawn_at  INTEGER
+) STRICT;
+-- Emails are stored case-folded; a withdrawn account frees its email.
+CREATE UNIQUE INDEX users_live_email ON users (email) WHERE withdrawn_at IS NULL;
+
+CREATE TABLE refresh_token_families (
+    id         INTEGER PRIMARY KEY,
+    user_id    INTEGER NOT NULL REFERENCES users (id),
+    created_at INTEGER NOT NULL,
+    revoked_at INTEGER
+) STRICT;
+CREATE INDEX refresh_token_families_by_user ON refresh_token_families (user_id);
+
+-- Only the SHA-256 digest of a refresh token is stored.
+CREATE TABLE refresh_tokens (
+    id         INTEGER PRIMARY KEY,
+    digest     BLOB NOT NULL UNIQUE,
+    family_id  INTEGER NOT NULL REFERENCES refresh_token_families (id),
+    issued_at  INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    rotated_at INTEGER
+) STRICT;
+CREATE INDEX refresh_tokens_by_family ON refresh_tokens (family_id);
+
+CREATE TABLE business_registry (
+    business_number TEXT PRIMARY KEY,
+    status          TEXT NOT NULL CHECK (status IN ('active', 'suspended', 'closed', 'unregistered')),
+    updated_at      INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE seller_applications (
+    id                  INTEGER PRIMARY KEY,
+    user_id             INTEGER NOT NULL REFERENCES users (id),
+    business_number     TEXT NOT NULL,
+    representative_name TEXT NOT NULL,
+    opening_date        TEXT NOT NULL,
+    registry_status     TEXT NOT NULL,
+    status              TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected')),
+    reason              TEXT,
+    created_at          INTEGER NOT NULL,
+    decided_at          INTEGER,
+    decided_by          TEXT
+) STRICT;
+CREATE UNIQUE INDEX seller_applications_one_pending_per_user
+    ON seller_applications (user_id) WHERE status = 'pending';
+CREATE UNIQUE INDEX seller_applications_one_live_per_number
+    ON seller_applications (business_number) WHERE status IN ('pending', 'approved');
+CREATE INDEX seller_applications_by_status ON seller_applications (status, id);
+CREATE INDEX seller_applications_by_user ON seller_applications (user_id, id);
+
+-- 3: catalog
+CREATE TABLE products (
+    id                INTEGER PRIMARY KEY,
+    seller_id         INTEGER NOT NULL REFERENCES users (id),
+    kind              TEXT NOT NULL CHECK (kind IN ('commercial', 'secondhand', 'group_buy')),
+    category          TEXT NOT NULL CHECK (category IN ('keyboard', 'keycap', 'switch', 'accessory')),
+    title             TEXT NOT NULL,
+    content           TEXT NOT NULL,
+    regular_price     INTEGER NOT NULL,
+    price             INTEGER NOT NULL CHECK (price > 0 AND price <= regular_price),
+    coupon_price      INTEGER NOT NULL CHECK (coupon_price >= 0),
+    discount_ends_at  INTEGER,
+    delivery_fee      INTEGER NOT NULL CHECK (delivery_fee >= 0),
+    delivery_schedule TEXT NOT NULL,
+    stock             INTEGER NOT NULL CHECK (stock >= 0),
+    images            TEXT NOT NULL DEFAULT '',
+    spec_input        TEXT,
+    spec_connection   TEXT,
+    spec_pcb          TEXT,
+    spec_switch_type  TEXT,
+    spec_layout       TEXT,
+    spec_keycap_profile TEXT,
+    spec_backlight    INTEGER,
+    rating_count      INTEGER NOT NULL DEFAULT 0 CHECK (rating_count >= 0),
+    rating_sum        INTEGER NOT NULL DEFAULT 0 CHECK (rating_sum >= 0),
+    rating_score      INTEGER NOT NULL DEFAULT 0,
+    bookmark_count    INTEGER NOT NULL DEFAULT 0 CHECK (bookmark_count >= 0),
+    version           INTEGER NOT NULL DEFAULT 1,
+    created_at        INTEGER NOT NULL,
+    updated_at        INTEGER NOT NULL,
+    deleted_at        INTEGER,
+    listed            INTEGER NOT NULL DEFAULT 1
+) STRICT;
+
+CREATE INDEX products_newest      ON products (created_at, id)              WHERE listed = 1;
+CREATE INDEX products_price       ON products (price, id)                   WHERE listed = 1;
+CREATE INDEX products_rating      ON products (rating_score, id)            WHERE listed = 1;
+CREATE INDEX products_popular     ON products (bookmark_count, id)          WHERE listed = 1;
+CREATE INDEX products_category_newest  ON products (category, created_at, id)     WHERE listed = 1;
+CREATE INDEX products_category_price   ON products (category, price, id)          WHERE listed = 1;
+CREATE INDEX products_category_rating  ON products (category, rating_score, id)   WHERE listed = 1;
+CREATE INDEX products_category_popular ON products (category, bookmark_count, id) WHERE listed = 1;
+CREATE INDEX products_seller_newest    ON products (seller_id, created_at, id)    WHERE listed = 1;
+CREATE INDEX products_seller_price     ON products (seller_id, price, id)         WHERE listed = 1;
+CREATE INDEX products_seller_rating    ON products (seller_id, rating_score, id)  WHERE listed = 1;
+CREATE INDEX products_seller_popular   ON products (seller_id, bookmark_count, id) WHERE listed = 1;
+CREATE INDEX products_by_seller        ON products (seller_id);
+CREATE INDEX products_discount_ends    ON products (discount_ends_at) WHERE discount_ends_at IS NOT NULL;
+
+-- 4: reviews, bookmarks and follows
+CREATE TABLE reviews (
+    id         INTEGER PRIMARY KEY,
+    product_id INTEGER NOT NULL REFERENCES products (id),
+    author_id  INTEGER NOT NULL REFERENCES users (id),
+    rating     INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 5),
+    content    TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX reviews_one_per_author ON reviews (product_id, author_id);
+CREATE INDEX reviews_by_product ON reviews (product_id, created_at, id);
+CREATE INDEX reviews_by_author  ON reviews (author_id, created_at, id);
+
+CREATE TABLE bookmarks (
+    id         INTEGER PRIMARY KEY,
+    user_id    INTEGER NOT NULL REFERENCES users (id),
+    product_id INTEGER NOT NULL REFERENCES products (id),
+    created_at INTEGER NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX bookmarks_one_per_user ON bookmarks (user_id, product_id);
+CREATE INDEX bookmarks_by_user    ON bookmarks (user_id, created_at, id);
+CREATE INDEX bookmarks_by_product ON bookmarks (product_id);
+
+CREATE TABLE follows (
+    id          INTEGER PRIMARY KEY,
+    follower_id INTEGER NOT NULL REFERENCES users (id),
+    followee_id INTEGER NOT NULL REFERENCES users (id),
+    created_at  INTEGER NOT NULL,
+    CHECK (follower_id <> followee_id)
+) STRICT;
+CREATE UNIQUE INDEX follows_once ON follows (follower_id, followee_id);
+CREATE INDEX follows_by_follower ON follows (follower_id, created_at, id);
+CREATE INDEX follows_by_followee ON follows (followee_id, created_at, id);
+
+ALTER TABLE users ADD COLUMN follower_count  INTEGER NOT NULL DEFAULT 0 CHECK (follower_count >= 0);
+ALTER TABLE users ADD COLUMN following_count INTEGER NOT NULL DEFAULT 0 CHECK (following_count >= 0);
+
+-- 5: carts, orders, payments, refunds, webhooks and idempotency keys
+CREATE TABLE cart_lines (
+    user_id    INTEGER NOT NULL REFERENCES users (id),
+    product_id INTEGER NOT NULL REFERENCES products (id),
+    quantity   INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 99),
+    added_at   INTEGER NOT NULL,
+    PRIMARY KEY (user_id, product_id)
+) STRICT;
+
+CREATE TABLE orders (
+    id              INTEGER PRIMARY KEY,
+    merchant_uid    TEXT NOT NULL UNIQUE CHECK (length(merchant_uid) <= 40),
+    buyer_id        INTEGER NOT NULL REFERENCES users (id),
+    items_total     INTEGER NOT NULL CHECK (items_total >= 0),
+    delivery_total  INTEGER NOT NULL CHECK (delivery_total >= 0),
+    amount          INTEGER NOT NULL CHECK (amount > 0),
+    status          TEXT NOT NULL CHECK (status IN ('awaiting_payment', 'paid', 'shipped', 'delivered',
+                        'partially_refunded', 'refunded', 'expired', 'cancelled', 'failed')),
+    expires_at      INTEGER NOT NULL,
+    refunded_amount INTEGER NOT NULL DEFAULT 0 CHECK (refunded_amount >= 0 AND refunded_amount <= amount),
+    stock_returned  INTEGER NOT NULL DEFAULT 0,
+    outcome_unknown INTEGER NOT NULL DEFAULT 0,
+    imp_uid         TEXT,
+    carrier         TEXT,
+    tracking_number TEXT,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL,
+    paid_at         INTEGER
+) STRICT;
+CREATE INDEX orders_newest ON orders (created_at, id);
+CREATE INDEX orders_by_buyer ON orders (buyer_id, created_at, id);
+CREATE INDEX orders_by_status ON orders (status, created_at, id);
+CREATE INDEX orders_to_reconcile ON orders (expires_at) WHERE status = 'awaiting_payment';
+
+CREATE TABLE order_lines (
+    order_id     INTEGER NOT NULL REFERENCES orders (id),
+    line         INTEGER NOT NULL,
+    product_id   INTEGER NOT NULL REFERENCES products (id),
+    title        TEXT NOT NULL,
+    unit_price   INTEGER NOT NULL CHECK (unit_price >= 0),
+    quantity     INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 99),
+    delivery_fee INTEGER NOT NULL CHECK (delivery_fee >= 0),
+    PRIMARY KEY (order_id, line)
+) STRICT;
+CREATE INDEX order_lines_by_product ON order_lines (product_id);
+
+CREATE TABLE payments (
+    id           INTEGER PRIMARY KEY,
+    imp_uid      TEXT NOT NULL UNIQUE,
+    order_id     INTEGER NOT NULL REFERENCES orders (id),
+    merchant_uid TEXT NOT NULL,
+    amount       INTEGER NOT NULL,
+    status       TEXT NOT NULL CHECK (status IN ('paid', 'voiding', 'voided')),
+    created_at   INTEGER NOT NULL,
+    updated_at   INTEGER NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX payments_one_paid_per_order ON payments (order_id) WHERE status = 'paid';
+CREATE INDEX payments_by_order ON payments (order_id, id);
+CREATE INDEX payments_voiding ON payments (id) WHERE status = 'voiding';
+
+CREATE TABLE refunds (
+    id         INTEGER PRIMARY KEY,
+    order_id   INTEGER NOT NULL REFERENCES orders (id),
+    amount     INTEGER NOT NULL CHECK (amount > 0),
+    checksum   INTEGER NOT NULL,
+    reason     TEXT NOT NULL,
+    restock    INTEGER NOT NULL,
+    target     TEXT NOT NULL,
+    status     TEXT NOT NULL CHECK (status IN ('pending', 'done', 'failed')),
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX refunds_by_order ON refunds (order_id, id);
+CREATE UNIQUE INDEX refunds_one_pending_per_order ON refunds (order_id) WHERE status = 'pending';
+
+CREATE TABLE webhook_events (
+    id          TEXT PRIMARY KEY,
+    received_at INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE idempotency_keys (
+    scope       TEXT NOT NULL,
+    key         TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    response    BLOB,
+    created_at  INTEGER NOT NULL,
+    expires_at  INTEGER NOT NULL,
+    PRIMARY KEY (scope, key)
+) STRICT;
+
+-- 6: statistics indexes
+CREATE INDEX orders_paid ON orders (paid_at, amount, status) WHERE paid_at IS NOT NULL;
+CREATE INDEX refunds_done ON refunds (updated_at, amount) WHERE status = 'done';
+
+-- 7: log-in attempts
+-- Failed log-in throttling, shared by every process (SQLiteLogInAttemptStore). Keys are
+-- SHA-256 digests of scope:value.
+CREATE TABLE login_attempts (
+    scope        TEXT NOT NULL CHECK (scope IN ('account', 'client')),
+    key_digest   BLOB NOT NULL,
+    window_start INTEGER NOT NULL,
+    attempts     INTEGER NOT NULL CHECK (attempts >= 0),
+    PRIMARY KEY (scope, key_digest)
+) STRICT;
+CREATE INDEX login_attempts_by_window ON login_attempts (window_start);
+
+-- 8: audit log and export look-ups
+-- `orders export` reads payments and refunds by time.
+CREATE INDEX payments_by_time ON payments (created_at, id);
+CREATE INDEX refunds_by_time ON refunds (created_at, id);
+-- `audit list --actor/--action/--target` walk these newest first.
+CREATE INDEX audit_log_by_actor  ON audit_log (actor, created_at, id);
+CREATE INDEX audit_log_by_action ON audit_log (action, created_at, id);
+CREATE INDEX audit_log_by_target ON audit_log (target, created_at, id);
+
+-- 9: idempotency key expiry index
+CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
+
+-- 10: inventory ledger
+CREATE TABLE stock_movements (
+    id         INTEGER PRIMARY KEY,
+    product_id INTEGER NOT NULL REFERENCES products (id),
+    kind       TEXT NOT NULL CHECK (kind IN ('opening', 'listed', 'order_taken', 'order_returned',
+                   'refund_restock', 'adjustment')),
+    change     INTEGER NOT NULL,
+    order_id   INTEGER REFERENCES orders (id),
+    actor      TEXT NOT NULL DEFAULT 'system',
+    reason     TEXT NOT NULL DEFAULT '',
+    created_at INTEGER NOT NULL,
+    CHECK ((order_id IS NOT NULL) = (kind IN ('order_taken', 'order_returned', 'refund_restock')))
+) STRICT;
+CREATE INDEX stock_movements_by_product ON stock_movements (product_id, id);
+CREATE INDEX stock_movements_by_order ON stock_movements (order_id, product_id) WHERE order_id IS NOT NULL;
+
+INSERT INTO stock_movements (product_id, kind, change, reason, created_at)
+    SELECT p.id, 'opening',
+           p.stock + coalesce((SELECT sum(l.quantity) FROM order_lines l JOIN orders o ON o.id = l.order_id
+                               WHERE l.product_id = p.id AND o.stock_returned = 0), 0),
+           'stock when the ledger began', p.created_at
+    FROM products p ORDER BY p.id;
+INSERT INTO stock_movements (product_id, kind, change, order_id, created_at)
+    SELECT l.product_id, 'order_taken', -sum(l.quantity), l.order_id, o.created_at
+    FROM order_lines l JOIN orders o ON o.id = l.order_id
+    GROUP BY l.order_id, l.product_id, o.created_at ORDER BY l.order_id, l.product_id;
+INSERT INTO stock_movements (product_id, kind, change, order_id, created_at)
+    SELECT l.product_id, CASE WHEN o.status = 'refunded' THEN 'refund_restock' ELSE 'order_returned' END,
+           sum(l.quantity), l.order_id, o.updated_at
+    FROM order_lines l JOIN orders o ON o.id = l.order_id
+    WHERE o.stock_returned = 1
+    GROUP BY l.order_id, l.product_id, o.status, o.updated_at ORDER BY l.order_id, l.product_id;
+
+-- 11: refund request keys
+ALTER TABLE refunds ADD COLUMN request_key TEXT;
+ALTER TABLE refunds ADD COLUMN request_fingerprint TEXT;
+CREATE UNIQUE INDEX refunds_by_request_key ON refunds (order_id, request_key)
+    WHERE request_key IS NOT NULL AND status <> 'failed';
+
+-- 12: shared toggle buckets
+-- Bookmark and follow rate limits shared by every server on the database
+-- (SQLToggleBucketStore): one token bucket per user.
+CREATE TABLE toggle_buckets (
+    user_id    INTEGER NOT NULL PRIMARY KEY REFERENCES users (id),
+    tokens     REAL NOT NULL,
+    updated_at INTEGER NOT NULL
+) STRICT;
+
+-- 13: token versions, suspensions and per-client throttles
+-- Bumped when an account's access tokens must stop at once (password, withdrawal,
+-- suspension, role); every access token carries the version it was issued at.
+ALTER TABLE users ADD COLUMN token_version INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE users ADD COLUMN suspended_at INTEGER;
+-- Throttling counts, now per (account, client), account, client and sign-up client,
+-- with the last attempt's time for slowed budgets. Counts are short-lived: the old
+-- table's are dropped rather than carried over.
+DROP TABLE login_attempts;
+CREATE TABLE login_attempts (
+    scope           TEXT NOT NULL CHECK (scope IN ('account', 'client', 'account_client', 'sign_up')),
+    key_digest      BLOB NOT NULL,
+    window_start    INTEGER NOT NULL,
+    attempts        INTEGER NOT NULL CHECK (attempts >= 0),
+    last_attempt_at INTEGER NOT NULL,
+    PRIMARY KEY (scope, key_digest)
+) STRICT;
+CREATE INDEX login_attempts_by_window ON login_attempts (window_start);
+
+-- 14: competing applications for one business number
+-- A pending application no longer holds its business number: the number's real owner
+-- may apply beside it, and the operator decides (approving one rejects the others).
+-- Only an approved application holds its number.
+DROP INDEX seller_applications_one_live_per_number;
+CREATE UNIQUE INDEX seller_applications_one_approved_per_number
+    ON seller_applications (business_number) WHERE status = 'approved';
+CREATE INDEX seller_applications_by_number ON seller_applications (business_number, status);
+
+-- 15: delivery times
+-- A review needs a delivered order; a partial refund after delivery keeps it. Orders
+-- delivered before this migration take their last change as their delivery time.
+ALTER TABLE orders ADD COLUMN delivered_at INTEGER;
+UPDATE orders SET delivered_at = updated_at WHERE status = 'delivered';
+
+-- 16: checkout keys on their orders
+-- A checkout's Idempotency-Key is written with the order it makes, in the same
+-- transaction: a retry finds the order even when the key's stored answer was lost.
+ALTER TABLE orders ADD COLUMN request_key TEXT;
+CREATE UNIQUE INDEX orders_by_request_key ON orders (buyer_id, request_key) WHERE request_key IS NOT NULL;
+
+-- 17: marketplace fulfilment
+CREATE TABLE addresses (
+    id           INTEGER PRIMARY KEY,
+    user_id      INTEGER NOT NULL REFERENCES users (id),
+    recipient    TEXT NOT NULL,
+    phone        TEXT NOT NULL,
+    postcode     TEXT NOT NULL,
+    road_address TEXT NOT NULL,
+    detail       TEXT NOT NULL,
+    request      TEXT NOT NULL,
+    is_default   INTEGER NOT NULL DEFAULT 0,
+    created_at   INTEGER NOT NULL,
+    updated_at   INTEGER NOT NULL
+) STRICT;
+CREATE INDEX addresses_by_user ON addresses (user_id, id);
+CREATE UNIQUE INDEX addresses_one_default ON addresses (user_id) WHERE is_default = 1;
+
+CREATE TABLE order_addresses (
+    order_id      INTEGER NOT NULL PRIMARY KEY REFERENCES orders (id),
+    recipient     TEXT NOT NULL,
+    phone         TEXT NOT NULL,
+    postcode      TEXT NOT NULL,
+    road_address  TEXT NOT NULL,
+    detail        TEXT NOT NULL,
+    request       TEXT NOT NULL,
+    anonymised_at INTEGER
+) STRICT;
+
+CREATE TABLE shipments (
+    id              INTEGER PRIMARY KEY,
+    order_id        INTEGER NOT NULL REFERENCES orders (id),
+    seller_id       INTEGER NOT NULL REFERENCES users (id),
+    status          TEXT NOT NULL CHECK (status IN ('pending', 'shipped', 'delivered', 'cancelled')),
+    delivery_fee    INTEGER NOT NULL CHECK (delivery_fee >= 0),
+    carrier         TEXT,
+    tracking_number TEXT,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL,
+    shipped_at      INTEGER,
+    delivered_at    INTEGER
+) STRICT;
+CREATE UNIQUE INDEX shipments_by_order ON shipments (order_id, seller_id);
+CREATE INDEX shipments_by_seller ON shipments (seller_id, created_at, order_id);
+CREATE INDEX shipments_by_seller_status ON shipments (seller_id, status, created_at, order_id);
+
+ALTER TABLE order_lines ADD COLUMN shipment_id INTEGER REFERENCES shipments (id);
+ALTER TABLE order_lines ADD COLUMN stock_returned INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE order_lines ADD COLUMN refunded_at INTEGER;
+CREATE INDEX order_lines_by_shipment ON order_lines (shipment_id);
+UPDATE order_lines SET stock_returned = 1 WHERE order_id IN (SELECT id FROM orders WHERE stock_returned = 1);
+
+ALTER TABLE refunds ADD COLUMN shipment_id INTEGER REFERENCES shipments (id);
+ALTER TABLE refunds ADD COLUMN refund_lines TEXT;
+ALTER TABLE refunds ADD COLUMN includes_fee INTEGER NOT NULL DEFAULT 0;
+
+INSERT INTO shipments (order_id, seller_id, status, delivery_fee, carrier, tracking_number, created_at, updated_at,
+                       shipped_at, delivered_at)
+SELECT o.id, p.seller_id,
+       CASE WHEN o.delivered_at IS NOT NULL THEN 'delivered'
+            WHEN o.carrier IS NOT NULL THEN 'shipped'
+            WHEN o.status IN ('paid', 'awaiting_payment') THEN 'pending'
+            ELSE 'cancelled' END,
+       sum(l.delivery_fee), o.carrier, o.tracking_number, o.created_at, o.updated_at,
+       CASE WHEN o.carrier IS NOT NULL THEN o.updated_at END, o.delivered_at
+FROM orders o JOIN order_lines l ON l.order_id = o.id JOIN products p ON p.id = l.product_id
+GROUP BY o.id, p.seller_id, o.status, o.carrier, o.tracking_number, o.created_at, o.updated_at, o.delivered_at;
+UPDATE order_lines SET shipment_id = (
+    SELECT s.id FROM shipments s JOIN products p ON p.seller_id = s.seller_id
+    WHERE s.order_id = order_lines.order_id AND p.id = order_lines.product_id);
+
+CREATE TABLE settlement_periods (
+    period    TEXT PRIMARY KEY,
+    starts_at INTEGER NOT NULL,
+    ends_at   INTEGER NOT NULL,
+    closed_at INTEGER NOT NULL,
+    closed_by TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE settlements (
+    id            INTEGER PRIMARY KEY,
+    period        TEXT NOT NULL REFERENCES settlement_periods (period),
+    seller_id     INTEGER NOT NULL REFERENCES users (id),
+    sales         INTEGER NOT NULL,
+    delivery_fees INTEGER NOT NULL,
+    refunds       INTEGER NOT NULL,
+    commission    INTEGER NOT NULL,
+    payout        INTEGER NOT NULL,
+    entries       INTEGER NOT NULL,
+    created_at    INTEGER NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX settlements_by_period ON settlements (period, seller_id);
+CREATE INDEX settlements_by_seller ON settlements (seller_id, id);
+
+CREATE TABLE settlement_entries (
+    id            INTEGER PRIMARY KEY,
+    kind          TEXT NOT NULL CHECK (kind IN ('sale', 'refund')),
+    seller_id     INTEGER NOT NULL REFERENCES users (id),
+    order_id      INTEGER NOT NULL REFERENCES orders (id),
+    shipment_id   INTEGER NOT NULL REFERENCES shipments (id),
+    line          INTEGER,
+    payment_id    INTEGER REFERENCES payments (id),
+    refund_id     INTEGER REFERENCES refunds (id),
+    category      TEXT,
+    amount        INTEGER NOT NULL CHECK (amount > 0),
+    commission    INTEGER,
+    occurred_at   INTEGER NOT NULL,
+    settlement_id INTEGER REFERENCES settlements (id)
+) STRICT;
+CREATE INDEX settlement_entries_open ON settlement_entries (occurred_at, id) WHERE settlement_id IS NULL;
+CREATE INDEX settlement_entries_by_settlement ON settlement_entries (settlement_id, occurred_at, id);
+CREATE INDEX settlement_entries_by_order ON settlement_entries (order_id, line);
+
+-- 18: a seller's ledger by time
+-- A seller's statistics and their upcoming settlement read their own entries by time.
+CREATE INDEX settlement_entries_by_seller ON settlement_entries (seller_id, occurred_at, id);
+
+-- 19: images in the store
+-- Product images by the SHA-256 of their bytes. On Postgres they live here, so an
+-- image any server took is served by every server and travels in pg_dump; on SQLite
+-- they stay files beside the database (its backups copy them) and this stays empty.
+CREATE TABLE image_blobs (
+    sha256    TEXT NOT NULL PRIMARY KEY CHECK (length(sha256) = 64),
+    format    TEXT NOT NULL CHECK (format IN ('jpg', 'png', 'webp', 'gif')),
+    bytes     BLOB NOT NULL,
+    stored_at INTEGER NOT NULL
+) STRICT;
+
+-- 20: catalog change notifications
+-- Nothing on SQLite: a process learns of every commit to the file from its data
+-- version (PRAGMA data_version).
