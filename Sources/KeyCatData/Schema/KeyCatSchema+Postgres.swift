@@ -6,18 +6,14 @@ extension KeyCatSchema {
     /// (``postgresSQL(_:)``): one schema, written once, so a migration added for SQLite is a
     /// migration on Postgres with the same number, tables, columns and partial indexes.
     package static let postgresMigrations: [PostgresMigration] = steps.map {
-        PostgresMigration(version: $0.version, name: $0.name, sql: $0.postgres ?? postgresSQL($0.sql))
+        PostgresMigration(version: $0.version, name: $0.name, sql: $0.sql(for: .postgres))
     }
 
     /// Every migration's DDL as `store` runs it, in order, each under a `-- N: name` line: the
     /// text the schema golden files pin (`Tests/KeyCatDataTests/Golden/`).
     package static func script(for store: SQLDialect.Store) -> String {
         steps.map { step in
-            let sql = switch store {
-            case .sqlite: step.sql
-            case .postgres: step.postgres ?? postgresSQL(step.sql)
-            }
-            return "-- \(step.version): \(step.name)\n\(sql.trimmingCharacters(in: .whitespacesAndNewlines))\n"
+            "-- \(step.version): \(step.name)\n\(step.sql(for: store).trimmingCharacters(in: .whitespacesAndNewlines))\n"
         }.joined(separator: "\n")
     }
 
@@ -62,5 +58,16 @@ extension KeyCatSchema {
             sql = sql.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
         }
         return sql
+    }
+}
+
+extension KeyCatSchema.Step {
+    /// The step's DDL as `store` runs it: SQLite's as written; Postgres's as written for it, or
+    /// else SQLite's translated (``KeyCatSchema/postgresSQL(_:)``).
+    package func sql(for store: SQLDialect.Store) -> String {
+        switch store {
+        case .sqlite: sql
+        case .postgres: postgres ?? KeyCatSchema.postgresSQL(sql)
+        }
     }
 }

@@ -10,8 +10,8 @@
 /// on a cluster of servers as on one file; the cost is a retried transaction under contention.
 /// The hot writes whose every statement is conditional or locks what it decides on (checkout, a
 /// payment's apply, a cart line) name ``SQLIsolation/readCommitted`` instead and are never
-/// retried for a conflict. Either way the
-/// body may run more than once, so it must only touch its connection.
+/// retried for a conflict. Either way the body may run more than once, so it must only touch
+/// its connection.
 ///
 /// **Waiting never blocks the caller** (architecture §7). Each call waits for its turn at a
 /// connection suspended — no thread is held while it queues, and a task cancelled while it
