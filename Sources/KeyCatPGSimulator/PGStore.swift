@@ -184,10 +184,10 @@ final class PGStore: Sendable {
              .real(cancellation.cancelledAt.timeIntervalSince1970)])
     }
 
-    private static func values(of payment: PGPaymentRecord) -> [SQLiteValue] {
+    private static func values(of payment: PGPaymentRecord) -> [SQLValue] {
         [.text(payment.impUID), .text(payment.merchantUID), .integer(payment.amount),
          .integer(payment.cancelledAmount), .text(payment.status.rawValue),
-         .optional(payment.failureReason.map(SQLiteValue.text)), .optional(payment.cardLast4.map(SQLiteValue.text)),
+         .optional(payment.failureReason.map(SQLValue.text)), .optional(payment.cardLast4.map(SQLValue.text)),
          .optional(payment.paidAt.map { .real($0.timeIntervalSince1970) }),
          .optional(payment.cancelledAt.map { .real($0.timeIntervalSince1970) }), .real(payment.startedAt.timeIntervalSince1970),
          .optional(payment.failedAt.map { .real($0.timeIntervalSince1970) })]
@@ -212,7 +212,7 @@ final class PGStore: Sendable {
     func payments(_ query: PGPaymentQuery) throws
         -> (total: Int, page: [(payment: PGPaymentRecord, cancellations: [PGCancellation])]) {
         var conditions: [String] = []
-        var arguments: [SQLiteValue] = []
+        var arguments: [SQLValue] = []
         if let merchantUID = query.merchantUID {
             conditions.append("merchant_uid = ?")
             arguments.append(.text(merchantUID))

@@ -9,8 +9,8 @@ import Testing
 @Suite("Every social list query has an index behind it")
 struct SocialQueryPlanTests {
     /// Each list's SQL and the index that must serve it, at the top and after a cursor.
-    static func lists(after position: CursorPosition?) -> [(name: String, sql: String, arguments: [SQLiteValue], index: String)] {
-        var lists: [(String, String, [SQLiteValue], String)] = []
+    static func lists(after position: CursorPosition?) -> [(name: String, sql: String, arguments: [SQLValue], index: String)] {
+        var lists: [(String, String, [SQLValue], String)] = []
         for column in SQLiteReviewRepository.ListColumn.allCases {
             let (sql, keyset) = SQLiteReviewRepository.listSQL(where: column, after: position)
             lists.append(("reviews by \(column)", sql, keyset, column == .product ? "reviews_by_product" : "reviews_by_author"))

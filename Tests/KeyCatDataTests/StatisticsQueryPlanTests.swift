@@ -8,7 +8,7 @@ import Testing
 /// SQLite only: SQLite's `EXPLAIN QUERY PLAN`.
 @Suite("Every statistics query starts from an index on its window")
 struct StatisticsQueryPlanTests {
-    static let queries: [(name: String, sql: String, arguments: [SQLiteValue], index: String)] = [
+    static let queries: [(name: String, sql: String, arguments: [SQLValue], index: String)] = [
         ("sales per day", SQLiteSalesStatistics.salesSQL, [.integer(0), .integer(0), .integer(1)], "orders_paid"),
         ("refunds per day", SQLiteSalesStatistics.refundsSQL, [.integer(0), .integer(0), .integer(1)], "refunds_done"),
         ("orders by status", SQLiteSalesStatistics.statusSQL, [.integer(0), .integer(1)], "orders_by_status"),

@@ -5,7 +5,7 @@ import Testing
 @testable import KeyCatData
 @testable import KeyCatInfrastructure
 
-/// SQLite only: SQLite's result codes (Postgres's SQLSTATEs are `PostgresValueTests`' and the
+/// SQLite only: SQLite's result codes (Postgres's SQLSTATEs are `PostgresValuesTests`' and the
 /// hostile-input suites').
 @Suite("Storage errors in domain terms")
 struct StorageErrorTests {

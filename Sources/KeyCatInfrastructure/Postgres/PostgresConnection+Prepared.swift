@@ -4,9 +4,9 @@ import Foundation
 /// One statement of an exchange: SQL with `?` markers and the values bound to them.
 package struct PostgresStatement {
     package var sql: String
-    package var arguments: [PostgresValue]
+    package var arguments: [SQLValue]
 
-    package init(_ sql: String, _ arguments: [PostgresValue] = []) {
+    package init(_ sql: String, _ arguments: [SQLValue] = []) {
         self.sql = sql
         self.arguments = arguments
     }
@@ -266,7 +266,7 @@ private struct Parameters {
     private var lengths: [Int32] = []
     private var formats: [Int32] = []
 
-    init(_ arguments: [PostgresValue]) throws(PostgresError) {
+    init(_ arguments: [SQLValue]) throws(PostgresError) {
         for argument in arguments {
             let (bytes, isBinary) = try argument.wireFormat()
             if let bytes {

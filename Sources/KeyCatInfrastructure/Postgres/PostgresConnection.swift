@@ -113,13 +113,13 @@ package final class PostgresConnection {
     ///
     /// - Returns: the number of rows the statement inserted, updated or deleted (or returned).
     @discardableResult
-    package func run(_ sql: String, _ arguments: [PostgresValue] = []) throws(PostgresError) -> Int {
+    package func run(_ sql: String, _ arguments: [SQLValue] = []) throws(PostgresError) -> Int {
         try exchange([PostgresStatement(sql, arguments)])[0].affectedRows
     }
 
     /// Runs a query and decodes every row with `decode`.
     package func query<Row>(
-        _ sql: String, _ arguments: [PostgresValue] = [], _ decode: (PostgresRow) throws -> Row
+        _ sql: String, _ arguments: [SQLValue] = [], _ decode: (PostgresRow) throws -> Row
     ) throws -> [Row] {
         let result = try exchange([PostgresStatement(sql, arguments)])[0]
         var rows: [Row] = []
@@ -130,7 +130,7 @@ package final class PostgresConnection {
 
     /// Runs a query and decodes its first row, or returns nil when there is none.
     package func queryOne<Row>(
-        _ sql: String, _ arguments: [PostgresValue] = [], _ decode: (PostgresRow) throws -> Row
+        _ sql: String, _ arguments: [SQLValue] = [], _ decode: (PostgresRow) throws -> Row
     ) throws -> Row? {
         let result = try exchange([PostgresStatement(sql, arguments)])[0]
         return result.rowCount > 0 ? try decode(result.row(0)) : nil
@@ -138,7 +138,7 @@ package final class PostgresConnection {
 
     /// Runs a query and hands each row to `body`, without collecting them.
     package func forEach(
-        _ sql: String, _ arguments: [PostgresValue] = [], _ body: (PostgresRow) throws -> Void
+        _ sql: String, _ arguments: [SQLValue] = [], _ body: (PostgresRow) throws -> Void
     ) throws {
         let result = try exchange([PostgresStatement(sql, arguments)])[0]
         for index in 0..<result.rowCount { try body(result.row(index)) }

@@ -1,7 +1,3 @@
-/// A value bound to a `?` parameter on either store: SQLite's five storage classes, which
-/// Postgres takes as they are. Booleans are the integers 0 and 1 on both, so rows read the same.
-package typealias SQLValue = SQLiteValue
-
 /// One connection of either store (``SQLiteConnection``, ``PostgresConnection``), as the
 /// repositories use it: statements with `?` parameters (Postgres numbers them), prepared once per
 /// connection and cached, and rows read through ``SQLRow``.
@@ -111,36 +107,9 @@ extension SQLiteConnection: SQLConnection {
 extension PostgresConnection: SQLConnection {
     package var dialect: SQLDialect { .postgres }
 
-    // The shared statements' entry points. Disfavoured, so that a call on a concrete
-    // `PostgresConnection` with a literal argument list still means the `PostgresValue` one.
-
-    @_disfavoredOverload @discardableResult
-    package func run(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-        try run(sql, arguments.map(PostgresValue.init))
-    }
-
-    @_disfavoredOverload
-    package func query<Result>(
-        _ sql: String, _ arguments: [SQLValue], _ decode: (PostgresRow) throws -> Result
-    ) throws -> [Result] {
-        try query(sql, arguments.map(PostgresValue.init), decode)
-    }
-
-    @_disfavoredOverload
-    package func queryOne<Result>(
-        _ sql: String, _ arguments: [SQLValue], _ decode: (PostgresRow) throws -> Result
-    ) throws -> Result? {
-        try queryOne(sql, arguments.map(PostgresValue.init), decode)
-    }
-
-    @_disfavoredOverload
-    package func forEach(_ sql: String, _ arguments: [SQLValue], _ body: (PostgresRow) throws -> Void) throws {
-        try forEach(sql, arguments.map(PostgresValue.init), body)
-    }
-
     @discardableResult
     package func batch(_ statements: [SQLStatement<PostgresRow>], endingTransaction: Bool) throws -> [Int] {
-        let results = try exchange(statements.map { PostgresStatement($0.sql, $0.arguments.map(PostgresValue.init)) },
+        let results = try exchange(statements.map { PostgresStatement($0.sql, $0.arguments) },
                                    endingTransaction: endingTransaction)
         for (statement, result) in zip(statements, results) {
             guard let eachRow = statement.eachRow else { continue }

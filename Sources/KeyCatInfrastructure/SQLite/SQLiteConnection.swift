@@ -153,7 +153,7 @@ package final class SQLiteConnection {
     ///
     /// - Returns: the number of rows the statement inserted, updated or deleted.
     @discardableResult
-    package func run(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> Int {
+    package func run(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int {
         let connection = try open()
         let statement = try checkOut(sql, arguments)
         defer { checkIn(statement) }
@@ -169,7 +169,7 @@ package final class SQLiteConnection {
     /// Runs a query and decodes every row with `decode`.
     @inlinable
     package func query<Row>(
-        _ sql: String, _ arguments: [SQLiteValue] = [], _ decode: (SQLiteRow) throws -> Row
+        _ sql: String, _ arguments: [SQLValue] = [], _ decode: (SQLiteRow) throws -> Row
     ) throws -> [Row] {
         let statement = try checkOut(sql, arguments)
         defer { checkIn(statement) }
@@ -181,7 +181,7 @@ package final class SQLiteConnection {
     /// Runs a query and decodes its first row, or returns nil when there is none.
     @inlinable
     package func queryOne<Row>(
-        _ sql: String, _ arguments: [SQLiteValue] = [], _ decode: (SQLiteRow) throws -> Row
+        _ sql: String, _ arguments: [SQLValue] = [], _ decode: (SQLiteRow) throws -> Row
     ) throws -> Row? {
         let statement = try checkOut(sql, arguments)
         defer { checkIn(statement) }
@@ -191,7 +191,7 @@ package final class SQLiteConnection {
     /// Runs a query and hands each row to `body`, without collecting them.
     @inlinable
     package func forEach(
-        _ sql: String, _ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Void
+        _ sql: String, _ arguments: [SQLValue] = [], _ body: (SQLiteRow) throws -> Void
     ) throws {
         let statement = try checkOut(sql, arguments)
         defer { checkIn(statement) }
@@ -214,7 +214,7 @@ package final class SQLiteConnection {
     /// Borrows the cached statement for `sql` (preparing it on first use) with `arguments`
     /// bound. Every `checkOut` is paired with a ``checkIn(_:)``, which resets it.
     @usableFromInline
-    func checkOut(_ sql: String, _ arguments: [SQLiteValue]) throws -> SQLiteStatement {
+    func checkOut(_ sql: String, _ arguments: [SQLValue]) throws -> SQLiteStatement {
         let statement: SQLiteStatement
         if let cached = statements[sql], !cached.isInUse {
             statement = cached

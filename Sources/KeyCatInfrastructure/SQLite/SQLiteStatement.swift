@@ -31,7 +31,7 @@ final class SQLiteStatement {
     deinit { sqlite3_finalize(handle) }
 
     /// Binds `values` to parameters 1…n. The statement must be reset.
-    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+    func bind(_ values: [SQLValue]) throws(SQLiteError) {
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard values.count == expected else {
             throw SQLiteError(
@@ -43,7 +43,7 @@ final class SQLiteStatement {
         }
     }
 
-    private func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+    private func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
         let code: Int32
         switch value {
         case .null:

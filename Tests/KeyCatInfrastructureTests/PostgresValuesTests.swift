@@ -4,7 +4,7 @@ import Testing
 @testable import KeyCatInfrastructure
 
 @Suite("Postgres values", .enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"))
-struct PostgresValueTests {
+struct PostgresValuesTests {
     private func withTable(_ body: (PostgresConnection) throws -> Void) async throws {
         try await withPostgresSchema { configuration in
             let connection = try PostgresConnection(configuration: configuration)
@@ -77,7 +77,7 @@ struct PostgresValueTests {
             let every = [UInt8](0...255) + [0xFF, 0xFE, 0x00, 0xC3, 0x28, 0x00]
             for blob in [every, [], [0x00], Array(repeating: 0xAB, count: 30_000)] {
                 try connection.run("DELETE FROM v")
-                try connection.run("INSERT INTO v (blob) VALUES (?)", [.bytes(blob)])
+                try connection.run("INSERT INTO v (blob) VALUES (?)", [.blob(blob)])
                 let back = try connection.queryOne("SELECT blob, length(blob) FROM v") { ($0.bytes(0), $0.int(1)) }
                 #expect(back?.0 == blob)
                 #expect(back?.1 == blob.count)
@@ -102,20 +102,11 @@ struct PostgresValueTests {
         try await withTable { connection in
             for invalid: [UInt8] in [[0x66, 0x6F, 0xFF], [0xC3, 0x28], [0x61, 0x00, 0x62]] {
                 let error = try #require(throws: PostgresError.self) {
-                    try connection.run("INSERT INTO v (words) VALUES (convert_from(?, 'UTF8'))", [.bytes(invalid)])
+                    try connection.run("INSERT INTO v (words) VALUES (convert_from(?, 'UTF8'))", [.blob(invalid)])
                 }
                 #expect(error.isInvalidText, "\(error)")
             }
             #expect(try connection.queryOne("SELECT count(*) FROM v") { $0.int(0) } == 0)
         }
-    }
-
-    @Test("SQLite's values convert to the same Postgres values")
-    func fromSQLite() {
-        #expect(PostgresValue(SQLiteValue.integer(7)) == .integer(7))
-        #expect(PostgresValue(SQLiteValue.real(0.5)) == .real(0.5))
-        #expect(PostgresValue(SQLiteValue.text("x")) == .text("x"))
-        #expect(PostgresValue(SQLiteValue.blob([1])) == .bytes([1]))
-        #expect(PostgresValue(SQLiteValue.null) == .null)
     }
 }
