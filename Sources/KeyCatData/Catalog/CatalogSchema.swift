@@ -6,39 +6,40 @@ import KeyCatInfrastructure
 /// seller withdraws. Every list query has a partial index over listed rows ending in the id, the
 /// tie-breaker; `category` and `seller_id` get their own, the most common filters.
 enum CatalogSchema {
-    static let sql = """
+    static func sql(_ type: SQLDialect.ColumnTypes) -> String {
+        """
         CREATE TABLE products (
-            id                INTEGER PRIMARY KEY,
-            seller_id         INTEGER NOT NULL REFERENCES users (id),
-            kind              TEXT NOT NULL CHECK (kind IN ('commercial', 'secondhand', 'group_buy')),
-            category          TEXT NOT NULL CHECK (category IN ('keyboard', 'keycap', 'switch', 'accessory')),
-            title             TEXT NOT NULL,
-            content           TEXT NOT NULL,
-            regular_price     INTEGER NOT NULL,
-            price             INTEGER NOT NULL CHECK (price > 0 AND price <= regular_price),
-            coupon_price      INTEGER NOT NULL CHECK (coupon_price >= 0),
-            discount_ends_at  INTEGER,
-            delivery_fee      INTEGER NOT NULL CHECK (delivery_fee >= 0),
-            delivery_schedule TEXT NOT NULL,
-            stock             INTEGER NOT NULL CHECK (stock >= 0),
-            images            TEXT NOT NULL DEFAULT '',
-            spec_input        TEXT,
-            spec_connection   TEXT,
-            spec_pcb          TEXT,
-            spec_switch_type  TEXT,
-            spec_layout       TEXT,
-            spec_keycap_profile TEXT,
-            spec_backlight    INTEGER,
-            rating_count      INTEGER NOT NULL DEFAULT 0 CHECK (rating_count >= 0),
-            rating_sum        INTEGER NOT NULL DEFAULT 0 CHECK (rating_sum >= 0),
-            rating_score      INTEGER NOT NULL DEFAULT 0,
-            bookmark_count    INTEGER NOT NULL DEFAULT 0 CHECK (bookmark_count >= 0),
-            version           INTEGER NOT NULL DEFAULT 1,
-            created_at        INTEGER NOT NULL,
-            updated_at        INTEGER NOT NULL,
-            deleted_at        INTEGER,
-            listed            INTEGER NOT NULL DEFAULT 1
-        ) STRICT;
+            id                \(type.rowID),
+            seller_id         \(type.integer) NOT NULL REFERENCES users (id),
+            kind              \(type.text) NOT NULL CHECK (kind IN ('commercial', 'secondhand', 'group_buy')),
+            category          \(type.text) NOT NULL CHECK (category IN ('keyboard', 'keycap', 'switch', 'accessory')),
+            title             \(type.text) NOT NULL,
+            content           \(type.text) NOT NULL,
+            regular_price     \(type.integer) NOT NULL,
+            price             \(type.integer) NOT NULL CHECK (price > 0 AND price <= regular_price),
+            coupon_price      \(type.integer) NOT NULL CHECK (coupon_price >= 0),
+            discount_ends_at  \(type.integer),
+            delivery_fee      \(type.integer) NOT NULL CHECK (delivery_fee >= 0),
+            delivery_schedule \(type.text) NOT NULL,
+            stock             \(type.integer) NOT NULL CHECK (stock >= 0),
+            images            \(type.text) NOT NULL DEFAULT '',
+            spec_input        \(type.text),
+            spec_connection   \(type.text),
+            spec_pcb          \(type.text),
+            spec_switch_type  \(type.text),
+            spec_layout       \(type.text),
+            spec_keycap_profile \(type.text),
+            spec_backlight    \(type.integer),
+            rating_count      \(type.integer) NOT NULL DEFAULT 0 CHECK (rating_count >= 0),
+            rating_sum        \(type.integer) NOT NULL DEFAULT 0 CHECK (rating_sum >= 0),
+            rating_score      \(type.integer) NOT NULL DEFAULT 0,
+            bookmark_count    \(type.integer) NOT NULL DEFAULT 0 CHECK (bookmark_count >= 0),
+            version           \(type.integer) NOT NULL DEFAULT 1,
+            created_at        \(type.integer) NOT NULL,
+            updated_at        \(type.integer) NOT NULL,
+            deleted_at        \(type.integer),
+            listed            \(type.integer) NOT NULL DEFAULT 1
+        )\(type.tableOptions);
 
         CREATE INDEX products_newest      ON products (created_at, id)              WHERE listed = 1;
         CREATE INDEX products_price       ON products (price, id)                   WHERE listed = 1;
@@ -55,6 +56,7 @@ enum CatalogSchema {
         CREATE INDEX products_by_seller        ON products (seller_id);
         CREATE INDEX products_discount_ends    ON products (discount_ends_at) WHERE discount_ends_at IS NOT NULL;
         """
+    }
 
     /// The channel on which Postgres announces that the catalog changed.
     static let changeChannel = "keycat_catalog"

@@ -1,3 +1,5 @@
+import KeyCatInfrastructure
+
 /// The inventory ledger (`stock_movements`): one row per change of a product's stock, written in
 /// the same transaction as the change, so `products.stock` is always the sum of the product's
 /// movements (see ``StockLedger`` and ``LedgerInvariants``). Order movements name their order:
@@ -11,19 +13,20 @@
 /// grouped by as well: one value per order, and Postgres, which runs the same list, allows no
 /// bare columns beside an aggregate.)
 enum InventoryLedgerSchema {
-    static let sql = """
+    static func sql(_ type: SQLDialect.ColumnTypes) -> String {
+        """
         CREATE TABLE stock_movements (
-            id         INTEGER PRIMARY KEY,
-            product_id INTEGER NOT NULL REFERENCES products (id),
-            kind       TEXT NOT NULL CHECK (kind IN ('opening', 'listed', 'order_taken', 'order_returned',
+            id         \(type.rowID),
+            product_id \(type.integer) NOT NULL REFERENCES products (id),
+            kind       \(type.text) NOT NULL CHECK (kind IN ('opening', 'listed', 'order_taken', 'order_returned',
                            'refund_restock', 'adjustment')),
-            change     INTEGER NOT NULL,
-            order_id   INTEGER REFERENCES orders (id),
-            actor      TEXT NOT NULL DEFAULT 'system',
-            reason     TEXT NOT NULL DEFAULT '',
-            created_at INTEGER NOT NULL,
+            change     \(type.integer) NOT NULL,
+            order_id   \(type.integer) REFERENCES orders (id),
+            actor      \(type.text) NOT NULL DEFAULT 'system',
+            reason     \(type.text) NOT NULL DEFAULT '',
+            created_at \(type.integer) NOT NULL,
             CHECK ((order_id IS NOT NULL) = (kind IN ('order_taken', 'order_returned', 'refund_restock')))
-        ) STRICT;
+        )\(type.tableOptions);
         CREATE INDEX stock_movements_by_product ON stock_movements (product_id, id);
         CREATE INDEX stock_movements_by_order ON stock_movements (order_id, product_id) WHERE order_id IS NOT NULL;
 
@@ -44,5 +47,6 @@ enum InventoryLedgerSchema {
             WHERE o.stock_returned = 1
             GROUP BY l.order_id, l.product_id, o.status, o.updated_at ORDER BY l.order_id, l.product_id;
         """
+    }
 
 }

@@ -1,3 +1,5 @@
+import KeyCatInfrastructure
+
 /// The marketplace's tables (the "marketplace fulfilment" migration): address books, the
 /// addresses orders ship to, per-seller shipments, and the settlement ledger.
 ///
@@ -14,60 +16,61 @@
 /// charging the fees those lines were charged, in the state the order was in. Their payments and
 /// refunds have no settlement entries: settlement starts with the payments made after it.
 enum FulfilmentSchema {
-    static let sql = """
+    static func sql(_ type: SQLDialect.ColumnTypes) -> String {
+        """
         CREATE TABLE addresses (
-            id           INTEGER PRIMARY KEY,
-            user_id      INTEGER NOT NULL REFERENCES users (id),
-            recipient    TEXT NOT NULL,
-            phone        TEXT NOT NULL,
-            postcode     TEXT NOT NULL,
-            road_address TEXT NOT NULL,
-            detail       TEXT NOT NULL,
-            request      TEXT NOT NULL,
-            is_default   INTEGER NOT NULL DEFAULT 0,
-            created_at   INTEGER NOT NULL,
-            updated_at   INTEGER NOT NULL
-        ) STRICT;
+            id           \(type.rowID),
+            user_id      \(type.integer) NOT NULL REFERENCES users (id),
+            recipient    \(type.text) NOT NULL,
+            phone        \(type.text) NOT NULL,
+            postcode     \(type.text) NOT NULL,
+            road_address \(type.text) NOT NULL,
+            detail       \(type.text) NOT NULL,
+            request      \(type.text) NOT NULL,
+            is_default   \(type.integer) NOT NULL DEFAULT 0,
+            created_at   \(type.integer) NOT NULL,
+            updated_at   \(type.integer) NOT NULL
+        )\(type.tableOptions);
         CREATE INDEX addresses_by_user ON addresses (user_id, id);
         CREATE UNIQUE INDEX addresses_one_default ON addresses (user_id) WHERE is_default = 1;
 
         CREATE TABLE order_addresses (
-            order_id      INTEGER NOT NULL PRIMARY KEY REFERENCES orders (id),
-            recipient     TEXT NOT NULL,
-            phone         TEXT NOT NULL,
-            postcode      TEXT NOT NULL,
-            road_address  TEXT NOT NULL,
-            detail        TEXT NOT NULL,
-            request       TEXT NOT NULL,
-            anonymised_at INTEGER
-        ) STRICT;
+            order_id      \(type.integer) NOT NULL PRIMARY KEY REFERENCES orders (id),
+            recipient     \(type.text) NOT NULL,
+            phone         \(type.text) NOT NULL,
+            postcode      \(type.text) NOT NULL,
+            road_address  \(type.text) NOT NULL,
+            detail        \(type.text) NOT NULL,
+            request       \(type.text) NOT NULL,
+            anonymised_at \(type.integer)
+        )\(type.tableOptions);
 
         CREATE TABLE shipments (
-            id              INTEGER PRIMARY KEY,
-            order_id        INTEGER NOT NULL REFERENCES orders (id),
-            seller_id       INTEGER NOT NULL REFERENCES users (id),
-            status          TEXT NOT NULL CHECK (status IN ('pending', 'shipped', 'delivered', 'cancelled')),
-            delivery_fee    INTEGER NOT NULL CHECK (delivery_fee >= 0),
-            carrier         TEXT,
-            tracking_number TEXT,
-            created_at      INTEGER NOT NULL,
-            updated_at      INTEGER NOT NULL,
-            shipped_at      INTEGER,
-            delivered_at    INTEGER
-        ) STRICT;
+            id              \(type.rowID),
+            order_id        \(type.integer) NOT NULL REFERENCES orders (id),
+            seller_id       \(type.integer) NOT NULL REFERENCES users (id),
+            status          \(type.text) NOT NULL CHECK (status IN ('pending', 'shipped', 'delivered', 'cancelled')),
+            delivery_fee    \(type.integer) NOT NULL CHECK (delivery_fee >= 0),
+            carrier         \(type.text),
+            tracking_number \(type.text),
+            created_at      \(type.integer) NOT NULL,
+            updated_at      \(type.integer) NOT NULL,
+            shipped_at      \(type.integer),
+            delivered_at    \(type.integer)
+        )\(type.tableOptions);
         CREATE UNIQUE INDEX shipments_by_order ON shipments (order_id, seller_id);
         CREATE INDEX shipments_by_seller ON shipments (seller_id, created_at, order_id);
         CREATE INDEX shipments_by_seller_status ON shipments (seller_id, status, created_at, order_id);
 
-        ALTER TABLE order_lines ADD COLUMN shipment_id INTEGER REFERENCES shipments (id);
-        ALTER TABLE order_lines ADD COLUMN stock_returned INTEGER NOT NULL DEFAULT 0;
-        ALTER TABLE order_lines ADD COLUMN refunded_at INTEGER;
+        ALTER TABLE order_lines ADD COLUMN shipment_id \(type.integer) REFERENCES shipments (id);
+        ALTER TABLE order_lines ADD COLUMN stock_returned \(type.integer) NOT NULL DEFAULT 0;
+        ALTER TABLE order_lines ADD COLUMN refunded_at \(type.integer);
         CREATE INDEX order_lines_by_shipment ON order_lines (shipment_id);
         UPDATE order_lines SET stock_returned = 1 WHERE order_id IN (SELECT id FROM orders WHERE stock_returned = 1);
 
-        ALTER TABLE refunds ADD COLUMN shipment_id INTEGER REFERENCES shipments (id);
-        ALTER TABLE refunds ADD COLUMN refund_lines TEXT;
-        ALTER TABLE refunds ADD COLUMN includes_fee INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE refunds ADD COLUMN shipment_id \(type.integer) REFERENCES shipments (id);
+        ALTER TABLE refunds ADD COLUMN refund_lines \(type.text);
+        ALTER TABLE refunds ADD COLUMN includes_fee \(type.integer) NOT NULL DEFAULT 0;
 
         INSERT INTO shipments (order_id, seller_id, status, delivery_fee, carrier, tracking_number, created_at, updated_at,
                                shipped_at, delivered_at)
@@ -85,45 +88,46 @@ enum FulfilmentSchema {
             WHERE s.order_id = order_lines.order_id AND p.id = order_lines.product_id);
 
         CREATE TABLE settlement_periods (
-            period    TEXT PRIMARY KEY,
-            starts_at INTEGER NOT NULL,
-            ends_at   INTEGER NOT NULL,
-            closed_at INTEGER NOT NULL,
-            closed_by TEXT NOT NULL
-        ) STRICT;
+            period    \(type.text) PRIMARY KEY,
+            starts_at \(type.integer) NOT NULL,
+            ends_at   \(type.integer) NOT NULL,
+            closed_at \(type.integer) NOT NULL,
+            closed_by \(type.text) NOT NULL
+        )\(type.tableOptions);
 
         CREATE TABLE settlements (
-            id            INTEGER PRIMARY KEY,
-            period        TEXT NOT NULL REFERENCES settlement_periods (period),
-            seller_id     INTEGER NOT NULL REFERENCES users (id),
-            sales         INTEGER NOT NULL,
-            delivery_fees INTEGER NOT NULL,
-            refunds       INTEGER NOT NULL,
-            commission    INTEGER NOT NULL,
-            payout        INTEGER NOT NULL,
-            entries       INTEGER NOT NULL,
-            created_at    INTEGER NOT NULL
-        ) STRICT;
+            id            \(type.rowID),
+            period        \(type.text) NOT NULL REFERENCES settlement_periods (period),
+            seller_id     \(type.integer) NOT NULL REFERENCES users (id),
+            sales         \(type.integer) NOT NULL,
+            delivery_fees \(type.integer) NOT NULL,
+            refunds       \(type.integer) NOT NULL,
+            commission    \(type.integer) NOT NULL,
+            payout        \(type.integer) NOT NULL,
+            entries       \(type.integer) NOT NULL,
+            created_at    \(type.integer) NOT NULL
+        )\(type.tableOptions);
         CREATE UNIQUE INDEX settlements_by_period ON settlements (period, seller_id);
         CREATE INDEX settlements_by_seller ON settlements (seller_id, id);
 
         CREATE TABLE settlement_entries (
-            id            INTEGER PRIMARY KEY,
-            kind          TEXT NOT NULL CHECK (kind IN ('sale', 'refund')),
-            seller_id     INTEGER NOT NULL REFERENCES users (id),
-            order_id      INTEGER NOT NULL REFERENCES orders (id),
-            shipment_id   INTEGER NOT NULL REFERENCES shipments (id),
-            line          INTEGER,
-            payment_id    INTEGER REFERENCES payments (id),
-            refund_id     INTEGER REFERENCES refunds (id),
-            category      TEXT,
-            amount        INTEGER NOT NULL CHECK (amount > 0),
-            commission    INTEGER,
-            occurred_at   INTEGER NOT NULL,
-            settlement_id INTEGER REFERENCES settlements (id)
-        ) STRICT;
+            id            \(type.rowID),
+            kind          \(type.text) NOT NULL CHECK (kind IN ('sale', 'refund')),
+            seller_id     \(type.integer) NOT NULL REFERENCES users (id),
+            order_id      \(type.integer) NOT NULL REFERENCES orders (id),
+            shipment_id   \(type.integer) NOT NULL REFERENCES shipments (id),
+            line          \(type.integer),
+            payment_id    \(type.integer) REFERENCES payments (id),
+            refund_id     \(type.integer) REFERENCES refunds (id),
+            category      \(type.text),
+            amount        \(type.integer) NOT NULL CHECK (amount > 0),
+            commission    \(type.integer),
+            occurred_at   \(type.integer) NOT NULL,
+            settlement_id \(type.integer) REFERENCES settlements (id)
+        )\(type.tableOptions);
         CREATE INDEX settlement_entries_open ON settlement_entries (occurred_at, id) WHERE settlement_id IS NULL;
         CREATE INDEX settlement_entries_by_settlement ON settlement_entries (settlement_id, occurred_at, id);
         CREATE INDEX settlement_entries_by_order ON settlement_entries (order_id, line);
         """
+    }
 }
