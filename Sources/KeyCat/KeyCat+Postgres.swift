@@ -33,7 +33,7 @@ extension KeyCat {
             throw KeyCatError(.storage, "cannot connect to Postgres: \(error.message)", context: ["sql_state": error.sqlState ?? ""])
         }
         do {
-            let migrator = KeyCatSchema.postgresMigrator()
+            let migrator = KeyCatSchema.migrator(on: PostgresConnection.self)
             var applied: [Int] = []
             try storage {
                 if configuration.migrates {

@@ -50,13 +50,7 @@ extension KeyCat {
 
         init<Database: SQLDatabase>(_ database: Database) {
             auditLog = SQLAuditLog(database: database)
-            if let postgres = database as? PostgresDatabase {
-                schemaVersion = { try KeyCatSchema.postgresMigrator().currentVersion(of: postgres) }
-            } else if let sqlite = database as? SQLiteDatabase {
-                schemaVersion = { try KeyCatSchema.migrator().currentVersion(of: sqlite) }
-            } else {
-                schemaVersion = { 0 }
-            }
+            schemaVersion = { try KeyCatSchema.migrator().currentVersion(of: database) }
             invariants = { try await DatabaseHealth.invariantProblems(database) }
             exportOrders = { since, until throws(KeyCatError) in
                 try await SQLOrdersExport(database: database).export(since: since, until: until)

@@ -196,7 +196,7 @@ public final class KeyCat: Sendable {
         var applied: [Int] = []
         var restored: [String] = []
         do {
-            let migrator = KeyCatSchema.migrator()
+            let migrator = KeyCatSchema.migrator(on: SQLiteConnection.self)
             if configuration.migrates && !configuration.readOnly {
                 applied = try migrator.migrate(database, now: configuration.clock.now())
                 restored = try await ExpectedSchema.restoreMissing(database)

@@ -23,7 +23,7 @@ final class PGStore: Sendable {
         configuration.synchronous = .normal  // a simulator needs no power-loss durability
         configuration.application = Self.application
         database = try SQLiteDatabase(path: path, configuration: configuration)
-        try SQLiteMigrator(migrations: Self.migrations).migrate(database)
+        try SchemaMigrator(migrations: Self.migrations).migrate(database)
     }
 
     func close() { database.close() }

@@ -117,7 +117,7 @@ struct CheckoutStoreTests {
         // One attempt only: a write that lost to another buyer's (a serialization failure) would
         // throw here instead of quietly running again.
         try await withPostgresDatabase(configure: { $0.maximumTransactionAttempts = 1 }) { database in
-            try KeyCatSchema.postgresMigrator().migrate(database, now: Date(timeIntervalSince1970: 1_767_225_600))
+            try KeyCatSchema.migrator().migrate(database, now: Date(timeIntervalSince1970: 1_767_225_600))
             let clock = TestClock()
             let (product, _) = try await CommerceHarness.stock(database, units: 5, clock: clock)
             let buyers = try await database.write { connection in

@@ -95,7 +95,7 @@ struct ExpectedSchemaTests {
         try await withTemporaryDirectory { directory async throws in
             let database = try SQLiteDatabase(path: directory.appendingPathComponent("old.db").path)
             defer { database.close() }
-            try SQLiteMigrator(migrations: Array(KeyCatSchema.migrations.prefix(1))).migrate(database)
+            try SchemaMigrator(migrations: Array(KeyCatSchema.migrations.prefix(1))).migrate(database)
             let problems = try await database.read { try ExpectedSchema.problems(on: $0) }
             #expect(problems.count == 1)
             #expect(problems.first?.contains("keycat-admin init") == true)

@@ -32,12 +32,12 @@ struct StorageErrorTests {
         #expect(failure.message.contains("disk I/O error"))
         let domain = KeyCatError(.outOfStock, "gone")
         #expect(KeyCatError.storage(domain) == domain)
-        #expect(KeyCatError.storage(SQLiteMigrationError.databaseTooNew(databaseVersion: 9, supportedVersion: 1)).code == .storage)
+        #expect(KeyCatError.storage(SchemaMigrationError.databaseTooNew(databaseVersion: 9, supportedVersion: 1)).code == .storage)
     }
 
     @Test("the schema's migration list is numbered without gaps")
     func schema() throws {
-        _ = try SQLiteMigrator(migrations: KeyCatSchema.migrations)
+        _ = try SchemaMigrator(migrations: KeyCatSchema.migrations)
         #expect(!KeyCatSchema.migrations.isEmpty)
     }
 }

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import KeyCatInfrastructure
 
+/// What only Postgres's transactions do; what every store's do is `StoreTransactionContractTests`.
 @Suite("Postgres transactions", .enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"))
 struct PostgresTransactionTests {
     struct Boom: Error {}
@@ -21,22 +22,6 @@ struct PostgresTransactionTests {
         try await database.read { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } ?? -1 }
     }
 
-    @Test("a thrown error rolls back everything the transaction wrote")
-    func rollback() async throws {
-        try await withDatabase { database in
-            await #expect(throws: Boom.self) {
-                try await database.write { connection in
-                    try connection.run("INSERT INTO t VALUES (1)")
-                    try connection.run("INSERT INTO t VALUES (2)")
-                    throw Boom()
-                }
-            }
-            await #expect(try count(database) == 0)
-            try await database.write { try $0.run("INSERT INTO t VALUES (3)") }
-            await #expect(try count(database) == 1)
-        }
-    }
-
     @Test("a failing statement rolls back the statements before it, and the connection goes on")
     func rollbackOnSQLError() async throws {
         try await withDatabase(configure: { $0.maximumConnections = 1 }) { database in
@@ -50,46 +35,6 @@ struct PostgresTransactionTests {
             await #expect(try count(database) == 0)
             let inTransaction = try await database.withConnection { $0.isInTransaction }
             #expect(!inTransaction)
-        }
-    }
-
-    @Test("uncommitted writes are invisible to other connections")
-    func isolation() async throws {
-        try await withDatabase { database in
-            // Another session, asked from inside the transaction.
-            let other = try PostgresConnection(configuration: database.configuration)
-            defer { other.close() }
-            try await database.write { connection in
-                try connection.run("INSERT INTO t VALUES (1)")
-                #expect(try other.queryOne("SELECT count(*) FROM t") { $0.int(0) } == 0)
-            }
-            await #expect(try count(database) == 1)
-        }
-    }
-
-    @Test("a nested transaction is a savepoint: its failure undoes only its own work")
-    func savepoint() async throws {
-        try await withDatabase { database in
-            try await database.write { connection in
-                try connection.run("INSERT INTO t VALUES (1)")
-                #expect(throws: Boom.self) {
-                    try connection.transaction(isolation: .readCommitted) { inner in
-                        try inner.run("INSERT INTO t VALUES (2)")
-                        throw Boom()
-                    }
-                }
-                // A failed statement inside a savepoint does not doom the outer transaction.
-                #expect(throws: PostgresError.self) {
-                    try connection.transaction(isolation: .readCommitted) { inner in try inner.run("INSERT INTO t VALUES (NULL)") }
-                }
-                try connection.transaction(isolation: .readCommitted) { inner in
-                    try inner.run("INSERT INTO t VALUES (3)")
-                    try inner.transaction(isolation: .readCommitted) { innermost in try innermost.run("INSERT INTO t VALUES (4)") }
-                }
-                #expect(connection.transactionDepth == 1)
-            }
-            let values = try await database.read { try $0.query("SELECT x FROM t ORDER BY x") { $0.int(0) } }
-            #expect(values == [1, 3, 4])
         }
     }
 
@@ -181,23 +126,14 @@ struct PostgresTransactionTests {
         }
     }
 
-    @Test("a read sees one snapshot and cannot write")
-    func readOnlySnapshot() async throws {
+    @Test("a write in a read is refused as Postgres refuses it in a read-only transaction")
+    func readOnly() async throws {
         try await withDatabase { database in
             let error = try await #require(throws: PostgresError.self) {
                 try await database.read { try $0.run("INSERT INTO t VALUES (1)") }
             }
             #expect(error.sqlState == "25006")  // read_only_sql_transaction
-            let writer = try PostgresConnection(configuration: database.configuration)
-            defer { writer.close() }
-            let (before, after) = try await database.read { connection in
-                let before = try connection.queryOne("SELECT count(*) FROM t") { $0.int(0) }
-                try writer.run("INSERT INTO t VALUES (1)")
-                let after = try connection.queryOne("SELECT count(*) FROM t") { $0.int(0) }
-                return (before, after)
-            }
-            #expect(before == 0 && after == 0)
-            await #expect(try count(database) == 1)
+            await #expect(try count(database) == 0)
         }
     }
 }

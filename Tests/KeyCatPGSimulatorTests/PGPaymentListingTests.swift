@@ -59,7 +59,7 @@ struct PGPaymentListingTests {
     @Test("the listing is served by an index, for a status and for all")
     func queryPlans() async throws {
         let database = try SQLiteDatabase(path: ":memory:")
-        _ = try SQLiteMigrator(migrations: PGStore.migrations).migrate(database)
+        _ = try SchemaMigrator(migrations: PGStore.migrations).migrate(database)
         let plans = try await database.read { connection in
             try ["SELECT * FROM pg_payments WHERE status = 'paid' AND started_at >= 0 AND started_at <= 1 ORDER BY started_at DESC, seq DESC",
                  "SELECT * FROM pg_payments WHERE started_at >= 0 AND started_at <= 1 ORDER BY started_at DESC, seq DESC"]

@@ -207,7 +207,7 @@ struct PGPortOneV1Tests {
         var configuration = SQLiteConfiguration()
         configuration.application = PGStore.application
         let old = try SQLiteDatabase(path: path, configuration: configuration)
-        try SQLiteMigrator(migrations: Array(PGStore.migrations.prefix(2))).migrate(old)
+        try SchemaMigrator(migrations: Array(PGStore.migrations.prefix(2))).migrate(old)
         _ = try old.blockingWrite {
             try $0.run("""
                 INSERT INTO pg_payments (imp_uid, merchant_uid, amount, status, seq, started_at)

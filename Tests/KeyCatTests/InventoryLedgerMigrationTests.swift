@@ -15,7 +15,7 @@ struct InventoryLedgerMigrationTests {
             let path = directory.appendingPathComponent("old.db").path
             let database = try SQLiteDatabase(path: path)
             let before = Array(KeyCatSchema.migrations.prefix { $0.name != "inventory ledger" })
-            _ = try SQLiteMigrator(migrations: before).migrate(database)
+            _ = try SchemaMigrator(migrations: before).migrate(database)
             // A seller with two products; a buyer with an order awaiting payment (holds 2), an
             // expired one (returned its 1) and a paid one (sold 3).
             try database.withWriter { try $0.execute("""

@@ -2,11 +2,6 @@ import Foundation
 import KeyCatInfrastructure
 
 extension KeyCatSchema {
-    /// The same numbered migrations as Postgres runs them.
-    package static let postgresMigrations: [PostgresMigration] = steps.map {
-        PostgresMigration(version: $0.version, name: $0.name, sql: $0.sql(for: .postgres))
-    }
-
     /// Every migration's DDL as `store` runs it, in order, each under a `-- N: name` line: the
     /// text the schema golden files pin (`Tests/KeyCatDataTests/Golden/`).
     package static func script(for dialect: SQLDialect) -> String {
@@ -22,11 +17,4 @@ extension KeyCatSchema {
     /// The query a server sends with each write's `COMMIT` (``PostgresConfiguration/commitProbe``):
     /// non-empty when the transaction changed the catalog (migration 20's trigger sets it).
     package static let catalogCommitProbe = CatalogSchema.commitProbe
-
-    /// The migrator over ``postgresMigrations``: under an advisory lock, a database from a newer
-    /// KeyCat refused.
-    package static func postgresMigrator() -> PostgresMigrator {
-        // The list is a constant checked by the tests; a broken list is a programming error.
-        try! PostgresMigrator(migrations: postgresMigrations)
-    }
 }

@@ -9,10 +9,18 @@ import KeyCatInfrastructure
 /// gives each store its own text. What each store runs is pinned in golden files
 /// (`Tests/KeyCatDataTests/Golden/`, ``script(for:)``).
 package enum KeyCatSchema {
-    /// Every migration as SQLite runs it.
-    package static let migrations: [SQLiteMigration] = steps.map {
-        SQLiteMigration(version: $0.version, name: $0.name, sql: $0.sql(for: .sqlite))
+    /// Every migration, for connections of one store: each runs its step's DDL as that store
+    /// spells it.
+    package static func migrations<Connection: SQLConnection>(
+        on _: Connection.Type = Connection.self
+    ) -> [SchemaMigration<Connection>] {
+        steps.map { step in
+            SchemaMigration(version: step.version, name: step.name) { try $0.execute(step.sql(for: $0.dialect)) }
+        }
     }
+
+    /// Every migration as SQLite runs it.
+    package static let migrations: [SQLiteMigration] = migrations(on: SQLiteConnection.self)
 
     /// One migration: its number, its name and its DDL for each store.
     package struct Step: Sendable {
@@ -226,9 +234,12 @@ package enum KeyCatSchema {
             """, postgres: CatalogSchema.changeNotificationsPostgres),
     ]
 
-    /// The migrator over ``migrations``.
-    package static func migrator() -> SQLiteMigrator {
+    /// The migrator over every migration, for either store (inferred from the database it is
+    /// given).
+    package static func migrator<Connection: SQLConnection>(
+        on _: Connection.Type = Connection.self
+    ) -> SchemaMigrator<Connection> {
         // The list is a constant checked by the tests; a broken list is a programming error.
-        try! SQLiteMigrator(migrations: migrations)
+        try! SchemaMigrator(migrations: migrations(on: Connection.self))
     }
 }

@@ -17,7 +17,7 @@ extension KeyCatError {
         case let error as SQLiteError:
             return KeyCatError(.storage, "\(path): \(error.message)", context: [
                 "path": path, "sqlite_code": "\(error.extendedCode)", "sqlite_message": error.message])
-        case let error as SQLiteMigrationError:
+        case let error as SchemaMigrationError:
             return KeyCatError(.storage, "\(path): \(error)", context: ["path": path])
         default:
             let converted = storage(error)

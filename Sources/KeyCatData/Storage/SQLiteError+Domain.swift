@@ -24,7 +24,7 @@ extension KeyCatError {
                                context: ["sqlite_code": "\(error.extendedCode)"])
         case let error as PostgresError:
             return postgres(error)
-        case let error as SQLiteMigrationError:
+        case let error as SchemaMigrationError:
             return KeyCatError(.storage, "\(error)")
         case is CancellationError:
             // The task was cancelled while it waited for a connection or between retries.

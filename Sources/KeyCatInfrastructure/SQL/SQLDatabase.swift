@@ -38,6 +38,12 @@ package protocol SQLDatabase: Sendable {
     /// snapshot.
     @discardableResult
     func readStatement<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result
+
+    /// Runs `body` on a connection that may write, outside any transaction, on the calling
+    /// thread and waiting there for the connection: for opening and migrating, before the
+    /// database serves anyone (SQLite's writer; a pooled Postgres connection).
+    @discardableResult
+    func blockingWithConnection<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result
 }
 
 extension SQLDatabase {
@@ -50,6 +56,11 @@ extension SQLDatabase {
 
 extension SQLiteDatabase: SQLDatabase {
     package var storageExecutor: any TaskExecutor { threads }
+
+    @discardableResult
+    package func blockingWithConnection<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
+        try withWriter(body)
+    }
 
     /// A write transaction: SQLite's one writer runs it alone, as strict as any `isolation`.
     @discardableResult

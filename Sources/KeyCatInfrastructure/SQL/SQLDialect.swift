@@ -53,6 +53,41 @@ package struct SQLDialect: Sendable, Equatable {
         }
     }
 
+    /// A statement that makes other processes' migrations wait until this transaction ends, or
+    /// nil where the transaction already does (SQLite's `BEGIN IMMEDIATE` takes the file's one
+    /// write lock). On Postgres an advisory lock keyed on "KCAT" and the current schema, so tests
+    /// migrating schemas of their own side by side do not wait on each other.
+    package var schemaMigrationLock: String? {
+        switch store {
+        case .sqlite: nil
+        case .postgres: "SELECT pg_advisory_xact_lock(\(0x4B43_4154), hashtext(coalesce(current_schema(), '')))"
+        }
+    }
+
+    /// The table ``SchemaMigrator`` records applied migrations in, created if missing. The
+    /// tables of existing databases were made by these statements: they are history, as
+    /// migrations are.
+    package var schemaMigrationsTable: String {
+        switch store {
+        case .sqlite:
+            """
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version    INTEGER PRIMARY KEY,
+                name       TEXT NOT NULL,
+                applied_at TEXT NOT NULL
+            ) STRICT
+            """
+        case .postgres:
+            """
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version    integer PRIMARY KEY,
+                name       text NOT NULL,
+                applied_at timestamptz NOT NULL
+            )
+            """
+        }
+    }
+
     /// How this store spells the column types of KeyCat's schema.
     package var columnTypes: ColumnTypes {
         switch store {

@@ -18,7 +18,7 @@ func withTestDatabase<Result>(_ body: (SQLiteDatabase) async throws -> Result) a
 /// A migrated Postgres schema of its own (see `withPostgresDatabase`), always dropped afterwards.
 func withPostgresTestDatabase<Result>(_ body: (PostgresDatabase) async throws -> Result) async throws -> Result {
     try await withPostgresDatabase { database in
-        try KeyCatSchema.postgresMigrator().migrate(database, now: Date(timeIntervalSince1970: 1_767_225_600))
+        try KeyCatSchema.migrator().migrate(database, now: Date(timeIntervalSince1970: 1_767_225_600))
         return try await body(database)
     }
 }
@@ -32,7 +32,7 @@ func withTwoPostgresServers<Result>(
         defer { first.close() }
         let second = try PostgresDatabase(configuration: configuration)
         defer { second.close() }
-        try KeyCatSchema.postgresMigrator().migrate(first)
+        try KeyCatSchema.migrator().migrate(first)
         return try await body(first, second)
     }
 }

@@ -56,6 +56,6 @@ enum OutdatedDatabase {
         configuration.readerCount = 0
         let database = try SQLiteDatabase(path: path, configuration: configuration)
         defer { database.close() }
-        try SQLiteMigrator(migrations: Array(migrations.dropLast())).migrate(database, now: FaultShop.instant)
+        try SchemaMigrator(migrations: Array(migrations.dropLast())).migrate(database, now: FaultShop.instant)
     }
 }

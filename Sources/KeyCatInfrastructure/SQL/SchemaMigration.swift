@@ -1,0 +1,144 @@
+import Foundation
+
+/// One numbered schema change, for either store: `Connection` is ``SQLiteConnection`` or
+/// ``PostgresConnection`` (``SQLiteMigration``, ``PostgresMigration``).
+package struct SchemaMigration<Connection>: Sendable {
+    /// The version this migration brings the database to: 1, 2, 3… in order, never reused.
+    package let version: Int
+    /// A short name recorded beside the version.
+    package let name: String
+    /// The change, run inside the migration's transaction.
+    package let apply: @Sendable (Connection) throws -> Void
+
+    package init(version: Int, name: String, apply: @escaping @Sendable (Connection) throws -> Void) {
+        self.version = version
+        self.name = name
+        self.apply = apply
+    }
+}
+
+/// One numbered schema change for SQLite.
+package typealias SQLiteMigration = SchemaMigration<SQLiteConnection>
+
+/// One numbered schema change for Postgres.
+package typealias PostgresMigration = SchemaMigration<PostgresConnection>
+
+extension SchemaMigration where Connection: SQLConnection {
+    /// A migration made of SQL statements.
+    package init(version: Int, name: String, sql: String) {
+        self.init(version: version, name: name) { try $0.execute(sql) }
+    }
+}
+
+/// Applies numbered migrations, on either store, and records each in the `schema_migrations`
+/// table (of the connection's schema, on Postgres).
+///
+/// Several processes may migrate one database at once (servers starting together): each
+/// migration runs in a transaction of its own that first takes the store's migration lock
+/// (``SQLDialect/schemaMigrationLock``: SQLite's `BEGIN IMMEDIATE` already is one; Postgres
+/// takes an advisory lock until the transaction ends), then reads the recorded version again,
+/// so the others wait and find that migration done: every migration is applied exactly once. A
+/// failing migration rolls back with its record and leaves the ones before it applied. A
+/// database whose recorded version is above the newest known migration is refused before
+/// anything is written.
+///
+/// An up-to-date database costs one read of its version and no transaction: what every server
+/// but the first pays at start.
+package struct SchemaMigrator<Connection: SQLConnection>: Sendable {
+    package let migrations: [SchemaMigration<Connection>]
+
+    package init(migrations: [SchemaMigration<Connection>]) throws(SchemaMigrationError) {
+        try SchemaMigrationError.checkOrder(of: migrations)
+        self.migrations = migrations
+    }
+
+    /// The newest schema version this binary knows.
+    package var latestVersion: Int { migrations.count }
+
+    /// The version recorded in the database: 0 for a new one.
+    package func currentVersion<Database: SQLDatabase>(of database: Database) throws -> Int
+    where Database.Connection == Connection {
+        try database.blockingWithConnection { try Self.recordedVersion(on: $0) }
+    }
+
+    /// Throws when the database is newer than this binary, without changing anything.
+    package func checkCompatible<Database: SQLDatabase>(_ database: Database) throws
+    where Database.Connection == Connection {
+        try SchemaMigrationError.refuseNewer(try currentVersion(of: database), supported: latestVersion)
+    }
+
+    /// Brings the database up to ``latestVersion``.
+    ///
+    /// - Returns: the versions applied by this call (empty when already up to date, or when
+    ///   another process applied them while this one waited for the lock).
+    /// - Throws: ``SchemaMigrationError/databaseTooNew(databaseVersion:supportedVersion:)`` for a
+    ///   database from a newer binary; any error a migration throws, after rolling it back.
+    @discardableResult
+    package func migrate<Database: SQLDatabase>(_ database: Database, now: Date = Date()) throws -> [Int]
+    where Database.Connection == Connection {
+        try database.blockingWithConnection { connection in
+            let version = try Self.recordedVersion(on: connection)
+            try SchemaMigrationError.refuseNewer(version, supported: latestVersion)
+            var applied: [Int] = []
+            for migration in migrations where migration.version > version {
+                let didApply = try connection.transaction(isolation: .readCommitted) { connection -> Bool in
+                    // Under the lock, each statement sees what was committed before it began:
+                    // another process's migration, finished while this one waited.
+                    if let lock = connection.dialect.schemaMigrationLock { try connection.run(lock, []) }
+                    try connection.execute(connection.dialect.schemaMigrationsTable)
+                    let version = try Self.recordedVersion(on: connection)
+                    try SchemaMigrationError.refuseNewer(version, supported: latestVersion)
+                    guard version < migration.version else { return false }
+                    try migration.apply(connection)
+                    try connection.run(
+                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                        [.int(migration.version), .text(migration.name),
+                         .text(ISO8601DateFormatter().string(from: now))])
+                    return true
+                }
+                if didApply { applied.append(migration.version) }
+            }
+            return applied
+        }
+    }
+
+    private static func recordedVersion(on connection: Connection) throws -> Int {
+        guard try connection.hasTable("schema_migrations") else { return 0 }
+        return try connection.queryOne("SELECT coalesce(max(version), 0) FROM schema_migrations", []) {
+            $0.int(0)
+        } ?? 0
+    }
+}
+
+/// Why migrating a database failed: one error for both stores, so callers map it once.
+package enum SchemaMigrationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The database was written by a newer binary: it knows migrations this one does not.
+    case databaseTooNew(databaseVersion: Int, supportedVersion: Int)
+    /// The migration list itself is wrong: versions must run 1, 2, 3… without gaps.
+    case invalidMigrationList(String)
+
+    package var description: String {
+        switch self {
+        case let .databaseTooNew(databaseVersion, supportedVersion):
+            "the database is at schema version \(databaseVersion), newer than this build supports "
+                + "(\(supportedVersion)); use a newer KeyCat"
+        case let .invalidMigrationList(reason):
+            "invalid migration list: \(reason)"
+        }
+    }
+
+    /// Throws unless `migrations` run 1, 2, 3… without gaps.
+    static func checkOrder<Connection>(of migrations: [SchemaMigration<Connection>]) throws(SchemaMigrationError) {
+        for (offset, migration) in migrations.enumerated() where migration.version != offset + 1 {
+            throw .invalidMigrationList(
+                "migration «\(migration.name)» has version \(migration.version), expected \(offset + 1)")
+        }
+    }
+
+    /// Throws when a database at `version` is newer than the `supported` one, changing nothing.
+    static func refuseNewer(_ version: Int, supported: Int) throws(SchemaMigrationError) {
+        if version > supported {
+            throw .databaseTooNew(databaseVersion: version, supportedVersion: supported)
+        }
+    }
+}
