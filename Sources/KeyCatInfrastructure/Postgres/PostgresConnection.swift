@@ -19,9 +19,8 @@ package final class PostgresConnection {
     /// Prepared statement names by the SQL text the caller passed.
     var statementNames: [String: String] = [:]
     var statementsPrepared = 0
-    /// How many ``transaction(isolation:_:)`` calls are open: 0 outside, 1 in the outer
-    /// `BEGIN`, more in savepoints.
-    package internal(set) var transactionDepth = 0
+    /// How many transactions and savepoints are open (``SQLTransactionSteps``).
+    package var transactionDepth = 0
     /// The `BEGIN` of a transaction that has not run a statement yet: sent with its first one, so
     /// starting a transaction costs no round trip (and one that runs none costs nothing).
     var pendingBegin: String?

@@ -4,7 +4,7 @@
 ///
 /// Repositories are generic over ``SQLDatabase`` and write each statement once against this
 /// protocol; where the dialects differ they ask ``dialect``.
-package protocol SQLConnection: AnyObject, SendableMetatype {
+package protocol SQLConnection: SQLTransactionSteps, SendableMetatype {
     /// The row type handed to decoding closures.
     associatedtype Row: SQLRow
 
@@ -14,12 +14,6 @@ package protocol SQLConnection: AnyObject, SendableMetatype {
     /// Runs one or more `;`-separated statements without parameters or caching: for schema
     /// changes.
     func execute(_ sql: String) throws
-
-    /// Runs `body` in a transaction at `isolation` and commits it, or rolls everything back when
-    /// `body` throws; a call inside another is a savepoint (which keeps the outer isolation). On
-    /// SQLite every isolation is `BEGIN IMMEDIATE`: its one writer is stricter than any.
-    @discardableResult
-    func transaction<Result>(isolation: SQLIsolation, _ body: (Self) throws -> Result) throws -> Result
 
     /// Runs one statement, ignoring any rows.
     ///
@@ -99,11 +93,6 @@ extension SQLConnection {
 
 extension SQLiteConnection: SQLConnection {
     package var dialect: SQLDialect { .sqlite }
-
-    @discardableResult
-    package func transaction<Result>(isolation: SQLIsolation, _ body: (SQLiteConnection) throws -> Result) throws -> Result {
-        try transaction(body)
-    }
 
     @discardableResult
     package func batch(_ statements: [SQLStatement<SQLiteRow>], endingTransaction: Bool) throws -> [Int] {

@@ -12,9 +12,8 @@ import Foundation
 package final class SQLiteConnection {
     private var handle: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]
-    /// How many ``transaction(_:)`` calls are open: 0 outside, 1 in the outer `BEGIN`, more in
-    /// savepoints.
-    package internal(set) var transactionDepth = 0
+    /// How many transactions and savepoints are open (``SQLTransactionSteps``).
+    package var transactionDepth = 0
     /// The file this connection opened.
     package let path: String
 
