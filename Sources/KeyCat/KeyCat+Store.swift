@@ -16,12 +16,15 @@ extension KeyCat {
             return false
         }
 
-        func close() {
+        /// The database, for code written once over ``SQLDatabase`` (opened into a generic call).
+        var database: any SQLDatabase {
             switch self {
-            case let .sqlite(database): database.close()
-            case let .postgres(database): database.close()
+            case let .sqlite(database): database
+            case let .postgres(database): database
             }
         }
+
+        func close() { database.close() }
     }
 
     /// The SQLite database, for what only a SQLite file has: online backups, SQLite's integrity

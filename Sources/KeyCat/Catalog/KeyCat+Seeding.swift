@@ -1,6 +1,7 @@
 import Foundation
 import KeyCatData
 import KeyCatDomain
+import KeyCatInfrastructure
 
 /// What loading a catalog did.
 public struct SeedSummary: Sendable, Equatable {
@@ -74,14 +75,14 @@ extension KeyCat {
         }
         let now = configuration.clock.now()
         let audit = AuditEntry(actor: principal.auditActor, action: "catalog.seed_synthetic", at: now)
-        switch store {
-        case let .sqlite(database):
-            return await SeedSummary(try SyntheticCatalog(database: database).load(
-                count: count, seed: seed, at: now, audit: audit, progress: progress))
-        case let .postgres(database):
-            return await SeedSummary(try SyntheticCatalog(database: database).load(
-                count: count, seed: seed, at: now, audit: audit, progress: progress))
-        }
+        return await SeedSummary(try Self.seedSynthetic(count: count, seed: seed, at: now, audit: audit, progress: progress,
+                                                          in: store.database))
+    }
+
+    private static func seedSynthetic<Database: SQLDatabase>(
+        count: Int, seed: UInt64, at now: Date, audit: AuditEntry, progress: (Int) -> Void, in database: Database
+    ) async throws(KeyCatError) -> SeedReport {
+        try await SyntheticCatalog(database: database).load(count: count, seed: seed, at: now, audit: audit, progress: progress)
     }
 
     /// Reads and stores the images a product file names. Every image is read and checked before

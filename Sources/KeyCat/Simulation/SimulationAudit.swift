@@ -77,10 +77,7 @@ struct SimulationAudit {
     func fill(_ report: inout PaymentSimulation.Report) async throws(KeyCatError) {
         let ids = world.products.map { String($0.rawValue) }.joined(separator: ",")
         let read = try await storage {
-            switch keycat.store {
-            case let .sqlite(database): try await readFacts(of: ids, in: database)
-            case let .postgres(database): try await readFacts(of: ids, in: database)
-            }
+            try await readFacts(of: ids, in: keycat.store.database)
         }
         let (facts, stock, recorded) = (read.lines, read.stock, read.unpaidPayments)
         report.ordersChargedTwice = read.chargedTwice

@@ -41,10 +41,7 @@ struct SimulationWorld: Sendable {
     private static func catalog(named name: String, count: Int, stock: Int, sellers: [UserID], in keycat: KeyCat) async throws(KeyCatError) -> [ProductID] {
         let now = keycat.configuration.clock.now()
         return try await storage {
-            switch keycat.store {
-            case let .sqlite(database): try await catalog(named: name, count: count, stock: stock, sellers: sellers, at: now, in: database)
-            case let .postgres(database): try await catalog(named: name, count: count, stock: stock, sellers: sellers, at: now, in: database)
-            }
+            try await catalog(named: name, count: count, stock: stock, sellers: sellers, at: now, in: keycat.store.database)
         }
     }
 

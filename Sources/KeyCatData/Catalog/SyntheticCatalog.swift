@@ -31,11 +31,11 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         var report = SeedReport()
         let rebuild = count >= Self.rebuildThreshold
         let indexes: [(name: String, sql: String)] = rebuild ? try await storage { try await database.read { connection in
-            try connection.query(Self.productIndexesSQL(connection.dialect), []) { ($0.string(0), $0.string(1)) }
+            try connection.query(connection.dialect.indexesOfTable, ["products"]) { ($0.string(0), $0.string(1)) }
         } } : []
-        // One transaction on Postgres (see above); batches on SQLite, whose single writer others wait for.
-        let isPostgres = database is PostgresDatabase
-        let batchSize = rebuild && isPostgres ? count : Self.batchSize
+        // Batches on SQLite, whose single writer others wait for; else one transaction (see above).
+        let dialect = Database.Connection.dialect
+        let batchSize = rebuild && !dialect.hasOneWriter ? count : Self.batchSize
         let sellerIDs: [UserID] = try await storage { try await database.write { connection in
             try (1...Self.sellerCount).map { number in
                 let seller = SeedSeller(email: "synthetic-seller-\(number)@example.com", nick: "합성셀러\(number)")
@@ -58,7 +58,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
                 if rebuild && isFirst {
                     for index in indexes { _ = try connection.run("DROP INDEX \(index.name)", []) }
                 }
-                if isPostgres {
+                if dialect.hasRoundTrips {
                     try Self.insertInRoundTrips(batch, sellers: sellerIDs, generator: &generator, from: &baseTime, on: connection)
                 } else {
                     for _ in 0..<batch {
@@ -134,21 +134,6 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         }
         endStatement()
         if !statements.isEmpty { try connection.batch(statements) }
-    }
-
-    /// The name and `CREATE INDEX` statement of each of `products`' indexes that is not a
-    /// constraint's (the primary key stays).
-    private static func productIndexesSQL(_ dialect: SQLDialect) -> String {
-        switch dialect.store {
-        case .sqlite:
-            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'products' AND sql IS NOT NULL"
-        case .postgres:
-            """
-            SELECT indexname, indexdef FROM pg_indexes
-            WHERE schemaname = current_schema() AND tablename = 'products'
-              AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE connamespace = current_schema()::regnamespace)
-            """
-        }
     }
 }
 

@@ -8,8 +8,9 @@ package protocol SQLConnection: SQLTransactionSteps, SendableMetatype {
     /// The row type handed to decoding closures.
     associatedtype Row: SQLRow
 
-    /// What differs between the stores' SQL.
-    var dialect: SQLDialect { get }
+    /// What differs between the stores' SQL, for code that has the connection's type but no
+    /// connection (`Database.Connection.dialect`).
+    static var dialect: SQLDialect { get }
 
     /// Runs one or more `;`-separated statements without parameters or caching: for schema
     /// changes.
@@ -51,6 +52,9 @@ package protocol SQLConnection: SQLTransactionSteps, SendableMetatype {
 }
 
 extension SQLConnection {
+    /// What differs between the stores' SQL.
+    package var dialect: SQLDialect { Self.dialect }
+
     /// ``batch(_:endingTransaction:)`` in the middle of a transaction, or outside one.
     @discardableResult
     package func batch(_ statements: [SQLStatement<Row>]) throws -> [Int] {
@@ -92,7 +96,7 @@ extension SQLConnection {
 }
 
 extension SQLiteConnection: SQLConnection {
-    package var dialect: SQLDialect { .sqlite }
+    package static var dialect: SQLDialect { .sqlite }
 
     @discardableResult
     package func batch(_ statements: [SQLStatement<SQLiteRow>], endingTransaction: Bool) throws -> [Int] {
@@ -109,7 +113,7 @@ extension SQLiteConnection: SQLConnection {
 }
 
 extension PostgresConnection: SQLConnection {
-    package var dialect: SQLDialect { .postgres }
+    package static var dialect: SQLDialect { .postgres }
 
     @discardableResult
     package func batch(_ statements: [SQLStatement<PostgresRow>], endingTransaction: Bool) throws -> [Int] {

@@ -44,6 +44,9 @@ package protocol SQLDatabase: Sendable {
     /// database serves anyone (SQLite's writer; a pooled Postgres connection).
     @discardableResult
     func blockingWithConnection<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result
+
+    /// Closes every connection; calls after it fail.
+    func close()
 }
 
 extension SQLDatabase {

@@ -53,6 +53,29 @@ package struct SQLDialect: Sendable, Equatable {
         }
     }
 
+    /// Whether the store runs one write at a time (SQLite's one writer): a long write makes every
+    /// other wait, so bulk work goes in short transactions.
+    package var hasOneWriter: Bool { store == .sqlite }
+
+    /// Whether each exchange with the store is a network round trip (Postgres): statements are
+    /// then worth sending many at a time.
+    package var hasRoundTrips: Bool { store == .postgres }
+
+    /// A query answering the name and `CREATE INDEX` statement of each index of the table named by
+    /// its one parameter, but those that belong to a constraint (the primary key stays).
+    package var indexesOfTable: String {
+        switch store {
+        case .sqlite:
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL"
+        case .postgres:
+            """
+            SELECT indexname, indexdef FROM pg_indexes
+            WHERE schemaname = current_schema() AND tablename = CAST(? AS text)
+              AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE connamespace = current_schema()::regnamespace)
+            """
+        }
+    }
+
     /// A statement that makes other processes' migrations wait until this transaction ends, or
     /// nil where the transaction already does (SQLite's `BEGIN IMMEDIATE` takes the file's one
     /// write lock). On Postgres an advisory lock keyed on "KCAT" and the current schema, so tests
