@@ -3,6 +3,8 @@ import KeyCatTestSupport
 import Testing
 @testable import KeyCatInfrastructure
 
+/// What only Postgres does with values: its own `boolean` and `integer` columns, NaN, `numeric`, and
+/// text it cannot hold. What every store does is `StoreValueContractTests`.
 @Suite("Postgres values", .enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"))
 struct PostgresValuesTests {
     private func withTable(_ body: (PostgresConnection) throws -> Void) async throws {
@@ -50,38 +52,6 @@ struct PostgresValuesTests {
                 ($0.int64(0), $0.double(1), $0.int(2))
             }
             #expect(row?.0 == 12_345_678_901_234 && row?.1 == 2.5 && row?.2 == 0)
-        }
-    }
-
-    @Test("text comes back byte for byte: long, quoted, SQL-looking, and beyond ASCII", arguments: [
-        String(repeating: "키캣 keycaps ", count: 2_400),  // about 30 KB
-        "O'Reilly's \"quoted\" \\backslash\\ 'unterminated",
-        "'); DROP TABLE v; --",
-        "; -- ? $1 /* not a parameter */",
-        "",
-        "🐱⌨️ e\u{301} ﷽",
-    ])
-    func text(_ words: String) async throws {
-        try await withTable { connection in
-            try connection.run("INSERT INTO v (words) VALUES (?)", [.text(words)])
-            let back = try connection.queryOne("SELECT words, octet_length(words) FROM v") { ($0.string(0), $0.int(1)) }
-            #expect(back?.0 == words)
-            #expect(back?.1 == words.utf8.count)
-            #expect(try connection.queryOne("SELECT count(*) FROM v WHERE words = ?", [.text(words)]) { $0.int(0) } == 1)
-        }
-    }
-
-    @Test("bytes come back byte for byte, NULs and invalid UTF-8 included")
-    func bytes() async throws {
-        try await withTable { connection in
-            let every = [UInt8](0...255) + [0xFF, 0xFE, 0x00, 0xC3, 0x28, 0x00]
-            for blob in [every, [], [0x00], Array(repeating: 0xAB, count: 30_000)] {
-                try connection.run("DELETE FROM v")
-                try connection.run("INSERT INTO v (blob) VALUES (?)", [.blob(blob)])
-                let back = try connection.queryOne("SELECT blob, length(blob) FROM v") { ($0.bytes(0), $0.int(1)) }
-                #expect(back?.0 == blob)
-                #expect(back?.1 == blob.count)
-            }
         }
     }
 
