@@ -7,8 +7,8 @@ import KeyCatPGSimulator
 /// checkout + confirm throughput (orders a second) with 1, 4, 16 and 64 buyers at once, each on
 /// a product of its own and all on one hot product, on a SQLite file and, with `--db`, on
 /// Postgres, side by side; on Postgres also the round trips one order takes. With
-/// `--latency-ms`, Postgres is reached through a ``LatencyRelay`` holding each chunk that long
-/// each way, as a database on another host would be.
+/// `--latency-ms`, Postgres is reached through a ``LatencyRelay`` delivering each chunk that long
+/// after it arrived, each way, as a database on another host would be.
 ///
 /// Each buyer is a task in one task group, as a server's request handlers are. KeyCat's async
 /// use cases wait for the database on its storage threads (one per connection), so as many
@@ -56,7 +56,7 @@ struct ConcurrencyBench {
             var target = url
             if let latency = options.latencyMilliseconds {
                 target = try LatencyRelay.relaying(postgresURL: url, delay: .milliseconds(latency)).url
-                log("postgres: through a relay holding each chunk \(latency) ms each way")
+                log("postgres: through a relay delaying each chunk \(latency) ms each way")
             }
             var configuration = KeyCat.Configuration(.postgres(
                 url: try PostgresBench.url(target, searchPath: schema),

@@ -1,8 +1,8 @@
 import Foundation
 
 /// `keycat-bench relay --db postgres://… --latency-ms N [--schema NAME]`: a Postgres server put
-/// "on another host" for programs other than the bench (``LatencyRelay``, each chunk held N ms
-/// each way). Prints the URL to use instead of `--db` on its first line of output, then relays
+/// "on another host" for programs other than the bench (``LatencyRelay``, each chunk delivered
+/// N ms after it arrived, each way). Prints the URL to use instead of `--db` on its first line of output, then relays
 /// until it is stopped. With `--schema`, that schema is created afresh first (dropped if it
 /// exists) and the printed URL sets it as the search path, so a server started on the URL gets
 /// an empty database of its own. `scripts/bench-http --checkout-load` runs it.

@@ -3,13 +3,15 @@ import Foundation
 import Glibc
 #endif
 
-/// A TCP relay on loopback that forwards to a server and holds every chunk for a fixed delay in
-/// each direction: a database "on another host" on a machine without `netem`. A request and its
-/// answer each wait the delay once, so a round trip costs twice it.
+/// A TCP relay on loopback that forwards to a server and delivers every chunk a fixed delay after
+/// it arrived, in each direction: a database "on another host" on a machine without `netem`. A
+/// request and its answer each wait the delay once, so a round trip costs twice it.
 ///
-/// Each connection gets two threads, one per direction, each reading a chunk, waiting, and
-/// writing it on. The relay is for the bench alone: it never closes its listening socket early
-/// and stops with the process.
+/// Chunks are in flight together, as on a link: each direction has a reader that stamps each
+/// chunk with its arrival and goes on reading, and a writer that sends each chunk when its delay
+/// is up. (Holding each chunk in turn would add the delay once per chunk of a reply that arrives
+/// in several, charging a pipelined exchange for its size.) The relay is for the bench alone: it
+/// never closes its listening socket early and stops with the process.
 final class LatencyRelay: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -86,23 +88,78 @@ final class LatencyRelay: @unchecked Sendable {
         }
     }
 
-    /// Copies `source` to `destination`, each chunk after the delay, until `source` ends; then
-    /// ends `destination`'s sending side.
+    /// Copies `source` to `destination`, each chunk the delay after it arrived, until `source`
+    /// ends; then ends `destination`'s sending side.
     private func pump(from source: Int32, to destination: Int32) {
+        let inFlight = ChunksInFlight()
+        Thread.detachNewThread { [self] in deliver(inFlight, to: destination, closing: source) }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
-            usleep(delay)
+            inFlight.append(Array(buffer[..<count]), due: Self.monotonicMicroseconds() + UInt64(delay))
+        }
+        inFlight.finish()
+    }
+
+    /// Writes each chunk of `inFlight` to `destination` when it is due.
+    private func deliver(_ inFlight: ChunksInFlight, to destination: Int32, closing source: Int32) {
+        while let (chunk, due) = inFlight.next() {
+            let now = Self.monotonicMicroseconds()
+            if due > now { usleep(useconds_t(due - now)) }
             var sent = 0
-            while sent < count {
-                let written = buffer.withUnsafeBytes { write(destination, $0.baseAddress! + sent, count - sent) }
+            while sent < chunk.count {
+                let written = chunk.withUnsafeBytes { write(destination, $0.baseAddress! + sent, chunk.count - sent) }
                 guard written > 0 else { break }
                 sent += written
             }
-            guard sent == count else { break }
+            guard sent == chunk.count else { break }
         }
         shutdown(destination, Int32(SHUT_WR))
         shutdown(source, Int32(SHUT_RD))
+    }
+
+    private static func monotonicMicroseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1_000
+    }
+}
+
+/// One direction's chunks between arriving and being written, in order, each with when it is due.
+private final class ChunksInFlight: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var chunks: [(bytes: [UInt8], due: UInt64)] = []
+    private var taken = 0
+    private var finished = false
+
+    func append(_ bytes: [UInt8], due: UInt64) {
+        condition.lock()
+        chunks.append((bytes, due))
+        condition.signal()
+        condition.unlock()
+    }
+
+    func finish() {
+        condition.lock()
+        finished = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The oldest chunk not yet taken, waiting for one; nil once the source ended and every chunk
+    /// was taken.
+    func next() -> ([UInt8], UInt64)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while taken == chunks.count && !finished { condition.wait() }
+        guard taken < chunks.count else { return nil }
+        let chunk = chunks[taken]
+        taken += 1
+        if taken == chunks.count {
+            chunks.removeAll(keepingCapacity: true)
+            taken = 0
+        }
+        return (chunk.bytes, chunk.due)
     }
 }
