@@ -124,7 +124,7 @@ extension PGSimulator {
         let object: [String: Any] = [
             "imp_uid": payment.impUID, "merchant_uid": payment.merchantUID, "status": payment.status.rawValue,
         ]
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        let body = (try? JSONObjectEncoding.data(object)) ?? Data()
         let id = "msg_" + Base64URL.encode((try? SecureRandom.bytes(count: 16)) ?? [])
         webhooks.withLock { queue in
             if case let .portOneV1(notifyingAPICancels) = queue.style {

@@ -17,7 +17,7 @@ enum PGWire {
     }
 
     static func encode(status: Int, _ object: [String: Any]) -> TransportResponse {
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        let body = (try? JSONObjectEncoding.data(object)) ?? Data()
         return TransportResponse(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: body)
     }
 

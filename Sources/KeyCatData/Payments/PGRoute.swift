@@ -72,7 +72,7 @@ package enum PGRoute: Sendable, Hashable {
             return Data()
         }
         // Strings and integers always serialise.
-        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return (try? JSONObjectEncoding.data(object)) ?? Data()
     }
 
     /// The request, without the token (the interceptor adds it).
