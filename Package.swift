@@ -53,7 +53,7 @@ let package = Package(
 
         // Helpers shared by the test targets: temporary directories and Postgres schemas that
         // always clean up.
-        .target(name: "KeyCatTestSupport", dependencies: ["KeyCatInfrastructure"], path: "Tests/KeyCatTestSupport"),
+        .target(name: "KeyCatTestSupport", dependencies: ["KeyCatDomain", "KeyCatInfrastructure"], path: "Tests/KeyCatTestSupport"),
         // A SQLite VFS for the fault-injection and power-loss tests: fails the Nth read, write or
         // sync, or drops unsynced writes. Our own C, used only by the tests.
         .target(name: "CKeyCatFaultVFS", path: "Tests/CKeyCatFaultVFS", linkerSettings: [.linkedLibrary("sqlite3")]),

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import KeyCatDomain
+import KeyCatTestSupport
+import Testing
 @testable import KeyCatData
 
 /// Sign-up, profiles and withdrawal, run against both the in-memory and the SQLite repositories.

@@ -2,6 +2,7 @@ import Foundation
 import KeyCatData
 import KeyCatDomain
 import KeyCatInfrastructure
+import KeyCatTestSupport
 import Testing
 
 @Suite("Adding images to a listing, on the in-memory product repository")

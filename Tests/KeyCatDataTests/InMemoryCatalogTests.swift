@@ -2,6 +2,7 @@ import Foundation
 import KeyCatData
 import KeyCatDomain
 import KeyCatInfrastructure
+import KeyCatTestSupport
 import Testing
 
 @Suite("Catalog on the in-memory product repository")

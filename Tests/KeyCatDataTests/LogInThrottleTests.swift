@@ -1,7 +1,8 @@
 import Foundation
+import KeyCatDomain
+import KeyCatTestSupport
 import Synchronization
 import Testing
-import KeyCatDomain
 @testable import KeyCatData
 
 /// Failed log-ins are throttled per email and per client, before any password is hashed.

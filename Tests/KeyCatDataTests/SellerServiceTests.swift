@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import KeyCatDomain
 import KeyCatInfrastructure
+import KeyCatTestSupport
+import Testing
 @testable import KeyCatData
 
 @Suite("Seller applications")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import KeyCatDomain
 import KeyCatInfrastructure
+import KeyCatTestSupport
+import Testing
 @testable import KeyCatData
 
 /// Log-in, refresh, log-out and authentication, against both repository backends.

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import KeyCatDomain
 import KeyCatInfrastructure
+import KeyCatTestSupport
+import Testing
 @testable import KeyCatData
 
 /// Access tokens stop working at once when the account's token version moves on: a password

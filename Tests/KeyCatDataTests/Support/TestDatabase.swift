@@ -125,23 +125,3 @@ func withAccounts(
         try await withTestDatabase { try await body(stored($0, sqlite: $0)) }
     }
 }
-
-/// The error `body` throws, or nil.
-func keycatError(_ body: () throws -> some Any) -> KeyCatError? {
-    do {
-        _ = try body()
-        return nil
-    } catch {
-        return error as? KeyCatError
-    }
-}
-
-/// The error `body` throws, or nil.
-func keycatError(_ body: () async throws -> some Any) async -> KeyCatError? {
-    do {
-        _ = try await body()
-        return nil
-    } catch {
-        return error as? KeyCatError
-    }
-}
