@@ -50,11 +50,13 @@ struct RawCommerce {
 
     // MARK: Cart
 
-    /// The cart with current prices and totals, in one join.
+    /// The cart with current prices and totals, in one join: the columns KeyCat reads (and its
+    /// Postgres twin, ``RawPostgresCommerce``), so a line of a withdrawn listing is unavailable
+    /// here too.
     func cartTotal(user: Int64, now: Int64) throws -> (lines: Int, total: Int64) {
         let statement = try database.statement("""
-            SELECT p.id, p.title, p.price, p.regular_price, p.discount_ends_at, p.delivery_fee, p.stock,
-                   p.deleted_at, c.quantity
+            SELECT c.product_id, c.quantity, c.added_at, p.title, p.regular_price, p.price, p.discount_ends_at,
+                   p.delivery_fee, p.stock, p.listed = 1 AND p.deleted_at IS NULL
             FROM cart_lines c JOIN products p ON p.id = c.product_id
             WHERE c.user_id = ? ORDER BY c.added_at, c.product_id
             """)
@@ -62,12 +64,12 @@ struct RawCommerce {
         var lines = 0
         var total: Int64 = 0
         while try database.step(statement) {
-            _ = database.text(statement, 1)
-            let ends = database.optionalInt(statement, 4)
-            let price = ends.map { $0 <= now } == true ? sqlite3_column_int64(statement, 3) : sqlite3_column_int64(statement, 2)
-            let quantity = sqlite3_column_int64(statement, 8)
-            let available = database.optionalInt(statement, 7) == nil && sqlite3_column_int64(statement, 6) >= quantity
-            if available { total += price * quantity + sqlite3_column_int64(statement, 5) }
+            _ = (sqlite3_column_int64(statement, 0), sqlite3_column_int64(statement, 2), database.text(statement, 3))
+            let ends = database.optionalInt(statement, 6)
+            let price = ends.map { $0 <= now } == true ? sqlite3_column_int64(statement, 4) : sqlite3_column_int64(statement, 5)
+            let quantity = sqlite3_column_int64(statement, 1)
+            let available = sqlite3_column_int64(statement, 9) != 0 && sqlite3_column_int64(statement, 8) >= quantity
+            if available { total += price * quantity + sqlite3_column_int64(statement, 7) }
             lines += 1
         }
         sqlite3_reset(statement)
