@@ -148,20 +148,22 @@ package final class SQLiteDatabase: Sendable {
         return try body(reader.connection)
     }
 
-    /// Locks and returns a reader (the writer when there are none): the first free one, else the
-    /// next in turn, waiting for it. The caller unlocks it.
+    /// Locks and returns a reader (the writer when there are none): the first free one in a fixed
+    /// order, else the next in turn, waiting for it. The caller unlocks it.
+    ///
+    /// First free, not next in turn: each reader keeps its own page cache, so a light load that
+    /// always finds the first reader free reads through one warm cache, and the others warm up
+    /// only when reads overlap. Handed out in turn, each reader saw a third of the reads and a
+    /// product detail on a 1,000,000-product file read 1.6-2.0x raw SQLite's one connection
+    /// (1.2x this way, `keycat-bench --only catalog`).
     @usableFromInline
     func checkOutReader() -> LockedConnection {
         guard !readers.isEmpty else {
             writer.lock()
             return writer
         }
-        let start = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
-        for offset in 0..<readers.count {
-            let reader = readers[(start &+ offset) % readers.count]
-            if reader.tryLock() { return reader }
-        }
-        let reader = readers[abs(start % readers.count)]
+        for reader in readers where reader.tryLock() { return reader }
+        let reader = readers[Int(nextReader.wrappingAdd(1, ordering: .relaxed).oldValue.magnitude % UInt(readers.count))]
         reader.lock()
         return reader
     }
