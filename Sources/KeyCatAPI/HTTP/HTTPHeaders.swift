@@ -56,23 +56,31 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     }
 
     /// The fields as a dictionary of lowercase names (a repeated name keeps its first value).
+    /// Only ASCII letters are lowered, as look-ups fold them.
     public var lowercased: [String: String] {
         var result: [String: String] = [:]
-        for field in fields where result[field.name.lowercased()] == nil {
-            result[field.name.lowercased()] = field.value
+        for field in fields {
+            let name = String(decoding: field.name.utf8.map(Self.folded), as: UTF8.self)
+            if result[name] == nil { result[name] = field.value }
         }
         return result
     }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
+    /// Equal when the fields are, in order, with names compared as ``subscript(_:)`` compares
+    /// them: a Unicode case mapping that lowers another letter to an ASCII one (the Kelvin sign
+    /// to `k`) would make two headers equal whose look-ups differ.
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
-        lhs.fields.map { [$0.name.lowercased(), $0.value] } == rhs.fields.map { [$0.name.lowercased(), $0.value] }
+        lhs.fields.count == rhs.fields.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { same($0.name, $1.name) && $0.value == $1.value }
     }
 
     public func hash(into hasher: inout Hasher) {
+        hasher.combine(fields.count)
         for field in fields {
-            hasher.combine(field.name.lowercased())
+            hasher.combine(field.name.utf8.count)
+            for byte in field.name.utf8 { hasher.combine(Self.folded(byte)) }
             hasher.combine(field.value)
         }
     }
