@@ -7,7 +7,7 @@ import Testing
 
 /// What checkout and confirm cost in round trips on Postgres, where each one is a wait on the
 /// network (architecture §7). Counts, not times: they do not vary between machines.
-@Suite("Postgres round trips of checkout, confirm and a page", .enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"))
+@Suite("Postgres round trips of checkout and confirm", .enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"))
 struct PostgresRoundTripTests {
     @Test("checkout is three round trips, confirm three, shipping a parcel two: each write's last batch carries its COMMIT")
     func checkoutAndConfirm() async throws {
@@ -46,29 +46,6 @@ struct PostgresRoundTripTests {
             let entries = try await database.readStatement { try $0.queryOne("SELECT count(*) FROM settlement_entries") { $0.int(0) } }
             #expect(entries == 4, "a sale and a delivery fee for each of the two orders")
             await #expect(try shop.stock() == 3)
-        }
-    }
-
-    @Test("a page after a cursor is one round trip: its ties and the rest after them travel together")
-    func pageAfterCursor() async throws {
-        try await withPostgresTestDatabase { database in
-            let clock = TestClock()
-            let (first, _) = try await CommerceHarness.stock(database, units: 5, clock: clock)
-            let repository = SQLProductRepository(database: database)
-            // Six listings at one price, then four dearer ones: the cursor sits mid-way through the ties.
-            var products = [first]
-            for index in 1..<10 {
-                var draft = CommerceHarness.draft(5)
-                if index >= 6 { draft.pricing = Pricing(regularPrice: Money(won: 900), salePrice: Money(won: 800)) }
-                products.append(try await repository.insert(draft, sellerID: UserID(1), images: [], at: clock.now(), audit: nil))
-            }
-            let cursor = CursorPosition(sortKey: 600, id: products[2].id.rawValue)
-            for limit in [2, 5, 20] {  // the ties fill the page; ties and the rest; the whole remainder
-                let before = database.roundTripCount
-                let page = try await repository.list(ProductFilter(), sort: .priceAscending, after: cursor, limit: limit)
-                #expect(database.roundTripCount - before == 1, "limit \(limit)")
-                #expect(page.map(\.id) == Array(products[3...].prefix(limit)).map(\.id), "limit \(limit)")
-            }
         }
     }
 }

@@ -161,44 +161,25 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         // twice; it is dropped from the second part. (Between pages, a listing whose key changes
         // moves in the order, as with any keyset pagination; inserts and deletes never disturb
         // the rows that stay.)
-        //
-        // Where a statement is a round trip (Postgres), a page after a cursor sends both parts
-        // in one batch, the rest asking for a whole page since it cannot know how many ties came
-        // back: one round trip, not two, for at most a page of rows more. On SQLite the rest
-        // waits for the ties' count and is skipped when they fill the page.
-        let oneTrip = Database.Connection.dialect.hasRoundTrips
         return try await storage {
             try await database.readStatement { connection in
                 var rows: [Product] = []
                 rows.reserveCapacity(limit)
-                var rest = query.rest
-                var seen = 0
                 if let ties = query.ties {
-                    if oneTrip {
-                        var after: [Product] = []
-                        try connection.batch([
-                            .query(ties.sql, ties.arguments) { rows.append(try ProductRow.decode($0)) },
-                            .query(rest.sql, rest.arguments) { after.append(try ProductRow.decode($0)) },
-                        ])
-                        return Self.page(ties: rows, rest: after, limit: limit)
-                    }
                     try read(ties, on: connection, into: &rows)
                     guard rows.count < limit else { return rows }
-                    rest.arguments[rest.arguments.count - 1] = .int(limit - rows.count)
-                    seen = rows.count
                 }
+                var rest = query.rest
+                rest.arguments[rest.arguments.count - 1] = .int(limit - rows.count)
+                let seen = rows.count
                 try read(rest, on: connection, into: &rows)
-                return seen == 0 ? rows : Self.page(ties: Array(rows[..<seen]), rest: Array(rows[seen...]), limit: limit)
+                if seen > 0 {
+                    let tied = Set(rows[..<seen].map(\.id))
+                    rows = Array(rows[..<seen]) + rows[seen...].filter { !tied.contains($0.id) }
+                }
+                return rows
             }
         }
-    }
-
-    /// A page from its two parts: the ties, then the rest without any listing the ties already
-    /// have, at most `limit` rows.
-    private static func page(ties: [Product], rest: [Product], limit: Int) -> [Product] {
-        guard !ties.isEmpty else { return Array(rest.prefix(limit)) }
-        let tied = Set(ties.map(\.id))
-        return Array((ties + rest.lazy.filter { !tied.contains($0.id) }).prefix(limit))
     }
 
     package func isActiveSeller(_ sellerID: UserID) async throws(KeyCatError) -> Bool {
