@@ -17,11 +17,13 @@ struct HostileAccountsTests {
     /// never be another's. Drawn at random once, then counted, so a second run against the same
     /// server starts elsewhere.
     static func address() -> String {
-        let index = (firstAddress + nextAddress.add(1, ordering: .relaxed).oldValue) % (256 * 254)
+        let index = (firstAddress + nextAddress.add(1, ordering: .relaxed).oldValue) % addressCount
         return "198.18.\(index / 254).\(index % 254 + 1)"
     }
 
-    private static let firstAddress = Int.random(in: 0..<(256 * 254))
+    /// 198.18.0.1 to 198.18.255.254.
+    private static let addressCount = 256 * 254
+    private static let firstAddress = Int.random(in: 0..<addressCount)
     private static let nextAddress = Atomic<Int>(0)
 
     static func email(_ name: String) -> String { "\(name).\(UUID().uuidString.prefix(8).lowercased())@example.com" }
