@@ -94,11 +94,11 @@ struct ConcurrencyBench {
                 SignUpForm(email: "buyer\(number)@example.com", password: "keycat2026", nick: "buyer\(number)"),
                 role: .buyer, by: admin).principal)
         }
-        var raw: (commerce: [RawPostgresCommerce], threads: StorageThreads)?
+        var raw: (commerce: [RawPostgresCommerce], threads: DedicatedThreads)?
         if let rawConnections {
             let gateway = try await RawGateway.signIn(to: simulator)
             raw = (try rawConnections(count).map { RawPostgresCommerce(database: $0, gateway: gateway) },
-                   StorageThreads(count: count, name: "raw-db"))
+                   DedicatedThreads(count: count, name: "raw-db"))
         }
         defer { raw?.threads.shutdown() }
         var cells: [Cell] = []
@@ -171,7 +171,7 @@ struct ConcurrencyBench {
 
     /// The raw baseline's round: as ``round(_:_:buyers:products:orders:)``, each buyer on its own
     /// raw connection, its blocking calls on a thread of `threads`; answers how many failed.
-    private func rawRound(_ connections: [RawPostgresCommerce], on threads: StorageThreads, buyers: [Principal],
+    private func rawRound(_ connections: [RawPostgresCommerce], on threads: DedicatedThreads, buyers: [Principal],
                           products: [ProductID], orders: Int) async throws -> Int {
         await withTaskGroup(of: Int.self) { group in
             for (index, commerce) in connections.enumerated() {

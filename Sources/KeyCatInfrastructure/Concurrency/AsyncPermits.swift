@@ -109,7 +109,7 @@ package final class AsyncPermits: Sendable {
     /// that prefers the store's executor) that finds a permit free: it runs `body` where it is,
     /// with no suspension, no executor-preference record and no job handed between threads.
     @inlinable
-    package func withPermit<Result>(on threads: StorageThreads, _ body: () throws -> Result) async throws -> Result {
+    package func withPermit<Result>(on threads: DedicatedThreads, _ body: () throws -> Result) async throws -> Result {
         if threads.isCurrent, tryAcquire() {
             defer { release() }
             return try body()

@@ -21,7 +21,7 @@ package final class PostgresDatabase: Sendable {
     package let configuration: PostgresConfiguration
     private let pool: PostgresConnectionPool
     private let turns: AsyncPermits
-    private let threads: StorageThreads
+    private let threads: DedicatedThreads
     private let roundTrips = Atomic<Int>(0)
     /// This process's writes that count for ``changeVersion(channel:)``: every failed one and
     /// every ``withConnection(_:)``, and the committed ones its commit probe (if any) marked.
@@ -37,7 +37,7 @@ package final class PostgresDatabase: Sendable {
         pool = PostgresConnectionPool(configuration: configuration)
         let connections = max(1, configuration.maximumConnections)
         turns = AsyncPermits(connections)
-        threads = StorageThreads(count: connections)
+        threads = DedicatedThreads(count: connections)
         let first = try pool.checkOut()
         pool.checkIn(first)
     }

@@ -30,7 +30,7 @@ package final class SQLiteDatabase: Sendable {
     /// for suspended; and the threads the async calls run their bodies on, one per connection.
     let writerTurns: AsyncPermits
     @usableFromInline let readerTurns: AsyncPermits
-    @usableFromInline let threads: StorageThreads
+    @usableFromInline let threads: DedicatedThreads
 
     /// Opens (and with `createIfMissing`, creates) the database at `path`. A file it creates is
     /// owner-only (0600) whatever the umask, see ``OwnerOnlyFile``.
@@ -79,7 +79,7 @@ package final class SQLiteDatabase: Sendable {
         self.readers = readerConnections
         writerTurns = AsyncPermits(1)
         readerTurns = readerConnections.isEmpty ? writerTurns : AsyncPermits(readerConnections.count)
-        threads = StorageThreads(count: readerConnections.count + 1)
+        threads = DedicatedThreads(count: readerConnections.count + 1)
         versionProbe = Self.isInMemory(path) ? nil : DataVersionProbe(path: path, configuration: configuration)
     }
 

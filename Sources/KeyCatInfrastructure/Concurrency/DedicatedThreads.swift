@@ -1,6 +1,8 @@
 import Foundation
 
-/// Threads of KeyCat's own on which work that waits for a database runs, as a `TaskExecutor`.
+/// Threads of KeyCat's own, as a `TaskExecutor`, for work that must not hold a thread of Swift's
+/// global executor: storage calls that wait for a database, and password hashing, which burns
+/// about 150 ms of CPU a call.
 ///
 /// SQLite and libpq calls block the thread that makes them until the database answers. Run on
 /// Swift's cooperative pool — one thread per core, shared by every task of the process — a few
@@ -10,11 +12,15 @@ import Foundation
 /// so as many storage calls wait at once as there are threads — sized to the connections the
 /// store can lend — and the cooperative pool stays free for everything else.
 ///
+/// Dispatch's global queues are no substitute on Linux: Swift's global executor runs its jobs on
+/// those same queues' threads, so a block sent to `DispatchQueue.global()` holds a thread the
+/// server's tasks need, and Dispatch adds one more only about a second later.
+///
 /// Jobs run in the order they were enqueued. Threads start when work first needs them, up to
 /// `count` (a database that is opened and never queried starts none). After ``shutdown()`` the
 /// threads finish the jobs already queued and exit; a job enqueued later gets a thread of its
 /// own, so no task is ever stranded.
-package final class StorageThreads: TaskExecutor, @unchecked Sendable {
+package final class DedicatedThreads: TaskExecutor, @unchecked Sendable {
     // Every `var` is guarded by `condition`'s lock.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
@@ -50,8 +56,8 @@ package final class StorageThreads: TaskExecutor, @unchecked Sendable {
             wakeUpsInFlight += 1
             condition.signal()
         } else if started < limit {
-            let thread = Thread { [self] in work() }
-            thread.name = "\(name)-\(started)"
+            let threadName = "\(name)-\(started)"
+            let thread = Thread { [self] in work(named: threadName) }
             started += 1
             condition.unlock()
             // Storage waits are short and latency-bound: the default 512 KiB stack is plenty.
@@ -72,11 +78,14 @@ package final class StorageThreads: TaskExecutor, @unchecked Sendable {
     /// Whether the calling thread is one of these: a store call made here can run its body in
     /// place (see ``AsyncPermits/withPermit(on:_:)``). A thread-specific value, so it costs a load.
     package var isCurrent: Bool {
-        pthread_getspecific(storageThreadsKey) == Unmanaged.passUnretained(self).toOpaque()
+        pthread_getspecific(dedicatedThreadsKey) == Unmanaged.passUnretained(self).toOpaque()
     }
 
-    private func work() {
-        pthread_setspecific(storageThreadsKey, Unmanaged.passUnretained(self).toOpaque())
+    private func work(named threadName: String) {
+        // Named from inside: on Linux, Foundation drops a name set before `start()`, and the
+        // thread would show in `top -H` and `perf` under the name of whichever thread started it.
+        Thread.current.name = threadName
+        pthread_setspecific(dedicatedThreadsKey, Unmanaged.passUnretained(self).toOpaque())
         while let job = next() {
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
@@ -108,8 +117,8 @@ package final class StorageThreads: TaskExecutor, @unchecked Sendable {
     }
 }
 
-/// The thread-specific slot in which each storage thread keeps the ``StorageThreads`` it belongs to.
-private let storageThreadsKey: pthread_key_t = {
+/// The thread-specific slot in which each storage thread keeps the ``DedicatedThreads`` it belongs to.
+private let dedicatedThreadsKey: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key, nil)
     precondition(status == 0, "pthread_key_create failed (\(status)): the process is out of thread-specific keys")

@@ -15,7 +15,7 @@ import Testing
 /// task could all get a thread; the registry gives up after two minutes so that design fails
 /// rather than hangs. No duration is asserted: that all eight waited at once, and the order.
 @Suite("Storage waits on KeyCat's threads")
-struct StorageThreadsTests {
+struct StorageWaitTests {
     /// A registry that blocks its caller's thread until released, as a slow network call in a
     /// synchronous client would.
     final class SlowRegistry: BusinessRegistry, Sendable {
@@ -214,7 +214,7 @@ struct PostgresStorageWaitTests {
 }
 
 @Suite("KeyCat's storage threads after close")
-struct StorageThreadsCloseTests {
+struct StorageWaitAfterCloseTests {
     @Test("a use case called after close fails as a closed KeyCat's calls do, and does not hang")
     func callAfterClose() async throws {
         try await TestShop.with { shop in
