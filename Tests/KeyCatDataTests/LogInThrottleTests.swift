@@ -251,14 +251,14 @@ private struct CountingHasher: PasswordHasher {
     let base: PBKDF2PasswordHasher
     let count: Count
 
-    func hash(_ password: String) throws(KeyCatError) -> String {
+    func hash(_ password: String) async throws(KeyCatError) -> String {
         count.add()
-        return try base.hash(password)
+        return try await base.hash(password)
     }
 
-    func verify(_ password: String, against stored: String) -> Bool {
+    func verify(_ password: String, against stored: String) async -> Bool {
         count.add()
-        return base.verify(password, against: stored)
+        return await base.verify(password, against: stored)
     }
 
     func needsRehash(_ stored: String) -> Bool { base.needsRehash(stored) }

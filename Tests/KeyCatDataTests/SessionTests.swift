@@ -37,13 +37,13 @@ struct SessionTests {
     func rehashOnLogIn(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
             let user = try await harness.signUp()
-            let weak = try PBKDF2PasswordHasher(iterations: 100).hash("keycat2026")
+            let weak = try await PBKDF2PasswordHasher(iterations: 100).hash("keycat2026")
             try await harness.users.updatePasswordHash(user.id, to: weak, at: harness.clock.now())
             _ = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
             let stored = try await #require(try harness.users.credentials(forEmail: "kim@example.com")).passwordHash
             #expect(stored != weak)
             #expect(stored.hasPrefix("pbkdf2-sha256$\(AccountsHarness.iterations)$"))
-            #expect(harness.hasher.verify("keycat2026", against: stored))
+            #expect(await harness.hasher.verify("keycat2026", against: stored))
             _ = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
             await #expect(try harness.users.credentials(forEmail: "kim@example.com")?.passwordHash == stored)
         }

@@ -2,14 +2,15 @@ import Foundation
 import KeyCat
 
 /// Sign-up, sessions (log-in, refresh, log-out), the caller's own account, and the operators'
-/// user list. Password hashing runs off the cooperative pool (``offloaded(_:)``). Sign-up, log-in
-/// and password changes are throttled by the request's ``APIRequest/clientAddress``.
+/// user list. Password hashing runs on KeyCat's own hashing threads, off the pool every route
+/// shares. Sign-up, log-in and password changes are throttled by the request's
+/// ``APIRequest/clientAddress``.
 enum AccountRoutes {
     static let routes: [Route] = [
         Route(.post, "/users", .anyone, body: .jsonDefault, status: 201) { context in
             let form = try context.json(SignUpBody.self).form
             let client = context.request.clientAddress
-            let user = try await offloaded { () async throws(KeyCatError) in try await context.keycat.accounts.signUp(form, client: client) }
+            let user = try await context.keycat.accounts.signUp(form, client: client)
             return .json(UserBody(user), status: 201)
         },
         Route(.get, "/users", .admin, query: pageQuery) { context in
@@ -23,9 +24,7 @@ enum AccountRoutes {
         Route(.post, "/sessions", .anyone, body: .jsonDefault) { context in
             let body = try context.json(LogInBody.self)
             let client = context.request.clientAddress
-            let pair = try await offloaded { () async throws(KeyCatError) in
-                try await context.keycat.accounts.logIn(email: body.email, password: body.password, client: client)
-            }
+            let pair = try await context.keycat.accounts.logIn(email: body.email, password: body.password, client: client)
             return .json(TokenPairBody(pair))
         },
         Route(.post, "/sessions/refresh", .anyone, body: .jsonDefault) { context in
@@ -53,10 +52,8 @@ enum AccountRoutes {
             let body = try context.json(PasswordChangeBody.self)
             let principal = try context.principal()
             let client = context.request.clientAddress
-            let pair = try await offloaded { () async throws(KeyCatError) in
-                try await context.keycat.accounts.changePassword(
-                    current: body.currentPassword, new: body.newPassword, by: principal, client: client)
-            }
+            let pair = try await context.keycat.accounts.changePassword(
+                current: body.currentPassword, new: body.newPassword, by: principal, client: client)
             return .json(TokenPairBody(pair))
         },
     ]

@@ -81,7 +81,7 @@ extension AccountService {
     ///   missing or withdrawn account.
     public func resetPassword(_ id: UserID, to password: String, by principal: Principal) async throws(KeyCatError) -> User {
         try principal.require(.admin, to: "reset passwords")
-        let hash = try passwords.hash(try AccountRules.password(password))
+        let hash = try await passwords.hash(try AccountRules.password(password))
         return try await operatorChange(id, .password(hash: hash), action: "user.reset_password", detail: "", by: principal,
                                         conflict: "the account changed meanwhile")
     }

@@ -28,15 +28,15 @@ extension AccountService {
         // No stored password is longer than 64 characters: refuse megabyte inputs before hashing.
         guard password.utf8.count <= 1_024 else { throw wrong }
         guard let credentials = try await users.credentials(forEmail: folded) else {
-            _ = try? passwords.hash(password)  // equal work for unknown emails
+            _ = try? await passwords.hash(password)  // equal work for unknown emails
             throw wrong
         }
-        guard passwords.verify(password, against: credentials.passwordHash) else { throw wrong }
+        guard await passwords.verify(password, against: credentials.passwordHash) else { throw wrong }
         guard !credentials.user.isSuspended else { throw Self.suspendedError }
         let now = clock.now()
         try await logInThrottle?.succeeded(email: folded, client: client, at: now)
         if passwords.needsRehash(credentials.passwordHash) {
-            let upgraded = try passwords.hash(password)
+            let upgraded = try await passwords.hash(password)
             try await users.updatePasswordHash(credentials.user.id, to: upgraded, at: now)
         }
         let (refreshToken, digest) = try refreshTokenMinter.mint()
@@ -94,10 +94,10 @@ extension AccountService {
         }
         let newPassword = try AccountRules.password(new)
         try await logInThrottle?.admit(email: user.email, client: client, at: clock.now())
-        guard current.utf8.count <= 1_024, passwords.verify(current, against: credentials.passwordHash) else {
+        guard current.utf8.count <= 1_024, await passwords.verify(current, against: credentials.passwordHash) else {
             throw KeyCatError(.invalidCredentials, "the current password is wrong")
         }
-        let hash = try passwords.hash(newPassword)
+        let hash = try await passwords.hash(newPassword)
         let now = clock.now()
         try await logInThrottle?.succeeded(email: user.email, client: client, at: now)
         guard let changed = try await users.changeAccess(user.id, .password(hash: hash), at: now, audit: nil) else {

@@ -77,7 +77,7 @@ public struct AccountService: Sendable {
             try AccountRules.birthday(date, today: CalendarDate(now))
         }
         try await admit()
-        let hash = try passwords.hash(password)
+        let hash = try await passwords.hash(password)
         do throws(KeyCatError) {
             return try await users.insert(NewUser(
                 email: email, nick: nick, passwordHash: hash, phone: phone, birthday: birthday,

@@ -4,11 +4,15 @@ import Foundation
 ///
 /// The stored string describes its own algorithm and parameters, so stronger settings can be
 /// rolled out while old hashes keep working (and are upgraded at the next log-in).
+///
+/// Hashing is slow on purpose (PBKDF2: about 150 ms of CPU), so `hash` and `verify` are `async`:
+/// an implementation does the work on threads of its own, never on the caller's executor, whose
+/// threads a server's other requests share.
 public protocol PasswordHasher: Sendable {
     /// A new self-describing hash of `password` with a fresh random salt.
-    func hash(_ password: String) throws(KeyCatError) -> String
+    func hash(_ password: String) async throws(KeyCatError) -> String
     /// Whether `password` matches `stored`. A malformed `stored` string never matches.
-    func verify(_ password: String, against stored: String) -> Bool
+    func verify(_ password: String, against stored: String) async -> Bool
     /// Whether `stored` was made with weaker parameters than the current ones.
     func needsRehash(_ stored: String) -> Bool
 }

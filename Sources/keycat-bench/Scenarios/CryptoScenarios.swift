@@ -21,7 +21,7 @@ struct CryptoScenarios {
 
         let hasher = PBKDF2PasswordHasher(iterations: 600_000)
         rows.append(try await compare("password hash (600k)", operations: 7, warmup: 1,
-            library: { _ in _ = try hasher.hash("keycat2026") },
+            library: { _ in _ = try await hasher.hash("keycat2026") },
             baseline: { _ in
                 var key = [UInt8](repeating: 0, count: 32)
                 let salt = try SecureRandom.bytes(count: 16)
