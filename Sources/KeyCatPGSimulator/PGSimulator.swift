@@ -107,6 +107,13 @@ public final class PGSimulator: HTTPHandler, Sendable {
     /// A transport that hands requests to this simulator in process.
     public var transport: InProcessTransport { InProcessTransport(self) }
 
+    /// The threads the simulator's state file is read and written on. ``handle(_:timeout:)``
+    /// runs its work there by itself. The other methods (the payment window's, the reads of
+    /// state) wait for SQLite on the calling thread: a server calls them from a task that
+    /// prefers this executor (`withTaskExecutorPreference`), so that they hold none of the
+    /// threads its other requests share.
+    public var storageExecutor: any TaskExecutor { store.executor }
+
     /// Closes the state file.
     public func close() { store.close() }
 
@@ -207,14 +214,20 @@ public final class PGSimulator: HTTPHandler, Sendable {
     /// Answers a request: checks the token (every endpoint but `getToken` needs one), then routes.
     /// Like v1, the simulator takes no idempotency keys: a repeated request runs again, and a
     /// retried cancel is made safe by its `checksum`.
+    ///
+    /// On the store's own threads: the token check and the route wait for SQLite, and the caller
+    /// (a server's request handler, or KeyCat's payment use case on KeyCat's storage threads)
+    /// keeps its thread meanwhile.
     private func respond(to request: TransportRequest, endpoint: PGEndpoint) async -> TransportResponse {
-        do {
-            if endpoint != .getToken { try authorize(request) }
-            return route(request, endpoint: endpoint)
-        } catch let failure as PGFailure {
-            return PGWire.failure(failure)
-        } catch {
-            return PGWire.failure(.internalServerError, "simulator storage failed")
+        await withTaskExecutorPreference(store.executor) {
+            do {
+                if endpoint != .getToken { try authorize(request) }
+                return route(request, endpoint: endpoint)
+            } catch let failure as PGFailure {
+                return PGWire.failure(failure)
+            } catch {
+                return PGWire.failure(.internalServerError, "simulator storage failed")
+            }
         }
     }
 }

@@ -28,6 +28,10 @@ final class PGStore: Sendable {
 
     func close() { database.close() }
 
+    /// The database's own threads: the simulator's HTTP answers run there, since every call
+    /// below waits for SQLite (its lock, its disk) holding the thread it runs on.
+    var executor: any TaskExecutor { database.storageExecutor }
+
     static let migrations = [
         SQLiteMigration(version: 1, name: "pg simulator state", sql: """
             CREATE TABLE pg_tokens (token TEXT PRIMARY KEY, expires_at REAL NOT NULL) STRICT;

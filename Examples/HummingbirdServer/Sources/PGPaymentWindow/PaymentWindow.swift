@@ -25,7 +25,7 @@ public enum PaymentWindow {
             let merchantUID = try context.parameters.require("merchant_uid")
             do {
                 // Opening the window is what makes the payment appear at the PG (v1).
-                guard let payment = try await blocking({ try simulator.openWindow(merchantUID: merchantUID) }) else {
+                guard let payment = try await blocking(on: simulator, { try simulator.openWindow(merchantUID: merchantUID) }) else {
                     return notFound(merchantUID)
                 }
                 return html(page(payment, prefix: prefix))
@@ -35,7 +35,7 @@ public enum PaymentWindow {
         }
         router.post("\(base)payments/:merchant_uid/cancel") { _, context -> Response in
             let merchantUID = try context.parameters.require("merchant_uid")
-            guard let failed = try await blocking({ try simulator.cancelWindow(merchantUID: merchantUID) }) else {
+            guard let failed = try await blocking(on: simulator, { try simulator.cancelWindow(merchantUID: merchantUID) }) else {
                 return json(["code": "payment_not_found", "message": "no payment window is open for \(merchantUID)"], status: .notFound)
             }
             return json(attempt(failed))
@@ -50,7 +50,7 @@ public enum PaymentWindow {
             do {
                 // The amount the window shows, which the merchant prepared: after a failed attempt
                 // the buyer tries again for the same amount.
-                let paid = try await blocking { () throws -> PGPaymentRecord? in
+                let paid = try await blocking(on: simulator) { () throws -> PGPaymentRecord? in
                     guard let prepared = simulator.prepared(merchantUID: merchantUID) else { return nil }
                     return try simulator.pay(merchantUID: merchantUID, cardNumber: cardNumber, amount: prepared.amount)
                 }
@@ -65,12 +65,13 @@ public enum PaymentWindow {
     }
 
     /// Runs `body`, which blocks (the simulator writes its own SQLite file and waits for the
-    /// disk), on a Dispatch thread, so a payment holds no thread of Swift's cooperative pool that
-    /// the server's other requests share.
-    private static func blocking<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-        }
+    /// disk), on the simulator's own threads, so a payment holds no thread of the pool that the
+    /// server's other requests share. (Not `DispatchQueue.global()`: on Linux, Swift's tasks run
+    /// on those same threads.)
+    private static func blocking<Value: Sendable>(
+        on simulator: PGSimulator, _ body: () throws -> Value
+    ) async throws -> Value {
+        try await withTaskExecutorPreference(simulator.storageExecutor) { try body() }
     }
 
     /// The attempt as the window answers it.
