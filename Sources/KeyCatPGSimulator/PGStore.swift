@@ -22,6 +22,7 @@ final class PGStore: Sendable {
         var configuration = SQLiteConfiguration()
         configuration.synchronous = .normal  // a simulator needs no power-loss durability
         configuration.application = Self.application
+        configuration.threadName = "keycat-pg-sim"
         database = try SQLiteDatabase(path: path, configuration: configuration)
         try SchemaMigrator(migrations: Self.migrations).migrate(database)
     }

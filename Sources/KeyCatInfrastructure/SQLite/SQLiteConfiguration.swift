@@ -36,6 +36,9 @@ package struct SQLiteConfiguration: Sendable {
     /// (<https://sqlite.org/vfs.html>, `sqlite3_open_v2`'s `zVfs`). Nil: the platform's default.
     /// The fault-injection tests use it to make chosen reads, writes and syncs fail.
     package var vfsName: String?
+    /// What the database's threads are called (`name-0`, `name-1`, …; Linux keeps 15 bytes), so
+    /// a profile or `top -H` tells one database's waits from another's.
+    package var threadName = "keycat-db"
 
     package init() {}
 }

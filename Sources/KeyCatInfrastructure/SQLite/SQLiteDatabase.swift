@@ -79,7 +79,7 @@ package final class SQLiteDatabase: Sendable {
         self.readers = readerConnections
         writerTurns = AsyncPermits(1)
         readerTurns = readerConnections.isEmpty ? writerTurns : AsyncPermits(readerConnections.count)
-        threads = DedicatedThreads(count: readerConnections.count + 1)
+        threads = DedicatedThreads(count: readerConnections.count + 1, name: configuration.threadName)
         versionProbe = Self.isInMemory(path) ? nil : DataVersionProbe(path: path, configuration: configuration)
     }
 
