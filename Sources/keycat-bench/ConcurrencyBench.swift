@@ -156,7 +156,12 @@ struct ConcurrencyBench {
                         do {
                             let order = try await keycat.checkout.checkout(
                                 CheckoutRequest(.items([CheckoutItem(productID: product, quantity: 1)])), by: buyer)
-                            let payment = try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number)
+                            // The buyer pays in the PG's window, served from the PG's own threads as
+                            // the example server serves it: its SQLite write holds no thread of the
+                            // pool (the raw buyers pay from their own threads too).
+                            let payment = try await withTaskExecutorPreference(simulator.storageExecutor) {
+                                try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number)
+                            }
                             _ = try await keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
                         } catch is KeyCatError {
                             failed += 1
