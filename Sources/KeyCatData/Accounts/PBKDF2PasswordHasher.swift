@@ -8,13 +8,13 @@ import KeyCatInfrastructure
 /// 600,000 iterations by default, OWASP's 2023 figure for PBKDF2-HMAC-SHA256. Passwords are
 /// normalised to Unicode NFC first, so the same password typed on two keyboards matches.
 ///
-/// Each hash or check (about 150 ms of CPU at the default) runs on ``threads``, one per core and
-/// shared by every hasher in the process: a flood of log-ins queues there, while the caller's
+/// Each hash or check (about 150 ms of CPU at the default) runs on threads of its own
+/// (`keycat-hash-N`), one per core and shared by every hasher in the process: a flood of log-ins queues there, while the caller's
 /// executor — Swift's global pool, which every request of a server shares — stays free.
 package struct PBKDF2PasswordHasher: PasswordHasher {
     /// Where the derivations run. As many threads as cores: the work is all CPU, so more would
     /// only take turns.
-    package static let threads = DedicatedThreads(count: ProcessInfo.processInfo.activeProcessorCount, name: "keycat-hash")
+    private static let threads = DedicatedThreads(count: ProcessInfo.processInfo.activeProcessorCount, name: "keycat-hash")
 
     package static let defaultIterations = 600_000
     static let algorithm = "pbkdf2-sha256"

@@ -60,7 +60,7 @@ package final class DedicatedThreads: TaskExecutor, @unchecked Sendable {
             let thread = Thread { [self] in work(named: threadName) }
             started += 1
             condition.unlock()
-            // Storage waits are short and latency-bound: the default 512 KiB stack is plenty.
+            // Storage bodies and PBKDF2 use little stack: the default 512 KiB is plenty.
             thread.start()
             return
         }
@@ -117,7 +117,7 @@ package final class DedicatedThreads: TaskExecutor, @unchecked Sendable {
     }
 }
 
-/// The thread-specific slot in which each storage thread keeps the ``DedicatedThreads`` it belongs to.
+/// The thread-specific slot in which each dedicated thread keeps the ``DedicatedThreads`` it belongs to.
 private let dedicatedThreadsKey: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key, nil)
