@@ -171,12 +171,9 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                 }
                 var rest = query.rest
                 rest.arguments[rest.arguments.count - 1] = .int(limit - rows.count)
-                let seen = rows.count
+                let tiedCount = rows.count
                 try read(rest, on: connection, into: &rows)
-                if seen > 0 {
-                    let tied = Set(rows[..<seen].map(\.id))
-                    rows = Array(rows[..<seen]) + rows[seen...].filter { !tied.contains($0.id) }
-                }
+                ProductListQuery.dropRepeats(from: &rows, tiedCount: tiedCount)
                 return rows
             }
         }

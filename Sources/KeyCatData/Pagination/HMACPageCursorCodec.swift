@@ -37,7 +37,10 @@ package struct HMACPageCursorCodec: PageCursorCodec {
     }
 
     private func tag(for payload: [UInt8], query: String) -> [UInt8] {
-        Array(key.authenticationCode(for: payload + Array(query.utf8)).prefix(Self.tagCount))
+        var message = payload
+        message.reserveCapacity(payload.count + query.utf8.count)
+        message += query.utf8
+        return Array(key.authenticationCode(for: message).prefix(Self.tagCount))
     }
 
     private static var invalid: KeyCatError {
