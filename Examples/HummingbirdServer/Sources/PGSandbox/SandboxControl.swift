@@ -128,10 +128,14 @@ final class SandboxControl: Sendable {
             try self.checkKey(request)
             return Self.response(["delivered": await self.simulator.deliverPendingWebhooks()])
         }
+        // These two write the simulator's file, so they run on its threads, as the payment
+        // window's calls do: a request handler never waits on the file's writer lock.
         group.post("tokens/expire") { request, _ in
-            try self.answer(request) { _ in
-                self.simulator.expireTokens()
-                return ["expired": true]
+            try await withTaskExecutorPreference(self.simulator.storageExecutor) {
+                try self.answer(request) { _ in
+                    self.simulator.expireTokens()
+                    return ["expired": true]
+                }
             }
         }
         group.get("requests") { request, _ in
@@ -140,9 +144,11 @@ final class SandboxControl: Sendable {
             }
         }
         group.post("reset") { request, _ in
-            try self.answer(request) { _ in
-                try self.simulator.reset()
-                return ["reset": true]
+            try await withTaskExecutorPreference(self.simulator.storageExecutor) {
+                try self.answer(request) { _ in
+                    try self.simulator.reset()
+                    return ["reset": true]
+                }
             }
         }
     }
