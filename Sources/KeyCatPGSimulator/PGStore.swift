@@ -75,6 +75,11 @@ final class PGStore: Sendable {
             ALTER TABLE pg_payments ADD COLUMN failed_at REAL;
             DROP TABLE pg_idempotency;
             """),
+        // Each payment takes the next sequence number, max(seq) + 1: without this index that
+        // read every payment ever made, so a busy sandbox slowed with every order it had taken.
+        SQLiteMigration(version: 4, name: "payments' sequence numbers indexed", sql: """
+            CREATE INDEX pg_payments_by_seq ON pg_payments (seq);
+            """),
     ]
 
     // MARK: Tokens
@@ -166,11 +171,13 @@ final class PGStore: Sendable {
     }
 
     static func insert(_ payment: PGPaymentRecord, on connection: SQLiteConnection) throws {
-        try connection.run("""
-            INSERT INTO pg_payments (\(columns), seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM pg_payments))
-            """, values(of: payment))
+        try connection.run(insertPaymentSQL, values(of: payment))
     }
+
+    static let insertPaymentSQL = """
+        INSERT INTO pg_payments (\(columns), seq)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM pg_payments))
+        """
 
     static func update(_ payment: PGPaymentRecord, on connection: SQLiteConnection) throws {
         var arguments = Array(values(of: payment).dropFirst())

@@ -68,6 +68,18 @@ struct PGPaymentListingTests {
         #expect(plans[0].contains("pg_payments_by_status_time") && !plans[0].contains("TEMP B-TREE"), "\(plans[0])")
         #expect(plans[1].contains("pg_payments_by_time") && !plans[1].contains("TEMP B-TREE"), "\(plans[1])")
     }
+
+    @Test("a new payment's sequence number comes from an index, not a read of every payment")
+    func sequencePlan() async throws {
+        let database = try SQLiteDatabase(path: ":memory:")
+        _ = try SchemaMigrator(migrations: PGStore.migrations).migrate(database)
+        let plan = try await database.read { connection in
+            try connection.query("EXPLAIN QUERY PLAN " + PGStore.insertPaymentSQL,
+                                 Array(repeating: .null, count: 11)) { $0.string(3) }.joined(separator: "; ")
+        }
+        // Without the index SQLite still says SEARCH here, but reads every row for max(seq).
+        #expect(plan.contains("USING COVERING INDEX pg_payments_by_seq"), "\(plan)")
+    }
 }
 
 /// A clock for the simulator that only moves when the test says so.
