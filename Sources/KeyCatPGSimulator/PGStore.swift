@@ -174,6 +174,7 @@ final class PGStore: Sendable {
         try connection.run(insertPaymentSQL, values(of: payment))
     }
 
+    /// A payment's insert, numbering it after the last (a test checks its plan uses the index).
     static let insertPaymentSQL = """
         INSERT INTO pg_payments (\(columns), seq)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM pg_payments))

@@ -145,8 +145,8 @@ public struct CatalogService: Sendable {
         "products|\(sort.rawValue)|\(filter.fingerprint)"
     }
 
-    /// The same texts for the unfiltered lists, most browsing, built once: building one is a
-    /// few microseconds of a 50 µs page (`keycat-bench --only catalog`).
+    /// The texts of the unfiltered lists, where most browsing happens, built once: building one
+    /// costs a few microseconds of a 50 µs page (`keycat-bench --only catalog`).
     private static let unfilteredCursorQueries = Dictionary(uniqueKeysWithValues: ProductSort.allCases.map {
         ($0, cursorQuery($0, ProductFilter()))
     })
