@@ -82,29 +82,11 @@ package final class DedicatedThreads: TaskExecutor, @unchecked Sendable {
     }
 
     private func work(named threadName: String) {
-        // Named from inside, through pthreads: Foundation's `Thread.name` on Linux names the
-        // thread it recorded when `start()` returned, so it drops a name set before then — even
-        // from inside, when the new thread runs first — and the thread keeps, in `top -H` and
-        // `perf`, the name of whichever thread started it.
-        Self.nameCurrentThread(threadName)
+        Thread.nameCurrent(threadName)
         pthread_setspecific(dedicatedThreadsKey, Unmanaged.passUnretained(self).toOpaque())
         while let job = next() {
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
-    }
-
-    private static func nameCurrentThread(_ name: String) {
-        #if os(Linux)
-        // The kernel's own interface: a thread may rename itself through its `comm` file (Swift's
-        // Glibc module leaves out `pthread_setname_np`, and `prctl` is variadic). Longer names
-        // are cut to 15 bytes.
-        let comm = open("/proc/thread-self/comm", O_WRONLY)
-        guard comm >= 0 else { return }
-        _ = name.withCString { write(comm, $0, strlen($0)) }
-        close(comm)
-        #else
-        Thread.current.name = name
-        #endif
     }
 
     /// The oldest queued job, waiting for one; nil once shut down with nothing left.

@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatInfrastructure
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,7 +51,10 @@ final class LatencyRelay: @unchecked Sendable {
         }
         self.listener = listener
         port = Int(UInt16(bigEndian: address.sin_port))
-        Thread.detachNewThread { [self] in accept() }
+        Thread.detachNewThread { [self] in
+            Thread.nameCurrent("keycat-relay")
+            accept()
+        }
     }
 
     /// A relay to the Postgres server `url` names, and the URL to use instead (the same one,
@@ -83,16 +87,21 @@ final class LatencyRelay: @unchecked Sendable {
                 var on: Int32 = 1
                 setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
             }
-            Thread.detachNewThread { [self] in pump(from: client, to: server) }
-            Thread.detachNewThread { [self] in pump(from: server, to: client) }
+            Thread.detachNewThread { [self] in pump(from: client, to: server, named: "relay-to-db") }
+            Thread.detachNewThread { [self] in pump(from: server, to: client, named: "relay-from-db") }
         }
     }
 
     /// Copies `source` to `destination`, each chunk the delay after it arrived, until `source`
-    /// ends; then ends `destination`'s sending side.
-    private func pump(from source: Int32, to destination: Int32) {
+    /// ends; then ends `destination`'s sending side. Its threads are named `name` (so a profile
+    /// tells the relay's cost from the work it relays for).
+    private func pump(from source: Int32, to destination: Int32, named name: String) {
+        Thread.nameCurrent(name)
         let inFlight = ChunksInFlight()
-        Thread.detachNewThread { [self] in deliver(inFlight, to: destination, closing: source) }
+        Thread.detachNewThread { [self] in
+            Thread.nameCurrent(name)
+            deliver(inFlight, to: destination, closing: source)
+        }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
