@@ -9,8 +9,9 @@ import KeyCatInfrastructure
 /// normalised to Unicode NFC first, so the same password typed on two keyboards matches.
 ///
 /// Each hash or check (about 150 ms of CPU at the default) runs on threads of its own
-/// (`keycat-hash-N`), one per core and shared by every hasher in the process: a flood of log-ins queues there, while the caller's
-/// executor — Swift's global pool, which every request of a server shares — stays free.
+/// (`keycat-hash-N`), one per core and shared by every hasher in the process: a flood of log-ins
+/// queues there, while the caller's executor — Swift's global pool, which every request of a
+/// server shares — stays free.
 package struct PBKDF2PasswordHasher: PasswordHasher {
     /// Where the derivations run. As many threads as cores: the work is all CPU, so more would
     /// only take turns.

@@ -128,14 +128,10 @@ final class SandboxControl: Sendable {
             try self.checkKey(request)
             return Self.response(["delivered": await self.simulator.deliverPendingWebhooks()])
         }
-        // These two write the simulator's file, so they run on its threads, as the payment
-        // window's calls do: a request handler never waits on the file's writer lock.
         group.post("tokens/expire") { request, _ in
-            try await withTaskExecutorPreference(self.simulator.storageExecutor) {
-                try self.answer(request) { _ in
-                    self.simulator.expireTokens()
-                    return ["expired": true]
-                }
+            try await self.answerWritingFile(request) { _ in
+                self.simulator.expireTokens()
+                return ["expired": true]
             }
         }
         group.get("requests") { request, _ in
@@ -144,11 +140,9 @@ final class SandboxControl: Sendable {
             }
         }
         group.post("reset") { request, _ in
-            try await withTaskExecutorPreference(self.simulator.storageExecutor) {
-                try self.answer(request) { _ in
-                    try self.simulator.reset()
-                    return ["reset": true]
-                }
+            try await self.answerWritingFile(request) { _ in
+                try self.simulator.reset()
+                return ["reset": true]
             }
         }
     }
@@ -172,6 +166,15 @@ final class SandboxControl: Sendable {
     private func answer(_ request: Request, _ body: ([String: Any]) throws -> Any) throws -> Response {
         try checkKey(request)
         return Self.response(try body([:]))
+    }
+
+    /// ``answer(_:_:)`` for a call that writes the simulator's file: on the simulator's own
+    /// threads, as the payment window's calls run, so a request handler never waits on the
+    /// file's writer lock.
+    private func answerWritingFile(_ request: Request, _ body: ([String: Any]) throws -> Any) async throws -> Response {
+        try await withTaskExecutorPreference(simulator.storageExecutor) {
+            try answer(request, body)
+        }
     }
 
     /// Checks the key, then reads the JSON object in the body (refusing anything else) and
