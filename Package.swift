@@ -65,8 +65,8 @@ let package = Package(
         .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatData", "KeyCatPGSimulator", "KeyCatTestSupport", "CKeyCatFaultVFS"]),
         .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatPGSimulatorTests", dependencies: ["KeyCatPGSimulator", "KeyCatTestSupport"]),
-        // The bench's own harness (its latency relay), which its figures rest on.
-        .testTarget(name: "KeyCatBenchTests", dependencies: ["keycat-bench"]),
+        // The bench's own harness (its latency relay, its Postgres schemas), which its figures rest on.
+        .testTarget(name: "KeyCatBenchTests", dependencies: ["keycat-bench", "KeyCatTestSupport"]),
         // The REST layer driven in process over a real file, with the simulator as the PG.
         .testTarget(
             name: "KeyCatAPITests",

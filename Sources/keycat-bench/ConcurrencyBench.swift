@@ -17,7 +17,7 @@ import KeyCatPGSimulator
 /// On Postgres each cell also runs the raw baseline (``RawPostgresCommerce``: the same rows
 /// written by libpq directly, one statement a round trip) with the same buyers, each on a
 /// connection and a thread of its own, and prints KeyCat's orders/s over the raw's. Every store gets a fresh
-/// database (a temporary file; a `keycat_bench_…` schema dropped
+/// database (a temporary file; a ``BenchSchema``, dropped
 /// afterwards), 16 products of 1,000,000 units and 16 buyers, and `--orders` orders (default
 /// 400) per cell after a warm-up. A failed order (a write that lost its race more times than
 /// Postgres's retries allow) is counted, not retried.
@@ -49,10 +49,10 @@ struct ConcurrencyBench {
         cells += try await measure(store: "sqlite", configuration: KeyCat.Configuration(
             databasePath: directory.appendingPathComponent("concurrency.db").path))
         if let url = options.databaseURL {
-            let schema = "keycat_bench_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
-            let admin = try RawPostgres(url: url)
-            try admin.execute("CREATE SCHEMA \(schema)")
-            defer { try? admin.execute("DROP SCHEMA \(schema) CASCADE") }
+            let benchSchema = try BenchSchema(in: url)
+            defer { benchSchema.drop() }
+            let schema = benchSchema.name
+            log("postgres: in schema \(schema), dropped after the run")
             var target = url
             if let latency = options.latencyMilliseconds {
                 target = try LatencyRelay.relaying(postgresURL: url, delay: .milliseconds(latency)).url

@@ -5,8 +5,7 @@ import KeyCatPGSimulator
 
 /// `keycat-bench --db postgres://…`: the catalog reads, the cart read and checkout + confirm on a
 /// Postgres database, against libpq used directly (``RawPostgres``). Everything happens in a
-/// schema of its own (`keycat_bench_…`), created for the run and dropped after it, so the
-/// database's other schemas are never touched.
+/// ``BenchSchema`` of its own, created for the run and dropped after it (also on Ctrl-C).
 struct PostgresBench {
     let url: String
     let options: KeycatBench.Options
@@ -15,10 +14,9 @@ struct PostgresBench {
 
     /// The rows, and how long the catalog took to build.
     func run() async throws -> (rows: [Comparison], buildSeconds: Double) {
-        let schema = "keycat_bench_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
-        let admin = try RawPostgres(url: url)
-        try admin.execute("CREATE SCHEMA \(schema)")
-        defer { try? admin.execute("DROP SCHEMA \(schema) CASCADE") }
+        let benchSchema = try BenchSchema(in: url)
+        defer { benchSchema.drop() }
+        let schema = benchSchema.name
         let schemaURL = try Self.url(url, searchPath: schema)
 
         let simulator = try PGSimulator()

@@ -77,7 +77,7 @@ struct LatencyRelayTests {
 }
 
 /// Runs blocking socket work on a thread of its own, off the pool the tests share.
-private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
     }

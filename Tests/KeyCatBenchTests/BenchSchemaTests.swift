@@ -1,0 +1,56 @@
+import Foundation
+import KeyCatTestSupport
+import Testing
+@testable import keycat_bench
+
+/// The bench's Postgres runs work in a schema of their own, which they leave behind neither when
+/// they finish nor when they are stopped.
+@Suite(.enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"),
+       .timeLimit(.minutes(2)))
+struct BenchSchemaTests {
+    @Test("a schema is created empty and dropped with everything in it")
+    func createAndDrop() throws {
+        let url = try PostgresTestServer.requireURL()
+        let schema = try BenchSchema(in: url)
+        try RawPostgres(url: PostgresBench.url(url, searchPath: schema.name)).execute("CREATE TABLE t (x int); INSERT INTO t VALUES (1)")
+        #expect(try Self.exists(schema.name, in: url))
+        schema.drop()
+        #expect(try !Self.exists(schema.name, in: url))
+    }
+
+    /// Stopped while it builds its catalog: the drop waits for the load's transaction to end.
+    @Test("a bench stopped with Ctrl-C drops its schema and exits as interrupted")
+    func interruptedBench() async throws {
+        let url = try PostgresTestServer.requireURL()
+        let (status, schema, log) = try await onThread { () throws -> (Int32, String?, String) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Bundle.main.bundlePath).appendingPathComponent("keycat-bench")
+            process.arguments = ["--db", url, "--products", "5000", "--only", "catalog"]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            var log = ""
+            var schema: String?
+            while schema == nil {
+                let data = errors.fileHandleForReading.availableData
+                guard !data.isEmpty else { break }
+                log += String(decoding: data, as: UTF8.self)
+                schema = log.firstMatch(of: /Postgres schema (keycat_bench_[0-9a-f]{12})/).map { String($0.1) }
+            }
+            process.interrupt()
+            log += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, schema, log)
+        }
+        let name = try #require(schema, "the bench never reached Postgres: \(log)")
+        #expect(status == 128 + SIGINT, "\(log)")
+        #expect(log.contains("dropping schema \(name)"))
+        #expect(try !Self.exists(name, in: url))
+    }
+
+    private static func exists(_ schema: String, in url: String) throws -> Bool {
+        let result = try RawPostgres(url: url).run("SELECT count(*) FROM pg_namespace WHERE nspname = $1", [.text(schema)])
+        return result.int(0, 0) == 1
+    }
+}
