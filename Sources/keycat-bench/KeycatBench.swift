@@ -107,7 +107,11 @@ enum KeycatBench {
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keycat-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let removeOnStop = StopCleanup.register { try? FileManager.default.removeItem(at: directory) }
+        defer {
+            StopCleanup.cancel(removeOnStop)
+            try? FileManager.default.removeItem(at: directory)
+        }
         let log = { (line: String) in if !options.json { FileHandle.standardError.write(Data((line + "\n").utf8)) } }
 
         if options.concurrency {

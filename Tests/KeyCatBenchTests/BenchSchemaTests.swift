@@ -3,8 +3,8 @@ import KeyCatTestSupport
 import Testing
 @testable import keycat_bench
 
-/// The bench's Postgres runs work in a schema of their own, which they leave behind neither when
-/// they finish nor when they are stopped.
+/// The bench's Postgres runs work in a schema of their own and a temporary directory, which they
+/// leave behind neither when they finish nor when they are stopped.
 @Suite(.enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"),
        .timeLimit(.minutes(2)))
 struct BenchSchemaTests {
@@ -19,13 +19,17 @@ struct BenchSchemaTests {
     }
 
     /// Stopped while it builds its catalog: the drop waits for the load's transaction to end.
-    @Test("a bench stopped with Ctrl-C drops its schema and exits as interrupted")
+    @Test("a bench stopped with Ctrl-C drops its schema, removes its files and exits as interrupted")
     func interruptedBench() async throws {
         let url = try PostgresTestServer.requireURL()
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("keycat-bench-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
         let (status, schema, log) = try await onThread { () throws -> (Int32, String?, String) in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Bundle.main.bundlePath).appendingPathComponent("keycat-bench")
             process.arguments = ["--db", url, "--products", "5000", "--only", "catalog"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
             let errors = Pipe()
             process.standardError = errors
             process.standardOutput = FileHandle.nullDevice
@@ -47,6 +51,8 @@ struct BenchSchemaTests {
         #expect(status == 128 + SIGINT, "\(log)")
         #expect(log.contains("dropping schema \(name)"))
         #expect(try !Self.exists(name, in: url))
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(left.isEmpty, "left in the bench's temporary directory: \(left)")
     }
 
     private static func exists(_ schema: String, in url: String) throws -> Bool {
