@@ -39,10 +39,12 @@ enum KeycatBench {
         do {
             let options = try parse(Array(CommandLine.arguments.dropFirst()))
             try await run(options)
+            StopCleanup.yieldToStop()
         } catch let usage as UsageFailure {
             FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--db postgres://…] [--products N] [--bulk N] [--operations N] [--keys N] [--only catalog|commerce|idempotency|crypto|bulk] [--json]\n       keycat-bench concurrency [--db postgres://…] [--latency-ms N] [--orders N] [--json]\n       keycat-bench relay --db postgres://… --latency-ms N [--schema NAME]\n".utf8))
             exit(2)
         } catch {
+            StopCleanup.yieldToStop()
             FileHandle.standardError.write(Data("keycat-bench: \(error)\n".utf8))
             exit(1)
         }

@@ -10,6 +10,9 @@ enum StopCleanup {
     /// What to undo, by token, until the run undoes it itself.
     private static let pending = Mutex<[UUID: @Sendable () -> Void]>([:])
 
+    /// Whether a stop is being handled: the undoing is under way and ends the process.
+    private static let stopping = Atomic<Bool>(false)
+
     /// Has `undo` run if the bench is stopped before ``cancel(_:)`` is called with the token
     /// returned.
     static func register(_ undo: @escaping @Sendable () -> Void) -> UUID {
@@ -24,6 +27,14 @@ enum StopCleanup {
         pending.withLock { _ = $0.removeValue(forKey: token) }
     }
 
+    /// Returns at once unless a stop is being handled; then never, leaving the process's end to
+    /// the stop. For the bench's way out: a run that fails because its schema was dropped under
+    /// it, or that finishes meanwhile, must not exit first with a status of its own.
+    static func yieldToStop() {
+        guard stopping.load(ordering: .acquiring) else { return }
+        while true { sleep(3_600) }
+    }
+
     /// Installed with the first registration and kept for the life of the process: on `SIGINT`
     /// or `SIGTERM`, runs everything still registered and exits as the signal would have (128 +
     /// its number), without the process's exit handlers, since the run's threads are still
@@ -34,6 +45,7 @@ enum StopCleanup {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
+                stopping.store(true, ordering: .releasing)
                 let undos = pending.withLock { pending in
                     defer { pending.removeAll() }
                     return Array(pending.values)
