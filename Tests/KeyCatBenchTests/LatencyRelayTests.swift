@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import KeyCatTestSupport
 import Testing
 @testable import keycat_bench
 
@@ -20,7 +21,7 @@ struct LatencyRelayTests {
                 sendAll(sent, to: socket)
                 shutdown(socket, Int32(SHUT_WR))
             }
-            return readToEnd(socket)
+            return readExactly(.max, from: socket)
         }
         #expect(received.count == sent.count)
         #expect(received == sent)
@@ -76,13 +77,6 @@ struct LatencyRelayTests {
     }
 }
 
-/// Runs blocking socket work on a thread of its own, off the pool the tests share.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-    }
-}
-
 private struct SocketFailure: Error {}
 
 private func loopback(port: Int) -> sockaddr_in {
@@ -115,9 +109,10 @@ private func sendAll(_ bytes: [UInt8], to socket: Int32) {
     }
 }
 
+/// Reads until `wanted` bytes came or the stream ended (`.max`: to its end).
 private func readExactly(_ wanted: Int, from socket: Int32) -> [UInt8] {
     var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4_096)
+    var buffer = [UInt8](repeating: 0, count: 64 * 1_024)
     while bytes.count < wanted {
         let count = buffer.withUnsafeMutableBytes { read(socket, $0.baseAddress, min($0.count, wanted - bytes.count)) }
         guard count > 0 else { break }
@@ -126,36 +121,17 @@ private func readExactly(_ wanted: Int, from socket: Int32) -> [UInt8] {
     return bytes
 }
 
-private func readToEnd(_ socket: Int32) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 64 * 1_024)
-    while true {
-        let count = buffer.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
-        guard count > 0 else { return bytes }
-        bytes += buffer[..<count]
-    }
-}
-
 /// A loopback server that sends back whatever it reads, a thread per connection, and closes a
 /// connection when its client ends its side. It stops with the test process.
 private final class EchoServer: Sendable {
     let port: Int
 
     init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listener, 64) == 0 else { throw SocketFailure() }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        guard let listener = LoopbackListener(backlog: 64) else { throw SocketFailure() }
+        port = Int(listener.port)
         Thread.detachNewThread {
             while true {
-                let connection = accept(listener, nil, nil)
+                let connection = accept(listener.descriptor, nil, nil)
                 guard connection >= 0 else { continue }
                 Thread.detachNewThread {
                     var buffer = [UInt8](repeating: 0, count: 64 * 1_024)
