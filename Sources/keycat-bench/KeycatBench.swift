@@ -109,10 +109,11 @@ enum KeycatBench {
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keycat-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let removeOnStop = StopCleanup.register { try? FileManager.default.removeItem(at: directory) }
+        let removeDirectory: @Sendable () -> Void = { try? FileManager.default.removeItem(at: directory) }
+        let removeOnStop = StopCleanup.register(removeDirectory)
         defer {
             StopCleanup.cancel(removeOnStop)
-            try? FileManager.default.removeItem(at: directory)
+            removeDirectory()
         }
         let log = { (line: String) in if !options.json { FileHandle.standardError.write(Data((line + "\n").utf8)) } }
 
