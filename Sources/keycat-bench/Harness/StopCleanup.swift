@@ -29,7 +29,8 @@ enum StopCleanup {
 
     /// Returns at once unless a stop is being handled; then never, leaving the process's end to
     /// the stop. For the bench's way out: a run that fails because its schema was dropped under
-    /// it, or that finishes meanwhile, must not exit first with a status of its own.
+    /// it, or that finishes meanwhile, must not exit first with a status of its own. It holds
+    /// the calling thread, the bench's main, only in the moments before the stop ends the process.
     static func yieldToStop() {
         guard stopping.load(ordering: .acquiring) else { return }
         while true { sleep(3_600) }
