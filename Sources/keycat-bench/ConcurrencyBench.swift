@@ -36,6 +36,8 @@ struct ConcurrencyBench {
         var failed: Int
         /// Requests sent to Postgres and waited for, per order (nil on SQLite).
         var roundTrips: Double?
+        /// Statements sent per order (Postgres only).
+        var statements: Double?
         /// The 99th percentile of a plain task's wait for a thread of the global executor while
         /// the buyers ran (``LatencyProbe``).
         var plainTaskWait: Duration
@@ -110,6 +112,7 @@ struct ConcurrencyBench {
                 let clock = ContinuousClock()
                 var failed = 0
                 let tripsBefore = PostgresConnection.roundTrips.load(ordering: .relaxed)
+                let statementsBefore = PostgresConnection.statements.load(ordering: .relaxed)
                 let probe = LatencyProbe.start()
                 let elapsed = try await clock.measure {
                     failed = try await round(keycat, simulator, buyers: Array(buyers.prefix(buyerCount)),
@@ -118,10 +121,11 @@ struct ConcurrencyBench {
                 let plainTaskWait = await probe.stop()
                 let seconds = elapsed.seconds
                 let trips = PostgresConnection.roundTrips.load(ordering: .relaxed) - tripsBefore
+                let statements = PostgresConnection.statements.load(ordering: .relaxed) - statementsBefore
+                let perOrder = { (count: Int) in store == "postgres" ? Double(count) / Double(max(1, options.concurrencyOrders)) : nil }
                 var cell = Cell(store: store, buyers: buyerCount, hot: hot,
                                 ordersPerSecond: Double(options.concurrencyOrders - failed) / seconds, failed: failed,
-                                roundTrips: store == "postgres" ? Double(trips) / Double(max(1, options.concurrencyOrders)) : nil,
-                                plainTaskWait: plainTaskWait)
+                                roundTrips: perOrder(trips), statements: perOrder(statements), plainTaskWait: plainTaskWait)
                 if let raw {
                     let connections = Array(raw.commerce.prefix(buyerCount))
                     let targets = hot ? [products[0]] : products
@@ -205,7 +209,7 @@ struct ConcurrencyBench {
         if hasRaw { stores += ["raw postgres", "keycat ÷ raw"] }
         var lines = ["checkout + confirm, orders/s (\(options.concurrencyOrders) orders a cell; failed orders in brackets"
                      + (options.latencyMilliseconds.map { "; Postgres \($0) ms away each way" } ?? "") + ")",
-                     "buyers  products  " + stores.map { $0.padding(toLength: 26, withPad: " ", startingAt: 0) }.joined(separator: "  ")]
+                     "buyers  products  " + stores.map { $0.padding(toLength: 31, withPad: " ", startingAt: 0) }.joined(separator: "  ")]
         for hot in [false, true] {
             for buyers in Self.buyerCounts {
                 let values = stores.map { store -> String in
@@ -219,11 +223,16 @@ struct ConcurrencyBench {
                     guard let cell = cells.first(where: { $0.store == store && $0.buyers == buyers && $0.hot == hot }) else { return "-" }
                     return String(format: "%.0f", cell.ordersPerSecond) + (cell.failed > 0 ? " (\(cell.failed))" : "")
                         + (cell.roundTrips.map { String(format: ", %.1f RT", $0) } ?? "")
+                        + (cell.statements.map { String(format: ", %.0f st", $0) } ?? "")
                         + String(format: ", %.2f ms", cell.plainTaskWait.milliseconds)
                 }
                 lines.append(String(format: "%6d  ", buyers) + (hot ? "one hot" : "distinct").padding(toLength: 10, withPad: " ", startingAt: 0)
-                             + values.map { $0.padding(toLength: 26, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+                             + values.map { $0.padding(toLength: 31, withPad: " ", startingAt: 0) }.joined(separator: "  "))
             }
+        }
+        if cells.contains(where: { $0.statements != nil }) {
+            lines.append("RT: round trips per order; st: statements sent per order"
+                         + (hasRaw ? " (raw postgres sends one a round trip)" : ""))
         }
         lines.append(String(format: "ms: a plain task's p99 wait for a thread of the global executor during the cell; %.2f ms idle",
                             idleWait.milliseconds))
@@ -234,6 +243,7 @@ struct ConcurrencyBench {
         let rows: [[String: Any]] = cells.map {
             ["store": $0.store, "buyers": $0.buyers, "products": $0.hot ? "one_hot" : "distinct",
              "orders_per_second": $0.ordersPerSecond, "failed": $0.failed, "round_trips_per_order": $0.roundTrips ?? NSNull(),
+             "statements_per_order": $0.statements ?? NSNull(),
              "plain_task_wait_p99_ms": $0.plainTaskWait.milliseconds,
              "raw": $0.raw.map { ["orders_per_second": $0.ordersPerSecond, "failed": $0.failed, "round_trips_per_order": $0.roundTrips] }
                  ?? NSNull()]

@@ -25,12 +25,13 @@ struct PostgresPipelineTests {
         return connection.roundTripCount - before
     }
 
-    @Test("a batch of new statements is prepared and run in one round trip, in order, each query's rows to its body")
+    @Test("a batch of new statements is prepared and run in one round trip, in order, each query's rows to its body, each run counted once")
     func batchIsOneRoundTrip() async throws {
         try await withTable { connection in
             var seen: [Int64] = []
             var counts: [Int] = []
             let preparedBefore = connection.cachedStatementCount
+            let statementsBefore = connection.statementCount
             let trips = try roundTrips(on: connection) {
                 counts = try connection.batch([
                     .run("INSERT INTO t (id, n) VALUES (?, ?)", [.integer(1), .integer(10)]),
@@ -49,6 +50,8 @@ struct PostgresPipelineTests {
             }
             #expect(trips1 == 1)
             #expect(connection.cachedStatementCount == preparedBefore + 3)
+            // Six statements run; the three prepared on the way are not counted.
+            #expect(connection.statementCount - statementsBefore == 6)
         }
     }
 

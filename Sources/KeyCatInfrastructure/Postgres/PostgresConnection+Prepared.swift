@@ -122,7 +122,7 @@ extension PostgresConnection {
             sent.append(.plain("COMMIT"))
         }
         guard PQpipelineSync(connection) == 1 else { throw abandon(connection, statement: statements.last?.sql) }
-        countRoundTrip()
+        countRoundTrip(statements: sent.count - preparing.count)
         return try readAnswers(to: sent, on: connection)
     }
 
@@ -136,6 +136,7 @@ extension PostgresConnection {
         }
         try send("COMMIT", on: connection)
         guard PQpipelineSync(connection) == 1 else { throw abandon(connection, statement: "COMMIT") }
+        countStatements(1)
         hasUnansweredCommit = true
     }
 

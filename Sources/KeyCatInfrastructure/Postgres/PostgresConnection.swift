@@ -40,6 +40,9 @@ package final class PostgresConnection {
     /// The requests this connection sent and waited for (an exchange of any number of
     /// statements counts one), for tests that pin a path's round trips.
     package internal(set) var roundTripCount = 0
+    /// The statements this connection sent (a `BEGIN` and a `COMMIT` count; preparing one does
+    /// not, as it goes in the same exchange as the statement's first run).
+    package internal(set) var statementCount = 0
 
     /// Connects as `configuration` says, with its connect timeout, and sets its `search_path`.
     ///
@@ -104,7 +107,7 @@ package final class PostgresConnection {
         let connection = try open()
         if pendingBegin != nil { _ = try exchange([]) }
         try leavePipelineMode(on: connection)
-        countRoundTrip()
+        countRoundTrip(statements: 1)
         _ = try PostgresResult(PQexec(connection, sql), on: connection, statement: sql)
     }
 
@@ -219,9 +222,19 @@ extension PostgresConnection {
     /// exchange of any number of statements counts once), process-wide: `keycat-bench` divides it
     /// by the operations it ran to report round trips per operation.
     package static let roundTrips = Atomic<Int>(0)
+    /// Every statement KeyCat's connections sent, process-wide (``statementCount``).
+    package static let statements = Atomic<Int>(0)
 
-    func countRoundTrip() {
+    /// Counts an exchange that carried `statements` and was waited for.
+    func countRoundTrip(statements: Int) {
         roundTripCount += 1
         Self.roundTrips.add(1, ordering: .relaxed)
+        countStatements(statements)
+    }
+
+    /// Counts statements sent without waiting for their answer.
+    func countStatements(_ count: Int) {
+        statementCount += count
+        Self.statements.add(count, ordering: .relaxed)
     }
 }

@@ -23,6 +23,7 @@ package final class PostgresDatabase: Sendable {
     private let turns: AsyncPermits
     private let threads: DedicatedThreads
     private let roundTrips = Atomic<Int>(0)
+    private let statements = Atomic<Int>(0)
     /// This process's writes that count for ``changeVersion(channel:)``: every failed one and
     /// every ``withConnection(_:)``, and the committed ones its commit probe (if any) marked.
     private let writesEnded = Atomic<Int64>(0)
@@ -141,7 +142,7 @@ package final class PostgresDatabase: Sendable {
     @discardableResult
     package func blockingWithConnection<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
         let connection = try pool.checkOut()
-        let before = connection.roundTripCount
+        let before = (connection.roundTripCount, connection.statementCount)
         defer { giveBack(connection, countingFrom: before) }
         return try body(connection)
     }
@@ -155,7 +156,7 @@ package final class PostgresDatabase: Sendable {
                 do {
                     defer { turns.release() }
                     let connection = try pool.checkOut()
-                    let before = connection.roundTripCount
+                    let before = (connection.roundTripCount, connection.statementCount)
                     defer { giveBack(connection, countingFrom: before) }
                     return try attempt(connection)
                 } catch let error as PostgresError where error.isTransientTransactionFailure && number < attempts {
@@ -169,16 +170,21 @@ package final class PostgresDatabase: Sendable {
         }
     }
 
-    /// Returns `connection` to the pool, adding the round trips it made since `before` to
-    /// ``roundTripCount``.
-    private func giveBack(_ connection: PostgresConnection, countingFrom before: Int) {
-        roundTrips.add(connection.roundTripCount - before, ordering: .relaxed)
+    /// Returns `connection` to the pool, adding the round trips and statements it made since
+    /// `before` to ``roundTripCount`` and ``statementCount``.
+    private func giveBack(_ connection: PostgresConnection, countingFrom before: (roundTrips: Int, statements: Int)) {
+        roundTrips.add(connection.roundTripCount - before.roundTrips, ordering: .relaxed)
+        statements.add(connection.statementCount - before.statements, ordering: .relaxed)
         pool.checkIn(connection)
     }
 
     /// The round trips the calls on this database have made (an exchange of any number of
     /// statements counts once), for tests that pin what a use case costs.
     package var roundTripCount: Int { roundTrips.load(ordering: .relaxed) }
+
+    /// The statements the calls on this database have sent (``PostgresConnection/statementCount``):
+    /// the server's work, where ``roundTripCount`` is the waits.
+    package var statementCount: Int { statements.load(ordering: .relaxed) }
 
     /// The number of connections open right now (at most
     /// ``PostgresConfiguration/maximumConnections``).
