@@ -159,6 +159,57 @@ struct CheckoutStoreTests {
         }
     }
 
+    @Test("a new order is answered as the store then reads it (two sellers' parcels, lines, address, times to the millisecond), and its standing too",
+          arguments: Backend.stored)
+    func createAnswersWhatFindReads(_ backend: Backend) async throws {
+        switch backend {
+        case .sqlite: try await withTestDatabase { try await Self.createAnswersWhatFindReads($0) }
+        case .postgres: try await withPostgresTestDatabase { try await Self.createAnswersWhatFindReads($0) }
+        case .inMemory: Issue.record("the in-memory store keeps what it was given")
+        }
+    }
+
+    /// Creates an order of two sellers' products, a line each of the first seller around one of
+    /// the second's, at a time between two milliseconds, and compares the answer with a read.
+    static func createAnswersWhatFindReads<Database: SQLDatabase>(_ database: Database) async throws {
+        let clock = TestClock()
+        let (first, buyer) = try await CommerceHarness.stock(database, units: 5, clock: clock)
+        let secondSeller = try await database.write { connection in
+            try #require(try connection.queryOne("""
+                INSERT INTO users (email, nick, password_hash, role, created_at, updated_at)
+                VALUES ('second@example.com', 'second', '!', 'seller', 0, 0) RETURNING id
+                """, []) { UserID($0.int64(0)) })
+        }
+        let products = SQLProductRepository(database: database)
+        let second = try await products.insert(CommerceHarness.draft(4), sellerID: secondSeller, images: [], at: clock.now(), audit: nil)
+        let third = try await products.insert(CommerceHarness.draft(6), sellerID: first.sellerID, images: [], at: clock.now(), audit: nil)
+        func line(_ product: Product, _ quantity: Int, fee: Int64) -> OrderLine {
+            OrderLine(productID: product.id, title: product.title, unitPrice: Money(won: 600), quantity: quantity,
+                      deliveryFee: Money(won: fee), sellerID: product.sellerID)
+        }
+        let lines = [line(first, 2, fee: 3_000), line(second, 1, fee: 2_500), line(third, 3, fee: 4_000)]
+        let now = Date(timeIntervalSince1970: 1_790_000_000.123_456)
+        var order = NewOrder(
+            merchantUID: "kc_answer", buyerID: buyer.userID, lines: lines, itemsTotal: Money(won: 3_600),
+            deliveryTotal: Money(won: 6_500), amount: Money(won: 10_100), expiresAt: now.addingTimeInterval(900.000_7),
+            requestKey: "key-1")
+        order.shippingAddress = DeliveryAddress(
+            recipient: "Kim Minji", phone: "010-1234-5678", postcode: "04524", roadAddress: "110 Sejong-daero, Jung-gu",
+            detail: "Apt 1203", request: "Leave at the door")
+        let orders = SQLOrderRepository(database: database)
+        let created = try await orders.create(order, at: now)
+        let read = try #require(try await orders.find(created.id))
+        #expect(created == read)
+        #expect(created.shipments.map(\.sellerID) == [first.sellerID, secondSeller])
+        #expect(created.shipments.map(\.lines) == [[0, 2], [1]])
+        #expect(created.shipments.map(\.deliveryFee) == [Money(won: 4_000), Money(won: 2_500)])
+        #expect(created.createdAt == Date(millisecondsSince1970: 1_790_000_000_123))
+        #expect(created.shippingAddress == order.shippingAddress && created.status == .awaitingPayment)
+        // The order's standing, read from its own row, is the whole order's.
+        await #expect(try orders.standing(of: created.id) == OrderStanding(read))
+        await #expect(try orders.standing(of: OrderID(created.id.rawValue + 1)) == nil)
+    }
+
     /// `buyers` checkouts of one unit each, spread over `servers`, all at once.
     static func race(_ buyers: Int, _ servers: [CommerceHarness]) async -> (sold: Int, outOfStock: Int, other: [String]) {
         await withTaskGroup(of: Result<Order, KeyCatError>.self) { group in

@@ -9,7 +9,7 @@ import Testing
 /// network (architecture §7). Counts, not times: they do not vary between machines.
 @Suite("Postgres round trips of checkout and confirm", .enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"))
 struct PostgresRoundTripTests {
-    @Test("checkout is three round trips, confirm three, shipping a parcel two: each write's last batch carries its COMMIT")
+    @Test("checkout is three round trips and eight statements, confirm three and thirteen, shipping a parcel two: each write's last batch carries its COMMIT")
     func checkoutAndConfirm() async throws {
         try await withPostgresTestDatabase { database in
             let clock = TestClock()
@@ -18,18 +18,25 @@ struct PostgresRoundTripTests {
             let shop = CommerceHarness.stored(database, product: product, buyer: buyer, clock: clock, gateway: gateway)
             // The first order prepares the statements; the second is what every later one costs.
             for round in 0..<2 {
-                let beforeCheckout = database.roundTripCount
+                let beforeCheckout = (database.roundTripCount, database.statementCount)
                 let order = try await shop.order(quantity: 1)
-                let checkout = database.roundTripCount - beforeCheckout
+                let checkout = database.roundTripCount - beforeCheckout.0
+                let checkoutStatements = database.statementCount - beforeCheckout.1
                 gateway.add(GatewayPayment(impUID: "imp_\(round)", merchantUID: order.merchantUID, status: .paid, amount: order.amount))
-                let beforeConfirm = database.roundTripCount
+                let beforeConfirm = (database.roundTripCount, database.statementCount)
                 let paid = try await shop.checkout.confirm(order.id, impUID: "imp_\(round)", by: shop.buyer)
-                let confirm = database.roundTripCount - beforeConfirm
+                let confirm = database.roundTripCount - beforeConfirm.0
+                let confirmStatements = database.statementCount - beforeConfirm.1
                 #expect(paid.status == .paid && paid.impUID == "imp_\(round)" && paid.lines.count == 1 && paid.shipments.count == 1)
-                // Products; stock takes with the order's row; parcels, lines, ledger, read-back and COMMIT.
+                // Products; stock takes with the order's row; parcels, lines, ledger and COMMIT.
                 #expect(checkout == 3, "round \(round)")
-                // The order; the conditional UPDATE; payment, sale entries, cart, read-back and COMMIT.
+                // The order's row; the conditional UPDATE; payment, sale entries, cart, read-back and COMMIT.
                 #expect(confirm == 3, "round \(round)")
+                // Statements, the server's work: checkout's answer is built from what it wrote,
+                // not read back (four reads fewer), and confirm checks the order's own row alone
+                // (one read where the whole order is four).
+                #expect(checkoutStatements == 8, "round \(round): products; BEGIN, stock take, order; parcel, line, ledger, COMMIT")
+                #expect(confirmStatements == 13, "round \(round)")
             }
             // A seller ships the last order's parcel: the move with its order's parcels read, then
             // the order's status, carrier and audit entry with the COMMIT.

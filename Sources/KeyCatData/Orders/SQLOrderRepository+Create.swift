@@ -6,8 +6,11 @@ import KeyCatInfrastructure
 extension SQLOrderRepository {
     /// Takes the stock and writes the order, its parcels, lines, stock movements and address in
     /// one transaction, in two batches (on Postgres: two round trips, the second carrying the
-    /// `COMMIT`): the stock takes with the order's own row, then every other insert and the order
-    /// read back.
+    /// `COMMIT`): the stock takes with the order's own row, then every other insert.
+    ///
+    /// The order it answers is built from what it wrote and the ids the inserts returned, not
+    /// read back: every other column of a new order is its schema's default, and the times are
+    /// the milliseconds the store keeps (a test holds it equal to ``find(_:)``'s).
     ///
     /// `READ COMMITTED` on Postgres, so concurrent checkouts never run again for a conflict:
     /// every statement is conditional on the rows it changes (the stock take re-checks
@@ -18,10 +21,10 @@ extension SQLOrderRepository {
         try await storage {
             try await database.write(isolation: .readCommitted) { connection in
                 let id = try Self.takeStockAndInsert(order, at: now, on: connection)
-                let created = try OrderRow.run(Self.detailStatements(order, id: id, at: now), thenFind: id,
-                                               endingTransaction: true, on: connection)
-                guard let created else { throw KeyCatError.notFound("order", id) }
-                return created
+                var shipments: [ShipmentID] = []
+                try connection.batch(Self.detailStatements(order, id: id, at: now) { shipments.append($0) },
+                                     endingTransaction: true)
+                return try Self.created(order, id: id, shipments: shipments, at: now)
             }
         }
     }
@@ -104,8 +107,11 @@ extension SQLOrderRepository {
 
     /// One parcel per seller, the lines in their parcels, a stock movement per line and the
     /// address of the order `id`, in one batch: a line names its parcel by (order, seller), as an
-    /// order has one parcel per seller, so nothing waits for the parcels' ids.
-    private static func detailStatements(_ order: NewOrder, id: OrderID, at now: Date) throws -> [SQLStatement<Database.Connection.Row>] {
+    /// order has one parcel per seller, so nothing waits for the parcels' ids. `written` gets each
+    /// parcel's id, in the order of ``Shipment/parcels(of:)``.
+    private static func detailStatements(
+        _ order: NewOrder, id: OrderID, at now: Date, written: @escaping (ShipmentID) -> Void
+    ) throws -> [SQLStatement<Database.Connection.Row>] {
         let orderID = SQLValue.integer(id.rawValue)
         var statements: [SQLStatement<Database.Connection.Row>] = []
         var sellerOfLine: [Int: UserID] = [:]
@@ -113,11 +119,11 @@ extension SQLOrderRepository {
             guard let seller = parcel.sellerID else {
                 throw KeyCatError(.internalError, "an order line reached the store without its seller")
             }
-            statements.append(.run("""
+            statements.append(.query("""
                 INSERT INTO shipments (order_id, seller_id, status, delivery_fee, created_at, updated_at)
-                VALUES (?, ?, 'pending', ?, ?, ?)
+                VALUES (?, ?, 'pending', ?, ?, ?) RETURNING id
                 """, [orderID, .integer(seller.rawValue), .integer(parcel.deliveryFee.won), StoredTime.value(now),
-                      StoredTime.value(now)]))
+                      StoredTime.value(now)]) { written(ShipmentID($0.int64(0))) })
             for position in parcel.lines { sellerOfLine[position] = seller }
         }
         for (index, line) in order.lines.enumerated() {
@@ -137,6 +143,34 @@ extension SQLOrderRepository {
                 """, [orderID] + SQLAddressRepository<Database>.values(address)))
         }
         return statements
+    }
+
+    /// The order `id` as `create` just wrote it from `order`, its parcels' ids in `shipments`:
+    /// awaiting payment, nothing refunded or returned, no payment, no carrier, each line and
+    /// parcel as written and the times as the store keeps them, to the millisecond.
+    private static func created(_ order: NewOrder, id: OrderID, shipments: [ShipmentID], at now: Date) throws -> Order {
+        let parcels = Shipment.parcels(of: order.lines)
+        guard parcels.count == shipments.count else {
+            throw KeyCatError(.internalError, "order \(id) wrote \(shipments.count) of its \(parcels.count) parcels")
+        }
+        let stored = StoredTime.stored(now)
+        var created = Order(
+            id: id, merchantUID: order.merchantUID, buyerID: order.buyerID,
+            lines: order.lines.map { line in
+                var line = line
+                line.refundedAt = nil
+                return line
+            },
+            itemsTotal: order.itemsTotal, deliveryTotal: order.deliveryTotal, amount: order.amount,
+            status: .awaitingPayment, expiresAt: StoredTime.stored(order.expiresAt), createdAt: stored, updatedAt: stored)
+        created.shipments = zip(parcels, shipments).compactMap { parcel, shipment in
+            parcel.sellerID.map { seller in
+                Shipment(id: shipment, orderID: id, sellerID: seller, status: .pending, deliveryFee: parcel.deliveryFee,
+                         lines: parcel.lines)
+            }
+        }
+        created.shippingAddress = order.shippingAddress
+        return created
     }
 
     /// Expires the orders holding `product` whose reservation ended by `now` and whose PG outcome

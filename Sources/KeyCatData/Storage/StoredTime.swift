@@ -13,4 +13,7 @@ enum StoredTime {
     static func date(_ milliseconds: Int64) -> Date { Date(millisecondsSince1970: milliseconds) }
 
     static func date(_ milliseconds: Int64?) -> Date? { milliseconds.map(date) }
+
+    /// `date` as the store gives it back: to the millisecond.
+    static func stored(_ date: Date) -> Date { self.date(milliseconds(date)) }
 }

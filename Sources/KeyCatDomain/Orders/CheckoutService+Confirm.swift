@@ -22,14 +22,16 @@ extension CheckoutService {
     ///   payment of another order.
     public func confirm(_ orderID: OrderID, impUID: String, idempotencyKey: String? = nil, by principal: Principal) async throws(KeyCatError) -> Order {
         try await onStorage { () async throws(KeyCatError) -> Order in
-            guard let order = try await orders.find(orderID) else { throw KeyCatError.notFound("order", orderID) }
+            // The order's own row is enough to check it and to settle it: the order answered is
+            // the one the settlement's move returns (or, already paid, reads).
+            guard let order = try await orders.standing(of: orderID) else { throw KeyCatError.notFound("order", orderID) }
             try principal.requireOwnerOrAdmin(order.buyerID, of: "order")
             return try await idempotency.run(scope: "confirm:\(principal.userID)", key: idempotencyKey,
                                              fingerprint: "\(orderID)|\(impUID)") { () async throws(KeyCatError) -> Order in
                 // With a key the order is read again: while this call waited for the key, another
                 // may have moved it. Without one nothing ran in between.
-                let current = await idempotencyKey == nil ? order : try settlement.reload(orderID)
-                if current.impUID == impUID { return current }
+                let current = await idempotencyKey == nil ? order : try settlement.standing(of: orderID)
+                if current.impUID == impUID { return try await settlement.reload(orderID) }
                 let payment: GatewayPayment
                 do throws(KeyCatError) {
                     payment = try await gateway.payment(impUID: impUID)

@@ -78,6 +78,33 @@ public struct OrderFilter: Sendable, Hashable {
     var fingerprint: String { "\(status?.rawValue ?? "*")|\(buyerID.map(String.init(describing:)) ?? "*")" }
 }
 
+/// Whose an order is, what it costs and where it stands: an order's own row without its lines,
+/// parcels or address, for the checks a payment's confirmation makes before it asks the PG.
+public struct OrderStanding: Sendable, Hashable {
+    public var id: OrderID
+    public var merchantUID: String
+    public var buyerID: UserID
+    public var amount: Money
+    public var status: OrderStatus
+    /// The PG payment that paid it.
+    public var impUID: String?
+
+    public init(id: OrderID, merchantUID: String, buyerID: UserID, amount: Money, status: OrderStatus, impUID: String?) {
+        self.id = id
+        self.merchantUID = merchantUID
+        self.buyerID = buyerID
+        self.amount = amount
+        self.status = status
+        self.impUID = impUID
+    }
+
+    /// `order`'s standing.
+    public init(_ order: Order) {
+        self.init(id: order.id, merchantUID: order.merchantUID, buyerID: order.buyerID, amount: order.amount,
+                  status: order.status, impUID: order.impUID)
+    }
+}
+
 /// Where orders, their payments and refunds are kept. Implementations: `SQLiteOrderRepository`
 /// and `InMemoryOrderRepository`.
 public protocol OrderRepository: Sendable {
@@ -95,6 +122,9 @@ public protocol OrderRepository: Sendable {
     func create(_ order: NewOrder, at now: Date) async throws(KeyCatError) -> Order
 
     func find(_ id: OrderID) async throws(KeyCatError) -> Order?
+    /// Whose the order `id` is and where it stands, without its lines, parcels or address: what
+    /// a payment's confirmation checks before it asks the PG.
+    func standing(of id: OrderID) async throws(KeyCatError) -> OrderStanding?
     func find(merchantUID: String) async throws(KeyCatError) -> Order?
     /// The order `buyer` made with checkout key `requestKey`, if any.
     func find(buyer: UserID, requestKey: String) async throws(KeyCatError) -> Order?
@@ -151,4 +181,12 @@ public protocol OrderRepository: Sendable {
     /// Refunds still pending (their PG answer was lost).
     func pendingRefunds(limit: Int) async throws(KeyCatError) -> [Refund]
     func refunds(of orderID: OrderID) async throws(KeyCatError) -> [Refund]
+}
+
+extension OrderRepository {
+    /// The standing of the whole order read by ``find(_:)``; a store overrides it with a read of
+    /// the order's own row.
+    public func standing(of id: OrderID) async throws(KeyCatError) -> OrderStanding? {
+        try await find(id).map(OrderStanding.init)
+    }
 }

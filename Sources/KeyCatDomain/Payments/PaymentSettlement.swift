@@ -25,10 +25,24 @@ struct PaymentSettlement: Sendable {
 
     /// Applies `payment` (already re-read from the PG and checked to be `order`'s) to `order`.
     func settle(_ order: Order, with payment: GatewayPayment, via source: String) async throws(KeyCatError) -> SettlementOutcome {
+        try await settle(OrderStanding(order), with: payment, via: source) { () async throws(KeyCatError) -> Order in order }
+    }
+
+    /// Applies `payment` to the order standing as `order`; reads the order for every answer (a
+    /// payment not paid: the order as it is now).
+    func settle(_ order: OrderStanding, with payment: GatewayPayment, via source: String) async throws(KeyCatError) -> SettlementOutcome {
+        try await settle(order, with: payment, via: source) { () async throws(KeyCatError) -> Order in try await reload(order.id) }
+    }
+
+    /// Applies `payment` to `order`; `unchanged` gives the order a payment not paid answers with.
+    private func settle(
+        _ order: OrderStanding, with payment: GatewayPayment, via source: String,
+        unchanged: () async throws(KeyCatError) -> Order
+    ) async throws(KeyCatError) -> SettlementOutcome {
         guard payment.status == .paid, payment.cancellableAmount > .zero else {
             if order.status == .awaitingPayment { try await orders.setOutcomeUnknown(order.id, false) }
             let reason = payment.failureReason ?? "the payment is \(payment.status.rawValue)"
-            return .notPaid(order, reason: reason)
+            return .notPaid(try await unchanged(), reason: reason)
         }
         let now = clock.now()
         let record = OrderPayment(impUID: payment.impUID, orderID: order.id, merchantUID: order.merchantUID,
@@ -54,7 +68,7 @@ struct PaymentSettlement: Sendable {
     }
 
     /// A forged amount: the order fails (stock back, audited) and the payment is cancelled.
-    private func fail(_ order: Order, forgedBy record: OrderPayment, via source: String) async throws(KeyCatError) -> SettlementOutcome {
+    private func fail(_ order: OrderStanding, forgedBy record: OrderPayment, via source: String) async throws(KeyCatError) -> SettlementOutcome {
         var voiding = record
         voiding.status = .voiding
         let now = clock.now()
@@ -110,6 +124,12 @@ struct PaymentSettlement: Sendable {
 
     func reload(_ id: OrderID) async throws(KeyCatError) -> Order {
         guard let order = try await orders.find(id) else { throw KeyCatError.notFound("order", id) }
+        return order
+    }
+
+    /// Where the order `id` stands now.
+    func standing(of id: OrderID) async throws(KeyCatError) -> OrderStanding {
+        guard let order = try await orders.standing(of: id) else { throw KeyCatError.notFound("order", id) }
         return order
     }
 }
