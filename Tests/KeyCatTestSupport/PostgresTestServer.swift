@@ -35,12 +35,31 @@ package enum PostgresTestServer {
     }
 }
 
+/// How many tests work in Postgres schemas of their own at once.
+///
+/// Swift Testing starts every test at once, and each Postgres test holds an administrative
+/// connection, a pool of up to four and sometimes child processes with pools of their own: on a
+/// slow machine enough of them overlapped to use up the server's 300 connections. A test that
+/// already holds a turn (a schema inside a schema, or its child tasks) takes no second one.
+private enum SchemaTurns {
+    static let permits = AsyncPermits(24)
+    @TaskLocal static var held = false
+}
+
 /// Runs `body` with a configuration whose `search_path` is a fresh schema of its own, dropped with
 /// everything in it when `body` returns or throws. Tests using it run side by side without
-/// seeing each other's tables, and leave nothing behind.
+/// seeing each other's tables, and leave nothing behind; at most 24 at once (``SchemaTurns``).
 package func withPostgresSchema<Result>(
     _ body: (PostgresConfiguration) async throws -> Result
 ) async throws -> Result {
+    if SchemaTurns.held { return try await inFreshSchema(body) }
+    try await SchemaTurns.permits.acquire()
+    defer { SchemaTurns.permits.release() }
+    return try await SchemaTurns.$held.withValue(true) { try await inFreshSchema(body) }
+}
+
+/// ``withPostgresSchema(_:)`` without waiting for a turn.
+private func inFreshSchema<Result>(_ body: (PostgresConfiguration) async throws -> Result) async throws -> Result {
     let url = try PostgresTestServer.requireURL()
     let schema = "keycat_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
     let admin = try PostgresConnection(url: url)
