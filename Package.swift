@@ -43,7 +43,7 @@ let package = Package(
         // (Infrastructure for SHA-256, which tags the catalog's answers.)
         .target(name: "KeyCatAPI", dependencies: ["KeyCat", "KeyCatInfrastructure"]),
         // The demo drives the simulator's payment window (test cards) and its webhook delivery.
-        .executableTarget(name: "keycat-admin", dependencies: ["KeyCat", "KeyCatPGSimulator"]),
+        .executableTarget(name: "keycat-admin", dependencies: ["KeyCat", "KeyCatInfrastructure", "KeyCatPGSimulator"]),
         // The benchmark: KeyCat against raw SQLite, libpq and libcrypto doing the same work.
         .executableTarget(
             name: "keycat-bench",
@@ -62,11 +62,11 @@ let package = Package(
         // Golden/: the DDL each store runs, pinned (SchemaGoldenTests), read from the source tree.
         .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData", "KeyCatTestSupport"], exclude: ["Golden"]),
         // KeyCatData for its in-memory ports; the simulator to drive payments.
-        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatData", "KeyCatPGSimulator", "KeyCatTestSupport", "CKeyCatFaultVFS"]),
+        .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatData", "KeyCatInfrastructure", "KeyCatPGSimulator", "KeyCatTestSupport", "CKeyCatFaultVFS"]),
         .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatInfrastructure", "KeyCatTestSupport"]),
         .testTarget(name: "KeyCatPGSimulatorTests", dependencies: ["KeyCatPGSimulator", "KeyCatTestSupport"]),
         // The bench's own harness (its latency relay, its Postgres schemas), which its figures rest on.
-        .testTarget(name: "KeyCatBenchTests", dependencies: ["keycat-bench", "KeyCatTestSupport"]),
+        .testTarget(name: "KeyCatBenchTests", dependencies: ["keycat-bench", "KeyCatInfrastructure", "KeyCatTestSupport"]),
         // The REST layer driven in process over a real file, with the simulator as the PG.
         .testTarget(
             name: "KeyCatAPITests",

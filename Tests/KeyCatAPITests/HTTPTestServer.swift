@@ -88,20 +88,12 @@ struct HTTPTestServerInstance: Sendable, CustomStringConvertible {
     func admin(_ arguments: [String], input: String = "") throws -> (status: Int32, output: String) {
         let binary = try #require(value("ADMIN"), "\(prefix)ADMIN (scripts/test-server exports it)")
         let database = try #require(value("SERVER_DB"), "\(prefix)SERVER_DB")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments + ["--db", database]
-        process.environment = ["PATH": "/usr/bin:/bin", "USER": "tester"].merging(value("SERVER_FILES").map { ["KEYCAT_FILES": $0] } ?? [:]) { $1 }
-        let stdout = Pipe(), stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stdout
-        process.standardInput = stdin
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let admin = try ChildProcess(
+            binary, arguments + ["--db", database],
+            environment: ["PATH": "/usr/bin:/bin", "USER": "tester"].merging(value("SERVER_FILES").map { ["KEYCAT_FILES": $0] } ?? [:]) { $1 },
+            standardInput: .pipe, standardOutput: .pipe, standardError: .standardOutput)
+        let finished = admin.finish(input: Data(input.utf8))
+        return (finished.termination.exitStatus ?? -1, String(decoding: finished.output, as: UTF8.self))
     }
 }
 

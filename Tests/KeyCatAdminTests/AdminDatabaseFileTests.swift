@@ -141,18 +141,12 @@ struct AdminDatabaseFileTests {
             let path = directory.appendingPathComponent("keycat.db").path
             #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
             let indexes = try Self.productIndexes(path)
-            let process = Process()
-            process.executableURL = AdminProcess.binary
-            process.arguments = ["seed", "--db", path, "--synthetic", "60000"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let seed = try ChildProcess(AdminProcess.binary.path, ["seed", "--db", path, "--synthetic", "60000"])
             // Kill it once the first batch (which drops the indexes) is committed, before the last.
             var loaded = 0
-            while process.isRunning && loaded == 0 { loaded = try Self.productCount(path) }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            try #require(process.terminationReason == .uncaughtSignal, "the seed finished before it could be killed")
+            while seed.isRunning && loaded == 0 { loaded = try Self.productCount(path) }
+            seed.signal(SIGKILL)
+            try #require(seed.wait() == .signalled(SIGKILL), "the seed finished before it could be killed")
             #expect(try Self.productCount(path) < 60_000)
             #expect(try Self.productIndexes(path).isEmpty)
             try expectMissing(indexes, path: path)

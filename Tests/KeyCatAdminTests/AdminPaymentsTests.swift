@@ -42,13 +42,9 @@ struct AdminPaymentsTests {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("killed.db").path
             #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
-            let child = Process()
-            child.executableURL = AdminProcess.binary
-            child.arguments = ["payments", "simulate", "--db", path, "--orders", "100000", "--timeout-rate", "0.1"]
-            child.environment = ["PATH": "/usr/bin:/bin", "USER": "tester"]
-            child.standardOutput = FileHandle.nullDevice
-            child.standardError = FileHandle.nullDevice
-            try child.run()
+            let child = try ChildProcess(
+                AdminProcess.binary.path, ["payments", "simulate", "--db", path, "--orders", "100000", "--timeout-rate", "0.1"],
+                environment: ["PATH": "/usr/bin:/bin", "USER": "tester"])
             // Wait (a few milliseconds at a time) until orders are being written, then kill -9.
             var configuration = KeyCat.Configuration(databasePath: path)
             configuration.createIfMissing = false
@@ -60,8 +56,8 @@ struct AdminPaymentsTests {
                 try await Task.sleep(for: .milliseconds(5))
             }
             observer.close()
-            kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
+            child.signal(SIGKILL)
+            child.wait()
             #expect(seen >= 20, "the child never got going")
             let reconcile = try AdminProcess.run(["payments", "reconcile", "--db", path])
             #expect(reconcile.status == 0, "\(reconcile.standardError)")

@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
@@ -132,15 +133,8 @@ struct AdminPostgresBackupTests {
 
     /// Runs a program and answers its standard output; throws when it fails.
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
-        return String(decoding: data, as: UTF8.self)
+        let finished = try ChildProcess(executable, arguments, standardOutput: .pipe, standardError: .inherit).finish()
+        guard finished.termination.succeeded else { throw CocoaError(.fileReadUnknown) }
+        return String(decoding: finished.output, as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
@@ -52,21 +53,9 @@ struct AdminPostgresTests {
     }
 
     /// Starts `keycat-admin` with `arguments` in `directory`, output discarded.
-    static func start(_ arguments: [String], in directory: URL, errors: URL? = nil) throws -> Process {
-        let child = Process()
-        child.executableURL = AdminProcess.binary
-        child.arguments = arguments
-        child.currentDirectoryURL = directory
-        child.environment = ["PATH": "/usr/bin:/bin", "USER": "tester"]
-        child.standardOutput = FileHandle.nullDevice
-        if let errors {
-            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-            child.standardError = try FileHandle(forWritingTo: errors)
-        } else {
-            child.standardError = FileHandle.nullDevice
-        }
-        try child.run()
-        return child
+    static func start(_ arguments: [String], in directory: URL, errors: URL? = nil) throws -> ChildProcess {
+        try ChildProcess(AdminProcess.binary.path, arguments, environment: ["PATH": "/usr/bin:/bin", "USER": "tester"],
+                         currentDirectory: directory.path, standardError: errors.map { .file($0.path) } ?? .null)
     }
 
     @Test("three payments simulate processes race for one shared catalog on Postgres with faults; then a SIGKILL: reconcile and db check stay clean")
@@ -80,9 +69,8 @@ struct AdminPostgresTests {
                                 "--webhook-duplicate-rate", "0.2"]
                 let runs = try (1...3).map { try Self.start(simulate + ["--orders", "60", "--seed", "\($0)"], in: directory) }
                 for run in runs {
-                    run.waitUntilExit()
                     // Exit 0: every invariant held and db check found the database healthy.
-                    #expect(run.terminationStatus == 0)
+                    #expect(run.wait() == .exited(0))
                 }
 
                 let errors = directory.appendingPathComponent("killed.stderr")
@@ -92,10 +80,10 @@ struct AdminPostgresTests {
                             "--timeout-rate", "0.05", "--webhook-duplicate-rate", "0.2"]
                 let killed = try Self.start(long, in: directory, errors: errors)
                 try await Task.sleep(for: .milliseconds(400))
-                kill(killed.processIdentifier, SIGKILL)
-                killed.waitUntilExit()
-                #expect(killed.terminationReason == .uncaughtSignal,
-                        "exited \(killed.terminationStatus) before the kill: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+                killed.signal(SIGKILL)
+                let ending = killed.wait()
+                #expect(ending == .signalled(SIGKILL),
+                        "\(ending) before the kill: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
                 let reconcile = try AdminProcess.run(["payments", "reconcile", "--db", url], currentDirectory: directory)
                 #expect(reconcile.status == 0, "\(reconcile.standardError)")
                 let check = try AdminProcess.run(["db", "check", "--db", url, "--json"], currentDirectory: directory)

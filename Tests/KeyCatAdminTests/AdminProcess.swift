@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatInfrastructure
 
 /// Runs the built `keycat-admin` binary as a real process, for end-to-end tests of exit codes,
 /// stdout and stderr.
@@ -18,27 +19,15 @@ struct AdminProcess {
         _ arguments: [String], input: String = "", environment: [String: String] = [:],
         currentDirectory: URL? = nil, binary: URL = AdminProcess.binary
     ) throws -> Outcome {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
         var base = ["PATH": "/usr/bin:/bin", "USER": "tester"]
         base.merge(environment) { $1 }
-        process.environment = base
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        // Read before waiting so a full pipe never blocks the child.
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let admin = try ChildProcess(
+            binary.path, arguments, environment: base, currentDirectory: currentDirectory?.path,
+            standardInput: .pipe, standardOutput: .pipe, standardError: .pipe)
+        let finished = admin.finish(input: Data(input.utf8))
         return Outcome(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: out, as: UTF8.self),
-            standardError: String(decoding: err, as: UTF8.self))
+            status: finished.termination.exitStatus ?? -1,
+            standardOutput: String(decoding: finished.output, as: UTF8.self),
+            standardError: String(decoding: finished.error, as: UTF8.self))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
@@ -12,17 +13,12 @@ struct AdminProgressTests {
     /// Runs keycat-admin under `script`, which gives it a pseudo-terminal for stdout and stderr.
     private func onTerminal(_ arguments: [String]) throws -> AdminProcess.Outcome {
         let command = ([AdminProcess.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        process.environment = ["PATH": "/usr/bin:/bin", "USER": "tester", "TERM": "dumb"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return AdminProcess.Outcome(status: process.terminationStatus, standardOutput: text, standardError: "")
+        let script = try ChildProcess(
+            "/usr/bin/script", ["-qec", command, "/dev/null"],
+            environment: ["PATH": "/usr/bin:/bin", "USER": "tester", "TERM": "dumb"], standardOutput: .pipe, standardError: .inherit)
+        let finished = script.finish()
+        return AdminProcess.Outcome(status: finished.termination.exitStatus ?? -1,
+                                    standardOutput: String(decoding: finished.output, as: UTF8.self), standardError: "")
     }
 
     @Test("seed --synthetic, products import and db backup report progress on a terminal only", arguments: [

@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
@@ -33,19 +34,15 @@ struct SimulateKillTests {
             var generator = SeededGenerator(state: Self.seed)
             var killed = 0, unhealthy = 0, violations = 0
             for run in 0..<Self.kills {
-                let child = Process()
-                child.executableURL = AdminProcess.binary
-                child.arguments = ["payments", "simulate", "--db", path, "--orders", "20000", "--seed", "\(run + 1)",
-                                   "--fault-rate", "0.05", "--timeout-rate", "0.1", "--webhook-duplicate-rate", "0.2"]
-                child.environment = ["PATH": "/usr/bin:/bin", "USER": "tester"]
-                child.standardOutput = FileHandle.nullDevice
-                child.standardError = FileHandle.nullDevice
-                try child.run()
+                let child = try ChildProcess(
+                    AdminProcess.binary.path,
+                    ["payments", "simulate", "--db", path, "--orders", "20000", "--seed", "\(run + 1)",
+                     "--fault-rate", "0.05", "--timeout-rate", "0.1", "--webhook-duplicate-rate", "0.2"],
+                    environment: ["PATH": "/usr/bin:/bin", "USER": "tester"])
                 // Anywhere from start-up (opening, creating the run's shop) to deep in the orders.
                 try await Task.sleep(for: .milliseconds(Int.random(in: 5...700, using: &generator)))
-                kill(child.processIdentifier, SIGKILL)
-                child.waitUntilExit()
-                if child.terminationReason == .uncaughtSignal { killed += 1 }
+                child.signal(SIGKILL)
+                if child.wait() == .signalled(SIGKILL) { killed += 1 }
 
                 let reconcile = try AdminProcess.run(["payments", "reconcile", "--db", path])
                 #expect(reconcile.status == 0, "kill \(run + 1): \(reconcile.standardOutput) \(reconcile.standardError)")

@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 @testable import keycat_bench
@@ -26,26 +27,24 @@ struct BenchSchemaTests {
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporary) }
         let (status, schema, log) = try await onThread { () throws -> (Int32, String?, String) in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Bundle.main.bundlePath).appendingPathComponent("keycat-bench")
-            process.arguments = ["--db", url, "--products", "5000", "--only", "catalog"]
-            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            let bench = try ChildProcess(
+                URL(fileURLWithPath: Bundle.main.bundlePath).appendingPathComponent("keycat-bench").path,
+                ["--db", url, "--products", "5000", "--only", "catalog"],
+                environment: ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 },
+                standardError: .pipe)
+            let errors = try #require(bench.standardError)
             var log = ""
             var schema: String?
             while schema == nil {
-                let data = errors.fileHandleForReading.availableData
+                let data = errors.availableData
                 guard !data.isEmpty else { break }
                 log += String(decoding: data, as: UTF8.self)
                 schema = log.firstMatch(of: /Postgres schema (keycat_bench_[0-9a-f]{12})/).map { String($0.1) }
             }
-            process.interrupt()
-            log += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, schema, log)
+            bench.signal(SIGINT)
+            let rest = bench.finish()
+            log += String(decoding: rest.error, as: UTF8.self)
+            return (rest.termination.exitStatus ?? -1, schema, log)
         }
         let name = try #require(schema, "the bench never reached Postgres: \(log)")
         #expect(status == 128 + SIGINT, "\(log)")

@@ -1,4 +1,5 @@
 import Foundation
+internal import KeyCatInfrastructure
 
 /// Type-checks Swift source as a client of a built package would compile it: with the search
 /// paths, C module maps and language mode SwiftPM used for one of that package's modules (read
@@ -72,16 +73,11 @@ public struct SwiftTypeChecker: Sendable {
 
     /// The compiler's diagnostics for `files`, type-checked together (no code is generated).
     public func diagnostics(typeChecking files: [URL]) throws -> Diagnostics {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: compiler)
-        process.arguments = ["-typecheck", "-parse-as-library", "-module-name", "Checked"] + flags + files.map(\.path)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return Diagnostics(exitStatus: process.terminationStatus, text: text)
+        let checking = try ChildProcess(
+            compiler, ["-typecheck", "-parse-as-library", "-module-name", "Checked"] + flags + files.map(\.path),
+            standardOutput: .pipe, standardError: .standardOutput)
+        let finished = checking.finish()
+        return Diagnostics(exitStatus: finished.termination.exitStatus ?? -1, text: String(decoding: finished.output, as: UTF8.self))
     }
 
     /// What the compiler said.

@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
@@ -105,18 +106,14 @@ struct SymbolGraph: Decodable {
     static func extract(module: String, with checker: SwiftTypeChecker, into directory: URL) throws -> SymbolGraph {
         let output = directory.appendingPathComponent("graphs-\(module)")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: checker.compiler).deletingLastPathComponent()
-            .appendingPathComponent("swift-symbolgraph-extract")
-        process.arguments = ["-module-name", module, "-minimum-access-level", "public", "-output-dir", output.path]
-            + checker.searchFlags
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let extractor = try ChildProcess(
+            URL(fileURLWithPath: checker.compiler).deletingLastPathComponent().appendingPathComponent("swift-symbolgraph-extract").path,
+            ["-module-name", module, "-minimum-access-level", "public", "-output-dir", output.path] + checker.searchFlags,
+            standardError: .pipe)
+        let finished = extractor.finish()
+        let message = String(decoding: finished.error, as: UTF8.self)
         let file = output.appendingPathComponent("\(module).symbols.json")
-        guard process.terminationStatus == 0, let data = try? Data(contentsOf: file) else {
+        guard finished.termination.succeeded, let data = try? Data(contentsOf: file) else {
             throw SwiftTypeChecker.Unavailable(description: "swift-symbolgraph-extract failed for \(module): \(message)")
         }
         return try JSONDecoder().decode(SymbolGraph.self, from: data)

@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatInfrastructure
 
 /// PostgreSQL's own client programs (`pg_dump`, `pg_restore`), which `db backup` and `db restore`
 /// hand the rows to on a Postgres database: found on `PATH`, given the URL without its password
@@ -50,31 +51,27 @@ struct PostgresTool {
     /// Runs the program with `arguments` and `connection`'s password, and throws a storage error
     /// quoting its own message when it exits non-zero.
     func run(_ arguments: [String], connection: Connection) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         if let password = connection.password { environment["PGPASSWORD"] = password }
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+        let child: ChildProcess
         do {
-            try process.run()
+            child = try ChildProcess(executable, arguments, environment: environment, standardError: .pipe)
         } catch {
-            throw KeyCatError(.storage, "\(executable) could not be started: \(error.localizedDescription)", context: ["tool": executable])
+            throw KeyCatError(.storage, "\(executable) could not be started: \(error.description)", context: ["tool": executable])
         }
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+        let finished = child.finish()
+        let message = String(decoding: finished.error, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard finished.termination.succeeded else {
             let name = URL(fileURLWithPath: executable).lastPathComponent
-            var text = "\(name) failed (exit status \(process.terminationStatus)): \(message.isEmpty ? "no message" : message)"
+            let (status, ending) = switch finished.termination {
+            case let .exited(status): ("\(status)", "exit status \(status)")
+            case let .signalled(signal): ("signal \(signal)", "ended by signal \(signal)")
+            }
+            var text = "\(name) failed (\(ending)): \(message.isEmpty ? "no message" : message)"
             if message.contains("version mismatch") {
                 text += "\n(\(name)'s major version must be the server's or newer: install that postgresql-client and put it first on PATH)"
             }
-            throw KeyCatError(.storage, text, context: ["tool": name, "status": "\(process.terminationStatus)"])
+            throw KeyCatError(.storage, text, context: ["tool": name, "status": status])
         }
     }
 
