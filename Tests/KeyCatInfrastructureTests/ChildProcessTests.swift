@@ -4,7 +4,7 @@ import Testing
 @testable import KeyCatInfrastructure
 
 /// `posix_spawn` as KeyCat uses it for `pg_dump`, `pg_restore` and its own tests' children.
-@Suite("Child processes")
+@Suite("Child processes", .timeLimit(.minutes(1)))
 struct ChildProcessTests {
     @Test("arguments, environment and directory reach the child; its exit status comes back")
     func argumentsEnvironmentDirectory() throws {
@@ -21,9 +21,10 @@ struct ChildProcessTests {
         }
     }
 
-    @Test("input is written and closed; a megabyte on each of standard output and error is read whole, neither pipe blocking the other")
+    @Test("a megabyte of input is written and closed while a megabyte more on each of standard output and error is read whole, no pipe blocking another")
     func pipesBothWays() throws {
-        let input = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0) })
+        // More than the pipes hold, so the input is written while the output is read.
+        let input = Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let child = try ChildProcess(
             "/bin/sh", ["-c", "cat; head -c 1048576 /dev/zero >&2; head -c 1048576 /dev/zero"],
             standardInput: .pipe, standardOutput: .pipe, standardError: .pipe)

@@ -198,28 +198,47 @@ package final class ChildProcess: Sendable {
         return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
     }
 
-    /// Writes `input` to the child's standard input (with ``Input/pipe``) and closes it, reads its
-    /// piped standard output and error to their ends, both at once so neither pipe fills up while
-    /// the other is read, then waits for it.
+    /// Writes `input` to the child's standard input (with ``Input/pipe``) and closes it, and reads
+    /// its piped standard output and error to their ends, all three at once so that no pipe
+    /// fills up while another is served; then waits for it.
     package func finish(input: Data = Data()) -> (termination: Termination, output: Data, error: Data) {
+        // The streams still open, by number: 0 written, 1 and 2 read.
+        var open: [(stream: Int, descriptor: Int32)] = []
         if let standardInput {
-            try? standardInput.write(contentsOf: input)
-            try? standardInput.close()
+            if input.isEmpty { try? standardInput.close() } else { open.append((0, standardInput.fileDescriptor)) }
         }
+        for (stream, handle) in [(1, standardOutput), (2, standardError)] {
+            if let handle { open.append((stream, handle.fileDescriptor)) }
+        }
+        let bytes = [UInt8](input)
+        var written = 0
         var collected = [Data(), Data()]
-        var open = [standardOutput, standardError].enumerated().compactMap { index, handle in
-            handle.map { (index: index, descriptor: $0.fileDescriptor) }
-        }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while !open.isEmpty {
-            var polled = open.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+            var polled = open.map { pollfd(fd: $0.descriptor, events: Int16($0.stream == 0 ? POLLOUT : POLLIN), revents: 0) }
             guard poll(&polled, nfds_t(polled.count), -1) >= 0 || errno == EINTR else { break }
             for (position, entry) in polled.enumerated().reversed() where entry.revents != 0 {
-                let count = read(entry.fd, &buffer, buffer.count)
-                if count > 0 {
-                    collected[open[position].index].append(contentsOf: buffer[..<count])
-                } else if count == 0 || errno != EINTR {
-                    open.remove(at: position)
+                let stream = open[position].stream
+                if stream == 0 {
+                    // Ready to write means room for at least PIPE_BUF (4,096) bytes, so a write of
+                    // that many never blocks. A child that closed its input gets no more.
+                    var done = entry.revents & Int16(POLLERR | POLLHUP) != 0
+                    if !done {
+                        let count = bytes[written...].prefix(4_096).withUnsafeBytes { Glibc.write(entry.fd, $0.baseAddress, $0.count) }
+                        if count > 0 { written += count }
+                        done = written == bytes.count || (count < 0 && errno != EINTR && errno != EAGAIN)
+                    }
+                    if done {
+                        try? standardInput?.close()
+                        open.remove(at: position)
+                    }
+                } else {
+                    let count = read(entry.fd, &buffer, buffer.count)
+                    if count > 0 {
+                        collected[stream - 1].append(contentsOf: buffer[..<count])
+                    } else if count == 0 || errno != EINTR {
+                        open.remove(at: position)
+                    }
                 }
             }
         }
