@@ -149,8 +149,8 @@ package final class ChildProcess: Sendable {
         let argv = [executable] + arguments
         let envp = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
         var child: pid_t = 0
-        let status = Self.withCStrings(argv) { argv in
-            Self.withCStrings(envp) { envp in posix_spawn(&child, executable, &actions, &attributes, argv, envp) }
+        let status = withCStringArray(argv) { argv in
+            withCStringArray(envp) { envp in posix_spawn(&child, executable, &actions, &attributes, argv, envp) }
         }
         guard status == 0 else {
             let name = URL(fileURLWithPath: executable).lastPathComponent
@@ -257,13 +257,4 @@ package final class ChildProcess: Sendable {
     /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29).
     private static let changeDirectory: ChangeDirectory? = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addchdir_np")
         .map { unsafeBitCast($0, to: ChangeDirectory.self) }
-
-    /// `strings` as a NULL-terminated array of C strings, for `body` only.
-    private static func withCStrings<Result>(
-        _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result
-    ) -> Result {
-        let copies = strings.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
-        return body(copies + [nil])
-    }
 }

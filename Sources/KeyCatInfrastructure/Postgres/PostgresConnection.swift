@@ -63,7 +63,11 @@ package final class PostgresConnection {
         }
         keywords.append("client_encoding")
         values.append("UTF8")
-        let connection = Self.withCStringArrays(keywords, values) { PQconnectdbParams($0, $1, 1) }
+        let connection = withCStringArray(keywords) { keywords in
+            withCStringArray(values) { values in
+                PQconnectdbParams(keywords.map { UnsafePointer($0) }, values.map { UnsafePointer($0) }, 1)
+            }
+        }
         guard let connection else { throw .connectionFailed("out of memory") }
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = Self.trimmed(PQerrorMessage(connection))
@@ -203,17 +207,6 @@ package final class PostgresConnection {
     static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
         guard let message else { return "" }
         return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// Calls `body` with two NULL-terminated arrays of C strings, as `PQconnectdbParams` takes.
-    private static func withCStringArrays<Result>(
-        _ first: [String], _ second: [String],
-        _ body: ([UnsafePointer<CChar>?], [UnsafePointer<CChar>?]) -> Result
-    ) -> Result {
-        let firstCopies = first.map { strdup($0) }
-        let secondCopies = second.map { strdup($0) }
-        defer { (firstCopies + secondCopies).forEach { free($0) } }
-        return body(firstCopies.map { UnsafePointer($0) } + [nil], secondCopies.map { UnsafePointer($0) } + [nil])
     }
 }
 
