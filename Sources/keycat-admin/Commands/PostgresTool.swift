@@ -57,7 +57,8 @@ struct PostgresTool {
         do {
             child = try ChildProcess(executable, arguments, environment: environment, standardError: .pipe)
         } catch {
-            throw KeyCatError(.storage, "\(executable) could not be started: \(error.description)", context: ["tool": executable])
+            // The failure names the program and the cause already ("pg_dump could not be started: …").
+            throw KeyCatError(.storage, error.description, context: ["tool": executable])
         }
         let finished = child.finish()
         let message = String(decoding: finished.error, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
