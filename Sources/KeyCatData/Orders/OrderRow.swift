@@ -15,9 +15,7 @@ enum OrderRow {
 
     /// Decodes an order row; its lines are read separately.
     static func decode(_ row: some SQLRow) throws -> Order {
-        guard let status = OrderStatus(rawValue: row.string(6)) else {
-            throw KeyCatError(.internalError, "order \(row.int64(0)) has an unknown status \(row.string(6))")
-        }
+        let status = try status(row, at: 6)
         return Order(
             id: OrderID(row.int64(0)), merchantUID: row.string(1), buyerID: UserID(row.int64(2)), lines: [],
             itemsTotal: Money(won: row.int64(3)), deliveryTotal: Money(won: row.int64(4)), amount: Money(won: row.int64(5)),
@@ -25,6 +23,14 @@ enum OrderRow {
             stockReturned: row.bool(9), impUID: row.optionalString(10), carrier: row.optionalString(11),
             trackingNumber: row.optionalString(12), createdAt: StoredTime.date(row.int64(13)),
             updatedAt: StoredTime.date(row.int64(14)), paidAt: StoredTime.date(row.optionalInt64(15)))
+    }
+
+    /// The status in `column` of an order row whose id is in column 0.
+    static func status(_ row: some SQLRow, at column: Int) throws -> OrderStatus {
+        guard let status = OrderStatus(rawValue: row.string(column)) else {
+            throw KeyCatError(.internalError, "order \(row.int64(0)) has an unknown status \(row.string(column))")
+        }
+        return status
     }
 
     /// Fills in the lines, shipments and shipping addresses of `orders`, one query each for all

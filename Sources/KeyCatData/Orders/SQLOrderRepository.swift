@@ -21,11 +21,9 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                 try connection.queryOne(
                     "SELECT id, merchant_uid, buyer_id, amount, status, imp_uid FROM orders WHERE id = ?",
                     [.integer(id.rawValue)]) { row in
-                    guard let status = OrderStatus(rawValue: row.string(4)) else {
-                        throw KeyCatError(.internalError, "order \(row.int64(0)) has an unknown status \(row.string(4))")
-                    }
-                    return OrderStanding(id: OrderID(row.int64(0)), merchantUID: row.string(1), buyerID: UserID(row.int64(2)),
-                                         amount: Money(won: row.int64(3)), status: status, impUID: row.optionalString(5))
+                    OrderStanding(id: OrderID(row.int64(0)), merchantUID: row.string(1), buyerID: UserID(row.int64(2)),
+                                  amount: Money(won: row.int64(3)), status: try OrderRow.status(row, at: 4),
+                                  impUID: row.optionalString(5))
                 }
             }
         }
