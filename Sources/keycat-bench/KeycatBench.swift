@@ -107,13 +107,12 @@ enum KeycatBench {
             }
             return try await RelayCommand(url: url, latencyMilliseconds: latency, schema: options.relaySchema).run()
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keycat-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let removeDirectory: @Sendable () -> Void = { try? FileManager.default.removeItem(at: directory) }
-        let removeOnStop = StopCleanup.register(removeDirectory)
+        let benchDirectory = try BenchDirectory()
+        let directory = benchDirectory.url
+        let removeOnStop = StopCleanup.register { benchDirectory.remove() }
         defer {
             StopCleanup.cancel(removeOnStop)
-            removeDirectory()
+            benchDirectory.remove()
         }
         let log = { (line: String) in if !options.json { FileHandle.standardError.write(Data((line + "\n").utf8)) } }
 

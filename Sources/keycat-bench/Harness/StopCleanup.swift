@@ -5,7 +5,7 @@ import Synchronization
 /// What the bench undoes when it is stopped with Ctrl-C or `kill` (`SIGINT`, `SIGTERM`), which
 /// otherwise end the process before any `defer` runs: its Postgres schemas (``BenchSchema``) and
 /// its temporary directory, whose SQLite file holds a million products. `kill -9` cannot be
-/// caught: what it leaves is named `keycat_bench_…`, for an operator to remove.
+/// caught: what it leaves, the next run removes (``BenchSchema``, ``BenchDirectory``).
 enum StopCleanup {
     /// What to undo, by token, until the run undoes it itself.
     private static let pending = Mutex<[UUID: @Sendable () -> Void]>([:])
