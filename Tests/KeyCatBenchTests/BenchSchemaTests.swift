@@ -28,26 +28,7 @@ struct BenchSchemaTests {
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("keycat-bench-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let (status, schema, log) = try await onThread { () throws -> (Int32, String?, String) in
-            let bench = try ChildProcess(
-                URL(fileURLWithPath: Bundle.main.bundlePath).appendingPathComponent("keycat-bench").path,
-                ["--db", url, "--products", "5000", "--only", "catalog"],
-                environment: ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 },
-                standardError: .pipe)
-            let errors = try #require(bench.standardError)
-            var log = ""
-            var schema: String?
-            while schema == nil {
-                let data = errors.availableData
-                guard !data.isEmpty else { break }
-                log += String(decoding: data, as: UTF8.self)
-                schema = log.firstMatch(of: /Postgres schema (keycat_bench_[0-9a-f]{12})/).map { String($0.1) }
-            }
-            bench.signal(SIGINT)
-            let rest = bench.finish()
-            log += String(decoding: rest.error, as: UTF8.self)
-            return (rest.termination.exitStatus ?? -1, schema, log)
-        }
+        let (status, schema, log) = try await Self.benchStopped(by: SIGINT, url: url, temporary: temporary)
         let name = try #require(schema, "the bench never reached Postgres: \(log)")
         #expect(status == 128 + SIGINT, "\(log)")
         #expect(log.contains("dropping schema \(name)"))
@@ -64,25 +45,7 @@ struct BenchSchemaTests {
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("keycat-bench-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let (schema, log) = try await onThread { () throws -> (String?, String) in
-            let bench = try ChildProcess(
-                URL(fileURLWithPath: Bundle.main.bundlePath).appendingPathComponent("keycat-bench").path,
-                ["--db", url, "--products", "5000", "--only", "catalog"],
-                environment: ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 },
-                standardError: .pipe)
-            let errors = try #require(bench.standardError)
-            var log = ""
-            var schema: String?
-            while schema == nil {
-                let data = errors.availableData
-                guard !data.isEmpty else { break }
-                log += String(decoding: data, as: UTF8.self)
-                schema = log.firstMatch(of: /Postgres schema (keycat_bench_[0-9a-f]{12})/).map { String($0.1) }
-            }
-            bench.signal(SIGKILL)
-            _ = bench.finish()
-            return (schema, log)
-        }
+        let (_, schema, log) = try await Self.benchStopped(by: SIGKILL, url: url, temporary: temporary)
         let killed = try #require(schema, "the bench never reached Postgres: \(log)")
         #expect(try Self.exists(killed, in: url))
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
@@ -109,6 +72,31 @@ struct BenchSchemaTests {
         #expect(try !Self.exists(killed, in: url))
         #expect(try !BenchSchema.dropAbandoned(through: sweeper).contains(live.name))
         #expect(try Self.exists(live.name, in: url))
+    }
+
+    /// Starts a Postgres bench with `TMPDIR` set to `temporary`, sends it `signal` once it has
+    /// made its schema, and returns its exit status, the schema's name and what it wrote to stderr.
+    private static func benchStopped(by signal: Int32, url: String, temporary: URL) async throws -> (status: Int32, schema: String?, log: String) {
+        try await onThread { () throws -> (Int32, String?, String) in
+            let bench = try ChildProcess(
+                URL(fileURLWithPath: Bundle.main.bundlePath).appendingPathComponent("keycat-bench").path,
+                ["--db", url, "--products", "5000", "--only", "catalog"],
+                environment: ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 },
+                standardError: .pipe)
+            let errors = try #require(bench.standardError)
+            var log = ""
+            var schema: String?
+            while schema == nil {
+                let data = errors.availableData
+                guard !data.isEmpty else { break }
+                log += String(decoding: data, as: UTF8.self)
+                schema = log.firstMatch(of: /Postgres schema (keycat_bench_[0-9a-f]{12})/).map { String($0.1) }
+            }
+            bench.signal(signal)
+            let rest = bench.finish()
+            log += String(decoding: rest.error, as: UTF8.self)
+            return (rest.termination.exitStatus ?? -1, schema, log)
+        }
     }
 
     private static func exists(_ schema: String, in url: String) throws -> Bool {
