@@ -27,15 +27,17 @@ final class BenchDirectory: Sendable {
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         let lock = open(staging.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            let cause = String(cString: strerror(errno))  // before close and remove can change errno
             if lock >= 0 { close(lock) }
             try? FileManager.default.removeItem(at: staging)
-            throw RawDatabase.Failure(description: "cannot lock \(staging.path): \(String(cString: strerror(errno)))")
+            throw RawDatabase.Failure(description: "cannot lock \(staging.path): \(cause)")
         }
         let url = parent.appendingPathComponent("keycat-bench-\(id)")
         guard rename(staging.path, url.path) == 0 else {
+            let cause = String(cString: strerror(errno))
             close(lock)
             try? FileManager.default.removeItem(at: staging)
-            throw RawDatabase.Failure(description: "cannot rename \(staging.path): \(String(cString: strerror(errno)))")
+            throw RawDatabase.Failure(description: "cannot rename \(staging.path): \(cause)")
         }
         self.url = url
         self.lock = lock
