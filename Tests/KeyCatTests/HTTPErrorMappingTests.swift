@@ -12,7 +12,7 @@ struct HTTPErrorMappingTests {
         (.paymentDeclined, 402),
         (.forbidden, 403),
         (.duplicate, 409), (.illegalTransition, 409), (.versionConflict, 409), (.outOfStock, 409), (.reservationLimit, 409), (.limitReached, 409),
-        (.idempotencyKeyReused, 409), (.requestInProgress, 409), (.alreadyPaid, 409),
+        (.alreadyShipped, 409), (.idempotencyKeyReused, 409), (.requestInProgress, 409), (.alreadyPaid, 409),
         (.paymentNotPaid, 409), (.paymentAlreadyCancelled, 409),
         (.cancellableAmountInconsistent, 409), (.cancelAmountExceedsCancellable, 409),
         (.notFound, 404), (.paymentNotFound, 404),
@@ -66,6 +66,32 @@ struct HTTPErrorMappingTests {
         let app = HTTPErrorResponse(KeyCatError(.refreshTokenExpired, "log in again"), profile: .keyCatApp)
         let appObject = try JSONSerialization.jsonObject(with: app.body) as? [String: String]
         #expect(app.status == 418 && appObject == ["code": "refresh_token_expired", "message": "log in again"])
+    }
+
+    @Test("the README's and docs/architecture.md's status tables name every code once, with its statuses",
+          arguments: ["README.md", "docs/architecture.md"])
+    func documentedTables(_ file: String) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+        var documented: [String: (standard: String, app: String)] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 5 else { continue }
+            // Every backticked word of the first cell that is a code (not `Retry-After`).
+            let names = cells[1].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            for name in names where KeyCatError.Code(rawValue: name) != nil {
+                #expect(documented[name] == nil, "\(file) names `\(name)` twice")
+                documented[name] = (cells[2], cells[3])
+            }
+        }
+        for code in KeyCatError.Code.allCases {
+            let row = documented[code.rawValue]
+            #expect(row != nil, "\(file)'s status table lacks `\(code.rawValue)`")
+            guard let row else { continue }
+            let error = KeyCatError(code, "x")
+            #expect(row.standard.hasPrefix("\(error.httpStatus)"), "\(file): `\(code.rawValue)` is \(error.httpStatus), not \(row.standard)")
+            #expect(row.app == "\(error.httpStatus(in: .keyCatApp))", "\(file): `\(code.rawValue)` in the app profile")
+        }
     }
 
     @Test("every code has a row in the table, and codes are unique snake_case")

@@ -30,8 +30,8 @@ extension KeyCatError {
         case .invalidCredentials, .invalidToken: return 401
         case .paymentDeclined: return 402
         case .forbidden: return 403
-        case .duplicate, .illegalTransition, .versionConflict, .outOfStock, .reservationLimit, .limitReached, .idempotencyKeyReused,
-             .requestInProgress, .alreadyPaid, .paymentNotPaid, .paymentAlreadyCancelled,
+        case .duplicate, .illegalTransition, .versionConflict, .outOfStock, .reservationLimit, .limitReached, .alreadyShipped,
+             .idempotencyKeyReused, .requestInProgress, .alreadyPaid, .paymentNotPaid, .paymentAlreadyCancelled,
              .cancellableAmountInconsistent, .cancelAmountExceedsCancellable:
             return 409
         case .notFound, .paymentNotFound: return profile == .keyCatApp ? 410 : 404

@@ -14,8 +14,10 @@ enum OrderRoutes {
             await .json(OrderBody(try context.keycat.orders.order(context.id(), by: context.principal())))
         },
         Route(.post, "/orders/{id}/cancel", .signedIn, body: .jsonDefault) { context in
-            let reason = try context.json(ReasonBody.self).reason
-            return .json(OrderBody(try await context.keycat.orders.cancel(context.id(), reason: reason, by: context.principal())))
+            let body = try context.json(CancelBody.self)
+            let order = try await context.keycat.orders.cancel(
+                context.id(), reason: body.reason, shipments: body.shipments?.map(ShipmentID.init), by: context.principal())
+            return .json(OrderBody(order))
         },
         Route(.get, "/orders/{id}/refunds", .signedIn) { context in
             let refunds = try await context.keycat.orders.refunds(of: context.id(), by: context.principal())
@@ -50,6 +52,13 @@ extension RefundBody {
 
         enum CodingKeys: String, CodingKey { case amount, reason, restock, expectedBalance = "expected_balance" }
     }
+}
+
+/// `{"reason": "...", "shipments": [7, 9]}`: a buyer's cancel, of the whole order when
+/// `shipments` is left out, else of the named parcels still pending.
+struct CancelBody: Decodable, Sendable {
+    var reason: String
+    var shipments: [Int64]?
 }
 
 struct ShipBody: Decodable, Sendable {

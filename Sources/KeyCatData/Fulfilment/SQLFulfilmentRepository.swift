@@ -126,8 +126,8 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
     }
 
     package func beginLineRefund(orderID: OrderID, expectedStatus: OrderStatus, shipmentID: ShipmentID, lines: [Int], amount part: Money?,
-                                 reason: String,
-                                 restock: Bool, requestKey: String?, requestFingerprint: String?, at now: Date) async throws(KeyCatError) -> Refund {
+                                 reason: String, restock: Bool, cancelling: Bool, requestKey: String?, requestFingerprint: String?,
+                                 at now: Date) async throws(KeyCatError) -> Refund {
         try await storage {
             try await database.write { connection in
                 guard let order = try OrderRow.find(orderID, on: connection) else { throw KeyCatError.notFound("order", orderID) }
@@ -136,6 +136,10 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                 }
                 guard let shipment = order.shipments.first(where: { $0.id == shipmentID }) else {
                     throw KeyCatError.notFound("shipment", shipmentID)
+                }
+                if cancelling {
+                    guard !shipment.hasLeft else { throw KeyCatError.parcelLeft(shipment) }
+                    try shipment.status.checkMove(to: .cancelled)
                 }
                 let pending = try connection.queryOne(
                     "SELECT 1 FROM refunds WHERE order_id = ? AND status = 'pending'", [.integer(orderID.rawValue)]) { _ in true }

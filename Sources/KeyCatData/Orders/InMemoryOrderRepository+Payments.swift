@@ -56,6 +56,9 @@ extension InMemoryOrderRepository {
             }
             let next = target(refundAmount == balance)
             try order.status.checkMove(to: next)
+            if next == .cancelled, let left = order.shipments.first(where: \.hasLeft) {
+                throw KeyCatError.parcelLeft(left)
+            }
             if let requestKey, state.refunds.contains(where: {
                 $0.orderID == orderID && $0.requestKey == requestKey && $0.status != .failed
             }) {

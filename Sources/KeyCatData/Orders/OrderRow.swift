@@ -183,12 +183,18 @@ enum OrderRow {
 
     /// Gives an order's units back to stock and marks it returned, once, each line's units a
     /// `kind` movement in the ledger. Lines already returned on their own (a line refund with
-    /// restock) are not returned twice.
-    static func returnStock(of id: OrderID, as kind: StockMovement.Kind, at now: Date, on connection: some SQLConnection) throws {
+    /// restock) are not returned twice. `keepingWhatLeft` leaves out the lines whose parcel left
+    /// (shipped or delivered): those units are with the carrier or the buyer, so a cancellation
+    /// never puts them on sale again; only an explicit restock (the goods came back) does.
+    static func returnStock(of id: OrderID, as kind: StockMovement.Kind, keepingWhatLeft: Bool = false, at now: Date,
+                            on connection: some SQLConnection) throws {
         let marked = try connection.run(
             "UPDATE orders SET stock_returned = 1 WHERE id = ? AND stock_returned = 0", [.integer(id.rawValue)])
         guard marked == 1 else { return }
-        try returnLines(of: id, where: "", [], as: kind, at: now, on: connection)
+        let unshipped = """
+            AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.id = order_lines.shipment_id AND s.status IN ('shipped', 'delivered'))
+            """
+        try returnLines(of: id, where: keepingWhatLeft ? unshipped : "", [], as: kind, at: now, on: connection)
     }
 
     /// Gives back the units of the order's lines matching `condition` that are not returned yet,

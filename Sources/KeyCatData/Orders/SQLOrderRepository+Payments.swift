@@ -80,6 +80,9 @@ extension SQLOrderRepository {
                 }
                 let next = target(refundAmount == balance)
                 try order.status.checkMove(to: next)
+                if next == .cancelled, let left = order.shipments.first(where: \.hasLeft) {
+                    throw KeyCatError.parcelLeft(left)
+                }
                 let id = try connection.insertReturningID("""
                     INSERT INTO refunds (order_id, amount, checksum, reason, restock, target, status, created_at, updated_at,
                                          request_key, request_fingerprint)
@@ -137,9 +140,10 @@ extension SQLOrderRepository {
                         RETURNING status
                         """, [.integer(refund.amount.won), StoredTime.value(now), .text(refund.target.rawValue),
                               .text(refund.target.rawValue), .integer(refund.orderID.rawValue)]) { $0.string(0) }
-                    // Units come back only when they never left: a cancel that stayed a cancel, or
-                    // a full refund the operator asked to restock (the goods came back). A cancel
-                    // that met a shipment leaves the stock alone: those units are with the carrier.
+                    // Units come back only when they never left: a cancel that stayed a cancel (and
+                    // of it, only the lines whose parcel did not leave), or a full refund the
+                    // operator asked to restock (the goods came back). A cancel that met a shipment
+                    // leaves the stock alone: those units are with the carrier.
                     let restocks = status == OrderStatus.cancelled.rawValue
                         || (refund.lineRefund == nil && refund.restock && refund.target == .refunded && status == OrderStatus.refunded.rawValue)
                     try SettlementLedger.recordRefund(refund, at: now, on: connection)
@@ -151,8 +155,9 @@ extension SQLOrderRepository {
                     }
                     try Self.removeUnsupportedReviews(of: refund.orderID, audit: audit, at: now, on: connection)
                     if restocks {
-                        try OrderRow.returnStock(of: refund.orderID, as: status == OrderStatus.cancelled.rawValue ? .orderReturned : .refundRestock,
-                                                 at: now, on: connection)
+                        let cancelled = status == OrderStatus.cancelled.rawValue
+                        try OrderRow.returnStock(of: refund.orderID, as: cancelled ? .orderReturned : .refundRestock,
+                                                 keepingWhatLeft: cancelled, at: now, on: connection)
                     }
                     if let audit { try AuditLogTable.insert(audit, on: connection) }
                 }

@@ -47,6 +47,7 @@ extension KeyCatError {
             case outOfStock = "out_of_stock"
             case reservationLimit = "reservation_limit"
             case limitReached = "limit_reached"
+            case alreadyShipped = "already_shipped"
             case idempotencyKeyReused = "idempotency_key_reused"
             case requestInProgress = "request_in_progress"
             case rateLimited = "rate_limited"
@@ -115,6 +116,9 @@ extension KeyCatError {
         public static let reservationLimit = Code(.reservationLimit)
         /// Something an account keeps is full (its address book); `context` has `limit`.
         public static let limitReached = Code(.limitReached)
+        /// A parcel of the order has left its seller: the buyer cannot cancel it (only what is
+        /// still pending), and asks for a return instead. `context` names the `shipment_id`.
+        public static let alreadyShipped = Code(.alreadyShipped)
         /// An idempotency key came back with other input.
         public static let idempotencyKeyReused = Code(.idempotencyKeyReused)
         /// The first request with this idempotency key is still running: retry later.

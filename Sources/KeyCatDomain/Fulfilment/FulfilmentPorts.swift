@@ -84,8 +84,12 @@ public protocol FulfilmentRepository: Sendable {
     /// `pending` for their total (and the shipment's fee when no line of it is left to send and
     /// it has not shipped). Completing it (``OrderRepository/completeRefund``) marks the lines
     /// refunded, gives their units back when `restock`, and cancels a shipment left empty.
+    ///
+    /// `cancelling`: the buyer's cancel of a parcel, refused with `already_shipped` unless the
+    /// shipment is still pending when the refund is recorded.
     func beginLineRefund(orderID: OrderID, expectedStatus: OrderStatus, shipmentID: ShipmentID, lines: [Int], amount: Money?, reason: String,
-                         restock: Bool, requestKey: String?, requestFingerprint: String?, at now: Date) async throws(KeyCatError) -> Refund
+                         restock: Bool, cancelling: Bool, requestKey: String?, requestFingerprint: String?,
+                         at now: Date) async throws(KeyCatError) -> Refund
 
     /// Blanks the shipping addresses of orders whose last shipment was delivered (or which
     /// closed) before `cutoff`, keeping the postcode's district; at most `limit`.

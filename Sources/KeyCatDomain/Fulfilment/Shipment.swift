@@ -73,6 +73,11 @@ public struct Shipment: Sendable, Hashable, Codable, Identifiable {
         self.deliveredAt = deliveredAt
     }
 
+    /// Whether the parcel left its seller (shipped or delivered): its goods are with the carrier
+    /// or the buyer, so no cancel takes it back and no refund restocks it unless its seller says
+    /// the goods came back.
+    public var hasLeft: Bool { status == .shipped || status == .delivered }
+
     /// The fee a seller's lines are charged together: the highest of their fees.
     public static func bundledFee(of fees: [Money]) -> Money { fees.max() ?? .zero }
 
@@ -143,5 +148,15 @@ public enum Fulfilment: String, Sendable, Hashable, CaseIterable, Codable {
         case .delivered: .delivered
         case .cancelled: nil
         }
+    }
+}
+
+extension KeyCatError {
+    /// `already_shipped` (409): a buyer's cancel met a parcel that has left.
+    package static func parcelLeft(_ shipment: Shipment) -> KeyCatError {
+        KeyCatError(.alreadyShipped, """
+            shipment \(shipment.id) of order \(shipment.orderID) is \(shipment.status.rawValue): what has left cannot be \
+            cancelled; cancel the parcels still pending, or ask its seller for a return
+            """, context: ["shipment_id": "\(shipment.id)", "status": shipment.status.rawValue])
     }
 }

@@ -38,7 +38,7 @@ public struct LineRefundRequest: Sendable, Hashable {
 /// charged to that seller's settlement, no line marked and no unit restocked. A buyer cancels the
 /// whole order instead.
 extension OrderService {
-    private var shipments: any FulfilmentRepository {
+    var shipments: any FulfilmentRepository {
         get throws(KeyCatError) {
             guard let fulfilment else { throw KeyCatError(.internalError, "this KeyCat has no fulfilment store") }
             return fulfilment
@@ -209,7 +209,7 @@ extension OrderService {
                 }
                 let refund = try await shipments.beginLineRefund(
                     orderID: order.id, expectedStatus: order.status, shipmentID: shipmentID, lines: lines, amount: request.amount, reason: reason,
-                    restock: restock, requestKey: request.idempotencyKey,
+                    restock: restock, cancelling: false, requestKey: request.idempotencyKey,
                     requestFingerprint: request.idempotencyKey == nil ? nil : fingerprint, at: clock.now())
                 return try await send(refund, impUID: impUID, action: "shipment.refund", by: principal)
             }

@@ -23,27 +23,6 @@ public struct RefundRequest: Sendable, Hashable {
 }
 
 extension OrderService {
-    /// Cancels an order before it ships. Awaiting payment: cancelled, stock back. Paid: refunded
-    /// in full at the PG, then cancelled, stock back. The buyer or an admin may cancel.
-    ///
-    /// - Throws: `illegalTransition` once shipped (refund instead) or closed; gateway errors
-    ///   from the refund (a lost answer leaves the refund pending for reconciliation).
-    public func cancel(_ id: OrderID, reason: String, by principal: Principal) async throws(KeyCatError) -> Order {
-        try await onStorage { () async throws(KeyCatError) -> Order in
-            let reason = try Self.checkedReason(reason)
-            let current = try await order(id, by: principal)
-            switch current.status {
-            case .awaitingPayment:
-                return try await move(id, to: .cancelled, by: principal, detail: reason) { $0.returnsStock = true }
-            case .paid:
-                return try await refund(current, RefundRequest(reason: reason, restock: true), cancelling: true, by: principal)
-            default:
-                try current.status.checkMove(to: .cancelled)
-                return current
-            }
-        }
-    }
-
     /// Refunds all or part of a paid order at the PG (admin), with the cancellable balance as
     /// checksum. A full refund makes it `refunded` (and with `restock`, gives the units back);
     /// a partial one `partiallyRefunded`. The sum of refunds never exceeds what was paid.
@@ -87,7 +66,7 @@ extension OrderService {
         }
     }
 
-    private func refund(_ order: Order, _ request: RefundRequest, cancelling: Bool, fingerprint: String? = nil,
+    func refund(_ order: Order, _ request: RefundRequest, cancelling: Bool, fingerprint: String? = nil,
                         by principal: Principal) async throws(KeyCatError) -> Order {
         let reason = try Self.checkedReason(request.reason)
         guard order.status.holdsPayment, let impUID = order.impUID else {

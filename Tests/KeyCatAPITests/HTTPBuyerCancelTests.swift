@@ -1,0 +1,71 @@
+import Foundation
+import KeyCatPGSimulator
+import Testing
+
+/// A buyer's cancel over real HTTP, on the example server over each store: one order holds two
+/// sellers' parcels; the first is shipped and delivered; the buyer's cancel of the whole order is
+/// `409 already_shipped` and changes nothing, their cancel of the pending parcel refunds its lines
+/// and fee to that seller's account and gives its units back, and `db check` is clean.
+@Suite("A buyer's cancel over real HTTP", .enabled(if: !HTTPTestServerInstance.configured.isEmpty, "\(HTTPTestServer.skipReason)"))
+struct HTTPBuyerCancelTests {
+    @Test("two sellers, one parcel delivered: the whole cancel is refused, the pending parcel's cancel is its seller's",
+          arguments: HTTPTestServerInstance.configured)
+    func cancelAfterDelivery(_ server: HTTPTestServerInstance) async throws {
+        let client = try server.client()
+        let sori = try await HTTPMarketplaceTests.seller(server, client, "sori")
+        let other = try await HTTPMarketplaceTests.seller(server, client, "keycaps")
+        let switches = try await HTTPMarketplaceTests.listing(sori, "Cancel switches", price: 20_000, fee: 3_000, category: "switch")
+        let keycaps = try await HTTPMarketplaceTests.listing(other, "Cancel keycaps", price: 24_300, fee: 2_500, category: "keycap")
+
+        let email = "minji.\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        let signUp = try await client.send("POST", "/users", json: ["email": email, "password": "keycat123", "nick": "minji"])
+        try #require(signUp.status == 201, "\(signUp)")
+        let minji = try await client.logIn(email, "keycat123")
+        let checkout = try await minji.send("POST", "/checkout", json: [
+            "items": [["product_id": switches, "quantity": 1], ["product_id": keycaps, "quantity": 1]],
+            "address": [
+                "recipient": "김민지", "phone": "01012345678", "postcode": "06236", "road_address": "서울특별시 강남구 테헤란로 152",
+            ],
+        ])
+        try #require(checkout.status == 201, "\(checkout)")
+        let orderID = try #require(checkout.int("id"))
+        let merchantUID = try #require(checkout["merchant_uid"] as? String)
+        let paid = try await client.send("POST", "/pg/payments/\(merchantUID)", json: ["card_number": PGTestCard.success.number])
+        try #require(paid.status == 200, "\(paid)")
+        let confirmed = try await minji.send("POST", "/orders/\(orderID)/confirm", json: ["imp_uid": try #require(paid["imp_uid"] as? String)])
+        try #require(confirmed.status == 200 && confirmed.int("amount") == 49_800, "\(confirmed)")
+        let shipments = try #require(confirmed["shipments"] as? [[String: Any]])
+        func parcel(of seller: HTTPSession) throws -> Int64 {
+            try #require(shipments.first { ($0["seller_id"] as? NSNumber)?.int64Value == seller.userID }?["id"] as? NSNumber).int64Value
+        }
+        let soriParcel = try parcel(of: sori), otherParcel = try parcel(of: other)
+
+        // sori ships and delivers her parcel.
+        let shipped = try await sori.send("POST", "/shipments/\(soriParcel)/ship", json: ["carrier": "cj", "tracking_number": "553120261123"])
+        try #require(shipped.status == 200, "\(shipped)")
+        let delivered = try await sori.send("POST", "/shipments/\(soriParcel)/deliver")
+        try #require(delivered.status == 200, "\(delivered)")
+
+        // The whole cancel: 409 already_shipped, nothing refunded, nothing restocked.
+        let whole = try await minji.send("POST", "/orders/\(orderID)/cancel", json: ["reason": "changed my mind"])
+        #expect(whole.status == 409 && whole.code == "already_shipped"
+                && whole["shipment_id"] as? String == "\(soriParcel)", "\(whole)")
+        let unchanged = try await minji.send("GET", "/orders/\(orderID)")
+        #expect(unchanged["status"] as? String == "paid" && unchanged.int("refunded_amount") == 0, "\(unchanged)")
+        #expect(try await client.send("GET", "/products/\(switches)").int("stock") == 4)
+
+        // Naming the delivered parcel is refused the same way; the pending one is cancelled.
+        let named = try await minji.send("POST", "/orders/\(orderID)/cancel", json: ["reason": "x", "shipments": [soriParcel]])
+        #expect(named.status == 409 && named.code == "already_shipped", "\(named)")
+        let cancelled = try await minji.send("POST", "/orders/\(orderID)/cancel", json: ["reason": "found them cheaper", "shipments": [otherParcel]])
+        #expect(cancelled.status == 200 && cancelled["status"] as? String == "partially_refunded"
+                && cancelled.int("refunded_amount") == 26_800 && cancelled["fulfilment"] as? String == "delivered", "\(cancelled)")
+        #expect(try await client.send("GET", "/products/\(keycaps)").int("stock") == 5)
+        #expect(try await client.send("GET", "/products/\(switches)").int("stock") == 4)
+        let soriUpcoming = try await sori.send("GET", "/seller/settlements/upcoming")
+        let otherUpcoming = try await other.send("GET", "/seller/settlements/upcoming")
+        #expect(soriUpcoming.int("refunds") == 0 && otherUpcoming.int("refunds") == 26_800, "\(soriUpcoming) \(otherUpcoming)")
+        let check = try server.admin(["db", "check"])
+        #expect(check.status == 0, "\(check.output)")
+    }
+}
