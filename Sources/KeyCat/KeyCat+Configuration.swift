@@ -111,6 +111,11 @@ extension KeyCat {
         /// simulator in `keycat.pg.db` beside the database (staging, tests, the CLI). A server
         /// taking real money sets ``PaymentGatewayChoice/portOne(baseURL:apiKey:apiSecret:webhooks:)``.
         public var paymentGateway: PaymentGatewayChoice = .simulatorBesideDatabase
+        /// With ``PaymentGatewayChoice/portOne(baseURL:apiKey:apiSecret:webhooks:)``: whether
+        /// the PG's test (sandbox) payments pay for orders. False by default, so a live shop never
+        /// ships for a payment in which no money moved; true for staging against a PG in test mode
+        /// or `scripts/pg-sandbox`. The simulators always make test payments and always accept them.
+        public var acceptsTestPayments = false
         /// Where the gateway client logs each PG exchange (secrets masked). Default: stderr.
         public var gatewayLog: any LogSink = StandardErrorLogSink()
         /// The gateway client's first backoff after a 5xx or a lost answer (it doubles per retry).

@@ -53,8 +53,9 @@ extension KeyCat {
     /// - Parameter simulatorWebhookSecret: the secret the simulator beside the database signs its
     ///   webhooks with: random per installation, kept with KeyCat's other secrets.
     static func makeGateway(_ configuration: Configuration, simulatorWebhookSecret: String) throws(KeyCatError) -> GatewaySetup {
-        func client(_ transport: any HTTPTransport, key: String, secret: String) -> PGGatewayClient {
+        func client(_ transport: any HTTPTransport, key: String, secret: String, live: Bool = false) -> PGGatewayClient {
             var settings = PGClientConfiguration(apiKey: key, apiSecret: secret)
+            settings.takesRealMoney = live
             settings.initialBackoff = configuration.gatewayInitialBackoff
             return PGGatewayClient(transport: transport, configuration: settings, clock: configuration.clock,
                                    logSink: configuration.gatewayLog)
@@ -92,7 +93,8 @@ extension KeyCat {
         case let .simulator(simulator):
             return simulated(simulator, owned: false)
         case let .portOne(baseURL, apiKey, apiSecret, webhooks):
-            let gateway = client(URLSessionTransport(baseURL: baseURL), key: apiKey, secret: apiSecret)
+            let gateway = client(URLSessionTransport(baseURL: baseURL), key: apiKey, secret: apiSecret,
+                                 live: !configuration.acceptsTestPayments)
             switch webhooks {
             case .portOneNotifications:
                 return GatewaySetup(gateway: gateway, webhookSecrets: [], acceptsNotifications: true,

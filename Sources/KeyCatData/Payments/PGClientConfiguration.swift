@@ -17,6 +17,9 @@ package struct PGClientConfiguration: Sendable {
     package var maxBackoff: Duration = .seconds(5)
     /// A token this close to its expiry is replaced before use.
     package var tokenRefreshMargin: Duration = .seconds(60)
+    /// Whether the PG takes real money, so that its test (sandbox) payments pay for nothing
+    /// (``PaymentGateway/takesRealMoney``).
+    package var takesRealMoney = false
 
     package init(apiKey: String, apiSecret: String) {
         self.apiKey = apiKey

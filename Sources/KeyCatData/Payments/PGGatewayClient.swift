@@ -9,6 +9,7 @@ import KeyCatInfrastructure
 /// ``PGErrorMapper`` turns every PG answer into a ``KeyCatError`` (architecture §5).
 package struct PGGatewayClient: PaymentGateway {
     private let interceptor: PGInterceptor
+    package let takesRealMoney: Bool
 
     /// - Parameters:
     ///   - transport: ``URLSessionTransport`` for a real PG, the simulator's in-process transport
@@ -23,6 +24,7 @@ package struct PGGatewayClient: PaymentGateway {
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
     ) {
         let monitor = PGEventMonitor(sink: logSink)
+        takesRealMoney = configuration.takesRealMoney
         interceptor = PGInterceptor(
             transport: transport,
             tokens: PGTokenProvider(transport: transport, configuration: configuration, clock: clock, monitor: monitor),

@@ -41,8 +41,14 @@ struct PGPaymentPayload: Decodable {
     let status: String
     let failReason: String?
     let paidAt: Int64?
+    /// v1 names it on every payment; one without it is taken as in no currency, so it pays for
+    /// nothing.
+    let currency: String?
+    /// v1's test-mode flag.
+    let sandbox: Bool?
 
     enum CodingKeys: String, CodingKey {
+        case currency, sandbox
         case impUID = "imp_uid"
         case merchantUID = "merchant_uid"
         case amount
@@ -58,7 +64,8 @@ struct PGPaymentPayload: Decodable {
         return GatewayPayment(
             impUID: impUID, merchantUID: merchantUID, status: status, amount: Money(won: amount),
             cancelledAmount: Money(won: cancelAmount), failureReason: failReason,
-            paidAt: paidAt.flatMap { $0 > 0 ? Date(timeIntervalSince1970: TimeInterval($0)) : nil })
+            paidAt: paidAt.flatMap { $0 > 0 ? Date(timeIntervalSince1970: TimeInterval($0)) : nil },
+            currency: currency ?? "", isTestPayment: sandbox ?? false)
     }
 }
 

@@ -1,5 +1,8 @@
 /// An amount of money in Korean won (KRW has no minor unit), as a 64-bit integer.
 ///
+/// Every amount KeyCat keeps is in ``currency``; a payment the gateway reports in another is
+/// refused (``PaymentGateway``).
+///
 /// Arithmetic is overflow-checked: `+`, `-` and `*` throw a validation error instead of wrapping
 /// or trapping, so a crafted quantity can never turn a price negative.
 public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
@@ -9,6 +12,9 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
     public init(won: Int64) { self.won = won }
 
     public static let zero = Money(won: 0)
+
+    /// The currency of every amount, ISO 4217.
+    public static let currency = "KRW"
 
     public static func < (lhs: Money, rhs: Money) -> Bool { lhs.won < rhs.won }
 

@@ -54,6 +54,9 @@ extension CheckoutService {
                     throw KeyCatError(.paymentAmountForged,
                                       "paid \(paid) for an order of \(order.amount): the payment was cancelled",
                                       context: ["order_id": "\(orderID)", "paid": "\(paid.won)", "amount": "\(order.amount.won)"])
+                case let .refused(order, reason):
+                    throw KeyCatError(.paymentAmountForged, "\(reason): the payment was cancelled",
+                                      context: ["order_id": "\(orderID)", "reason": reason, "amount": "\(order.amount.won)"])
                 case let .voided(order):
                     throw KeyCatError(.illegalTransition,
                                       "the order is \(order.status.rawValue); the payment was cancelled and will be returned",

@@ -26,11 +26,19 @@ public struct GatewayPayment: Sendable, Hashable {
     /// Why the payment failed, when it did.
     public var failureReason: String?
     public var paidAt: Date?
+    /// The currency the amount is in, as the gateway says it (ISO 4217): only a payment in
+    /// ``Money/currency`` (KRW) pays for an order.
+    public var currency: String
+    /// Whether the gateway made it in test mode (PortOne v1's `sandbox`): no money moved, so it
+    /// pays for nothing at a gateway that takes real money (``PaymentGateway/takesRealMoney``).
+    public var isTestPayment: Bool
 
     public init(
         impUID: String, merchantUID: String, status: Status, amount: Money, cancelledAmount: Money = .zero,
-        failureReason: String? = nil, paidAt: Date? = nil
+        failureReason: String? = nil, paidAt: Date? = nil, currency: String = Money.currency, isTestPayment: Bool = false
     ) {
+        self.currency = currency
+        self.isTestPayment = isTestPayment
         self.impUID = impUID
         self.merchantUID = merchantUID
         self.status = status

@@ -22,4 +22,25 @@ public protocol PaymentGateway: Sendable {
 
     /// Cancels all or part of a payment and returns it as it stands afterwards.
     func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment
+
+    /// Whether the gateway takes real money: then a payment it made in test mode
+    /// (``GatewayPayment/isTestPayment``) pays for no order. False for simulators and sandboxes,
+    /// which make nothing but test payments.
+    var takesRealMoney: Bool { get }
+}
+
+extension PaymentGateway {
+    /// A gateway takes no real money unless it says so.
+    public var takesRealMoney: Bool { false }
+}
+
+extension GatewayPayment {
+    /// Why this payment cannot pay for an order at `gateway`, or nil when it can: it must be in
+    /// KRW, and at a gateway that takes real money it must not be a test payment. The amount is
+    /// checked apart (a forged amount).
+    public func refusal(at gateway: any PaymentGateway) -> String? {
+        if currency != Money.currency { return "paid in \(currency.isEmpty ? "an unnamed currency" : currency), not \(Money.currency)" }
+        if isTestPayment && gateway.takesRealMoney { return "a test (sandbox) payment cannot pay for an order at a live gateway" }
+        return nil
+    }
 }

@@ -10,6 +10,10 @@ public enum SettlementOutcome: Sendable, Hashable {
     case notPaid(Order, reason: String)
     /// The paid amount differed from the order's: the order failed and the payment is cancelled.
     case forged(Order, paid: Money)
+    /// The payment cannot pay for the order whatever its amount (another currency, a test
+    /// payment at a live gateway: ``GatewayPayment/refusal(at:)``): the order failed and the
+    /// payment is cancelled.
+    case refused(Order, reason: String)
     /// The payment pays for nothing (the order closed or was paid by another payment): it is
     /// cancelled at the PG.
     case voided(Order)
@@ -47,8 +51,13 @@ struct PaymentSettlement: Sendable {
         let now = clock.now()
         let record = OrderPayment(impUID: payment.impUID, orderID: order.id, merchantUID: order.merchantUID,
                                   amount: payment.amount, status: .paid, createdAt: now)
+        if let reason = payment.refusal(at: gateway) {
+            try await fail(order, paidBy: record, because: reason, via: source)
+            return await .refused(try reload(order.id), reason: reason)
+        }
         if payment.amount != order.amount {
-            return try await fail(order, forgedBy: record, via: source)
+            try await fail(order, paidBy: record, because: "amount forged: paid \(record.amount) for an order of \(order.amount)", via: source)
+            return await .forged(try reload(order.id), paid: record.amount)
         }
         if order.status == .awaitingPayment {
             var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .paid)
@@ -67,8 +76,10 @@ struct PaymentSettlement: Sendable {
         return await .voided(try reload(order.id))
     }
 
-    /// A forged amount: the order fails (stock back, audited) and the payment is cancelled.
-    private func fail(_ order: OrderStanding, forgedBy record: OrderPayment, via source: String) async throws(KeyCatError) -> SettlementOutcome {
+    /// A payment that cannot pay for the order (a forged amount, another currency, a test
+    /// payment at a live gateway): the order fails (stock back, audited with `reason`) and the
+    /// payment is cancelled.
+    private func fail(_ order: OrderStanding, paidBy record: OrderPayment, because reason: String, via source: String) async throws(KeyCatError) {
         var voiding = record
         voiding.status = .voiding
         let now = clock.now()
@@ -77,13 +88,11 @@ struct PaymentSettlement: Sendable {
         move.returnsStock = true
         move.audit = AuditEntry(
             actor: "system", action: "order.fail", target: "order:\(order.id)",
-            detail: "amount forged: paid \(record.amount) for an order of \(order.amount) (imp_uid \(record.impUID), \(source))",
-            at: now)
+            detail: "\(reason) (imp_uid \(record.impUID), \(source))", at: now)
         if try await orders.apply(move, at: now) == nil {
             try await orders.recordVoiding(voiding)
         }
-        await void(voiding, detail: "amount forged")
-        return await .forged(try reload(order.id), paid: record.amount)
+        await void(voiding, detail: reason)
     }
 
     /// Cancels a `voiding` payment at the PG in full and marks it voided. A lost answer leaves it

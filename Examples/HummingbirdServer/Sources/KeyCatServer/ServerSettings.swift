@@ -13,6 +13,7 @@ import Logging
 /// | `KEYCAT_TOKEN_SIGNING_KEY`, `KEYCAT_CURSOR_KEY` | base64 of 32+ random bytes each | kept in the database |
 /// | `KEYCAT_PG_URL`, `KEYCAT_PG_API_KEY`, `KEYCAT_PG_API_SECRET` | a PortOne v1 PG (real, or `scripts/pg-sandbox`) | the simulator beside the database |
 /// | `KEYCAT_PG_WEBHOOK_SECRETS` (comma-separated) | with `KEYCAT_PG_URL`: the PG signs its webhooks (Standard Webhooks) with one of these; unset, webhooks are v1's unsigned notifications, re-read from the PG before anything is believed | unset |
+/// | `KEYCAT_PG_TEST_PAYMENTS` | with `KEYCAT_PG_URL`: `1` lets the PG's test (sandbox) payments pay for orders — staging, `scripts/pg-sandbox`; never on a live shop | off: a test payment fails its order and is cancelled |
 /// | `LOG_LEVEL` | `trace` … `critical` | `info` |
 /// | `KEYCAT_RECONCILE_SECONDS` | how often reconciliation runs beside the server (expired reservations give their stock back, lost PG answers are settled); 0 turns it off | `60` |
 /// | `KEYCAT_HTTP_STATUS_PROFILE` | `standard`, or `keycat-app` for the KeyCat app's old statuses (410, 418, 419, 445) | `standard` |
@@ -116,6 +117,7 @@ struct ServerSettings {
                 .signed(secrets: $0.split(separator: ",").map(String.init))
             } ?? .portOneNotifications
             keycat.paymentGateway = .portOne(baseURL: baseURL, apiKey: apiKey, apiSecret: apiSecret, webhooks: webhooks)
+            keycat.acceptsTestPayments = value("KEYCAT_PG_TEST_PAYMENTS") == "1"
         }
     }
 

@@ -203,6 +203,7 @@ final class RecordingWebhookReceiver: HTTPHandler {
         case let .settled(.alreadyPaid(order)): "re-read the PG: order \(order.id) was already paid by this payment"
         case let .settled(.notPaid(order, reason)): "re-read the PG: that attempt was not paid (\(reason)); order \(order.id) unchanged"
         case let .settled(.forged(order, paid)): "forged amount \(paid): order \(order.id) failed"
+        case let .settled(.refused(order, reason)): "\(reason): order \(order.id) failed"
         case let .settled(.voided(order)): "a payment for a closed order: cancelled at the PG (order \(order.id))"
         }
     }
