@@ -86,9 +86,9 @@ extension KeyCat {
         /// `business_registry` table, loaded with ``KeyCat/loadBusinessRegistry(_:as:)``. A
         /// server may plug in the tax service's status API here.
         public var businessRegistry: (any BusinessRegistry)?
-        /// Who may review what: answers whether a buyer has a paid, not fully refunded order of
-        /// a product. Nil (the default): KeyCat's own orders tables, see
-        /// `KeyCat+PurchaseHistory.swift`. A server or a test may plug in its own.
+        /// Who may review what: answers whether a buyer received a product and confirmed it
+        /// (``PurchaseHistory``). Nil (the default): KeyCat's own orders tables. A server or a
+        /// test may plug in its own.
         public var purchaseHistory: (any PurchaseHistory)?
         /// How fast one user may toggle bookmarks and follows (a token bucket per user, per
         /// process). Default ``RateLimit/togglesDefault`` (2 a second, bursts of 30); nil turns
@@ -137,6 +137,11 @@ extension KeyCat {
         /// return or a dispute; the order itself, its lines, amounts and delivery records stay
         /// for the five years 전자상거래법 시행령 §6 asks of supply records.
         public var addressRetention: TimeInterval = 90 * 24 * 60 * 60
+        /// How long after delivery a parcel's receipt is confirmed for its buyer (구매확정), when
+        /// they neither confirm it nor ask to return it: reconciliation does it on every run
+        /// (``KeyCat/confirmDeliveredParcels()``). Default 7 days, as Korean open markets do;
+        /// until then the buyer may ask for a return, and the parcel's sale waits to be settled.
+        public var purchaseConfirmationDelay: TimeInterval = 7 * 24 * 60 * 60
 
         /// The registered SQLite VFS KeyCat's own database is opened through (the PG simulator's
         /// file is not). Nil: the platform's default. For the fault-injection tests.

@@ -14,8 +14,9 @@ extension KeyCat {
     /// Each run is ``CheckoutService/reconcile(limit:gateway:progress:)`` (KeyCat's open orders,
     /// voids and lost refunds, then the PG's paid payments of the last day). A failed run (the
     /// file busy, the PG down) is reported to `onRun` and the loop goes on; the next run picks
-    /// up what this one left. Each run also anonymises the addresses of orders delivered more
-    /// than ``Configuration/addressRetention`` ago. Safe to run in several processes at once, though one is enough.
+    /// up what this one left. Each run also confirms the receipt of parcels delivered more than
+    /// ``Configuration/purchaseConfirmationDelay`` ago (``confirmDeliveredParcels()``) and
+    /// anonymises the addresses of orders delivered more than ``Configuration/addressRetention`` ago. Safe to run in several processes at once, though one is enough.
     ///
     /// - Parameters:
     ///   - interval: the pause between the end of one run and the start of the next.
@@ -29,6 +30,7 @@ extension KeyCat {
         while !Task.isCancelled {
             do throws(KeyCatError) {
                 let report = try await checkout.reconcile(gateway: gateway)
+                _ = try await confirmDeliveredParcels()
                 _ = try await orders.anonymiseAddresses(olderThan: configuration.addressRetention, by: .operatorConsole("reconcile"))
                 onRun(.success(report))
             } catch {
@@ -39,6 +41,22 @@ extension KeyCat {
             } catch {
                 return  // cancelled while waiting
             }
+        }
+    }
+
+    /// Confirms the receipt of every parcel delivered more than
+    /// ``Configuration/purchaseConfirmationDelay`` ago that its buyer neither confirmed nor asked
+    /// to return (구매확정), in batches of a thousand, each audited `shipment.confirm`.
+    ///
+    /// - Returns: how many it confirmed.
+    @discardableResult
+    public func confirmDeliveredParcels() async throws(KeyCatError) -> Int {
+        var total = 0
+        while true {
+            let confirmed = try await orders.confirmDeliveredParcels(
+                olderThan: configuration.purchaseConfirmationDelay, limit: 1_000, by: .operatorConsole("reconcile"))
+            total += confirmed
+            if confirmed < 1_000 { return total }
         }
     }
 }

@@ -51,7 +51,7 @@ public struct KeyCatAPI: Sendable {
     static let routeTable: [Route] = {
         let table = AccountRoutes.routes + SellerRoutes.routes + ProductRoutes.routes + ReviewRoutes.routes
             + BookmarkRoutes.routes + FollowRoutes.routes + CartRoutes.routes + CheckoutRoutes.routes
-            + OrderRoutes.routes + FulfilmentRoutes.routes + WebhookRoutes.routes
+            + OrderRoutes.routes + FulfilmentRoutes.routes + ReceiptRoutes.routes + WebhookRoutes.routes
         let clashes = Route.clashes(in: table)
         precondition(clashes.isEmpty, "routes that one request could match: \(clashes)")
         return table

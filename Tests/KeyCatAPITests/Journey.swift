@@ -143,8 +143,8 @@ enum Journey {
         let mine = try await buyer.send("GET", "/orders?status=paid")
         #expect(mine.items.compactMap { ($0["id"] as? NSNumber)?.int64Value } == [orderID], "\(mine)")
 
-        // A review needs the order delivered: refused while paid, accepted once the operator
-        // shipped it and it was delivered.
+        // A review needs the parcel received: refused while paid, and once delivered until the
+        // buyer confirms receipt (구매확정); accepted after.
         let reviewBody: [String: Any] = ["rating": 5, "content": "타건감이 훌륭합니다. 추천해요!"]
         let early = try await buyer.send("POST", "/products/\(ids[1])/reviews", json: reviewBody)
         #expect(early.status == 403 && early.code == "forbidden", "\(early)")
@@ -154,6 +154,14 @@ enum Journey {
         #expect(shipped.status == 200 && shipped["status"] as? String == "shipped", "\(shipped)")
         let delivered = try await admin.send("POST", "/orders/\(orderID)/deliver")
         #expect(delivered.status == 200 && delivered["status"] as? String == "delivered", "\(delivered)")
+        let unconfirmed = try await buyer.send("POST", "/products/\(ids[1])/reviews", json: reviewBody)
+        #expect(unconfirmed.status == 403 && unconfirmed.code == "forbidden", "\(unconfirmed)")
+        let parcels = (delivered["shipments"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? NSNumber)?.int64Value }
+        try #require(!parcels.isEmpty, "\(delivered)")
+        for parcel in parcels {
+            let received = try await buyer.send("POST", "/shipments/\(parcel)/confirm-receipt")
+            #expect(received.status == 200 && received["confirmed_at"] != nil, "\(received)")
+        }
         let review = try await buyer.send("POST", "/products/\(ids[1])/reviews", json: reviewBody)
         #expect(review.status == 201 && review["author_nick"] as? String == "mina", "\(review)")
         #expect(try await client.send("GET", "/products/\(ids[1])/reviews").items.count == 1)

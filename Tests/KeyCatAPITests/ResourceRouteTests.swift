@@ -147,6 +147,10 @@ struct ResourceRouteTests {
             #expect(shipped["status"] as? String == "shipped" && shipped["tracking_number"] as? String == "123456789012", "\(shipped)")
             let delivered = try await server.send("POST", "/orders/\(orderID)/deliver", token: admin.token)
             #expect(delivered["status"] as? String == "delivered", "\(delivered)")
+            for parcel in (delivered["shipments"] as? [[String: Any]] ?? []).compactMap({ ($0["id"] as? NSNumber)?.int64Value }) {
+                let received = try await server.send("POST", "/shipments/\(parcel)/confirm-receipt", token: buyer.token)
+                #expect(received["confirmed_at"] != nil, "\(received)")
+            }
             let review = try await server.send("POST", "/products/\(productID)/reviews",
                                                json: ["rating": 4, "content": "좋아요, 배송도 빨라요."], token: buyer.token)
             let reviewID = try #require(review.int("id"))

@@ -59,7 +59,7 @@ struct AdminDemoTests {
             #expect((summary["removed"] as? [String])?.contains(path) == true)
             #expect(summary["order_status"] as? String == "partially_refunded")
             #expect(summary["healthy"] as? Bool == true)
-            #expect((summary["steps"] as? [[String: Any]])?.count == 20)
+            #expect((summary["steps"] as? [[String: Any]])?.count == 21)
             // Still exactly one order: nothing of the first run survived.
             let orders = try jsonObject(try AdminProcess.run(["orders", "list", "--db", path, "--json"]).standardOutput)
             #expect((orders["items"] as? [Any])?.count == 1)

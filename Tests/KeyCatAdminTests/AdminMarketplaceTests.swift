@@ -100,8 +100,18 @@ struct AdminMarketplaceTests {
             #expect(statsA["total_sales"] as? Int == 103_000 && statsB["total_sales"] as? Int == 42_500, "\(statsA) \(statsB)")
             #expect(statsA["seller_id"] as? Int == Int(history.sellerA.rawValue))
 
-            // Last month: a dry run, the close, a second close refused, and the records.
+            // Nothing is payable before receipt is confirmed (구매확정). Reconciliation confirms
+            // A's parcel, delivered last month, more than 7 days ago; the operator confirms B's
+            // for the buyer.
             let month = history.period.description
+            let unconfirmed = try Self.json(try database.run(["settlements", "run", "--period", month, "--dry-run", "--json"] + db))
+            #expect((unconfirmed["items"] as? [Any])?.isEmpty == true, "\(unconfirmed)")
+            let reconciled = try Self.json(try database.run(["payments", "reconcile", "--json"] + db))
+            #expect(reconciled["parcels_confirmed"] as? Int == 1, "\(reconciled)")
+            let received = try database.run(["shipments", "confirm-receipt", String(parcelB.id.rawValue)] + db)
+            #expect(received.status == 0, "\(received.standardError)")
+
+            // Last month: a dry run, the close, a second close refused, and the records.
             let dry = try Self.json(try database.run(["settlements", "run", "--period", month, "--dry-run", "--json"] + db))
             let payouts = Set((dry["items"] as? [[String: Any]])?.compactMap { $0["payout"] as? Int } ?? [])
             // A: 100,000 + 3,000 − 10,000 commission; B: 40,000 + 2,500 − 4,000.

@@ -21,7 +21,7 @@ struct StoredPortsTests {
             // Paid is not enough: the order must have been delivered.
             #expect(await keycatError { try await ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, by: buyer) }?.code
                     == .forbidden)
-            _ = try await ports.deliveredOrder(impUID: "imp_review")
+            _ = try await ports.receivedOrder(impUID: "imp_review")
             let review = try await ports.reviews.write(ReviewForm(rating: 4, content: "smooth and quiet"), of: id, by: buyer)
             #expect(review.authorNick == "buyer" && review.rating == 4)
             #expect(await keycatError { try await ports.reviews.write(ReviewForm(rating: 5, content: "second thoughts"), of: id, by: buyer) }?.code
@@ -104,7 +104,7 @@ struct StoredPortsTests {
           arguments: Backend.stored)
     func invariants(_ backend: Backend) async throws {
         try await withPorts(backend) { ports in
-            let order = try await ports.deliveredOrder(quantity: 2, impUID: "imp_check")
+            let order = try await ports.receivedOrder(quantity: 2, impUID: "imp_check")
             _ = try await ports.orders.refund(order.id, RefundRequest(amount: Money(won: 500), reason: "dent"), by: ports.admin)
             _ = try await ports.reviews.write(ReviewForm(rating: 5, content: "lovely switches"), of: ports.shop.product.id,
                                               by: ports.shop.buyer)

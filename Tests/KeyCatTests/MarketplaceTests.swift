@@ -112,8 +112,20 @@ struct MarketplaceTests {
             await #expect(try shop.stock(of: board.id) == 4)
             try await shop.expectHealthy()
 
-            // The month closes a month later: each payout traced to its rows.
+            // Nothing is payable until receipt is confirmed (구매확정): it all waits for it.
             let january = try SettlementPeriod("2026-01")
+            let waiting = try await keycat.settlements.upcoming(by: sellerB)
+            #expect(waiting.tally == SettlementTally() && waiting.awaitingConfirmation.payout == 39_000 && waiting.payableEntryIDs.isEmpty)
+            await #expect(try keycat.settlements.close(january, dryRun: true, by: shop.operatorConsole).isEmpty)
+            // The buyer confirms B's parcel; A's is confirmed by reconciliation once 7 days passed.
+            let confirmedB = try await keycat.orders.confirmReceipt(of: shipmentB.id, by: buyer)
+            #expect(confirmedB.shipments.first { $0.id == shipmentB.id }?.confirmedAt != nil)
+            await #expect(try keycat.confirmDeliveredParcels() == 0)
+            shop.clock.advance(by: 7 * 86_400 + 1)
+            await #expect(try keycat.confirmDeliveredParcels() == 1)
+            await #expect(try keycat.orders.order(order.id, by: buyer).shipments.allSatisfy { $0.confirmedAt != nil })
+
+            // The month closes a month later: each payout traced to its rows.
             await expectFailure(.validation) { try await keycat.settlements.close(january, by: shop.operatorConsole) }
             await expectFailure(.validation) { try await keycat.settlements.close(try SettlementPeriod("2026-02"), dryRun: true, by: shop.operatorConsole) }
             // Before the month ends: a dry run shows it so far, and each seller's upcoming figures agree.
@@ -184,7 +196,7 @@ struct MarketplaceTests {
 
             // A delivered order keeps its copy until withdrawal anonymises it, keeping the district.
             let product = try await shop.product()
-            let order = try await shop.deliveredOrder(product, by: buyer)
+            let order = try await shop.receivedOrder(product, by: buyer)
             #expect(order.shippingAddress == Self.home)
             try await shop.keycat.accounts.withdraw(by: buyer)
             await #expect(try shop.keycat.orders.order(order.id, by: shop.operatorConsole).shippingAddress == nil)
@@ -198,7 +210,7 @@ struct MarketplaceTests {
         try await TestShop.with(store) { shop in
             let buyer = try await shop.user(.buyer)
             _ = try await shop.keycat.addresses.add(Self.home, by: buyer)
-            let order = try await shop.deliveredOrder(try shop.product(), by: buyer)
+            let order = try await shop.receivedOrder(try shop.product(), by: buyer)
             let open = try await shop.paidOrder(try shop.product(), by: buyer)
             await #expect(try shop.keycat.orders.anonymiseAddresses(olderThan: 86_400, by: shop.operatorConsole) == 0)
             shop.clock.advance(by: 2 * 86_400)

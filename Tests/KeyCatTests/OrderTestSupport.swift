@@ -35,11 +35,15 @@ extension TestShop {
         return try await keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
     }
 
-    /// Checks out, pays, confirms, ships and delivers: an order its buyer may review.
-    func deliveredOrder(_ product: Product, quantity: Int = 1, by buyer: Principal) async throws -> Order {
+    /// Checks out, pays, confirms, ships and delivers, and the buyer confirms receipt
+    /// (구매확정): an order its buyer may review.
+    func receivedOrder(_ product: Product, quantity: Int = 1, by buyer: Principal) async throws -> Order {
         let order = try await paidOrder(product, quantity: quantity, by: buyer)
         _ = try await keycat.orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: operatorConsole)
-        return try await keycat.orders.deliver(order.id, by: operatorConsole)
+        let delivered = try await keycat.orders.deliver(order.id, by: operatorConsole)
+        var received = delivered
+        for shipment in delivered.shipments { received = try await keycat.orders.confirmReceipt(of: shipment.id, by: buyer) }
+        return received
     }
 
     /// Expects the database to pass `db check`.

@@ -215,7 +215,7 @@ struct PaymentSafetyTests {
             await #expect(try shop.stock(of: product.id) == 4)
             let shipped = try await shop.paidOrder(product, by: buyer)
             _ = try await shop.keycat.orders.ship(shipped.id, carrier: "CJ", trackingNumber: "123456789012", by: shop.operatorConsole)
-            await expectFailure(.illegalTransition) { try await shop.keycat.orders.cancel(shipped.id, reason: "too late", by: buyer) }
+            await expectFailure(.alreadyShipped) { try await shop.keycat.orders.cancel(shipped.id, reason: "too late", by: buyer) }
             let stranger = try await shop.user(.buyer)
             await expectFailure(.notOwner) { try await shop.keycat.orders.cancel(shipped.id, reason: "not mine", by: stranger) }
             try await shop.expectHealthy()

@@ -13,7 +13,7 @@ struct ReviewRefundTests {
         try await TestShop.with(store) { shop async throws in
             let product = try await shop.product(stock: 5, price: 100_000)
             let buyer = try await shop.user(.buyer)
-            let order = try await shop.deliveredOrder(product, by: buyer)
+            let order = try await shop.receivedOrder(product, by: buyer)
             let review = try await shop.keycat.reviews.write(ReviewForm(rating: 5, content: "완벽한 키보드입니다, 추천!"), of: product.id, by: buyer)
             // 49,999 of the 100,000 line: the buyer still holds most of what they paid for it.
             _ = try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 49_999), reason: "작은 흠집"),
@@ -41,7 +41,7 @@ struct ReviewRefundTests {
             let seller = try await shop.user(.seller)
             let product = try await shop.keycat.catalog.create(TestShop.draft(price: 100_000) { $0.stock = 5 }, for: seller.userID, by: seller)
             let buyer = try await shop.user(.buyer)
-            let order = try await shop.deliveredOrder(product, by: buyer)
+            let order = try await shop.receivedOrder(product, by: buyer)
             let review = try await shop.keycat.reviews.write(ReviewForm(rating: 5, content: "완벽한 키보드입니다, 추천!"), of: product.id, by: buyer)
             let parcel = try #require(order.shipments.first)
             let compensated = try await shop.keycat.orders.refundLines(

@@ -210,7 +210,7 @@ struct ReviewTests {
 
 @Suite("Reviews after real purchases")
 struct ReviewPurchaseTests {
-    @Test("a buyer reviews once the order is delivered; not unpaid, not paid, not shipped, not after a full refund",
+    @Test("a buyer reviews once the parcel is delivered and its receipt confirmed; not unpaid, paid, shipped, delivered unconfirmed, nor after a full refund",
           arguments: TestStore.allCases)
     func reviewsFollowRealOrders(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop async throws in
@@ -222,7 +222,7 @@ struct ReviewPurchaseTests {
             await expectError(.forbidden) { try await shop.keycat.reviews.write(form, of: product.id, by: buyer) }
 
             let refundedBuyer = try await shop.user(.buyer)
-            let refunded = try await shop.deliveredOrder(product, by: refundedBuyer)
+            let refunded = try await shop.receivedOrder(product, by: refundedBuyer)
             _ = try await shop.keycat.orders.refund(refunded.id, RefundRequest(reason: "단순 변심"), by: shop.operatorConsole)
             await expectError(.forbidden) { try await shop.keycat.reviews.write(form, of: product.id, by: refundedBuyer) }
 
@@ -230,7 +230,12 @@ struct ReviewPurchaseTests {
             await expectError(.forbidden) { try await shop.keycat.reviews.write(form, of: product.id, by: buyer) }
             _ = try await shop.keycat.orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: shop.operatorConsole)
             await expectError(.forbidden) { try await shop.keycat.reviews.write(form, of: product.id, by: buyer) }
-            _ = try await shop.keycat.orders.deliver(order.id, by: shop.operatorConsole)
+            let delivered = try await shop.keycat.orders.deliver(order.id, by: shop.operatorConsole)
+            await expectError(.forbidden) { try await shop.keycat.reviews.write(form, of: product.id, by: buyer) }
+            let parcel = try #require(delivered.shipments.first)
+            // Another buyer cannot confirm it: to them the parcel is not there.
+            await expectError(.notFound) { try await shop.keycat.orders.confirmReceipt(of: parcel.id, by: refundedBuyer) }
+            _ = try await shop.keycat.orders.confirmReceipt(of: parcel.id, by: buyer)
             let review = try await shop.keycat.reviews.write(form, of: product.id, by: buyer)
             #expect(review.rating == 5)
             await #expect(try shop.keycat.catalog.product(product.id).ratingCount == 1)
@@ -244,8 +249,8 @@ struct ReviewPurchaseTests {
         try await TestShop.with(store) { shop async throws in
             let product = try await shop.product(stock: 5)
             let kept = try await shop.user(.buyer), removed = try await shop.user(.buyer)
-            let keptOrder = try await shop.deliveredOrder(product, by: kept)
-            let removedOrder = try await shop.deliveredOrder(product, by: removed)
+            let keptOrder = try await shop.receivedOrder(product, by: kept)
+            let removedOrder = try await shop.receivedOrder(product, by: removed)
             _ = try await shop.keycat.reviews.write(ReviewForm(rating: 5, content: "완벽한 키보드입니다, 추천!"), of: product.id, by: kept)
             let doomed = try await shop.keycat.reviews.write(ReviewForm(rating: 1, content: "별로예요, 환불했어요."), of: product.id, by: removed)
             await #expect(try shop.keycat.catalog.product(product.id).ratingCount == 2)

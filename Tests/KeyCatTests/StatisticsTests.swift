@@ -26,9 +26,9 @@ struct StatisticsTests {
         let keyboard = try await shop.product(price: 100_000)
         let switches = try await shop.product(price: 80_000)
         let buyer = try await shop.user(.buyer)
-        let first = try await shop.deliveredOrder(keyboard, by: buyer)
+        let first = try await shop.receivedOrder(keyboard, by: buyer)
         shop.clock.set(januaryFirstMorning.addingTimeInterval(15.5 * 3600))
-        let second = try await shop.deliveredOrder(switches, quantity: 2, by: buyer)
+        let second = try await shop.receivedOrder(switches, quantity: 2, by: buyer)
         _ = try await shop.keycat.orders.refund(
             first.id, RefundRequest(amount: Money(won: 10_000), reason: "scratched case"), by: shop.operatorConsole)
         _ = try await shop.keycat.reviews.write(ReviewForm(rating: 5, content: "Smooth and quiet linears."), of: switches.id, by: buyer)

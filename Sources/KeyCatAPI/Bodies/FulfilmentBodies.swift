@@ -45,10 +45,13 @@ public struct ShipmentBody: Encodable, Sendable, Hashable {
     public var lines: [Int]
     public var shippedAt: Date?
     public var deliveredAt: Date?
+    /// When receipt was confirmed (구매확정).
+    public var confirmedAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case id, orderID = "order_id", sellerID = "seller_id", status, deliveryFee = "delivery_fee", carrier
         case trackingNumber = "tracking_number", lines, shippedAt = "shipped_at", deliveredAt = "delivered_at"
+        case confirmedAt = "confirmed_at"
     }
 
     public init(_ shipment: Shipment) {
@@ -62,5 +65,6 @@ public struct ShipmentBody: Encodable, Sendable, Hashable {
         lines = shipment.lines
         shippedAt = shipment.shippedAt
         deliveredAt = shipment.deliveredAt
+        confirmedAt = shipment.confirmedAt
     }
 }

@@ -60,6 +60,7 @@ extension ShipmentBody: JSONWritable {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
         if let carrier { writer.key("carrier"); writer.write(carrier) }
+        if let confirmedAt { writer.key("confirmed_at"); writer.write(confirmedAt) }
         if let deliveredAt { writer.key("delivered_at"); writer.write(deliveredAt) }
         writer.key("delivery_fee"); writer.write(deliveryFee)
         writer.key("id"); writer.write(id)

@@ -180,10 +180,12 @@ struct SettlementBody: Encodable, Sendable {
         var amount: Int64
         var commission: Int64?
         var occurredAt: Date
+        /// In an upcoming settlement: whether the next close pays it (its parcel confirmed).
+        var payable: Bool?
 
         enum CodingKeys: String, CodingKey {
             case id, kind, orderID = "order_id", shipmentID = "shipment_id", line, paymentID = "payment_id", refundID = "refund_id"
-            case category, amount, commission, occurredAt = "occurred_at"
+            case category, amount, commission, occurredAt = "occurred_at", payable
         }
     }
 
@@ -237,11 +239,27 @@ struct UpcomingSettlementBody: Encodable, Sendable {
     var commission: Int64
     var payout: Int64
     var entryCount: Int
+    var awaitingConfirmation: Tally
     var entries: [SettlementBody.Entry]
+
+    /// The figures of what waits for purchase confirmation.
+    struct Tally: Encodable, Sendable {
+        var sales, deliveryFees, refunds, commission, payout: Int64
+        var entryCount: Int
+
+        enum CodingKeys: String, CodingKey {
+            case sales, deliveryFees = "delivery_fees", refunds, commission, payout, entryCount = "entry_count"
+        }
+
+        init(_ tally: SettlementTally) {
+            (sales, deliveryFees, refunds, commission, payout) = (tally.sales, tally.deliveryFees, tally.refunds, tally.commission, tally.payout)
+            entryCount = tally.entryCount
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case sellerID = "seller_id", asOf = "as_of", sales, deliveryFees = "delivery_fees", refunds, commission, payout
-        case entryCount = "entry_count", entries
+        case entryCount = "entry_count", awaitingConfirmation = "awaiting_confirmation", entries
     }
 
     init(_ upcoming: UpcomingSettlement) {
@@ -253,6 +271,11 @@ struct UpcomingSettlementBody: Encodable, Sendable {
         commission = upcoming.tally.commission
         payout = upcoming.tally.payout
         entryCount = upcoming.tally.entryCount
-        entries = upcoming.entries.map(SettlementBody.Entry.init)
+        awaitingConfirmation = Tally(upcoming.awaitingConfirmation)
+        entries = upcoming.entries.map { entry in
+            var body = SettlementBody.Entry(entry)
+            body.payable = upcoming.payableEntryIDs.contains(entry.id)
+            return body
+        }
     }
 }

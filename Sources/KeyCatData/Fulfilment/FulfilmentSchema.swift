@@ -130,4 +130,38 @@ enum FulfilmentSchema {
         CREATE INDEX settlement_entries_by_order ON settlement_entries (order_id, line);
         """
     }
+
+    /// Purchase confirmation (구매확정) and the buyers' return requests:
+    ///
+    /// - `shipments.confirmed_at` and `confirmed_by` (`buyer`, `operator` or `auto`): a delivered
+    ///   parcel's receipt confirmed; the partial index finds the ones reconciliation confirms.
+    ///   Parcels delivered before this migration are confirmed by the first reconciliation that
+    ///   runs a confirmation delay after their delivery, like any other.
+    /// - `return_requests`: a buyer's request to return a parcel, until its receipt is confirmed;
+    ///   its seller or an operator approves it (the parcel is refunded) or rejects it. At most one
+    ///   open request a parcel (the partial unique index).
+    static func receiptsSQL(_ type: SQLDialect.ColumnTypes) -> String {
+        """
+        ALTER TABLE shipments ADD COLUMN confirmed_at \(type.integer);
+        ALTER TABLE shipments ADD COLUMN confirmed_by \(type.text);
+        CREATE INDEX shipments_awaiting_confirmation ON shipments (delivered_at, id)
+            WHERE status = 'delivered' AND confirmed_at IS NULL;
+        CREATE TABLE return_requests (
+            id          \(type.rowID),
+            shipment_id \(type.integer) NOT NULL REFERENCES shipments (id),
+            order_id    \(type.integer) NOT NULL REFERENCES orders (id),
+            seller_id   \(type.integer) NOT NULL REFERENCES users (id),
+            buyer_id    \(type.integer) NOT NULL REFERENCES users (id),
+            reason      \(type.text) NOT NULL,
+            status      \(type.text) NOT NULL CHECK (status IN ('requested', 'approved', 'rejected')),
+            decision    \(type.text),
+            decided_by  \(type.text),
+            created_at  \(type.integer) NOT NULL,
+            decided_at  \(type.integer)
+        )\(type.tableOptions);
+        CREATE UNIQUE INDEX return_requests_one_open ON return_requests (shipment_id) WHERE status = 'requested';
+        CREATE INDEX return_requests_by_seller ON return_requests (seller_id, status, id);
+        CREATE INDEX return_requests_by_order ON return_requests (order_id, id);
+        """
+    }
 }

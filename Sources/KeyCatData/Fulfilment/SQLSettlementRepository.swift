@@ -56,7 +56,8 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
         var totals: [Int64: (tally: SettlementTally, entries: [Int64])] = [:]
         try connection.forEach("""
             SELECT \(Self.entryColumns) FROM settlement_entries
-            WHERE settlement_id IS NULL AND occurred_at < ? ORDER BY occurred_at, id
+            WHERE settlement_id IS NULL AND occurred_at < ? AND \(SettlementLedger.payable())
+            ORDER BY occurred_at, id
             """, [StoredTime.value(period.end)]) { row in
             let entry = Self.decodeEntry(row)
             totals[entry.sellerID.rawValue, default: (SettlementTally(), [])].tally.add(entry, policy: policy)
@@ -135,13 +136,14 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
         }
     }
 
-    package func forEachUnsettled(of seller: UserID, _ body: (SettlementEntry) -> Void) async throws(KeyCatError) {
+    package func forEachUnsettled(of seller: UserID, _ body: (SettlementEntry, _ payable: Bool) -> Void) async throws(KeyCatError) {
         try await storage {
             try await database.read {
                 try $0.forEach("""
-                    SELECT \(Self.entryColumns) FROM settlement_entries WHERE seller_id = ? AND settlement_id IS NULL
+                    SELECT \(Self.entryColumns), CASE WHEN \(SettlementLedger.payable()) THEN 1 ELSE 0 END
+                    FROM settlement_entries WHERE seller_id = ? AND settlement_id IS NULL
                     ORDER BY occurred_at, id
-                    """, [.integer(seller.rawValue)]) { body(Self.decodeEntry($0)) }
+                    """, [.integer(seller.rawValue)]) { body(Self.decodeEntry($0), $0.bool(13)) }
             }
         }
     }

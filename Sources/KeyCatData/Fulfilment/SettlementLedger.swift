@@ -50,6 +50,20 @@ enum SettlementLedger {
         }
     }
 
+    /// Whether the entry `entry` (a `settlement_entries` row, as SQL) is payable: its parcel's
+    /// receipt was confirmed (구매확정), or the parcel will never be — cancelled, every line of it
+    /// refunded, its order cancelled or refunded in full. Until then a sale waits, and so do the
+    /// refunds of the same parcel, so a settlement never pays for goods the buyer may still
+    /// return.
+    static func payable(_ entry: String = "settlement_entries") -> String {
+        """
+        EXISTS (SELECT 1 FROM shipments ps JOIN orders po ON po.id = ps.order_id
+                WHERE ps.id = \(entry).shipment_id
+                  AND (ps.confirmed_at IS NOT NULL OR ps.status = 'cancelled' OR po.status IN ('cancelled', 'refunded')
+                       OR NOT EXISTS (SELECT 1 FROM order_lines pl WHERE pl.shipment_id = ps.id AND pl.refunded_at IS NULL)))
+        """
+    }
+
     /// What one line of an order (`line` nil: a shipment's delivery fee) still holds of the
     /// buyer's money: its sale entries less its refund entries.
     struct Holding {

@@ -232,6 +232,7 @@ package enum KeyCatSchema {
             -- Nothing on SQLite: a process learns of every commit to the file from its data
             -- version (PRAGMA data_version).
             """, postgres: CatalogSchema.changeNotificationsPostgres),
+        Step(version: 21, name: "purchase confirmation and return requests", ddl: FulfilmentSchema.receiptsSQL),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

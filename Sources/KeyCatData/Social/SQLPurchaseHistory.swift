@@ -23,14 +23,15 @@ package struct SQLPurchaseHistory<Database: SQLDatabase>: PurchaseHistory {
 
 extension SQLPurchaseHistory {
     /// The lines that let `buyer` review `product` (SQL expressions): delivered in their
-    /// shipment, not refunded on their own, in an order that still holds its payment, and not
+    /// shipment and its receipt confirmed (구매확정), not refunded on their own, in an order that still holds its payment, and not
     /// half refunded or more by parts of their value (a seller's compensation, an operator's
     /// refund by amount: the ledger's `refund` entries against the line). A buyer refunded most
     /// of what a line cost keeps nothing of the purchase that a review could vouch for.
     static func supportingLine(buyer: String, product: String) -> String {
         """
         SELECT 1 FROM orders o JOIN order_lines l ON l.order_id = o.id JOIN shipments s ON s.id = l.shipment_id
-        WHERE o.buyer_id = \(buyer) AND l.product_id = \(product) AND s.status = 'delivered' AND l.refunded_at IS NULL
+        WHERE o.buyer_id = \(buyer) AND l.product_id = \(product) AND s.status = 'delivered' AND s.confirmed_at IS NOT NULL
+          AND l.refunded_at IS NULL
           AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded')
           AND 2 * (SELECT coalesce(sum(e.amount), 0) FROM settlement_entries e
                    WHERE e.order_id = l.order_id AND e.line = l.line AND e.kind = 'refund') < l.unit_price * l.quantity

@@ -91,6 +91,42 @@ public protocol FulfilmentRepository: Sendable {
                          restock: Bool, cancelling: Bool, requestKey: String?, requestFingerprint: String?,
                          at now: Date) async throws(KeyCatError) -> Refund
 
+    /// Confirms a delivered parcel's receipt if it is still delivered, unconfirmed and has no open
+    /// return request, with `audit`, in one transaction.
+    ///
+    /// - Returns: whether this call confirmed it.
+    func confirmReceipt(of shipment: ShipmentID, by who: ReceiptConfirmation, audit: AuditEntry, at now: Date) async throws(KeyCatError) -> Bool
+
+    /// Confirms the receipt of parcels delivered before `cutoff` and still unconfirmed with no
+    /// open return request, oldest first, at most `limit`, each audited `shipment.confirm` by the
+    /// system.
+    ///
+    /// - Returns: how many it confirmed.
+    func confirmDelivered(before cutoff: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int
+
+    /// Records a buyer's return request for a parcel that left and is not confirmed, in one
+    /// transaction that checks both.
+    ///
+    /// - Throws: `duplicate` while another request of the parcel is open; `illegalTransition`
+    ///   when the parcel is not shipped or delivered, or already confirmed.
+    func requestReturn(of shipment: ShipmentID, reason: String, audit: AuditEntry, at now: Date) async throws(KeyCatError) -> ReturnRequest
+
+    func returnRequest(_ id: ReturnRequestID) async throws(KeyCatError) -> ReturnRequest?
+
+    /// Moves an open request to `status` with the decision, if it is still open.
+    ///
+    /// - Returns: the request as decided, or nil when it was not open any more.
+    func decideReturn(_ id: ReturnRequestID, _ status: ReturnRequest.Status, decision: String?, audit: AuditEntry,
+                      at now: Date) async throws(KeyCatError) -> ReturnRequest?
+
+    /// Return requests newest first (by id), strictly before `before`: a seller's (nil: every
+    /// seller's), optionally only those in `status`.
+    func returnRequests(seller: UserID?, status: ReturnRequest.Status?, before: ReturnRequestID?,
+                        limit: Int) async throws(KeyCatError) -> [ReturnRequest]
+
+    /// The return requests of one order, oldest first.
+    func returnRequests(of order: OrderID) async throws(KeyCatError) -> [ReturnRequest]
+
     /// Blanks the shipping addresses of orders whose last shipment was delivered (or which
     /// closed) before `cutoff`, keeping the postcode's district; at most `limit`.
     ///

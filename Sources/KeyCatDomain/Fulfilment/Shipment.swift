@@ -57,10 +57,15 @@ public struct Shipment: Sendable, Hashable, Codable, Identifiable {
     public var lines: [Int]
     public var shippedAt: Date?
     public var deliveredAt: Date?
+    /// When the buyer confirmed receipt (구매확정), or it was confirmed for them a set time after
+    /// delivery: from then on the parcel's sale is its seller's to be paid, it can be reviewed,
+    /// and no return can be asked for (docs/marketplace.md, "Purchase confirmation").
+    public var confirmedAt: Date?
 
     public init(id: ShipmentID, orderID: OrderID, sellerID: UserID, status: ShipmentStatus, deliveryFee: Money,
                 carrier: String? = nil, trackingNumber: String? = nil, lines: [Int], shippedAt: Date? = nil,
-                deliveredAt: Date? = nil) {
+                deliveredAt: Date? = nil, confirmedAt: Date? = nil) {
+        self.confirmedAt = confirmedAt
         self.id = id
         self.orderID = orderID
         self.sellerID = sellerID

@@ -167,11 +167,22 @@ public struct UpcomingSettlement: Sendable, Hashable {
 
     public var sellerID: UserID
     public var asOf: Date
+    /// What the next close pays: the entries whose parcels' receipt was confirmed (or never
+    /// will be: cancelled, refunded).
     public var tally: SettlementTally
-    /// The oldest ``entryLimit`` unsettled entries, each with the commission it would carry.
+    /// What waits for purchase confirmation: sales (and their refunds) of parcels not yet
+    /// confirmed, which no close takes until they are.
+    public var awaitingConfirmation: SettlementTally
+    /// The oldest ``entryLimit`` unsettled entries, each with the commission it would carry;
+    /// ``payableEntryIDs`` says which are payable.
     public var entries: [SettlementEntry]
+    /// The ids of those of ``entries`` that are payable.
+    public var payableEntryIDs: Set<Int64>
 
-    public init(sellerID: UserID, asOf: Date, tally: SettlementTally, entries: [SettlementEntry]) {
+    public init(sellerID: UserID, asOf: Date, tally: SettlementTally, awaitingConfirmation: SettlementTally = SettlementTally(),
+                entries: [SettlementEntry], payableEntryIDs: Set<Int64>? = nil) {
+        self.awaitingConfirmation = awaitingConfirmation
+        self.payableEntryIDs = payableEntryIDs ?? Set(entries.map(\.id))
         self.sellerID = sellerID
         self.asOf = asOf
         self.tally = tally
@@ -237,6 +248,7 @@ public protocol SettlementRepository: Sendable {
     /// The rows one settlement adds up, in the order they occurred.
     func entries(of id: SettlementID) async throws(KeyCatError) -> [SettlementEntry]
     /// Calls `body` with each of `seller`'s entries that no settlement took yet, in the order
-    /// they occurred.
-    func forEachUnsettled(of seller: UserID, _ body: (SettlementEntry) -> Void) async throws(KeyCatError)
+    /// they occurred, and whether it is payable (its parcel confirmed, or never to be): only
+    /// payable entries enter a settlement.
+    func forEachUnsettled(of seller: UserID, _ body: (SettlementEntry, _ payable: Bool) -> Void) async throws(KeyCatError)
 }

@@ -59,24 +59,28 @@ public struct SettlementService: Sendable {
     }
 
     /// What `seller` (a seller: themselves) has earned that no closed period settled yet, under
-    /// today's commission: the figures count every unsettled entry, and the oldest
-    /// ``UpcomingSettlement/entryLimit`` are listed with the commission each would carry.
+    /// today's commission: what is payable (its parcels' receipt confirmed) apart from what
+    /// waits for purchase confirmation, and the oldest ``UpcomingSettlement/entryLimit`` entries
+    /// with the commission each would carry.
     public func upcoming(seller: UserID? = nil, by principal: Principal) async throws(KeyCatError) -> UpcomingSettlement {
         try principal.require(.seller, .admin, to: "read settlements")
         if let seller, seller.rawValue < 1 { throw KeyCatError.validation("seller_id", "a user id is a positive integer") }
         let seller = principal.role == .admin ? seller ?? principal.userID : principal.userID
         let policy = try commission.validated()
-        var tally = SettlementTally()
+        var tally = SettlementTally(), waiting = SettlementTally()
         var entries: [SettlementEntry] = []
-        try await settlements.forEachUnsettled(of: seller) { entry in
-            let commission = tally.add(entry, policy: policy)
+        var payable: Set<Int64> = []
+        try await settlements.forEachUnsettled(of: seller) { entry, isPayable in
+            let commission = isPayable ? tally.add(entry, policy: policy) : waiting.add(entry, policy: policy)
             if entries.count < UpcomingSettlement.entryLimit {
                 var entry = entry
                 entry.commission = Money(won: commission)
                 entries.append(entry)
+                if isPayable { payable.insert(entry.id) }
             }
         }
-        return UpcomingSettlement(sellerID: seller, asOf: clock.now(), tally: tally, entries: entries)
+        return UpcomingSettlement(sellerID: seller, asOf: clock.now(), tally: tally, awaitingConfirmation: waiting, entries: entries,
+                                  payableEntryIDs: payable)
     }
 
     /// One settlement and the entries it adds up, for its seller or an admin.

@@ -1,15 +1,13 @@
-/// The port reviews ask whether a buyer bought a product (architecture §2: "only from a buyer with a
-/// paid order of that product").
+/// Who may review what.
 ///
-/// A purchase is *eligible* when the buyer has at least one order containing the product whose
-/// status is `paid`, `shipped`, `delivered` or `partiallyRefunded`. Orders that are awaiting
-/// payment, expired, cancelled, failed or fully `refunded` do not count.
+/// A purchase is *eligible* when the buyer holds a line of the product that was delivered in
+/// its parcel and whose receipt was confirmed (구매확정), that was not refunded on its own nor
+/// half its price or more by parts of its value, in an order that still holds its payment
+/// (docs/social.md).
 ///
-/// Implementations: `InMemoryPurchaseHistory` (tests) and, once the orders tables exist, one
-/// over SQLite (see `KeyCat+PurchaseHistory.swift`). A server may plug its own in through
-/// `KeyCat.Configuration.purchaseHistory`.
+/// Implementations: `InMemoryPurchaseHistory` (tests) and `SQLPurchaseHistory` over either
+/// store. A server may plug its own in through `KeyCat.Configuration.purchaseHistory`.
 public protocol PurchaseHistory: Sendable {
-    /// Whether `buyer` has an eligible order of `product`: delivered, and not cancelled nor
-    /// fully refunded since (a partial refund keeps it).
+    /// Whether `buyer` has an eligible purchase of `product` (see the protocol's notes).
     func hasEligiblePurchase(buyer: UserID, product: ProductID) async throws(KeyCatError) -> Bool
 }

@@ -42,7 +42,7 @@ public struct ReviewService: Sendable {
             throw KeyCatError(.forbidden, "a seller cannot review their own listing", context: ["product_id": "\(productID)"])
         }
         guard try await purchases.hasEligiblePurchase(buyer: principal.userID, product: productID) else {
-            throw KeyCatError(.forbidden, "only a buyer whose order of this product was delivered may review it",
+            throw KeyCatError(.forbidden, "only a buyer who received this product and confirmed its receipt may review it",
                               context: ["product_id": "\(productID)"])
         }
         do throws(KeyCatError) {

@@ -39,6 +39,7 @@ enum OrderOutput {
             ("status", .string(shipment.status.rawValue)), ("delivery_fee", .int(shipment.deliveryFee.won)),
             ("carrier", .optional(shipment.carrier)), ("tracking_number", .optional(shipment.trackingNumber)),
             ("lines", .array(shipment.lines.map { .int(Int64($0)) })),
+            ("confirmed_at", .optional(shipment.confirmedAt.map(timestamp))),
         ])
     }
 

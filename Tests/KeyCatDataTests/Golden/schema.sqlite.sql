@@ -498,3 +498,25 @@ CREATE TABLE image_blobs (
 -- 20: catalog change notifications
 -- Nothing on SQLite: a process learns of every commit to the file from its data
 -- version (PRAGMA data_version).
+
+-- 21: purchase confirmation and return requests
+ALTER TABLE shipments ADD COLUMN confirmed_at INTEGER;
+ALTER TABLE shipments ADD COLUMN confirmed_by TEXT;
+CREATE INDEX shipments_awaiting_confirmation ON shipments (delivered_at, id)
+    WHERE status = 'delivered' AND confirmed_at IS NULL;
+CREATE TABLE return_requests (
+    id          INTEGER PRIMARY KEY,
+    shipment_id INTEGER NOT NULL REFERENCES shipments (id),
+    order_id    INTEGER NOT NULL REFERENCES orders (id),
+    seller_id   INTEGER NOT NULL REFERENCES users (id),
+    buyer_id    INTEGER NOT NULL REFERENCES users (id),
+    reason      TEXT NOT NULL,
+    status      TEXT NOT NULL CHECK (status IN ('requested', 'approved', 'rejected')),
+    decision    TEXT,
+    decided_by  TEXT,
+    created_at  INTEGER NOT NULL,
+    decided_at  INTEGER
+) STRICT;
+CREATE UNIQUE INDEX return_requests_one_open ON return_requests (shipment_id) WHERE status = 'requested';
+CREATE INDEX return_requests_by_seller ON return_requests (seller_id, status, id);
+CREATE INDEX return_requests_by_order ON return_requests (order_id, id);

@@ -47,7 +47,7 @@ struct PortsHarness: Sendable {
             follows: FollowService(follows: SQLFollowRepository(database: database), limiter: toggles,
                                    cursors: cursors, clock: clock),
             orders: OrderService(orders: shop.orders, gateway: shop.gateway, idempotency: SQLIdempotencyStore(database: database),
-                                 cursors: cursors, clock: clock),
+                                 cursors: cursors, clock: clock, fulfilment: SQLFulfilmentRepository(database: database)),
             statistics: StatisticsService(statistics: SQLSalesStatistics(database: database), clock: clock),
             audit: AuditService(log: SQLAuditLog(database: database), cursors: cursors),
             auditLog: SQLAuditLog(database: database),
@@ -67,11 +67,14 @@ struct PortsHarness: Sendable {
         return try await shop.checkout.confirm(order.id, impUID: impUID, by: shop.buyer)
     }
 
-    /// A paid order, shipped and delivered: one its buyer may review.
-    func deliveredOrder(quantity: Int = 1, impUID: String) async throws -> Order {
+    /// A paid order, shipped and delivered, its receipt confirmed by the buyer: one its buyer
+    /// may review.
+    func receivedOrder(quantity: Int = 1, impUID: String) async throws -> Order {
         let order = try await paidOrder(quantity: quantity, impUID: impUID)
         _ = try await orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: admin)
-        return try await orders.deliver(order.id, by: admin)
+        var received = try await orders.deliver(order.id, by: admin)
+        for shipment in received.shipments { received = try await orders.confirmReceipt(of: shipment.id, by: shop.buyer) }
+        return received
     }
 }
 

@@ -60,10 +60,11 @@ struct FaultShop: Sendable {
         let paidOrder = try await keycat.checkout.checkout(request, by: buyer)
         let paidPayment = try simulator.pay(merchantUID: paidOrder.merchantUID, cardNumber: PGTestCard.success.number)
         _ = try await keycat.checkout.confirm(paidOrder.id, impUID: paidPayment.impUID, by: buyer)
-        // Delivered, so its buyer may review it (a review needs a delivered order).
+        // Delivered and its receipt confirmed, so its buyer may review it.
         let console = Principal.operatorConsole("fault-shop")
         _ = try await keycat.orders.ship(paidOrder.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: console)
-        let paid = try await keycat.orders.deliver(paidOrder.id, by: console)
+        var paid = try await keycat.orders.deliver(paidOrder.id, by: console)
+        for parcel in paid.shipments { paid = try await keycat.orders.confirmReceipt(of: parcel.id, by: buyer) }
         return FaultShop(directory: directory, seller: seller, buyer: buyer, productID: product.id, unconfirmed: unconfirmed,
                          unconfirmedImpUID: payment.impUID, paid: paid)
     }

@@ -73,12 +73,20 @@ extension DemoStory {
         ])
     }
 
+    func confirmReceipt() async throws {
+        for shipment in order.shipments { order = try await keycat.orders.confirmReceipt(of: shipment.id, by: buyer) }
+        narrator.step("She confirms receipt of both parcels (구매확정)", [
+            "Until she confirms, she may ask for a return; if she neither confirms nor asks, reconciliation confirms a parcel 7 days after it arrived.",
+            "From now on each parcel's sale is payable to its seller, and what it held can be reviewed.",
+        ])
+    }
+
     func review() async throws {
         let review = try await keycat.reviews.write(
             ReviewForm(rating: 5, content: "55g 택타일, 윤활 상태 아주 좋아요. 조용하고 구분감이 분명합니다."), of: product.id, by: buyer)
         let rated = try await keycat.catalog.product(product.id)
         narrator.step("She reviews the switches", [
-            "Review \(review.id): \(review.rating) stars. Only a buyer whose order of the product was delivered may review it, once.",
+            "Review \(review.id): \(review.rating) stars. Only a buyer who received the product and confirmed it may review it, once.",
             "The product's rating is now \(rated.averageRating.map { String(format: "%.1f", $0) } ?? "-") from \(rated.ratingCount) review, kept on the product in the same transaction.",
         ])
     }

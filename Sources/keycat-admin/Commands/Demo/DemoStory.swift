@@ -37,6 +37,7 @@ final class DemoStory {
         try await pay()
         try await deliverWebhooks()
         try await shipAndDeliver()
+        try await confirmReceipt()
         try await review()
         try await refund()
         try await settle()

@@ -1,11 +1,12 @@
 import KeyCat
 
-/// `keycat-admin shipments`: ship and deliver one seller's parcel of an order.
+/// `keycat-admin shipments`: ship and deliver one seller's parcel of an order, and confirm its
+/// receipt for the buyer.
 struct ShipmentsCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "shipments",
-        abstract: "Ship and deliver one seller's parcel of an order.",
-        subcommands: [ShipmentsShipCommand.self, ShipmentsDeliverCommand.self])
+        abstract: "Ship and deliver one seller's parcel of an order; confirm its receipt for the buyer.",
+        subcommands: [ShipmentsShipCommand.self, ShipmentsDeliverCommand.self, ShipmentsConfirmReceiptCommand.self])
 }
 
 /// `keycat-admin shipments ship ID --carrier C --tracking T`.
@@ -58,5 +59,27 @@ struct ShipmentsDeliverCommand: AdminCommand {
         let order = try await keycat.orders.deliver(shipment: id, by: context.operatorPrincipal)
         context.emit(json: OrderOutput.json(order),
                      human: "Shipment \(id) of order \(order.id) delivered; the order is \(order.status.rawValue) (\(order.fulfilment.rawValue)).")
+    }
+}
+
+/// `keycat-admin shipments confirm-receipt ID`: 구매확정 for the buyer (a phone call, a settled
+/// dispute); the parcel's sale becomes payable and its lines reviewable.
+struct ShipmentsConfirmReceiptCommand: AdminCommand {
+    static let configuration = CommandConfiguration(
+        name: "confirm-receipt",
+        abstract: "Confirm a delivered parcel's receipt for its buyer (purchase confirmation).",
+        arguments: [ArgumentSpec(name: "ID", help: "The shipment's id.")])
+
+    let id: ShipmentID
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        id = ShipmentID(try arguments.id(at: 0, named: "ID"))
+    }
+
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openForWriting()
+        defer { keycat.close() }
+        let order = try await keycat.orders.confirmReceipt(of: id, by: context.operatorPrincipal)
+        context.emit(json: OrderOutput.json(order), human: "Shipment \(id) of order \(order.id): receipt confirmed.")
     }
 }

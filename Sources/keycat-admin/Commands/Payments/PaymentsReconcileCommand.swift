@@ -6,8 +6,9 @@ import KeyCat
 /// then walks the PG's paid payments of the window and reports the orphans — paid at the PG with
 /// no order of KeyCat's paid by them — voiding them only with `--void-orphans` (an orphan may be
 /// an order the shop shipped from a database it has since lost: look before refunding it).
-/// Last, it sweeps expired idempotency keys in bounded batches. Safe to run at any time, from
-/// several processes.
+/// Last, it sweeps expired idempotency keys in bounded batches and confirms the receipt of
+/// parcels delivered longer ago than the purchase-confirmation delay (7 days; 구매확정). Safe to
+/// run at any time, from several processes.
 struct PaymentsReconcileCommand: AdminCommand {
     static let configuration = CommandConfiguration(
         name: "reconcile",
@@ -33,12 +34,13 @@ struct PaymentsReconcileCommand: AdminCommand {
             progress("reconciling \(step.stage.rawValue): \(step.done) / \(step.total)")
         }
         context.console.endProgress()
+        let confirmed = try await keycat.confirmDeliveredParcels()
         let rows: [(String, Int64)] = [
             ("paid", report.paid), ("expired", report.expired), ("failed_or_voided", report.failedOrVoided),
             ("payments_voided", report.paymentsVoided), ("refunds_settled", report.refundsSettled),
             ("unresolved", report.unresolved), ("gateway_payments_checked", report.gatewayPaymentsChecked),
             ("orphans", report.orphans), ("orphans_voided", report.orphansVoided),
-            ("idempotency_keys_swept", report.idempotencyKeysSwept),
+            ("idempotency_keys_swept", report.idempotencyKeysSwept), ("parcels_confirmed", confirmed),
         ].map { ($0.0, Int64($0.1)) } + [("orphan_amount", report.orphanAmount.won)]
         var table = TextTable(["OUTCOME", "COUNT"])
         for (name, count) in rows { table.append([name, String(count)]) }

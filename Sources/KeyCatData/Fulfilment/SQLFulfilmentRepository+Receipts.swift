@@ -1,0 +1,151 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Purchase confirmation (구매확정) and return requests, over either store: each move a
+/// conditional update in one transaction with its audit entry.
+extension SQLFulfilmentRepository {
+    /// The condition (on `s`, a shipment, and `o`, its order) of a parcel whose receipt may be
+    /// confirmed: delivered, not confirmed, no return asked for and open, its order holding its
+    /// payment.
+    static var confirmable: String {
+        """
+        s.status = 'delivered' AND s.confirmed_at IS NULL
+          AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded')
+          AND NOT EXISTS (SELECT 1 FROM return_requests r WHERE r.shipment_id = s.id AND r.status = 'requested')
+        """
+    }
+
+    package func confirmReceipt(of shipment: ShipmentID, by who: ReceiptConfirmation, audit: AuditEntry,
+                                at now: Date) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write { connection in
+                let confirmed = try connection.run("""
+                    UPDATE shipments SET confirmed_at = ?, confirmed_by = ?, updated_at = ?
+                    WHERE id = ? AND EXISTS (SELECT 1 FROM shipments s JOIN orders o ON o.id = s.order_id
+                                             WHERE s.id = shipments.id AND \(Self.confirmable))
+                    """, [StoredTime.value(now), .text(who.rawValue), StoredTime.value(now), .integer(shipment.rawValue)])
+                guard confirmed == 1 else { return false }
+                try AuditLogTable.insert(audit, on: connection)
+                return true
+            }
+        }
+    }
+
+    package func confirmDelivered(before cutoff: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int {
+        try await storage {
+            try await database.write { connection in
+                let confirmed = try connection.query("""
+                    UPDATE shipments SET confirmed_at = ?, confirmed_by = 'auto', updated_at = ?
+                    WHERE id IN (SELECT s.id FROM shipments s JOIN orders o ON o.id = s.order_id
+                                 WHERE \(Self.confirmable) AND s.delivered_at < ?
+                                 ORDER BY s.delivered_at, s.id LIMIT ?)
+                    RETURNING id, order_id
+                    """, [StoredTime.value(now), StoredTime.value(now), StoredTime.value(cutoff), .int(limit)]) {
+                    (shipment: $0.int64(0), order: $0.int64(1))
+                }
+                for parcel in confirmed {
+                    try AuditLogTable.insert(AuditEntry(
+                        actor: "system:reconcile", action: "shipment.confirm", target: "shipment:\(parcel.shipment)",
+                        detail: "order \(parcel.order), delivered before \(cutoff): confirmed automatically", at: now), on: connection)
+                }
+                return confirmed.count
+            }
+        }
+    }
+
+    package func requestReturn(of shipment: ShipmentID, reason: String, audit: AuditEntry, at now: Date) async throws(KeyCatError) -> ReturnRequest {
+        try await storage {
+            try await database.write { connection in
+                guard let parcel = try connection.queryOne("""
+                    SELECT s.status, s.confirmed_at, s.order_id, s.seller_id, o.buyer_id FROM shipments s JOIN orders o ON o.id = s.order_id
+                    WHERE s.id = ?
+                    """, [.integer(shipment.rawValue)], {
+                        (status: $0.string(0), confirmed: !$0.isNull(1), order: OrderID($0.int64(2)), seller: UserID($0.int64(3)),
+                         buyer: UserID($0.int64(4)))
+                    }) else { throw KeyCatError.notFound("shipment", shipment) }
+                guard parcel.status == ShipmentStatus.shipped.rawValue || parcel.status == ShipmentStatus.delivered.rawValue,
+                      !parcel.confirmed else {
+                    throw KeyCatError(.illegalTransition, parcel.confirmed
+                                      ? "shipment \(shipment)'s receipt was confirmed: it can no longer be returned"
+                                      : "shipment \(shipment) is \(parcel.status): only a parcel that left is returned",
+                                      context: ["status": parcel.status])
+                }
+                let open = try connection.queryOne("SELECT 1 FROM return_requests WHERE shipment_id = ? AND status = 'requested'",
+                                                   [.integer(shipment.rawValue)]) { _ in true }
+                guard open == nil else {
+                    throw KeyCatError(.duplicate, "a return of shipment \(shipment) is already asked for", context: ["shipment_id": "\(shipment)"])
+                }
+                let id = try connection.insertReturningID("""
+                    INSERT INTO return_requests (shipment_id, order_id, seller_id, buyer_id, reason, status, created_at)
+                    VALUES (?, ?, ?, ?, ?, 'requested', ?)
+                    """, [.integer(shipment.rawValue), .integer(parcel.order.rawValue), .integer(parcel.seller.rawValue),
+                          .integer(parcel.buyer.rawValue), .text(reason), StoredTime.value(now)])
+                try AuditLogTable.insert(audit, on: connection)
+                return ReturnRequest(id: ReturnRequestID(id), shipmentID: shipment, orderID: parcel.order, sellerID: parcel.seller,
+                                     buyerID: parcel.buyer, reason: reason, status: .requested, createdAt: now)
+            }
+        }
+    }
+
+    static var returnColumns: String {
+        "id, shipment_id, order_id, seller_id, buyer_id, reason, status, decision, decided_by, created_at, decided_at"
+    }
+
+    static func decodeReturn(_ row: some SQLRow) -> ReturnRequest {
+        ReturnRequest(
+            id: ReturnRequestID(row.int64(0)), shipmentID: ShipmentID(row.int64(1)), orderID: OrderID(row.int64(2)),
+            sellerID: UserID(row.int64(3)), buyerID: UserID(row.int64(4)), reason: row.string(5),
+            status: ReturnRequest.Status(rawValue: row.string(6)) ?? .requested, decision: row.optionalString(7),
+            decidedBy: row.optionalString(8), createdAt: StoredTime.date(row.int64(9)), decidedAt: StoredTime.date(row.optionalInt64(10)))
+    }
+
+    package func returnRequest(_ id: ReturnRequestID) async throws(KeyCatError) -> ReturnRequest? {
+        try await storage {
+            try await database.read {
+                try $0.queryOne("SELECT \(Self.returnColumns) FROM return_requests WHERE id = ?", [.integer(id.rawValue)], Self.decodeReturn)
+            }
+        }
+    }
+
+    package func decideReturn(_ id: ReturnRequestID, _ status: ReturnRequest.Status, decision: String?, audit: AuditEntry,
+                              at now: Date) async throws(KeyCatError) -> ReturnRequest? {
+        try await storage {
+            try await database.write { connection in
+                let decided = try connection.queryOne("""
+                    UPDATE return_requests SET status = ?, decision = ?, decided_by = ?, decided_at = ?
+                    WHERE id = ? AND status = 'requested'
+                    RETURNING \(Self.returnColumns)
+                    """, [.text(status.rawValue), .optional(decision.map(SQLValue.text)), .text(audit.actor), StoredTime.value(now),
+                          .integer(id.rawValue)], Self.decodeReturn)
+                if decided != nil { try AuditLogTable.insert(audit, on: connection) }
+                return decided
+            }
+        }
+    }
+
+    package func returnRequests(seller: UserID?, status: ReturnRequest.Status?, before: ReturnRequestID?,
+                                limit: Int) async throws(KeyCatError) -> [ReturnRequest] {
+        var conditions = ["id < ?"]
+        var arguments: [SQLValue] = [.integer(before?.rawValue ?? Int64.max)]
+        if let seller { conditions.append("seller_id = ?"); arguments.append(.integer(seller.rawValue)) }
+        if let status { conditions.append("status = ?"); arguments.append(.text(status.rawValue)) }
+        return try await storage {
+            try await database.read {
+                try $0.query("""
+                    SELECT \(Self.returnColumns) FROM return_requests WHERE \(conditions.joined(separator: " AND "))
+                    ORDER BY id DESC LIMIT ?
+                    """, arguments + [.int(limit)], Self.decodeReturn)
+            }
+        }
+    }
+
+    package func returnRequests(of order: OrderID) async throws(KeyCatError) -> [ReturnRequest] {
+        try await storage {
+            try await database.read {
+                try $0.query("SELECT \(Self.returnColumns) FROM return_requests WHERE order_id = ? ORDER BY id",
+                             [.integer(order.rawValue)], Self.decodeReturn)
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// Purchase confirmation (구매확정) and returns (docs/marketplace.md): a delivered parcel's buyer
+/// confirms its receipt — or reconciliation does, ``confirmDeliveredParcels(olderThan:limit:by:)``
+/// a set time after delivery — and from then on its sale is payable to its seller and its lines
+/// can be reviewed. Until then the buyer may ask to return it; its seller (or an operator)
+/// approves, refunding what the parcel still holds, or rejects, saying why.
+///
+/// **Who may do what.** The order's buyer confirms and asks for returns; an operator may do
+/// either for them. The parcel's seller (or an operator) decides a return. To anyone else the
+/// parcel and the request do not exist (404).
+extension OrderService {
+    /// Confirms a delivered parcel's receipt. Confirming one already confirmed answers the order
+    /// as it is.
+    ///
+    /// - Throws: `notFound` for a parcel not of the caller's orders; `illegalTransition` when it
+    ///   is not delivered, its order holds no payment, or a return request of it is open.
+    public func confirmReceipt(of shipmentID: ShipmentID, by principal: Principal) async throws(KeyCatError) -> Order {
+        let (shipment, order) = try await buyersParcel(shipmentID, by: principal)
+        if shipment.confirmedAt != nil { return order }
+        guard shipment.status == .delivered, order.status.holdsPayment else {
+            throw KeyCatError(.illegalTransition, "shipment \(shipmentID) is \(shipment.status.rawValue) in an order that is "
+                              + "\(order.status.rawValue): only a delivered parcel's receipt is confirmed",
+                              context: ["status": shipment.status.rawValue])
+        }
+        let who: ReceiptConfirmation = principal.role == .admin ? .operator : .buyer
+        let now = clock.now()
+        let audit = AuditEntry(actor: principal.auditActor, action: "shipment.confirm", target: "shipment:\(shipmentID)",
+                               detail: "order \(order.id), by the \(who.rawValue)", at: now)
+        guard try await shipments.confirmReceipt(of: shipmentID, by: who, audit: audit, at: now) else {
+            let current = try await settlement.reload(order.id)
+            if current.shipments.first(where: { $0.id == shipmentID })?.confirmedAt != nil { return current }
+            if try await shipments.returnRequests(of: order.id).contains(where: { $0.shipmentID == shipmentID && $0.status == .requested }) {
+                throw KeyCatError(.illegalTransition, "a return of shipment \(shipmentID) is asked for: its seller decides it first",
+                                  context: ["status": shipment.status.rawValue])
+            }
+            throw KeyCatError(.illegalTransition, "shipment \(shipmentID) changed meanwhile; read it again")
+        }
+        return try await settlement.reload(order.id)
+    }
+
+    /// Asks to return a parcel that left and whose receipt is not confirmed.
+    ///
+    /// - Throws: `validation` for a bad reason; `notFound` for a parcel not of the caller's
+    ///   orders; `illegalTransition` when it has not left, is confirmed, or its order holds no
+    ///   payment; `duplicate` while another request of it is open.
+    public func requestReturn(of shipmentID: ShipmentID, reason: String, by principal: Principal) async throws(KeyCatError) -> ReturnRequest {
+        let reason = try Self.checkedReason(reason)
+        let (shipment, order) = try await buyersParcel(shipmentID, by: principal)
+        guard order.status.holdsPayment else {
+            throw KeyCatError(.illegalTransition, "order \(order.id) is \(order.status.rawValue): nothing of it can be returned",
+                              context: ["status": order.status.rawValue])
+        }
+        let now = clock.now()
+        let audit = AuditEntry(actor: principal.auditActor, action: "shipment.return_request", target: "shipment:\(shipment.id)",
+                               detail: "order \(order.id): \(reason)", at: now)
+        return try await shipments.requestReturn(of: shipment.id, reason: reason, audit: audit, at: now)
+    }
+
+    /// Approves a return: refunds every line of the parcel not refunded yet (its fee stays with
+    /// the seller, the parcel having travelled), restocking them when `restock` (the goods came
+    /// back), then marks the request approved. Approving again settles the same refund (its
+    /// idempotency key is the request's): a lost PG answer is retried safely.
+    ///
+    /// - Throws: `notFound` for a request not the caller's to decide; `illegalTransition` for a
+    ///   rejected one; the refund's errors (``refundLines(of:_:by:)``).
+    public func approveReturn(_ id: ReturnRequestID, restock: Bool = false, by principal: Principal) async throws(KeyCatError) -> Order {
+        let request = try await decidableReturn(id, by: principal)
+        guard request.status != .rejected else {
+            throw KeyCatError(.illegalTransition, "return request \(id) was rejected", context: ["status": request.status.rawValue])
+        }
+        var order = try await settlement.reload(request.orderID)
+        let held = order.shipments.first { $0.id == request.shipmentID }?.lines.filter { order.lines[$0].refundedAt == nil } ?? []
+        if !held.isEmpty {
+            order = try await refundLines(of: request.shipmentID, LineRefundRequest(
+                lines: held, reason: "return \(id): \(request.reason)", restock: restock, idempotencyKey: "return-\(id)"), by: principal)
+        }
+        if request.status == .requested {
+            let audit = AuditEntry(actor: principal.auditActor, action: "return.approve", target: "return:\(id)",
+                                   detail: "shipment \(request.shipmentID)\(restock ? ", restocked" : "")", at: clock.now())
+            _ = try await shipments.decideReturn(id, .approved, decision: nil, audit: audit, at: clock.now())
+        }
+        return try await settlement.reload(request.orderID)
+    }
+
+    /// Rejects a return, saying why. The parcel can then be confirmed, by the buyer or by time.
+    ///
+    /// - Throws: `validation` for a bad reason; `notFound` for a request not the caller's to
+    ///   decide; `illegalTransition` once it was decided.
+    public func rejectReturn(_ id: ReturnRequestID, reason: String, by principal: Principal) async throws(KeyCatError) -> ReturnRequest {
+        let reason = try Self.checkedReason(reason)
+        let request = try await decidableReturn(id, by: principal)
+        let audit = AuditEntry(actor: principal.auditActor, action: "return.reject", target: "return:\(id)",
+                               detail: "shipment \(request.shipmentID): \(reason)", at: clock.now())
+        guard let rejected = try await shipments.decideReturn(id, .rejected, decision: reason, audit: audit, at: clock.now()) else {
+            throw KeyCatError(.illegalTransition, "return request \(id) was already decided", context: ["status": request.status.rawValue])
+        }
+        return rejected
+    }
+
+    /// Return requests of the caller's parcels (a seller's), newest first; an admin's: every
+    /// seller's. `status` keeps those in it (`requested`: what to decide).
+    public func returnRequests(status: ReturnRequest.Status? = nil, limit: PageLimit = .default, cursor: String? = nil,
+                               by principal: Principal) async throws(KeyCatError) -> Page<ReturnRequest> {
+        try principal.require(.seller, .admin, to: "read return requests")
+        let seller = principal.role == .admin ? nil : principal.userID
+        let query = "returns|\(seller.map { "\($0)" } ?? "*")|\(status?.rawValue ?? "*")"
+        let position = try cursor.map { cursor throws(KeyCatError) in try cursors.decode(cursor, query: query) }
+        var items = try await shipments.returnRequests(seller: seller, status: status, before: position.map { ReturnRequestID($0.id) },
+                                                       limit: limit.value + 1)
+        var next: String?
+        if items.count > limit.value {
+            items.removeLast()
+            let last = items[items.count - 1].id.rawValue
+            next = cursors.encode(CursorPosition(sortKey: last, id: last), query: query)
+        }
+        return Page(items: items, nextCursor: next)
+    }
+
+    /// The return requests of one order, for its buyer or an admin.
+    public func returnRequests(of id: OrderID, by principal: Principal) async throws(KeyCatError) -> [ReturnRequest] {
+        _ = try await order(id, by: principal)
+        return try await shipments.returnRequests(of: id)
+    }
+
+    /// Confirms the receipt of parcels delivered more than `delay` ago with no open return
+    /// request (admin; reconciliation calls it on every run), at most `limit`.
+    ///
+    /// - Returns: how many it confirmed.
+    public func confirmDeliveredParcels(olderThan delay: TimeInterval, limit: Int = 1_000, by principal: Principal) async throws(KeyCatError) -> Int {
+        try principal.require(.admin, to: "confirm receipts")
+        guard delay >= 0 else { throw KeyCatError.validation("delay", "a confirmation delay is not negative") }
+        let now = clock.now()
+        return try await shipments.confirmDelivered(before: now.addingTimeInterval(-delay), limit: limit, at: now)
+    }
+
+    /// The parcel and its order, for the order's buyer or an admin; anyone else is told the
+    /// parcel is not there.
+    private func buyersParcel(_ id: ShipmentID, by principal: Principal) async throws(KeyCatError) -> (Shipment, Order) {
+        guard let found = try await shipments.shipment(id), let order = try await orders.find(found.orderID),
+              principal.role == .admin || order.buyerID == principal.userID,
+              let shipment = order.shipments.first(where: { $0.id == id }) else {
+            throw KeyCatError.notFound("shipment", id)
+        }
+        return (shipment, order)
+    }
+
+    /// The request, for its parcel's seller or an admin; anyone else is told it is not there.
+    private func decidableReturn(_ id: ReturnRequestID, by principal: Principal) async throws(KeyCatError) -> ReturnRequest {
+        guard let request = try await shipments.returnRequest(id), principal.role == .admin || request.sellerID == principal.userID else {
+            throw KeyCatError.notFound("return request", id)
+        }
+        return request
+    }
+}

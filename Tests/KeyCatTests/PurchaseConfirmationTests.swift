@@ -1,0 +1,139 @@
+import Foundation
+import KeyCat
+import KeyCatTestSupport
+import Testing
+
+/// Purchase confirmation (구매확정) and returns on each store: the buyer confirms a delivered
+/// parcel, or reconciliation does 7 days after delivery unless a return is asked for; until then
+/// the buyer may ask to return it, and its seller approves (a refund) or rejects.
+@Suite("Purchase confirmation and returns", .serialized)
+struct PurchaseConfirmationTests {
+    struct Parcel {
+        let shop: TestShop
+        let buyer: Principal, seller: Principal
+        let product: Product
+        let order: Order
+        var shipment: Shipment { order.shipments[0] }
+
+        init(_ shop: TestShop, stock: Int = 5) async throws {
+            self.shop = shop
+            (buyer, seller) = (try await shop.user(.buyer), try await shop.user(.seller))
+            product = try await shop.keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = stock },
+                                                          for: seller.userID, by: seller)
+            order = try await shop.paidOrder(product, quantity: 2, by: buyer)
+        }
+
+        func ship() async throws -> Order {
+            try await shop.keycat.orders.ship(shipment: shipment.id, carrier: "cj", trackingNumber: "553120261123", by: seller)
+        }
+
+        func deliver() async throws -> Order {
+            _ = try await ship()
+            return try await shop.keycat.orders.deliver(shipment: shipment.id, by: seller)
+        }
+    }
+
+    @Test("the buyer confirms a delivered parcel once; nobody else can, nor before delivery", arguments: TestStore.allCases)
+    func buyerConfirms(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let parcel = try await Parcel(shop)
+            await expectFailure(.illegalTransition) { try await shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: parcel.buyer) }
+            _ = try await parcel.ship()
+            await expectFailure(.illegalTransition) { try await shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: parcel.buyer) }
+            _ = try await shop.keycat.orders.deliver(shipment: parcel.shipment.id, by: parcel.seller)
+            let stranger = try await shop.user(.buyer)
+            await expectFailure(.notFound) { try await shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: stranger) }
+            await expectFailure(.notFound) { try await shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: parcel.seller) }
+            let confirmed = try await shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: parcel.buyer)
+            let at = try #require(confirmed.shipments[0].confirmedAt)
+            // Again: the same answer, nothing new written.
+            shop.clock.advance(by: 60)
+            await #expect(try shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: parcel.buyer).shipments[0].confirmedAt == at)
+            let audit = try await shop.keycat.audit.list(AuditFilter(action: "shipment.confirm"), by: shop.operatorConsole)
+            #expect(audit.items.map(\.target) == ["shipment:\(parcel.shipment.id)"])
+            // Confirmed: no return can be asked for any more.
+            await expectFailure(.illegalTransition) {
+                try await shop.keycat.orders.requestReturn(of: parcel.shipment.id, reason: "changed my mind", by: parcel.buyer)
+            }
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("reconciliation confirms a parcel 7 days after delivery, not before, and not while a return is asked for",
+          arguments: TestStore.allCases)
+    func automaticConfirmation(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let quiet = try await Parcel(shop)
+            let returning = try await Parcel(shop)
+            _ = try await quiet.deliver()
+            _ = try await returning.deliver()
+            _ = try await shop.keycat.orders.requestReturn(of: returning.shipment.id, reason: "스위치 소리가 달라요", by: returning.buyer)
+            shop.clock.advance(by: 7 * 86_400 - 60)
+            await #expect(try shop.keycat.confirmDeliveredParcels() == 0)
+            shop.clock.advance(by: 120)
+            await #expect(try shop.keycat.confirmDeliveredParcels() == 1)
+            await #expect(try shop.keycat.orders.order(quiet.order.id, by: quiet.buyer).shipments[0].confirmedAt != nil)
+            await #expect(try shop.keycat.orders.order(returning.order.id, by: returning.buyer).shipments[0].confirmedAt == nil)
+            // While the return is open the buyer cannot confirm either; once it is rejected, time does.
+            await expectFailure(.illegalTransition) {
+                try await shop.keycat.orders.confirmReceipt(of: returning.shipment.id, by: returning.buyer)
+            }
+            let request = try #require(try await shop.keycat.orders.returnRequests(of: returning.order.id, by: returning.buyer).first)
+            let rejected = try await shop.keycat.orders.rejectReturn(request.id, reason: "사용 흔적이 있어 반품 불가", by: returning.seller)
+            #expect(rejected.status == .rejected && rejected.decision == "사용 흔적이 있어 반품 불가")
+            await expectFailure(.illegalTransition) {
+                try await shop.keycat.orders.rejectReturn(request.id, reason: "again", by: returning.seller)
+            }
+            await #expect(try shop.keycat.confirmDeliveredParcels() == 1)
+            let audit = try await shop.keycat.audit.list(AuditFilter(action: "shipment.confirm"), by: shop.operatorConsole)
+            #expect(audit.items.count == 2 && audit.items.allSatisfy { $0.actor == "system:reconcile" })
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("a return asked for and approved: the parcel's lines refunded to its seller's account, restocked as the seller says",
+          arguments: TestStore.allCases)
+    func approvedReturn(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let parcel = try await Parcel(shop)
+            // A parcel still pending is cancelled, not returned.
+            await expectFailure(.illegalTransition) {
+                try await shop.keycat.orders.requestReturn(of: parcel.shipment.id, reason: "too slow", by: parcel.buyer)
+            }
+            _ = try await parcel.ship()
+            await expectFailure(.validation) { try await shop.keycat.orders.requestReturn(of: parcel.shipment.id, reason: " ", by: parcel.buyer) }
+            let stranger = try await shop.user(.buyer)
+            await expectFailure(.notFound) {
+                try await shop.keycat.orders.requestReturn(of: parcel.shipment.id, reason: "not mine", by: stranger)
+            }
+            let request = try await shop.keycat.orders.requestReturn(of: parcel.shipment.id, reason: "불량: 키 하나가 안 눌려요", by: parcel.buyer)
+            #expect(request.status == .requested && request.sellerID == parcel.seller.userID && request.buyerID == parcel.buyer.userID)
+            await expectFailure(.duplicate) {
+                try await shop.keycat.orders.requestReturn(of: parcel.shipment.id, reason: "again", by: parcel.buyer)
+            }
+            // The seller's list shows it; another seller's shows nothing and cannot decide it.
+            let other = try await shop.user(.seller)
+            await #expect(try shop.keycat.orders.returnRequests(status: .requested, by: parcel.seller).items.map(\.id) == [request.id])
+            await #expect(try shop.keycat.orders.returnRequests(by: other).items.isEmpty)
+            await expectFailure(.notFound) { try await shop.keycat.orders.approveReturn(request.id, by: other) }
+            await expectFailure(.notFound) { try await shop.keycat.orders.approveReturn(request.id, by: parcel.buyer) }
+            await expectFailure(.forbidden) { try await shop.keycat.orders.returnRequests(by: parcel.buyer) }
+            _ = try await shop.keycat.orders.deliver(shipment: parcel.shipment.id, by: parcel.seller)
+            await #expect(try shop.stock(of: parcel.product.id) == 3)
+
+            let approved = try await shop.keycat.orders.approveReturn(request.id, restock: true, by: parcel.seller)
+            // The lines come back (200,000); the fee stays with the seller: the parcel travelled.
+            #expect(approved.refundedAmount == Money(won: 200_000) && approved.status == .partiallyRefunded)
+            #expect(approved.lines.allSatisfy { $0.refundedAt != nil })
+            await #expect(try shop.stock(of: parcel.product.id) == 5)
+            await #expect(try shop.keycat.orders.returnRequests(of: parcel.order.id, by: parcel.buyer).map(\.status) == [.approved])
+            // Approving again refunds nothing more; rejecting an approved request is refused.
+            await #expect(try shop.keycat.orders.approveReturn(request.id, restock: true, by: parcel.seller).refundedAmount == Money(won: 200_000))
+            await expectFailure(.illegalTransition) { try await shop.keycat.orders.rejectReturn(request.id, reason: "no", by: parcel.seller) }
+            // Every line refunded: the parcel's sale and fee are payable without a confirmation.
+            let upcoming = try await shop.keycat.settlements.upcoming(by: parcel.seller)
+            #expect(upcoming.awaitingConfirmation == SettlementTally() && upcoming.tally.payout > 0 && upcoming.tally.refunds == 200_000)
+            try await shop.expectHealthy()
+        }
+    }
+}
