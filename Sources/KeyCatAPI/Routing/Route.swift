@@ -56,7 +56,7 @@ struct Route: Sendable {
     let status: Int
     /// Whether the whole handler runs on KeyCat's storage threads (``KeyCat/storageExecutor``).
     /// The catalog reads say no: most of their answers come from memory, and they go to the
-    /// storage threads only to read rows (``RequestContext/catalogRead(_:)``), sparing the
+    /// storage threads only to read rows (``RequestContext/catalogRead(_:_:)``), sparing the
     /// cached answers two thread hops.
     let waitsOnStorage: Bool
     let handler: Handler
