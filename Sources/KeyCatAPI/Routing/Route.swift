@@ -50,7 +50,8 @@ struct Route: Sendable {
     let path: RoutePath
     let access: RouteAccess
     let body: RouteBody
-    /// The query parameters the handler reads; the contract test compares them with openapi.yaml.
+    /// The query parameters the handler reads; any other in a request is a 400
+    /// (``KeyCatAPI/checkQuery(of:for:)``), and the contract test compares them with openapi.yaml.
     let query: [String]
     /// The status of a successful answer.
     let status: Int
