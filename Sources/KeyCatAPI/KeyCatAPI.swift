@@ -13,8 +13,9 @@ import KeyCat
 /// thing, 401 with `WWW-Authenticate: Bearer error="invalid_token"` to refresh, 400
 /// `invalid_grant` to log in again, 403 for someone else's), every error body carrying a stable
 /// `code`; lists are `{"items": [...], "next_cursor": …}` with `next`/`limit`; snake_case JSON.
-/// An unknown path is 404, a known path with another method 405 with `Allow`, a bad body 400
-/// naming the field, a body over the route's limit 413, a body that is not JSON where JSON is
+/// An unknown path is 404, a known path with another method 405 with `Allow`, a bad body or
+/// query 400 naming the field (a query parameter the route does not declare, too), a body over
+/// the route's limit 413, a body that is not JSON where JSON is
 /// expected 415. Bad input never answers 500. A server whose app was built against the KeyCat
 /// app's old statuses (410, 418, 419, 445) opts into ``HTTPStatusProfile/keyCatApp``.
 ///
@@ -75,7 +76,8 @@ public struct KeyCatAPI: Sendable {
     /// signed-in users without a valid access token is 401 (419 for an expired or revoked one)
     /// and a role that may not call it 403; a `Content-Length` over the route's limit is 413; a
     /// body announced (`Content-Length` above 0 or `Transfer-Encoding`) with a media type the
-    /// route does not take is 415.
+    /// route does not take is 415; a query parameter the route does not declare, or one given
+    /// twice, is 400 naming it.
     public func admit(_ head: APIRequest) async -> APIAdmission {
         let parts = head.path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().map(Substring.init)
         // Only the canonical spelling of a path names a route: `//users`, `/users/`, `/./users`
@@ -115,6 +117,11 @@ public struct KeyCatAPI: Sendable {
             return APIAdmission(refusal: response(for: error, on: route.description))
         }
         if let refusal = Self.checkHead(of: head, for: route.body) { return APIAdmission(refusal: refusal) }
+        do {
+            try Self.checkQuery(of: head, for: route.description)
+        } catch {
+            return APIAdmission(refusal: response(for: error, on: route.description))
+        }
         return APIAdmission(route: route, parameters: parameters, caller: caller)
     }
 
@@ -165,6 +172,23 @@ public struct KeyCatAPI: Sendable {
         return checkMediaType(of: request, for: body)
     }
 
+    /// 400 `validation` naming a query parameter the route does not declare, or one given more
+    /// than once: a route reads only what it declares (``RouteDescription/query``, as
+    /// openapi.yaml lists it), so anything else is a client's mistake (`?limt=5` would otherwise
+    /// be a default page), and would be a way to spell one request many ways.
+    static func checkQuery(of head: APIRequest, for route: RouteDescription) throws(KeyCatError) {
+        guard !head.query.isEmpty else { return }
+        var seen: Set<String> = []
+        for (name, _) in head.query {
+            guard !name.isEmpty else { throw .validation("query", "a query parameter needs a name") }
+            guard route.query.contains(name) else {
+                let allowed = route.query.isEmpty ? "it takes none" : "it takes \(route.query.joined(separator: ", "))"
+                throw .validation(name, "\(route) has no query parameter \(name): \(allowed)")
+            }
+            guard seen.insert(name).inserted else { throw .validation(name, "\(name) is given more than once") }
+        }
+    }
+
     static func tooLarge(_ body: RouteBody) -> APIResponse {
         .problem(413, "payload_too_large", "the body is over this route's limit of \(body.limit) bytes",
                  extra: ["limit": String(body.limit)])
@@ -209,7 +233,8 @@ public struct KeyCatAPI: Sendable {
 
 /// What ``KeyCatAPI/admit(_:)`` decided from a request's head.
 public struct APIAdmission: Sendable {
-    /// The answer to send at once, without reading the body (404, 405, 401, 403, 419, 413, 415);
+    /// The answer to send at once, without reading the body (404, 405, 401, 403, 419, 413, 415,
+    /// 400 for the query);
     /// nil when the request may go on.
     public let refusal: APIResponse?
     /// The most body bytes to read for the matched route; 0 when it takes no body (one sent

@@ -192,6 +192,8 @@ struct CatalogSharedReadTests {
         }
     }
 
+    static let key = CatalogReadKey.page(ProductListRequest())
+
     /// Waits (at most 30 seconds, a bound for a hung test) until `cache` counts `joined` waiters.
     private func waitForJoined(_ cache: CatalogCache, _ joined: Int) async throws {
         let deadline = Date().addingTimeInterval(30)
@@ -207,7 +209,7 @@ struct CatalogSharedReadTests {
         let held = HeldRead()
         try await withThrowingTaskGroup(of: APIResponse.self) { group in
             for _ in 0..<10 {
-                group.addTask { try await cache.sharedRead(for: "GET /products/1", version: 7) { () async throws(KeyCatError) in try await held.read() } }
+                group.addTask { try await cache.sharedRead(for: .product(ProductID(rawValue: 1)), version: 7) { () async throws(KeyCatError) in try await held.read() } }
             }
             try await waitForJoined(cache, 9)
             held.open()
@@ -215,9 +217,9 @@ struct CatalogSharedReadTests {
             #expect(answers.count == 10 && answers.allSatisfy { $0.status == 200 && $0.body == Array("answer".utf8) })
         }
         #expect(held.calls == 1 && cache.sharedReads.started == 1)
-        #expect(cache.answer(for: "GET /products/1", version: 7, now: Date()) != nil, "the 200 answer is kept")
+        #expect(cache.answer(for: .product(ProductID(rawValue: 1)), version: 7, now: Date()) != nil, "the 200 answer is kept")
         // Another version is another read.
-        _ = try await cache.sharedRead(for: "GET /products/1", version: 8) { () async throws(KeyCatError) in try await held.read() }
+        _ = try await cache.sharedRead(for: .product(ProductID(rawValue: 1)), version: 8) { () async throws(KeyCatError) in try await held.read() }
         #expect(held.calls == 2)
     }
 
@@ -229,7 +231,7 @@ struct CatalogSharedReadTests {
             for _ in 0..<4 {
                 group.addTask {
                     do throws(KeyCatError) {
-                        _ = try await cache.sharedRead(for: "k", version: 1) { () async throws(KeyCatError) in try await held.read(failing: true) }
+                        _ = try await cache.sharedRead(for: Self.key, version: 1) { () async throws(KeyCatError) in try await held.read(failing: true) }
                         return nil
                     } catch {
                         return error.code
@@ -241,8 +243,8 @@ struct CatalogSharedReadTests {
             let codes = try await group.reduce(into: []) { $0.append($1) }
             #expect(codes == Array(repeating: .storage, count: 4))
         }
-        #expect(cache.answer(for: "k", version: 1, now: Date()) == nil)
-        let again = try await cache.sharedRead(for: "k", version: 1) { () async throws(KeyCatError) in try await held.read() }
+        #expect(cache.answer(for: Self.key, version: 1, now: Date()) == nil)
+        let again = try await cache.sharedRead(for: Self.key, version: 1) { () async throws(KeyCatError) in try await held.read() }
         #expect(again.status == 200 && held.calls == 2)
     }
 
@@ -251,13 +253,13 @@ struct CatalogSharedReadTests {
         let cache = CatalogCache()
         let held = HeldRead()
         // The first request starts the read; the second joins it; then the first's client goes away.
-        let first = Task { try await cache.sharedRead(for: "k", version: 1) { () async throws(KeyCatError) in try await held.read() } }
+        let first = Task { try await cache.sharedRead(for: Self.key, version: 1) { () async throws(KeyCatError) in try await held.read() } }
         let deadline = Date().addingTimeInterval(30)
         while held.calls == 0 {
             try #require(Date() < deadline)
             try await Task.sleep(for: .milliseconds(1))
         }
-        let second = Task { try await cache.sharedRead(for: "k", version: 1) { () async throws(KeyCatError) in try await held.read() } }
+        let second = Task { try await cache.sharedRead(for: Self.key, version: 1) { () async throws(KeyCatError) in try await held.read() } }
         try await waitForJoined(cache, 1)
         first.cancel()
         held.open()

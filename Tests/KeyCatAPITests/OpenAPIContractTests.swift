@@ -93,6 +93,8 @@ struct OpenAPIContractTests {
             #expect(statuses.contains("401"), "\(route) documents 401")
             #expect(!statuses.contains("419"), "\(route) documents the default profile, which has no 419")
         }
+        // Any route answers a query parameter it does not declare with 400 (KeyCatAPI.checkQuery).
+        #expect(statuses.contains("400"), "\(route) documents 400 for a query parameter it does not declare")
         if route.body != .none, route.path != "/webhooks/pg" {
             for status in ["400", "413", "415"] { #expect(statuses.contains(status), "\(route) documents \(status)") }
         }

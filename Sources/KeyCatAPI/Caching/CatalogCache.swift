@@ -10,6 +10,13 @@ import Synchronization
 /// running discount also expires when the first such discount ends, since the selling price
 /// changes then without a write.
 ///
+/// Strangers cannot fill it: an answer is filed under the request as its route parsed it
+/// (``CatalogReadKey``), so spellings of one request share an entry and undeclared parameters
+/// never get this far; the table holds at most ``entryLimit`` answers whose keys, headers and
+/// bodies take at most ``byteBudget`` bytes, and makes room by dropping the answers read least
+/// recently (``LRUTable``). A crowd of new requests pushes out cold answers, never the memory
+/// past its bounds.
+///
 /// Requests that miss the same answer at the same version at once share one read of the store
 /// (``sharedRead(for:version:_:)``): after a write, a crowd of readers costs the store one read
 /// per answer, not one per reader.
@@ -18,7 +25,6 @@ import Synchronization
 /// only to look up or file an answer or a read, never while the store is read.
 final class CatalogCache: Sendable {
     struct Entry: Sendable {
-        let version: Int64
         /// When the answer stops being true without a write (a discount's end); nil: never.
         let expiresAt: Date?
         let response: APIResponse
@@ -26,47 +32,70 @@ final class CatalogCache: Sendable {
 
     private struct Table {
         var version: Int64?
-        var entries: [String: Entry] = [:]
-        var bytes = 0
+        var entries: LRUTable<CatalogReadKey, Entry>
     }
 
-    /// At most this many body bytes are kept; past it, the table starts over.
+    /// A read under way: the answer for a key at a version.
+    private struct ReadName: Hashable {
+        let version: Int64
+        let key: CatalogReadKey
+    }
+
+    /// The keys, headers and bodies of the answers kept take at most this many bytes.
     let byteBudget: Int
-    private let table = Mutex(Table())
+    /// At most this many answers are kept.
+    let entryLimit: Int
+    private let table: Mutex<Table>
     /// The reads under way, by version and key.
-    private let reads = Mutex<[String: Task<APIResponse, any Error>]>([:])
+    private let reads = Mutex<[ReadName: Task<APIResponse, any Error>]>([:])
     /// How many reads ``sharedRead(for:version:_:)`` started, and how many requests waited for
     /// one another had started (for tests).
     private let readsStarted = Atomic<Int>(0)
     private let readsJoined = Atomic<Int>(0)
 
-    init(byteBudget: Int = 32 << 20) {
+    /// - Parameters:
+    ///   - byteBudget: the most bytes the keys, headers and bodies kept may take (32 MiB).
+    ///   - entryLimit: the most answers kept (10,000: a whole catalog's detail pages and its
+    ///     busiest lists, while the few hundred bytes each entry costs beyond what is counted
+    ///     stay a few megabytes).
+    init(byteBudget: Int = 32 << 20, entryLimit: Int = 10_000) {
         self.byteBudget = byteBudget
+        self.entryLimit = entryLimit
+        table = Mutex(Table(entries: LRUTable(countLimit: entryLimit, costLimit: byteBudget)))
     }
 
-    /// The answer kept for `key` at `version`, if it is still true at `now`.
-    func answer(for key: String, version: Int64, now: Date) -> APIResponse? {
+    /// What keeping `response` under `key` costs the budget: the key, every header's name and
+    /// value, and the body.
+    static func cost(of response: APIResponse, for key: CatalogReadKey) -> Int {
+        key.byteCount + response.body.count + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+    }
+
+    /// The answer kept for `key` at `version`, if it is still true at `now`; it becomes the most
+    /// recently used. One no longer true is dropped.
+    func answer(for key: CatalogReadKey, version: Int64, now: Date) -> APIResponse? {
         table.withLock { table -> APIResponse? in
-            guard table.version == version, let entry = table.entries[key] else { return nil }
-            if let expiresAt = entry.expiresAt, now >= expiresAt { return nil }
+            guard table.version == version, let entry = table.entries.value(for: key) else { return nil }
+            if let expiresAt = entry.expiresAt, now >= expiresAt {
+                table.entries.removeValue(for: key)
+                return nil
+            }
             return entry.response
         }
     }
 
     /// Files `response` for `key`, read at `version`. Answers of an older version are dropped
-    /// when a newer one is filed; a full table starts over.
-    func store(_ response: APIResponse, for key: String, version: Int64, expiresAt: Date?) {
+    /// when a newer one is filed; past either bound, the least recently used answers go.
+    func store(_ response: APIResponse, for key: CatalogReadKey, version: Int64, expiresAt: Date?) {
         table.withLock { table in
             if table.version != version {
                 // Versions only grow; an answer read under an older one than the table's is
                 // already stale and is not kept.
                 if let current = table.version, version < current { return }
-                table = Table(version: version)
+                table.version = version
+                table.entries.removeAll()
             }
-            if table.bytes + response.body.count > byteBudget { table = Table(version: version) }
-            guard response.body.count <= byteBudget else { return }
-            table.bytes += response.body.count - (table.entries[key]?.response.body.count ?? 0)
-            table.entries[key] = Entry(version: version, expiresAt: expiresAt, response: response)
+            table.entries.insert(Entry(expiresAt: expiresAt, response: response), for: key,
+                                 cost: Self.cost(of: response, for: key))
         }
     }
 
@@ -77,10 +106,10 @@ final class CatalogCache: Sendable {
     /// not cancel the read the others wait for (its request still waits for that short read). A
     /// 200 answer is kept.
     func sharedRead(
-        for key: String, version: Int64,
+        for key: CatalogReadKey, version: Int64,
         _ read: @escaping @Sendable () async throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?)
     ) async throws(KeyCatError) -> APIResponse {
-        let name = "\(version) \(key)"
+        let name = ReadName(version: version, key: key)
         let task = reads.withLock { reads in
             if let running = reads[name] {
                 readsJoined.add(1, ordering: .relaxed)
@@ -109,6 +138,13 @@ final class CatalogCache: Sendable {
 
     /// How many answers are kept (for tests).
     var count: Int { table.withLock { $0.entries.count } }
+
+    /// How many bytes the answers kept count for against ``byteBudget``, and how many answers
+    /// were dropped to make room (for tests).
+    var usage: (bytes: Int, evictions: Int) { table.withLock { ($0.entries.totalCost, $0.entries.evictions) } }
+
+    /// The keys kept, from the most to the least recently used (for tests).
+    var keysByRecency: [CatalogReadKey] { table.withLock { $0.entries.keysByRecency } }
 
     /// How many store reads ``sharedRead(for:version:_:)`` started, and how many requests
     /// joined one already under way (for tests).

@@ -13,17 +13,18 @@ enum ProductRoutes {
 
     static let routes: [Route] = [
         Route(.get, "/products", .anyone, query: listQuery, waitsOnStorage: false) { context in
-            try await context.catalogRead { () async throws(KeyCatError) in
-                let request = try listRequest(context)
+            let request = try listRequest(context)
+            return try await context.catalogRead(.page(request)) { () async throws(KeyCatError) in
                 let now = context.now
                 let page = try await context.keycat.catalog.list(request)
                 return (.json(PageBody(page) { ProductBody($0, at: now) }), RequestContext.priceBoundary(of: page.items, after: now))
             }
         },
         Route(.get, "/products/{id}", .anyone, waitsOnStorage: false) { context in
-            try await context.catalogRead { () async throws(KeyCatError) in
+            let id: ProductID = try context.id()
+            return try await context.catalogRead(.product(id)) { () async throws(KeyCatError) in
                 let now = context.now
-                let product = try await context.keycat.catalog.product(context.id())
+                let product = try await context.keycat.catalog.product(id)
                 return (.json(ProductBody(product, at: now)), RequestContext.priceBoundary(of: [product], after: now))
             }
         },

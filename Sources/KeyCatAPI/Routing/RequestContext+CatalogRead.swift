@@ -15,14 +15,16 @@ extension RequestContext {
     /// A kept answer is served on the caller's thread (the version check reads shared memory);
     /// rows are read on KeyCat's storage threads.
     ///
-    /// - Parameter read: reads the rows and builds the answer; returns it with the time it stops
-    ///   being true without a write (the earliest end of a running discount it shows), if any.
-    func catalogRead(_ read: @escaping @Sendable () async throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?))
-        async throws(KeyCatError) -> APIResponse
-    {
+    /// - Parameters:
+    ///   - key: the request as the route parsed it, which the answer is filed under: the route
+    ///     parses before it asks, so a request it refuses is never looked up.
+    ///   - read: reads the rows and builds the answer; returns it with the time it stops being
+    ///     true without a write (the earliest end of a running discount it shows), if any.
+    func catalogRead(
+        _ key: CatalogReadKey, _ read: @escaping @Sendable () async throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?)
+    ) async throws(KeyCatError) -> APIResponse {
         // Read before the rows: an answer filed under it can only be newer than it.
         let version = try await keycat.catalogVersion()
-        let key = cacheKey
         let response: APIResponse
         if let version, let kept = cache.answer(for: key, version: version, now: now) {
             response = kept
@@ -51,16 +53,6 @@ extension RequestContext {
             answer.response.headers["Cache-Control"] = catalogCacheControl
         }
         return answer
-    }
-
-    /// The route and its decoded query, in the order sent: two spellings of one query are two
-    /// entries, never one entry for two queries.
-    private var cacheKey: String {
-        var key = route.method.rawValue + " " + request.path
-        for (name, value) in request.query {
-            key += "\u{0}" + name + "=" + value
-        }
-        return key
     }
 
     /// The earliest end of a running discount among `products`: the moment a selling price

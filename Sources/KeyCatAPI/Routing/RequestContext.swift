@@ -11,7 +11,7 @@ struct RequestContext: Sendable {
     /// The authenticated caller; nil only on ``RouteAccess/anyone`` routes.
     let caller: Principal?
     let route: RouteDescription
-    /// The catalog reads' answers kept in memory (see ``catalogRead(_:)``).
+    /// The catalog reads' answers kept in memory (see ``catalogRead(_:_:)``).
     let cache: CatalogCache
 
     /// The time now, by KeyCat's clock.

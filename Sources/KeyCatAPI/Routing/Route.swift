@@ -50,13 +50,14 @@ struct Route: Sendable {
     let path: RoutePath
     let access: RouteAccess
     let body: RouteBody
-    /// The query parameters the handler reads; the contract test compares them with openapi.yaml.
+    /// The query parameters the handler reads; any other in a request is a 400
+    /// (``KeyCatAPI/checkQuery(of:for:)``), and the contract test compares them with openapi.yaml.
     let query: [String]
     /// The status of a successful answer.
     let status: Int
     /// Whether the whole handler runs on KeyCat's storage threads (``KeyCat/storageExecutor``).
     /// The catalog reads say no: most of their answers come from memory, and they go to the
-    /// storage threads only to read rows (``RequestContext/catalogRead(_:)``), sparing the
+    /// storage threads only to read rows (``RequestContext/catalogRead(_:_:)``), sparing the
     /// cached answers two thread hops.
     let waitsOnStorage: Bool
     let handler: Handler

@@ -63,7 +63,7 @@ struct KeyCatServer {
         router.add(middleware: middleware)
 
         let app = Application(
-            router: router,
+            router: router, server: .http1(limits: settings.connections),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "keycat"),
             services: services, logger: logger)
         try await app.runService()

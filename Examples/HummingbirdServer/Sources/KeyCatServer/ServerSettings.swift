@@ -21,6 +21,8 @@ import Logging
 /// | `KEYCAT_BENCH_ROUTES` | `1` adds `GET /bench/static` (see ``BenchRoutes``) | off |
 /// | `KEYCAT_TRUSTED_PROXIES` | comma-separated addresses and CIDR networks of reverse proxies whose `X-Forwarded-For` names the client (the right-most untrusted hop); from any other peer the header is ignored | none: the peer is the client |
 /// | `KEYCAT_SIGN_UPS_PER_CLIENT` | sign-ups one client may make per hour; `0` turns sign-up throttling off | 20 |
+/// | `KEYCAT_READ_TIMEOUT_SECONDS` | the longest a request may take to arrive, from its first byte to its last (head and body); a connection still sending one then is closed | 30 |
+/// | `KEYCAT_IDLE_TIMEOUT_SECONDS` | how long a connection may wait with no request arriving and no answer owed before it is closed | 60 |
 /// | `KEYCAT_TOKEN_VERSION_CACHE_SECONDS` | how long a token version read from the database is trusted, 0–60: the longest a suspension, password reset or role change made by another server or `keycat-admin` takes to stop the account's access tokens here | 5 |
 struct ServerSettings {
     var host = "127.0.0.1"
@@ -31,6 +33,8 @@ struct ServerSettings {
     /// Nil: no reconciliation in this process.
     var reconcileEvery: Duration? = .seconds(60)
     var trustedProxies = TrustedProxies.none
+    /// The request head's size and the connections' read and idle deadlines.
+    var connections = ConnectionLimits()
     var keycat: KeyCat.Configuration
 
     struct Invalid: Error, CustomStringConvertible {
@@ -104,6 +108,12 @@ struct ServerSettings {
             holds.checkoutRate = perMinute == 0
                 ? nil : try RateLimit(perSecond: Double(perMinute) / 60, burst: StockHoldPolicy.defaultCheckoutRate.burst)
             keycat.stockHolds = holds
+        }
+        if let seconds = try integer("KEYCAT_READ_TIMEOUT_SECONDS", in: 1...3_600) {
+            connections.readTimeout = .seconds(seconds)
+        }
+        if let seconds = try integer("KEYCAT_IDLE_TIMEOUT_SECONDS", in: 1...86_400) {
+            connections.idleTimeout = .seconds(seconds)
         }
         if let seconds = try integer("KEYCAT_TOKEN_VERSION_CACHE_SECONDS", in: 0...60) {
             keycat.tokenVersionCacheLifetime = TimeInterval(seconds)
