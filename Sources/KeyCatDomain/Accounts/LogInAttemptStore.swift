@@ -32,6 +32,10 @@ public protocol LogInAttemptStore: Sendable {
     /// in its current window; a slowed key past its limit whose delay since its previous attempt
     /// has not passed), counts nothing and returns the longest wait; otherwise counts one attempt
     /// against every key (opening a new window where the last one closed) and returns nil.
+    ///
+    /// A refusal changes nothing, and a store that writes should find it without opening a write
+    /// transaction: refused attempts come in floods, and must not queue on the writer the
+    /// admitted ones (and everything else) need.
     func admit(_ keys: [LogInThrottleKey], at now: Date, window: TimeInterval) async throws(KeyCatError) -> TimeInterval?
 
     /// After a successful log-in: clears `cleared`'s count and takes one attempt back from each
