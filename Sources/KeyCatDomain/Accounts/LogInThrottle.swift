@@ -11,15 +11,17 @@ public struct LogInThrottle: Sendable {
         self.store = store
     }
 
-    /// The budgets an attempt with `email` (already case-folded) from `client` counts against.
-    /// Without a client (a caller that cannot name one), the pair is the email with no client.
+    /// The budgets an attempt with `email` (already case-folded) from `client` counts against,
+    /// an IPv6 client by its /64 (see ``ThrottleClient``). Without a client (a caller that cannot
+    /// name one), the pair is the email with no client.
     func keys(email: String, client: String?) -> (pair: LogInThrottleKey, others: [LogInThrottleKey]) {
-        let pair = LogInThrottleKey(scope: LogInThrottleKey.accountAndClient, value: "\(email)\u{0}\(client ?? "")",
+        let clientKey = client.map(ThrottleClient.key(for:))
+        let pair = LogInThrottleKey(scope: LogInThrottleKey.accountAndClient, value: "\(email)\u{0}\(clientKey ?? "")",
                                     limit: policy.attemptsPerAccountAndClient)
         let account = LogInThrottleKey(
             scope: LogInThrottleKey.account, value: email, limit: policy.attemptsPerAccount,
             slowDown: ThrottleSlowDown(firstDelay: policy.firstDelay, maximumDelay: policy.maximumDelay))
-        let client = client.map { LogInThrottleKey(scope: LogInThrottleKey.client, value: $0, limit: policy.attemptsPerClient) }
+        let client = clientKey.map { LogInThrottleKey(scope: LogInThrottleKey.client, value: $0, limit: policy.attemptsPerClient) }
         return (pair, [account] + (client.map { [$0] } ?? []))
     }
 
@@ -56,12 +58,14 @@ public struct SignUpThrottle: Sendable {
         self.store = store
     }
 
-    /// Counts a sign-up from `client`, or refuses it. A caller that names no client is not counted.
+    /// Counts a sign-up from `client` (IPv6 addresses by their /64, see ``ThrottleClient``), or
+    /// refuses it. A caller that names no client is not counted.
     ///
     /// - Throws: ``KeyCatError/Code/rateLimited`` (429) with `retry_after`.
     func admit(client: String?, at now: Date) async throws(KeyCatError) {
         guard let client else { return }
-        let key = LogInThrottleKey(scope: LogInThrottleKey.signUp, value: client, limit: policy.attemptsPerClient)
+        let key = LogInThrottleKey(scope: LogInThrottleKey.signUp, value: ThrottleClient.key(for: client),
+                                   limit: policy.attemptsPerClient)
         guard let wait = try await store.admit([key], at: now, window: policy.window) else { return }
         throw LogInThrottle.refusal(wait, "too many sign-ups from this client")
     }
