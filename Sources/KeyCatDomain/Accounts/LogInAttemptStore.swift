@@ -2,9 +2,10 @@ import Foundation
 
 /// One budget an attempt counts against.
 public struct LogInThrottleKey: Sendable, Hashable {
-    /// Which budget: ``account``, ``client``, ``accountAndClient`` or ``signUp``.
+    /// Which budget: ``account``, ``client``, ``accountAndClient``, ``device``, ``signedIn`` or
+    /// ``signUp``.
     public var scope: String
-    /// The email, client key, or both.
+    /// The email, client key, or both; a device token's device; a user id.
     public var value: String
     /// Attempts allowed per window (at full speed, for a slowed key).
     public var limit: Int
@@ -15,6 +16,10 @@ public struct LogInThrottleKey: Sendable, Hashable {
     public static let client = "client"
     public static let accountAndClient = "account_client"
     public static let signUp = "sign_up"
+    /// One device token's attempts (see ``DeviceToken``).
+    public static let device = "device"
+    /// The password changes of one account's sessions that send no device token.
+    public static let signedIn = "signed_in"
 
     public init(scope: String, value: String, limit: Int, slowDown: ThrottleSlowDown? = nil) {
         self.scope = scope

@@ -1,44 +1,77 @@
 import Foundation
 
-/// The policy applied to one store: what ``AccountService/logIn(email:password:client:)`` and
-/// ``AccountService/changePassword(current:new:by:client:)`` ask.
+/// The policy applied to one store: what ``AccountService/logIn(email:password:client:deviceToken:)``
+/// and ``AccountService/changePassword(current:new:by:client:deviceToken:)`` ask.
 public struct LogInThrottle: Sendable {
     public let policy: LogInThrottlePolicy
     let store: any LogInAttemptStore
+    /// Issues and checks device tokens; nil hands none out and honours none.
+    let devices: (any DeviceTokenCodec)?
 
-    public init(policy: LogInThrottlePolicy, store: any LogInAttemptStore) {
+    /// - Parameter devices: the device tokens' codec; without one, every log-in is a stranger's.
+    public init(policy: LogInThrottlePolicy, store: any LogInAttemptStore, devices: (any DeviceTokenCodec)? = nil) {
         self.policy = policy
         self.store = store
+        self.devices = devices
     }
 
-    /// The budgets an attempt with `email` (already case-folded) from `client` counts against,
-    /// an IPv6 client by its /64 (see ``ThrottleClient``). Without a client (a caller that cannot
-    /// name one), the pair is the email with no client.
-    func keys(email: String, client: String?) -> (pair: LogInThrottleKey, others: [LogInThrottleKey]) {
-        let clientKey = client.map(ThrottleClient.key(for:))
-        let pair = LogInThrottleKey(scope: LogInThrottleKey.accountAndClient, value: "\(email)\u{0}\(clientKey ?? "")",
+    /// The budgets one admitted attempt was counted against: ``own`` is cleared by a success,
+    /// ``shared`` each get their attempt back.
+    struct Admission: Sendable {
+        let own: LogInThrottleKey
+        let shared: [LogInThrottleKey]
+    }
+
+    /// The budgets a log-in with `email` (already case-folded) from `client` counts against: the
+    /// device token's alone when `deviceToken` is valid for the email, else the strangers' ones.
+    /// Without a client (a caller that cannot name one), the pair is the email with no client.
+    func logInBudgets(email: String, client: String?, deviceToken: String?, at now: Date) -> Admission {
+        if let device = device(of: deviceToken, for: email, at: now) { return Admission(own: device, shared: []) }
+        let client = client.map(ThrottleClient.key(for:))
+        let pair = LogInThrottleKey(scope: LogInThrottleKey.accountAndClient, value: "\(email)\u{0}\(client ?? "")",
                                     limit: policy.attemptsPerAccountAndClient)
         let account = LogInThrottleKey(
             scope: LogInThrottleKey.account, value: email, limit: policy.attemptsPerAccount,
             slowDown: ThrottleSlowDown(firstDelay: policy.firstDelay, maximumDelay: policy.maximumDelay))
-        let client = clientKey.map { LogInThrottleKey(scope: LogInThrottleKey.client, value: $0, limit: policy.attemptsPerClient) }
-        return (pair, [account] + (client.map { [$0] } ?? []))
+        return Admission(own: pair, shared: [account] + clientBudget(client))
     }
 
-    /// Counts an attempt, or refuses it.
+    /// The budgets a password change by `user` (signed in, with `email`) counts against: its
+    /// device token's when valid, else the account's signed-in budget and the client's. Never the
+    /// account's slow-down, which strangers' log-ins fill.
+    func passwordChangeBudgets(email: String, user: UserID, client: String?, deviceToken: String?, at now: Date) -> Admission {
+        if let device = device(of: deviceToken, for: email, at: now) { return Admission(own: device, shared: []) }
+        let signedIn = LogInThrottleKey(scope: LogInThrottleKey.signedIn, value: String(user.rawValue), limit: policy.attemptsPerDevice)
+        return Admission(own: signedIn, shared: clientBudget(client.map(ThrottleClient.key(for:))))
+    }
+
+    private func clientBudget(_ client: String?) -> [LogInThrottleKey] {
+        client.map { [LogInThrottleKey(scope: LogInThrottleKey.client, value: $0, limit: policy.attemptsPerClient)] } ?? []
+    }
+
+    /// The budget of `token` when it is a valid device token for `email`.
+    private func device(of token: String?, for email: String, at now: Date) -> LogInThrottleKey? {
+        guard let token, let devices, let device = devices.device(of: token, for: email, at: now) else { return nil }
+        return LogInThrottleKey(scope: LogInThrottleKey.device, value: device, limit: policy.attemptsPerDevice)
+    }
+
+    /// Counts an attempt against `budgets`, or refuses it, counting nothing.
     ///
     /// - Throws: ``KeyCatError/Code/rateLimited`` (429) with `retry_after` in whole seconds.
-    func admit(email: String, client: String?, at now: Date) async throws(KeyCatError) {
-        let (pair, others) = keys(email: email, client: client)
-        guard let wait = try await store.admit([pair] + others, at: now, window: policy.window) else { return }
+    func admit(_ budgets: Admission, at now: Date) async throws(KeyCatError) {
+        guard let wait = try await store.admit([budgets.own] + budgets.shared, at: now, window: policy.window) else { return }
         throw Self.refusal(wait, "too many failed attempts")
     }
 
-    /// Clears the (account, client) count after a success and gives the attempt back to the
-    /// account and the client.
-    func succeeded(email: String, client: String?, at now: Date) async throws(KeyCatError) {
-        let (pair, others) = keys(email: email, client: client)
-        try await store.succeeded(clearing: pair, refunding: others, at: now)
+    /// After the right password: clears the attempt's own budget and gives the attempt back to
+    /// the shared ones.
+    func succeeded(_ budgets: Admission, at now: Date) async throws(KeyCatError) {
+        try await store.succeeded(clearing: budgets.own, refunding: budgets.shared, at: now)
+    }
+
+    /// A new device token for `email`, or nil without a codec.
+    func deviceToken(for email: String, at now: Date) throws(KeyCatError) -> DeviceToken? {
+        try devices?.issue(for: email, expiresAt: now.addingTimeInterval(policy.deviceTokenLifetime))
     }
 
     /// The 429 for a wait of `wait` seconds, rounded up to a whole second.

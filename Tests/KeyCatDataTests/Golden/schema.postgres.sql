@@ -505,3 +505,19 @@ END
 $$;
 CREATE TRIGGER products_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON products
     FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();
+
+-- 21: device-token throttles
+-- Log-in throttling also counts per device token (a client that logged in before)
+-- and per account's signed-in sessions (password changes). Counts are short-lived:
+-- the old table's are dropped rather than carried over.
+DROP TABLE login_attempts;
+CREATE TABLE login_attempts (
+    scope           text COLLATE "C" NOT NULL
+                    CHECK (scope IN ('account', 'client', 'account_client', 'sign_up', 'device', 'signed_in')),
+    key_digest      bytea NOT NULL,
+    window_start    bigint NOT NULL,
+    attempts        bigint NOT NULL CHECK (attempts >= 0),
+    last_attempt_at bigint NOT NULL,
+    PRIMARY KEY (scope, key_digest)
+);
+CREATE INDEX login_attempts_by_window ON login_attempts (window_start);

@@ -498,3 +498,19 @@ CREATE TABLE image_blobs (
 -- 20: catalog change notifications
 -- Nothing on SQLite: a process learns of every commit to the file from its data
 -- version (PRAGMA data_version).
+
+-- 21: device-token throttles
+-- Log-in throttling also counts per device token (a client that logged in before)
+-- and per account's signed-in sessions (password changes). Counts are short-lived:
+-- the old table's are dropped rather than carried over.
+DROP TABLE login_attempts;
+CREATE TABLE login_attempts (
+    scope           TEXT NOT NULL
+                    CHECK (scope IN ('account', 'client', 'account_client', 'sign_up', 'device', 'signed_in')),
+    key_digest      BLOB NOT NULL,
+    window_start    INTEGER NOT NULL,
+    attempts        INTEGER NOT NULL CHECK (attempts >= 0),
+    last_attempt_at INTEGER NOT NULL,
+    PRIMARY KEY (scope, key_digest)
+) STRICT;
+CREATE INDEX login_attempts_by_window ON login_attempts (window_start);
