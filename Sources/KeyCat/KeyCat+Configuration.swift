@@ -95,9 +95,11 @@ extension KeyCat {
         /// limiting off.
         public var toggleRateLimit: RateLimit? = .togglesDefault
         /// How password guesses (log-ins and `PUT /me/password`) are throttled, per (email,
-        /// client), per client and per email, in the database so that every process shares the
-        /// count. Default ``LogInThrottlePolicy/standard`` (in 15 minutes: 10 per email from one
-        /// client, 100 per client, and past 30 per email a growing delay); nil turns it off.
+        /// client), per client and per email, and per device token for clients that logged in
+        /// before, in the database so that every process shares the count. Default
+        /// ``LogInThrottlePolicy/standard`` (in 15 minutes: 10 per email from one client, 100 per
+        /// client, past 30 per email a growing delay, 10 per device token); nil turns it off, and
+        /// no device tokens are handed out.
         public var logInThrottle: LogInThrottlePolicy? = .standard
         /// How many sign-ups one client may make, counted in the database like log-ins. Default
         /// ``SignUpThrottlePolicy/standard`` (20 an hour); nil turns it off.

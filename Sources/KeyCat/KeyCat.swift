@@ -93,6 +93,7 @@ public final class KeyCat: Sendable {
         let users = SQLUserRepository(database: database)
         let cursors = HMACPageCursorCodec(key: secrets.cursorKey)
         let attempts = SQLLogInAttemptStore(database: database)
+        let devices = HMACDeviceTokenCodec(key: HMACDeviceTokenCodec.derivedKey(from: secrets.tokenSigningKey))
         let tokenVersions = TokenVersionCache(lifetime: configuration.tokenVersionCacheLifetime)
         accounts = AccountService(
             users: users, refreshTokens: SQLRefreshTokenRepository(database: database),
@@ -102,7 +103,7 @@ public final class KeyCat: Sendable {
                 lifetime: configuration.accessTokenLifetime),
             refreshTokenMinter: RandomRefreshTokenMinter(), cursors: cursors, clock: configuration.clock,
             refreshTokenLifetime: configuration.refreshTokenLifetime,
-            logInThrottle: configuration.logInThrottle.map { LogInThrottle(policy: $0, store: attempts) },
+            logInThrottle: configuration.logInThrottle.map { LogInThrottle(policy: $0, store: attempts, devices: devices) },
             signUpThrottle: configuration.signUpThrottle.map { SignUpThrottle(policy: $0, store: attempts) },
             tokenVersions: tokenVersions)
         sellers = SellerService(

@@ -43,10 +43,10 @@ struct APITestServer {
         }
     }
 
-    /// Sends one request; `json` is encoded as the body with `Content-Type: application/json`.
+    /// Sends one request from `client`; `json` is encoded as the body with `Content-Type: application/json`.
     @discardableResult
     func send(_ method: String, _ target: String, json: Any? = nil, token: String? = nil,
-              headers: HTTPHeaders = [:]) async throws -> Answer {
+              headers: HTTPHeaders = [:], client: String = "203.0.113.7") async throws -> Answer {
         var headers = headers
         var body: [UInt8] = []
         if let json {
@@ -55,7 +55,7 @@ struct APITestServer {
         }
         if let token { headers["Authorization"] = "Bearer \(token)" }
         let response = await api.respond(to: APIRequest(method: APIMethod(method), target: target, headers: headers, body: body,
-                                                        clientAddress: "203.0.113.7"))
+                                                        clientAddress: client))
         let answer = Answer(response: response)
         // Every body a client sees is snake_case JSON, whatever the route.
         if !response.body.isEmpty, response.status != 200 || !(target.hasPrefix("/webhooks") || target.hasPrefix("/images")) {

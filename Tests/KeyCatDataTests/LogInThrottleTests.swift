@@ -145,24 +145,6 @@ struct LogInThrottleTests {
         #expect(slowDown.delay(excess: 10_000) == 60)
     }
 
-    @Test("wrong current passwords in a password change count like log-ins", arguments: Backend.allCases)
-    func passwordChangeThrottled(backend: Backend) async throws {
-        try await withAccounts(backend, throttle: .standard) { harness in
-            let user = try await harness.signUp()
-            let change = { (current: String) in
-                await keycatError { try await harness.accounts.changePassword(current: current, new: "keycat2027", by: user.principal, client: "203.0.113.5") }
-            }
-            var outcomes: [KeyCatError?] = []
-            for _ in 1...11 { outcomes.append(await change("wrong-guess-1")) }
-            #expect(outcomes.prefix(10).allSatisfy { $0?.code == .invalidCredentials })
-            #expect(outcomes.last??.code == .rateLimited)
-            #expect(await change("keycat2026")?.code == .rateLimited)
-            // The same budget as log-in from that client.
-            #expect(await Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "203.0.113.5")?.code == .rateLimited)
-            #expect(await Self.attempt(harness.accounts, "kim@example.com", "keycat2026", client: "198.51.100.5") == nil)
-        }
-    }
-
     @Test("sign-ups are counted per client once the form is valid; other clients and unnamed callers are not held",
           arguments: Backend.allCases)
     func signUpThrottle(backend: Backend) async throws {

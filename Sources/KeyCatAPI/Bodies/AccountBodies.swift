@@ -36,6 +36,8 @@ public struct UserBody: Encodable, Sendable, Hashable {
 
 /// The JSON of a log-in or refresh: both tokens, when they expire, and who they are for.
 /// Send the access token as `Authorization: Bearer …`; on 419 refresh, on 418 log in again.
+/// A log-in or password change also returns a `device_token`: keep it (apart from the session,
+/// past log-outs) and send it back as `device_token` with later log-ins to this account.
 public struct TokenPairBody: Encodable, Sendable, Hashable {
     public var tokenType = "Bearer"
     public var accessToken: String
@@ -44,10 +46,14 @@ public struct TokenPairBody: Encodable, Sendable, Hashable {
     public var refreshTokenExpiresAt: Date
     public var userID: Int64
     public var role: String
+    /// Left out of refreshes, and when log-in throttling is off.
+    public var deviceToken: String?
+    public var deviceTokenExpiresAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case tokenType = "token_type", accessToken = "access_token", accessTokenExpiresAt = "access_token_expires_at"
         case refreshToken = "refresh_token", refreshTokenExpiresAt = "refresh_token_expires_at", userID = "user_id", role
+        case deviceToken = "device_token", deviceTokenExpiresAt = "device_token_expires_at"
     }
 
     public init(_ pair: TokenPair) {
@@ -57,6 +63,8 @@ public struct TokenPairBody: Encodable, Sendable, Hashable {
         refreshTokenExpiresAt = pair.refreshTokenExpiresAt
         userID = pair.principal.userID.rawValue
         role = pair.principal.role.rawValue
+        deviceToken = pair.deviceToken?.token
+        deviceTokenExpiresAt = pair.deviceToken?.expiresAt
     }
 }
 

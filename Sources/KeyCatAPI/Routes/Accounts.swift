@@ -4,7 +4,9 @@ import KeyCat
 /// Sign-up, sessions (log-in, refresh, log-out), the caller's own account, and the operators'
 /// user list. Password hashing runs on KeyCat's own hashing threads, off the pool every route
 /// shares. Sign-up, log-in and password changes are throttled by the request's
-/// ``APIRequest/clientAddress``.
+/// ``APIRequest/clientAddress`` (IPv6 by its /64); log-ins and password changes that send back the
+/// `device_token` an earlier log-in returned count against that token instead (OWASP's device
+/// cookies, see `LogInThrottlePolicy`).
 enum AccountRoutes {
     static let routes: [Route] = [
         Route(.post, "/users", .anyone, body: .jsonDefault, status: 201) { context in
@@ -24,7 +26,8 @@ enum AccountRoutes {
         Route(.post, "/sessions", .anyone, body: .jsonDefault) { context in
             let body = try context.json(LogInBody.self)
             let client = context.request.clientAddress
-            let pair = try await context.keycat.accounts.logIn(email: body.email, password: body.password, client: client)
+            let pair = try await context.keycat.accounts.logIn(
+                email: body.email, password: body.password, client: client, deviceToken: body.deviceToken)
             return .json(TokenPairBody(pair))
         },
         Route(.post, "/sessions/refresh", .anyone, body: .jsonDefault) { context in
@@ -53,7 +56,8 @@ enum AccountRoutes {
             let principal = try context.principal()
             let client = context.request.clientAddress
             let pair = try await context.keycat.accounts.changePassword(
-                current: body.currentPassword, new: body.newPassword, by: principal, client: client)
+                current: body.currentPassword, new: body.newPassword, by: principal, client: client,
+                deviceToken: body.deviceToken)
             return .json(TokenPairBody(pair))
         },
     ]
@@ -72,6 +76,10 @@ struct SignUpBody: Decodable, Sendable {
 struct LogInBody: Decodable, Sendable {
     var email: String
     var password: String
+    /// The device token an earlier log-in to this account returned, if the client kept one.
+    var deviceToken: String?
+
+    enum CodingKeys: String, CodingKey { case email, password, deviceToken = "device_token" }
 }
 
 struct RefreshTokenBody: Decodable, Sendable {
@@ -83,8 +91,12 @@ struct RefreshTokenBody: Decodable, Sendable {
 struct PasswordChangeBody: Decodable, Sendable {
     var currentPassword: String
     var newPassword: String
+    /// The caller's device token for this account, if it kept one.
+    var deviceToken: String?
 
-    enum CodingKeys: String, CodingKey { case currentPassword = "current_password", newPassword = "new_password" }
+    enum CodingKeys: String, CodingKey {
+        case currentPassword = "current_password", newPassword = "new_password", deviceToken = "device_token"
+    }
 }
 
 /// A profile change: a field left out stays, `null` clears it (nick cannot be cleared).

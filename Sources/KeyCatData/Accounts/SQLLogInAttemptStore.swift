@@ -6,10 +6,15 @@ import KeyCatInfrastructure
 /// database shares one budget per (email, client), email, client and sign-up client.
 ///
 /// Keys are stored as SHA-256 digests of `scope:value`: the table never holds the emails or
-/// addresses of strangers, and every row has the same small size whatever was typed. Admission
-/// is one `BEGIN IMMEDIATE` transaction, so two processes cannot both take the last attempt.
-/// Cost: one small write per log-in attempt (a commit, fsynced under `synchronous=FULL`), next to
-/// the ~150 ms of PBKDF2 a log-in already spends; refused attempts write nothing.
+/// addresses of strangers, and every row has the same small size whatever was typed.
+///
+/// A refusal is decided from a read: a refused attempt opens no write transaction, so a flood of
+/// them neither queues on SQLite's one writer nor commits anything on Postgres. An attempt the
+/// read admits is decided again, and counted, in one `BEGIN IMMEDIATE` (`SERIALIZABLE` on
+/// Postgres) transaction, so two processes cannot both take the last attempt; one that lost the
+/// last attempt between the two is refused there, still writing nothing. Cost: a read and one
+/// small write per admitted attempt (a commit, fsynced under `synchronous=FULL`), next to the
+/// ~150 ms of PBKDF2 a log-in already spends.
 package struct SQLLogInAttemptStore<Database: SQLDatabase>: LogInAttemptStore {
     private let database: Database
     /// Closed windows swept per admission, through the index on `window_start`.
@@ -20,25 +25,14 @@ package struct SQLLogInAttemptStore<Database: SQLDatabase>: LogInAttemptStore {
     package func admit(_ keys: [LogInThrottleKey], at now: Date, window: TimeInterval) async throws(KeyCatError) -> TimeInterval? {
         let nowMillis = StoredTime.milliseconds(now)
         let windowMillis = Int64(window * 1000)
+        if let wait = try await storage({
+            try await database.read { try Self.wait(for: keys, on: $0, now: nowMillis, window: windowMillis) }
+        }) {
+            return wait
+        }
         return try await storage {
             try await database.write { connection -> TimeInterval? in
-                var wait: Int64 = 0
-                for key in keys {
-                    let row = try connection.queryOne(
-                        "SELECT window_start, attempts, last_attempt_at FROM login_attempts WHERE scope = ? AND key_digest = ?",
-                        Self.id(key)) { ($0.int64(0), $0.int64(1), $0.int64(2)) }
-                    guard let (start, attempts, last) = row, start + windowMillis > nowMillis, attempts >= Int64(key.limit) else {
-                        continue
-                    }
-                    if let slowDown = key.slowDown {
-                        let excess = Int(min(attempts - Int64(key.limit) + 1, 1_000))
-                        let allowedAt = last + Int64((slowDown.delay(excess: excess) * 1000).rounded(.up))
-                        if allowedAt > nowMillis { wait = max(wait, allowedAt - nowMillis) }
-                    } else {
-                        wait = max(wait, start + windowMillis - nowMillis)
-                    }
-                }
-                if wait > 0 { return TimeInterval(wait) / 1000 }
+                if let wait = try Self.wait(for: keys, on: connection, now: nowMillis, window: windowMillis) { return wait }
                 for key in keys {
                     // A closed window starts again at one attempt.
                     try connection.run("""
@@ -76,6 +70,28 @@ package struct SQLLogInAttemptStore<Database: SQLDatabase>: LogInAttemptStore {
                 }
             }
         }
+    }
+
+    /// How long the longest-waiting of `keys` refuses an attempt at `now`, or nil when none does.
+    private static func wait(for keys: [LogInThrottleKey], on connection: Database.Connection,
+                             now nowMillis: Int64, window windowMillis: Int64) throws -> TimeInterval? {
+        var wait: Int64 = 0
+        for key in keys {
+            let row = try connection.queryOne(
+                "SELECT window_start, attempts, last_attempt_at FROM login_attempts WHERE scope = ? AND key_digest = ?",
+                Self.id(key)) { ($0.int64(0), $0.int64(1), $0.int64(2)) }
+            guard let (start, attempts, last) = row, start + windowMillis > nowMillis, attempts >= Int64(key.limit) else {
+                continue
+            }
+            if let slowDown = key.slowDown {
+                let excess = Int(min(attempts - Int64(key.limit) + 1, 1_000))
+                let allowedAt = last + Int64((slowDown.delay(excess: excess) * 1000).rounded(.up))
+                if allowedAt > nowMillis { wait = max(wait, allowedAt - nowMillis) }
+            } else {
+                wait = max(wait, start + windowMillis - nowMillis)
+            }
+        }
+        return wait > 0 ? TimeInterval(wait) / 1000 : nil
     }
 
     private static func id(_ key: LogInThrottleKey) -> [SQLValue] {

@@ -233,6 +233,22 @@ package enum KeyCatSchema {
             -- version (PRAGMA data_version).
             """, postgres: CatalogSchema.changeNotificationsPostgres),
         Step(version: 21, name: "purchase confirmation and return requests", ddl: FulfilmentSchema.receiptsSQL),
+        Step(version: 22, name: "device-token throttles") { type in """
+            -- Log-in throttling also counts per device token (a client that logged in before)
+            -- and per account's signed-in sessions (password changes). Counts are short-lived:
+            -- the old table's are dropped rather than carried over.
+            DROP TABLE login_attempts;
+            CREATE TABLE login_attempts (
+                scope           \(type.text) NOT NULL
+                                CHECK (scope IN ('account', 'client', 'account_client', 'sign_up', 'device', 'signed_in')),
+                key_digest      \(type.blob) NOT NULL,
+                window_start    \(type.integer) NOT NULL,
+                attempts        \(type.integer) NOT NULL CHECK (attempts >= 0),
+                last_attempt_at \(type.integer) NOT NULL,
+                PRIMARY KEY (scope, key_digest)
+            )\(type.tableOptions);
+            CREATE INDEX login_attempts_by_window ON login_attempts (window_start);
+            """ },
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

@@ -56,14 +56,19 @@ public struct TokenPair: Sendable, Hashable, CustomStringConvertible {
     public let refreshTokenExpiresAt: Date
     /// Who the tokens speak for.
     public let principal: Principal
+    /// After a log-in or password change with log-in throttling on, the device token to send
+    /// back with later log-ins (see ``DeviceToken``); nil from a refresh. Keep it apart from the
+    /// session: it outlives log-outs.
+    public let deviceToken: DeviceToken?
 
     public init(accessToken: String, accessTokenExpiresAt: Date, refreshToken: String,
-                refreshTokenExpiresAt: Date, principal: Principal) {
+                refreshTokenExpiresAt: Date, principal: Principal, deviceToken: DeviceToken? = nil) {
         self.accessToken = accessToken
         self.accessTokenExpiresAt = accessTokenExpiresAt
         self.refreshToken = refreshToken
         self.refreshTokenExpiresAt = refreshTokenExpiresAt
         self.principal = principal
+        self.deviceToken = deviceToken
     }
 
     public var description: String {

@@ -7,24 +7,32 @@ extension AccountService {
     /// check. An unknown email, a withdrawn or suspended account and a wrong password all cost
     /// one password hashing at the current parameters, so timing does not tell them apart; only
     /// the right password of a suspended account learns that it is suspended. With a
-    /// ``LogInThrottle``, every attempt counts against the (email, client) pair, the client and
-    /// the email (see ``LogInThrottlePolicy``) before any hashing, for unknown and known emails
-    /// alike.
+    /// ``LogInThrottle``, every attempt is counted before any hashing, for unknown and known
+    /// emails alike: against the device token's own budget when `deviceToken` is valid for the
+    /// email, else against the (email, client) pair, the client and the email (see
+    /// ``LogInThrottlePolicy``). A success hands out a new device token in the pair.
     ///
-    /// - Parameter client: who is asking, as the server knows them (usually the client's
-    ///   address); nil counts the attempt against the email only.
+    /// - Parameters:
+    ///   - client: who is asking, as the server knows them (usually the client's address; IPv6
+    ///     addresses count by their /64); nil counts the attempt against the email only.
+    ///   - deviceToken: the ``DeviceToken`` an earlier log-in to this account gave this client,
+    ///     if it kept one. An invalid, expired or other account's token counts as none.
     /// - Throws: ``KeyCatError/Code/invalidCredentials`` for an unknown or withdrawn email or a
     ///   wrong password (the same error for each); ``KeyCatError/Code/forbidden`` (reason
     ///   `account_suspended`) for the right password of a suspended account;
     ///   ``KeyCatError/Code/rateLimited`` (429, with `retry_after`) when throttled.
-    public func logIn(email: String, password: String, client: String? = nil) async throws(KeyCatError) -> TokenPair {
+    public func logIn(email: String, password: String, client: String? = nil, deviceToken: String? = nil)
+        async throws(KeyCatError) -> TokenPair
+    {
         let wrong = KeyCatError(.invalidCredentials, "the email or password is wrong")
         let folded = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         // Bounded before it is stored as a throttling key; no valid email is this long, or holds
         // a control character (a NUL would reach the user lookup, which Postgres refuses).
         guard folded.utf8.count <= 320, !AccountRules.hasControlCharacter(folded),
               client.map({ $0.utf8.count <= 256 }) ?? true else { throw wrong }
-        try await logInThrottle?.admit(email: folded, client: client, at: clock.now())
+        let askedAt = clock.now()
+        let budgets = logInThrottle?.logInBudgets(email: folded, client: client, deviceToken: deviceToken, at: askedAt)
+        if let logInThrottle, let budgets { try await logInThrottle.admit(budgets, at: askedAt) }
         // No stored password is longer than 64 characters: refuse megabyte inputs before hashing.
         guard password.utf8.count <= 1_024 else { throw wrong }
         guard let credentials = try await users.credentials(forEmail: folded) else {
@@ -34,7 +42,7 @@ extension AccountService {
         guard await passwords.verify(password, against: credentials.passwordHash) else { throw wrong }
         guard !credentials.user.isSuspended else { throw Self.suspendedError }
         let now = clock.now()
-        try await logInThrottle?.succeeded(email: folded, client: client, at: now)
+        if let logInThrottle, let budgets { try await logInThrottle.succeeded(budgets, at: now) }
         if passwords.needsRehash(credentials.passwordHash) {
             let upgraded = try await passwords.hash(password)
             try await users.updatePasswordHash(credentials.user.id, to: upgraded, at: now)
@@ -42,7 +50,8 @@ extension AccountService {
         let (refreshToken, digest) = try refreshTokenMinter.mint()
         let expiresAt = now.addingTimeInterval(refreshTokenLifetime)
         _ = try await refreshTokens.startFamily(for: credentials.user.id, first: digest, issuedAt: now, expiresAt: expiresAt)
-        return try pair(for: credentials.user, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now)
+        return try pair(for: credentials.user, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now,
+                        deviceToken: logInThrottle?.deviceToken(for: folded, at: now))
     }
 
     /// Trades a refresh token for a new pair; the presented token is retired.
@@ -77,29 +86,37 @@ extension AccountService {
     /// Changes the caller's password after checking the current one. Every refresh token family
     /// of the account is revoked and its access tokens stop working at once (the token version is
     /// bumped), so other devices must log in again; the caller keeps working with the pair this
-    /// call returns. Wrong current passwords are throttled as log-ins are (same budgets, counted
-    /// before hashing), so a stolen access token cannot be used to guess the password.
+    /// call returns, which carries a new device token. Wrong current passwords are throttled
+    /// (counted before hashing), so a stolen access token cannot be used to guess the password:
+    /// against the device token's budget when `deviceToken` is valid for the account, else
+    /// against the account's signed-in budget and the client's. Strangers' log-in guesses, which
+    /// fill the account's slow-down, never block the owner here.
     ///
-    /// - Parameter client: who is asking, as for ``logIn(email:password:client:)``.
+    /// - Parameters:
+    ///   - client: who is asking, as for ``logIn(email:password:client:deviceToken:)``.
+    ///   - deviceToken: the caller's device token for this account, if it kept one.
     /// - Throws: ``KeyCatError/Code/invalidCredentials`` when `current` is wrong;
     ///   ``KeyCatError/Code/validation`` on `password` when `new` breaks the rules;
     ///   ``KeyCatError/Code/rateLimited`` when throttled;
     ///   ``KeyCatError/Code/notFound`` for a withdrawn account.
-    public func changePassword(current: String, new: String, by principal: Principal, client: String? = nil)
-        async throws(KeyCatError) -> TokenPair
+    public func changePassword(current: String, new: String, by principal: Principal, client: String? = nil,
+                               deviceToken: String? = nil) async throws(KeyCatError) -> TokenPair
     {
         guard let user = try await users.find(principal.userID), user.isActive,
               let credentials = try await users.credentials(forEmail: user.email) else {
             throw KeyCatError.notFound("user", principal.userID)
         }
         let newPassword = try AccountRules.password(new)
-        try await logInThrottle?.admit(email: user.email, client: client, at: clock.now())
+        let askedAt = clock.now()
+        let budgets = logInThrottle?.passwordChangeBudgets(
+            email: user.email, user: user.id, client: client, deviceToken: deviceToken, at: askedAt)
+        if let logInThrottle, let budgets { try await logInThrottle.admit(budgets, at: askedAt) }
         guard current.utf8.count <= 1_024, await passwords.verify(current, against: credentials.passwordHash) else {
             throw KeyCatError(.invalidCredentials, "the current password is wrong")
         }
         let hash = try await passwords.hash(newPassword)
         let now = clock.now()
-        try await logInThrottle?.succeeded(email: user.email, client: client, at: now)
+        if let logInThrottle, let budgets { try await logInThrottle.succeeded(budgets, at: now) }
         guard let changed = try await users.changeAccess(user.id, .password(hash: hash), at: now, audit: nil) else {
             throw KeyCatError.notFound("user", principal.userID)
         }
@@ -108,7 +125,8 @@ extension AccountService {
         let (refreshToken, digest) = try refreshTokenMinter.mint()
         let expiresAt = now.addingTimeInterval(refreshTokenLifetime)
         _ = try await refreshTokens.startFamily(for: user.id, first: digest, issuedAt: now, expiresAt: expiresAt)
-        return try pair(for: changed, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now)
+        return try pair(for: changed, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now,
+                        deviceToken: logInThrottle?.deviceToken(for: user.email, at: now))
     }
 
     /// The principal an access token speaks for.
@@ -147,13 +165,14 @@ extension AccountService {
         KeyCatError(.refreshTokenExpired, "the refresh token is expired or was revoked; log in again")
     }
 
-    func pair(for user: User, refreshToken: String, refreshExpiresAt: Date, now: Date)
+    func pair(for user: User, refreshToken: String, refreshExpiresAt: Date, now: Date, deviceToken: DeviceToken? = nil)
         throws(KeyCatError) -> TokenPair
     {
         let principal = user.principal
         return TokenPair(
             accessToken: try accessTokens.issue(for: principal, version: user.tokenVersion, at: now),
             accessTokenExpiresAt: now.addingTimeInterval(accessTokens.lifetime),
-            refreshToken: refreshToken, refreshTokenExpiresAt: refreshExpiresAt, principal: principal)
+            refreshToken: refreshToken, refreshTokenExpiresAt: refreshExpiresAt, principal: principal,
+            deviceToken: deviceToken)
     }
 }

@@ -1,194 +1,77 @@
 import Foundation
 
-/// How password guessing is throttled, at log-in and at `PUT /me/password` alike.
-///
-/// Every attempt counts against three budgets for the current window, before any password is
-/// hashed:
-///
-/// - **the account and the client together** (the case-folded email, whether or not an account
-///   has it, and the key a server passes, usually the client's address): over
-///   ``attemptsPerAccountAndClient`` that client is refused until the window closes. This is the
-///   budget a guesser spends: ten wrong passwords lock out the guesser's client, not the owner.
-/// - **the client**, across every email: over ``attemptsPerClient`` it is refused until the
-///   window closes (password spraying).
-/// - **the account**, across every client: past ``attemptsPerAccount`` attempts are not refused
-///   for the window but slowed down, each one waiting twice as long after the previous as the one
-///   before (``firstDelay``, doubling up to ``maximumDelay``). Guessers on many addresses get a
-///   few attempts a minute at most, while the owner, on any client, waits seconds, not minutes.
-///
-/// A refusal is ``KeyCatError/Code/rateLimited`` with `retry_after`, identical for unknown and
-/// known emails. A success clears its (account, client) count and gives its attempt back to the
-/// client and the account. Windows are fixed: a key's window opens with its first attempt and
-/// lasts ``window``.
-public struct LogInThrottlePolicy: Sendable, Hashable {
-    /// How long a counting window lasts.
-    public var window: TimeInterval
-    /// Attempts one client may make for one email per window; then refused.
-    public var attemptsPerAccountAndClient: Int
-    /// Attempts one client key may make per window, across all emails; then refused. Higher than
-    /// the account's: several people may share an address.
-    public var attemptsPerClient: Int
-    /// Attempts one email may have per window, from every client, before they are slowed down.
-    public var attemptsPerAccount: Int
-    /// The wait before the first slowed attempt; each later one waits twice the one before.
-    public var firstDelay: TimeInterval
-    /// The longest wait between slowed attempts.
-    public var maximumDelay: TimeInterval
-
-    /// - Throws: ``KeyCatError/Code/validation`` unless the window is 1 s–1 day, every budget is
-    ///   at least 1 and the delays are 0.001 s–1 h with `firstDelay <= maximumDelay`.
-    public init(window: TimeInterval, attemptsPerAccountAndClient: Int, attemptsPerClient: Int, attemptsPerAccount: Int,
-                firstDelay: TimeInterval = 1, maximumDelay: TimeInterval = 60) throws(KeyCatError) {
-        guard (1...86_400).contains(window) else {
-            throw KeyCatError.validation("window", "a log-in throttling window lasts between 1 second and a day")
-        }
-        guard attemptsPerAccountAndClient >= 1, attemptsPerClient >= 1, attemptsPerAccount >= 1 else {
-            throw KeyCatError.validation("attempts", "log-in throttling allows at least one attempt per window")
-        }
-        guard (0.001...3_600).contains(firstDelay), (0.001...3_600).contains(maximumDelay), firstDelay <= maximumDelay else {
-            throw KeyCatError.validation("delay", "log-in slow-down delays are between 1 ms and an hour, the first no longer than the longest")
-        }
-        self.window = window
-        self.attemptsPerAccountAndClient = attemptsPerAccountAndClient
-        self.attemptsPerClient = attemptsPerClient
-        self.attemptsPerAccount = attemptsPerAccount
-        self.firstDelay = firstDelay
-        self.maximumDelay = maximumDelay
-    }
-
-    /// Re-runs the initializer's checks on values that may have been changed since.
-    public func validated() throws(KeyCatError) -> LogInThrottlePolicy {
-        try LogInThrottlePolicy(
-            window: window, attemptsPerAccountAndClient: attemptsPerAccountAndClient, attemptsPerClient: attemptsPerClient,
-            attemptsPerAccount: attemptsPerAccount, firstDelay: firstDelay, maximumDelay: maximumDelay)
-    }
-
-    /// In 15 minutes: 10 attempts per email from one client, 100 per client, and 30 per email
-    /// from everywhere before attempts on it are spaced 1, 2, 4 … 60 seconds apart. A person who
-    /// forgot a password never meets it; a guesser on one address gets 40 tries an hour per
-    /// account, and guessers on many about one a minute.
-    public static let standard = try! LogInThrottlePolicy(
-        window: 15 * 60, attemptsPerAccountAndClient: 10, attemptsPerClient: 100, attemptsPerAccount: 30)
-}
-
-/// How many accounts one client may sign up per window (then ``KeyCatError/Code/rateLimited``
-/// until it closes). Counted in the same store as log-in attempts, after the form is validated
-/// and before the password is hashed.
-public struct SignUpThrottlePolicy: Sendable, Hashable {
-    public var window: TimeInterval
-    public var attemptsPerClient: Int
-
-    /// - Throws: ``KeyCatError/Code/validation`` unless the window is 1 s–1 day and the budget at least 1.
-    public init(window: TimeInterval, attemptsPerClient: Int) throws(KeyCatError) {
-        guard (1...86_400).contains(window) else {
-            throw KeyCatError.validation("window", "a sign-up throttling window lasts between 1 second and a day")
-        }
-        guard attemptsPerClient >= 1 else {
-            throw KeyCatError.validation("attempts", "sign-up throttling allows at least one sign-up per window")
-        }
-        self.window = window
-        self.attemptsPerClient = attemptsPerClient
-    }
-
-    /// 20 sign-ups per client an hour: a household or an office never meets it, a script
-    /// making accounts (or probing which emails exist) does.
-    public static let standard = try! SignUpThrottlePolicy(window: 3_600, attemptsPerClient: 20)
-}
-
-/// How a budget treats attempts past its limit: refused until the window closes, or slowed down.
-public struct ThrottleSlowDown: Sendable, Hashable {
-    public var firstDelay: TimeInterval
-    public var maximumDelay: TimeInterval
-
-    public init(firstDelay: TimeInterval, maximumDelay: TimeInterval) {
-        self.firstDelay = firstDelay
-        self.maximumDelay = maximumDelay
-    }
-
-    /// The wait after the previous attempt before the `excess`-th attempt past the limit
-    /// (1 for the first): `firstDelay × 2^(excess − 1)`, at most `maximumDelay`.
-    public func delay(excess: Int) -> TimeInterval {
-        guard excess > 0 else { return 0 }
-        return min(firstDelay * pow(2, Double(min(excess - 1, 40))), maximumDelay)
-    }
-}
-
-/// One budget an attempt counts against.
-public struct LogInThrottleKey: Sendable, Hashable {
-    /// Which budget: ``account``, ``client``, ``accountAndClient`` or ``signUp``.
-    public var scope: String
-    /// The email, client key, or both.
-    public var value: String
-    /// Attempts allowed per window (at full speed, for a slowed key).
-    public var limit: Int
-    /// Nil: past the limit, refuse until the window closes. Set: past it, space attempts out.
-    public var slowDown: ThrottleSlowDown?
-
-    public static let account = "account"
-    public static let client = "client"
-    public static let accountAndClient = "account_client"
-    public static let signUp = "sign_up"
-
-    public init(scope: String, value: String, limit: Int, slowDown: ThrottleSlowDown? = nil) {
-        self.scope = scope
-        self.value = value
-        self.limit = limit
-        self.slowDown = slowDown
-    }
-}
-
-/// Where log-in and sign-up attempts are counted. Implementations: `SQLLogInAttemptStore`, in
-/// the database, so every process serving one database shares one budget;
-/// `InMemoryLogInAttemptStore` for tests.
-public protocol LogInAttemptStore: Sendable {
-    /// Atomically: when any of `keys` refuses the attempt (a refusing key that has used its limit
-    /// in its current window; a slowed key past its limit whose delay since its previous attempt
-    /// has not passed), counts nothing and returns the longest wait; otherwise counts one attempt
-    /// against every key (opening a new window where the last one closed) and returns nil.
-    func admit(_ keys: [LogInThrottleKey], at now: Date, window: TimeInterval) async throws(KeyCatError) -> TimeInterval?
-
-    /// After a successful log-in: clears `cleared`'s count and takes one attempt back from each
-    /// of `refunded`.
-    func succeeded(clearing cleared: LogInThrottleKey, refunding refunded: [LogInThrottleKey], at now: Date) async throws(KeyCatError)
-}
-
-/// The policy applied to one store: what ``AccountService/logIn(email:password:client:)`` and
-/// ``AccountService/changePassword(current:new:by:client:)`` ask.
+/// The policy applied to one store: what ``AccountService/logIn(email:password:client:deviceToken:)``
+/// and ``AccountService/changePassword(current:new:by:client:deviceToken:)`` ask.
 public struct LogInThrottle: Sendable {
     public let policy: LogInThrottlePolicy
     let store: any LogInAttemptStore
+    /// Issues and checks device tokens; nil hands none out and honours none.
+    let devices: (any DeviceTokenCodec)?
 
-    public init(policy: LogInThrottlePolicy, store: any LogInAttemptStore) {
+    /// - Parameter devices: the device tokens' codec; without one, every log-in is a stranger's.
+    public init(policy: LogInThrottlePolicy, store: any LogInAttemptStore, devices: (any DeviceTokenCodec)? = nil) {
         self.policy = policy
         self.store = store
+        self.devices = devices
     }
 
-    /// The budgets an attempt with `email` (already case-folded) from `client` counts against.
+    /// The budgets one admitted attempt was counted against: ``own`` is cleared by a success,
+    /// ``shared`` each get their attempt back.
+    struct Admission: Sendable {
+        let own: LogInThrottleKey
+        let shared: [LogInThrottleKey]
+    }
+
+    /// The budgets a log-in with `email` (already case-folded) from `client` counts against: the
+    /// device token's alone when `deviceToken` is valid for the email, else the strangers' ones.
     /// Without a client (a caller that cannot name one), the pair is the email with no client.
-    func keys(email: String, client: String?) -> (pair: LogInThrottleKey, others: [LogInThrottleKey]) {
+    func logInBudgets(email: String, client: String?, deviceToken: String?, at now: Date) -> Admission {
+        if let device = device(of: deviceToken, for: email, at: now) { return Admission(own: device, shared: []) }
+        let client = client.map(ThrottleClient.key(for:))
         let pair = LogInThrottleKey(scope: LogInThrottleKey.accountAndClient, value: "\(email)\u{0}\(client ?? "")",
                                     limit: policy.attemptsPerAccountAndClient)
         let account = LogInThrottleKey(
             scope: LogInThrottleKey.account, value: email, limit: policy.attemptsPerAccount,
             slowDown: ThrottleSlowDown(firstDelay: policy.firstDelay, maximumDelay: policy.maximumDelay))
-        let client = client.map { LogInThrottleKey(scope: LogInThrottleKey.client, value: $0, limit: policy.attemptsPerClient) }
-        return (pair, [account] + (client.map { [$0] } ?? []))
+        return Admission(own: pair, shared: [account] + clientBudget(client))
     }
 
-    /// Counts an attempt, or refuses it.
+    /// The budgets a password change by `user` (signed in, with `email`) counts against: its
+    /// device token's when valid, else the account's signed-in budget and the client's. Never the
+    /// account's slow-down, which strangers' log-ins fill.
+    func passwordChangeBudgets(email: String, user: UserID, client: String?, deviceToken: String?, at now: Date) -> Admission {
+        if let device = device(of: deviceToken, for: email, at: now) { return Admission(own: device, shared: []) }
+        let signedIn = LogInThrottleKey(scope: LogInThrottleKey.signedIn, value: String(user.rawValue), limit: policy.attemptsPerDevice)
+        return Admission(own: signedIn, shared: clientBudget(client.map(ThrottleClient.key(for:))))
+    }
+
+    private func clientBudget(_ client: String?) -> [LogInThrottleKey] {
+        client.map { [LogInThrottleKey(scope: LogInThrottleKey.client, value: $0, limit: policy.attemptsPerClient)] } ?? []
+    }
+
+    /// The budget of `token` when it is a valid device token for `email`.
+    private func device(of token: String?, for email: String, at now: Date) -> LogInThrottleKey? {
+        guard let token, let devices, let device = devices.device(of: token, for: email, at: now) else { return nil }
+        return LogInThrottleKey(scope: LogInThrottleKey.device, value: device, limit: policy.attemptsPerDevice)
+    }
+
+    /// Counts an attempt against `budgets`, or refuses it, counting nothing.
     ///
     /// - Throws: ``KeyCatError/Code/rateLimited`` (429) with `retry_after` in whole seconds.
-    func admit(email: String, client: String?, at now: Date) async throws(KeyCatError) {
-        let (pair, others) = keys(email: email, client: client)
-        guard let wait = try await store.admit([pair] + others, at: now, window: policy.window) else { return }
+    func admit(_ budgets: Admission, at now: Date) async throws(KeyCatError) {
+        guard let wait = try await store.admit([budgets.own] + budgets.shared, at: now, window: policy.window) else { return }
         throw Self.refusal(wait, "too many failed attempts")
     }
 
-    /// Clears the (account, client) count after a success and gives the attempt back to the
-    /// account and the client.
-    func succeeded(email: String, client: String?, at now: Date) async throws(KeyCatError) {
-        let (pair, others) = keys(email: email, client: client)
-        try await store.succeeded(clearing: pair, refunding: others, at: now)
+    /// After the right password: clears the attempt's own budget and gives the attempt back to
+    /// the shared ones.
+    func succeeded(_ budgets: Admission, at now: Date) async throws(KeyCatError) {
+        try await store.succeeded(clearing: budgets.own, refunding: budgets.shared, at: now)
+    }
+
+    /// A new device token for `email`, or nil without a codec.
+    func deviceToken(for email: String, at now: Date) throws(KeyCatError) -> DeviceToken? {
+        try devices?.issue(for: email, expiresAt: now.addingTimeInterval(policy.deviceTokenLifetime))
     }
 
     /// The 429 for a wait of `wait` seconds, rounded up to a whole second.
@@ -208,12 +91,14 @@ public struct SignUpThrottle: Sendable {
         self.store = store
     }
 
-    /// Counts a sign-up from `client`, or refuses it. A caller that names no client is not counted.
+    /// Counts a sign-up from `client` (IPv6 addresses by their /64, see ``ThrottleClient``), or
+    /// refuses it. A caller that names no client is not counted.
     ///
     /// - Throws: ``KeyCatError/Code/rateLimited`` (429) with `retry_after`.
     func admit(client: String?, at now: Date) async throws(KeyCatError) {
         guard let client else { return }
-        let key = LogInThrottleKey(scope: LogInThrottleKey.signUp, value: client, limit: policy.attemptsPerClient)
+        let key = LogInThrottleKey(scope: LogInThrottleKey.signUp, value: ThrottleClient.key(for: client),
+                                   limit: policy.attemptsPerClient)
         guard let wait = try await store.admit([key], at: now, window: policy.window) else { return }
         throw LogInThrottle.refusal(wait, "too many sign-ups from this client")
     }

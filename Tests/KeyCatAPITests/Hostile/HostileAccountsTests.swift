@@ -102,7 +102,7 @@ struct HostileAccountsTests {
         #expect(other.status == 201, "\(other)")
     }
 
-    @Test("guessing the current password through PUT /me/password is throttled like log-in")
+    @Test("guessing the current password through PUT /me/password is throttled: ten wrong guesses, then 429")
     func passwordChangeThrottled() async throws {
         let http = try HTTPTestServer.client()
         let client = Self.address()

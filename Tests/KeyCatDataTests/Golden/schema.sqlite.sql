@@ -520,3 +520,19 @@ CREATE TABLE return_requests (
 CREATE UNIQUE INDEX return_requests_one_open ON return_requests (shipment_id) WHERE status = 'requested';
 CREATE INDEX return_requests_by_seller ON return_requests (seller_id, status, id);
 CREATE INDEX return_requests_by_order ON return_requests (order_id, id);
+
+-- 22: device-token throttles
+-- Log-in throttling also counts per device token (a client that logged in before)
+-- and per account's signed-in sessions (password changes). Counts are short-lived:
+-- the old table's are dropped rather than carried over.
+DROP TABLE login_attempts;
+CREATE TABLE login_attempts (
+    scope           TEXT NOT NULL
+                    CHECK (scope IN ('account', 'client', 'account_client', 'sign_up', 'device', 'signed_in')),
+    key_digest      BLOB NOT NULL,
+    window_start    INTEGER NOT NULL,
+    attempts        INTEGER NOT NULL CHECK (attempts >= 0),
+    last_attempt_at INTEGER NOT NULL,
+    PRIMARY KEY (scope, key_digest)
+) STRICT;
+CREATE INDEX login_attempts_by_window ON login_attempts (window_start);

@@ -57,6 +57,7 @@ enum Backend: String, CaseIterable, Sendable {
 struct AccountsHarness: Sendable {
     static let iterations = 1_000
     static let signingKey = [UInt8](repeating: 0x5A, count: 32)
+    static let deviceKey = HMACDeviceTokenCodec.derivedKey(from: signingKey)
 
     let clock: TestClock
     let accounts: AccountService
@@ -100,7 +101,9 @@ func withAccounts(
                 users: users, refreshTokens: tokens, passwords: wrapping(hasher),
                 accessTokens: JWTAccessTokenCodec(key: AccountsHarness.signingKey),
                 refreshTokenMinter: RandomRefreshTokenMinter(), cursors: cursors, clock: clock,
-                logInThrottle: throttle.map { LogInThrottle(policy: $0, store: attempts) },
+                logInThrottle: throttle.map {
+                    LogInThrottle(policy: $0, store: attempts, devices: HMACDeviceTokenCodec(key: AccountsHarness.deviceKey))
+                },
                 signUpThrottle: signUpThrottle.map { SignUpThrottle(policy: $0, store: attempts) }, tokenVersions: versions),
             sellers: SellerService(
                 applications: applications, users: users, registry: InMemoryBusinessRegistry(registry),

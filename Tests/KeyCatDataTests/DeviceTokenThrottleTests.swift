@@ -1,0 +1,121 @@
+import Foundation
+import KeyCatDomain
+import KeyCatTestSupport
+import Testing
+@testable import KeyCatData
+
+/// Strangers guessing on many addresses slow an account down, but never its owner: a client
+/// that logged in before sends back its device token and has a budget of its own (OWASP's
+/// device cookies).
+@Suite("Log-in throttling with device tokens")
+struct DeviceTokenThrottleTests {
+    private static func logIn(_ harness: AccountsHarness, _ password: String, client: String,
+                              device: String? = nil) async -> KeyCatError? {
+        await keycatError {
+            try await harness.accounts.logIn(email: "kim@example.com", password: password, client: client, deviceToken: device)
+        }
+    }
+
+    /// 30 wrong passwords from three addresses, then one every 200 ms from ever new addresses.
+    private static func attack(_ harness: AccountsHarness, seconds: Int = 120) async {
+        for number in 0..<30 { _ = await logIn(harness, "wrong-guess-\(number)", client: "203.0.113.\(number % 3 + 1)") }
+        for tick in 0..<(seconds * 5) {
+            harness.clock.advance(by: 0.2)
+            _ = await logIn(harness, "wrong-guess-\(tick)", client: "2001:db8:\(tick / 256):\(tick % 256)::1")
+        }
+    }
+
+    @Test("under a guessing attack from rotating addresses, the owner's right password without a device token is slowed; with it, it logs in and changes the password",
+          arguments: Backend.allCases)
+    func ownerGetsThrough(_ backend: Backend) async throws {
+        try await withAccounts(backend, throttle: .standard) { harness in
+            let user = try await harness.signUp()
+            let first = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026", client: "192.0.2.1")
+            let device = try #require(first.deviceToken)
+            #expect(device.expiresAt == harness.clock.now().addingTimeInterval(90 * 24 * 60 * 60))
+            await Self.attack(harness)
+            // What the attack does to everyone without a device token: the owner included.
+            #expect(await Self.logIn(harness, "keycat2026", client: "192.0.2.1")?.code == .rateLimited)
+            #expect(await Self.logIn(harness, "keycat2026", client: "198.51.100.1")?.code == .rateLimited)
+            // The device token gets the owner in, and hands out a new one.
+            let pair = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026", client: "192.0.2.1",
+                                                        deviceToken: device.token)
+            let renewed = try #require(pair.deviceToken)
+            #expect(renewed.token != device.token)
+            // PUT /me/password: signed in, with the device token or without it.
+            let changed = try await harness.accounts.changePassword(
+                current: "keycat2026", new: "keycat2027", by: user.principal, client: "192.0.2.1", deviceToken: renewed.token)
+            #expect(changed.deviceToken != nil)
+            _ = try await harness.accounts.changePassword(current: "keycat2027", new: "keycat2028", by: user.principal,
+                                                          client: "198.51.100.1")
+            #expect(await Self.logIn(harness, "keycat2028", client: "192.0.2.1", device: renewed.token) == nil)
+        }
+    }
+
+    @Test("wrong passwords with a device token count against that token alone: ten, then it is refused until the window closes",
+          arguments: Backend.allCases)
+    func deviceBudget(_ backend: Backend) async throws {
+        try await withAccounts(backend, throttle: .standard) { harness in
+            _ = try await harness.signUp()
+            let device = try #require(try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026").deviceToken)
+            for _ in 1...10 {
+                #expect(await Self.logIn(harness, "wrong-guess-1", client: "203.0.113.5", device: device.token)?.code == .invalidCredentials)
+            }
+            let refused = await Self.logIn(harness, "keycat2026", client: "203.0.113.5", device: device.token)
+            #expect(refused?.code == .rateLimited && refused?.context["retry_after"] == "900")
+            // The strangers' budgets were not touched: the same address without the token is let in…
+            #expect(await Self.logIn(harness, "keycat2026", client: "203.0.113.5") == nil)
+            // …as is the token once its window closed.
+            harness.clock.advance(by: 900)
+            #expect(await Self.logIn(harness, "keycat2026", client: "203.0.113.5", device: device.token) == nil)
+        }
+    }
+
+    @Test("a device token that is forged, expired, or another account's counts as none", arguments: Backend.allCases)
+    func invalidTokens(_ backend: Backend) async throws {
+        try await withAccounts(backend, throttle: .standard) { harness in
+            _ = try await harness.signUp()
+            _ = try await harness.signUp("lee@example.com", nick: "lee")
+            let own = try #require(try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026").deviceToken)
+            let lees = try #require(try await harness.accounts.logIn(email: "lee@example.com", password: "keycat2026").deviceToken)
+            var forged = Array(own.token)
+            forged[20] = forged[20] == "A" ? "B" : "A"
+            // Past the lifetime (and past every window the attack below has not opened yet).
+            harness.clock.advance(by: 90 * 24 * 60 * 60)
+            await Self.attack(harness, seconds: 10)
+            for token in [own.token, lees.token, String(forged), "not-a-token"] {
+                #expect(await Self.logIn(harness, "keycat2026", client: "192.0.2.1", device: token)?.code == .rateLimited)
+            }
+        }
+    }
+
+    @Test("wrong current passwords in a password change count against the account's sessions, not the strangers' log-in budgets",
+          arguments: Backend.allCases)
+    func passwordChangeBudget(_ backend: Backend) async throws {
+        try await withAccounts(backend, throttle: .standard) { harness in
+            let user = try await harness.signUp()
+            let change = { (current: String) in
+                await keycatError {
+                    try await harness.accounts.changePassword(current: current, new: "keycat2027", by: user.principal, client: "203.0.113.5")
+                }?.code
+            }
+            for _ in 1...10 { #expect(await change("wrong-guess-1") == .invalidCredentials) }
+            #expect(await change("wrong-guess-1") == .rateLimited)
+            #expect(await change("keycat2026") == .rateLimited)
+            // Log-in from that address is a budget of its own.
+            #expect(await Self.logIn(harness, "keycat2026", client: "203.0.113.5") == nil)
+            harness.clock.advance(by: 900)
+            #expect(await change("keycat2026") == nil)
+        }
+    }
+
+    @Test("a device budget under one, or a device token living under a minute or over a year, is a validation error",
+          arguments: [(0, 3_600.0), (10, 59.0), (10, 367.0 * 24 * 60 * 60)])
+    func invalidPolicy(attempts: Int, lifetime: Double) {
+        let error = keycatError {
+            try LogInThrottlePolicy(window: 900, attemptsPerAccountAndClient: 10, attemptsPerClient: 100, attemptsPerAccount: 30,
+                                    attemptsPerDevice: attempts, deviceTokenLifetime: lifetime)
+        }
+        #expect(error?.code == .validation)
+    }
+}
