@@ -65,6 +65,22 @@ struct HTTPBuyerCancelTests {
         let soriUpcoming = try await sori.send("GET", "/seller/settlements/upcoming")
         let otherUpcoming = try await other.send("GET", "/seller/settlements/upcoming")
         #expect(soriUpcoming.int("refunds") == 0 && otherUpcoming.int("refunds") == 26_800, "\(soriUpcoming) \(otherUpcoming)")
+
+        // minji asks to return sori's delivered parcel before confirming it; sori finds the
+        // request on her desk and approves it, the switches back on sale.
+        let request = try await minji.send("POST", "/shipments/\(soriParcel)/returns", json: ["reason": "축 하나가 불량이에요"])
+        #expect(request.status == 201 && request["status"] as? String == "requested", "\(request)")
+        let requestID = try #require(request.int("id"))
+        #expect(try await minji.send("POST", "/shipments/\(soriParcel)/confirm-receipt").status == 409)
+        let desk = try await sori.send("GET", "/seller/returns?status=requested")
+        #expect(desk.items.compactMap { ($0["id"] as? NSNumber)?.int64Value } == [requestID], "\(desk)")
+        #expect(try await other.send("POST", "/returns/\(requestID)/approve", json: [:]).status == 404)
+        let approved = try await sori.send("POST", "/returns/\(requestID)/approve", json: ["restock": true])
+        #expect(approved.status == 200 && approved.int("refunded_amount") == 26_800 + 20_000, "\(approved)")
+        #expect(try await client.send("GET", "/products/\(switches)").int("stock") == 5)
+        let returns = try await minji.send("GET", "/orders/\(orderID)/returns")
+        #expect(returns.items.map { $0["status"] as? String } == ["approved"], "\(returns)")
+
         let check = try server.admin(["db", "check"])
         #expect(check.status == 0, "\(check.output)")
     }

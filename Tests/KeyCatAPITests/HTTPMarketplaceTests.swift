@@ -149,6 +149,17 @@ struct HTTPMarketplaceTests {
         #expect(done["status"] as? String == "partially_refunded" && done["fulfilment"] as? String == "delivered"
                 && done.int("refunded_amount") == 15_000, "\(done)")
 
+        // Nothing is payable before the buyer confirms receipt (구매확정): A's figures wait for it.
+        let waiting = try await sellerA.send("GET", "/seller/settlements/upcoming")
+        #expect(waiting.int("payout") == 0 && (waiting["awaiting_confirmation"] as? [String: Any])?["payout"] as? Int == 88_500,
+                "\(waiting)")
+        // Only the buyer (or an operator) confirms; the buyer confirms both parcels.
+        #expect(try await stranger.send("POST", "/shipments/\(shipmentA)/confirm-receipt").status == 404)
+        for shipment in [shipmentA, shipmentB] {
+            let received = try await buyer.send("POST", "/shipments/\(shipment)/confirm-receipt")
+            #expect(received.status == 200 && received["confirmed_at"] != nil, "\(received)")
+        }
+
         // Each seller's upcoming settlement, traced to the payment and the refund.
         let upcomingA = try await sellerA.send("GET", "/seller/settlements/upcoming")
         let upcomingB = try await sellerB.send("GET", "/seller/settlements/upcoming")
