@@ -130,8 +130,9 @@ extension KeyCat {
         /// simulations that run many orders per buyer).
         public var stockHolds: StockHoldPolicy? = .standard
 
-        /// The platform's commission on sellers' sales, used when a settlement period is closed.
-        /// Default ``CommissionPolicy/standard`` (10 % of item amounts, none on delivery fees).
+        /// The platform's commission on sellers' sales and delivery fees, used when a settlement
+        /// period is closed. Default ``CommissionPolicy/standard``: 10 % of item amounts and 10 %
+        /// of delivery fees, so moving a price into the fee changes nothing the platform keeps.
         public var commission: CommissionPolicy = .standard
 
         /// How long an order keeps its buyer's address after its last parcel arrived (or it
