@@ -116,6 +116,8 @@ struct AdminMarketplaceTests {
             let payouts = Set((dry["items"] as? [[String: Any]])?.compactMap { $0["payout"] as? Int } ?? [])
             // A: 100,000 + 3,000 − 10 % of both; B: 40,000 + 2,500 − 10 % of both.
             #expect(payouts == [92_700, 38_250] && dry["month_ended"] as? Bool == true, "\(dry)")
+            let human = try database.run(["settlements", "run", "--period", month, "--dry-run"] + db)
+            #expect(human.standardOutput.contains("Rates: commission 1000 bp, delivery fees 1000 bp."), "\(human.standardOutput)")
             let none = try Self.json(try database.run(["settlements", "list", "--json"] + db))
             #expect((none["items"] as? [Any])?.isEmpty == true, "a dry run wrote \(none)")
             let closed = try Self.json(try database.run(["settlements", "run", "--period", month, "--json"] + db))
