@@ -45,6 +45,21 @@ struct DeliveryFeeBoundTests {
         }
     }
 
+    @Test("price sorts and price bounds compare the item's selling price, the delivery fee not counted", arguments: TestStore.allCases)
+    func priceSortsExcludeTheFee(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let feeHeavy = try await shop.keycat.catalog.create(
+                TestShop.draft("Fee-heavy", price: 10_000) { $0.delivery.fee = Money(won: 50_000) }, for: seller.userID, by: seller)
+            let freeDelivery = try await shop.keycat.catalog.create(
+                TestShop.draft("Free delivery", price: 20_000) { $0.delivery.fee = .zero }, for: seller.userID, by: seller)
+            let ascending = try await shop.keycat.catalog.list(ProductListRequest(sort: .priceAscending))
+            #expect(ascending.items.map(\.id) == [feeHeavy.id, freeDelivery.id])
+            let cheap = try await shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(maximumPrice: Money(won: 15_000))))
+            #expect(cheap.items.map(\.id) == [feeHeavy.id])
+        }
+    }
+
     @Test("a bound outside 0–1,000,000 won is refused when KeyCat opens")
     func boundRange() async throws {
         try await TestShop.withConfiguration(.sqlite) { base in
