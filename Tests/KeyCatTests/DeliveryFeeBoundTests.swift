@@ -60,6 +60,20 @@ struct DeliveryFeeBoundTests {
         }
     }
 
+    @Test("a catalog import is held to the bound too, and imports nothing when one listing breaks it")
+    func importedCatalog() async throws {
+        try await TestShop.with { shop in
+            let file = try CatalogFile.decode(Data("""
+                {"sellers": [{"key": "s1", "email": "freight@example.com", "nick": "화물상점", "business_number": "1208156302",
+                              "representative": "김하늘", "opened_on": "2019-03-12"}],
+                 "products": [{"seller": "s1", "kind": "commercial", "category": "keyboard", "title": "₩1 keyboard", "content": "",
+                               "regular_price": 1, "price": 1, "delivery_fee": 999999, "delivery_schedule": "standard", "stock": 1}]}
+                """.utf8))
+            await expectError(.validation, field: "delivery_fee") { try await shop.keycat.importCatalog(file, by: shop.operatorConsole) }
+            await #expect(try shop.keycat.catalog.list(ProductListRequest()).items.isEmpty)
+        }
+    }
+
     @Test("a bound outside 0–1,000,000 won is refused when KeyCat opens")
     func boundRange() async throws {
         try await TestShop.withConfiguration(.sqlite) { base in
