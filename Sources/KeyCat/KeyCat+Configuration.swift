@@ -130,8 +130,16 @@ extension KeyCat {
         /// simulations that run many orders per buyer).
         public var stockHolds: StockHoldPolicy? = .standard
 
-        /// The platform's commission on sellers' sales, used when a settlement period is closed.
-        /// Default ``CommissionPolicy/standard`` (10 % of item amounts, none on delivery fees).
+        /// The highest delivery fee a listing may be given, on create and update (a higher one is
+        /// `validation`, field `delivery_fee`). Default ``ProductDraft/defaultMaximumDeliveryFee``
+        /// (₩50,000); 0 to 1,000,000 (``ProductDraft/deliveryFeeRange``). Listings that already
+        /// carry a higher fee (the bound lowered) keep selling at it; any change that sets a fee
+        /// must respect the bound.
+        public var maximumDeliveryFee: Money = ProductDraft.defaultMaximumDeliveryFee
+
+        /// The platform's commission on sellers' sales and delivery fees, used when a settlement
+        /// period is closed. Default ``CommissionPolicy/standard``: 10 % of item amounts and 10 %
+        /// of delivery fees, so moving a price into the fee changes nothing the platform keeps.
         public var commission: CommissionPolicy = .standard
 
         /// How long an order keeps its buyer's address after its last parcel arrived (or it

@@ -127,7 +127,7 @@ public final class KeyCat: Sendable {
         }
         let products = SQLProductRepository(database: database)
         catalog = CatalogService(products: products, images: imageStore, cursors: cursors, clock: configuration.clock,
-                                 sweepsLapsedDiscounts: !configuration.readOnly)
+                                 maximumDeliveryFee: configuration.maximumDeliveryFee, sweepsLapsedDiscounts: !configuration.readOnly)
         reviews = ReviewService(
             reviews: SQLReviewRepository(database: database), products: products,
             purchases: configuration.purchaseHistory ?? SQLPurchaseHistory(database: database),
@@ -248,6 +248,9 @@ public final class KeyCat: Sendable {
         }
         guard configuration.reservationLifetime > 0, configuration.reservationLifetime <= year else {
             throw KeyCatError.validation("reservation_lifetime", "the reservation lifetime must be between 1 second and a year")
+        }
+        guard ProductDraft.deliveryFeeRange.contains(configuration.maximumDeliveryFee.won) else {
+            throw KeyCatError.validation("maximum_delivery_fee", "the maximum delivery fee is 0 to 1,000,000 won")
         }
     }
 

@@ -163,12 +163,12 @@ struct HTTPMarketplaceTests {
         // Each seller's upcoming settlement, traced to the payment and the refund.
         let upcomingA = try await sellerA.send("GET", "/seller/settlements/upcoming")
         let upcomingB = try await sellerB.send("GET", "/seller/settlements/upcoming")
-        // A: 100,000 sold + 3,000 fee − 5,000 given back − 10 % of the 95,000 kept.
+        // A: 100,000 sold + 3,000 fee − 5,000 given back − 10 % of the 95,000 kept and of the fee.
         #expect(upcomingA.int("sales") == 100_000 && upcomingA.int("delivery_fees") == 3_000 && upcomingA.int("refunds") == 5_000
-                && upcomingA.int("commission") == 9_500 && upcomingA.int("payout") == 88_500, "\(upcomingA)")
-        // B: 50,000 sold + 3,000 fee − 10,000 refunded − 10 % of the 40,000 kept.
-        #expect(upcomingB.int("sales") == 50_000 && upcomingB.int("refunds") == 10_000 && upcomingB.int("commission") == 4_000
-                && upcomingB.int("payout") == 39_000, "\(upcomingB)")
+                && upcomingA.int("commission") == 9_800 && upcomingA.int("payout") == 88_200, "\(upcomingA)")
+        // B: 50,000 sold + 3,000 fee − 10,000 refunded − 10 % of the 40,000 kept and of the fee.
+        #expect(upcomingB.int("sales") == 50_000 && upcomingB.int("refunds") == 10_000 && upcomingB.int("commission") == 4_300
+                && upcomingB.int("payout") == 38_700, "\(upcomingB)")
         let entries = (upcomingA["entries"] as? [[String: Any]] ?? []) + (upcomingB["entries"] as? [[String: Any]] ?? [])
         #expect(entries.count == 7 && entries.allSatisfy { ($0["order_id"] as? NSNumber)?.int64Value == orderID }, "\(entries)")
         let sales = entries.filter { $0["kind"] as? String == "sale" }, refunds = entries.filter { $0["kind"] as? String == "refund" }

@@ -61,7 +61,8 @@ struct RequestRuleTests {
     func changesBeforeListings() async throws {
         try await APITestServer.with { server in
             let admin = try await server.signedIn(.admin, "operator")
-            for (field, value) in [("stock", -1 as Any), ("delivery_fee", 1_000_001), ("price", 0), ("coupon_price", -1),
+            // A fee above the shop's bound (₩50,000 by default) is refused as one out of range is.
+            for (field, value) in [("stock", -1 as Any), ("delivery_fee", 1_000_001), ("delivery_fee", 50_001), ("price", 0), ("coupon_price", -1),
                                    ("regular_price", 0), ("title", "  "), ("content", String(repeating: "x", count: 2_001))] {
                 let changed = try await server.send("PATCH", "/products/999", json: ["version": 1, field: value], token: admin.token)
                 #expect(changed.status == 400 && changed["field"] as? String == field, "\(field): \(changed)")

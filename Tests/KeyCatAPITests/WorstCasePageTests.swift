@@ -25,7 +25,7 @@ struct WorstCasePageTests {
                     kind: .commercial, category: .keyboard, title: Self.widest(ProductDraft.titleLength.upperBound),
                     content: String(repeating: "\u{1}", count: ProductDraft.maximumContentLength),
                     pricing: Pricing(regularPrice: Money(won: 99_999_999), salePrice: Money(won: 99_999_998)),
-                    delivery: Delivery(fee: Money(won: 999_999), schedule: .nextDawn), stock: 1_000_000 - index)
+                    delivery: Delivery(fee: ProductDraft.defaultMaximumDeliveryFee, schedule: .nextDawn), stock: 1_000_000 - index)
                 draft.spec = KeyboardSpec(input: .mechanical, connection: .multi, pcb: .hotSwap, switchType: .tactile,
                                           layout: .seventyFivePercent, keycapProfile: .cherry, backlight: true)
                 _ = try await server.keycat.catalog.create(draft, for: seller.id, images: images, by: .operatorConsole("tests"))

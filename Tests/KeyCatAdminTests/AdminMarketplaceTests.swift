@@ -114,8 +114,10 @@ struct AdminMarketplaceTests {
             // Last month: a dry run, the close, a second close refused, and the records.
             let dry = try Self.json(try database.run(["settlements", "run", "--period", month, "--dry-run", "--json"] + db))
             let payouts = Set((dry["items"] as? [[String: Any]])?.compactMap { $0["payout"] as? Int } ?? [])
-            // A: 100,000 + 3,000 − 10,000 commission; B: 40,000 + 2,500 − 4,000.
-            #expect(payouts == [93_000, 38_500] && dry["month_ended"] as? Bool == true, "\(dry)")
+            // A: 100,000 + 3,000 − 10 % of both; B: 40,000 + 2,500 − 10 % of both.
+            #expect(payouts == [92_700, 38_250] && dry["month_ended"] as? Bool == true, "\(dry)")
+            let human = try database.run(["settlements", "run", "--period", month, "--dry-run"] + db)
+            #expect(human.standardOutput.contains("Rates: commission 1000 bp, delivery fees 1000 bp."), "\(human.standardOutput)")
             let none = try Self.json(try database.run(["settlements", "list", "--json"] + db))
             #expect((none["items"] as? [Any])?.isEmpty == true, "a dry run wrote \(none)")
             let closed = try Self.json(try database.run(["settlements", "run", "--period", month, "--json"] + db))
@@ -127,7 +129,7 @@ struct AdminMarketplaceTests {
             #expect(early.status == 1 && early.standardError.contains("has not ended"), "\(early.standardError)")
             let list = try Self.json(try database.run(["settlements", "list", "--seller", a, "--json"] + db))
             let settlement = try #require((list["items"] as? [[String: Any]])?.first)
-            #expect(settlement["payout"] as? Int == 93_000)
+            #expect(settlement["payout"] as? Int == 92_700)
             let detail = try Self.json(try database.run(["settlements", "show", String(settlement["id"] as? Int ?? 0), "--json"] + db))
             #expect((detail["entries"] as? [[String: Any]])?.count == 2, "\(detail)")
             let csv = try database.run(["settlements", "export", "--period", month, "--format", "csv"] + db)

@@ -83,7 +83,7 @@ struct CatalogTests {
     /// One broken rule per case, with the field its error must name.
     enum BrokenRule: String, CaseIterable, Sendable {
         case blankTitle, longTitle, longContent, zeroPrice, regularBelowPrice, negativeCoupon,
-             couponAtPrice, discountInThePast, discountBeyondAMonth, negativeFee, negativeStock
+             couponAtPrice, discountInThePast, discountBeyondAMonth, negativeFee, feeAboveTheBound, negativeStock
 
         var field: String {
             switch self {
@@ -93,7 +93,7 @@ struct CatalogTests {
             case .regularBelowPrice: "regular_price"
             case .negativeCoupon, .couponAtPrice: "coupon_price"
             case .discountInThePast, .discountBeyondAMonth: "discount_ends_at"
-            case .negativeFee: "delivery_fee"
+            case .negativeFee, .feeAboveTheBound: "delivery_fee"
             case .negativeStock: "stock"
             }
         }
@@ -110,6 +110,8 @@ struct CatalogTests {
             case .discountInThePast: draft.pricing.discountEndsAt = now.addingTimeInterval(-1)
             case .discountBeyondAMonth: draft.pricing.discountEndsAt = now.addingTimeInterval(32 * 86_400)
             case .negativeFee: draft.delivery.fee = Money(won: -1)
+            // ₩50,000 by default: a price cannot hide in the fee.
+            case .feeAboveTheBound: draft.delivery.fee = Money(won: 50_001)
             case .negativeStock: draft.stock = -1
             }
         }

@@ -115,7 +115,7 @@ struct MarketplaceTests {
             // Nothing is payable until receipt is confirmed (구매확정): it all waits for it.
             let january = try SettlementPeriod("2026-01")
             let waiting = try await keycat.settlements.upcoming(by: sellerB)
-            #expect(waiting.tally == SettlementTally() && waiting.awaitingConfirmation.payout == 39_000 && waiting.payableEntryIDs.isEmpty)
+            #expect(waiting.tally == SettlementTally() && waiting.awaitingConfirmation.payout == 38_700 && waiting.payableEntryIDs.isEmpty)
             await #expect(try keycat.settlements.close(january, dryRun: true, by: shop.operatorConsole).isEmpty)
             // The buyer confirms B's parcel; A's is confirmed by reconciliation once 7 days passed.
             let confirmedB = try await keycat.orders.confirmReceipt(of: shipmentB.id, by: buyer)
@@ -131,7 +131,7 @@ struct MarketplaceTests {
             // Before the month ends: a dry run shows it so far, and each seller's upcoming figures agree.
             let soFar = try await keycat.settlements.close(january, dryRun: true, by: shop.operatorConsole)
             let upcomingB = try await keycat.settlements.upcoming(by: sellerB)
-            #expect(soFar.first { $0.sellerID == sellerB.userID }?.payout.won == upcomingB.tally.payout && upcomingB.tally.payout == 39_000)
+            #expect(soFar.first { $0.sellerID == sellerB.userID }?.payout.won == upcomingB.tally.payout && upcomingB.tally.payout == 38_700)
             #expect(upcomingB.entries.count == 4 && upcomingB.entries.allSatisfy { $0.orderID == order.id && $0.commission != nil })
             await #expect(try keycat.settlements.upcoming(seller: sellerB.userID, by: sellerA).sellerID == sellerA.userID)
             await #expect(try keycat.settlements.upcoming(seller: sellerB.userID, by: shop.operatorConsole).tally == upcomingB.tally)
@@ -143,12 +143,12 @@ struct MarketplaceTests {
             #expect(preview.map(\.payout) == settlements.map(\.payout))
             let a = try #require(settlements.first { $0.sellerID == sellerA.userID })
             let b = try #require(settlements.first { $0.sellerID == sellerB.userID })
-            // A: 100,000 sold + 3,000 fee − 5,000 given back − 10 % of the 95,000 kept.
+            // A: 100,000 sold + 3,000 fee − 5,000 given back − 10 % of the 95,000 kept and of the fee.
             #expect(a.sales == Money(won: 100_000) && a.deliveryFees == Money(won: 3_000) && a.refunds == Money(won: 5_000)
-                    && a.commission == Money(won: 9_500) && a.payout == Money(won: 88_500))
-            // B: 50,000 sold + 3,000 fee − 10,000 refunded − 10 % of the 40,000 kept.
-            #expect(b.sales == Money(won: 50_000) && b.refunds == Money(won: 10_000) && b.commission == Money(won: 4_000)
-                    && b.payout == Money(won: 39_000))
+                    && a.commission == Money(won: 9_800) && a.payout == Money(won: 88_200))
+            // B: 50,000 sold + 3,000 fee − 10,000 refunded − 10 % of the 40,000 kept and of the fee.
+            #expect(b.sales == Money(won: 50_000) && b.refunds == Money(won: 10_000) && b.commission == Money(won: 4_300)
+                    && b.payout == Money(won: 38_700))
             #expect(a.payout.won + b.payout.won + a.commission.won + b.commission.won == paid.amount.won - 10_000 - 5_000)
             let (_, entries) = try await keycat.settlements.settlement(b.id, by: sellerB)
             #expect(entries.filter { $0.kind == .sale }.allSatisfy { $0.paymentID != nil })

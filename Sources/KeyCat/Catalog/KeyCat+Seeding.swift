@@ -46,6 +46,7 @@ extension KeyCat {
                     throw KeyCatError.validation("seller", "names no seller of this file")
                 }
                 let draft = try product.draft(at: now).validated(at: now)
+                try ProductDraft.checkDeliveryFee(draft.delivery.fee, atMost: configuration.maximumDeliveryFee)
                 let images = try await storeImages(product.images ?? [], baseDirectory: baseDirectory)
                 products.append((seller, draft, images))
                 progress(index + 1, file.products.count)

@@ -97,10 +97,13 @@ public struct OrderBody: Encodable, Sendable, Hashable {
     }
 }
 
-/// The JSON of a buyer's cart, priced now.
+/// The JSON of a buyer's cart, priced now: each line with its product's own `delivery_fee`, and
+/// the `parcels` checkout would ship, each charged the highest fee of its lines once, as the
+/// order's shipments are; `delivery_total` adds up the parcels.
 public struct CartBody: Encodable, Sendable, Hashable {
     public struct Line: Encodable, Sendable, Hashable {
         public var productID: Int64
+        public var sellerID: Int64?
         public var title: String
         public var quantity: Int
         public var unitPrice: Int64
@@ -110,24 +113,41 @@ public struct CartBody: Encodable, Sendable, Hashable {
         public var available: Bool
 
         enum CodingKeys: String, CodingKey {
-            case productID = "product_id", title, quantity, unitPrice = "unit_price", lineTotal = "line_total"
+            case productID = "product_id", sellerID = "seller_id", title, quantity, unitPrice = "unit_price", lineTotal = "line_total"
             case deliveryFee = "delivery_fee", stock, available
         }
     }
 
+    /// One seller's available lines, shipped together for one fee.
+    public struct Parcel: Encodable, Sendable, Hashable {
+        public var sellerID: Int64?
+        public var deliveryFee: Int64
+        public var productIDs: [Int64]
+
+        enum CodingKeys: String, CodingKey {
+            case sellerID = "seller_id", deliveryFee = "delivery_fee", productIDs = "product_ids"
+        }
+    }
+
     public var lines: [Line]
+    public var parcels: [Parcel]
     public var itemsTotal: Int64
     public var deliveryTotal: Int64
     public var total: Int64
 
     enum CodingKeys: String, CodingKey {
-        case lines, itemsTotal = "items_total", deliveryTotal = "delivery_total", total
+        case lines, parcels, itemsTotal = "items_total", deliveryTotal = "delivery_total", total
     }
 
     public init(_ cart: Cart) {
         lines = cart.lines.map {
-            Line(productID: $0.productID.rawValue, title: $0.title, quantity: $0.quantity, unitPrice: $0.unitPrice.won,
-                 lineTotal: $0.lineTotal.won, deliveryFee: $0.deliveryFee.won, stock: $0.stock, available: $0.isAvailable)
+            Line(productID: $0.productID.rawValue, sellerID: $0.sellerID?.rawValue, title: $0.title, quantity: $0.quantity,
+                 unitPrice: $0.unitPrice.won, lineTotal: $0.lineTotal.won, deliveryFee: $0.deliveryFee.won, stock: $0.stock,
+                 available: $0.isAvailable)
+        }
+        parcels = cart.parcels.map { parcel in
+            Parcel(sellerID: parcel.sellerID?.rawValue, deliveryFee: parcel.deliveryFee.won,
+                   productIDs: parcel.lines.map { cart.lines[$0].productID.rawValue })
         }
         itemsTotal = cart.itemsTotal.won
         deliveryTotal = cart.deliveryTotal.won

@@ -95,7 +95,18 @@ extension CartBody: JSONWritable {
         writer.key("delivery_total"); writer.write(deliveryTotal)
         writer.key("items_total"); writer.write(itemsTotal)
         writer.key("lines"); writer.write(lines)
+        writer.key("parcels"); writer.write(parcels)
         writer.key("total"); writer.write(total)
+        writer.endObject()
+    }
+}
+
+extension CartBody.Parcel: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("delivery_fee"); writer.write(deliveryFee)
+        writer.key("product_ids"); writer.beginArray(); for id in productIDs { writer.write(id) }; writer.endArray()
+        if let sellerID { writer.key("seller_id"); writer.write(sellerID) }
         writer.endObject()
     }
 }
@@ -108,6 +119,7 @@ extension CartBody.Line: JSONWritable {
         writer.key("line_total"); writer.write(lineTotal)
         writer.key("product_id"); writer.write(productID)
         writer.key("quantity"); writer.write(quantity)
+        if let sellerID { writer.key("seller_id"); writer.write(sellerID) }
         writer.key("stock"); writer.write(stock)
         writer.key("title"); writer.write(title)
         writer.key("unit_price"); writer.write(unitPrice)

@@ -29,13 +29,13 @@ package struct SQLCartRepository<Database: SQLDatabase>: CartRepository {
                 lines.reserveCapacity(16)
                 try connection.forEach("""
                     SELECT c.product_id, c.quantity, c.added_at, p.title, p.regular_price, p.price,
-                           p.discount_ends_at, p.delivery_fee, p.stock, p.listed = 1 AND p.deleted_at IS NULL
+                           p.discount_ends_at, p.delivery_fee, p.stock, p.listed = 1 AND p.deleted_at IS NULL, p.seller_id
                     FROM cart_lines c JOIN products p ON p.id = c.product_id
                     WHERE c.user_id = ? ORDER BY c.added_at, c.product_id
                     """, [.integer(userID.rawValue)]) { row in
                     let entry = CartEntry(productID: ProductID(row.int64(0)), quantity: row.int(1), addedAt: StoredTime.date(row.int64(2)))
                     let product = CartProductFacts(
-                        title: row.string(3),
+                        sellerID: UserID(row.int64(10)), title: row.string(3),
                         pricing: Pricing(regularPrice: Money(won: row.int64(4)), salePrice: Money(won: row.int64(5)),
                                          discountEndsAt: row.optionalInt64(6).map(StoredTime.date)),
                         deliveryFee: Money(won: row.int64(7)), stock: row.int(8), isLive: row.bool(9))

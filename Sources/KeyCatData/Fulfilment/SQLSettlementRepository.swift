@@ -84,11 +84,12 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
                           .integer(total.refunds), .integer(total.commission), .integer(total.payout),
                           .int(total.entryCount), StoredTime.value(now)]))
                 // One statement stamps the seller's entries, each with the commission
-                // the policy gives it (the same integer arithmetic as above).
+                // the policy gives it (the same integer arithmetic as above): a delivery fee's
+                // entry has no category and is charged the fee rate.
                 let rates = ProductCategory.allCases.map { "WHEN '\($0.rawValue)' THEN \(policy.rate(for: $0))" }.joined(separator: " ")
                 let stamped = try connection.run("""
                     UPDATE settlement_entries SET settlement_id = ?,
-                        commission = CASE WHEN category IS NULL THEN 0
+                        commission = CASE WHEN category IS NULL THEN amount * \(policy.rate(for: nil)) / 10000
                                           ELSE amount * (CASE category \(rates) ELSE \(policy.defaultRate) END) / 10000 END
                     WHERE settlement_id IS NULL AND id IN (\(connection.dialect.integersFromJSON))
                     """, [.integer(settlement.id.rawValue),

@@ -14,8 +14,10 @@ public struct CartEntry: Sendable, Hashable {
 }
 
 /// A cart line as the buyer sees it, with the product's current price.
-public struct CartLine: Sendable, Hashable {
+public struct CartLine: Sendable, Hashable, ParcelLine {
     public var productID: ProductID
+    /// The listing's seller (nil when the product is gone).
+    public var sellerID: UserID?
     /// The product's title now ("" when the product is gone).
     public var title: String
     public var quantity: Int
@@ -23,7 +25,8 @@ public struct CartLine: Sendable, Hashable {
     public var unitPrice: Money
     /// Unit price × quantity.
     public var lineTotal: Money
-    /// The product's delivery fee, charged once per line.
+    /// The product's own delivery fee. What is charged is its parcel's: one seller's lines
+    /// ship together for the highest of their fees, once (``Cart/parcels``), as checkout charges.
     public var deliveryFee: Money
     /// Units left.
     public var stock: Int
@@ -31,10 +34,15 @@ public struct CartLine: Sendable, Hashable {
     public var isAvailable: Bool
 }
 
-/// A buyer's cart, priced now. Totals count available lines only.
+/// A buyer's cart, priced now. Totals count available lines only, and charge delivery as
+/// checkout will: per seller, the highest fee among their lines, once (``Shipment/parcels(of:including:)``).
 public struct Cart: Sendable, Hashable {
     public var lines: [CartLine]
+    /// The available lines grouped by seller as checkout would ship them, each with the fee it
+    /// charges; positions are in ``lines``.
+    public var parcels: [Shipment.Parcel]
     public var itemsTotal: Money
+    /// The parcels' fees added up.
     public var deliveryTotal: Money
     public var total: Money
 }
@@ -47,6 +55,7 @@ public enum CartRules {
 
 /// What a cart shows of a product: enough to price a line and tell whether it can be bought.
 public struct CartProductFacts: Sendable, Hashable {
+    public var sellerID: UserID
     public var title: String
     public var pricing: Pricing
     public var deliveryFee: Money
@@ -54,7 +63,8 @@ public struct CartProductFacts: Sendable, Hashable {
     /// False once the listing was deleted (or its seller withdrew): it cannot be bought.
     public var isLive: Bool
 
-    public init(title: String, pricing: Pricing, deliveryFee: Money, stock: Int, isLive: Bool) {
+    public init(sellerID: UserID, title: String, pricing: Pricing, deliveryFee: Money, stock: Int, isLive: Bool) {
+        self.sellerID = sellerID
         self.title = title
         self.pricing = pricing
         self.deliveryFee = deliveryFee
@@ -63,7 +73,7 @@ public struct CartProductFacts: Sendable, Hashable {
     }
 
     public init(_ product: Product) {
-        self.init(title: product.title, pricing: product.pricing, deliveryFee: product.delivery.fee,
+        self.init(sellerID: product.sellerID, title: product.title, pricing: product.pricing, deliveryFee: product.delivery.fee,
                   stock: product.stock, isLive: product.deletedAt == nil)
     }
 }

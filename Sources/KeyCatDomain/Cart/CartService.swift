@@ -50,30 +50,31 @@ public struct CartService: Sendable {
     }
 
     /// The caller's cart with current prices, line totals, delivery fees and availability.
+    /// Delivery is charged as checkout charges it: the available lines of one seller form one
+    /// parcel, charged the highest of their fees once, so the cart's `total` is the amount the
+    /// order checkout makes of it would ask (at today's prices).
     public func cart(of principal: Principal) async throws(KeyCatError) -> Cart {
         let now = clock.now()
         let contents = try await carts.contents(of: principal.userID)
-        // One pass: the totals add up as the lines are built (no filtered copies to sum).
+        // One pass: the items total adds up as the lines are built (no filtered copies to sum).
         var lines: [CartLine] = []
         lines.reserveCapacity(contents.count)
         var items = Money.zero
-        var delivery = Money.zero
         for (entry, product) in contents {
             let price = product?.pricing.sellingPrice(at: now) ?? .zero
             let live = product?.isLive ?? false
             let stock = live ? product?.stock ?? 0 : 0
             let line = CartLine(
-                productID: entry.productID, title: product?.title ?? "", quantity: entry.quantity,
+                productID: entry.productID, sellerID: product?.sellerID, title: product?.title ?? "", quantity: entry.quantity,
                 unitPrice: price, lineTotal: try price * entry.quantity,
                 deliveryFee: product?.deliveryFee ?? .zero, stock: stock,
                 isAvailable: live && stock >= entry.quantity)
-            if line.isAvailable {
-                items = try items + line.lineTotal
-                delivery = try delivery + line.deliveryFee
-            }
+            if line.isAvailable { items = try items + line.lineTotal }
             lines.append(line)
         }
-        return Cart(lines: lines, itemsTotal: items, deliveryTotal: delivery, total: try items + delivery)
+        let parcels = Shipment.parcels(of: lines, including: \.isAvailable)
+        let delivery = try Money.sum(parcels.map(\.deliveryFee))
+        return Cart(lines: lines, parcels: parcels, itemsTotal: items, deliveryTotal: delivery, total: try items + delivery)
     }
 
     private func checkQuantity(_ quantity: Int) throws(KeyCatError) {

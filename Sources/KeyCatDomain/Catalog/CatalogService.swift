@@ -9,23 +9,35 @@ import Synchronization
 /// `notOwner`, a buyer creating gets `forbidden`); an update must carry the version it read.
 /// A lapsed discount is swept back to the regular price before lists are read, at most once per
 /// minute per process and only when a discount is due, so the stored price always sorts right.
+///
+/// A delivery fee is bounded by ``maximumDeliveryFee`` whenever one is set, on create and on
+/// update. A listing given a higher fee before (the bound lowered, or from before it existed)
+/// keeps selling at it, and other changes to it go through; only a change that sets a fee must
+/// respect the bound. Its buyers are never charged other than what the listing shows, and the
+/// fee pays commission (``CommissionPolicy/deliveryFeeRate``) all the same.
 public struct CatalogService: Sendable {
     let products: any ProductRepository
     let images: any ImageStore
     let cursors: any PageCursorCodec
     let clock: any WallClock
+    /// The highest delivery fee a listing may be given (within ``ProductDraft/deliveryFeeRange``).
+    public let maximumDeliveryFee: Money
     private let sweep: DiscountSweepSchedule
     private let sweepsLapsedDiscounts: Bool
 
-    /// - Parameter sweepsLapsedDiscounts: sweep lapsed discounts before lists (the default).
-    ///   False for a read-only store, where a list must not write: a lapsed discount then keeps
-    ///   its stored price until a writer sweeps it.
+    /// - Parameters:
+    ///   - maximumDeliveryFee: the highest fee a listing may be given; default
+    ///     ``ProductDraft/defaultMaximumDeliveryFee`` (₩50,000).
+    ///   - sweepsLapsedDiscounts: sweep lapsed discounts before lists (the default). False for
+    ///     a read-only store, where a list must not write: a lapsed discount then keeps its
+    ///     stored price until a writer sweeps it.
     public init(products: any ProductRepository, images: any ImageStore, cursors: any PageCursorCodec, clock: any WallClock,
-                sweepsLapsedDiscounts: Bool = true) {
+                maximumDeliveryFee: Money = ProductDraft.defaultMaximumDeliveryFee, sweepsLapsedDiscounts: Bool = true) {
         self.products = products
         self.images = images
         self.cursors = cursors
         self.clock = clock
+        self.maximumDeliveryFee = maximumDeliveryFee
         self.sweep = DiscountSweepSchedule()
         self.sweepsLapsedDiscounts = sweepsLapsedDiscounts
     }
@@ -34,7 +46,8 @@ public struct CatalogService: Sendable {
     /// at most 5). Every image is checked before anything is written.
     ///
     /// - Throws: `forbidden` for a buyer, `notOwner` for a seller creating for someone else,
-    ///   `notFound` when `sellerID` is not an active seller, `validation` naming the field.
+    ///   `notFound` when `sellerID` is not an active seller, `validation` naming the field
+    ///   (`delivery_fee` above ``maximumDeliveryFee``).
     public func create(
         _ draft: ProductDraft, for sellerID: UserID, images imageData: [[UInt8]] = [], by principal: Principal
     ) async throws(KeyCatError) -> Product {
@@ -48,6 +61,7 @@ public struct CatalogService: Sendable {
         }
         let now = clock.now()
         let draft = try draft.validated(at: now)
+        try ProductDraft.checkDeliveryFee(draft.delivery.fee, atMost: maximumDeliveryFee)
         guard imageData.count <= ImageRules.maximumPerProduct else {
             throw .validation("images", "a product has at most \(ImageRules.maximumPerProduct) images")
         }
@@ -74,9 +88,12 @@ public struct CatalogService: Sendable {
     /// adjustment of the difference (see ``adjustStock(_:by:by:)``).
     ///
     /// - Throws: `notOwner` unless the caller is its seller or an admin; `versionConflict` when
-    ///   the listing changed since `changes.expectedVersion`; `validation` naming the field.
+    ///   the listing changed since `changes.expectedVersion`; `validation` naming the field
+    ///   (`delivery_fee` when it sets a fee above ``maximumDeliveryFee``, even the one the
+    ///   listing has: a listing above the bound keeps its fee only while nobody sets one).
     public func update(_ id: ProductID, _ changes: ProductChanges, by principal: Principal) async throws(KeyCatError) -> Product {
         try changes.validateFields()
+        if let fee = changes.deliveryFee { try ProductDraft.checkDeliveryFee(fee, atMost: maximumDeliveryFee) }
         let current = try await product(id)
         try authorizeChange(of: current, by: principal)
         let now = clock.now()

@@ -29,7 +29,9 @@ public struct ProductDraft: Sendable, Hashable {
     /// The draft with its text trimmed, once every rule holds.
     ///
     /// - Throws: a validation error naming the field: `title` (1–100 characters), `content`
-    ///   (at most 2000), the price fields, `delivery_fee` (0–1,000,000), `stock` (0–1,000,000).
+    ///   (at most 2000), the price fields, `delivery_fee` (0–1,000,000: the shop's own bound,
+    ///   ``defaultMaximumDeliveryFee`` unless configured, is checked by ``CatalogService``),
+    ///   `stock` (0–1,000,000).
     public func validated(at now: Date) throws(KeyCatError) -> ProductDraft {
         var draft = self
         draft.title = try Self.validateTitle(title)
@@ -44,8 +46,13 @@ public struct ProductDraft: Sendable, Hashable {
     public static let titleLength = 1...100
     /// The longest description once trimmed, in characters.
     public static let maximumContentLength = 2_000
-    /// A delivery fee, in won.
+    /// A delivery fee, in won: what any listing may carry, and the range a shop's bound
+    /// (``CatalogService/maximumDeliveryFee``) is chosen in.
     public static let deliveryFeeRange: ClosedRange<Int64> = 0...1_000_000
+    /// The highest delivery fee a listing may be given unless the shop configures another:
+    /// ₩50,000, above what any courier charges for a keyboard. Bounded so that a price cannot
+    /// hide in the fee, where price sorts and filters do not look (they compare item prices).
+    public static let defaultMaximumDeliveryFee = Money(won: 50_000)
     /// Units in stock.
     public static let stockRange = 0...1_000_000
 
@@ -67,6 +74,13 @@ public struct ProductDraft: Sendable, Hashable {
     static func validateDeliveryFee(_ fee: Money) throws(KeyCatError) {
         guard deliveryFeeRange.contains(fee.won) else {
             throw .validation("delivery_fee", "delivery_fee must be between 0 and 1,000,000 won")
+        }
+    }
+
+    /// Throws `validation` (`delivery_fee`) unless `fee` is at most `maximum`, the shop's bound.
+    public static func checkDeliveryFee(_ fee: Money, atMost maximum: Money) throws(KeyCatError) {
+        guard fee <= maximum else {
+            throw .validation("delivery_fee", "delivery_fee must be at most \(maximum) in this shop")
         }
     }
 

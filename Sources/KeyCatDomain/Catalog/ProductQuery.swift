@@ -1,11 +1,16 @@
 /// The order of a product list. Every sort breaks ties by id, so the order is total and a
 /// cursor names one exact place in it.
+///
+/// The price sorts (and ``ProductFilter``'s price bounds) compare the item's selling price,
+/// delivery fee excluded: the stored `price` column their indexes cover. A listing cannot sort
+/// cheap by moving its price into the fee further than the fee bound allows
+/// (``CatalogService/maximumDeliveryFee``, ₩50,000 by default), and the fee pays commission.
 public enum ProductSort: String, Sendable, Hashable, CaseIterable, Codable {
     /// Newest first: `createdAt` descending.
     case newest
-    /// Cheapest first.
+    /// Cheapest selling price first (the delivery fee not counted).
     case priceAscending = "price_asc"
-    /// Dearest first.
+    /// Dearest selling price first (the delivery fee not counted).
     case priceDescending = "price_desc"
     /// Best average rating first; products without reviews last.
     case rating
@@ -18,7 +23,7 @@ public struct ProductFilter: Sendable, Hashable {
     public var category: ProductCategory?
     public var kind: ProductKind?
     public var sellerID: UserID?
-    /// Selling price bounds, inclusive.
+    /// Selling price bounds, inclusive; the delivery fee is not counted.
     public var minimumPrice: Money?
     public var maximumPrice: Money?
     public var switchType: KeyboardSpec.SwitchType?

@@ -95,10 +95,14 @@ public struct Shipment: Sendable, Hashable, Codable, Identifiable {
     }
 
     /// `lines` grouped by seller, in the order their sellers first appear, each parcel charged
-    /// ``bundledFee(of:)`` of its lines: the rule checkout prices by and the store writes.
-    public static func parcels(of lines: [OrderLine]) -> [Parcel] {
+    /// ``bundledFee(of:)`` of its lines: the rule checkout prices by, the store writes and the
+    /// cart shows.
+    ///
+    /// - Parameter isIncluded: which lines count (the cart leaves out those that cannot be
+    ///   bought); a parcel's positions are still positions in `lines`.
+    public static func parcels<Line: ParcelLine>(of lines: [Line], including isIncluded: (Line) -> Bool = { _ in true }) -> [Parcel] {
         var parcels: [Parcel] = []
-        for (position, line) in lines.enumerated() {
+        for (position, line) in lines.enumerated() where isIncluded(line) {
             if let index = parcels.firstIndex(where: { $0.sellerID == line.sellerID }) {
                 parcels[index].lines.append(position)
                 parcels[index].deliveryFee = bundledFee(of: [parcels[index].deliveryFee, line.deliveryFee])
@@ -109,6 +113,17 @@ public struct Shipment: Sendable, Hashable, Codable, Identifiable {
         return parcels
     }
 }
+
+/// A line that goes into a parcel: its seller's, carrying its product's delivery fee. Order lines
+/// and cart lines both are, so the cart charges the fees checkout will.
+public protocol ParcelLine {
+    /// The listing's seller; lines of one seller share a parcel.
+    var sellerID: UserID? { get }
+    /// The product's own delivery fee; its parcel charges the highest of its lines'.
+    var deliveryFee: Money { get }
+}
+
+extension OrderLine: ParcelLine {}
 
 /// How far an order's goods have gone, from its shipments.
 public enum Fulfilment: String, Sendable, Hashable, CaseIterable, Codable {

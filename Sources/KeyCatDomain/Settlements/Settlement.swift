@@ -55,41 +55,59 @@ public struct SettlementPeriod: Sendable, Hashable, Comparable, CustomStringConv
 }
 
 /// The platform's commission: a rate in basis points (1/100 of a percent) of the item amounts a
-/// seller sells, by product category, with a default. Delivery fees pass to the seller whole.
+/// seller sells, by product category, with a default, and a rate of the delivery fees they charge.
 ///
-/// Each sale line's commission is rounded down to the won, and a refunded line gives back the
-/// commission the same rule computes on the refunded amount, so a line sold and refunded in
-/// full nets zero.
+/// Fees carry commission so that price cannot be moved out of commission's reach into the fee
+/// (a ₩1 keyboard with a ₩99,999 fee would otherwise pay nothing): by default the fee rate is
+/// the default item rate, so moving won from a default-rate item's price into its fee changes
+/// nothing the platform keeps. A category rated above the fee rate still gains the difference
+/// on what is moved; set ``deliveryFeeRate`` to the highest item rate to close that too.
+///
+/// Each sale line's and fee's commission is rounded down to the won, and a refunded line or fee
+/// gives back the commission the same rule computes on the refunded amount, so an entry sold
+/// and refunded in full nets zero.
 public struct CommissionPolicy: Sendable, Hashable {
-    /// 10.00 %.
+    /// 10.00 % of item amounts and of delivery fees.
     public static let standard = CommissionPolicy(defaultRate: 1_000)
 
     /// Basis points for a category not named in ``rates``.
     public var defaultRate: Int
     public var rates: [ProductCategory: Int]
+    /// Basis points of a shipment's delivery fee.
+    public var deliveryFeeRate: Int
 
-    public init(defaultRate: Int, rates: [ProductCategory: Int] = [:]) {
+    /// - Parameter deliveryFeeRate: the rate of delivery fees; nil (the default) takes
+    ///   `defaultRate`, so a fee is charged as a default-rate item is.
+    public init(defaultRate: Int, rates: [ProductCategory: Int] = [:], deliveryFeeRate: Int? = nil) {
         self.defaultRate = defaultRate
         self.rates = rates
+        self.deliveryFeeRate = deliveryFeeRate ?? defaultRate
     }
 
     /// Throws `validation` (`commission`) unless every rate is 0–10,000 basis points.
     public func validated() throws(KeyCatError) -> CommissionPolicy {
-        guard ([defaultRate] + Array(rates.values)).allSatisfy({ (0...10_000).contains($0) }) else {
+        guard ([defaultRate, deliveryFeeRate] + Array(rates.values)).allSatisfy({ (0...10_000).contains($0) }) else {
             throw KeyCatError.validation("commission", "a commission rate is 0 to 10000 basis points (0–100 %)")
         }
         return self
     }
 
-    /// The rate for `category` (nil: a delivery fee, which carries none).
+    /// The rate for `category` (nil: a delivery fee, charged ``deliveryFeeRate``).
     public func rate(for category: ProductCategory?) -> Int {
-        guard let category else { return 0 }
+        guard let category else { return deliveryFeeRate }
         return rates[category] ?? defaultRate
     }
 
-    /// The commission on `amount` won of `category`, rounded down.
+    /// The commission on `amount` won of `category` (nil: a delivery fee), rounded down.
     public func commission(on amount: Int64, category: ProductCategory?) -> Int64 {
         amount * Int64(rate(for: category)) / 10_000
+    }
+
+    /// The rates in words, for the audit log: `commission 1000 bp, keyboard 1200 bp, delivery fees 1000 bp`.
+    public var summary: String {
+        "commission \(defaultRate) bp"
+            + rates.sorted { $0.key.rawValue < $1.key.rawValue }.map { ", \($0.key.rawValue) \($0.value) bp" }.joined()
+            + ", delivery fees \(deliveryFeeRate) bp"
     }
 }
 
@@ -107,7 +125,7 @@ public struct Settlement: Sendable, Hashable, Identifiable {
     public var deliveryFees: Money
     /// What was refunded of the seller's lines and fees in the period (paid in any period).
     public var refunds: Money
-    /// The platform's commission on sales, less what refunds gave back.
+    /// The platform's commission on sales and delivery fees, less what refunds gave back.
     public var commission: Money
     /// What the shop pays the seller (negative: what the seller owes, carried by the operator).
     public var payout: Money
@@ -130,8 +148,8 @@ public struct Settlement: Sendable, Hashable, Identifiable {
 }
 
 /// What a seller's unsettled entries add up to, by the rule closing a period uses: sales and
-/// delivery fees in, refunds out, the commission each sale line carries less what each refund
-/// gives back.
+/// delivery fees in, refunds out, the commission each sale line and fee carries less what each
+/// refund gives back.
 public struct SettlementTally: Sendable, Hashable {
     public var sales: Int64 = 0
     public var deliveryFees: Int64 = 0

@@ -36,8 +36,7 @@ public struct SettlementService: Sendable {
         }
         let policy = try (override ?? commission).validated()
         let audit = AuditEntry(actor: principal.auditActor, action: "settlement.close", target: "period:\(period)",
-                               detail: "commission \(policy.defaultRate) bp" + policy.rates.sorted { $0.key.rawValue < $1.key.rawValue }
-                                   .map { ", \($0.key.rawValue) \($0.value) bp" }.joined(), at: now)
+                               detail: policy.summary, at: now)
         return try await settlements.close(period, commission: policy, dryRun: dryRun, audit: audit, at: now)
     }
 

@@ -52,28 +52,33 @@ struct RawCommerce {
 
     /// The cart with current prices and totals, in one join: the columns KeyCat reads (and its
     /// Postgres twin, ``RawPostgresCommerce``), so a line of a withdrawn listing is unavailable
-    /// here too.
+    /// here too; delivery charged once per seller, the highest fee of their available lines.
     func cartTotal(user: Int64, now: Int64) throws -> (lines: Int, total: Int64) {
         let statement = try database.statement("""
             SELECT c.product_id, c.quantity, c.added_at, p.title, p.regular_price, p.price, p.discount_ends_at,
-                   p.delivery_fee, p.stock, p.listed = 1 AND p.deleted_at IS NULL
+                   p.delivery_fee, p.stock, p.listed = 1 AND p.deleted_at IS NULL, p.seller_id
             FROM cart_lines c JOIN products p ON p.id = c.product_id
             WHERE c.user_id = ? ORDER BY c.added_at, c.product_id
             """)
         sqlite3_bind_int64(statement, 1, user)
         var lines = 0
         var total: Int64 = 0
+        var fees: [Int64: Int64] = [:]
         while try database.step(statement) {
             _ = (sqlite3_column_int64(statement, 0), sqlite3_column_int64(statement, 2), database.text(statement, 3))
             let ends = database.optionalInt(statement, 6)
             let price = ends.map { $0 <= now } == true ? sqlite3_column_int64(statement, 4) : sqlite3_column_int64(statement, 5)
             let quantity = sqlite3_column_int64(statement, 1)
             let available = sqlite3_column_int64(statement, 9) != 0 && sqlite3_column_int64(statement, 8) >= quantity
-            if available { total += price * quantity + sqlite3_column_int64(statement, 7) }
+            if available {
+                total += price * quantity
+                let seller = sqlite3_column_int64(statement, 10)
+                fees[seller] = max(fees[seller] ?? 0, sqlite3_column_int64(statement, 7))
+            }
             lines += 1
         }
         sqlite3_reset(statement)
-        return (lines, total)
+        return (lines, total + fees.values.reduce(0, +))
     }
 
     // MARK: Checkout and confirm

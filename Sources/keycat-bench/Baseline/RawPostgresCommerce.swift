@@ -10,24 +10,30 @@ struct RawPostgresCommerce: Sendable {
     let database: RawPostgres
     let gateway: RawGateway
 
-    /// The cart with current prices and totals, in one join.
+    /// The cart with current prices and totals, in one join; delivery charged once per seller,
+    /// the highest fee of their available lines.
     func cartTotal(user: Int64, now: Int64) throws -> (lines: Int, total: Int64) {
         let result = try database.run("""
             SELECT c.product_id, c.quantity, c.added_at, p.title, p.regular_price, p.price, p.discount_ends_at,
-                   p.delivery_fee, p.stock, p.listed = 1 AND p.deleted_at IS NULL
+                   p.delivery_fee, p.stock, p.listed = 1 AND p.deleted_at IS NULL, p.seller_id
             FROM cart_lines c JOIN products p ON p.id = c.product_id
             WHERE c.user_id = $1 ORDER BY c.added_at, c.product_id
             """, [.int(user)])
         var total: Int64 = 0
+        var fees: [Int64: Int64] = [:]
         for row in 0..<result.rows {
             _ = (result.int(row, 0), result.int(row, 2), result.text(row, 3))
             let ends = result.optionalInt(row, 6)
             let price = ends.map { $0 <= now } == true ? result.int(row, 4) : result.int(row, 5)
             let quantity = result.int(row, 1)
             let available = result.text(row, 9) == "t" && result.int(row, 8) >= quantity
-            if available { total += price * quantity + result.int(row, 7) }
+            if available {
+                total += price * quantity
+                let seller = result.int(row, 10)
+                fees[seller] = max(fees[seller] ?? 0, result.int(row, 7))
+            }
         }
-        return (Int(result.rows), total)
+        return (Int(result.rows), total + fees.values.reduce(0, +))
     }
 
     // MARK: Checkout and confirm

@@ -143,7 +143,7 @@ extension DemoStory {
                 let source = entry.paymentID.map { "payment \($0)" } ?? entry.refundID.map { "refund \($0)" } ?? "-"
                 return "  - \(entry.kind.rawValue) of \(what): \(entry.amount), commission \(entry.commission ?? .zero) (\(source))"
             }.joined(separator: "\n"),
-            "Payout \(Money(won: upcoming.tally.payout)) (the operator's dry run says \(ours?.payout ?? .zero)). The platform keeps \(keycat.configuration.commission.defaultRate / 100) % of item sales and none of the delivery fees; a refund gives its commission back.",
+            "Payout \(Money(won: upcoming.tally.payout)) (the operator's dry run says \(ours?.payout ?? .zero)). The platform keeps \(Self.percent(keycat.configuration.commission.defaultRate)) of item sales and \(Self.percent(keycat.configuration.commission.deliveryFeeRate)) of the delivery fees; a refund gives its commission back.",
             "When \(period) has ended in Korea, `keycat-admin settlements run --period \(period)` closes it: its settlements never change, and a later refund falls into the next month.",
         ])
     }
@@ -175,6 +175,11 @@ extension DemoStory {
             "invariants (stock, counters, payments, shipments, settlement ledger): \(health.invariantProblems.isEmpty ? "ok" : health.invariantProblems.joined(separator: "; "))",
         ])
         if !health.isHealthy { throw KeyCatError(.internalError, "the demo left an unhealthy database") }
+    }
+
+    /// Basis points as a percentage: 1000 → "10 %", 1250 → "12.5 %".
+    static func percent(_ basisPoints: Int) -> String {
+        basisPoints % 100 == 0 ? "\(basisPoints / 100) %" : "\(Double(basisPoints) / 100) %"
     }
 }
 

@@ -38,7 +38,8 @@ struct SettlementsRunCommand: AdminCommand {
                                     ("items", .array(settlements.map(SettlementOutput.json)))]),
                      human: SettlementOutput.table(settlements)
                          + "\(dryRun ? "Would close" : "Closed") \(period)\(ongoing ? " as of now (the month has not ended)" : ""): "
-                         + "\(settlements.count) sellers, payouts \(Money(won: total)).")
+                         + "\(settlements.count) sellers, payouts \(Money(won: total)).\n"
+                         + "Rates: \(keycat.configuration.commission.summary).")
     }
 }
 

@@ -25,12 +25,12 @@ struct ProductsListCommand: AdminCommand {
             OptionSpec(name: "category", valueName: "C", help: "keyboard, keycap, switch or accessory."),
             OptionSpec(name: "kind", valueName: "K", help: "commercial, secondhand or group_buy."),
             OptionSpec(name: "seller", valueName: "ID", help: "Only this seller's listings."),
-            OptionSpec(name: "min-price", valueName: "N", help: "Lowest selling price, in won."),
-            OptionSpec(name: "max-price", valueName: "N", help: "Highest selling price, in won."),
+            OptionSpec(name: "min-price", valueName: "N", help: "Lowest selling price, in won (the delivery fee not counted)."),
+            OptionSpec(name: "max-price", valueName: "N", help: "Highest selling price, in won (the delivery fee not counted)."),
             OptionSpec(name: "switch", valueName: "S", help: "linear, tactile or clicky."),
             OptionSpec(name: "layout", valueName: "L", help: "full_size, tkl, 75_percent, 65_percent, 60_percent or other."),
             OptionSpec(name: "connection", valueName: "C", help: "wired, wireless, bluetooth or multi."),
-            OptionSpec(name: "sort", valueName: "S", help: "newest (default), price-asc, price-desc, rating or popular."),
+            OptionSpec(name: "sort", valueName: "S", help: "newest (default), price-asc, price-desc (by selling price, the delivery fee not counted), rating or popular."),
         ] + PagingOptions.options,
         flags: [FlagSpec(name: "hot-swap", help: "Only hot-swap PCBs.")])
 

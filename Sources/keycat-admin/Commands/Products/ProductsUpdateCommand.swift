@@ -13,7 +13,7 @@ struct ProductsUpdateCommand: AdminCommand {
             OptionSpec(name: "regular-price", valueName: "N", help: "The regular price, in won."),
             OptionSpec(name: "coupon-price", valueName: "N", help: "The coupon amount, in won."),
             OptionSpec(name: "stock", valueName: "N", help: "Units in stock: recorded in the inventory ledger as an adjustment of the difference."),
-            OptionSpec(name: "delivery-fee", valueName: "N", help: "The delivery fee, in won."),
+            OptionSpec(name: "delivery-fee", valueName: "N", help: "The delivery fee, in won: at most 50,000 (the default bound)."),
             OptionSpec(name: "version", valueName: "V", help: "Fail unless the listing is still at this version."),
         ])
 
