@@ -151,7 +151,7 @@ struct HTTPMarketplaceTests {
 
         // Nothing is payable before the buyer confirms receipt (구매확정): A's figures wait for it.
         let waiting = try await sellerA.send("GET", "/seller/settlements/upcoming")
-        #expect(waiting.int("payout") == 0 && (waiting["awaiting_confirmation"] as? [String: Any])?["payout"] as? Int == 88_500,
+        #expect(waiting.int("payout") == 0 && (waiting["awaiting_confirmation"] as? [String: Any])?["payout"] as? Int == 88_200,
                 "\(waiting)")
         // Only the buyer (or an operator) confirms; the buyer confirms both parcels.
         #expect(try await stranger.send("POST", "/shipments/\(shipmentA)/confirm-receipt").status == 404)
@@ -186,7 +186,7 @@ struct HTTPMarketplaceTests {
         let dryRun = try server.admin(["settlements", "run", "--period", Self.currentPeriod, "--dry-run", "--json"])
         #expect(dryRun.status == 0, "\(dryRun.output)")
         let items = (try? JSONSerialization.jsonObject(with: Data(dryRun.output.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []
-        for (seller, payout) in [(sellerA.userID, 88_500), (sellerB.userID, 39_000)] {
+        for (seller, payout) in [(sellerA.userID, 88_200), (sellerB.userID, 38_700)] {
             let item = items.first { ($0["seller_id"] as? NSNumber)?.int64Value == seller }
             #expect(item?["payout"] as? Int == payout, "\(dryRun.output.prefix(2_000))")
         }
