@@ -124,10 +124,11 @@ extension KeyCat {
         public var gatewayInitialBackoff: Duration = .milliseconds(200)
         /// How long checkout holds stock for payment. Default 15 minutes.
         public var reservationLifetime: TimeInterval = 15 * 60
-        /// What one buyer may hold unpaid: open orders, units of one product across them, and
-        /// how fast they may check out. Default ``StockHoldPolicy/standard`` (3 orders, 10 units,
-        /// 5 checkouts at once then one every 6 s); nil turns the caps off (load tests and
-        /// simulations that run many orders per buyer).
+        /// What unpaid orders may hold: half a product's unsold units across all buyers, at least
+        /// 2 left on the shelf, 10 units of a product and 3 open orders per buyer (a line past a
+        /// holding cap is sold on payment), and how fast one buyer may check out (5 at once, then
+        /// one every 6 s). Default ``StockHoldPolicy/standard``; nil turns the caps off, every line
+        /// then holding its units (load tests and simulations that run many orders per buyer).
         public var stockHolds: StockHoldPolicy? = .standard
 
         /// The highest delivery fee a listing may be given, on create and update (a higher one is

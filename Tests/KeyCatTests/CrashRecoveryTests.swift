@@ -30,7 +30,8 @@ struct CrashRecoveryTests {
                 let seller = try await keycat.accounts.createUser(SignUpForm(email: "s@example.com", password: "keycat123", nick: "seller"), role: .seller, by: admin)
                 let user = try await keycat.accounts.createUser(SignUpForm(email: "b@example.com", password: "keycat123", nick: "buyer"), role: .buyer, by: admin)
                 let buyer = Principal(userID: user.id, role: .buyer)
-                let product = try await keycat.catalog.create(TestShop.draft { $0.stock = 5 }, for: seller.id, by: admin)
+                // Ten units: the three orders hold theirs (holds leave half a product's units on the shelf).
+                let product = try await keycat.catalog.create(TestShop.draft { $0.stock = 10 }, for: seller.id, by: admin)
                 let request = CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)]))
                 let first = try await keycat.checkout.checkout(request, by: buyer)
                 let second = try await keycat.checkout.checkout(request, by: buyer)
@@ -45,7 +46,7 @@ struct CrashRecoveryTests {
             // Process 2, a fresh start on the same database: the lost answer is settled at once, and
             // so is the payment nobody confirmed, found in the PG's own listing…
             try await process(configuration, clock) { keycat in
-                await #expect(try keycat.catalog.product(productID).stock == 2)
+                await #expect(try keycat.catalog.product(productID).stock == 7)
                 let report = try await keycat.checkout.reconcile()
                 #expect(report.paid == 2 && report.gatewayPaymentsChecked == 2 && report.orphans == 0)
                 await #expect(try keycat.orders.order(lostOrder, by: buyer).status == .paid)
@@ -55,7 +56,7 @@ struct CrashRecoveryTests {
                 let later = try await keycat.checkout.reconcile()
                 #expect(later.paid == 0 && later.expired == 1)
                 await #expect(try keycat.orders.order(abandoned, by: buyer).status == .expired)
-                await #expect(try keycat.catalog.product(productID).stock == 3)
+                await #expect(try keycat.catalog.product(productID).stock == 8)
                 await #expect(try keycat.checkHealth().isHealthy)
                 // Reconciling again, as another process might, changes nothing.
                 var quiet = ReconcileReport()
@@ -69,18 +70,19 @@ struct CrashRecoveryTests {
           arguments: TestStore.allCases)
     func crashBeforePrepare(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try await shop.product(stock: 1)
+            // Four units, so the order holds one (a product of one or two is sold on payment).
+            let product = try await shop.product(stock: 4)
             let buyer = try await shop.user(.buyer)
             shop.simulator.injectFault(.error(.serviceUnavailable), on: .prepare, times: 4)  // every attempt the client makes
             await expectFailure(.gatewayUnavailable) { try await shop.checkout(product, by: buyer) }
             // The failed registration gave the unit back at once.
-            await #expect(try shop.stock(of: product.id) == 1)
+            await #expect(try shop.stock(of: product.id) == 4)
             let order = try await shop.checkout(product, by: buyer)
-            await #expect(try shop.stock(of: product.id) == 0)
+            await #expect(try shop.stock(of: product.id) == 3)
             shop.clock.advance(by: 15 * 60)
             #expect(try await shop.keycat.checkout.reconcile().expired == 1)
             await #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .expired)
-            await #expect(try shop.stock(of: product.id) == 1)
+            await #expect(try shop.stock(of: product.id) == 4)
             try await shop.expectHealthy()
         }
     }

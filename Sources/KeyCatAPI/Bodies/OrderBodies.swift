@@ -12,10 +12,12 @@ public struct OrderBody: Encodable, Sendable, Hashable {
         public var deliveryFee: Int64
         public var sellerID: Int64?
         public var refundedAt: Date?
+        /// False: the line is sold on payment (its units are taken when the payment arrives).
+        public var stockTaken: Bool
 
         enum CodingKeys: String, CodingKey {
             case productID = "product_id", title, unitPrice = "unit_price", quantity, deliveryFee = "delivery_fee"
-            case sellerID = "seller_id", refundedAt = "refunded_at"
+            case sellerID = "seller_id", refundedAt = "refunded_at", stockTaken = "stock_taken"
         }
     }
 
@@ -88,7 +90,8 @@ public struct OrderBody: Encodable, Sendable, Hashable {
         trackingNumber = order.trackingNumber
         lines = order.lines.map {
             Line(productID: $0.productID.rawValue, title: $0.title, unitPrice: $0.unitPrice.won, quantity: $0.quantity,
-                 deliveryFee: $0.deliveryFee.won, sellerID: $0.sellerID?.rawValue, refundedAt: $0.refundedAt)
+                 deliveryFee: $0.deliveryFee.won, sellerID: $0.sellerID?.rawValue, refundedAt: $0.refundedAt,
+                 stockTaken: $0.stockTaken)
         }
         shipments = order.shipments.map(ShipmentBody.init)
         fulfilment = order.fulfilment.rawValue

@@ -50,6 +50,7 @@ extension OrderBody.Line: JSONWritable {
         writer.key("quantity"); writer.write(quantity)
         if let refundedAt { writer.key("refunded_at"); writer.write(refundedAt) }
         if let sellerID { writer.key("seller_id"); writer.write(sellerID) }
+        writer.key("stock_taken"); writer.write(stockTaken)
         writer.key("title"); writer.write(title)
         writer.key("unit_price"); writer.write(unitPrice)
         writer.endObject()

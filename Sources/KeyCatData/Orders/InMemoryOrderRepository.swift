@@ -34,28 +34,23 @@ package final class InMemoryOrderRepository: OrderRepository {
     package func create(_ order: NewOrder, at now: Date) throws(KeyCatError) -> Order {
         try state.withLock { state throws(KeyCatError) -> Order in
             if let limits = order.holdLimits {
-                let open = state.orders.values.filter {
+                try limits.check(openOrders: state.orders.values.filter {
                     $0.buyerID == order.buyerID && $0.status == .awaitingPayment && $0.expiresAt > now
-                }
-                var held: [ProductID: Int] = [:]
-                for line in open.flatMap(\.lines) { held[line.productID, default: 0] += line.quantity }
-                try limits.check(order, openOrders: open.count, heldUnits: held)
+                }.count)
             }
-            // A product found short first gets back the units of its expired reservations.
-            for line in order.lines where (state.stock[line.productID] ?? 0) < line.quantity {
-                let expired = state.orders.values.filter {
-                    $0.status == .awaitingPayment && $0.expiresAt <= now && !state.outcomeUnknown.contains($0.id)
-                        && $0.lines.contains { $0.productID == line.productID }
-                }
-                for var stale in expired {
-                    stale.status = .expired
-                    stale.updatedAt = now
-                    state.orders[stale.id] = stale
-                    for held in stale.lines { state.stock[held.productID, default: 0] += held.quantity }
-                }
-            }
-            for line in order.lines where (state.stock[line.productID] ?? 0) < line.quantity {
+            var placed = order.lines
+            for index in placed.indices {
+                let line = placed[index]
+                if Self.mayTake(line, of: order, at: now, in: state) { continue }
+                // A product found short (or held up to its caps) first gets back the units of its
+                // expired reservations.
+                Self.expireReservations(of: line.productID, at: now, in: &state)
+                if Self.mayTake(line, of: order, at: now, in: state) { continue }
                 let left = state.stock[line.productID] ?? 0
+                if order.holdLimits != nil, left >= line.quantity {
+                    placed[index].stockTaken = false
+                    continue
+                }
                 throw KeyCatError(.outOfStock, "only \(left) of \(line.title) left, \(line.quantity) wanted",
                                   context: ["product_id": "\(line.productID)", "title": line.title, "available": "\(left)",
                                             "requested": "\(line.quantity)"])
@@ -63,15 +58,46 @@ package final class InMemoryOrderRepository: OrderRepository {
             guard !state.orders.values.contains(where: { $0.merchantUID == order.merchantUID }) else {
                 throw KeyCatError(.duplicate, "it already exists")
             }
-            for line in order.lines { state.stock[line.productID, default: 0] -= line.quantity }
+            for line in placed where line.stockTaken { state.stock[line.productID, default: 0] -= line.quantity }
             let created = Order(
-                id: OrderID(state.nextID), merchantUID: order.merchantUID, buyerID: order.buyerID, lines: order.lines,
+                id: OrderID(state.nextID), merchantUID: order.merchantUID, buyerID: order.buyerID, lines: placed,
                 itemsTotal: order.itemsTotal, deliveryTotal: order.deliveryTotal, amount: order.amount,
                 status: .awaitingPayment, expiresAt: order.expiresAt, createdAt: now, updatedAt: now)
             state.nextID += 1
             state.orders[created.id] = created
             if let key = order.requestKey { state.requestKeys["\(order.buyerID)|\(key)"] = created.id }
             return created
+        }
+    }
+
+    /// Whether `line` may take its units now: the shelf has them and, with hold limits, the
+    /// holding caps allow it (``StockHoldLimits/mayHold(_:onShelf:held:heldByBuyer:)``).
+    private static func mayTake(_ line: OrderLine, of order: NewOrder, at now: Date, in state: State) -> Bool {
+        let onShelf = state.stock[line.productID] ?? 0
+        guard let limits = order.holdLimits else { return onShelf >= line.quantity }
+        var held = 0
+        var heldByBuyer = 0
+        for open in state.orders.values where open.status == .awaitingPayment {
+            for taken in open.lines where taken.productID == line.productID && taken.stockTaken {
+                held += taken.quantity
+                if open.buyerID == order.buyerID, open.expiresAt > now { heldByBuyer += taken.quantity }
+            }
+        }
+        return limits.mayHold(line.quantity, onShelf: onShelf, held: held, heldByBuyer: heldByBuyer)
+    }
+
+    /// Expires the orders holding `product` whose reservation ended by `now` and whose PG outcome
+    /// is not in doubt, giving back the units they took; `except` is the order being paid.
+    private static func expireReservations(of product: ProductID, except: OrderID? = nil, at now: Date, in state: inout State) {
+        let expired = state.orders.values.filter {
+            $0.id != except && $0.status == .awaitingPayment && $0.expiresAt <= now && !state.outcomeUnknown.contains($0.id)
+                && $0.lines.contains { $0.productID == product }
+        }
+        for var stale in expired {
+            stale.status = .expired
+            stale.updatedAt = now
+            returnStock(&stale, in: &state)
+            state.orders[stale.id] = stale
         }
     }
 
@@ -104,6 +130,24 @@ package final class InMemoryOrderRepository: OrderRepository {
             if transition.releasesRequestKey { state.requestKeys = state.requestKeys.filter { $0.value != transition.orderID } }
             if transition.requiresNoPendingRefund,
                state.refunds.contains(where: { $0.orderID == transition.orderID && $0.status == .pending }) { return nil }
+            if transition.from == .awaitingPayment, transition.to == .paid {
+                // The lines sold on payment take their units now, or the move does not happen.
+                if let payment = transition.payment, state.payments.contains(where: { $0.impUID == payment.impUID }) {
+                    throw KeyCatError(.duplicate, "it already exists")
+                }
+                for line in order.lines where !line.stockTaken && (state.stock[line.productID] ?? 0) < line.quantity {
+                    Self.expireReservations(of: line.productID, except: order.id, at: now, in: &state)
+                    guard (state.stock[line.productID] ?? 0) >= line.quantity else {
+                        throw KeyCatError(.outOfStock, "\(line.title) sold out before the payment arrived",
+                                          context: ["product_id": "\(line.productID)", "title": line.title,
+                                                    "requested": "\(line.quantity)"])
+                    }
+                }
+                for index in order.lines.indices where !order.lines[index].stockTaken {
+                    state.stock[order.lines[index].productID, default: 0] -= order.lines[index].quantity
+                    order.lines[index].stockTaken = true
+                }
+            }
             if let payment = transition.payment {
                 guard !state.payments.contains(where: { $0.impUID == payment.impUID }) else {
                     throw KeyCatError(.duplicate, "it already exists")
@@ -136,7 +180,7 @@ package final class InMemoryOrderRepository: OrderRepository {
     static func returnStock(_ order: inout Order, in state: inout State) {
         guard !order.stockReturned else { return }
         order.stockReturned = true
-        for line in order.lines { state.stock[line.productID, default: 0] += line.quantity }
+        for line in order.lines where line.stockTaken { state.stock[line.productID, default: 0] += line.quantity }
     }
 
     package func setOutcomeUnknown(_ id: OrderID, _ unknown: Bool) throws(KeyCatError) {

@@ -11,7 +11,8 @@ import KeyCatInfrastructure
 ///   refunds;
 /// - stock accounting: an order's units are out of stock exactly while it is not returned, so an
 ///   expired, cancelled or failed order must have returned them, and only those (and refunded
-///   ones, restocked) may have.
+///   ones, restocked) may have; and a paid order's lines all took their units (a line sold on
+///   payment takes them with the payment).
 ///
 /// Stock conservation is proven with the inventory ledger, which keeps every movement from the
 /// initial stock on (``LedgerInvariants``); the payment simulation checks it against its own
@@ -38,6 +39,10 @@ enum OrderInvariants {
             """),
         ("order %@ closed without a sale but kept its stock",
          "SELECT id FROM orders WHERE status IN ('expired', 'cancelled', 'failed') AND stock_returned = 0"),
+        ("order %@ was paid but a line sold on payment never took its units", """
+            SELECT DISTINCT l.order_id FROM order_lines l JOIN orders o ON o.id = l.order_id
+            WHERE l.stock_taken = 0 AND o.status NOT IN ('awaiting_payment', 'expired', 'cancelled', 'failed')
+            """),
         ("order %@ returned its stock but still counts as sold",
          "SELECT id FROM orders WHERE stock_returned = 1 AND status NOT IN ('expired', 'cancelled', 'failed', 'refunded')"),
     ]

@@ -106,7 +106,7 @@ enum OrderRow {
             [
                 .query("""
                     SELECT l.order_id, l.product_id, l.title, l.unit_price, l.quantity, l.delivery_fee, s.seller_id, l.refunded_at,
-                           l.shipment_id
+                           l.shipment_id, l.stock_taken
                     FROM order_lines l LEFT JOIN shipments s ON s.id = l.shipment_id
                     WHERE l.order_id \(filter) ORDER BY l.order_id, l.line
                     """, argument) { row in
@@ -117,7 +117,7 @@ enum OrderRow {
                     self.linesByOrder[orderID, default: []].append(OrderLine(
                         productID: ProductID(row.int64(1)), title: row.string(2), unitPrice: Money(won: row.int64(3)),
                         quantity: row.int(4), deliveryFee: Money(won: row.int64(5)), sellerID: row.optionalInt64(6).map(UserID.init),
-                        refundedAt: StoredTime.date(row.optionalInt64(7))))
+                        refundedAt: StoredTime.date(row.optionalInt64(7)), stockTaken: row.bool(9)))
                 },
                 .query("SELECT \(ShipmentRow.columns) FROM shipments s WHERE s.order_id \(filter) ORDER BY s.order_id, s.id",
                        argument) { row in
@@ -197,13 +197,14 @@ enum OrderRow {
         try returnLines(of: id, where: keepingWhatLeft ? unshipped : "", [], as: kind, at: now, on: connection)
     }
 
-    /// Gives back the units of the order's lines matching `condition` that are not returned yet,
-    /// marking them returned.
+    /// Gives back the units of the order's lines matching `condition` that took their units and
+    /// are not returned yet, marking them returned (a line sold on payment that was never paid
+    /// took nothing, so gives nothing back).
     static func returnLines(of id: OrderID, where condition: String, _ arguments: [SQLValue], as kind: StockMovement.Kind,
                             at now: Date, on connection: some SQLConnection) throws {
         let returned = try connection.query("""
             UPDATE order_lines SET stock_returned = 1
-            WHERE order_id = ? AND stock_returned = 0 \(condition)
+            WHERE order_id = ? AND stock_returned = 0 AND stock_taken = 1 \(condition)
             RETURNING product_id, quantity
             """, [.integer(id.rawValue)] + arguments) { (product: ProductID($0.int64(0)), quantity: $0.int(1)) }
         for line in returned {

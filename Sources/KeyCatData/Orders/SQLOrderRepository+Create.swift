@@ -2,7 +2,8 @@ import Foundation
 import KeyCatDomain
 import KeyCatInfrastructure
 
-/// Creating an order: the stock taken, the hold limits counted, the rows written.
+/// Creating an order: the stock taken (or the line sold on payment), the hold limits counted,
+/// the rows written.
 extension SQLOrderRepository {
     /// Takes the stock and writes the order, its parcels, lines, stock movements and address in
     /// one transaction, in two batches (on Postgres: two round trips, the second carrying the
@@ -20,34 +21,38 @@ extension SQLOrderRepository {
     package func create(_ order: NewOrder, at now: Date) async throws(KeyCatError) -> Order {
         try await storage {
             try await database.write(isolation: .readCommitted) { connection in
-                let id = try Self.takeStockAndInsert(order, at: now, on: connection)
+                let (id, placed) = try Self.takeStockAndInsert(order, at: now, on: connection)
                 var shipments: [ShipmentID] = []
-                try connection.batch(Self.detailStatements(order, id: id, at: now) { shipments.append($0) },
+                try connection.batch(Self.detailStatements(placed, id: id, at: now) { shipments.append($0) },
                                      endingTransaction: true)
-                return try Self.created(order, id: id, shipments: shipments, at: now)
+                return try Self.created(placed, id: id, shipments: shipments, at: now)
             }
         }
     }
 
     /// Takes each line's units with the one statement that takes stock, which must hit or the
     /// order is not made, and inserts the order's row in the same batch (the request key, when
-    /// the order has one, let go first by an order past its retention; the buyer's held orders
-    /// and units counted first, when the order has hold limits). The takes go in product order,
-    /// so two checkouts of the same products lock them in the same order and never deadlock.
-    /// A line that missed tries again once after expiring the reservations that lapsed on its
-    /// product; one that misses again throws `outOfStock`, and the transaction takes the row
-    /// back with the stock.
-    private static func takeStockAndInsert(_ order: NewOrder, at now: Date, on connection: Database.Connection) throws -> OrderID {
-        let take = "UPDATE products SET stock = stock - ?, version = version + 1, updated_at = ? WHERE id = ? AND stock >= ? AND listed = 1"
-        func arguments(_ line: OrderLine) -> [SQLValue] {
-            [.int(line.quantity), StoredTime.value(now), .integer(line.productID.rawValue), .int(line.quantity)]
-        }
+    /// the order has one, let go first by an order past its retention; with hold limits, the
+    /// buyer's open orders counted first, the products locked, and each take conditional on the
+    /// holding caps: ``StockHoldPolicy``). The takes go in product order, so two checkouts of the
+    /// same products lock them in the same order and never deadlock. A line that missed tries
+    /// again once after expiring the reservations that lapsed on its product; one that misses
+    /// again is sold on payment when the order has hold limits and the shelf has its units
+    /// (``OrderLine/stockTaken`` false), else throws `outOfStock`, and the transaction takes the
+    /// row back with the stock.
+    ///
+    /// - Returns: the order's id and the order as placed: its lines sold on payment marked so.
+    private static func takeStockAndInsert(_ order: NewOrder, at now: Date, on connection: Database.Connection) throws
+        -> (id: OrderID, placed: NewOrder) {
         var statements: [SQLStatement<Database.Connection.Row>] = []
         let holdings = Holdings()
-        if order.holdLimits != nil { statements += holdStatements(of: order.buyerID, at: now, into: holdings, on: connection) }
+        if order.holdLimits != nil {
+            statements += holdStatements(of: order.buyerID, locking: order.lines.map(\.productID), at: now, into: holdings,
+                                         on: connection)
+        }
         let takes = order.lines.sorted { $0.productID < $1.productID }
         let firstTake = statements.count
-        statements += takes.map { .run(take, arguments($0)) }
+        statements += takes.map { .run(takeStatement(order.holdLimits), takeArguments($0, of: order, at: now)) }
         if let key = order.requestKey {
             // A key past its retention is new again: the old order lets go of it.
             statements.append(.run("UPDATE orders SET request_key = NULL WHERE buyer_id = ? AND request_key = ?",
@@ -62,47 +67,29 @@ extension SQLOrderRepository {
                   .integer(order.deliveryTotal.won), .integer(order.amount.won), StoredTime.value(order.expiresAt),
                   StoredTime.value(now), StoredTime.value(now), .optional(order.requestKey.map(SQLValue.text))]) { id = $0.int64(0) })
         let changes = try connection.batch(statements)
-        if let limits = order.holdLimits { try limits.check(order, openOrders: holdings.openOrders, heldUnits: holdings.units) }
+        if let limits = order.holdLimits { try limits.check(openOrders: holdings.openOrders) }
+        var placed = order
         for (line, count) in zip(takes, changes[firstTake...]) where count != 1 {
             if try releaseExpiredReservations(of: line.productID, at: now, on: connection) > 0,
-               try connection.run(take, arguments(line)) == 1 {
+               try connection.run(takeStatement(order.holdLimits), takeArguments(line, of: order, at: now)) == 1 {
                 continue
             }
             let left = try connection.queryOne(
                 "SELECT CASE WHEN listed = 1 THEN stock ELSE 0 END FROM products WHERE id = ?",
                 [.integer(line.productID.rawValue)]) { $0.int(0) } ?? 0
+            if order.holdLimits != nil, left >= line.quantity,
+               let index = placed.lines.firstIndex(where: { $0.productID == line.productID }) {
+                // Held up to its caps: sold to whoever pays first.
+                placed.lines[index].stockTaken = false
+                continue
+            }
             throw KeyCatError(
                 .outOfStock, "only \(left) of \(line.title) left, \(line.quantity) wanted",
                 context: ["product_id": "\(line.productID)", "title": line.title, "available": "\(left)",
                           "requested": "\(line.quantity)"])
         }
         guard let id else { throw KeyCatError(.internalError, "order \(order.merchantUID) was not written") }
-        return OrderID(id)
-    }
-
-    /// What a buyer holds: orders awaiting payment, and units of each product in them.
-    final class Holdings {
-        var openOrders = 0
-        var units: [ProductID: Int] = [:]
-    }
-
-    /// The statements that count what `buyer` holds now into `holdings`, the buyer's row locked
-    /// first (`FOR UPDATE` on Postgres; SQLite's one writer needs no lock), so racing checkouts
-    /// of one buyer count each other's orders even under `READ COMMITTED`.
-    static func holdStatements<Connection: SQLConnection>(
-        of buyer: UserID, at now: Date, into holdings: Holdings, on connection: Connection
-    ) -> [SQLStatement<Connection.Row>] {
-        let buyerValue = SQLValue.integer(buyer.rawValue)
-        return [
-            .run("SELECT id FROM users WHERE id = ?\(connection.dialect.lockingSelectedRows)", [buyerValue]),
-            .query("SELECT count(*) FROM orders WHERE buyer_id = ? AND status = 'awaiting_payment' AND expires_at > ?",
-                   [buyerValue, StoredTime.value(now)]) { holdings.openOrders = $0.int(0) },
-            .query("""
-                SELECT l.product_id, sum(l.quantity) FROM order_lines l JOIN orders o ON o.id = l.order_id
-                WHERE o.buyer_id = ? AND o.status = 'awaiting_payment' AND o.expires_at > ?
-                GROUP BY l.product_id
-                """, [buyerValue, StoredTime.value(now)]) { holdings.units[ProductID($0.int64(0))] = $0.int(1) },
-        ]
+        return (OrderID(id), placed)
     }
 
     /// One parcel per seller, the lines in their parcels, a stock movement per line and the
@@ -128,11 +115,14 @@ extension SQLOrderRepository {
         }
         for (index, line) in order.lines.enumerated() {
             statements.append(.run("""
-                INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee, shipment_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT id FROM shipments WHERE order_id = ? AND seller_id = ?))
+                INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee, shipment_id,
+                                         stock_taken)
+                VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT id FROM shipments WHERE order_id = ? AND seller_id = ?), ?)
                 """, [orderID, .int(index), .integer(line.productID.rawValue), .text(line.title),
                       .integer(line.unitPrice.won), .int(line.quantity), .integer(line.deliveryFee.won),
-                      orderID, .optional(sellerOfLine[index].map { SQLValue.integer($0.rawValue) })]))
+                      orderID, .optional(sellerOfLine[index].map { SQLValue.integer($0.rawValue) }), .bool(line.stockTaken)]))
+            // A line sold on payment takes its units, and records their movement, when it is paid.
+            guard line.stockTaken else { continue }
             statements.append(StockLedger.statement(.orderTaken, change: -line.quantity, product: line.productID,
                                                     order: id, at: now))
         }

@@ -70,7 +70,9 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
     /// `UPDATE` re-checks the status after waiting for a racing move's lock, the payment's
     /// `imp_uid` is unique, and what it reads besides (the order's lines and parcels) no longer
     /// changes once the order exists, so confirms, webhooks and reconcilers racing to pay orders
-    /// never run again for a conflict. Every other move stays `SERIALIZABLE`: shipping checks that
+    /// never run again for a conflict. It takes the units of the lines sold on payment, each with
+    /// the conditional `UPDATE … WHERE stock >= ?`; a product sold out meanwhile throws
+    /// `outOfStock` and the move is taken back. Every other move stays `SERIALIZABLE`: shipping checks that
     /// no refund is pending, which a refund starting beside it could make untrue.
     package func apply(_ transition: OrderTransition, at now: Date) async throws(KeyCatError) -> Order? {
         let isolation: SQLIsolation = transition.from == .awaitingPayment && transition.to == .paid ? .readCommitted : .serializable
@@ -101,7 +103,18 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                     sql += " AND expires_at <= ?"
                     arguments.append(StoredTime.value(deadline))
                 }
-                guard try connection.run(sql, arguments) == 1 else { return nil }
+                if transition.from == .awaitingPayment, transition.to == .paid {
+                    // The move answers how many of its lines are sold on payment, so an order
+                    // that held all its units costs no statement more.
+                    sql += """
+                         RETURNING (SELECT count(*) FROM order_lines
+                                    WHERE order_lines.order_id = orders.id AND order_lines.stock_taken = 0)
+                        """
+                    guard let soldOnPayment = try connection.query(sql, arguments, { $0.int(0) }).first else { return nil }
+                    if soldOnPayment > 0 { try Self.takeLinesSoldOnPayment(of: transition.orderID, at: now, on: connection) }
+                } else {
+                    guard try connection.run(sql, arguments) == 1 else { return nil }
+                }
                 if transition.returnsStock { try OrderRow.returnStock(of: transition.orderID, as: .orderReturned, at: now, on: connection) }
                 return try OrderRow.run(Self.moveStatements(transition, at: now), thenFind: transition.orderID,
                                         endingTransaction: true, on: connection)

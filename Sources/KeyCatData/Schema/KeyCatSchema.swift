@@ -249,6 +249,12 @@ package enum KeyCatSchema {
             )\(type.tableOptions);
             CREATE INDEX login_attempts_by_window ON login_attempts (window_start);
             """ },
+        Step(version: 23, name: "lines sold on payment") { type in """
+            -- A line whose product was already held unpaid up to its cap takes no stock at
+            -- checkout: its units are taken when the order is paid. Every line before this
+            -- migration took its units at checkout.
+            ALTER TABLE order_lines ADD COLUMN stock_taken \(type.integer) NOT NULL DEFAULT 1;
+            """ },
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

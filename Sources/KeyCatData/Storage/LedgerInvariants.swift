@@ -8,9 +8,10 @@ import KeyCatInfrastructure
 /// - an order has at least one line, `items_total` = Σ unit_price × quantity of its lines,
 ///   `delivery_total` = Σ its shipments' delivery fees, and `amount` = items_total + delivery_total (and a paid
 ///   amount is tied to the PG's payment by ``OrderInvariants``);
-/// - for each (order, product), the units the ledger took equal the units on the order's lines,
-///   and the units it gave back equal those of the lines marked returned (all of them once the
-///   order returned its stock; a line refunded with restock on its own before that).
+/// - for each (order, product), the units the ledger took equal the units on the order's lines
+///   that took their stock (a line sold on payment takes it when paid), and the units it gave
+///   back equal those of the lines marked returned (all that were taken once the order returned
+///   its stock; a line refunded with restock on its own before that).
 ///
 /// Not provable: a line's `unit_price` against the listing's price, which may have changed since
 /// (the price at checkout is kept only on the line). A price multiplied on a line still breaks
@@ -57,7 +58,7 @@ enum LedgerInvariants {
 
     private static func lineProblems(on connection: some SQLConnection) throws -> [String] {
         try connection.query("""
-            WITH lines AS (SELECT order_id, product_id, sum(quantity) AS units,
+            WITH lines AS (SELECT order_id, product_id, sum(CASE WHEN stock_taken = 1 THEN quantity ELSE 0 END) AS units,
                                   sum(CASE WHEN stock_returned = 1 THEN quantity ELSE 0 END) AS returned
                            FROM order_lines GROUP BY order_id, product_id),
                  taken AS (SELECT order_id, product_id, -sum(change) AS units FROM stock_movements

@@ -16,7 +16,9 @@ extension CheckoutService {
     /// - Returns: the paid order (also when a webhook or another confirm got there first).
     /// - Throws: `paymentDeclined` when the payment is not paid (the order stays awaiting
     ///   payment, so the buyer may try again until it expires); `paymentAmountForged` when the
-    ///   paid amount differs (the payment was cancelled, the order failed); `illegalTransition`
+    ///   paid amount differs (the payment was cancelled, the order failed); `outOfStock` naming
+    ///   the product when a line sold on payment found it sold out (the order failed, the payment
+    ///   was cancelled); `illegalTransition`
     ///   when the order had closed (the payment was cancelled); `gatewayTimeout` when the PG's
     ///   answer was lost (reconciliation settles it); `notOwner`, `notFound`, `validation` for a
     ///   payment of another order.
@@ -57,6 +59,9 @@ extension CheckoutService {
                 case let .refused(order, reason):
                     throw KeyCatError(.paymentAmountForged, "\(reason): the payment was cancelled",
                                       context: ["order_id": "\(orderID)", "reason": reason, "amount": "\(order.amount.won)"])
+                case let .soldOut(order, product):
+                    throw KeyCatError(.outOfStock, "a line sold on payment sold out before the payment arrived: the payment was cancelled",
+                                      context: ["order_id": "\(orderID)", "product_id": "\(product)", "status": order.status.rawValue])
                 case let .voided(order):
                     throw KeyCatError(.illegalTransition,
                                       "the order is \(order.status.rawValue); the payment was cancelled and will be returned",

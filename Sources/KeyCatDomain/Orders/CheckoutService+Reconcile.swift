@@ -91,7 +91,7 @@ extension CheckoutService {
                         switch try await settlement.settle(order, with: payment, via: "reconcile") {
                         case .paid: report.paid += 1
                         case .alreadyPaid, .notPaid: break
-                        case .forged, .refused, .voided: report.failedOrVoided += 1
+                        case .forged, .refused, .voided, .soldOut: report.failedOrVoided += 1
                         }
                     } catch {
                         report.unresolved += 1

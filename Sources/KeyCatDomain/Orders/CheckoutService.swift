@@ -56,7 +56,8 @@ public struct CheckoutService: Sendable, WaitsForStorage {
     /// - Throws: `validation` for an empty cart, a quantity outside 1–99 or more than 50 lines;
     ///   `notFound` for a product that is gone; `forbidden` for a seller's own listing;
     ///   `outOfStock` naming the product and what is left; `reservationLimit` over ``holds``'s
-    ///   caps and `rateLimited` over its checkout rate (a replayed key is neither);
+    ///   open orders and `rateLimited` over its checkout rate (a replayed key is neither; a line
+    ///   past its holding caps is sold on payment, ``OrderLine/stockTaken`` false);
     ///   `idempotencyKeyReused`/`requestInProgress`; a gateway error when the PG could not
     ///   register the amount (the order is then cancelled and its stock given back).
     public func checkout(_ request: CheckoutRequest, by principal: Principal) async throws(KeyCatError) -> Order {
@@ -117,9 +118,7 @@ public struct CheckoutService: Sendable, WaitsForStorage {
             merchantUID: Self.newMerchantUID(), buyerID: buyerID, lines: lines, itemsTotal: itemsTotal,
             deliveryTotal: deliveryTotal, amount: try itemsTotal + deliveryTotal,
             expiresAt: now.addingTimeInterval(reservationLifetime), requestKey: requestKey,
-            holdLimits: holds.map {
-                StockHoldLimits(maximumOpenOrders: $0.maximumOpenOrders, maximumUnitsPerProduct: $0.maximumUnitsPerProduct)
-            })
+            holdLimits: holds?.limits)
         newOrder.shippingAddress = shippingAddress
         let order = try await orders.create(newOrder, at: now)
         do throws(KeyCatError) {

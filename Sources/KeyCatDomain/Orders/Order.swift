@@ -84,9 +84,14 @@ public struct OrderLine: Sendable, Hashable, Codable {
     public var sellerID: UserID?
     /// When the line was refunded on its own (a seller's line refund), else nil.
     public var refundedAt: Date?
+    /// Whether the line's units are out of stock for its order: at checkout, held for the buyer
+    /// until the reservation ends. False: the line is sold on payment (the product was held by
+    /// unpaid orders up to its cap, ``StockHoldPolicy``), its units taken when the payment
+    /// arrives; every line of a paid order took its units.
+    public var stockTaken: Bool
 
     public init(productID: ProductID, title: String, unitPrice: Money, quantity: Int, deliveryFee: Money,
-                sellerID: UserID? = nil, refundedAt: Date? = nil) {
+                sellerID: UserID? = nil, refundedAt: Date? = nil, stockTaken: Bool = true) {
         self.productID = productID
         self.title = title
         self.unitPrice = unitPrice
@@ -94,6 +99,24 @@ public struct OrderLine: Sendable, Hashable, Codable {
         self.deliveryFee = deliveryFee
         self.sellerID = sellerID
         self.refundedAt = refundedAt
+        self.stockTaken = stockTaken
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case productID, title, unitPrice, quantity, deliveryFee, sellerID, refundedAt, stockTaken
+    }
+
+    /// Decodes a line; one stored before lines could be sold on payment took its stock.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(productID: try container.decode(ProductID.self, forKey: .productID),
+                  title: try container.decode(String.self, forKey: .title),
+                  unitPrice: try container.decode(Money.self, forKey: .unitPrice),
+                  quantity: try container.decode(Int.self, forKey: .quantity),
+                  deliveryFee: try container.decode(Money.self, forKey: .deliveryFee),
+                  sellerID: try container.decodeIfPresent(UserID.self, forKey: .sellerID),
+                  refundedAt: try container.decodeIfPresent(Date.self, forKey: .refundedAt),
+                  stockTaken: try container.decodeIfPresent(Bool.self, forKey: .stockTaken) ?? true)
     }
 
     /// Unit price × quantity.

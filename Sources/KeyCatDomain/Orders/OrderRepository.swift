@@ -114,10 +114,13 @@ public protocol OrderRepository: Sendable {
     /// awaiting payment past `expires_at`, whose PG outcome is not in doubt: they become
     /// `expired` and give their units back through the ledger), then is tried again, so stock
     /// held by unpaid orders comes back without waiting for reconciliation. With
-    /// `order.holdLimits`, the buyer's open orders and held units are checked first.
+    /// `order.holdLimits`, the buyer's open orders are checked first, and a line whose units
+    /// the holding caps do not let it hold (``StockHoldLimits/mayHold(_:onShelf:held:heldByBuyer:)``,
+    /// counted across all buyers' unpaid orders) but the shelf has is sold on payment: it takes
+    /// nothing (``OrderLine/stockTaken`` false) until ``apply(_:at:)`` moves the order to paid.
     ///
     /// - Throws: `outOfStock` naming the product (`product_id`, `title`) and what is left
-    ///   (`available`); `reservationLimit` over the hold limits; `duplicate` for a merchant UID
+    ///   (`available`); `reservationLimit` over the open orders; `duplicate` for a merchant UID
     ///   in use.
     func create(_ order: NewOrder, at now: Date) async throws(KeyCatError) -> Order
 
@@ -133,8 +136,11 @@ public protocol OrderRepository: Sendable {
     /// (sort key: creation time in milliseconds).
     func list(_ filter: OrderFilter, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Order]
 
-    /// Applies `transition` if the order is still in `transition.from`.
+    /// Applies `transition` if the order is still in `transition.from`. Moving from awaiting
+    /// payment to paid takes the units of the lines sold on payment.
     ///
+    /// - Throws: `outOfStock` naming the product (`product_id`) when a line sold on payment
+    ///   finds it sold out: nothing is applied.
     /// - Returns: the order as this call's move left it, read in the move's own transaction; nil
     ///   when the order was no longer in `transition.from` (someone else moved it first).
     func apply(_ transition: OrderTransition, at now: Date) async throws(KeyCatError) -> Order?

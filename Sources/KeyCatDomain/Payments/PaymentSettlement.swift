@@ -17,6 +17,9 @@ public enum SettlementOutcome: Sendable, Hashable {
     /// The payment pays for nothing (the order closed or was paid by another payment): it is
     /// cancelled at the PG.
     case voided(Order)
+    /// A line sold on payment found its product sold out (``OrderLine/stockTaken``): the order
+    /// failed and the payment is cancelled. `productID` names the product.
+    case soldOut(Order, productID: ProductID)
 }
 
 /// The one place a PG payment is applied to an order: confirm, webhooks and reconciliation all
@@ -63,7 +66,14 @@ struct PaymentSettlement: Sendable {
             var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .paid)
             move.payment = record
             move.clearsCart = true
-            if let paid = try await orders.apply(move, at: now) { return .paid(paid) }
+            do throws(KeyCatError) {
+                if let paid = try await orders.apply(move, at: now) { return .paid(paid) }
+            } catch where error.code == .outOfStock {
+                // A line sold on payment came too late: the money goes back at once.
+                try await fail(order, paidBy: record, because: error.message, via: source)
+                let product = error.context["product_id"].flatMap(Int64.init).map(ProductID.init) ?? ProductID(0)
+                return await .soldOut(try reload(order.id), productID: product)
+            }
         }
         let current = try await reload(order.id)
         if current.impUID == payment.impUID { return .alreadyPaid(current) }
@@ -77,7 +87,7 @@ struct PaymentSettlement: Sendable {
     }
 
     /// A payment that cannot pay for the order (a forged amount, another currency, a test
-    /// payment at a live gateway): the order fails (stock back, audited with `reason`) and the
+    /// payment at a live gateway, a line sold on payment whose product sold out): the order fails (stock back, audited with `reason`) and the
     /// payment is cancelled.
     private func fail(_ order: OrderStanding, paidBy record: OrderPayment, because reason: String, via source: String) async throws(KeyCatError) {
         var voiding = record

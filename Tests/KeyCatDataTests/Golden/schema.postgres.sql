@@ -543,3 +543,9 @@ CREATE TABLE login_attempts (
     PRIMARY KEY (scope, key_digest)
 );
 CREATE INDEX login_attempts_by_window ON login_attempts (window_start);
+
+-- 23: lines sold on payment
+-- A line whose product was already held unpaid up to its cap takes no stock at
+-- checkout: its units are taken when the order is paid. Every line before this
+-- migration took its units at checkout.
+ALTER TABLE order_lines ADD COLUMN stock_taken bigint NOT NULL DEFAULT 1;

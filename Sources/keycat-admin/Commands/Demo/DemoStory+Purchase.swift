@@ -218,6 +218,7 @@ final class RecordingWebhookReceiver: HTTPHandler {
         case let .settled(.forged(order, paid)): "forged amount \(paid): order \(order.id) failed"
         case let .settled(.refused(order, reason)): "\(reason): order \(order.id) failed"
         case let .settled(.voided(order)): "a payment for a closed order: cancelled at the PG (order \(order.id))"
+        case let .settled(.soldOut(order, product)): "product \(product) sold out before the payment: order \(order.id) failed, the payment cancelled"
         }
     }
 }
