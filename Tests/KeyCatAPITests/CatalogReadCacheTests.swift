@@ -194,7 +194,7 @@ struct CatalogSharedReadTests {
 
     static let key = CatalogReadKey.page(ProductListRequest())
 
-    /// Waits (at most 30 seconds, a bound for a hung test) until `cache` counts `joined` waiters.
+    /// Waits (at most 5 minutes, a bound for a hung test) until `cache` counts `joined` waiters.
     private func waitForJoined(_ cache: CatalogCache, _ joined: Int) async throws {
         let deadline = Date().addingTimeInterval(300)
         while cache.sharedReads.joined < joined {
