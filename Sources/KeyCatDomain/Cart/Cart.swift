@@ -51,7 +51,8 @@ public struct CartProductFacts: Sendable, Hashable {
     public var pricing: Pricing
     public var deliveryFee: Money
     public var stock: Int
-    /// False once the listing was deleted (or its seller withdrew): it cannot be bought.
+    /// False once the listing was deleted, or while its seller is withdrawn or suspended: it
+    /// cannot be bought.
     public var isLive: Bool
 
     public init(title: String, pricing: Pricing, deliveryFee: Money, stock: Int, isLive: Bool) {
@@ -64,7 +65,7 @@ public struct CartProductFacts: Sendable, Hashable {
 
     public init(_ product: Product) {
         self.init(title: product.title, pricing: product.pricing, deliveryFee: product.delivery.fee,
-                  stock: product.stock, isLive: product.deletedAt == nil)
+                  stock: product.stock, isLive: product.deletedAt == nil && product.isListed)
     }
 }
 
