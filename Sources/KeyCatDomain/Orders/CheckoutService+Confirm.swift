@@ -18,14 +18,14 @@ extension CheckoutService {
     ///   payment, so the buyer may try again until it expires); `paymentAmountForged` when the
     ///   paid amount differs (the payment was cancelled, the order failed); `illegalTransition`
     ///   when the order had closed (the payment was cancelled); `gatewayTimeout` when the PG's
-    ///   answer was lost (reconciliation settles it); `notOwner`, `notFound`, `validation` for a
-    ///   payment of another order.
+    ///   answer was lost (reconciliation settles it); `notFound` for a missing order or one that
+    ///   is not the caller's; `validation` for a payment of another order.
     public func confirm(_ orderID: OrderID, impUID: String, idempotencyKey: String? = nil, by principal: Principal) async throws(KeyCatError) -> Order {
         try await onStorage { () async throws(KeyCatError) -> Order in
             // The order's own row is enough to check it and to settle it: the order answered is
             // the one the settlement's move returns (or, already paid, reads).
             guard let order = try await orders.standing(of: orderID) else { throw KeyCatError.notFound("order", orderID) }
-            try principal.requireOwnerOrAdmin(order.buyerID, of: "order")
+            try principal.requireOwnerOrAdmin(order.buyerID, hiding: "order", orderID)
             return try await idempotency.run(scope: "confirm:\(principal.userID)", key: idempotencyKey,
                                              fingerprint: "\(orderID)|\(impUID)") { () async throws(KeyCatError) -> Order in
                 // With a key the order is read again: while this call waited for the key, another
