@@ -205,6 +205,41 @@ struct MarketplaceTests {
         }
     }
 
+    @Test("a seller's desk stops showing the address of their cancelled parcel, with the order open or closed", arguments: TestStore.allCases)
+    func cancelledParcelHidesAddress(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
+            let buyer = try await shop.user(.buyer)
+            _ = try await keycat.addresses.add(Self.home, by: buyer)
+            let (board, caps) = (try await shop.product(), try await shop.product())
+            let (sellerA, sellerB) = (Principal(userID: board.sellerID, role: .seller), Principal(userID: caps.sellerID, role: .seller))
+            let order = try await keycat.checkout.checkout(CheckoutRequest(.items([
+                CheckoutItem(productID: board.id, quantity: 1), CheckoutItem(productID: caps.id, quantity: 1),
+            ])), by: buyer)
+            _ = try await keycat.checkout.confirm(order.id, impUID: try shop.pay(order).impUID, by: buyer)
+            func desk(_ seller: Principal) async throws -> SellerOrder {
+                try #require(try await keycat.orders.sellerOrders(by: seller).items.first { $0.orderID == order.id })
+            }
+            #expect(try await desk(sellerA).shippingAddress == Self.home)
+            #expect(try await desk(sellerB).shippingAddress == Self.home)
+
+            // B's parcel is cancelled while A's still goes: only B loses the address.
+            let parcelB = try #require(order.shipments.first { $0.sellerID == caps.sellerID })
+            _ = try await keycat.orders.cancel(order.id, reason: "caps no longer wanted", shipments: [parcelB.id], by: buyer)
+            let deskB = try await desk(sellerB)
+            #expect(deskB.shipment.status == .cancelled && deskB.shippingAddress == nil)
+            #expect(try await desk(sellerA).shippingAddress == Self.home)
+
+            // The rest of the order is cancelled: it has closed, and neither desk shows where it went.
+            let closed = try await keycat.orders.cancel(order.id, reason: "changed my mind", by: buyer)
+            #expect(closed.status == .refunded || closed.status == .cancelled, "\(closed.status)")
+            #expect(try await desk(sellerA).shippingAddress == nil)
+            #expect(try await desk(sellerB).shippingAddress == nil)
+            // The buyer and operators keep the order's copy until it is anonymised.
+            await #expect(try keycat.orders.order(order.id, by: buyer).shippingAddress == Self.home)
+        }
+    }
+
     @Test("addresses are anonymised the retention after delivery, not before", arguments: TestStore.allCases)
     func retention(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
