@@ -57,8 +57,10 @@ struct OpenAPILimitsTests {
             // The first and last characters are matched on their own, so 0–18 between them.
             #expect(Self.pattern(schema, "nick").contains(Self.trimmed(AccountRules.nickLength)), "\(schema).nick")
         }
-        // "https://", a host of at most 99 characters and a path of at most 381: within 500.
-        #expect(Self.pattern("ProfileUpdate", "profile_image").contains("https://[A-Za-z0-9][A-Za-z0-9.-]{0,98}"))
+        // "https://", a host of at most 99 characters whose last label is no number (no IPv4
+        // literal) and a path of at most 381: within 500.
+        #expect(Self.pattern("ProfileUpdate", "profile_image").contains(
+            #"https://(?!(?:[A-Za-z0-9-]*\.)*(?:[0-9]+|0[xX][0-9A-Fa-f]*)\.?(?![A-Za-z0-9.-]))[A-Za-z0-9][A-Za-z0-9.-]{0,98}"#))
         #expect(8 + 99 + 1 + 380 <= AccountRules.maxProfileImageLength)
     }
 
