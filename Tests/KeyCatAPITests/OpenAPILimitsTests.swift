@@ -104,4 +104,23 @@ struct OpenAPILimitsTests {
     func byteCaps(schema: String, name: String, field: TextRules.Field) {
         #expect(Self.number(Self.property(schema, name), "x-keycat-max-bytes") == Int64(field.maximumBytes), "\(schema).\(name)")
     }
+
+    @Test("a field that refuses format characters says so, and its pattern leaves out the same ones as the nick's", arguments: [
+        ("SignUp", "email", AccountRules.emailField), ("SignUp", "nick", AccountRules.nickField),
+        ("ProductCreate", "title", ProductDraft.titleField), ("ProductChanges", "title", ProductDraft.titleField),
+        ("ReviewForm", "content", ReviewForm.contentField),
+        ("AddressForm", "recipient", AddressRules.recipientField), ("AddressForm", "road_address", AddressRules.roadAddressField),
+        ("AddressForm", "detail", AddressRules.detailField), ("AddressForm", "request", AddressRules.requestField),
+        ("AddressChanges", "recipient", AddressRules.recipientField), ("AddressChanges", "road_address", AddressRules.roadAddressField),
+        ("AddressChanges", "detail", AddressRules.detailField), ("AddressChanges", "request", AddressRules.requestField),
+    ])
+    func formatCharacters(schema: String, name: String, field: TextRules.Field) {
+        #expect(field.formatCharacters != .allowed, "\(schema).\(name)")
+        let property = Self.property(schema, name)
+        #expect(property?["description"]?.string?.contains("format characters") == true, "\(schema).\(name)")
+        guard field.name != "email" else { return }  // format: email, no pattern
+        // The zero-width joiner U+200D is the one a review keeps.
+        let refused = field.formatCharacters == .refused ? #"\u200b-\u200f\u202a-\u202e"# : #"\u200b\u200c\u200e\u200f\u202a-\u202e"#
+        #expect(Self.pattern(schema, name).contains(refused + #"\u2060-\u2064\u2066-\u206f\ufeff"#), "\(schema).\(name)")
+    }
 }

@@ -23,6 +23,32 @@ struct RequestRuleTests {
         }
     }
 
+    @Test("an invisible format character in an email, a nick, a title, a review or an address is 400 naming the field and the character")
+    func formatCharacters() async throws {
+        try await APITestServer.with { server in
+            let override = "\u{202E}"
+            let signUp = try await server.send("POST", "/users", json: [
+                "email": "kim\(override)@example.com", "password": "keycat123", "nick": "민아"])
+            #expect(signUp.status == 400 && signUp.field == "email" && signUp["character"] as? String == "U+202E", "\(signUp)")
+            let nick = try await server.send("POST", "/users", json: ["email": "kim@example.com", "password": "keycat123", "nick": "민\u{200B}아"])
+            #expect(nick.status == 400 && nick.field == "nick", "\(nick)")
+            let seller = try await server.signedIn(.seller, "seller")
+            var product = APITestServer.productJSON()
+            product["title"] = "Felt F99\u{FEFF} 키보드"
+            let listed = try await server.send("POST", "/products", json: product, token: seller.token)
+            #expect(listed.status == 400 && listed.field == "title" && listed["character"] as? String == "U+FEFF", "\(listed)")
+            let productID = try await server.product()
+            let buyer = try await server.signedIn(.buyer, "buyer")
+            let review = try await server.send("POST", "/products/\(productID)/reviews",
+                                               json: ["rating": 5, "content": "아주 좋은 키보드\(override)입니다"], token: buyer.token)
+            #expect(review.status == 400 && review.field == "content", "\(review)")
+            let address = try await server.send("POST", "/me/addresses", json: [
+                "recipient": "김\u{2066}민아", "phone": "010-1234-5678", "postcode": "06236", "road_address": "서울특별시 강남구 테헤란로 152",
+            ], token: buyer.token)
+            #expect(address.status == 400 && address.field == "recipient" && address["character"] as? String == "U+2066", "\(address)")
+        }
+    }
+
     @Test("an id of zero or less in a body is 400 naming it, not a missing thing")
     func bodyIDs() async throws {
         try await APITestServer.with { server in
