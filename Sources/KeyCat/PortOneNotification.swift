@@ -7,11 +7,13 @@ import Synchronization
 /// fields as a form (v1 sends either, by the account's setting). Unsigned, so only ever a hint.
 ///
 /// Only the merchant UID is kept: the order's payment is re-read from the PG, so the
-/// notification's `imp_uid` must be there (v1 always sends it) and its `status` is ignored.
+/// notification's `imp_uid` must be there (v1 always sends it) and shaped as the PG's
+/// (``PaymentRules/isImpUID(_:)``), and its `status` is ignored.
 struct PortOneNotification: Sendable, Hashable {
     let merchantUID: String
 
-    /// Nil unless the body names both `imp_uid` and `merchant_uid` (each at most 100 characters).
+    /// Nil unless the body names both a well-formed `imp_uid` and a `merchant_uid` of at most 100
+    /// characters.
     init?(body: Data, contentType: String?) {
         var fields: [String: String] = [:]
         let isForm = contentType?.lowercased().contains("x-www-form-urlencoded") == true
@@ -21,7 +23,7 @@ struct PortOneNotification: Sendable, Hashable {
             fields = FormEncoding.dictionary(text)
         }
         guard let impUID = fields["imp_uid"], let merchantUID = fields["merchant_uid"],
-              (1...100).contains(impUID.count), (1...100).contains(merchantUID.count)
+              PaymentRules.isImpUID(impUID), (1...100).contains(merchantUID.count)
         else { return nil }
         self.merchantUID = merchantUID
     }

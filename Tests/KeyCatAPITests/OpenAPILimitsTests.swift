@@ -84,6 +84,12 @@ struct OpenAPILimitsTests {
         #expect(Self.number(Self.property("RefundRequest", "amount"), "minimum") == 1)
     }
 
+    @Test("an imp_uid has the domain's pattern, in a confirm and in a webhook body")
+    func impUIDs() {
+        #expect(Self.pattern("Confirm", "imp_uid") == PaymentRules.impUIDPattern)
+        #expect(Self.pattern("Webhook", "imp_uid") == PaymentRules.impUIDPattern)
+    }
+
     @Test("a page's limit")
     func pages() {
         let limit = OpenAPIContractTests.document["components"]?["parameters"]?["Limit"]?["schema"]

@@ -97,6 +97,25 @@ struct PortOneNotificationTests {
         }
     }
 
+    @Test("a notification or a signed webhook whose imp_uid is not shaped as the PG's is 400, before any PG read",
+          arguments: ["imp_123/456", "imp_", "imp_../../payments", "imp_1%2F2", "IMP_123", "imp_" + String(repeating: "1", count: 33),
+                      "imp_123 456", "imp_１２３"])
+    func malformedImpUID(impUID: String) async throws {
+        try await TestShop.with { shop in
+            let product = try await shop.product(stock: 5)
+            let order = try await shop.checkout(product, by: try await shop.user(.buyer))
+            let reads = shop.simulator.totalRequestCount
+            let hint = try body(["imp_uid": impUID, "merchant_uid": order.merchantUID, "status": "paid"])
+            let unsigned = await expectFailure(.validation) { try await receiver(shop).receive(headers: [:], body: hint) }
+            #expect(unsigned.map(WebhookHTTPHandler.status(for:)) == 400)
+            let signed = await expectFailure(.validation) {
+                try await shop.keycat.checkout.handleWebhook(id: "msg_1", impUID: impUID, merchantUID: order.merchantUID)
+            }
+            #expect(signed?.context["field"] == "imp_uid")
+            #expect(shop.simulator.totalRequestCount == reads)
+        }
+    }
+
     @Test("past the budget a notification is refused with rateLimited (503, so the PG sends it again), until it refills")
     func throttled() async throws {
         try await TestShop.with { shop in
