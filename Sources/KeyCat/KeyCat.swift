@@ -165,7 +165,8 @@ public final class KeyCat: Sendable {
         webhooks = PaymentWebhookReceiver(
             verifier: WebhookVerifier(secrets: setup.webhookSecrets, clock: configuration.clock), checkout: checkout,
             notifications: setup.acceptsNotifications
-                ? NotificationBudget(limit: PaymentWebhookReceiver.notificationLimit, clock: configuration.clock) : nil,
+                ? NotificationBudget(perOrder: PaymentWebhookReceiver.notificationLimitPerOrder,
+                                     overall: PaymentWebhookReceiver.notificationLimit, clock: configuration.clock) : nil,
             log: configuration.gatewayLog)
         paymentSimulator = setup.simulator
         ownsSimulator = setup.ownsSimulator

@@ -29,22 +29,52 @@ struct PortOneNotification: Sendable, Hashable {
     }
 }
 
-/// The budget of PG reads that unsigned notifications may cause, shared by every request of one
-/// KeyCat: a token bucket refilled with the configured clock.
+/// The budget of PG reads that unsigned notifications may cause, in one KeyCat: a small token
+/// bucket per merchant UID (an order of ours), under a larger one for all of them together, both
+/// refilled with the configured clock. Anyone may send notifications, and one forger naming one
+/// order over and over spends only that order's budget: a real notification about another
+/// order is still handled. The overall cap bounds what a forger naming many orders costs the PG.
+///
+/// Concurrency in one sentence: both budgets live behind one `Mutex`, so a take is one atomic
+/// check of the order's bucket, then the overall one.
 final class NotificationBudget: Sendable {
-    private let limit: RateLimit
-    private let clock: any WallClock
-    private let bucket: Mutex<TokenBucket>
-
-    init(limit: RateLimit, clock: any WallClock) {
-        self.limit = limit
-        self.clock = clock
-        bucket = Mutex(.full(limit, at: clock.now()))
+    private struct Buckets {
+        var overall: TokenBucket
+        var orders: [String: TokenBucket] = [:]
     }
 
-    /// Takes one read from the budget; false when it is spent.
-    func take() -> Bool {
+    private let perOrder: RateLimit
+    private let overall: RateLimit
+    private let clock: any WallClock
+    private let buckets: Mutex<Buckets>
+    /// Orders' buckets are pruned when there are more than this; a full bucket carries no state.
+    static let pruneThreshold = 10_000
+
+    init(perOrder: RateLimit, overall: RateLimit, clock: any WallClock) {
+        self.perOrder = perOrder
+        self.overall = overall
+        self.clock = clock
+        buckets = Mutex(Buckets(overall: .full(overall, at: clock.now())))
+    }
+
+    /// Takes one read for `merchantUID`; false when its own budget or the overall one is spent.
+    /// A refusal by the order's budget costs the overall one nothing, so a flood about one order
+    /// never eats into the others'; one by the overall budget leaves the order's as it was.
+    func take(for merchantUID: String) -> Bool {
         let now = clock.now()
-        return bucket.withLock { $0.take(limit, at: now) == nil }
+        let (perOrder, overall) = (perOrder, overall)
+        return buckets.withLock { buckets in
+            var order = buckets.orders[merchantUID] ?? .full(perOrder, at: now)
+            guard order.take(perOrder, at: now) == nil else {
+                buckets.orders[merchantUID] = order
+                return false
+            }
+            guard buckets.overall.take(overall, at: now) == nil else { return false }
+            buckets.orders[merchantUID] = order
+            if buckets.orders.count > Self.pruneThreshold {
+                buckets.orders = buckets.orders.filter { !$0.value.isFull(perOrder, at: now) }
+            }
+            return true
+        }
     }
 }
