@@ -82,6 +82,9 @@ extension KeyCat {
         public var accessTokenLifetime: TimeInterval = 15 * 60
         /// How long a refresh token lives. Default 14 days.
         public var refreshTokenLifetime: TimeInterval = 14 * 24 * 60 * 60
+        /// How long a refresh token family — one log-in and every refresh after it — lives at
+        /// most, however often it is rotated. Default 30 days: then the user logs in again.
+        public var refreshTokenFamilyLifetime: TimeInterval = AccountService.defaultRefreshTokenFamilyLifetime
         /// Where seller applications' business numbers are checked. Nil (the default): the
         /// `business_registry` table, loaded with ``KeyCat/loadBusinessRegistry(_:as:)``. A
         /// server may plug in the tax service's status API here.

@@ -26,9 +26,12 @@ extension KeyCat {
         /// PortOne v1's own notifications: unsigned `{imp_uid, merchant_uid, status}`, as JSON or
         /// a form. Anyone can send one, so its body is never believed: it is a hint to re-read the
         /// order's payment from the PG (`GET /payments/find/{merchant_uid}`) and settle from that
-        /// answer, and the PG reads hints cause are throttled (``PaymentWebhookReceiver/notificationBurst`` at once,
-        /// ``PaymentWebhookReceiver/notificationsPerSecond`` after), so forged ones cannot turn
-        /// into a flood of PG reads.
+        /// answer. The PG reads hints cause are budgeted per order
+        /// (``PaymentWebhookReceiver/notificationBurstPerOrder`` at once,
+        /// ``PaymentWebhookReceiver/notificationsPerSecondPerOrder`` after) under an overall cap
+        /// (``PaymentWebhookReceiver/notificationBurst``, ``PaymentWebhookReceiver/notificationsPerSecond``),
+        /// so forged ones cannot turn into a flood of PG reads, and forged ones about one order do
+        /// not turn away real ones about others.
         case portOneNotifications
         /// Signed the Standard Webhooks way with any of `secrets` (newest first; several while a
         /// secret is rotated), for gateways that sign.
@@ -138,17 +141,25 @@ struct MissingSimulatorGateway: PaymentGateway {
 /// - PortOne v1 notifications (``KeyCat/PaymentWebhooks/portOneNotifications``): unsigned, so
 ///   the body is only a hint: ``CheckoutService/handlePaymentNotification(merchantUID:admit:)``
 ///   re-reads the order's payment from the PG and settles from its answer. A notification about
-///   no order of ours is acknowledged without reading the PG; past the budget of PG reads one is
-///   refused with `rateLimited` (503). v1 sends a notification once, so a refused one is left to
-///   the buyer's confirm and to reconciliation.
+///   no order of ours is acknowledged without reading the PG; past its order's budget of PG
+///   reads, or the overall one, one is refused with `rateLimited` (503). v1 sends a
+///   notification once, so a refused one is left to the buyer's confirm and to reconciliation.
 ///
 /// Answer the PG 2xx when this returns, and non-2xx when it throws, so it redelivers.
 public struct PaymentWebhookReceiver: Sendable {
-    /// How many unsigned notifications may be handled at once before the rate applies.
-    public static let notificationBurst = 20
-    /// How many unsigned notifications a second are handled after the burst.
-    public static let notificationsPerSecond = 10.0
-    // Both constants are valid, so the limit always builds.
+    /// How many unsigned notifications about one order may be handled at once before its rate
+    /// applies: a payment's life (paid, then a cancel or two) with room to spare.
+    public static let notificationBurstPerOrder = 5
+    /// How many unsigned notifications about one order are handled a second after its burst
+    /// (one every 10 s).
+    public static let notificationsPerSecondPerOrder = 0.1
+    /// How many unsigned notifications, about any orders, may be handled at once before the
+    /// overall rate applies.
+    public static let notificationBurst = 100
+    /// How many unsigned notifications a second, about any orders, are handled after the burst.
+    public static let notificationsPerSecond = 20.0
+    // The constants are valid, so the limits always build.
+    static let notificationLimitPerOrder = try! RateLimit(perSecond: notificationsPerSecondPerOrder, burst: notificationBurstPerOrder)
     static let notificationLimit = try! RateLimit(perSecond: notificationsPerSecond, burst: notificationBurst)
 
     let verifier: WebhookVerifier
@@ -170,7 +181,7 @@ public struct PaymentWebhookReceiver: Sendable {
             }
             let log = log
             return try await checkout.handlePaymentNotification(merchantUID: hint.merchantUID) { () throws(KeyCatError) in
-                guard notifications.take() else {
+                guard notifications.take(for: hint.merchantUID) else {
                     if log.isEnabled { log.write("webhook refused: more PortOne notifications than the budget") }
                     throw KeyCatError(.rateLimited, "too many payment notifications; send again later", context: ["retry_after": "1"])
                 }

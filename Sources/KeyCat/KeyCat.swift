@@ -103,6 +103,7 @@ public final class KeyCat: Sendable {
                 lifetime: configuration.accessTokenLifetime),
             refreshTokenMinter: RandomRefreshTokenMinter(), cursors: cursors, clock: configuration.clock,
             refreshTokenLifetime: configuration.refreshTokenLifetime,
+            refreshTokenFamilyLifetime: configuration.refreshTokenFamilyLifetime,
             logInThrottle: configuration.logInThrottle.map { LogInThrottle(policy: $0, store: attempts, devices: devices) },
             signUpThrottle: configuration.signUpThrottle.map { SignUpThrottle(policy: $0, store: attempts) },
             tokenVersions: tokenVersions)
@@ -164,7 +165,8 @@ public final class KeyCat: Sendable {
         webhooks = PaymentWebhookReceiver(
             verifier: WebhookVerifier(secrets: setup.webhookSecrets, clock: configuration.clock), checkout: checkout,
             notifications: setup.acceptsNotifications
-                ? NotificationBudget(limit: PaymentWebhookReceiver.notificationLimit, clock: configuration.clock) : nil,
+                ? NotificationBudget(perOrder: PaymentWebhookReceiver.notificationLimitPerOrder,
+                                     overall: PaymentWebhookReceiver.notificationLimit, clock: configuration.clock) : nil,
             log: configuration.gatewayLog)
         paymentSimulator = setup.simulator
         ownsSimulator = setup.ownsSimulator
@@ -231,7 +233,8 @@ public final class KeyCat: Sendable {
         }
         // Bounded as well as positive: a lifetime is added to a timestamp, which must not overflow.
         let year: TimeInterval = 366 * 24 * 60 * 60
-        guard (1...year).contains(configuration.accessTokenLifetime), (1...year).contains(configuration.refreshTokenLifetime) else {
+        guard (1...year).contains(configuration.accessTokenLifetime), (1...year).contains(configuration.refreshTokenLifetime),
+              (1...year).contains(configuration.refreshTokenFamilyLifetime) else {
             throw KeyCatError.validation("token_lifetime", "token lifetimes must be between 1 second and a year")
         }
         // Re-run the policies' checks: their fields are public and may have been changed after init.

@@ -164,7 +164,7 @@ def main():
     record("User", post_users.sync_detailed(client=anonymous(), body=SignUp(email=other_email, password="keycat123", nick="other")))
     other = Session(other_email, "keycat123")
     theirs, status = other.call(get_orders_by_id, "Order", id=order.id)
-    expect(status == 403 and isinstance(theirs, Error) and theirs.code == "not_owner", "another buyer's order is 403 not_owner")
+    expect(status == 404 and isinstance(theirs, Error) and theirs.code == "not_found", "another buyer's order is 404 not_found, as a missing one")
     missing, status = buyer.call(get_orders_by_id, "Order", id=9_000_000_000)
     expect(status == 404 and missing.code == "not_found", "a missing order is 404 not_found")
 

@@ -78,6 +78,33 @@ struct CatalogReadCacheTests {
         }
     }
 
+    @Test("a seller's suspension takes their listing out of warm answers, and reinstatement brings it back", arguments: TestStore.allCases)
+    func suspensionIsSeen(store: TestStore) async throws {
+        try await APITestServer.with(store) { server in
+            let seller = try await server.signedIn(.seller, "suspendedseller")
+            let created = try await server.send("POST", "/products", json: APITestServer.productJSON(), token: seller.token)
+            let id = try #require(created.int("id"))
+            try await server.catalogCacheReady()
+            func shown() async throws -> (detail: Answer, page: Answer) {
+                (try await server.send("GET", "/products/\(id)"), try await server.send("GET", "/products?seller_id=\(seller.id)"))
+            }
+            _ = try await shown()
+            var (detail, list) = try await shown()  // served from memory
+            #expect(detail.status == 200 && list.items.count == 1)
+
+            let operatorConsole = Principal.operatorConsole("tester")
+            _ = try await server.keycat.accounts.suspend(UserID(seller.id), by: operatorConsole)
+            (detail, list) = try await shown()
+            #expect(detail.status == 404 && list.items.isEmpty, "\(detail) \(list)")
+            let everything = try await server.send("GET", "/products?limit=50")
+            #expect(everything.items.isEmpty, "\(everything)")
+
+            _ = try await server.keycat.accounts.reinstate(UserID(seller.id), by: operatorConsole)
+            (detail, list) = try await shown()
+            #expect(detail.status == 200 && list.items.count == 1, "\(detail) \(list)")
+        }
+    }
+
     @Test("a write by another process on the file, or another server on the database, is seen once known",
           arguments: TestStore.allCases)
     func anotherProcessesWrite(store: TestStore) async throws {

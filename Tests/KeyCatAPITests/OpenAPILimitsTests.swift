@@ -57,8 +57,10 @@ struct OpenAPILimitsTests {
             // The first and last characters are matched on their own, so 0–18 between them.
             #expect(Self.pattern(schema, "nick").contains(Self.trimmed(AccountRules.nickLength)), "\(schema).nick")
         }
-        // "https://", a host of at most 99 characters and a path of at most 381: within 500.
-        #expect(Self.pattern("ProfileUpdate", "profile_image").contains("https://[A-Za-z0-9][A-Za-z0-9.-]{0,98}"))
+        // "https://", a host of at most 99 characters whose last label is no number (no IPv4
+        // literal) and a path of at most 381: within 500.
+        #expect(Self.pattern("ProfileUpdate", "profile_image").contains(
+            #"https://(?!(?:[A-Za-z0-9-]*\.)*(?:[0-9]+|0[xX][0-9A-Fa-f]*)\.?(?![A-Za-z0-9.-]))[A-Za-z0-9][A-Za-z0-9.-]{0,98}"#))
         #expect(8 + 99 + 1 + 380 <= AccountRules.maxProfileImageLength)
     }
 
@@ -83,6 +85,12 @@ struct OpenAPILimitsTests {
         #expect(Self.number(Self.property("RefundRequest", "amount"), "minimum") == 1)
     }
 
+    @Test("an imp_uid has the domain's pattern, in a confirm and in a webhook body")
+    func impUIDs() {
+        #expect(Self.pattern("Confirm", "imp_uid") == PaymentRules.impUIDPattern)
+        #expect(Self.pattern("Webhook", "imp_uid") == PaymentRules.impUIDPattern)
+    }
+
     @Test("a page's limit")
     func pages() {
         let limit = OpenAPIContractTests.document["components"]?["parameters"]?["Limit"]?["schema"]
@@ -102,5 +110,24 @@ struct OpenAPILimitsTests {
     ])
     func byteCaps(schema: String, name: String, field: TextRules.Field) {
         #expect(Self.number(Self.property(schema, name), "x-keycat-max-bytes") == Int64(field.maximumBytes), "\(schema).\(name)")
+    }
+
+    @Test("a field that refuses format characters says so, and its pattern leaves out the same ones as the nick's", arguments: [
+        ("SignUp", "email", AccountRules.emailField), ("SignUp", "nick", AccountRules.nickField),
+        ("ProductCreate", "title", ProductDraft.titleField), ("ProductChanges", "title", ProductDraft.titleField),
+        ("ReviewForm", "content", ReviewForm.contentField),
+        ("AddressForm", "recipient", AddressRules.recipientField), ("AddressForm", "road_address", AddressRules.roadAddressField),
+        ("AddressForm", "detail", AddressRules.detailField), ("AddressForm", "request", AddressRules.requestField),
+        ("AddressChanges", "recipient", AddressRules.recipientField), ("AddressChanges", "road_address", AddressRules.roadAddressField),
+        ("AddressChanges", "detail", AddressRules.detailField), ("AddressChanges", "request", AddressRules.requestField),
+    ])
+    func formatCharacters(schema: String, name: String, field: TextRules.Field) {
+        #expect(field.formatCharacters != .allowed, "\(schema).\(name)")
+        let property = Self.property(schema, name)
+        #expect(property?["description"]?.string?.contains("format characters") == true, "\(schema).\(name)")
+        guard field.name != "email" else { return }  // format: email, no pattern
+        // The zero-width joiner U+200D is the one a review keeps.
+        let refused = field.formatCharacters == .refused ? #"\u200b-\u200f\u202a-\u202e"# : #"\u200b\u200c\u200e\u200f\u202a-\u202e"#
+        #expect(Self.pattern(schema, name).contains(refused + #"\u2060-\u2064\u2066-\u206f\ufeff"#), "\(schema).\(name)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import KeyCat
 import KeyCatAPI
+import KeyCatPGSimulator
 import Testing
 
 /// A request's own rules are checked before anything is looked up: a bad body is a 400 naming
@@ -20,6 +21,52 @@ struct RequestRuleTests {
             #expect(long.status == 400 && long["field"] as? String == "reason", "\(long)")
             let missing = try await server.send("POST", "/orders/999/refund", json: ["reason": "damaged"], token: admin.token)
             #expect(missing.status == 404, "\(missing)")
+        }
+    }
+
+    @Test("an invisible format character in an email, a nick, a title, a review or an address is 400 naming the field and the character")
+    func formatCharacters() async throws {
+        try await APITestServer.with { server in
+            let override = "\u{202E}"
+            let signUp = try await server.send("POST", "/users", json: [
+                "email": "kim\(override)@example.com", "password": "keycat123", "nick": "민아"])
+            #expect(signUp.status == 400 && signUp.field == "email" && signUp["character"] as? String == "U+202E", "\(signUp)")
+            let nick = try await server.send("POST", "/users", json: ["email": "kim@example.com", "password": "keycat123", "nick": "민\u{200B}아"])
+            #expect(nick.status == 400 && nick.field == "nick", "\(nick)")
+            let seller = try await server.signedIn(.seller, "seller")
+            var product = APITestServer.productJSON()
+            product["title"] = "Felt F99\u{FEFF} 키보드"
+            let listed = try await server.send("POST", "/products", json: product, token: seller.token)
+            #expect(listed.status == 400 && listed.field == "title" && listed["character"] as? String == "U+FEFF", "\(listed)")
+            let productID = try await server.product()
+            let buyer = try await server.signedIn(.buyer, "buyer")
+            let review = try await server.send("POST", "/products/\(productID)/reviews",
+                                               json: ["rating": 5, "content": "아주 좋은 키보드\(override)입니다"], token: buyer.token)
+            #expect(review.status == 400 && review.field == "content", "\(review)")
+            let address = try await server.send("POST", "/me/addresses", json: [
+                "recipient": "김\u{2066}민아", "phone": "010-1234-5678", "postcode": "06236", "road_address": "서울특별시 강남구 테헤란로 152",
+            ], token: buyer.token)
+            #expect(address.status == 400 && address.field == "recipient" && address["character"] as? String == "U+2066", "\(address)")
+        }
+    }
+
+    @Test("a confirm whose imp_uid is not shaped as the PG's is 400 naming it, for any order; a PG-issued one goes through")
+    func impUIDs() async throws {
+        try await APITestServer.with { server in
+            let buyer = try await server.signedIn(.buyer, "buyer")
+            for impUID in ["imp_123/456", "../payments/imp_1", "imp_", "imp_" + String(repeating: "9", count: 33), "imp_12 34"] {
+                for target in ["/orders/999/confirm", "/orders/1/confirm"] {
+                    let answer = try await server.send("POST", target, json: ["imp_uid": impUID], token: buyer.token)
+                    #expect(answer.status == 400 && answer.field == "imp_uid", "\(impUID) at \(target): \(answer)")
+                }
+            }
+            let productID = try await server.product()
+            let order = try await server.send("POST", "/checkout", json: ["items": [["product_id": productID, "quantity": 1]]], token: buyer.token)
+            let paid = try server.simulator.pay(merchantUID: try #require(order["merchant_uid"] as? String), cardNumber: PGTestCard.success.number)
+            #expect(PaymentRules.isImpUID(paid.impUID), "the simulator issues \(paid.impUID)")
+            let confirmed = try await server.send("POST", "/orders/\(try #require(order.int("id")))/confirm", json: ["imp_uid": paid.impUID],
+                                                  token: buyer.token)
+            #expect(confirmed.status == 200 && confirmed["status"] as? String == "paid", "\(confirmed)")
         }
     }
 

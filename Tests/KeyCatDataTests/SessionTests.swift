@@ -92,6 +92,29 @@ struct SessionTests {
         }
     }
 
+    @Test("a family rotated every day still ends 30 days after its log-in: the last token expires then, and none refreshes after",
+          arguments: Backend.allCases)
+    func familyLifetime(backend: Backend) async throws {
+        try await withAccounts(backend) { harness in
+            _ = try await harness.signUp()
+            let loggedIn = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+            let familyEnd = harness.clock.now().addingTimeInterval(AccountService.defaultRefreshTokenFamilyLifetime)
+            var pair = loggedIn
+            for _ in 1...29 {
+                harness.clock.advance(by: 24 * 3600)
+                pair = try await harness.accounts.refresh(pair.refreshToken)
+            }
+            // Issued on day 29: it would live 14 days, but its family ends on day 30.
+            #expect(abs(pair.refreshTokenExpiresAt.timeIntervalSince(familyEnd)) < 0.001, "\(pair.refreshTokenExpiresAt) vs \(familyEnd)")
+            harness.clock.advance(by: 24 * 3600 - 1)
+            pair = try await harness.accounts.refresh(pair.refreshToken)
+            harness.clock.advance(by: 1)
+            #expect(await keycatError { try await harness.accounts.refresh(pair.refreshToken) }?.code == .refreshTokenExpired)
+            // A new log-in starts a new family.
+            _ = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
+        }
+    }
+
     @Test("unknown and malformed refresh tokens are refresh_token_expired", arguments: Backend.allCases, [
         "", "short", String(repeating: "A", count: 43), "not base64 at all!!", String(repeating: "x", count: 500),
     ])

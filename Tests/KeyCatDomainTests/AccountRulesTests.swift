@@ -85,6 +85,23 @@ struct AccountRulesTests {
         }
         #expect(validationField { try AccountRules.profileImage("") } == "profile_image")
         #expect(validationField { try AccountRules.profileImage("a b") } == "profile_image")
+    }
+
+    @Test("a profile image's host is no IP literal, in any form a browser reads as one", arguments: [
+        "https://127.0.0.1/a.png", "https://127.1/", "https://2130706433/", "https://0x7f000001/", "https://0X7F.0.0.1/a.png",
+        "https://0177.0.0.1/", "https://127.0.0.1./a.png", "https://10.0.0.0x1", "https://example.0x", "https://1.2.3.4",
+        "https://[::1]/", "https://[::ffff:127.0.0.1]/a.png", "https://[fe80::1%25eth0]/", "https://::1/",
+    ])
+    func profileImageIPLiterals(url: String) {
+        #expect(validationField { try AccountRules.profileImage(url) } == "profile_image", "\(url)")
+    }
+
+    @Test("a host name with digits in it is still a host name", arguments: [
+        "https://cdn1.example.com/a.png", "https://127.0.0.1.example.com/a.png", "https://0x7f.example/a.png", "https://1e100.net/",
+        "https://img.0xcafe.io/a.png", "https://2130706433.example/",
+    ])
+    func profileImageHostsWithDigits(url: String) throws {
+        #expect(try AccountRules.profileImage(url) == url)
         #expect(validationField { try AccountRules.profileImage(String(repeating: "x", count: 501)) } == "profile_image")
     }
 

@@ -30,6 +30,15 @@ struct PrincipalTests {
         }
     }
 
+    @Test("an object whose existence must not leak is not found to anyone but its owner or an admin")
+    func hiddenOwnership() throws {
+        try Principal(userID: UserID(7), role: .buyer).requireOwnerOrAdmin(UserID(7), hiding: "order", OrderID(3))
+        try Principal(userID: UserID(1), role: .admin).requireOwnerOrAdmin(UserID(7), hiding: "order", OrderID(3))
+        #expect(throws: KeyCatError.notFound("order", OrderID(3))) {
+            try Principal(userID: UserID(8), role: .buyer).requireOwnerOrAdmin(UserID(7), hiding: "order", OrderID(3))
+        }
+    }
+
     @Test("the audit log names users by role and id, and the console by operator name")
     func auditActors() {
         #expect(Principal(userID: UserID(3), role: .admin).auditActor == "admin:3")

@@ -65,9 +65,60 @@ struct TextRulesTests {
     }
 }
 
+/// Emails, nicks, titles, reviews and addresses refuse Unicode's invisible format characters
+/// (category Cf), which make two texts look alike or show one backwards.
+@Suite("Text rules: format characters")
+struct FormatCharacterTests {
+    /// Each field that refuses them, with a valid value and how to check one.
+    static let checks: [(field: String, valid: String, check: @Sendable (String) throws(KeyCatError) -> Void)] = [
+        ("email", "kim@example.com", { text throws(KeyCatError) in _ = try AccountRules.email(text) }),
+        ("nick", "민아키보드", { text throws(KeyCatError) in _ = try AccountRules.nick(text) }),
+        ("title", "Felt F99 유무선 키보드", { text throws(KeyCatError) in _ = try TextRules.text(text, ProductDraft.titleField) }),
+        ("content", "타건감이 아주 좋은 키보드입니다", { text throws(KeyCatError) in _ = try TextRules.text(text, ReviewForm.contentField) }),
+        ("recipient", "김민아", { text throws(KeyCatError) in
+            _ = try DeliveryAddress.validated(recipient: text, phone: "01012345678", postcode: "06236", roadAddress: "테헤란로 152") }),
+        ("road_address", "서울특별시 강남구 테헤란로 152", { text throws(KeyCatError) in
+            _ = try DeliveryAddress.validated(recipient: "김민아", phone: "01012345678", postcode: "06236", roadAddress: text) }),
+        ("detail", "12층 1201호", { text throws(KeyCatError) in
+            _ = try DeliveryAddress.validated(recipient: "김민아", phone: "01012345678", postcode: "06236", roadAddress: "테헤란로 152",
+                                              detail: text) }),
+        ("request", "문 앞에 놓아 주세요", { text throws(KeyCatError) in
+            _ = try DeliveryAddress.validated(recipient: "김민아", phone: "01012345678", postcode: "06236", roadAddress: "테헤란로 152",
+                                              request: text) }),
+    ]
+
+    @Test("a zero-width space, a right-to-left override, a byte-order mark, a soft hyphen or an isolate is a 400 naming the field and the character",
+          arguments: [("\u{200B}", "U+200B"), ("\u{202E}", "U+202E"), ("\u{FEFF}", "U+FEFF"), ("\u{00AD}", "U+00AD"), ("\u{2066}", "U+2066"),
+                      ("\u{E0041}", "U+E0041")])
+    func refused(character: String, code: String) throws {
+        for (field, valid, check) in Self.checks {
+            try check(valid)
+            let middle = valid.index(valid.startIndex, offsetBy: valid.count / 2)
+            let inside = String(valid[..<middle]) + character + String(valid[middle...])
+            // Foundation trims U+200B with white space, so at either end it is dropped, not refused.
+            for text in character == "\u{200B}" ? [inside] : [character + valid, inside, valid + character] {
+                let error = try #require(throws: KeyCatError.self, "\(field)") { try check(text) }
+                #expect(error.code == .validation && error.context["field"] == field, "\(field): \(error)")
+                #expect(error.context["character"] == code, "\(field): \(error)")
+            }
+        }
+    }
+
+    @Test("a review keeps the zero-width joiner that emoji sequences are made of; names and titles do not")
+    func joiner() throws {
+        let family = "👨\u{200D}👩\u{200D}👧"
+        #expect(try TextRules.text("가족 모두 좋아해요 \(family)", ReviewForm.contentField).hasSuffix(family))
+        #expect(throws: KeyCatError.self) { try TextRules.text("키보드 \(family)", ProductDraft.titleField) }
+        #expect(throws: KeyCatError.self) { try AccountRules.nick("민아\(family)") }
+        // A description, a reason, a carrier keep what prose pasted from elsewhere carries.
+        #expect(try TextRules.text("가스켓\u{200B}마운트", ProductDraft.contentField) == "가스켓\u{200B}마운트")
+    }
+}
+
 extension TextRules.Field {
     func with(characters: ClosedRange<Int>) -> TextRules.Field {
-        TextRules.Field(name, characters: characters, maximumBytes: maximumBytes, refusesControlCharacters: refusesControlCharacters)
+        TextRules.Field(name, characters: characters, maximumBytes: maximumBytes, refusesControlCharacters: refusesControlCharacters,
+                        formatCharacters: formatCharacters)
     }
 }
 

@@ -156,7 +156,7 @@ struct CatalogTests {
 
 @Suite("Catalog and withdrawn sellers")
 struct WithdrawnSellerTests {
-    @Test("a withdrawn seller's listings leave every list but stay readable, and they can list no more", arguments: TestStore.allCases)
+    @Test("a withdrawn seller's listings leave every list and their detail, and they can list no more", arguments: TestStore.allCases)
     func withdrawHidesListings(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop throws in
             let seller = try await shop.user(.seller)
@@ -168,8 +168,49 @@ struct WithdrawnSellerTests {
                 await #expect(try shop.keycat.catalog.list(ProductListRequest(sort: sort)).items.map(\.id) == [kept.id])
             }
             await #expect(try shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(sellerID: seller.userID))).items.isEmpty)
-            await #expect(try shop.keycat.catalog.product(gone.id).title == "떠나는 상품")
+            await expectError(.notFound) { try await shop.keycat.catalog.product(gone.id) }
+            await #expect(try shop.keycat.catalog.product(gone.id, includingUnlisted: true).title == "떠나는 상품")
             await expectError(.notFound) { try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: shop.operatorConsole) }
+        }
+    }
+
+    @Test("a suspended seller's listings leave lists, filters and detail, show unavailable in carts and cannot be bought, until reinstated",
+          arguments: TestStore.allCases)
+    func suspensionHidesListings(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
+            let seller = try await shop.user(.seller)
+            let staying = try await shop.user(.seller)
+            let buyer = try await shop.user(.buyer)
+            let suspended = try await shop.keycat.catalog.create(TestShop.draft("정지될 상품"), for: seller.userID, by: seller)
+            let deleted = try await shop.keycat.catalog.create(TestShop.draft("지운 상품"), for: seller.userID, by: seller)
+            let kept = try await shop.keycat.catalog.create(TestShop.draft("남는 상품"), for: staying.userID, by: staying)
+            try await shop.keycat.catalog.delete(deleted.id, by: seller)
+            try await shop.keycat.cart.add(suspended.id, by: buyer)
+            _ = try await shop.keycat.accounts.suspend(seller.userID, by: shop.operatorConsole)
+
+            for sort in ProductSort.allCases {
+                await #expect(try shop.keycat.catalog.list(ProductListRequest(sort: sort)).items.map(\.id) == [kept.id])
+            }
+            await #expect(try shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(sellerID: seller.userID))).items.isEmpty)
+            await #expect(try shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(category: .keyboard))).items.map(\.id) == [kept.id])
+            await expectError(.notFound) { try await shop.keycat.catalog.product(suspended.id) }
+            let line = try #require(try await shop.keycat.cart.cart(of: buyer).lines.first)
+            #expect(!line.isAvailable && line.stock == 0)
+            await expectError(.notFound) { try await shop.keycat.cart.add(suspended.id, by: buyer) }
+            do {
+                _ = try await shop.keycat.checkout.checkout(CheckoutRequest(.items([CheckoutItem(productID: suspended.id, quantity: 1)])), by: buyer)
+                Issue.record("a suspended seller's listing was sold")
+            } catch let error as KeyCatError {
+                #expect(error.code == .notFound && error.context["reason"] == "unlisted", "\(error)")
+            }
+
+            _ = try await shop.keycat.accounts.reinstate(seller.userID, by: shop.operatorConsole)
+            await #expect(try shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(sellerID: seller.userID))).items.map(\.id)
+                          == [suspended.id])
+            await expectError(.notFound) { try await shop.keycat.catalog.product(deleted.id) }
+            await #expect(try shop.keycat.cart.cart(of: buyer).lines.first?.isAvailable == true)
+            let order = try await shop.keycat.checkout.checkout(CheckoutRequest(.items([CheckoutItem(productID: suspended.id, quantity: 1)])), by: buyer)
+            #expect(order.lines.map(\.productID) == [suspended.id])
         }
     }
 

@@ -170,6 +170,43 @@ struct MarketplaceTests {
         }
     }
 
+    @Test("a refund gives back, in proportion, the commission its sale was charged, though the rate changed since", arguments: TestStore.allCases)
+    func refundCommissionFollowsItsSale(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
+            let product = try await shop.product(price: 100_000)
+            let seller = Principal(userID: product.sellerID, role: .seller)
+            let order = try await shop.receivedOrder(product, by: try await shop.user(.buyer))
+            shop.clock.advance(by: 40 * 86_400)
+            // January closes at 10 %: the board's sale is charged 10,000, its 3,000 fee 300.
+            let january = try await keycat.settlements.close(try SettlementPeriod("2026-01"), by: shop.operatorConsole)
+            #expect(january.map(\.commission) == [Money(won: 10_300)])
+
+            // In February the buyer is given back 30,001 of the board, and February closes at 20 %.
+            let shipment = try #require(order.shipments.first)
+            _ = try await keycat.orders.refundLines(
+                of: shipment.id, LineRefundRequest(amount: Money(won: 30_001), reason: "scuffed corner, kept"), by: seller)
+            shop.clock.advance(by: 30 * 86_400)
+            let february = try await keycat.settlements.close(try SettlementPeriod("2026-02"), commission: CommissionPolicy(defaultRate: 2_000),
+                                                              by: shop.operatorConsole)
+            let settlement = try #require(february.first)
+            // 10,000 × 30,001 / 100,000, rounded down: 3,000 given back, not the 6,000 of today's 20 %.
+            #expect(settlement.refunds == Money(won: 30_001) && settlement.commission == Money(won: -3_000), "\(settlement)")
+            #expect(settlement.payout == Money(won: -27_001))
+            let entries = try await keycat.settlements.settlement(settlement.id, by: shop.operatorConsole).1
+            #expect(entries.map(\.commission) == [Money(won: 3_000)])
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("the commission given back is the sale's in proportion, rounded down, so parts never give back more than was charged")
+    func commissionGivenBack() {
+        #expect(SettlementTally.commission(givenBackBy: 30_001, ofSale: 100_000, charged: 10_000) == 3_000)
+        #expect(SettlementTally.commission(givenBackBy: 100_000, ofSale: 100_000, charged: 10_000) == 10_000)
+        let thirds = (0..<3).map { _ in SettlementTally.commission(givenBackBy: 33_333, ofSale: 99_999, charged: 9_999) }
+        #expect(thirds.reduce(0, +) <= 9_999)
+    }
+
     @Test("addresses: Korean phone and postcode formats, a bounded book, one default, deleted on withdrawal", arguments: TestStore.allCases)
     func addresses(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
@@ -202,6 +239,41 @@ struct MarketplaceTests {
             await #expect(try shop.keycat.orders.order(order.id, by: shop.operatorConsole).shippingAddress == nil)
             await #expect(try shop.keycat.addresses.list(by: buyer).isEmpty)
             try await shop.expectHealthy()
+        }
+    }
+
+    @Test("a seller's desk stops showing the address of their cancelled parcel, with the order open or closed", arguments: TestStore.allCases)
+    func cancelledParcelHidesAddress(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
+            let buyer = try await shop.user(.buyer)
+            _ = try await keycat.addresses.add(Self.home, by: buyer)
+            let (board, caps) = (try await shop.product(), try await shop.product())
+            let (sellerA, sellerB) = (Principal(userID: board.sellerID, role: .seller), Principal(userID: caps.sellerID, role: .seller))
+            let order = try await keycat.checkout.checkout(CheckoutRequest(.items([
+                CheckoutItem(productID: board.id, quantity: 1), CheckoutItem(productID: caps.id, quantity: 1),
+            ])), by: buyer)
+            _ = try await keycat.checkout.confirm(order.id, impUID: try shop.pay(order).impUID, by: buyer)
+            func desk(_ seller: Principal) async throws -> SellerOrder {
+                try #require(try await keycat.orders.sellerOrders(by: seller).items.first { $0.orderID == order.id })
+            }
+            #expect(try await desk(sellerA).shippingAddress == Self.home)
+            #expect(try await desk(sellerB).shippingAddress == Self.home)
+
+            // B's parcel is cancelled while A's still goes: only B loses the address.
+            let parcelB = try #require(order.shipments.first { $0.sellerID == caps.sellerID })
+            _ = try await keycat.orders.cancel(order.id, reason: "caps no longer wanted", shipments: [parcelB.id], by: buyer)
+            let deskB = try await desk(sellerB)
+            #expect(deskB.shipment.status == .cancelled && deskB.shippingAddress == nil)
+            #expect(try await desk(sellerA).shippingAddress == Self.home)
+
+            // The rest of the order is cancelled: it has closed, and neither desk shows where it went.
+            let closed = try await keycat.orders.cancel(order.id, reason: "changed my mind", by: buyer)
+            #expect(closed.status == .refunded || closed.status == .cancelled, "\(closed.status)")
+            #expect(try await desk(sellerA).shippingAddress == nil)
+            #expect(try await desk(sellerB).shippingAddress == nil)
+            // The buyer and operators keep the order's copy until it is anonymised.
+            await #expect(try keycat.orders.order(order.id, by: buyer).shippingAddress == Self.home)
         }
     }
 

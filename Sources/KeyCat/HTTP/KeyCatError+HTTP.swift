@@ -23,7 +23,8 @@ extension KeyCatError {
     ///
     /// Someone else's object is 403 `not_owner` rather than a 404: KeyCat's ids are sequential
     /// row ids, so an object's existence is no secret worth a status that lies; what is private
-    /// is its content, and no refusal carries any of it.
+    /// is its content, and no refusal carries any of it. Orders are the exception: that one
+    /// exists tells that someone bought, so the use cases answer someone else's as `notFound`.
     public func httpStatus(in profile: HTTPStatusProfile) -> Int {
         switch code.kind {
         case .validation, .invalidCursor: return 400

@@ -13,6 +13,7 @@ package final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
 
     private struct Family {
         var user: UserID
+        var createdAt: Date
         var revoked: Bool
     }
 
@@ -30,14 +31,14 @@ package final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
         state.withLock { state in
             let family = state.nextFamily
             state.nextFamily += 1
-            state.families[family] = Family(user: user, revoked: false)
+            state.families[family] = Family(user: user, createdAt: issuedAt, revoked: false)
             state.tokens[first] = Token(family: family, expiresAt: expiresAt, rotated: false)
             return family
         }
     }
 
-    package func rotate(_ presented: TokenDigest, to replacement: TokenDigest, at now: Date, expiresAt: Date)
-        throws(KeyCatError) -> RefreshTokenRotation
+    package func rotate(_ presented: TokenDigest, to replacement: TokenDigest, at now: Date, expiresAt: Date,
+                        familyLifetime: TimeInterval) throws(KeyCatError) -> RefreshTokenRotation
     {
         let rotation: RefreshTokenRotation? = state.withLock { state in
             guard let token = state.tokens[presented], let family = state.families[token.family],
@@ -46,10 +47,15 @@ package final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
                 state.families[token.family]?.revoked = true
                 return nil
             }
+            let familyEnd = family.createdAt.addingTimeInterval(familyLifetime)
+            guard now < familyEnd else {
+                state.families[token.family]?.revoked = true
+                return nil
+            }
             guard now < token.expiresAt else { return nil }
             state.tokens[presented]?.rotated = true
-            state.tokens[replacement] = Token(family: token.family, expiresAt: expiresAt, rotated: false)
-            return RefreshTokenRotation(userID: family.user, familyID: token.family)
+            state.tokens[replacement] = Token(family: token.family, expiresAt: min(expiresAt, familyEnd), rotated: false)
+            return RefreshTokenRotation(userID: family.user, familyID: token.family, expiresAt: min(expiresAt, familyEnd))
         }
         guard let rotation else { throw AccountService.refreshExpiredError }
         return rotation

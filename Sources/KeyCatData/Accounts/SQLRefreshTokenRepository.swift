@@ -31,23 +31,28 @@ package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRep
         case refused
     }
 
-    package func rotate(_ presented: TokenDigest, to replacement: TokenDigest, at now: Date, expiresAt: Date)
-        async throws(KeyCatError) -> RefreshTokenRotation
+    package func rotate(_ presented: TokenDigest, to replacement: TokenDigest, at now: Date, expiresAt: Date,
+                        familyLifetime: TimeInterval) async throws(KeyCatError) -> RefreshTokenRotation
     {
         let outcome: Outcome = try await storage {
             try await database.write { connection in
                 guard let token = try connection.queryOne(
                     """
-                    SELECT t.id, t.family_id, t.expires_at, t.rotated_at, f.revoked_at, f.user_id
+                    SELECT t.id, t.family_id, t.expires_at, t.rotated_at, f.revoked_at, f.user_id, f.created_at
                     FROM refresh_tokens t JOIN refresh_token_families f ON f.id = t.family_id
                     WHERE t.digest = ?
                     """, [.blob(presented.bytes)],
                     { row in (id: row.int64(0), family: row.int64(1), expiresAt: row.int64(2),
-                              rotated: !row.isNull(3), revoked: !row.isNull(4), user: row.int64(5)) })
+                              rotated: !row.isNull(3), revoked: !row.isNull(4), user: row.int64(5), createdAt: row.int64(6)) })
                 else { return .refused }
                 guard !token.revoked else { return .refused }
                 if token.rotated {
                     try Self.revokeFamily(token.family, at: now, on: connection)  // reuse: burn the family
+                    return .refused
+                }
+                let familyEnd = StoredTime.date(token.createdAt).addingTimeInterval(familyLifetime)
+                guard now < familyEnd else {
+                    try Self.revokeFamily(token.family, at: now, on: connection)  // its lifetime is over
                     return .refused
                 }
                 guard StoredTime.milliseconds(now) < token.expiresAt else { return .refused }
@@ -55,8 +60,9 @@ package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRep
                     "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL",
                     [StoredTime.value(now), .integer(token.id)])
                 guard retired == 1 else { return .refused }
-                try Self.insertToken(replacement, family: token.family, issuedAt: now, expiresAt: expiresAt, on: connection)
-                return .rotated(RefreshTokenRotation(userID: UserID(token.user), familyID: token.family))
+                let replacementExpiresAt = min(expiresAt, familyEnd)
+                try Self.insertToken(replacement, family: token.family, issuedAt: now, expiresAt: replacementExpiresAt, on: connection)
+                return .rotated(RefreshTokenRotation(userID: UserID(token.user), familyID: token.family, expiresAt: replacementExpiresAt))
             }
         }
         switch outcome {

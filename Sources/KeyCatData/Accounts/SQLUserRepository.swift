@@ -140,6 +140,18 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                 case .reinstate, .role:
                     break
                 }
+                // A suspended seller's listings leave the catalog with them and come back with
+                // them (the deleted ones stay out). Writing `products` is also what tells every
+                // cache of catalog answers, on both stores, that they changed.
+                switch change {
+                case .suspend:
+                    try connection.run("UPDATE products SET listed = 0 WHERE seller_id = ? AND listed = 1", [.integer(id.rawValue)])
+                case .reinstate:
+                    try connection.run("UPDATE products SET listed = 1 WHERE seller_id = ? AND listed = 0 AND deleted_at IS NULL",
+                                       [.integer(id.rawValue)])
+                case .role, .password:
+                    break
+                }
                 if let audit { try AuditLogTable.insert(audit, on: connection) }
                 return try Self.find(id, on: connection)
             }

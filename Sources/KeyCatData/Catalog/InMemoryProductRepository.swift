@@ -174,6 +174,7 @@ package final class InMemoryProductRepository: ProductRepository {
                 throw KeyCatError.notFound("product", id)
             }
             product.deletedAt = now
+            product.isListed = false
             product.version += 1
             product.updatedAt = now
             state.products[id] = product
@@ -190,7 +191,7 @@ package final class InMemoryProductRepository: ProductRepository {
         let start = position.map { ($0.sortKey, $0.id) }
         let products = state.withLock { Array($0.products.values) }
         return products
-            .filter { $0.deletedAt == nil && Self.matches($0, filter) }
+            .filter { $0.deletedAt == nil && $0.isListed && Self.matches($0, filter) }
             .map { (key: (sort.key(of: $0), $0.id.rawValue), product: $0) }
             .filter { entry in start.map { precedes($0, entry.key) } ?? true }
             .sorted { precedes($0.key, $1.key) }

@@ -10,7 +10,7 @@ package enum ProductRow {
         discount_ends_at, delivery_fee, delivery_schedule, stock, images, spec_input, \
         spec_connection, spec_pcb, spec_switch_type, spec_layout, spec_keycap_profile, \
         spec_backlight, rating_count, rating_sum, bookmark_count, version, created_at, updated_at, \
-        deleted_at
+        deleted_at, listed
         """
 
     /// How many columns ``columns`` lists: where the columns a join adds after them start.
@@ -64,7 +64,8 @@ package enum ProductRow {
             version: row.int(24),
             createdAt: StoredTime.date(row.int64(25)),
             updatedAt: StoredTime.date(row.int64(26)),
-            deletedAt: StoredTime.date(row.optionalInt64(27)))
+            deletedAt: StoredTime.date(row.optionalInt64(27)),
+            isListed: row.bool(28))
     }
 
     /// `INSERT INTO products (…)` with the columns ``insertArguments(_:sellerID:images:millis:)``

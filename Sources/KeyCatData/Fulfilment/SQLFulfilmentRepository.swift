@@ -116,10 +116,13 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                 let orders = try OrderRow.withLines(rows.map(\.order), on: connection)
                 return zip(rows, orders).compactMap { row, order in
                     guard let shipment = order.shipments.first(where: { $0.id == row.shipment }) else { return nil }
+                    // A cancelled parcel never left (only a pending one is cancelled) and never
+                    // will: its seller has nothing to send, so no longer sees where it would have gone.
                     return SellerOrder(
                         orderID: order.id, merchantUID: order.merchantUID, status: order.status, buyerNick: row.nick, shipment: shipment,
                         lines: shipment.lines.filter { order.lines.indices.contains($0) }.map { (position: $0, line: order.lines[$0]) },
-                        shippingAddress: order.shippingAddress, createdAt: order.createdAt, paidAt: order.paidAt)
+                        shippingAddress: shipment.status == .cancelled ? nil : order.shippingAddress,
+                        createdAt: order.createdAt, paidAt: order.paidAt)
                 }
             }
         }

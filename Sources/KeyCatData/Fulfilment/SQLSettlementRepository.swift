@@ -53,15 +53,23 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
             throw KeyCatError(.duplicate, "period \(period) is already closed; its settlements never change",
                               context: ["period": period.description])
         }
-        var totals: [Int64: (tally: SettlementTally, entries: [Int64])] = [:]
+        // Each seller's entries stamped with the policy's commission, and the refunds of sales an
+        // earlier close settled, each with the commission given back of what its sale was charged.
+        var totals: [Int64: (tally: SettlementTally, entries: [Int64], givingBack: [(id: Int64, commission: Int64)])] = [:]
         try connection.forEach("""
-            SELECT \(Self.entryColumns) FROM settlement_entries
+            SELECT \(Self.entryColumns), \(Self.settledSale("amount")), \(Self.settledSale("commission")) FROM settlement_entries
             WHERE settlement_id IS NULL AND occurred_at < ? AND \(SettlementLedger.payable())
             ORDER BY occurred_at, id
             """, [StoredTime.value(period.end)]) { row in
             let entry = Self.decodeEntry(row)
-            totals[entry.sellerID.rawValue, default: (SettlementTally(), [])].tally.add(entry, policy: policy)
-            totals[entry.sellerID.rawValue]?.entries.append(entry.id)
+            let sale = row.isNull(13) || row.isNull(14) ? nil : (amount: row.int64(13), commission: row.int64(14))
+            let commission = totals[entry.sellerID.rawValue, default: (SettlementTally(), [], [])].tally
+                .add(entry, policy: policy, settledSale: sale)
+            if entry.kind == .refund, let sale, sale.amount > 0 {
+                totals[entry.sellerID.rawValue]?.givingBack.append((entry.id, commission))
+            } else {
+                totals[entry.sellerID.rawValue]?.entries.append(entry.id)
+            }
         }
         if !dryRun {
             try connection.run("""
@@ -70,7 +78,7 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
                       StoredTime.value(now), .text(audit.actor)])
         }
         var settlements: [Settlement] = []
-        for (seller, (total, entries)) in totals.sorted(by: { $0.key < $1.key }) {
+        for (seller, (total, entries, givingBack)) in totals.sorted(by: { $0.key < $1.key }) {
             var settlement = Settlement(
                 id: SettlementID(0), period: period.description, sellerID: UserID(seller), sales: Money(won: total.sales),
                 deliveryFees: Money(won: total.deliveryFees), refunds: Money(won: total.refunds),
@@ -94,7 +102,13 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
                     WHERE settlement_id IS NULL AND id IN (\(connection.dialect.integersFromJSON))
                     """, [.integer(settlement.id.rawValue),
                           .text("[" + entries.map(String.init).joined(separator: ",") + "]")])
-                guard stamped == entries.count else {
+                var givenBack = 0
+                for refund in givingBack {
+                    givenBack += try connection.run(
+                        "UPDATE settlement_entries SET settlement_id = ?, commission = ? WHERE id = ? AND settlement_id IS NULL",
+                        [.integer(settlement.id.rawValue), .integer(refund.commission), .integer(refund.id)])
+                }
+                guard stamped == entries.count, givenBack == givingBack.count else {
                     throw KeyCatError(.requestInProgress, "entries of seller \(seller) changed while \(period) was closing; run it again")
                 }
             }
@@ -106,6 +120,19 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
             try AuditLogTable.insert(audit, on: connection)
         }
         return settlements
+    }
+
+    /// `column` (`amount` or `commission`) of the sale a `settlement_entries` row gives back,
+    /// when it is a refund and an earlier close settled that sale (same order, shipment and
+    /// line, or the same shipment's fee); NULL otherwise. One sale entry per line and per fee.
+    static func settledSale(_ column: String) -> String {
+        """
+        (SELECT s.\(column) FROM settlement_entries s
+         WHERE settlement_entries.kind = 'refund' AND s.kind = 'sale' AND s.order_id = settlement_entries.order_id
+           AND s.shipment_id = settlement_entries.shipment_id AND coalesce(s.line, -1) = coalesce(settlement_entries.line, -1)
+           AND s.settlement_id IS NOT NULL AND s.commission IS NOT NULL
+         ORDER BY s.id LIMIT 1)
+        """
     }
 
     package func settlements(period: SettlementPeriod?, seller: UserID?, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Settlement] {

@@ -28,22 +28,22 @@ public enum AccountRules {
         text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
-    /// An email's text rules: 254 characters and 320 bytes (RFC 5321's limits on a path).
-    public static let emailField = TextRules.Field("email", characters: 0...maxEmailLength, maximumBytes: 320)
-    /// A nick's text rules: 2–20 characters, at most 80 bytes.
-    public static let nickField = TextRules.Field("nick", characters: nickLength)
+    /// An email's text rules: 254 characters and 320 bytes (RFC 5321's limits on a path), no
+    /// format characters.
+    public static let emailField = TextRules.Field("email", characters: 0...maxEmailLength, maximumBytes: 320,
+                                                   formatCharacters: .refused)
+    /// A nick's text rules: 2–20 characters, at most 80 bytes, no control or format characters.
+    public static let nickField = TextRules.Field("nick", characters: nickLength, refusesControlCharacters: true,
+                                                  formatCharacters: .refused)
     /// A profile image's text rules: at most 500 characters and 2,000 bytes.
     public static let profileImageField = TextRules.Field("profile_image", characters: 1...maxProfileImageLength)
 
     /// Trims a nick, normalises it to NFC and checks it is 2–20 characters and at most 80 bytes,
     /// with no control or format characters and no long run of combining marks (``TextRules``).
     public static func nick(_ raw: String) throws(KeyCatError) -> String {
-        let nick = try TextRules.text(raw, nickField)
-        // Control (Cc) and format (Cf) characters, so openapi.yaml can spell the rule exactly.
-        guard !nick.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) else {
-            throw KeyCatError.validation("nick", "nick may not contain control characters")
-        }
-        return nick
+        // Control (Cc) and format (Cf) characters are refused by the field's rules, so
+        // openapi.yaml can spell the rule exactly.
+        try TextRules.text(raw, nickField)
     }
 
     /// Checks a new password: 8–64 characters with at least one letter and one digit. The
@@ -82,6 +82,12 @@ public enum AccountRules {
     /// Whether `text` is `https://`, a host name (a letter or digit, then up to 98 letters,
     /// digits, dots and hyphens; no port, no user, no IP literal) and an optional path (`/` and up
     /// to 380 characters that are not white space) — what `openapi.yaml`'s pattern spells.
+    ///
+    /// An IPv6 literal (`[::1]`) has brackets and colons, which a host name has not. An IPv4
+    /// literal is whatever a browser would read as one: the WHATWG URL standard's host parser
+    /// takes a host whose last label (a trailing dot dropped) is a number — decimal digits, or
+    /// `0x` and hex digits — as an IPv4 address, in every short form (`127.1`, `2130706433`,
+    /// `0x7f000001`, `0177.0.0.1`), so such a host is refused (``endsInANumber(_:)``).
     static func isHTTPSImageURL(_ text: String) -> Bool {
         guard text.hasPrefix("https://") else { return false }
         let rest = text.utf8.dropFirst(8)
@@ -91,8 +97,25 @@ public enum AccountRules {
             (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
         }
         guard let first = host.first, isAlphanumeric(first), host.count <= 99,
-              host.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) else { return false }
+              host.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }),
+              !endsInANumber(host) else { return false }
         return path.isEmpty || String(decoding: path, as: UTF8.self).count <= 381
+    }
+
+    /// The WHATWG URL standard's "ends in a number" check (§3.5, host parsing): whether the
+    /// host's last label, once a trailing empty one is dropped, is all ASCII digits or `0x`/`0X`
+    /// followed by hex digits — the hosts a browser parses as an IPv4 address.
+    static func endsInANumber(_ host: Substring.UTF8View) -> Bool {
+        var labels = host.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        if labels.count > 1, labels.last?.isEmpty == true { labels.removeLast() }
+        guard let last = labels.last, !last.isEmpty else { return false }
+        func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+        if last.allSatisfy(isDigit) { return true }
+        let bytes = Array(last)
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "0"), bytes[1] == UInt8(ascii: "x") || bytes[1] == UInt8(ascii: "X") else {
+            return false
+        }
+        return bytes.dropFirst(2).allSatisfy { isDigit($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// Checks a profile image: an `https://` URL of at most 500 characters, no spaces. Only

@@ -48,7 +48,7 @@ extension AccountService {
             try await users.updatePasswordHash(credentials.user.id, to: upgraded, at: now)
         }
         let (refreshToken, digest) = try refreshTokenMinter.mint()
-        let expiresAt = now.addingTimeInterval(refreshTokenLifetime)
+        let expiresAt = now.addingTimeInterval(min(refreshTokenLifetime, refreshTokenFamilyLifetime))
         _ = try await refreshTokens.startFamily(for: credentials.user.id, first: digest, issuedAt: now, expiresAt: expiresAt)
         return try pair(for: credentials.user, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now,
                         deviceToken: logInThrottle?.deviceToken(for: folded, at: now))
@@ -61,19 +61,23 @@ extension AccountService {
     /// the thief and to the victim alike, and the user logs in again. Two refreshes racing with
     /// one token count as such a reuse: exactly one gets a pair, and the family is then revoked.
     ///
+    /// Rotation does not make a session immortal: a family ends `refreshTokenFamilyLifetime`
+    /// (30 days by default) after its log-in, and the refresh token issued last expires then.
+    ///
     /// - Throws: ``KeyCatError/Code/refreshTokenExpired`` for an unknown, expired, revoked or
-    ///   reused token, or one whose account was withdrawn or suspended.
+    ///   reused token, one whose family is past its lifetime, or one whose account was withdrawn
+    ///   or suspended.
     public func refresh(_ refreshToken: String) async throws(KeyCatError) -> TokenPair {
         guard let presented = refreshTokenMinter.digest(of: refreshToken) else { throw Self.refreshExpiredError }
         let (replacement, digest) = try refreshTokenMinter.mint()
         let now = clock.now()
-        let expiresAt = now.addingTimeInterval(refreshTokenLifetime)
-        let rotation = try await refreshTokens.rotate(presented, to: digest, at: now, expiresAt: expiresAt)
+        let rotation = try await refreshTokens.rotate(presented, to: digest, at: now, expiresAt: now.addingTimeInterval(refreshTokenLifetime),
+                                                      familyLifetime: refreshTokenFamilyLifetime)
         guard let user = try await users.find(rotation.userID), user.isActive, !user.isSuspended else {
             try await refreshTokens.revokeFamily(rotation.familyID, at: now)
             throw Self.refreshExpiredError
         }
-        return try pair(for: user, refreshToken: replacement, refreshExpiresAt: expiresAt, now: now)
+        return try pair(for: user, refreshToken: replacement, refreshExpiresAt: rotation.expiresAt, now: now)
     }
 
     /// Logs out: revokes the family of `refreshToken`. Logging out twice, or with a token
@@ -123,7 +127,7 @@ extension AccountService {
         tokenVersions.forget(user.id)
         try await refreshTokens.revokeAll(for: user.id, at: now)
         let (refreshToken, digest) = try refreshTokenMinter.mint()
-        let expiresAt = now.addingTimeInterval(refreshTokenLifetime)
+        let expiresAt = now.addingTimeInterval(min(refreshTokenLifetime, refreshTokenFamilyLifetime))
         _ = try await refreshTokens.startFamily(for: user.id, first: digest, issuedAt: now, expiresAt: expiresAt)
         return try pair(for: changed, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now,
                         deviceToken: logInThrottle?.deviceToken(for: user.email, at: now))

@@ -8,6 +8,10 @@ import Foundation
 public struct AccountService: Sendable {
     /// The default refresh-token lifetime, 14 days (architecture §4).
     public static let defaultRefreshTokenLifetime: TimeInterval = 14 * 24 * 60 * 60
+    /// The default lifetime of a refresh token family, 30 days from its log-in: rotating on
+    /// every use keeps a session alive only that long, so a stolen token kept fresh by its
+    /// thief still dies, and every device logs in again at least once a month.
+    public static let defaultRefreshTokenFamilyLifetime: TimeInterval = 30 * 24 * 60 * 60
 
     let users: any UserRepository
     let refreshTokens: any RefreshTokenRepository
@@ -17,6 +21,8 @@ public struct AccountService: Sendable {
     let cursors: any PageCursorCodec
     let clock: any WallClock
     let refreshTokenLifetime: TimeInterval
+    /// How long a family of refresh tokens (one log-in and its refreshes) lives at most.
+    let refreshTokenFamilyLifetime: TimeInterval
     /// Failed log-ins are throttled through this when set (see ``LogInThrottlePolicy``).
     let logInThrottle: LogInThrottle?
     /// Sign-ups are throttled per client through this when set (see ``SignUpThrottlePolicy``).
@@ -32,6 +38,7 @@ public struct AccountService: Sendable {
         accessTokens: any AccessTokenCodec, refreshTokenMinter: any RefreshTokenMinter,
         cursors: any PageCursorCodec, clock: any WallClock,
         refreshTokenLifetime: TimeInterval = AccountService.defaultRefreshTokenLifetime,
+        refreshTokenFamilyLifetime: TimeInterval = AccountService.defaultRefreshTokenFamilyLifetime,
         logInThrottle: LogInThrottle? = nil, signUpThrottle: SignUpThrottle? = nil,
         tokenVersions: TokenVersionCache = TokenVersionCache(lifetime: AccountService.defaultTokenVersionCacheLifetime)
     ) {
@@ -43,6 +50,7 @@ public struct AccountService: Sendable {
         self.cursors = cursors
         self.clock = clock
         self.refreshTokenLifetime = refreshTokenLifetime
+        self.refreshTokenFamilyLifetime = refreshTokenFamilyLifetime
         self.logInThrottle = logInThrottle
         self.signUpThrottle = signUpThrottle
         self.tokenVersions = tokenVersions

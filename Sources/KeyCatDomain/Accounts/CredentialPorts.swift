@@ -73,9 +73,12 @@ public protocol RefreshTokenMinter: Sendable {
 public struct RefreshTokenRotation: Sendable, Hashable {
     public let userID: UserID
     public let familyID: Int64
-    public init(userID: UserID, familyID: Int64) {
+    /// When the replacement expires: as asked, or earlier when its family ends first.
+    public let expiresAt: Date
+    public init(userID: UserID, familyID: Int64, expiresAt: Date) {
         self.userID = userID
         self.familyID = familyID
+        self.expiresAt = expiresAt
     }
 }
 
@@ -85,13 +88,16 @@ public protocol RefreshTokenRepository: Sendable {
     /// Starts a family for `user` (a log-in) with its first token.
     func startFamily(for user: UserID, first: TokenDigest, issuedAt: Date, expiresAt: Date) async throws(KeyCatError) -> Int64
 
-    /// Retires `presented` and adds `replacement` to its family, atomically.
+    /// Retires `presented` and adds `replacement` to its family, atomically. A family lives at
+    /// most `familyLifetime` from its log-in however often it is rotated: the replacement
+    /// expires at `expiresAt` or at the family's end, whichever is first (the rotation says
+    /// which), and a token presented after the family's end is refused and the family revoked.
     ///
     /// Exactly one of any number of concurrent calls with the same token succeeds.
     /// - Throws: ``KeyCatError/Code/refreshTokenExpired`` when the token is unknown, expired, its
-    ///   family revoked, or already retired; in the last case the whole family is revoked first
-    ///   (reuse detection) and that revocation is kept.
-    func rotate(_ presented: TokenDigest, to replacement: TokenDigest, at now: Date, expiresAt: Date)
+    ///   family revoked or past its lifetime, or already retired; in the last case the whole
+    ///   family is revoked first (reuse detection) and that revocation is kept.
+    func rotate(_ presented: TokenDigest, to replacement: TokenDigest, at now: Date, expiresAt: Date, familyLifetime: TimeInterval)
         async throws(KeyCatError) -> RefreshTokenRotation
 
     /// Revokes the family `presented` belongs to. Returns false when the token is unknown.

@@ -43,4 +43,11 @@ public struct Principal: Sendable, Hashable {
             throw KeyCatError(.notOwner, "this \(entity) belongs to someone else", context: ["entity": entity])
         }
     }
+
+    /// Throws ``KeyCatError/Code/notFound`` for `entity` `id` unless the caller is `owner` or an
+    /// admin: for objects whose existence must not leak to others (architecture §5's "404 where
+    /// existence must not leak"), such as an order, which would tell that its buyer bought.
+    public func requireOwnerOrAdmin(_ owner: UserID, hiding entity: String, _ id: CustomStringConvertible) throws(KeyCatError) {
+        guard role == .admin || userID == owner else { throw KeyCatError.notFound(entity, id) }
+    }
 }

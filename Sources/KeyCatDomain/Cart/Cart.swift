@@ -60,7 +60,8 @@ public struct CartProductFacts: Sendable, Hashable {
     public var pricing: Pricing
     public var deliveryFee: Money
     public var stock: Int
-    /// False once the listing was deleted (or its seller withdrew): it cannot be bought.
+    /// False once the listing was deleted, or while its seller is withdrawn or suspended: it
+    /// cannot be bought.
     public var isLive: Bool
 
     public init(sellerID: UserID, title: String, pricing: Pricing, deliveryFee: Money, stock: Int, isLive: Bool) {
@@ -74,7 +75,7 @@ public struct CartProductFacts: Sendable, Hashable {
 
     public init(_ product: Product) {
         self.init(sellerID: product.sellerID, title: product.title, pricing: product.pricing, deliveryFee: product.delivery.fee,
-                  stock: product.stock, isLive: product.deletedAt == nil)
+                  stock: product.stock, isLive: product.deletedAt == nil && product.isListed)
     }
 }
 

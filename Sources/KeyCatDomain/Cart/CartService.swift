@@ -1,8 +1,8 @@
 import Foundation
 
 /// The buyer's cart: add (adding up, capped at 99), set, remove, clear, and read back priced now
-/// (architecture §2). At most 50 lines. A deleted or sold-out product stays in the cart, shown as
-/// unavailable, until the buyer removes it.
+/// (architecture §2). At most 50 lines. A deleted or sold-out product, or one whose seller is
+/// withdrawn or suspended, stays in the cart, shown as unavailable, until the buyer removes it.
 public struct CartService: Sendable {
     private let carts: any CartRepository
     private let products: any ProductRepository
@@ -17,7 +17,7 @@ public struct CartService: Sendable {
     /// Adds `quantity` units; adding a product already in the cart adds up, capped at 99.
     ///
     /// - Throws: `validation` for a quantity outside 1–99 or a 51st line; `notFound` for a
-    ///   product that does not exist or was deleted.
+    ///   product that does not exist, was deleted, or is unlisted with its seller.
     @discardableResult
     public func add(_ productID: ProductID, quantity: Int = 1, by principal: Principal) async throws(KeyCatError) -> Cart {
         try checkQuantity(quantity)
@@ -84,7 +84,7 @@ public struct CartService: Sendable {
     }
 
     private func requireListed(_ productID: ProductID) async throws(KeyCatError) {
-        guard let product = try await products.find(productID), product.deletedAt == nil else {
+        guard let product = try await products.find(productID), product.deletedAt == nil, product.isListed else {
             throw KeyCatError.notFound("product", productID)
         }
     }

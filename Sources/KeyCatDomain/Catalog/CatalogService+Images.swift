@@ -29,7 +29,7 @@ extension CatalogService {
     {
         // The bytes' own rules first: what is not an image is refused whatever it was sent to.
         _ = try images.inspect(bytes)
-        let current = try await product(id)
+        let current = try await product(id, includingUnlisted: true)
         try authorizeChange(of: current, by: principal)
         let expected = expectedVersion ?? current.version
         guard expected == current.version else {

@@ -12,7 +12,7 @@ extension CatalogService {
     ///   a stock that would leave 0–1,000,000 (field `by`).
     public func adjustStock(_ id: ProductID, by adjustment: StockAdjustment, by principal: Principal) async throws(KeyCatError) -> Product {
         let adjustment = try adjustment.validated()
-        let current = try await product(id)
+        let current = try await product(id, includingUnlisted: true)
         try authorizeChange(of: current, by: principal)
         let now = clock.now()
         let signed = adjustment.change > 0 ? "+\(adjustment.change)" : "\(adjustment.change)"

@@ -76,9 +76,13 @@ public struct CatalogService: Sendable {
             audit: auditEntry(principal, "product.create", nil, draft.title, now))
     }
 
-    /// The listing with `id`, as a buyer sees it: a deleted listing is `notFound`.
-    public func product(_ id: ProductID) async throws(KeyCatError) -> Product {
-        guard let product = try await products.find(id), product.deletedAt == nil else {
+    /// The listing with `id`, as a buyer sees it: a deleted listing, or one whose seller is
+    /// withdrawn or suspended (``Product/isListed``), is `notFound`.
+    ///
+    /// - Parameter includingUnlisted: also answer a listing that is not deleted but out of the
+    ///   catalog with its seller — for its seller's and the operators' own work on it.
+    public func product(_ id: ProductID, includingUnlisted: Bool = false) async throws(KeyCatError) -> Product {
+        guard let product = try await products.find(id), product.deletedAt == nil, includingUnlisted || product.isListed else {
             throw KeyCatError.notFound("product", id)
         }
         return product
@@ -94,7 +98,7 @@ public struct CatalogService: Sendable {
     public func update(_ id: ProductID, _ changes: ProductChanges, by principal: Principal) async throws(KeyCatError) -> Product {
         try changes.validateFields()
         if let fee = changes.deliveryFee { try ProductDraft.checkDeliveryFee(fee, atMost: maximumDeliveryFee) }
-        let current = try await product(id)
+        let current = try await product(id, includingUnlisted: true)
         try authorizeChange(of: current, by: principal)
         let now = clock.now()
         let expected = changes.expectedVersion ?? current.version
@@ -117,7 +121,7 @@ public struct CatalogService: Sendable {
     ///
     /// - Throws: `notOwner` unless the caller is its seller or an admin; `notFound` if gone.
     public func delete(_ id: ProductID, by principal: Principal) async throws(KeyCatError) {
-        let current = try await product(id)
+        let current = try await product(id, includingUnlisted: true)
         try authorizeChange(of: current, by: principal)
         let now = clock.now()
         try await products.delete(id, at: now, audit: auditEntry(principal, "product.delete", id, current.title, now))

@@ -26,12 +26,17 @@ public struct Product: Sendable, Hashable, Identifiable {
     public var updatedAt: Date
     /// Set when the listing was deleted (soft delete).
     public var deletedAt: Date?
+    /// Whether the listing is in the catalog: false once deleted, and while its seller is
+    /// withdrawn or suspended. An unlisted listing is in no list, has no detail page and cannot
+    /// be carted or bought.
+    public var isListed: Bool
 
     public init(
         id: ProductID, sellerID: UserID, kind: ProductKind, category: ProductCategory,
         title: String, content: String, pricing: Pricing, delivery: Delivery, stock: Int,
         images: [ProductImage], spec: KeyboardSpec, ratingCount: Int = 0, ratingSum: Int = 0,
-        bookmarkCount: Int = 0, version: Int = 1, createdAt: Date, updatedAt: Date, deletedAt: Date? = nil
+        bookmarkCount: Int = 0, version: Int = 1, createdAt: Date, updatedAt: Date, deletedAt: Date? = nil,
+        isListed: Bool = true
     ) {
         self.id = id
         self.sellerID = sellerID
@@ -51,6 +56,7 @@ public struct Product: Sendable, Hashable, Identifiable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.deletedAt = deletedAt
+        self.isListed = isListed
     }
 
     /// The average rating, or nil without reviews.

@@ -56,8 +56,9 @@ public struct ProductDraft: Sendable, Hashable {
     /// Units in stock.
     public static let stockRange = 0...1_000_000
 
-    /// A title: 1–100 characters, at most 400 bytes, no control characters (``TextRules``).
-    public static let titleField = TextRules.Field("title", characters: titleLength, refusesControlCharacters: true)
+    /// A title: 1–100 characters, at most 400 bytes, no control or format characters (``TextRules``).
+    public static let titleField = TextRules.Field("title", characters: titleLength, refusesControlCharacters: true,
+                                                   formatCharacters: .refused)
     /// A description: at most 2000 characters and 8,000 bytes; line breaks allowed.
     public static let contentField = TextRules.Field("content", characters: 0...maximumContentLength)
 

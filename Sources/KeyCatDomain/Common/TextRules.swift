@@ -27,26 +27,59 @@ public enum TextRules {
         /// description, a review, a reason) keep them, as `openapi.yaml`'s patterns say; the JSON
         /// of one is at most six bytes (`\u0001`), which the worst-case page sizes count.
         public var refusesControlCharacters: Bool
+        /// Which format characters (Unicode Cf) the field refuses.
+        public var formatCharacters: FormatCharacters
 
         /// A field of `characters`, with a byte cap of four bytes a character unless given.
-        public init(_ name: String, characters: ClosedRange<Int>, maximumBytes: Int? = nil, refusesControlCharacters: Bool = false) {
+        public init(_ name: String, characters: ClosedRange<Int>, maximumBytes: Int? = nil, refusesControlCharacters: Bool = false,
+                    formatCharacters: FormatCharacters = .allowed) {
             self.name = name
             self.characters = characters
             self.maximumBytes = maximumBytes ?? 4 * characters.upperBound
             self.refusesControlCharacters = refusesControlCharacters
+            self.formatCharacters = formatCharacters
         }
 
         /// Whether `scalar` is a control character this field refuses.
-        func refuses(_ scalar: Unicode.Scalar) -> Bool {
+        func refusesControl(_ scalar: Unicode.Scalar) -> Bool {
             refusesControlCharacters && scalar.properties.generalCategory == .control
         }
+
+        /// Whether `scalar` is a format character this field refuses.
+        func refusesFormat(_ scalar: Unicode.Scalar) -> Bool {
+            switch formatCharacters {
+            case .allowed: false
+            case .refused: scalar.properties.generalCategory == .format
+            case .refusedButJoiner: scalar != TextRules.zeroWidthJoiner && scalar.properties.generalCategory == .format
+            }
+        }
     }
+
+    /// What a field does with format characters (Unicode general category Cf): invisible
+    /// characters that change how text around them shows — zero-width spaces (U+200B), the
+    /// bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069), byte-order marks
+    /// (U+FEFF), soft hyphens (U+00AD), tags. Where people recognise a thing by its text (an
+    /// email, a nick, a title, an address), one lets two spellings look alike, or makes a text
+    /// show backwards (`moc.elpmaxe` shown as `example.com`), so those fields refuse them.
+    public enum FormatCharacters: Sendable, Hashable {
+        /// Kept (descriptions, reasons): prose pasted from elsewhere carries them harmlessly.
+        case allowed
+        /// Every one is refused.
+        case refused
+        /// Every one is refused but the zero-width joiner (U+200D), which emoji sequences
+        /// are made of (👨‍👩‍👧): for prose read by people (a review).
+        case refusedButJoiner
+    }
+
+    /// U+200D ZERO WIDTH JOINER, which joins emoji into one (👩‍💻).
+    static let zeroWidthJoiner: Unicode.Scalar = "\u{200D}"
 
     /// `raw` trimmed of white space and newlines at both ends and normalised to NFC, once it
     /// passes `field`'s rules.
     ///
     /// - Throws: `validation` naming the field: too many bytes, a run of more than 30 combining
-    ///   marks, a control character where refused, or too few or too many characters.
+    ///   marks, a control or format character where refused (a format one named in `character`,
+    ///   `U+202E`), or too few or too many characters.
     public static func text(_ raw: String, _ field: Field) throws(KeyCatError) -> String {
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         // NFC makes a string at most three times longer (UAX #15 §9): anything longer than three
@@ -57,8 +90,14 @@ public enum TextRules {
         guard longestCombiningRun(in: text) <= maximumCombiningRun else {
             throw KeyCatError.validation(field.name, "\(field.name) has more than \(maximumCombiningRun) combining marks in a row")
         }
-        if text.unicodeScalars.contains(where: field.refuses) {
+        if text.unicodeScalars.contains(where: field.refusesControl) {
             throw KeyCatError.validation(field.name, "\(field.name) cannot contain control characters")
+        }
+        if let scalar = text.unicodeScalars.first(where: field.refusesFormat) {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            throw KeyCatError(.validation, "\(field.name) cannot contain invisible format characters (\(code) here)",
+                              context: ["field": field.name, "character": code])
         }
         guard field.characters.contains(text.count) else {
             let range = field.characters

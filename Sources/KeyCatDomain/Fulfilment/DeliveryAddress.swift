@@ -57,14 +57,18 @@ public struct DeliveryAddress: Sendable, Hashable, Codable {
 
 /// The rules of an address's fields, shared with `openapi.yaml` (checked by the contract tests).
 public enum AddressRules {
-    /// A recipient's name: 1–30 characters.
-    public static let recipientField = TextRules.Field("recipient", characters: 1...30, refusesControlCharacters: true)
+    /// A recipient's name: 1–30 characters. No address field takes control or format characters.
+    public static let recipientField = TextRules.Field("recipient", characters: 1...30, refusesControlCharacters: true,
+                                                       formatCharacters: .refused)
     /// The road-name address: 1–200 characters.
-    public static let roadAddressField = TextRules.Field("road_address", characters: 1...200, refusesControlCharacters: true)
+    public static let roadAddressField = TextRules.Field("road_address", characters: 1...200, refusesControlCharacters: true,
+                                                         formatCharacters: .refused)
     /// The detail line: at most 100 characters.
-    public static let detailField = TextRules.Field("detail", characters: 0...100, refusesControlCharacters: true)
+    public static let detailField = TextRules.Field("detail", characters: 0...100, refusesControlCharacters: true,
+                                                    formatCharacters: .refused)
     /// The request to the driver: at most 100 characters.
-    public static let requestField = TextRules.Field("request", characters: 0...100, refusesControlCharacters: true)
+    public static let requestField = TextRules.Field("request", characters: 0...100, refusesControlCharacters: true,
+                                                     formatCharacters: .refused)
     /// How many addresses one user may keep.
     public static let maximumPerUser = 20
 

@@ -44,6 +44,8 @@ public struct SellerOrder: Sendable {
     public var shipment: Shipment
     /// The seller's lines, with their positions in the order.
     public var lines: [(position: Int, line: OrderLine)]
+    /// Where the parcel goes: nil for an order without an address, and once the seller's parcel
+    /// is cancelled (it never left, and now never will, so its seller has no need of it).
     public var shippingAddress: DeliveryAddress?
     public var createdAt: Date
     public var paidAt: Date?

@@ -20,14 +20,17 @@ extension CheckoutService {
     ///   the product when a line sold on payment found it sold out (the order failed, the payment
     ///   was cancelled); `illegalTransition`
     ///   when the order had closed (the payment was cancelled); `gatewayTimeout` when the PG's
-    ///   answer was lost (reconciliation settles it); `notOwner`, `notFound`, `validation` for a
-    ///   payment of another order.
+    ///   answer was lost (reconciliation settles it); `notFound` for a missing order or one that
+    ///   is not the caller's; `validation` (field `imp_uid`) for an id not shaped as the PG's
+    ///   (``PaymentRules/impUID(_:field:)``) or a payment of another order.
     public func confirm(_ orderID: OrderID, impUID: String, idempotencyKey: String? = nil, by principal: Principal) async throws(KeyCatError) -> Order {
-        try await onStorage { () async throws(KeyCatError) -> Order in
+        // The request's own rule before any lookup: a malformed id never reaches the PG.
+        let impUID = try PaymentRules.impUID(impUID)
+        return try await onStorage { () async throws(KeyCatError) -> Order in
             // The order's own row is enough to check it and to settle it: the order answered is
             // the one the settlement's move returns (or, already paid, reads).
             guard let order = try await orders.standing(of: orderID) else { throw KeyCatError.notFound("order", orderID) }
-            try principal.requireOwnerOrAdmin(order.buyerID, of: "order")
+            try principal.requireOwnerOrAdmin(order.buyerID, hiding: "order", orderID)
             return try await idempotency.run(scope: "confirm:\(principal.userID)", key: idempotencyKey,
                                              fingerprint: "\(orderID)|\(impUID)") { () async throws(KeyCatError) -> Order in
                 // With a key the order is read again: while this call waited for the key, another
@@ -79,11 +82,12 @@ extension CheckoutService {
     /// handling or recording failed is handled again when the PG redelivers it (a payment
     /// already applied then changes nothing).
     ///
-    /// - Throws: a gateway error when the payment could not be re-read, a storage error when it
-    ///   could not be applied or the id recorded: answer non-2xx, and the PG's redelivery is
-    ///   handled.
+    /// - Throws: `validation` (field `imp_uid`) for an id not shaped as the PG's; a gateway error
+    ///   when the payment could not be re-read, a storage error when it could not be applied or
+    ///   the id recorded: answer non-2xx, and the PG's redelivery is handled.
     public func handleWebhook(id: String, impUID: String, merchantUID: String) async throws(KeyCatError) -> WebhookOutcome {
-        try await onStorage { () async throws(KeyCatError) -> WebhookOutcome in
+        let impUID = try PaymentRules.impUID(impUID)
+        return try await onStorage { () async throws(KeyCatError) -> WebhookOutcome in
             guard try await !webhookEvents.isRecorded(id) else { return .duplicate }
             let outcome: WebhookOutcome
             if let order = try await orders.find(merchantUID: merchantUID) {

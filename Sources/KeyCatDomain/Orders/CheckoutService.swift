@@ -54,7 +54,8 @@ public struct CheckoutService: Sendable, WaitsForStorage {
     /// Creates an order awaiting payment and registers its amount with the PG.
     ///
     /// - Throws: `validation` for an empty cart, a quantity outside 1–99 or more than 50 lines;
-    ///   `notFound` for a product that is gone; `forbidden` for a seller's own listing;
+    ///   `notFound` for a product that is gone (with `reason: unlisted` for one out of the
+    ///   catalog while its seller is withdrawn or suspended); `forbidden` for a seller's own listing;
     ///   `outOfStock` naming the product and what is left; `reservationLimit` over ``holds``'s
     ///   open orders and `rateLimited` over its checkout rate (a replayed key is neither; a line
     ///   past its holding caps is sold on payment, ``OrderLine/stockTaken`` false);
@@ -101,6 +102,11 @@ public struct CheckoutService: Sendable, WaitsForStorage {
         for item in items {
             guard let product = found[item.productID], product.deletedAt == nil else {
                 throw KeyCatError.notFound("product", item.productID)
+            }
+            // Out of the catalog with its withdrawn or suspended seller: not for sale, and said so.
+            guard product.isListed else {
+                throw KeyCatError(.notFound, "product \(product.id) is not for sale now",
+                                  context: ["entity": "product", "id": "\(product.id)", "reason": "unlisted"])
             }
             // A seller buying their own listing would only move stock and fake sales.
             guard product.sellerID != buyerID else {

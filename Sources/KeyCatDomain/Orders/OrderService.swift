@@ -26,10 +26,15 @@ public struct OrderService: Sendable, WaitsForStorage {
         self.idempotency = IdempotentRunner(store: idempotency, clock: clock)
     }
 
-    /// One order, for its buyer or an admin.
+    /// One order, for its buyer or an admin. Anyone else is told it is not there, as for a
+    /// missing one: ids are sequential, and a 403 would tell which orders exist (and when they
+    /// were made). Everything that hangs off an order (payments, refunds, returns, cancel,
+    /// confirm) reads it through here first.
+    ///
+    /// - Throws: `notFound` for a missing order or one that is not the caller's.
     public func order(_ id: OrderID, by principal: Principal) async throws(KeyCatError) -> Order {
         guard let order = try await orders.find(id) else { throw KeyCatError.notFound("order", id) }
-        try principal.requireOwnerOrAdmin(order.buyerID, of: "order")
+        try principal.requireOwnerOrAdmin(order.buyerID, hiding: "order", id)
         return order
     }
 

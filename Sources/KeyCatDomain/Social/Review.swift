@@ -35,8 +35,9 @@ public struct Review: Sendable, Hashable, Identifiable {
 public struct ReviewForm: Sendable, Hashable {
     public static let ratingRange = 1...5
     public static let contentLength = 10...1000
-    /// A review's text rules: 10–1000 characters, at most 4,000 bytes (``TextRules``).
-    public static let contentField = TextRules.Field("content", characters: contentLength)
+    /// A review's text rules: 10–1000 characters, at most 4,000 bytes, no format characters but
+    /// the joiner emoji are made of (``TextRules``).
+    public static let contentField = TextRules.Field("content", characters: contentLength, formatCharacters: .refusedButJoiner)
 
     public var rating: Int
     public var content: String

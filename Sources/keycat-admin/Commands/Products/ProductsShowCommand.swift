@@ -15,7 +15,7 @@ struct ProductsShowCommand: AdminCommand {
     func run(_ context: CommandContext) async throws {
         let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let product = try await keycat.catalog.product(id)
+        let product = try await keycat.catalog.product(id, includingUnlisted: true)
         let now = context.now(keycat)
         context.emit(json: ProductPresenter.json(product, now: now), human: ProductPresenter.details(product, now: now))
     }
