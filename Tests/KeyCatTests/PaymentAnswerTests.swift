@@ -3,6 +3,7 @@ import KeyCatData
 import KeyCatInfrastructure
 import KeyCatPGSimulator
 import KeyCatTestSupport
+import Synchronization
 import Testing
 @testable import KeyCat
 
@@ -129,5 +130,31 @@ struct PaymentAnswerTests {
         configuration.paymentGateway = .simulatorBesideDatabase
         configuration.acceptsTestPayments = false
         #expect(try !KeyCat.makeGateway(configuration, simulatorWebhookSecret: "x").gateway.takesRealMoney)
+    }
+
+    @Test("a re-read of the payment that paid an order is never refused, whatever the answer now lacks", arguments: TestStore.allCases)
+    func reReadOfItsOwnPayment(_ store: TestStore) async throws {
+        let lacksCurrency = Mutex(false)
+        // A live gateway's real payment; later its answers come without a currency.
+        try await Self.withShop(store, live: true, { payment in
+            payment.isTestPayment = false
+            if lacksCurrency.withLock({ $0 }) { payment.currency = "" }
+        }) { shop, simulator in
+            let product = try await shop.product(stock: 3)
+            let buyer = try await shop.user(.buyer)
+            let order = try await shop.checkout(product, by: buyer)
+            let payment = try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number)
+            _ = try await shop.keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
+            lacksCurrency.withLock { $0 = true }
+            // A webhook delivered late re-reads the payment and settles again: already paid.
+            let late = try await shop.keycat.checkout.handleWebhook(id: "msg_late", impUID: payment.impUID, merchantUID: order.merchantUID)
+            guard case let .settled(.alreadyPaid(again)) = late else {
+                Issue.record("a late webhook re-read the paid order's payment as \(late)")
+                return
+            }
+            #expect(again.status == .paid)
+            #expect(simulator.payment(impUID: payment.impUID)?.status == .paid)
+            try await shop.expectHealthy()
+        }
     }
 }

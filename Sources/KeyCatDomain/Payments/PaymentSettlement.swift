@@ -54,7 +54,10 @@ struct PaymentSettlement: Sendable {
         let now = clock.now()
         let record = OrderPayment(impUID: payment.impUID, orderID: order.id, merchantUID: order.merchantUID,
                                   amount: payment.amount, status: .paid, createdAt: now)
-        if let reason = payment.refusal(at: gateway) {
+        // A payment that already pays this order is never refused on a re-read (a setting changed,
+        // an answer without its currency): cancelling it would take back money for goods that
+        // may have shipped.
+        if order.impUID != payment.impUID, let reason = payment.refusal(at: gateway) {
             try await fail(order, paidBy: record, because: reason, via: source)
             return await .refused(try reload(order.id), reason: reason)
         }
