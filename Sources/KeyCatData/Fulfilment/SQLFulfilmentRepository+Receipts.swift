@@ -71,10 +71,16 @@ extension SQLFulfilmentRepository {
                                       : "shipment \(shipment) is \(parcel.status): only a parcel that left is returned",
                                       context: ["status": parcel.status])
                 }
-                let open = try connection.queryOne("SELECT 1 FROM return_requests WHERE shipment_id = ? AND status = 'requested'",
-                                                   [.integer(shipment.rawValue)]) { _ in true }
-                guard open == nil else {
+                // One request a parcel at a time, and none after one was rejected: a buyer asking
+                // again and again would hold its confirmation, and its seller's pay, forever.
+                let earlier = try connection.query("SELECT status FROM return_requests WHERE shipment_id = ? AND status <> 'approved'",
+                                                   [.integer(shipment.rawValue)]) { $0.string(0) }
+                guard !earlier.contains(ReturnRequest.Status.requested.rawValue) else {
                     throw KeyCatError(.duplicate, "a return of shipment \(shipment) is already asked for", context: ["shipment_id": "\(shipment)"])
+                }
+                guard earlier.isEmpty else {
+                    throw KeyCatError(.illegalTransition, "a return of shipment \(shipment) was rejected; it is not asked for twice",
+                                      context: ["shipment_id": "\(shipment)", "status": parcel.status])
                 }
                 let id = try connection.insertReturningID("""
                     INSERT INTO return_requests (shipment_id, order_id, seller_id, buyer_id, reason, status, created_at)

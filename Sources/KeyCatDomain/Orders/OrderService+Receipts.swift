@@ -57,30 +57,38 @@ extension OrderService {
         return try await shipments.requestReturn(of: shipment.id, reason: reason, audit: audit, at: now)
     }
 
-    /// Approves a return: refunds every line of the parcel not refunded yet (its fee stays with
-    /// the seller, the parcel having travelled), restocking them when `restock` (the goods came
-    /// back), then marks the request approved. Approving again settles the same refund (its
-    /// idempotency key is the request's): a lost PG answer is retried safely.
+    /// Approves a return: marks the request approved — a conditional update, so an approval and
+    /// a rejection racing cannot both win — then refunds every line of the parcel not refunded
+    /// yet (its fee stays with the seller, the parcel having travelled), restocking them when
+    /// `restock` (the goods came back). Approving an approved request again settles the same
+    /// refund (its idempotency key is the request's): a lost or refused PG answer is retried
+    /// safely.
     ///
     /// - Throws: `notFound` for a request not the caller's to decide; `illegalTransition` for a
-    ///   rejected one; the refund's errors (``refundLines(of:_:by:)``).
+    ///   rejected one; the refund's errors (``refundLines(of:_:by:)``), after which the request
+    ///   stays approved and approving it again retries the refund.
     public func approveReturn(_ id: ReturnRequestID, restock: Bool = false, by principal: Principal) async throws(KeyCatError) -> Order {
-        let request = try await decidableReturn(id, by: principal)
-        guard request.status != .rejected else {
-            throw KeyCatError(.illegalTransition, "return request \(id) was rejected", context: ["status": request.status.rawValue])
-        }
-        var order = try await settlement.reload(request.orderID)
-        let held = order.shipments.first { $0.id == request.shipmentID }?.lines.filter { order.lines[$0].refundedAt == nil } ?? []
-        if !held.isEmpty {
-            order = try await refundLines(of: request.shipmentID, LineRefundRequest(
-                lines: held, reason: "return \(id): \(request.reason)", restock: restock, idempotencyKey: "return-\(id)"), by: principal)
-        }
+        var request = try await decidableReturn(id, by: principal)
         if request.status == .requested {
             let audit = AuditEntry(actor: principal.auditActor, action: "return.approve", target: "return:\(id)",
                                    detail: "shipment \(request.shipmentID)\(restock ? ", restocked" : "")", at: clock.now())
-            _ = try await shipments.decideReturn(id, .approved, decision: nil, audit: audit, at: clock.now())
+            if let approved = try await shipments.decideReturn(id, .approved, decision: nil, audit: audit, at: clock.now()) {
+                request = approved
+            } else {
+                request = try await decidableReturn(id, by: principal)  // decided meanwhile: by whom, and how?
+            }
         }
-        return try await settlement.reload(request.orderID)
+        guard request.status == .approved else {
+            throw KeyCatError(.illegalTransition, "return request \(id) was rejected", context: ["status": request.status.rawValue])
+        }
+        let order = try await settlement.reload(request.orderID)
+        let held = order.shipments.first { $0.id == request.shipmentID }?.lines.filter { order.lines[$0].refundedAt == nil } ?? []
+        guard !held.isEmpty else { return order }
+        // The refund's reason names the request; the buyer's words fill what room is left.
+        let prefix = "return \(id): "
+        let reason = prefix + String(request.reason.prefix(Self.reasonLength.upperBound - prefix.count))
+        return try await refundLines(of: request.shipmentID, LineRefundRequest(
+            lines: held, reason: reason, restock: restock, idempotencyKey: "return-\(id)"), by: principal)
     }
 
     /// Rejects a return, saying why. The parcel can then be confirmed, by the buyer or by time.
