@@ -58,9 +58,9 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
         var totals: [Int64: (tally: SettlementTally, entries: [Int64], givingBack: [(id: Int64, commission: Int64)])] = [:]
         try connection.forEach("""
             SELECT \(Self.entryColumns), \(Self.settledSale("amount")), \(Self.settledSale("commission")) FROM settlement_entries
-            WHERE settlement_id IS NULL AND occurred_at < ? AND \(SettlementLedger.payable())
+            WHERE settlement_id IS NULL AND occurred_at < ? AND \(SettlementLedger.payable(closingAt: true))
             ORDER BY occurred_at, id
-            """, [StoredTime.value(period.end)]) { row in
+            """, [StoredTime.value(period.end), StoredTime.value(period.end)]) { row in
             let entry = Self.decodeEntry(row)
             let sale = row.isNull(13) || row.isNull(14) ? nil : (amount: row.int64(13), commission: row.int64(14))
             let commission = totals[entry.sellerID.rawValue, default: (SettlementTally(), [], [])].tally
