@@ -107,7 +107,8 @@ extension SQLOrderRepository {
             DELETE FROM reviews
             WHERE author_id = (SELECT buyer_id FROM orders WHERE id = ?)
               AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = ?)
-              AND NOT EXISTS (\(SQLPurchaseHistory<Database>.supportingLine(buyer: "reviews.author_id", product: "reviews.product_id")))
+              AND NOT EXISTS (\(SQLPurchaseHistory<Database>.supportingLine(buyer: "reviews.author_id", product: "reviews.product_id",
+                                                                          confirmed: false)))
             RETURNING id, product_id, rating
             """, [.integer(orderID.rawValue), .integer(orderID.rawValue)]) {
             (id: $0.int64(0), product: ProductID($0.int64(1)), rating: $0.int(2))

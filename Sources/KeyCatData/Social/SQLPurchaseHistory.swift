@@ -27,10 +27,14 @@ extension SQLPurchaseHistory {
     /// half refunded or more by parts of their value (a seller's compensation, an operator's
     /// refund by amount: the ledger's `refund` entries against the line). A buyer refunded most
     /// of what a line cost keeps nothing of the purchase that a review could vouch for.
-    static func supportingLine(buyer: String, product: String) -> String {
+    ///
+    /// `confirmed`: whether the parcel's receipt must be confirmed. Writing a review needs it; a
+    /// refund's sweep of the reviews it unsupported does not, so a review written before
+    /// confirmation was required stays until a refund takes its line away.
+    static func supportingLine(buyer: String, product: String, confirmed: Bool = true) -> String {
         """
         SELECT 1 FROM orders o JOIN order_lines l ON l.order_id = o.id JOIN shipments s ON s.id = l.shipment_id
-        WHERE o.buyer_id = \(buyer) AND l.product_id = \(product) AND s.status = 'delivered' AND s.confirmed_at IS NOT NULL
+        WHERE o.buyer_id = \(buyer) AND l.product_id = \(product) AND s.status = 'delivered'\(confirmed ? " AND s.confirmed_at IS NOT NULL" : "")
           AND l.refunded_at IS NULL
           AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded')
           AND 2 * (SELECT coalesce(sum(e.amount), 0) FROM settlement_entries e
