@@ -28,14 +28,25 @@ extension KeyCat {
         onRun: @Sendable (Result<ReconcileReport, KeyCatError>) -> Void = { _ in }
     ) async {
         while !Task.isCancelled {
+            // Each step runs whether or not the one before it worked: confirming receipts and
+            // anonymising addresses do not wait on the PG answering. The first failure is reported.
+            var outcome: Result<ReconcileReport, KeyCatError>
             do throws(KeyCatError) {
-                let report = try await checkout.reconcile(gateway: gateway)
-                _ = try await confirmDeliveredParcels()
-                _ = try await orders.anonymiseAddresses(olderThan: configuration.addressRetention, by: .operatorConsole("reconcile"))
-                onRun(.success(report))
+                outcome = .success(try await checkout.reconcile(gateway: gateway))
             } catch {
-                onRun(.failure(error))
+                outcome = .failure(error)
             }
+            do throws(KeyCatError) {
+                _ = try await confirmDeliveredParcels()
+            } catch {
+                if case .success = outcome { outcome = .failure(error) }
+            }
+            do throws(KeyCatError) {
+                _ = try await orders.anonymiseAddresses(olderThan: configuration.addressRetention, by: .operatorConsole("reconcile"))
+            } catch {
+                if case .success = outcome { outcome = .failure(error) }
+            }
+            onRun(outcome)
             do {
                 try await Task.sleep(for: interval)
             } catch {

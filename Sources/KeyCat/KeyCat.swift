@@ -252,6 +252,11 @@ public final class KeyCat: Sendable {
         guard configuration.reservationLifetime > 0, configuration.reservationLifetime <= year else {
             throw KeyCatError.validation("reservation_lifetime", "the reservation lifetime must be between 1 second and a year")
         }
+        _ = try configuration.stockHolds?.validated()
+        if let rate = configuration.stockHolds?.checkoutRate { _ = try RateLimit(perSecond: rate.perSecond, burst: rate.burst) }
+        guard (0...year).contains(configuration.purchaseConfirmationDelay) else {
+            throw KeyCatError.validation("purchase_confirmation_delay", "the purchase confirmation delay is 0 seconds to a year")
+        }
         guard ProductDraft.deliveryFeeRange.contains(configuration.maximumDeliveryFee.won) else {
             throw KeyCatError.validation("maximum_delivery_fee", "the maximum delivery fee is 0 to 1,000,000 won")
         }

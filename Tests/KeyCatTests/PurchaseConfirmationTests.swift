@@ -84,6 +84,11 @@ struct PurchaseConfirmationTests {
             await expectFailure(.illegalTransition) {
                 try await shop.keycat.orders.rejectReturn(request.id, reason: "again", by: returning.seller)
             }
+            // A rejected return is not asked for again: asking again and again would hold the
+            // parcel's confirmation, and its seller's pay, forever.
+            await expectFailure(.illegalTransition) {
+                try await shop.keycat.orders.requestReturn(of: returning.shipment.id, reason: "다시 요청합니다", by: returning.buyer)
+            }
             await #expect(try shop.keycat.confirmDeliveredParcels() == 1)
             let audit = try await shop.keycat.audit.list(AuditFilter(action: "shipment.confirm"), by: shop.operatorConsole)
             #expect(audit.items.count == 2 && audit.items.allSatisfy { $0.actor == "system:reconcile" })
@@ -133,6 +138,47 @@ struct PurchaseConfirmationTests {
             // Every line refunded: the parcel's sale and fee are payable without a confirmation.
             let upcoming = try await shop.keycat.settlements.upcoming(by: parcel.seller)
             #expect(upcoming.awaitingConfirmation == SettlementTally() && upcoming.tally.payout > 0 && upcoming.tally.refunds == 200_000)
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("a return is decided once: a rejected one is never approved, and a long reason still fits the refund", arguments: TestStore.allCases)
+    func decidedOnce(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let rejected = try await Parcel(shop)
+            _ = try await rejected.deliver()
+            let first = try await shop.keycat.orders.requestReturn(of: rejected.shipment.id, reason: "색이 달라요", by: rejected.buyer)
+            _ = try await shop.keycat.orders.rejectReturn(first.id, reason: "사진과 같은 색입니다", by: rejected.seller)
+            await expectFailure(.illegalTransition) { try await shop.keycat.orders.approveReturn(first.id, by: shop.operatorConsole) }
+            await #expect(try shop.keycat.orders.order(rejected.order.id, by: rejected.buyer).refundedAmount == .zero)
+
+            let long = try await Parcel(shop)
+            _ = try await long.deliver()
+            let reason = String(repeating: "키", count: OrderService.reasonLength.upperBound)
+            let second = try await shop.keycat.orders.requestReturn(of: long.shipment.id, reason: reason, by: long.buyer)
+            let approved = try await shop.keycat.orders.approveReturn(second.id, by: long.seller)
+            #expect(approved.refundedAmount == Money(won: 200_000))
+            let refund = try #require(try await shop.keycat.orders.refunds(of: long.order.id, by: long.buyer).first)
+            #expect(refund.reason.hasPrefix("return \(second.id): ") && refund.reason.count == OrderService.reasonLength.upperBound)
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("a parcel refunded after its month waits for the month of its refund: no close pays a sale whose refund it leaves out",
+          arguments: TestStore.allCases)
+    func refundedAfterTheMonth(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let parcel = try await Parcel(shop)
+            // Paid on 1 January; cancelled on 1 February, before January is closed.
+            shop.clock.advance(by: 31 * 86_400)
+            _ = try await shop.keycat.orders.cancel(parcel.order.id, reason: "changed my mind", by: parcel.buyer)
+            shop.clock.advance(by: 3 * 86_400)
+            let january = try await shop.keycat.settlements.close(try SettlementPeriod("2026-01"), by: shop.operatorConsole)
+            #expect(january.isEmpty, "\(january)")
+            shop.clock.advance(by: 30 * 86_400)
+            let february = try await shop.keycat.settlements.close(try SettlementPeriod("2026-02"), by: shop.operatorConsole)
+            #expect(february.count == 1 && february[0].payout == .zero && february[0].sales == Money(won: 200_000)
+                    && february[0].refunds.won == february[0].sales.won + february[0].deliveryFees.won, "\(february)")
             try await shop.expectHealthy()
         }
     }

@@ -71,6 +71,12 @@ public struct StockHoldPolicy: Sendable, Hashable {
     /// Five checkouts at once, then one every six seconds.
     public static let defaultCheckoutRate = try! RateLimit(perSecond: 1.0 / 6, burst: 5)
 
+    /// Re-runs the initializer's checks on values that may have been changed since.
+    public func validated() throws(KeyCatError) -> StockHoldPolicy {
+        try StockHoldPolicy(maximumOpenOrders: maximumOpenOrders, maximumUnitsPerProduct: maximumUnitsPerProduct,
+                            maximumHeldPercent: maximumHeldPercent, minimumOnShelf: minimumOnShelf, checkoutRate: checkoutRate)
+    }
+
     /// 3 open orders, 10 units of a product, half a product's unsold units held and 2 on the
     /// shelf, the default checkout rate.
     public static let standard = try! StockHoldPolicy()
