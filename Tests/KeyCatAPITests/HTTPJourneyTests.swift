@@ -15,7 +15,7 @@ struct HTTPJourneyTests {
         try await Journey.run(in: NetworkJourneyShop(server))
     }
 
-    @Test("200 buyers racing for the last 50 units get exactly 50 orders")
+    @Test("200 buyers racing for the last 50 units: half the units held, the rest sold on payment, exactly 50 paid")
     func raceForStock() async throws {
         let client = try HTTPTestServer.client()
         let seller = try await client.logIn(HTTPTestServer.account("SELLER").email, HTTPTestServer.account("SELLER").password)
@@ -36,17 +36,35 @@ struct HTTPJourneyTests {
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        let answers = try await withThrowingTaskGroup(of: HTTPAnswer.self) { group in
+        let checkouts = try await withThrowingTaskGroup(of: (HTTPSession, HTTPAnswer).self) { group in
             for buyer in buyers {
-                group.addTask { try await buyer.send("POST", "/checkout", json: ["items": [["product_id": productID, "quantity": 1]]]) }
+                group.addTask { (buyer, try await buyer.send("POST", "/checkout", json: ["items": [["product_id": productID, "quantity": 1]]])) }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        let orders = answers.filter { $0.status == 201 }
-        #expect(orders.count == 50)
-        #expect(Set(orders.compactMap { $0.int("id") }).count == 50)
-        #expect(answers.allSatisfy { $0.status == 201 || ($0.status == 409 && $0.code == "out_of_stock") },
-                "\(answers.first { $0.status != 201 && $0.code != "out_of_stock" }.map(\.description) ?? "")")
+        let answers = checkouts.map(\.1)
+        // Every checkout makes an order; only half the 50 units may be held unpaid, so 25 orders
+        // hold theirs and the others' lines are sold on payment.
+        #expect(answers.allSatisfy { $0.status == 201 }, "\(answers.first { $0.status != 201 }.map(\.description) ?? "")")
+        let holding = answers.filter { ($0["lines"] as? [[String: Any]])?.first?["stock_taken"] as? Bool == true }
+        #expect(holding.count == 25 && Set(answers.compactMap { $0.int("id") }).count == 200)
+        #expect(try await client.send("GET", "/products/\(productID)")["stock"] as? Int == 25)
+        // All pay at once: exactly 50 orders are paid, the others find the units sold and their
+        // payments are cancelled.
+        let confirmed = try await withThrowingTaskGroup(of: HTTPAnswer.self) { group in
+            for (buyer, order) in checkouts {
+                group.addTask {
+                    let merchantUID = try #require(order["merchant_uid"] as? String)
+                    let paid = try await client.send("POST", "/pg/payments/\(merchantUID)", json: ["card_number": "4242 4242 4242 4242"])
+                    let impUID = try #require(paid["imp_uid"] as? String, "\(paid)")
+                    return try await buyer.send("POST", "/orders/\(try #require(order.int("id")))/confirm", json: ["imp_uid": impUID])
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(confirmed.filter { $0.status == 200 }.count == 50)
+        #expect(confirmed.allSatisfy { $0.status == 200 || ($0.status == 409 && $0.code == "out_of_stock") },
+                "\(confirmed.first { $0.status != 200 && $0.code != "out_of_stock" }.map(\.description) ?? "")")
         let product = try await client.send("GET", "/products/\(productID)")
         #expect(product["stock"] as? Int == 0, "\(product)")
     }
