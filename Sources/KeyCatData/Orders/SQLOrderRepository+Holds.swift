@@ -33,10 +33,15 @@ extension SQLOrderRepository {
 
     /// Units of a product (`?`) held by orders awaiting payment, of every buyer: an order past
     /// its reservation but not yet expired still keeps its units off the shelf, so it counts.
-    private static var heldSQL: String {
+    ///
+    /// Read from the open orders to their lines (`CROSS JOIN` fixes that order on SQLite, and the
+    /// unary `+` keeps the product's index out of it), so a checkout reads the shop's orders
+    /// awaiting payment — few, each gone within its reservation — and never every line a
+    /// best-selling product ever sold.
+    static var heldSQL: String {
         """
-        SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
-        WHERE o.status = 'awaiting_payment' AND l.product_id = ? AND l.stock_taken = 1
+        SELECT coalesce(sum(l.quantity), 0) FROM orders o CROSS JOIN order_lines l
+        WHERE l.order_id = o.id AND o.status = 'awaiting_payment' AND +l.product_id = ? AND l.stock_taken = 1
         """
     }
 
