@@ -22,6 +22,7 @@ from keycat_client.api.accounts import get_me, post_sessions, post_sessions_refr
 from keycat_client.api.bookmarks import get_me_bookmarks, put_products_by_id_bookmark
 from keycat_client.api.cart import get_cart, post_cart_items
 from keycat_client.api.checkout import post_checkout, post_orders_by_id_confirm
+from keycat_client.api.fulfilment import post_shipments_by_id_confirm_receipt
 from keycat_client.api.orders import (get_orders, get_orders_by_id, get_orders_by_id_refunds, post_orders_by_id_deliver,
                                       post_orders_by_id_refund, post_orders_by_id_ship)
 from keycat_client.api.products import get_products, get_products_by_id, post_products
@@ -138,15 +139,21 @@ def main():
     order, _ = buyer.call(post_orders_by_id_confirm, "Order", id=order.id, body=Confirm(imp_uid=paid["imp_uid"]))
     expect(order.status == OrderStatus.PAID, "confirmed: paid")
 
-    print("an operator ships and delivers; the buyer reviews")
+    print("an operator ships and delivers; the buyer confirms receipt (구매확정) and reviews")
     admin = Session(os.environ["KEYCAT_TEST_OPERATOR_EMAIL"], os.environ["KEYCAT_TEST_OPERATOR_PASSWORD"])
     shipped, _ = admin.call(post_orders_by_id_ship, "Order", id=order.id, body=Ship(carrier="CJ대한통운", tracking_number="123456789012"))
     expect(shipped.status == OrderStatus.SHIPPED, "shipped")
     delivered, _ = admin.call(post_orders_by_id_deliver, "Order", id=order.id)
     expect(delivered.status == OrderStatus.DELIVERED, "delivered")
+    refused, status = buyer.call(post_products_by_id_reviews, "Review", id=product.id,
+                                 body=ReviewForm(rating=5, content="타건감이 정말 좋아요. 추천합니다!"))
+    expect(status == 403, "no review before the buyer confirms receipt")
+    for parcel in delivered.shipments:
+        received, status = buyer.call(post_shipments_by_id_confirm_receipt, "Shipment", id=parcel.id)
+        expect(status == 200 and received.confirmed_at is not None, "the buyer confirms receipt of the parcel")
     review, status = buyer.call(post_products_by_id_reviews, "Review", id=product.id,
                                 body=ReviewForm(rating=5, content="타건감이 정말 좋아요. 추천합니다!"))
-    expect(status == 201 and review.rating == 5, "the buyer reviews what was delivered")
+    expect(status == 201 and review.rating == 5, "the buyer reviews what was received")
     reviews = record("ReviewPage", get_products_by_id_reviews.sync_detailed(client=anonymous(), id=product.id))
     expect([entry.id for entry in reviews.items] == [review.id], "the product lists the review")
 
