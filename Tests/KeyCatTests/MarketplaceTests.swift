@@ -199,6 +199,28 @@ struct MarketplaceTests {
         }
     }
 
+    @Test("a seller's upcoming figures give back a settled sale's commission as the close will, not at today's rate",
+          arguments: TestStore.allCases)
+    func upcomingFollowsTheSale(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let product = try await shop.product(price: 100_000)
+            let seller = Principal(userID: product.sellerID, role: .seller)
+            let order = try await shop.receivedOrder(product, by: try await shop.user(.buyer))
+            shop.clock.advance(by: 40 * 86_400)
+            // January closes at 5 %: the board's sale is charged 5,000.
+            _ = try await shop.keycat.settlements.close(try SettlementPeriod("2026-01"), commission: CommissionPolicy(defaultRate: 500),
+                                                        by: shop.operatorConsole)
+            _ = try await shop.keycat.orders.refundLines(
+                of: try #require(order.shipments.first).id, LineRefundRequest(amount: Money(won: 30_001), reason: "scuffed"), by: seller)
+            // Today's rate is 10 %, but the refund gives back 5,000 × 30,001 / 100,000 = 1,500.
+            let upcoming = try await shop.keycat.settlements.upcoming(by: seller)
+            #expect(upcoming.tally.refunds == 30_001 && upcoming.tally.commission == -1_500, "\(upcoming.tally)")
+            shop.clock.advance(by: 30 * 86_400)
+            let february = try await shop.keycat.settlements.close(try SettlementPeriod("2026-02"), dryRun: true, by: shop.operatorConsole)
+            #expect(february.first?.commission.won == upcoming.tally.commission)
+        }
+    }
+
     @Test("the commission given back is the sale's in proportion, rounded down, so parts never give back more than was charged")
     func commissionGivenBack() {
         #expect(SettlementTally.commission(givenBackBy: 30_001, ofSale: 100_000, charged: 10_000) == 3_000)

@@ -164,14 +164,18 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
         }
     }
 
-    package func forEachUnsettled(of seller: UserID, _ body: (SettlementEntry, _ payable: Bool) -> Void) async throws(KeyCatError) {
+    package func forEachUnsettled(of seller: UserID, _ body: (UnsettledEntry) -> Void) async throws(KeyCatError) {
         try await storage {
             try await database.read {
                 try $0.forEach("""
-                    SELECT \(Self.entryColumns), CASE WHEN \(SettlementLedger.payable()) THEN 1 ELSE 0 END
+                    SELECT \(Self.entryColumns), CASE WHEN \(SettlementLedger.payable()) THEN 1 ELSE 0 END,
+                           \(Self.settledSale("amount")), \(Self.settledSale("commission"))
                     FROM settlement_entries WHERE seller_id = ? AND settlement_id IS NULL
                     ORDER BY occurred_at, id
-                    """, [.integer(seller.rawValue)]) { body(Self.decodeEntry($0), $0.bool(13)) }
+                    """, [.integer(seller.rawValue)]) { row in
+                    let sale = row.isNull(14) || row.isNull(15) ? nil : (amount: row.int64(14), commission: row.int64(15))
+                    body(UnsettledEntry(entry: Self.decodeEntry(row), isPayable: row.bool(13), settledSale: sale))
+                }
             }
         }
     }

@@ -285,7 +285,23 @@ public protocol SettlementRepository: Sendable {
     /// The rows one settlement adds up, in the order they occurred.
     func entries(of id: SettlementID) async throws(KeyCatError) -> [SettlementEntry]
     /// Calls `body` with each of `seller`'s entries that no settlement took yet, in the order
-    /// they occurred, and whether it is payable (its parcel confirmed, or never to be): only
-    /// payable entries enter a settlement.
-    func forEachUnsettled(of seller: UserID, _ body: (SettlementEntry, _ payable: Bool) -> Void) async throws(KeyCatError)
+    /// they occurred, as the next close would count it (``UnsettledEntry``).
+    func forEachUnsettled(of seller: UserID, _ body: (UnsettledEntry) -> Void) async throws(KeyCatError)
+}
+
+/// An entry no close took yet, with what the next close counts it by.
+public struct UnsettledEntry: Sendable {
+    public var entry: SettlementEntry
+    /// Whether the next close pays it: its parcel's receipt confirmed, or never to be (only
+    /// payable entries enter a settlement).
+    public var isPayable: Bool
+    /// For a refund of a sale an earlier close settled: that sale's amount and the commission it
+    /// was charged, which the refund gives back in proportion.
+    public var settledSale: (amount: Int64, commission: Int64)?
+
+    public init(entry: SettlementEntry, isPayable: Bool, settledSale: (amount: Int64, commission: Int64)? = nil) {
+        self.entry = entry
+        self.isPayable = isPayable
+        self.settledSale = settledSale
+    }
 }

@@ -69,13 +69,17 @@ public struct SettlementService: Sendable {
         var tally = SettlementTally(), waiting = SettlementTally()
         var entries: [SettlementEntry] = []
         var payable: Set<Int64> = []
-        try await settlements.forEachUnsettled(of: seller) { entry, isPayable in
-            let commission = isPayable ? tally.add(entry, policy: policy) : waiting.add(entry, policy: policy)
+        // Counted as a close counts them: a refund of a sale an earlier close settled gives back
+        // what that sale was charged, in proportion, whatever today's rate.
+        try await settlements.forEachUnsettled(of: seller) { unsettled in
+            var entry = unsettled.entry
+            let commission = unsettled.isPayable
+                ? tally.add(entry, policy: policy, settledSale: unsettled.settledSale)
+                : waiting.add(entry, policy: policy, settledSale: unsettled.settledSale)
             if entries.count < UpcomingSettlement.entryLimit {
-                var entry = entry
                 entry.commission = Money(won: commission)
                 entries.append(entry)
-                if isPayable { payable.insert(entry.id) }
+                if unsettled.isPayable { payable.insert(entry.id) }
             }
         }
         return UpcomingSettlement(sellerID: seller, asOf: clock.now(), tally: tally, awaitingConfirmation: waiting, entries: entries,
