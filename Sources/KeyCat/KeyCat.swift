@@ -227,41 +227,6 @@ public final class KeyCat: Sendable {
         }
     }
 
-    static func validate(_ configuration: Configuration) throws(KeyCatError) {
-        guard (1...10_000_000).contains(configuration.passwordIterations) else {
-            throw KeyCatError.validation("password_iterations", "password iterations must be between 1 and 10,000,000")
-        }
-        // Bounded as well as positive: a lifetime is added to a timestamp, which must not overflow.
-        let year: TimeInterval = 366 * 24 * 60 * 60
-        guard (1...year).contains(configuration.accessTokenLifetime), (1...year).contains(configuration.refreshTokenLifetime),
-              (1...year).contains(configuration.refreshTokenFamilyLifetime) else {
-            throw KeyCatError.validation("token_lifetime", "token lifetimes must be between 1 second and a year")
-        }
-        // Re-run the policies' checks: their fields are public and may have been changed after init.
-        _ = try configuration.logInThrottle?.validated()
-        if let policy = configuration.signUpThrottle {
-            _ = try SignUpThrottlePolicy(window: policy.window, attemptsPerClient: policy.attemptsPerClient)
-        }
-        guard (0...60).contains(configuration.tokenVersionCacheLifetime) else {
-            throw KeyCatError.validation("token_version_cache_lifetime", "the token version cache lifetime is 0 to 60 seconds")
-        }
-        if let limit = configuration.toggleRateLimit {
-            // Re-run the checks: the fields are public and may have been changed after init.
-            _ = try RateLimit(perSecond: limit.perSecond, burst: limit.burst)
-        }
-        guard configuration.reservationLifetime > 0, configuration.reservationLifetime <= year else {
-            throw KeyCatError.validation("reservation_lifetime", "the reservation lifetime must be between 1 second and a year")
-        }
-        _ = try configuration.stockHolds?.validated()
-        if let rate = configuration.stockHolds?.checkoutRate { _ = try RateLimit(perSecond: rate.perSecond, burst: rate.burst) }
-        guard (0...year).contains(configuration.purchaseConfirmationDelay) else {
-            throw KeyCatError.validation("purchase_confirmation_delay", "the purchase confirmation delay is 0 seconds to a year")
-        }
-        guard ProductDraft.deliveryFeeRange.contains(configuration.maximumDeliveryFee.won) else {
-            throw KeyCatError.validation("maximum_delivery_fee", "the maximum delivery fee is 0 to 1,000,000 won")
-        }
-    }
-
     /// Closes every connection. Calls made afterwards fail with a storage error.
     public func close() {
         store.close()

@@ -147,86 +147,6 @@ public struct Settlement: Sendable, Hashable, Identifiable {
     }
 }
 
-/// What a seller's unsettled entries add up to, by the rule closing a period uses: sales and
-/// delivery fees in, refunds out, the commission each sale line and fee carries less what each
-/// refund gives back.
-public struct SettlementTally: Sendable, Hashable {
-    public var sales: Int64 = 0
-    public var deliveryFees: Int64 = 0
-    public var refunds: Int64 = 0
-    public var commission: Int64 = 0
-    public var entryCount = 0
-
-    public init() {}
-
-    /// `sales + deliveryFees − refunds − commission`.
-    public var payout: Int64 { sales + deliveryFees - refunds - commission }
-
-    /// Counts `entry` in and returns the commission it carries under `policy` (positive for a
-    /// sale, and the amount a refund gives back, also positive).
-    @discardableResult
-    public mutating func add(_ entry: SettlementEntry, policy: CommissionPolicy) -> Int64 {
-        add(entry, commission: policy.commission(on: entry.amount.won, category: entry.category))
-    }
-
-    /// Counts `entry` in with the commission it carries, and returns it: a refund whose sale an
-    /// earlier close already settled gives back what that sale was charged, in proportion
-    /// (``commission(givenBackBy:ofSale:charged:)``), whatever the rate is now.
-    @discardableResult
-    public mutating func add(_ entry: SettlementEntry, policy: CommissionPolicy, settledSale: (amount: Int64, commission: Int64)?) -> Int64 {
-        guard entry.kind == .refund, let sale = settledSale, sale.amount > 0 else { return add(entry, policy: policy) }
-        return add(entry, commission: Self.commission(givenBackBy: entry.amount.won, ofSale: sale.amount, charged: sale.commission))
-    }
-
-    /// The commission a refund of `refund` won gives back of a sale of `sale` won that was
-    /// charged `commission`: `commission × refund / sale`, rounded down, so refunds of a sale in
-    /// parts never give back more than it was charged.
-    public static func commission(givenBackBy refund: Int64, ofSale sale: Int64, charged commission: Int64) -> Int64 {
-        commission * refund / sale
-    }
-
-    private mutating func add(_ entry: SettlementEntry, commission: Int64) -> Int64 {
-        switch (entry.kind, entry.line) {
-        case (.sale, .some): sales += entry.amount.won; self.commission += commission
-        case (.sale, nil): deliveryFees += entry.amount.won; self.commission += commission
-        case (.refund, _): refunds += entry.amount.won; self.commission -= commission
-        }
-        entryCount += 1
-        return commission
-    }
-}
-
-/// What a seller has earned that no closed period has settled yet, as of a moment: the figures
-/// the next closes will pay under today's commission, and the entries behind them.
-public struct UpcomingSettlement: Sendable, Hashable {
-    /// Entries shown with the figures, oldest first; the figures count them all.
-    public static let entryLimit = 500
-
-    public var sellerID: UserID
-    public var asOf: Date
-    /// What the next close pays: the entries whose parcels' receipt was confirmed (or never
-    /// will be: cancelled, refunded).
-    public var tally: SettlementTally
-    /// What waits for purchase confirmation: sales (and their refunds) of parcels not yet
-    /// confirmed, which no close takes until they are.
-    public var awaitingConfirmation: SettlementTally
-    /// The oldest ``entryLimit`` unsettled entries, each with the commission it would carry;
-    /// ``payableEntryIDs`` says which are payable.
-    public var entries: [SettlementEntry]
-    /// The ids of those of ``entries`` that are payable.
-    public var payableEntryIDs: Set<Int64>
-
-    public init(sellerID: UserID, asOf: Date, tally: SettlementTally, awaitingConfirmation: SettlementTally = SettlementTally(),
-                entries: [SettlementEntry], payableEntryIDs: Set<Int64>? = nil) {
-        self.awaitingConfirmation = awaitingConfirmation
-        self.payableEntryIDs = payableEntryIDs ?? Set(entries.map(\.id))
-        self.sellerID = sellerID
-        self.asOf = asOf
-        self.tally = tally
-        self.entries = entries
-    }
-}
-
 /// One row a settlement adds up: a sale (one order line, or one shipment's delivery fee) when
 /// the order was paid, or a refund of one, when the refund was done.
 public struct SettlementEntry: Sendable, Hashable, Codable {
@@ -287,21 +207,4 @@ public protocol SettlementRepository: Sendable {
     /// Calls `body` with each of `seller`'s entries that no settlement took yet, in the order
     /// they occurred, as the next close would count it (``UnsettledEntry``).
     func forEachUnsettled(of seller: UserID, _ body: (UnsettledEntry) -> Void) async throws(KeyCatError)
-}
-
-/// An entry no close took yet, with what the next close counts it by.
-public struct UnsettledEntry: Sendable {
-    public var entry: SettlementEntry
-    /// Whether the next close pays it: its parcel's receipt confirmed, or never to be (only
-    /// payable entries enter a settlement).
-    public var isPayable: Bool
-    /// For a refund of a sale an earlier close settled: that sale's amount and the commission it
-    /// was charged, which the refund gives back in proportion.
-    public var settledSale: (amount: Int64, commission: Int64)?
-
-    public init(entry: SettlementEntry, isPayable: Bool, settledSale: (amount: Int64, commission: Int64)? = nil) {
-        self.entry = entry
-        self.isPayable = isPayable
-        self.settledSale = settledSale
-    }
 }
