@@ -35,6 +35,7 @@ extension KeyCat {
         do {
             let migrator = KeyCatSchema.migrator(on: PostgresConnection.self)
             var applied: [Int] = []
+            try await Self.checkEncoding(database)
             try storage {
                 if configuration.migrates {
                     applied = try migrator.migrate(database, now: configuration.clock.now())
@@ -42,6 +43,7 @@ extension KeyCat {
                     try migrator.checkCompatible(database)
                 }
             }
+            if configuration.migrates { _ = try await SearchMaintenance(database: database).catchUp() }
             let secrets = try await KeyCatSecrets.loadOrCreate(
                 database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes,
                 persist: configuration.migrates)
@@ -50,6 +52,24 @@ extension KeyCat {
         } catch {
             database.close()
             throw error
+        }
+    }
+
+    /// Search compares Hangul by its UTF-8 bytes: a database in another encoding (`SQL_ASCII`,
+    /// `EUC_KR`) would store what it cannot compare, and a cluster whose `LC_CTYPE` is not UTF-8
+    /// is where such databases come from. Refused with what to do, before anything is written.
+    static func checkEncoding(_ database: PostgresDatabase) async throws(KeyCatError) {
+        let encoding = try await storage { try await database.read { connection in
+            try connection.queryOne("SELECT pg_encoding_to_char(encoding), datctype FROM pg_database WHERE datname = current_database()", []) {
+                ($0.string(0), $0.string(1))
+            }
+        } }
+        guard let (name, ctype) = encoding else { return }
+        guard name == "UTF8" else {
+            throw KeyCatError(.storage, """
+                the Postgres database's encoding is \(name) (LC_CTYPE \(ctype)); KeyCat needs UTF8 to store and search Korean text: \
+                create the database with ENCODING 'UTF8' (e.g. createdb -E UTF8 -T template0 --locale C.UTF-8)
+                """, context: ["encoding": name, "lc_ctype": ctype])
         }
     }
 }

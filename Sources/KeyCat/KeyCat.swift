@@ -62,6 +62,9 @@ public final class KeyCat: Sendable {
     /// The operators' sales statistics: per day (in Asia/Seoul), by status, top products.
     /// See `docs/operations.md`.
     public let statistics: StatisticsService
+    /// Search's synonyms, explanations and upkeep; searching itself is ``catalog``'s list with a
+    /// text (docs/search.md).
+    public let search: SearchService
     /// Verifies and applies the PG's webhooks (serve it at the URL the PG posts to).
     public let webhooks: PaymentWebhookReceiver
     /// The PG simulator payments go to, when the configuration chose one (else nil).
@@ -162,6 +165,7 @@ public final class KeyCat: Sendable {
         settlements = SettlementService(settlements: SQLSettlementRepository(database: database), commission: configuration.commission,
                                         cursors: cursors, clock: configuration.clock)
         statistics = StatisticsService(statistics: SQLSalesStatistics(database: database), clock: configuration.clock)
+        search = SearchService(index: SQLSearchRepository(database: database), catalog: catalog, clock: configuration.clock)
         webhooks = PaymentWebhookReceiver(
             verifier: WebhookVerifier(secrets: setup.webhookSecrets, clock: configuration.clock), checkout: checkout,
             notifications: setup.acceptsNotifications
@@ -203,6 +207,7 @@ public final class KeyCat: Sendable {
             if configuration.migrates && !configuration.readOnly {
                 applied = try migrator.migrate(database, now: configuration.clock.now())
                 restored = try await ExpectedSchema.restoreMissing(database)
+                _ = try await SearchMaintenance(database: database).catchUp()
             } else {
                 try migrator.checkCompatible(database)
                 if configuration.readOnly, try migrator.currentVersion(of: database) == 0 {

@@ -56,6 +56,9 @@ struct OneProduct: ProductRepository {
         throws(KeyCatError) -> Product { product }
     func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError) {}
     func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Product] { [product] }
+    func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [SearchHit] {
+        [SearchHit(product: product, key: 0)]
+    }
     func isActiveSeller(_ sellerID: UserID) throws(KeyCatError) -> Bool { true }
     func sweepLapsedDiscounts(at now: Date) throws(KeyCatError) -> (changed: Int, nextEnd: Date?) { (0, nil) }
 }

@@ -183,6 +183,7 @@ package final class InMemoryProductRepository: ProductRepository {
     }
 
     package func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Product] {
+        if filter.text != nil { return try search(filter, sort: sort, after: position, limit: limit).map(\.product) }
         let ascending = sort == .priceAscending
         // (key, id) pairs compared as tuples: the same total order as the SQL's ORDER BY.
         func precedes(_ left: (Int64, Int64), _ right: (Int64, Int64)) -> Bool {
@@ -199,6 +200,36 @@ package final class InMemoryProductRepository: ProductRepository {
             .map(\.product)
     }
 
+    /// The reference search: every listing analysed afresh and scored by the plan in Swift
+    /// (without synonyms or typos, which live in a store's tables; units sold count 0).
+    package func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [SearchHit] {
+        guard let text = filter.text else {
+            return try list(filter, sort: sort, after: position, limit: limit).map { SearchHit(product: $0, key: sort.key(of: $0)) }
+        }
+        let plan = SearchPlan(text)
+        let ascending = sort == .priceAscending
+        func precedes(_ left: (Int64, Int64), _ right: (Int64, Int64)) -> Bool {
+            ascending ? left < right : left > right
+        }
+        let start = position.map { ($0.sortKey, $0.id) }
+        let products = state.withLock { Array($0.products.values) }
+        var unfiltered = filter
+        unfiltered.text = nil
+        return products
+            .filter { $0.deletedAt == nil && $0.isListed && Self.matches($0, unfiltered) }
+            .compactMap { product -> SearchHit? in
+                let terms = SearchAnalyzer.terms(title: product.title, content: product.content, tags: product.tags, spec: product.spec)
+                if let tag = filter.tag, terms["#" + tag] == nil { return nil }
+                guard let score = plan.textScore(terms: terms, title: product.title) else { return nil }
+                let key = sort == .relevance ? SearchPlan.relevanceKey(textScore: score, product: product, unitsSold: 0) : sort.key(of: product)
+                return SearchHit(product: product, key: key)
+            }
+            .filter { hit in start.map { precedes($0, (hit.key, hit.product.id.rawValue)) } ?? true }
+            .sorted { precedes(($0.key, $0.product.id.rawValue), ($1.key, $1.product.id.rawValue)) }
+            .prefix(max(limit, 0))
+            .map { $0 }
+    }
+
     /// Whether `product` passes every set filter (the price bounds are on the stored selling
     /// price, inclusive; a listing without the filtered spec field never matches).
     private static func matches(_ product: Product, _ filter: ProductFilter) -> Bool {
@@ -211,6 +242,7 @@ package final class InMemoryProductRepository: ProductRepository {
         if let layout = filter.layout, product.spec.layout != layout { return false }
         if let connection = filter.connection, product.spec.connection != connection { return false }
         if let hotSwap = filter.hotSwap, product.spec.pcb != (hotSwap ? .hotSwap : .soldered) { return false }
+        if let tag = filter.tag, !product.tags.contains(where: { SearchAnalyzer.normalize($0) == tag }) { return false }
         return true
     }
 

@@ -41,6 +41,7 @@ struct ProductListQuery {
         add(6, filter.layout.map { .text($0.rawValue) })
         add(7, filter.connection.map { .text($0.rawValue) })
         add(8, filter.hotSwap.map { .text(($0 ? KeyboardSpec.PCB.hotSwap : .soldered).rawValue) })
+        add(9, filter.tag.map { .text("#" + $0) })
         let sql = Self.cache.withLock { cache in
             if let cached = cache[shape] { return cached }
             let built = Self.sql(shape: shape, sort: sort)
@@ -64,7 +65,8 @@ struct ProductListQuery {
         // `+` keeps SQLite from picking the price index and sorting its result in memory.
         let price = sort == .priceAscending || sort == .priceDescending ? "price" : "+price"
         let filters = ["category = ?", "seller_id = ?", "kind = ?", "\(price) >= ?", "\(price) <= ?",
-                       "spec_switch_type = ?", "spec_layout = ?", "spec_connection = ?", "spec_pcb = ?"]
+                       "spec_switch_type = ?", "spec_layout = ?", "spec_connection = ?", "spec_pcb = ?",
+                       "EXISTS (SELECT 1 FROM search_terms tg WHERE tg.term = ? AND tg.product_id = products.id)"]
         var conditions = ["listed = 1"]
         for (bit, condition) in filters.enumerated() where shape & (1 << (bit + 4)) != 0 {
             conditions.append(condition)
@@ -103,6 +105,8 @@ struct ProductListQuery {
         case .priceAscending, .priceDescending: "price"
         case .rating: "rating_score"
         case .popular: "bookmark_count"
+        // Only a search ranks by relevance (``SearchListQuery``); without a text it is refused.
+        case .relevance: "created_at"
         }
     }
 }

@@ -10,7 +10,7 @@ package enum ProductRow {
         discount_ends_at, delivery_fee, delivery_schedule, stock, images, spec_input, \
         spec_connection, spec_pcb, spec_switch_type, spec_layout, spec_keycap_profile, \
         spec_backlight, rating_count, rating_sum, bookmark_count, version, created_at, updated_at, \
-        deleted_at, listed
+        deleted_at, listed, tags
         """
 
     /// How many columns ``columns`` lists: where the columns a join adds after them start.
@@ -65,7 +65,8 @@ package enum ProductRow {
             createdAt: StoredTime.date(row.int64(25)),
             updatedAt: StoredTime.date(row.int64(26)),
             deletedAt: StoredTime.date(row.optionalInt64(27)),
-            isListed: row.bool(28))
+            isListed: row.bool(28),
+            tags: tags(row.string(29)))
     }
 
     /// `INSERT INTO products (…)` with the columns ``insertArguments(_:sellerID:images:millis:)``
@@ -74,10 +75,10 @@ package enum ProductRow {
         INSERT INTO products (seller_id, kind, category, title, content, regular_price, price,
             coupon_price, discount_ends_at, delivery_fee, delivery_schedule, stock, images,
             spec_input, spec_connection, spec_pcb, spec_switch_type, spec_layout,
-            spec_keycap_profile, spec_backlight, created_at, updated_at)
+            spec_keycap_profile, spec_backlight, created_at, updated_at, tags)
         """
     /// The placeholders of one row of ``insertIntoSQL``.
-    static let insertRowSQL = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let insertRowSQL = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let insertSQL = insertIntoSQL + " VALUES " + insertRowSQL
 
     static func insertArguments(_ draft: ProductDraft, sellerID: UserID, images: [ProductImage], millis: Int64) -> [SQLValue] {
@@ -87,7 +88,7 @@ package enum ProductRow {
             + [.integer(draft.delivery.fee.won), .text(draft.delivery.schedule.rawValue), .int(draft.stock),
                .text(images.map(\.fileName).joined(separator: ","))]
             + specArguments(draft.spec)
-            + [.integer(millis), .integer(millis)]
+            + [.integer(millis), .integer(millis), .text(storedTags(draft.tags))]
     }
 
     static let updateSQL = """
@@ -95,7 +96,7 @@ package enum ProductRow {
             price = ?, coupon_price = ?, discount_ends_at = ?, delivery_fee = ?,
             delivery_schedule = ?, stock = ?, spec_input = ?, spec_connection = ?, spec_pcb = ?,
             spec_switch_type = ?, spec_layout = ?, spec_keycap_profile = ?, spec_backlight = ?,
-            version = version + 1, updated_at = ?
+            tags = ?, version = version + 1, updated_at = ?
         WHERE id = ? AND version = ? AND deleted_at IS NULL
         """
 
@@ -104,7 +105,7 @@ package enum ProductRow {
             + pricingArguments(product.pricing)
             + [.integer(product.delivery.fee.won), .text(product.delivery.schedule.rawValue), .int(product.stock)]
             + specArguments(product.spec)
-            + [.integer(millis), .integer(product.id.rawValue), .int(expectedVersion)]
+            + [.text(storedTags(product.tags)), .integer(millis), .integer(product.id.rawValue), .int(expectedVersion)]
     }
 
     private static func pricingArguments(_ pricing: Pricing) -> [SQLValue] {
@@ -122,6 +123,13 @@ package enum ProductRow {
     }
 
 
+    /// Tags are stored space-separated: a tag has no white space (``ProductTags``).
+    static func storedTags(_ tags: [String]) -> String { tags.joined(separator: " ") }
+
+    private static func tags(_ text: String) -> [String] {
+        text.isEmpty ? [] : text.split(separator: " ").map(String.init)
+    }
+
     private static func images(_ text: String) throws -> [ProductImage] {
         guard !text.isEmpty else { return [] }
         return try text.split(separator: ",").map { name in
@@ -134,7 +142,7 @@ package enum ProductRow {
     }
 
     /// Inserts on a connection already in a transaction (the seed loads many per transaction),
-    /// with the listing's initial stock as its first ledger movement.
+    /// with the listing's initial stock as its first ledger movement and its search entries.
     package static func insert(
         _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, actor: String = "system",
         on connection: some SQLConnection
@@ -143,11 +151,13 @@ package enum ProductRow {
         let id = ProductID(try connection.insertReturningID(
             insertSQL, insertArguments(draft, sellerID: sellerID, images: images, millis: millis)))
         try StockLedger.record(.listed, change: draft.stock, product: id, actor: actor, at: now, on: connection)
-        return Product(
+        let product = Product(
             id: id, sellerID: sellerID, kind: draft.kind,
             category: draft.category, title: draft.title, content: draft.content,
             pricing: draft.pricing, delivery: draft.delivery, stock: draft.stock, images: images,
-            spec: draft.spec, createdAt: StoredTime.date(millis), updatedAt: StoredTime.date(millis))
+            spec: draft.spec, createdAt: StoredTime.date(millis), updatedAt: StoredTime.date(millis), tags: draft.tags)
+        try SearchIndex.index(product, on: connection)
+        return product
     }
 
     static func find(_ id: ProductID, on connection: some SQLConnection) throws -> Product? {

@@ -61,11 +61,10 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
     package func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) async throws(KeyCatError) -> Product {
         try await storage {
             try await database.write { connection in
-                // The stock before, read under the write lock: a new stock is recorded as an
-                // adjustment of the difference.
-                let before = try connection.queryOne(
-                    "SELECT stock FROM products WHERE id = ? AND version = ? AND deleted_at IS NULL",
-                    [.integer(product.id.rawValue), .int(expectedVersion)]) { $0.int(0) }
+                // The listing before, read under the write lock: a new stock is recorded as an
+                // adjustment of the difference, and new text is indexed again.
+                let before = try ProductRow.find(product.id, on: connection)
+                    .flatMap { $0.version == expectedVersion && $0.deletedAt == nil ? $0 : nil }
                 let changed = try connection.run(ProductRow.updateSQL, ProductRow.updateArguments(product, expectedVersion: expectedVersion, millis: StoredTime.milliseconds(now)))
                 guard changed == 1, let before else {
                     // Missing or deleted is not found; only a live listing can be stale.
@@ -74,7 +73,10 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                     }
                     throw KeyCatError(.versionConflict, "product \(product.id) changed since version \(expectedVersion); read it again")
                 }
-                try StockLedger.record(.adjustment, change: product.stock - before, product: product.id,
+                if (before.title, before.content, before.tags, before.spec) != (product.title, product.content, product.tags, product.spec) {
+                    try SearchIndex.index(product, on: connection)
+                }
+                try StockLedger.record(.adjustment, change: product.stock - before.stock, product: product.id,
                                        actor: audit?.actor ?? "seller:\(product.sellerID)", reason: "stock set to \(product.stock)",
                                        at: now, on: connection)
                 if let audit { try AuditLogTable.insert(audit, on: connection) }
@@ -142,6 +144,7 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                     "UPDATE products SET deleted_at = ?, listed = 0, version = version + 1, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
                     [.integer(StoredTime.milliseconds(now)), .integer(StoredTime.milliseconds(now)), .integer(id.rawValue)])
                 guard changed == 1 else { throw KeyCatError.notFound("product", id) }
+                try SearchIndex.remove(id, on: connection)
                 if let audit { try AuditLogTable.insert(audit, on: connection) }
             }
         }
@@ -150,6 +153,9 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
     @_specialize(where Database == SQLiteDatabase)
     @_specialize(where Database == PostgresDatabase)
     package func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Product] {
+        if filter.text != nil || sort == .relevance {
+            return try await search(filter, sort: sort, after: position, limit: limit).map(\.product)
+        }
         let query = ProductListQuery(filter: filter, sort: sort, after: position, limit: limit)
         // Rows are collected with `forEach` into an array typed here, which the compiler
         // specialises; the generic `query` would move each product through value witnesses.
@@ -178,6 +184,37 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
             }
         }
     }
+
+    package func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [SearchHit] {
+        guard let text = filter.text else {
+            return try await list(filter, sort: sort, after: position, limit: limit).map { SearchHit(product: $0, key: sort.key(of: $0)) }
+        }
+        return try await storage {
+            try await database.readStatement { connection in
+                let plan = try SearchPlanner.plan(for: text, on: connection)
+                var driving = 0
+                if plan.groups.count > 1 {
+                    // The rarest group drives; one without postings ends the search here.
+                    let sizes = SearchListQuery.groupSizes(of: plan, cap: Self.groupSizeCap)
+                    let counts = try connection.queryOne(sizes.sql, sizes.arguments) { row in
+                        plan.groups.indices.map { row.int($0) }
+                    } ?? []
+                    if counts.contains(0) { return [] }
+                    driving = counts.indices.min { counts[$0] < counts[$1] } ?? 0
+                }
+                let query = SearchListQuery(plan: plan, driving: driving, filter: filter, sort: sort, after: position, limit: limit)
+                var hits: [SearchHit] = []
+                hits.reserveCapacity(limit)
+                try connection.forEach(query.sql, query.arguments) { row in
+                    hits.append(SearchHit(product: try ProductRow.decode(row), key: row.int64(ProductRow.columnCount)))
+                }
+                return hits
+            }
+        }
+    }
+
+    /// How far each group's postings are counted when choosing the one that drives a search.
+    static var groupSizeCap: Int { 10_000 }
 
     package func isActiveSeller(_ sellerID: UserID) async throws(KeyCatError) -> Bool {
         try await storage {

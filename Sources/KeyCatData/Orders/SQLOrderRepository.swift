@@ -132,6 +132,9 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
             statements.append(.run(insertPaymentSQL, paymentValues(payment, at: now)))
             if payment.status == .paid, transition.to == .paid {
                 statements.append(SettlementLedger.saleStatement(of: transition.orderID, paymentImpUID: payment.impUID, at: now))
+                // Units sold rank search results; kept beside the index, so no `products` row moves.
+                let sales = SearchIndex.countSales(of: transition.orderID)
+                statements.append(.run(sales.sql, sales.arguments))
             }
         }
         if transition.to == .shipped || transition.to == .delivered {

@@ -255,6 +255,9 @@ package enum KeyCatSchema {
             -- migration took its units at checkout.
             ALTER TABLE order_lines ADD COLUMN stock_taken \(type.integer) NOT NULL DEFAULT 1;
             """ },
+        // Listings written before this step are indexed when the store next opens for writes
+        // (``SearchIndex/catchUp``): the analysis runs in Swift, not in SQL.
+        Step(version: 24, name: "product search and tags", sqlite: SearchSchema.sqlite, postgres: SearchSchema.postgres),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

@@ -129,24 +129,41 @@ public struct CatalogService: Sendable {
 
     /// One page of listings.
     ///
+    /// With a search text (``ProductFilter/text``) the page holds the listings matching it, by
+    /// relevance unless another sort is asked for (docs/search.md).
+    ///
     /// - Throws: `invalidCursor` for a cursor that was tampered with or made for other filters or
-    ///   another sort; `validation` for bad price bounds.
+    ///   another sort; `validation` for bad price bounds or tag, or (on `sort`) the relevance
+    ///   sort without a search text.
     public func list(_ request: ProductListRequest) async throws(KeyCatError) -> Page<Product> {
         try request.filter.validate()
+        if request.sort == .relevance && request.filter.text == nil {
+            throw .validation("sort", "sort=relevance needs a search text (q)")
+        }
         let query = Self.cursorQuery(request)
         let position = try request.cursor.map { cursor throws(KeyCatError) in
             try cursors.decode(cursor, query: query)
         }
         try await sweepIfDue()
         let limit = request.limit.value
-        var items = try await products.list(request.filter, sort: request.sort, after: position, limit: limit + 1)
-        var nextCursor: String?
-        if items.count > limit {
-            items.removeLast()
-            let last = items[items.count - 1]
-            nextCursor = cursors.encode(CursorPosition(sortKey: request.sort.key(of: last), id: last.id.rawValue), query: query)
+        guard request.filter.text != nil else {
+            var items = try await products.list(request.filter, sort: request.sort, after: position, limit: limit + 1)
+            var nextCursor: String?
+            if items.count > limit {
+                items.removeLast()
+                let last = items[items.count - 1]
+                nextCursor = cursors.encode(CursorPosition(sortKey: request.sort.key(of: last), id: last.id.rawValue), query: query)
+            }
+            return Page(items: items, nextCursor: nextCursor)
         }
-        return Page(items: items, nextCursor: nextCursor)
+        var hits = try await products.search(request.filter, sort: request.sort, after: position, limit: limit + 1)
+        var nextCursor: String?
+        if hits.count > limit {
+            hits.removeLast()
+            let last = hits[hits.count - 1]
+            nextCursor = cursors.encode(CursorPosition(sortKey: last.key, id: last.product.id.rawValue), query: query)
+        }
+        return Page(items: hits.map(\.product), nextCursor: nextCursor)
     }
 
     /// A cursor that resumes `request`'s list right after `product`, as if the page ending with

@@ -15,6 +15,8 @@ public struct Product: Sendable, Hashable, Identifiable {
     /// Image references, in display order (at most 5).
     public var images: [ProductImage]
     public var spec: KeyboardSpec
+    /// Its tags, at most 10 (``ProductTags``).
+    public var tags: [String]
     /// The number of reviews and the sum of their ratings, kept with each review.
     public var ratingCount: Int
     public var ratingSum: Int
@@ -36,7 +38,7 @@ public struct Product: Sendable, Hashable, Identifiable {
         title: String, content: String, pricing: Pricing, delivery: Delivery, stock: Int,
         images: [ProductImage], spec: KeyboardSpec, ratingCount: Int = 0, ratingSum: Int = 0,
         bookmarkCount: Int = 0, version: Int = 1, createdAt: Date, updatedAt: Date, deletedAt: Date? = nil,
-        isListed: Bool = true
+        isListed: Bool = true, tags: [String] = []
     ) {
         self.id = id
         self.sellerID = sellerID
@@ -57,6 +59,7 @@ public struct Product: Sendable, Hashable, Identifiable {
         self.updatedAt = updatedAt
         self.deletedAt = deletedAt
         self.isListed = isListed
+        self.tags = tags
     }
 
     /// The average rating, or nil without reviews.

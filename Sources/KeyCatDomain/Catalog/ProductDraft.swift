@@ -11,10 +11,12 @@ public struct ProductDraft: Sendable, Hashable {
     public var delivery: Delivery
     public var stock: Int
     public var spec: KeyboardSpec
+    /// Up to 10 tags (``ProductTags``).
+    public var tags: [String]
 
     public init(
         kind: ProductKind, category: ProductCategory, title: String, content: String,
-        pricing: Pricing, delivery: Delivery, stock: Int, spec: KeyboardSpec = KeyboardSpec()
+        pricing: Pricing, delivery: Delivery, stock: Int, spec: KeyboardSpec = KeyboardSpec(), tags: [String] = []
     ) {
         self.kind = kind
         self.category = category
@@ -24,6 +26,7 @@ public struct ProductDraft: Sendable, Hashable {
         self.delivery = delivery
         self.stock = stock
         self.spec = spec
+        self.tags = tags
     }
 
     /// The draft with its text trimmed, once every rule holds.
@@ -31,11 +34,12 @@ public struct ProductDraft: Sendable, Hashable {
     /// - Throws: a validation error naming the field: `title` (1–100 characters), `content`
     ///   (at most 2000), the price fields, `delivery_fee` (0–1,000,000: the shop's own bound,
     ///   ``defaultMaximumDeliveryFee`` unless configured, is checked by ``CatalogService``),
-    ///   `stock` (0–1,000,000).
+    ///   `stock` (0–1,000,000), `tags` (``ProductTags``).
     public func validated(at now: Date) throws(KeyCatError) -> ProductDraft {
         var draft = self
         draft.title = try Self.validateTitle(title)
         draft.content = try Self.validateContent(content)
+        draft.tags = try ProductTags.validated(tags)
         try pricing.validate(at: now)
         try Self.validateDeliveryFee(delivery.fee)
         try Self.validateStock(stock)
@@ -110,6 +114,8 @@ public struct ProductChanges: Sendable, Hashable {
     public var deliverySchedule: DeliverySchedule?
     public var stock: Int?
     public var spec: KeyboardSpec?
+    /// The whole new set of tags.
+    public var tags: [String]?
 
     public init(expectedVersion: Int?) { self.expectedVersion = expectedVersion }
 
@@ -117,7 +123,7 @@ public struct ProductChanges: Sendable, Hashable {
     public var isEmpty: Bool {
         title == nil && content == nil && kind == nil && category == nil && regularPrice == nil
             && price == nil && couponPrice == nil && discountEndsAt == nil && deliveryFee == nil
-            && deliverySchedule == nil && stock == nil && spec == nil
+            && deliverySchedule == nil && stock == nil && spec == nil && tags == nil
     }
 
     /// Checks each field given on its own (a title's length, a fee's range…), before the
@@ -137,6 +143,7 @@ public struct ProductChanges: Sendable, Hashable {
         if let couponPrice, couponPrice.won < 0 { throw .validation("coupon_price", "coupon_price cannot be negative") }
         if let deliveryFee { try ProductDraft.validateDeliveryFee(deliveryFee) }
         if let stock { try ProductDraft.validateStock(stock) }
+        if let tags { _ = try ProductTags.validated(tags) }
     }
 
     /// `product` with these changes applied and validated at `now`.
@@ -159,13 +166,15 @@ public struct ProductChanges: Sendable, Hashable {
         if let deliverySchedule { updated.delivery.schedule = deliverySchedule }
         if let stock { updated.stock = stock }
         if let spec { updated.spec = spec }
+        if let tags { updated.tags = tags }
         let draft = try ProductDraft(
             kind: updated.kind, category: updated.category, title: updated.title,
             content: updated.content, pricing: updated.pricing, delivery: updated.delivery,
-            stock: updated.stock, spec: updated.spec
+            stock: updated.stock, spec: updated.spec, tags: updated.tags
         ).validated(at: now)
         updated.title = draft.title
         updated.content = draft.content
+        updated.tags = draft.tags
         return updated
     }
 }

@@ -16,6 +16,12 @@ public enum ProductSort: String, Sendable, Hashable, CaseIterable, Codable {
     case rating
     /// Most bookmarked first.
     case popular
+    /// Best match for the search text first (docs/search.md "Ranking"): the default, and only
+    /// possible, with a text (``ProductFilter/text``).
+    case relevance
+
+    /// The sorts of a list without search text: all but ``relevance``.
+    public static let browsing: [ProductSort] = allCases.filter { $0 != .relevance }
 }
 
 /// Filters for a product list. Every filter is optional; set filters combine with AND.
@@ -31,12 +37,16 @@ public struct ProductFilter: Sendable, Hashable {
     public var connection: KeyboardSpec.Connection?
     /// `true` for hot-swap PCBs only, `false` for soldered only.
     public var hotSwap: Bool?
+    /// Search text: only listings matching it (docs/search.md).
+    public var text: SearchQuery?
+    /// One tag, matched exactly, in its normalised form (``ProductTags/filterValue(_:)``).
+    public var tag: String?
 
     public init(
         category: ProductCategory? = nil, kind: ProductKind? = nil, sellerID: UserID? = nil,
         minimumPrice: Money? = nil, maximumPrice: Money? = nil,
         switchType: KeyboardSpec.SwitchType? = nil, layout: KeyboardSpec.Layout? = nil,
-        connection: KeyboardSpec.Connection? = nil, hotSwap: Bool? = nil
+        connection: KeyboardSpec.Connection? = nil, hotSwap: Bool? = nil, text: SearchQuery? = nil, tag: String? = nil
     ) {
         self.category = category
         self.kind = kind
@@ -47,6 +57,8 @@ public struct ProductFilter: Sendable, Hashable {
         self.layout = layout
         self.connection = connection
         self.hotSwap = hotSwap
+        self.text = text
+        self.tag = tag
     }
 
     /// A canonical text of the filter, which a cursor is bound to: a cursor made under one
@@ -68,11 +80,14 @@ public struct ProductFilter: Sendable, Hashable {
         field("l=", layout?.rawValue)
         field("cn=", connection?.rawValue)
         field("hs=", hotSwap.map { $0 ? "1" : "0" })
+        field("q=", self.text.map { SearchAnalyzer.normalize($0.text) })
+        field("t=", tag)
         return text
     }
 
     /// Checks the bounds: prices not negative, minimum not above maximum.
     public func validate() throws(KeyCatError) {
+        if let tag { _ = try ProductTags.filterValue(tag) }
         if let minimumPrice, minimumPrice.won < 0 {
             throw .validation("min_price", "min_price cannot be negative")
         }
@@ -93,10 +108,12 @@ public struct ProductListRequest: Sendable, Hashable {
     /// The `nextCursor` of the previous page, or nil for the first page.
     public var cursor: String?
 
-    public init(filter: ProductFilter = ProductFilter(), sort: ProductSort = .newest,
+    /// - Parameter sort: the order; nil for the default, ``ProductSort/relevance`` with a search
+    ///   text and ``ProductSort/newest`` without.
+    public init(filter: ProductFilter = ProductFilter(), sort: ProductSort? = nil,
                 limit: PageLimit = .default, cursor: String? = nil) {
         self.filter = filter
-        self.sort = sort
+        self.sort = sort ?? (filter.text == nil ? .newest : .relevance)
         self.limit = limit
         self.cursor = cursor
     }

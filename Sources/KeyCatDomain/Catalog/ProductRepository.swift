@@ -45,6 +45,11 @@ public protocol ProductRepository: Sendable {
     /// Up to `limit` visible listings matching `filter` in `sort` order, strictly after `position`.
     func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Product]
 
+    /// Up to `limit` visible listings matching `filter`, whose ``ProductFilter/text`` is set, in
+    /// `sort` order strictly after `position`, each with the key its cursor carries
+    /// (docs/search.md).
+    func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [SearchHit]
+
     /// Whether `sellerID` is an active, approved seller.
     func isActiveSeller(_ sellerID: UserID) async throws(KeyCatError) -> Bool
 
@@ -72,6 +77,8 @@ extension ProductSort {
         case .priceAscending, .priceDescending: product.pricing.salePrice.won
         case .rating: RatingScore.score(sum: product.ratingSum, count: product.ratingCount)
         case .popular: Int64(product.bookmarkCount)
+        // Computed by the store from the query (``SearchHit/key``); not a property of the listing.
+        case .relevance: 0
         }
     }
 }

@@ -549,3 +549,43 @@ CREATE INDEX login_attempts_by_window ON login_attempts (window_start);
 -- checkout: its units are taken when the order is paid. Every line before this
 -- migration took its units at checkout.
 ALTER TABLE order_lines ADD COLUMN stock_taken bigint NOT NULL DEFAULT 1;
+
+-- 24: product search and tags
+-- Up to 10 tags per listing, space-separated (a tag has no white space).
+ALTER TABLE products ADD COLUMN tags text COLLATE "C" NOT NULL DEFAULT '';
+
+CREATE TABLE search_terms (
+    term       text COLLATE "C" NOT NULL,
+    product_id bigint NOT NULL REFERENCES products (id),
+    weight     bigint NOT NULL CHECK (weight BETWEEN 1 AND 15),
+    PRIMARY KEY (term, product_id)
+);
+CREATE INDEX search_terms_by_product ON search_terms (product_id);
+
+CREATE TABLE search_documents (
+    product_id       bigint PRIMARY KEY REFERENCES products (id),
+    analyzer_version bigint NOT NULL,
+    title_key        text COLLATE "C" NOT NULL,
+    words            text COLLATE "C" NOT NULL,
+    units_sold       bigint NOT NULL DEFAULT 0 CHECK (units_sold >= 0)
+);
+CREATE INDEX search_documents_by_version ON search_documents (analyzer_version);
+
+CREATE TABLE search_words (
+    word     text COLLATE "C" NOT NULL,
+    kind     text COLLATE "C" NOT NULL CHECK (kind IN ('word', 'tag', 'title')),
+    display  text COLLATE "C" NOT NULL,
+    spelling text COLLATE "C" NOT NULL,
+    initials text COLLATE "C",
+    products bigint NOT NULL CHECK (products >= 0),
+    PRIMARY KEY (word, kind)
+);
+CREATE INDEX search_words_by_spelling ON search_words (spelling) WHERE products > 0;
+CREATE INDEX search_words_by_initials ON search_words (initials) WHERE products > 0 AND initials IS NOT NULL;
+
+CREATE TABLE search_synonyms (
+    word       text COLLATE "C" NOT NULL,
+    synonym    text COLLATE "C" NOT NULL,
+    created_at bigint NOT NULL,
+    PRIMARY KEY (word, synonym)
+);

@@ -542,3 +542,43 @@ CREATE INDEX login_attempts_by_window ON login_attempts (window_start);
 -- checkout: its units are taken when the order is paid. Every line before this
 -- migration took its units at checkout.
 ALTER TABLE order_lines ADD COLUMN stock_taken INTEGER NOT NULL DEFAULT 1;
+
+-- 24: product search and tags
+-- Up to 10 tags per listing, space-separated (a tag has no white space).
+ALTER TABLE products ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+
+CREATE TABLE search_terms (
+    term       TEXT NOT NULL,
+    product_id INTEGER NOT NULL REFERENCES products (id),
+    weight     INTEGER NOT NULL CHECK (weight BETWEEN 1 AND 15),
+    PRIMARY KEY (term, product_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX search_terms_by_product ON search_terms (product_id);
+
+CREATE TABLE search_documents (
+    product_id       INTEGER PRIMARY KEY REFERENCES products (id),
+    analyzer_version INTEGER NOT NULL,
+    title_key        TEXT NOT NULL,
+    words            TEXT NOT NULL,
+    units_sold       INTEGER NOT NULL DEFAULT 0 CHECK (units_sold >= 0)
+) STRICT;
+CREATE INDEX search_documents_by_version ON search_documents (analyzer_version);
+
+CREATE TABLE search_words (
+    word     TEXT NOT NULL,
+    kind     TEXT NOT NULL CHECK (kind IN ('word', 'tag', 'title')),
+    display  TEXT NOT NULL,
+    spelling TEXT NOT NULL,
+    initials TEXT,
+    products INTEGER NOT NULL CHECK (products >= 0),
+    PRIMARY KEY (word, kind)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX search_words_by_spelling ON search_words (spelling) WHERE products > 0;
+CREATE INDEX search_words_by_initials ON search_words (initials) WHERE products > 0 AND initials IS NOT NULL;
+
+CREATE TABLE search_synonyms (
+    word       TEXT NOT NULL,
+    synonym    TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (word, synonym)
+) STRICT, WITHOUT ROWID;

@@ -89,6 +89,7 @@ enum CatalogFixture {
             case .priceAscending, .priceDescending: Double(product.pricing.salePrice.won)
             case .rating: product.averageRating ?? 0
             case .popular: Double(product.bookmarkCount)
+            case .relevance: 0  // no order without a search text: never asked for here
             }
         }
         return products.filter { $0.deletedAt == nil }.sorted { left, right in

@@ -1,0 +1,73 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Search's own rows (``SearchSchema``) over SQLite or Postgres.
+package struct SQLSearchRepository<Database: SQLDatabase>: SearchRepository {
+    private let database: Database
+
+    package init(database: Database) { self.database = database }
+
+    package func synonyms() async throws(KeyCatError) -> [SynonymPair] {
+        try await storage {
+            try await database.read { connection in
+                try connection.query("SELECT word, synonym FROM search_synonyms WHERE word < synonym ORDER BY word, synonym", []) { row in
+                    try SynonymPair(row.string(0), row.string(1))
+                }
+            }
+        }
+    }
+
+    package func addSynonym(_ pair: SynonymPair, at now: Date, audit: AuditEntry) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write { connection in
+                var added = 0
+                for (word, synonym) in [(pair.word, pair.synonym), (pair.synonym, pair.word)] {
+                    added += try connection.run(
+                        "INSERT INTO search_synonyms (word, synonym, created_at) VALUES (?, ?, ?) ON CONFLICT (word, synonym) DO NOTHING",
+                        [.text(word), .text(synonym), StoredTime.value(now)])
+                }
+                if added > 0 { try AuditLogTable.insert(audit, on: connection) }
+                return added > 0
+            }
+        }
+    }
+
+    package func removeSynonym(_ pair: SynonymPair, audit: AuditEntry) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write { connection in
+                let removed = try connection.run(
+                    "DELETE FROM search_synonyms WHERE (word = ? AND synonym = ?) OR (word = ? AND synonym = ?)",
+                    [.text(pair.word), .text(pair.synonym), .text(pair.synonym), .text(pair.word)])
+                if removed > 0 { try AuditLogTable.insert(audit, on: connection) }
+                return removed > 0
+            }
+        }
+    }
+
+    package func plan(for query: SearchQuery) async throws(KeyCatError) -> SearchPlan {
+        try await storage { try await database.read { try SearchPlanner.plan(for: query, on: $0) } }
+    }
+
+    package func unitsSold(of ids: [ProductID]) async throws(KeyCatError) -> [ProductID: Int] {
+        guard !ids.isEmpty else { return [:] }
+        let list = "[" + ids.map { String($0.rawValue) }.joined(separator: ",") + "]"
+        return try await storage {
+            try await database.read { connection in
+                var sold: [ProductID: Int] = [:]
+                try connection.forEach(
+                    "SELECT product_id, units_sold FROM search_documents WHERE product_id IN (\(connection.dialect.integersFromJSON))",
+                    [.text(list)]) { sold[ProductID($0.int64(0))] = $0.int(1) }
+                return sold
+            }
+        }
+    }
+
+    package func reindex(progress: @Sendable (Int) -> Void) async throws(KeyCatError) -> Int {
+        try await SearchMaintenance(database: database).reindex(progress: progress)
+    }
+
+    package func problems() async throws(KeyCatError) -> [String] {
+        try await SearchMaintenance(database: database).problems()
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Writes a listing's entries in search's tables (``SearchSchema``), always on a connection that
+/// is already in the transaction writing the listing: search is fresh the moment the write
+/// returns, on every server sharing the database.
+///
+/// Only what search reads from the text is kept here. Whether a listing is listed, its price and
+/// stock, its rating and bookmarks are read from `products` when a query runs, so a price or
+/// stock change, a withdrawal or a seller's suspension needs no index write at all.
+package enum SearchIndex {
+    /// What a listing's text gives the index.
+    struct Entry {
+        var terms: [String: Int]
+        var titleKey: String
+        var vocabulary: [SearchAnalyzer.VocabularyEntry]
+
+        init(title: String, content: String, tags: [String], spec: KeyboardSpec) {
+            terms = SearchAnalyzer.terms(title: title, content: content, tags: tags, spec: spec)
+            titleKey = SearchAnalyzer.normalize(title).filter { !$0.isWhitespace }
+            vocabulary = SearchAnalyzer.vocabulary(title: title, tags: tags)
+        }
+
+        init(_ product: Product) {
+            self.init(title: product.title, content: product.content, tags: product.tags, spec: product.spec)
+        }
+    }
+
+    /// How `search_documents.words` keeps a listing's vocabulary: one `kind:key` per line.
+    static func storedWords(_ vocabulary: [SearchAnalyzer.VocabularyEntry]) -> String {
+        vocabulary.map { "\($0.kind.rawValue):\($0.key)" }.joined(separator: "\n")
+    }
+
+    private static func parseWords(_ text: String) -> [(kind: String, key: String)] {
+        text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+        }
+    }
+
+    /// Indexes a listing written in this transaction, replacing what it had.
+    static func index(_ product: Product, on connection: some SQLConnection) throws {
+        try index(product.id, Entry(product), on: connection)
+    }
+
+    static func index(_ id: ProductID, _ entry: Entry, on connection: some SQLConnection) throws {
+        let previous = try connection.queryOne(
+            "SELECT words FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)]) { $0.string(0) }
+        if previous != nil {
+            _ = try connection.run("DELETE FROM search_terms WHERE product_id = ?", [.integer(id.rawValue)])
+        }
+        try insertTerms(entry.terms, of: id, on: connection)
+        let words = storedWords(entry.vocabulary)
+        _ = try connection.run("""
+            INSERT INTO search_documents (product_id, analyzer_version, title_key, words) VALUES (?, ?, ?, ?)
+            ON CONFLICT (product_id) DO UPDATE SET analyzer_version = excluded.analyzer_version,
+                title_key = excluded.title_key, words = excluded.words
+            """, [.integer(id.rawValue), .int(SearchAnalyzer.version), .text(entry.titleKey), .text(words)])
+        try updateVocabulary(removing: previous.map(parseWords) ?? [], adding: entry.vocabulary, on: connection)
+    }
+
+    /// Takes a deleted listing out of the index.
+    static func remove(_ id: ProductID, on connection: some SQLConnection) throws {
+        guard let previous = try connection.queryOne(
+            "SELECT words FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)], { $0.string(0) }) else { return }
+        _ = try connection.run("DELETE FROM search_terms WHERE product_id = ?", [.integer(id.rawValue)])
+        _ = try connection.run("DELETE FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)])
+        try updateVocabulary(removing: parseWords(previous), adding: [], on: connection)
+    }
+
+    /// Rows per `INSERT` of terms: 3 parameters each, well under either store's limit.
+    private static let termsPerStatement = 300
+
+    private static func insertTerms(_ terms: [String: Int], of id: ProductID, on connection: some SQLConnection) throws {
+        let sorted = terms.sorted { $0.key < $1.key }
+        var start = 0
+        while start < sorted.count {
+            let chunk = sorted[start..<min(start + termsPerStatement, sorted.count)]
+            var arguments: [SQLValue] = []
+            arguments.reserveCapacity(chunk.count * 3)
+            for (term, weight) in chunk { arguments += [.text(term), .integer(id.rawValue), .int(weight)] }
+            let values = Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", ")
+            _ = try connection.run("INSERT INTO search_terms (term, product_id, weight) VALUES \(values)", arguments)
+            start += termsPerStatement
+        }
+    }
+
+    /// Moves the vocabulary's counts by what a listing lost and gained, in key order, so that two
+    /// writers take the rows' locks in the same order.
+    private static func updateVocabulary(removing old: [(kind: String, key: String)], adding new: [SearchAnalyzer.VocabularyEntry],
+                                         on connection: some SQLConnection) throws {
+        let oldKeys = Set(old.map { "\($0.kind):\($0.key)" })
+        let newKeys = Set(new.map { "\($0.kind.rawValue):\($0.key)" })
+        var changes: [(key: String, kind: String, entry: SearchAnalyzer.VocabularyEntry?)] = []
+        for entry in old where !newKeys.contains("\(entry.kind):\(entry.key)") { changes.append((entry.key, entry.kind, nil)) }
+        for entry in new where !oldKeys.contains("\(entry.kind.rawValue):\(entry.key)") {
+            changes.append((entry.key, entry.kind.rawValue, entry))
+        }
+        changes.sort { ($0.key, $0.kind) < ($1.key, $1.kind) }
+        for change in changes {
+            if let entry = change.entry {
+                _ = try connection.run("""
+                    INSERT INTO search_words (word, kind, display, spelling, initials, products) VALUES (?, ?, ?, ?, ?, 1)
+                    ON CONFLICT (word, kind) DO UPDATE SET products = search_words.products + 1
+                    """, [.text(entry.key), .text(entry.kind.rawValue), .text(entry.display), .text(entry.spelling),
+                          entry.initials.map(SQLValue.text) ?? .null])
+            } else {
+                _ = try connection.run("UPDATE search_words SET products = products - 1 WHERE word = ? AND kind = ? AND products > 0",
+                                       [.text(change.key), .text(change.kind)])
+            }
+        }
+    }
+
+    /// Counts a paid order's units as sold, a ranking signal (docs/search.md "Ranking").
+    static func countSales(of orderID: OrderID) -> (sql: String, arguments: [SQLValue]) {
+        ("""
+        UPDATE search_documents SET units_sold = units_sold
+            + (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l
+               WHERE l.order_id = ? AND l.product_id = search_documents.product_id)
+        WHERE product_id IN (SELECT product_id FROM order_lines WHERE order_id = ?)
+        """, [.integer(orderID.rawValue), .integer(orderID.rawValue)])
+    }
+
+    // MARK: Catching up and rebuilding
+
+    /// Listings per transaction when indexing in bulk.
+    package static let batchSize = 500
+
+    /// Indexes up to `limit` live listings that have no entry, or one from an older analyzer, in
+    /// one transaction; returns how many it indexed (0 once all are current).
+    static func catchUp(limit: Int, on connection: some SQLConnection) throws -> Int {
+        let stale = try connection.query("""
+            SELECT \(ProductRow.columns) FROM products p
+            WHERE p.deleted_at IS NULL AND NOT EXISTS (
+                SELECT 1 FROM search_documents d WHERE d.product_id = p.id AND d.analyzer_version = ?)
+            ORDER BY p.id LIMIT ?
+            """, [.int(SearchAnalyzer.version), .int(limit)], ProductRow.decode)
+        for product in stale { try index(product, on: connection) }
+        return stale.count
+    }
+
+    /// Indexes again, in one transaction, the live listings with ids above `after`, up to
+    /// `limit` of them; returns the last id indexed, or nil when there were none.
+    static func reindex(after: ProductID?, limit: Int, on connection: some SQLConnection) throws -> ProductID? {
+        let products = try connection.query(
+            "SELECT \(ProductRow.columns) FROM products WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?",
+            [.integer(after?.rawValue ?? 0), .int(limit)], ProductRow.decode)
+        for product in products { try index(product, on: connection) }
+        return products.last?.id
+    }
+}

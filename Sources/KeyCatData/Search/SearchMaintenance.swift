@@ -1,0 +1,96 @@
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Keeping the search index whole: indexing what an older KeyCat (or an older analyzer) left
+/// unindexed, rebuilding it online, and proving it matches the catalog.
+package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
+    private let database: Database
+
+    package init(database: Database) { self.database = database }
+
+    /// Indexes every live listing without a current entry, ``SearchIndex/batchSize`` per
+    /// transaction, so readers and writers interleave; returns how many it indexed.
+    package func catchUp() async throws(KeyCatError) -> Int {
+        var total = 0
+        while true {
+            let indexed = try await storage {
+                try await database.write { try SearchIndex.catchUp(limit: SearchIndex.batchSize, on: $0) }
+            }
+            total += indexed
+            if indexed < SearchIndex.batchSize { return total }
+        }
+    }
+
+    /// Indexes every live listing again, in id order, one batch per transaction: searches keep
+    /// answering throughout, each listing's entries replaced in one step.
+    ///
+    /// - Parameter progress: called after each batch with the number indexed so far.
+    package func reindex(progress: (Int) -> Void = { _ in }) async throws(KeyCatError) -> Int {
+        var after: ProductID?
+        var total = 0
+        while true {
+            let start = after
+            let (last, count) = try await storage {
+                try await database.write { connection in
+                    let last = try SearchIndex.reindex(after: start, limit: SearchIndex.batchSize, on: connection)
+                    return (last, try connection.queryOne(
+                        "SELECT count(*) FROM products WHERE deleted_at IS NULL AND id > ? AND id <= ?",
+                        [.integer(start?.rawValue ?? 0), .integer(last?.rawValue ?? 0)]) { $0.int(0) } ?? 0)
+                }
+            }
+            guard let last else { return total }
+            total += count
+            progress(total)
+            after = last
+        }
+    }
+
+    /// Where the index and the catalog disagree, each as a sentence for `db check`: a live
+    /// listing without its entries or with other terms than its text gives, entries of a listing
+    /// that is gone, vocabulary counts that do not add up.
+    package func problems(limit: Int = 20) async throws(KeyCatError) -> [String] {
+        try await storage {
+            try await database.read { connection in
+                var problems: [String] = []
+                var expectedWords: [String: Int] = [:]
+                var after: Int64 = 0
+                while true {
+                    let products = try connection.query(
+                        "SELECT \(ProductRow.columns) FROM products WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT 1000",
+                        [.integer(after)], ProductRow.decode)
+                    guard let last = products.last else { break }
+                    after = last.id.rawValue
+                    var stored: [Int64: [String: Int]] = [:]
+                    try connection.forEach(
+                        "SELECT product_id, term, weight FROM search_terms WHERE product_id BETWEEN ? AND ?",
+                        [.integer(products[0].id.rawValue), .integer(last.id.rawValue)]) { row in
+                        stored[row.int64(0), default: [:]][row.string(1)] = row.int(2)
+                    }
+                    for product in products {
+                        let entry = SearchIndex.Entry(product)
+                        for word in entry.vocabulary { expectedWords["\(word.kind.rawValue):\(word.key)", default: 0] += 1 }
+                        if stored[product.id.rawValue] ?? [:] != entry.terms, problems.count < limit {
+                            problems.append("product \(product.id): its search terms do not match its text (run 'keycat-admin search reindex')")
+                        }
+                    }
+                }
+                try connection.forEach("""
+                    SELECT DISTINCT t.product_id FROM search_terms t JOIN products p ON p.id = t.product_id
+                    WHERE p.deleted_at IS NOT NULL
+                    """, []) { row in
+                    if problems.count < limit { problems.append("product \(row.int64(0)): deleted but still has search terms") }
+                }
+                try connection.forEach("SELECT word, kind, products FROM search_words WHERE products > 0", []) { row in
+                    let key = "\(row.string(1)):\(row.string(0))"
+                    if expectedWords.removeValue(forKey: key) != row.int(2), problems.count < limit {
+                        problems.append("search vocabulary «\(row.string(0))» (\(row.string(1))) counts \(row.int(2)) listings, not what the catalog has")
+                    }
+                }
+                for key in expectedWords.keys.sorted().prefix(max(0, limit - problems.count)) {
+                    problems.append("search vocabulary lacks «\(key)»")
+                }
+                return problems
+            }
+        }
+    }
+}

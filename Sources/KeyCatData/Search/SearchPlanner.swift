@@ -1,0 +1,47 @@
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Turns a query into its ``SearchPlan`` with what the store knows: the operators' synonyms,
+/// the vocabulary's words one typo away from a Latin word no term starts with, and the words
+/// that initials abbreviate. Each lookup is one statement, run only when the query asks for it.
+enum SearchPlanner {
+    /// The most words initials stand for, the most common first.
+    static let initialsExpansion = 8
+    /// The most words a misspelt word may stand for.
+    static let typoExpansion = 5
+
+    static func plan(for query: SearchQuery, on connection: some SQLConnection) throws -> SearchPlan {
+        var synonyms: [String: [String]] = [:]
+        let keys = Array(Set(query.synonymKeys))
+        if !keys.isEmpty {
+            try connection.forEach(
+                "SELECT word, synonym FROM search_synonyms WHERE word IN (\(Array(repeating: "?", count: keys.count).joined(separator: ", ")))",
+                keys.map(SQLValue.text)
+            ) { row in synonyms[row.string(0), default: []].append(row.string(1)) }
+        }
+        var typos: [String: [String]] = [:]
+        for word in query.typoCandidates {
+            let known = try connection.queryOne(
+                "SELECT 1 FROM search_terms WHERE term >= ? AND term < ? LIMIT 1", [.text(word), .text(word + "\u{10FFFF}")]) { _ in true } ?? false
+            guard !known else { continue }
+            let length = word.unicodeScalars.count
+            var near: [(word: String, products: Int)] = []
+            try connection.forEach("""
+                SELECT word, products FROM search_words
+                WHERE kind = 'word' AND products > 0 AND length(word) BETWEEN ? AND ? AND initials IS NULL
+                """, [.int(length - 1), .int(length + 1)]) { row in
+                let candidate = row.string(0)
+                if TypoDistance.isOneEdit(word, candidate) { near.append((candidate, row.int(1))) }
+            }
+            typos[word] = near.sorted { ($0.products, $1.word) > ($1.products, $0.word) }.prefix(typoExpansion).map(\.word)
+        }
+        var initials: [String: [String]] = [:]
+        for word in query.initialsWords {
+            initials[word] = try connection.query("""
+                SELECT word FROM search_words WHERE initials = ? AND kind = 'word' AND products > 0
+                ORDER BY products DESC, word LIMIT ?
+                """, [.text(word), .int(initialsExpansion)]) { $0.string(0) }
+        }
+        return SearchPlan(query, synonyms: synonyms, typos: typos, initials: initials)
+    }
+}

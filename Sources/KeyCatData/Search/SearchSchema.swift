@@ -1,0 +1,64 @@
+import KeyCatInfrastructure
+
+/// Search's tables (docs/search.md "The index"), plain tables and B-tree indexes that both stores
+/// have alike, so that they answer a query with the same rows, written in the transaction that
+/// writes the listing:
+///
+/// - `search_terms`: one row per term of a listing (``SearchAnalyzer``), with the fields it occurs
+///   in as its weight. Its key `(term, product_id)` is the inverted index: a term's listings are
+///   one range, a Latin prefix (`gater`) a range of terms, and whether a listing has a term one
+///   seek.
+/// - `search_documents`: per listing, the analyzer version that indexed it, its title without
+///   spaces (the exact-phrase bonus), the words it lent the vocabulary, and its units sold (a
+///   ranking signal kept here, so a payment writes no `products` row).
+/// - `search_words`: the vocabulary the as-you-type box completes from (words, tags, titles),
+///   keyed by their normalised form, with their jamo spelling (기계ㅅ → 기계식), their initials
+///   (ㄱㅊ → 갈축) and how many listings have them.
+/// - `search_synonyms`: the operators' synonyms, stored both ways.
+enum SearchSchema {
+    static func sql(_ type: SQLDialect.ColumnTypes, withoutRowID: String) -> String {
+        """
+        -- Up to 10 tags per listing, space-separated (a tag has no white space).
+        ALTER TABLE products ADD COLUMN tags \(type.text) NOT NULL DEFAULT '';
+
+        CREATE TABLE search_terms (
+            term       \(type.text) NOT NULL,
+            product_id \(type.integer) NOT NULL REFERENCES products (id),
+            weight     \(type.integer) NOT NULL CHECK (weight BETWEEN 1 AND 15),
+            PRIMARY KEY (term, product_id)
+        )\(type.tableOptions)\(withoutRowID);
+        CREATE INDEX search_terms_by_product ON search_terms (product_id);
+
+        CREATE TABLE search_documents (
+            product_id       \(type.integer) PRIMARY KEY REFERENCES products (id),
+            analyzer_version \(type.integer) NOT NULL,
+            title_key        \(type.text) NOT NULL,
+            words            \(type.text) NOT NULL,
+            units_sold       \(type.integer) NOT NULL DEFAULT 0 CHECK (units_sold >= 0)
+        )\(type.tableOptions);
+        CREATE INDEX search_documents_by_version ON search_documents (analyzer_version);
+
+        CREATE TABLE search_words (
+            word     \(type.text) NOT NULL,
+            kind     \(type.text) NOT NULL CHECK (kind IN ('word', 'tag', 'title')),
+            display  \(type.text) NOT NULL,
+            spelling \(type.text) NOT NULL,
+            initials \(type.text),
+            products \(type.integer) NOT NULL CHECK (products >= 0),
+            PRIMARY KEY (word, kind)
+        )\(type.tableOptions)\(withoutRowID);
+        CREATE INDEX search_words_by_spelling ON search_words (spelling) WHERE products > 0;
+        CREATE INDEX search_words_by_initials ON search_words (initials) WHERE products > 0 AND initials IS NOT NULL;
+
+        CREATE TABLE search_synonyms (
+            word       \(type.text) NOT NULL,
+            synonym    \(type.text) NOT NULL,
+            created_at \(type.integer) NOT NULL,
+            PRIMARY KEY (word, synonym)
+        )\(type.tableOptions)\(withoutRowID);
+        """
+    }
+
+    static let sqlite = sql(SQLDialect.sqlite.columnTypes, withoutRowID: ", WITHOUT ROWID")
+    static let postgres = sql(SQLDialect.postgres.columnTypes, withoutRowID: "")
+}

@@ -1,0 +1,239 @@
+import Foundation
+
+/// How search reads text, the same way for a listing being indexed and for a query, so that
+/// both stores (and the in-memory reference) match by the same terms. docs/search.md states
+/// the contract this implements; `SearchContractTests` hold it to its table.
+///
+/// Text is put in NFC, Latin letters are lowercased and full-width forms folded, and it is cut
+/// into words: runs of Hangul syllables, runs of letters and digits (a `%` after digits stays:
+/// `75%`), and runs of lone jamo (ㄱㅊ). Everything else separates words. A listing's words
+/// become **terms**:
+///
+/// - a Hangul word gives its **syllable bigrams** (기계식 → 기계, 계식), as Lucene's CJK analysis
+///   does, so two-syllable words (갈축) are whole terms and a compound matches with or without
+///   its spaces: across a space between two Hangul words the bigram is indexed too (기계식 키보드
+///   → 식키), which is what 기계식키보드 asks for. Titles and tags also give single syllables;
+/// - a Hangul word also gives itself whole, `=키보드`, and its stem without a trailing particle
+///   (키보드를 → `=키보드`, 축이 → `=축`): whole words rank above parts of words;
+/// - a Latin word or model code gives itself (`gateron`, `k200`, `75%`, and `75` beside it);
+/// - a tag gives `#tag` (the exact `tag=` filter) besides its words.
+///
+/// Each term carries the fields it occurs in as bits: title 8, tag 4, spec 2, content 1, so a
+/// title match outweighs any mix of the others.
+public enum SearchAnalyzer {
+    /// Bumped whenever the terms a text gives change: listings indexed by an older version are
+    /// indexed again (`keycat-admin search reindex`, and on opening for writes).
+    public static let version = 1
+
+    /// Where a word was found, as the weight it lends its terms.
+    public enum Field: Int, Sendable, CaseIterable {
+        case title = 8
+        case tag = 4
+        case spec = 2
+        case content = 1
+    }
+
+    /// A word of text after normalisation.
+    struct Word: Sendable, Hashable {
+        enum Script: Sendable, Hashable {
+            /// Hangul syllables.
+            case hangul
+            /// Latin letters, digits and other alphabetic scripts.
+            case latin
+            /// Lone jamo (ㄱㅊ), typed as initials.
+            case jamo
+        }
+        var script: Script
+        var text: String
+        /// A Hangul word separated from the Hangul word before it only by white space.
+        var followsHangulAcrossSpace: Bool
+    }
+
+    /// Text in NFC with Latin lowercased and full-width ASCII folded: what queries and stored
+    /// terms are compared in.
+    public static func normalize(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
+            var scalar = scalar
+            if (0xFF01...0xFF5E).contains(scalar.value) { scalar = Unicode.Scalar(scalar.value - 0xFEE0)! }
+            if scalar.properties.isUppercase || scalar.properties.changesWhenLowercased {
+                result.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// The words of normalised text, in order.
+    static func words(_ text: String) -> [Word] {
+        var words: [Word] = []
+        var current = String.UnicodeScalarView()
+        var script: Word.Script?
+        var gapIsSpace = false
+        var gapSeen = false
+        var lastWasHangul = false
+        func flush() {
+            guard let done = script, !current.isEmpty else { return }
+            let follows = done == .hangul && lastWasHangul && gapSeen && gapIsSpace
+            words.append(Word(script: done, text: String(current), followsHangulAcrossSpace: follows))
+            lastWasHangul = done == .hangul
+            current = String.UnicodeScalarView()
+            script = nil
+            gapSeen = false
+            gapIsSpace = true
+        }
+        gapIsSpace = true
+        for scalar in text.unicodeScalars {
+            let kind: Word.Script?
+            if Hangul.isSyllable(scalar) {
+                kind = .hangul
+            } else if Hangul.isCompatibilityJamo(scalar) {
+                kind = .jamo
+            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+                        || (scalar == "%" && script == .latin && current.last.map { $0.properties.numericType != nil } == true) {
+                kind = .latin
+            } else {
+                kind = nil
+            }
+            if kind != script { flush() }
+            guard let kind else {
+                if script == nil || current.isEmpty {
+                    gapSeen = true
+                    if !scalar.properties.isWhitespace { gapIsSpace = false }
+                }
+                continue
+            }
+            script = kind
+            current.append(scalar)
+        }
+        flush()
+        // A word directly after another of another script (갈축K200) follows no space.
+        return words
+    }
+
+    // MARK: Indexing
+
+    /// The terms a listing is found by, each with the fields it occurs in (``Field`` bits).
+    public static func terms(title: String, content: String, tags: [String], spec: KeyboardSpec) -> [String: Int] {
+        var terms: [String: Int] = [:]
+        add(title, .title, to: &terms)
+        for tag in tags {
+            let normalized = normalize(tag)
+            terms["#" + normalized, default: 0] |= Field.tag.rawValue
+            add(normalized, .tag, to: &terms)
+        }
+        add(specText(spec), .spec, to: &terms)
+        add(content, .content, to: &terms)
+        return terms
+    }
+
+    private static func add(_ text: String, _ field: Field, to terms: inout [String: Int]) {
+        let weight = field.rawValue
+        var previous: [Unicode.Scalar] = []
+        for word in words(normalize(text)) {
+            switch word.script {
+            case .hangul:
+                let syllables = Array(word.text.unicodeScalars)
+                if word.followsHangulAcrossSpace, let last = previous.last {
+                    terms[String(String.UnicodeScalarView([last, syllables[0]])), default: 0] |= weight
+                }
+                if field == .title || field == .tag {
+                    for syllable in syllables { terms[String(syllable), default: 0] |= weight }
+                }
+                for index in syllables.indices.dropLast() {
+                    terms[String(String.UnicodeScalarView([syllables[index], syllables[index + 1]])), default: 0] |= weight
+                }
+                terms["=" + word.text, default: 0] |= weight
+                if let stem = Hangul.stem(of: word.text, leaving: 1) { terms["=" + stem, default: 0] |= weight }
+                previous = syllables
+            case .latin:
+                terms[word.text, default: 0] |= weight
+                if word.text.hasSuffix("%") { terms[String(word.text.dropLast()), default: 0] |= weight }
+                previous = []
+            case .jamo:
+                previous = []
+            }
+        }
+    }
+
+    /// What a keyboard's spec says, in the words buyers search by: the stored English values and
+    /// their Korean names.
+    static func specText(_ spec: KeyboardSpec) -> String {
+        var parts: [String] = []
+        switch spec.input {
+        case .mechanical?: parts.append("mechanical 기계식")
+        case .capacitive?: parts.append("capacitive 무접점")
+        case .membrane?: parts.append("membrane 멤브레인")
+        case .optical?: parts.append("optical 광축")
+        case .scissor?: parts.append("scissor 펜타그래프")
+        case nil: break
+        }
+        switch spec.connection {
+        case .wired?: parts.append("wired 유선")
+        case .wireless?: parts.append("wireless 무선")
+        case .bluetooth?: parts.append("bluetooth 블루투스 무선")
+        case .multi?: parts.append("multi 유무선 블루투스")
+        case nil: break
+        }
+        if spec.pcb == .hotSwap { parts.append("hotswap 핫스왑") }
+        switch spec.switchType {
+        case .linear?: parts.append("linear 리니어")
+        case .tactile?: parts.append("tactile 택타일")
+        case .clicky?: parts.append("clicky 클릭")
+        case nil: break
+        }
+        switch spec.layout {
+        case .fullSize?: parts.append("풀배열 104")
+        case .tenkeyless?: parts.append("tkl 텐키리스 87")
+        case .seventyFivePercent?: parts.append("75% 75배열")
+        case .sixtyFivePercent?: parts.append("65% 65배열")
+        case .sixtyPercent?: parts.append("60% 60배열")
+        case .other?, nil: break
+        }
+        if let profile = spec.keycapProfile { parts.append(profile.rawValue) }
+        if spec.backlight == true { parts.append("rgb 백라이트") }
+        return parts.joined(separator: " ")
+    }
+
+    /// One entry of the vocabulary the as-you-type box completes from.
+    public struct VocabularyEntry: Sendable, Hashable, Comparable {
+        public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+            case word, tag, title
+        }
+        public var kind: Kind
+        /// As first written (`Gateron`).
+        public var display: String
+        /// The normalised form it is kept and compared under (`gateron`).
+        public var key: String
+
+        /// The key's jamo spelling, which a partly typed word is a prefix of.
+        public var spelling: String { Hangul.spelling(key) }
+        /// The initials of an all-Hangul key, nil otherwise.
+        public var initials: String? { kind == .title ? nil : Hangul.initials(of: key) }
+
+        public static func < (a: Self, b: Self) -> Bool { (a.key, a.kind.rawValue) < (b.key, b.kind.rawValue) }
+    }
+
+    /// The entries a listing lends the as-you-type box: its title, its Hangul words (stems
+    /// without particles) and Latin words of two characters or more, and its tags, in key order
+    /// (the order writers lock them in).
+    public static func vocabulary(title: String, tags: [String]) -> [VocabularyEntry] {
+        var entries: Set<VocabularyEntry> = []
+        let title = title.precomposedStringWithCanonicalMapping
+        entries.insert(VocabularyEntry(kind: .title, display: title, key: normalize(title)))
+        var seen: Set<String> = []
+        for word in words(title) where word.script != .jamo {
+            let text = word.script == .hangul ? (Hangul.stem(of: word.text, leaving: 2) ?? word.text) : word.text
+            let key = normalize(text)
+            if text.unicodeScalars.count >= 2, seen.insert(key).inserted {
+                entries.insert(VocabularyEntry(kind: .word, display: text, key: key))
+            }
+        }
+        for tag in tags {
+            let tag = tag.precomposedStringWithCanonicalMapping
+            entries.insert(VocabularyEntry(kind: .tag, display: tag, key: normalize(tag)))
+        }
+        return entries.sorted()
+    }
+}

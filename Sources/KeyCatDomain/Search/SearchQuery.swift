@@ -1,0 +1,209 @@
+import Foundation
+
+/// A buyer's search text, checked: 1–100 characters and at most 10 words once normalised
+/// (``SearchAnalyzer``). An empty or over-long query is a validation error on `q`, never a list
+/// of everything.
+public struct SearchQuery: Sendable, Hashable {
+    /// The query as given, trimmed and in NFC.
+    public let text: String
+    /// The normalised words, in order.
+    let words: [SearchAnalyzer.Word]
+
+    /// The most characters a query may have.
+    public static let maximumLength = 100
+    /// The most words a query may have.
+    public static let maximumWords = 10
+
+    /// - Throws: `validation` on `field` (`q` by default) when the text is empty, longer than
+    ///   ``maximumLength`` characters, has more than ``maximumWords`` words or none that can be
+    ///   searched for (punctuation only).
+    public init(_ raw: String, field: String = "q") throws(KeyCatError) {
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+        guard !trimmed.isEmpty else { throw .validation(field, "\(field) cannot be empty") }
+        guard trimmed.count <= Self.maximumLength else {
+            throw .validation(field, "\(field) must be at most \(Self.maximumLength) characters")
+        }
+        let words = SearchAnalyzer.words(SearchAnalyzer.normalize(trimmed))
+        guard !words.isEmpty else { throw .validation(field, "\(field) has no letters or digits to search for") }
+        guard words.count <= Self.maximumWords else {
+            throw .validation(field, "\(field) must have at most \(Self.maximumWords) words")
+        }
+        text = trimmed
+        self.words = words
+    }
+
+    /// The query without spaces, as compared with a title for the exact-phrase bonus.
+    public var compact: String {
+        words.map(\.text).joined()
+    }
+
+    /// The Latin words of five letters or more: those a typo is forgiven in.
+    public var typoCandidates: [String] {
+        words.filter { $0.script == .latin && $0.text.count >= 5 }.map(\.text)
+    }
+
+    /// The words written as initials only (ㄱㅊ): each matches the whole words with those initials.
+    public var initialsWords: [String] {
+        words.filter { $0.script == .jamo && Hangul.isInitialsOnly($0.text) }.map(\.text)
+    }
+
+    /// The words that may have synonyms: each word, and a Hangul word's stem.
+    public var synonymKeys: [String] {
+        words.filter { $0.script != .jamo }.flatMap { word in
+            [word.text] + (word.script == .hangul ? Hangul.stem(of: word.text, leaving: 2).map { [$0] } ?? [] : [])
+        }
+    }
+}
+
+/// What a query asks of the index: every group must match; a listing's text score is the sum,
+/// over the groups, of the best weight among the terms it has (an exact term counting twice,
+/// a prefix or forgiven typo once), plus the weights of the whole words it has and a bonus
+/// when its title holds the query's text without spaces. Built by ``init(_:synonyms:typos:initials:)``
+/// from the query and what the store knows (synonyms, the vocabulary), so every store runs the
+/// same plan.
+public struct SearchPlan: Sendable, Hashable {
+    /// One requirement: a listing matches it by any of its terms.
+    public struct Group: Sendable, Hashable {
+        /// Terms matched exactly, counting twice their weight.
+        public var exact: [String] = []
+        /// Prefixes of terms: any term starting with one matches, counting its weight once
+        /// (twice when it is the prefix itself).
+        public var prefixes: [String] = []
+        /// Terms standing for a misspelt word, counting their weight once.
+        public var forgiven: [String] = []
+
+        public var isEmpty: Bool { exact.isEmpty && prefixes.isEmpty && forgiven.isEmpty }
+    }
+
+    public var groups: [Group]
+    /// Whole-word terms whose weight adds to the score when a listing has them.
+    public var bonuses: [String]
+    /// The query's text without spaces: a title containing it scores ``phraseBonus`` more.
+    public var phrase: String
+
+    /// What a title holding the whole query adds to the text score.
+    public static let phraseBonus = 32
+    /// The most groups a query's synonyms may spread into (see ``init(_:synonyms:typos:initials:)``).
+    public static let maximumGroups = 40
+
+    /// The plan for `query`.
+    ///
+    /// - Parameters:
+    ///   - synonyms: for a word (or a Hangul word's stem) of the query, its synonyms. A word with
+    ///     synonyms matches by any of them: its groups and a synonym's are combined pairwise
+    ///     ((A and B) or C is (A or C) and (B or C)), as long as the query stays within
+    ///     ``maximumGroups``; past that, the synonyms are left out.
+    ///   - typos: for a Latin word of five letters or more that no term starts with, the
+    ///     vocabulary's words one edit away.
+    ///   - initials: for a word of initials, the whole words they abbreviate.
+    public init(_ query: SearchQuery, synonyms: [String: [String]] = [:], typos: [String: [String]] = [:],
+                initials: [String: [String]] = [:]) {
+        var groups: [Group] = []
+        var bonuses: [String] = []
+        for word in query.words {
+            var alternatives: [[Group]] = [Self.groups(for: word, typos: typos[word.text] ?? [], initials: initials[word.text] ?? [])]
+            let stem = word.script == .hangul ? Hangul.stem(of: word.text, leaving: 2) : nil
+            if word.script == .hangul { bonuses.append("=" + (stem ?? word.text)) }
+            for synonym in (synonyms[word.text] ?? []) + (stem.flatMap { synonyms[$0] } ?? []) {
+                for synonymWord in SearchAnalyzer.words(SearchAnalyzer.normalize(synonym)) where synonymWord.script != .jamo {
+                    alternatives.append(Self.groups(for: synonymWord, typos: [], initials: []))
+                }
+            }
+            var combined = alternatives[0]
+            for alternative in alternatives.dropFirst() {
+                let product = combined.flatMap { left in alternative.map { right in Self.merge(left, right) } }
+                guard groups.count + product.count <= Self.maximumGroups else { break }
+                combined = product
+            }
+            groups += combined
+        }
+        self.groups = groups
+        self.bonuses = bonuses
+        self.phrase = query.compact
+    }
+
+    /// The groups one word asks for.
+    static func groups(for word: SearchAnalyzer.Word, typos: [String], initials: [String]) -> [Group] {
+        switch word.script {
+        case .hangul:
+            let text = Hangul.stem(of: word.text, leaving: 2) ?? word.text
+            let syllables = Array(text.unicodeScalars)
+            guard syllables.count > 1 else {
+                // One syllable: titles and tags index syllables; elsewhere it is found as a whole word.
+                return [Group(exact: [text, "=" + text])]
+            }
+            return syllables.indices.dropLast().map { index in
+                Group(exact: [String(String.UnicodeScalarView([syllables[index], syllables[index + 1]]))])
+            }
+        case .latin:
+            return [Group(exact: [], prefixes: [word.text], forgiven: typos)]
+        case .jamo:
+            // Initials match the whole words they abbreviate; a group with no term matches nothing.
+            return [Group(exact: initials.map { "=" + $0 })]
+        }
+    }
+
+    private static func merge(_ left: Group, _ right: Group) -> Group {
+        Group(exact: left.exact + right.exact.filter { !left.exact.contains($0) },
+              prefixes: left.prefixes + right.prefixes.filter { !left.prefixes.contains($0) },
+              forgiven: left.forgiven + right.forgiven.filter { !left.forgiven.contains($0) })
+    }
+
+    /// A listing's text score for this plan, from its terms (``SearchAnalyzer/terms(title:content:tags:spec:)``)
+    /// and its title; nil when it does not match. The reference the stores' SQL is checked against.
+    public func textScore(terms: [String: Int], title: String) -> Int? {
+        var total = 0
+        for group in groups {
+            guard let score = Self.score(of: group, in: terms) else { return nil }
+            total += score
+        }
+        for bonus in bonuses { total += terms[bonus] ?? 0 }
+        let titleKey = SearchAnalyzer.normalize(title).filter { !$0.isWhitespace }
+        if !phrase.isEmpty && titleKey.contains(phrase) { total += Self.phraseBonus }
+        return min(total, Self.maximumTextScore)
+    }
+
+    /// The highest text score a relevance key holds.
+    public static let maximumTextScore = 2_047
+
+    /// The relevance key of a listing with `textScore`: the text score, then in stock, units sold
+    /// and bookmarks as powers of two (capped at 15), then its rating in tenths of a star.
+    public static func relevanceKey(textScore: Int, product: Product, unitsSold: Int) -> Int64 {
+        func bucket(_ count: Int) -> Int64 {
+            count <= 0 ? 0 : Int64(min(15, Int.bitWidth - count.leadingZeroBitCount))
+        }
+        let rating = RatingScore.score(sum: product.ratingSum, count: product.ratingCount) / 100
+        return Int64(min(textScore, maximumTextScore)) * 2_097_152 + (product.stock > 0 ? 1_048_576 : 0)
+            + bucket(unitsSold) * 65_536 + bucket(product.bookmarkCount) * 1_024 + rating
+    }
+
+    /// The score a group gives a listing with these terms (and their weights), or nil when the
+    /// listing does not match it. The reference the stores' SQL is checked against.
+    public static func score(of group: Group, in terms: [String: Int]) -> Int? {
+        var best: Int?
+        for term in group.exact { if let weight = terms[term] { best = max(best ?? 0, weight * 2) } }
+        for prefix in group.prefixes {
+            for (term, weight) in terms where term.hasPrefix(prefix) && !term.hasPrefix("=") && !term.hasPrefix("#") {
+                best = max(best ?? 0, term == prefix ? weight * 2 : weight)
+            }
+        }
+        for term in group.forgiven { if let weight = terms[term] { best = max(best ?? 0, weight) } }
+        return best
+    }
+}
+
+/// The one-edit distance (Damerau: one letter added, removed, replaced, or two neighbours
+/// swapped) that a misspelt Latin word may be from the word it means.
+public enum TypoDistance {
+    public static func isOneEdit(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+        guard x != y, abs(x.count - y.count) <= 1 else { return false }
+        var i = 0
+        while i < min(x.count, y.count) && x[i] == y[i] { i += 1 }
+        if x.count == y.count {
+            if x[(i + 1)...] == y[(i + 1)...] { return true }
+            return i + 1 < x.count && x[i] == y[i + 1] && x[i + 1] == y[i] && x[(i + 2)...] == y[(i + 2)...]
+        }
+        return x.count > y.count ? x[(i + 1)...] == y[i...] : x[i...] == y[(i + 1)...]
+    }
+}
