@@ -114,10 +114,21 @@ def main():
     product, status = seller.call(post_products, "Product", body=ProductCreate(
         kind=ProductCreateKind.COMMERCIAL, category=ProductCreateCategory.KEYBOARD, title=f"Generated 65% {run}",
         content="가스켓 마운트, 핫스왑 PCB.", regular_price=189_000, price=159_000, delivery_fee=3_000,
-        delivery_schedule=ProductCreateDeliverySchedule.NEXT_DAY, stock=5))
+        delivery_schedule=ProductCreateDeliverySchedule.NEXT_DAY, stock=5, tags=[f"Gen{run}", "핫스왑"]))
     expect(status == 201 and product.price == 159_000, "the listing is created")
     detail = record("Product", get_products_by_id.sync_detailed(client=anonymous(), id=product.id))
     expect(detail.stock == 5, "anyone reads it")
+
+    print("search finds it the moment it is written: by its Korean compound without the space, its code, its tag")
+    found = record("ProductPage", get_products.sync_detailed(client=anonymous(), q=f"가스켓마운트 {run}"))
+    expect([item.id for item in found.items] == [product.id], "a compound typed without its space, and a word of the title")
+    found = record("ProductPage", get_products.sync_detailed(client=anonymous(), q=run.upper(), tag=f"gen{run}"))
+    expect([item.id for item in found.items] == [product.id] and found.items[0].tags == [f"Gen{run}", "핫스왑"],
+           "a word of the title, any case, narrowed by an exact tag")
+    found = record("ProductPage", get_products.sync_detailed(client=anonymous(), q=f"핫스왑 {run}", sort=GetProductsSort.PRICE_ASC))
+    expect([item.id for item in found.items] == [product.id], "another sort with a text")
+    refused = get_products.sync_detailed(client=anonymous(), q=" ")
+    expect(refused.status_code == 400 and b'"q"' in refused.content, "an empty q is a 400 naming q, not a list of everything")
 
     print("bookmark, cart, checkout with an idempotent replay")
     state, _ = buyer.call(put_products_by_id_bookmark, "BookmarkState", id=product.id)

@@ -9,7 +9,7 @@ import Testing
 /// network (architecture §7). Counts, not times: they do not vary between machines.
 @Suite("Postgres round trips of checkout and confirm", .enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"))
 struct PostgresRoundTripTests {
-    @Test("checkout is three round trips and eight statements, confirm three and thirteen, shipping a parcel two: each write's last batch carries its COMMIT")
+    @Test("checkout is three round trips and eight statements, confirm three and fourteen, shipping a parcel two: each write's last batch carries its COMMIT")
     func checkoutAndConfirm() async throws {
         try await withPostgresTestDatabase { database in
             let clock = TestClock()
@@ -30,13 +30,13 @@ struct PostgresRoundTripTests {
                 #expect(paid.status == .paid && paid.impUID == "imp_\(round)" && paid.lines.count == 1 && paid.shipments.count == 1)
                 // Products; stock takes with the order's row; parcels, lines, ledger and COMMIT.
                 #expect(checkout == 3, "round \(round)")
-                // The order's row; the conditional UPDATE; payment, sale entries, cart, read-back and COMMIT.
+                // The order's row; the conditional UPDATE; payment, sale entries, units sold, cart, read-back and COMMIT.
                 #expect(confirm == 3, "round \(round)")
                 // Statements, the server's work: checkout's answer is built from what it wrote,
                 // not read back (four reads fewer), and confirm checks the order's own row alone
                 // (one read where the whole order is four).
                 #expect(checkoutStatements == 8, "round \(round): products; BEGIN, stock take, order; parcel, line, ledger, COMMIT")
-                #expect(confirmStatements == 13, "round \(round)")
+                #expect(confirmStatements == 14, "round \(round): thirteen, and the units sold that rank search results")
             }
             // A seller ships the last order's parcel: the move with its order's parcels read, then
             // the order's status, carrier and audit entry with the COMMIT.

@@ -55,6 +55,8 @@ public struct ProductBody: Encodable, Sendable, Hashable {
     public var stock: Int
     public var images: [Image]
     public var spec: Spec
+    /// Its tags, as the seller wrote them (without `#`).
+    public var tags: [String]
     public var ratingCount: Int
     public var ratingAverage: Double?
     public var bookmarkCount: Int
@@ -66,7 +68,7 @@ public struct ProductBody: Encodable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case id, sellerID = "seller_id", kind, category, title, content, regularPrice = "regular_price", price
         case couponPrice = "coupon_price", discountEndsAt = "discount_ends_at", deliveryFee = "delivery_fee"
-        case deliverySchedule = "delivery_schedule", stock, images, spec, ratingCount = "rating_count"
+        case deliverySchedule = "delivery_schedule", stock, images, spec, tags, ratingCount = "rating_count"
         case ratingAverage = "rating_average", bookmarkCount = "bookmark_count", version
         case createdAt = "created_at", updatedAt = "updated_at"
     }
@@ -89,6 +91,7 @@ public struct ProductBody: Encodable, Sendable, Hashable {
         stock = product.stock
         images = product.images.map { Image(sha256: $0.sha256, format: $0.format.rawValue, fileName: $0.fileName) }
         spec = Spec(product.spec)
+        tags = product.tags
         ratingCount = product.ratingCount
         ratingAverage = product.averageRating
         bookmarkCount = product.bookmarkCount

@@ -17,7 +17,9 @@ enum CatalogReadKey: Hashable, Sendable {
     var byteCount: Int {
         switch self {
         case .product: MemoryLayout<Self>.stride
-        case let .page(request): MemoryLayout<Self>.stride + (request.cursor?.utf8.count ?? 0)
+        case let .page(request):
+            MemoryLayout<Self>.stride + (request.cursor?.utf8.count ?? 0) + (request.filter.text?.text.utf8.count ?? 0) * 2
+                + (request.filter.tag?.utf8.count ?? 0)
         }
     }
 }

@@ -25,6 +25,10 @@ extension ProductBody: JSONWritable {
         writer.key("seller_id"); writer.write(sellerID)
         writer.key("spec"); writer.write(spec)
         writer.key("stock"); writer.write(stock)
+        writer.key("tags")
+        writer.beginArray()
+        for tag in tags { writer.write(tag) }
+        writer.endArray()
         writer.key("title"); writer.write(title)
         writer.key("updated_at"); writer.write(updatedAt)
         writer.key("version"); writer.write(version)

@@ -1,14 +1,15 @@
 import Foundation
 import KeyCat
 
-/// The catalog: lists with every filter, sort and cursor; one listing; create (with images),
-/// update with the version read, image upload and download, delete.
+/// The catalog: lists with every filter, sort and cursor, and search (`q`, docs/search.md); one
+/// listing; create (with images), update with the version read, image upload and download, delete.
 enum ProductRoutes {
     /// Five images of at most 2 MB each, base64 in JSON (a third larger), and the rest.
     static let createLimit = 16 << 20
 
     static let listQuery = pageQuery + [
         "sort", "category", "kind", "seller_id", "min_price", "max_price", "switch_type", "layout", "connection", "hot_swap",
+        "q", "tag",
     ]
 
     static let routes: [Route] = [
@@ -88,8 +89,12 @@ enum ProductRoutes {
             minimumPrice: try context.integer("min_price").map(Money.init(won:)),
             maximumPrice: try context.integer("max_price").map(Money.init(won:)),
             switchType: try context.choice("switch_type"), layout: try context.choice("layout"),
-            connection: try context.choice("connection"), hotSwap: try context.boolean("hot_swap"))
-        return ProductListRequest(filter: filter, sort: try context.choice("sort") ?? .newest, limit: try context.limit(),
+            connection: try context.choice("connection"), hotSwap: try context.boolean("hot_swap"),
+            // `q=` present but empty is refused, never a list of everything.
+            text: try context.query("q").map { text throws(KeyCatError) in try SearchQuery(text) },
+            tag: try context.query("tag").map { text throws(KeyCatError) in try ProductTags.filterValue(text) })
+        // Relevance by default with a text, newest without.
+        return ProductListRequest(filter: filter, sort: try context.choice("sort"), limit: try context.limit(),
                                   cursor: try context.cursor())
     }
 }
@@ -128,13 +133,15 @@ struct ProductCreateBody: Decodable, Sendable {
     var deliverySchedule: DeliverySchedule
     var stock: Int
     var spec: SpecBody?
+    /// Up to 10 tags (``ProductTags``).
+    var tags: [String]?
     /// Base64 of each image's bytes (JPEG, PNG, WebP or GIF, ≤ 2 MB, at most 5).
     var images: [String]?
 
     enum CodingKeys: String, CodingKey {
         case sellerID = "seller_id", kind, category, title, content, regularPrice = "regular_price", price
         case couponPrice = "coupon_price", discountEndsAt = "discount_ends_at", deliveryFee = "delivery_fee"
-        case deliverySchedule = "delivery_schedule", stock, spec, images
+        case deliverySchedule = "delivery_schedule", stock, spec, tags, images
     }
 
     var draft: ProductDraft {
@@ -143,7 +150,7 @@ struct ProductCreateBody: Decodable, Sendable {
             pricing: Pricing(regularPrice: Money(won: regularPrice), salePrice: Money(won: price),
                              couponPrice: Money(won: couponPrice ?? 0), discountEndsAt: discountEndsAt),
             delivery: Delivery(fee: Money(won: deliveryFee), schedule: deliverySchedule), stock: stock,
-            spec: spec?.spec ?? KeyboardSpec())
+            spec: spec?.spec ?? KeyboardSpec(), tags: tags ?? [])
     }
 
     func imageBytes() throws(KeyCatError) -> [[UInt8]] {
@@ -166,7 +173,7 @@ struct ProductChangesBody: Decodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case version, title, content, kind, category, regularPrice = "regular_price", price, couponPrice = "coupon_price"
         case discountEndsAt = "discount_ends_at", deliveryFee = "delivery_fee", deliverySchedule = "delivery_schedule"
-        case stock, spec
+        case stock, spec, tags
     }
 
     init(from decoder: any Decoder) throws {
@@ -188,6 +195,7 @@ struct ProductChangesBody: Decodable, Sendable {
         changes.deliverySchedule = try container.decodeIfPresent(DeliverySchedule.self, forKey: .deliverySchedule)
         changes.stock = try container.decodeIfPresent(Int.self, forKey: .stock)
         changes.spec = try container.decodeIfPresent(SpecBody.self, forKey: .spec)?.spec
+        changes.tags = try container.decodeIfPresent([String].self, forKey: .tags)
         self.changes = changes
     }
 }

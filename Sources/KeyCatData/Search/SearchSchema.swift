@@ -60,5 +60,11 @@ enum SearchSchema {
     }
 
     static let sqlite = sql(SQLDialect.sqlite.columnTypes, withoutRowID: ", WITHOUT ROWID")
-    static let postgres = sql(SQLDialect.postgres.columnTypes, withoutRowID: "")
+    /// On Postgres a synonym changes search answers as a listing does, so it announces a
+    /// catalog change the same way (``CatalogSchema/changeNotificationsPostgres``).
+    static let postgres = sql(SQLDialect.postgres.columnTypes, withoutRowID: "") + """
+
+        CREATE TRIGGER search_synonyms_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON search_synonyms
+            FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();
+        """
 }

@@ -589,3 +589,5 @@ CREATE TABLE search_synonyms (
     created_at bigint NOT NULL,
     PRIMARY KEY (word, synonym)
 );
+CREATE TRIGGER search_synonyms_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON search_synonyms
+    FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();
