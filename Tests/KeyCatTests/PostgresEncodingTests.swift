@@ -1,0 +1,41 @@
+import Foundation
+import KeyCat
+import KeyCatInfrastructure
+import KeyCatTestSupport
+import Testing
+
+/// Search stores and compares Hangul as UTF-8: a Postgres database in another encoding (what a
+/// cluster initialised under a non-UTF-8 `LC_CTYPE` gives) is refused at open with what to do.
+@Suite("Postgres database encoding", .enabled(if: PostgresTestServer.isConfigured || PostgresTestServer.isCI))
+struct PostgresEncodingTests {
+    @Test("a SQL_ASCII database is refused at open, naming its encoding and LC_CTYPE; nothing is created in it")
+    func refusesOtherEncodings() async throws {
+        let url = try PostgresTestServer.requireURL()
+        let name = "keycat_ascii_\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = try PostgresDatabase(configuration: PostgresConfiguration(url: url))
+        defer { admin.close() }
+        try await admin.withConnection {
+            try $0.execute("CREATE DATABASE \(name) ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0")
+        }
+        let other = try #require(URL(string: url)).deletingLastPathComponent().appendingPathComponent(name).absoluteString
+        do {
+            try await withTemporaryDirectory { directory in
+                let configuration = KeyCat.Configuration(.postgres(url: other, filesBeside: directory.appendingPathComponent("shop.db").path))
+                await expectError(.storage) { try await KeyCat.open(configuration) }
+                do {
+                    _ = try await KeyCat.open(configuration)
+                } catch let error as KeyCatError {
+                    #expect(error.message.contains("SQL_ASCII") && error.message.contains("LC_CTYPE C") && error.message.contains("UTF8"),
+                            "\(error.message)")
+                }
+            }
+            let tables = try PostgresDatabase(configuration: PostgresConfiguration(url: other))
+            let count = try await tables.read { try $0.queryOne("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", []) { $0.int(0) } }
+            tables.close()
+            #expect(count == 0, "the refusal came before any table was created")
+        } catch {
+            Issue.record(error)
+        }
+        try await admin.withConnection { try $0.execute("DROP DATABASE \(name) WITH (FORCE)") }
+    }
+}
