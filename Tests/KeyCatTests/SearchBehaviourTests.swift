@@ -158,6 +158,27 @@ struct SearchBehaviourTests {
         }
     }
 
+    @Test("listings written before search (or by an older analyser) are indexed when the store next opens for writes",
+          arguments: TestStore.allCases)
+    func catchUp(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let product = try await shop.keycat.catalog.create(TestShop.draft("몽돌 택타일 갈축"), for: seller.userID, by: seller)
+            // As a database migrated to step 24 holds it: the listing, none of its search rows.
+            try await shop.execute("""
+                DELETE FROM search_terms; DELETE FROM search_documents; DELETE FROM search_words;
+                DELETE FROM settings WHERE key = 'search.analyzer_version'
+                """)
+            #expect(try await Self.search(shop, "몽돌").items.isEmpty)
+            #expect(try await shop.keycat.search.problems().contains { $0.contains("product \(product.id)") })
+            let reopened = try await KeyCat.open(shop.keycat.configuration)
+            defer { reopened.close() }
+            let found = try await reopened.catalog.list(ProductListRequest(filter: ProductFilter(text: try SearchQuery("몽돌"))))
+            #expect(found.items.map(\.id) == [product.id])
+            #expect(try await reopened.search.problems() == [])
+        }
+    }
+
     @Test("tags are checked: at most 10, 1–20 letters, digits or _, repeats kept once")
     func tagRules() async throws {
         #expect(try ProductTags.validated(["#갈축", "PBT", "pbt", "저소음_키보드"]) == ["갈축", "PBT", "저소음_키보드"])

@@ -8,18 +8,42 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
 
     package init(database: Database) { self.database = database }
 
+    /// The `settings` key that records the analyser version every listing was indexed by.
+    static var versionKey: String { "search.analyzer_version" }
+
     /// Indexes every live listing without a current entry, ``SearchIndex/batchSize`` per
     /// transaction, so readers and writers interleave; returns how many it indexed.
+    ///
+    /// Once none is left it records the analyser version in `settings`, and later calls (every
+    /// write-open) end with that one read: listings are indexed as they are written, so only a
+    /// migration or a new analyser leaves work here, and a million-listing catalog is not scanned
+    /// at every start.
     package func catchUp() async throws(KeyCatError) -> Int {
+        let recorded = try await storage {
+            try await database.read { connection in
+                try connection.queryOne("SELECT value FROM settings WHERE key = ?", [.text(Self.versionKey)]) { $0.bytes(0) }
+            }
+        }
+        if recorded == Self.versionBytes { return 0 }
         var total = 0
         while true {
             let indexed = try await storage {
-                try await database.write { try SearchIndex.catchUp(limit: SearchIndex.batchSize, on: $0) }
+                try await database.write { connection in
+                    let indexed = try SearchIndex.catchUp(limit: SearchIndex.batchSize, on: connection)
+                    if indexed < SearchIndex.batchSize {
+                        _ = try connection.run(
+                            "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                            [.text(Self.versionKey), .blob(Self.versionBytes)])
+                    }
+                    return indexed
+                }
             }
             total += indexed
             if indexed < SearchIndex.batchSize { return total }
         }
     }
+
+    private static var versionBytes: [UInt8] { Array(String(SearchAnalyzer.version).utf8) }
 
     /// Indexes every live listing again, in id order, one batch per transaction: searches keep
     /// answering throughout, each listing's entries replaced in one step.
