@@ -227,6 +227,18 @@ struct AdminSearchTests {
         }
     }
 
+    @Test("synthetic listings are found as soon as seed --synthetic returns, and db check agrees", arguments: TestStore.allCases)
+    func synthetic(_ store: TestStore) async throws {
+        try await withAdminDatabase(store) { database in
+            let seed = try database.run(["seed", "--synthetic", "600", "--seed", "3", "--db", database.argument])
+            #expect(seed.status == 0, "\(seed.standardError)")
+            #expect(!items(try json(database, ["search", "키보드"])).isEmpty)
+            let check = try database.run(["db", "check", "--db", database.argument])
+            #expect(check.status == 0, "\(check.standardOutput)")
+            #expect(check.standardOutput.contains("search: ok"))
+        }
+    }
+
     @Test("the demo catalog's listings carry their sellers' hashtags")
     func demoCatalogTags() async throws {
         try await seeded(.sqlite) { database in
