@@ -15,7 +15,7 @@ extension DemoStory {
         let added = try await keycat.search.addSynonym("silent", "저소음", by: operatorConsole)
         narrator.step("The operator teaches search a synonym", [
             "Before: «silent» finds \(before.items.isEmpty ? "nothing" : "\(before.items.count)+ listings"): no title says it in English.",
-            "keycat-admin search synonyms add silent 저소음 (\(added ? "added" : "already there"), both ways, written to the audit log).",
+            "The operator runs 'keycat-admin search synonyms add silent 저소음': \(added ? "added" : "already there"), both ways, written to the audit log.",
             try await found("silent", "now finds the 저소음 listings, at once: no reindexing"),
         ])
     }
