@@ -194,6 +194,9 @@ extension KeyCat {
         public var invariantProblems: [String]
         /// Tables, indexes and triggers missing or unlike what KeyCat's migrations create.
         public var schemaProblems: [String] = []
+        /// Where the search index and the catalog disagree (``SearchService/problems()``):
+        /// `keycat-admin search reindex` rebuilds it.
+        public var searchProblems: [String] = []
         /// Files beside the database that group or others may read or write, with the `chmod`
         /// to run (see ``KeyCat/filePermissionWarnings(databaseAt:)``). Warnings only: they do
         /// not make the database unhealthy.
@@ -202,13 +205,14 @@ extension KeyCat {
         /// Whether no problem was found (permission warnings aside).
         public var isHealthy: Bool {
             integrityProblems.isEmpty && foreignKeyProblems.isEmpty && invariantProblems.isEmpty && schemaProblems.isEmpty
+                && searchProblems.isEmpty
         }
 
         /// Every problem found, each prefixed with the check that found it (`integrity:`,
-        /// `foreign_keys:`, `invariants:`), for reports that show them all in one list.
+        /// `foreign_keys:`, `invariants:`, `search:`), for reports that show them all in one list.
         public var allProblems: [String] {
             integrityProblems.map { "integrity: \($0)" } + foreignKeyProblems.map { "foreign_keys: \($0)" }
-                + invariantProblems.map { "invariants: \($0)" }
+                + invariantProblems.map { "invariants: \($0)" } + searchProblems.map { "search: \($0)" }
         }
     }
 }

@@ -255,11 +255,14 @@ public final class KeyCat: Sendable {
     }
 
     /// Runs SQLite's integrity and foreign-key checks, KeyCat's invariants, and compares the
-    /// schema with the one KeyCat's migrations build (every table, index and trigger), and
-    /// warns of files beside the database that group or others may read.
+    /// schema with the one KeyCat's migrations build (every table, index and trigger), checks
+    /// the search index against the catalog, and warns of files beside the database that group
+    /// or others may read.
     public func checkHealth() async throws(KeyCatError) -> HealthReport {
         if case .postgres = store {
-            return HealthReport(integrityProblems: [], foreignKeyProblems: [], invariantProblems: try await storage { try await ports.invariants() })
+            var report = HealthReport(integrityProblems: [], foreignKeyProblems: [], invariantProblems: try await storage { try await ports.invariants() })
+            report.searchProblems = try await search.problems()
+            return report
         }
         let health = try await storage { try await DatabaseHealth.check(database) }
         var report = HealthReport(
@@ -267,6 +270,7 @@ public final class KeyCat: Sendable {
             foreignKeyProblems: health.foreignKeyProblems,
             invariantProblems: health.invariantProblems)
         report.schemaProblems = health.schemaProblems
+        report.searchProblems = try await search.problems()
         report.permissionWarnings = Self.filePermissionWarnings(databaseAt: configuration.databasePath)
         return report
     }

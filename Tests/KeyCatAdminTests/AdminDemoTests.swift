@@ -28,14 +28,16 @@ struct AdminDemoTests {
             #expect(demo.status == 0, "\(demo.standardError)")
             let text = demo.standardOutput
             for step in ["demo catalog", "applies to sell", "operator approves", "buyer signs up", "two pages of five",
-                         "tactile switches", "bookmarks it and follows", "saves her delivery address", "two parcels",
+                         "tactile switches", "searches the catalog", "«기계식키보드»", "«hanu»", "«ㅈㅅㅇ»",
+                         "teaches search a synonym", "search index against the catalog: ok", "bookmarks it and follows", "saves her delivery address", "two parcels",
                          "checks out", "first card is declined", "second card pays", "a duplicate: ignored", "order desk",
                          "Ship to: 김민지", "partly shipped", "both parcels arrive", "reviews the switches",
                          "refunds part of their parcel", "What the shop owes each seller", "(payment 1)", "(refund 1)",
-                         "statistics", "db check: the database is healthy", "keycat-admin orders show"] {
+                         "statistics", "db check: the database is healthy", "keycat-admin orders show", "keycat-admin search explain"] {
                 #expect(text.contains(step), "the story does not mention «\(step)»")
             }
             #expect(text.contains("20. "), "twenty numbered steps")
+            #expect(!text.contains("(nothing)"), "every search the demo shows finds something")
             let check = try AdminProcess.run(["db", "check", "--db", path])
             #expect(check.status == 0, "\(check.standardOutput)")
             let orders = try jsonObject(try AdminProcess.run(["orders", "list", "--db", path, "--json"]).standardOutput)
@@ -59,7 +61,7 @@ struct AdminDemoTests {
             #expect((summary["removed"] as? [String])?.contains(path) == true)
             #expect(summary["order_status"] as? String == "partially_refunded")
             #expect(summary["healthy"] as? Bool == true)
-            #expect((summary["steps"] as? [[String: Any]])?.count == 21)
+            #expect((summary["steps"] as? [[String: Any]])?.count == 23)
             // Still exactly one order: nothing of the first run survived.
             let orders = try jsonObject(try AdminProcess.run(["orders", "list", "--db", path, "--json"]).standardOutput)
             #expect((orders["items"] as? [Any])?.count == 1)

@@ -48,6 +48,11 @@ struct CommandLineParserTests {
         ("init -x", "unknown option '-x' for 'keycat-admin init' (options are spelt --name)"),
         ("init --db a.db --db b.db", "--db is given twice"),
         ("payments simulate --orders 60 --orders=20000", "--orders is given twice"),
+        ("search", "missing QUERY (or a command: explain, synonyms, reindex)"),
+        ("search 저소음 적축", "unexpected argument '적축' for 'keycat-admin search'; quote an argument of several words, "
+            + "or give a command: explain, synonyms, reindex"),
+        ("search --sort newest synonyms list", "unknown option '--sort' for 'keycat-admin search synonyms'"),
+        ("search synonyms lst", "unknown command 'lst' for 'keycat-admin search synonyms'; did you mean 'list'?"),
     ])
     func usageErrors(line: String, message: String) throws {
         do {
@@ -59,6 +64,31 @@ struct CommandLineParserTests {
         } catch {
             #expect(error.message == message)
         }
+    }
+
+    @Test("a command with subcommands that also runs on its own takes any other word as its argument", arguments: [
+        ("search 갈축", "keycat-admin search", ["갈축"]),
+        ("search explain 갈축 --limit 3", "keycat-admin search explain", ["갈축"]),
+        ("search --category keyboard explain 갈축", "keycat-admin search explain", ["갈축"]),
+        ("search -- explain", "keycat-admin search", ["explain"]),
+        ("search synonyms add 키크론 keychron", "keycat-admin search synonyms add", ["키크론", "keychron"]),
+    ])
+    func commandWithSubcommands(line: String, path: String, positionals: [String]) throws {
+        guard case let .run(command, parsed, _) = try parse(line) else {
+            Issue.record("expected a command to run")
+            return
+        }
+        #expect(parsed.commandPath == path)
+        #expect(parsed.positionals == positionals)
+        _ = try command.init(parsing: parsed)
+    }
+
+    @Test("help for a command that also runs on its own shows both ways to call it")
+    func helpForCommandWithSubcommands() {
+        let text = HelpFormatter.help(for: SearchCommand.self, commandPath: "keycat-admin search")
+        #expect(text.contains("Usage: keycat-admin search <command> …\n       keycat-admin search <QUERY> [--category C]"))
+        #expect(text.contains("explain"))
+        #expect(text.contains("<QUERY>"))
     }
 
     @Test("help is generated from the command definitions")

@@ -123,7 +123,12 @@ extension CatalogFile {
         "layout": "full_size",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "멤브레인",
+        "풀배열",
+        "사무용"
+      ]
     },
     {
       "seller": "s08",
@@ -144,7 +149,13 @@ extension CatalogFile {
         "layout": "full_size",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "멤브레인",
+        "무선",
+        "풀배열",
+        "사무용"
+      ]
     },
     {
       "seller": "s01",
@@ -165,7 +176,13 @@ extension CatalogFile {
         "layout": "full_size",
         "keycap_profile": "oem",
         "backlight": true
-      }
+      },
+      "tags": [
+        "멤브레인",
+        "풀배열",
+        "게이밍",
+        "RGB"
+      ]
     },
     {
       "seller": "s08",
@@ -185,7 +202,11 @@ extension CatalogFile {
         "layout": "full_size",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "팬타그래프",
+        "풀배열"
+      ]
     },
     {
       "seller": "s08",
@@ -206,7 +227,13 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "팬타그래프",
+        "무선",
+        "블루투스",
+        "텐키리스"
+      ]
     },
     {
       "seller": "s12",
@@ -226,7 +253,12 @@ extension CatalogFile {
         "layout": "other",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "팬타그래프",
+        "무선",
+        "블루투스"
+      ]
     },
     {
       "seller": "s01",
@@ -246,7 +278,12 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "멤브레인",
+        "저소음",
+        "텐키리스"
+      ]
     },
     {
       "seller": "s02",
@@ -267,7 +304,13 @@ extension CatalogFile {
         "layout": "full_size",
         "keycap_profile": "oem",
         "backlight": true
-      }
+      },
+      "tags": [
+        "멤브레인",
+        "무선",
+        "블루투스",
+        "풀배열"
+      ]
     },
     {
       "seller": "s12",
@@ -288,7 +331,10 @@ extension CatalogFile {
         "layout": "other",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "멤브레인"
+      ]
     },
     {
       "seller": "s01",
@@ -310,7 +356,13 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "적축",
+        "텐키리스",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s01",
@@ -332,7 +384,13 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "갈축",
+        "텐키리스",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s01",
@@ -355,7 +413,13 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "청축",
+        "텐키리스",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s01",
@@ -378,7 +442,14 @@ extension CatalogFile {
         "layout": "other",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "저소음",
+        "리니어",
+        "무선",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s01",
@@ -401,7 +472,13 @@ extension CatalogFile {
         "layout": "other",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "리니어",
+        "무선",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s01",
@@ -423,7 +500,13 @@ extension CatalogFile {
         "layout": "other",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "택타일",
+        "무선",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s02",
@@ -446,7 +529,14 @@ extension CatalogFile {
         "layout": "other",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "저소음",
+        "리니어",
+        "무선",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s02",
@@ -469,7 +559,13 @@ extension CatalogFile {
         "layout": "other",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "리니어",
+        "무선",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s02",
@@ -492,7 +588,13 @@ extension CatalogFile {
         "layout": "other",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "갈축",
+        "무선",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s02",
@@ -515,7 +617,15 @@ extension CatalogFile {
         "layout": "75_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "리니어",
+        "무선",
+        "75배열",
+        "핫스왑",
+        "가스켓"
+      ]
     },
     {
       "seller": "s02",
@@ -538,7 +648,15 @@ extension CatalogFile {
         "layout": "75_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "저소음",
+        "리니어",
+        "무선",
+        "75배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s02",
@@ -561,7 +679,15 @@ extension CatalogFile {
         "layout": "75_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "택타일",
+        "무선",
+        "75배열",
+        "핫스왑",
+        "가스켓"
+      ]
     },
     {
       "seller": "s11",
@@ -584,7 +710,14 @@ extension CatalogFile {
         "layout": "65_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "리니어",
+        "65배열",
+        "핫스왑",
+        "알루미늄"
+      ]
     },
     {
       "seller": "s11",
@@ -606,7 +739,14 @@ extension CatalogFile {
         "layout": "65_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "갈축",
+        "65배열",
+        "핫스왑",
+        "알루미늄"
+      ]
     },
     {
       "seller": "s12",
@@ -628,7 +768,15 @@ extension CatalogFile {
         "layout": "60_percent",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "적축",
+        "무선",
+        "블루투스",
+        "미니배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s12",
@@ -651,7 +799,15 @@ extension CatalogFile {
         "layout": "60_percent",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "갈축",
+        "무선",
+        "블루투스",
+        "미니배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s02",
@@ -673,7 +829,13 @@ extension CatalogFile {
         "layout": "full_size",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "갈축",
+        "풀배열",
+        "사무용"
+      ]
     },
     {
       "seller": "s02",
@@ -696,7 +858,13 @@ extension CatalogFile {
         "layout": "full_size",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "적축",
+        "풀배열",
+        "사무용"
+      ]
     },
     {
       "seller": "s02",
@@ -719,7 +887,13 @@ extension CatalogFile {
         "layout": "full_size",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "청축",
+        "풀배열",
+        "사무용"
+      ]
     },
     {
       "seller": "s01",
@@ -741,7 +915,15 @@ extension CatalogFile {
         "layout": "65_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "저소음",
+        "리니어",
+        "무선",
+        "65배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s01",
@@ -763,7 +945,15 @@ extension CatalogFile {
         "layout": "65_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "적축",
+        "무선",
+        "65배열",
+        "핫스왑",
+        "RGB"
+      ]
     },
     {
       "seller": "s08",
@@ -786,7 +976,12 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "oem",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "적축",
+        "텐키리스"
+      ]
     },
     {
       "seller": "s08",
@@ -808,7 +1003,12 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "oem",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "클릭",
+        "텐키리스"
+      ]
     },
     {
       "seller": "s11",
@@ -831,7 +1031,15 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "oem",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "광축",
+        "리니어",
+        "텐키리스",
+        "핫스왑",
+        "게이밍"
+      ]
     },
     {
       "seller": "s11",
@@ -853,7 +1061,15 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "oem",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "광축",
+        "클릭",
+        "텐키리스",
+        "핫스왑",
+        "게이밍"
+      ]
     },
     {
       "seller": "s12",
@@ -876,7 +1092,15 @@ extension CatalogFile {
         "layout": "75_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "저소음",
+        "리니어",
+        "무선",
+        "75배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s12",
@@ -898,7 +1122,14 @@ extension CatalogFile {
         "layout": "75_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "리니어",
+        "무선",
+        "75배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s02",
@@ -920,7 +1151,14 @@ extension CatalogFile {
         "layout": "full_size",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "리니어",
+        "무선",
+        "풀배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s02",
@@ -942,7 +1180,14 @@ extension CatalogFile {
         "layout": "full_size",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "갈축",
+        "무선",
+        "풀배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s01",
@@ -964,7 +1209,13 @@ extension CatalogFile {
         "layout": "60_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "적축",
+        "미니배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s01",
@@ -986,7 +1237,13 @@ extension CatalogFile {
         "layout": "60_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "택타일",
+        "미니배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s11",
@@ -1009,7 +1266,15 @@ extension CatalogFile {
         "layout": "75_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "리니어",
+        "무선",
+        "75배열",
+        "핫스왑",
+        "알루미늄"
+      ]
     },
     {
       "seller": "s11",
@@ -1032,7 +1297,15 @@ extension CatalogFile {
         "layout": "75_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "기계식키보드",
+        "저소음",
+        "리니어",
+        "무선",
+        "75배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s10",
@@ -1054,7 +1327,11 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "무접점",
+        "텐키리스"
+      ]
     },
     {
       "seller": "s10",
@@ -1075,7 +1352,12 @@ extension CatalogFile {
         "layout": "full_size",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "무접점",
+        "저소음",
+        "풀배열"
+      ]
     },
     {
       "seller": "s10",
@@ -1096,7 +1378,13 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "무접점",
+        "무선",
+        "블루투스",
+        "텐키리스"
+      ]
     },
     {
       "seller": "s05",
@@ -1118,7 +1406,15 @@ extension CatalogFile {
         "layout": "65_percent",
         "keycap_profile": "cherry",
         "backlight": false
-      }
+      },
+      "tags": [
+        "공구",
+        "커스텀키보드",
+        "기계식키보드",
+        "리니어",
+        "65배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s05",
@@ -1141,7 +1437,15 @@ extension CatalogFile {
         "layout": "75_percent",
         "keycap_profile": "mda",
         "backlight": false
-      }
+      },
+      "tags": [
+        "공구",
+        "커스텀키보드",
+        "기계식키보드",
+        "택타일",
+        "무선",
+        "75배열"
+      ]
     },
     {
       "seller": "s11",
@@ -1164,7 +1468,14 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "공구",
+        "커스텀키보드",
+        "기계식키보드",
+        "갈축",
+        "텐키리스"
+      ]
     },
     {
       "seller": "s05",
@@ -1186,7 +1497,15 @@ extension CatalogFile {
         "layout": "60_percent",
         "keycap_profile": "mda",
         "backlight": true
-      }
+      },
+      "tags": [
+        "공구",
+        "커스텀키보드",
+        "기계식키보드",
+        "저소음",
+        "리니어",
+        "미니배열"
+      ]
     },
     {
       "seller": "s11",
@@ -1209,7 +1528,15 @@ extension CatalogFile {
         "layout": "75_percent",
         "keycap_profile": "cherry",
         "backlight": false
-      }
+      },
+      "tags": [
+        "공구",
+        "커스텀키보드",
+        "기계식키보드",
+        "리니어",
+        "무선",
+        "75배열"
+      ]
     },
     {
       "seller": "s05",
@@ -1232,7 +1559,14 @@ extension CatalogFile {
         "layout": "other",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "공구",
+        "커스텀키보드",
+        "기계식키보드",
+        "리니어",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s11",
@@ -1255,7 +1589,15 @@ extension CatalogFile {
         "layout": "65_percent",
         "keycap_profile": "mda",
         "backlight": false
-      }
+      },
+      "tags": [
+        "공구",
+        "커스텀키보드",
+        "기계식키보드",
+        "저소음",
+        "리니어",
+        "무선"
+      ]
     },
     {
       "seller": "s05",
@@ -1278,7 +1620,14 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "mda",
         "backlight": true
-      }
+      },
+      "tags": [
+        "공구",
+        "커스텀키보드",
+        "기계식키보드",
+        "클릭",
+        "텐키리스"
+      ]
     },
     {
       "seller": "s04",
@@ -1300,7 +1649,14 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "중고",
+        "기계식키보드",
+        "갈축",
+        "텐키리스",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s04",
@@ -1322,7 +1678,15 @@ extension CatalogFile {
         "layout": "other",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "중고",
+        "기계식키보드",
+        "저소음",
+        "리니어",
+        "무선",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s04",
@@ -1343,7 +1707,12 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "중고",
+        "무접점",
+        "텐키리스"
+      ]
     },
     {
       "seller": "s12",
@@ -1365,7 +1734,15 @@ extension CatalogFile {
         "layout": "65_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "중고",
+        "기계식키보드",
+        "리니어",
+        "65배열",
+        "핫스왑",
+        "알루미늄"
+      ]
     },
     {
       "seller": "s04",
@@ -1387,7 +1764,14 @@ extension CatalogFile {
         "layout": "full_size",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "중고",
+        "기계식키보드",
+        "청축",
+        "풀배열",
+        "사무용"
+      ]
     },
     {
       "seller": "s12",
@@ -1409,7 +1793,14 @@ extension CatalogFile {
         "layout": "65_percent",
         "keycap_profile": "cherry",
         "backlight": false
-      }
+      },
+      "tags": [
+        "중고",
+        "기계식키보드",
+        "리니어",
+        "65배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s04",
@@ -1431,7 +1822,15 @@ extension CatalogFile {
         "layout": "tkl",
         "keycap_profile": "oem",
         "backlight": true
-      }
+      },
+      "tags": [
+        "중고",
+        "기계식키보드",
+        "광축",
+        "리니어",
+        "텐키리스",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s12",
@@ -1453,7 +1852,15 @@ extension CatalogFile {
         "layout": "75_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "중고",
+        "기계식키보드",
+        "택타일",
+        "무선",
+        "75배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s04",
@@ -1475,7 +1882,14 @@ extension CatalogFile {
         "layout": "60_percent",
         "keycap_profile": "cherry",
         "backlight": true
-      }
+      },
+      "tags": [
+        "중고",
+        "기계식키보드",
+        "클릭",
+        "미니배열",
+        "핫스왑"
+      ]
     },
     {
       "seller": "s10",
@@ -1496,7 +1910,13 @@ extension CatalogFile {
         "layout": "full_size",
         "keycap_profile": "oem",
         "backlight": false
-      }
+      },
+      "tags": [
+        "중고",
+        "무접점",
+        "저소음",
+        "풀배열"
+      ]
     },
     {
       "seller": "s06",
@@ -1512,7 +1932,13 @@ extension CatalogFile {
       "stock": 0,
       "spec": {
         "keycap_profile": "cherry"
-      }
+      },
+      "tags": [
+        "키캡",
+        "체리프로파일",
+        "PBT",
+        "염료승화"
+      ]
     },
     {
       "seller": "s06",
@@ -1528,7 +1954,13 @@ extension CatalogFile {
       "stock": 30,
       "spec": {
         "keycap_profile": "cherry"
-      }
+      },
+      "tags": [
+        "키캡",
+        "체리프로파일",
+        "PBT",
+        "염료승화"
+      ]
     },
     {
       "seller": "s09",
@@ -1561,7 +1993,14 @@ extension CatalogFile {
       "stock": 40,
       "spec": {
         "keycap_profile": "cherry"
-      }
+      },
+      "tags": [
+        "키캡",
+        "체리프로파일",
+        "ABS",
+        "이중사출",
+        "GMK"
+      ]
     },
     {
       "seller": "s06",
@@ -1578,7 +2017,13 @@ extension CatalogFile {
       "stock": 50,
       "spec": {
         "keycap_profile": "cherry"
-      }
+      },
+      "tags": [
+        "키캡",
+        "체리프로파일",
+        "PBT",
+        "염료승화"
+      ]
     },
     {
       "seller": "s09",
@@ -1612,7 +2057,13 @@ extension CatalogFile {
       "stock": 120,
       "spec": {
         "keycap_profile": "oem"
-      }
+      },
+      "tags": [
+        "키캡",
+        "OEM",
+        "PBT",
+        "이중사출"
+      ]
     },
     {
       "seller": "s01",
@@ -1630,7 +2081,13 @@ extension CatalogFile {
       "spec": {
         "keycap_profile": "oem",
         "layout": "other"
-      }
+      },
+      "tags": [
+        "키캡",
+        "OEM",
+        "PBT",
+        "이중사출"
+      ]
     },
     {
       "seller": "s06",
@@ -1665,7 +2122,13 @@ extension CatalogFile {
       "spec": {
         "keycap_profile": "sa",
         "layout": "other"
-      }
+      },
+      "tags": [
+        "키캡",
+        "SA",
+        "ABS",
+        "이중사출"
+      ]
     },
     {
       "seller": "s09",
@@ -1683,7 +2146,13 @@ extension CatalogFile {
       "spec": {
         "keycap_profile": "sa",
         "layout": "other"
-      }
+      },
+      "tags": [
+        "키캡",
+        "SA",
+        "PBT",
+        "이중사출"
+      ]
     },
     {
       "seller": "s06",
@@ -1718,7 +2187,13 @@ extension CatalogFile {
       "stock": 30,
       "spec": {
         "keycap_profile": "ksa"
-      }
+      },
+      "tags": [
+        "키캡",
+        "KSA",
+        "PBT",
+        "이중사출"
+      ]
     },
     {
       "seller": "s09",
@@ -1735,7 +2210,13 @@ extension CatalogFile {
       "spec": {
         "keycap_profile": "osa",
         "layout": "other"
-      }
+      },
+      "tags": [
+        "키캡",
+        "OSA",
+        "PBT",
+        "염료승화"
+      ]
     },
     {
       "seller": "s09",
@@ -1769,7 +2250,13 @@ extension CatalogFile {
       "spec": {
         "keycap_profile": "dsa",
         "layout": "other"
-      }
+      },
+      "tags": [
+        "키캡",
+        "DSA",
+        "PBT",
+        "염료승화"
+      ]
     },
     {
       "seller": "s02",
@@ -1786,7 +2273,13 @@ extension CatalogFile {
       "spec": {
         "keycap_profile": "dsa",
         "layout": "other"
-      }
+      },
+      "tags": [
+        "키캡",
+        "DSA",
+        "PBT",
+        "염료승화"
+      ]
     },
     {
       "seller": "s06",
@@ -1820,7 +2313,13 @@ extension CatalogFile {
       "stock": 80,
       "spec": {
         "keycap_profile": "xda"
-      }
+      },
+      "tags": [
+        "키캡",
+        "XDA",
+        "PBT",
+        "염료승화"
+      ]
     },
     {
       "seller": "s06",
@@ -1837,7 +2336,13 @@ extension CatalogFile {
       "spec": {
         "keycap_profile": "mda",
         "layout": "other"
-      }
+      },
+      "tags": [
+        "키캡",
+        "MDA",
+        "PBT",
+        "염료승화"
+      ]
     },
     {
       "seller": "s09",
@@ -1870,7 +2375,13 @@ extension CatalogFile {
       "spec": {
         "keycap_profile": "cherry",
         "layout": "other"
-      }
+      },
+      "tags": [
+        "키캡",
+        "체리프로파일",
+        "PBT",
+        "이중사출"
+      ]
     },
     {
       "seller": "s02",
@@ -1887,7 +2398,13 @@ extension CatalogFile {
       "spec": {
         "keycap_profile": "cherry",
         "layout": "other"
-      }
+      },
+      "tags": [
+        "키캡",
+        "체리프로파일",
+        "PBT",
+        "염료승화"
+      ]
     },
     {
       "seller": "s06",
@@ -1920,7 +2437,12 @@ extension CatalogFile {
       "stock": 200,
       "spec": {
         "keycap_profile": "sa"
-      }
+      },
+      "tags": [
+        "키캡",
+        "SA",
+        "아티산"
+      ]
     },
     {
       "seller": "s09",
@@ -1936,7 +2458,13 @@ extension CatalogFile {
       "stock": 200,
       "spec": {
         "keycap_profile": "cherry"
-      }
+      },
+      "tags": [
+        "키캡",
+        "체리프로파일",
+        "노벨티",
+        "한글각인"
+      ]
     },
     {
       "seller": "s02",
@@ -1969,7 +2497,12 @@ extension CatalogFile {
       "stock": 150,
       "spec": {
         "keycap_profile": "oem"
-      }
+      },
+      "tags": [
+        "키캡",
+        "OEM",
+        "푸딩키캡"
+      ]
     },
     {
       "seller": "s05",
@@ -1987,7 +2520,15 @@ extension CatalogFile {
       "spec": {
         "keycap_profile": "cherry",
         "layout": "other"
-      }
+      },
+      "tags": [
+        "키캡",
+        "공구",
+        "체리프로파일",
+        "ABS",
+        "이중사출",
+        "GMK"
+      ]
     },
     {
       "seller": "s05",
@@ -2022,7 +2563,14 @@ extension CatalogFile {
       "spec": {
         "keycap_profile": "sa",
         "layout": "other"
-      }
+      },
+      "tags": [
+        "키캡",
+        "공구",
+        "SA",
+        "ABS",
+        "이중사출"
+      ]
     },
     {
       "seller": "s05",
@@ -2040,7 +2588,13 @@ extension CatalogFile {
       "spec": {
         "keycap_profile": "mda",
         "layout": "other"
-      }
+      },
+      "tags": [
+        "키캡",
+        "공구",
+        "MDA",
+        "PBT"
+      ]
     },
     {
       "seller": "s09",
@@ -2076,7 +2630,13 @@ extension CatalogFile {
       "spec": {
         "keycap_profile": "osa",
         "layout": "other"
-      }
+      },
+      "tags": [
+        "키캡",
+        "공구",
+        "OSA",
+        "PBT"
+      ]
     },
     {
       "seller": "s04",
@@ -2092,7 +2652,13 @@ extension CatalogFile {
       "stock": 1,
       "spec": {
         "keycap_profile": "cherry"
-      }
+      },
+      "tags": [
+        "키캡",
+        "중고",
+        "체리프로파일",
+        "PBT"
+      ]
     },
     {
       "seller": "s12",
@@ -2124,7 +2690,13 @@ extension CatalogFile {
       "stock": 1,
       "spec": {
         "keycap_profile": "xda"
-      }
+      },
+      "tags": [
+        "키캡",
+        "중고",
+        "XDA",
+        "PBT"
+      ]
     },
     {
       "seller": "s04",
@@ -2140,7 +2712,12 @@ extension CatalogFile {
       "stock": 1,
       "spec": {
         "keycap_profile": "dsa"
-      }
+      },
+      "tags": [
+        "키캡",
+        "중고",
+        "DSA"
+      ]
     },
     {
       "seller": "s03",
@@ -2174,7 +2751,12 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "저소음",
+        "리니어"
+      ]
     },
     {
       "seller": "s03",
@@ -2192,7 +2774,12 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "저소음",
+        "리니어"
+      ]
     },
     {
       "seller": "s03",
@@ -2227,7 +2814,11 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "리니어"
+      ]
     },
     {
       "seller": "s03",
@@ -2244,7 +2835,11 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "리니어"
+      ]
     },
     {
       "seller": "s07",
@@ -2280,7 +2875,12 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "tactile"
-      }
+      },
+      "tags": [
+        "스위치",
+        "갈축",
+        "택타일"
+      ]
     },
     {
       "seller": "s07",
@@ -2297,7 +2897,12 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "tactile"
-      }
+      },
+      "tags": [
+        "스위치",
+        "갈축",
+        "택타일"
+      ]
     },
     {
       "seller": "s03",
@@ -2332,7 +2937,11 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "tactile"
-      }
+      },
+      "tags": [
+        "스위치",
+        "택타일"
+      ]
     },
     {
       "seller": "s03",
@@ -2350,7 +2959,11 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "tactile"
-      }
+      },
+      "tags": [
+        "스위치",
+        "택타일"
+      ]
     },
     {
       "seller": "s02",
@@ -2385,7 +2998,12 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "clicky"
-      }
+      },
+      "tags": [
+        "스위치",
+        "청축",
+        "클릭"
+      ]
     },
     {
       "seller": "s02",
@@ -2402,7 +3020,12 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "clicky"
-      }
+      },
+      "tags": [
+        "스위치",
+        "청축",
+        "클릭"
+      ]
     },
     {
       "seller": "s03",
@@ -2436,7 +3059,11 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "clicky"
-      }
+      },
+      "tags": [
+        "스위치",
+        "클릭"
+      ]
     },
     {
       "seller": "s03",
@@ -2453,7 +3080,11 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "clicky"
-      }
+      },
+      "tags": [
+        "스위치",
+        "클릭"
+      ]
     },
     {
       "seller": "s07",
@@ -2487,7 +3118,12 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "윤활",
+        "리니어"
+      ]
     },
     {
       "seller": "s07",
@@ -2505,7 +3141,12 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "윤활",
+        "리니어"
+      ]
     },
     {
       "seller": "s03",
@@ -2540,7 +3181,12 @@ extension CatalogFile {
       "spec": {
         "input": "optical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "광축",
+        "리니어"
+      ]
     },
     {
       "seller": "s02",
@@ -2558,7 +3204,12 @@ extension CatalogFile {
       "spec": {
         "input": "optical",
         "switch_type": "clicky"
-      }
+      },
+      "tags": [
+        "스위치",
+        "광축",
+        "클릭"
+      ]
     },
     {
       "seller": "s02",
@@ -2592,7 +3243,12 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "저소음",
+        "리니어"
+      ]
     },
     {
       "seller": "s07",
@@ -2610,7 +3266,12 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "저소음",
+        "리니어"
+      ]
     },
     {
       "seller": "s07",
@@ -2644,7 +3305,11 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "리니어"
+      ]
     },
     {
       "seller": "s03",
@@ -2661,7 +3326,11 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "리니어"
+      ]
     },
     {
       "seller": "s03",
@@ -2696,7 +3365,11 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "리니어"
+      ]
     },
     {
       "seller": "s07",
@@ -2713,7 +3386,11 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "리니어"
+      ]
     },
     {
       "seller": "s07",
@@ -2749,7 +3426,12 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "공구",
+        "리니어"
+      ]
     },
     {
       "seller": "s05",
@@ -2766,7 +3448,12 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "tactile"
-      }
+      },
+      "tags": [
+        "스위치",
+        "공구",
+        "택타일"
+      ]
     },
     {
       "seller": "s03",
@@ -2800,7 +3487,12 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "tactile"
-      }
+      },
+      "tags": [
+        "스위치",
+        "공구",
+        "택타일"
+      ]
     },
     {
       "seller": "s07",
@@ -2817,7 +3509,13 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "linear"
-      }
+      },
+      "tags": [
+        "스위치",
+        "중고",
+        "윤활",
+        "리니어"
+      ]
     },
     {
       "seller": "s04",
@@ -2851,7 +3549,13 @@ extension CatalogFile {
       "spec": {
         "input": "mechanical",
         "switch_type": "clicky"
-      }
+      },
+      "tags": [
+        "스위치",
+        "중고",
+        "청축",
+        "클릭"
+      ]
     },
     {
       "seller": "s08",
@@ -2866,7 +3570,11 @@ extension CatalogFile {
       "delivery_fee": 3000,
       "delivery_schedule": "today",
       "stock": 12,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "손목받침대",
+        "데스크셋업"
+      ]
     },
     {
       "seller": "s08",
@@ -2880,7 +3588,11 @@ extension CatalogFile {
       "delivery_fee": 3500,
       "delivery_schedule": "next_dawn",
       "stock": 120,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "손목받침대",
+        "데스크셋업"
+      ]
     },
     {
       "seller": "s08",
@@ -2894,7 +3606,11 @@ extension CatalogFile {
       "delivery_fee": 3500,
       "delivery_schedule": "next_dawn",
       "stock": 40,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "손목받침대",
+        "데스크셋업"
+      ]
     },
     {
       "seller": "s12",
@@ -2909,7 +3625,11 @@ extension CatalogFile {
       "delivery_fee": 3500,
       "delivery_schedule": "standard",
       "stock": 25,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "손목받침대",
+        "데스크셋업"
+      ]
     },
     {
       "seller": "s01",
@@ -2923,7 +3643,11 @@ extension CatalogFile {
       "delivery_fee": 3500,
       "delivery_schedule": "next_dawn",
       "stock": 5,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "케이블",
+        "USB_C"
+      ]
     },
     {
       "seller": "s01",
@@ -2937,7 +3661,11 @@ extension CatalogFile {
       "delivery_fee": 2500,
       "delivery_schedule": "standard",
       "stock": 120,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "케이블",
+        "USB_C"
+      ]
     },
     {
       "seller": "s02",
@@ -2951,7 +3679,11 @@ extension CatalogFile {
       "delivery_fee": 3000,
       "delivery_schedule": "next_dawn",
       "stock": 300,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "케이블",
+        "USB_C"
+      ]
     },
     {
       "seller": "s07",
@@ -2966,7 +3698,12 @@ extension CatalogFile {
       "delivery_fee": 3000,
       "delivery_schedule": "today",
       "stock": 25,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "스위치풀러",
+        "DIY",
+        "키캡리무버"
+      ]
     },
     {
       "seller": "s07",
@@ -2980,7 +3717,10 @@ extension CatalogFile {
       "delivery_fee": 3500,
       "delivery_schedule": "next_day",
       "stock": 300,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "키캡리무버"
+      ]
     },
     {
       "seller": "s07",
@@ -2994,7 +3734,11 @@ extension CatalogFile {
       "delivery_fee": 3000,
       "delivery_schedule": "next_dawn",
       "stock": 5,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "윤활",
+        "DIY"
+      ]
     },
     {
       "seller": "s07",
@@ -3008,7 +3752,11 @@ extension CatalogFile {
       "delivery_fee": 3500,
       "delivery_schedule": "next_dawn",
       "stock": 40,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "윤활",
+        "DIY"
+      ]
     },
     {
       "seller": "s07",
@@ -3023,7 +3771,12 @@ extension CatalogFile {
       "delivery_fee": 3500,
       "delivery_schedule": "today",
       "stock": 120,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "윤활",
+        "스테빌",
+        "DIY"
+      ]
     },
     {
       "seller": "s07",
@@ -3038,7 +3791,12 @@ extension CatalogFile {
       "delivery_fee": 2500,
       "delivery_schedule": "next_day",
       "stock": 20,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "윤활",
+        "DIY",
+        "스위치오프너"
+      ]
     },
     {
       "seller": "s03",
@@ -3052,7 +3810,11 @@ extension CatalogFile {
       "delivery_fee": 3500,
       "delivery_schedule": "next_day",
       "stock": 20,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "스위치오프너",
+        "DIY"
+      ]
     },
     {
       "seller": "s03",
@@ -3081,7 +3843,12 @@ extension CatalogFile {
       "delivery_fee": 3000,
       "delivery_schedule": "next_day",
       "stock": 300,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "윤활",
+        "DIY",
+        "스테빌"
+      ]
     },
     {
       "seller": "s11",
@@ -3095,7 +3862,11 @@ extension CatalogFile {
       "delivery_fee": 2500,
       "delivery_schedule": "next_day",
       "stock": 5,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "흡음",
+        "DIY"
+      ]
     },
     {
       "seller": "s08",
@@ -3109,7 +3880,11 @@ extension CatalogFile {
       "delivery_fee": 3000,
       "delivery_schedule": "next_dawn",
       "stock": 0,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "데스크매트",
+        "데스크셋업"
+      ]
     },
     {
       "seller": "s08",
@@ -3123,7 +3898,11 @@ extension CatalogFile {
       "delivery_fee": 2500,
       "delivery_schedule": "next_dawn",
       "stock": 12,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "데스크매트",
+        "데스크셋업"
+      ]
     },
     {
       "seller": "s08",
@@ -3181,7 +3960,10 @@ extension CatalogFile {
       "delivery_fee": 3000,
       "delivery_schedule": "next_day",
       "stock": 50,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "스위치테스터"
+      ]
     },
     {
       "seller": "s03",
@@ -3196,7 +3978,10 @@ extension CatalogFile {
       "delivery_fee": 3500,
       "delivery_schedule": "standard",
       "stock": 200,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "스위치테스터"
+      ]
     },
     {
       "seller": "s07",
@@ -3282,7 +4067,11 @@ extension CatalogFile {
       "delivery_fee": 0,
       "delivery_schedule": "today",
       "stock": 40,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "케이블",
+        "USB_C"
+      ]
     },
     {
       "seller": "s05",
@@ -3297,7 +4086,12 @@ extension CatalogFile {
       "delivery_fee": 3500,
       "delivery_schedule": "standard",
       "stock": 10,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "공구",
+        "데스크매트",
+        "데스크셋업"
+      ]
     },
     {
       "seller": "s05",
@@ -3312,7 +4106,12 @@ extension CatalogFile {
       "delivery_fee": 3500,
       "delivery_schedule": "standard",
       "stock": 20,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "공구",
+        "케이블",
+        "USB_C"
+      ]
     },
     {
       "seller": "s09",
@@ -3326,7 +4125,12 @@ extension CatalogFile {
       "delivery_fee": 5000,
       "delivery_schedule": "standard",
       "stock": 80,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "공구",
+        "손목받침대",
+        "데스크셋업"
+      ]
     },
     {
       "seller": "s04",
@@ -3340,7 +4144,12 @@ extension CatalogFile {
       "delivery_fee": 2500,
       "delivery_schedule": "next_day",
       "stock": 1,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "중고",
+        "손목받침대",
+        "데스크셋업"
+      ]
     },
     {
       "seller": "s12",
@@ -3354,7 +4163,12 @@ extension CatalogFile {
       "delivery_fee": 3500,
       "delivery_schedule": "next_day",
       "stock": 1,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "중고",
+        "케이블",
+        "USB_C"
+      ]
     },
     {
       "seller": "s04",
@@ -3368,7 +4182,11 @@ extension CatalogFile {
       "delivery_fee": 2500,
       "delivery_schedule": "next_day",
       "stock": 1,
-      "spec": {}
+      "spec": {},
+      "tags": [
+        "중고",
+        "스위치테스터"
+      ]
     }
   ]
 }

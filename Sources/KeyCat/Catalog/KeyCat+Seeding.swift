@@ -83,7 +83,13 @@ extension KeyCat {
     private static func seedSynthetic<Database: SQLDatabase>(
         count: Int, seed: UInt64, at now: Date, audit: AuditEntry, progress: (Int) -> Void, in database: Database
     ) async throws(KeyCatError) -> SeedReport {
-        try await SyntheticCatalog(database: database).load(count: count, seed: seed, at: now, audit: audit, progress: progress)
+        let report = try await SyntheticCatalog(database: database).load(count: count, seed: seed, at: now, audit: audit, progress: progress)
+        // Postgres's bulk path inserts hundreds of rows per statement, without their search
+        // entries (the analyzer runs in Swift): they are indexed here, a batch per transaction,
+        // so a listing is found as soon as the load returns, not at the next write-open. On
+        // SQLite each insert indexed its own row, and this finds nothing to do.
+        _ = try await SearchMaintenance(database: database).catchUp()
+        return report
     }
 
     /// Reads and stores the images a product file names. Every image is read and checked before

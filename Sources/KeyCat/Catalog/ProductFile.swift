@@ -6,6 +6,7 @@ import KeyCatDomain
 ///
 /// Prices are whole won. `discount_days` (1–30) sets the discount's end that many days after the
 /// import, so a seed file never goes stale. `images` are file paths, relative to the JSON file.
+/// `tags` are up to 10 hashtags (`["갈축", "#저소음"]`, checked as ``ProductTags`` says).
 public struct ProductFile: Sendable, Decodable {
     public var seller: String?
     public var kind: String
@@ -21,6 +22,7 @@ public struct ProductFile: Sendable, Decodable {
     public var stock: Int
     public var spec: Spec?
     public var images: [String]?
+    public var tags: [String]?
 
     /// The keyboard spec as JSON; every field optional.
     public struct Spec: Sendable, Decodable {
@@ -41,7 +43,7 @@ public struct ProductFile: Sendable, Decodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case seller, kind, category, title, content, stock, spec, images
+        case seller, kind, category, title, content, stock, spec, images, tags
         case regularPrice = "regular_price"
         case price
         case couponPrice = "coupon_price"
@@ -82,7 +84,8 @@ public struct ProductFile: Sendable, Decodable {
                 switchType: try Self.optional(spec?.switchType, "spec.switch_type"),
                 layout: try Self.optional(spec?.layout, "spec.layout"),
                 keycapProfile: try Self.optional(spec?.keycapProfile, "spec.keycap_profile"),
-                backlight: spec?.backlight))
+                backlight: spec?.backlight),
+            tags: tags ?? [])
     }
 
     static func value<Value: RawRepresentable & CaseIterable>(_ text: String, _ field: String) throws(KeyCatError) -> Value

@@ -1,8 +1,9 @@
 import KeyCat
 
 /// `keycat-admin db check [--gateway [--window-hours N]]`: SQLite's integrity and foreign-key
-/// checks, KeyCat's invariants, and the schema against the one KeyCat's migrations build (every
-/// table, index and trigger); with `--gateway`, also KeyCat's orders against the PG's payments of
+/// checks, KeyCat's invariants, the schema against the one KeyCat's migrations build (every
+/// table, index and trigger), and the search index against the catalog (a `search` section;
+/// `search reindex` mends it); with `--gateway`, also KeyCat's orders against the PG's payments of
 /// the window (a `gateway` section). Opens the database read-only and changes nothing, not even
 /// an outdated schema or a missing index (`init` restores those). Exits 1 when it finds a
 /// problem. The `permissions` section warns of files beside the database that group or others
@@ -11,7 +12,7 @@ import KeyCat
 struct DatabaseCheckCommand: AdminCommand {
     static let configuration = CommandConfiguration(
         name: "check",
-        abstract: "Run SQLite's integrity and foreign-key checks, KeyCat's invariants and a schema check.",
+        abstract: "Run SQLite's integrity and foreign-key checks, KeyCat's invariants, a schema check and a search index check.",
         options: [GatewayWindowOption.spec],
         flags: [FlagSpec(name: "gateway", help: "Also cross-check orders, payments and refunds against the PG.")])
 
@@ -31,6 +32,7 @@ struct DatabaseCheckCommand: AdminCommand {
             ("foreign_keys", report.foreignKeyProblems),
             ("invariants", report.invariantProblems),
             ("schema", report.schemaProblems),
+            ("search", report.searchProblems),
         ]
         var human = ""
         for (name, problems) in sections {

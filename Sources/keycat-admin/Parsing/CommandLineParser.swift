@@ -18,7 +18,10 @@ struct GlobalSettings: Equatable {
 ///
 /// Global options (`--db`, `--json`, `--help`, `--version`) are accepted before or after the subcommand
 /// words; `--name value` and `--name=value` are both accepted; `--` ends option parsing.
-/// An unknown word or option is a ``UsageError`` that names the closest valid one.
+/// An unknown word or option is a ``UsageError`` that names the closest valid one. A command
+/// with both subcommands and arguments (`search "갈축"`, `search explain "갈축"`) runs itself
+/// when its first word names no subcommand; after `--` every word is an argument, so
+/// `search -- explain` searches for the word.
 struct CommandLineParser {
     let root: any AdminCommand.Type
 
@@ -39,16 +42,21 @@ struct CommandLineParser {
 
             if onlyPositionals || !word.hasPrefix("-") || word == "-" {
                 if !onlyPositionals, !configuration.subcommands.isEmpty, parsed.positionals.isEmpty {
-                    guard let sub = configuration.subcommands.first(where: { $0.configuration.name == word }) else {
+                    if let sub = configuration.subcommands.first(where: { $0.configuration.name == word }) {
+                        command = sub
+                        path += " " + word
+                        parsed.commandPath = path
+                        try requireDeclared(parsed, by: sub.configuration, path: path)
+                        continue
+                    }
+                    // A command that also runs on its own (`search "갈축"`) takes any other word as
+                    // its first argument; a group only has its subcommands.
+                    guard !configuration.arguments.isEmpty else {
                         let names = configuration.subcommands.map { $0.configuration.name }
                         var message = "unknown command '\(word)' for '\(path)'"
                         if let near = closestMatch(to: word, in: names) { message += "; did you mean '\(near)'?" }
                         throw UsageError(message, commandPath: path)
                     }
-                    command = sub
-                    path += " " + word
-                    parsed.commandPath = path
-                    continue
                 }
                 parsed.positionals.append(word)
                 continue
@@ -119,7 +127,7 @@ struct CommandLineParser {
         if wantsHelp { return .help(command, commandPath: path) }
         if wantsVersion { return .version(globals) }
         let configuration = command.configuration
-        if configuration.subcommands.isEmpty {
+        if configuration.subcommands.isEmpty || !configuration.arguments.isEmpty {
             try validate(parsed, against: configuration, path: path)
         }
         return .run(command, parsed, globals)
@@ -127,17 +135,30 @@ struct CommandLineParser {
 
     /// Checks counts of positionals and required options; the command's own init checks values.
     private func validate(_ parsed: ParsedArguments, against configuration: CommandConfiguration, path: String) throws(UsageError) {
+        // A command that runs on its own and has subcommands says what else the word could be.
+        let commands = configuration.subcommands.map { $0.configuration.name }
+        let alternatively = commands.isEmpty ? "" : " (or a command: \(commands.joined(separator: ", ")))"
         let required = configuration.arguments.filter { !$0.isOptional }
         if parsed.positionals.count < required.count {
             let missing = required[parsed.positionals.count]
-            throw UsageError("missing \(missing.name)", commandPath: path)
+            throw UsageError("missing \(missing.name)" + alternatively, commandPath: path)
         }
         if parsed.positionals.count > configuration.arguments.count {
             let extra = parsed.positionals[configuration.arguments.count]
-            throw UsageError("unexpected argument '\(extra)' for '\(path)'", commandPath: path)
+            let hint = commands.isEmpty ? "" : "; quote an argument of several words, or give a command: \(commands.joined(separator: ", "))"
+            throw UsageError("unexpected argument '\(extra)' for '\(path)'" + hint, commandPath: path)
         }
         for option in configuration.options where option.isRequired && parsed.options[option.name] == nil {
             throw UsageError("missing --\(option.name) \(option.valueName)", commandPath: path)
+        }
+    }
+
+    /// Options given before a subcommand's word belong to the command above it: each must mean
+    /// something to the subcommand too, rather than be carried along and ignored.
+    private func requireDeclared(_ parsed: ParsedArguments, by configuration: CommandConfiguration, path: String) throws(UsageError) {
+        let names = Set(configuration.options.map(\.name) + configuration.flags.map(\.name))
+        if let name = (parsed.options.keys.sorted() + parsed.flags.sorted()).first(where: { !names.contains($0) }) {
+            throw UsageError("unknown option '--\(name)' for '\(path)'", commandPath: path)
         }
     }
 }

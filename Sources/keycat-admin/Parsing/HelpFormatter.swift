@@ -9,6 +9,11 @@ enum HelpFormatter {
         var usage = "Usage: \(commandPath)"
         if !configuration.subcommands.isEmpty {
             usage += " <command>"
+            if !configuration.arguments.isEmpty {
+                // A command that also runs on its own (`search`): one line for each way.
+                lines.append(usage + " …")
+                usage = "       \(commandPath)"
+            }
         }
         for argument in configuration.arguments {
             usage += argument.isOptional ? " [\(argument.name)]" : " <\(argument.name)>"

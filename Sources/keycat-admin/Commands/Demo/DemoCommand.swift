@@ -65,6 +65,7 @@ struct DemoCommand: AdminCommand {
             "keycat-admin orders show \(story.order.id) \(database)",
             "keycat-admin orders list \(database)",
             "keycat-admin products list --sort rating \(database)",
+            "keycat-admin search explain 저소음 --limit 3 \(database)",
             "keycat-admin reviews list --product \(story.product.id) \(database)",
             "keycat-admin stats --days 7 \(database)",
             "keycat-admin db backup keycat-demo-backup.db \(database)",

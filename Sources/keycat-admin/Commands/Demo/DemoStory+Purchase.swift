@@ -173,6 +173,7 @@ extension DemoStory {
             "integrity: \(health.integrityProblems.isEmpty ? "ok" : health.integrityProblems.joined(separator: "; "))",
             "foreign keys: \(health.foreignKeyProblems.isEmpty ? "ok" : health.foreignKeyProblems.joined(separator: "; "))",
             "invariants (stock, counters, payments, shipments, settlement ledger): \(health.invariantProblems.isEmpty ? "ok" : health.invariantProblems.joined(separator: "; "))",
+            "search index against the catalog: \(health.searchProblems.isEmpty ? "ok" : health.searchProblems.joined(separator: "; "))",
         ])
         if !health.isHealthy { throw KeyCatError(.internalError, "the demo left an unhealthy database") }
     }

@@ -2,7 +2,7 @@ import Foundation
 import KeyCat
 
 /// The demo's story, told through KeyCat's public use cases only (no SQL): a seller is
-/// approved, a buyer browses, saves an address, buys from two sellers and reviews, each seller
+/// approved, a buyer browses and searches, saves an address, buys from two sellers and reviews, each seller
 /// ships their parcel from their desk, the operator refunds, the month's settlement so far is
 /// traced to its rows, and the shop's statistics and health are read. Each method is one or a few numbered steps.
 ///
@@ -32,6 +32,7 @@ final class DemoStory {
         try await approveSeller()
         try await signUpBuyer()
         try await browse()
+        try await search()
         try await bookmarkAndFollow()
         try await fillCartAndCheckout()
         try await pay()

@@ -1,6 +1,6 @@
 import KeyCat
 
-/// `keycat-admin products update ID [--price N] [--stock N] …`: changes only the fields given. A
+/// `keycat-admin products update ID [--price N] [--stock N] [--tags a,b] …`: changes only the fields given. A
 /// new `--stock` is an adjustment of the difference in the inventory ledger, under the operator's
 /// name (see `products adjust-stock`).
 struct ProductsUpdateCommand: AdminCommand {
@@ -14,6 +14,7 @@ struct ProductsUpdateCommand: AdminCommand {
             OptionSpec(name: "coupon-price", valueName: "N", help: "The coupon amount, in won."),
             OptionSpec(name: "stock", valueName: "N", help: "Units in stock: recorded in the inventory ledger as an adjustment of the difference."),
             OptionSpec(name: "delivery-fee", valueName: "N", help: "The delivery fee, in won: at most 50,000 (the default bound)."),
+            TagsOption.spec,
             OptionSpec(name: "version", valueName: "V", help: "Fail unless the listing is still at this version."),
         ])
 
@@ -29,6 +30,7 @@ struct ProductsUpdateCommand: AdminCommand {
         changes.couponPrice = try arguments.int64("coupon-price").map { Money(won: $0) }
         changes.stock = try arguments.int("stock")
         changes.deliveryFee = try arguments.int64("delivery-fee").map { Money(won: $0) }
+        changes.tags = TagsOption.tags(arguments)
         guard !changes.isEmpty else {
             throw UsageError("nothing to change: give at least one field option", commandPath: arguments.commandPath)
         }

@@ -29,6 +29,7 @@ enum ProductPresenter {
             ("delivery_schedule", .string(product.delivery.schedule.rawValue)),
             ("stock", .int(product.stock)),
             ("images", .array(product.images.map { .string($0.fileName) })),
+            ("tags", .array(product.tags.map(JSONValue.string))),
             ("spec", .object([
                 ("input", .optional(spec.input?.rawValue)),
                 ("connection", .optional(spec.connection?.rawValue)),
@@ -64,6 +65,7 @@ enum ProductPresenter {
             ("delivery", "₩\(Formatting.won(product.delivery.fee)), \(product.delivery.schedule.rawValue)"),
             ("stock", String(product.stock)),
             ("spec", specText.isEmpty ? "-" : specText),
+            ("tags", product.tags.isEmpty ? "-" : product.tags.map { "#" + $0 }.joined(separator: " ")),
             ("rating", product.averageRating.map { String(format: "%.2f from %d reviews", $0, product.ratingCount) } ?? "no reviews"),
             ("bookmarks", String(product.bookmarkCount)),
             ("images", product.images.isEmpty ? "-" : product.images.map(\.fileName).joined(separator: ", ")),
