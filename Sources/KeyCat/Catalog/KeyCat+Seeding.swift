@@ -88,7 +88,7 @@ extension KeyCat {
         // entries (the analyzer runs in Swift): they are indexed here, a batch per transaction,
         // so a listing is found as soon as the load returns, not at the next write-open. On
         // SQLite each insert indexed its own row, and this finds nothing to do.
-        _ = try await SearchMaintenance(database: database).catchUp()
+        _ = try await SearchMaintenance(database: database).catchUp(checkingEveryListing: true)
         return report
     }
 

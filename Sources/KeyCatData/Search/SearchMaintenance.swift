@@ -18,8 +18,11 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
     /// write-open) end with that one read: listings are indexed as they are written, so only a
     /// migration or a new analyser leaves work here, and a million-listing catalog is not scanned
     /// at every start.
-    package func catchUp() async throws(KeyCatError) -> Int {
-        let recorded = try await storage {
+    ///
+    /// - Parameter checkingEveryListing: look for unindexed listings even when the record says
+    ///   there are none: after a bulk load that wrote listings without their entries.
+    package func catchUp(checkingEveryListing: Bool = false) async throws(KeyCatError) -> Int {
+        let recorded = checkingEveryListing ? nil : try await storage {
             try await database.read { connection in
                 try connection.queryOne("SELECT value FROM settings WHERE key = ?", [.text(Self.versionKey)]) { $0.bytes(0) }
             }
