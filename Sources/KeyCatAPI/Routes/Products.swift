@@ -7,9 +7,10 @@ enum ProductRoutes {
     /// Five images of at most 2 MB each, base64 in JSON (a third larger), and the rest.
     static let createLimit = 16 << 20
 
-    static let listQuery = pageQuery + [
-        "sort", "category", "kind", "seller_id", "min_price", "max_price", "switch_type", "layout", "connection", "hot_swap",
-    ]
+    /// The list's filters, which the search routes take too.
+    static let filterQuery = ["category", "kind", "seller_id", "min_price", "max_price", "switch_type", "layout", "connection", "hot_swap"]
+
+    static let listQuery = pageQuery + ["sort"] + filterQuery
 
     static let routes: [Route] = [
         Route(.get, "/products", .anyone, query: listQuery, waitsOnStorage: false) { context in
@@ -82,15 +83,19 @@ enum ProductRoutes {
     }
 
     static func listRequest(_ context: RequestContext) throws(KeyCatError) -> ProductListRequest {
-        let filter = ProductFilter(
+        ProductListRequest(filter: try filter(context), sort: try context.choice("sort") ?? .newest, limit: try context.limit(),
+                           cursor: try context.cursor())
+    }
+
+    /// The filters of ``filterQuery``.
+    static func filter(_ context: RequestContext) throws(KeyCatError) -> ProductFilter {
+        ProductFilter(
             category: try context.choice("category"), kind: try context.choice("kind"),
             sellerID: try context.integer("seller_id").map(UserID.init),
             minimumPrice: try context.integer("min_price").map(Money.init(won:)),
             maximumPrice: try context.integer("max_price").map(Money.init(won:)),
             switchType: try context.choice("switch_type"), layout: try context.choice("layout"),
             connection: try context.choice("connection"), hotSwap: try context.boolean("hot_swap"))
-        return ProductListRequest(filter: filter, sort: try context.choice("sort") ?? .newest, limit: try context.limit(),
-                                  cursor: try context.cursor())
     }
 }
 
