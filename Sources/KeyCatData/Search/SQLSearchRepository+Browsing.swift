@@ -26,14 +26,8 @@ extension SQLSearchRepository {
                 let query = SearchFacetQuery.tally(source: sources[driving], others: others, filter: filter,
                                                    sellerChecked: driving < groups.count, limit: limit)
                 var tally = FacetTally(isCapped: counts[driving] > limit)
-                let codes = FacetCodes.shared
                 try connection.forEach(query.sql, query.arguments) { row in
-                    let cell = FacetTally.Cell(
-                        category: try codes.categories.decode(row, 0), kind: try codes.kinds.decode(row, 1),
-                        switchType: try codes.switchTypes.decodeOptional(row, 2), layout: try codes.layouts.decodeOptional(row, 3),
-                        connection: try codes.connections.decodeOptional(row, 4), priceBand: PriceBand.all[row.int(5)],
-                        withinPriceBounds: row.int(6) == 1)
-                    tally.counts[cell, default: 0] += row.int(7)
+                    tally.counts[try SearchFacetQuery.Key.cell(row.string(0)), default: 0] += row.int(1)
                 }
                 return tally
             }
@@ -53,15 +47,4 @@ extension SQLSearchRepository {
             }
         }
     }
-}
-
-/// The code tables of the faceted columns, built once.
-private struct FacetCodes: Sendable {
-    let categories = TextCodes(ProductCategory.self, column: "category")
-    let kinds = TextCodes(ProductKind.self, column: "kind")
-    let switchTypes = TextCodes(KeyboardSpec.SwitchType.self, column: "spec_switch_type")
-    let layouts = TextCodes(KeyboardSpec.Layout.self, column: "spec_layout")
-    let connections = TextCodes(KeyboardSpec.Connection.self, column: "spec_connection")
-
-    static let shared = FacetCodes()
 }
