@@ -110,8 +110,8 @@ enum SearchFacetQuery {
         /// - Throws: an internal error for a value no case has (a database written by something else).
         static func cell(_ key: String) throws -> FacetTally.Cell {
             let parts = key.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            // The count is checked first, below.
             func value<Value: RawRepresentable>(_ index: Int, _ type: Value.Type) throws -> Value? where Value.RawValue == String {
-                guard index < parts.count else { throw KeyCatError(.internalError, "a facet key «\(key)» is short") }
                 if parts[index].isEmpty { return nil }
                 guard let value = Value(rawValue: parts[index]) else {
                     throw KeyCatError(.internalError, "unknown \(Value.self) «\(parts[index])» in the database")
