@@ -17,6 +17,7 @@
 #   example names one item instead (product 1, which may since be gone or sold out: 404 or 409).
 # - a parcel's refund of an amount names no lines and does not restock.
 # - a tracking number has as many digits as its carrier issues (Carrier.all in the domain).
+# - a search text `q` has at most 10 words of letters or digits (docs/search.md).
 import base64
 import datetime
 
@@ -59,6 +60,12 @@ def as_int(value):
         return None
 
 
+def search_text(value):
+    """A search text the analyzer has words in, at most 10 of them (a rule no pattern states)."""
+    words = "".join(c if c.isalnum() else " " for c in value).split()[:10]
+    return " ".join(words)[:100].strip() or "키보드"
+
+
 def fix_prices(body):
     regular, price, coupon = (as_int(body.get(field)) for field in ("regular_price", "price", "coupon_price"))
     if regular is None and price is None and coupon is None:
@@ -79,6 +86,8 @@ def map_case(context, case):
         low, high = as_int(query.get("min_price")), as_int(query.get("max_price"))
         if low is not None and high is not None and low > high:
             query["min_price"], query["max_price"] = query["max_price"], query["min_price"]
+        if isinstance(query.get("q"), str) and getattr(getattr(case, "operation", None), "path", None) != "/products/suggestions":
+            query["q"] = search_text(query["q"])
         case.query = query
     body = case.body
     if not isinstance(body, dict):

@@ -50,7 +50,7 @@ public struct KeyCatAPI: Sendable {
     /// Every route, grouped by resource. Two routes that one request could match are a
     /// programming error, caught here when the table is first built (``Route/clashes(in:)``).
     static let routeTable: [Route] = {
-        let table = AccountRoutes.routes + SellerRoutes.routes + ProductRoutes.routes + ReviewRoutes.routes
+        let table = AccountRoutes.routes + SellerRoutes.routes + ProductRoutes.routes + SearchRoutes.routes + ReviewRoutes.routes
             + BookmarkRoutes.routes + FollowRoutes.routes + CartRoutes.routes + CheckoutRoutes.routes
             + OrderRoutes.routes + FulfilmentRoutes.routes + ReceiptRoutes.routes + WebhookRoutes.routes
         let clashes = Route.clashes(in: table)

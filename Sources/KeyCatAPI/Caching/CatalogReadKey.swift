@@ -11,15 +11,25 @@ enum CatalogReadKey: Hashable, Sendable {
     case product(ProductID)
     /// `GET /products` with its filters, sort, limit and cursor.
     case page(ProductListRequest)
+    /// `GET /products/facets` with its text and filters.
+    case facets(ProductFilter)
+    /// `GET /products/suggestions` with its text and limit.
+    case suggestions(SuggestionQuery)
 
-    /// About how many bytes the key holds in memory: its inline size, and a cursor's text (the
-    /// one part of it that is not of a fixed size).
+    /// About how many bytes the key holds in memory: its inline size, and the texts that are
+    /// not of a fixed size (a cursor, a search text, a tag).
     var byteCount: Int {
         switch self {
         case .product: MemoryLayout<Self>.stride
-        case let .page(request):
-            MemoryLayout<Self>.stride + (request.cursor?.utf8.count ?? 0) + (request.filter.text?.text.utf8.count ?? 0) * 2
-                + (request.filter.tag?.utf8.count ?? 0)
+        case let .page(request): MemoryLayout<Self>.stride + (request.cursor?.utf8.count ?? 0) + Self.textBytes(of: request.filter)
+        case let .facets(filter): MemoryLayout<Self>.stride + Self.textBytes(of: filter)
+        case let .suggestions(query): MemoryLayout<Self>.stride + query.text.utf8.count + query.spellings.reduce(0) { $0 + $1.utf8.count }
         }
+    }
+
+    /// The bytes of a filter's texts, which are not of a fixed size: the search text (kept with
+    /// its words) and the tag.
+    private static func textBytes(of filter: ProductFilter) -> Int {
+        (filter.text.map { $0.text.utf8.count * 3 } ?? 0) + (filter.tag?.utf8.count ?? 0)
     }
 }

@@ -7,10 +7,12 @@ enum ProductRoutes {
     /// Five images of at most 2 MB each, base64 in JSON (a third larger), and the rest.
     static let createLimit = 16 << 20
 
-    static let listQuery = pageQuery + [
-        "sort", "category", "kind", "seller_id", "min_price", "max_price", "switch_type", "layout", "connection", "hot_swap",
-        "q", "tag",
+    /// The list's filters, the search text and tag among them, which the facets take too.
+    static let filterQuery = [
+        "category", "kind", "seller_id", "min_price", "max_price", "switch_type", "layout", "connection", "hot_swap", "q", "tag",
     ]
+
+    static let listQuery = pageQuery + ["sort"] + filterQuery
 
     static let routes: [Route] = [
         Route(.get, "/products", .anyone, query: listQuery, waitsOnStorage: false) { context in
@@ -83,7 +85,14 @@ enum ProductRoutes {
     }
 
     static func listRequest(_ context: RequestContext) throws(KeyCatError) -> ProductListRequest {
-        let filter = ProductFilter(
+        // Relevance by default with a text, newest without.
+        ProductListRequest(filter: try filter(context), sort: try context.choice("sort"), limit: try context.limit(),
+                           cursor: try context.cursor())
+    }
+
+    /// The filters of ``filterQuery``.
+    static func filter(_ context: RequestContext) throws(KeyCatError) -> ProductFilter {
+        ProductFilter(
             category: try context.choice("category"), kind: try context.choice("kind"),
             sellerID: try context.integer("seller_id").map(UserID.init),
             minimumPrice: try context.integer("min_price").map(Money.init(won:)),
@@ -93,9 +102,6 @@ enum ProductRoutes {
             // `q=` present but empty is refused, never a list of everything.
             text: try context.query("q").map { text throws(KeyCatError) in try SearchQuery(text) },
             tag: try context.query("tag").map { text throws(KeyCatError) in try ProductTags.filterValue(text) })
-        // Relevance by default with a text, newest without.
-        return ProductListRequest(filter: filter, sort: try context.choice("sort"), limit: try context.limit(),
-                                  cursor: try context.cursor())
     }
 }
 

@@ -4,7 +4,7 @@ import KeyCatInfrastructure
 
 /// Search's own rows (``SearchSchema``) over SQLite or Postgres.
 package struct SQLSearchRepository<Database: SQLDatabase>: SearchRepository {
-    private let database: Database
+    let database: Database
 
     package init(database: Database) { self.database = database }
 

@@ -17,6 +17,13 @@ public protocol SearchRepository: Sendable {
     func reindex(progress: @Sendable (Int) -> Void) async throws(KeyCatError) -> Int
     /// Where the index and the catalog disagree, as sentences.
     func problems() async throws(KeyCatError) -> [String]
+    /// The listings that `filter` (its text, tag, seller and hot-swap filters) finds among at
+    /// most `limit` candidates, as ``FacetTally`` describes; the faceted filters are left to
+    /// ``ProductFacets``.
+    func facetTally(for filter: ProductFilter, limit: Int) async throws(KeyCatError) -> FacetTally
+    /// The vocabulary entries of live listings completing `query`, unranked: at most
+    /// ``SuggestionQuery/candidateLimit`` per key it completes on, nearest in spelling first.
+    func completions(of query: SuggestionQuery) async throws(KeyCatError) -> [SearchSuggestion]
 }
 
 /// Two words an operator declared the same for search (키크론 ↔ Keychron), kept normalised.
