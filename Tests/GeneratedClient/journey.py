@@ -25,11 +25,13 @@ from keycat_client.api.checkout import post_checkout, post_orders_by_id_confirm
 from keycat_client.api.fulfilment import post_shipments_by_id_confirm_receipt
 from keycat_client.api.orders import (get_orders, get_orders_by_id, get_orders_by_id_refunds, post_orders_by_id_deliver,
                                       post_orders_by_id_refund, post_orders_by_id_ship)
-from keycat_client.api.products import get_products, get_products_by_id, post_products
+from keycat_client.api.products import (get_products, get_products_by_id, get_products_facets, get_products_suggestions,
+                                         post_products)
 from keycat_client.api.reviews import get_products_by_id_reviews, post_products_by_id_reviews
 from keycat_client.models import (CartAdd, Checkout, Confirm, Error, LogIn, Order, OrderStatus, ProductCreate,
                                   ProductCreateCategory, ProductCreateDeliverySchedule, ProductCreateKind, RefreshToken,
                                   RefundRequest, ReviewForm, Ship, SignUp, TokenPair)
+from keycat_client.models.get_products_facets_category import GetProductsFacetsCategory
 from keycat_client.models.get_products_sort import GetProductsSort
 
 import second_models
@@ -129,6 +131,12 @@ def main():
     expect([item.id for item in found.items] == [product.id], "another sort with a text")
     refused = get_products.sync_detailed(client=anonymous(), q=" ")
     expect(refused.status_code == 400 and b'"q"' in refused.content, "an empty q is a 400 naming q, not a list of everything")
+    facets = record("ProductFacets", get_products_facets.sync_detailed(client=anonymous(), q=run, category=GetProductsFacetsCategory.KEYBOARD))
+    counts = {entry.value: entry.count for entry in facets.category}
+    expect(facets.total == 1 and counts["keyboard"] == 1 and not facets.approximate,
+           "facet counts follow the text, and a facet's own filter leaves its own counts whole")
+    suggestions = record("Suggestions", get_products_suggestions.sync_detailed(client=anonymous(), q="가스ㅋ"))
+    expect("가스켓" in [item.text for item in suggestions.items], "가스ㅋ, typed half-way, completes to 가스켓")
 
     print("bookmark, cart, checkout with an idempotent replay")
     state, _ = buyer.call(put_products_by_id_bookmark, "BookmarkState", id=product.id)
