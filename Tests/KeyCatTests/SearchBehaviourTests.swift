@@ -179,6 +179,73 @@ struct SearchBehaviourTests {
         }
     }
 
+    @Test("a suspended seller's words are not suggested, and come back with the reinstatement", arguments: TestStore.allCases)
+    func suspendedSellersWords(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            _ = try await shop.keycat.catalog.create(TestShop.draft("Scamboard 사기 키보드") { $0.tags = ["스캠"] }, for: seller.userID, by: seller)
+            func suggested(_ text: String) async throws -> [String] {
+                try await shop.keycat.search.suggestions(try SuggestionQuery(text)).map(\.text)
+            }
+            #expect(try await suggested("scam").contains("Scamboard"))
+            _ = try await shop.keycat.accounts.suspend(seller.userID, by: shop.operatorConsole)
+            let hidden = (try await suggested("scam"), try await suggested("ㅅㅋ"))
+            #expect(hidden.0 == [] && hidden.1 == [])
+            #expect(try await shop.keycat.search.problems() == [])
+            _ = try await shop.keycat.accounts.reinstate(seller.userID, by: shop.operatorConsole)
+            let back = (try await suggested("scam"), try await suggested("ㅅㅋ"))
+            #expect(back.0.contains("Scamboard") && back.1.contains("스캠"))
+            #expect(try await shop.keycat.search.problems() == [])
+        }
+    }
+
+    @Test("reindex repairs what db check finds: a stray term, a count, a listing deleted behind the index's back",
+          arguments: TestStore.allCases)
+    func reindexRepairs(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let kept = try await shop.keycat.catalog.create(TestShop.draft("몽돌 택타일 갈축") { $0.tags = ["갈축"] }, for: seller.userID, by: seller)
+            let gone = try await shop.keycat.catalog.create(TestShop.draft("노을 리니어"), for: seller.userID, by: seller)
+            try await shop.execute("""
+                UPDATE search_words SET products = products + 5 WHERE word = '갈축' AND kind = 'tag';
+                INSERT INTO search_terms (term, product_id, weight) VALUES ('stray', \(kept.id), 1);
+                UPDATE products SET deleted_at = 1, listed = 0 WHERE id = \(gone.id)
+                """)
+            #expect(try await shop.keycat.search.problems().count >= 3)
+            let reindexed = try await shop.keycat.search.reindex(by: shop.operatorConsole)
+            #expect(reindexed == 1)
+            #expect(try await shop.keycat.search.problems() == [])
+            #expect(try await shop.integer("SELECT count(*) FROM search_terms WHERE product_id = \(gone.id)") == 0)
+        }
+    }
+
+    @Test("on Postgres a reindex moves the catalog version, so no server keeps an answer from before it")
+    func reindexMovesTheCatalogVersion() async throws {
+        guard TestStore.allCases.contains(.postgres) else { return }
+        try await TestShop.with(.postgres) { shop in
+            let seller = try await shop.user(.seller)
+            _ = try await shop.keycat.catalog.create(TestShop.draft("몽돌 택타일 갈축"), for: seller.userID, by: seller)
+            let deadline = Date().addingTimeInterval(30)
+            while try await shop.keycat.catalogVersion() == nil {
+                try #require(Date() < deadline)
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let before = try await shop.keycat.catalogVersion()
+            _ = try await shop.keycat.search.reindex(by: shop.operatorConsole)
+            #expect(try await shop.keycat.catalogVersion() != before)
+        }
+    }
+
+    @Test("a relevance search has no cursor but its pages' own")
+    func relevanceCursorRefused() async throws {
+        try await TestShop.with { shop in
+            let seller = try await shop.user(.seller)
+            let product = try await shop.keycat.catalog.create(TestShop.draft("몽돌 택타일 갈축"), for: seller.userID, by: seller)
+            let request = ProductListRequest(filter: ProductFilter(text: try SearchQuery("몽돌")))
+            await expectError(.validation, field: "sort") { try shop.keycat.catalog.cursor(resumingAfter: product, in: request) }
+        }
+    }
+
     @Test("tags are checked: at most 10, 1–20 letters, digits or _, repeats kept once")
     func tagRules() async throws {
         #expect(try ProductTags.validated(["#갈축", "PBT", "pbt", "저소음_키보드"]) == ["갈축", "PBT", "저소음_키보드"])

@@ -101,6 +101,7 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                 try connection.run(
                     "UPDATE refresh_token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
                     [StoredTime.value(at), .integer(id.rawValue)])
+                try SearchIndex.recount(listingsOf: id, listed: false, on: connection)
                 try connection.run("UPDATE products SET listed = 0 WHERE seller_id = ? AND listed = 1", [.integer(id.rawValue)])
                 try connection.run("DELETE FROM addresses WHERE user_id = ?", [.integer(id.rawValue)])
                 try SQLFulfilmentRepository<Database>.anonymise(
@@ -145,8 +146,10 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                 // cache of catalog answers, on both stores, that they changed.
                 switch change {
                 case .suspend:
+                    try SearchIndex.recount(listingsOf: id, listed: false, on: connection)
                     try connection.run("UPDATE products SET listed = 0 WHERE seller_id = ? AND listed = 1", [.integer(id.rawValue)])
                 case .reinstate:
+                    try SearchIndex.recount(listingsOf: id, listed: true, on: connection)
                     try connection.run("UPDATE products SET listed = 1 WHERE seller_id = ? AND listed = 0 AND deleted_at IS NULL",
                                        [.integer(id.rawValue)])
                 case .role, .password:

@@ -41,32 +41,69 @@ package enum SearchIndex {
 
     /// Indexes a listing written in this transaction, replacing what it had.
     static func index(_ product: Product, on connection: some SQLConnection) throws {
-        try index(product.id, Entry(product), on: connection)
+        try index(product.id, Entry(product), listed: product.isListed, on: connection)
     }
 
-    static func index(_ id: ProductID, _ entry: Entry, on connection: some SQLConnection) throws {
+    /// - Parameter listed: whether the listing is listed, and so lends its words to the
+    ///   vocabulary's counts.
+    static func index(_ id: ProductID, _ entry: Entry, listed: Bool, on connection: some SQLConnection) throws {
         let previous = try connection.queryOne(
-            "SELECT words FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)]) { $0.string(0) }
+            "SELECT words, counted FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)]) {
+            (words: $0.string(0), counted: $0.bool(1))
+        }
         if previous != nil {
             _ = try connection.run("DELETE FROM search_terms WHERE product_id = ?", [.integer(id.rawValue)])
         }
         try insertTerms(entry.terms, of: id, on: connection)
         let words = storedWords(entry.vocabulary)
+        // A listing indexed for the first time (new, or from before search) starts with the
+        // units its paid orders sold.
         _ = try connection.run("""
-            INSERT INTO search_documents (product_id, analyzer_version, title_key, words) VALUES (?, ?, ?, ?)
+            INSERT INTO search_documents (product_id, analyzer_version, title_key, words, counted, units_sold)
+            VALUES (?, ?, ?, ?, ?, (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
+                                    WHERE l.product_id = ? AND o.paid_at IS NOT NULL))
             ON CONFLICT (product_id) DO UPDATE SET analyzer_version = excluded.analyzer_version,
-                title_key = excluded.title_key, words = excluded.words
-            """, [.integer(id.rawValue), .int(SearchAnalyzer.version), .text(entry.titleKey), .text(words)])
-        try updateVocabulary(removing: previous.map(parseWords) ?? [], adding: entry.vocabulary, on: connection)
+                title_key = excluded.title_key, words = excluded.words, counted = excluded.counted
+            """, [.integer(id.rawValue), .int(SearchAnalyzer.version), .text(entry.titleKey), .text(words), .bool(listed),
+                  .integer(id.rawValue)])
+        try updateVocabulary(removing: previous.flatMap { $0.counted ? parseWords($0.words) : nil } ?? [],
+                             adding: listed ? entry.vocabulary : [], on: connection)
     }
 
     /// Takes a deleted listing out of the index.
     static func remove(_ id: ProductID, on connection: some SQLConnection) throws {
         guard let previous = try connection.queryOne(
-            "SELECT words FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)], { $0.string(0) }) else { return }
+            "SELECT words, counted FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)], {
+                (words: $0.string(0), counted: $0.bool(1))
+            }) else { return }
         _ = try connection.run("DELETE FROM search_terms WHERE product_id = ?", [.integer(id.rawValue)])
         _ = try connection.run("DELETE FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)])
-        try updateVocabulary(removing: parseWords(previous), adding: [], on: connection)
+        if previous.counted { try updateVocabulary(removing: parseWords(previous.words), adding: [], on: connection) }
+    }
+
+    /// Moves the vocabulary's counts when a seller's listings leave the catalog (`listed:
+    /// false`: suspended, withdrawn) or come back (`true`: reinstated), before `products` says
+    /// so: their words are suggested only while they are listed.
+    static func recount(listingsOf sellerID: UserID, listed: Bool, on connection: some SQLConnection) throws {
+        var changes: [String: (kind: String, key: String, by: Int)] = [:]
+        try connection.forEach("""
+            SELECT d.words FROM search_documents d JOIN products p ON p.id = d.product_id
+            WHERE p.seller_id = ? AND p.deleted_at IS NULL AND d.counted = ?
+            """, [.integer(sellerID.rawValue), .bool(!listed)]) { row in
+            for word in parseWords(row.string(0)) {
+                changes["\(word.kind):\(word.key)", default: (word.kind, word.key, 0)].by += listed ? 1 : -1
+            }
+        }
+        guard !changes.isEmpty else { return }
+        for (_, change) in changes.sorted(by: { $0.key < $1.key }) {
+            // A listing coming back finds its words' rows: they are kept at zero, never deleted.
+            _ = try connection.run("UPDATE search_words SET products = products + ? WHERE word = ? AND kind = ?",
+                                   [.int(change.by), .text(change.key), .text(change.kind)])
+        }
+        _ = try connection.run("""
+            UPDATE search_documents SET counted = ? WHERE counted = ? AND product_id IN (
+                SELECT id FROM products WHERE seller_id = ? AND deleted_at IS NULL)
+            """, [.bool(listed), .bool(!listed), .integer(sellerID.rawValue)])
     }
 
     /// Rows per `INSERT` of terms: 3 parameters each, well under either store's limit.

@@ -48,8 +48,11 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
 
     private static var versionBytes: [UInt8] { Array(String(SearchAnalyzer.version).utf8) }
 
-    /// Indexes every live listing again, in id order, one batch per transaction: searches keep
-    /// answering throughout, each listing's entries replaced in one step.
+    /// Rebuilds the index online and repairs whatever `db check` reports: every live listing is
+    /// indexed again in id order, one batch per transaction (searches keep answering, each
+    /// listing's entries replaced in one step); then, in one last transaction, the entries of
+    /// deleted listings go and the vocabulary's counts are recounted from what each listed
+    /// listing lends it.
     ///
     /// - Parameter progress: called after each batch with the number indexed so far.
     package func reindex(progress: (Int) -> Void = { _ in }) async throws(KeyCatError) -> Int {
@@ -65,16 +68,46 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
                         [.integer(start?.rawValue ?? 0), .integer(last?.rawValue ?? 0)]) { $0.int(0) } ?? 0)
                 }
             }
-            guard let last else { return total }
+            guard let last else { break }
             total += count
             progress(total)
             after = last
+        }
+        try await storage { try await database.write { try Self.repairLeftovers(on: $0) } }
+        return total
+    }
+
+    /// Takes deleted listings' entries out and sets every vocabulary count to what the listed
+    /// listings' stored words add up to.
+    private static func repairLeftovers(on connection: some SQLConnection) throws {
+        for table in ["search_terms", "search_documents"] {
+            _ = try connection.run(
+                "DELETE FROM \(table) WHERE product_id IN (SELECT id FROM products WHERE deleted_at IS NOT NULL)", [])
+        }
+        var expected: [String: Int] = [:]
+        try connection.forEach("SELECT words FROM search_documents WHERE counted = 1", []) { row in
+            for word in row.string(0).split(separator: "\n") { expected[String(word), default: 0] += 1 }
+        }
+        var stored: [String: Int] = [:]
+        try connection.forEach("SELECT kind, word, products FROM search_words", []) { row in
+            stored["\(row.string(0)):\(row.string(1))"] = row.int(2)
+        }
+        for key in Set(expected.keys).union(stored.keys).sorted() where expected[key] ?? 0 != stored[key] ?? 0 {
+            let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let kind = SearchAnalyzer.VocabularyEntry.Kind(rawValue: parts[0]) else { continue }
+            let entry = SearchAnalyzer.VocabularyEntry(kind: kind, display: parts[1], key: parts[1])
+            // A word missing from the table comes back with its key as its display.
+            _ = try connection.run("""
+                INSERT INTO search_words (word, kind, display, spelling, initials, products) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (word, kind) DO UPDATE SET products = excluded.products
+                """, [.text(entry.key), .text(kind.rawValue), .text(entry.display), .text(entry.spelling),
+                      entry.initials.map(SQLValue.text) ?? .null, .int(expected[key] ?? 0)])
         }
     }
 
     /// Where the index and the catalog disagree, each as a sentence for `db check`: a live
     /// listing without its entries or with other terms than its text gives, entries of a listing
-    /// that is gone, vocabulary counts that do not add up. None on a database from before search
+    /// that is gone, vocabulary counts that are not what the listed listings lend. None on a database from before search
     /// (`db check` reads an outdated schema as it is; its schema section names what is missing).
     package func problems(limit: Int = 20) async throws(KeyCatError) -> [String] {
         try await storage {
@@ -97,7 +130,9 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
                     }
                     for product in products {
                         let entry = SearchIndex.Entry(product)
-                        for word in entry.vocabulary { expectedWords["\(word.kind.rawValue):\(word.key)", default: 0] += 1 }
+                        if product.isListed {
+                            for word in entry.vocabulary { expectedWords["\(word.kind.rawValue):\(word.key)", default: 0] += 1 }
+                        }
                         if stored[product.id.rawValue] ?? [:] != entry.terms, problems.count < limit {
                             problems.append("product \(product.id): its search terms do not match its text (run 'keycat-admin search reindex')")
                         }

@@ -9,11 +9,13 @@ import KeyCatInfrastructure
 ///   one range, a Latin prefix (`gater`) a range of terms, and whether a listing has a term one
 ///   seek.
 /// - `search_documents`: per listing, the analyzer version that indexed it, its title without
-///   spaces (the exact-phrase bonus), the words it lent the vocabulary, and its units sold (a
-///   ranking signal kept here, so a payment writes no `products` row).
+///   spaces (the exact-phrase bonus), the words it lends the vocabulary and whether they are
+///   counted there (while the listing is listed), and its units sold (a ranking signal kept
+///   here, so a payment writes no `products` row).
 /// - `search_words`: the vocabulary the as-you-type box completes from (words, tags, titles),
 ///   keyed by their normalised form, with their jamo spelling (기계ㅅ → 기계식), their initials
-///   (ㄱㅊ → 갈축) and how many listings have them.
+///   (ㄱㅊ → 갈축) and how many listed listings have them (a suspended seller's listings lend
+///   none, so their words are not suggested).
 /// - `search_synonyms`: the operators' synonyms, stored both ways.
 enum SearchSchema {
     static func sql(_ type: SQLDialect.ColumnTypes, withoutRowID: String) -> String {
@@ -34,6 +36,7 @@ enum SearchSchema {
             analyzer_version \(type.integer) NOT NULL,
             title_key        \(type.text) NOT NULL,
             words            \(type.text) NOT NULL,
+            counted          \(type.integer) NOT NULL DEFAULT 1 CHECK (counted IN (0, 1)),
             units_sold       \(type.integer) NOT NULL DEFAULT 0 CHECK (units_sold >= 0)
         )\(type.tableOptions);
         CREATE INDEX search_documents_by_version ON search_documents (analyzer_version);
@@ -60,11 +63,18 @@ enum SearchSchema {
     }
 
     static let sqlite = sql(SQLDialect.sqlite.columnTypes, withoutRowID: ", WITHOUT ROWID")
-    /// On Postgres a synonym changes search answers as a listing does, so it announces a
-    /// catalog change the same way (``CatalogSchema/changeNotificationsPostgres``).
+    /// On Postgres a synonym, or the index rebuilt under listings that did not change, changes
+    /// search answers as a listing does, so they announce a catalog change the same way
+    /// (``CatalogSchema/changeNotificationsPostgres``). A listing's own write already announces
+    /// itself (Postgres folds the two notifications of one transaction into one); a payment's
+    /// units sold, in `search_documents`, does not: see docs/search.md "Freshness and caching".
     static let postgres = sql(SQLDialect.postgres.columnTypes, withoutRowID: "") + """
 
         CREATE TRIGGER search_synonyms_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON search_synonyms
+            FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();
+        CREATE TRIGGER search_terms_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON search_terms
+            FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();
+        CREATE TRIGGER search_words_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON search_words
             FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();
         """
 }

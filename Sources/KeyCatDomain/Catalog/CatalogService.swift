@@ -168,8 +168,14 @@ public struct CatalogService: Sendable {
 
     /// A cursor that resumes `request`'s list right after `product`, as if the page ending with
     /// it had just been read: for deep links, exports and tools that start mid-list.
-    public func cursor(resumingAfter product: Product, in request: ProductListRequest) -> String {
-        cursors.encode(CursorPosition(sortKey: request.sort.key(of: product), id: product.id.rawValue),
+    ///
+    /// - Throws: `validation` on `sort` for a search by relevance, whose place in the order the
+    ///   store computes from the query: resume it with a page's `nextCursor`.
+    public func cursor(resumingAfter product: Product, in request: ProductListRequest) throws(KeyCatError) -> String {
+        guard request.sort != .relevance else {
+            throw .validation("sort", "a relevance search resumes only from a page's next cursor")
+        }
+        return cursors.encode(CursorPosition(sortKey: request.sort.key(of: product), id: product.id.rawValue),
                        query: Self.cursorQuery(request))
     }
 

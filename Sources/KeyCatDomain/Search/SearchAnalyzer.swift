@@ -207,6 +207,12 @@ public enum SearchAnalyzer {
         /// The normalised form it is kept and compared under (`gateron`).
         public var key: String
 
+        public init(kind: Kind, display: String, key: String) {
+            self.kind = kind
+            self.display = display
+            self.key = key
+        }
+
         /// The key's jamo spelling, which a partly typed word is a prefix of.
         public var spelling: String { Hangul.spelling(key) }
         /// The initials of an all-Hangul key, nil otherwise.

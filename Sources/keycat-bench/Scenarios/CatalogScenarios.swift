@@ -23,7 +23,7 @@ struct CatalogScenarios<Raw: RawCatalogReads> {
                 if offset > 0 {
                     position = try raw.position(column: column, ascending: ascending, offset: offset - 1)
                     let last = try await keycat.catalog.product(ProductID(position!.1))
-                    request.cursor = keycat.catalog.cursor(resumingAfter: last, in: request)
+                    request.cursor = try keycat.catalog.cursor(resumingAfter: last, in: request)
                 }
                 // Both sides must return the same page, or the comparison means nothing.
                 let libraryIDs = try await keycat.catalog.list(request).items.map(\.id.rawValue)

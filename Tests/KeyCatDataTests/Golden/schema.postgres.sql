@@ -567,6 +567,7 @@ CREATE TABLE search_documents (
     analyzer_version bigint NOT NULL,
     title_key        text COLLATE "C" NOT NULL,
     words            text COLLATE "C" NOT NULL,
+    counted          bigint NOT NULL DEFAULT 1 CHECK (counted IN (0, 1)),
     units_sold       bigint NOT NULL DEFAULT 0 CHECK (units_sold >= 0)
 );
 CREATE INDEX search_documents_by_version ON search_documents (analyzer_version);
@@ -590,4 +591,8 @@ CREATE TABLE search_synonyms (
     PRIMARY KEY (word, synonym)
 );
 CREATE TRIGGER search_synonyms_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON search_synonyms
+    FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();
+CREATE TRIGGER search_terms_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON search_terms
+    FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();
+CREATE TRIGGER search_words_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON search_words
     FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();

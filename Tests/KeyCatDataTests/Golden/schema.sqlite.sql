@@ -560,6 +560,7 @@ CREATE TABLE search_documents (
     analyzer_version INTEGER NOT NULL,
     title_key        TEXT NOT NULL,
     words            TEXT NOT NULL,
+    counted          INTEGER NOT NULL DEFAULT 1 CHECK (counted IN (0, 1)),
     units_sold       INTEGER NOT NULL DEFAULT 0 CHECK (units_sold >= 0)
 ) STRICT;
 CREATE INDEX search_documents_by_version ON search_documents (analyzer_version);
