@@ -253,6 +253,8 @@ struct SearchBehaviourTests {
         await expectError(.validation, field: "tags") { try ProductTags.validated(["two words"]) }
         await expectError(.validation, field: "tags") { try ProductTags.validated([""]) }
         await expectError(.validation, field: "tags") { try ProductTags.validated([String(repeating: "가", count: 21)]) }
+        await expectError(.validation, field: "tags") { try ProductTags.validated(["a" + String(repeating: "\u{093E}", count: 2_000)]) }
+        #expect(try ProductTags.validated([String(repeating: "가", count: 20)]).count == 1)
         await expectError(.validation, field: "tag") { try ProductTags.filterValue("a,b") }
         try await TestShop.with { shop in
             let seller = try await shop.user(.seller)

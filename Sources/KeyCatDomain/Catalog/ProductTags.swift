@@ -1,7 +1,8 @@
 import Foundation
 
 /// A listing's tags (hashtags, as the KeyCat app's posts had): at most 10, each 1–20 letters,
-/// digits or `_` once a leading `#` is dropped, in NFC; repeats (compared in search's
+/// digits or `_` (and at most 60 bytes, so marks cannot pile onto a letter) once a leading `#`
+/// is dropped, in NFC; repeats (compared in search's
 /// normalised form, so `PBT` and `pbt` are one tag) are kept once, first spelling first.
 /// Tags are searched, suggested, and matched exactly by `tag=`.
 public enum ProductTags {
@@ -9,18 +10,20 @@ public enum ProductTags {
     public static let maximumCount = 10
     /// A tag's length in characters, without its `#`.
     public static let length = 1...20
+    /// A tag's most bytes in UTF-8: twenty Hangul syllables.
+    public static let maximumBytes = 60
 
     /// The tags checked and cleaned.
     ///
     /// - Throws: `validation` on `tags` for more than ``maximumCount`` or a tag that is empty,
-    ///   too long, or has a character other than a letter, a digit or `_`.
+    ///   too long (characters or bytes), or has a character other than a letter, a digit or `_`.
     public static func validated(_ tags: [String]) throws(KeyCatError) -> [String] {
         var result: [String] = []
         var seen: Set<String> = []
         for raw in tags {
             var tag = raw.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping
             if tag.hasPrefix("#") { tag.removeFirst() }
-            guard length.contains(tag.count) else {
+            guard length.contains(tag.count), tag.utf8.count <= maximumBytes else {
                 throw .validation("tags", "a tag must be \(length.lowerBound)–\(length.upperBound) characters: «\(raw)»")
             }
             guard tag.unicodeScalars.allSatisfy({ $0 == "_" || $0.properties.isAlphabetic || $0.properties.numericType != nil }) else {
