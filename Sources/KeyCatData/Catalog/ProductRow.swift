@@ -157,7 +157,7 @@ package enum ProductRow {
 
     /// ``insert(_:sellerID:images:at:actor:on:)`` without the search entries, for a bulk load
     /// that writes those for many listings at once (``SearchIndex/Bulk``).
-    static func insertListing(
+    package static func insertListing(
         _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, actor: String = "system",
         on connection: some SQLConnection
     ) throws -> Product {
