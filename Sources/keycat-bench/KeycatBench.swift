@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatData
 import KeyCatInfrastructure
 import KeyCatPGSimulator
 
@@ -31,7 +32,7 @@ enum KeycatBench {
         var relay = false
         /// `--schema`, for the relay: a schema created afresh and set as the relayed URL's search path.
         var relaySchema: String?
-        /// Run only these groups: catalog, commerce, idempotency, crypto, bulk (all when empty).
+        /// Run only these groups: catalog, search, commerce, idempotency, crypto, bulk (all when empty).
         var groups: Set<String> = []
     }
 
@@ -41,7 +42,7 @@ enum KeycatBench {
             try await run(options)
             StopCleanup.yieldToStop()
         } catch let usage as UsageFailure {
-            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--db postgres://…] [--products N] [--bulk N] [--operations N] [--keys N] [--only catalog|commerce|idempotency|crypto|bulk] [--json]\n       keycat-bench concurrency [--db postgres://…] [--latency-ms N] [--orders N] [--json]\n       keycat-bench relay --db postgres://… --latency-ms N [--schema NAME]\n".utf8))
+            FileHandle.standardError.write(Data("keycat-bench: \(usage.message)\nusage: keycat-bench [--db postgres://…] [--products N] [--bulk N] [--operations N] [--keys N] [--only catalog|search|commerce|idempotency|crypto|bulk] [--json]\n       keycat-bench concurrency [--db postgres://…] [--latency-ms N] [--orders N] [--json]\n       keycat-bench relay --db postgres://… --latency-ms N [--schema NAME]\n".utf8))
             exit(2)
         } catch {
             StopCleanup.yieldToStop()
@@ -88,8 +89,8 @@ enum KeycatBench {
                 options.databaseURL = words[index]
             case "--only":
                 index += 1
-                guard index < words.count, ["catalog", "commerce", "idempotency", "crypto", "bulk"].contains(words[index]) else {
-                    throw UsageFailure(message: "--only takes catalog, commerce, idempotency, crypto or bulk")
+                guard index < words.count, ["catalog", "search", "commerce", "idempotency", "crypto", "bulk"].contains(words[index]) else {
+                    throw UsageFailure(message: "--only takes catalog, search, commerce, idempotency, crypto or bulk")
                 }
                 options.groups.insert(words[index])
             case "--help", "-h": throw UsageFailure(message: "times KeyCat against raw SQLite or libpq")
@@ -120,9 +121,9 @@ enum KeycatBench {
             return try await ConcurrencyBench(options: options, directory: directory, log: log).run()
         }
         if let url = options.databaseURL {
-            let groups = options.groups.subtracting(["catalog", "commerce"])
+            let groups = options.groups.subtracting(["catalog", "search", "commerce"])
             guard groups.isEmpty else {
-                throw UsageFailure(message: "with --db, only the catalog and commerce groups run (not \(groups.sorted().joined(separator: ", ")))")
+                throw UsageFailure(message: "with --db, only the catalog, search and commerce groups run (not \(groups.sorted().joined(separator: ", ")))")
             }
             let (rows, buildTime) = try await PostgresBench(url: url, options: options, directory: directory, log: log).run()
             return report(rows, options: options, buildTime: buildTime, store: "postgres")
@@ -149,6 +150,23 @@ enum KeycatBench {
                 try await CatalogScenarios(keycat: keycat, raw: RawCatalog(database: raw), productCount: options.products,
                                            operations: options.operations).run()
             }
+        }
+        if runs("search") {
+            let connection = try SQLiteConnection(path: configuration.databasePath, configuration: SQLiteConfiguration(), readOnly: true)
+            rows += try await onStorage(of: keycat) {
+                try await SearchScenarios(
+                    keycat: keycat, raw: RawSearch(database: raw),
+                    trace: { filter, position, limit, record in
+                        try withoutActuallyEscaping(record) { record in
+                            try SearchExecution.hits(text: filter.text!, filter: filter, sort: .relevance, after: position, limit: limit,
+                                                     on: connection, trace: record)
+                        }
+                    },
+                    productCount: options.products, operations: options.operations, log: log).run()
+            }
+            rows += try await SearchIndexScenarios(databasePath: configuration.databasePath, directory: directory,
+                                                   productCount: options.products, buildSeconds: buildTime,
+                                                   operations: options.operations, log: log).run()
         }
         if runs("crypto") {
             rows += try await onStorage(of: keycat) {

@@ -77,6 +77,9 @@ package enum ProductRow {
             spec_input, spec_connection, spec_pcb, spec_switch_type, spec_layout,
             spec_keycap_profile, spec_backlight, created_at, updated_at, tags)
         """
+    /// ``insertIntoSQL`` with the `id` first, for loads that take their ids from the sequence
+    /// beforehand (Postgres).
+    static let insertWithIDIntoSQL = insertIntoSQL.replacingOccurrences(of: "INSERT INTO products (", with: "INSERT INTO products (id, ")
     /// The placeholders of one row of ``insertIntoSQL``.
     static let insertRowSQL = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let insertSQL = insertIntoSQL + " VALUES " + insertRowSQL
@@ -147,17 +150,26 @@ package enum ProductRow {
         _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, actor: String = "system",
         on connection: some SQLConnection
     ) throws -> Product {
+        let product = try insertListing(draft, sellerID: sellerID, images: images, at: now, actor: actor, on: connection)
+        try SearchIndex.index(product, on: connection)
+        return product
+    }
+
+    /// ``insert(_:sellerID:images:at:actor:on:)`` without the search entries, for a bulk load
+    /// that writes those for many listings at once (``SearchIndex/Bulk``).
+    package static func insertListing(
+        _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, actor: String = "system",
+        on connection: some SQLConnection
+    ) throws -> Product {
         let millis = StoredTime.milliseconds(now)
         let id = ProductID(try connection.insertReturningID(
             insertSQL, insertArguments(draft, sellerID: sellerID, images: images, millis: millis)))
         try StockLedger.record(.listed, change: draft.stock, product: id, actor: actor, at: now, on: connection)
-        let product = Product(
+        return Product(
             id: id, sellerID: sellerID, kind: draft.kind,
             category: draft.category, title: draft.title, content: draft.content,
             pricing: draft.pricing, delivery: draft.delivery, stock: draft.stock, images: images,
             spec: draft.spec, createdAt: StoredTime.date(millis), updatedAt: StoredTime.date(millis), tags: draft.tags)
-        try SearchIndex.index(product, on: connection)
-        return product
     }
 
     static func find(_ id: ProductID, on connection: some SQLConnection) throws -> Product? {

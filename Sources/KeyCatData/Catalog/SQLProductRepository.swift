@@ -5,8 +5,13 @@ import KeyCatInfrastructure
 /// Listings in the `products` table (see ``CatalogSchema``). Times are Unix milliseconds.
 package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
     private let database: Database
+    /// ``SearchWindow/size``, smaller in tests that walk windows of a few listings.
+    private let searchWindowSize: Int
 
-    package init(database: Database) { self.database = database }
+    package init(database: Database, searchWindowSize: Int = SearchWindow.size) {
+        self.database = database
+        self.searchWindowSize = searchWindowSize
+    }
 
     package func insert(
         _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, audit: AuditEntry?
@@ -189,32 +194,14 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         guard let text = filter.text else {
             return try await list(filter, sort: sort, after: position, limit: limit).map { SearchHit(product: $0, key: sort.key(of: $0)) }
         }
+        let windowSize = searchWindowSize
         return try await storage {
             try await database.readStatement { connection in
-                let plan = try SearchPlanner.plan(for: text, on: connection)
-                var driving = 0
-                if plan.groups.count > 1 {
-                    // The rarest group drives; one without postings ends the search here.
-                    let sizes = SearchListQuery.groupSizes(of: plan, cap: Self.groupSizeCap)
-                    let counts = try connection.queryOne(sizes.sql, sizes.arguments) { row in
-                        plan.groups.indices.map { row.int($0) }
-                    } ?? []
-                    if counts.contains(0) { return [] }
-                    driving = counts.indices.min { counts[$0] < counts[$1] } ?? 0
-                }
-                let query = SearchListQuery(plan: plan, driving: driving, filter: filter, sort: sort, after: position, limit: limit)
-                var hits: [SearchHit] = []
-                hits.reserveCapacity(limit)
-                try connection.forEach(query.sql, query.arguments) { row in
-                    hits.append(SearchHit(product: try ProductRow.decode(row), key: row.int64(ProductRow.columnCount)))
-                }
-                return hits
+                try SearchExecution.hits(text: text, filter: filter, sort: sort, after: position, limit: limit,
+                                         windowSize: windowSize, on: connection)
             }
         }
     }
-
-    /// How far each group's postings are counted when choosing the one that drives a search.
-    static var groupSizeCap: Int { 10_000 }
 
     package func isActiveSeller(_ sellerID: UserID) async throws(KeyCatError) -> Bool {
         try await storage {

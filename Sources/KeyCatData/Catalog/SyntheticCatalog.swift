@@ -7,6 +7,13 @@ import KeyCatInfrastructure
 /// indexes are dropped first and rebuilt at the end (one sort per index instead of a million
 /// scattered inserts) inside the last batch's transaction.
 ///
+/// The listings' search entries (``SearchIndex``) are gathered in memory and written in bulk
+/// (``SearchIndex/Bulk``) every ``searchFlushSize`` listings, in the transaction of the batch
+/// that reaches it, and with the last batch: one append to each term's postings per flush
+/// instead of one per listing. Until its flush a listing is not found by search; a load
+/// killed in between leaves listings without search entries, which the next write-open
+/// indexes (``SearchMaintenance/catchUp()``), as it does a listing an older KeyCat wrote.
+///
 /// Crash safety on SQLite: the drop commits with the first batch, so a load killed in between
 /// leaves the indexes missing. That state is durable and self-describing: the indexes are named
 /// by the migrations (``ExpectedSchema``), `db check` reports each one missing, and every
@@ -18,20 +25,33 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
     package static var rebuildThreshold: Int { 50_000 }
     private static var batchSize: Int { 5_000 }
     private static var sellerCount: Int { 50 }
+    /// Listings whose search entries are written together.
+    static var searchFlushSize: Int { 50_000 }
     private let database: Database
 
     package init(database: Database) { self.database = database }
 
+    /// The tables whose indexes a big load drops and rebuilds.
+    private static func rebuiltTables(indexingSearch: Bool) -> [String] {
+        ["products"] + (indexingSearch ? ["search_terms", "search_documents", "search_words"] : [])
+    }
+
     /// Adds `count` generated listings (and up to 50 synthetic sellers).
     ///
-    /// - Parameter progress: called after each batch with the number loaded so far.
-    package func load(count: Int, seed: UInt64, at now: Date, audit: AuditEntry,
+    /// - Parameters:
+    ///   - indexingSearch: whether to write the listings' search entries (a benchmark leaves
+    ///     them out to time the catalog alone; the next write-open then indexes them).
+    ///   - progress: called after each batch with the number loaded so far.
+    package func load(count: Int, seed: UInt64, at now: Date, audit: AuditEntry, indexingSearch: Bool = true,
                       progress: (Int) -> Void = { _ in }) async throws(KeyCatError) -> SeedReport {
         var generator = SplitMix64(seed: seed)
         var report = SeedReport()
         let rebuild = count >= Self.rebuildThreshold
+        let tables = Self.rebuiltTables(indexingSearch: indexingSearch)
         let indexes: [(name: String, sql: String)] = rebuild ? try await storage { try await database.read { connection in
-            try connection.query(connection.dialect.indexesOfTable, ["products"]) { ($0.string(0), $0.string(1)) }
+            try tables.flatMap { table in
+                try connection.query(connection.dialect.indexesOfTable, [.text(table)]) { ($0.string(0), $0.string(1)) }
+            }
         } } : []
         // Batches on SQLite, whose single writer others wait for; else one transaction (see above).
         let dialect = Database.Connection.dialect
@@ -46,27 +66,35 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         } }
         var loaded = 0
         var baseTime = now.addingTimeInterval(-Double(count))  // one listing a second up to now
+        var search = SearchIndex.Bulk()
         while loaded < count {
             let batch = min(batchSize, count - loaded)
             let isFirst = loaded == 0
             let isLast = loaded + batch == count
             let final = report
             // A Postgres write may run again after losing a race: it starts from the same state.
-            let (startGenerator, startTime) = (generator, baseTime)
+            let (startGenerator, startTime, startSearch) = (generator, baseTime, search)
             report = try await storage { try await database.write { connection in
-                (generator, baseTime) = (startGenerator, startTime)
+                (generator, baseTime, search) = (startGenerator, startTime, startSearch)
                 if rebuild && isFirst {
                     for index in indexes { _ = try connection.run("DROP INDEX \(index.name)", []) }
                 }
                 if dialect.hasRoundTrips {
-                    try Self.insertInRoundTrips(batch, sellers: sellerIDs, generator: &generator, from: &baseTime, on: connection)
+                    try Self.insertInRoundTrips(batch, sellers: sellerIDs, generator: &generator, from: &baseTime,
+                                                search: &search, indexingSearch: indexingSearch, on: connection)
                 } else {
                     for _ in 0..<batch {
                         let draft = SyntheticProduct.draft(using: &generator)
                         let seller = sellerIDs[Int(generator.next() % UInt64(sellerIDs.count))]
-                        _ = try ProductRow.insert(draft, sellerID: seller, images: [], at: baseTime, on: connection)
+                        let product = try ProductRow.insertListing(draft, sellerID: seller, images: [], at: baseTime, on: connection)
+                        if indexingSearch {
+                            search.add(product.id, title: draft.title, content: draft.content, tags: draft.tags, spec: draft.spec)
+                        }
                         baseTime.addTimeInterval(1)
                     }
+                }
+                if search.count >= Self.searchFlushSize || (isLast && search.count > 0) {
+                    try search.write(on: connection)
                 }
                 var updated = final
                 updated.productsCreated += batch
@@ -91,49 +119,59 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
     private static var statementsPerRoundTrip: Int { 8 }
 
     /// `count` listings and their ledger rows, as ``ProductRow/insert(_:sellerID:images:at:actor:on:)``
-    /// writes them one by one, but without waiting for each new id: one statement inserts
-    /// ``rowsPerStatement`` listings and, in a data-modifying CTE, their `listed` movements from
-    /// the ids it got, and ``statementsPerRoundTrip`` such statements travel together. On Postgres,
-    /// where a statement that waits for its id is a round trip, this is the difference between
-    /// two million round trips for a million listings and five hundred. (SQLite has no such CTE
-    /// and no network: it keeps the plain loop.) The ids, times and rows are the loop's.
+    /// writes them one by one, but without waiting for each new id: the ids of a round trip's
+    /// listings are taken from the sequence first (one statement), then one statement inserts
+    /// ``rowsPerStatement`` listings and, in a data-modifying CTE, their `listed` movements, and
+    /// ``statementsPerRoundTrip`` such statements travel together. On Postgres, where a
+    /// statement that waits for its id is a round trip, this is the difference between two
+    /// million round trips for a million listings and a thousand. (SQLite has no such CTE and
+    /// no network: it keeps the plain loop.) The ids, times and rows are the loop's; knowing the
+    /// ids up front, the search entries are gathered in `search` as the loop would write them.
     private static func insertInRoundTrips(
         _ count: Int, sellers: [UserID], generator: inout SplitMix64, from time: inout Date,
-        on connection: Database.Connection
+        search: inout SearchIndex.Bulk, indexingSearch: Bool, on connection: Database.Connection
     ) throws {
         func sql(rows: Int) -> String {
-            let values = Array(repeating: ProductRow.insertRowSQL, count: rows).joined(separator: ", ")
+            let values = Array(repeating: "(?, " + ProductRow.insertRowSQL.dropFirst(), count: rows).joined(separator: ", ")
             return """
-                WITH listed AS (\(ProductRow.insertIntoSQL) VALUES \(values) RETURNING id, stock, created_at)
+                WITH listed AS (\(ProductRow.insertWithIDIntoSQL) VALUES \(values) RETURNING id, stock, created_at)
                 INSERT INTO stock_movements (product_id, kind, change, order_id, actor, reason, created_at)
                 SELECT id, '\(StockMovement.Kind.listed.rawValue)', stock, NULL, 'system', '', created_at
                 FROM listed WHERE stock <> 0
                 """
         }
         let full = sql(rows: rowsPerStatement)  // every statement's but the last one's
-        var statements: [SQLStatement<Database.Connection.Row>] = []
-        var arguments: [SQLValue] = []
-        var rows = 0
-        func endStatement() {
-            guard rows > 0 else { return }
-            statements.append(.run(rows == rowsPerStatement ? full : sql(rows: rows), arguments))
-            arguments.removeAll(keepingCapacity: true)
-            rows = 0
-        }
-        for _ in 0..<count {
-            let draft = SyntheticProduct.draft(using: &generator)
-            let seller = sellers[Int(generator.next() % UInt64(sellers.count))]
-            arguments += ProductRow.insertArguments(draft, sellerID: seller, images: [], millis: StoredTime.milliseconds(time))
-            time.addTimeInterval(1)
-            rows += 1
-            if rows == rowsPerStatement { endStatement() }
-            if statements.count == statementsPerRoundTrip {
-                try connection.batch(statements)
-                statements.removeAll(keepingCapacity: true)
+        var loaded = 0
+        while loaded < count {
+            let trip = min(rowsPerStatement * statementsPerRoundTrip, count - loaded)
+            let ids = try connection.query(
+                "SELECT nextval(pg_get_serial_sequence('products', 'id')) FROM generate_series(1, ?)", [.int(trip)]
+            ) { $0.int64(0) }.sorted()
+            var statements: [SQLStatement<Database.Connection.Row>] = []
+            var arguments: [SQLValue] = []
+            var rows = 0
+            for id in ids {
+                let draft = SyntheticProduct.draft(using: &generator)
+                let seller = sellers[Int(generator.next() % UInt64(sellers.count))]
+                arguments.append(.integer(id))
+                arguments += ProductRow.insertArguments(draft, sellerID: seller, images: [], millis: StoredTime.milliseconds(time))
+                if indexingSearch {
+                    search.add(ProductID(id), title: draft.title, content: draft.content, tags: draft.tags, spec: draft.spec)
+                }
+                time.addTimeInterval(1)
+                rows += 1
+                if rows == rowsPerStatement {
+                    statements.append(.run(full, arguments))
+                    arguments.removeAll(keepingCapacity: true)
+                    rows = 0
+                }
             }
+            if rows > 0 { statements.append(.run(sql(rows: rows), arguments)) }
+            _ = try connection.batch(statements)
+            // One transaction may hold the whole load: the entries cannot wait for its end.
+            if search.count >= searchFlushSize { try search.write(on: connection) }
+            loaded += trip
         }
-        endStatement()
-        if !statements.isEmpty { try connection.batch(statements) }
     }
 }
 

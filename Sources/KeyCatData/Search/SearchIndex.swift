@@ -18,7 +18,7 @@ package enum SearchIndex {
 
         init(title: String, content: String, tags: [String], spec: KeyboardSpec) {
             terms = SearchAnalyzer.terms(title: title, content: content, tags: tags, spec: spec)
-            titleKey = SearchAnalyzer.normalize(title).filter { !$0.isWhitespace }
+            titleKey = SearchAnalyzer.titleKey(title)
             vocabulary = SearchAnalyzer.vocabulary(title: title, tags: tags)
         }
 

@@ -2,16 +2,28 @@ import Foundation
 import KeyCatDomain
 import KeyCatInfrastructure
 
-/// The SQL of one page of search results, the same text on both stores: the plan's groups as
-/// bound parameters over `search_terms`, the filters over `products`, and the sort key computed
-/// per matching listing (docs/search.md "Ranking").
+/// The SQL of one page of search results read from the postings of one group of the plan (the
+/// rarest, ``SearchExecution``): the plan's terms as bound parameters over `search_terms`, the
+/// filters over `products`, and the sort key computed per matching listing (docs/search.md
+/// "Ranking"). The text is the same on both stores but for the spelling of the smaller of two
+/// numbers (``SQLDialect/smaller(_:_:)``).
 ///
-/// The listings of the plan's rarest group are the candidates (one range of the terms' key);
-/// every other group is one seek per candidate on `(term, product_id)`, and so is each
-/// whole-word bonus. A relevance key packs, most significant first, the text score (capped at
-/// 2047), whether the listing is in stock, its units sold and its bookmarks as powers of two
-/// (1, 2–3, 4–7, …, capped at 15, so a listing moves in the order only when one doubles), and
-/// its rating in tenths of a star; every sort breaks ties by id.
+/// **The relevance order.** A relevance key packs, most significant first, the text score
+/// (capped at 2047), whether the listing is in stock, its units sold and its bookmarks as powers
+/// of two (1, 2–3, 4–7, …, capped at 15, so a listing moves in the order only when one doubles),
+/// and its rating in tenths of a star; the largest key comes first, and ties go by id, the
+/// largest first.
+///
+/// **How a page is read.** The candidates are the driving group's postings from `floor` on (one
+/// range of the terms' key per term; ``SearchWindow`` says when the floor is above 0). Each other
+/// group of one term is a join on `(term, product_id)` — one seek per candidate, rarest first, so
+/// a candidate without one costs no more seeks — and a group of several terms (synonyms, a
+/// prefix spelt out into several words) the best of its postings, one subquery per candidate.
+/// Then the listing (listed, filters, signals), its search document (units sold, title) and the
+/// whole-word bonuses, for the candidates that matched. Only the id and the key of each are
+/// sorted; the page's rows are read last. `CROSS JOIN` keeps SQLite reading in that order
+/// (Postgres plans it as an inner join), and when a subquery's score is used twice its
+/// subquery carries `LIMIT … OFFSET 0`, which neither store flattens, so it runs once.
 struct SearchListQuery {
     var sql: String
     var arguments: [SQLValue]
@@ -20,116 +32,137 @@ struct SearchListQuery {
     static let textScale: Int64 = 2_097_152
     /// The highest text score a key holds.
     static let maximumTextScore = SearchPlan.maximumTextScore
+    /// A limit no page of candidates reaches: with `OFFSET 0`, a subquery neither store flattens.
+    static let fence = "LIMIT 2147483647 OFFSET 0"
 
-    /// - Parameters:
-    ///   - driving: the index in `plan.groups` of the group whose listings are the candidates.
-    init(plan: SearchPlan, driving: Int, filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) {
-        let group = plan.groups[driving]
-        let (drivingScore, drivingScoreArguments) = Self.score(of: group)
-        let (drivingCondition, drivingConditionArguments) = Self.condition(of: group)
-        let drivingArguments = drivingScoreArguments + drivingConditionArguments
-        let candidates = """
-            SELECT t.product_id AS id, max(\(drivingScore)) AS g FROM search_terms t
-            WHERE \(drivingCondition) GROUP BY t.product_id
-            """
-        // The other groups and the bonuses, each a seek per candidate.
-        var columns: [String] = []
-        var columnArguments: [SQLValue] = []
-        for (index, other) in plan.groups.enumerated() where index != driving {
-            let (score, scoreArguments) = Self.score(of: other)
-            let (condition, conditionArguments) = Self.condition(of: other)
-            columns.append("(SELECT max(\(score)) FROM search_terms t WHERE (\(condition)) AND t.product_id = c.id) AS g\(columns.count)")
-            columnArguments += scoreArguments + conditionArguments
-        }
-        let groupColumns = columns.count
-        for bonus in plan.bonuses {
-            columns.append("(SELECT t.weight FROM search_terms t WHERE t.term = ? AND t.product_id = c.id) AS g\(columns.count)")
-            columnArguments.append(.text(bonus))
-        }
-        let scored = "SELECT c.id, c.g\(columns.map { ", " + $0 }.joined()) FROM (\(candidates)) c"
-        var conditions = ["p.listed = 1"]
-        conditions += (0..<groupColumns).map { "s.g\($0) IS NOT NULL" }
-        let (filterConditions, filterArguments) = Self.filters(filter)
-        conditions += filterConditions
-        let textScore = (["s.g"] + (0..<groupColumns).map { "s.g\($0)" } + (groupColumns..<columns.count).map { "coalesce(s.g\($0), 0)" }
-            + ["CASE WHEN d.title_key LIKE ? ESCAPE '\\' THEN \(SearchPlan.phraseBonus) ELSE 0 END"]).joined(separator: " + ")
-        let key: String
-        var keyArguments: [SQLValue] = []
-        switch sort {
-        case .relevance:
-            key = """
-                (CASE WHEN \(textScore) > \(Self.maximumTextScore) THEN \(Self.maximumTextScore) ELSE \(textScore) END) * \(Self.textScale)
-                    + CASE WHEN p.stock > 0 THEN 1048576 ELSE 0 END + \(Self.bucket("d.units_sold")) * 65536
-                    + \(Self.bucket("p.bookmark_count")) * 1024 + p.rating_score / 100
-                """
-            let phrase = SQLValue.text("%" + Self.escapeLike(plan.phrase) + "%")
-            keyArguments = [phrase, phrase]
-        default:
-            key = "p." + ProductListQuery.column(for: sort)
-        }
-        let prefixed = ProductRow.columns.split(separator: ",").map { "p." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            .joined(separator: ", ")
-        // Arguments bind in the order of their placeholders in the text: the key (in the outer
-        // select list), the per-candidate columns, the candidates, then the filters.
-        var arguments = keyArguments + columnArguments + drivingArguments + filterArguments
-        let ranked = """
-            SELECT \(prefixed), \(key) AS k
-            FROM (\(scored)) s JOIN products p ON p.id = s.id JOIN search_documents d ON d.product_id = s.id
-            WHERE \(conditions.joined(separator: " AND "))
-            """
-        let ascending = sort == .priceAscending
-        let direction = ascending ? "ASC" : "DESC"
-        var sql = "SELECT * FROM (\(ranked)) r"
-        if let position {
-            let beyond = ascending ? ">" : "<"
-            sql += " WHERE r.k \(beyond) ? OR (r.k = ? AND r.id \(beyond) ?)"
-            arguments += [.integer(position.sortKey), .integer(position.sortKey), .integer(position.id)]
-        }
-        sql += " ORDER BY r.k \(direction), r.id \(direction) LIMIT ?"
-        arguments.append(.int(limit))
+    init(sql: String, arguments: [SQLValue]) {
         self.sql = sql
         self.arguments = arguments
     }
 
-    /// A statement counting each group's postings up to `cap`, so that the rarest one drives.
-    static func groupSizes(of plan: SearchPlan, cap: Int) -> (sql: String, arguments: [SQLValue]) {
-        var arguments: [SQLValue] = []
-        let counts = plan.groups.map { group in
-            let (condition, conditionArguments) = Self.condition(of: group)
-            arguments += conditionArguments + [.int(cap)]
-            return "(SELECT count(*) FROM (SELECT 1 FROM search_terms t WHERE \(condition) LIMIT ?) x)"
+    /// - Parameters:
+    ///   - order: indexes in `plan.groups`, the driving group first (its postings are the
+    ///     candidates), then the others, rarest first.
+    ///   - floor: the smallest product id a candidate may have (0 for all).
+    ///   - position: the last row of the page before, its key without the window's floor.
+    init(plan: SearchPlan, terms: SearchTerms, order: [Int], floor: Int64, filter: ProductFilter, sort: ProductSort,
+         after position: CursorPosition?, limit: Int, dialect: SQLDialect) {
+        let relevance = sort == .relevance
+        let driving = plan.groups[order[0]]
+        // The candidates, with what every group scores (inner query `s`).
+        var selectList: [String] = []
+        var selectArguments: [SQLValue] = []
+        var from: String
+        var fromArguments: [SQLValue] = []
+        var conditions: [String] = []
+        var conditionArguments: [SQLValue] = []
+        var scores: [String]
+        if terms.isSingleTerm(driving) {
+            let (condition, arguments) = terms.condition(of: driving, on: "c")
+            from = "search_terms c"
+            conditions = [condition, "c.product_id >= ?"]
+            conditionArguments = arguments + [.integer(floor)]
+            selectList = ["c.product_id AS id"]
+            scores = [terms.score(of: driving, on: "c").0]
+        } else {
+            let (condition, arguments) = terms.condition(of: driving)
+            let (score, scoreArguments) = terms.score(of: driving)
+            from = """
+                (SELECT t.product_id AS id, max(\(score)) AS g FROM search_terms t
+                 WHERE (\(condition)) AND t.product_id >= ? GROUP BY t.product_id) c
+                """
+            fromArguments = scoreArguments + arguments + [.integer(floor)]
+            selectList = ["c.id AS id"]
+            scores = ["c.g"]
         }
-        return ("SELECT " + counts.joined(separator: ", "), arguments)
+        let candidateID = terms.isSingleTerm(driving) ? "c.product_id" : "c.id"
+        var several: [String] = []  // columns of `s` that are NULL when their group is missing
+        for index in order.dropFirst() {
+            let group = plan.groups[index]
+            if terms.isSingleTerm(group) {
+                let alias = "t\(index)"
+                let (condition, arguments) = terms.condition(of: group, on: alias)
+                from += " CROSS JOIN search_terms \(alias)"
+                conditions.append("\(condition) AND \(alias).product_id = \(candidateID)")
+                conditionArguments += arguments
+                scores.append(terms.score(of: group, on: alias).0)
+            } else {
+                let (condition, arguments) = terms.condition(of: group)
+                let (score, scoreArguments) = terms.score(of: group)
+                let column = "m\(index)"
+                several.append(column)
+                selectArguments += scoreArguments + arguments
+                selectList.append("(SELECT max(\(score)) FROM search_terms t WHERE (\(condition)) AND t.product_id = \(candidateID)) AS \(column)")
+            }
+        }
+        selectList.insert("\(scores.joined(separator: " + ")) AS g", at: 1)
+        let scored = "SELECT \(selectList.joined(separator: ", ")) FROM \(from)"
+            + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+            + (several.isEmpty ? "" : " " + Self.fence)
+
+        // The listings, their keys, the page (outer query).
+        var joins = "(\(scored)) s CROSS JOIN products p"
+        var joinArguments: [SQLValue] = []
+        var outerConditions = several.map { "s.\($0) IS NOT NULL" } + ["p.id = s.id", "p.listed = 1"]
+        let (filterConditions, filterArguments) = Self.filters(filter)
+        outerConditions += filterConditions
+        let key: String
+        var keyArguments: [SQLValue] = []
+        if relevance {
+            joins += " CROSS JOIN search_documents d"
+            outerConditions.insert("d.product_id = s.id", at: several.count + 2)
+            var textScore = ["s.g"] + several.map { "s.\($0)" }
+            for (index, bonus) in plan.bonuses.enumerated() {
+                joins += " LEFT JOIN search_terms b\(index) ON b\(index).term = ? AND b\(index).product_id = s.id"
+                joinArguments.append(.text(bonus))
+                textScore.append("coalesce(b\(index).weight, 0)")
+            }
+            textScore.append("CASE WHEN d.title_key LIKE ? ESCAPE '\\' THEN \(SearchPlan.phraseBonus) ELSE 0 END")
+            keyArguments.append(.text("%" + Self.escapeLike(plan.phrase) + "%"))
+            key = """
+                \(dialect.smaller(textScore.joined(separator: " + "), String(Self.maximumTextScore))) * \(Self.textScale) \
+                + CASE WHEN p.stock > 0 THEN 1048576 ELSE 0 END + \(Self.bucket("d.units_sold")) * 65536 \
+                + \(Self.bucket("p.bookmark_count")) * 1024 + p.rating_score / 100
+                """
+        } else {
+            key = "p." + ProductListQuery.column(for: sort)
+        }
+        let ascending = sort == .priceAscending
+        let direction = ascending ? "ASC" : "DESC"
+        // The key is computed once per candidate, in a subquery neither store flattens, and the
+        // cursor compares it outside.
+        var cursor = ""
+        var cursorArguments: [SQLValue] = []
+        if let position {
+            let beyond = ascending ? ">" : "<"
+            cursor = "WHERE x.k \(beyond) ? OR (x.k = ? AND x.id \(beyond) ?)"
+            cursorArguments = [.integer(position.sortKey), .integer(position.sortKey), .integer(position.id)]
+        }
+        // Arguments bind in the order of their placeholders in the text.
+        arguments = keyArguments + selectArguments + fromArguments + conditionArguments + joinArguments + filterArguments
+            + cursorArguments + [.int(limit)]
+        sql = """
+            SELECT \(Self.prefixedColumns), r.k FROM (
+                SELECT x.id, x.k FROM (
+                    SELECT s.id AS id, \(key) AS k FROM \(joins)
+                    WHERE \(outerConditions.joined(separator: " AND ")) \(Self.fence)
+                ) x \(cursor)
+                ORDER BY 2 \(direction), 1 \(direction) LIMIT ?
+            ) r JOIN products p ON p.id = r.id ORDER BY r.k \(direction), r.id \(direction)
+            """
     }
 
-    /// A group's condition on `t.term`.
-    static func condition(of group: SearchPlan.Group) -> (String, [SQLValue]) {
-        var parts: [String] = []
-        var arguments: [SQLValue] = []
-        let exact = group.exact + group.forgiven
-        if !exact.isEmpty {
-            parts.append("t.term IN (\(Array(repeating: "?", count: exact.count).joined(separator: ", ")))")
-            arguments += exact.map(SQLValue.text)
-        }
-        for prefix in group.prefixes {
-            parts.append("(t.term >= ? AND t.term < ?)")
-            arguments += [.text(prefix), .text(prefix + "\u{10FFFF}")]
-        }
-        // A group without terms (initials that abbreviate nothing) matches nothing.
-        return (parts.isEmpty ? "1 = 0" : parts.joined(separator: " OR "), arguments)
-    }
-
-    /// A group's score of one of its rows `t`: exact terms (and a prefix met exactly) twice their
-    /// weight, the rest once.
-    static func score(of group: SearchPlan.Group) -> (String, [SQLValue]) {
-        let doubled = group.exact + group.prefixes
-        if group.prefixes.isEmpty && group.forgiven.isEmpty { return ("t.weight * 2", []) }
-        return ("t.weight * CASE WHEN t.term IN (\(Array(repeating: "?", count: doubled.count).joined(separator: ", "))) THEN 2 ELSE 1 END",
-                doubled.map(SQLValue.text))
-    }
+    /// ``ProductRow/columns``, each of `p`.
+    static let prefixedColumns = ProductRow.columns.split(separator: ",")
+        .map { "p." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
 
     /// The filters as conditions on `p` (the listing), each with its argument.
-    static func filters(_ filter: ProductFilter) -> ([String], [SQLValue]) {
+    ///
+    /// - Parameter priceIndexed: false to keep SQLite from walking the price index for a price
+    ///   bound when the rows are read in another index's order (the unary `+`, as
+    ///   ``ProductListQuery`` does).
+    static func filters(_ filter: ProductFilter, priceIndexed: Bool = true) -> ([String], [SQLValue]) {
+        let price = priceIndexed ? "p.price" : "+p.price"
         var conditions: [String] = []
         var arguments: [SQLValue] = []
         func add(_ condition: String, _ value: SQLValue?) {
@@ -140,8 +173,8 @@ struct SearchListQuery {
         add("p.category = ?", filter.category.map { .text($0.rawValue) })
         add("p.seller_id = ?", filter.sellerID.map { .integer($0.rawValue) })
         add("p.kind = ?", filter.kind.map { .text($0.rawValue) })
-        add("p.price >= ?", filter.minimumPrice.map { .integer($0.won) })
-        add("p.price <= ?", filter.maximumPrice.map { .integer($0.won) })
+        add("\(price) >= ?", filter.minimumPrice.map { .integer($0.won) })
+        add("\(price) <= ?", filter.maximumPrice.map { .integer($0.won) })
         add("p.spec_switch_type = ?", filter.switchType.map { .text($0.rawValue) })
         add("p.spec_layout = ?", filter.layout.map { .text($0.rawValue) })
         add("p.spec_connection = ?", filter.connection.map { .text($0.rawValue) })
@@ -150,9 +183,10 @@ struct SearchListQuery {
         return (conditions, arguments)
     }
 
-    /// A count as its power of two: 0 for 0, 1 for 1, 2 for 2–3, … 15 from 16,384.
+    /// A count as its power of two: 0 for 0, 1 for 1, 2 for 2–3, … 15 from 16,384; small counts,
+    /// the most common, are decided by the first comparisons.
     static func bucket(_ column: String) -> String {
-        "(CASE " + (1...14).reversed().map { "WHEN \(column) >= \(1 << $0) THEN \($0 + 1) " }.joined() + "WHEN \(column) >= 1 THEN 1 ELSE 0 END)"
+        "(CASE WHEN \(column) < 1 THEN 0 " + (1...14).map { "WHEN \(column) < \(1 << $0) THEN \($0) " }.joined() + "ELSE 15 END)"
     }
 
     static func escapeLike(_ text: String) -> String {

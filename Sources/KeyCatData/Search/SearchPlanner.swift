@@ -10,26 +10,32 @@ enum SearchPlanner {
     /// The most words a misspelt word may stand for.
     static let typoExpansion = 5
 
-    static func plan(for query: SearchQuery, on connection: some SQLConnection) throws -> SearchPlan {
+    ///
+    /// - Parameter trace: handed each statement before it runs (``SearchExecution``).
+    static func plan(for query: SearchQuery, on connection: some SQLConnection,
+                     trace: ((String, [SQLValue]) -> Void)? = nil) throws -> SearchPlan {
         var synonyms: [String: [String]] = [:]
-        let keys = Array(Set(query.synonymKeys))
+        // Sorted, so that a query's statement is the same text with the same arguments each time.
+        let keys = Set(query.synonymKeys).sorted()
         if !keys.isEmpty {
-            try connection.forEach(
-                "SELECT word, synonym FROM search_synonyms WHERE word IN (\(Array(repeating: "?", count: keys.count).joined(separator: ", ")))",
-                keys.map(SQLValue.text)
-            ) { row in synonyms[row.string(0), default: []].append(row.string(1)) }
+            let sql = "SELECT word, synonym FROM search_synonyms WHERE word IN (\(Array(repeating: "?", count: keys.count).joined(separator: ", ")))"
+            trace?(sql, keys.map(SQLValue.text))
+            try connection.forEach(sql, keys.map(SQLValue.text)) { row in synonyms[row.string(0), default: []].append(row.string(1)) }
         }
         var typos: [String: [String]] = [:]
         for word in query.typoCandidates {
-            let known = try connection.queryOne(
-                "SELECT 1 FROM search_terms WHERE term >= ? AND term < ? LIMIT 1", [.text(word), .text(word + "\u{10FFFF}")]) { _ in true } ?? false
+            let knownSQL = "SELECT 1 FROM search_terms WHERE term >= ? AND term < ? LIMIT 1"
+            trace?(knownSQL, [.text(word), .text(word + "\u{10FFFF}")])
+            let known = try connection.queryOne(knownSQL, [.text(word), .text(word + "\u{10FFFF}")]) { _ in true } ?? false
             guard !known else { continue }
             let length = word.unicodeScalars.count
             var near: [(word: String, products: Int)] = []
-            try connection.forEach("""
+            let nearSQL = """
                 SELECT word, products FROM search_words
                 WHERE kind = 'word' AND products > 0 AND length(word) BETWEEN ? AND ? AND initials IS NULL
-                """, [.int(length - 1), .int(length + 1)]) { row in
+                """
+            trace?(nearSQL, [.int(length - 1), .int(length + 1)])
+            try connection.forEach(nearSQL, [.int(length - 1), .int(length + 1)]) { row in
                 let candidate = row.string(0)
                 if TypoDistance.isOneEdit(word, candidate) { near.append((candidate, row.int(1))) }
             }
@@ -37,11 +43,27 @@ enum SearchPlanner {
         }
         var initials: [String: [String]] = [:]
         for word in query.initialsWords {
-            initials[word] = try connection.query("""
+            let sql = """
                 SELECT word FROM search_words WHERE initials = ? AND kind = 'word' AND products > 0
                 ORDER BY products DESC, word LIMIT ?
-                """, [.text(word), .int(initialsExpansion)]) { $0.string(0) }
+                """
+            trace?(sql, [.text(word), .int(initialsExpansion)])
+            initials[word] = try connection.query(sql, [.text(word), .int(initialsExpansion)]) { $0.string(0) }
         }
         return SearchPlan(query, synonyms: synonyms, typos: typos, initials: initials)
+    }
+
+    /// The plan's Latin prefixes spelt out into the index's terms (``SearchTerms``), one
+    /// statement per prefix.
+    static func terms(of plan: SearchPlan, on connection: some SQLConnection,
+                      trace: ((String, [SQLValue]) -> Void)? = nil) throws -> SearchTerms {
+        var terms = SearchTerms()
+        for prefix in Set(plan.groups.flatMap(\.prefixes)).sorted() {
+            let arguments = SearchTerms.expansionArguments(prefix)
+            trace?(SearchTerms.expansionSQL, arguments)
+            let found = try connection.query(SearchTerms.expansionSQL, arguments) { $0.string(0) }
+            if found.count <= SearchTerms.maximumExpansion { terms.expansions[prefix] = found }
+        }
+        return terms
     }
 }

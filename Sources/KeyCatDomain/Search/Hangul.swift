@@ -76,11 +76,21 @@ enum Hangul {
     static let particles = ["으로", "에서", "에게", "까지", "부터", "처럼", "보다", "하고",
                             "을", "를", "이", "가", "은", "는", "의", "에", "로", "와", "과", "도", "만"]
 
+    private static let particleScalars = particles.map { Array($0.unicodeScalars) }
+
     /// A word without the particle at its end, when one is there and at least `minimum`
     /// syllables are left; nil otherwise. Text being indexed strips down to one syllable (축이 is
     /// also 축); a query keeps two (각도, 나이 are words, not 각 and 나 with a particle).
     static func stem(of word: String, leaving minimum: Int) -> String? {
-        let count = word.unicodeScalars.count
+        let scalars = Array(word.unicodeScalars)
+        if scalars.allSatisfy(isSyllable) {
+            // Syllables are whole characters and compare as scalars (the particles are syllables too).
+            for particle in particleScalars where particle.count <= scalars.count && scalars.suffix(particle.count).elementsEqual(particle) {
+                if scalars.count - particle.count >= minimum { return SearchAnalyzer.string(scalars.dropLast(particle.count)) }
+            }
+            return nil
+        }
+        let count = scalars.count
         for particle in particles where word.hasSuffix(particle) {
             let length = particle.unicodeScalars.count
             if count - length >= minimum { return String(String.UnicodeScalarView(word.unicodeScalars.dropLast(length))) }

@@ -52,6 +52,7 @@ public enum SearchAnalyzer {
     /// Text in NFC with Latin lowercased and full-width ASCII folded: what queries and stored
     /// terms are compared in.
     public static func normalize(_ text: String) -> String {
+        if let plain = normalizedPlain(text) { return plain }
         var result = String.UnicodeScalarView()
         for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
             var scalar = scalar
@@ -65,49 +66,123 @@ public enum SearchAnalyzer {
         return String(result)
     }
 
+    /// Whether NFC leaves a scalar as it is whatever surrounds it, and it has no case or only
+    /// ASCII's: ASCII, Hangul syllables, compatibility jamo, full-width ASCII, the dashes and dots
+    /// of general punctuation (U+2010–2027). Most listings and queries are written in these
+    /// alone, and are normalised without Unicode's tables.
+    @inline(__always)
+    private static func isPlain(_ value: UInt32) -> Bool {
+        value < 0x80 || Hangul.syllables.contains(value) || Hangul.compatibilityJamo.contains(value)
+            || (0xFF01...0xFF5E).contains(value) || (0x2010...0x2027).contains(value)
+    }
+
+    /// ``normalize(_:)`` of text made of plain scalars only (``isPlain(_:)``), without Unicode's
+    /// tables: NFC keeps it as it is and only ASCII letters (full-width ones folded first) have
+    /// case. Nil for any other text.
+    private static func normalizedPlain(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            var value = scalar.value
+            guard isPlain(value) else { return nil }
+            if value >= 0xFF01 { value -= 0xFEE0 }
+            if value < 0x80 {
+                bytes.append(value >= 0x41 && value <= 0x5A ? UInt8(value + 0x20) : UInt8(value))
+            } else {
+                UTF8.encode(Unicode.Scalar(value)!) { bytes.append($0) }
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Text in NFC, without Unicode's tables when it is plain (``isPlain(_:)``).
+    static func composed(_ text: String) -> String {
+        text.unicodeScalars.allSatisfy { isPlain($0.value) } ? text : text.precomposedStringWithCanonicalMapping
+    }
+
+    /// A listing's title normalised and without white space: what the exact-phrase bonus
+    /// compares a query with (`search_documents.title_key`).
+    package static func titleKey(_ title: String) -> String {
+        let normalized = normalize(title)
+        // Plain scalars form no grapheme clusters across white space, so dropping white-space
+        // scalars drops exactly the white-space characters.
+        guard normalized.unicodeScalars.allSatisfy({ isPlain($0.value) }) else { return normalized.filter { !$0.isWhitespace } }
+        return string(normalized.unicodeScalars.filter { !isWhitespace($0) })
+    }
+
+    /// A string of `scalars`, encoded once.
+    static func string<Scalars: Collection<Unicode.Scalar>>(_ scalars: Scalars) -> String {
+        var count = 0
+        for scalar in scalars { count += UTF8.width(scalar) }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var index = 0
+            for scalar in scalars {
+                UTF8.encode(scalar) { byte in
+                    buffer[index] = byte
+                    index += 1
+                }
+            }
+            return index
+        }
+    }
+
+    /// Unicode's Alphabetic or a numeric type, from a table for ASCII.
+    @inline(__always)
+    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x80 { return (value | 0x20) >= 0x61 && (value | 0x20) <= 0x7A || (value >= 0x30 && value <= 0x39) }
+        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
+
+    @inline(__always)
+    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x80 ? scalar.value >= 0x30 && scalar.value <= 0x39 : scalar.properties.numericType != nil
+    }
+
+    @inline(__always)
+    private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x80 ? scalar.value == 0x20 || (scalar.value >= 0x09 && scalar.value <= 0x0D) : scalar.properties.isWhitespace
+    }
+
     /// The words of normalised text, in order.
     static func words(_ text: String) -> [Word] {
         var words: [Word] = []
-        var current = String.UnicodeScalarView()
+        let scalars = Array(text.unicodeScalars)
+        var start = 0
         var script: Word.Script?
-        var gapIsSpace = false
+        var gapIsSpace = true
         var gapSeen = false
         var lastWasHangul = false
-        func flush() {
-            guard let done = script, !current.isEmpty else { return }
+        func flush(_ end: Int) {
+            guard let done = script, start < end else { return }
             let follows = done == .hangul && lastWasHangul && gapSeen && gapIsSpace
-            words.append(Word(script: done, text: String(current), followsHangulAcrossSpace: follows))
+            words.append(Word(script: done, text: string(scalars[start..<end]), followsHangulAcrossSpace: follows))
             lastWasHangul = done == .hangul
-            current = String.UnicodeScalarView()
             script = nil
             gapSeen = false
             gapIsSpace = true
         }
-        gapIsSpace = true
-        for scalar in text.unicodeScalars {
+        for (index, scalar) in scalars.enumerated() {
             let kind: Word.Script?
             if Hangul.isSyllable(scalar) {
                 kind = .hangul
             } else if Hangul.isCompatibilityJamo(scalar) {
                 kind = .jamo
-            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil
-                        || (scalar == "%" && script == .latin && current.last.map { $0.properties.numericType != nil } == true) {
+            } else if isLetterOrDigit(scalar) || (scalar == "%" && script == .latin && index > start && isDigit(scalars[index - 1])) {
                 kind = .latin
             } else {
                 kind = nil
             }
-            if kind != script { flush() }
+            if kind != script { flush(index) }
             guard let kind else {
-                if script == nil || current.isEmpty {
-                    gapSeen = true
-                    if !scalar.properties.isWhitespace { gapIsSpace = false }
-                }
+                gapSeen = true
+                if !isWhitespace(scalar) { gapIsSpace = false }
                 continue
             }
+            if script == nil { start = index }
             script = kind
-            current.append(scalar)
         }
-        flush()
+        flush(scalars.count)
         // A word directly after another of another script (갈축K200) follows no space.
         return words
     }
@@ -130,29 +205,33 @@ public enum SearchAnalyzer {
 
     private static func add(_ text: String, _ field: Field, to terms: inout [String: Int]) {
         let weight = field.rawValue
-        var previous: [Unicode.Scalar] = []
+        var previous: Unicode.Scalar?
         for word in words(normalize(text)) {
             switch word.script {
             case .hangul:
                 let syllables = Array(word.text.unicodeScalars)
-                if word.followsHangulAcrossSpace, let last = previous.last {
-                    terms[String(String.UnicodeScalarView([last, syllables[0]])), default: 0] |= weight
+                if word.followsHangulAcrossSpace, let last = previous {
+                    terms[string([last, syllables[0]]), default: 0] |= weight
                 }
                 if field == .title || field == .tag {
                     for syllable in syllables { terms[String(syllable), default: 0] |= weight }
                 }
                 for index in syllables.indices.dropLast() {
-                    terms[String(String.UnicodeScalarView([syllables[index], syllables[index + 1]])), default: 0] |= weight
+                    terms[string(syllables[index...index + 1]), default: 0] |= weight
                 }
                 terms["=" + word.text, default: 0] |= weight
                 if let stem = Hangul.stem(of: word.text, leaving: 1) { terms["=" + stem, default: 0] |= weight }
-                previous = syllables
+                previous = syllables.last
             case .latin:
                 terms[word.text, default: 0] |= weight
-                if word.text.hasSuffix("%") { terms[String(word.text.dropLast()), default: 0] |= weight }
-                previous = []
+                // A Latin word is letters and digits, and `%` only after a digit: its last
+                // character is `%` exactly when its last byte is.
+                if word.text.utf8.last == UInt8(ascii: "%") {
+                    terms[String(decoding: word.text.utf8.dropLast(), as: UTF8.self), default: 0] |= weight
+                }
+                previous = nil
             case .jamo:
-                previous = []
+                previous = nil
             }
         }
     }
@@ -226,7 +305,7 @@ public enum SearchAnalyzer {
     /// (the order writers lock them in).
     public static func vocabulary(title: String, tags: [String]) -> [VocabularyEntry] {
         var entries: Set<VocabularyEntry> = []
-        let title = title.precomposedStringWithCanonicalMapping
+        let title = composed(title)
         entries.insert(VocabularyEntry(kind: .title, display: title, key: normalize(title)))
         var seen: Set<String> = []
         for word in words(title) where word.script != .jamo {
@@ -237,7 +316,7 @@ public enum SearchAnalyzer {
             }
         }
         for tag in tags {
-            let tag = tag.precomposedStringWithCanonicalMapping
+            let tag = composed(tag)
             entries.insert(VocabularyEntry(kind: .tag, display: tag, key: normalize(tag)))
         }
         return entries.sorted()

@@ -158,7 +158,7 @@ public struct SearchPlan: Sendable, Hashable {
             total += score
         }
         for bonus in bonuses { total += terms[bonus] ?? 0 }
-        let titleKey = SearchAnalyzer.normalize(title).filter { !$0.isWhitespace }
+        let titleKey = SearchAnalyzer.titleKey(title)
         if !phrase.isEmpty && titleKey.contains(phrase) { total += Self.phraseBonus }
         return min(total, Self.maximumTextScore)
     }

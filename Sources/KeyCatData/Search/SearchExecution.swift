@@ -1,0 +1,107 @@
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// One page of a search on one connection, statement by statement:
+///
+/// 1. the plan (``SearchPlanner``: synonyms, typos, initials) and the Latin prefixes spelt out
+///    into terms (``SearchTerms``);
+/// 2. with several groups, their postings counted up to ``SearchWindow/size``: the rarest drives,
+///    and a group with none ends the search;
+/// 3. by relevance, the window's floor (``SearchWindow``): from the cursor, or, on a first page
+///    whose rarest group has more postings than the window holds, from the group whose newest
+///    postings reach furthest back, which then drives;
+/// 4. the page: ranked from the driving group's postings (``SearchListQuery``), or, for another
+///    sort when the driving group is broad, walked in that sort's index
+///    (``SearchListQuery/browsing(plan:terms:filter:sort:after:limit:)``).
+///
+/// Each statement is its own snapshot, as the product list's are.
+package enum SearchExecution {
+    /// - Parameters:
+    ///   - windowSize: ``SearchWindow/size``; tests make it small to walk windows of a few listings.
+    ///   - trace: handed each statement before it runs: the benchmark's raw baseline replays them.
+    package static func hits<Connection: SQLConnection>(
+        text: SearchQuery, filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int,
+        windowSize: Int = SearchWindow.size, on connection: Connection, trace: ((String, [SQLValue]) -> Void)? = nil
+    ) throws -> [SearchHit] {
+        func one<Value>(_ statement: (sql: String, arguments: [SQLValue]), _ decode: (Connection.Row) throws -> Value) throws -> Value? {
+            trace?(statement.sql, statement.arguments)
+            return try connection.queryOne(statement.sql, statement.arguments, decode)
+        }
+        let plan = try SearchPlanner.plan(for: text, on: connection, trace: trace)
+        let terms = try SearchPlanner.terms(of: plan, on: connection, trace: trace)
+        let relevance = sort == .relevance
+        // The groups rarest first: the first drives; one without postings ends the search here.
+        var order = Array(plan.groups.indices)
+        var drivingCount: Int?
+        var counts: [Int] = []
+        if plan.groups.count > 1 || !relevance {
+            counts = try one(terms.groupSizes(of: plan, cap: windowSize)) { row in plan.groups.indices.map { row.int($0) } } ?? []
+            if counts.contains(0) { return [] }
+            order.sort { (counts[$0], $0) < (counts[$1], $1) }
+            drivingCount = counts[order[0]]
+        }
+        if !relevance && drivingCount ?? 0 >= windowSize {
+            return try browse(plan: plan, terms: terms, filter: filter, sort: sort, after: position, limit: limit,
+                              on: connection, trace: trace)
+        }
+        var floor: Int64 = 0
+        var resumeAfter = position
+        if relevance {
+            if let position {
+                let (key, kept) = SearchWindow.unpack(position.sortKey)
+                floor = kept
+                resumeAfter = CursorPosition(sortKey: key, id: position.id)
+            } else if drivingCount.map({ $0 >= windowSize }) ?? true {
+                // Every group in `broad` has a window's worth of postings: the one whose newest
+                // reach furthest back drives, and sets the floor.
+                let broad = order.filter { index in drivingCount == nil || counts[index] >= windowSize }
+                let floors = try one(SearchWindow.floors(of: broad.map { plan.groups[$0] }, terms: terms, size: windowSize)) { row in
+                    broad.indices.map { row.optionalInt64($0) }
+                } ?? []
+                if let choice = broad.indices.min(by: { (floors[$0] ?? -1, $0) < (floors[$1] ?? -1, $1) }) {
+                    floor = floors[choice] ?? 0
+                    order.removeAll { $0 == broad[choice] }
+                    order.insert(broad[choice], at: 0)
+                }
+            }
+        }
+        let query = SearchListQuery(plan: plan, terms: terms, order: order, floor: floor, filter: filter, sort: sort,
+                                    after: resumeAfter, limit: limit, dialect: connection.dialect)
+        trace?(query.sql, query.arguments)
+        var hits: [SearchHit] = []
+        hits.reserveCapacity(limit)
+        try connection.forEach(query.sql, query.arguments) { row in
+            let key = row.int64(ProductRow.columnCount)
+            hits.append(SearchHit(product: try ProductRow.decode(row), key: relevance ? SearchWindow.pack(key: key, floor: floor) : key))
+        }
+        return hits
+    }
+
+    /// A page walked in the sort's index (``SearchListQuery/browsing(plan:terms:filter:sort:after:limit:)``):
+    /// the cursor's ties, then the keys beyond it, a listing whose key moved between the two kept once.
+    private static func browse(
+        plan: SearchPlan, terms: SearchTerms, filter: ProductFilter, sort: ProductSort, after position: CursorPosition?,
+        limit: Int, on connection: some SQLConnection, trace: ((String, [SQLValue]) -> Void)?
+    ) throws -> [SearchHit] {
+        let (ties, rest) = SearchListQuery.browsing(plan: plan, terms: terms, filter: filter, sort: sort, after: position, limit: limit)
+        var hits: [SearchHit] = []
+        hits.reserveCapacity(limit)
+        func read(_ query: SearchListQuery, limit: Int) throws {
+            var arguments = query.arguments
+            arguments[arguments.count - 1] = .int(limit)
+            trace?(query.sql, arguments)
+            try connection.forEach(query.sql, arguments) { row in
+                hits.append(SearchHit(product: try ProductRow.decode(row), key: row.int64(ProductRow.columnCount)))
+            }
+        }
+        if let ties {
+            try read(ties, limit: limit)
+            guard hits.count < limit else { return hits }
+        }
+        let tiedCount = hits.count
+        try read(rest, limit: limit - tiedCount)
+        guard tiedCount > 0 else { return hits }
+        let tied = Set(hits[..<tiedCount].map(\.product.id))
+        return Array(hits[..<tiedCount]) + hits[tiedCount...].filter { !tied.contains($0.product.id) }
+    }
+}

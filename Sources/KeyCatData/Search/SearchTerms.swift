@@ -1,0 +1,96 @@
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// The terms of `search_terms` a plan's groups ask for, as SQL on a row `t` of it: exact terms,
+/// forgiven typos, and each Latin prefix spelt out as the terms the index has under it
+/// (`gater` → `gateron`), so that every group is a list of terms, each one range of the
+/// postings' key. A prefix with more than ``maximumExpansion`` terms (one or two letters) stays
+/// a range of terms.
+struct SearchTerms {
+    /// For each prefix of the plan spelt out, the terms it stands for; a prefix not here stays
+    /// a range of terms.
+    var expansions: [String: [String]] = [:]
+
+    /// The most terms a prefix is spelt out into.
+    static let maximumExpansion = 64
+
+    /// The statement that spells out a prefix: the index's terms from the prefix on, one seek
+    /// each (a loose index scan), at most `maximumExpansion + 1` of them.
+    static let expansionSQL = """
+        WITH RECURSIVE found(term) AS (
+            SELECT (SELECT min(t.term) FROM search_terms t WHERE t.term >= ? AND t.term < ?)
+            UNION ALL
+            SELECT (SELECT min(t.term) FROM search_terms t WHERE t.term > found.term AND t.term < ?)
+            FROM found WHERE found.term IS NOT NULL
+        )
+        SELECT term FROM found WHERE term IS NOT NULL LIMIT ?
+        """
+
+    /// The arguments of ``expansionSQL`` for `prefix`.
+    static func expansionArguments(_ prefix: String) -> [SQLValue] {
+        let end = SQLValue.text(prefix + "\u{10FFFF}")
+        return [.text(prefix), end, end, .int(maximumExpansion + 1)]
+    }
+
+    /// The terms a group matches exactly: its own and those its prefixes were spelt out into.
+    func listed(_ group: SearchPlan.Group) -> [String] {
+        var terms = group.exact + group.forgiven
+        for prefix in group.prefixes { if let spelt = expansions[prefix] { terms += spelt } }
+        var seen: Set<String> = []
+        return terms.filter { seen.insert($0).inserted }
+    }
+
+    /// The prefixes of a group that stay ranges of terms.
+    func ranges(_ group: SearchPlan.Group) -> [String] {
+        group.prefixes.filter { expansions[$0] == nil }
+    }
+
+    /// Whether the group is one term: each listing has at most one posting of it.
+    func isSingleTerm(_ group: SearchPlan.Group) -> Bool {
+        listed(group).count == 1 && ranges(group).isEmpty
+    }
+
+    /// A group's condition on the term of `row`, a row of `search_terms`.
+    func condition(of group: SearchPlan.Group, on row: String = "t") -> (String, [SQLValue]) {
+        var parts: [String] = []
+        var arguments: [SQLValue] = []
+        let terms = listed(group)
+        if terms.count == 1 {
+            parts.append("\(row).term = ?")
+        } else if !terms.isEmpty {
+            parts.append("\(row).term IN (\(Array(repeating: "?", count: terms.count).joined(separator: ", ")))")
+        }
+        arguments += terms.map(SQLValue.text)
+        for prefix in ranges(group) {
+            parts.append("(\(row).term >= ? AND \(row).term < ?)")
+            arguments += [.text(prefix), .text(prefix + "\u{10FFFF}")]
+        }
+        // A group without terms (initials that abbreviate nothing, a prefix nothing starts with)
+        // matches nothing.
+        return (parts.isEmpty ? "1 = 0" : parts.joined(separator: " OR "), arguments)
+    }
+
+    /// A group's score of `row`, one of its rows of `search_terms`: exact terms (and a prefix
+    /// met exactly) twice their weight, the rest (longer words by prefix, forgiven typos) once.
+    func score(of group: SearchPlan.Group, on row: String = "t") -> (String, [SQLValue]) {
+        let doubled = group.exact + group.prefixes
+        if group.prefixes.isEmpty && group.forgiven.isEmpty { return ("\(row).weight * 2", []) }
+        if isSingleTerm(group), let term = listed(group).first {
+            // The one term is known: its factor is too.
+            return ("\(row).weight * \(doubled.contains(term) ? 2 : 1)", [])
+        }
+        return ("\(row).weight * CASE WHEN \(row).term IN (\(Array(repeating: "?", count: doubled.count).joined(separator: ", "))) THEN 2 ELSE 1 END",
+                doubled.map(SQLValue.text))
+    }
+
+    /// A statement counting each group's postings up to `cap`, so that the rarest one drives.
+    func groupSizes(of plan: SearchPlan, cap: Int) -> (sql: String, arguments: [SQLValue]) {
+        var arguments: [SQLValue] = []
+        let counts = plan.groups.map { group in
+            let (condition, conditionArguments) = self.condition(of: group)
+            arguments += conditionArguments + [.int(cap)]
+            return "(SELECT count(*) FROM (SELECT 1 FROM search_terms t WHERE \(condition) LIMIT ?) x)"
+        }
+        return ("SELECT " + counts.joined(separator: ", "), arguments)
+    }
+}

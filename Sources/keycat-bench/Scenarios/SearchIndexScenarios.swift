@@ -1,0 +1,71 @@
+import Foundation
+import KeyCat
+import KeyCatData
+import KeyCatInfrastructure
+
+/// What the search index costs the writes, on SQLite: a listing's write with its search entries
+/// against the same write without them (KeyCat's own code both ways: the row, its ledger
+/// movement and its audit entry, in one transaction), and the synthetic catalog built with the
+/// index against the same catalog built without it. Here "keycat" is the write with search and
+/// "raw" the write without: the ratio is what search adds (issue 42: ≤ 1.3 and ≤ 2).
+struct SearchIndexScenarios {
+    let databasePath: String
+    let directory: URL
+    let productCount: Int
+    /// How long the catalog with its search index took to build.
+    let buildSeconds: Double
+    let operations: Int
+    let log: (String) -> Void
+
+    func run() async throws -> [Comparison] {
+        var rows: [Comparison] = []
+        for synchronous in [SQLiteConfiguration.Synchronous.full, .normal] {
+            rows.append(try await write(synchronous))
+        }
+        rows.append(try await build())
+        return rows
+    }
+
+    private func write(_ synchronous: SQLiteConfiguration.Synchronous) async throws -> Comparison {
+        var configuration = SQLiteConfiguration()
+        configuration.synchronous = synchronous
+        let connection = try SQLiteConnection(path: databasePath, configuration: configuration)
+        let seller = UserID(try connection.queryOne("SELECT id FROM users WHERE role = 'seller' ORDER BY id LIMIT 1", []) {
+            $0.int64(0)
+        } ?? 1)
+        var generator = SplitMix64(seed: synchronous == .full ? 1_001 : 1_002)
+        let now = Date()
+        func insert(indexing: Bool) throws {
+            let draft = SyntheticProduct.draft(using: &generator)
+            try connection.transaction(isolation: .serializable) { connection in
+                let product = indexing
+                    ? try ProductRow.insert(draft, sellerID: seller, images: [], at: now, on: connection)
+                    : try ProductRow.insertListing(draft, sellerID: seller, images: [], at: now, on: connection)
+                _ = try AuditLogTable.insert(AuditEntry(actor: "seller:\(seller)", action: "product.create",
+                                                        target: "product:\(product.id)", detail: draft.title, at: now), on: connection)
+            }
+        }
+        return try await compare("write: listing + search entries ÷ listing (\(synchronous.rawValue))",
+                                 operations: min(operations, 1_000), warmup: 20, target: .timeRatioAtMost(1.3),
+                                 library: { _ in try insert(indexing: true) }, baseline: { _ in try insert(indexing: false) })
+    }
+
+    /// The same catalog (same seed) in a file of its own, without search entries.
+    private func build() async throws -> Comparison {
+        let path = directory.appendingPathComponent("without-search.db").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        try BulkLoadScenario.createSchema(at: path)
+        let database = try SQLiteDatabase(path: path)
+        defer { database.close() }
+        log("building the same catalog without its search index…")
+        let seconds = try await seconds(ContinuousClock()) {
+            _ = try await SyntheticCatalog(database: database).load(
+                count: productCount, seed: 42, at: Date(), audit: AuditEntry(actor: "bench", action: "catalog.seed_synthetic", at: Date()),
+                indexingSearch: false)
+        }
+        log(String(format: "built without search in %.1f s (with it: %.1f s)", seconds, buildSeconds))
+        return Comparison(name: "catalog build: with search index ÷ without", operations: 1,
+                          library: Timing(samples: [buildSeconds]), baseline: Timing(samples: [seconds]),
+                          target: .timeRatioAtMost(2.0))
+    }
+}

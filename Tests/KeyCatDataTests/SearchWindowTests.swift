@@ -1,0 +1,186 @@
+import Foundation
+import KeyCatDomain
+import KeyCatTestSupport
+import Testing
+@testable import KeyCatData
+@testable import KeyCatInfrastructure
+
+/// A broad search ranks a window of its newest matches (``SearchWindow``), and other sorts walk
+/// their index instead (``SearchExecution``): the same on both stores, with windows of a few
+/// listings so the walks are short.
+@Suite("Search windows")
+struct SearchWindowTests {
+    /// A fresh store with a seller, its repository with `window`, and a way to list titles.
+    struct Shop<Database: SQLDatabase> {
+        let database: Database
+        let repository: SQLProductRepository<Database>
+        let seller: UserID
+        var time = Date(timeIntervalSince1970: 1_767_225_600)
+
+        /// Lists `title` (with `content` and `stock`), a second after the one before.
+        @discardableResult
+        mutating func list(_ title: String, content: String = "", stock: Int = 5, price: Int64 = 50_000) async throws -> Product {
+            time.addTimeInterval(1)
+            let draft = ProductDraft(
+                kind: .commercial, category: .keyboard, title: title, content: content,
+                pricing: Pricing(regularPrice: Money(won: price), salePrice: Money(won: price)),
+                delivery: Delivery(fee: Money(won: 0), schedule: .standard), stock: stock)
+            let (seller, now) = (self.seller, time)
+            return try await database.write { try ProductRow.insert(draft, sellerID: seller, images: [], at: now, on: $0) }
+        }
+
+        func delete(_ id: ProductID) async throws {
+            try await repository.delete(id, at: time, audit: nil)
+        }
+
+        /// Every page of `text` under `sort`, `pageSize` at a time, as ``CatalogService`` walks
+        /// them; `between` runs after each page.
+        func walk(_ text: String, sort: ProductSort = .relevance, pageSize: Int, filter: ProductFilter = ProductFilter(),
+                  between: (Int) async throws -> Void = { _ in }) async throws -> [Product] {
+            var filter = filter
+            filter.text = try SearchQuery(text)
+            var seen: [Product] = []
+            var position: CursorPosition?
+            for page in 0..<200 {
+                let hits = try await repository.search(filter, sort: sort, after: position, limit: pageSize + 1)
+                seen += hits.prefix(pageSize).map(\.product)
+                guard hits.count > pageSize else { return seen }
+                let last = hits[pageSize - 1]
+                position = CursorPosition(sortKey: last.key, id: last.product.id.rawValue)
+                try await between(page)
+            }
+            Issue.record("the walk did not end")
+            return seen
+        }
+
+        /// The matches of `text` among `products`, in the relevance order the analyser's
+        /// reference gives.
+        static func reference(_ text: String, _ products: [Product]) throws -> [ProductID] {
+            let plan = SearchPlan(try SearchQuery(text))
+            return products.compactMap { product -> (Int64, Int64)? in
+                let terms = SearchAnalyzer.terms(title: product.title, content: product.content, tags: product.tags, spec: product.spec)
+                guard let score = plan.textScore(terms: terms, title: product.title) else { return nil }
+                return (SearchPlan.relevanceKey(textScore: score, product: product, unitsSold: 0), product.id.rawValue)
+            }.sorted { $0 > $1 }.map { ProductID($0.1) }
+        }
+    }
+
+    /// A fresh store with a seller, whose searches use `window`.
+    static func make<Database: SQLDatabase>(_ database: Database, window: Int) async throws -> Shop<Database> {
+        try KeyCatSchema.migrator().migrate(database)
+        let seller = try await database.write { connection in
+            try CatalogSeeder<Database>.ensureSeller(SeedSeller(email: "window@example.com", nick: "창"), at: Date(), on: connection).0
+        }
+        return Shop(database: database, repository: SQLProductRepository(database: database, searchWindowSize: window), seller: seller)
+    }
+
+    @Test("a query whose rarest group fits the window is ranked exactly, page after page", arguments: TestStore.allCases)
+    func exactWithinWindow(_ store: TestStore) async throws {
+        func check(_ database: some SQLDatabase) async throws {
+            var shop = try await Self.make(database, window: 100)
+            var listed: [Product] = []
+            for index in 0..<30 {
+                let title = index % 3 == 0 ? "갈축 기계식 키보드 \(index)" : "기계식 키보드 \(index)"
+                listed.append(try await shop.list(title, content: index % 2 == 0 ? "갈축 스위치" : "", stock: index % 4 == 0 ? 0 : 3))
+            }
+            for text in ["갈축", "기계식 키보드", "갈축 키보드", "기계식키보드"] {
+                let seen = try await shop.walk(text, pageSize: 4).map(\.id)
+                #expect(seen == (try Shop<SQLiteDatabase>.reference(text, listed)), "\(text)")
+            }
+        }
+        try await store.withDatabases { try await check($0[0]) }
+    }
+
+    @Test("a broad query ranks the window of its newest postings, and every page reads the same window", arguments: TestStore.allCases)
+    func windowOfNewest(_ store: TestStore) async throws {
+        func check(_ database: some SQLDatabase) async throws {
+            var shop = try await Self.make(database, window: 8)
+            var listed: [Product] = []
+            for index in 0..<30 {
+                // Older listings score higher (title and content): the window keeps them out all the same.
+                let content = index < 20 ? "갈축" : ""
+                listed.append(try await shop.list("갈축 키보드 \(index)", content: content, stock: index % 5 == 0 ? 0 : 2))
+            }
+            let window = Array(listed.suffix(8))
+            let seen = try await shop.walk("갈축", pageSize: 3).map(\.id)
+            #expect(seen == (try Shop<SQLiteDatabase>.reference("갈축", window)))
+        }
+        try await store.withDatabases { try await check($0[0]) }
+    }
+
+    @Test("within a window, a listing present throughout is returned once while others are listed and deleted",
+          arguments: TestStore.allCases)
+    func windowUnderWrites(_ store: TestStore) async throws {
+        func check(_ database: some SQLDatabase) async throws {
+            var shop = try await Self.make(database, window: 10)
+            var listed: [Product] = []
+            for index in 0..<30 { listed.append(try await shop.list("갈축 키보드 \(index)", content: index % 3 == 0 ? "갈축" : "")) }
+            let window = Array(listed.suffix(10))
+            var doomed = [window[1].id, window[4].id, listed[2].id]
+            var added: [ProductID] = []
+            var mutable = shop
+            let seen = try await shop.walk("갈축", pageSize: 2) { page in
+                // A new listing that ranks anywhere (above the floor, so in the window), and a deletion.
+                added.append(try await mutable.list("갈축 키보드 새 \(page)", content: page % 2 == 0 ? "갈축" : "").id)
+                if let victim = doomed.popLast() { try await mutable.delete(victim) }
+            }.map(\.id)
+            #expect(Set(seen).count == seen.count, "no listing twice")
+            let present = Set(window.map(\.id)).subtracting([window[1].id, window[4].id])
+            #expect(present.isSubset(of: Set(seen)), "every listing of the window present throughout")
+            #expect(!seen.contains { id in listed.prefix(20).contains { $0.id == id } }, "nothing older than the window")
+        }
+        try await store.withDatabases { try await check($0[0]) }
+    }
+
+    @Test("the group whose newest postings reach furthest back drives, so the window holds the most matches",
+          arguments: TestStore.allCases)
+    func furthestReachingGroupDrives(_ store: TestStore) async throws {
+        func check(_ database: some SQLDatabase) async throws {
+            var shop = try await Self.make(database, window: 6)
+            var both: [Product] = []
+            for index in 0..<12 { both.append(try await shop.list("갈축 적축 \(index)")) }
+            for index in 0..<12 { try await shop.list("갈축 \(index)") }
+            // 갈축's six newest postings have no 적축; 적축's six newest all have 갈축.
+            let seen = try await shop.walk("갈축 적축", pageSize: 4).map(\.id)
+            #expect(seen == (try Shop<SQLiteDatabase>.reference("갈축 적축", Array(both.suffix(6)))))
+        }
+        try await store.withDatabases { try await check($0[0]) }
+    }
+
+    @Test("other sorts read no window: a broad query walks the sort's index, exactly", arguments: TestStore.allCases)
+    func otherSortsAreExact(_ store: TestStore) async throws {
+        func check(_ database: some SQLDatabase) async throws {
+            var shop = try await Self.make(database, window: 5)
+            var listed: [Product] = []
+            for index in 0..<24 {
+                let title = index % 6 == 5 ? "적축 마우스 \(index)" : "갈축 키보드 \(index)"
+                listed.append(try await shop.list(title, price: Int64(10_000 + (index * 7_919) % 13 * 1_000)))
+            }
+            let matching = listed.filter { $0.title.hasPrefix("갈축") }
+            let cheapest = try await shop.walk("갈축 키보드", sort: .priceAscending, pageSize: 4)
+            #expect(cheapest.map(\.id) == matching.sorted { ($0.pricing.salePrice.won, $0.id.rawValue) < ($1.pricing.salePrice.won, $1.id.rawValue) }.map(\.id))
+            let newest = try await shop.walk("갈축", sort: .newest, pageSize: 5)
+            #expect(newest.map(\.id) == matching.map(\.id).reversed())
+            // A rare query under another sort reads its postings: the same answer.
+            let rare = try await shop.walk("적축", sort: .priceDescending, pageSize: 2)
+            #expect(Set(rare.map(\.id)) == Set(listed.filter { $0.title.hasPrefix("적축") }.map(\.id)) && rare.count == 4)
+        }
+        try await store.withDatabases { try await check($0[0]) }
+    }
+
+    @Test("a Latin prefix is spelt out into the index's words, or kept a range past 64 of them", arguments: TestStore.allCases)
+    func prefixes(_ store: TestStore) async throws {
+        func check(_ database: some SQLDatabase) async throws {
+            var shop = try await Self.make(database, window: 1_000)
+            var listed: [Product] = []
+            for index in 1...70 { listed.append(try await shop.list("Keyboard K\(index) 키보드", stock: index % 7)) }
+            listed.append(try await shop.list("Gateron Yellow 스위치"))
+            listed.append(try await shop.list("Gaterade 음료수"))
+            for text in ["k1", "k", "gater", "gateron", "k7 키보드"] {
+                let seen = try await shop.walk(text, pageSize: 9).map(\.id)
+                #expect(seen == (try Shop<SQLiteDatabase>.reference(text, listed)), "\(text)")
+            }
+        }
+        try await store.withDatabases { try await check($0[0]) }
+    }
+}
