@@ -52,7 +52,7 @@ enum SearchFacetQuery {
         for group in others {
             // A scalar subquery rather than EXISTS, so that it stays a seek per candidate where
             // Postgres could turn EXISTS into a join over all the group's postings.
-            let (condition, groupArguments) = SearchListQuery.condition(of: group)
+            let (condition, groupArguments) = SearchTerms().condition(of: group)
             conditions.append("(SELECT 1 FROM search_terms t WHERE (\(condition)) AND t.product_id = p.id LIMIT 1) = 1")
             conditionArguments += groupArguments
         }
