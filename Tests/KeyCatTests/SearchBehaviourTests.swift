@@ -246,6 +246,35 @@ struct SearchBehaviourTests {
         }
     }
 
+    @Test("a description of one 1,000-syllable word, or of a letter under 1,000 marks, is listed and found on both stores",
+          arguments: TestStore.allCases)
+    func longWords(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let syllables = String(repeating: "가나다라마바사아자차", count: 100)
+            let marks = "a" + String(repeating: "\u{093E}", count: 1_000)
+            let product = try await shop.keycat.catalog.create(TestShop.draft("긴 설명 키보드") { $0.content = syllables + " " + marks },
+                                                               for: seller.userID, by: seller)
+            #expect(try await Self.search(shop, "마바사").items.map(\.id) == [product.id])
+            #expect(try await shop.keycat.search.problems() == [])
+        }
+    }
+
+    @Test("a title word ending in a particle-like syllable completes and abbreviates whole; a tag's initials find it",
+          arguments: TestStore.allCases)
+    func wholeVocabularyWords(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let retro = try await shop.keycat.catalog.create(TestShop.draft("레트로 키캡 세트"), for: seller.userID, by: seller)
+            let office = try await shop.keycat.catalog.create(TestShop.draft("조용한 키보드") { $0.tags = ["사무실"] },
+                                                              for: seller.userID, by: seller)
+            let completions = try await shop.keycat.search.suggestions(try SuggestionQuery("레ㅌ")).map(\.text)
+            #expect(completions.contains("레트로") && !completions.contains("레트"), "\(completions)")
+            #expect(try await Self.search(shop, "ㄹㅌㄹ").items.map(\.id) == [retro.id])
+            #expect(try await Self.search(shop, "ㅅㅁㅅ").items.map(\.id) == [office.id])
+        }
+    }
+
     @Test("tags are checked: at most 10, 1–20 letters, digits or _, repeats kept once")
     func tagRules() async throws {
         #expect(try ProductTags.validated(["#갈축", "PBT", "pbt", "저소음_키보드"]) == ["갈축", "PBT", "저소음_키보드"])

@@ -87,6 +87,15 @@ struct SearchContractTests {
         }
     }
 
+    @Test("the spellings one edit away are exactly the words one edit away")
+    func oneEditVariants() {
+        let variants = TypoDistance.oneEditVariants(of: "keychorn")
+        #expect(variants.contains("keychron") && variants.contains("keychor") && variants.contains("keychorns"))
+        #expect(!variants.contains("keychorn"))
+        #expect(variants.allSatisfy { TypoDistance.isOneEdit("keychorn", $0) })
+        #expect(Set(variants).count == variants.count)
+    }
+
     @Test("an empty, over-long or wordless query is a validation error on q")
     func limits() async {
         await expectError(.validation, field: "q") { try SearchQuery("   ") }

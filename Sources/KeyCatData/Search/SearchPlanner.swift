@@ -28,24 +28,26 @@ enum SearchPlanner {
             trace?(knownSQL, [.text(word), .text(word + "\u{10FFFF}")])
             let known = try connection.queryOne(knownSQL, [.text(word), .text(word + "\u{10FFFF}")]) { _ in true } ?? false
             guard !known else { continue }
-            let length = word.unicodeScalars.count
+            // Every spelling one edit away, looked up by the vocabulary's key: a few hundred
+            // seeks, whatever the vocabulary's size (scanning it for near words would read every
+            // title of a million listings).
             var near: [(word: String, products: Int)] = []
+            let variants = TypoDistance.oneEditVariants(of: word)
             let nearSQL = """
                 SELECT word, products FROM search_words
-                WHERE kind = 'word' AND products > 0 AND length(word) BETWEEN ? AND ? AND initials IS NULL
+                WHERE kind = 'word' AND products > 0 AND word IN (\(Array(repeating: "?", count: variants.count).joined(separator: ", ")))
                 """
-            trace?(nearSQL, [.int(length - 1), .int(length + 1)])
-            try connection.forEach(nearSQL, [.int(length - 1), .int(length + 1)]) { row in
-                let candidate = row.string(0)
-                if TypoDistance.isOneEdit(word, candidate) { near.append((candidate, row.int(1))) }
-            }
+            trace?(nearSQL, variants.map(SQLValue.text))
+            try connection.forEach(nearSQL, variants.map(SQLValue.text)) { row in near.append((row.string(0), row.int(1))) }
             typos[word] = near.sorted { ($0.products, $1.word) > ($1.products, $0.word) }.prefix(typoExpansion).map(\.word)
         }
         var initials: [String: [String]] = [:]
         for word in query.initialsWords {
+            // Title words and tags alike, as the suggestions offer them; a word that is both
+            // counts once, by its larger count.
             let sql = """
-                SELECT word FROM search_words WHERE initials = ? AND kind = 'word' AND products > 0
-                ORDER BY products DESC, word LIMIT ?
+                SELECT word FROM search_words WHERE initials = ? AND kind IN ('word', 'tag') AND products > 0
+                GROUP BY word ORDER BY max(products) DESC, word LIMIT ?
                 """
             trace?(sql, [.text(word), .int(initialsExpansion)])
             initials[word] = try connection.query(sql, [.text(word), .int(initialsExpansion)]) { $0.string(0) }

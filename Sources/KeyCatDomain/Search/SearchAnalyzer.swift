@@ -203,6 +203,12 @@ public enum SearchAnalyzer {
         return terms
     }
 
+    /// The longest term indexed, in UTF-8 bytes: a whole Hangul word of 40 syllables, a Latin
+    /// word of 120 letters. Longer words are still found by their bigrams (Hangul) or not at
+    /// all (nobody types them); the bound keeps every key well inside Postgres's B-tree entry
+    /// limit (2,704 bytes), so both stores accept the same listings.
+    public static let maximumTermBytes = 121
+
     private static func add(_ text: String, _ field: Field, to terms: inout [String: Int]) {
         let weight = field.rawValue
         var previous: Unicode.Scalar?
@@ -219,10 +225,16 @@ public enum SearchAnalyzer {
                 for index in syllables.indices.dropLast() {
                     terms[string(syllables[index...index + 1]), default: 0] |= weight
                 }
-                terms["=" + word.text, default: 0] |= weight
-                if let stem = Hangul.stem(of: word.text, leaving: 1) { terms["=" + stem, default: 0] |= weight }
+                if word.text.utf8.count < maximumTermBytes {
+                    terms["=" + word.text, default: 0] |= weight
+                    if let stem = Hangul.stem(of: word.text, leaving: 1) { terms["=" + stem, default: 0] |= weight }
+                }
                 previous = syllables.last
             case .latin:
+                guard word.text.utf8.count <= maximumTermBytes else {
+                    previous = nil
+                    continue
+                }
                 terms[word.text, default: 0] |= weight
                 // A Latin word is letters and digits, and `%` only after a digit: its last
                 // character is `%` exactly when its last byte is.
@@ -308,11 +320,12 @@ public enum SearchAnalyzer {
         let title = composed(title)
         entries.insert(VocabularyEntry(kind: .title, display: title, key: normalize(title)))
         var seen: Set<String> = []
+        // Words as written: a title's nouns rarely carry particles, and a noun ending in a
+        // particle-like syllable (레트로, 고양이) must complete and abbreviate whole.
         for word in words(title) where word.script != .jamo {
-            let text = word.script == .hangul ? (Hangul.stem(of: word.text, leaving: 2) ?? word.text) : word.text
-            let key = normalize(text)
-            if text.unicodeScalars.count >= 2, seen.insert(key).inserted {
-                entries.insert(VocabularyEntry(kind: .word, display: text, key: key))
+            let key = normalize(word.text)
+            if word.text.unicodeScalars.count >= 2, key.utf8.count <= maximumTermBytes, seen.insert(key).inserted {
+                entries.insert(VocabularyEntry(kind: .word, display: word.text, key: key))
             }
         }
         for tag in tags {

@@ -37,9 +37,10 @@ public struct SearchQuery: Sendable, Hashable {
         words.map(\.text).joined()
     }
 
-    /// The Latin words of five letters or more: those a typo is forgiven in.
+    /// The Latin words of 5–20 letters: those a typo is forgiven in (past 20, the spellings one
+    /// edit away run into the thousands, and nobody mistypes a word that long by one letter).
     public var typoCandidates: [String] {
-        words.filter { $0.script == .latin && $0.text.count >= 5 }.map(\.text)
+        words.filter { $0.script == .latin && (5...20).contains($0.text.count) }.map(\.text)
     }
 
     /// The words written as initials only (ㄱㅊ): each matches the whole words with those initials.
@@ -195,6 +196,41 @@ public struct SearchPlan: Sendable, Hashable {
 /// The one-edit distance (Damerau: one letter added, removed, replaced, or two neighbours
 /// swapped) that a misspelt Latin word may be from the word it means.
 public enum TypoDistance {
+    /// Every spelling one edit away from `word` (``isOneEdit(_:_:)``), with letters and digits
+    /// and the word's own characters as what may be added or put in place: the keys a store
+    /// looks a misspelt word's candidates up by. Sorted, without `word` itself.
+    public static func oneEditVariants(of word: String) -> [String] {
+        let scalars = Array(word.unicodeScalars)
+        var alphabet = Set("abcdefghijklmnopqrstuvwxyz0123456789".unicodeScalars)
+        alphabet.formUnion(scalars)
+        var variants: Set<String> = []
+        func add(_ candidate: [Unicode.Scalar]) { variants.insert(String(String.UnicodeScalarView(candidate))) }
+        for index in scalars.indices {
+            var removed = scalars
+            removed.remove(at: index)
+            add(removed)
+            if index + 1 < scalars.count {
+                var swapped = scalars
+                swapped.swapAt(index, index + 1)
+                add(swapped)
+            }
+            for letter in alphabet {
+                var replaced = scalars
+                replaced[index] = letter
+                add(replaced)
+            }
+        }
+        for index in 0...scalars.count {
+            for letter in alphabet {
+                var inserted = scalars
+                inserted.insert(letter, at: index)
+                add(inserted)
+            }
+        }
+        variants.remove(word)
+        return variants.filter { !$0.isEmpty }.sorted()
+    }
+
     public static func isOneEdit(_ a: String, _ b: String) -> Bool {
         let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
         guard x != y, abs(x.count - y.count) <= 1 else { return false }
