@@ -83,12 +83,14 @@ extension KeyCat {
     private static func seedSynthetic<Database: SQLDatabase>(
         count: Int, seed: UInt64, at now: Date, audit: AuditEntry, progress: (Int) -> Void, in database: Database
     ) async throws(KeyCatError) -> SeedReport {
+        let search = SearchMaintenance(database: database)
+        // The record that every listing is indexed is withdrawn first: a load killed between its
+        // batches leaves it absent, and the next write-open indexes whatever the load left out.
+        try await search.withdrawRecord()
         let report = try await SyntheticCatalog(database: database).load(count: count, seed: seed, at: now, audit: audit, progress: progress)
-        // Postgres's bulk path inserts hundreds of rows per statement, without their search
-        // entries (the analyzer runs in Swift): they are indexed here, a batch per transaction,
-        // so a listing is found as soon as the load returns, not at the next write-open. On
-        // SQLite each insert indexed its own row, and this finds nothing to do.
-        _ = try await SearchMaintenance(database: database).catchUp(checkingEveryListing: true)
+        // Whatever the bulk path left without its search entries is indexed here, a batch per
+        // transaction, so a listing is found as soon as the load returns; the record is made again.
+        _ = try await search.catchUp(checkingEveryListing: true)
         return report
     }
 

@@ -46,6 +46,14 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         }
     }
 
+    /// Withdraws the record that every listing is indexed, before a bulk load that writes
+    /// listings without their entries: the next ``catchUp(checkingEveryListing:)`` then looks.
+    package func withdrawRecord() async throws(KeyCatError) {
+        try await storage {
+            try await database.write { _ = try $0.run("DELETE FROM settings WHERE key = ?", [.text(Self.versionKey)]) }
+        }
+    }
+
     private static var versionBytes: [UInt8] { Array(String(SearchAnalyzer.version).utf8) }
 
     /// Rebuilds the index online and repairs whatever `db check` reports: every live listing is
