@@ -115,11 +115,7 @@ struct SearchListQuery {
             }
             textScore.append("CASE WHEN d.title_key LIKE ? ESCAPE '\\' THEN \(SearchPlan.phraseBonus) ELSE 0 END")
             keyArguments.append(.text("%" + Self.escapeLike(plan.phrase) + "%"))
-            key = """
-                \(dialect.smaller(textScore.joined(separator: " + "), String(Self.maximumTextScore))) * \(Self.textScale) \
-                + CASE WHEN p.stock > 0 THEN 1048576 ELSE 0 END + \(Self.bucket("d.units_sold")) * 65536 \
-                + \(Self.bucket("p.bookmark_count")) * 1024 + p.rating_score / 100
-                """
+            key = "\(dialect.smaller(textScore.joined(separator: " + "), String(Self.maximumTextScore))) * \(Self.textScale)" + Self.signals
         } else {
             key = "p." + ProductListQuery.column(for: sort)
         }
@@ -198,6 +194,13 @@ struct SearchListQuery {
              tableArguments + conditionArguments)
         }
     }
+
+    /// The shop's signals in a relevance key, below its text score (built once: a page's SQL is
+    /// built for each search).
+    static let signals = """
+         + CASE WHEN p.stock > 0 THEN 1048576 ELSE 0 END + \(bucket("d.units_sold")) * 65536 \
+        + \(bucket("p.bookmark_count")) * 1024 + p.rating_score / 100
+        """
 
     /// ``ProductRow/columns``, each of `p`.
     static let prefixedColumns = ProductRow.columns.split(separator: ",")
