@@ -1,11 +1,13 @@
 import Foundation
 import KeyCat
+import KeyCatData
 import KeyCatInfrastructure
 import KeyCatPGSimulator
 
-/// `keycat-bench --db postgres://…`: the catalog reads, the cart read and checkout + confirm on a
-/// Postgres database, against libpq used directly (``RawPostgres``). Everything happens in a
-/// ``BenchSchema`` of its own, created for the run and dropped after it (also on Ctrl-C).
+/// `keycat-bench --db postgres://…`: the catalog reads, the search pages, the cart read and
+/// checkout + confirm on a Postgres database, against libpq used directly (``RawPostgres``).
+/// Everything happens in a ``BenchSchema`` of its own, created for the run and dropped after it
+/// (also on Ctrl-C).
 struct PostgresBench {
     let url: String
     let options: KeycatBench.Options
@@ -46,6 +48,20 @@ struct PostgresBench {
             rows += try await onStorage(of: keycat) {
                 try await CatalogScenarios(keycat: keycat, raw: RawPostgresCatalog(database: raw), productCount: options.products,
                                            operations: options.operations).run()
+            }
+        }
+        if runs("search") {
+            let connection = try PostgresConnection(url: schemaURL)
+            rows += try await onStorage(of: keycat) {
+                try await SearchScenarios(
+                    keycat: keycat, raw: RawPostgresSearch(database: raw),
+                    trace: { filter, position, limit, record in
+                        try withoutActuallyEscaping(record) { record in
+                            try SearchExecution.hits(text: filter.text!, filter: filter, sort: .relevance, after: position, limit: limit,
+                                                     on: connection, trace: record)
+                        }
+                    },
+                    productCount: options.products, operations: options.operations, log: log).run()
             }
         }
         if runs("commerce") {

@@ -65,19 +65,21 @@ struct SearchWindowTests {
         }
     }
 
-    /// A fresh store with a seller, whose searches use `window`.
-    static func make<Database: SQLDatabase>(_ database: Database, window: Int) async throws -> Shop<Database> {
+    /// A fresh store with a seller, whose searches spend `budget` look-ups a page
+    /// (``SearchWindow/sizes(of:budget:)``: a window of a third of it for one group and one
+    /// whole-word bonus, a fifth for two of each, a sixth for three groups and two bonuses).
+    static func make<Database: SQLDatabase>(_ database: Database, budget: Int) async throws -> Shop<Database> {
         try KeyCatSchema.migrator().migrate(database)
         let seller = try await database.write { connection in
             try CatalogSeeder<Database>.ensureSeller(SeedSeller(email: "window@example.com", nick: "창"), at: Date(), on: connection).0
         }
-        return Shop(database: database, repository: SQLProductRepository(database: database, searchWindowSize: window), seller: seller)
+        return Shop(database: database, repository: SQLProductRepository(database: database, searchWindowBudget: budget), seller: seller)
     }
 
     @Test("a query whose rarest group fits the window is ranked exactly, page after page", arguments: TestStore.allCases)
     func exactWithinWindow(_ store: TestStore) async throws {
         func check(_ database: some SQLDatabase) async throws {
-            var shop = try await Self.make(database, window: 100)
+            var shop = try await Self.make(database, budget: 10_000)
             var listed: [Product] = []
             for index in 0..<30 {
                 let title = index % 3 == 0 ? "갈축 기계식 키보드 \(index)" : "기계식 키보드 \(index)"
@@ -94,7 +96,7 @@ struct SearchWindowTests {
     @Test("a broad query ranks the window of its newest postings, and every page reads the same window", arguments: TestStore.allCases)
     func windowOfNewest(_ store: TestStore) async throws {
         func check(_ database: some SQLDatabase) async throws {
-            var shop = try await Self.make(database, window: 8)
+            var shop = try await Self.make(database, budget: 8 * 3)
             var listed: [Product] = []
             for index in 0..<30 {
                 // Older listings score higher (title and content): the window keeps them out all the same.
@@ -112,7 +114,7 @@ struct SearchWindowTests {
           arguments: TestStore.allCases)
     func windowUnderWrites(_ store: TestStore) async throws {
         func check(_ database: some SQLDatabase) async throws {
-            var shop = try await Self.make(database, window: 10)
+            var shop = try await Self.make(database, budget: 10 * 3)
             var listed: [Product] = []
             for index in 0..<30 { listed.append(try await shop.list("갈축 키보드 \(index)", content: index % 3 == 0 ? "갈축" : "")) }
             let window = Array(listed.suffix(10))
@@ -136,7 +138,7 @@ struct SearchWindowTests {
           arguments: TestStore.allCases)
     func furthestReachingGroupDrives(_ store: TestStore) async throws {
         func check(_ database: some SQLDatabase) async throws {
-            var shop = try await Self.make(database, window: 6)
+            var shop = try await Self.make(database, budget: 6 * 5)
             var both: [Product] = []
             for index in 0..<12 { both.append(try await shop.list("갈축 적축 \(index)")) }
             for index in 0..<12 { try await shop.list("갈축 \(index)") }
@@ -150,7 +152,7 @@ struct SearchWindowTests {
     @Test("other sorts read no window: a broad query walks the sort's index, exactly", arguments: TestStore.allCases)
     func otherSortsAreExact(_ store: TestStore) async throws {
         func check(_ database: some SQLDatabase) async throws {
-            var shop = try await Self.make(database, window: 5)
+            var shop = try await Self.make(database, budget: 5 * 6)
             var listed: [Product] = []
             for index in 0..<24 {
                 let title = index % 6 == 5 ? "적축 마우스 \(index)" : "갈축 키보드 \(index)"
@@ -171,7 +173,7 @@ struct SearchWindowTests {
     @Test("a Latin prefix is spelt out into the index's words, or kept a range past 64 of them", arguments: TestStore.allCases)
     func prefixes(_ store: TestStore) async throws {
         func check(_ database: some SQLDatabase) async throws {
-            var shop = try await Self.make(database, window: 1_000)
+            var shop = try await Self.make(database, budget: 10_000)
             var listed: [Product] = []
             for index in 1...70 { listed.append(try await shop.list("Keyboard K\(index) 키보드", stock: index % 7)) }
             listed.append(try await shop.list("Gateron Yellow 스위치"))

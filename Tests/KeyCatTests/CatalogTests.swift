@@ -214,7 +214,8 @@ struct WithdrawnSellerTests {
         }
     }
 
-    @Test("a synthetic catalog big enough to rebuild the list indexes loads, lists in every sort and keeps every index", arguments: TestStore.allCases)
+    @Test("a synthetic catalog big enough to rebuild the list indexes loads, lists in every sort, is searchable and keeps every index",
+          arguments: TestStore.allCases)
     func syntheticCatalog(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop throws in
             let indexes = try Self.productIndexes(shop)
@@ -228,6 +229,10 @@ struct WithdrawnSellerTests {
             let cheapest = try await shop.keycat.catalog.list(ProductListRequest(sort: .priceAscending)).items.map(\.pricing.salePrice)
             #expect(cheapest == cheapest.sorted())
             await #expect(try shop.keycat.checkHealth().isHealthy)
+            // Search found them all, as indexing them one by one would have (written in bulk).
+            await #expect(try shop.keycat.search.problems() == [])
+            let found = try await shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(text: try SearchQuery("기계식 키보드"))))
+            #expect(found.items.count == 20 && found.nextCursor != nil)
             // Every listing with stock has its one `listed` movement of that stock, at its own
             // time (Postgres writes them in bulk, SQLite one by one), and ids follow time.
             let stocked = try Self.count(shop, "SELECT count(*) FROM products WHERE stock <> 0")

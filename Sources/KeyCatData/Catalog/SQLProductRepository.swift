@@ -5,12 +5,12 @@ import KeyCatInfrastructure
 /// Listings in the `products` table (see ``CatalogSchema``). Times are Unix milliseconds.
 package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
     private let database: Database
-    /// ``SearchWindow/size``, smaller in tests that walk windows of a few listings.
-    private let searchWindowSize: Int
+    /// ``SearchWindow/budget``, smaller in tests that walk windows of a few listings.
+    private let searchWindowBudget: Int
 
-    package init(database: Database, searchWindowSize: Int = SearchWindow.size) {
+    package init(database: Database, searchWindowBudget: Int = SearchWindow.budget) {
         self.database = database
-        self.searchWindowSize = searchWindowSize
+        self.searchWindowBudget = searchWindowBudget
     }
 
     package func insert(
@@ -194,11 +194,11 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         guard let text = filter.text else {
             return try await list(filter, sort: sort, after: position, limit: limit).map { SearchHit(product: $0, key: sort.key(of: $0)) }
         }
-        let windowSize = searchWindowSize
+        let windowBudget = searchWindowBudget
         return try await storage {
             try await database.readStatement { connection in
                 try SearchExecution.hits(text: text, filter: filter, sort: sort, after: position, limit: limit,
-                                         windowSize: windowSize, on: connection)
+                                         windowBudget: windowBudget, on: connection)
             }
         }
     }

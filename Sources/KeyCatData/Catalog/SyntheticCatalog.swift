@@ -10,9 +10,12 @@ import KeyCatInfrastructure
 /// The listings' search entries (``SearchIndex``) are gathered in memory and written in bulk
 /// (``SearchIndex/Bulk``) every ``searchFlushSize`` listings, in the transaction of the batch
 /// that reaches it, and with the last batch: one append to each term's postings per flush
-/// instead of one per listing. Until its flush a listing is not found by search; a load
-/// killed in between leaves listings without search entries, which the next write-open
-/// indexes (``SearchMaintenance/catchUp()``), as it does a listing an older KeyCat wrote.
+/// instead of one per listing, about 70 bytes of memory a listing until then. Until its flush
+/// a listing is not found by search; a load killed in between leaves listings without search
+/// entries, which the next write-open indexes (``SearchMaintenance/catchUp()``), as it does a
+/// listing an older KeyCat wrote. On SQLite the next batch's listings are generated and
+/// analysed (``SearchIndex/Entry``) while the writer stores this one, so the analysis takes the
+/// second core rather than the writer's time.
 ///
 /// Crash safety on SQLite: the drop commits with the first batch, so a load killed in between
 /// leaves the indexes missing. That state is durable and self-describing: the indexes are named
@@ -26,7 +29,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
     private static var batchSize: Int { 5_000 }
     private static var sellerCount: Int { 50 }
     /// Listings whose search entries are written together.
-    static var searchFlushSize: Int { 50_000 }
+    static var searchFlushSize: Int { 250_000 }
     private let database: Database
 
     package init(database: Database) { self.database = database }
@@ -67,11 +70,20 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         var loaded = 0
         var baseTime = now.addingTimeInterval(-Double(count))  // one listing a second up to now
         var search = SearchIndex.Bulk()
+        // SQLite: the listings of the batch after the one being written, and their entries.
+        var upcoming = dialect.hasRoundTrips ? [] : Self.generate(min(batchSize, count), sellers: sellerIDs, generator: &generator)
+        var analysis = Self.analyse(upcoming, indexingSearch)
         while loaded < count {
             let batch = min(batchSize, count - loaded)
             let isFirst = loaded == 0
             let isLast = loaded + batch == count
             let final = report
+            let listings = upcoming
+            let entries = await analysis.value
+            if !dialect.hasRoundTrips && !isLast {
+                upcoming = Self.generate(min(batchSize, count - loaded - batch), sellers: sellerIDs, generator: &generator)
+                analysis = Self.analyse(upcoming, indexingSearch)
+            }
             // A Postgres write may run again after losing a race: it starts from the same state.
             let (startGenerator, startTime, startSearch) = (generator, baseTime, search)
             report = try await storage { try await database.write { connection in
@@ -83,13 +95,10 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
                     try Self.insertInRoundTrips(batch, sellers: sellerIDs, generator: &generator, from: &baseTime,
                                                 search: &search, indexingSearch: indexingSearch, on: connection)
                 } else {
-                    for _ in 0..<batch {
-                        let draft = SyntheticProduct.draft(using: &generator)
-                        let seller = sellerIDs[Int(generator.next() % UInt64(sellerIDs.count))]
-                        let product = try ProductRow.insertListing(draft, sellerID: seller, images: [], at: baseTime, on: connection)
-                        if indexingSearch {
-                            search.add(product.id, title: draft.title, content: draft.content, tags: draft.tags, spec: draft.spec)
-                        }
+                    for (index, listing) in listings.enumerated() {
+                        let product = try ProductRow.insertListing(listing.draft, sellerID: listing.seller, images: [], at: baseTime,
+                                                                   on: connection)
+                        if indexingSearch { search.add(product.id, entries[index]) }
                         baseTime.addTimeInterval(1)
                     }
                 }
@@ -112,6 +121,22 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
             progress(loaded)
         }
         return report
+    }
+
+    /// `count` listings and their sellers, in the generator's order (a draft, then its seller).
+    private static func generate(_ count: Int, sellers: [UserID], generator: inout SplitMix64) -> [(draft: ProductDraft, seller: UserID)] {
+        (0..<count).map { _ in
+            let draft = SyntheticProduct.draft(using: &generator)
+            return (draft, sellers[Int(generator.next() % UInt64(sellers.count))])
+        }
+    }
+
+    /// The listings' search entries, analysed off the writer's thread (none when not indexing).
+    private static func analyse(_ listings: [(draft: ProductDraft, seller: UserID)], _ indexingSearch: Bool) -> Task<[SearchIndex.Entry], Never> {
+        Task {
+            guard indexingSearch else { return [] }
+            return listings.map { SearchIndex.Entry(title: $0.draft.title, content: $0.draft.content, tags: $0.draft.tags, spec: $0.draft.spec) }
+        }
     }
 
     /// Listings per statement, and statements per round trip, on Postgres.
@@ -156,7 +181,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
                 arguments.append(.integer(id))
                 arguments += ProductRow.insertArguments(draft, sellerID: seller, images: [], millis: StoredTime.milliseconds(time))
                 if indexingSearch {
-                    search.add(ProductID(id), title: draft.title, content: draft.content, tags: draft.tags, spec: draft.spec)
+                    search.add(ProductID(id), SearchIndex.Entry(title: draft.title, content: draft.content, tags: draft.tags, spec: draft.spec))
                 }
                 time.addTimeInterval(1)
                 rows += 1

@@ -5,7 +5,8 @@ import KeyCatInfrastructure
 ///
 /// 1. the plan (``SearchPlanner``: synonyms, typos, initials) and the Latin prefixes spelt out
 ///    into terms (``SearchTerms``);
-/// 2. with several groups, their postings counted up to ``SearchWindow/size``: the rarest drives,
+/// 2. with several groups, their postings counted up to the query's window
+///    (``SearchWindow/sizes(of:budget:)``): the rarest drives,
 ///    and a group with none ends the search;
 /// 3. by relevance, the window's floor (``SearchWindow``): from the cursor, or, on a first page
 ///    whose rarest group has more postings than the window holds, from the group whose newest
@@ -17,11 +18,11 @@ import KeyCatInfrastructure
 /// Each statement is its own snapshot, as the product list's are.
 package enum SearchExecution {
     /// - Parameters:
-    ///   - windowSize: ``SearchWindow/size``; tests make it small to walk windows of a few listings.
+    ///   - windowBudget: ``SearchWindow/budget``; tests make it small to walk windows of a few listings.
     ///   - trace: handed each statement before it runs: the benchmark's raw baseline replays them.
     package static func hits<Connection: SQLConnection>(
         text: SearchQuery, filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int,
-        windowSize: Int = SearchWindow.size, on connection: Connection, trace: ((String, [SQLValue]) -> Void)? = nil
+        windowBudget: Int = SearchWindow.budget, on connection: Connection, trace: ((String, [SQLValue]) -> Void)? = nil
     ) throws -> [SearchHit] {
         func one<Value>(_ statement: (sql: String, arguments: [SQLValue]), _ decode: (Connection.Row) throws -> Value) throws -> Value? {
             trace?(statement.sql, statement.arguments)
@@ -29,18 +30,19 @@ package enum SearchExecution {
         }
         let plan = try SearchPlanner.plan(for: text, on: connection, trace: trace)
         let terms = try SearchPlanner.terms(of: plan, on: connection, trace: trace)
+        let window = SearchWindow.sizes(of: plan, budget: windowBudget)
         let relevance = sort == .relevance
         // The groups rarest first: the first drives; one without postings ends the search here.
         var order = Array(plan.groups.indices)
         var drivingCount: Int?
         var counts: [Int] = []
         if plan.groups.count > 1 || !relevance {
-            counts = try one(terms.groupSizes(of: plan, cap: windowSize)) { row in plan.groups.indices.map { row.int($0) } } ?? []
+            counts = try one(terms.groupSizes(of: plan, cap: window.dense)) { row in plan.groups.indices.map { row.int($0) } } ?? []
             if counts.contains(0) { return [] }
             order.sort { (counts[$0], $0) < (counts[$1], $1) }
             drivingCount = counts[order[0]]
         }
-        if !relevance && drivingCount ?? 0 >= windowSize {
+        if !relevance && drivingCount ?? 0 >= window.dense {
             return try browse(plan: plan, terms: terms, filter: filter, sort: sort, after: position, limit: limit,
                               on: connection, trace: trace)
         }
@@ -51,15 +53,19 @@ package enum SearchExecution {
                 let (key, kept) = SearchWindow.unpack(position.sortKey)
                 floor = kept
                 resumeAfter = CursorPosition(sortKey: key, id: position.id)
-            } else if drivingCount.map({ $0 >= windowSize }) ?? true {
-                // Every group in `broad` has a window's worth of postings: the one whose newest
-                // reach furthest back drives, and sets the floor.
-                let broad = order.filter { index in drivingCount == nil || counts[index] >= windowSize }
-                let floors = try one(SearchWindow.floors(of: broad.map { plan.groups[$0] }, terms: terms, size: windowSize)) { row in
-                    broad.indices.map { row.optionalInt64($0) }
-                } ?? []
-                if let choice = broad.indices.min(by: { (floors[$0] ?? -1, $0) < (floors[$1] ?? -1, $1) }) {
-                    floor = floors[choice] ?? 0
+            } else if drivingCount.map({ $0 >= window.sparse }) ?? true {
+                // Every group in `broad` has at least a sparse window's worth of postings: the one
+                // whose newest reach furthest back drives, and sets the floor.
+                let broad = order.filter { index in drivingCount == nil || counts[index] >= window.sparse }
+                let statement = SearchWindow.floors(of: broad.map { plan.groups[$0] }, terms: terms, sizes: window)
+                trace?(statement.sql, statement.arguments)
+                var floors = [SearchWindow.Floors](repeating: SearchWindow.Floors(), count: broad.count)
+                try connection.forEach(statement.sql, statement.arguments) { row in
+                    floors[row.int(0)] = SearchWindow.Floors(newest: row.optionalInt64(1), dense: row.optionalInt64(2),
+                                                             sparse: row.optionalInt64(3))
+                }
+                if let choice = broad.indices.min(by: { (floors[$0].sparse ?? -1, $0) < (floors[$1].sparse ?? -1, $1) }) {
+                    floor = floors[choice].floor(dense: window.dense)
                     order.removeAll { $0 == broad[choice] }
                     order.insert(broad[choice], at: 0)
                 }

@@ -10,34 +10,55 @@ extension SearchIndex {
     ///
     /// Only for listings that have no entry yet (a bulk load's new ids): nothing is deleted.
     struct Bulk {
-        /// Terms by their index in ``terms``, so a posting is three integers.
-        private var termIndex: [String: Int32] = [:]
+        /// Terms by their index in ``terms``, so a posting is one integer.
+        private var termIndex: [Key: Int] = [:]
         private var terms: [String] = []
-        /// Postings as (term index, product id, weight).
-        private var postings: [(term: Int32, product: Int64, weight: Int8)] = []
+        /// Postings packed as term index (24 bits), product id (36 bits), weight (4 bits).
+        private var postings: [UInt64] = []
         private var documents: [(id: Int64, titleKey: String, words: String)] = []
-        private var vocabulary: [String: (entry: SearchAnalyzer.VocabularyEntry, count: Int)] = [:]
+        private var vocabulary: [VocabularyKey: (entry: SearchAnalyzer.VocabularyEntry, count: Int)] = [:]
+
+        /// A term compared and hashed as its bytes, as the stores compare it (not as Swift
+        /// compares strings, canonically, which costs a normalisation per hash).
+        private struct Key: Hashable {
+            let text: String
+            func hash(into hasher: inout Hasher) {
+                var text = text
+                text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            }
+            static func == (a: Key, b: Key) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+        }
+
+        private struct VocabularyKey: Hashable {
+            let kind: SearchAnalyzer.VocabularyEntry.Kind
+            let key: Key
+        }
+
+        /// The most distinct terms and the largest id a posting packs.
+        static let maximumTerms = 1 << 24
+        static let maximumID: Int64 = 1 << 36 - 1
 
         /// How many listings are waiting to be written.
         var count: Int { documents.count }
 
         /// Adds a listing's entries.
-        mutating func add(_ id: ProductID, title: String, content: String, tags: [String], spec: KeyboardSpec) {
-            let entry = Entry(title: title, content: content, tags: tags, spec: spec)
+        mutating func add(_ id: ProductID, _ entry: Entry) {
+            precondition(id.rawValue <= Self.maximumID && terms.count + entry.terms.count < Self.maximumTerms)
             for (term, weight) in entry.terms {
-                let index: Int32
-                if let known = termIndex[term] {
+                let key = Key(text: term)
+                let index: Int
+                if let known = termIndex[key] {
                     index = known
                 } else {
-                    index = Int32(terms.count)
-                    termIndex[term] = index
+                    index = terms.count
+                    termIndex[key] = index
                     terms.append(term)
                 }
-                postings.append((index, id.rawValue, Int8(weight)))
+                postings.append(UInt64(index) << 40 | UInt64(id.rawValue) << 4 | UInt64(weight))
             }
             documents.append((id.rawValue, entry.titleKey, storedWords(entry.vocabulary)))
             for word in entry.vocabulary {
-                let key = "\(word.kind.rawValue):\(word.key)"
+                let key = VocabularyKey(kind: word.kind, key: Key(text: word.key))
                 if let known = vocabulary[key] {
                     vocabulary[key] = (known.entry, known.count + 1)
                 } else {
@@ -53,12 +74,14 @@ extension SearchIndex {
             // Postings in the order of `search_terms`' key: terms as the stores compare them
             // (code points of UTF-8, which both collations used here order alike), then ids.
             let order = terms.indices.sorted { terms[$0].utf8.lexicographicallyPrecedes(terms[$1].utf8) }
-            var rank = [Int32](repeating: 0, count: terms.count)
-            for (position, index) in order.enumerated() { rank[index] = Int32(position) }
-            postings.sort { (rank[Int($0.term)], $0.product) < (rank[Int($1.term)], $1.product) }
+            var rank = [UInt64](repeating: 0, count: terms.count)
+            for (position, index) in order.enumerated() { rank[index] = UInt64(position) }
+            for index in postings.indices { postings[index] = rank[Int(postings[index] >> 40)] << 40 | postings[index] & (1 << 40 - 1) }
+            postings.sort()
             try insert(into: "search_terms (term, product_id, weight)", columns: 3, count: postings.count, on: connection) { index, arguments in
                 let posting = postings[index]
-                arguments += [.text(terms[Int(posting.term)]), .integer(posting.product), .int(posting.weight)]
+                arguments += [.text(terms[order[Int(posting >> 40)]]), .integer(Int64(posting >> 4 & UInt64(Self.maximumID))),
+                              .integer(Int64(posting & 15))]
             }
             try insert(into: "search_documents (product_id, analyzer_version, title_key, words)", columns: 4, count: documents.count,
                        on: connection) { index, arguments in
@@ -81,8 +104,9 @@ extension SearchIndex {
             vocabulary.removeAll(keepingCapacity: true)
         }
 
-        /// Parameters per statement: under Postgres's 65,535 and SQLite's 32,766.
-        private static let parametersPerStatement = 30_000
+        /// Parameters per statement: a thousand postings (SQLite inserts a statement of ten
+        /// thousand rows a third slower a row than ten of a thousand).
+        private static let parametersPerStatement = 3_000
 
         /// `INSERT INTO table VALUES (…), (…)…` of `count` rows of `columns` parameters, in as
         /// few statements as the parameter limit allows (two texts at most: the full one and the

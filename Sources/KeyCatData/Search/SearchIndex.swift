@@ -11,7 +11,7 @@ import KeyCatInfrastructure
 /// stock change, a withdrawal or a seller's suspension needs no index write at all.
 package enum SearchIndex {
     /// What a listing's text gives the index.
-    struct Entry {
+    struct Entry: Sendable {
         var terms: [String: Int]
         var titleKey: String
         var vocabulary: [SearchAnalyzer.VocabularyEntry]

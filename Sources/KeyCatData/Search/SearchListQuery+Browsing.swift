@@ -6,7 +6,7 @@ extension SearchListQuery {
     /// sort's index, as ``ProductListQuery`` walks them, each kept when it has every group (one
     /// seek per group on `(term, product_id)`). Exact, and quick while the query matches many
     /// listings — exactly when reading its postings would not be (``SearchExecution`` picks it
-    /// when the rarest group has more than ``SearchWindow/size`` postings).
+    /// when the rarest group has as many postings as the query's window, ``SearchWindow``).
     ///
     /// After a cursor the page is read in two statements, the ties of the cursor's key and then
     /// the keys beyond it, for the reason ``ProductListQuery`` gives.

@@ -50,41 +50,36 @@ struct SearchListQuery {
         let relevance = sort == .relevance
         let driving = plan.groups[order[0]]
         // The candidates, with what every group scores (inner query `s`).
-        var selectList: [String] = []
-        var selectArguments: [SQLValue] = []
-        var from: String
-        var fromArguments: [SQLValue] = []
-        var conditions: [String] = []
-        var conditionArguments: [SQLValue] = []
+        var scored = Joins(dialect: dialect)
+        var selectList: [String]
         var scores: [String]
+        let candidateID: String
         if terms.isSingleTerm(driving) {
             let (condition, arguments) = terms.condition(of: driving, on: "c")
-            from = "search_terms c"
-            conditions = [condition, "c.product_id >= ?"]
-            conditionArguments = arguments + [.integer(floor)]
-            selectList = ["c.product_id AS id"]
+            scored.from("search_terms c")
+            scored.require(condition + " AND c.product_id >= ?", arguments + [.integer(floor)])
+            candidateID = "c.product_id"
             scores = [terms.score(of: driving, on: "c").0]
         } else {
             let (condition, arguments) = terms.condition(of: driving)
             let (score, scoreArguments) = terms.score(of: driving)
-            from = """
+            scored.from("""
                 (SELECT t.product_id AS id, max(\(score)) AS g FROM search_terms t
                  WHERE (\(condition)) AND t.product_id >= ? GROUP BY t.product_id) c
-                """
-            fromArguments = scoreArguments + arguments + [.integer(floor)]
-            selectList = ["c.id AS id"]
+                """, scoreArguments + arguments + [.integer(floor)])
+            candidateID = "c.id"
             scores = ["c.g"]
         }
-        let candidateID = terms.isSingleTerm(driving) ? "c.product_id" : "c.id"
+        selectList = ["\(candidateID) AS id"]
+        var selectArguments: [SQLValue] = []
         var several: [String] = []  // columns of `s` that are NULL when their group is missing
         for index in order.dropFirst() {
             let group = plan.groups[index]
             if terms.isSingleTerm(group) {
                 let alias = "t\(index)"
                 let (condition, arguments) = terms.condition(of: group, on: alias)
-                from += " CROSS JOIN search_terms \(alias)"
-                conditions.append("\(condition) AND \(alias).product_id = \(candidateID)")
-                conditionArguments += arguments
+                scored.seek("search_terms", alias, columns: "\(alias).weight", where: "\(condition) AND \(alias).product_id = \(candidateID)",
+                            arguments)
                 scores.append(terms.score(of: group, on: alias).0)
             } else {
                 let (condition, arguments) = terms.condition(of: group)
@@ -96,34 +91,31 @@ struct SearchListQuery {
             }
         }
         selectList.insert("\(scores.joined(separator: " + ")) AS g", at: 1)
-        let scored = "SELECT \(selectList.joined(separator: ", ")) FROM \(from)"
-            + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
-            + (several.isEmpty ? "" : " " + Self.fence)
+        let (scoredFrom, scoredArguments) = scored.sql
+        let inner = "SELECT \(selectList.joined(separator: ", ")) FROM \(scoredFrom)" + (several.isEmpty ? "" : " " + Self.fence)
 
         // The listings, their keys, the page (outer query).
-        var joins = "(\(scored)) s CROSS JOIN products p"
-        var joinArguments: [SQLValue] = []
-        var outerConditions = several.map { "s.\($0) IS NOT NULL" } + ["p.id = s.id", "p.listed = 1"]
+        var outer = Joins(dialect: dialect)
+        outer.from("(\(inner)) s", selectArguments + scoredArguments)
+        for column in several { outer.require("s.\(column) IS NOT NULL") }
+        outer.seek("products", "p", columns: "*", where: "p.id = s.id")
+        outer.require("p.listed = 1")
         let (filterConditions, filterArguments) = Self.filters(filter)
-        outerConditions += filterConditions
+        for (condition, argument) in zip(filterConditions, filterArguments) { outer.require(condition, [argument]) }
         let key: String
         var keyArguments: [SQLValue] = []
         if relevance {
-            joins += " CROSS JOIN search_documents d"
-            outerConditions.insert("d.product_id = s.id", at: several.count + 2)
+            outer.seek("search_documents", "d", columns: "d.units_sold, d.title_key", where: "d.product_id = s.id")
             var textScore = ["s.g"] + several.map { "s.\($0)" }
             for (index, bonus) in plan.bonuses.enumerated() {
-                joins += " LEFT JOIN search_terms b\(index) ON b\(index).term = ? AND b\(index).product_id = s.id"
-                joinArguments.append(.text(bonus))
-                textScore.append("coalesce(b\(index).weight, 0)")
+                let alias = "b\(index)"
+                outer.seek("search_terms", alias, columns: "\(alias).weight", where: "\(alias).term = ? AND \(alias).product_id = s.id",
+                           [.text(bonus)], optional: true)
+                textScore.append("coalesce(\(alias).weight, 0)")
             }
             textScore.append("CASE WHEN d.title_key LIKE ? ESCAPE '\\' THEN \(SearchPlan.phraseBonus) ELSE 0 END")
             keyArguments.append(.text("%" + Self.escapeLike(plan.phrase) + "%"))
-            key = """
-                \(dialect.smaller(textScore.joined(separator: " + "), String(Self.maximumTextScore))) * \(Self.textScale) \
-                + CASE WHEN p.stock > 0 THEN 1048576 ELSE 0 END + \(Self.bucket("d.units_sold")) * 65536 \
-                + \(Self.bucket("p.bookmark_count")) * 1024 + p.rating_score / 100
-                """
+            key = "\(dialect.smaller(textScore.joined(separator: " + "), String(Self.maximumTextScore))) * \(Self.textScale)" + Self.signals
         } else {
             key = "p." + ProductListQuery.column(for: sort)
         }
@@ -138,19 +130,77 @@ struct SearchListQuery {
             cursor = "WHERE x.k \(beyond) ? OR (x.k = ? AND x.id \(beyond) ?)"
             cursorArguments = [.integer(position.sortKey), .integer(position.sortKey), .integer(position.id)]
         }
+        let (outerFrom, outerArguments) = outer.sql
         // Arguments bind in the order of their placeholders in the text.
-        arguments = keyArguments + selectArguments + fromArguments + conditionArguments + joinArguments + filterArguments
-            + cursorArguments + [.int(limit)]
+        arguments = keyArguments + outerArguments + cursorArguments + [.int(limit)]
         sql = """
             SELECT \(Self.prefixedColumns), r.k FROM (
                 SELECT x.id, x.k FROM (
-                    SELECT s.id AS id, \(key) AS k FROM \(joins)
-                    WHERE \(outerConditions.joined(separator: " AND ")) \(Self.fence)
+                    SELECT s.id AS id, \(key) AS k FROM \(outerFrom) \(Self.fence)
                 ) x \(cursor)
                 ORDER BY 2 \(direction), 1 \(direction) LIMIT ?
             ) r JOIN products p ON p.id = r.id ORDER BY r.k \(direction), r.id \(direction)
             """
     }
+
+    /// A `FROM … WHERE …` whose every row after the first is one seek per row before it, as each
+    /// store is told to make it: on SQLite a `CROSS JOIN` (which it keeps in order) with the
+    /// seek's condition in the `WHERE`; on Postgres a `LATERAL` subquery that `OFFSET 0` keeps
+    /// from being flattened, so that it is an index scan per row whatever the plan's estimates
+    /// (a generic plan's estimate of a term's postings is an average, and with it Postgres
+    /// would hash whole tables for a rare term).
+    struct Joins {
+        let dialect: SQLDialect
+        private var tables: [String] = []
+        private var tableArguments: [SQLValue] = []
+        private var conditions: [String] = []
+        private var conditionArguments: [SQLValue] = []
+
+        init(dialect: SQLDialect) { self.dialect = dialect }
+
+        /// The first row source.
+        mutating func from(_ table: String, _ arguments: [SQLValue] = []) {
+            tables.append(table)
+            tableArguments += arguments
+        }
+
+        /// A condition on the rows so far.
+        mutating func require(_ condition: String, _ arguments: [SQLValue] = []) {
+            conditions.append(condition)
+            conditionArguments += arguments
+        }
+
+        /// One row of `table` as `alias` per row so far, found by `condition`; with `optional`,
+        /// NULLs when there is none.
+        mutating func seek(_ table: String, _ alias: String, columns: String, where condition: String, _ arguments: [SQLValue] = [],
+                           optional: Bool = false) {
+            if dialect.store == .postgres {
+                let subquery = "LATERAL (SELECT \(columns) FROM \(table) \(alias) WHERE \(condition) OFFSET 0) \(alias)"
+                tables.append(optional ? "LEFT JOIN \(subquery) ON true" : "CROSS JOIN \(subquery)")
+                tableArguments += arguments
+            } else if optional {
+                tables.append("LEFT JOIN \(table) \(alias) ON \(condition)")
+                tableArguments += arguments
+            } else {
+                tables.append("CROSS JOIN \(table) \(alias)")
+                require(condition, arguments)
+            }
+        }
+
+        /// The `FROM` clause and `WHERE` clause, and their arguments in the order of their
+        /// placeholders.
+        var sql: (text: String, arguments: [SQLValue]) {
+            (tables.joined(separator: " ") + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")),
+             tableArguments + conditionArguments)
+        }
+    }
+
+    /// The shop's signals in a relevance key, below its text score (built once: a page's SQL is
+    /// built for each search).
+    static let signals = """
+         + CASE WHEN p.stock > 0 THEN 1048576 ELSE 0 END + \(bucket("d.units_sold")) * 65536 \
+        + \(bucket("p.bookmark_count")) * 1024 + p.rating_score / 100
+        """
 
     /// ``ProductRow/columns``, each of `p`.
     static let prefixedColumns = ProductRow.columns.split(separator: ",")

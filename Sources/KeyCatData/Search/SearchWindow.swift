@@ -4,24 +4,43 @@ import KeyCatInfrastructure
 /// How far a search ranked by relevance reads: its limit, as Elasticsearch's
 /// `index.max_result_window` is one (docs/search.md "Limits").
 ///
-/// A query whose rarest group has fewer than ``size`` postings is ranked exactly: every listing
-/// that matches is a candidate. A broader one ranks the listings from a **floor** on: the id of
-/// the `size`-th newest posting of one of its groups (of the group's term that has the most,
-/// when it has several) — the group whose `size` newest postings reach furthest back, so that
-/// the window spans the most listings — and only those `size` postings are candidates: older
-/// listings are not found by that query under that sort. The floor is chosen by the first page
-/// and kept in the cursor, so every page of a walk reads the same window: a listing that is in
-/// it and matches throughout is returned exactly once, whatever is listed or deleted meanwhile
-/// (a new listing, above the floor, joins it). Sorts other than relevance read no window: a
-/// broad query walks the listings in that sort's index instead, which is exact
+/// A page may spend a ``budget`` of index look-ups on its candidates: each costs one per group
+/// of the query beyond the one that drives, one per whole-word bonus, and two for the listing
+/// and its search document, so a query's **window** is the budget divided by that
+/// (``sizes(of:budget:)``): 2,000 postings for a two-syllable word (one group, one bonus), 857
+/// for `무접점 키보드` (four groups, two bonuses), 428 for four words. When the window's postings
+/// are far apart — more than ``sparseSpacing`` listings between two on average, as for a word
+/// in one listing of fifty — every candidate reads pages of its own and the two row reads count
+/// double: the window is the budget over two look-ups more (1,200 for the two-syllable word).
+
+/// A query whose rarest group has fewer postings than its window is ranked exactly: every
+/// listing that matches is a candidate. A broader one ranks the listings from a **floor** on: the
+/// id of the window-th newest posting of one of its groups (of the group's term that has the
+/// most, when it has several) — the group whose newest postings reach furthest back, so that the
+/// window spans the most listings — and only those postings are candidates: older listings are
+/// not found by that query under that sort. The floor is chosen by the first page and kept in the
+/// cursor, so every page of a walk reads the same window: a listing that is in it and matches
+/// throughout is returned exactly once, whatever is listed or deleted meanwhile (a new listing,
+/// above the floor, joins it). Sorts other than relevance read no window: a broad query walks the
+/// listings in that sort's index instead, which is exact
 /// (``SearchListQuery/browsing(plan:terms:filter:sort:after:limit:)``).
 ///
 /// The relevance key needs 32 bits (an 11-bit text score above 21 bits of signals), so a hit's
 /// key carries the floor in the bits above them; ids beyond 31 bits widen the window to
 /// ``largestFloor``, which is still a window the walk keeps.
 package enum SearchWindow {
-    /// The most postings of the rarest group a relevance page ranks.
-    package static let size = 2_000
+    /// The index look-ups a relevance page may spend on its candidates.
+    package static let budget = 6_000
+
+    /// Listings per posting, on average, beyond which a window is sparse.
+    static let sparseSpacing: Int64 = 8
+
+    /// The most postings of its driving group a query's page ranks: ``budget`` over the
+    /// look-ups each candidate costs, when they are close together and when they are sparse.
+    static func sizes(of plan: SearchPlan, budget: Int) -> (dense: Int, sparse: Int) {
+        let lookups = plan.groups.count + plan.bonuses.count + 1
+        return (max(1, budget / lookups), max(1, budget / (lookups + 2)))
+    }
 
     /// The largest floor a key can carry.
     static let largestFloor: Int64 = (1 << 31) - 1
@@ -36,27 +55,36 @@ package enum SearchWindow {
         (sortKey & 0xFFFF_FFFF, sortKey >> 32)
     }
 
-    /// The statement answering each of `groups`' floor, one column each: for each of the group's
-    /// terms, the id of its `size`-th newest posting, and the largest of those; NULL when no term
-    /// has that many (or when the group is a range of terms with fewer postings).
-    static func floors(of groups: [SearchPlan.Group], terms: SearchTerms, size: Int) -> (sql: String, arguments: [SQLValue]) {
-        var columns: [String] = []
-        var arguments: [SQLValue] = []
-        for group in groups {
-            var arms: [String] = []
-            for term in terms.listed(group) {
-                arms.append("SELECT (SELECT t.product_id FROM search_terms t WHERE t.term = ? ORDER BY t.product_id DESC LIMIT 1 OFFSET ?) AS f")
-                arguments += [.text(term), .int(size - 1)]
-            }
-            for prefix in terms.ranges(group) {
-                arms.append("""
-                    SELECT (SELECT t.product_id FROM search_terms t WHERE t.term >= ? AND t.term < ?
-                            ORDER BY t.product_id DESC LIMIT 1 OFFSET ?) AS f
-                    """)
-                arguments += [.text(prefix), .text(prefix + "\u{10FFFF}"), .int(size - 1)]
-            }
-            columns.append(arms.isEmpty ? "NULL" : "(SELECT max(f) FROM (\(arms.joined(separator: " UNION ALL "))) x)")
+    /// Where a group's windows would start.
+    struct Floors {
+        /// The group's newest posting.
+        var newest: Int64?
+        /// The id of its `dense`-th and `sparse`-th newest postings, the largest of its terms'
+        /// (nil when none of its terms has that many, or it is a range of terms with fewer).
+        var dense, sparse: Int64?
+
+        /// The floor of the window: the dense one when its postings are close together.
+        func floor(dense size: Int) -> Int64 {
+            if let dense, let newest, newest - dense <= Int64(size) * SearchWindow.sparseSpacing { return dense }
+            return sparse ?? 0
         }
-        return ("SELECT " + columns.joined(separator: ", "), arguments)
+    }
+
+    /// The statement answering each of `groups`' ``Floors``, one row per group: its index in
+    /// `groups`, then the three ids.
+    static func floors(of groups: [SearchPlan.Group], terms: SearchTerms, sizes: (dense: Int, sparse: Int)) -> (sql: String, arguments: [SQLValue]) {
+        var arms: [String] = []
+        var arguments: [SQLValue] = []
+        for (index, group) in groups.enumerated() {
+            var conditions: [(String, [SQLValue])] = terms.listed(group).map { ("t.term = ?", [.text($0)]) }
+            conditions += terms.ranges(group).map { ("t.term >= ? AND t.term < ?", [.text($0), .text($0 + "\u{10FFFF}")]) }
+            for (condition, conditionArguments) in conditions {
+                let newest = "SELECT t.product_id FROM search_terms t WHERE \(condition) ORDER BY t.product_id DESC LIMIT 1"
+                arms.append("SELECT \(index) AS g, (\(newest)) AS n, (\(newest) OFFSET ?) AS d, (\(newest) OFFSET ?) AS s")
+                arguments += conditionArguments + conditionArguments + [.int(sizes.dense - 1)] + conditionArguments + [.int(sizes.sparse - 1)]
+            }
+        }
+        guard !arms.isEmpty else { return ("SELECT 0, NULL, NULL, NULL WHERE 1 = 0", []) }
+        return ("SELECT g, max(n), max(d), max(s) FROM (\(arms.joined(separator: " UNION ALL "))) x GROUP BY g", arguments)
     }
 }
