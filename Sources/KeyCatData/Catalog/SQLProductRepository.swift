@@ -192,6 +192,9 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
 
     package func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [SearchHit] {
         guard let text = filter.text else {
+            // Without a text there is no relevance: refused here as the catalog refuses it (a
+            // list by relevance would come back to this search).
+            guard sort != .relevance else { throw .validation("sort", "sort=relevance needs a search text (q)") }
             return try await list(filter, sort: sort, after: position, limit: limit).map { SearchHit(product: $0, key: sort.key(of: $0)) }
         }
         let windowBudget = searchWindowBudget
