@@ -17,7 +17,11 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, audit: AuditEntry?
     ) async throws(KeyCatError) -> Product {
         try await storage {
-            try await database.write { connection in
+            // READ COMMITTED on Postgres: the listing's search entries add to vocabulary rows that
+            // other listings share (키보드), and under SERIALIZABLE concurrent creates failed each
+            // other's commits; here each upsert waits for the row's lock instead (taken in key
+            // order, so never in a cycle). The new row reads nothing another write could change.
+            try await database.write(isolation: .readCommitted) { connection in
                 let product = try ProductRow.insert(draft, sellerID: sellerID, images: images, at: now,
                                               actor: audit?.actor ?? "seller:\(sellerID)", on: connection)
                 if var audit {
@@ -144,7 +148,8 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
 
     package func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) async throws(KeyCatError) {
         try await storage {
-            try await database.write { connection in
+            // READ COMMITTED, as ``insert``: the conditional UPDATE decides, the rest follows it.
+            try await database.write(isolation: .readCommitted) { connection in
                 let changed = try connection.run(
                     "UPDATE products SET deleted_at = ?, listed = 0, version = version + 1, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
                     [.integer(StoredTime.milliseconds(now)), .integer(StoredTime.milliseconds(now)), .integer(id.rawValue)])
