@@ -19,6 +19,8 @@ final class RawPostgres: @unchecked Sendable {
         }
         handle = connection
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        // As KeyCat's connections have it (``PostgresConnection``): no JIT.
+        try execute("SET jit = off")
     }
 
     deinit { PQfinish(handle) }
