@@ -18,8 +18,12 @@
 # - a parcel's refund of an amount names no lines and does not restock.
 # - a tracking number has as many digits as its carrier issues (Carrier.all in the domain).
 # - a search text `q` has at most 10 words of letters or digits (docs/search.md).
+# - a tag (`tag=`, `tags`) is 1–20 letters, digits or _ once a leading # is dropped, and at most
+#   60 bytes (ProductTags): openapi.yaml's maxLength of 21 leaves room for the #, and JSON
+#   Schema's \w is ASCII only, so no pattern there could admit Korean tags.
 import base64
 import datetime
+import unicodedata
 
 import schemathesis
 from schemathesis.generation import GenerationMode
@@ -66,6 +70,17 @@ def search_text(value):
     return " ".join(words)[:100].strip() or "키보드"
 
 
+def tag_text(value):
+    """A tag within ProductTags' rules: letters, digits and _, 1–20 of them, at most 60 bytes."""
+    if not isinstance(value, str):
+        return value
+    text = unicodedata.normalize("NFC", value.lstrip("#"))
+    tag = "".join(c for c in text if c.isalnum() or c == "_")[:20]
+    while len(tag.encode()) > 60:
+        tag = tag[:-1]
+    return tag or "pbt"
+
+
 def fix_prices(body):
     regular, price, coupon = (as_int(body.get(field)) for field in ("regular_price", "price", "coupon_price"))
     if regular is None and price is None and coupon is None:
@@ -88,11 +103,15 @@ def map_case(context, case):
             query["min_price"], query["max_price"] = query["max_price"], query["min_price"]
         if isinstance(query.get("q"), str) and getattr(getattr(case, "operation", None), "path", None) != "/products/suggestions":
             query["q"] = search_text(query["q"])
+        if "tag" in query:
+            query["tag"] = tag_text(query["tag"])
         case.query = query
     body = case.body
     if not isinstance(body, dict):
         return case
     fix_prices(body)
+    if isinstance(body.get("tags"), list):
+        body["tags"] = [tag_text(tag) for tag in body["tags"]]
     if isinstance(body.get("discount_ends_at"), str):
         later = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1)
         body["discount_ends_at"] = later.replace(microsecond=0).isoformat().replace("+00:00", "Z")
