@@ -156,6 +156,10 @@ extension KeyCat {
         /// (``KeyCat/confirmDeliveredParcels()``). Default 7 days, as Korean open markets do;
         /// until then the buyer may ask for a return, and the parcel's sale waits to be settled.
         public var purchaseConfirmationDelay: TimeInterval = 7 * 24 * 60 * 60
+        /// How long events stay in the log (docs/events.md) before reconciliation prunes them
+        /// (``KeyCat/pruneEvents()``): a subscriber or webhook endpoint away longer than this
+        /// resumes past what was pruned. Default 30 days.
+        public var eventRetention: TimeInterval = 30 * 24 * 60 * 60
 
         /// The registered SQLite VFS KeyCat's own database is opened through (the PG simulator's
         /// file is not). Nil: the platform's default. For the fault-injection tests.

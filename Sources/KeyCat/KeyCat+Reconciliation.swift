@@ -16,7 +16,8 @@ extension KeyCat {
     /// file busy, the PG down) is reported to `onRun` and the loop goes on; the next run picks
     /// up what this one left. Each run also confirms the receipt of parcels delivered more than
     /// ``Configuration/purchaseConfirmationDelay`` ago (``confirmDeliveredParcels()``) and
-    /// anonymises the addresses of orders delivered more than ``Configuration/addressRetention`` ago. Safe to run in several processes at once, though one is enough.
+    /// anonymises the addresses of orders delivered more than ``Configuration/addressRetention`` ago,
+    /// and prunes events older than ``Configuration/eventRetention`` (``pruneEvents()``). Safe to run in several processes at once, though one is enough.
     ///
     /// - Parameters:
     ///   - interval: the pause between the end of one run and the start of the next.
@@ -46,6 +47,11 @@ extension KeyCat {
             } catch {
                 if case .success = outcome { outcome = .failure(error) }
             }
+            do throws(KeyCatError) {
+                _ = try await pruneEvents()
+            } catch {
+                if case .success = outcome { outcome = .failure(error) }
+            }
             onRun(outcome)
             do {
                 try await Task.sleep(for: interval)
@@ -53,6 +59,14 @@ extension KeyCat {
                 return  // cancelled while waiting
             }
         }
+    }
+
+    /// Deletes the events older than ``Configuration/eventRetention`` (docs/events.md).
+    ///
+    /// - Returns: how many it deleted.
+    @discardableResult
+    public func pruneEvents() async throws(KeyCatError) -> Int {
+        try await ports.events.prune(before: configuration.clock.now().addingTimeInterval(-configuration.eventRetention))
     }
 
     /// Confirms the receipt of every parcel delivered more than

@@ -44,6 +44,7 @@ extension KeyCat {
     /// What KeyCat reads and writes itself, outside the use cases, made once for the store.
     struct StorePorts: Sendable {
         let auditLog: any AuditLog
+        let events: any EventLog
         let schemaVersion: @Sendable () throws -> Int
         let invariants: @Sendable () async throws -> [String]
         let exportOrders: @Sendable (Date, Date) async throws(KeyCatError) -> OrdersExport
@@ -53,6 +54,7 @@ extension KeyCat {
 
         init<Database: SQLDatabase>(_ database: Database) {
             auditLog = SQLAuditLog(database: database)
+            events = SQLEventLog(database: database)
             schemaVersion = { try KeyCatSchema.migrator().currentVersion(of: database) }
             invariants = { try await DatabaseHealth.invariantProblems(database) }
             exportOrders = { since, until throws(KeyCatError) in

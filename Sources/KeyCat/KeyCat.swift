@@ -249,6 +249,26 @@ public final class KeyCat: Sendable {
     /// The audit log of operator actions.
     public var auditLog: any AuditLog { ports.auditLog }
 
+    /// The log of domain events (docs/events.md), written with the changes they report.
+    public var eventLog: any EventLog { ports.events }
+
+    /// Every event after `position`, in commit order, waiting for new ones as they commit (in
+    /// this process, another process on the same SQLite file, or another server on the same
+    /// Postgres database) without polling:
+    ///
+    /// ```swift
+    /// for try await event in keycat.events(after: storedPosition) {
+    ///     try await handle(event)
+    ///     storedPosition = event.position!  // keep it where the handling is kept
+    /// }
+    /// ```
+    ///
+    /// At least once: store each event's position after handling it, and resume from the stored
+    /// one. Cancel the iterating task to stop.
+    public func events(after position: EventPosition = .start) -> EventStream {
+        EventStream(log: ports.events, after: position)
+    }
+
     /// Paging through the audit log, for operators.
     public var audit: AuditService {
         AuditService(log: auditLog, cursors: HMACPageCursorCodec(key: secrets.cursorKey))

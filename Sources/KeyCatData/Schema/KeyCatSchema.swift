@@ -258,6 +258,7 @@ package enum KeyCatSchema {
         // Listings written before this step are indexed when the store next opens for writes
         // (``SearchIndex/catchUp``): the analysis runs in Swift, not in SQL.
         Step(version: 24, name: "product search and tags", sqlite: SearchSchema.sqlite, postgres: SearchSchema.postgres),
+        Step(version: 25, name: "events", sqlite: EventSchema.sqlite, postgres: EventSchema.postgres),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

@@ -10,6 +10,7 @@ extension PostgresConnection: SQLTransactionSteps {
         case .read: pendingBegin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
         }
         commitProbeAnswer = nil
+        announcesCommit = false
     }
 
     /// Nothing to send when the body ran no statement (the server never saw the transaction) or

@@ -21,6 +21,9 @@ package final class PostgresConnection {
     var statementsPrepared = 0
     /// How many transactions and savepoints are open (``SQLTransactionSteps``).
     package var transactionDepth = 0
+    /// Whether the write transaction in progress asked to be announced when it commits
+    /// (``announceOnCommit()``).
+    package var announcesCommit = false
     /// The `BEGIN` of a transaction that has not run a statement yet: sent with its first one, so
     /// starting a transaction costs no round trip (and one that runs none costs nothing).
     var pendingBegin: String?

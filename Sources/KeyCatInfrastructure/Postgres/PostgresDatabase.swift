@@ -29,6 +29,17 @@ package final class PostgresDatabase: Sendable {
     private let writesEnded = Atomic<Int64>(0)
     /// The notification counters ``changeVersion(channel:)`` started, by channel; nil once closed.
     private let listeners = Mutex<[String: PostgresNotificationCounter]?>([:])
+    /// Fired when a write transaction that asked to be announced
+    /// (``SQLConnection/announceOnCommit()``) commits, through this database or, once
+    /// ``watchCommits()`` has been called, any server's on the same schema.
+    package let commits = ChangeSignal()
+    /// The announcer (``PostgresCommitAnnouncer``), made by the first announced commit or
+    /// ``watchCommits()``; nil before, and once closed.
+    private let announcer = Mutex<PostgresCommitAnnouncer?>(nil)
+    private let isClosed = Atomic<Bool>(false)
+
+    /// The channel committed announcements travel on between servers.
+    package static let announcementChannel = "keycat_announcements"
 
     /// Connects once, so a wrong URL, password or host fails here rather than on first use.
     ///
@@ -63,11 +74,12 @@ package final class PostgresDatabase: Sendable {
     package func write<Result: Sendable>(
         isolation: SQLIsolation, _ body: (PostgresConnection) throws -> Result
     ) async throws -> Result {
-        let outcome: (result: Result, counts: Bool)
+        let outcome: (result: Result, counts: Bool, announces: Bool)
         do {
-            outcome = try await withRetries { connection throws -> (result: Result, counts: Bool) in
+            outcome = try await withRetries { connection throws -> (result: Result, counts: Bool, announces: Bool) in
                 let result = try connection.transaction(isolation: isolation, body)
-                return (result, Self.counts(probeAnswer: connection.commitProbeAnswer, probing: connection.commitProbe != nil))
+                return (result, Self.counts(probeAnswer: connection.commitProbeAnswer, probing: connection.commitProbe != nil),
+                        connection.announcesCommit)
             }
         } catch {
             // It may have committed (an unknown outcome) or changed something before failing:
@@ -76,7 +88,25 @@ package final class PostgresDatabase: Sendable {
             throw error
         }
         if outcome.counts { writesEnded.add(1, ordering: .releasing) }
+        if outcome.announces { startedAnnouncer()?.announce() }
         return outcome.result
+    }
+
+    /// ``commits``, fired from now on also when another server's announced write commits (one
+    /// network hop after it), not only this database's.
+    package func watchCommits() -> ChangeSignal {
+        _ = startedAnnouncer()
+        return commits
+    }
+
+    private func startedAnnouncer() -> PostgresCommitAnnouncer? {
+        announcer.withLock { announcer in
+            guard !isClosed.load(ordering: .acquiring) else { return nil }
+            if announcer == nil {
+                announcer = PostgresCommitAnnouncer(configuration: configuration, channel: Self.announcementChannel, signal: commits)
+            }
+            return announcer
+        }
     }
 
     /// Whether a committed write counts for ``changeVersion(channel:)``: always without a
@@ -193,6 +223,12 @@ package final class PostgresDatabase: Sendable {
     /// Closes every connection (those in use as they come back). Using the database afterwards
     /// fails with an error whose ``PostgresError/isClosed`` is true. Closing twice is harmless.
     package func close() {
+        isClosed.store(true, ordering: .releasing)
+        // First, so a write's announcement still reaches the other servers.
+        announcer.withLock { announcer in
+            announcer?.close()
+            announcer = nil
+        }
         threads.shutdown()
         pool.close()
         listeners.withLock { listeners in

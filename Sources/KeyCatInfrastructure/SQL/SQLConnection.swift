@@ -49,6 +49,11 @@ package protocol SQLConnection: SQLTransactionSteps, SendableMetatype {
     /// - Returns: for each statement, the rows it inserted, updated or deleted.
     @discardableResult
     func batch(_ statements: [SQLStatement<Row>], endingTransaction: Bool) throws -> [Int]
+
+    /// Asks that the write transaction this connection is in be announced when it commits
+    /// (``SQLiteDatabase/commits``, ``PostgresDatabase/commits``): for rows that readers elsewhere
+    /// wait for, such as events. A transaction that rolls back announces nothing.
+    func announceOnCommit()
 }
 
 extension SQLConnection {
@@ -98,6 +103,8 @@ extension SQLConnection {
 extension SQLiteConnection: SQLConnection {
     package static var dialect: SQLDialect { .sqlite }
 
+    package func announceOnCommit() { announcesCommit = true }
+
     @discardableResult
     package func batch(_ statements: [SQLStatement<SQLiteRow>], endingTransaction: Bool) throws -> [Int] {
         try statements.map { statement in
@@ -114,6 +121,8 @@ extension SQLiteConnection: SQLConnection {
 
 extension PostgresConnection: SQLConnection {
     package static var dialect: SQLDialect { .postgres }
+
+    package func announceOnCommit() { announcesCommit = true }
 
     @discardableResult
     package func batch(_ statements: [SQLStatement<PostgresRow>], endingTransaction: Bool) throws -> [Int] {

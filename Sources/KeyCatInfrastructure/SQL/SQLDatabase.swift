@@ -45,6 +45,11 @@ package protocol SQLDatabase: Sendable {
     @discardableResult
     func blockingWithConnection<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result
 
+    /// The signal fired when a write that announced itself (``SQLConnection/announceOnCommit()``)
+    /// commits — through this database, and from the first call on, through any other process
+    /// or server on the same file or schema.
+    func watchCommits() -> ChangeSignal
+
     /// Closes every connection; calls after it fail.
     func close()
 }

@@ -9,6 +9,7 @@ extension SQLiteConnection: SQLTransactionSteps {
     /// fails half-way for want of it (<https://sqlite.org/lang_transaction.html>); a read with
     /// `BEGIN DEFERRED`, its snapshot taken at its first read.
     package func beginTransaction(_ kind: SQLTransactionKind) throws {
+        announcesCommit = false
         try run(kind == .read ? "BEGIN DEFERRED" : "BEGIN IMMEDIATE")
     }
 

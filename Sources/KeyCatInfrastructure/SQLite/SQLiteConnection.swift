@@ -14,6 +14,9 @@ package final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     /// How many transactions and savepoints are open (``SQLTransactionSteps``).
     package var transactionDepth = 0
+    /// Whether the write transaction in progress asked to be announced when it commits
+    /// (``announceOnCommit()``).
+    package var announcesCommit = false
     /// The file this connection opened.
     package let path: String
 

@@ -26,6 +26,12 @@ package final class SQLiteDatabase: Sendable {
     /// The writer's turns that have ended (commits, and the rest, which only cost a cache a read):
     /// the part of ``dataVersion()`` that moves before a write returns.
     private let writesEnded = Atomic<Int64>(0)
+    /// Fired when a write transaction that asked to be announced
+    /// (``SQLConnection/announceOnCommit()``) commits through this database, and, once
+    /// ``watchCommits()`` has been called, when any process may have committed to the file.
+    package let commits = ChangeSignal()
+    /// The watcher ``watchCommits()`` started; nil before, and for an in-memory database.
+    private let watcher = Mutex<SQLiteCommitWatcher?>(nil)
     /// The turns at the writer and at the readers (the writer's when there are none), waited
     /// for suspended; and the threads the async calls run their bodies on, one per connection.
     let writerTurns: AsyncPermits
@@ -111,9 +117,22 @@ package final class SQLiteDatabase: Sendable {
     @discardableResult
     package func blockingWrite<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         defer { writesEnded.add(1, ordering: .releasing) }
-        return try writer.withLock { connection throws -> Result in
-            try connection.transaction(body)
+        let (result, announces) = try writer.withLock { connection throws -> (Result, Bool) in
+            (try connection.transaction(body), connection.announcesCommit)
         }
+        if announces { commits.fire() }
+        return result
+    }
+
+    /// ``commits``, fired from now on also when another process may have committed to the file
+    /// (``SQLiteCommitWatcher``), not only this database's announced writes.
+    package func watchCommits() -> ChangeSignal {
+        if !Self.isInMemory(path) {
+            watcher.withLock { watcher in
+                if watcher == nil { watcher = SQLiteCommitWatcher(path: path, signal: commits) }
+            }
+        }
+        return commits
     }
 
     /// Runs `body` on the writer connection outside any transaction: for pragmas, `VACUUM`,
@@ -178,6 +197,7 @@ package final class SQLiteDatabase: Sendable {
         try? writer.withLock { $0.close() }
         for reader in readers { try? reader.withLock { $0.close() } }
         versionProbe?.close()
+        watcher.withLock { $0?.close() }
     }
 }
 

@@ -596,3 +596,19 @@ CREATE TRIGGER search_terms_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
     FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();
 CREATE TRIGGER search_words_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON search_words
     FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();
+
+-- 25: events
+CREATE TABLE events (
+    position       BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+    id             text COLLATE "C" NOT NULL UNIQUE,
+    type           text COLLATE "C" NOT NULL,
+    aggregate_kind text COLLATE "C" NOT NULL,
+    aggregate_id   bigint NOT NULL,
+    occurred_at    bigint NOT NULL,
+    schema_version bigint NOT NULL CHECK (schema_version >= 1),
+    data           text COLLATE "C" NOT NULL
+);
+CREATE INDEX events_in_order ON events (transaction_id, position);
+CREATE INDEX events_by_time ON events (occurred_at);
+CREATE INDEX events_by_aggregate ON events (aggregate_kind, aggregate_id);

@@ -583,3 +583,17 @@ CREATE TABLE search_synonyms (
     created_at INTEGER NOT NULL,
     PRIMARY KEY (word, synonym)
 ) STRICT, WITHOUT ROWID;
+
+-- 25: events
+CREATE TABLE events (
+    position       INTEGER PRIMARY KEY AUTOINCREMENT,
+    id             TEXT NOT NULL UNIQUE,
+    type           TEXT NOT NULL,
+    aggregate_kind TEXT NOT NULL,
+    aggregate_id   INTEGER NOT NULL,
+    occurred_at    INTEGER NOT NULL,
+    schema_version INTEGER NOT NULL CHECK (schema_version >= 1),
+    data           TEXT NOT NULL
+) STRICT;
+CREATE INDEX events_by_time ON events (occurred_at);
+CREATE INDEX events_by_aggregate ON events (aggregate_kind, aggregate_id);

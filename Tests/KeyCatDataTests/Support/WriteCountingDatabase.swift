@@ -34,6 +34,8 @@ struct WriteCountingDatabase<Base: SQLDatabase>: SQLDatabase {
         return try base.blockingWithConnection(body)
     }
 
+    func watchCommits() -> ChangeSignal { base.watchCommits() }
+
     func close() { base.close() }
 }
 

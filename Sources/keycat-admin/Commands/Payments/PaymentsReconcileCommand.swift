@@ -35,12 +35,14 @@ struct PaymentsReconcileCommand: AdminCommand {
         }
         context.console.endProgress()
         let confirmed = try await keycat.confirmDeliveredParcels()
+        let pruned = try await keycat.pruneEvents()
         let rows: [(String, Int64)] = [
             ("paid", report.paid), ("expired", report.expired), ("failed_or_voided", report.failedOrVoided),
             ("payments_voided", report.paymentsVoided), ("refunds_settled", report.refundsSettled),
             ("unresolved", report.unresolved), ("gateway_payments_checked", report.gatewayPaymentsChecked),
             ("orphans", report.orphans), ("orphans_voided", report.orphansVoided),
             ("idempotency_keys_swept", report.idempotencyKeysSwept), ("parcels_confirmed", confirmed),
+            ("events_pruned", pruned),
         ].map { ($0.0, Int64($0.1)) } + [("orphan_amount", report.orphanAmount.won)]
         var table = TextTable(["OUTCOME", "COUNT"])
         for (name, count) in rows { table.append([name, String(count)]) }

@@ -1,0 +1,46 @@
+/// The events table (docs/events.md "The log"): the transactional outbox, written in the
+/// transaction of the change each event reports, read in commit order.
+///
+/// On SQLite, with its one writer, a row's `position` grows in commit order. On Postgres writers
+/// overlap, so a row written first may commit last; each row also records its writing
+/// transaction (`pg_current_xact_id()`), the log is read in `(transaction_id, position)` order,
+/// and only rows of transactions older than every transaction still running
+/// (`pg_snapshot_xmin`), so a reader never passes a row that is about to commit.
+import KeyCatInfrastructure
+
+enum EventSchema {
+    private static func columns(_ type: SQLDialect.ColumnTypes) -> String {
+        """
+            id             \(type.text) NOT NULL UNIQUE,
+            type           \(type.text) NOT NULL,
+            aggregate_kind \(type.text) NOT NULL,
+            aggregate_id   \(type.integer) NOT NULL,
+            occurred_at    \(type.integer) NOT NULL,
+            schema_version \(type.integer) NOT NULL CHECK (schema_version >= 1),
+            data           \(type.text) NOT NULL
+        """
+    }
+
+    private static let indexes = """
+        CREATE INDEX events_by_time ON events (occurred_at);
+        CREATE INDEX events_by_aggregate ON events (aggregate_kind, aggregate_id);
+        """
+
+    static let sqlite = """
+        CREATE TABLE events (
+            position       INTEGER PRIMARY KEY AUTOINCREMENT,
+        \(columns(SQLDialect.sqlite.columnTypes))
+        )\(SQLDialect.sqlite.columnTypes.tableOptions);
+        \(indexes)
+        """
+
+    static let postgres = """
+        CREATE TABLE events (
+            position       BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+        \(columns(SQLDialect.postgres.columnTypes))
+        )\(SQLDialect.postgres.columnTypes.tableOptions);
+        CREATE INDEX events_in_order ON events (transaction_id, position);
+        \(indexes)
+        """
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Something that happened in the shop, written in the same transaction as the change it reports
+/// (so an event is never lost and never invented), then read in order by subscribers
+/// (``EventLog``, `keycat.events(after:)`) and delivered to webhook endpoints.
+///
+/// `data` is small and says what a receiver needs to act without asking again for the common
+/// cases (an order's amount, a parcel's carrier and tracking number), never secrets, and no part
+/// of a delivery address: a receiver that needs the address asks the API for the order, under
+/// its own credentials. docs/events.md lists every type with its data.
+public struct DomainEvent: Sendable, Hashable, Codable, Identifiable {
+    /// Unique (`evt_` and 32 hex digits); a webhook's `webhook-id`, so receivers deduplicate by
+    /// it.
+    public var id: String
+    public var type: EventType
+    /// When the change committed's transaction ran (the shop's clock).
+    public var occurredAt: Date
+    /// The entity the event concerns.
+    public var aggregate: EventAggregate
+    /// The version of `data`'s shape for this type; it grows only when a field changes meaning
+    /// or goes away (adding a field does not).
+    public var schemaVersion: Int
+    public var data: EventData
+    /// Where the event stands in the log; nil until it has been written and read back.
+    public var position: EventPosition?
+
+    /// An event with a fresh id, for a repository to write.
+    public init(_ type: EventType, at occurredAt: Date, aggregate: EventAggregate, data: EventData, schemaVersion: Int = 1) {
+        self.id = Self.newID()
+        self.type = type
+        self.occurredAt = occurredAt
+        self.aggregate = aggregate
+        self.schemaVersion = schemaVersion
+        self.data = data
+        self.position = nil
+    }
+
+    /// An event as stored, for the store that reads it back.
+    public init(id: String, type: EventType, occurredAt: Date, aggregate: EventAggregate, schemaVersion: Int,
+                data: EventData, position: EventPosition?) {
+        self.id = id
+        self.type = type
+        self.occurredAt = occurredAt
+        self.aggregate = aggregate
+        self.schemaVersion = schemaVersion
+        self.data = data
+        self.position = position
+    }
+
+    /// `evt_` and 128 random bits in hex.
+    public static func newID() -> String {
+        "evt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, type, occurredAt = "occurred_at", aggregate, schemaVersion = "schema_version", data, position
+    }
+}
+
+/// The entity an event concerns: its kind and id (`order` 42).
+public struct EventAggregate: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var kind: Kind
+    public var id: Int64
+
+    public init(_ kind: Kind, _ id: Int64) {
+        self.kind = kind
+        self.id = id
+    }
+
+    public var description: String { "\(kind.rawValue):\(id)" }
+
+    /// The kinds of entity events concern.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        case order, shipment, product, review, settlement, user
+        case sellerApplication = "seller_application"
+    }
+}

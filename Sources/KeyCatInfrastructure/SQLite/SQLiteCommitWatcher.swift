@@ -1,0 +1,80 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Fires a ``ChangeSignal`` when a SQLite file may have had a commit from *any* process: the way a
+/// reader in one process learns, without polling, that another process (a second server, a
+/// `keycat-admin` run) wrote to the same file.
+///
+/// In WAL mode every commit appends to the `-wal` file (and a checkpoint writes the database
+/// file), so the watcher asks the kernel (`inotify(7)`) to report writes to either, on a thread
+/// of its own that waits for them with `poll(2)` in short slices and stops soon after
+/// ``close()``. Several writes read together fire once. It says only that something *may* have
+/// committed; the reader looks at its table. Where `inotify` is missing (not Linux) it fires
+/// nothing, and readers fall back on their wait's timeout.
+package final class SQLiteCommitWatcher: Sendable {
+    private final class Flag: Sendable {
+        let isSet = Atomic<Bool>(false)
+    }
+
+    private let closed = Flag()
+
+    /// Starts watching the directory of `path` for writes to the file or its `-wal`.
+    package init(path: String, signal: ChangeSignal) {
+        #if canImport(Glibc)
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let names: Set<String> = [url.lastPathComponent, url.lastPathComponent + "-wal"]
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { return }
+        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)
+        guard inotify_add_watch(descriptor, directory, mask) >= 0 else {
+            Glibc.close(descriptor)
+            return
+        }
+        let thread = Thread { [closed] in
+            Self.watch(descriptor, names: names, signal: signal, closed: closed)
+            Glibc.close(descriptor)
+        }
+        thread.name = "keycat-sqlite-watcher"
+        thread.start()
+        #endif
+    }
+
+    deinit { close() }
+
+    /// Stops watching; the thread ends within a tenth of a second.
+    package func close() {
+        closed.isSet.store(true, ordering: .releasing)
+    }
+
+    #if canImport(Glibc)
+    private static func watch(_ descriptor: Int32, names: Set<String>, signal: ChangeSignal, closed: Flag) {
+        let headerSize = MemoryLayout<inotify_event>.size
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while !closed.isSet.load(ordering: .acquiring) {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 100) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { continue }
+            var offset = 0
+            var relevant = false
+            buffer.withUnsafeBytes { bytes in
+                while offset + headerSize <= count {
+                    let nameLength = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                    let nameStart = offset + headerSize
+                    if nameLength > 0, nameStart + nameLength <= count {
+                        let raw = bytes[nameStart..<(nameStart + nameLength)].prefix { $0 != 0 }
+                        if names.contains(String(decoding: raw, as: UTF8.self)) { relevant = true }
+                    }
+                    offset = nameStart + nameLength
+                }
+            }
+            if relevant { signal.fire() }
+        }
+    }
+    #endif
+}
