@@ -9,7 +9,7 @@ import Testing
 /// network (architecture §7). Counts, not times: they do not vary between machines.
 @Suite("Postgres round trips of checkout and confirm", .enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"))
 struct PostgresRoundTripTests {
-    @Test("checkout is three round trips and eight statements, confirm three and fourteen, shipping a parcel two: each write's last batch carries its COMMIT")
+    @Test("checkout is three round trips and nine statements, confirm three and fifteen, shipping a parcel two: each write's last batch carries its COMMIT")
     func checkoutAndConfirm() async throws {
         try await withPostgresTestDatabase { database in
             let clock = TestClock()
@@ -35,8 +35,9 @@ struct PostgresRoundTripTests {
                 // Statements, the server's work: checkout's answer is built from what it wrote,
                 // not read back (four reads fewer), and confirm checks the order's own row alone
                 // (one read where the whole order is four).
-                #expect(checkoutStatements == 8, "round \(round): products; BEGIN, stock take, order; parcel, line, ledger, COMMIT")
-                #expect(confirmStatements == 14, "round \(round): thirteen, and the units sold that rank search results")
+                // Each writes its event in its last batch: a statement more, no round trip.
+                #expect(checkoutStatements == 9, "round \(round): products; BEGIN, stock take, order; parcel, line, ledger, order.created, COMMIT")
+                #expect(confirmStatements == 15, "round \(round): thirteen, the units sold that rank search results, and order.paid")
             }
             // A seller ships the last order's parcel: the move with its order's parcels read, then
             // the order's status, carrier and audit entry with the COMMIT.
@@ -49,6 +50,13 @@ struct PostgresRoundTripTests {
             #expect(database.roundTripCount - beforeShip == 2)
             let shipped = try await #require(try shop.orders.find(last.id))
             #expect(shipped.status == .shipped && shipped.carrier == Carrier.all[0].code && shipped.trackingNumber == "123456789012")
+            // Each write's event, in the order they committed, from the rows the batches changed.
+            let log = SQLEventLog(database: database)
+            let events = try await log.events(after: .start, limit: 100).filter { $0.type != .productCreated }
+            #expect(events.map(\.type) == [.orderCreated, .orderPaid, .orderCreated, .orderPaid, .shipmentShipped])
+            #expect(events.last?.data["tracking_number"] == "123456789012" && events.last?.data["buyer_id"] == .integer(buyer.userID.rawValue))
+            #expect(events[1].data["amount"] == events[0].data["amount"] && events[1].data["imp_uid"] == "imp_0")
+            #expect(events[1].data["status"] == "paid" && events[0].data["status"] == "awaiting_payment")
             // What the batches wrote is all there.
             let entries = try await database.readStatement { try $0.queryOne("SELECT count(*) FROM settlement_entries") { $0.int(0) } }
             #expect(entries == 4, "a sale and a delivery fee for each of the two orders")

@@ -28,6 +28,7 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                     audit.target = "product:\(product.id)"
                     try AuditLogTable.insert(audit, on: connection)
                 }
+                try EventOutbox.append(Self.event(.productCreated, product, at: now), on: connection)
                 return product
             }
         }
@@ -92,6 +93,8 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                 guard let updated = try ProductRow.find(product.id, on: connection) else {
                     throw KeyCatError.notFound("product", product.id)
                 }
+                try EventOutbox.append(Self.event(.productUpdated, updated, changed: Self.changedFields(before, updated), at: now),
+                                       on: connection)
                 return updated
             }
         }
@@ -114,10 +117,39 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                 try StockLedger.record(.adjustment, change: adjustment.change, product: id, actor: audit.actor,
                                        reason: adjustment.reason, at: now, on: connection)
                 try AuditLogTable.insert(audit, on: connection)
+                // Stock reaching or leaving zero writes its event (a trigger: ``EventSchema``).
+                connection.announceOnCommit()
                 guard let updated = try ProductRow.find(id, on: connection) else { throw KeyCatError.notFound("product", id) }
                 return updated
             }
         }
+    }
+
+    /// A listing's event: what a receiver shows or indexes (docs/events.md), `changed` naming the
+    /// fields an update changed.
+    private static func event(_ type: EventType, _ product: Product, changed: [String]? = nil, at now: Date) -> DomainEvent {
+        var data: EventData = [
+            "product_id": .integer(product.id.rawValue), "seller_id": .integer(product.sellerID.rawValue),
+            "title": .string(product.title), "category": .string(product.category.rawValue), "kind": .string(product.kind.rawValue),
+            "price": .won(product.pricing.salePrice), "stock": .integer(Int64(product.stock)), "version": .integer(Int64(product.version)),
+        ]
+        if let changed { data.fields["changed"] = .list(changed.map(EventValue.string)) }
+        return DomainEvent(type, at: now, aggregate: EventAggregate(.product, product.id.rawValue), data: data)
+    }
+
+    /// The names (as the API spells them) of the fields an update changed.
+    private static func changedFields(_ before: Product, _ after: Product) -> [String] {
+        var changed: [String] = []
+        if before.title != after.title { changed.append("title") }
+        if before.content != after.content { changed.append("content") }
+        if before.kind != after.kind { changed.append("kind") }
+        if before.category != after.category { changed.append("category") }
+        if before.pricing != after.pricing { changed.append("pricing") }
+        if before.delivery != after.delivery { changed.append("delivery") }
+        if before.stock != after.stock { changed.append("stock") }
+        if before.spec != after.spec { changed.append("spec") }
+        if before.tags != after.tags { changed.append("tags") }
+        return changed
     }
 
     package func stockMovements(of id: ProductID, after: Int64?, limit: Int) async throws(KeyCatError) -> [StockMovement] {
@@ -141,6 +173,7 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                 }
                 if let audit { try AuditLogTable.insert(audit, on: connection) }
                 guard let updated = try ProductRow.find(id, on: connection) else { throw KeyCatError.notFound("product", id) }
+                try EventOutbox.append(Self.event(.productUpdated, updated, changed: ["images"], at: now), on: connection)
                 return updated
             }
         }
@@ -156,6 +189,11 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                 guard changed == 1 else { throw KeyCatError.notFound("product", id) }
                 try SearchIndex.remove(id, on: connection)
                 if let audit { try AuditLogTable.insert(audit, on: connection) }
+                let event = DomainEvent(.productWithdrawn, at: now, aggregate: EventAggregate(.product, id.rawValue), data: [
+                    "cause": .string(audit.map { $0.actor.hasPrefix("seller:") ? "seller" : "operator" } ?? "seller"),
+                ])
+                try connection.batch([EventOutbox.statement(event, reading: ["product_id": "t.id", "seller_id": "t.seller_id", "title": "t.title"],
+                                                            from: "products", row: id.rawValue, on: connection)])
             }
         }
     }

@@ -27,6 +27,37 @@ package enum EventOutbox {
         return events.map { .run(insertSQL, values($0)) }
     }
 
+    /// The statement that writes `event` with more data read from one row as it stands when the
+    /// statement runs (after the batch's earlier writes): `fields` maps each data key to a SQL
+    /// expression over `table`, aliased `t`, whose row is `t.id = row`. For a batch that must
+    /// not wait for a read (a payment's confirm is two round trips on Postgres): the event's
+    /// figures come from the row the same batch just changed. No row, no event.
+    package static func statement<Connection: SQLConnection>(
+        _ event: DomainEvent, reading fields: KeyValuePairs<String, String>, from table: String, row: Int64, on connection: Connection
+    ) -> SQLStatement<Connection.Row> {
+        connection.announceOnCommit()
+        let data: String
+        switch Connection.dialect.store {
+        case .sqlite:
+            data = "json_set(CAST(? AS TEXT)" + fields.map { ", '$.\($0.key)', \($0.value)" }.joined() + ")"
+        case .postgres:
+            data = "CAST(CAST(? AS jsonb) || jsonb_build_object(" + fields.map { "'\($0.key)', \($0.value)" }.joined(separator: ", ")
+                + ") AS text)"
+        }
+        let sql = """
+            INSERT INTO events (id, type, aggregate_kind, aggregate_id, occurred_at, schema_version, data)
+            SELECT CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), \(data)
+            FROM \(table) t WHERE t.id = ?
+            """
+        return .run(sql, values(event) + [.integer(row)])
+    }
+
+    /// What an order event reads from its row: enough for a receiver to act without asking.
+    package static let orderFields: KeyValuePairs<String, String> = [
+        "order_id": "t.id", "merchant_uid": "t.merchant_uid", "buyer_id": "t.buyer_id", "status": "t.status",
+        "amount": "t.amount", "refunded_amount": "t.refunded_amount",
+    ]
+
     private static let insertSQL = """
         INSERT INTO events (id, type, aggregate_kind, aggregate_id, occurred_at, schema_version, data)
         VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -26,12 +26,25 @@ enum EventSchema {
         CREATE INDEX events_by_aggregate ON events (aggregate_kind, aggregate_id);
         """
 
+    /// `product.out_of_stock` and `product.back_in_stock` come from the one place every stock
+    /// change passes, a trigger on `products.stock` (a checkout's take, a cancel's or refund's
+    /// restock, a seller's edit, an operator's adjustment), in the transaction of the change and
+    /// at its `updated_at`. The statements that change stock announce their commit themselves.
     static let sqlite = """
         CREATE TABLE events (
             position       INTEGER PRIMARY KEY AUTOINCREMENT,
         \(columns(SQLDialect.sqlite.columnTypes))
         )\(SQLDialect.sqlite.columnTypes.tableOptions);
         \(indexes)
+        CREATE TRIGGER products_stock_events AFTER UPDATE OF stock ON products
+        WHEN (OLD.stock > 0) <> (NEW.stock > 0) AND NEW.deleted_at IS NULL
+        BEGIN
+            INSERT INTO events (id, type, aggregate_kind, aggregate_id, occurred_at, schema_version, data)
+            VALUES ('evt_' || lower(hex(randomblob(16))),
+                    CASE WHEN NEW.stock = 0 THEN 'product.out_of_stock' ELSE 'product.back_in_stock' END,
+                    'product', NEW.id, NEW.updated_at, 1,
+                    json_object('product_id', NEW.id, 'seller_id', NEW.seller_id, 'title', NEW.title, 'stock', NEW.stock));
+        END;
         """
 
     static let postgres = """
@@ -42,5 +55,19 @@ enum EventSchema {
         )\(SQLDialect.postgres.columnTypes.tableOptions);
         CREATE INDEX events_in_order ON events (transaction_id, position);
         \(indexes)
+        CREATE FUNCTION keycat_stock_event() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO events (id, type, aggregate_kind, aggregate_id, occurred_at, schema_version, data)
+            VALUES ('evt_' || replace(CAST(gen_random_uuid() AS text), '-', ''),
+                    CASE WHEN NEW.stock = 0 THEN 'product.out_of_stock' ELSE 'product.back_in_stock' END,
+                    'product', NEW.id, NEW.updated_at, 1,
+                    CAST(json_build_object('product_id', NEW.id, 'seller_id', NEW.seller_id, 'title', NEW.title,
+                                           'stock', NEW.stock) AS text));
+            RETURN NULL;
+        END
+        $$;
+        CREATE TRIGGER products_stock_events AFTER UPDATE OF stock ON products FOR EACH ROW
+            WHEN ((OLD.stock > 0) <> (NEW.stock > 0) AND NEW.deleted_at IS NULL)
+            EXECUTE FUNCTION keycat_stock_event();
         """
 }

@@ -27,6 +27,7 @@ extension SQLFulfilmentRepository {
                     """, [StoredTime.value(now), .text(who.rawValue), StoredTime.value(now), .integer(shipment.rawValue)])
                 guard confirmed == 1 else { return false }
                 try AuditLogTable.insert(audit, on: connection)
+                try Self.appendReceiptEvent(shipment.rawValue, by: who.rawValue, at: now, on: connection)
                 return true
             }
         }
@@ -48,10 +49,18 @@ extension SQLFulfilmentRepository {
                     try AuditLogTable.insert(AuditEntry(
                         actor: "system:reconcile", action: "shipment.confirm", target: "shipment:\(parcel.shipment)",
                         detail: "order \(parcel.order), delivered before \(cutoff): confirmed automatically", at: now), on: connection)
+                    try Self.appendReceiptEvent(parcel.shipment, by: "auto", at: now, on: connection)
                 }
                 return confirmed.count
             }
         }
+    }
+
+    /// `shipment.receipt_confirmed`, with who confirmed it (`buyer`, `operator`, `auto`).
+    private static func appendReceiptEvent(_ shipment: Int64, by who: String, at now: Date, on connection: Database.Connection) throws {
+        let event = DomainEvent(.shipmentReceiptConfirmed, at: now, aggregate: EventAggregate(.shipment, shipment),
+                                data: ["confirmed_by": .string(who)])
+        try connection.batch([EventOutbox.statement(event, reading: eventFields, from: "shipments", row: shipment, on: connection)])
     }
 
     package func requestReturn(of shipment: ShipmentID, reason: String, audit: AuditEntry, at now: Date) async throws(KeyCatError) -> ReturnRequest {

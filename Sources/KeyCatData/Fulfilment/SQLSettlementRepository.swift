@@ -118,6 +118,16 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
             var audit = audit
             audit.detail += "; \(settlements.count) settlements, payouts \(settlements.reduce(0) { $0 + $1.payout.won }) won"
             try AuditLogTable.insert(audit, on: connection)
+            // One event per seller's settlement: each seller's systems are told of their own.
+            try EventOutbox.append(settlements.map { settlement in
+                DomainEvent(.settlementClosed, at: now, aggregate: EventAggregate(.settlement, settlement.id.rawValue), data: [
+                    "settlement_id": .integer(settlement.id.rawValue), "period": .string(settlement.period),
+                    "seller_id": .integer(settlement.sellerID.rawValue), "sales": .won(settlement.sales),
+                    "delivery_fees": .won(settlement.deliveryFees), "refunds": .won(settlement.refunds),
+                    "commission": .won(settlement.commission), "payout": .won(settlement.payout),
+                    "entries": .integer(Int64(settlement.entryCount)),
+                ])
+            }, on: connection)
         }
         return settlements
     }

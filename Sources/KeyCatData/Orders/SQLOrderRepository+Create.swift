@@ -23,7 +23,8 @@ extension SQLOrderRepository {
             try await database.write(isolation: .readCommitted) { connection in
                 let (id, placed) = try Self.takeStockAndInsert(order, at: now, on: connection)
                 var shipments: [ShipmentID] = []
-                try connection.batch(Self.detailStatements(placed, id: id, at: now) { shipments.append($0) },
+                try connection.batch(Self.detailStatements(placed, id: id, at: now) { shipments.append($0) }
+                                        + EventOutbox.statements([Self.createdEvent(placed, id: id, at: now)], on: connection),
                                      endingTransaction: true)
                 return try Self.created(placed, id: id, shipments: shipments, at: now)
             }
@@ -133,6 +134,20 @@ extension SQLOrderRepository {
                 """, [orderID] + SQLAddressRepository<Database>.values(address)))
         }
         return statements
+    }
+
+    /// `order.created`: the order's figures and lines, no address (docs/events.md).
+    private static func createdEvent(_ order: NewOrder, id: OrderID, at now: Date) -> DomainEvent {
+        DomainEvent(.orderCreated, at: now, aggregate: EventAggregate(.order, id.rawValue), data: [
+            "order_id": .integer(id.rawValue), "merchant_uid": .string(order.merchantUID),
+            "buyer_id": .integer(order.buyerID.rawValue), "status": .string(OrderStatus.awaitingPayment.rawValue),
+            "amount": .won(order.amount), "items_total": .won(order.itemsTotal), "delivery_total": .won(order.deliveryTotal),
+            "expires_at": .time(order.expiresAt),
+            "lines": .list(order.lines.map { line in
+                .object(["product_id": .integer(line.productID.rawValue), "seller_id": line.sellerID.map { .integer($0.rawValue) } ?? .null,
+                         "title": .string(line.title), "quantity": .integer(Int64(line.quantity)), "unit_price": .won(line.unitPrice)])
+            }),
+        ])
     }
 
     /// The order `id` as `create` just wrote it from `order`, its parcels' ids in `shipments`:

@@ -114,6 +114,8 @@ extension SQLOrderRepository {
             (id: $0.int64(0), product: ProductID($0.int64(1)), rating: $0.int(2))
         }
         for review in removed {
+            try EventOutbox.append(SQLReviewRepository<Database>.removedEvent(
+                review.id, product: review.product, rating: review.rating, cause: "refunded", at: now), on: connection)
             try SQLReviewRepository<Database>.adjustRating(of: review.product, count: -1, sum: -review.rating, on: connection)
             try AuditLogTable.insert(AuditEntry(
                 actor: audit?.actor ?? "system:refunds", action: "review.remove", target: "review:\(review.id)",
@@ -161,6 +163,7 @@ extension SQLOrderRepository {
                                                  keepingWhatLeft: cancelled, at: now, on: connection)
                     }
                     if let audit { try AuditLogTable.insert(audit, on: connection) }
+                    try Self.appendRefundEvents(refund, status: status, at: now, on: connection)
                 }
                 guard let order = try OrderRow.find(refund.orderID, on: connection) else {
                     throw KeyCatError.notFound("order", refund.orderID)
@@ -168,6 +171,27 @@ extension SQLOrderRepository {
                 return order
             }
         }
+    }
+
+    /// `order.refunded` for a refund the PG made, and `order.cancelled` too when it cancelled the
+    /// order (a paid order's cancel), their figures read from the order as the refund left it.
+    private static func appendRefundEvents(_ refund: Refund, status: String?, at now: Date, on connection: Database.Connection) throws {
+        let aggregate = EventAggregate(.order, refund.orderID.rawValue)
+        let full = status == OrderStatus.cancelled.rawValue || status == OrderStatus.refunded.rawValue
+        var events = [DomainEvent(.orderRefunded, at: now, aggregate: aggregate, data: [
+            "refund_id": .integer(refund.id), "refund_amount": .won(refund.amount), "reason": .string(refund.reason),
+            "full": .boolean(full), "restocked": .boolean(refund.restock),
+            "shipment_id": refund.lineRefund.map { .integer($0.shipmentID.rawValue) } ?? .null,
+            "lines": .list((refund.lineRefund?.lines ?? []).map { .integer(Int64($0)) }),
+        ])]
+        if status == OrderStatus.cancelled.rawValue {
+            events.append(DomainEvent(.orderCancelled, at: now, aggregate: aggregate, data: [
+                "cause": "refunded", "paid": true, "reason": .string(refund.reason),
+            ]))
+        }
+        try connection.batch(events.map {
+            EventOutbox.statement($0, reading: EventOutbox.orderFields, from: "orders", row: refund.orderID.rawValue, on: connection)
+        })
     }
 
     package func failRefund(_ refund: Refund, at now: Date) async throws(KeyCatError) {

@@ -116,8 +116,8 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                     guard try connection.run(sql, arguments) == 1 else { return nil }
                 }
                 if transition.returnsStock { try OrderRow.returnStock(of: transition.orderID, as: .orderReturned, at: now, on: connection) }
-                return try OrderRow.run(Self.moveStatements(transition, at: now), thenFind: transition.orderID,
-                                        endingTransaction: true, on: connection)
+                return try OrderRow.run(Self.moveStatements(transition, at: now) + Self.eventStatements(transition, at: now, on: connection),
+                                        thenFind: transition.orderID, endingTransaction: true, on: connection)
             }
         }
     }
@@ -160,6 +160,35 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
         }
         if let audit = transition.audit { statements.append(AuditLogTable.statement(audit)) }
         return statements
+    }
+
+    /// The event a move reports, its figures read from the order's row as the move left it:
+    /// `order.paid`, `order.cancelled` (cancelled or expired unpaid; a paid order's cancel is a
+    /// refund's, ``completeRefund(_:audit:at:)``), `payment.failed`. A whole order's legacy
+    /// ship or deliver (an order from before parcels) reports nothing; parcels report their own.
+    private static func eventStatements(
+        _ transition: OrderTransition, at now: Date, on connection: Database.Connection
+    ) -> [SQLStatement<Database.Connection.Row>] {
+        let aggregate = EventAggregate(.order, transition.orderID.rawValue)
+        let event: DomainEvent
+        switch transition.to {
+        case .paid:
+            event = DomainEvent(.orderPaid, at: now, aggregate: aggregate, data: [
+                "imp_uid": .optional(transition.payment?.impUID), "paid_at": .time(now),
+            ])
+        case .cancelled, .expired:
+            event = DomainEvent(.orderCancelled, at: now, aggregate: aggregate, data: [
+                "cause": .string(transition.to == .expired ? "expired" : "cancelled"), "paid": false,
+            ])
+        case .failed:
+            event = DomainEvent(.paymentFailed, at: now, aggregate: aggregate, data: [
+                "imp_uid": .optional(transition.payment?.impUID), "reason": .optional(transition.audit?.detail),
+            ])
+        default:
+            return []
+        }
+        return [EventOutbox.statement(event, reading: EventOutbox.orderFields, from: "orders", row: transition.orderID.rawValue,
+                                      on: connection)]
     }
 
     /// Cancels the order's shipments that never left: it closed, or was refunded in full.

@@ -117,13 +117,18 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
                     let losers = try connection.query("""
                         UPDATE seller_applications SET status = 'rejected', reason = ?, decided_at = ?, decided_by = ?
                         WHERE business_number = ? AND status = 'pending' AND id <> ?
-                        RETURNING id
+                        RETURNING id, user_id
                         """, [.text(SellerDecision.competitorApproved), StoredTime.value(at), .text(actor),
-                              .text(application.businessNumber.digits), .integer(id.rawValue)]) { $0.int64(0) }
+                              .text(application.businessNumber.digits), .integer(id.rawValue)]) { (id: $0.int64(0), user: $0.int64(1)) }
                     for loser in losers {
                         try AuditLogTable.insert(AuditEntry(
-                            actor: audit.actor, action: "seller.reject", target: "seller_application:\(loser)",
+                            actor: audit.actor, action: "seller.reject", target: "seller_application:\(loser.id)",
                             detail: SellerDecision.competitorApproved, at: at), on: connection)
+                        try EventOutbox.append(DomainEvent(.sellerApplicationRejected, at: at,
+                                                           aggregate: EventAggregate(.sellerApplication, loser.id), data: [
+                            "application_id": .integer(loser.id), "user_id": .integer(loser.user),
+                            "reason": .string(SellerDecision.competitorApproved),
+                        ]), on: connection)
                     }
                     // An admin applicant keeps the higher role; everyone else becomes a seller, and
                     // their buyer access tokens stop working (the next refresh carries seller).
@@ -135,6 +140,12 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
                         [StoredTime.value(at), .integer(application.userID.rawValue)])
                 }
                 try AuditLogTable.insert(audit, on: connection)
+                try EventOutbox.append(DomainEvent(
+                    status == .approved ? .sellerApplicationApproved : .sellerApplicationRejected, at: at,
+                    aggregate: EventAggregate(.sellerApplication, id.rawValue), data: [
+                        "application_id": .integer(id.rawValue), "user_id": .integer(application.userID.rawValue),
+                        "reason": .optional(reason),
+                    ]), on: connection)
                 var decided = application
                 decided.status = status
                 decided.reason = reason

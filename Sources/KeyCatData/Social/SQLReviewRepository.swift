@@ -32,6 +32,10 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
                     [.integer(product.rawValue), .integer(author.rawValue), .int(form.rating), .text(form.content),
                      .integer(millis)]))
                 try Self.adjustRating(of: product, count: 1, sum: form.rating, on: connection)
+                try EventOutbox.append(DomainEvent(.reviewCreated, at: now, aggregate: EventAggregate(.review, id.rawValue), data: [
+                    "review_id": .integer(id.rawValue), "product_id": .integer(product.rawValue),
+                    "author_id": .integer(author.rawValue), "rating": .integer(Int64(form.rating)),
+                ]), on: connection)
                 return Review(id: id, productID: product, authorID: author, authorNick: nick, rating: form.rating,
                               content: form.content, createdAt: StoredTime.date(millis))
             }
@@ -48,7 +52,7 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
         }
     }
 
-    package func delete(_ id: ReviewID, audit: AuditEntry?) async throws(KeyCatError) {
+    package func delete(_ id: ReviewID, audit: AuditEntry?, at now: Date) async throws(KeyCatError) {
         try await storage {
             try await database.write { connection in
                 // `query` steps the statement to its end, so the delete is complete before the
@@ -59,6 +63,8 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
                 else { throw KeyCatError.notFound("review", id) }
                 try Self.adjustRating(of: product, count: -1, sum: -rating, on: connection)
                 if let audit { try AuditLogTable.insert(audit, on: connection) }
+                try EventOutbox.append(Self.removedEvent(id.rawValue, product: product, rating: rating,
+                                                         cause: audit == nil ? "deleted" : "removed", at: now), on: connection)
             }
         }
     }
@@ -103,6 +109,15 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
     /// Moves a product's rating counters by one review. `rating_score` is recomputed from the
     /// new count and sum (SQLite evaluates every right-hand side against the old row), as
     /// `RatingScore.score` computes it: thousandths of a star, 0 without reviews.
+    /// `review.removed`: its author deleted it (`deleted`), an operator removed it (`removed`),
+    /// or a refund took away the purchase it stood on (`refunded`).
+    static func removedEvent(_ id: Int64, product: ProductID, rating: Int, cause: String, at now: Date) -> DomainEvent {
+        DomainEvent(.reviewRemoved, at: now, aggregate: EventAggregate(.review, id), data: [
+            "review_id": .integer(id), "product_id": .integer(product.rawValue), "rating": .integer(Int64(rating)),
+            "cause": .string(cause),
+        ])
+    }
+
     static func adjustRating(of product: ProductID, count: Int, sum: Int, on connection: some SQLConnection) throws {
         try connection.run(
             """

@@ -15,10 +15,10 @@ public protocol ReviewRepository: Sendable {
     func find(_ id: ReviewID) async throws(KeyCatError) -> Review?
 
     /// Deletes a review and takes it out of its product's counters in the same transaction,
-    /// recording `audit` (if any) there too.
+    /// recording `audit` (if any) and the `review.removed` event there too.
     ///
     /// - Throws: ``KeyCatError/Code/notFound`` when it is already gone.
-    func delete(_ id: ReviewID, audit: AuditEntry?) async throws(KeyCatError)
+    func delete(_ id: ReviewID, audit: AuditEntry?, at now: Date) async throws(KeyCatError)
 
     /// Up to `limit` reviews of `product`, newest first, strictly after `position`.
     func list(product: ProductID, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Review]

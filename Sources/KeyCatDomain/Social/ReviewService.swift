@@ -69,12 +69,13 @@ public struct ReviewService: Sendable {
     public func delete(_ id: ReviewID, by principal: Principal) async throws(KeyCatError) {
         let review = try await review(id)
         try principal.requireOwnerOrAdmin(review.authorID, of: "review")
+        let now = clock.now()
         let audit = principal.role == .admin
             ? AuditEntry(actor: principal.auditActor, action: "review.delete", target: "review:\(id)",
                          detail: "product:\(review.productID) by user:\(review.authorID), \(review.rating) stars",
-                         at: clock.now())
+                         at: now)
             : nil
-        try await reviews.delete(id, audit: audit)
+        try await reviews.delete(id, audit: audit, at: now)
     }
 
     /// A page of `productID`'s reviews, newest first.

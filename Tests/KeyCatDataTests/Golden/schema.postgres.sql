@@ -612,3 +612,17 @@ CREATE TABLE events (
 CREATE INDEX events_in_order ON events (transaction_id, position);
 CREATE INDEX events_by_time ON events (occurred_at);
 CREATE INDEX events_by_aggregate ON events (aggregate_kind, aggregate_id);
+CREATE FUNCTION keycat_stock_event() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO events (id, type, aggregate_kind, aggregate_id, occurred_at, schema_version, data)
+    VALUES ('evt_' || replace(CAST(gen_random_uuid() AS text), '-', ''),
+            CASE WHEN NEW.stock = 0 THEN 'product.out_of_stock' ELSE 'product.back_in_stock' END,
+            'product', NEW.id, NEW.updated_at, 1,
+            CAST(json_build_object('product_id', NEW.id, 'seller_id', NEW.seller_id, 'title', NEW.title,
+                                   'stock', NEW.stock) AS text));
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER products_stock_events AFTER UPDATE OF stock ON products FOR EACH ROW
+    WHEN ((OLD.stock > 0) <> (NEW.stock > 0) AND NEW.deleted_at IS NULL)
+    EXECUTE FUNCTION keycat_stock_event();

@@ -597,3 +597,12 @@ CREATE TABLE events (
 ) STRICT;
 CREATE INDEX events_by_time ON events (occurred_at);
 CREATE INDEX events_by_aggregate ON events (aggregate_kind, aggregate_id);
+CREATE TRIGGER products_stock_events AFTER UPDATE OF stock ON products
+WHEN (OLD.stock > 0) <> (NEW.stock > 0) AND NEW.deleted_at IS NULL
+BEGIN
+    INSERT INTO events (id, type, aggregate_kind, aggregate_id, occurred_at, schema_version, data)
+    VALUES ('evt_' || lower(hex(randomblob(16))),
+            CASE WHEN NEW.stock = 0 THEN 'product.out_of_stock' ELSE 'product.back_in_stock' END,
+            'product', NEW.id, NEW.updated_at, 1,
+            json_object('product_id', NEW.id, 'seller_id', NEW.seller_id, 'title', NEW.title, 'stock', NEW.stock));
+END;
