@@ -15,17 +15,30 @@ package struct SQLEventLog<Database: SQLDatabase>: EventLog {
     }
 
     package func events(after position: EventPosition, limit: Int) async throws(KeyCatError) -> [DomainEvent] {
+        try await page(after: position, limit: limit).events
+    }
+
+    package func page(after position: EventPosition, limit: Int) async throws(KeyCatError) -> EventPage {
         guard (1...1_000).contains(limit) else { throw .validation("limit", "limit must be 1–1,000") }
-        let hasTransactions = Database.Connection.dialect.store == .postgres
-        let sql = hasTransactions ? Self.postgresPage : Self.sqlitePage
-        let arguments: [SQLValue] = hasTransactions
-            ? [.text(String(position.transaction)), .integer(position.sequence), .int(limit)]
-            : [.integer(position.sequence), .int(limit)]
-        return try await storage {
+        guard Database.Connection.dialect.store == .postgres else {
+            let events = try await storage {
+                try await database.readStatement { connection in
+                    try connection.query(Self.sqlitePage, [.integer(position.sequence), .int(limit)], Self.decode)
+                }
+            }
+            return EventPage(events: events, isBehind: false)
+        }
+        // Ordered by transaction, the readable rows (older than every running transaction) are
+        // a prefix: the first that is not ends the page and says the reader is behind.
+        let rows = try await storage {
             try await database.readStatement { connection in
-                try connection.query(sql, arguments, Self.decode)
+                try connection.query(Self.postgresPage, [.text(String(position.transaction)), .integer(position.sequence), .int(limit)]) {
+                    (event: try Self.decode($0), readable: $0.int(9) == 1)
+                }
             }
         }
+        let readable = rows.prefix { $0.readable }.map(\.event)
+        return EventPage(events: readable, isBehind: readable.count < rows.count)
     }
 
     package func event(id: String) async throws(KeyCatError) -> DomainEvent? {
@@ -60,13 +73,13 @@ package struct SQLEventLog<Database: SQLDatabase>: EventLog {
         "SELECT \(columns) FROM events WHERE position > ? ORDER BY position LIMIT ?"
     }
 
-    /// Only rows of transactions that ended before every transaction still running: a row of an
-    /// older transaction can no longer appear behind the reader (``EventSchema``).
+    /// Readable only once its transaction is older than every transaction still running: a row
+    /// of an older transaction can then no longer appear behind the reader (``EventSchema``).
     private static var postgresPage: String {
         """
-        SELECT \(columns) FROM events
+        SELECT \(columns), CASE WHEN transaction_id < pg_snapshot_xmin(pg_current_snapshot()) THEN 1 ELSE 0 END
+        FROM events
         WHERE (transaction_id, position) > (CAST(? AS xid8), ?)
-          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
         ORDER BY transaction_id, position LIMIT ?
         """
     }

@@ -36,6 +36,14 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
                          .text(application.registryStatus.rawValue), .text(application.status.rawValue),
                          .optional(application.reason.map(SQLValue.text)), StoredTime.value(application.createdAt),
                          StoredTime.value(application.decidedAt), .optional(application.decidedBy.map(SQLValue.text))])
+                    if application.status == .rejected {
+                        // Refused at once by the business registry: told like an operator's refusal.
+                        try EventOutbox.append(DomainEvent(.sellerApplicationRejected, at: application.createdAt,
+                                                           aggregate: EventAggregate(.sellerApplication, id), data: [
+                            "application_id": .integer(id), "user_id": .integer(application.userID.rawValue),
+                            "reason": .optional(application.reason),
+                        ]), on: connection)
+                    }
                     return SellerApplication(
                         id: SellerApplicationID(id), userID: application.userID,
                         businessNumber: application.businessNumber, representativeName: application.representativeName,

@@ -44,7 +44,7 @@ public struct EventData: Sendable, Hashable, Codable, ExpressibleByDictionaryLit
 
 /// One value of ``EventData``.
 public enum EventValue: Sendable, Hashable, Codable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral {
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     case string(String)
     case integer(Int64)
     case boolean(Bool)
@@ -56,6 +56,9 @@ public enum EventValue: Sendable, Hashable, Codable, ExpressibleByStringLiteral,
     public init(integerLiteral value: Int64) { self = .integer(value) }
     public init(booleanLiteral value: Bool) { self = .boolean(value) }
     public init(arrayLiteral elements: EventValue...) { self = .list(elements) }
+    public init(dictionaryLiteral elements: (String, EventValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
 
     /// An amount in won.
     public static func won(_ money: Money) -> EventValue { .integer(money.won) }

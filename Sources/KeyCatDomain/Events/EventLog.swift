@@ -6,6 +6,12 @@ public protocol EventLog: Sendable {
     /// Events after `position` in log order, at most `limit` (1–1,000) of them.
     func events(after position: EventPosition, limit: Int) async throws(KeyCatError) -> [DomainEvent]
 
+    /// ``events(after:limit:)``, and whether more have committed after them that cannot be read
+    /// yet: on Postgres an event is readable once every transaction older than its own has
+    /// ended, so one that commits while an older transaction is still running waits for it (a
+    /// reader then looks again shortly, as no commit will wake it). Always false on SQLite.
+    func page(after position: EventPosition, limit: Int) async throws(KeyCatError) -> EventPage
+
     /// The event with `id`, nil when there is none (or it was pruned).
     func event(id: String) async throws(KeyCatError) -> DomainEvent?
 
@@ -24,6 +30,18 @@ public protocol EventLog: Sendable {
     ///
     /// - Returns: how many events were deleted.
     func prune(before date: Date) async throws(KeyCatError) -> Int
+}
+
+/// A read of the log: its events, and whether more are committed but not yet readable
+/// (``EventLog/page(after:limit:)``).
+public struct EventPage: Sendable, Hashable {
+    public var events: [DomainEvent]
+    public var isBehind: Bool
+
+    public init(events: [DomainEvent], isBehind: Bool) {
+        self.events = events
+        self.isBehind = isBehind
+    }
 }
 
 /// Events after a position, as an `AsyncSequence` that never ends by itself: it reads the log in
@@ -63,11 +81,21 @@ public struct EventStream: AsyncSequence, Sendable {
         ///
         /// - Throws: the store's error when reading the log fails.
         public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(KeyCatError) -> DomainEvent? {
+            var behind = Duration.milliseconds(2)
             while buffered.isEmpty {
                 if Task.isCancelled { return nil }
                 let generation = stream.log.generation
-                buffered = try await stream.log.events(after: position, limit: stream.batchSize)
-                if buffered.isEmpty { await stream.log.waitForEvents(past: generation, timeout: stream.idleCheck) }
+                let page = try await stream.log.page(after: position, limit: stream.batchSize)
+                buffered = page.events
+                guard buffered.isEmpty else { break }
+                if page.isBehind {
+                    // Committed behind an older transaction: readable as soon as it ends, which
+                    // no commit announces. Look again soon, less often the longer it takes.
+                    try? await Task.sleep(for: behind)
+                    behind = Swift.min(behind * 2, .milliseconds(100))
+                } else {
+                    await stream.log.waitForEvents(past: generation, timeout: stream.idleCheck)
+                }
             }
             let event = buffered.removeFirst()
             if let next = event.position { position = next }

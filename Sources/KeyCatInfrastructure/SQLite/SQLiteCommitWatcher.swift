@@ -12,7 +12,9 @@ import Glibc
 /// In WAL mode every commit appends to the `-wal` file (and a checkpoint writes the database
 /// file), so the watcher asks the kernel (`inotify(7)`) to report writes to either, on a thread
 /// of its own that waits for them with `poll(2)` in short slices and stops soon after
-/// ``close()``. Several writes read together fire once. It says only that something *may* have
+/// ``close()``. Several writes read together fire once, and again 10 ms, 100 ms and a second after the
+/// last of them (a commit becomes visible only once its WAL index is updated, which the kernel
+/// does not report). It says only that something *may* have
 /// committed; the reader looks at its table. Where `inotify` is missing (not Linux) it fires
 /// nothing, and readers fall back on their wait's timeout.
 package final class SQLiteCommitWatcher: Sendable {
@@ -55,9 +57,24 @@ package final class SQLiteCommitWatcher: Sendable {
     private static func watch(_ descriptor: Int32, names: Set<String>, signal: ChangeSignal, closed: Flag) {
         let headerSize = MemoryLayout<inotify_event>.size
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        // A commit writes its frames to the -wal before it updates the WAL index in the -shm
+        // (mapped memory, which inotify does not see), so a reader woken by the writes may look
+        // a moment too early. Each burst of writes is therefore fired again after it has been
+        // quiet for a little while and for longer: the trailing looks a reader needs.
+        let trailing = [10, 100, 1_000]
+        var pending: [Int] = []
         while !closed.isSet.load(ordering: .acquiring) {
             var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&ready, 1, 100) > 0 else { continue }
+            let wait = pending.first.map { Int32($0) } ?? 100
+            let polled = poll(&ready, 1, wait)
+            if polled == 0 {
+                if !pending.isEmpty {
+                    pending.removeFirst()
+                    signal.fire()
+                }
+                continue
+            }
+            guard polled > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { continue }
             var offset = 0
@@ -73,7 +90,10 @@ package final class SQLiteCommitWatcher: Sendable {
                     offset = nameStart + nameLength
                 }
             }
-            if relevant { signal.fire() }
+            if relevant {
+                signal.fire()
+                pending = trailing.enumerated().map { index, delay in index == 0 ? delay : delay - trailing[index - 1] }
+            }
         }
     }
     #endif
