@@ -98,6 +98,15 @@ struct EventTests {
             // Both creates were told, before the mark.
             #expect(before.filter { $0.type == .productCreated }.map(\.aggregate.id).suffix(2) == [board.id.rawValue, caps.id.rawValue])
             try await shop.expectHealthy()
+            // db check: an event about nothing, or an entity's creation told twice, is a problem.
+            try await shop.execute("""
+                INSERT INTO events (id, type, aggregate_kind, aggregate_id, occurred_at, schema_version, data)
+                VALUES ('evt_forged', 'order.paid', 'order', 999999, 0, 1, '{}'),
+                       ('evt_twice', 'product.created', 'product', \(board.id.rawValue), 0, 1, '{}')
+                """)
+            let problems = try await keycat.checkHealth().invariantProblems
+            #expect(problems.contains("event evt_forged (order.paid): order 999999 does not exist"), "\(problems)")
+            #expect(problems.contains("product.created was written 2 times for \(board.id.rawValue)"), "\(problems)")
         }
     }
 
