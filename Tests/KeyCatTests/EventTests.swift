@@ -15,7 +15,7 @@ struct EventTests {
             let product = try await shop.product(stock: 1, price: 50_000)
             let start = try #require(try await keycat.eventLog.settled(after: .start).last?.position)
             let buyer = try await shop.user(.buyer)
-            let address = try DeliveryAddress.validated(recipient: "김민아", phone: "01012345678", postcode: "06236",
+            let address = try DeliveryAddress.validated(recipient: "김민아", phone: "01055551234", postcode: "06236",
                                                         roadAddress: "서울특별시 강남구 테헤란로 152", detail: "12층", request: "")
             let order = try await keycat.checkout.checkout(CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)]),
                                                                            destination: .inline(address)), by: buyer)
@@ -54,7 +54,7 @@ struct EventTests {
             #expect(events[1].data["stock"] == 0 && events[6].data["stock"] == 1 && events[6].aggregate == EventAggregate(.product, product.id.rawValue))
             // Nothing of where the parcel went: a receiver asks for the order under its own rights.
             let texts = events.map { $0.data.json() }.joined()
-            for secret in ["김민아", "010", "06236", "테헤란로", "12층", "recipient", "phone", "postcode"] {
+            for secret in ["김민아", "5555-1234", "55551234", "06236", "테헤란로", "12층", "recipient", "phone", "postcode"] {
                 #expect(!texts.contains(secret), "\(secret) in \(texts)")
             }
             // One event by its id, as a webhook receiver would look it up.

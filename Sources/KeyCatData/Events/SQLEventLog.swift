@@ -5,13 +5,12 @@ import KeyCatInfrastructure
 /// The event log in the `events` table (``EventSchema``), read in commit order on either store.
 package struct SQLEventLog<Database: SQLDatabase>: EventLog {
     private let database: Database
-    private let commits: ChangeSignal
 
-    /// Starts watching for other processes' and servers' commits at once, so a subscriber that
-    /// starts later misses no wake-up.
+    /// Watches for other processes' and servers' commits only once someone reads ``generation``
+    /// (a subscriber, before it reads the log): a process that never subscribes pays nothing for
+    /// watching.
     package init(database: Database) {
         self.database = database
-        commits = database.watchCommits()
     }
 
     package func events(after position: EventPosition, limit: Int) async throws(KeyCatError) -> [DomainEvent] {
@@ -49,10 +48,10 @@ package struct SQLEventLog<Database: SQLDatabase>: EventLog {
         }
     }
 
-    package var generation: UInt64 { commits.generation }
+    package var generation: UInt64 { database.watchCommits().generation }
 
     package func waitForEvents(past generation: UInt64, timeout: Duration) async {
-        await commits.wait(past: generation, timeout: timeout)
+        await database.watchCommits().wait(past: generation, timeout: timeout)
     }
 
     package func prune(before date: Date) async throws(KeyCatError) -> Int {

@@ -49,7 +49,12 @@ public struct DomainEvent: Sendable, Hashable, Codable, Identifiable {
 
     /// `evt_` and 128 random bits in hex.
     public static func newID() -> String {
-        "evt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        var generator = SystemRandomNumberGenerator()
+        func hex(_ value: UInt64) -> String {
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }
+        return "evt_" + hex(generator.next()) + hex(generator.next())
     }
 
     enum CodingKeys: String, CodingKey {

@@ -16,7 +16,8 @@ public protocol EventLog: Sendable {
     func event(id: String) async throws(KeyCatError) -> DomainEvent?
 
     /// The generation ``waitForEvents(past:timeout:)`` waits past: read it *before* reading the
-    /// log, then wait past it when the read found nothing new.
+    /// log, then wait past it when the read found nothing new. The first read starts watching
+    /// other processes and servers.
     var generation: UInt64 { get }
 
     /// Returns once an event may have been committed since `generation` was read — by this

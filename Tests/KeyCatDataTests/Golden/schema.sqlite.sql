@@ -596,7 +596,6 @@ CREATE TABLE events (
     data           TEXT NOT NULL
 ) STRICT;
 CREATE INDEX events_by_time ON events (occurred_at);
-CREATE INDEX events_by_aggregate ON events (aggregate_kind, aggregate_id);
 CREATE TRIGGER products_stock_events AFTER UPDATE OF stock ON products
 WHEN (OLD.stock > 0) <> (NEW.stock > 0) AND NEW.deleted_at IS NULL
 BEGIN
