@@ -196,6 +196,16 @@ struct EventTests {
             #expect(!left.contains { $0.aggregate.id == old.id.rawValue && $0.aggregate.kind == .product })
             #expect(left.contains { $0.aggregate.id == recent.id.rawValue && $0.type == .productCreated })
             await #expect(try shop.keycat.pruneEvents() == 0)
+
+            // Everything old: the newest event stays, so no later event is given an old position.
+            shop.clock.advance(by: 31 * 24 * 60 * 60)
+            _ = try await shop.keycat.pruneEvents()
+            let kept = try await shop.keycat.eventLog.settled(after: .start)
+            #expect(kept.count == 1)
+            let newest = try #require(kept.last?.position)
+            let later = try await shop.product()
+            let after = try await shop.keycat.eventLog.settled(after: newest)
+            #expect(after.map(\.aggregate.id) == [later.id.rawValue] && (after.first?.position).map { $0 > newest } == true)
         }
     }
 

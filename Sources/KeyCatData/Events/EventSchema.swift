@@ -1,7 +1,9 @@
 /// The events table (docs/events.md "The log"): the transactional outbox, written in the
 /// transaction of the change each event reports, read in commit order.
 ///
-/// On SQLite, with its one writer, a row's `position` grows in commit order. On Postgres writers
+/// On SQLite, with its one writer, a row's `position` grows in commit order; it is a plain row
+/// id (`AUTOINCREMENT` would write `sqlite_sequence` in every commit), never given again because
+/// pruning always keeps the newest row. On Postgres writers
 /// overlap, so a row written first may commit last; each row also records its writing
 /// transaction (`pg_current_xact_id()`), the log is read in `(transaction_id, position)` order,
 /// and only rows of transactions older than every transaction still running
@@ -21,11 +23,10 @@ enum EventSchema {
         """
     }
 
-    /// Pruning walks `occurred_at`; nothing else reads by a column but the position and the id
-    /// (a webhook's `webhook-id`), and each index is a page more for every event a checkout writes.
-    private static let indexes = """
-        CREATE INDEX events_by_time ON events (occurred_at);
-        """
+    /// No index but the position and the id (a webhook's `webhook-id`, time-ordered so it is
+    /// appended too): each is a page more in every checkout's commit. Pruning walks the
+    /// positions from the oldest (``SQLEventLog/prune(before:)``).
+    private static let indexes = ""
 
     /// `product.out_of_stock` and `product.back_in_stock` come from the one place every stock
     /// change passes, a trigger on `products.stock` (a checkout's take, a cancel's or refund's
@@ -33,7 +34,7 @@ enum EventSchema {
     /// at its `updated_at`. The statements that change stock announce their commit themselves.
     static let sqlite = """
         CREATE TABLE events (
-            position       INTEGER PRIMARY KEY AUTOINCREMENT,
+            position       INTEGER PRIMARY KEY,
         \(columns(SQLDialect.sqlite.columnTypes))
         )\(SQLDialect.sqlite.columnTypes.tableOptions);
         \(indexes)

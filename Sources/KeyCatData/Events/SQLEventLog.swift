@@ -54,10 +54,18 @@ package struct SQLEventLog<Database: SQLDatabase>: EventLog {
         await database.watchCommits().wait(past: generation, timeout: timeout)
     }
 
+    /// Deletes the oldest events up to the first that occurred at or after `date`, walking the
+    /// positions (no index on the time: ``EventSchema``), and never the newest event, so a SQLite
+    /// row id is never given again to a later one. Events are written in about the order of
+    /// their times; one written late with an older time stays until those before it go.
     package func prune(before date: Date) async throws(KeyCatError) -> Int {
         try await storage {
             try await database.write(isolation: .readCommitted) { connection in
-                try connection.run("DELETE FROM events WHERE occurred_at < ?", [StoredTime.value(date)])
+                try connection.run("""
+                    DELETE FROM events WHERE position < coalesce(
+                        (SELECT position FROM events WHERE occurred_at >= ? ORDER BY position LIMIT 1),
+                        (SELECT max(position) FROM events))
+                    """, [StoredTime.value(date)])
             }
         }
     }

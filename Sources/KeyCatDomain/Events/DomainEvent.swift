@@ -9,8 +9,8 @@ import Foundation
 /// of a delivery address: a receiver that needs the address asks the API for the order, under
 /// its own credentials. docs/events.md lists every type with its data.
 public struct DomainEvent: Sendable, Hashable, Codable, Identifiable {
-    /// Unique (`evt_` and 32 hex digits); a webhook's `webhook-id`, so receivers deduplicate by
-    /// it.
+    /// Unique (`evt_` and 32 hex digits, ``newID()``); a webhook's `webhook-id`, so receivers
+    /// deduplicate by it.
     public var id: String
     public var type: EventType
     /// When the change committed's transaction ran (the shop's clock).
@@ -47,14 +47,19 @@ public struct DomainEvent: Sendable, Hashable, Codable, Identifiable {
         self.position = position
     }
 
-    /// `evt_` and 128 random bits in hex.
+    /// `evt_` and 32 hex digits: the system clock's milliseconds (12 digits), then 80 random bits.
+    /// Time first, so the ids a shop writes arrive at the end of the index that keeps them
+    /// unique instead of at a random page of it (a page less to write per event under load);
+    /// 80 bits keep two ids of one millisecond apart.
     public static func newID() -> String {
         var generator = SystemRandomNumberGenerator()
-        func hex(_ value: UInt64) -> String {
-            let digits = String(value, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
+        func hex(_ value: UInt64, digits: Int) -> String {
+            let text = String(value, radix: 16)
+            return String(repeating: "0", count: max(0, digits - text.count)) + text
         }
-        return "evt_" + hex(generator.next()) + hex(generator.next())
+        let milliseconds = UInt64(max(0, Date().timeIntervalSince1970 * 1_000)) & 0xFFFF_FFFF_FFFF
+        return "evt_" + hex(milliseconds, digits: 12) + hex(generator.next() & 0xFFFF_FFFF, digits: 8)
+            + hex(generator.next() & 0xFFFF_FFFF_FFFF, digits: 12)
     }
 
     enum CodingKeys: String, CodingKey {

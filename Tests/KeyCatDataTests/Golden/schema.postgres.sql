@@ -610,7 +610,7 @@ CREATE TABLE events (
     data           text COLLATE "C" NOT NULL
 );
 CREATE INDEX events_in_order ON events (transaction_id, position);
-CREATE INDEX events_by_time ON events (occurred_at);
+
 CREATE FUNCTION keycat_stock_event() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO events (id, type, aggregate_kind, aggregate_id, occurred_at, schema_version, data)

@@ -586,7 +586,7 @@ CREATE TABLE search_synonyms (
 
 -- 25: events
 CREATE TABLE events (
-    position       INTEGER PRIMARY KEY AUTOINCREMENT,
+    position       INTEGER PRIMARY KEY,
     id             TEXT NOT NULL UNIQUE,
     type           TEXT NOT NULL,
     aggregate_kind TEXT NOT NULL,
@@ -595,7 +595,7 @@ CREATE TABLE events (
     schema_version INTEGER NOT NULL CHECK (schema_version >= 1),
     data           TEXT NOT NULL
 ) STRICT;
-CREATE INDEX events_by_time ON events (occurred_at);
+
 CREATE TRIGGER products_stock_events AFTER UPDATE OF stock ON products
 WHEN (OLD.stock > 0) <> (NEW.stock > 0) AND NEW.deleted_at IS NULL
 BEGIN
