@@ -11,7 +11,7 @@ import KeyCatPGSimulator
 /// many tasks at once.
 ///
 /// ```swift
-/// let keycat = try KeyCat.open(.init(databasePath: "/var/lib/keycat/keycat.db"))
+/// let keycat = try await KeyCat.open(KeyCat.Configuration(databasePath: "/var/lib/keycat/keycat.db"))
 /// defer { keycat.close() }
 /// ```
 public final class KeyCat: Sendable {

@@ -10,8 +10,8 @@ import KeyCatInfrastructure
 ///
 /// A refusal is decided from a read: a refused attempt opens no write transaction, so a flood of
 /// them neither queues on SQLite's one writer nor commits anything on Postgres. An attempt the
-/// read admits is decided again, and counted, in one `BEGIN IMMEDIATE` (`SERIALIZABLE` on
-/// Postgres) transaction, so two processes cannot both take the last attempt; one that lost the
+/// read admits is decided again, and counted, in one write transaction (SQLite's one writer,
+/// `SERIALIZABLE` on Postgres), so two processes cannot both take the last attempt; one that lost the
 /// last attempt between the two is refused there, still writing nothing. Cost: a read and one
 /// small write per admitted attempt (a commit, fsynced under `synchronous=FULL`), next to the
 /// ~150 ms of PBKDF2 a log-in already spends.

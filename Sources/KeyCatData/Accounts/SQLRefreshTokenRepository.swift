@@ -4,9 +4,10 @@ import KeyCatInfrastructure
 
 /// Refresh tokens in `refresh_tokens`, grouped in `refresh_token_families` (schema version 2).
 ///
-/// Rotation is one `BEGIN IMMEDIATE` transaction that reads the presented token and retires it
-/// with a conditional `UPDATE … WHERE rotated_at IS NULL`: transactions on one file run one at
-/// a time (across processes too), so of two refreshes with one token exactly one sees it live.
+/// Rotation is one write transaction that reads the presented token and retires it with a
+/// conditional `UPDATE … WHERE rotated_at IS NULL`: SQLite's writes run one at a time (across
+/// processes too), and on Postgres the second `UPDATE` waits for the first's row lock and then
+/// finds the token rotated, so of two refreshes with one token exactly one sees it live.
 package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRepository {
     private let database: Database
 

@@ -2,9 +2,11 @@ import Foundation
 import KeyCatDomain
 import KeyCatInfrastructure
 
-/// Orders, their lines and payments in SQLite (see ``OrdersSchema``). Every status change is a
-/// conditional `UPDATE … WHERE status = ?` in a short `BEGIN IMMEDIATE` transaction, so racing
-/// confirms, webhooks and reconcilers in any number of processes agree on one winner.
+/// Orders, their lines and payments on either store (see ``OrdersSchema``). Every status change
+/// is a conditional `UPDATE … WHERE status = ?` in one short write transaction (SQLite's one
+/// writer; on Postgres the row's lock, the status re-checked after waiting for it), so racing
+/// confirms, webhooks and reconcilers in any number of processes or servers agree on one winner,
+/// and the change's event is written by the winner alone.
 package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
     let database: Database
 

@@ -3,8 +3,8 @@ import KeyCatDomain
 import KeyCatInfrastructure
 
 /// Reviews in the `reviews` table (see ``SocialSchema``), with the product's `rating_count`,
-/// `rating_sum` and `rating_score` changed in the same `BEGIN IMMEDIATE` transaction, so the
-/// `rating` sort never reads a half-applied review. Times are Unix milliseconds.
+/// `rating_sum` and `rating_score` changed in the same write transaction (with the review's
+/// event), so the `rating` sort never reads a half-applied review. Times are Unix milliseconds.
 package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
     private let database: Database
 
