@@ -33,3 +33,19 @@ struct EventDataTests {
         #expect(formatter.string(from: Date(timeIntervalSince1970: seconds.rounded(.down))) == expected)
     }
 }
+
+@Suite("Domain events as JSON")
+struct DomainEventCodingTests {
+    @Test("an event encodes its time as ISO 8601 whatever the encoder's strategy, and decodes back")
+    func coding() throws {
+        let event = DomainEvent(
+            id: "evt_0123", type: .orderPaid, occurredAt: Date(timeIntervalSince1970: 1_796_463_164.25),
+            aggregate: EventAggregate(.order, 42), schemaVersion: 1, data: ["amount": 132_000],
+            position: EventPosition(transaction: 0, sequence: 7))
+        let json = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
+        #expect(json.contains(#""occurred_at":"2026-12-05T09:32:44.250Z""#) && json.contains(#""position":"0.7""#), "\(json)")
+        #expect(try JSONDecoder().decode(DomainEvent.self, from: Data(json.utf8)) == event)
+        let plain = json.replacingOccurrences(of: ".250Z", with: "Z")
+        #expect(try JSONDecoder().decode(DomainEvent.self, from: Data(plain.utf8)).occurredAt == Date(timeIntervalSince1970: 1_796_463_164))
+    }
+}

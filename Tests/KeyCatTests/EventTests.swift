@@ -140,6 +140,37 @@ struct EventTests {
         }
     }
 
+    @Test("an unpaid order expired inside another buyer's checkout, and a discount that lapsed, are told", arguments: TestStore.allCases)
+    func expiryAndLapsedDiscount(_ store: TestStore) async throws {
+        try await TestShop.with(store, configure: { $0.stockHolds = nil }) { shop in
+            let keycat = shop.keycat
+            let product = try await shop.product(stock: 1)
+            let (first, second) = (try await shop.user(.buyer), try await shop.user(.buyer))
+            let lapsed = try await shop.order(of: product, by: first)
+            let mark = try #require(try await keycat.eventLog.settled(after: .start).last?.position)
+            shop.clock.advance(by: 16 * 60)
+            let taken = try await shop.order(of: product, by: second)
+            let events = try await keycat.eventLog.settled(after: mark)
+            try #require(events.map(\.type) == [.productBackInStock, .orderCancelled, .productOutOfStock, .orderCreated])
+            #expect(events[1].aggregate == EventAggregate(.order, lapsed.id.rawValue) && events[1].data["cause"] == "expired"
+                    && events[1].data["status"] == "expired")
+            #expect(events[3].aggregate == EventAggregate(.order, taken.id.rawValue))
+
+            // A discount that ends: the price goes back up, told as an edit of its pricing.
+            let seller = try await shop.user(.seller)
+            let discounted = try await keycat.catalog.create(TestShop.draft("Sale") {
+                $0.pricing = Pricing(regularPrice: Money(won: 150_000), salePrice: Money(won: 120_000),
+                                     discountEndsAt: shop.clock.now().addingTimeInterval(3_600))
+            }, for: seller.userID, by: seller)
+            let beforeSweep = try #require(try await keycat.eventLog.settled(after: mark).last?.position)
+            shop.clock.advance(by: 2 * 3_600)
+            #expect(try await keycat.catalog.sweepLapsedDiscounts() == 1)
+            let swept = try await keycat.eventLog.settled(after: beforeSweep)
+            #expect(swept.map(\.type) == [.productUpdated] && swept.first?.data["changed"] == ["pricing"]
+                    && swept.first?.data["price"] == 150_000 && swept.first?.aggregate.id == discounted.id.rawValue)
+        }
+    }
+
     @Test("a subscriber resumes after its position and is woken by another instance's commit, not by polling",
           arguments: TestStore.allCases)
     func wakeUpAcrossInstances(_ store: TestStore) async throws {
@@ -226,6 +257,13 @@ struct EventTests {
         for bad in ["order.shipped", "ship.*", "", " , "] {
             #expect(throws: KeyCatError.self) { try EventPattern.list(bad) }
         }
+    }
+}
+
+extension TestShop {
+    /// `buyer` checks out one of `product`, unpaid.
+    func order(of product: Product, by buyer: Principal) async throws -> Order {
+        try await keycat.checkout.checkout(CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)])), by: buyer)
     }
 }
 

@@ -147,7 +147,7 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                 switch change {
                 case .suspend:
                     try EventOutbox.append(DomainEvent(.userSuspended, at: at, aggregate: EventAggregate(.user, id.rawValue), data: [
-                        "user_id": .integer(id.rawValue), "reason": .optional(audit?.detail),
+                        "user_id": .integer(id.rawValue),
                     ]), on: connection)
                     try SearchIndex.recount(listingsOf: id, listed: false, on: connection)
                     try connection.run("UPDATE products SET listed = 0 WHERE seller_id = ? AND listed = 1", [.integer(id.rawValue)])

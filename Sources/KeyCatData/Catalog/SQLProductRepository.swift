@@ -117,9 +117,9 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                 try StockLedger.record(.adjustment, change: adjustment.change, product: id, actor: audit.actor,
                                        reason: adjustment.reason, at: now, on: connection)
                 try AuditLogTable.insert(audit, on: connection)
-                // Stock reaching or leaving zero writes its event (a trigger: ``EventSchema``).
-                connection.announceOnCommit()
                 guard let updated = try ProductRow.find(id, on: connection) else { throw KeyCatError.notFound("product", id) }
+                // Stock reaching or leaving zero also writes its own event (a trigger: ``EventSchema``).
+                try EventOutbox.append(Self.event(.productUpdated, updated, changed: ["stock"], at: now), on: connection)
                 return updated
             }
         }
@@ -135,6 +135,13 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         ]
         if let changed { data.fields["changed"] = .list(changed.map(EventValue.string)) }
         return DomainEvent(type, at: now, aggregate: EventAggregate(.product, product.id.rawValue), data: data)
+    }
+
+    /// What a listing's event reads from its row, for the events written without the listing
+    /// in hand (the same fields as ``event(_:_:changed:at:)``'s).
+    private static var eventFields: KeyValuePairs<String, String> {
+        ["product_id": "t.id", "seller_id": "t.seller_id", "title": "t.title", "category": "t.category", "kind": "t.kind",
+         "price": "t.price", "stock": "t.stock", "version": "t.version"]
     }
 
     /// The names (as the API spells them) of the fields an update changed.
@@ -263,11 +270,19 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         let millis = StoredTime.milliseconds(now)
         return try await storage {
             try await database.write { connection in
-                let changed = try connection.run("""
+                let lapsed = try connection.query("""
                     UPDATE products
                     SET price = regular_price, discount_ends_at = NULL, version = version + 1, updated_at = ?
                     WHERE discount_ends_at <= ?
-                    """, [.integer(millis), .integer(millis)])
+                    RETURNING id
+                    """, [.integer(millis), .integer(millis)]) { $0.int64(0) }
+                let changed = lapsed.count
+                // Each listing's price went back up: told as an edit of its pricing.
+                try connection.batch(lapsed.map { id in
+                    EventOutbox.statement(
+                        DomainEvent(.productUpdated, at: now, aggregate: EventAggregate(.product, id), data: ["changed": ["pricing"]]),
+                        reading: Self.eventFields, from: "products", row: id, on: connection)
+                })
                 let next = try connection.queryOne(
                     "SELECT min(discount_ends_at) FROM products WHERE discount_ends_at IS NOT NULL", []) { $0.optionalInt64(0) }
                 return (changed, next.flatMap { $0 }.map(StoredTime.date))

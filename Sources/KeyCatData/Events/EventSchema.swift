@@ -57,7 +57,7 @@ enum EventSchema {
         )\(SQLDialect.postgres.columnTypes.tableOptions);
         CREATE INDEX events_in_order ON events (transaction_id, position);
         \(indexes)
-        CREATE FUNCTION keycat_stock_event() RETURNS trigger LANGUAGE plpgsql AS $$
+        CREATE FUNCTION keycat_stock_event() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
         BEGIN
             INSERT INTO events (id, type, aggregate_kind, aggregate_id, occurred_at, schema_version, data)
             VALUES ('evt_' || replace(CAST(gen_random_uuid() AS text), '-', ''),

@@ -179,7 +179,8 @@ extension SQLOrderRepository {
     }
 
     /// Expires the orders holding `product` whose reservation ended by `now` and whose PG outcome
-    /// is not in doubt, giving back every unit they took (the ledger's `order_returned`).
+    /// is not in doubt, giving back every unit they took (the ledger's `order_returned`), each
+    /// told as `order.cancelled` (`expired`), as reconciliation's expiry tells it.
     ///
     /// - Returns: how many orders it expired.
     static func releaseExpiredReservations(of product: ProductID, at now: Date, on connection: some SQLConnection) throws -> Int {
@@ -189,7 +190,13 @@ extension SQLOrderRepository {
               AND id IN (SELECT order_id FROM order_lines WHERE product_id = ?)
             RETURNING id
             """, [StoredTime.value(now), StoredTime.value(now), .integer(product.rawValue)]) { OrderID($0.int64(0)) }
-        for id in expired { try OrderRow.returnStock(of: id, as: .orderReturned, at: now, on: connection) }
+        for id in expired {
+            try OrderRow.returnStock(of: id, as: .orderReturned, at: now, on: connection)
+            let event = DomainEvent(.orderCancelled, at: now, aggregate: EventAggregate(.order, id.rawValue),
+                                    data: ["cause": "expired", "paid": false])
+            try connection.batch([EventOutbox.statement(event, reading: EventOutbox.orderFields, from: "orders", row: id.rawValue,
+                                                        on: connection)])
+        }
         return expired.count
     }
 }

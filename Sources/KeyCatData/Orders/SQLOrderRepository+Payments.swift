@@ -163,7 +163,9 @@ extension SQLOrderRepository {
                                                  keepingWhatLeft: cancelled, at: now, on: connection)
                     }
                     if let audit { try AuditLogTable.insert(audit, on: connection) }
-                    try Self.appendRefundEvents(refund, status: status, at: now, on: connection)
+                    // A line refund restocks as it asked (``SQLFulfilmentRepository/completeLines``).
+                    try Self.appendRefundEvents(refund, status: status, restocked: refund.lineRefund == nil ? restocks : refund.restock,
+                                                at: now, on: connection)
                 }
                 guard let order = try OrderRow.find(refund.orderID, on: connection) else {
                     throw KeyCatError.notFound("order", refund.orderID)
@@ -175,12 +177,13 @@ extension SQLOrderRepository {
 
     /// `order.refunded` for a refund the PG made, and `order.cancelled` too when it cancelled the
     /// order (a paid order's cancel), their figures read from the order as the refund left it.
-    private static func appendRefundEvents(_ refund: Refund, status: String?, at now: Date, on connection: Database.Connection) throws {
+    private static func appendRefundEvents(_ refund: Refund, status: String?, restocked: Bool, at now: Date,
+                                           on connection: Database.Connection) throws {
         let aggregate = EventAggregate(.order, refund.orderID.rawValue)
         let full = status == OrderStatus.cancelled.rawValue || status == OrderStatus.refunded.rawValue
         var events = [DomainEvent(.orderRefunded, at: now, aggregate: aggregate, data: [
             "refund_id": .integer(refund.id), "refund_amount": .won(refund.amount), "reason": .string(refund.reason),
-            "full": .boolean(full), "restocked": .boolean(refund.restock),
+            "full": .boolean(full), "restocked": .boolean(restocked),
             "shipment_id": refund.lineRefund.map { .integer($0.shipmentID.rawValue) } ?? .null,
             "lines": .list((refund.lineRefund?.lines ?? []).map { .integer(Int64($0)) }),
         ])]

@@ -65,6 +65,34 @@ public struct DomainEvent: Sendable, Hashable, Codable, Identifiable {
     enum CodingKeys: String, CodingKey {
         case id, type, occurredAt = "occurred_at", aggregate, schemaVersion = "schema_version", data, position
     }
+
+    /// `occurred_at` as ISO 8601 in UTC with milliseconds, whatever the encoder's date strategy:
+    /// the same text a webhook receiver reads.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(type, forKey: .type)
+        try container.encode(occurredAt.formatted(Self.timeFormat), forKey: .occurredAt)
+        try container.encode(aggregate, forKey: .aggregate)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(data, forKey: .data)
+        try container.encodeIfPresent(position, forKey: .position)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let time = try container.decode(String.self, forKey: .occurredAt)
+        guard let occurredAt = (try? Self.timeFormat.parse(time)) ?? (try? Date.ISO8601FormatStyle().parse(time)) else {
+            throw DecodingError.dataCorruptedError(forKey: .occurredAt, in: container, debugDescription: "not an ISO 8601 time: \(time)")
+        }
+        self.init(id: try container.decode(String.self, forKey: .id), type: try container.decode(EventType.self, forKey: .type),
+                  occurredAt: occurredAt, aggregate: try container.decode(EventAggregate.self, forKey: .aggregate),
+                  schemaVersion: try container.decode(Int.self, forKey: .schemaVersion),
+                  data: try container.decode(EventData.self, forKey: .data),
+                  position: try container.decodeIfPresent(EventPosition.self, forKey: .position))
+    }
+
+    private static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }
 
 /// The entity an event concerns: its kind and id (`order` 42).

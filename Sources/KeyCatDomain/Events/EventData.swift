@@ -22,7 +22,8 @@ public struct EventData: Sendable, Hashable, Codable, ExpressibleByDictionaryLit
         try container.encode(fields)
     }
 
-    /// The data as compact JSON with sorted keys, as stored and as delivered. Written by hand
+    /// The data as compact JSON with sorted keys (a store may keep the same object spaced and
+    /// ordered its own way: data completed from a row in SQL, a trigger's). Written by hand
     /// rather than through `JSONEncoder`: it runs inside the hot writes (a checkout, a confirm),
     /// and the tree is only ever strings, integers, booleans, nulls, lists and objects.
     public func json() -> String {

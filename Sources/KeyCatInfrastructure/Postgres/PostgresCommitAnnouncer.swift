@@ -24,6 +24,8 @@ import Glibc
 package final class PostgresCommitAnnouncer: Sendable {
     private struct State {
         var pending = false
+        /// A notification taken from `pending` and not yet confirmed sent.
+        var inFlight = false
         var isClosed = false
         var isListening = false
         var processID: Int32 = 0
@@ -97,14 +99,20 @@ package final class PostgresCommitAnnouncer: Sendable {
         shared.state.withLock { $0.isListening ? $0.processID : nil }
     }
 
-    /// Whether a mark is still waiting to be sent.
-    package var hasPending: Bool { shared.state.withLock { $0.pending } }
+    /// Whether a mark is still waiting to be sent, or being sent.
+    package var hasPending: Bool { shared.state.withLock { $0.pending || $0.inFlight } }
 
-    /// Stops, after sending a pending notification (waiting up to a second for it), so a
-    /// short-lived process (`keycat-admin`) that wrote still wakes the servers.
+    /// Stops, after sending a pending notification, so a short-lived process (`keycat-admin`)
+    /// that wrote still wakes the servers: it waits up to a second for that (a database that
+    /// cannot be reached costs that second), and not at all when there is nothing to send.
+    /// Calls after the first return at once.
     package func close() {
         let deadline = Date().addingTimeInterval(1)
-        while hasPending, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        while Date() < deadline {
+            let waits = shared.state.withLock { !$0.isClosed && ($0.pending || $0.inFlight) }
+            guard waits else { break }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
         shared.state.withLock {
             $0.isClosed = true
             $0.isListening = false
@@ -145,16 +153,25 @@ package final class PostgresCommitAnnouncer: Sendable {
         let handle = try connection.open()
         while !shared.state.withLock({ $0.isClosed }) {
             let send = shared.state.withLock { state -> Bool in
-                defer { state.pending = false }
-                return state.pending
+                guard state.pending else { return false }
+                state.pending = false
+                state.inFlight = true
+                return true
             }
             if send {
                 do {
                     try connection.run("SELECT pg_notify(?, current_schema())", [.text(channel)])
+                    shared.state.withLock { $0.inFlight = false }
                 } catch {
-                    shared.state.withLock { $0.pending = true }
+                    shared.state.withLock {
+                        $0.pending = true
+                        $0.inFlight = false
+                    }
                     throw error
                 }
+                // Its answer may have brought other servers' notifications with it, already
+                // read off the socket: take them now, as no poll will report them.
+                if takeNotifications(handle, schema: schema) { shared.signal.fire() }
             }
             var sockets = [pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0),
                            pollfd(fd: shared.wake, events: Int16(POLLIN), revents: 0)]
@@ -166,16 +183,21 @@ package final class PostgresCommitAnnouncer: Sendable {
             guard PQconsumeInput(handle) != 0, PQstatus(handle) == CONNECTION_OK else {
                 throw PostgresError.connectionFailed(PostgresConnection.trimmed(PQerrorMessage(handle)))
             }
-            var arrived = false
-            while let notification = PQnotifies(handle) {
-                if String(cString: notification.pointee.extra) == schema,
-                   notification.pointee.be_pid != PQbackendPID(handle) {
-                    arrived = true
-                }
-                PQfreemem(notification)
-            }
-            if arrived { shared.signal.fire() }
+            if takeNotifications(handle, schema: schema) { shared.signal.fire() }
         }
+    }
+
+    /// Takes every notification libpq has read, and says whether one came from another session
+    /// about this schema.
+    private static func takeNotifications(_ handle: OpaquePointer, schema: String) -> Bool {
+        var arrived = false
+        while let notification = PQnotifies(handle) {
+            if String(cString: notification.pointee.extra) == schema, notification.pointee.be_pid != PQbackendPID(handle) {
+                arrived = true
+            }
+            PQfreemem(notification)
+        }
+        return arrived
     }
 
     /// `name` as a double-quoted SQL identifier.

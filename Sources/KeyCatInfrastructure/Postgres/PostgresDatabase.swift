@@ -224,11 +224,12 @@ package final class PostgresDatabase: Sendable {
     /// fails with an error whose ``PostgresError/isClosed`` is true. Closing twice is harmless.
     package func close() {
         isClosed.store(true, ordering: .releasing)
-        // First, so a write's announcement still reaches the other servers.
+        // First, so a write's announcement still reaches the other servers; outside the lock,
+        // as it may wait for the send.
         announcer.withLock { announcer in
-            announcer?.close()
-            announcer = nil
-        }
+            defer { announcer = nil }
+            return announcer
+        }?.close()
         threads.shutdown()
         pool.close()
         listeners.withLock { listeners in

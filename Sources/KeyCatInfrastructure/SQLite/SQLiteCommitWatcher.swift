@@ -59,30 +59,35 @@ package final class SQLiteCommitWatcher: Sendable {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         // A commit writes its frames to the -wal before it updates the WAL index in the -shm
         // (mapped memory, which inotify does not see), so a reader woken by the writes may look
-        // a moment too early. Each burst of writes is therefore fired again after it has been
-        // quiet for a little while and for longer: the trailing looks a reader needs.
-        let trailing = [10, 100, 1_000]
-        var pending: [Int] = []
+        // a moment too early. Each burst of writes is therefore fired again 10 ms, 100 ms and a
+        // second after its last write: the later looks a reader needs. Deadlines, so writes to
+        // other files in the directory never put them off.
+        let trailing: [Duration] = [.milliseconds(10), .milliseconds(100), .seconds(1)]
+        let clock = ContinuousClock()
+        var deadlines: [ContinuousClock.Instant] = []
         while !closed.isSet.load(ordering: .acquiring) {
-            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let wait = pending.first.map { Int32($0) } ?? 100
-            let polled = poll(&ready, 1, wait)
-            if polled == 0 {
-                if !pending.isEmpty {
-                    pending.removeFirst()
-                    signal.fire()
-                }
+            let now = clock.now
+            if let first = deadlines.first, first <= now {
+                deadlines.removeAll { $0 <= now }
+                signal.fire()
                 continue
             }
-            guard polled > 0 else { continue }
+            // At most a tenth of a second, so a close is seen that soon.
+            let wait = deadlines.first.map { Swift.min(($0 - now), .milliseconds(100)) } ?? .milliseconds(100)
+            let milliseconds = Swift.max(1, Int32(wait.components.seconds * 1_000 + wait.components.attoseconds / 1_000_000_000_000_000))
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, milliseconds) > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { continue }
             var offset = 0
             var relevant = false
             buffer.withUnsafeBytes { bytes in
                 while offset + headerSize <= count {
+                    let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                     let nameLength = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                     let nameStart = offset + headerSize
+                    // Events were dropped (the queue overflowed): any of them may have been a commit.
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0 { relevant = true }
                     if nameLength > 0, nameStart + nameLength <= count {
                         let raw = bytes[nameStart..<(nameStart + nameLength)].prefix { $0 != 0 }
                         if names.contains(String(decoding: raw, as: UTF8.self)) { relevant = true }
@@ -90,13 +95,13 @@ package final class SQLiteCommitWatcher: Sendable {
                     offset = nameStart + nameLength
                 }
             }
-            if relevant {
-                signal.fire()
-                pending = trailing.enumerated().map { index, delay in index == 0 ? delay : delay - trailing[index - 1] }
-                // A busy writer's bursts are read together: a few wake-ups a second at most,
-                // instead of a context switch on a shared core for every write.
-                usleep(5_000)
-            }
+            guard relevant else { continue }
+            signal.fire()
+            let now2 = clock.now
+            deadlines = trailing.map { now2 + $0 }
+            // A busy writer's bursts are read together: a few wake-ups a second at most,
+            // instead of a context switch on a shared core for every write.
+            usleep(5_000)
         }
     }
     #endif

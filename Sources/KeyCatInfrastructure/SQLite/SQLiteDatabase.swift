@@ -30,8 +30,9 @@ package final class SQLiteDatabase: Sendable {
     /// (``SQLConnection/announceOnCommit()``) commits through this database, and, once
     /// ``watchCommits()`` has been called, when any process may have committed to the file.
     package let commits = ChangeSignal()
-    /// The watcher ``watchCommits()`` started; nil before, and for an in-memory database.
-    private let watcher = Mutex<SQLiteCommitWatcher?>(nil)
+    /// The watcher ``watchCommits()`` started (nil before, for an in-memory database, and once
+    /// closed), and whether the database was closed.
+    private let watcher = Mutex<(current: SQLiteCommitWatcher?, isClosed: Bool)>((nil, false))
     /// The turns at the writer and at the readers (the writer's when there are none), waited
     /// for suspended; and the threads the async calls run their bodies on, one per connection.
     let writerTurns: AsyncPermits
@@ -129,7 +130,7 @@ package final class SQLiteDatabase: Sendable {
     package func watchCommits() -> ChangeSignal {
         if !Self.isInMemory(path) {
             watcher.withLock { watcher in
-                if watcher == nil { watcher = SQLiteCommitWatcher(path: path, signal: commits) }
+                if watcher.current == nil, !watcher.isClosed { watcher.current = SQLiteCommitWatcher(path: path, signal: commits) }
             }
         }
         return commits
@@ -197,7 +198,10 @@ package final class SQLiteDatabase: Sendable {
         try? writer.withLock { $0.close() }
         for reader in readers { try? reader.withLock { $0.close() } }
         versionProbe?.close()
-        watcher.withLock { $0?.close() }
+        watcher.withLock { watcher in
+            watcher.current?.close()
+            watcher = (nil, true)
+        }
     }
 }
 
