@@ -188,7 +188,8 @@ struct EventTests {
             let position = try #require(try await reader.eventLog.settled(after: .start).last?.position)
 
             // Caught up: the stream waits. Its safety-net re-read is an hour away, so only a
-            // wake-up can deliver the next event within the test's minute.
+            // wake-up can deliver the next event within the test's five minutes (as long, on a
+            // shared server, as another suite's transaction may hold newer events back).
             let stream = EventStream(log: reader.eventLog, after: position, idleCheck: .seconds(3_600))
             let received = Task { () throws -> DomainEvent? in
                 var iterator = stream.makeAsyncIterator()
@@ -199,7 +200,7 @@ struct EventTests {
             let event = try await withThrowingTaskGroup(of: DomainEvent?.self) { group in
                 group.addTask { try await received.value }
                 group.addTask {
-                    try await Task.sleep(for: .seconds(60))
+                    try await Task.sleep(for: .seconds(300))
                     received.cancel()
                     return nil
                 }
@@ -272,7 +273,7 @@ extension EventLog {
     /// still running (Postgres: ``EventLog/page(after:limit:)``): what a test reads right after
     /// its writes, while other suites write to the same server.
     func settled(after position: EventPosition) async throws -> [DomainEvent] {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(300)
         while true {
             let page = try await page(after: position, limit: 1_000)
             if !page.isBehind || ContinuousClock.now > deadline { return page.events }
