@@ -45,5 +45,6 @@ package struct DatabaseHealth: Sendable {
             + OrderInvariants.problems(on: connection)
             + LedgerInvariants.problems(on: connection)
             + SettlementInvariants.problems(on: connection)
+            + WebhookInvariants.problems(on: connection)
     }
 }

@@ -125,19 +125,34 @@ package struct WebhookDeliveryWorker<Database: SQLDatabase>: Sendable {
     package static var userAgent: String { "KeyCat-Webhooks/1 (+docs/webhooks.md)" }
 
     /// Fans out whenever the event log may have grown.
+    ///
+    /// On Postgres an event is readable only once every transaction older than its own has
+    /// ended (``SQLEventLog``), so a wake-up may find nothing yet while another transaction
+    /// anywhere on the server is still open. After a wake-up that found nothing the log is read
+    /// again after 50 ms, then twice as long each time up to 1.6 s, before waiting for the next
+    /// wake-up: latency stays low without polling an idle log.
     private func dispatch(wake: ChangeSignal, onError: @Sendable (KeyCatError) -> Void) async {
+        var recheck: Duration?
         while !Task.isCancelled {
             let generation = log.generation
+            var read = 0
             do throws(KeyCatError) {
                 var pass: (events: Int, deliveries: Int)
                 repeat {
                     pass = try await queue.fanOut(limit: Self.fanOutBatch, at: clock.now())
+                    read += pass.events
                     if pass.deliveries > 0 { wake.fire() }
                 } while pass.events == Self.fanOutBatch && !Task.isCancelled
             } catch {
                 if !Task.isCancelled { onError(error) }
             }
-            await log.waitForEvents(past: generation, timeout: options.idleCheck)
+            if read > 0 {
+                recheck = nil
+            } else if let pause = recheck {
+                recheck = pause < .milliseconds(1_600) ? pause * 2 : nil
+            }
+            await log.waitForEvents(past: generation, timeout: recheck ?? options.idleCheck)
+            if recheck == nil, log.generation != generation { recheck = .milliseconds(50) }
         }
     }
 
