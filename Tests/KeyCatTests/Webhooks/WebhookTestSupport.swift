@@ -45,25 +45,7 @@ extension TestShop {
     /// older transaction on the server has ended, and other suites' transactions run beside
     /// this one.
     func append(_ events: [DomainEvent]) async throws {
-        switch keycat.store {
-        case let .sqlite(database): try await database.write { try EventOutbox.append(events, on: $0) }
-        case let .postgres(database): try await database.write { try EventOutbox.append(events, on: $0) }
-        }
-        let ids = Set(events.map(\.id))
-        try await waitUntil {
-            let generation = keycat.eventLog.generation
-            var seen = Set<String>()
-            var position = EventPosition.start
-            while true {
-                let page = try await keycat.eventLog.events(after: position, limit: 1_000)
-                seen.formUnion(page.map(\.id))
-                guard page.count == 1_000, let last = page.last?.position else { break }
-                position = last
-            }
-            if ids.isSubset(of: seen) { return true }
-            await keycat.eventLog.waitForEvents(past: generation, timeout: .milliseconds(50))
-            return false
-        }
+        try await keycat.appendForTest(events)
     }
 
     /// An event of `type` about `aggregate`, occurring now by the shop's clock.
@@ -86,5 +68,32 @@ extension TestShop {
     /// The deliveries, oldest first.
     func deliveries(endpoint: Int64? = nil) async throws -> [WebhookDelivery] {
         try await keycat.webhookEndpoints.deliveries(WebhookDeliveryFilter(endpointID: endpoint, limit: 1_000), by: operatorConsole).reversed()
+    }
+}
+
+extension KeyCat {
+    /// Writes `events` as a repository does, and returns once the log shows them (see
+    /// ``TestShop/append(_:)``).
+    func appendForTest(_ events: [DomainEvent]) async throws {
+        let keycat = self
+        switch store {
+        case let .sqlite(database): try await database.write { try EventOutbox.append(events, on: $0) }
+        case let .postgres(database): try await database.write { try EventOutbox.append(events, on: $0) }
+        }
+        let ids = Set(events.map(\.id))
+        try await waitUntil {
+            let generation = keycat.eventLog.generation
+            var seen = Set<String>()
+            var position = EventPosition.start
+            while true {
+                let page = try await keycat.eventLog.events(after: position, limit: 1_000)
+                seen.formUnion(page.map(\.id))
+                guard page.count == 1_000, let last = page.last?.position else { break }
+                position = last
+            }
+            if ids.isSubset(of: seen) { return true }
+            await keycat.eventLog.waitForEvents(past: generation, timeout: .milliseconds(50))
+            return false
+        }
     }
 }
