@@ -71,7 +71,10 @@ package struct WebhookDeliveryWorker<Database: SQLDatabase>: Sendable {
                     }
                 }
                 if claimed > 0, claimed == free { continue }
-                await wake.wait(past: generation, timeout: await pauseUntilDue())
+                // While attempts are in flight each one recorded wakes the claimer, so the next
+                // due time (a query over every pending delivery) is only asked when none is.
+                let busy = inFlight.count.withLock { $0 } > 0
+                await wake.wait(past: generation, timeout: busy ? Swift.min(options.idleCheck, .seconds(1)) : await pauseUntilDue())
             }
         }
         // Every send has ended; record what the recorder had not yet.
