@@ -20,17 +20,22 @@ import FoundationNetworking
 /// shops that need more route deliveries through an egress proxy (``WebhookDeliveryOptions/sender``).
 package struct HTTPWebhookSender: WebhookSender {
     private let developmentHosts: Set<String>
-    private let session: URLSession
+    private var session: URLSession { Self.session }
 
     package init(developmentHosts: Set<String>) {
         self.developmentHosts = Set(developmentHosts.map(WebhookURL.normalizedHost))
+    }
+
+    /// One session for every sender of the process: it keeps connections alive between
+    /// deliveries, and a session is never released (it lives as long as its delegate).
+    private static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpShouldSetCookies = false
         configuration.httpMaximumConnectionsPerHost = 8
-        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
-    }
+        return URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+    }()
 
     package func send(_ request: WebhookRequest) async -> WebhookAttempt? {
         let clock = ContinuousClock()

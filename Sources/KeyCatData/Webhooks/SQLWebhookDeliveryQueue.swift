@@ -38,60 +38,8 @@ package struct SQLWebhookDeliveryQueue<Database: SQLDatabase>: Sendable {
     /// in flight per endpoint.
     package func claim(owner: String, at now: Date, lease: TimeInterval, limit: Int,
                        perEndpoint: Int) async throws(KeyCatError) -> [WebhookJob] {
-        let postgres = isPostgres
-        let integers = Database.Connection.dialect.integersFromJSON
-        let nowValue = StoredTime.value(now)
-        return try await storage {
-            try await database.write(isolation: .readCommitted) { connection -> [WebhookJob] in
-                let endpoints = try connection.query(
-                    "SELECT id FROM webhook_endpoints WHERE enabled = 1 ORDER BY id" + (postgres ? " FOR UPDATE SKIP LOCKED" : ""), []
-                ) { $0.int64(0) }
-                guard !endpoints.isEmpty else { return [] }
-                let list = SQLValue.text("[" + endpoints.map(String.init).joined(separator: ",") + "]")
-                var inFlight: [Int64: Int] = [:]
-                try connection.forEach(
-                    """
-                    SELECT endpoint_id, count(*) FROM webhook_deliveries
-                    WHERE lease_owner IS NOT NULL AND lease_expires_at > ? AND status = 'pending'
-                      AND endpoint_id IN (\(integers)) GROUP BY endpoint_id
-                    """, [nowValue, list]
-                ) { inFlight[$0.int64(0)] = $0.int(1) }
-                var chosen: [Int64] = []
-                try connection.forEach(
-                    """
-                    SELECT d.id, d.endpoint_id FROM webhook_deliveries d
-                    WHERE d.status = 'pending' AND d.next_attempt_at <= ?
-                      AND (d.lease_owner IS NULL OR d.lease_expires_at <= ?)
-                      AND d.endpoint_id IN (\(integers))
-                      AND NOT EXISTS (
-                          SELECT 1 FROM webhook_deliveries p
-                          WHERE p.endpoint_id = d.endpoint_id AND p.aggregate_kind = d.aggregate_kind
-                            AND p.aggregate_id = d.aggregate_id AND p.status = 'pending' AND p.id < d.id)
-                    ORDER BY d.next_attempt_at, d.id LIMIT ?
-                    """, [nowValue, nowValue, list, .int(limit * 4 + perEndpoint)]
-                ) { row in
-                    let endpoint = row.int64(1)
-                    guard chosen.count < limit, inFlight[endpoint, default: 0] < perEndpoint else { return }
-                    inFlight[endpoint, default: 0] += 1
-                    chosen.append(row.int64(0))
-                }
-                guard !chosen.isEmpty else { return [] }
-                let ids = SQLValue.text("[" + chosen.map(String.init).joined(separator: ",") + "]")
-                try connection.run(
-                    "UPDATE webhook_deliveries SET attempts = attempts + 1, lease_owner = ?, lease_expires_at = ? WHERE id IN (\(integers))",
-                    [.text(owner), StoredTime.value(now.addingTimeInterval(lease)), ids])
-                return try connection.query(
-                    """
-                    SELECT d.id, d.attempts, d.endpoint_id, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at,
-                           d.created_at, e.id, e.type, e.aggregate_kind, e.aggregate_id, e.occurred_at, e.schema_version, e.data
-                    FROM webhook_deliveries d
-                    JOIN webhook_endpoints w ON w.id = d.endpoint_id
-                    JOIN events e ON e.id = d.event_id
-                    WHERE d.id IN (\(integers)) ORDER BY d.id
-                    """, [ids]
-                ) { row in try Self.job(row, now: now) }
-            }
-        }
+        try await recordAndClaim([], owner: owner, at: now, schedule: .standard, lease: lease, limit: limit,
+                                 perEndpoint: perEndpoint).jobs
     }
 
     /// Records `outcomes` of attempts leased to `owner`, in one transaction: a 2xx delivers; a
@@ -104,68 +52,141 @@ package struct SQLWebhookDeliveryQueue<Database: SQLDatabase>: Sendable {
     package func record(_ outcomes: [WebhookJobOutcome], owner: String, at now: Date,
                         schedule: WebhookRetrySchedule) async throws(KeyCatError) -> [Int64] {
         guard !outcomes.isEmpty else { return [] }
+        return try await recordAndClaim(outcomes, owner: owner, at: now, schedule: schedule, lease: 0, limit: 0,
+                                        perEndpoint: 0).disabled
+    }
+
+    /// ``record(_:owner:at:schedule:)`` then ``claim(owner:at:lease:limit:perEndpoint:)`` in one
+    /// transaction: the delivery loop's one write per round, which frees the slots and the
+    /// aggregates of what it records before it claims.
+    package func recordAndClaim(_ outcomes: [WebhookJobOutcome], owner: String, at now: Date, schedule: WebhookRetrySchedule,
+                                lease: TimeInterval, limit: Int,
+                                perEndpoint: Int) async throws(KeyCatError) -> (disabled: [Int64], jobs: [WebhookJob]) {
+        guard !outcomes.isEmpty || limit > 0 else { return ([], []) }
         return try await storage {
-            try await database.write(isolation: .readCommitted) { connection -> [Int64] in
-                var disabled: [Int64] = []
-                for (job, attempt) in outcomes {
-                    let id = SQLValue.integer(job.deliveryID)
-                    guard let attempt else {
-                        try connection.run(
-                            """
-                            UPDATE webhook_deliveries SET attempts = attempts - 1, lease_owner = NULL, lease_expires_at = NULL
-                            WHERE id = ? AND lease_owner = ? AND status = 'pending'
-                            """, [id, .text(owner)])
-                        continue
-                    }
-                    let last: [SQLValue] = [
-                        StoredTime.value(attempt.startedAt), attempt.statusCode.map { SQLValue.int($0) } ?? .null,
-                        attempt.error.map(SQLValue.text) ?? .null, .integer(attempt.durationMilliseconds),
-                        .text(attempt.responseBody),
-                    ]
-                    let setLast = "last_attempt_at = ?, last_status = ?, last_error = ?, last_duration_ms = ?, last_response = ?"
-                    if attempt.succeeded {
-                        let updated = try connection.run(
-                            """
-                            UPDATE webhook_deliveries SET status = 'delivered', delivered_at = ?, next_attempt_at = NULL,
-                                lease_owner = NULL, lease_expires_at = NULL, \(setLast)
-                            WHERE id = ? AND status = 'pending'
-                            """, [StoredTime.value(now)] + last + [id])
-                        if updated == 1 {
-                            try connection.run(
-                                "UPDATE webhook_endpoints SET last_success_at = ? WHERE id = ? AND (last_success_at IS NULL OR last_success_at < ?)",
-                                [StoredTime.value(now), .integer(job.endpointID), StoredTime.value(now)])
-                        }
-                    } else if let delay = schedule.delay(afterAttempt: job.attempt) {
-                        try connection.run(
-                            """
-                            UPDATE webhook_deliveries SET next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL, \(setLast)
-                            WHERE id = ? AND lease_owner = ? AND status = 'pending'
-                            """, [StoredTime.value(now.addingTimeInterval(delay))] + last + [id, .text(owner)])
-                    } else {
-                        let updated = try connection.run(
-                            """
-                            UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_owner = NULL,
-                                lease_expires_at = NULL, \(setLast)
-                            WHERE id = ? AND lease_owner = ? AND status = 'pending'
-                            """, last + [id, .text(owner)])
-                        guard updated == 1 else { continue }
-                        let reason = "every delivery failed for \(Self.days(schedule.span)) (delivery \(job.deliveryID) gave up)"
-                        let off = try connection.run(
-                            """
-                            UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?
-                            WHERE id = ? AND enabled = 1 AND (last_success_at IS NULL OR last_success_at < ?)
-                            """, [.text(reason), .integer(job.endpointID), StoredTime.value(job.createdAt)])
-                        if off == 1 {
-                            disabled.append(job.endpointID)
-                            try AuditLogTable.insert(AuditEntry(
-                                actor: "system", action: "webhook.endpoint.auto_disable", target: "webhook_endpoint:\(job.endpointID)",
-                                detail: reason, at: now), on: connection)
-                        }
-                    }
-                }
-                return disabled
+            try await database.write(isolation: .readCommitted) { connection -> (disabled: [Int64], jobs: [WebhookJob]) in
+                let disabled = try Self.record(outcomes, owner: owner, at: now, schedule: schedule, on: connection)
+                let jobs = limit > 0
+                    ? try Self.claim(owner: owner, at: now, lease: lease, limit: limit, perEndpoint: perEndpoint, on: connection) : []
+                return (disabled, jobs)
             }
         }
+    }
+
+    private static func claim(owner: String, at now: Date, lease: TimeInterval, limit: Int, perEndpoint: Int,
+                              on connection: Database.Connection) throws -> [WebhookJob] {
+        let postgres = Database.Connection.dialect.store == .postgres
+        let integers = Database.Connection.dialect.integersFromJSON
+        let nowValue = StoredTime.value(now)
+        let endpoints = try connection.query(
+            "SELECT id FROM webhook_endpoints WHERE enabled = 1 ORDER BY id" + (postgres ? " FOR UPDATE SKIP LOCKED" : ""), []
+        ) { $0.int64(0) }
+        guard !endpoints.isEmpty else { return [] }
+        let list = SQLValue.text("[" + endpoints.map(String.init).joined(separator: ",") + "]")
+        var inFlight: [Int64: Int] = [:]
+        try connection.forEach(
+            """
+            SELECT endpoint_id, count(*) FROM webhook_deliveries
+            WHERE lease_owner IS NOT NULL AND lease_expires_at > ? AND status = 'pending'
+              AND endpoint_id IN (\(integers)) GROUP BY endpoint_id
+            """, [nowValue, list]
+        ) { inFlight[$0.int64(0)] = $0.int(1) }
+        var chosen: [Int64] = []
+        try connection.forEach(
+            """
+            SELECT d.id, d.endpoint_id FROM webhook_deliveries d
+            WHERE d.status = 'pending' AND d.next_attempt_at <= ?
+              AND (d.lease_owner IS NULL OR d.lease_expires_at <= ?)
+              AND d.endpoint_id IN (\(integers))
+              AND NOT EXISTS (
+                  SELECT 1 FROM webhook_deliveries p
+                  WHERE p.endpoint_id = d.endpoint_id AND p.aggregate_kind = d.aggregate_kind
+                    AND p.aggregate_id = d.aggregate_id AND p.status = 'pending' AND p.id < d.id)
+            ORDER BY d.next_attempt_at, d.id LIMIT ?
+            """, [nowValue, nowValue, list, .int(limit * 4 + perEndpoint)]
+        ) { row in
+            let endpoint = row.int64(1)
+            guard chosen.count < limit, inFlight[endpoint, default: 0] < perEndpoint else { return }
+            inFlight[endpoint, default: 0] += 1
+            chosen.append(row.int64(0))
+        }
+        guard !chosen.isEmpty else { return [] }
+        let ids = SQLValue.text("[" + chosen.map(String.init).joined(separator: ",") + "]")
+        try connection.run(
+            "UPDATE webhook_deliveries SET attempts = attempts + 1, lease_owner = ?, lease_expires_at = ? WHERE id IN (\(integers))",
+            [.text(owner), StoredTime.value(now.addingTimeInterval(lease)), ids])
+        return try connection.query(
+            """
+            SELECT d.id, d.attempts, d.endpoint_id, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at,
+                   d.created_at, e.id, e.type, e.aggregate_kind, e.aggregate_id, e.occurred_at, e.schema_version, e.data
+            FROM webhook_deliveries d
+            JOIN webhook_endpoints w ON w.id = d.endpoint_id
+            JOIN events e ON e.id = d.event_id
+            WHERE d.id IN (\(integers)) ORDER BY d.id
+            """, [ids]
+        ) { row in try Self.job(row, now: now) }
+    }
+
+    private static func record(_ outcomes: [WebhookJobOutcome], owner: String, at now: Date, schedule: WebhookRetrySchedule,
+                               on connection: Database.Connection) throws -> [Int64] {
+        var disabled: [Int64] = []
+        for (job, attempt) in outcomes {
+            let id = SQLValue.integer(job.deliveryID)
+            guard let attempt else {
+                try connection.run(
+                    """
+                    UPDATE webhook_deliveries SET attempts = attempts - 1, lease_owner = NULL, lease_expires_at = NULL
+                    WHERE id = ? AND lease_owner = ? AND status = 'pending'
+                    """, [id, .text(owner)])
+                continue
+            }
+            let last: [SQLValue] = [
+                StoredTime.value(attempt.startedAt), attempt.statusCode.map { SQLValue.int($0) } ?? .null,
+                attempt.error.map(SQLValue.text) ?? .null, .integer(attempt.durationMilliseconds),
+                .text(attempt.responseBody),
+            ]
+            let setLast = "last_attempt_at = ?, last_status = ?, last_error = ?, last_duration_ms = ?, last_response = ?"
+            if attempt.succeeded {
+                let updated = try connection.run(
+                    """
+                    UPDATE webhook_deliveries SET status = 'delivered', delivered_at = ?, next_attempt_at = NULL,
+                        lease_owner = NULL, lease_expires_at = NULL, \(setLast)
+                    WHERE id = ? AND status = 'pending'
+                    """, [StoredTime.value(now)] + last + [id])
+                if updated == 1 {
+                    try connection.run(
+                        "UPDATE webhook_endpoints SET last_success_at = ? WHERE id = ? AND (last_success_at IS NULL OR last_success_at < ?)",
+                        [StoredTime.value(now), .integer(job.endpointID), StoredTime.value(now)])
+                }
+            } else if let delay = schedule.delay(afterAttempt: job.attempt) {
+                try connection.run(
+                    """
+                    UPDATE webhook_deliveries SET next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL, \(setLast)
+                    WHERE id = ? AND lease_owner = ? AND status = 'pending'
+                    """, [StoredTime.value(now.addingTimeInterval(delay))] + last + [id, .text(owner)])
+            } else {
+                let updated = try connection.run(
+                    """
+                    UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_owner = NULL,
+                        lease_expires_at = NULL, \(setLast)
+                    WHERE id = ? AND lease_owner = ? AND status = 'pending'
+                    """, last + [id, .text(owner)])
+                guard updated == 1 else { continue }
+                let reason = "every delivery failed for \(Self.days(schedule.span)) (delivery \(job.deliveryID) gave up)"
+                let off = try connection.run(
+                    """
+                    UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?
+                    WHERE id = ? AND enabled = 1 AND (last_success_at IS NULL OR last_success_at < ?)
+                    """, [.text(reason), .integer(job.endpointID), StoredTime.value(job.createdAt)])
+                if off == 1 {
+                    disabled.append(job.endpointID)
+                    try AuditLogTable.insert(AuditEntry(
+                        actor: "system", action: "webhook.endpoint.auto_disable", target: "webhook_endpoint:\(job.endpointID)",
+                        detail: reason, at: now), on: connection)
+                }
+            }
+        }
+        return disabled
     }
 
     /// When the next delivery that could be claimed comes due (its attempt time, or the expiry

@@ -7,10 +7,10 @@ import Synchronization
 /// when the event log wakes it, claims due deliveries under a lease, sends them outside any
 /// transaction, and records their outcomes in batches.
 ///
-/// Three parts run side by side: the dispatcher (woken by ``EventLog/waitForEvents(past:timeout:)``,
-/// never polling), the claimer (woken by the dispatcher, by finished attempts, and by a timer set
-/// to the next retry or lease expiry), and the recorder (woken by each finished attempt). Sends
-/// are child tasks, at most ``WebhookDeliveryOptions/maximumInFlight`` at once and at most
+/// Two parts run side by side: the dispatcher (woken by ``EventLog/waitForEvents(past:timeout:)``,
+/// never polling) and the loop that records and claims (woken by the dispatcher, by each
+/// finished attempt, and by a timer set to the next retry or lease expiry). Sends are child
+/// tasks, at most ``WebhookDeliveryOptions/maximumInFlight`` at once and at most
 /// ``WebhookDeliveryOptions/concurrencyPerEndpoint`` per endpoint across servers.
 package struct WebhookDeliveryWorker<Database: SQLDatabase>: Sendable {
     package let queue: SQLWebhookDeliveryQueue<Database>
@@ -37,51 +37,48 @@ package struct WebhookDeliveryWorker<Database: SQLDatabase>: Sendable {
 
     /// Runs until the calling task is cancelled; then stops claiming, lets the requests in flight
     /// end (a cancelled request hands its delivery back uncounted) and records what finished.
+    ///
+    /// Each round is one write: the attempts that finished since the last round are recorded and
+    /// due deliveries are claimed for the slots they freed, in one transaction.
     package func run(onError: @escaping @Sendable (KeyCatError) -> Void) async {
         let wake = ChangeSignal()
-        let finishedSignal = ChangeSignal()
         let finished = Finished()
-        let inFlight = InFlight()
+        var inFlight = 0
         await withDiscardingTaskGroup { group in
             group.addTask { await dispatch(wake: wake, onError: onError) }
-            group.addTask {
-                await recordLoop(finished: finished, signal: finishedSignal, inFlight: inFlight, wake: wake, onError: onError)
-            }
             while !Task.isCancelled {
                 let generation = wake.generation
-                let free = options.maximumInFlight - inFlight.count.withLock { $0 }
-                var claimed = 0
-                if free > 0 {
-                    do throws(KeyCatError) {
-                        let jobs = try await queue.claim(owner: owner, at: clock.now(), lease: options.lease, limit: free,
-                                                         perEndpoint: options.concurrencyPerEndpoint)
-                        claimed = jobs.count
-                        inFlight.count.withLock { $0 += jobs.count }
-                        for job in jobs {
-                            group.addTask {
-                                let attempt = await send(job)
-                                finished.outcomes.withLock { $0.append((job, attempt)) }
-                                finishedSignal.fire()
-                            }
-                        }
-                    } catch {
-                        if !Task.isCancelled { onError(error) }
-                        await wake.wait(past: generation, timeout: options.idleCheck)
-                        continue
+                let done = finished.take()
+                let free = options.maximumInFlight - inFlight + done.count
+                let jobs: [WebhookJob]
+                do throws(KeyCatError) {
+                    jobs = try await queue.recordAndClaim(
+                        done, owner: owner, at: clock.now(), schedule: options.schedule, lease: options.lease, limit: free,
+                        perEndpoint: options.concurrencyPerEndpoint).jobs
+                } catch {
+                    // Kept for the next round; a lease that runs out meanwhile is claimed again.
+                    finished.putBack(done)
+                    if !Task.isCancelled { onError(error) }
+                    await wake.wait(past: generation, timeout: options.idleCheck)
+                    continue
+                }
+                inFlight += jobs.count - done.count
+                for job in jobs {
+                    group.addTask {
+                        let attempt = await send(job)
+                        finished.outcomes.withLock { $0.append((job, attempt)) }
+                        wake.fire()
                     }
                 }
-                if claimed > 0, claimed == free { continue }
-                // While attempts are in flight each one recorded wakes the claimer, so the next
+                if !jobs.isEmpty, jobs.count == free { continue }
+                // While attempts are in flight each one that ends wakes this loop, so the next
                 // due time (a query over every pending delivery) is only asked when none is.
-                let busy = inFlight.count.withLock { $0 } > 0
-                await wake.wait(past: generation, timeout: busy ? Swift.min(options.idleCheck, .seconds(1)) : await pauseUntilDue())
+                let timeout = inFlight > 0 ? Swift.min(options.idleCheck, .seconds(1)) : await pauseUntilDue()
+                await wake.wait(past: generation, timeout: timeout)
             }
         }
-        // Every send has ended; record what the recorder had not yet.
-        let rest = finished.outcomes.withLock { outcomes in
-            defer { outcomes = [] }
-            return outcomes
-        }
+        // Every send has ended; record what the loop had not yet.
+        let rest = finished.take()
         if !rest.isEmpty {
             let (queue, owner, clock, schedule) = (queue, owner, clock, options.schedule)
             _ = await Task { try? await queue.record(rest, owner: owner, at: clock.now(), schedule: schedule) }.value
@@ -159,36 +156,9 @@ package struct WebhookDeliveryWorker<Database: SQLDatabase>: Sendable {
         }
     }
 
-    /// Records finished attempts in batches, then wakes the claimer (a recorded attempt may
-    /// free a slot or the next delivery of its aggregate).
-    private func recordLoop(finished: Finished, signal: ChangeSignal, inFlight: InFlight, wake: ChangeSignal,
-                            onError: @Sendable (KeyCatError) -> Void) async {
-        while !Task.isCancelled {
-            let generation = signal.generation
-            let batch = finished.outcomes.withLock { outcomes in
-                defer { outcomes = [] }
-                return outcomes
-            }
-            if batch.isEmpty {
-                await signal.wait(past: generation, timeout: options.idleCheck)
-                continue
-            }
-            do throws(KeyCatError) {
-                try await queue.record(batch, owner: owner, at: clock.now(), schedule: options.schedule)
-                inFlight.count.withLock { $0 -= batch.count }
-                wake.fire()
-            } catch {
-                // Kept for the next round; a lease that runs out meanwhile is claimed again.
-                finished.outcomes.withLock { $0.insert(contentsOf: batch, at: 0) }
-                if !Task.isCancelled { onError(error) }
-                await signal.wait(past: signal.generation, timeout: options.idleCheck)
-            }
-        }
-    }
-
-    /// How long the claimer may sleep: until the next delivery comes due, at least 50 ms (a
+    /// How long the loop may sleep: until the next delivery comes due, at least 50 ms (a
     /// due delivery held back by the per-endpoint cap waits for an attempt to finish, which
-    /// wakes the claimer anyway), at most the idle check.
+    /// wakes the loop anyway), at most the idle check.
     private func pauseUntilDue() async -> Duration {
         guard let due = try? await queue.nextDue() else { return options.idleCheck }
         let seconds = due.timeIntervalSince(clock.now())
@@ -198,12 +168,20 @@ package struct WebhookDeliveryWorker<Database: SQLDatabase>: Sendable {
     }
 }
 
-/// Attempts finished and not yet recorded, shared by the sends and the recorder.
+/// Attempts finished and not yet recorded, shared by the sends and the loop.
 private final class Finished: Sendable {
     let outcomes = Mutex<[WebhookJobOutcome]>([])
-}
 
-/// How many claimed attempts are not yet recorded.
-private final class InFlight: Sendable {
-    let count = Mutex(0)
+    /// Every outcome, leaving none.
+    func take() -> [WebhookJobOutcome] {
+        outcomes.withLock { outcomes in
+            defer { outcomes = [] }
+            return outcomes
+        }
+    }
+
+    /// Outcomes that could not be recorded, for the next round.
+    func putBack(_ batch: [WebhookJobOutcome]) {
+        outcomes.withLock { $0.insert(contentsOf: batch, at: 0) }
+    }
 }
