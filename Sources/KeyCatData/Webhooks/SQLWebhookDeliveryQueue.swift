@@ -130,7 +130,10 @@ package struct SQLWebhookDeliveryQueue<Database: SQLDatabase>: Sendable {
     private static func record(_ outcomes: [WebhookJobOutcome], owner: String, at now: Date, schedule: WebhookRetrySchedule,
                                on connection: Database.Connection) throws -> [Int64] {
         var disabled: [Int64] = []
-        for (job, attempt) in outcomes {
+        // In endpoint order, so two servers recording at once lock endpoint rows in the same order
+        // and never deadlock.
+        let ordered = outcomes.sorted { ($0.job.endpointID, $0.job.deliveryID) < ($1.job.endpointID, $1.job.deliveryID) }
+        for (job, attempt) in ordered {
             let id = SQLValue.integer(job.deliveryID)
             guard let attempt else {
                 try connection.run(
