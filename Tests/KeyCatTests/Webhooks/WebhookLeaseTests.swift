@@ -116,6 +116,26 @@ struct WebhookLeaseTests {
     }
 }
 
+extension WebhookLeaseTests {
+    @Test("an attempt cut short by shutdown hands its delivery back uncounted and unleased", arguments: TestStore.allCases)
+    func interruptedAttemptIsHandedBack(_ store: TestStore) async throws {
+        try await twoServers(store) { first, second, clock in
+            _ = try await first.webhookEndpoints.add(url: "https://hooks.example.com/", events: "*", by: admin)
+            try await first.appendForTest([DomainEvent(.orderPaid, at: clock.now(), aggregate: EventAggregate(.order, 1), data: [:])])
+            try await first.withWebhookQueue { queue in
+                _ = try await queue.fanOut(limit: 100, at: clock.now())
+                let jobs = try await queue.claim(owner: "stopping", at: clock.now(), lease: 60, limit: 10, perEndpoint: 4)
+                #expect(jobs.map(\.attempt) == [1])
+                _ = try await queue.record([(jobs[0], nil)], owner: "stopping", at: clock.now(), schedule: .standard)
+            }
+            var options = WebhookDeliveryOptions()
+            options.sender = RecordingSender()
+            let resumed = try await second.deliverDueWebhooks(options)
+            #expect(resumed.map(\.job.attempt) == [1])  // at once, no lease to wait out, the attempt not counted twice
+        }
+    }
+}
+
 extension KeyCat {
     /// Runs `body` with this instance's delivery queue.
     func withWebhookQueue<Result: Sendable>(_ body: (any WebhookQueueProbe) async throws -> Result) async throws -> Result {
