@@ -91,25 +91,30 @@ package struct SQLWebhookDeliveryQueue<Database: SQLDatabase>: Sendable {
               AND endpoint_id IN (\(integers)) GROUP BY endpoint_id
             """, [nowValue, list]
         ) { inFlight[$0.int64(0)] = $0.int(1) }
+        // Each endpoint is asked for its own free slots, so one endpoint's backlog never hides
+        // another's due deliveries; the statements travel together (one round trip on Postgres).
         var chosen: [Int64] = []
-        try connection.forEach(
-            """
-            SELECT d.id, d.endpoint_id FROM webhook_deliveries d
-            WHERE d.status = 'pending' AND d.next_attempt_at <= ?
-              AND (d.lease_owner IS NULL OR d.lease_expires_at <= ?)
-              AND d.endpoint_id IN (\(integers))
-              AND NOT EXISTS (
-                  SELECT 1 FROM webhook_deliveries p
-                  WHERE p.endpoint_id = d.endpoint_id AND p.aggregate_kind = d.aggregate_kind
-                    AND p.aggregate_id = d.aggregate_id AND p.status = 'pending' AND p.id < d.id)
-            ORDER BY d.next_attempt_at, d.id LIMIT ?
-            """, [nowValue, nowValue, list, .int(limit * 4 + perEndpoint)]
-        ) { row in
-            let endpoint = row.int64(1)
-            guard chosen.count < limit, inFlight[endpoint, default: 0] < perEndpoint else { return }
-            inFlight[endpoint, default: 0] += 1
-            chosen.append(row.int64(0))
+        var remaining = limit
+        var statements: [SQLStatement<Database.Connection.Row>] = []
+        for endpoint in endpoints where remaining > 0 {
+            let free = Swift.min(perEndpoint - inFlight[endpoint, default: 0], remaining)
+            guard free > 0 else { continue }
+            remaining -= free
+            statements.append(.query(
+                """
+                SELECT d.id FROM webhook_deliveries d
+                WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?
+                  AND (d.lease_owner IS NULL OR d.lease_expires_at <= ?)
+                  AND NOT EXISTS (
+                      SELECT 1 FROM webhook_deliveries p
+                      WHERE p.endpoint_id = d.endpoint_id AND p.aggregate_kind = d.aggregate_kind
+                        AND p.aggregate_id = d.aggregate_id AND p.status = 'pending' AND p.id < d.id)
+                ORDER BY d.next_attempt_at, d.id LIMIT ?
+                """, [.integer(endpoint), nowValue, nowValue, .int(free)]
+            ) { chosen.append($0.int64(0)) })
         }
+        guard !statements.isEmpty else { return [] }
+        try connection.batch(statements)
         guard !chosen.isEmpty else { return [] }
         let ids = SQLValue.text("[" + chosen.map(String.init).joined(separator: ",") + "]")
         try connection.run(

@@ -655,7 +655,7 @@ CREATE TABLE webhook_deliveries (
     last_duration_ms bigint,
     last_response    text COLLATE "C"
 );
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (endpoint_id, next_attempt_at, id) WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_in_order ON webhook_deliveries (endpoint_id, aggregate_kind, aggregate_id, id)
     WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, id);

@@ -138,6 +138,22 @@ struct WebhookDeliveryTests {
         }
     }
 
+    @Test("one endpoint's backlog never hides another endpoint's due delivery", arguments: TestStore.allCases)
+    func claimsFairly(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let busy = try await shop.endpoint("order.*", url: "https://busy.example.com/")
+            let quiet = try await shop.endpoint("product.*", url: "https://quiet.example.com/")
+            try await shop.append((1...30).map { shop.event(.orderPaid, EventAggregate(.order, Int64($0))) })
+            try await shop.append([shop.event(.productCreated, EventAggregate(.product, 1))])
+            try await shop.withQueue { queue in
+                _ = try await queue.fanOut(limit: 100, at: shop.clock.now())
+                let jobs = try await queue.claim(owner: "a", at: shop.clock.now(), lease: 60, limit: 5, perEndpoint: 4)
+                #expect(jobs.filter { $0.endpointID == busy.endpoint.id }.count == 4)
+                #expect(jobs.filter { $0.endpointID == quiet.endpoint.id }.count == 1)
+            }
+        }
+    }
+
     @Test("after a rotation both secrets sign for 24 hours, then only the new one", arguments: TestStore.allCases)
     func rotationOverlap(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
