@@ -26,10 +26,15 @@ package struct SQLWebhookDeliveryQueue<Database: SQLDatabase>: Sendable {
     ///
     /// - Returns: how many events were read and deliveries created.
     package func fanOut(limit: Int, at now: Date) async throws(KeyCatError) -> (events: Int, deliveries: Int) {
+        let pass = try await fanOutPass(limit: limit, at: now)
+        return (pass.events, pass.deliveries)
+    }
+
+    /// ``fanOut(limit:at:)`` with whether committed events are held back from reading.
+    func fanOutPass(limit: Int, at now: Date) async throws(KeyCatError) -> WebhookFanOut.Pass {
         try await storage {
             try await database.write(isolation: .readCommitted) { connection in
-                let pass = try WebhookFanOut.run(limit: limit, at: now, on: connection)
-                return (pass.events, pass.deliveries)
+                try WebhookFanOut.run(limit: limit, at: now, on: connection)
             }
         }
     }

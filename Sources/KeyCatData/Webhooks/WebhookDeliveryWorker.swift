@@ -128,31 +128,27 @@ package struct WebhookDeliveryWorker<Database: SQLDatabase>: Sendable {
     ///
     /// On Postgres an event is readable only once every transaction older than its own has
     /// ended (``SQLEventLog``), so a wake-up may find nothing yet while another transaction
-    /// anywhere on the server is still open. After a wake-up that found nothing the log is read
-    /// again after 50 ms, then twice as long each time up to 1.6 s, before waiting for the next
-    /// wake-up: latency stays low without polling an idle log.
+    /// anywhere on the server is still open. While committed events are held back like that the
+    /// log is read again after 50 ms, then twice as long each time up to 1.6 s, until they can
+    /// be read; otherwise the loop waits for the next wake-up: latency stays low without polling
+    /// an idle log.
     private func dispatch(wake: ChangeSignal, onError: @Sendable (KeyCatError) -> Void) async {
         var recheck: Duration?
         while !Task.isCancelled {
             let generation = log.generation
-            var read = 0
+            var held = false
             do throws(KeyCatError) {
-                var pass: (events: Int, deliveries: Int)
+                var pass: WebhookFanOut.Pass
                 repeat {
-                    pass = try await queue.fanOut(limit: Self.fanOutBatch, at: clock.now())
-                    read += pass.events
+                    pass = try await queue.fanOutPass(limit: Self.fanOutBatch, at: clock.now())
                     if pass.deliveries > 0 { wake.fire() }
                 } while pass.events == Self.fanOutBatch && !Task.isCancelled
+                held = pass.held
             } catch {
                 if !Task.isCancelled { onError(error) }
             }
-            if read > 0 {
-                recheck = nil
-            } else if let pause = recheck {
-                recheck = pause < .milliseconds(1_600) ? pause * 2 : nil
-            }
+            recheck = held ? Swift.min((recheck ?? .milliseconds(25)) * 2, .milliseconds(1_600)) : nil
             await log.waitForEvents(past: generation, timeout: recheck ?? options.idleCheck)
-            if recheck == nil, log.generation != generation { recheck = .milliseconds(50) }
         }
     }
 

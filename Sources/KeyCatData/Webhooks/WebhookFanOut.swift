@@ -29,6 +29,10 @@ enum WebhookFanOut {
         /// Events read from the log (a full batch means there may be more).
         var events = 0
         var deliveries = 0
+        /// Whether committed events wait beyond what could be read (Postgres: behind a
+        /// transaction still running somewhere on the server), so the log is worth reading again
+        /// soon without a new wake-up.
+        var held = false
     }
 
     /// Fans out up to `limit` events on a connection inside a write transaction.
@@ -59,7 +63,13 @@ enum WebhookFanOut {
                 events.append((EventPosition(transaction: 0, sequence: row.int64(1)), try decodeShifted(row)))
             }
         }
-        guard let last = events.last else { return Pass() }
+        guard let last = events.last else {
+            guard postgres else { return Pass() }
+            let held = try connection.queryOne(
+                "SELECT 1 FROM events WHERE (transaction_id, position) > (CAST(? AS xid8), ?) LIMIT 1",
+                [.text(String(position.transaction)), .integer(position.sequence)]) { _ in true } ?? false
+            return Pass(held: held)
+        }
         let endpoints = try connection.query(
             "SELECT id, events, created_at FROM webhook_endpoints WHERE enabled = 1 ORDER BY id", []
         ) { row in

@@ -237,10 +237,10 @@ struct WebhookDeliveryTests {
     }
 }
 
-/// Waits until `condition` holds, checking after each short pause; fails the test after a
-/// minute (a hang guard, not a measure).
-func waitUntil(_ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(60)
+/// Waits until `condition` holds, checking after each short pause; fails the test after
+/// `limit` (a hang guard, not a measure).
+func waitUntil(limit: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + limit
     while try await !condition() {
         guard ContinuousClock.now < deadline else {
             Issue.record("the condition never held")

@@ -81,7 +81,9 @@ extension KeyCat {
         case let .postgres(database): try await database.write { try EventOutbox.append(events, on: $0) }
         }
         let ids = Set(events.map(\.id))
-        try await waitUntil {
+        // A transaction anywhere on the Postgres server holds every newer event back until it
+        // ends, and the whole suite runs beside this test: the guard is generous.
+        try await waitUntil(limit: .seconds(600)) {
             let generation = keycat.eventLog.generation
             var seen = Set<String>()
             var position = EventPosition.start
