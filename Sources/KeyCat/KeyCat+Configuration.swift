@@ -160,6 +160,12 @@ extension KeyCat {
         /// (``KeyCat/pruneEvents()``): a subscriber or webhook endpoint away longer than this
         /// resumes past what was pruned. Default 30 days.
         public var eventRetention: TimeInterval = 30 * 24 * 60 * 60
+        /// Hosts webhook endpoints may use for development (docs/webhooks.md "Safe by default"):
+        /// `http` as well as `https`, and loopback or private addresses, which are refused for
+        /// every other host. Names or address literals (`localhost`, `127.0.0.1`, `::1`),
+        /// compared lowercased. Default none; the example server reads
+        /// `KEYCAT_WEBHOOK_ALLOWED_HOSTS`, and so does `keycat-admin webhooks add`.
+        public var webhookDevelopmentHosts: Set<String> = []
 
         /// The registered SQLite VFS KeyCat's own database is opened through (the PG simulator's
         /// file is not). Nil: the platform's default. For the fault-injection tests.

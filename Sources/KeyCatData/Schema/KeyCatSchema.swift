@@ -259,6 +259,7 @@ package enum KeyCatSchema {
         // (``SearchIndex/catchUp``): the analysis runs in Swift, not in SQL.
         Step(version: 24, name: "product search and tags", sqlite: SearchSchema.sqlite, postgres: SearchSchema.postgres),
         Step(version: 25, name: "events", sqlite: EventSchema.sqlite, postgres: EventSchema.postgres),
+        Step(version: 26, name: "webhook endpoints and deliveries", ddl: WebhookSchema.ddl),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

@@ -46,5 +46,6 @@ package struct DatabaseHealth: Sendable {
             + LedgerInvariants.problems(on: connection)
             + SettlementInvariants.problems(on: connection)
             + EventInvariants.problems(on: connection)
+            + WebhookInvariants.problems(on: connection)
     }
 }

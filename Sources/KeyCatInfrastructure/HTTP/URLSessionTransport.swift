@@ -61,7 +61,9 @@ public struct URLSessionTransport: HTTPTransport {
             await withCheckedContinuation { continuation in
                 outcome.wait(with: continuation)
                 let timer = Task.detached {
-                    try? await Task.sleep(for: timeout)
+                    // Cancelled when the answer came first: then it must not settle a timeout,
+                    // which could win the race against that answer.
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
                     outcome.settle(.failure(.timedOut))
                 }
                 Task.detached {

@@ -33,6 +33,8 @@ package final class PostgresCommitAnnouncer: Sendable {
 
     private final class Shared: Sendable {
         let state = Mutex(State())
+        /// Signalled once the thread has closed its connection and returned.
+        let finished = DispatchSemaphore(value: 0)
         let signal: ChangeSignal
         /// A pipe whose read end wakes the thread's `poll(2)` when there is something to send.
         let wake: Int32
@@ -79,7 +81,10 @@ package final class PostgresCommitAnnouncer: Sendable {
         shared = Shared(signal: signal)
         var settings = configuration
         settings.applicationName = configuration.applicationName + " announcer"
-        let thread = Thread { [shared, settings] in Self.run(settings, channel: channel, shared: shared) }
+        let thread = Thread { [shared, settings] in
+            Self.run(settings, channel: channel, shared: shared)
+            shared.finished.signal()
+        }
         thread.name = "keycat-postgres-announcer"
         thread.start()
     }
@@ -106,7 +111,11 @@ package final class PostgresCommitAnnouncer: Sendable {
     /// that wrote still wakes the servers: it waits up to a second for that (a database that
     /// cannot be reached costs that second), and not at all when there is nothing to send.
     /// Calls after the first return at once.
+    ///
+    /// It then waits (up to two seconds more) for the thread to close its connection, so a
+    /// process that exits next never tears libpq and OpenSSL down under a connection in use.
     package func close() {
+        guard !shared.state.withLock({ $0.isClosed }) else { return }
         let deadline = Date().addingTimeInterval(1)
         while Date() < deadline {
             let waits = shared.state.withLock { !$0.isClosed && ($0.pending || $0.inFlight) }
@@ -118,6 +127,7 @@ package final class PostgresCommitAnnouncer: Sendable {
             $0.isListening = false
         }
         shared.poke()
+        if shared.finished.wait(timeout: .now() + 2) == .success { shared.finished.signal() }
     }
 
     private static func run(_ configuration: PostgresConfiguration, channel: String, shared: Shared) {

@@ -10,7 +10,7 @@ struct RootCommand: CommandGroup {
         subcommands: [
             InitCommand.self, SeedCommand.self, DemoCommand.self, UsersCommand.self, SellersCommand.self, ProductsCommand.self,
             SearchCommand.self,
-            ReviewsCommand.self, OrdersCommand.self, ShipmentsCommand.self, ReturnsCommand.self, SettlementsCommand.self, PaymentsCommand.self, StatsCommand.self, AuditCommand.self,
+            ReviewsCommand.self, OrdersCommand.self, ShipmentsCommand.self, ReturnsCommand.self, SettlementsCommand.self, PaymentsCommand.self, WebhooksCommand.self, StatsCommand.self, AuditCommand.self,
             DatabaseCommand.self,
         ])
 }

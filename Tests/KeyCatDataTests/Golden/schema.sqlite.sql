@@ -605,3 +605,53 @@ BEGIN
             'product', NEW.id, NEW.updated_at, 1,
             json_object('product_id', NEW.id, 'seller_id', NEW.seller_id, 'title', NEW.title, 'stock', NEW.stock));
 END;
+
+-- 26: webhook endpoints and deliveries
+CREATE TABLE webhook_endpoints (
+    id                         INTEGER PRIMARY KEY,
+    url                        TEXT NOT NULL CHECK (length(url) BETWEEN 1 AND 2000),
+    events                     TEXT NOT NULL,
+    description                TEXT NOT NULL DEFAULT '',
+    secret                     TEXT NOT NULL,
+    previous_secret            TEXT,
+    previous_secret_expires_at INTEGER,
+    enabled                    INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
+    disabled_reason            TEXT,
+    created_at                 INTEGER NOT NULL,
+    last_success_at            INTEGER
+) STRICT;
+
+CREATE TABLE webhook_dispatch (
+    id                INTEGER PRIMARY KEY CHECK (id = 1),
+    event_transaction INTEGER NOT NULL,
+    event_position    INTEGER NOT NULL
+) STRICT;
+INSERT INTO webhook_dispatch (id, event_transaction, event_position) VALUES (1, 0, 0);
+
+CREATE TABLE webhook_deliveries (
+    id               INTEGER PRIMARY KEY,
+    endpoint_id      INTEGER NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+    event_id         TEXT NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    event_type       TEXT NOT NULL,
+    aggregate_kind   TEXT NOT NULL,
+    aggregate_id     INTEGER NOT NULL,
+    status           TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts         INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+    next_attempt_at  INTEGER,
+    lease_owner      TEXT,
+    lease_expires_at INTEGER,
+    created_at       INTEGER NOT NULL,
+    delivered_at     INTEGER,
+    last_attempt_at  INTEGER,
+    last_status      INTEGER,
+    last_error       TEXT,
+    last_duration_ms INTEGER,
+    last_response    TEXT
+) STRICT;
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (endpoint_id, next_attempt_at, id) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_in_order ON webhook_deliveries (endpoint_id, aggregate_kind, aggregate_id, id)
+    WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, id);
+CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id);
+CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_expires_at)
+    WHERE lease_owner IS NOT NULL;

@@ -56,6 +56,11 @@ struct KeyCatServer {
             reconcileLogger[metadataKey: "component"] = "reconciliation"
             services.append(ReconciliationService(keycat: keycat, interval: interval, logger: reconcileLogger))
         }
+        if settings.deliversWebhooks {
+            var webhookLogger = logger
+            webhookLogger[metadataKey: "component"] = "webhooks"
+            services.append(WebhookDeliveryService(keycat: keycat, logger: webhookLogger))
+        }
         if settings.benchRoutes {
             await BenchRoutes.add(to: router, api: api)
             middleware.ownPrefixes.append(BenchRoutes.prefix)

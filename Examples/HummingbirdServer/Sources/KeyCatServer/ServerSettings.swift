@@ -16,6 +16,8 @@ import Logging
 /// | `KEYCAT_PG_TEST_PAYMENTS` | with `KEYCAT_PG_URL`: `1` lets the PG's test (sandbox) payments pay for orders — staging, `scripts/pg-sandbox`; never on a live shop | off: a test payment fails its order and is cancelled |
 /// | `LOG_LEVEL` | `trace` … `critical` | `info` |
 /// | `KEYCAT_RECONCILE_SECONDS` | how often reconciliation runs beside the server (expired reservations give their stock back, lost PG answers are settled); 0 turns it off | `60` |
+/// | `KEYCAT_WEBHOOK_DELIVERY` | `0` turns off webhook delivery in this process (another server delivers) | on |
+/// | `KEYCAT_WEBHOOK_ALLOWED_HOSTS` | comma-separated hosts webhook endpoints may reach over http and on loopback or private addresses, for development (docs/webhooks.md) | none |
 /// | `KEYCAT_HTTP_STATUS_PROFILE` | `standard`, or `keycat-app` for the KeyCat app's old statuses (410, 418, 419, 445) | `standard` |
 /// | `KEYCAT_ACCESS_TOKEN_SECONDS`, `KEYCAT_PASSWORD_ITERATIONS` | for tests only: short-lived tokens, cheap hashing | 900, 600,000 |
 /// | `KEYCAT_BENCH_ROUTES` | `1` adds `GET /bench/static` (see ``BenchRoutes``) | off |
@@ -33,6 +35,8 @@ struct ServerSettings {
     /// Nil: no reconciliation in this process.
     var reconcileEvery: Duration? = .seconds(60)
     var trustedProxies = TrustedProxies.none
+    /// Whether this process runs the webhook delivery loop.
+    var deliversWebhooks = true
     /// The request head's size and the connections' read and idle deadlines.
     var connections = ConnectionLimits()
     var keycat: KeyCat.Configuration
@@ -74,6 +78,9 @@ struct ServerSettings {
             logLevel = parsed
         }
         benchRoutes = value("KEYCAT_BENCH_ROUTES") == "1"
+        deliversWebhooks = value("KEYCAT_WEBHOOK_DELIVERY") != "0"
+        keycat.webhookDevelopmentHosts = Set((value("KEYCAT_WEBHOOK_ALLOWED_HOSTS") ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
         if let seconds = try integer("KEYCAT_RECONCILE_SECONDS", in: 0...86_400) {
             reconcileEvery = seconds == 0 ? nil : .seconds(seconds)
         }

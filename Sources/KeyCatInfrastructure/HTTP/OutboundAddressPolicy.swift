@@ -1,0 +1,121 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which addresses an outbound request to a URL someone else chose (a webhook endpoint) may
+/// reach: public unicast only. Private (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7),
+/// loopback (127/8, ::1), link-local (169.254/16, fe80::/10), unspecified (0/8, ::), multicast
+/// and reserved (224/4, 240/4, ff00::/8) addresses are refused, and an IPv4-mapped IPv6
+/// address is judged by its IPv4 address — the usual guard against server-side request forgery
+/// (OWASP SSRF Prevention Cheat Sheet).
+///
+/// Names are resolved with `getaddrinfo` on a thread of Dispatch's, never on the caller's:
+/// resolving may take seconds. A name is refused when *any* of its addresses is refused, so a
+/// name that answers both a public and a private address cannot be used to reach the private one.
+package enum OutboundAddressPolicy {
+    /// Resolves `host` and checks every address.
+    ///
+    /// - Returns: the addresses, as text, when all are public; else the reason to refuse.
+    package static func check(host: String, port: Int) async -> Result<[String], OutboundAddressRefusal> {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: checkNow(host: host, port: port))
+            }
+        }
+    }
+
+    /// ``check(host:port:)`` on the calling thread.
+    package static func checkNow(host: String, port: Int) -> Result<[String], OutboundAddressRefusal> {
+        let addresses: [[UInt8]]
+        switch resolve(host: host, port: port) {
+        case let .success(found): addresses = found
+        case let .failure(refusal): return .failure(refusal)
+        }
+        guard !addresses.isEmpty else { return .failure(OutboundAddressRefusal("\(host) has no address")) }
+        for address in addresses {
+            if let reason = refusalReason(for: address) {
+                return .failure(OutboundAddressRefusal("\(host) resolves to \(text(of: address)), \(reason)"))
+            }
+        }
+        return .success(addresses.map(text(of:)))
+    }
+
+    /// Why `address` (4 or 16 bytes) may not be reached, or nil when it may.
+    package static func refusalReason(for address: [UInt8]) -> String? {
+        if address.count == 16 {
+            let isMapped = address[0..<10].allSatisfy { $0 == 0 } && address[10] == 0xFF && address[11] == 0xFF
+            if isMapped { return refusalReason(for: Array(address[12..<16])) }
+            if address.allSatisfy({ $0 == 0 }) { return "an unspecified address" }
+            if address[0..<15].allSatisfy({ $0 == 0 }) && address[15] == 1 { return "a loopback address" }
+            if address[0] & 0xFE == 0xFC { return "a private address" }
+            if address[0] == 0xFE && address[1] & 0xC0 == 0x80 { return "a link-local address" }
+            if address[0] == 0xFF { return "a multicast address" }
+            return nil
+        }
+        guard address.count == 4 else { return "not an IP address" }
+        let (a, b) = (address[0], address[1])
+        switch a {
+        case 0: return "an unspecified address"
+        case 10: return "a private address"
+        case 127: return "a loopback address"
+        case 100 where b & 0xC0 == 64: return "a private (shared) address"
+        case 169 where b == 254: return "a link-local address"
+        case 172 where b & 0xF0 == 16: return "a private address"
+        case 192 where b == 168: return "a private address"
+        case 224...239: return "a multicast address"
+        case 240...255: return "a reserved address"
+        default: return nil
+        }
+    }
+
+    /// An address as text (`10.0.0.1`, `fe80::1`).
+    package static func text(of address: [UInt8]) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let family = address.count == 4 ? AF_INET : AF_INET6
+        let converted = address.withUnsafeBytes { bytes in inet_ntop(family, bytes.baseAddress, &buffer, socklen_t(buffer.count)) }
+        guard converted != nil else { return address.map(String.init).joined(separator: ".") }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func resolve(host: String, port: Int) -> Result<[[UInt8]], OutboundAddressRefusal> {
+        var hints = addrinfo()
+        #if canImport(Glibc)
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+        hints.ai_socktype = SOCK_STREAM
+        #endif
+        hints.ai_family = AF_UNSPEC
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0 else {
+            return .failure(OutboundAddressRefusal("cannot resolve \(host): \(String(cString: gai_strerror(status)))"))
+        }
+        defer { freeaddrinfo(list) }
+        var addresses: [[UInt8]] = []
+        var entry = list
+        while let current = entry {
+            if let socketAddress = current.pointee.ai_addr {
+                switch Int32(current.pointee.ai_family) {
+                case AF_INET:
+                    let address = socketAddress.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+                    addresses.append(withUnsafeBytes(of: address) { Array($0) })
+                case AF_INET6:
+                    let address = socketAddress.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
+                    addresses.append(withUnsafeBytes(of: address) { Array($0) })
+                default: break
+                }
+            }
+            entry = current.pointee.ai_next
+        }
+        return .success(addresses)
+    }
+}
+
+/// Why an outbound request was not made.
+package struct OutboundAddressRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
+}

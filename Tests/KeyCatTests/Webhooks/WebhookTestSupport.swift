@@ -1,0 +1,101 @@
+import Foundation
+@testable import KeyCat
+import KeyCatData
+import KeyCatInfrastructure
+import Synchronization
+
+/// A ``WebhookSender`` that receives in process: it keeps every request, answers with the status
+/// `answer` picks for it, and never touches the network.
+final class RecordingSender: WebhookSender {
+    private let received = Mutex<[WebhookRequest]>([])
+    private let answer: @Sendable (WebhookRequest) -> Int
+
+    init(answer: @escaping @Sendable (WebhookRequest) -> Int = { _ in 200 }) {
+        self.answer = answer
+    }
+
+    func send(_ request: WebhookRequest) async -> WebhookAttempt? {
+        received.withLock { $0.append(request) }
+        let status = answer(request)
+        return WebhookAttempt(startedAt: request.startedAt, durationMilliseconds: 1, statusCode: status,
+                              error: (200..<300).contains(status) ? nil : "HTTP \(status)", responseBody: "ok")
+    }
+
+    var requests: [WebhookRequest] { received.withLock { $0 } }
+
+    /// The `webhook-id` of every request, in the order they came.
+    var eventIDs: [String] { requests.map { $0.headers["webhook-id"] ?? "" } }
+}
+
+extension WebhookRequest {
+    /// Whether `webhook-signature` holds a `v1,` signature of this request made with `secret`,
+    /// checked as a receiver does.
+    func isSigned(with secret: WebhookSecret) -> Bool {
+        guard let id = headers["webhook-id"], let timestamp = headers["webhook-timestamp"].flatMap(Int64.init),
+              let signatures = headers["webhook-signature"] else { return false }
+        let expected = StandardWebhookSignature.sign(id: id, timestamp: timestamp, body: body, secret: secret.rawValue)
+        return signatures.split(separator: " ").contains { String($0) == expected }
+    }
+}
+
+extension TestShop {
+    /// Writes `events` to the log as a repository does, in one transaction.
+    ///
+    /// Returns once the log shows them: on Postgres an event is readable only after every
+    /// older transaction on the server has ended, and other suites' transactions run beside
+    /// this one.
+    func append(_ events: [DomainEvent]) async throws {
+        try await keycat.appendForTest(events)
+    }
+
+    /// An event of `type` about `aggregate`, occurring now by the shop's clock.
+    func event(_ type: EventType, _ aggregate: EventAggregate, _ data: EventData = ["amount": 39_000]) -> DomainEvent {
+        DomainEvent(type, at: clock.now(), aggregate: aggregate, data: data)
+    }
+
+    /// Delivery options that send through `sender`.
+    func deliveryOptions(_ sender: any WebhookSender) -> WebhookDeliveryOptions {
+        var options = WebhookDeliveryOptions()
+        options.sender = sender
+        return options
+    }
+
+    /// Registers an endpoint for `events` with a generated secret.
+    func endpoint(_ events: String = "*", url: String = "https://hooks.example.com/keycat") async throws -> WebhookEndpointService.WithSecret {
+        try await keycat.webhookEndpoints.add(url: url, events: events, by: operatorConsole)
+    }
+
+    /// The deliveries, oldest first.
+    func deliveries(endpoint: Int64? = nil) async throws -> [WebhookDelivery] {
+        try await keycat.webhookEndpoints.deliveries(WebhookDeliveryFilter(endpointID: endpoint, limit: 1_000), by: operatorConsole).reversed()
+    }
+}
+
+extension KeyCat {
+    /// Writes `events` as a repository does, and returns once the log shows them (see
+    /// ``TestShop/append(_:)``).
+    func appendForTest(_ events: [DomainEvent]) async throws {
+        let keycat = self
+        switch store {
+        case let .sqlite(database): try await database.write { try EventOutbox.append(events, on: $0) }
+        case let .postgres(database): try await database.write { try EventOutbox.append(events, on: $0) }
+        }
+        let ids = Set(events.map(\.id))
+        // A transaction anywhere on the Postgres server holds every newer event back until it
+        // ends, and the whole suite runs beside this test: the guard is generous.
+        try await waitUntil(limit: .seconds(600)) {
+            let generation = keycat.eventLog.generation
+            var seen = Set<String>()
+            var position = EventPosition.start
+            while true {
+                let page = try await keycat.eventLog.events(after: position, limit: 1_000)
+                seen.formUnion(page.map(\.id))
+                guard page.count == 1_000, let last = page.last?.position else { break }
+                position = last
+            }
+            if ids.isSubset(of: seen) { return true }
+            await keycat.eventLog.waitForEvents(past: generation, timeout: .milliseconds(50))
+            return false
+        }
+    }
+}
