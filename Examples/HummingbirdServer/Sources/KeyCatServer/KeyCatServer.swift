@@ -60,6 +60,13 @@ struct KeyCatServer {
             await BenchRoutes.add(to: router, api: api)
             middleware.ownPrefixes.append(BenchRoutes.prefix)
         }
+        if let console = settings.console {
+            let assets = try AdminConsoleAssets(directory: console.directory)
+            router.add(middleware: AdminConsoleMiddleware<ServerContext>(
+                api: api, assets: assets, refresher: AdminSessionRefresher(), trustedProxies: settings.trustedProxies,
+                secureCookies: console.secureCookies))
+            logger.info("the admin console is at \(settings.selfURL.absoluteString)/admin/")
+        }
         router.add(middleware: middleware)
 
         let app = Application(
