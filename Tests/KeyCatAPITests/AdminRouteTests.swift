@@ -31,7 +31,8 @@ struct AdminRouteTests {
         }
     }
 
-    @Test("an operator suspends, reinstates and changes a role; each is audited, and never on themselves", arguments: TestStore.allCases)
+    @Test("an operator finds an account by email, suspends, reinstates and changes its role; each is audited, never on themselves",
+          arguments: TestStore.allCases)
     func accounts(_ store: TestStore) async throws {
         try await APITestServer.with(store) { server in
             let admin = try await server.signedIn(.admin, "operator")
@@ -52,10 +53,24 @@ struct AdminRouteTests {
             #expect(try await server.send("POST", "/users/999999/suspend", token: admin.token).status == 404)
 
             let other = try await server.signedIn(.buyer, "other")
+            let found = try await server.send("GET", "/users?email=%20MINA@Example.com", token: admin.token)
+            #expect(found.status == 200 && found.items.map { ($0["id"] as? NSNumber)?.int64Value } == [buyer.id] && found["next_cursor"] is NSNull, "\(found)")
+            #expect(try await server.send("GET", "/users?email=nobody@example.com", token: admin.token).items.isEmpty)
+            #expect(try await server.send("GET", "/users?email=%20", token: admin.token).status == 400)
+            #expect(try await server.send("GET", "/users?email=mina@example.com", token: other.token).status == 403)
             #expect(try await server.send("POST", "/users/\(buyer.id)/suspend", token: other.token).status == 403)
 
-            let actions = try await server.keycat.audit.list(by: .operatorConsole("tests")).items.map(\.action)
-            #expect(actions.filter { $0.hasPrefix("user.") && $0 != "user.create" } == ["user.set_role", "user.reinstate", "user.suspend"])
+            let trail = try await server.send("GET", "/audit?target=user:\(buyer.id)", token: admin.token)
+            #expect(trail.status == 200, "\(trail)")
+            #expect(trail.items.compactMap { $0["action"] as? String }.filter { $0 != "user.create" }
+                    == ["user.set_role", "user.reinstate", "user.suspend"], "\(trail)")
+            #expect(trail.items.allSatisfy { $0["actor"] as? String == "admin:\(admin.id)" || $0["action"] as? String == "user.create" })
+            let firstPage = try await server.send("GET", "/audit?target=user:\(buyer.id)&limit=1", token: admin.token)
+            let next = try #require(firstPage["next_cursor"] as? String)
+            let secondPage = try await server.send("GET", "/audit?target=user:\(buyer.id)&limit=1&next=\(next)", token: admin.token)
+            #expect(secondPage.items.first?["action"] as? String == "user.reinstate", "\(secondPage)")
+            #expect(try await server.send("GET", "/audit?target=user:1&next=\(next)", token: admin.token).status == 400)
+            #expect(try await server.send("GET", "/audit", token: other.token).status == 403)
         }
     }
 

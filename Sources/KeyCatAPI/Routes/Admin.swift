@@ -2,7 +2,8 @@ import Foundation
 import KeyCat
 
 /// The operators' routes that `keycat-admin` had alone until the admin console needed them over
-/// HTTP: sales statistics, an account's suspension and role, and closing a settlement month.
+/// HTTP: sales statistics, an account's suspension and role, closing a settlement month, and
+/// reading the audit log.
 /// Each calls the same use case as the CLI (the rules and the audit log are the domain's).
 enum AdminRoutes {
     static let routes: [Route] = [
@@ -32,7 +33,33 @@ enum AdminRoutes {
             let settlements = try await context.keycat.settlements.close(period, dryRun: dryRun, by: context.principal())
             return .json(SettlementCloseResultBody(period: period.description, dryRun: dryRun, items: settlements.map { SettlementBody($0) }))
         },
+        Route(.get, "/audit", .admin, query: pageQuery + ["actor", "action", "target"]) { context in
+            let filter = AuditFilter(actor: try context.query("actor"), action: try context.query("action"),
+                                     target: try context.query("target"))
+            let page = try await context.keycat.audit.list(filter, limit: context.limit(), cursor: context.cursor(), by: context.principal())
+            return .json(PageBody(page, AuditEntryBody.init))
+        },
     ]
+}
+
+/// One audit log entry: who (`admin:3`, `cli:root`), did what (`order.refund`), to what
+/// (`order:42`), with what detail, when.
+struct AuditEntryBody: Encodable, Sendable {
+    var id: Int64
+    var actor: String
+    var action: String
+    var target: String
+    var detail: String
+    var at: Date
+
+    init(_ entry: AuditEntry) {
+        id = entry.id ?? 0
+        actor = entry.actor
+        action = entry.action
+        target = entry.target
+        detail = entry.detail
+        at = entry.at
+    }
 }
 
 /// `{"role": "seller"}`.
