@@ -1,8 +1,38 @@
 // The day at a glance: today's and this month's sales (Korean time), refunds, orders by
 // status, what waits on an operator, and 30 days of sales as an SVG chart with its table.
-import { api } from './api.js';
+import { api, call } from './api.js';
 import { h, table } from './dom.js';
-import { t, won, status, kstToday } from './i18n.js';
+import { t, won, status, kst, kstToday } from './i18n.js';
+
+/** How long a paid order may wait for its parcels to leave before the dashboard calls it late. */
+const SHIP_WITHIN_MS = 2 * 24 * 3600 * 1000;
+/** How many paid orders the late-parcel count reads (oldest last: the API lists newest first). */
+const PAID_ORDERS_READ = 500;
+
+/** Fills `figure` with the paid orders older than SHIP_WITHIN_MS, reading at most PAID_ORDERS_READ. */
+async function lateParcels(figure) {
+  let late = 0, read = 0, cursor = null;
+  try {
+    do {
+      const page = await api('GET', '/orders?status=paid&limit=100' + (cursor ? '&next=' + encodeURIComponent(cursor) : ''));
+      read += page.items.length;
+      late += page.items.filter((order) => order.paid_at && Date.now() - Date.parse(order.paid_at) > SHIP_WITHIN_MS).length;
+      cursor = page.next_cursor;
+    } while (cursor && read < PAID_ORDERS_READ);
+    figure.textContent = String(late) + (cursor ? '+' : '');
+  } catch (error) {
+    figure.textContent = `${t('failed')}: ${error.message}`;
+  }
+}
+
+function reconciliationCard(state) {
+  const run = state?.last_run;
+  if (!state?.enabled) return card(t('reconciliation'), t('reconcileOff'));
+  if (!run) return card(t('reconciliation'), t('reconcileNotYet'), `${t('every')} ${state.interval_seconds}s`);
+  return card(t('reconciliation'), run.ok ? t('reconcileOK') : t('reconcileFailed'),
+    run.ok ? `${kst(run.ended_at)} · ${t('paidLate')} ${run.paid} · ${t('expiredCount')} ${run.expired} · ${t('unresolved')} ${run.unresolved}`
+      : `${kst(run.ended_at)} · ${run.error}`);
+}
 
 function card(label, value, note) {
   return h('div', { class: 'card' }, h('p', { class: 'label' }, label), h('p', { class: 'figure' }, value), note && h('p', { class: 'muted' }, note));
@@ -29,10 +59,11 @@ export function chart(days) {
 }
 
 export async function dashboard() {
-  const [report, applications, awaiting] = await Promise.all([
+  const [report, applications, awaiting, reconciliation] = await Promise.all([
     api('GET', '/statistics/sales?days=31'),
     api('GET', '/seller-applications?status=pending&limit=100'),
     api('GET', '/orders?status=awaiting_payment&limit=100'),
+    call('GET', '/admin/reconciliation'),
   ]);
   const today = kstToday();
   const month = today.slice(0, 7);
@@ -42,6 +73,10 @@ export async function dashboard() {
   const refunds = days.reduce((sum, day) => sum + day.refunds, 0);
   const paid = days.reduce((sum, day) => sum + day.orders_paid, 0);
   const count = (page) => page.items.length + (page.next_cursor ? '+' : '');
+  // Past its reservation and still awaiting payment: reconciliation has not settled it yet.
+  const stuck = awaiting.items.filter((order) => Date.parse(order.expires_at) < Date.now()).length;
+  const late = card(t('lateParcels'), '…', t('lateParcelsNote'));
+  lateParcels(late.querySelector('.figure'));
   return [
     h('h1', {}, t('dashboard')),
     h('div', { class: 'cards' },
@@ -50,7 +85,9 @@ export async function dashboard() {
       card(t('refunds30'), won(refunds)),
       card(t('paid30'), String(paid)),
       card(t('pendingApplications'), count(applications)),
-      card(t('awaitingPayment'), count(awaiting))),
+      card(t('awaitingPayment'), count(awaiting), `${t('stuckPayments')} ${stuck}`),
+      late,
+      reconciliationCard(reconciliation)),
     h('h2', {}, t('chartTitle')),
     h('div', { class: 'card' }, chart(days)),
     h('details', {}, h('summary', {}, t('chartTable')),

@@ -29,6 +29,10 @@ const words = {
     st_partially_refunded: '부분 환불', st_refunded: '환불 완료', st_expired: '만료', st_cancelled: '취소', st_failed: '실패',
     st_pending: '대기', st_approved: '승인', st_rejected: '거절', st_preparing: '준비 중',
     r_buyer: '구매자', r_seller: '판매자', r_admin: '운영자',
+    reconciliation: '대사(reconciliation) 마지막 실행', reconcileOff: '이 서버에서 꺼져 있음', reconcileNotYet: '아직 실행 전', every: '주기',
+    reconcileOK: '정상', reconcileFailed: '실패', paidLate: '늦은 결제 반영', expiredCount: '만료', unresolved: '미해결',
+    stuckPayments: '기한 지난 결제 대기:', lateParcels: '발송 지연 (결제 후 2일 넘음)', lateParcelsNote: '결제 완료 주문 최근 500건 기준',
+    auditTrail: '감사 기록', when: '시각 (KST)', actor: '누가', action: '작업', target: '대상', detail: '내용',
   },
   en: {
     title: 'KeyCat console', skip: 'Skip to content', language: '한국어', signOut: 'Sign out',
@@ -57,6 +61,10 @@ const words = {
     st_partially_refunded: 'Partly refunded', st_refunded: 'Refunded', st_expired: 'Expired', st_cancelled: 'Cancelled', st_failed: 'Failed',
     st_pending: 'Pending', st_approved: 'Approved', st_rejected: 'Rejected', st_preparing: 'Preparing',
     r_buyer: 'Buyer', r_seller: 'Seller', r_admin: 'Operator',
+    reconciliation: 'Reconciliation, last run', reconcileOff: 'off on this server', reconcileNotYet: 'not run yet', every: 'every',
+    reconcileOK: 'OK', reconcileFailed: 'Failed', paidLate: 'late payments settled', expiredCount: 'expired', unresolved: 'unresolved',
+    stuckPayments: 'past their reservation:', lateParcels: 'Late parcels (paid over 2 days ago)', lateParcelsNote: 'of the latest 500 paid orders',
+    auditTrail: 'Audit trail', when: 'When (KST)', actor: 'Who', action: 'Action', target: 'Target', detail: 'Detail',
   },
 };
 

@@ -91,12 +91,16 @@ function refundForm(label, send) {
 }
 
 export async function orderDetail(id) {
-  const [order, refunds] = await Promise.all([api('GET', `/orders/${id}`), api('GET', `/orders/${id}/refunds`)]);
+  const [order, refunds, orderTrail] = await Promise.all([api('GET', `/orders/${id}`), api('GET', `/orders/${id}/refunds`),
+    api('GET', `/audit?target=order:${encodeURIComponent(id)}&limit=100`)]);
+  // The order's audit trail: its own entries and its parcels', newest first.
+  const parcelTrails = await Promise.all(order.shipments.map((parcel) => api('GET', `/audit?target=shipment:${parcel.id}&limit=100`)));
+  const trail = [orderTrail, ...parcelTrails].flatMap((page) => page.items).sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.id - a.id));
   const reload = () => window.dispatchEvent(new HashChangeEvent('hashchange'));
   const parcels = order.shipments.map((parcel) => h('section', { class: 'parcel', 'aria-label': `${t('parcels')} #${parcel.id}` },
     h('h3', {}, `${t('parcels')} #${parcel.id} `, h('span', { class: 'badge' }, status(parcel.status))),
     h('p', { class: 'muted' }, `${t('seller')} ${parcel.seller_id} · ${t('carrier')} ${parcel.carrier ?? '—'} · ${t('tracking')} ${parcel.tracking_number ?? '—'}`),
-    h('ul', {}, order.lines.filter((line) => parcel.lines.includes(line.position)).map((line) =>
+    h('ul', {}, order.lines.filter((line, position) => parcel.lines.includes(position)).map((line) =>
       h('li', {}, `${line.title} × ${line.quantity} — ${won(line.unit_price * line.quantity)}${line.refunded_at ? ` (${status('refunded')})` : ''}`))),
     refundForm(t('refundParcel'), async (body, key) => {
       const shipment = await api('POST', `/shipments/${parcel.id}/refund`, body, { idempotencyKey: key });
@@ -125,5 +129,8 @@ export async function orderDetail(id) {
     h('h2', {}, t('refundsTitle')),
     table(t('refundsTitle'), [t('id'), t('amount'), t('reason'), t('status'), t('created')],
       refunds.items.map((refund) => [String(refund.id), won(refund.amount), refund.reason, status(refund.status), kst(refund.created_at)])),
+    h('h2', {}, t('auditTrail')),
+    table(t('auditTrail'), [t('when'), t('actor'), t('action'), t('target'), t('detail')],
+      trail.map((entry) => [kst(entry.at), entry.actor, entry.action, entry.target, entry.detail])),
   ];
 }

@@ -75,7 +75,8 @@ export async function users() {
   const find = h('input', { name: 'q', type: 'search', size: 24 });
   const roles = ['buyer', 'seller', 'admin'];
   const list = pagedList(t('users'), [t('id'), t('email'), t('nick'), t('role'), t('status'), t('created'), t('actions')],
-    (cursor) => `/users?limit=100${cursor ? '&next=' + encodeURIComponent(cursor) : ''}`,
+    (cursor) => (find.value.includes('@') ? `/users?email=${encodeURIComponent(find.value.trim())}`
+      : `/users?limit=100${cursor ? '&next=' + encodeURIComponent(cursor) : ''}`),
     (user) => {
       const state = h('span', { class: 'badge' }, user.suspended_at ? t('suspended') : user.withdrawn_at ? '—' : t('active'));
       const role = h('select', { 'aria-label': `${t('role')} #${user.id}` }, roles.map((value) => h('option', { value, selected: value === user.role }, t('r_' + value))));
@@ -85,16 +86,20 @@ export async function users() {
         action(t('suspend'), t('confirmSuspend'), async () => { await api('POST', `/users/${user.id}/suspend`); state.textContent = t('suspended'); }, { danger: true }),
         action(t('reinstate'), t('confirmReinstate'), async () => { await api('POST', `/users/${user.id}/reinstate`); state.textContent = t('active'); }))];
     });
-  // The API lists accounts in id order; the page narrows what is loaded by email or nick.
+  // An email (it has an @) is looked up by the API, whatever page it is on; a nick narrows the
+  // accounts loaded so far (the API lists accounts in id order and has no nick search).
   find.addEventListener('input', () => {
     const needle = find.value.trim().toLowerCase();
+    if (needle.includes('@')) return;
     for (const row of list.view.querySelectorAll('tbody tr')) {
       row.hidden = needle !== '' && !row.textContent.toLowerCase().includes(needle);
     }
   });
-  const reload = h('button', { type: 'button', class: 'secondary', onclick: () => list.load(reload, true) }, t('retry'));
-  await list.load(reload, true);
-  return [h('h1', {}, t('users')), h('div', { class: 'row', role: 'search' }, field(t('findUser'), find), reload), list.box, list.view, h('p', {}, list.more)];
+  const submit = h('button', { type: 'submit' }, t('search'));
+  const form = h('form', { class: 'row', role: 'search', onsubmit: (event) => { event.preventDefault(); list.load(submit, true); } },
+    field(t('findUser'), find), submit);
+  await list.load(submit, true);
+  return [h('h1', {}, t('users')), form, list.box, list.view, h('p', {}, list.more)];
 }
 
 export async function settlements() {

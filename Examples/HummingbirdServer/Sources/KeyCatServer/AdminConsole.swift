@@ -13,6 +13,8 @@ import NIOCore
 ///   operator is refused (403) and its new session logged out at once.
 /// - `GET /admin/session`: who is signed in (the API's `GET /me`), or `{"signed_in": false}`.
 /// - `POST /admin/session/logout`: logs the session out (`POST /sessions/logout`).
+/// - `GET /admin/reconciliation`: this server's last reconciliation run (``ReconciliationRecord``),
+///   to a signed-in operator.
 /// - `/admin/api/{path}`: `{path}` on KeyCatAPI. A 401 for an expired access token is answered
 ///   by refreshing once (``AdminSessionRefresher``) and repeating the request.
 ///
@@ -26,6 +28,8 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
     let api: KeyCatAPI
     let assets: AdminConsoleAssets
     let refresher: AdminSessionRefresher
+    /// This server's last reconciliation run, for the dashboard.
+    let reconciliation: ReconciliationRecord
     var trustedProxies: TrustedProxies = .none
     /// Cookies are `Secure` always (`KEYCAT_CONSOLE_SECURE_COOKIES=1`), or when a trusted proxy
     /// says the request came over https (`X-Forwarded-Proto`).
@@ -44,6 +48,8 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
             response = try await session(request, exchange)
         case (_, Self.prefix + "/session/logout"):
             response = try await logOut(request, exchange)
+        case (.get, Self.prefix + "/reconciliation"):
+            response = try await reconciliationStatus(request, exchange)
         case (_, _) where path.hasPrefix(Self.prefix + "/api/"):
             response = try await forward(request, exchange, to: String(path.dropFirst((Self.prefix + "/api").count)))
         case (.get, _), (.head, _):
@@ -110,6 +116,16 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
         }
         var response = Response(status: .noContent)
         exchange.clearSession(on: &response.headers)
+        return response
+    }
+
+    /// The last reconciliation run, once the session proves to be an operator's (the API's
+    /// `GET /me`, refreshed as any request is).
+    private func reconciliationStatus(_ request: Request, _ exchange: AdminExchange) async throws -> Response {
+        let me = try await forward(request, exchange, to: "/me")
+        guard me.status == .ok else { return me }
+        var response = AdminExchange.json(reconciliation.json)
+        for cookie in me.headers[values: .setCookie] { response.headers.append(HTTPField(name: .setCookie, value: cookie)) }
         return response
     }
 

@@ -155,13 +155,16 @@ struct AdminTokenPair: Sendable {
 
 /// Refreshes a session once however many of its requests find the access token expired at the
 /// same moment: refresh tokens rotate on every use and a second use revokes the family, so the
-/// requests that arrive with the same old token share one refresh and its answer (kept a minute).
+/// requests that arrive with the same old token share one refresh and its answer. The answer is
+/// kept ``window`` only: long enough for requests sent together, short enough that an old token
+/// presented later meets the API's reuse detection.
 actor AdminSessionRefresher {
+    static let window: TimeInterval = 10
     private var recent: [String: (at: Date, task: Task<AdminTokenPair?, Never>)] = [:]
 
     func refresh(_ token: String, api: KeyCatAPI, exchange: AdminExchange) async -> AdminTokenPair? {
         let now = Date()
-        recent = recent.filter { now.timeIntervalSince($0.value.at) < 60 }
+        recent = recent.filter { now.timeIntervalSince($0.value.at) < Self.window }
         if let shared = recent[token] { return await shared.task.value }
         let request = exchange.apiRequest(.post, "/sessions/refresh", json: ["refresh_token": token])
         let task = Task { () -> AdminTokenPair? in

@@ -51,10 +51,12 @@ struct KeyCatServer {
             }
             logger.info("payments go to the PG at \(baseURL); its webhooks at /webhooks/pg are \(verification)")
         }
+        let reconciliation = ReconciliationRecord(interval: settings.reconcileEvery)
         if let interval = settings.reconcileEvery {
             var reconcileLogger = logger
             reconcileLogger[metadataKey: "component"] = "reconciliation"
-            services.append(ReconciliationService(keycat: keycat, interval: interval, logger: reconcileLogger))
+            services.append(ReconciliationService(keycat: keycat, interval: interval, logger: reconcileLogger,
+                                                  record: reconciliation))
         }
         if settings.benchRoutes {
             await BenchRoutes.add(to: router, api: api)
@@ -63,7 +65,8 @@ struct KeyCatServer {
         if let console = settings.console {
             let assets = try AdminConsoleAssets(directory: console.directory)
             router.add(middleware: AdminConsoleMiddleware<ServerContext>(
-                api: api, assets: assets, refresher: AdminSessionRefresher(), trustedProxies: settings.trustedProxies,
+                api: api, assets: assets, refresher: AdminSessionRefresher(), reconciliation: reconciliation,
+                trustedProxies: settings.trustedProxies,
                 secureCookies: console.secureCookies))
             logger.info("the admin console is at \(settings.selfURL.absoluteString)/admin/")
         }
