@@ -240,6 +240,15 @@ def day(browser, facts):
         console.accessible("an order")
         console.shot("order")
         section = page.locator("section.parcel").first
+        print("  a refund the API refuses: its message shown, the form kept")
+        section.get_by_label("금액").fill("0")
+        section.get_by_label("사유").fill("콘솔 테스트: 부분 환불")
+        console.expected.append("status of 400")  # the browser logs the refused request itself
+        section.get_by_role("button", name="이 묶음 환불").click()
+        expect(section.get_by_role("alert")).to_contain_text("a refund amount is positive (validation)")
+        expect(section.get_by_label("사유")).to_have_value("콘솔 테스트: 부분 환불")
+        console.no_errors("the refused refund")
+        console.expected.remove("status of 400")
         refund = 1000
         section.get_by_label("금액").fill(str(refund))
         section.get_by_label("사유").fill("콘솔 테스트: 부분 환불")
@@ -276,7 +285,13 @@ def day(browser, facts):
         expect(page.get_by_role("link", name="CSV 내려받기")).to_be_visible()
         console.accessible("settlements")
         page.get_by_role("link", name="상품").click()
-        expect(page.locator("table tbody tr").first).to_be_visible()
+        listing = page.locator("table tbody tr").first
+        expect(listing).to_be_visible()
+        listing_id = listing.locator("td").first.inner_text()
+        page.once("dialog", lambda dialog: dialog.accept())
+        listing.get_by_role("button", name="판매 중지").click()
+        expect(page.locator("#live")).to_contain_text("상품을 내렸습니다")
+        check(http("GET", f"/products/{listing_id}")[0] == 404, f"listing {listing_id} is withdrawn")
         console.accessible("listings")
         console.no_errors("users, settlements and listings")
 
@@ -317,6 +332,7 @@ def day(browser, facts):
         refused.expected.append("403")
         refused.sign_in_with_keyboard(facts["buyer_email"], "keycat-console-1")
         expect(refused.page.get_by_role("alert")).to_contain_text("운영자 계정만")
+        expect(refused.page.locator("#nav")).to_be_hidden()
         check(not any(c["name"] == "keycat_admin_access" for c in refused.context.cookies()), "the buyer gets no session")
         refused.accessible("the refused sign-in")
         refused.shot("refused")
