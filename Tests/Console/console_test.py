@@ -283,6 +283,10 @@ def day(browser, facts):
         page.get_by_role("link", name="정산").click()
         page.get_by_role("button", name="미리 보기").click()
         expect(page.get_by_role("link", name="CSV 내려받기")).to_be_visible()
+        page.get_by_label("정산 월 (YYYY-MM)").fill("2020-01")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.get_by_role("button", name="마감").click()
+        expect(page.get_by_role("region", name="미리 보기 결과")).to_contain_text("마감했습니다. 2020-01")
         console.accessible("settlements")
         page.get_by_role("link", name="상품").click()
         listing = page.locator("table tbody tr").first

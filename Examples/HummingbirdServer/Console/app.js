@@ -1,7 +1,7 @@
 // The console's shell: sign-in, the menu, the language toggle and a view per hash
 // (#/dashboard, #/orders, #/orders/42, #/sellers, #/users, #/settlements, #/listings).
 import { api, call, whenSignedOut } from './api.js';
-import { h, errorBox, field, busy, showError } from './dom.js';
+import { h, errorBox, field, busy, showError, announce } from './dom.js';
 import { t, lang, setLanguage } from './i18n.js';
 import { dashboard } from './dashboard.js';
 import { orders, orderDetail } from './orders.js';
@@ -82,7 +82,16 @@ function signInView() {
 
 languageButton.addEventListener('click', () => { setLanguage(lang() === 'ko' ? 'en' : 'ko'); render({ focus: false }); });
 signOutButton.addEventListener('click', async () => {
-  await busy(signOutButton, null, () => call('POST', '/admin/session/logout'));
+  // On a failure the session stays, and so does the page: the error is announced.
+  const done = await busy(signOutButton, null, async () => {
+    try {
+      return await call('POST', '/admin/session/logout') ?? true;
+    } catch (error) {
+      announce(`${t('failed')}: ${error.message}`);
+      throw error;
+    }
+  });
+  if (done === undefined) return;
   signedIn = false;
   render();
 });

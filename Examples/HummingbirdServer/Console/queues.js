@@ -127,9 +127,19 @@ export async function settlements() {
   };
   const dryButton = h('button', { type: 'button', class: 'secondary', onclick: () => run(dryButton, true) }, t('dryRun'));
   const closeButton = h('button', { type: 'button', class: 'danger', onclick: () => run(closeButton, false) }, t('close'));
-  const closedList = pagedList(t('settlements'), [t('id'), 'period', ...headers.slice(1)],
+  const closedList = pagedList(t('settlements'), [t('id'), t('periodShort'), ...headers.slice(1), t('entries')],
     (cursor) => `/seller/settlements?limit=20${cursor ? '&next=' + encodeURIComponent(cursor) : ''}`,
-    (s) => [String(s.id), s.period, ...cells(s).slice(1)]);
+    (s) => [String(s.id), s.period, ...cells(s).slice(1), action(`${t('download')} #${s.id}`, null, async () => {
+      // One settlement's entries, as the seller's statement: fetched, then saved as CSV.
+      const settlement = await api('GET', `/seller/settlements/${s.id}`);
+      const columns = ['id', 'kind', 'order_id', 'shipment_id', 'category', 'amount', 'commission', 'occurred_at'];
+      const csv = [columns.join(','), ...(settlement.entries ?? []).map((entry) => columns.map((name) => entry[name] ?? '').join(','))].join('\n');
+      const link = h('a', { href: URL.createObjectURL(new Blob(['\ufeff' + csv], { type: 'text/csv' })),
+        download: `settlement-${s.id}-${s.period}.csv` });
+      document.body.append(link);
+      link.click();
+      link.remove();
+    })]);
   await closedList.load(dryButton, true);
   return [h('h1', {}, t('settlements')), h('div', { class: 'row' }, field(t('period'), period), dryButton, closeButton), box, result,
     h('h2', {}, t('settlements')), closedList.box, closedList.view, h('p', {}, closedList.more)];
