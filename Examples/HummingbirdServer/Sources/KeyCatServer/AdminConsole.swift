@@ -148,8 +148,8 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
             renewed = await refresher.refresh(refresh, api: api, exchange: exchange)
             access = renewed?.accessToken
         }
-        guard access != nil else { return exchange.signedOut() }
-        apiRequest.headers["Authorization"] = "Bearer \(access!)"
+        guard let access else { return exchange.signedOut() }
+        apiRequest.headers["Authorization"] = "Bearer \(access)"
         var answer = await api.respond(to: apiRequest)
         if answer.status == 401, renewed == nil, let refresh = exchange.cookie(AdminCookie.refresh) {
             renewed = await refresher.refresh(refresh, api: api, exchange: exchange)
@@ -157,7 +157,11 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
             apiRequest.headers["Authorization"] = "Bearer \(renewed.accessToken)"
             answer = await api.respond(to: apiRequest)
         }
-        if renewed != nil, renewed?.role != "admin" { return exchange.signedOut() }
+        if let renewed, renewed.role != "admin" {
+            // No longer an operator (an operator changed the role): the session ends here.
+            _ = await api.respond(to: exchange.apiRequest(.post, "/sessions/logout", json: ["refresh_token": renewed.refreshToken]))
+            return exchange.signedOut()
+        }
         var response = AdminExchange.response(answer)
         response.headers[.cacheControl] = "no-store"
         if let renewed { exchange.setSession(renewed, on: &response.headers) }
