@@ -5,8 +5,9 @@ An operator signs in with the keyboard alone, sees the dashboard and its chart, 
 seller application, finds a paid order, refunds one of its parcels and sees the order and the
 dashboard change; works through users, settlements and listings; a buyer is refused; a
 tampered CSRF token is refused. axe-core checks every page for serious or critical violations,
-no page logs a console error, and the pages fit 1280 and 390 pixels. A cold load of the
-dashboard is measured (first paint, dashboard drawn, bytes transferred) and printed; with
+no page logs a console error, and the pages fit 1280 and 390 pixels. Cold loads of the
+dashboard are measured (first paint, dashboard drawn, bytes transferred; the median of three)
+and printed; with
 KEYCAT_CONSOLE_SCREENSHOTS=DIR the screenshots docs/admin-console.md shows are written there.
 
 Environment: KEYCAT_TEST_SERVER_URL and the operator's credentials (scripts/test-server's
@@ -128,6 +129,11 @@ class Console:
         overflow = self.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         check(overflow <= 0, f"{where} fits {self.page.viewport_size['width']} px (overflow {overflow} px)")
 
+    def open(self, menu):
+        """Follows a menu link and waits for its view's heading (not the last view's table)."""
+        self.page.get_by_role("link", name=menu, exact=True).click()
+        expect(self.page.get_by_role("heading", name=menu, exact=True, level=1)).to_be_visible()
+
     def shot(self, name):
         if SHOTS:
             os.makedirs(SHOTS, exist_ok=True)
@@ -218,7 +224,7 @@ def day(browser, facts):
         console.shot("dashboard")
 
         print("seller applications: approve one")
-        page.get_by_role("link", name="판매자 신청").click()
+        console.open("판매자 신청")
         row = page.locator("tr", has=page.get_by_role("cell", name=str(facts["application"]), exact=True))
         row.get_by_role("button", name="승인").click()
         expect(row.locator(".badge")).to_have_text("승인")
@@ -229,7 +235,7 @@ def day(browser, facts):
         console.no_errors("seller applications")
 
         print("orders: find the paid order, refund one parcel")
-        page.get_by_role("link", name="주문", exact=True).click()
+        console.open("주문")
         page.get_by_label("상태").select_option("paid")
         page.get_by_role("button", name="검색").click()
         link = page.get_by_role("link", name=f"#{order['id']}", exact=True)
@@ -260,12 +266,12 @@ def day(browser, facts):
         console.no_errors("the order")
 
         print("the dashboard shows the refund")
-        page.get_by_role("link", name="대시보드").click()
+        console.open("대시보드")
         expect(page.locator(".card", has_text="30일 환불").locator(".figure")).to_have_text(f"₩{refund:,}")
         console.no_errors("the dashboard after the refund")
 
         print("users, settlements, listings")
-        page.get_by_role("link", name="회원").click()
+        console.open("회원")
         expect(page.locator("table tbody tr").first).to_be_visible()
         page.get_by_label("이메일 또는 닉네임").fill(facts["buyer_email"].upper())
         page.get_by_label("이메일 또는 닉네임").press("Enter")
@@ -280,7 +286,7 @@ def day(browser, facts):
         visible.get_by_role("button", name="정지 해제").click()
         expect(visible.locator(".badge")).to_have_text("정상")
         console.accessible("users")
-        page.get_by_role("link", name="정산").click()
+        console.open("정산")
         page.get_by_role("button", name="미리 보기").click()
         expect(page.get_by_role("link", name="CSV 내려받기")).to_be_visible()
         page.get_by_label("정산 월 (YYYY-MM)").fill("2020-01")
@@ -288,7 +294,7 @@ def day(browser, facts):
         page.get_by_role("button", name="마감").click()
         expect(page.get_by_role("region", name="미리 보기 결과")).to_contain_text("마감했습니다. 2020-01")
         console.accessible("settlements")
-        page.get_by_role("link", name="상품").click()
+        console.open("상품")
         listing = page.locator("table tbody tr").first
         expect(listing).to_be_visible()
         listing_id = listing.locator("td").first.inner_text()
@@ -345,9 +351,12 @@ def day(browser, facts):
 
         print("a cold load of the dashboard")
         measure_cold_dashboard(browser)  # the server's own first answers warm up
-        figures = measure_cold_dashboard(browser)
-        print(f"  first paint {figures['firstPaint']:.0f} ms, dashboard drawn {figures['drawn']:.0f} ms, "
-              f"{figures['transfer']} bytes in {figures['requests']} requests")
+        # The median of three cold loads: the machine is shared, and one load can meet another's build.
+        loads = sorted((measure_cold_dashboard(browser) for _ in range(3)), key=lambda load: load["firstPaint"] or 1e9)
+        for load in loads:
+            print(f"  first paint {load['firstPaint']:.0f} ms, dashboard drawn {load['drawn']:.0f} ms, "
+                  f"{load['transfer']} bytes in {load['requests']} requests")
+        figures = loads[1]
         check(figures["firstPaint"] is not None and figures["firstPaint"] <= FIRST_PAINT_BUDGET_MS,
               f"first paint within {FIRST_PAINT_BUDGET_MS} ms")
         check(figures["drawn"] <= FIRST_PAINT_BUDGET_MS * 2, "the dashboard drawn within a second")
