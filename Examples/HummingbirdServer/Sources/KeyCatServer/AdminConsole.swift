@@ -15,8 +15,9 @@ import NIOCore
 /// - `POST /admin/session/logout`: logs the session out (`POST /sessions/logout`).
 /// - `GET /admin/reconciliation`: this server's last reconciliation run (``ReconciliationRecord``),
 ///   to a signed-in operator.
-/// - `/admin/api/{path}`: `{path}` on KeyCatAPI. A 401 for an expired access token is answered
-///   by refreshing once (``AdminSessionRefresher``) and repeating the request.
+/// - `/admin/api/{path}`: `{path}` on KeyCatAPI (but the routes that answer with tokens). A 401
+///   for an expired access token is answered by refreshing once (``AdminSessionRefresher``) and
+///   repeating the request.
 ///
 /// Tokens never reach the page: both live in `HttpOnly`, `SameSite=Strict` cookies (`Secure`
 /// behind https), both scoped to `/admin/`. Every request that changes
@@ -51,7 +52,12 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
         case (.get, Self.prefix + "/reconciliation"):
             response = try await reconciliationStatus(request, exchange)
         case (_, _) where path.hasPrefix(Self.prefix + "/api/"):
-            response = try await forward(request, exchange, to: String(path.dropFirst((Self.prefix + "/api").count)))
+            let apiPath = String(path.dropFirst((Self.prefix + "/api").count))
+            if Self.answersWithTokens(apiPath) {
+                response = AdminExchange.problem(404, "route_not_found", "the console does not forward \(apiPath): its answer holds tokens")
+            } else {
+                response = try await forward(request, exchange, to: apiPath)
+            }
         case (.get, _), (.head, _):
             response = assets.response(for: String(path.dropFirst(Self.prefix.count + 1)), exchange: exchange)
         default:
@@ -59,6 +65,13 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
         }
         Self.secure(&response.headers)
         return response
+    }
+
+    /// The API's routes whose answers hold tokens (log-in, refresh, a password change): the
+    /// console's page never sees a token, so `/admin/api/` does not forward them; the session
+    /// has its own `/admin/session`.
+    static func answersWithTokens(_ path: String) -> Bool {
+        path == "/sessions" || path.hasPrefix("/sessions/") || path == "/me/password"
     }
 
     /// The headers every console answer carries.
