@@ -2,7 +2,8 @@
 example server scripts/console-test starts.
 
 An operator signs in with the keyboard alone, sees the dashboard and its chart, approves a
-seller application, finds a paid order, refunds one of its parcels and sees the order and the
+seller application (the keyboard alone), finds a paid order, refunds one of its parcels (the
+keyboard alone) and sees the order and the
 dashboard change; works through users, settlements and listings; a buyer is refused; a
 tampered CSRF token is refused. axe-core checks every page for serious or critical violations,
 no page logs a console error, and the pages fit 1280 and 390 pixels. Cold loads of the
@@ -129,6 +130,14 @@ class Console:
         overflow = self.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         check(overflow <= 0, f"{where} fits {self.page.viewport_size['width']} px (overflow {overflow} px)")
 
+    def tab_to(self, description, test, limit=150):
+        """Presses Tab until the focused element passes `test` (JavaScript over `e`, the element)."""
+        for _ in range(limit):
+            self.page.keyboard.press("Tab")
+            if self.page.evaluate(f"(() => {{ const e = document.activeElement; return Boolean({test}); }})()"):
+                return
+        raise AssertionError(f"Tab never reached {description}")
+
     def open(self, menu):
         """Follows a menu link and waits for its view's heading (not the last view's table)."""
         self.page.get_by_role("link", name=menu, exact=True).click()
@@ -233,10 +242,15 @@ def day(browser, facts):
         console.no_errors("the dashboard")
         console.shot("dashboard")
 
-        print("seller applications: approve one")
-        console.open("판매자 신청")
+        print("seller applications: approve one, with the keyboard alone")
+        page.locator("body").focus()
+        console.tab_to("the menu's 판매자 신청", "e.matches('nav a') && e.textContent === '판매자 신청'")
+        page.keyboard.press("Enter")
+        expect(page.get_by_role("heading", name="판매자 신청", level=1)).to_be_visible()
         row = page.locator("tr", has=page.get_by_role("cell", name=str(facts["application"]), exact=True))
-        row.get_by_role("button", name="승인").click()
+        console.tab_to("승인 on the application's row",
+                       f"e.textContent === '승인' && e.closest('tr')?.cells[0].textContent === '{facts['application']}'")
+        page.keyboard.press("Enter")
         expect(row.locator(".badge")).to_have_text("승인")
         check(http("GET", f"/seller-applications/{facts['application']}",
                    token=http("POST", "/sessions", {"email": OPERATOR[0], "password": OPERATOR[1]})[1]["access_token"])[1]["status"]
@@ -266,9 +280,16 @@ def day(browser, facts):
         console.no_errors("the refused refund")
         console.expected.remove("status of 400")
         refund = 1000
-        section.get_by_label("금액").fill(str(refund))
-        section.get_by_label("사유").fill("콘솔 테스트: 부분 환불")
-        section.get_by_role("button", name="이 묶음 환불").click()
+        print("  the refund itself with the keyboard alone")
+        section.get_by_label("금액").fill("")
+        section.get_by_label("사유").fill("")
+        page.locator("#order-status").click()  # focus back at the top of the order
+        console.tab_to("the first parcel's amount", "e.name === 'amount' && e.closest('section.parcel') === document.querySelector('section.parcel')")
+        page.keyboard.type(str(refund))
+        console.tab_to("its reason", "e.name === 'reason'")
+        page.keyboard.type("콘솔 테스트: 부분 환불")
+        console.tab_to("its refund button", "e.textContent === '이 묶음 환불'")
+        page.keyboard.press("Enter")
         expect(section.locator(".notice")).to_contain_text("환불되었습니다")
         expect(page.locator("#order-status")).to_have_text("부분 환불", timeout=10_000)
         expect(page.locator("#refunded-amount")).to_have_text(f"₩{refund:,}")
