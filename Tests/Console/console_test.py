@@ -290,7 +290,7 @@ def day(browser, facts):
         page.keyboard.type("콘솔 테스트: 부분 환불")
         console.tab_to("its refund button", "e.textContent === '이 묶음 환불'")
         page.keyboard.press("Enter")
-        expect(section.locator(".notice")).to_contain_text("환불되었습니다")
+        expect(section.locator(".notice")).to_contain_text(f"환불되었습니다. PG 응답: ₩{refund:,} PG 환불 완료")
         expect(page.locator("#order-status")).to_have_text("부분 환불", timeout=10_000)
         expect(page.locator("#refunded-amount")).to_have_text(f"₩{refund:,}")
         expect(page.get_by_role("region", name="감사 기록").get_by_role("cell", name="shipment.refund")).to_be_visible()

@@ -32,7 +32,7 @@ const words = {
     reconciliation: '대사(reconciliation) 마지막 실행', reconcileOff: '이 서버에서 꺼져 있음', reconcileNotYet: '아직 실행 전', every: '주기',
     reconcileOK: '정상', reconcileFailed: '실패', paidLate: '늦은 결제 반영', expiredCount: '만료', unresolved: '미해결',
     stuckPayments: '기한 지난 결제 대기:', lateParcels: '발송 지연 (결제 후 2일 넘음)', lateParcelsNote: '결제 완료 주문 최근 500건 기준',
-    periodShort: '정산 월', entries: '명세',
+    periodShort: '정산 월', entries: '명세', rf_pending: 'PG 응답 대기', rf_done: 'PG 환불 완료', rf_failed: 'PG 환불 실패',
     auditTrail: '감사 기록', when: '시각 (KST)', actor: '누가', action: '작업', target: '대상', detail: '내용',
   },
   en: {
@@ -65,7 +65,7 @@ const words = {
     reconciliation: 'Reconciliation, last run', reconcileOff: 'off on this server', reconcileNotYet: 'not run yet', every: 'every',
     reconcileOK: 'OK', reconcileFailed: 'Failed', paidLate: 'late payments settled', expiredCount: 'expired', unresolved: 'unresolved',
     stuckPayments: 'past their reservation:', lateParcels: 'Late parcels (paid over 2 days ago)', lateParcelsNote: 'of the latest 500 paid orders',
-    periodShort: 'Month', entries: 'Entries',
+    periodShort: 'Month', entries: 'Entries', rf_pending: 'awaiting the PG', rf_done: 'refunded by the PG', rf_failed: 'refused by the PG',
     auditTrail: 'Audit trail', when: 'When (KST)', actor: 'Who', action: 'Action', target: 'Target', detail: 'Detail',
   },
 };

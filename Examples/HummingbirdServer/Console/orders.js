@@ -90,6 +90,13 @@ function refundForm(label, send) {
   return h('div', {}, form, box, answer);
 }
 
+/** The PG's answer to the newest refund of an order: its amount and whether the PG did it. */
+async function pgAnswer(orderID) {
+  const refunds = await api('GET', `/orders/${orderID}/refunds`);
+  const newest = refunds.items.reduce((last, refund) => (!last || refund.id > last.id ? refund : last), null);
+  return newest ? `${won(newest.amount)} ${t('rf_' + newest.status)}` : '—';
+}
+
 export async function orderDetail(id) {
   const [order, refunds, orderTrail] = await Promise.all([api('GET', `/orders/${id}`), api('GET', `/orders/${id}/refunds`),
     api('GET', `/audit?target=order:${encodeURIComponent(id)}&limit=100`)]);
@@ -103,8 +110,8 @@ export async function orderDetail(id) {
     h('ul', {}, order.lines.filter((line, position) => parcel.lines.includes(position)).map((line) =>
       h('li', {}, `${line.title} × ${line.quantity} — ${won(line.unit_price * line.quantity)}${line.refunded_at ? ` (${status('refunded')})` : ''}`))),
     refundForm(t('refundParcel'), async (body, key) => {
-      const shipment = await api('POST', `/shipments/${parcel.id}/refund`, body, { idempotencyKey: key });
-      return { summary: `${status(shipment.status)}`, after: () => setTimeout(reload, 1200) };
+      await api('POST', `/shipments/${parcel.id}/refund`, body, { idempotencyKey: key });
+      return { summary: await pgAnswer(order.id), after: () => setTimeout(reload, 1200) };
     })));
   const address = order.shipping_address;
   return [
@@ -124,11 +131,12 @@ export async function orderDetail(id) {
     h('h2', {}, t('refundOrder')),
     refundForm(t('refundOrder'), async (body, key) => {
       const changed = await api('POST', `/orders/${order.id}/refund`, body, { idempotencyKey: key });
-      return { summary: `${status(changed.status)}, ${won(changed.refunded_amount)}`, after: () => setTimeout(reload, 1200) };
+      return { summary: `${await pgAnswer(order.id)} · ${status(changed.status)}, ${won(changed.refunded_amount)}`,
+        after: () => setTimeout(reload, 1200) };
     }),
     h('h2', {}, t('refundsTitle')),
     table(t('refundsTitle'), [t('id'), t('amount'), t('reason'), t('status'), t('created')],
-      refunds.items.map((refund) => [String(refund.id), won(refund.amount), refund.reason, status(refund.status), kst(refund.created_at)])),
+      refunds.items.map((refund) => [String(refund.id), won(refund.amount), refund.reason, t('rf_' + refund.status), kst(refund.created_at)])),
     h('h2', {}, t('auditTrail')),
     table(t('auditTrail'), [t('when'), t('actor'), t('action'), t('target'), t('detail')],
       trail.map((entry) => [kst(entry.at), entry.actor, entry.action, entry.target, entry.detail])),
