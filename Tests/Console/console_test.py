@@ -239,6 +239,7 @@ def day(browser, facts):
         check(page.evaluate("Object.keys(localStorage).every((k) => !/token/i.test(localStorage.getItem(k)))")
               and "eyJ" not in page.evaluate("document.cookie"), "no token is readable by the page")
         console.accessible("the dashboard")
+        console.fits("the dashboard")
         console.no_errors("the dashboard")
         console.shot("dashboard")
 
@@ -268,6 +269,7 @@ def day(browser, facts):
         link.click()
         expect(page.locator("#order-status")).to_have_text("결제 완료")
         console.accessible("an order")
+        console.fits("an order")
         console.shot("order")
         section = page.locator("section.parcel").first
         print("  a refund the API refuses: its message shown, the form kept")
