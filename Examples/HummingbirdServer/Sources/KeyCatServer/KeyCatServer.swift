@@ -62,13 +62,18 @@ struct KeyCatServer {
             await BenchRoutes.add(to: router, api: api)
             middleware.ownPrefixes.append(BenchRoutes.prefix)
         }
+        // The console is the example's extra: without its files the API is served all the same.
         if let console = settings.console {
-            let assets = try AdminConsoleAssets(directory: console.directory)
-            router.add(middleware: AdminConsoleMiddleware<ServerContext>(
-                api: api, assets: assets, refresher: AdminSessionRefresher(), reconciliation: reconciliation,
-                trustedProxies: settings.trustedProxies,
-                secureCookies: console.secureCookies))
-            logger.info("the admin console is at \(settings.selfURL.absoluteString)/admin/")
+            do {
+                let assets = try AdminConsoleAssets(directory: console.directory)
+                router.add(middleware: AdminConsoleMiddleware<ServerContext>(
+                    api: api, assets: assets, refresher: AdminSessionRefresher(), reconciliation: reconciliation,
+                    trustedProxies: settings.trustedProxies, secureCookies: console.secureCookies))
+                logger.info("the admin console is at \(settings.selfURL.absoluteString)/admin/")
+            } catch {
+                logger.warning("no admin console: its files could not be read (KEYCAT_CONSOLE_DIR)",
+                               metadata: ["directory": "\(console.directory.path)", "error": "\(error)"])
+            }
         }
         router.add(middleware: middleware)
 
