@@ -17,6 +17,8 @@
 #   example names one item instead (product 1, which may since be gone or sold out: 404 or 409).
 # - a parcel's refund of an amount names no lines and does not restock.
 # - a tracking number has as many digits as its carrier issues (Carrier.all in the domain).
+# - a settlement month is closed once it has ended (Korean time); the current month only in a
+#   dry run, a later one never: a valid example names a past month, or dry-runs the current one.
 # - a search text `q` has at most 10 words of letters or digits (docs/search.md).
 # - a tag (`tag=`, `tags`) is 1–20 letters, digits or _ once a leading # is dropped, and at most
 #   60 bytes (ProductTags): openapi.yaml's maxLength of 21 leaves room for the #, and JSON
@@ -134,6 +136,13 @@ def map_case(context, case):
         body.pop("lines", None)
         if body.get("restock") is True:
             body["restock"] = False
+    if getattr(operation, "path", None) == "/settlements/close" and isinstance(body.get("period"), str):
+        now = datetime.datetime.now(datetime.timezone(datetime.timedelta(hours=9)))
+        current = f"{now.year:04d}-{now.month:02d}"
+        if body["period"] > current:
+            body["period"] = "2020-01"
+        elif body["period"] == current:
+            body["dry_run"] = True
     if getattr(operation, "path", None) == "/checkout" and body.get("items") is None:
         body["items"] = [{"product_id": 1, "quantity": 1}]
     items = body.get("items")

@@ -14,10 +14,12 @@ public struct UserBody: Encodable, Sendable, Hashable {
     public var createdAt: Date
     public var updatedAt: Date
     public var withdrawnAt: Date?
+    /// When an operator suspended the account; absent unless it is suspended.
+    public var suspendedAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case id, email, nick, phone, birthday, profileImage = "profile_image", role
-        case createdAt = "created_at", updatedAt = "updated_at", withdrawnAt = "withdrawn_at"
+        case createdAt = "created_at", updatedAt = "updated_at", withdrawnAt = "withdrawn_at", suspendedAt = "suspended_at"
     }
 
     public init(_ user: User) {
@@ -31,6 +33,7 @@ public struct UserBody: Encodable, Sendable, Hashable {
         createdAt = user.createdAt
         updatedAt = user.updatedAt
         withdrawnAt = user.withdrawnAt
+        suspendedAt = user.suspendedAt
     }
 }
 

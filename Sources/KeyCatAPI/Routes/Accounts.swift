@@ -2,7 +2,7 @@ import Foundation
 import KeyCat
 
 /// Sign-up, sessions (log-in, refresh, log-out), the caller's own account, and the operators'
-/// user list. Password hashing runs on KeyCat's own hashing threads, off the pool every route
+/// user list (or the one account with an email). Password hashing runs on KeyCat's own hashing threads, off the pool every route
 /// shares. Sign-up, log-in and password changes are throttled by the request's
 /// ``APIRequest/clientAddress`` (IPv6 by its /64); log-ins and password changes that send back the
 /// `device_token` an earlier log-in returned count against that token instead (OWASP's device
@@ -15,7 +15,12 @@ enum AccountRoutes {
             let user = try await context.keycat.accounts.signUp(form, client: client)
             return .json(UserBody(user), status: 201)
         },
-        Route(.get, "/users", .admin, query: pageQuery) { context in
+        Route(.get, "/users", .admin, query: pageQuery + ["email"]) { context in
+            if let email = try context.query("email") {
+                // One account or none: a page without a next one.
+                let user = try await context.keycat.accounts.findUser(email: email, by: context.principal())
+                return .json(PageBody(items: user.map { [UserBody($0)] } ?? [], nextCursor: nil))
+            }
             let page = try await context.keycat.accounts.listUsers(
                 limit: context.limit(), cursor: context.cursor(), by: context.principal())
             return .json(PageBody(page, UserBody.init))

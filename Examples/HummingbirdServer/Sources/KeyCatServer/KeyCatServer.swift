@@ -51,10 +51,12 @@ struct KeyCatServer {
             }
             logger.info("payments go to the PG at \(baseURL); its webhooks at /webhooks/pg are \(verification)")
         }
+        let reconciliation = ReconciliationRecord(interval: settings.reconcileEvery)
         if let interval = settings.reconcileEvery {
             var reconcileLogger = logger
             reconcileLogger[metadataKey: "component"] = "reconciliation"
-            services.append(ReconciliationService(keycat: keycat, interval: interval, logger: reconcileLogger))
+            services.append(ReconciliationService(keycat: keycat, interval: interval, logger: reconcileLogger,
+                                                  record: reconciliation))
         }
         if settings.deliversWebhooks {
             var webhookLogger = logger
@@ -64,6 +66,19 @@ struct KeyCatServer {
         if settings.benchRoutes {
             await BenchRoutes.add(to: router, api: api)
             middleware.ownPrefixes.append(BenchRoutes.prefix)
+        }
+        // The console is the example's extra: without its files the API is served all the same.
+        if let console = settings.console {
+            do {
+                let assets = try AdminConsoleAssets(directory: console.directory)
+                router.add(middleware: AdminConsoleMiddleware<ServerContext>(
+                    api: api, assets: assets, refresher: AdminSessionRefresher(), reconciliation: reconciliation,
+                    trustedProxies: settings.trustedProxies, secureCookies: console.secureCookies))
+                logger.info("the admin console is at \(settings.selfURL.absoluteString)/admin/")
+            } catch {
+                logger.warning("no admin console: its files could not be read (KEYCAT_CONSOLE_DIR)",
+                               metadata: ["directory": "\(console.directory.path)", "error": "\(error)"])
+            }
         }
         router.add(middleware: middleware)
 

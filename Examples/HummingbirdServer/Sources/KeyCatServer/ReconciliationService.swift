@@ -11,10 +11,13 @@ struct ReconciliationService: Service {
     let keycat: KeyCat
     let interval: Duration
     let logger: Logger
+    /// Where each run's outcome is kept for the admin console.
+    var record: ReconciliationRecord?
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
             await keycat.reconcile(every: interval) { outcome in
+                record?.record(outcome)
                 switch outcome {
                 case let .success(report):
                     logger.debug("reconciled", metadata: ["report": "\(report)"])

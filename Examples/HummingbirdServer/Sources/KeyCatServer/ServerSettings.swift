@@ -26,6 +26,9 @@ import Logging
 /// | `KEYCAT_READ_TIMEOUT_SECONDS` | the longest a request may take to arrive, from its first byte to its last (head and body); a connection still sending one then is closed | 30 |
 /// | `KEYCAT_IDLE_TIMEOUT_SECONDS` | how long a connection may wait with no request arriving and no answer owed before it is closed | 60 |
 /// | `KEYCAT_TOKEN_VERSION_CACHE_SECONDS` | how long a token version read from the database is trusted, 0–60: the longest a suspension, password reset or role change made by another server or `keycat-admin` takes to stop the account's access tokens here | 5 |
+/// | `KEYCAT_CONSOLE` | `0` turns the admin console at `/admin/` off | on |
+/// | `KEYCAT_CONSOLE_DIR` | where the console's files are | `Examples/HummingbirdServer/Console` in the repository |
+/// | `KEYCAT_CONSOLE_SECURE_COOKIES` | `1`: the console is reached over https, its cookies are `Secure` (also set per request when a trusted proxy sends `X-Forwarded-Proto: https`) | off |
 struct ServerSettings {
     var host = "127.0.0.1"
     var port = 8080
@@ -40,6 +43,16 @@ struct ServerSettings {
     /// The request head's size and the connections' read and idle deadlines.
     var connections = ConnectionLimits()
     var keycat: KeyCat.Configuration
+    /// The admin console at `/admin/` (``AdminConsoleMiddleware``); nil with `KEYCAT_CONSOLE=0`.
+    var console: ConsoleSettings? = ConsoleSettings()
+
+    struct ConsoleSettings {
+        /// `KEYCAT_CONSOLE_DIR`, else the repository's `Examples/HummingbirdServer/Console`.
+        var directory = AdminConsoleAssets.defaultDirectory
+        /// `KEYCAT_CONSOLE_SECURE_COOKIES=1`: the server is reached over https (behind a proxy
+        /// that does not say so with `X-Forwarded-Proto`), so its cookies are `Secure`.
+        var secureCookies = false
+    }
 
     struct Invalid: Error, CustomStringConvertible {
         var description: String
@@ -70,6 +83,12 @@ struct ServerSettings {
             keycat = KeyCat.Configuration(databasePath: database)
         }
         host = value("HOST") ?? host
+        if value("KEYCAT_CONSOLE") == "0" {
+            console = nil
+        } else {
+            if let directory = value("KEYCAT_CONSOLE_DIR") { console?.directory = URL(fileURLWithPath: directory) }
+            console?.secureCookies = value("KEYCAT_CONSOLE_SECURE_COOKIES") == "1"
+        }
         port = try integer("PORT", in: 0...65535) ?? port
         if let level = value("LOG_LEVEL") {
             guard let parsed = Logger.Level(rawValue: level) else {
