@@ -26,6 +26,7 @@ extension KeyCat {
         // Each write learns with its COMMIT whether it changed the catalog, so only those move
         // this server's catalog version at once (others' arrive by notification).
         settings.commitProbe = KeyCatSchema.catalogCommitProbe
+        settings.commitProbeChannel = KeyCatSchema.catalogChangeChannel
         let database: PostgresDatabase
         do {
             database = try PostgresDatabase(configuration: settings)

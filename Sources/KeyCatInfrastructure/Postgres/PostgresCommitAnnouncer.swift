@@ -77,12 +77,13 @@ package final class PostgresCommitAnnouncer: Sendable {
 
     /// Starts listening on `channel` with `configuration`'s connection settings (its search path
     /// decides the schema payloads name), firing `signal` for each arrival.
-    package init(configuration: PostgresConfiguration, channel: String, signal: ChangeSignal) {
+    package init(configuration: PostgresConfiguration, channel: String, alsoListeningTo other: String? = nil,
+                 signal: ChangeSignal) {
         shared = Shared(signal: signal)
         var settings = configuration
         settings.applicationName = configuration.applicationName + " announcer"
         let thread = Thread { [shared, settings] in
-            Self.run(settings, channel: channel, shared: shared)
+            Self.run(settings, channel: channel, other: other, shared: shared)
             shared.finished.signal()
         }
         thread.name = "keycat-postgres-announcer"
@@ -93,8 +94,12 @@ package final class PostgresCommitAnnouncer: Sendable {
 
     /// Fires the signal for this server's readers at once and marks that the other servers are
     /// to be told; the thread sends one notification for every mark made before it sends.
-    package func announce() {
+    ///
+    /// `alreadyNotified`: the transaction notified the other channel this object listens to (the
+    /// catalog's trigger did), which wakes the other servers as well; nothing more is sent.
+    package func announce(alreadyNotified: Bool = false) {
         shared.signal.fire()
+        guard !alreadyNotified else { return }
         shared.state.withLock { $0.pending = true }
         shared.poke()
     }
@@ -130,13 +135,14 @@ package final class PostgresCommitAnnouncer: Sendable {
         if shared.finished.wait(timeout: .now() + 2) == .success { shared.finished.signal() }
     }
 
-    private static func run(_ configuration: PostgresConfiguration, channel: String, shared: Shared) {
+    private static func run(_ configuration: PostgresConfiguration, channel: String, other: String?, shared: Shared) {
         var pause = 0.05
         while !shared.state.withLock({ $0.isClosed }) {
             do {
                 let connection = try PostgresConnection(configuration: configuration)
                 let schema = try connection.queryOne("SELECT current_schema()", []) { $0.optionalString(0) } ?? nil
                 try connection.execute("LISTEN \(quotedIdentifier(channel))")
+                if let other { try connection.execute("LISTEN \(quotedIdentifier(other))") }
                 pause = 0.05
                 shared.state.withLock {
                     $0.isListening = !$0.isClosed
@@ -182,6 +188,10 @@ package final class PostgresCommitAnnouncer: Sendable {
                 // Its answer may have brought other servers' notifications with it, already
                 // read off the socket: take them now, as no poll will report them.
                 if takeNotifications(handle, schema: schema) { shared.signal.fire() }
+                // One notification at most every 10 ms per server: under load the marks made
+                // meanwhile travel together, and notifying commits (which Postgres runs one at a
+                // time) stay few.
+                usleep(10_000)
             }
             var sockets = [pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0),
                            pollfd(fd: shared.wake, events: Int16(POLLIN), revents: 0)]

@@ -26,6 +26,10 @@ package struct PostgresConfiguration: Sendable {
     /// ``PostgresConnection/commitProbeAnswer``. KeyCat asks a transaction-local setting its
     /// catalog trigger sets, to learn whether the transaction changed the catalog.
     package var commitProbe: String?
+    /// The channel on which the writes the ``commitProbe`` reports notify themselves (KeyCat's
+    /// catalog trigger): an announced write that did (``PostgresCommitAnnouncer``) needs no
+    /// notification of its own, and servers listen for both.
+    package var commitProbeChannel: String?
 
     package init(url: String? = nil) {
         self.url = url

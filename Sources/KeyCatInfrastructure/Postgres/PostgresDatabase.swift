@@ -88,7 +88,11 @@ package final class PostgresDatabase: Sendable {
             throw error
         }
         if outcome.counts { writesEnded.add(1, ordering: .releasing) }
-        if outcome.announces { startedAnnouncer()?.announce() }
+        if outcome.announces {
+            // A write the commit probe saw change the catalog has notified already (its trigger).
+            let notified = configuration.commitProbe != nil && configuration.commitProbeChannel != nil && outcome.counts
+            startedAnnouncer()?.announce(alreadyNotified: notified)
+        }
         return outcome.result
     }
 
@@ -103,7 +107,8 @@ package final class PostgresDatabase: Sendable {
         announcer.withLock { announcer in
             guard !isClosed.load(ordering: .acquiring) else { return nil }
             if announcer == nil {
-                announcer = PostgresCommitAnnouncer(configuration: configuration, channel: Self.announcementChannel, signal: commits)
+                announcer = PostgresCommitAnnouncer(configuration: configuration, channel: Self.announcementChannel,
+                                                    alsoListeningTo: configuration.commitProbeChannel, signal: commits)
             }
             return announcer
         }
