@@ -141,8 +141,8 @@ package final class PostgresCommitAnnouncer: Sendable {
             do {
                 let connection = try PostgresConnection(configuration: configuration)
                 let schema = try connection.queryOne("SELECT current_schema()", []) { $0.optionalString(0) } ?? nil
-                try connection.execute("LISTEN \(quotedIdentifier(channel))")
-                if let other { try connection.execute("LISTEN \(quotedIdentifier(other))") }
+                try connection.execute("LISTEN \(PostgresConnection.quotedIdentifier(channel))")
+                if let other { try connection.execute("LISTEN \(PostgresConnection.quotedIdentifier(other))") }
                 pause = 0.05
                 shared.state.withLock {
                     $0.isListening = !$0.isClosed
@@ -220,8 +220,4 @@ package final class PostgresCommitAnnouncer: Sendable {
         return arrived
     }
 
-    /// `name` as a double-quoted SQL identifier.
-    private static func quotedIdentifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
 }

@@ -240,3 +240,10 @@ extension PostgresConnection {
         Self.statements.add(count, ordering: .relaxed)
     }
 }
+
+extension PostgresConnection {
+    /// `name` as a double-quoted SQL identifier (a channel for `LISTEN`, which takes no parameter).
+    package static func quotedIdentifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -69,7 +69,7 @@ package final class PostgresNotificationCounter: Sendable {
             do {
                 let connection = try PostgresConnection(configuration: configuration)
                 let schema = try connection.queryOne("SELECT current_schema()", []) { $0.optionalString(0) } ?? nil
-                try connection.execute("LISTEN \(quotedIdentifier(channel))")
+                try connection.execute("LISTEN \(PostgresConnection.quotedIdentifier(channel))")
                 pause = 0.05
                 shared.state.withLock {
                     $0.count += 1
@@ -110,8 +110,4 @@ package final class PostgresNotificationCounter: Sendable {
         }
     }
 
-    /// `name` as a double-quoted SQL identifier.
-    private static func quotedIdentifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
 }
