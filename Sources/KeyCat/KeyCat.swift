@@ -74,11 +74,12 @@ public final class KeyCat: Sendable {
     /// The store's own threads, one per connection it can lend, on which every storage call
     /// runs while it waits for the database (architecture §7, "Waiting never blocks").
     ///
-    /// Every use case that touches storage is `async` and waits there on its own: no caller's
-    /// thread is ever held by a database round trip. Preferring this executor is an optimisation,
-    /// not a duty: a task that runs with it preferred —
-    /// `withTaskExecutorPreference(keycat.storageExecutor) { … }`, as ``KeyCatAPI`` does for every
-    /// route — makes no hop between threads for each call it makes.
+    /// The store alone decides where its work runs: every use case that touches storage is
+    /// `async`, and each storage call hops to these threads on its own, so no caller's thread is
+    /// ever held by a database round trip. Preferring this executor is an optimisation for a
+    /// server's entry point, never a duty: a task that runs with it preferred —
+    /// `withTaskExecutorPreference(keycat.storageExecutor) { … }`, as `KeyCatAPI` does for a
+    /// route that writes — makes no hop between threads for each call it makes.
     public let storageExecutor: any TaskExecutor
 
     /// Wires every use case to `database`'s repositories: the same code for both stores.
@@ -113,7 +114,7 @@ public final class KeyCat: Sendable {
         sellers = SellerService(
             applications: SQLSellerApplicationRepository(database: database), users: users,
             registry: configuration.businessRegistry ?? SQLBusinessRegistry(database: database),
-            cursors: cursors, clock: configuration.clock, tokenVersions: tokenVersions, storageExecutor: storageThreads)
+            cursors: cursors, clock: configuration.clock, tokenVersions: tokenVersions)
         if store.sharesServers {
             // Every server on the database serves every image: they live in it. The folder
             // beside only holds images from before, copied in as they are first served.
@@ -156,12 +157,11 @@ public final class KeyCat: Sendable {
             webhookEvents: SQLWebhookEventStore(database: database), idempotency: idempotency,
             clock: configuration.clock, reservationLifetime: configuration.reservationLifetime,
             auditLog: SQLAuditLog(database: database), holds: configuration.stockHolds,
-            addresses: SQLAddressRepository(database: database), storageExecutor: storageThreads)
+            addresses: SQLAddressRepository(database: database))
         let addressBook = SQLAddressRepository(database: database)
         addresses = AddressService(addresses: addressBook, clock: configuration.clock)
         orders = OrderService(orders: orderRepository, gateway: setup.gateway, idempotency: idempotency,
-                              cursors: cursors, clock: configuration.clock, fulfilment: SQLFulfilmentRepository(database: database),
-                              storageExecutor: storageThreads)
+                              cursors: cursors, clock: configuration.clock, fulfilment: SQLFulfilmentRepository(database: database))
         settlements = SettlementService(settlements: SQLSettlementRepository(database: database), commission: configuration.commission,
                                         cursors: cursors, clock: configuration.clock)
         statistics = StatisticsService(statistics: SQLSalesStatistics(database: database), clock: configuration.clock)

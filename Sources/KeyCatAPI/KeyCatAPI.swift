@@ -135,11 +135,8 @@ public struct KeyCatAPI: Sendable {
         do {
             let context = RequestContext(request: request, keycat: keycat, parameters: admission.parameters,
                                          caller: admission.caller, route: route.description, cache: catalogCache)
-            // Every handler waits for the database on KeyCat's storage threads, never on the
-            // server's (architecture §7): its synchronous stretches run there. The catalog reads
-            // go there themselves, only when they read rows.
             guard route.waitsOnStorage else { return try await route.handler(context) }
-            return try await withTaskExecutorPreference(keycat.storageExecutor) { try await route.handler(context) }
+            return try await keycat.onStorageThreads { try await route.handler(context) }
         } catch {
             return response(for: error, on: route.description)
         }

@@ -23,7 +23,7 @@ extension PGSimulator {
             let database = try SQLiteDatabase(path: path, configuration: configuration)
             defer { database.close() }
             var payments = 0
-            try database.backup(to: destination) { _ in } snapshot: { connection in
+            try database.blockingBackup(to: destination) { _ in } snapshot: { connection in
                 payments = try connection.queryOne("SELECT count(*) FROM pg_payments") { $0.int(0) } ?? 0
             }
             return payments

@@ -5,57 +5,46 @@ import KeyCatTestSupport
 import Synchronization
 import Testing
 
-/// Waiting never blocks (architecture §7): KeyCat's use cases wait for their storage and the
-/// services they call on KeyCat's own storage threads, so a caller's plain task runs while more
-/// such calls than there are cores wait.
+/// Waiting never blocks (architecture §7): a storage call waits for the database on the store's
+/// own threads, wherever its caller runs, so a caller's plain task runs while more such calls
+/// than there are cores wait.
 ///
-/// The slow dependency is a business registry that does not answer until told to: eight seller
-/// applications wait on it at once, and they are released only after a plain task has run. Under the old design each application held a thread of
-/// Swift's cooperative pool (one per core) while it waited, so neither the eight nor the plain
-/// task could all get a thread; the registry gives up after two minutes so that design fails
-/// rather than hangs. No duration is asserted: that all eight waited at once, and the order.
+/// The slow dependency is the SQLite file itself, its write lock held by a connection of the
+/// test's own: eight checkouts wait for it at once (the writer in SQLite's busy handler, the
+/// others in line for the writer), and the lock goes only after a plain task has run. A design
+/// that waited on the caller's threads (one per core in Swift's pool) would hold both in the
+/// busy handler: nothing else, the test included, would run until SQLite's five-second busy
+/// timeout failed the checkouts. No duration is asserted: that the plain task ran while the
+/// file was locked, and that every checkout then went through.
 @Suite("Storage waits on KeyCat's threads")
 struct StorageWaitTests {
-    /// A registry that blocks its caller's thread until released, as a slow network call in a
-    /// synchronous client would.
-    final class SlowRegistry: BusinessRegistry, Sendable {
-        let gate = DispatchSemaphore(value: 0)
-        let waiting = Atomic<Int>(0)
-        let gaveUp = Atomic<Int>(0)
-
-        func status(of number: BusinessRegistrationNumber) async throws(KeyCatError) -> BusinessStatus {
-            waiting.add(1, ordering: .releasing)
-            if gate.wait(timeout: .now() + 120) == .timedOut { gaveUp.add(1, ordering: .releasing) }
-            return .active
-        }
-    }
-
-    @Test("a plain task runs while eight seller applications wait at once on a slow registry; none waits in vain")
+    @Test("a plain task runs while eight checkouts wait for a SQLite file another connection holds locked")
     func plainTaskRunsWhileStorageWaits() async throws {
-        let registry = SlowRegistry()
-        try await TestShop.with(configure: { $0.businessRegistry = registry; $0.readerCount = 7 }) { shop in
+        try await TestShop.with(configure: { $0.stockHolds = nil }) { shop in
             let keycat = shop.keycat
-            var applicants: [Principal] = []
-            for _ in 0..<8 { applicants.append(try await shop.user(.buyer)) }
-            let form = SellerApplicationForm(businessNumber: "220-81-62176", representativeName: "한소리",
-                                             openingDate: try CalendarDate(iso8601: "2021-04-01"))
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for applicant in applicants {
-                    group.addTask { _ = try await keycat.sellers.apply(form, by: applicant) }
+            let product = try await shop.product(stock: 100)
+            var buyers: [Principal] = []
+            for _ in 0..<8 { buyers.append(try await shop.user(.buyer)) }
+            let holder = try SQLiteConnection(path: shop.keycat.configuration.databasePath, configuration: SQLiteConfiguration())
+            defer { holder.close() }
+            try holder.execute("BEGIN IMMEDIATE")
+            try await withThrowingTaskGroup(of: Order.self) { group in
+                for buyer in buyers {
+                    group.addTask {
+                        try await keycat.checkout.checkout(CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)])),
+                                                           by: buyer)
+                    }
                 }
-                while registry.waiting.load(ordering: .acquiring) < applicants.count {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-                // All eight are waiting, more than there are cores; a plain task still runs.
+                try await Task.sleep(for: .milliseconds(50))
+                // The eight are waiting for the file, more than there are cores; a plain task still runs.
                 let answer = await Task { 6 * 7 }.value
                 #expect(answer == 42)
-                for _ in applicants { registry.gate.signal() }
-                try await group.waitForAll()
+                try holder.execute("ROLLBACK")
+                var made = 0
+                for try await order in group where order.status == .awaitingPayment { made += 1 }
+                #expect(made == buyers.count)
             }
-            // Had they held the cooperative pool, they could not all have waited at once: the
-            // first would have waited out the registry's two minutes.
-            let gaveUp = registry.gaveUp.load(ordering: .acquiring)
-            #expect(gaveUp == 0)
+            await #expect(try shop.stock(of: product.id) == 92)
         }
     }
 }

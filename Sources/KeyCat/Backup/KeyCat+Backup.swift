@@ -35,11 +35,8 @@ extension KeyCat {
         try principal.require(.admin, to: "back up the database")
         guard pagesPerStep >= 1 else { throw .validation("pages_per_step", "a backup copies at least one page per step") }
         do {
-            // SQLite's backup API blocks between its steps: on the store's threads, not the caller's.
-            try await withTaskExecutorPreference(storageExecutor) {
-                try database.backup(to: path, pagesPerStep: pagesPerStep) { step in
-                    progress(BackupProgress(copiedPages: step.copiedPages, totalPages: step.totalPages))
-                }
+            try await database.backup(to: path, pagesPerStep: pagesPerStep) { step in
+                progress(BackupProgress(copiedPages: step.copiedPages, totalPages: step.totalPages))
             }
         } catch let error as SQLiteBackupError {
             switch error {

@@ -56,7 +56,7 @@ extension KeyCat {
         var inventory = BackupInventory(counts: [:], imageFiles: [])
         let schema = try await schemaVersion()
         do {
-            try database.backup(to: databaseCopy) { step in
+            try await database.backup(to: databaseCopy) { step in
                 progress(BackupProgress(copiedPages: step.copiedPages, totalPages: step.totalPages))
             } snapshot: { connection in
                 inventory = try BackupInventory.read(on: connection)

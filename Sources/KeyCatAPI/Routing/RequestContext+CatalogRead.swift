@@ -47,7 +47,7 @@ extension RequestContext {
     private static func tagged(
         _ read: @Sendable () async throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?), keycat: KeyCat
     ) async throws(KeyCatError) -> (response: APIResponse, expiresAt: Date?) {
-        var answer = try await withTaskExecutorPreference(keycat.storageExecutor) { () async throws(KeyCatError) in try await read() }
+        var answer = try await keycat.onStorageThreads { () async throws(KeyCatError) in try await read() }
         if answer.response.status == 200 {
             answer.response.headers["ETag"] = APIResponse.entityTag(of: answer.response.body)
             answer.response.headers["Cache-Control"] = catalogCacheControl

@@ -55,7 +55,8 @@ struct Route: Sendable {
     let query: [String]
     /// The status of a successful answer.
     let status: Int
-    /// Whether the whole handler runs on KeyCat's storage threads (``KeyCat/storageExecutor``).
+    /// Whether the whole handler runs with the store's threads preferred
+    /// (``KeyCat/onStorageThreads(_:)``).
     /// The catalog reads say no: most of their answers come from memory, and they go to the
     /// storage threads only to read rows (``RequestContext/catalogRead(_:_:)``), sparing the
     /// cached answers two thread hops.

@@ -26,50 +26,48 @@ extension CheckoutService {
     public func confirm(_ orderID: OrderID, impUID: String, idempotencyKey: String? = nil, by principal: Principal) async throws(KeyCatError) -> Order {
         // The request's own rule before any lookup: a malformed id never reaches the PG.
         let impUID = try PaymentRules.impUID(impUID)
-        return try await onStorage { () async throws(KeyCatError) -> Order in
-            // The order's own row is enough to check it and to settle it: the order answered is
-            // the one the settlement's move returns (or, already paid, reads).
-            guard let order = try await orders.standing(of: orderID) else { throw KeyCatError.notFound("order", orderID) }
-            try principal.requireOwnerOrAdmin(order.buyerID, hiding: "order", orderID)
-            return try await idempotency.run(scope: "confirm:\(principal.userID)", key: idempotencyKey,
-                                             fingerprint: "\(orderID)|\(impUID)") { () async throws(KeyCatError) -> Order in
-                // With a key the order is read again: while this call waited for the key, another
-                // may have moved it. Without one nothing ran in between.
-                let current = await idempotencyKey == nil ? order : try settlement.standing(of: orderID)
-                if current.impUID == impUID { return try await settlement.reload(orderID) }
-                let payment: GatewayPayment
-                do throws(KeyCatError) {
-                    payment = try await gateway.payment(impUID: impUID)
-                } catch {
-                    if error.code == .gatewayTimeout, current.status == .awaitingPayment {
-                        try await orders.setOutcomeUnknown(orderID, true)
-                    }
-                    throw error
+        // The order's own row is enough to check it and to settle it: the order answered is
+        // the one the settlement's move returns (or, already paid, reads).
+        guard let order = try await orders.standing(of: orderID) else { throw KeyCatError.notFound("order", orderID) }
+        try principal.requireOwnerOrAdmin(order.buyerID, hiding: "order", orderID)
+        return try await idempotency.run(scope: "confirm:\(principal.userID)", key: idempotencyKey,
+                                         fingerprint: "\(orderID)|\(impUID)") { () async throws(KeyCatError) -> Order in
+            // With a key the order is read again: while this call waited for the key, another
+            // may have moved it. Without one nothing ran in between.
+            let current = await idempotencyKey == nil ? order : try settlement.standing(of: orderID)
+            if current.impUID == impUID { return try await settlement.reload(orderID) }
+            let payment: GatewayPayment
+            do throws(KeyCatError) {
+                payment = try await gateway.payment(impUID: impUID)
+            } catch {
+                if error.code == .gatewayTimeout, current.status == .awaitingPayment {
+                    try await orders.setOutcomeUnknown(orderID, true)
                 }
-                guard payment.merchantUID == current.merchantUID else {
-                    throw KeyCatError.validation("imp_uid", "the payment \(impUID) is not for order \(orderID)")
-                }
-                switch try await settlement.settle(current, with: payment, via: "confirm") {
-                case let .paid(order), let .alreadyPaid(order):
-                    return order
-                case let .notPaid(_, reason):
-                    throw KeyCatError(.paymentDeclined, "the payment did not go through: \(reason)",
-                                      context: ["order_id": "\(orderID)", "reason": reason])
-                case let .forged(order, paid):
-                    throw KeyCatError(.paymentAmountForged,
-                                      "paid \(paid) for an order of \(order.amount): the payment was cancelled",
-                                      context: ["order_id": "\(orderID)", "paid": "\(paid.won)", "amount": "\(order.amount.won)"])
-                case let .refused(order, reason):
-                    throw KeyCatError(.paymentAmountForged, "\(reason): the payment was cancelled",
-                                      context: ["order_id": "\(orderID)", "reason": reason, "amount": "\(order.amount.won)"])
-                case let .soldOut(order, product):
-                    throw KeyCatError(.outOfStock, "a line sold on payment sold out before the payment arrived: the payment was cancelled",
-                                      context: ["order_id": "\(orderID)", "product_id": "\(product)", "status": order.status.rawValue])
-                case let .voided(order):
-                    throw KeyCatError(.illegalTransition,
-                                      "the order is \(order.status.rawValue); the payment was cancelled and will be returned",
-                                      context: ["order_id": "\(orderID)", "status": order.status.rawValue])
-                }
+                throw error
+            }
+            guard payment.merchantUID == current.merchantUID else {
+                throw KeyCatError.validation("imp_uid", "the payment \(impUID) is not for order \(orderID)")
+            }
+            switch try await settlement.settle(current, with: payment, via: "confirm") {
+            case let .paid(order), let .alreadyPaid(order):
+                return order
+            case let .notPaid(_, reason):
+                throw KeyCatError(.paymentDeclined, "the payment did not go through: \(reason)",
+                                  context: ["order_id": "\(orderID)", "reason": reason])
+            case let .forged(order, paid):
+                throw KeyCatError(.paymentAmountForged,
+                                  "paid \(paid) for an order of \(order.amount): the payment was cancelled",
+                                  context: ["order_id": "\(orderID)", "paid": "\(paid.won)", "amount": "\(order.amount.won)"])
+            case let .refused(order, reason):
+                throw KeyCatError(.paymentAmountForged, "\(reason): the payment was cancelled",
+                                  context: ["order_id": "\(orderID)", "reason": reason, "amount": "\(order.amount.won)"])
+            case let .soldOut(order, product):
+                throw KeyCatError(.outOfStock, "a line sold on payment sold out before the payment arrived: the payment was cancelled",
+                                  context: ["order_id": "\(orderID)", "product_id": "\(product)", "status": order.status.rawValue])
+            case let .voided(order):
+                throw KeyCatError(.illegalTransition,
+                                  "the order is \(order.status.rawValue); the payment was cancelled and will be returned",
+                                  context: ["order_id": "\(orderID)", "status": order.status.rawValue])
             }
         }
     }
@@ -87,19 +85,17 @@ extension CheckoutService {
     ///   the id recorded: answer non-2xx, and the PG's redelivery is handled.
     public func handleWebhook(id: String, impUID: String, merchantUID: String) async throws(KeyCatError) -> WebhookOutcome {
         let impUID = try PaymentRules.impUID(impUID)
-        return try await onStorage { () async throws(KeyCatError) -> WebhookOutcome in
-            guard try await !webhookEvents.isRecorded(id) else { return .duplicate }
-            let outcome: WebhookOutcome
-            if let order = try await orders.find(merchantUID: merchantUID) {
-                let payment = try await gateway.payment(impUID: impUID)
-                outcome = payment.merchantUID == order.merchantUID
-                    ? .settled(try await settlement.settle(order, with: payment, via: "webhook")) : .unknownOrder
-            } else {
-                outcome = .unknownOrder
-            }
-            _ = try await webhookEvents.recordFirstDelivery(of: id, at: clock.now())
-            return outcome
+        guard try await !webhookEvents.isRecorded(id) else { return .duplicate }
+        let outcome: WebhookOutcome
+        if let order = try await orders.find(merchantUID: merchantUID) {
+            let payment = try await gateway.payment(impUID: impUID)
+            outcome = payment.merchantUID == order.merchantUID
+                ? .settled(try await settlement.settle(order, with: payment, via: "webhook")) : .unknownOrder
+        } else {
+            outcome = .unknownOrder
         }
+        _ = try await webhookEvents.recordFirstDelivery(of: id, at: clock.now())
+        return outcome
     }
 
     /// Handles an unsigned payment notification (PortOne v1's webhook): the body proves nothing,
@@ -120,12 +116,10 @@ extension CheckoutService {
     public func handlePaymentNotification(
         merchantUID: String, admit: @Sendable () throws(KeyCatError) -> Void
     ) async throws(KeyCatError) -> WebhookOutcome {
-        try await onStorage { () async throws(KeyCatError) -> WebhookOutcome in
-            guard let order = try await orders.find(merchantUID: merchantUID) else { return .unknownOrder }
-            try admit()
-            let payment = try await gateway.payment(merchantUID: order.merchantUID)
-            guard payment.merchantUID == order.merchantUID else { return .unknownOrder }
-            return .settled(try await settlement.settle(order, with: payment, via: "webhook"))
-        }
+        guard let order = try await orders.find(merchantUID: merchantUID) else { return .unknownOrder }
+        try admit()
+        let payment = try await gateway.payment(merchantUID: order.merchantUID)
+        guard payment.merchantUID == order.merchantUID else { return .unknownOrder }
+        return .settled(try await settlement.settle(order, with: payment, via: "webhook"))
     }
 }

@@ -71,79 +71,77 @@ extension CheckoutService {
     public func reconcile(limit: Int = 1_000, gateway options: GatewayReconciliation = GatewayReconciliation(),
                           progress: @Sendable (ReconcileProgress) -> Void = { _ in })
         async throws(KeyCatError) -> ReconcileReport {
-        try await onStorage { () async throws(KeyCatError) -> ReconcileReport in
-            var report = ReconcileReport()
-            let now = clock.now()
-            let open = try await orders.ordersToReconcile(at: now, limit: limit)
-            for (index, order) in open.enumerated() {
-                defer { progress(ReconcileProgress(stage: .orders, done: index + 1, total: open.count)) }
-                let payment: GatewayPayment?
+        var report = ReconcileReport()
+        let now = clock.now()
+        let open = try await orders.ordersToReconcile(at: now, limit: limit)
+        for (index, order) in open.enumerated() {
+            defer { progress(ReconcileProgress(stage: .orders, done: index + 1, total: open.count)) }
+            let payment: GatewayPayment?
+            do throws(KeyCatError) {
+                payment = try await gateway.payment(merchantUID: order.merchantUID)
+            } catch where error.code == .paymentNotFound {
+                payment = nil
+            } catch {
+                report.unresolved += 1
+                continue
+            }
+            if let payment, payment.status == .paid, payment.merchantUID == order.merchantUID {
                 do throws(KeyCatError) {
-                    payment = try await gateway.payment(merchantUID: order.merchantUID)
-                } catch where error.code == .paymentNotFound {
-                    payment = nil
-                } catch {
-                    report.unresolved += 1
-                    continue
-                }
-                if let payment, payment.status == .paid, payment.merchantUID == order.merchantUID {
-                    do throws(KeyCatError) {
-                        switch try await settlement.settle(order, with: payment, via: "reconcile") {
-                        case .paid: report.paid += 1
-                        case .alreadyPaid, .notPaid: break
-                        case .forged, .refused, .voided, .soldOut: report.failedOrVoided += 1
-                        }
-                    } catch {
-                        report.unresolved += 1
-                    }
-                    continue
-                }
-                // A storage failure here (the file busy past its timeout) leaves this order for the
-                // next run instead of abandoning the rest of this one.
-                do throws(KeyCatError) {
-                    if order.expiresAt <= now {
-                        var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .expired)
-                        move.onlyIfExpiredBy = now
-                        move.returnsStock = true
-                        if try await orders.apply(move, at: now) != nil { report.expired += 1 }
-                    } else {
-                        try await orders.setOutcomeUnknown(order.id, false)
+                    switch try await settlement.settle(order, with: payment, via: "reconcile") {
+                    case .paid: report.paid += 1
+                    case .alreadyPaid, .notPaid: break
+                    case .forged, .refused, .voided, .soldOut: report.failedOrVoided += 1
                     }
                 } catch {
                     report.unresolved += 1
                 }
+                continue
             }
-            await reconcileGatewaySide(options, into: &report, progress: progress)
-            let toVoid = try await orders.paymentsToVoid(limit: limit)
-            for (index, payment) in toVoid.enumerated() {
-                await settlement.void(payment, detail: "settled by reconciliation")
-                progress(ReconcileProgress(stage: .voids, done: index + 1, total: toVoid.count))
-            }
-            // One read to count what is left, not one per payment.
-            if !toVoid.isEmpty {
-                let left = await Set(try orders.paymentsToVoid(limit: limit).map(\.impUID))
-                report.paymentsVoided += toVoid.filter { !left.contains($0.impUID) }.count
-            }
-            let refunds = try await orders.pendingRefunds(limit: limit)
-            for (index, refund) in refunds.enumerated() {
-                defer { progress(ReconcileProgress(stage: .refunds, done: index + 1, total: refunds.count)) }
-                guard let order = try await orders.find(refund.orderID), let impUID = order.impUID else { continue }
-                do throws(KeyCatError) {
-                    _ = try await settlement.sendRefund(refund, impUID: impUID)
-                    _ = try await orders.completeRefund(refund, audit: AuditEntry(
-                        actor: "system", action: "order.refund", target: "order:\(order.id)",
-                        detail: "refund \(refund.id) of \(refund.amount) completed by reconciliation", at: clock.now()), at: clock.now())
-                    report.refundsSettled += 1
-                } catch where error.code == .gatewayTimeout || error.code == .gatewayUnavailable || error.code == .rateLimited {
-                    report.unresolved += 1
-                } catch {
-                    try await orders.failRefund(refund, at: clock.now())
-                    report.refundsSettled += 1
+            // A storage failure here (the file busy past its timeout) leaves this order for the
+            // next run instead of abandoning the rest of this one.
+            do throws(KeyCatError) {
+                if order.expiresAt <= now {
+                    var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .expired)
+                    move.onlyIfExpiredBy = now
+                    move.returnsStock = true
+                    if try await orders.apply(move, at: now) != nil { report.expired += 1 }
+                } else {
+                    try await orders.setOutcomeUnknown(order.id, false)
                 }
+            } catch {
+                report.unresolved += 1
             }
-            report.idempotencyKeysSwept = await sweepIdempotencyKeys(at: clock.now())
-            return report
         }
+        await reconcileGatewaySide(options, into: &report, progress: progress)
+        let toVoid = try await orders.paymentsToVoid(limit: limit)
+        for (index, payment) in toVoid.enumerated() {
+            await settlement.void(payment, detail: "settled by reconciliation")
+            progress(ReconcileProgress(stage: .voids, done: index + 1, total: toVoid.count))
+        }
+        // One read to count what is left, not one per payment.
+        if !toVoid.isEmpty {
+            let left = await Set(try orders.paymentsToVoid(limit: limit).map(\.impUID))
+            report.paymentsVoided += toVoid.filter { !left.contains($0.impUID) }.count
+        }
+        let refunds = try await orders.pendingRefunds(limit: limit)
+        for (index, refund) in refunds.enumerated() {
+            defer { progress(ReconcileProgress(stage: .refunds, done: index + 1, total: refunds.count)) }
+            guard let order = try await orders.find(refund.orderID), let impUID = order.impUID else { continue }
+            do throws(KeyCatError) {
+                _ = try await settlement.sendRefund(refund, impUID: impUID)
+                _ = try await orders.completeRefund(refund, audit: AuditEntry(
+                    actor: "system", action: "order.refund", target: "order:\(order.id)",
+                    detail: "refund \(refund.id) of \(refund.amount) completed by reconciliation", at: clock.now()), at: clock.now())
+                report.refundsSettled += 1
+            } catch where error.code == .gatewayTimeout || error.code == .gatewayUnavailable || error.code == .rateLimited {
+                report.unresolved += 1
+            } catch {
+                try await orders.failRefund(refund, at: clock.now())
+                report.refundsSettled += 1
+            }
+        }
+        report.idempotencyKeysSwept = await sweepIdempotencyKeys(at: clock.now())
+        return report
     }
 
     /// Keys deleted per write transaction by reconciliation's sweep.

@@ -8,7 +8,7 @@ import Foundation
 /// re-read the payment and move the order; ``reconcile(limit:)`` settles whatever was left open.
 /// No write transaction is ever held across a PG call: commit, call, then apply the answer with a
 /// conditional update, so concurrent confirms, webhooks and reconcilers (in any process) agree.
-public struct CheckoutService: Sendable, WaitsForStorage {
+public struct CheckoutService: Sendable {
     let orders: any OrderRepository
     let carts: any CartRepository
     let products: any ProductRepository
@@ -26,16 +26,13 @@ public struct CheckoutService: Sendable, WaitsForStorage {
     let checkoutLimiter: ToggleRateLimiter
     /// The buyers' address books, where a checkout's `address_id` and default are found.
     let addresses: AddressService?
-    /// Where the use cases wait for storage (``WaitsForStorage``).
-    let storageExecutor: (any TaskExecutor)?
 
     public init(
         orders: any OrderRepository, carts: any CartRepository, products: any ProductRepository,
         gateway: any PaymentGateway, webhookEvents: any WebhookEventStore, idempotency: any IdempotencyStore,
         clock: any WallClock, reservationLifetime: TimeInterval = 15 * 60, auditLog: (any AuditLog)? = nil,
-        holds: StockHoldPolicy? = nil, addresses: (any AddressRepository)? = nil, storageExecutor: (any TaskExecutor)? = nil
+        holds: StockHoldPolicy? = nil, addresses: (any AddressRepository)? = nil
     ) {
-        self.storageExecutor = storageExecutor
         self.addresses = addresses.map { AddressService(addresses: $0, clock: clock) }
         self.orders = orders
         self.carts = carts
@@ -62,27 +59,25 @@ public struct CheckoutService: Sendable, WaitsForStorage {
     ///   `idempotencyKeyReused`/`requestInProgress`; a gateway error when the PG could not
     ///   register the amount (the order is then cancelled and its stock given back).
     public func checkout(_ request: CheckoutRequest, by principal: Principal) async throws(KeyCatError) -> Order {
-        try await onStorage { () async throws(KeyCatError) -> Order in
-            try principal.require(.buyer, .seller, to: "check out")
-            let items = try await resolveItems(request.source, for: principal.userID)
-            let fingerprint = items.map { "\($0.productID)x\($0.quantity)" }.joined(separator: ",")
-            return try await idempotency.run(scope: "checkout:\(principal.userID)", key: request.idempotencyKey,
-                                             fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
-                // The key is kept on the order it made: a retry whose first answer was never stored
-                // (the process died, the disk filled) finds that order instead of making another.
-                // Only within the key's retention: past it the key is new again, as its stored answer is.
-                if let key = request.idempotencyKey, let made = try await orders.find(buyer: principal.userID, requestKey: key),
-                   clock.now().timeIntervalSince(made.createdAt) < idempotency.retention {
-                    guard Self.fingerprint(of: made) == fingerprint else {
-                        throw KeyCatError(.idempotencyKeyReused, "this Idempotency-Key was used for another checkout")
-                    }
-                    return made
+        try principal.require(.buyer, .seller, to: "check out")
+        let items = try await resolveItems(request.source, for: principal.userID)
+        let fingerprint = items.map { "\($0.productID)x\($0.quantity)" }.joined(separator: ",")
+        return try await idempotency.run(scope: "checkout:\(principal.userID)", key: request.idempotencyKey,
+                                         fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
+            // The key is kept on the order it made: a retry whose first answer was never stored
+            // (the process died, the disk filled) finds that order instead of making another.
+            // Only within the key's retention: past it the key is new again, as its stored answer is.
+            if let key = request.idempotencyKey, let made = try await orders.find(buyer: principal.userID, requestKey: key),
+               clock.now().timeIntervalSince(made.createdAt) < idempotency.retention {
+                guard Self.fingerprint(of: made) == fingerprint else {
+                    throw KeyCatError(.idempotencyKeyReused, "this Idempotency-Key was used for another checkout")
                 }
-                let destination = try await addresses?.resolve(request.destination, for: principal.userID)
-                try await checkoutLimiter.take(for: principal.userID)
-                return try await placeOrder(items, for: principal.userID, shippingAddress: destination ?? request.inlineAddress,
-                                            requestKey: request.idempotencyKey)
+                return made
             }
+            let destination = try await addresses?.resolve(request.destination, for: principal.userID)
+            try await checkoutLimiter.take(for: principal.userID)
+            return try await placeOrder(items, for: principal.userID, shippingAddress: destination ?? request.inlineAddress,
+                                        requestKey: request.idempotencyKey)
         }
     }
 

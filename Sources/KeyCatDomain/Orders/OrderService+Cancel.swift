@@ -29,31 +29,29 @@ extension OrderService {
     ///   (a lost answer leaves the refund pending for reconciliation).
     public func cancel(_ id: OrderID, reason: String, shipments named: [ShipmentID]? = nil,
                        by principal: Principal) async throws(KeyCatError) -> Order {
-        try await onStorage { () async throws(KeyCatError) -> Order in
-            let reason = try Self.checkedReason(reason)
-            if let named, named.isEmpty || Set(named).count != named.count {
-                throw KeyCatError.validation("shipments", "name each parcel to cancel once")
+        let reason = try Self.checkedReason(reason)
+        if let named, named.isEmpty || Set(named).count != named.count {
+            throw KeyCatError.validation("shipments", "name each parcel to cancel once")
+        }
+        let current = try await order(id, by: principal)
+        switch current.status {
+        case .awaitingPayment:
+            guard named == nil else {
+                throw KeyCatError.validation("shipments", "an unpaid order is cancelled whole; name no parcel")
             }
-            let current = try await order(id, by: principal)
-            switch current.status {
-            case .awaitingPayment:
-                guard named == nil else {
-                    throw KeyCatError.validation("shipments", "an unpaid order is cancelled whole; name no parcel")
-                }
-                return try await move(id, to: .cancelled, by: principal, detail: reason) { $0.returnsStock = true }
-            case .paid, .shipped, .delivered, .partiallyRefunded:
-                let parcels = try Self.parcels(named, of: current)
-                if let left = parcels.first(where: \.hasLeft) { throw KeyCatError.parcelLeft(left) }
-                let live = current.shipments.filter { $0.status != .cancelled }
-                if current.status == .paid, named == nil || Set(parcels.map(\.id)) == Set(live.map(\.id)) {
-                    return try await refund(current, RefundRequest(reason: reason, restock: true), cancelling: true, by: principal)
-                }
-                guard !parcels.isEmpty else { try current.status.checkMove(to: .cancelled); return current }
-                return try await cancel(parcels, of: current, reason: reason, by: principal)
-            case .cancelled, .expired, .failed, .refunded:
-                try current.status.checkMove(to: .cancelled)
-                return current
+            return try await move(id, to: .cancelled, by: principal, detail: reason) { $0.returnsStock = true }
+        case .paid, .shipped, .delivered, .partiallyRefunded:
+            let parcels = try Self.parcels(named, of: current)
+            if let left = parcels.first(where: \.hasLeft) { throw KeyCatError.parcelLeft(left) }
+            let live = current.shipments.filter { $0.status != .cancelled }
+            if current.status == .paid, named == nil || Set(parcels.map(\.id)) == Set(live.map(\.id)) {
+                return try await refund(current, RefundRequest(reason: reason, restock: true), cancelling: true, by: principal)
             }
+            guard !parcels.isEmpty else { try current.status.checkMove(to: .cancelled); return current }
+            return try await cancel(parcels, of: current, reason: reason, by: principal)
+        case .cancelled, .expired, .failed, .refunded:
+            try current.status.checkMove(to: .cancelled)
+            return current
         }
     }
 

@@ -172,47 +172,45 @@ extension OrderService {
     ///   holds no payment; `requestInProgress` while another refund is pending;
     ///   `idempotencyKeyReused`; gateway errors as ``refund(_:_:by:)``'s.
     public func refundLines(of shipmentID: ShipmentID, _ request: LineRefundRequest, by principal: Principal) async throws(KeyCatError) -> Order {
-        try await onStorage { () async throws(KeyCatError) -> Order in
-            let reason = try Self.checkedReason(request.reason)
-            let shipment = try await ownedShipment(shipmentID, by: principal)
-            if let amount = request.amount {
-                guard request.lines == nil else { throw KeyCatError.validation("amount", "name lines or an amount, not both") }
-                guard amount > .zero else { throw KeyCatError.validation("amount", "a refund amount is positive") }
-                guard request.restock != true else {
-                    throw KeyCatError.validation("restock", "a part of a parcel's value returns no units; refund its lines to restock")
-                }
+        let reason = try Self.checkedReason(request.reason)
+        let shipment = try await ownedShipment(shipmentID, by: principal)
+        if let amount = request.amount {
+            guard request.lines == nil else { throw KeyCatError.validation("amount", "name lines or an amount, not both") }
+            guard amount > .zero else { throw KeyCatError.validation("amount", "a refund amount is positive") }
+            guard request.restock != true else {
+                throw KeyCatError.validation("restock", "a part of a parcel's value returns no units; refund its lines to restock")
             }
-            if let lines = request.lines {
-                guard !lines.isEmpty, Set(lines).count == lines.count else {
-                    throw KeyCatError.validation("lines", "name each line to refund once")
-                }
-                if let stranger = lines.first(where: { !shipment.lines.contains($0) }) {
-                    throw KeyCatError.validation("lines", "line \(stranger) is not in shipment \(shipmentID)")
-                }
+        }
+        if let lines = request.lines {
+            guard !lines.isEmpty, Set(lines).count == lines.count else {
+                throw KeyCatError.validation("lines", "name each line to refund once")
             }
-            let lines = request.amount == nil ? (request.lines ?? shipment.lines).sorted() : []
-            let restock = request.amount == nil && (request.restock ?? (shipment.status == .pending))
-            let fingerprint = "\(shipmentID)|\(lines)|\(request.amount?.won ?? 0)|\(restock)|\(reason)"
-            return try await idempotency.run(scope: "line-refund:\(principal.auditActor)", key: request.idempotencyKey,
-                                             fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
-                let order = try await settlement.reload(shipment.orderID)
-                if let key = request.idempotencyKey, let earlier = try await orders.refund(of: order.id, requestKey: key) {
-                    guard earlier.requestFingerprint == fingerprint else {
-                        throw KeyCatError(.idempotencyKeyReused, "the idempotency key was used for another refund of order \(order.id)")
-                    }
-                    guard earlier.status == .pending, let impUID = order.impUID else { return order }
-                    return try await send(earlier, impUID: impUID, action: "shipment.refund", by: principal)
-                }
-                guard order.status.holdsPayment, let impUID = order.impUID else {
-                    throw KeyCatError(.illegalTransition, "order \(order.id) holds no payment to refund",
-                                      context: ["status": order.status.rawValue])
-                }
-                let refund = try await shipments.beginLineRefund(
-                    orderID: order.id, expectedStatus: order.status, shipmentID: shipmentID, lines: lines, amount: request.amount, reason: reason,
-                    restock: restock, cancelling: false, requestKey: request.idempotencyKey,
-                    requestFingerprint: request.idempotencyKey == nil ? nil : fingerprint, at: clock.now())
-                return try await send(refund, impUID: impUID, action: "shipment.refund", by: principal)
+            if let stranger = lines.first(where: { !shipment.lines.contains($0) }) {
+                throw KeyCatError.validation("lines", "line \(stranger) is not in shipment \(shipmentID)")
             }
+        }
+        let lines = request.amount == nil ? (request.lines ?? shipment.lines).sorted() : []
+        let restock = request.amount == nil && (request.restock ?? (shipment.status == .pending))
+        let fingerprint = "\(shipmentID)|\(lines)|\(request.amount?.won ?? 0)|\(restock)|\(reason)"
+        return try await idempotency.run(scope: "line-refund:\(principal.auditActor)", key: request.idempotencyKey,
+                                         fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
+            let order = try await settlement.reload(shipment.orderID)
+            if let key = request.idempotencyKey, let earlier = try await orders.refund(of: order.id, requestKey: key) {
+                guard earlier.requestFingerprint == fingerprint else {
+                    throw KeyCatError(.idempotencyKeyReused, "the idempotency key was used for another refund of order \(order.id)")
+                }
+                guard earlier.status == .pending, let impUID = order.impUID else { return order }
+                return try await send(earlier, impUID: impUID, action: "shipment.refund", by: principal)
+            }
+            guard order.status.holdsPayment, let impUID = order.impUID else {
+                throw KeyCatError(.illegalTransition, "order \(order.id) holds no payment to refund",
+                                  context: ["status": order.status.rawValue])
+            }
+            let refund = try await shipments.beginLineRefund(
+                orderID: order.id, expectedStatus: order.status, shipmentID: shipmentID, lines: lines, amount: request.amount, reason: reason,
+                restock: restock, cancelling: false, requestKey: request.idempotencyKey,
+                requestFingerprint: request.idempotencyKey == nil ? nil : fingerprint, at: clock.now())
+            return try await send(refund, impUID: impUID, action: "shipment.refund", by: principal)
         }
     }
 }

@@ -43,26 +43,24 @@ extension OrderService {
     ///   `gateway_refunded`: the PG refunded, recording it failed), `order_id` and `refund_id`:
     ///   the refund stays pending for reconciliation, which completes it exactly once.
     public func refund(_ id: OrderID, _ request: RefundRequest, by principal: Principal) async throws(KeyCatError) -> Order {
-        try await onStorage { () async throws(KeyCatError) -> Order in
-            try principal.require(.admin, to: "refund orders")
-            // The request's own rules first, so a bad request is a 400 whether or not the order exists.
-            _ = try Self.checkedReason(request.reason)
-            if let amount = request.amount, amount <= .zero {
-                throw KeyCatError.validation("amount", "a refund amount must be positive")
-            }
-            let fingerprint = "\(id)|\(request.amount?.won ?? -1)|\(request.restock)|\(request.reason)"
-            return try await idempotency.run(scope: "refund:\(principal.auditActor)", key: request.idempotencyKey,
-                                             fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
-                let current = try await order(id, by: principal)
-                if let key = request.idempotencyKey, let earlier = try await orders.refund(of: id, requestKey: key) {
-                    guard earlier.requestFingerprint == fingerprint else {
-                        throw KeyCatError(.idempotencyKeyReused, "the idempotency key was used for another refund of order \(id)")
-                    }
-                    guard earlier.status == .pending, let impUID = current.impUID else { return current }
-                    return try await send(earlier, impUID: impUID, action: "order.refund", by: principal)
+        try principal.require(.admin, to: "refund orders")
+        // The request's own rules first, so a bad request is a 400 whether or not the order exists.
+        _ = try Self.checkedReason(request.reason)
+        if let amount = request.amount, amount <= .zero {
+            throw KeyCatError.validation("amount", "a refund amount must be positive")
+        }
+        let fingerprint = "\(id)|\(request.amount?.won ?? -1)|\(request.restock)|\(request.reason)"
+        return try await idempotency.run(scope: "refund:\(principal.auditActor)", key: request.idempotencyKey,
+                                         fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
+            let current = try await order(id, by: principal)
+            if let key = request.idempotencyKey, let earlier = try await orders.refund(of: id, requestKey: key) {
+                guard earlier.requestFingerprint == fingerprint else {
+                    throw KeyCatError(.idempotencyKeyReused, "the idempotency key was used for another refund of order \(id)")
                 }
-                return try await refund(current, request, cancelling: false, fingerprint: fingerprint, by: principal)
+                guard earlier.status == .pending, let impUID = current.impUID else { return current }
+                return try await send(earlier, impUID: impUID, action: "order.refund", by: principal)
             }
+            return try await refund(current, request, cancelling: false, fingerprint: fingerprint, by: principal)
         }
     }
 

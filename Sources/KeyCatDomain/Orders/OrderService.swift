@@ -3,7 +3,7 @@ import Foundation
 /// Orders after checkout: buyers read theirs and cancel before shipping; operators list, ship,
 /// deliver, cancel and refund (architecture §2). Every operator action is audited in the transaction
 /// that makes it.
-public struct OrderService: Sendable, WaitsForStorage {
+public struct OrderService: Sendable {
     let orders: any OrderRepository
     let cursors: any PageCursorCodec
     let clock: any WallClock
@@ -11,13 +11,9 @@ public struct OrderService: Sendable, WaitsForStorage {
     let idempotency: IdempotentRunner
     /// Shipments and the sellers' desk (nil: only the order-wide operations).
     let fulfilment: (any FulfilmentRepository)?
-    /// Where the use cases wait for storage (``WaitsForStorage``).
-    let storageExecutor: (any TaskExecutor)?
 
     public init(orders: any OrderRepository, gateway: any PaymentGateway, idempotency: any IdempotencyStore,
-                cursors: any PageCursorCodec, clock: any WallClock, fulfilment: (any FulfilmentRepository)? = nil,
-                storageExecutor: (any TaskExecutor)? = nil) {
-        self.storageExecutor = storageExecutor
+                cursors: any PageCursorCodec, clock: any WallClock, fulfilment: (any FulfilmentRepository)? = nil) {
         self.orders = orders
         self.fulfilment = fulfilment
         self.cursors = cursors

@@ -54,9 +54,11 @@ public struct BusinessRegistryEntry: Sendable, Hashable {
     }
 }
 
-/// Tells the status of a business. Implementations: `SQLiteBusinessRegistry` (a table the
+/// Tells the status of a business. Implementations: `SQLBusinessRegistry` (a table the
 /// operator loads), `InMemoryBusinessRegistry`; a server may plug in the tax service's API,
-/// which is why the call is `async`.
+/// which is why the call is `async`. An implementation suspends while it waits (an async HTTP
+/// client, a store's own threads): the use cases run wherever their caller runs, so one that
+/// blocks its thread holds one of the caller's.
 public protocol BusinessRegistry: Sendable {
     /// The status of `number`; ``BusinessStatus/unregistered`` when the registry does not know it.
     func status(of number: BusinessRegistrationNumber) async throws(KeyCatError) -> BusinessStatus

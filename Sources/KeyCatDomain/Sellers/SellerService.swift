@@ -2,7 +2,7 @@ import Foundation
 
 /// The seller-application use cases (architecture §2): a buyer applies with a business registration
 /// number, the business registry is asked, and an operator approves or rejects.
-public struct SellerService: Sendable, WaitsForStorage {
+public struct SellerService: Sendable {
     /// Who the audit log and ``SellerApplication/decidedBy`` name for automatic rejections.
     public static let registryActor = "system:business-registry"
     /// The representative's name on an application: 1–50 characters, at most 200 bytes.
@@ -17,13 +17,10 @@ public struct SellerService: Sendable, WaitsForStorage {
     let clock: any WallClock
     /// The accounts' token-version cache, told when an approval changes a role.
     let tokenVersions: TokenVersionCache?
-    /// Where ``apply(_:by:)`` waits for storage and the registry (``WaitsForStorage``).
-    let storageExecutor: (any TaskExecutor)?
 
     public init(applications: any SellerApplicationRepository, users: any UserRepository,
                 registry: any BusinessRegistry, cursors: any PageCursorCodec, clock: any WallClock,
-                tokenVersions: TokenVersionCache? = nil, storageExecutor: (any TaskExecutor)? = nil) {
-        self.storageExecutor = storageExecutor
+                tokenVersions: TokenVersionCache? = nil) {
         self.tokenVersions = tokenVersions
         self.applications = applications
         self.users = users
@@ -46,27 +43,25 @@ public struct SellerService: Sendable, WaitsForStorage {
     ///   account. Another user's *pending* application for the number does not stop this one:
     ///   both wait for an operator, and approving one rejects the others (one business, one seller).
     public func apply(_ form: SellerApplicationForm, by principal: Principal) async throws(KeyCatError) -> SellerApplication {
-        try await onStorage { () async throws(KeyCatError) -> SellerApplication in
-            try principal.require(.buyer, to: "apply to become a seller")
-            let number = try BusinessRegistrationNumber(form.businessNumber)
-            let name = try TextRules.text(form.representativeName, Self.representativeNameField)
-            guard form.openingDate <= CalendarDate(clock.now()), form.openingDate.year >= 1900 else {
-                throw KeyCatError.validation("opening_date", "the opening date must be between 1900-01-01 and today")
-            }
-            guard let user = try await users.find(principal.userID), user.isActive else {
-                throw KeyCatError.notFound("user", principal.userID)
-            }
-            let status = try await registry.status(of: number)
-            let now = clock.now()
-            let application = SellerApplication(
-                id: SellerApplicationID(0), userID: user.id, businessNumber: number, representativeName: name,
-                openingDate: form.openingDate, registryStatus: status,
-                status: status.rejectionReason == nil ? .pending : .rejected,
-                reason: status.rejectionReason, createdAt: now,
-                decidedAt: status.rejectionReason == nil ? nil : now,
-                decidedBy: status.rejectionReason == nil ? nil : Self.registryActor)
-            return try await applications.insert(application)
+        try principal.require(.buyer, to: "apply to become a seller")
+        let number = try BusinessRegistrationNumber(form.businessNumber)
+        let name = try TextRules.text(form.representativeName, Self.representativeNameField)
+        guard form.openingDate <= CalendarDate(clock.now()), form.openingDate.year >= 1900 else {
+            throw KeyCatError.validation("opening_date", "the opening date must be between 1900-01-01 and today")
         }
+        guard let user = try await users.find(principal.userID), user.isActive else {
+            throw KeyCatError.notFound("user", principal.userID)
+        }
+        let status = try await registry.status(of: number)
+        let now = clock.now()
+        let application = SellerApplication(
+            id: SellerApplicationID(0), userID: user.id, businessNumber: number, representativeName: name,
+            openingDate: form.openingDate, registryStatus: status,
+            status: status.rejectionReason == nil ? .pending : .rejected,
+            reason: status.rejectionReason, createdAt: now,
+            decidedAt: status.rejectionReason == nil ? nil : now,
+            decidedBy: status.rejectionReason == nil ? nil : Self.registryActor)
+        return try await applications.insert(application)
     }
 
     /// One application: the applicant's own, or any for an admin.

@@ -1,6 +1,16 @@
 import Foundation
 
 extension SQLiteDatabase {
+    /// ``blockingBackup(to:pagesPerStep:progress:snapshot:)`` on the database's own threads: the
+    /// copy's steps wait for the disk there, never on the caller's thread.
+    package func backup(to destination: String, pagesPerStep: Int = 128,
+                        progress: (SQLiteBackupProgress) -> Void = { _ in },
+                        snapshot: (SQLiteConnection) throws -> Void = { _ in }) async throws {
+        try await withTaskExecutorPreference(threads) {
+            try blockingBackup(to: destination, pagesPerStep: pagesPerStep, progress: progress, snapshot: snapshot)
+        }
+    }
+
     /// Copies the database into a new file at `destination` with SQLite's online backup API,
     /// while other connections (in this process or others) go on reading and writing.
     ///
@@ -21,9 +31,9 @@ extension SQLiteDatabase {
     /// - Throws: ``SQLiteBackupError/destinationExists(_:)`` when something is at `destination`;
     ///   ``SQLiteBackupError/cannotCreate(_:reason:)`` when the file cannot be created; a
     ///   ``SQLiteError`` when SQLite fails. A failed backup removes the partial file.
-    package func backup(to destination: String, pagesPerStep: Int = 128,
-                        progress: (SQLiteBackupProgress) -> Void = { _ in },
-                        snapshot: (SQLiteConnection) throws -> Void = { _ in }) throws {
+    package func blockingBackup(to destination: String, pagesPerStep: Int = 128,
+                                progress: (SQLiteBackupProgress) -> Void = { _ in },
+                                snapshot: (SQLiteConnection) throws -> Void = { _ in }) throws {
         do {
             try OwnerOnlyFile.create(destination)
         } catch {
