@@ -50,6 +50,27 @@ struct RequestRuleTests {
         }
     }
 
+    @Test("an Idempotency-Key is 1–255 bytes, checked once: 100 four-byte characters are 400 naming the header and take no stock")
+    func idempotencyKeyBytes() async throws {
+        try await APITestServer.with { server in
+            let buyer = try await server.signedIn(.buyer, "buyer")
+            let productID = try await server.product(stock: 10)
+            let items = ["items": [["product_id": productID, "quantity": 1]]]
+            // 100 characters, 400 bytes: a rule by characters would pass it and the store's refuse it.
+            for key in [String(repeating: "🎹", count: 100), String(repeating: "k", count: 256), ""] {
+                let refused = try await server.send("POST", "/checkout", json: items, token: buyer.token, headers: ["Idempotency-Key": key])
+                #expect(refused.status == 400 && refused.field == "Idempotency-Key", "\(key.utf8.count) bytes: \(refused)")
+            }
+            let detail = try await server.send("GET", "/products/\(productID)")
+            #expect(detail["stock"] as? Int == 10, "a refused key took no stock: \(detail)")
+            // 63 four-byte characters and three more bytes: 255 bytes, the longest key there is.
+            let longest = String(repeating: "🎹", count: 63) + "abc"
+            let first = try await server.send("POST", "/checkout", json: items, token: buyer.token, headers: ["Idempotency-Key": longest])
+            let again = try await server.send("POST", "/checkout", json: items, token: buyer.token, headers: ["Idempotency-Key": longest])
+            #expect(first.status == 201 && again.int("id") == first.int("id"), "\(first) then \(again)")
+        }
+    }
+
     @Test("a confirm whose imp_uid is not shaped as the PG's is 400 naming it, for any order; a PG-issued one goes through")
     func impUIDs() async throws {
         try await APITestServer.with { server in

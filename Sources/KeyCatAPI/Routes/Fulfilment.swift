@@ -42,7 +42,7 @@ enum FulfilmentRoutes {
             let body = try context.json(LineRefundBody.self)
             let id: ShipmentID = try context.id()
             let request = LineRefundRequest(lines: body.lines, amount: body.amount.map(Money.init(won:)), reason: body.reason, restock: body.restock,
-                                            idempotencyKey: try context.idempotencyKey())
+                                            idempotencyKey: context.idempotencyKey())
             return .json(try ShipmentBody(shipment: id, of: try await context.keycat.orders.refundLines(of: id, request, by: context.principal())))
         },
         Route(.get, "/seller/settlements", .roles([.seller, .admin]), query: pageQuery + ["period"]) { context in

@@ -27,7 +27,7 @@ enum OrderRoutes {
             let body = try context.json(RefundBody.Request.self)
             let request = RefundRequest(
                 amount: body.amount.map(Money.init(won:)), reason: body.reason, restock: body.restock ?? false,
-                expectedBalance: body.expectedBalance.map(Money.init(won:)), idempotencyKey: try context.idempotencyKey())
+                expectedBalance: body.expectedBalance.map(Money.init(won:)), idempotencyKey: context.idempotencyKey())
             return .json(OrderBody(try await context.keycat.orders.refund(context.id(), request, by: context.principal())))
         },
         Route(.post, "/orders/{id}/ship", .admin, body: .jsonDefault) { context in

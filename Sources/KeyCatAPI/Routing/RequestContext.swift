@@ -114,14 +114,9 @@ struct RequestContext: Sendable {
     /// `next`: the cursor of the previous page's `next_cursor`.
     func cursor() throws(KeyCatError) -> String? { try query("next") }
 
-    /// The `Idempotency-Key` header, at most 255 characters.
-    func idempotencyKey() throws(KeyCatError) -> String? {
-        guard let key = request.headers["Idempotency-Key"] else { return nil }
-        guard (1...255).contains(key.count) else {
-            throw .validation("Idempotency-Key", "Idempotency-Key must be 1–255 characters")
-        }
-        return key
-    }
+    /// The `Idempotency-Key` header as sent: the use case that takes it checks it (1–255 bytes,
+    /// a 400 naming `Idempotency-Key`), so the rule lives in one place.
+    func idempotencyKey() -> String? { request.headers["Idempotency-Key"] }
 
     /// The decoding error as a 400 naming the field. Foundation reports a number that does not
     /// fit its field (`1.5` for an integer) as invalid JSON without a path; when the JSON itself

@@ -9,7 +9,7 @@ public enum IdempotencyClaim: Sendable, Hashable {
 }
 
 /// Where idempotency keys and first answers are kept (architecture §6: 24 hours, replay, conflict on
-/// other input). Implementation: `SQLiteIdempotencyStore`.
+/// other input). Implementations: `SQLIdempotencyStore`, `InMemoryIdempotencyStore`.
 public protocol IdempotencyStore: Sendable {
     /// Claims `key` in `scope` for a request with `fingerprint`.
     ///
@@ -50,15 +50,26 @@ struct IdempotentRunner: Sendable {
         var context: [String: String]
     }
 
+    /// The field a bad key is reported under: the header clients send it in, whichever way it came.
+    static let keyField = "Idempotency-Key"
+    /// How long a key may be, in UTF-8 bytes.
+    static let keyBytes = 1...255
+
+    /// The one check of a client's key (KeyCatAPI passes the header on unchecked): 1–255 bytes.
+    /// Bytes, not characters: a key is an opaque token, stored and compared as bytes, and a
+    /// character may be any number of them (100 emoji are 400 bytes).
+    static func checkKey(_ key: String) throws(KeyCatError) {
+        guard keyBytes.contains(key.utf8.count) else {
+            throw KeyCatError.validation(keyField, "an Idempotency-Key has 1–255 bytes; this one has \(key.utf8.count)")
+        }
+    }
+
     func run<Answer: Codable & Sendable>(
         scope: String, key: String?, fingerprint: String,
         _ body: () async throws(KeyCatError) -> Answer
     ) async throws(KeyCatError) -> Answer {
         guard let key else { return try await body() }
-        // Bytes, not characters: a key is an opaque token, and a character may be any number of bytes.
-        guard !key.isEmpty, key.utf8.count <= 255 else {
-            throw KeyCatError.validation("idempotency_key", "an idempotency key has 1–255 bytes")
-        }
+        try Self.checkKey(key)
         let claimedAt = clock.now()
         switch try await store.claim(scope: scope, key: key, fingerprint: fingerprint, at: claimedAt,
                                      retention: retention, lease: lease) {
