@@ -1,16 +1,21 @@
 import Foundation
 import Testing
 
-/// The layers as Package.swift declares them are the layers the code imports. Swift 6.3.1's
-/// `--explicit-target-dependency-import-check error` (which scripts/test passes) lets a target
-/// import a module it reaches only through another target, so each target's `import` lines are
-/// compared with its declared dependencies here.
-@Suite("Package.swift and the imports agree")
+/// The layers as Package.swift declares them are the layers the code imports and the documents
+/// draw. Swift 6.3.1's `--explicit-target-dependency-import-check error` (which scripts/test
+/// passes) lets a target import a module it reaches only through another target, so each
+/// target's `import` lines are compared with its declared dependencies here; and the graphs the
+/// README and docs/architecture.md draw are compared with the manifest, edge by edge.
+@Suite("Package.swift, the imports and the drawn graphs agree")
 struct PackageGraphTests {
     static let root = DocumentationSnippetTests.root
 
     /// KeyCat's own manifest, and the example server's, which depends on it by path.
     static let packages = ["", "Examples/HummingbirdServer"]
+
+    static var drawings: [URL] {
+        [root.appendingPathComponent("README.md"), root.appendingPathComponent("docs/architecture.md")]
+    }
 
     @Test("every target imports only targets its manifest entry names")
     func importsAreDeclared() throws {
@@ -43,6 +48,17 @@ struct PackageGraphTests {
         #expect(report.isEmpty, "\(report.joined(separator: "\n"))")
     }
 
+    @Test("the README and docs/architecture.md draw exactly the targets' dependencies", arguments: drawings)
+    func drawnGraph(_ document: URL) throws {
+        let manifest = try PackageManifest(contentsOf: Self.root.appendingPathComponent("Package.swift"))
+        let graphs = try DrawnTargetGraph.all(in: document)
+        #expect(graphs.count == 1, "\(document.lastPathComponent) draws its target graph once, after `\(DrawnTargetGraph.marker) -->`")
+        for graph in graphs {
+            let differences = graph.differences(from: manifest)
+            #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
+        }
+    }
+
     @Test("the reader finds the layers in Package.swift")
     func readerReadsTheManifest() throws {
         let manifest = try PackageManifest(contentsOf: Self.root.appendingPathComponent("Package.swift"))
@@ -55,6 +71,35 @@ struct PackageGraphTests {
         let example = try PackageManifest(contentsOf: Self.root.appendingPathComponent("Examples/HummingbirdServer/Package.swift"))
         #expect(example.target(named: "keycat-server")?.productDependencies.contains("KeyCatAPI") == true)
         #expect(example.target(named: "keycat-server")?.dependencies == ["PGPaymentWindow"])
+    }
+
+    @Test("a drawing that adds an edge or misses one is reported")
+    func drawingCanFail() throws {
+        let manifest = try PackageManifest(source: """
+            let package = Package(name: "P", targets: [
+                .target(name: "Inner"),
+                // a comment naming .target(name: "Ghost")
+                .target(name: "Middle", dependencies: ["Inner"]),
+                .executableTarget(name: "outer-tool", dependencies: ["Middle", .product(name: "X", package: "x")], path: "Sources/Tool"),
+                .testTarget(name: "MiddleTests", dependencies: ["Middle"]),
+            ])
+            """)
+        #expect(manifest.targets.map(\.name) == ["Inner", "Middle", "outer-tool", "MiddleTests"])
+        #expect(manifest.target(named: "outer-tool")?.path == "Sources/Tool")
+        let document = URL(fileURLWithPath: "/drawn.md")
+        let drawn = try DrawnTargetGraph.all(in: """
+            \(DrawnTargetGraph.marker) -->
+            ```
+            outer-tool → Inner
+            Inner      → (nothing of ours)
+            ```
+            """, of: document)
+        #expect(drawn.count == 1)
+        #expect(drawn.first?.differences(from: manifest) == [
+            "drawn.md does not draw Middle, which Package.swift has depend on Inner",
+            "drawn.md draws outer-tool → Inner, which Package.swift does not declare",
+            "drawn.md misses outer-tool → Middle, which Package.swift declares",
+        ])
     }
 
     static func swiftFiles(under folder: URL) -> [URL] {
