@@ -33,17 +33,24 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
 
-        // The layers. Arrows point inwards only: KeyCat → Data → {Domain, Infrastructure}.
+        // The layers. Arrows point inwards only: KeyCat → Data → {Domain, Infrastructure}, and
+        // the composition root KeyCat reaches Domain and Infrastructure directly too. Every
+        // target names each target it imports: the compiler lets a target import one it reaches
+        // through another, PackageGraphTests does not.
         .target(name: "KeyCatDomain"),
         .target(name: "KeyCatInfrastructure", dependencies: ["CSQLite", "CCrypto", "CLibPQ"]),
         .target(name: "KeyCatData", dependencies: ["KeyCatDomain", "KeyCatInfrastructure"]),
-        // KeyCat may hand out the simulator as its gateway (staging, tests, the CLI).
-        .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData", "KeyCatPGSimulator"]),
+        // The composition root: opens the SQLite or Postgres database (Infrastructure) the Data
+        // layer's stores run on, and may hand out the simulator as its gateway (staging, tests,
+        // the CLI).
+        .target(name: "KeyCat", dependencies: ["KeyCatDomain", "KeyCatData", "KeyCatInfrastructure", "KeyCatPGSimulator"]),
         // The REST layer: a route table and one `respond(to:)` any server framework adapts to.
         // (Infrastructure for SHA-256, which tags the catalog's answers.)
         .target(name: "KeyCatAPI", dependencies: ["KeyCat", "KeyCatInfrastructure"]),
         // The demo drives the simulator's payment window (test cards) and its webhook delivery.
-        .executableTarget(name: "keycat-admin", dependencies: ["KeyCat", "KeyCatInfrastructure", "KeyCatPGSimulator"]),
+        // (KeyCatData for the row counts of a Postgres backup's manifest, until that backup
+        // lives in the library beside SQLite's.)
+        .executableTarget(name: "keycat-admin", dependencies: ["KeyCat", "KeyCatData", "KeyCatInfrastructure", "KeyCatPGSimulator"]),
         // The benchmark: KeyCat against raw SQLite, libpq and libcrypto doing the same work.
         .executableTarget(
             name: "keycat-bench",
@@ -60,11 +67,15 @@ let package = Package(
         .testTarget(name: "KeyCatDomainTests", dependencies: ["KeyCatDomain"]),
         .testTarget(name: "KeyCatInfrastructureTests", dependencies: ["KeyCatInfrastructure", "KeyCatTestSupport"]),
         // Golden/: the DDL each store runs, pinned (SchemaGoldenTests), read from the source tree.
-        .testTarget(name: "KeyCatDataTests", dependencies: ["KeyCatData", "KeyCatTestSupport"], exclude: ["Golden"]),
+        .testTarget(
+            name: "KeyCatDataTests", dependencies: ["KeyCatData", "KeyCatDomain", "KeyCatInfrastructure", "KeyCatTestSupport"],
+            exclude: ["Golden"]),
         // KeyCatData for its in-memory ports; the simulator to drive payments.
         .testTarget(name: "KeyCatTests", dependencies: ["KeyCat", "KeyCatData", "KeyCatInfrastructure", "KeyCatPGSimulator", "KeyCatTestSupport", "CKeyCatFaultVFS"]),
-        .testTarget(name: "KeyCatAdminTests", dependencies: ["keycat-admin", "KeyCat", "KeyCatInfrastructure", "KeyCatTestSupport"]),
-        .testTarget(name: "KeyCatPGSimulatorTests", dependencies: ["KeyCatPGSimulator", "KeyCatTestSupport"]),
+        .testTarget(
+            name: "KeyCatAdminTests",
+            dependencies: ["keycat-admin", "KeyCat", "KeyCatInfrastructure", "KeyCatPGSimulator", "KeyCatTestSupport"]),
+        .testTarget(name: "KeyCatPGSimulatorTests", dependencies: ["KeyCatPGSimulator", "KeyCatInfrastructure", "KeyCatTestSupport"]),
         // The bench's own harness (its latency relay, its Postgres schemas), which its figures rest on.
         .testTarget(name: "KeyCatBenchTests", dependencies: ["keycat-bench", "KeyCatInfrastructure", "KeyCatTestSupport"]),
         // The REST layer driven in process over a real file, with the simulator as the PG.
@@ -72,7 +83,9 @@ let package = Package(
             name: "KeyCatAPITests",
             dependencies: ["KeyCatAPI", "KeyCat", "KeyCatInfrastructure", "KeyCatPGSimulator", "KeyCatTestSupport"]),
         // The gateway client driven by the simulator's real answers.
-        .testTarget(name: "KeyCatPaymentsTests", dependencies: ["KeyCatData", "KeyCatPGSimulator", "KeyCatTestSupport"]),
+        .testTarget(
+            name: "KeyCatPaymentsTests",
+            dependencies: ["KeyCatData", "KeyCatDomain", "KeyCatInfrastructure", "KeyCatPGSimulator", "KeyCatTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

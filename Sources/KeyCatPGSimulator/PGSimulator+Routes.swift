@@ -225,8 +225,8 @@ extension PGSimulator {
         return number
     }
 
-    /// v1's `PaymentPage` of `query`: `{total, previous, next, list}`, where `previous` and `next`
-    /// are page numbers, 0 when there is none.
+    /// v1's page of the payments `query` finds: `{total, previous, next, list}`, where `previous`
+    /// and `next` are page numbers, 0 when there is none.
     func pageAnswer(_ query: PGPaymentQuery, page: Int) throws -> (total: Int, json: [String: Any]) {
         let (total, payments) = try store.payments(query)
         let list = payments.map { PGWire.json($0.payment, cancellations: $0.cancellations) }

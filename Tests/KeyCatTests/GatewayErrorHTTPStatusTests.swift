@@ -1,6 +1,5 @@
 import Testing
 @testable import KeyCat
-import KeyCatDomain
 
 @Suite("Gateway errors over HTTP")
 struct GatewayErrorHTTPStatusTests {

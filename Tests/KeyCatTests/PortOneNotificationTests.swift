@@ -1,6 +1,5 @@
 import Foundation
 import KeyCatData
-import KeyCatDomain
 import KeyCatPGSimulator
 import KeyCatTestSupport
 import Testing

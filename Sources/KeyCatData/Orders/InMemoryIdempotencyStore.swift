@@ -3,7 +3,7 @@ import KeyCatDomain
 import Synchronization
 
 /// Idempotency keys in memory, for tests of the use cases without a file. Behaves as
-/// ``SQLiteIdempotencyStore`` does.
+/// ``SQLIdempotencyStore`` does.
 package final class InMemoryIdempotencyStore: IdempotencyStore {
     private struct Record {
         var fingerprint: String

@@ -102,7 +102,7 @@ enum OrdersSchema {
     }
 
     /// The index reconciliation's idempotency-key sweep reads from, a range from its start
-    /// (the "idempotency key expiry index" migration; see `SQLiteIdempotencyStore.sweepSQL`).
+    /// (the "idempotency key expiry index" migration; see `SQLIdempotencyStore.sweepSQL`).
     static let idempotencyExpirySQL = """
         CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
         """

@@ -9,7 +9,8 @@ public enum IdempotencyClaim: Sendable, Hashable {
 }
 
 /// Where idempotency keys and first answers are kept (architecture §6: 24 hours, replay, conflict on
-/// other input). Implementations: `SQLIdempotencyStore`, `InMemoryIdempotencyStore`.
+/// other input). Implementations: `SQLIdempotencyStore` on SQLite and Postgres,
+/// `InMemoryIdempotencyStore` for tests.
 public protocol IdempotencyStore: Sendable {
     /// Claims `key` in `scope` for a request with `fingerprint`.
     ///

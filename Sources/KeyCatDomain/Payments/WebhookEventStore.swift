@@ -1,7 +1,8 @@
 import Foundation
 
 /// Remembers PG webhook ids durably, so a duplicate delivery is recognised by every process and
-/// after a restart (architecture §2 `WebhookEvent`). Implementation: `SQLiteWebhookEventStore`.
+/// after a restart (architecture §6: deduplicated by webhook id). Implementations:
+/// `SQLWebhookEventStore` on SQLite and Postgres, `InMemoryWebhookEventStore` for tests.
 ///
 /// An id is recorded once its delivery was handled, never before: a delivery whose handling
 /// failed (the PG did not answer, the disk was full) leaves nothing behind that could make the
