@@ -39,7 +39,7 @@ public struct CheckoutService: Sendable {
         self.products = products
         self.gateway = gateway
         self.webhookEvents = webhookEvents
-        self.idempotency = IdempotentRunner(store: idempotency, clock: clock)
+        self.idempotency = IdempotentRunner(store: idempotency, orders: orders, clock: clock)
         self.settlement = PaymentSettlement(orders: orders, gateway: gateway, clock: clock)
         self.clock = clock
         self.auditLog = auditLog

@@ -39,17 +39,11 @@ public protocol IdempotencyStore: Sendable {
 /// refunding again (``OrderService/refund(_:_:by:)``).
 struct IdempotentRunner: Sendable {
     let store: any IdempotencyStore
+    /// Where a replay whose stored record this build cannot read finds its order as it is now.
+    let orders: any OrderRepository
     let clock: any WallClock
     var retention: TimeInterval = 24 * 60 * 60
     var lease: TimeInterval = 120
-
-    /// An error answer stored by earlier versions (within a key's 24 hours after an upgrade),
-    /// replayed as it was.
-    private struct StoredFailure: Codable {
-        var failure: String
-        var message: String
-        var context: [String: String]
-    }
 
     /// The field a bad key is reported under: the header clients send it in, whichever way it came.
     static let keyField = "Idempotency-Key"
@@ -65,34 +59,42 @@ struct IdempotentRunner: Sendable {
         }
     }
 
-    func run<Answer: Codable & Sendable>(
+    /// Runs `body` once per `key` in `scope`, and answers a repeat with the first answer (an
+    /// ``IdempotentReplay`` record). Without a key, `body` just runs.
+    ///
+    /// - Throws: `validation` (field `Idempotency-Key`) for a key outside 1–255 bytes;
+    ///   `idempotencyKeyReused` for the key with another `fingerprint`; `requestInProgress`
+    ///   while the first request runs; what `body` throws (the key is then released).
+    func run(
         scope: String, key: String?, fingerprint: String,
-        _ body: () async throws(KeyCatError) -> Answer
-    ) async throws(KeyCatError) -> Answer {
+        _ body: () async throws(KeyCatError) -> Order
+    ) async throws(KeyCatError) -> Order {
         guard let key else { return try await body() }
         try Self.checkKey(key)
         let claimedAt = clock.now()
         switch try await store.claim(scope: scope, key: key, fingerprint: fingerprint, at: claimedAt,
                                      retention: retention, lease: lease) {
         case let .replay(data):
-            if let failure = try? JSONDecoder().decode(StoredFailure.self, from: data),
-               let code = KeyCatError.Code(rawValue: failure.failure) {
-                throw KeyCatError(code, failure.message, context: failure.context)
-            }
-            do { return try JSONDecoder().decode(Answer.self, from: data) } catch {
-                throw KeyCatError(.internalError, "a stored answer could not be read: \(error)")
+            switch IdempotentReplay.read(data) {
+            case let .answer(order):
+                return order
+            case let .reload(id):
+                guard let order = try await orders.find(id) else {
+                    throw KeyCatError(.internalError, "the stored answer names order \(id), which is gone")
+                }
+                return order
+            case let .failure(error):
+                throw error
+            case .unreadable:
+                throw KeyCatError(.internalError, "a stored answer could not be read")
             }
         case .claimed:
-            let answer: Answer
+            let answer: Order
             do { answer = try await body() } catch {
                 try? await store.release(scope: scope, key: key, claimedAt: claimedAt)
                 throw error
             }
-            let data: Data
-            do { data = try JSONEncoder().encode(answer) } catch {
-                throw KeyCatError(.internalError, "an answer could not be stored: \(error)")
-            }
-            try await store.complete(scope: scope, key: key, response: data, claimedAt: claimedAt)
+            try await store.complete(scope: scope, key: key, response: try IdempotentReplay(answer).encoded(), claimedAt: claimedAt)
             return answer
         }
     }

@@ -19,7 +19,7 @@ public struct OrderService: Sendable {
         self.cursors = cursors
         self.clock = clock
         self.settlement = PaymentSettlement(orders: orders, gateway: gateway, clock: clock)
-        self.idempotency = IdempotentRunner(store: idempotency, clock: clock)
+        self.idempotency = IdempotentRunner(store: idempotency, orders: orders, clock: clock)
     }
 
     /// One order, for its buyer or an admin. Anyone else is told it is not there, as for a
