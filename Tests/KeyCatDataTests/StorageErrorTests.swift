@@ -5,24 +5,40 @@ import Testing
 @testable import KeyCatData
 @testable import KeyCatInfrastructure
 
-/// SQLite only: SQLite's result codes (Postgres's SQLSTATEs are `PostgresValuesTests`' and the
-/// hostile-input suites').
+/// Each store's failures become the domain's errors in one funnel (``KeyCatError/storage(_:)``),
+/// which asks a ``DatabaseError`` what it is rather than casting to a store's type.
 @Suite("Storage errors in domain terms")
 struct StorageErrorTests {
-    @Test("a unique violation becomes a duplicate, keeping SQLite's code")
-    func duplicate() async throws {
-        try await withTemporaryDirectory { directory async throws in
-            let database = try SQLiteDatabase(path: directory.appendingPathComponent("d.db").path)
-            defer { database.close() }
-            try await database.write { try $0.execute("CREATE TABLE t (x INTEGER UNIQUE); INSERT INTO t VALUES (1);") }
-            do {
-                try await storage { try await database.write { try $0.run("INSERT INTO t VALUES (1)") } }
-                Issue.record("duplicate accepted")
-            } catch let error as KeyCatError {
-                #expect(error.code == .duplicate)
-                #expect(error.context["sqlite_code"] == "2067")
-            }
+    @Test("a unique violation is one a DatabaseError answers for, and becomes a duplicate keeping the store's code",
+          arguments: TestStore.allCases)
+    func duplicate(_ store: TestStore) async throws {
+        try await store.withDatabases { databases in try await checkDuplicate(databases[0], store) }
+    }
+
+    private func checkDuplicate(_ database: some SQLDatabase, _ store: TestStore) async throws {
+        try await database.write { try $0.execute("CREATE TABLE t (x INTEGER UNIQUE); INSERT INTO t VALUES (1);") }
+        do {
+            try await database.write { try $0.execute("INSERT INTO t VALUES (1)") }
+            Issue.record("duplicate accepted")
+        } catch {
+            let asked = try #require(error as? any DatabaseError)
+            #expect(asked.isUniqueViolation && !asked.isCancelled && !asked.isNotADatabase)
+            let domain = KeyCatError.storage(error)
+            #expect(domain.code == .duplicate)
+            #expect(store == .sqlite ? domain.context["sqlite_code"] == "2067" : domain.context["sql_state"] == "23505", "\(domain)")
         }
+    }
+
+    @Test("a statement stopped for a cancelled task is a storage error that says it changed nothing, on either store")
+    func cancelled() {
+        let sqlite = KeyCatError.storage(SQLiteError(extendedCode: 9, message: "interrupted", sql: "SELECT 1"))
+        let postgres = KeyCatError.storage(PostgresError.server(
+            sqlState: "57014", message: "canceling statement due to user request", detail: nil, hint: nil, constraint: nil,
+            statement: "SELECT pg_sleep(60)", connectionIsBroken: false))
+        for error in [sqlite, postgres] {
+            #expect(error.code == .storage && error.message.contains("changed nothing"), "\(error)")
+        }
+        #expect(sqlite.context["sqlite_code"] == "9" && postgres.context["sql_state"] == "57014")
     }
 
     @Test("other SQLite failures are storage errors; domain errors pass through untouched")

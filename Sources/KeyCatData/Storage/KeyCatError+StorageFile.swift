@@ -3,9 +3,11 @@ import KeyCatDomain
 import KeyCatInfrastructure
 
 extension KeyCatError {
-    /// Turns a failure to open, identify or migrate the database at `path` into a storage error
+    /// Turns a failure to open, identify or migrate the SQLite file at `path` into a storage error
     /// whose message names the file and says what to do; SQLite's code and words stay in the
-    /// context (`path`, `sqlite_code`, `sqlite_message`) for logs.
+    /// context (`path`, `sqlite_code`, `sqlite_message`) for logs. What only a file can answer
+    /// (the diagnosis looks at the file system) is asked of ``SQLiteError`` itself; anything
+    /// else goes through the store-neutral ``storage(_:)``.
     package static func storage(_ error: any Error, path: String) -> KeyCatError {
         switch error {
         case let error as SQLiteForeignFileError:
