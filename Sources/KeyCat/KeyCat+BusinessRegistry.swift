@@ -18,6 +18,6 @@ extension KeyCat {
         let audit = AuditEntry(
             actor: principal.auditActor, action: "business_registry.load", target: "business_registry",
             detail: "\(entries.count) entries", at: now)
-        return try await ports.loadRegistry(entries, now, audit)
+        return try await store.loadRegistry(entries, at: now, audit: audit)
     }
 }

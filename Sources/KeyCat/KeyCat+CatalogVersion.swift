@@ -26,9 +26,6 @@ extension KeyCat {
     ///
     /// - Throws: ``KeyCatError/Code/storage`` when the SQLite file cannot be read.
     public func catalogVersion() async throws(KeyCatError) -> Int64? {
-        switch store {
-        case let .sqlite(database): try storage { try database.dataVersion() }
-        case let .postgres(database): database.changeVersion(channel: KeyCatSchema.catalogChangeChannel)
-        }
+        try store.catalogVersion()
     }
 }

@@ -7,63 +7,58 @@ import KeyCatPGSimulator
 extension KeyCat {
     /// Everything needed to open KeyCat. Only the database is required.
     public struct Configuration: Sendable {
-        /// How hard a commit is pushed to disk.
-        public enum Durability: String, Sendable, CaseIterable {
-            /// `synchronous=FULL`: every commit is fsynced, so a paid order survives power loss.
-            case full
-            /// `synchronous=NORMAL`: faster; a power loss may lose the last commits (never
-            /// corrupts).
-            case normal
-        }
+        /// Where the rows live: a SQLite file or a Postgres database, each with its own settings,
+        /// named as one value, so a configuration names exactly one store.
+        public enum Store: Sendable, Hashable {
+            /// A SQLite file (``SQLiteStore``): the embedded default.
+            case sqlite(SQLiteStore)
+            /// A Postgres database (``PostgresStore``), which several servers may share.
+            case postgres(PostgresStore)
 
-        /// Where the rows live: a SQLite file or a Postgres database, named as one value, so a
-        /// configuration can name only one.
-        public enum Database: Sendable, Hashable {
-            /// A SQLite file; its folder must exist. The images folder and the PG simulator's
-            /// file are kept beside it.
-            case sqlite(path: String)
-            /// A Postgres database: a `postgres://user:password@host:port/database` URL, a libpq
-            /// `key=value` string, or "" for libpq's environment variables (`PGHOST`, `PGPORT`,
-            /// `PGUSER`, `PGPASSWORD`, `PGDATABASE`…). Several servers may share it; the toggle
-            /// budgets and the images then live in it too. `filesBeside` places what stays a
-            /// file (the PG simulator's state) as a SQLite path would. SQLite-only settings
-            /// (``readOnly``, a ``durability`` other than full) and features (online backup,
-            /// restore, the demo) are validation errors there.
-            case postgres(url: String, filesBeside: String)
-        }
+            /// The SQLite file at `path`, every other setting at its default.
+            public static func sqlite(path: String) -> Store { .sqlite(SQLiteStore(path: path)) }
 
-        /// Where the rows live.
-        public var database: Database
-        /// The SQLite file, or on Postgres the path the files kept beside the database are placed
-        /// by (``Database/postgres(url:filesBeside:)``).
-        public var databasePath: String {
-            switch database {
-            case let .sqlite(path): path
-            case let .postgres(_, filesBeside): filesBeside
+            /// The Postgres database at `url`, every other setting at its default
+            /// (``PostgresStore/init(url:filesBeside:)``).
+            public static func postgres(url: String, filesBeside: String) -> Store {
+                .postgres(PostgresStore(url: url, filesBeside: filesBeside))
+            }
+
+            /// The SQLite file's settings; nil on Postgres. Settable in place:
+            /// `configuration.store.sqlite?.durability = .normal` changes a SQLite store and
+            /// leaves a Postgres one as it is.
+            public var sqlite: SQLiteStore? {
+                get { if case let .sqlite(file) = self { file } else { nil } }
+                set { if let newValue { self = .sqlite(newValue) } }
+            }
+
+            /// The Postgres database's settings; nil on SQLite. Settable in place, as ``sqlite``.
+            public var postgres: PostgresStore? {
+                get { if case let .postgres(server) = self { server } else { nil } }
+                set { if let newValue { self = .postgres(newValue) } }
             }
         }
-        /// The Postgres connection string, nil on SQLite.
-        public var postgresURL: String? {
-            if case let .postgres(url, _) = database { url } else { nil }
+
+        /// Where the rows live, and that store's own settings.
+        public var store: Store
+        /// The SQLite file, or on Postgres the path the files kept beside the database are placed
+        /// by (``PostgresStore/filesBeside``).
+        public var databasePath: String {
+            switch store {
+            case let .sqlite(file): file.path
+            case let .postgres(server): server.filesBeside
+            }
         }
-        /// Commit durability. Default ``Durability/full``. SQLite only: on Postgres (where the
-        /// server's `synchronous_commit` decides) anything else is a validation error at open.
-        public var durability: Durability = .full
-        /// Read-only connections kept beside the one writer. Default 3.
-        public var readerCount: Int = 3
-        /// Create the file when missing. When false, a missing file is a storage error. On
-        /// Postgres the database must always exist already (KeyCat creates tables, never
-        /// databases), so there either value means the same.
+        /// Whether the SQLite file is opened read-only (``SQLiteStore/readOnly``); never on Postgres.
+        var isReadOnly: Bool { store.sqlite?.readOnly ?? false }
+        /// Create what is missing: the SQLite file, and on either store the PG simulator's file
+        /// beside the database. When false, a missing SQLite file is a storage error and no
+        /// simulator file is made (payments are then `gatewayUnavailable`). A Postgres database
+        /// must always exist already: KeyCat creates tables, never databases.
         public var createIfMissing: Bool = true
-        /// Open every connection read-only (`SQLITE_OPEN_READONLY`): nothing is created, migrated,
-        /// stamped or swept (lapsed discounts keep their stored price until a writer sweeps
-        /// them), no PG simulator is opened (payments are `gatewayUnavailable`), and every write
-        /// fails with a storage error. Works on a read-only file in a read-only directory. The
-        /// file must be a KeyCat database at a schema version this build knows.
-        public var readOnly: Bool = false
         /// Apply pending migrations (and restore missing indexes) on open. When false, an
         /// outdated schema is used as it is and only a newer one is refused. Tools that must not
-        /// write at all set ``readOnly``, which implies this.
+        /// write at all set ``SQLiteStore/readOnly``, which implies this.
         public var migrates: Bool = true
         /// Where use cases read the time from.
         public var clock: any WallClock = SystemClock()
@@ -167,30 +162,14 @@ extension KeyCat {
         /// `KEYCAT_WEBHOOK_ALLOWED_HOSTS`, and so does `keycat-admin webhooks add`.
         public var webhookDevelopmentHosts: Set<String> = []
 
-        /// The registered SQLite VFS KeyCat's own database is opened through (the PG simulator's
-        /// file is not). Nil: the platform's default. For the fault-injection tests.
-        package var sqliteVFS: String?
-
-        /// A configuration of `database`, every other setting at its default.
-        public init(_ database: Database) {
-            self.database = database
+        /// A configuration of `store`, every other setting at its default.
+        public init(_ store: Store) {
+            self.store = store
         }
 
         /// A configuration of the SQLite file at `databasePath`: `init(.sqlite(path:))`.
         public init(databasePath: String) {
             self.init(.sqlite(path: databasePath))
-        }
-
-        var sqlite: SQLiteConfiguration {
-            var sqlite = SQLiteConfiguration()
-            sqlite.synchronous = durability == .full ? .full : .normal
-            sqlite.readerCount = readerCount
-            sqlite.createIfMissing = createIfMissing && !readOnly
-            sqlite.readOnly = readOnly
-            sqlite.application = KeyCatSchema.application
-            sqlite.knownApplications = [PGSimulator.storageApplication]
-            sqlite.vfsName = sqliteVFS
-            return sqlite
         }
     }
 

@@ -13,6 +13,6 @@ extension KeyCat {
         guard until.timeIntervalSince(since) <= 366 * 24 * 60 * 60 else {
             throw KeyCatError.validation("until", "export at most 366 days at a time (since to until)")
         }
-        return try await ports.exportOrders(since, until)
+        return try await store.exportOrders(since: since, until: until)
     }
 }

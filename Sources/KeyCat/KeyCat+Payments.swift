@@ -78,7 +78,7 @@ extension KeyCat {
                                     webhookSecrets: [simulatorWebhookSecret], simulator: nil, ownsSimulator: false)
             }
             // A read-only open writes nothing, and the simulator writes its file on every call.
-            if configuration.readOnly {
+            if configuration.isReadOnly {
                 return GatewaySetup(
                     gateway: MissingSimulatorGateway(reason: "the database was opened read-only: no payments can be made or read"),
                     webhookSecrets: [simulatorWebhookSecret], simulator: nil, ownsSimulator: false)

@@ -66,7 +66,7 @@ extension KeyCat {
     /// - Returns: how many it deleted.
     @discardableResult
     public func pruneEvents() async throws(KeyCatError) -> Int {
-        try await ports.events.prune(before: configuration.clock.now().addingTimeInterval(-configuration.eventRetention))
+        try await store.events.prune(before: configuration.clock.now().addingTimeInterval(-configuration.eventRetention))
     }
 
     /// Confirms the receipt of every parcel delivered more than

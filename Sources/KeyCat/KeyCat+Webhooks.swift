@@ -8,12 +8,8 @@ extension KeyCat {
     /// read the delivery log, replay (docs/webhooks.md). Not to be confused with ``webhooks``,
     /// which receives the PG's webhooks.
     public var webhookEndpoints: WebhookEndpointService {
-        let repository: any WebhookEndpointRepository = switch store {
-        case let .sqlite(database): SQLWebhookEndpointRepository(database: database)
-        case let .postgres(database): SQLWebhookEndpointRepository(database: database)
-        }
-        return WebhookEndpointService(
-            repository: repository, clock: configuration.clock, developmentHosts: configuration.webhookDevelopmentHosts,
+        WebhookEndpointService(
+            repository: store.webhookEndpoints, clock: configuration.clock, developmentHosts: configuration.webhookDevelopmentHosts,
             makeSecret: { () throws(KeyCatError) -> WebhookSecret in
                 do {
                     return WebhookSecret(bytes: try SecureRandom.bytes(count: WebhookSecret.generatedByteCount))
@@ -44,10 +40,7 @@ extension KeyCat {
         onError: @escaping @Sendable (KeyCatError) -> Void = { _ in }
     ) async throws(KeyCatError) {
         let options = try options.validated()
-        switch store {
-        case let .sqlite(database): await webhookWorker(database, options).run(onError: onError)
-        case let .postgres(database): await webhookWorker(database, options).run(onError: onError)
-        }
+        await runWebhooks(on: store, options, onError: onError)
     }
 
     /// One pass of the delivery loop: fan out every event, send what is due, record it. For
@@ -56,16 +49,23 @@ extension KeyCat {
     /// - Returns: each attempt made, by delivery.
     package func deliverDueWebhooks(_ options: WebhookDeliveryOptions = WebhookDeliveryOptions()) async throws(KeyCatError) -> [WebhookJobOutcome] {
         let options = try options.validated()
-        switch store {
-        case let .sqlite(database): return try await webhookWorker(database, options).deliverDue()
-        case let .postgres(database): return try await webhookWorker(database, options).deliverDue()
-        }
+        return try await deliverDueWebhooks(on: store, options)
     }
 
-    /// A worker on `database`.
-    package func webhookWorker<Database: SQLDatabase>(_ database: Database, _ options: WebhookDeliveryOptions) -> WebhookDeliveryWorker<Database> {
-        WebhookDeliveryWorker(
-            database: database, log: ports.events,
+    private func runWebhooks<Store: OpenedStore>(on store: Store, _ options: WebhookDeliveryOptions,
+                                                 onError: @escaping @Sendable (KeyCatError) -> Void) async {
+        await webhookWorker(on: store, options).run(onError: onError)
+    }
+
+    private func deliverDueWebhooks<Store: OpenedStore>(on store: Store, _ options: WebhookDeliveryOptions)
+        async throws(KeyCatError) -> [WebhookJobOutcome] {
+        try await webhookWorker(on: store, options).deliverDue()
+    }
+
+    /// A worker on `store`'s database.
+    private func webhookWorker<Store: OpenedStore>(on store: Store, _ options: WebhookDeliveryOptions) -> WebhookDeliveryWorker<Store.Database> {
+        store.webhookWorker(
+            events: store.events,
             sender: options.sender ?? HTTPWebhookSender(developmentHosts: configuration.webhookDevelopmentHosts),
             clock: configuration.clock, options: options)
     }

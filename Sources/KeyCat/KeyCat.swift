@@ -22,10 +22,8 @@ public final class KeyCat: Sendable {
     /// The indexes and triggers this `open` recreated because they were missing (e.g. after a
     /// bulk load was killed between dropping and rebuilding them). Usually empty.
     public let schemaObjectsRestored: [String]
-    /// Where the rows live: a SQLite file or a Postgres database.
-    let store: Store
-    /// What KeyCat itself (not a use case) reads and writes in the store.
-    let ports: StorePorts
+    /// Where the rows live: the store the configuration's ``Configuration/store`` opened.
+    let store: any OpenedStore
     /// The signing and cursor keys. Never printed.
     let secrets: KeyCatSecrets
 
@@ -83,14 +81,13 @@ public final class KeyCat: Sendable {
     public let storageExecutor: any TaskExecutor
 
     /// Wires every use case to `database`'s repositories: the same code for both stores.
-    init<Database: SQLDatabase>(configuration: Configuration, store: Store, database: Database, secrets: KeyCatSecrets,
-                                migrationsApplied: [Int], restored: [String], gateway setup: GatewaySetup) {
+    init<Store: OpenedStore>(configuration: Configuration, store: Store, secrets: KeyCatSecrets,
+                             migrationsApplied: [Int], restored: [String], gateway setup: GatewaySetup) {
+        let database = store.database
         self.configuration = configuration
         // A thread for every connection the store can lend: the readers and the writer.
-        let storageThreads = database.storageExecutor
-        storageExecutor = storageThreads
+        storageExecutor = database.storageExecutor
         self.store = store
-        self.ports = StorePorts(database)
         self.secrets = secrets
         self.migrationsApplied = migrationsApplied
         self.schemaObjectsRestored = restored
@@ -132,7 +129,7 @@ public final class KeyCat: Sendable {
         }
         let products = SQLProductRepository(database: database)
         catalog = CatalogService(products: products, images: imageStore, cursors: cursors, clock: configuration.clock,
-                                 maximumDeliveryFee: configuration.maximumDeliveryFee, sweepsLapsedDiscounts: !configuration.readOnly)
+                                 maximumDeliveryFee: configuration.maximumDeliveryFee, sweepsLapsedDiscounts: !configuration.isReadOnly)
         reviews = ReviewService(
             reviews: SQLReviewRepository(database: database), products: products,
             purchases: configuration.purchaseHistory ?? SQLPurchaseHistory(database: database),
@@ -192,42 +189,25 @@ public final class KeyCat: Sendable {
     ///   (password iterations outside 1–10,000,000, token lifetimes not positive).
     public static func open(_ configuration: Configuration) async throws(KeyCatError) -> KeyCat {
         try validate(configuration)
-        if let url = configuration.postgresURL { return try await openPostgres(url, configuration) }
-        let path = configuration.databasePath
-        let database: SQLiteDatabase
-        do {
-            database = try SQLiteDatabase(path: path, configuration: configuration.sqlite)
-        } catch {
-            throw KeyCatError.storage(error, path: path)
+        switch configuration.store {
+        case let .sqlite(file): return try await open(try await file.open(configuration), configuration)
+        case let .postgres(server): return try await open(try await server.open(configuration), configuration)
         }
-        var applied: [Int] = []
-        var restored: [String] = []
+    }
+
+    /// KeyCat on a store just opened and migrated: the secrets loaded (or made), the gateway,
+    /// every use case wired to the store's repositories. The same for every store.
+    private static func open<Store: OpenedStore>(_ opened: OpenedDatabase<Store>, _ configuration: Configuration) async throws(KeyCatError) -> KeyCat {
         do {
-            let migrator = KeyCatSchema.migrator(on: SQLiteConnection.self)
-            if configuration.migrates && !configuration.readOnly {
-                applied = try migrator.migrate(database, now: configuration.clock.now())
-                restored = try await ExpectedSchema.restoreMissing(database)
-                _ = try await SearchMaintenance(database: database).catchUp()
-            } else {
-                try migrator.checkCompatible(database)
-                if configuration.readOnly, try migrator.currentVersion(of: database) == 0 {
-                    throw KeyCatError(.storage, "\(path) is an empty database, not initialised (run 'keycat-admin init')",
-                                      context: ["path": path])
-                }
-            }
-        } catch {
-            database.close()
-            throw KeyCatError.storage(error, path: path)
-        }
-        do {
+            let writes = configuration.migrates && !configuration.isReadOnly
             let secrets = try await KeyCatSecrets.loadOrCreate(
-                database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes,
-                persist: configuration.migrates && !configuration.readOnly)
+                opened.store.database, tokenSigningKey: configuration.tokenSigningKey?.bytes, cursorKey: configuration.cursorKey?.bytes,
+                persist: writes)
             let gateway = try makeGateway(configuration, simulatorWebhookSecret: secrets.simulatorWebhookSecret)
-            return KeyCat(configuration: configuration, store: .sqlite(database), database: database, secrets: secrets,
-                          migrationsApplied: applied, restored: restored, gateway: gateway)
+            return KeyCat(configuration: configuration, store: opened.store, secrets: secrets,
+                          migrationsApplied: opened.migrationsApplied, restored: opened.restored, gateway: gateway)
         } catch {
-            database.close()
+            opened.store.close()
             throw error
         }
     }
@@ -240,17 +220,17 @@ public final class KeyCat: Sendable {
 
     /// The schema version recorded in the database.
     public func schemaVersion() async throws(KeyCatError) -> Int {
-        try storage { try ports.schemaVersion() }
+        try storage { try store.schemaVersion() }
     }
 
     /// The newest schema version this build knows.
     public static var latestSchemaVersion: Int { KeyCatSchema.migrations.count }
 
     /// The audit log of operator actions.
-    public var auditLog: any AuditLog { ports.auditLog }
+    public var auditLog: any AuditLog { store.auditLog }
 
     /// The log of domain events (docs/events.md), written with the changes they report.
-    public var eventLog: any EventLog { ports.events }
+    public var eventLog: any EventLog { store.events }
 
     /// Every event after `position`, in commit order, waiting for new ones as they commit (in
     /// this process, another process on the same SQLite file, or another server on the same
@@ -266,7 +246,7 @@ public final class KeyCat: Sendable {
     /// At least once: store each event's position after handling it, and resume from the stored
     /// one. Cancel the iterating task to stop.
     public func events(after position: EventPosition = .start) -> EventStream {
-        EventStream(log: ports.events, after: position)
+        EventStream(log: store.events, after: position)
     }
 
     /// Paging through the audit log, for operators.
@@ -279,12 +259,12 @@ public final class KeyCat: Sendable {
     /// the search index against the catalog, and warns of files beside the database that group
     /// or others may read.
     public func checkHealth() async throws(KeyCatError) -> HealthReport {
-        if case .postgres = store {
-            var report = HealthReport(integrityProblems: [], foreignKeyProblems: [], invariantProblems: try await storage { try await ports.invariants() })
+        guard let file = store.file else {
+            var report = HealthReport(integrityProblems: [], foreignKeyProblems: [], invariantProblems: try await storage { try await store.invariantProblems() })
             report.searchProblems = try await search.problems()
             return report
         }
-        let health = try await storage { try await DatabaseHealth.check(database) }
+        let health = try await storage { try await DatabaseHealth.check(file) }
         var report = HealthReport(
             integrityProblems: health.integrityProblems,
             foreignKeyProblems: health.foreignKeyProblems,

@@ -81,7 +81,7 @@ struct CommandContext {
         try requireFile()
         var configuration = configuration()
         // Postgres has no read-only open: the command reads only, and nothing is migrated.
-        configuration.readOnly = !isPostgres
+        configuration.store.sqlite?.readOnly = true
         configuration.migrates = !isPostgres && configuration.migrates
         configuration.gatewayLog = DiscardingLogSink()  // PG exchanges stay off the terminal
         if withSimulator {

@@ -64,7 +64,7 @@ struct ConcurrencyBench {
                 url: try PostgresBench.url(target, searchPath: schema),
                 filesBeside: directory.appendingPathComponent("concurrency-pg.db").path))
             // A connection for every buyer, so the pool is not what limits them.
-            configuration.readerCount = Self.buyerCounts.max()!
+            configuration.store.postgres?.maximumConnections = Self.buyerCounts.max()! + 1
             let rawURL = try PostgresBench.url(target, searchPath: schema)
             cells += try await measure(store: "postgres", configuration: configuration) { buyers in
                 try (0..<buyers).map { _ in try RawPostgres(url: rawURL) }

@@ -175,7 +175,7 @@ enum KeycatBench {
         }
         if runs("commerce") {
             var normal = configuration
-            normal.durability = .normal
+            normal.store.sqlite?.durability = .normal
             let normalKeycat = try await KeyCat.open(normal)
             defer { normalKeycat.close() }
             rows += try await onStorage(of: keycat) {

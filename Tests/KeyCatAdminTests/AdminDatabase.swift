@@ -22,7 +22,7 @@ struct AdminDatabase {
 
     /// Runs `sql` (one or more statements) on the database, beside the CLI: to break what it keeps.
     func execute(_ sql: String) throws {
-        if configuration.postgresURL != nil {
+        if configuration.store.postgres?.url != nil {
             let connection = try PostgresConnection(url: argument)
             defer { connection.close() }
             try connection.execute(sql)

@@ -17,7 +17,7 @@ struct AuditQueryPlanTests {
     ])
     func plans(filter: AuditFilter, index: String) async throws {
         try await withTestDatabase { database in
-            let log = SQLiteAuditLog(database: database)
+            let log = SQLAuditLog<SQLiteDatabase>(database: database)
             for number in 0..<30 {
                 try await log.record(AuditEntry(actor: "cli:\(number % 3)", action: "order.\(number % 5)", target: "order:\(number)",
                                                 at: Date(timeIntervalSince1970: 1_767_225_600 + Double(number))))

@@ -27,7 +27,7 @@ struct IdempotencySweepTests {
     func sweepUsesTheIndex() async throws {
         try await withDatabase { database in
             let plan = try await database.read { connection in
-                try connection.query("EXPLAIN QUERY PLAN " + SQLiteIdempotencyStore.sweepSQL, [.integer(0), .integer(500)]) { $0.string(3) }
+                try connection.query("EXPLAIN QUERY PLAN " + SQLIdempotencyStore<SQLiteDatabase>.sweepSQL, [.integer(0), .integer(500)]) { $0.string(3) }
             }
             let text = plan.joined(separator: " | ")
             #expect(text.contains("idempotency_keys_by_expiry"), "\(text)")

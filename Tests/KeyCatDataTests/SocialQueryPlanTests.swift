@@ -11,14 +11,14 @@ struct SocialQueryPlanTests {
     /// Each list's SQL and the index that must serve it, at the top and after a cursor.
     static func lists(after position: CursorPosition?) -> [(name: String, sql: String, arguments: [SQLValue], index: String)] {
         var lists: [(String, String, [SQLValue], String)] = []
-        for column in SQLiteReviewRepository.ListColumn.allCases {
-            let (sql, keyset) = SQLiteReviewRepository.listSQL(where: column, after: position)
+        for column in SQLReviewRepository<SQLiteDatabase>.ListColumn.allCases {
+            let (sql, keyset) = SQLReviewRepository<SQLiteDatabase>.listSQL(where: column, after: position)
             lists.append(("reviews by \(column)", sql, keyset, column == .product ? "reviews_by_product" : "reviews_by_author"))
         }
-        let (bookmarks, keyset) = SQLiteBookmarkRepository.listSQL(after: position)
+        let (bookmarks, keyset) = SQLBookmarkRepository<SQLiteDatabase>.listSQL(after: position)
         lists.append(("bookmarks", bookmarks, keyset, "bookmarks_by_user"))
         for direction in FollowDirection.allCases {
-            let (sql, keyset) = SQLiteFollowRepository.listSQL(direction, after: position)
+            let (sql, keyset) = SQLFollowRepository<SQLiteDatabase>.listSQL(direction, after: position)
             lists.append(("\(direction)", sql, keyset, direction == .followers ? "follows_by_followee" : "follows_by_follower"))
         }
         return lists

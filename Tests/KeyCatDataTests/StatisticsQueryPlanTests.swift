@@ -9,20 +9,20 @@ import Testing
 @Suite("Every statistics query starts from an index on its window")
 struct StatisticsQueryPlanTests {
     static let queries: [(name: String, sql: String, arguments: [SQLValue], index: String)] = [
-        ("sales per day", SQLiteSalesStatistics.salesSQL, [.integer(0), .integer(0), .integer(1)], "orders_paid"),
-        ("refunds per day", SQLiteSalesStatistics.refundsSQL, [.integer(0), .integer(0), .integer(1)], "refunds_done"),
-        ("orders by status", SQLiteSalesStatistics.statusSQL, [.integer(0), .integer(1)], "orders_by_status"),
-        ("top by revenue", SQLiteSalesStatistics.revenueSQL, [.integer(0), .integer(1), .integer(5)], "orders_paid"),
-        ("top by rating", SQLiteSalesStatistics.ratingSQL, [.integer(5)], "products_rating"),
-        ("a seller's sales per day", SQLiteSalesStatistics.sellerSalesSQL, [.integer(0), .integer(0), .integer(1), .integer(2)],
+        ("sales per day", SQLSalesStatistics<SQLiteDatabase>.salesSQL, [.integer(0), .integer(0), .integer(1)], "orders_paid"),
+        ("refunds per day", SQLSalesStatistics<SQLiteDatabase>.refundsSQL, [.integer(0), .integer(0), .integer(1)], "refunds_done"),
+        ("orders by status", SQLSalesStatistics<SQLiteDatabase>.statusSQL, [.integer(0), .integer(1)], "orders_by_status"),
+        ("top by revenue", SQLSalesStatistics<SQLiteDatabase>.revenueSQL, [.integer(0), .integer(1), .integer(5)], "orders_paid"),
+        ("top by rating", SQLSalesStatistics<SQLiteDatabase>.ratingSQL, [.integer(5)], "products_rating"),
+        ("a seller's sales per day", SQLSalesStatistics<SQLiteDatabase>.sellerSalesSQL, [.integer(0), .integer(0), .integer(1), .integer(2)],
          "settlement_entries_by_seller"),
-        ("a seller's refunds per day", SQLiteSalesStatistics.sellerRefundsSQL, [.integer(0), .integer(0), .integer(1), .integer(2)],
+        ("a seller's refunds per day", SQLSalesStatistics<SQLiteDatabase>.sellerRefundsSQL, [.integer(0), .integer(0), .integer(1), .integer(2)],
          "settlement_entries_by_seller"),
-        ("a seller's orders by status", SQLiteSalesStatistics.sellerStatusSQL, [.integer(0), .integer(1), .integer(2)],
+        ("a seller's orders by status", SQLSalesStatistics<SQLiteDatabase>.sellerStatusSQL, [.integer(0), .integer(1), .integer(2)],
          "shipments_by_seller"),
-        ("a seller's top by revenue", SQLiteSalesStatistics.sellerRevenueSQL, [.integer(0), .integer(1), .integer(5), .integer(2)],
+        ("a seller's top by revenue", SQLSalesStatistics<SQLiteDatabase>.sellerRevenueSQL, [.integer(0), .integer(1), .integer(5), .integer(2)],
          "settlement_entries_by_seller"),
-        ("a seller's top by rating", SQLiteSalesStatistics.sellerRatingSQL, [.integer(5), .integer(2)], "products_seller_rating"),
+        ("a seller's top by rating", SQLSalesStatistics<SQLiteDatabase>.sellerRatingSQL, [.integer(5), .integer(2)], "products_seller_rating"),
     ]
 
     @Test("each query searches its index rather than scanning a table")

@@ -98,7 +98,7 @@ struct WebhookVerifierTests {
             let database = try SQLiteDatabase(path: directory.appendingPathComponent("events.db").path)
             defer { database.close() }
             try KeyCatSchema.migrator().migrate(database)
-            let events = SQLiteWebhookEventStore(database: database)
+            let events = SQLWebhookEventStore<SQLiteDatabase>(database: database)
             let first = try verify(headers(id: "msg_dup")).get()
             clock.advance(by: 60)
             let redelivered = try verify(headers(id: "msg_dup")).get()  // re-signed at a later time

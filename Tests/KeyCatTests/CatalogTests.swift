@@ -250,7 +250,7 @@ struct WithdrawnSellerTests {
 
     /// The integer `sql` answers, asked of the store directly.
     static func count(_ shop: TestShop, _ sql: String) throws -> Int64 {
-        if let url = shop.keycat.configuration.postgresURL {
+        if let url = shop.keycat.configuration.store.postgres?.url {
             return try PostgresConnection(url: url).queryOne(sql, []) { $0.int64(0) } ?? -1
         }
         let connection = try SQLiteConnection(path: shop.keycat.configuration.databasePath, configuration: SQLiteConfiguration(), readOnly: true)
@@ -259,7 +259,7 @@ struct WithdrawnSellerTests {
 
     /// The names of `products`' indexes, from the store's own catalog.
     static func productIndexes(_ shop: TestShop) throws -> [String] {
-        if let url = shop.keycat.configuration.postgresURL {
+        if let url = shop.keycat.configuration.store.postgres?.url {
             let connection = try PostgresConnection(url: url)
             return try connection.query(
                 "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'products' ORDER BY 1", []

@@ -51,7 +51,7 @@ struct DatabaseIdentityTests {
             try foreignDatabase(at: path)
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
             var readOnly = KeyCat.Configuration(databasePath: path)
-            readOnly.readOnly = true
+            readOnly.store.sqlite?.readOnly = true
             for configuration in [KeyCat.Configuration(databasePath: path), readOnly] {
                 await expectRefused(configuration, mentioning: "not a KeyCat database")
             }
@@ -93,7 +93,7 @@ struct DatabaseIdentityTests {
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
             var readOnly = KeyCat.Configuration(databasePath: path)
-            readOnly.readOnly = true
+            readOnly.store.sqlite?.readOnly = true
             let reader = try await KeyCat.open(readOnly)
             await #expect(try reader.checkHealth().isHealthy)
             reader.close()
@@ -125,7 +125,7 @@ struct DatabaseIdentityTests {
             let path = directory.appendingPathComponent("empty.db").path
             #expect(FileManager.default.createFile(atPath: path, contents: Data()))
             var readOnly = KeyCat.Configuration(databasePath: path)
-            readOnly.readOnly = true
+            readOnly.store.sqlite?.readOnly = true
             await expectRefused(readOnly, mentioning: "keycat-admin init")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty)
             let keycat = try await KeyCat.open(.init(databasePath: path))

@@ -44,7 +44,7 @@ struct ImageTests {
     private func imageFiles(_ shop: TestShop) throws -> [String] {
         let folder = shop.directory.appendingPathComponent("shop.db.images")
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
-        guard let url = shop.keycat.configuration.postgresURL else { return files }
+        guard let url = shop.keycat.configuration.store.postgres?.url else { return files }
         #expect(files.isEmpty, "on Postgres no image is a file")
         let connection = try PostgresConnection(url: url)
         defer { connection.close() }

@@ -48,16 +48,18 @@ final class DiskFillingGateway: PaymentGateway {
 enum FullDisk {
     /// Blocking, so a gateway's synchronous hook can fill the disk between two of KeyCat's steps.
     static func fill(_ keycat: KeyCat) throws {
-        switch keycat.store {
-        case .sqlite: try fillSQLite(keycat)
-        case let .postgres(database): try database.blockingWithConnection { try $0.execute(postgresFill) }
+        if let postgres = keycat.store.database as? PostgresDatabase {
+            try postgres.blockingWithConnection { try $0.execute(postgresFill) }
+        } else {
+            try fillSQLite(keycat)
         }
     }
 
     static func free(_ keycat: KeyCat) throws {
-        switch keycat.store {
-        case let .sqlite(database): try database.withWriter { try $0.run("PRAGMA max_page_count = 1073741823") }
-        case let .postgres(database): try database.blockingWithConnection { try $0.execute(postgresFree) }
+        if let postgres = keycat.store.database as? PostgresDatabase {
+            try postgres.blockingWithConnection { try $0.execute(postgresFree) }
+        } else {
+            try keycat.database.withWriter { try $0.run("PRAGMA max_page_count = 1073741823") }
         }
     }
 

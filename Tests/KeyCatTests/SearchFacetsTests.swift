@@ -1,6 +1,7 @@
 import Foundation
 @testable import KeyCat
 import KeyCatData
+import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
@@ -163,10 +164,11 @@ struct SearchFacetsTests {
 
     /// The store's tally with `limit` (the service always uses ``ProductFacets/candidateLimit``).
     static func tally(_ shop: TestShop, _ filter: ProductFilter, limit: Int) async throws -> FacetTally {
-        switch shop.keycat.store {
-        case let .sqlite(database): try await SQLSearchRepository(database: database).facetTally(for: filter, limit: limit)
-        case let .postgres(database): try await SQLSearchRepository(database: database).facetTally(for: filter, limit: limit)
-        }
+        try await tally(shop.keycat.store.database, filter, limit: limit)
+    }
+
+    private static func tally(_ database: some SQLDatabase, _ filter: ProductFilter, limit: Int) async throws -> FacetTally {
+        try await SQLSearchRepository(database: database).facetTally(for: filter, limit: limit)
     }
 
     /// Lists the catalog, in order; returns each listing's label by id.

@@ -58,7 +58,7 @@ struct StorageWaitTests {
 struct PostgresStorageWaitTests {
     @Test("a plain task runs while eight checkouts wait at once on a row Postgres holds locked")
     func plainTaskRunsWhileCheckoutsWait() async throws {
-        try await withLockedProduct(stock: 100, configure: { $0.readerCount = 9 }) { shop, product, lock in
+        try await withLockedProduct(stock: 100, configure: { $0.store.postgres?.maximumConnections = 10 }) { shop, product, lock in
             let keycat = shop.keycat
             var buyers: [Principal] = []
             for _ in 0..<8 { buyers.append(try await shop.user(.buyer)) }
@@ -93,7 +93,7 @@ struct PostgresStorageWaitTests {
     /// hold the connection (and its place in the lock's queue) until the lock goes.
     @Test("a cancelled checkout waiting in Postgres for a locked row stops at once, changes nothing, lets its key go, and its connection is reused")
     func cancelledCheckoutStopsWaiting() async throws {
-        try await withLockedProduct(stock: 10, configure: { $0.readerCount = 3; $0.stockHolds = nil }) { shop, product, lock in
+        try await withLockedProduct(stock: 10, configure: { $0.store.postgres?.maximumConnections = 4; $0.stockHolds = nil }) { shop, product, lock in
             let keycat = shop.keycat
             let buyer = try await shop.user(.buyer)
             let checkout = Task {
@@ -131,7 +131,7 @@ struct PostgresStorageWaitTests {
             // The shop's sessions carry a name of their own, so tests beside it are not counted.
             let tag = "keycat_wait_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
             let url = try postgres.schemaURL() + "&application_name=" + tag
-            try await TestShop.with(configure: { $0.database = .postgres(url: url, filesBeside: $0.databasePath); configure(&$0) }) { shop in
+            try await TestShop.with(configure: { $0.store = .postgres(url: url, filesBeside: $0.databasePath); configure(&$0) }) { shop in
                 let product = try await shop.product(stock: stock)
                 let lock = try LockedRow(product.id, tag: tag, configuration: postgres)
                 defer { lock.close() }

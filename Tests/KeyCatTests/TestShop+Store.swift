@@ -17,44 +17,33 @@ extension TestShop {
     /// Runs `sql` (one or more `;`-separated statements) on the shop's own store, beside the use
     /// cases: to break what they keep, or to set up what no use case writes.
     func execute(_ sql: String) async throws {
-        switch keycat.store {
-        case let .sqlite(database): try database.withWriter { try $0.execute(sql) }
-        case let .postgres(database): try await database.withConnection { try $0.execute(sql) }
-        }
+        try keycat.store.database.blockingWithConnection { try $0.execute(sql) }
     }
 
     /// The first column of the first row of `sql`, an integer, read from the shop's store.
     func integer(_ sql: String) async throws -> Int {
-        switch keycat.store {
-        case let .sqlite(database): try await database.read { try $0.queryOne(sql, []) { $0.int(0) } } ?? 0
-        case let .postgres(database): try await database.read { try $0.queryOne(sql, []) { $0.int(0) } } ?? 0
-        }
+        try await Self.integer(sql, in: keycat.store.database)
+    }
+
+    private static func integer(_ sql: String, in database: some SQLDatabase) async throws -> Int {
+        try await database.read { try $0.queryOne(sql, []) { $0.int(0) } } ?? 0
     }
 
     /// Every table's row count, `table: count` a line: what a refused request must leave as it was.
     func rowCounts() async throws -> String {
-        let tables = switch keycat.store {
-        case let .sqlite(database):
-            try await database.read {
-                try $0.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name", []) {
-                    $0.string(0)
-                }
-            }
-        case let .postgres(database):
-            try await database.read {
-                try $0.query("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename", []) {
-                    $0.string(0)
-                }
-            }
-        }
+        let tables = try await Self.strings(
+            isPostgres ? "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
+                : "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+            in: keycat.store.database)
         var lines: [String] = []
         for table in tables { lines.append("\(table): \(try await integer("SELECT count(*) FROM \(table)"))") }
         return lines.joined(separator: "\n")
     }
 
-    /// Whether the shop's rows are in Postgres.
-    var isPostgres: Bool {
-        if case .postgres = keycat.store { return true }
-        return false
+    private static func strings(_ sql: String, in database: some SQLDatabase) async throws -> [String] {
+        try await database.read { try $0.query(sql, []) { $0.string(0) } }
     }
+
+    /// Whether the shop's rows are in Postgres.
+    var isPostgres: Bool { keycat.store.file == nil }
 }

@@ -43,7 +43,7 @@ struct TestShop {
         return try await withPostgresSchema { postgres in
             let url = try postgres.schemaURL()
             return try await with(configure: { configuration in
-                configuration.database = .postgres(url: url, filesBeside: configuration.databasePath)
+                configuration.store = .postgres(url: url, filesBeside: configuration.databasePath)
                 configure(&configuration)
             }, body)
         }

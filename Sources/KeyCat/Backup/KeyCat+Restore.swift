@@ -112,10 +112,11 @@ extension KeyCat {
     /// Runs `db check`'s checks on the staged database and compares its row counts with the
     /// manifest's. Opens it without migrating, without a gateway, and leaves no `-wal`/`-shm`.
     private static func checkStaged(_ path: String, against manifest: BackupManifest) async throws(KeyCatError) {
-        var configuration = Configuration(databasePath: path)
+        var file = SQLiteStore(path: path)
+        file.readerCount = 1
+        var configuration = Configuration(.sqlite(file))
         configuration.createIfMissing = false
         configuration.migrates = false
-        configuration.readerCount = 1
         configuration.paymentGateway = .custom(
             MissingSimulatorGateway(reason: "a backup being restored makes no payments"), webhookSecrets: [])
         let copy = try await open(configuration)

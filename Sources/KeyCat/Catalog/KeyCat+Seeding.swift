@@ -56,11 +56,11 @@ extension KeyCat {
             }
         }
         let audit = AuditEntry(actor: principal.auditActor, action: "catalog.import", at: now)
-        return await SeedSummary(try ports.seedCatalog(
-            try file.sellers.map { seller throws(KeyCatError) in
+        return await SeedSummary(try store.seedCatalog(
+            sellers: try file.sellers.map { seller throws(KeyCatError) in
                 SeedSeller(email: try AccountRules.email(seller.email), nick: try AccountRules.nick(seller.nick))
             },
-            products, now, audit))
+            products: products, at: now, audit: audit))
     }
 
     /// Adds `count` generated listings from synthetic sellers, reproducibly from `seed`, in

@@ -42,9 +42,10 @@ public enum PaymentSimulation {
         /// race for the same products, created once by whichever run comes first. Runs sharing a
         /// catalog must agree on ``products`` and ``stock``. Nil: a fresh catalog per run.
         public var sharedCatalog: String?
-        /// Commit durability of the run: what production runs (``KeyCat/Configuration/Durability/full``)
-        /// unless told otherwise, so the run measures and proves what a shop gets.
-        public var durability: KeyCat.Configuration.Durability = .full
+        /// Commit durability of the run on SQLite: what production runs
+        /// (``KeyCat/SQLiteStore/Durability/full``) unless told otherwise, so the run measures and
+        /// proves what a shop gets. Postgres's is its server's `synchronous_commit`.
+        public var durability: KeyCat.SQLiteStore.Durability = .full
 
         public init() {}
 
@@ -109,7 +110,7 @@ public enum PaymentSimulation {
     }
 
     /// Runs the simulation on the store `store` names — a SQLite file or a Postgres database
-    /// (``KeyCat/Configuration/Database/postgres(url:filesBeside:)``) — with the PG simulator's file beside
+    /// (``KeyCat/PostgresStore``) — with the PG simulator's file beside
     /// `store.databasePath`. Only the store's location is taken from `store`: the clock, the
     /// gateway and the durability are the simulation's own.
     ///
@@ -131,9 +132,9 @@ public enum PaymentSimulation {
             throw KeyCatError(.storage, "the PG simulator's file could not be opened: \(error)")
         }
         defer { simulator.close() }
-        var configuration = KeyCat.Configuration(store.database)
+        var configuration = KeyCat.Configuration(store.store)
         configuration.clock = clock
-        configuration.durability = options.durability
+        configuration.store.sqlite?.durability = options.durability
         configuration.passwordIterations = 1_000
         configuration.paymentGateway = .simulator(simulator)
         configuration.gatewayLog = DiscardingLogSink()

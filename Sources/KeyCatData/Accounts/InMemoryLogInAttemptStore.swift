@@ -3,7 +3,7 @@ import KeyCatDomain
 import Synchronization
 
 /// Log-in attempts counted in memory, for tests of the use cases without a file. Behaves as
-/// ``SQLiteLogInAttemptStore`` does.
+/// ``SQLLogInAttemptStore`` does.
 package final class InMemoryLogInAttemptStore: LogInAttemptStore {
     private struct Window {
         var start: Date

@@ -3,7 +3,7 @@ import KeyCatDomain
 import Synchronization
 
 /// Accounts in memory, for tests of the use cases without a file. Behaves as
-/// ``SQLiteUserRepository`` does, live-email uniqueness included.
+/// ``SQLUserRepository`` does, live-email uniqueness included.
 package final class InMemoryUserRepository: UserRepository {
     private struct Row {
         var user: User

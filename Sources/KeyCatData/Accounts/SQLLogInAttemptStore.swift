@@ -98,8 +98,3 @@ package struct SQLLogInAttemptStore<Database: SQLDatabase>: LogInAttemptStore {
         [.text(key.scope), .blob(SHA256.hash("\(key.scope):\(key.value)"))]
     }
 }
-
-/// ``SQLLogInAttemptStore`` over a SQLite file.
-package typealias SQLiteLogInAttemptStore = SQLLogInAttemptStore<SQLiteDatabase>
-/// ``SQLLogInAttemptStore`` over a Postgres database.
-package typealias PostgresLogInAttemptStore = SQLLogInAttemptStore<PostgresDatabase>

@@ -112,8 +112,3 @@ package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRep
             [.blob(digest.bytes), .integer(family), StoredTime.value(issuedAt), StoredTime.value(expiresAt)])
     }
 }
-
-/// ``SQLRefreshTokenRepository`` over a SQLite file.
-package typealias SQLiteRefreshTokenRepository = SQLRefreshTokenRepository<SQLiteDatabase>
-/// ``SQLRefreshTokenRepository`` over a Postgres database.
-package typealias PostgresRefreshTokenRepository = SQLRefreshTokenRepository<PostgresDatabase>

@@ -184,8 +184,3 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
             tokenVersion: row.int64(11))
     }
 }
-
-/// ``SQLUserRepository`` over a SQLite file.
-package typealias SQLiteUserRepository = SQLUserRepository<SQLiteDatabase>
-/// ``SQLUserRepository`` over a Postgres database.
-package typealias PostgresUserRepository = SQLUserRepository<PostgresDatabase>

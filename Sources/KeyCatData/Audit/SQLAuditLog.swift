@@ -53,11 +53,6 @@ package struct SQLAuditLog<Database: SQLDatabase>: AuditLog {
     }
 }
 
-/// ``SQLAuditLog`` over a SQLite file.
-package typealias SQLiteAuditLog = SQLAuditLog<SQLiteDatabase>
-/// ``SQLAuditLog`` over a Postgres database.
-package typealias PostgresAuditLog = SQLAuditLog<PostgresDatabase>
-
 /// The `audit_log` rows other repositories write inside their own transactions.
 package enum AuditLogTable {
     /// Records `entry` on a connection already inside a transaction, so an action and its audit

@@ -3,7 +3,7 @@ import KeyCatDomain
 import Synchronization
 
 /// Carts in memory, for tests of the use cases without a file. Behaves as
-/// ``SQLiteCartRepository`` does.
+/// ``SQLCartRepository`` does.
 package final class InMemoryCartRepository: CartRepository {
     private let lines = Mutex<[UserID: [CartEntry]]>([:])
     private let products: (any ProductRepository)?

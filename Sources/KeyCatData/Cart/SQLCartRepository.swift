@@ -107,8 +107,3 @@ package struct SQLCartRepository<Database: SQLDatabase>: CartRepository {
         }
     }
 }
-
-/// ``SQLCartRepository`` over a SQLite file.
-package typealias SQLiteCartRepository = SQLCartRepository<SQLiteDatabase>
-/// ``SQLCartRepository`` over a Postgres database.
-package typealias PostgresCartRepository = SQLCartRepository<PostgresDatabase>

@@ -3,7 +3,7 @@ import KeyCatDomain
 import Synchronization
 
 /// Listings in memory, for tests of the use cases without a file. Behaves as
-/// ``SQLiteProductRepository`` does: ids from 1 up, times kept to the millisecond, conditional
+/// ``SQLProductRepository`` does: ids from 1 up, times kept to the millisecond, conditional
 /// updates on the version, soft deletes, keyset lists in the same total order (the sort key, then
 /// the id, both ascending for `priceAscending` and descending for every other sort).
 ///
@@ -91,7 +91,7 @@ package final class InMemoryProductRepository: ProductRepository {
     }
 
     /// Writes the fields an update may change (not the seller, images, counters or times of
-    /// creation and deletion), as ``SQLiteProductRepository`` does.
+    /// creation and deletion), as ``SQLProductRepository`` does.
     ///
     /// - Throws: `notFound` for a missing or deleted listing; `versionConflict` for a stale
     ///   version.

@@ -290,8 +290,3 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         }
     }
 }
-
-/// ``SQLProductRepository`` over a SQLite file.
-package typealias SQLiteProductRepository = SQLProductRepository<SQLiteDatabase>
-/// ``SQLProductRepository`` over a Postgres database.
-package typealias PostgresProductRepository = SQLProductRepository<PostgresDatabase>

@@ -264,8 +264,3 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
             """, [StoredTime.value(now)] + arguments + [.int(limit)])
     }
 }
-
-/// ``SQLFulfilmentRepository`` over a SQLite file.
-package typealias SQLiteFulfilmentRepository = SQLFulfilmentRepository<SQLiteDatabase>
-/// ``SQLFulfilmentRepository`` over a Postgres database.
-package typealias PostgresFulfilmentRepository = SQLFulfilmentRepository<PostgresDatabase>

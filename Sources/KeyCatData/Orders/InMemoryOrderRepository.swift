@@ -3,7 +3,7 @@ import KeyCatDomain
 import Synchronization
 
 /// Orders in memory, for tests of the use cases without a file. Behaves as
-/// ``SQLiteOrderRepository`` does: conditional moves, stock taken all-or-nothing with the order,
+/// ``SQLOrderRepository`` does: conditional moves, stock taken all-or-nothing with the order,
 /// one paid payment per order, refunds within the balance. It keeps its own stock per product
 /// (``setStock(_:of:)``), since there is no products table to update.
 package final class InMemoryOrderRepository: OrderRepository {

@@ -106,13 +106,3 @@ package struct SQLWebhookEventStore<Database: SQLDatabase>: WebhookEventStore {
         }
     }
 }
-
-/// ``SQLIdempotencyStore`` over a SQLite file.
-package typealias SQLiteIdempotencyStore = SQLIdempotencyStore<SQLiteDatabase>
-/// ``SQLIdempotencyStore`` over a Postgres database.
-package typealias PostgresIdempotencyStore = SQLIdempotencyStore<PostgresDatabase>
-
-/// ``SQLWebhookEventStore`` over a SQLite file.
-package typealias SQLiteWebhookEventStore = SQLWebhookEventStore<SQLiteDatabase>
-/// ``SQLWebhookEventStore`` over a Postgres database.
-package typealias PostgresWebhookEventStore = SQLWebhookEventStore<PostgresDatabase>

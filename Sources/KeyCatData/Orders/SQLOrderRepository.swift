@@ -240,8 +240,3 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
         }
     }
 }
-
-/// ``SQLOrderRepository`` over a SQLite file.
-package typealias SQLiteOrderRepository = SQLOrderRepository<SQLiteDatabase>
-/// ``SQLOrderRepository`` over a Postgres database.
-package typealias PostgresOrderRepository = SQLOrderRepository<PostgresDatabase>

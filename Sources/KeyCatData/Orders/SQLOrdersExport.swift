@@ -28,8 +28,3 @@ package struct SQLOrdersExport<Database: SQLDatabase>: Sendable {
         }
     }
 }
-
-/// ``SQLOrdersExport`` over a SQLite file.
-package typealias SQLiteOrdersExport = SQLOrdersExport<SQLiteDatabase>
-/// ``SQLOrdersExport`` over a Postgres database.
-package typealias PostgresOrdersExport = SQLOrdersExport<PostgresDatabase>

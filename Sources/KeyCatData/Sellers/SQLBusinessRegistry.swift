@@ -51,8 +51,3 @@ package struct InMemoryBusinessRegistry: BusinessRegistry {
         entries[number] ?? .unregistered
     }
 }
-
-/// ``SQLBusinessRegistry`` over a SQLite file.
-package typealias SQLiteBusinessRegistry = SQLBusinessRegistry<SQLiteDatabase>
-/// ``SQLBusinessRegistry`` over a Postgres database.
-package typealias PostgresBusinessRegistry = SQLBusinessRegistry<PostgresDatabase>

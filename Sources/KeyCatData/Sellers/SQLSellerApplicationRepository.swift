@@ -183,8 +183,3 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
             decidedBy: row.optionalString(10))
     }
 }
-
-/// ``SQLSellerApplicationRepository`` over a SQLite file.
-package typealias SQLiteSellerApplicationRepository = SQLSellerApplicationRepository<SQLiteDatabase>
-/// ``SQLSellerApplicationRepository`` over a Postgres database.
-package typealias PostgresSellerApplicationRepository = SQLSellerApplicationRepository<PostgresDatabase>

@@ -80,14 +80,8 @@ package struct SQLBookmarkRepository<Database: SQLDatabase>: BookmarkRepository 
             """, keyset.arguments)
     }
 
-
     private static func adjustCount(of product: ProductID, by delta: Int, on connection: some SQLConnection) throws {
         try connection.run("UPDATE products SET bookmark_count = bookmark_count + ? WHERE id = ?",
                            [.int(delta), .integer(product.rawValue)])
     }
 }
-
-/// ``SQLBookmarkRepository`` over a SQLite file.
-package typealias SQLiteBookmarkRepository = SQLBookmarkRepository<SQLiteDatabase>
-/// ``SQLBookmarkRepository`` over a Postgres database.
-package typealias PostgresBookmarkRepository = SQLBookmarkRepository<PostgresDatabase>

@@ -96,8 +96,3 @@ package struct SQLFollowRepository<Database: SQLDatabase>: FollowRepository {
                            [.int(delta), .integer(follower.rawValue)])
     }
 }
-
-/// ``SQLFollowRepository`` over a SQLite file.
-package typealias SQLiteFollowRepository = SQLFollowRepository<SQLiteDatabase>
-/// ``SQLFollowRepository`` over a Postgres database.
-package typealias PostgresFollowRepository = SQLFollowRepository<PostgresDatabase>

@@ -42,8 +42,3 @@ extension SQLPurchaseHistory {
         """
     }
 }
-
-/// ``SQLPurchaseHistory`` over a SQLite file.
-package typealias SQLitePurchaseHistory = SQLPurchaseHistory<SQLiteDatabase>
-/// ``SQLPurchaseHistory`` over a Postgres database.
-package typealias PostgresPurchaseHistory = SQLPurchaseHistory<PostgresDatabase>

@@ -137,8 +137,3 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
                createdAt: StoredTime.date(row.int64(6)))
     }
 }
-
-/// ``SQLReviewRepository`` over a SQLite file.
-package typealias SQLiteReviewRepository = SQLReviewRepository<SQLiteDatabase>
-/// ``SQLReviewRepository`` over a Postgres database.
-package typealias PostgresReviewRepository = SQLReviewRepository<PostgresDatabase>

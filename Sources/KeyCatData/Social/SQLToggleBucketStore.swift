@@ -32,8 +32,3 @@ package struct SQLToggleBucketStore<Database: SQLDatabase>: ToggleBucketStore {
         }
     }
 }
-
-/// ``SQLToggleBucketStore`` over a SQLite file.
-package typealias SQLiteToggleBucketStore = SQLToggleBucketStore<SQLiteDatabase>
-/// ``SQLToggleBucketStore`` over a Postgres database.
-package typealias PostgresToggleBucketStore = SQLToggleBucketStore<PostgresDatabase>

@@ -148,8 +148,3 @@ package struct SQLSalesStatistics<Database: SQLDatabase>: SalesStatistics {
         }
     }
 }
-
-/// ``SQLSalesStatistics`` over a SQLite file.
-package typealias SQLiteSalesStatistics = SQLSalesStatistics<SQLiteDatabase>
-/// ``SQLSalesStatistics`` over a Postgres database.
-package typealias PostgresSalesStatistics = SQLSalesStatistics<PostgresDatabase>

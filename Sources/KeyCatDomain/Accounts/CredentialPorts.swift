@@ -83,7 +83,7 @@ public struct RefreshTokenRotation: Sendable, Hashable {
 }
 
 /// Where refresh tokens live, grouped in families: the tokens issued by one log-in and its
-/// refreshes. Implementations: `SQLiteRefreshTokenRepository`, `InMemoryRefreshTokenRepository`.
+/// refreshes. Implementations: `SQLRefreshTokenRepository`, `InMemoryRefreshTokenRepository`.
 public protocol RefreshTokenRepository: Sendable {
     /// Starts a family for `user` (a log-in) with its first token.
     func startFamily(for user: UserID, first: TokenDigest, issuedAt: Date, expiresAt: Date) async throws(KeyCatError) -> Int64

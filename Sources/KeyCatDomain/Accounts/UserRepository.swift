@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where accounts are kept. Implementations: `SQLiteUserRepository`, `InMemoryUserRepository`.
+/// Where accounts are kept. Implementations: `SQLUserRepository`, `InMemoryUserRepository`.
 public protocol UserRepository: Sendable {
     /// Stores a new account. When `audit` is given, the entry it makes for the stored user is
     /// recorded in the same transaction (an operator creating an account).

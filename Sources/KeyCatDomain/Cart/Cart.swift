@@ -79,7 +79,7 @@ public struct CartProductFacts: Sendable, Hashable {
     }
 }
 
-/// Where carts are kept. Implementations: `SQLiteCartRepository`, `InMemoryCartRepository`.
+/// Where carts are kept. Implementations: `SQLCartRepository`, `InMemoryCartRepository`.
 public protocol CartRepository: Sendable {
     /// The buyer's lines, oldest first.
     func entries(of userID: UserID) async throws(KeyCatError) -> [CartEntry]

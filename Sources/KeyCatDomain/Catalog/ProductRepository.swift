@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where listings are kept. Implementations: `SQLiteProductRepository` and
+/// Where listings are kept. Implementations: `SQLProductRepository` and
 /// `InMemoryProductRepository`.
 public protocol ProductRepository: Sendable {
     /// Stores a new listing, with its audit entry (if any) in the same transaction.

@@ -105,7 +105,7 @@ public struct OrderStanding: Sendable, Hashable {
     }
 }
 
-/// Where orders, their payments and refunds are kept. Implementations: `SQLiteOrderRepository`
+/// Where orders, their payments and refunds are kept. Implementations: `SQLOrderRepository`
 /// and `InMemoryOrderRepository`.
 public protocol OrderRepository: Sendable {
     /// Takes every line's units from stock and creates the order, all in one transaction: a

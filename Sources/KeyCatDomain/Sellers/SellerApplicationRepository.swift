@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where seller applications are kept. Implementation: `SQLiteSellerApplicationRepository`.
+/// Where seller applications are kept. Implementation: `SQLSellerApplicationRepository`.
 public protocol SellerApplicationRepository: Sendable {
     /// Stores an application (its `id` is ignored) and returns it with its id.
     /// - Throws: ``KeyCatError/Code/duplicate`` when the user already has a pending application,

@@ -20,7 +20,7 @@ public struct Bookmark: Sendable, Hashable {
 }
 
 /// Where bookmarks are kept, with the products' `bookmarkCount`. Implementation:
-/// `SQLiteBookmarkRepository`.
+/// `SQLBookmarkRepository`.
 public protocol BookmarkRepository: Sendable {
     /// Adds the bookmark unless it exists; when added, the product's `bookmarkCount` goes up in
     /// the same transaction. Returns whether it was added.

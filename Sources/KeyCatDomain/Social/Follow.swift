@@ -42,7 +42,7 @@ public enum FollowDirection: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Where follows are kept, with the users' follower and following counts. Implementation:
-/// `SQLiteFollowRepository`.
+/// `SQLFollowRepository`.
 public protocol FollowRepository: Sendable {
     /// Adds the follow unless it exists; when added, the followee's follower count and the
     /// follower's following count go up in the same transaction. Returns whether it was added.

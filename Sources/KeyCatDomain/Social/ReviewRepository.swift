@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where reviews are kept, together with the counters they drive. Implementation:
-/// `SQLiteReviewRepository`.
+/// `SQLReviewRepository`.
 public protocol ReviewRepository: Sendable {
     /// Stores a review and, in the same transaction, adds it to the product's `ratingCount`,
     /// `ratingSum` and rating score.

@@ -120,7 +120,7 @@ enum CatalogFixture {
     }
 
     /// A migrated SQLite catalog with user 1 as an active seller.
-    static func sqliteRepository(_ database: SQLiteDatabase) async throws -> SQLiteProductRepository {
+    static func sqliteRepository(_ database: SQLiteDatabase) async throws -> SQLProductRepository<SQLiteDatabase> {
         try await repository(database)
     }
 

@@ -33,9 +33,9 @@ struct FaultShop: Sendable {
         configuration.passwordIterations = 1_000
         configuration.gatewayLog = DiscardingLogSink()
         configuration.gatewayInitialBackoff = .milliseconds(1)
-        configuration.readerCount = 1
+        configuration.store.sqlite?.readerCount = 1
         configuration.toggleRateLimit = nil
-        configuration.sqliteVFS = vfs
+        configuration.store.sqlite?.vfs = vfs
         return configuration
     }
 

@@ -29,7 +29,7 @@ extension FaultInjectionTests {
         /// `nth` `operation`, reopens, and reports which orders whose checkout returned are
         /// missing, and which whose confirm returned are not paid.
         func trial(_ shop: FaultShop, root: URL, at operation: FaultVFS.Operation, nth: Int, tear: Bool,
-                   durability: KeyCat.Configuration.Durability = .full) async throws -> Trial {
+                   durability: KeyCat.SQLiteStore.Durability = .full) async throws -> Trial {
             let path = try FaultShop.copy(shop.directory, to: root, "\(operation)-\(nth)-\(tear)-\(durability)")
             defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
             var trial = Trial()
@@ -37,7 +37,7 @@ extension FaultInjectionTests {
             defer { FaultVFS.reset() }
             FaultVFS.armPowerLoss(at: operation, nth: nth, tear: tear, seed: UInt32(nth * 7_919 + (tear ? 1 : 0)))
             var configuration = FaultShop.configuration(path, vfs: FaultVFS.name)
-            configuration.durability = durability
+            configuration.store.sqlite?.durability = durability
             if let keycat = try? await KeyCat.open(configuration) {
                 let request = CheckoutRequest(.items([CheckoutItem(productID: shop.productID, quantity: 1)]))
                 while !FaultVFS.powerLost, trial.returned.count < 30 {

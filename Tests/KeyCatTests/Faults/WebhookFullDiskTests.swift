@@ -52,7 +52,7 @@ extension FaultInjectionTests {
             let gateway = DiskFillingLookUpGateway(simulator)
             try await TestShop.with(configure: { configuration in
                 configuration.paymentGateway = .custom(gateway, webhookSecrets: [simulator.webhookSecret])
-                configuration.sqliteVFS = FaultVFS.name
+                configuration.store.sqlite?.vfs = FaultVFS.name
             }) { shop in
                 try await redelivery(shop, simulator, fill: { gateway.fillAtNextLookUp() }, free: { FaultVFS.disarm() })
                 #expect(FaultVFS.failures > 0)

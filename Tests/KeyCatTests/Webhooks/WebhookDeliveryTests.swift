@@ -258,10 +258,7 @@ func waitUntil(limit: Duration = .seconds(60), _ condition: () async throws -> B
 extension TestShop {
     /// Runs `body` with the shop's delivery queue, for tests of claiming itself.
     func withQueue(_ body: (any WebhookQueueProbe) async throws -> Void) async throws {
-        switch keycat.store {
-        case let .sqlite(database): try await body(SQLWebhookDeliveryQueue(database: database))
-        case let .postgres(database): try await body(SQLWebhookDeliveryQueue(database: database))
-        }
+        try await keycat.withWebhookQueue(body)
     }
 }
 

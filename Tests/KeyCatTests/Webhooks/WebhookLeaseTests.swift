@@ -1,6 +1,7 @@
 import Foundation
 @testable import KeyCat
 import KeyCatData
+import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
@@ -139,9 +140,11 @@ extension WebhookLeaseTests {
 extension KeyCat {
     /// Runs `body` with this instance's delivery queue.
     func withWebhookQueue<Result: Sendable>(_ body: (any WebhookQueueProbe) async throws -> Result) async throws -> Result {
-        switch store {
-        case let .sqlite(database): try await body(SQLWebhookDeliveryQueue(database: database))
-        case let .postgres(database): try await body(SQLWebhookDeliveryQueue(database: database))
-        }
+        try await Self.withQueue(on: store.database, body)
+    }
+
+    private static func withQueue<Result: Sendable>(on database: some SQLDatabase,
+                                                    _ body: (any WebhookQueueProbe) async throws -> Result) async throws -> Result {
+        try await body(SQLWebhookDeliveryQueue(database: database))
     }
 }

@@ -76,10 +76,7 @@ extension KeyCat {
     /// ``TestShop/append(_:)``).
     func appendForTest(_ events: [DomainEvent]) async throws {
         let keycat = self
-        switch store {
-        case let .sqlite(database): try await database.write { try EventOutbox.append(events, on: $0) }
-        case let .postgres(database): try await database.write { try EventOutbox.append(events, on: $0) }
-        }
+        try await Self.append(events, on: store.database)
         let ids = Set(events.map(\.id))
         // A transaction anywhere on the Postgres server holds every newer event back until it
         // ends, and the whole suite runs beside this test: the guard is generous.
@@ -97,5 +94,9 @@ extension KeyCat {
             await keycat.eventLog.waitForEvents(past: generation, timeout: .milliseconds(50))
             return false
         }
+    }
+
+    private static func append(_ events: [DomainEvent], on database: some SQLDatabase) async throws {
+        try await database.write { try EventOutbox.append(events, on: $0) }
     }
 }

@@ -96,7 +96,7 @@ struct DemoCommand: AdminCommand {
                 + "Pick another --db, or give --force to replace it anyway")
         }
         var configuration = KeyCat.Configuration(databasePath: path)
-        configuration.readOnly = true
+        configuration.store.sqlite?.readOnly = true
         configuration.gatewayLog = DiscardingLogSink()
         let keycat: KeyCat
         do {

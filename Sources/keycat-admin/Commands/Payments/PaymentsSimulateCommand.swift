@@ -47,7 +47,7 @@ struct PaymentsSimulateCommand: AdminCommand {
         options.lineRefundRate = try arguments.probability("line-refund-rate") ?? options.lineRefundRate
         if let seed = try arguments.int64("seed") { options.seed = UInt64(bitPattern: seed) }
         options.sharedCatalog = arguments.string("catalog")
-        options.durability = try arguments.choice("durability", as: KeyCat.Configuration.Durability.self) ?? options.durability
+        options.durability = try arguments.choice("durability", as: KeyCat.SQLiteStore.Durability.self) ?? options.durability
         self.options = options
     }
 
