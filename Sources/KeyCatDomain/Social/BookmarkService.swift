@@ -1,13 +1,13 @@
 /// Bookmarks (architecture §2): a user keeps products to come back to. Adding and removing are
-/// idempotent, rate-limited per user (``ToggleRateLimiter``), and keep the product's
+/// idempotent, rate-limited per user (``PerUserRateLimiter``), and keep the product's
 /// `bookmarkCount` (which drives the `popular` sort) in the same transaction.
 public struct BookmarkService: Sendable {
     private let bookmarks: any BookmarkRepository
-    private let limiter: ToggleRateLimiter
+    private let limiter: PerUserRateLimiter
     private let paging: NewestFirstPaging
     private let clock: any WallClock
 
-    public init(bookmarks: any BookmarkRepository, limiter: ToggleRateLimiter, cursors: any PageCursorCodec,
+    public init(bookmarks: any BookmarkRepository, limiter: PerUserRateLimiter, cursors: any PageCursorCodec,
                 clock: any WallClock) {
         self.bookmarks = bookmarks
         self.limiter = limiter

@@ -1,13 +1,13 @@
 /// Follows (architecture §2): a user follows another to see their listings. Following and
-/// unfollowing are idempotent, rate-limited per user (``ToggleRateLimiter``), and keep both
+/// unfollowing are idempotent, rate-limited per user (``PerUserRateLimiter``), and keep both
 /// users' counts in the same transaction.
 public struct FollowService: Sendable {
     private let follows: any FollowRepository
-    private let limiter: ToggleRateLimiter
+    private let limiter: PerUserRateLimiter
     private let paging: NewestFirstPaging
     private let clock: any WallClock
 
-    public init(follows: any FollowRepository, limiter: ToggleRateLimiter, cursors: any PageCursorCodec,
+    public init(follows: any FollowRepository, limiter: PerUserRateLimiter, cursors: any PageCursorCodec,
                 clock: any WallClock) {
         self.follows = follows
         self.limiter = limiter
