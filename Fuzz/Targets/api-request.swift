@@ -44,7 +44,7 @@ private func request(_ bytes: [UInt8]) -> APIRequest {
     }
     let lines = String(decoding: bytes[..<headerEnd], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
     let first = (lines.first ?? "").split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
-    var headers = HTTPHeaders()
+    var headers = APIHeaders()
     for line in lines.dropFirst() {
         guard let colon = line.firstIndex(of: ":") else { continue }
         headers[String(line[..<colon])] = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)

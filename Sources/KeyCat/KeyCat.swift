@@ -136,7 +136,7 @@ public final class KeyCat: Sendable {
             cursors: cursors, clock: configuration.clock)
         // One limiter for both toggles: the budget is per user, whatever they toggle. On Postgres,
         // where servers share the database, its buckets live there too (architecture §7).
-        let toggles = ToggleRateLimiter(
+        let toggles = PerUserRateLimiter(
             limit: configuration.toggleRateLimit, clock: configuration.clock,
             shared: store.sharesServers ? SQLToggleBucketStore(database: database) : nil)
         bookmarks = BookmarkService(

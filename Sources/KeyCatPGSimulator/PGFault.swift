@@ -1,3 +1,5 @@
+import KeyCatInfrastructure
+
 /// The simulator's endpoints (PortOne v1's paths), for counting requests and aiming faults.
 public enum PGEndpoint: String, Sendable, Hashable, CaseIterable {
     /// `POST /users/getToken`
@@ -89,26 +91,6 @@ public struct PGFaultConfiguration: Sendable, Hashable {
     public static let none = PGFaultConfiguration()
 }
 
-/// SplitMix64: a small, fast, seedable generator, so a fault run can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// True with probability `rate`.
-    mutating func chance(_ rate: Double) -> Bool {
-        rate > 0 && Double.random(in: 0..<1, using: &self) < rate
-    }
-}
-
 /// The simulator's fault state: configuration, random generator, scripted faults and counters.
 struct FaultPlan {
     struct Scripted {
@@ -118,13 +100,13 @@ struct FaultPlan {
     }
 
     var configuration: PGFaultConfiguration
-    var generator: SeededGenerator
+    var generator: SplitMix64
     var scripted: [Scripted] = []
     var requestCounts: [PGEndpoint: Int] = [:]
 
     init(configuration: PGFaultConfiguration) {
         self.configuration = configuration
-        generator = SeededGenerator(seed: configuration.seed)
+        generator = SplitMix64(seed: configuration.seed)
     }
 
     /// Counts a request and decides its fault, scripted first, then random.

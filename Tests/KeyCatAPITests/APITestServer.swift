@@ -46,7 +46,7 @@ struct APITestServer {
     /// Sends one request from `client`; `json` is encoded as the body with `Content-Type: application/json`.
     @discardableResult
     func send(_ method: String, _ target: String, json: Any? = nil, token: String? = nil,
-              headers: HTTPHeaders = [:], client: String = "203.0.113.7") async throws -> Answer {
+              headers: APIHeaders = [:], client: String = "203.0.113.7") async throws -> Answer {
         var headers = headers
         var body: [UInt8] = []
         if let json {
@@ -135,7 +135,7 @@ struct APIHandler: HTTPHandler {
 
     func handle(_ request: TransportRequest, timeout: Duration) async throws(HTTPTransportError) -> TransportResponse {
         let response = await api.respond(to: APIRequest(
-            method: APIMethod(request.method.rawValue), target: request.path, headers: HTTPHeaders(request.headers.map { ($0.key, $0.value) }),
+            method: APIMethod(request.method.rawValue), target: request.path, headers: APIHeaders(request.headers.map { ($0.key, $0.value) }),
             body: Array(request.body)))
         var headers: [String: String] = [:]
         for field in response.headers { headers[field.name] = field.value }

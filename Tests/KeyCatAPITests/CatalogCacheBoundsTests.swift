@@ -70,7 +70,7 @@ struct CatalogCacheBoundsTests {
 
     /// A 200 answer of `bodyBytes` bytes with one header of `headerBytes` bytes (name and value).
     static func answer(bodyBytes: Int, headerBytes: Int = 0) -> APIResponse {
-        var headers = HTTPHeaders()
+        var headers = APIHeaders()
         if headerBytes > 0 { headers["X-Padding"] = String(repeating: "h", count: headerBytes - "X-Padding".utf8.count) }
         return APIResponse(status: 200, headers: headers, body: Array(repeating: 0x61, count: bodyBytes))
     }

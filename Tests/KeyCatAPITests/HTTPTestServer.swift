@@ -159,7 +159,7 @@ struct HTTPClient: Sendable {
             return HTTPAnswer(status: http.statusCode, headers: answered, body: data)
         case let .inProcess(api):
             let response = await api.respond(to: APIRequest(
-                method: APIMethod(method), target: target, headers: HTTPHeaders(fields.map { ($0.key, $0.value) }),
+                method: APIMethod(method), target: target, headers: APIHeaders(fields.map { ($0.key, $0.value) }),
                 body: Array(payload ?? Data()), clientAddress: "203.0.113.7"))
             var answered: [String: String] = [:]
             for field in response.headers { answered[field.name.lowercased()] = field.value }

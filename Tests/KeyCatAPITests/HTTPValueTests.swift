@@ -6,7 +6,7 @@ import Testing
 struct HTTPValueTests {
     @Test("header names compare case-insensitively; setting replaces every field of the name")
     func headers() {
-        var headers: HTTPHeaders = ["Content-Type": "application/json", "X-Trace": "a"]
+        var headers: APIHeaders = ["Content-Type": "application/json", "X-Trace": "a"]
         headers.add("x-trace", "b")
         #expect(headers["content-type"] == "application/json")
         #expect(headers.values("X-TRACE") == ["a", "b"])
@@ -14,24 +14,24 @@ struct HTTPValueTests {
         #expect(headers.values("x-trace") == ["c"])
         headers["CONTENT-TYPE"] = nil
         #expect(headers["Content-Type"] == nil)
-        #expect(HTTPHeaders([("A", "1")]) == HTTPHeaders([("a", "1")]))
-        #expect(HTTPHeaders([("A", "1")]).hashValue == HTTPHeaders([("a", "1")]).hashValue)
-        #expect(HTTPHeaders([("A", "1")]).lowercased == ["a": "1"])
+        #expect(APIHeaders([("A", "1")]) == APIHeaders([("a", "1")]))
+        #expect(APIHeaders([("A", "1")]).hashValue == APIHeaders([("a", "1")]).hashValue)
+        #expect(APIHeaders([("A", "1")]).lowercased == ["a": "1"])
     }
 
     @Test("only ASCII letters fold: equality, hashing and lowercased agree with look-ups")
     func headerNamesFoldASCIIOnly() {
         // The Kelvin sign lowers to an ASCII "k" under Unicode's rules; field names are ASCII
         // tokens, and a look-up of "key" does not find it.
-        let kelvin = HTTPHeaders([("\u{212A}ey", "1")])
-        let ascii = HTTPHeaders([("Key", "1")])
+        let kelvin = APIHeaders([("\u{212A}ey", "1")])
+        let ascii = APIHeaders([("Key", "1")])
         #expect(kelvin["key"] == nil && ascii["key"] == "1")
         #expect(kelvin != ascii)
         #expect(kelvin.lowercased == ["\u{212A}ey": "1"])
-        #expect(Set([kelvin, ascii, HTTPHeaders([("KEY", "1")])]).count == 2)
+        #expect(Set([kelvin, ascii, APIHeaders([("KEY", "1")])]).count == 2)
         // Same fields in another order, or a repeated name, make different headers.
-        #expect(HTTPHeaders([("a", "1"), ("b", "2")]) != HTTPHeaders([("b", "2"), ("a", "1")]))
-        #expect(HTTPHeaders([("a", "1")]) != HTTPHeaders([("a", "1"), ("A", "1")]))
+        #expect(APIHeaders([("a", "1"), ("b", "2")]) != APIHeaders([("b", "2"), ("a", "1")]))
+        #expect(APIHeaders([("a", "1")]) != APIHeaders([("a", "1"), ("A", "1")]))
     }
 
     @Test("a target splits into path and percent-decoded query")

@@ -105,7 +105,7 @@ struct ProtocolErrorTests {
     func tooLarge(_ route: RouteDescription) async throws {
         try await APITestServer.with { server in
             let path = route.path.replacingOccurrences(of: "{id}", with: "1").replacingOccurrences(of: "{product_id}", with: "1")
-            var headers: HTTPHeaders = ["Content-Type": "application/json"]
+            var headers: APIHeaders = ["Content-Type": "application/json"]
             if let token = try await Self.token(for: route, on: server) { headers["Authorization"] = "Bearer \(token)" }
             let answer = Answer(response: await server.api.respond(to: APIRequest(
                 method: route.method, path: path, headers: headers,
@@ -141,7 +141,7 @@ struct ProtocolErrorTests {
             let path = route.path.replacingOccurrences(of: "{id}", with: "1").replacingOccurrences(of: "{product_id}", with: "1")
             let token = try await Self.token(for: route, on: server)
             for contentType in ["text/plain", "application/x-www-form-urlencoded", nil] {
-                var headers: HTTPHeaders = [:]
+                var headers: APIHeaders = [:]
                 headers["Content-Type"] = contentType
                 if let token { headers["Authorization"] = "Bearer \(token)" }
                 let answer = Answer(response: await server.api.respond(to: APIRequest(

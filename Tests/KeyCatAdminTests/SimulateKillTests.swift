@@ -14,24 +14,12 @@ struct SimulateKillTests {
     static var kills: Int { ProcessInfo.processInfo.environment["KEYCAT_CRASH_KILLS"].flatMap { Int($0) } ?? 12 }
     static var seed: UInt64 { ProcessInfo.processInfo.environment["KEYCAT_CRASH_SEED"].flatMap { UInt64($0) } ?? 2026 }
 
-    /// SplitMix64: the kill moments repeat for a seed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("killed at seeded random moments, each time reconcile succeeds and db check finds the database healthy with every invariant")
     func killedAgainAndAgain() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("killed.db").path
             #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
-            var generator = SeededGenerator(state: Self.seed)
+            var generator = SplitMix64(seed: Self.seed)  // the kill moments repeat for a seed
             var killed = 0, unhealthy = 0, violations = 0
             for run in 0..<Self.kills {
                 let child = try ChildProcess(

@@ -11,9 +11,9 @@ struct SharedToggleBudgetTests {
     static let limit = try! RateLimit(perSecond: 1, burst: 4)
 
     /// Two servers' limiters over one database: the second has no budget of its own.
-    static func twoServers(_ store: any ToggleBucketStore, clock: TestClock) async throws -> [KeyCatError.Code?] {
-        let servers = [ToggleRateLimiter(limit: limit, clock: clock, shared: store),
-                       ToggleRateLimiter(limit: limit, clock: clock, shared: store)]
+    static func twoServers(_ store: any TokenBucketStore, clock: TestClock) async throws -> [KeyCatError.Code?] {
+        let servers = [PerUserRateLimiter(limit: limit, clock: clock, shared: store),
+                       PerUserRateLimiter(limit: limit, clock: clock, shared: store)]
         var outcomes: [KeyCatError.Code?] = []
         for index in 0..<6 {
             outcomes.append(await keycatError { try await servers[index % 2].take(for: UserID(2)) }?.code)
@@ -46,7 +46,7 @@ struct SharedToggleBudgetTests {
     @Test("in-process limiters each give the full burst: what the shared store is for")
     func perProcess() async {
         let clock = TestClock()
-        let servers = [ToggleRateLimiter(limit: Self.limit, clock: clock), ToggleRateLimiter(limit: Self.limit, clock: clock)]
+        let servers = [PerUserRateLimiter(limit: Self.limit, clock: clock), PerUserRateLimiter(limit: Self.limit, clock: clock)]
         var refused: [Int] = []
         for index in 0..<8 where await keycatError({ try await servers[index % 2].take(for: UserID(2)) }) != nil {
             refused.append(index)
@@ -66,7 +66,7 @@ struct SharedToggleBudgetTests {
             }
             let clock = TestClock()
             let servers = [first, second].map {
-                ToggleRateLimiter(limit: Self.limit, clock: clock, shared: SQLToggleBucketStore(database: $0))
+                PerUserRateLimiter(limit: Self.limit, clock: clock, shared: SQLToggleBucketStore(database: $0))
             }
             let taken = await withTaskGroup(of: Bool.self) { group in
                 for index in 0..<12 {

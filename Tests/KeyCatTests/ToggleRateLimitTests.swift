@@ -14,7 +14,7 @@ struct ToggleRateLimitTests {
     ])
     func tokenBucket(perSecond: Double, burst: Int, retryAfter: String) async throws {
         let clock = TestClock()
-        let limiter = ToggleRateLimiter(limit: try RateLimit(perSecond: perSecond, burst: burst), clock: clock)
+        let limiter = PerUserRateLimiter(limit: try RateLimit(perSecond: perSecond, burst: burst), clock: clock)
         let user = UserID(1)
         for _ in 0..<burst { try await limiter.take(for: user) }
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import KeyCatDomain
+import KeyCatInfrastructure
 import KeyCatPGSimulator
 import Synchronization
 
@@ -44,7 +45,7 @@ struct SimulationBuyers: Sendable {
     }
 
     private func order(_ index: Int, by buyer: Principal) async -> Outcome {
-        var random = SimulationRandom(seed: options.seed &* 1_000_003 &+ UInt64(index))
+        var random = SplitMix64(seed: options.seed &* 1_000_003 &+ UInt64(index))
         // One to three products, so most carts hold both sellers' parcels; a few buyers give
         // another address with the order instead of their saved one.
         let products = Set((0..<Int.random(in: 1...3, using: &random)).map { _ in
@@ -90,7 +91,7 @@ struct SimulationBuyers: Sendable {
     /// What the sellers do with a paid order: the first parcel often leaves and sometimes
     /// arrives; now and then the last parcel's seller refunds one of its lines (the units back
     /// while it has not left), so settlements see refunds as well as sales.
-    private func fulfil(_ order: Order, _ random: inout SimulationRandom) async {
+    private func fulfil(_ order: Order, _ random: inout SplitMix64) async {
         guard let first = order.shipments.first, let last = order.shipments.last else { return }
         let seller = { (shipment: Shipment) in Principal(userID: shipment.sellerID, role: .seller) }
         if random.chance(options.lineRefundRate), let line = last.lines.first {

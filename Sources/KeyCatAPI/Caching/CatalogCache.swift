@@ -175,7 +175,7 @@ extension APIResponse {
     /// 304 Not Modified for a 200 answer with an `ETag`: the validator and caching headers, no
     /// body (RFC 9110 §15.4.5).
     func notModified() -> APIResponse {
-        var headers = HTTPHeaders()
+        var headers = APIHeaders()
         for name in ["ETag", "Cache-Control"] {
             if let value = self.headers[name] { headers[name] = value }
         }

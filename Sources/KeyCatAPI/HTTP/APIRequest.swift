@@ -9,13 +9,13 @@ public struct APIRequest: Sendable {
     /// The query parameters in order, already percent-decoded.
     public var query: [(name: String, value: String)]
     /// The header fields; names compare case-insensitively.
-    public var headers: HTTPHeaders
+    public var headers: APIHeaders
     /// The body bytes (empty when there is none).
     public var body: [UInt8]
     /// The peer's address, as the server saw it: the key log-in throttling counts attempts by.
     public var clientAddress: String?
 
-    public init(method: APIMethod, path: String, query: [(name: String, value: String)] = [], headers: HTTPHeaders = [:],
+    public init(method: APIMethod, path: String, query: [(name: String, value: String)] = [], headers: APIHeaders = [:],
                 body: [UInt8] = [], clientAddress: String? = nil) {
         self.method = method
         self.path = path
@@ -27,7 +27,7 @@ public struct APIRequest: Sendable {
 
     /// A request from a target such as `/products?sort=newest&limit=5`: the path and the query
     /// are split and percent-decoded (`+` in the query is a space).
-    public init(method: APIMethod, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [], clientAddress: String? = nil) {
+    public init(method: APIMethod, target: String, headers: APIHeaders = [:], body: [UInt8] = [], clientAddress: String? = nil) {
         let questionMark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let path = String(target[..<(questionMark ?? target.endIndex)])
         var query: [(name: String, value: String)] = []

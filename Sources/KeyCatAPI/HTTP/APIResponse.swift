@@ -5,10 +5,10 @@ import KeyCat
 /// write out.
 public struct APIResponse: Sendable, Hashable {
     public var status: Int
-    public var headers: HTTPHeaders
+    public var headers: APIHeaders
     public var body: [UInt8]
 
-    public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+    public init(status: Int, headers: APIHeaders = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -31,7 +31,7 @@ public struct APIResponse: Sendable, Hashable {
     /// The answer for any error a handler threw: ``HTTPErrorResponse``'s status, headers and body.
     static func error(_ error: any Error, profile: HTTPStatusProfile = .standard) -> APIResponse {
         let answer = HTTPErrorResponse(error, profile: profile)
-        var headers = HTTPHeaders()
+        var headers = APIHeaders()
         for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) { headers[name] = value }
         return APIResponse(status: answer.status, headers: headers, body: Array(answer.body))
     }

@@ -70,7 +70,7 @@ public struct TrustedProxies: Sendable, Hashable {
 
     /// The client's address for a request from `peer` carrying `headers`, in canonical form
     /// (`203.0.113.7`, `2001:db8::1`); nil when the peer is unknown.
-    public func clientAddress(peer: String?, headers: HTTPHeaders) -> String? {
+    public func clientAddress(peer: String?, headers: APIHeaders) -> String? {
         guard let peer else { return nil }
         // Trusting no one, a dotted IPv4 peer is the client as written: either `parse` refuses it
         // (and it is returned as is) or it is already canonical (inet_pton takes no leading

@@ -1,4 +1,5 @@
 import KeyCatDomain
+import KeyCatInfrastructure
 
 /// Plausible generated listings, written as Korean sellers title them: Korean words with Latin
 /// brand, switch and model names ("Keychron K8 Pro 텐키리스 유무선 알루미늄 기계식 키보드

@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatInfrastructure
 
 /// The words synthetic listings are made of (``SyntheticProduct``), each list from the most
 /// used to the least, and how often each is picked: a Zipf spread, as words in real catalogs

@@ -3,54 +3,35 @@ import KeyCatDomain
 import KeyCatInfrastructure
 
 /// Bookmarks in the `bookmarks` table, with `products.bookmark_count` moved in the same
-/// transaction only when a row was really added or removed, so the count always equals the
-/// rows, whatever the order of concurrent toggles.
+/// transaction only when a row was really added or removed (``SQLToggleTable``, as follows do),
+/// so the count always equals the rows, whatever the order of concurrent toggles.
 package struct SQLBookmarkRepository<Database: SQLDatabase>: BookmarkRepository {
     private let database: Database
+    private let toggles: SQLToggleTable<Database>
 
-    package init(database: Database) { self.database = database }
+    package init(database: Database) {
+        self.database = database
+        toggles = SQLToggleTable(database: database, table: "bookmarks", user: "user_id", target: "product_id",
+                                 counters: [.init(table: "products", column: "bookmark_count", owner: .target)])
+    }
 
-    package func add(user: UserID, product: ProductID, at now: Date) async throws(KeyCatError) -> Bool {
-        try await storage {
-            try await database.write { connection in
-                guard try SocialRows.isLiveProduct(product, on: connection) else {
-                    throw KeyCatError.notFound("product", product)
-                }
-                guard try SocialRows.liveNick(user, on: connection) != nil else {
-                    throw KeyCatError.notFound("user", user)
-                }
-                let added = try connection.run(
-                    """
-                    INSERT INTO bookmarks (user_id, product_id, created_at) VALUES (?, ?, ?)
-                    ON CONFLICT (user_id, product_id) DO NOTHING
-                    """,
-                    [.integer(user.rawValue), .integer(product.rawValue), StoredTime.value(now)]) == 1
-                if added { try Self.adjustCount(of: product, by: 1, on: connection) }
-                return added
+    package func add(_ product: ProductID, by user: UserID, at now: Date) async throws(KeyCatError) -> Bool {
+        try await toggles.add(product, by: user, at: now) { connection in
+            guard try SocialRows.isLiveProduct(product, on: connection) else {
+                throw KeyCatError.notFound("product", product)
+            }
+            guard try SocialRows.liveNick(user, on: connection) != nil else {
+                throw KeyCatError.notFound("user", user)
             }
         }
     }
 
-    package func remove(user: UserID, product: ProductID) async throws(KeyCatError) -> Bool {
-        try await storage {
-            try await database.write { connection in
-                let removed = try connection.run(
-                    "DELETE FROM bookmarks WHERE user_id = ? AND product_id = ?",
-                    [.integer(user.rawValue), .integer(product.rawValue)]) == 1
-                if removed { try Self.adjustCount(of: product, by: -1, on: connection) }
-                return removed
-            }
-        }
+    package func remove(_ product: ProductID, by user: UserID) async throws(KeyCatError) -> Bool {
+        try await toggles.remove(product, by: user)
     }
 
-    package func contains(user: UserID, product: ProductID) async throws(KeyCatError) -> Bool {
-        try await storage {
-            try await database.read { connection in
-                try connection.queryOne(
-                    "SELECT 1 FROM bookmarks WHERE user_id = ? AND product_id = ?",
-                    [.integer(user.rawValue), .integer(product.rawValue)]) { _ in true } ?? false
-            }
-        }
+    package func contains(_ product: ProductID, by user: UserID) async throws(KeyCatError) -> Bool {
+        try await toggles.contains(product, by: user)
     }
 
     package func list(user: UserID, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Bookmark] {
@@ -78,10 +59,5 @@ package struct SQLBookmarkRepository<Database: SQLDatabase>: BookmarkRepository 
             WHERE bookmarks.user_id = ?\(keyset.condition)
             ORDER BY bookmarks.created_at DESC, bookmarks.id DESC LIMIT ?
             """, keyset.arguments)
-    }
-
-    private static func adjustCount(of product: ProductID, by delta: Int, on connection: some SQLConnection) throws {
-        try connection.run("UPDATE products SET bookmark_count = bookmark_count + ? WHERE id = ?",
-                           [.int(delta), .integer(product.rawValue)])
     }
 }

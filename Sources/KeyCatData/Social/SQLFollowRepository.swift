@@ -4,50 +4,32 @@ import KeyCatInfrastructure
 
 /// Follows in the `follows` table, with `users.follower_count` (the followee's) and
 /// `users.following_count` (the follower's) moved in the same transaction only when a row was
-/// really added or removed.
+/// really added or removed (``SQLToggleTable``, as bookmarks do).
 package struct SQLFollowRepository<Database: SQLDatabase>: FollowRepository {
     private let database: Database
+    private let toggles: SQLToggleTable<Database>
 
-    package init(database: Database) { self.database = database }
+    package init(database: Database) {
+        self.database = database
+        toggles = SQLToggleTable(database: database, table: "follows", user: "follower_id", target: "followee_id",
+                                 counters: [.init(table: "users", column: "follower_count", owner: .target),
+                                            .init(table: "users", column: "following_count", owner: .user)])
+    }
 
-    package func add(follower: UserID, followee: UserID, at now: Date) async throws(KeyCatError) -> Bool {
-        try await storage {
-            try await database.write { connection in
-                for user in [followee, follower] where try SocialRows.liveNick(user, on: connection) == nil {
-                    throw KeyCatError.notFound("user", user)
-                }
-                let added = try connection.run(
-                    """
-                    INSERT INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)
-                    ON CONFLICT (follower_id, followee_id) DO NOTHING
-                    """,
-                    [.integer(follower.rawValue), .integer(followee.rawValue), StoredTime.value(now)]) == 1
-                if added { try Self.adjustCounts(follower: follower, followee: followee, by: 1, on: connection) }
-                return added
+    package func add(_ followee: UserID, by follower: UserID, at now: Date) async throws(KeyCatError) -> Bool {
+        try await toggles.add(followee, by: follower, at: now) { connection in
+            for user in [followee, follower] where try SocialRows.liveNick(user, on: connection) == nil {
+                throw KeyCatError.notFound("user", user)
             }
         }
     }
 
-    package func remove(follower: UserID, followee: UserID) async throws(KeyCatError) -> Bool {
-        try await storage {
-            try await database.write { connection in
-                let removed = try connection.run(
-                    "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?",
-                    [.integer(follower.rawValue), .integer(followee.rawValue)]) == 1
-                if removed { try Self.adjustCounts(follower: follower, followee: followee, by: -1, on: connection) }
-                return removed
-            }
-        }
+    package func remove(_ followee: UserID, by follower: UserID) async throws(KeyCatError) -> Bool {
+        try await toggles.remove(followee, by: follower)
     }
 
-    package func contains(follower: UserID, followee: UserID) async throws(KeyCatError) -> Bool {
-        try await storage {
-            try await database.read { connection in
-                try connection.queryOne(
-                    "SELECT 1 FROM follows WHERE follower_id = ? AND followee_id = ?",
-                    [.integer(follower.rawValue), .integer(followee.rawValue)]) { _ in true } ?? false
-            }
-        }
+    package func contains(_ followee: UserID, by follower: UserID) async throws(KeyCatError) -> Bool {
+        try await toggles.contains(followee, by: follower)
     }
 
     package func counts(of user: UserID) async throws(KeyCatError) -> FollowCounts? {
@@ -87,12 +69,5 @@ package struct SQLFollowRepository<Database: SQLDatabase>: FollowRepository {
             WHERE follows.\(mine) = ?\(keyset.condition)
             ORDER BY follows.created_at DESC, follows.id DESC LIMIT ?
             """, keyset.arguments)
-    }
-
-    private static func adjustCounts(follower: UserID, followee: UserID, by delta: Int, on connection: some SQLConnection) throws {
-        try connection.run("UPDATE users SET follower_count = follower_count + ? WHERE id = ?",
-                           [.int(delta), .integer(followee.rawValue)])
-        try connection.run("UPDATE users SET following_count = following_count + ? WHERE id = ?",
-                           [.int(delta), .integer(follower.rawValue)])
     }
 }

@@ -11,7 +11,7 @@ import KeyCatInfrastructure
 /// on Postgres a serializable transaction that runs again when it loses), so the budget is one,
 /// not one per server. Cost: a toggle is two statements and a commit more than in memory (on
 /// Postgres over loopback, well under a millisecond), and one row per user who ever toggled.
-package struct SQLToggleBucketStore<Database: SQLDatabase>: ToggleBucketStore {
+package struct SQLToggleBucketStore<Database: SQLDatabase>: TokenBucketStore {
     private let database: Database
 
     package init(database: Database) { self.database = database }

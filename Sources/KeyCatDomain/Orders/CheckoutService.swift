@@ -23,7 +23,7 @@ public struct CheckoutService: Sendable {
     public let reservationLifetime: TimeInterval
     /// What one buyer may hold unpaid (nil: no caps), and the checkout rate it limits.
     public let holds: StockHoldPolicy?
-    let checkoutLimiter: ToggleRateLimiter
+    let checkoutLimiter: PerUserRateLimiter
     /// The buyers' address books, where a checkout's `address_id` and default are found.
     let addresses: AddressService?
 
@@ -45,7 +45,7 @@ public struct CheckoutService: Sendable {
         self.auditLog = auditLog
         self.reservationLifetime = reservationLifetime
         self.holds = holds
-        checkoutLimiter = ToggleRateLimiter(limit: holds?.checkoutRate, clock: clock, what: "checkouts")
+        checkoutLimiter = PerUserRateLimiter(limit: holds?.checkoutRate, clock: clock, what: "checkouts")
     }
 
     /// Creates an order awaiting payment and registers its amount with the PG.

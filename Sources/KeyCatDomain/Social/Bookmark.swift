@@ -19,23 +19,13 @@ public struct Bookmark: Sendable, Hashable {
     public var isDeleted: Bool { product.deletedAt != nil }
 }
 
-/// Where bookmarks are kept, with the products' `bookmarkCount`. Implementation:
-/// `SQLBookmarkRepository`.
-public protocol BookmarkRepository: Sendable {
-    /// Adds the bookmark unless it exists; when added, the product's `bookmarkCount` goes up in
-    /// the same transaction. Returns whether it was added.
-    ///
-    /// - Throws: ``KeyCatError/Code/notFound`` when the product is missing or deleted, or the
-    ///   user is missing or withdrawn.
-    func add(user: UserID, product: ProductID, at now: Date) async throws(KeyCatError) -> Bool
-
-    /// Removes the bookmark if it exists; when removed, the product's `bookmarkCount` goes down
-    /// in the same transaction. Returns whether it was removed.
-    func remove(user: UserID, product: ProductID) async throws(KeyCatError) -> Bool
-
-    /// Whether `user` bookmarked `product`.
-    func contains(user: UserID, product: ProductID) async throws(KeyCatError) -> Bool
-
+/// Where bookmarks are kept: a user's toggle of a product (``ToggleRepository``), whose count is
+/// the product's `bookmarkCount`, up when a bookmark is added and down when it is removed, in
+/// the same transaction. Implementation: `SQLBookmarkRepository`.
+///
+/// ``ToggleRepository/add(_:by:at:)`` throws ``KeyCatError/Code/notFound`` when the product is
+/// missing or deleted, or the user is missing or withdrawn.
+public protocol BookmarkRepository: ToggleRepository where Target == ProductID {
     /// Up to `limit` of `user`'s bookmarks, newest first, strictly after `position`.
     func list(user: UserID, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Bookmark]
 }

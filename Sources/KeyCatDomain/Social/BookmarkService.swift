@@ -1,18 +1,16 @@
 /// Bookmarks (architecture §2): a user keeps products to come back to. Adding and removing are
-/// idempotent, rate-limited per user (``ToggleRateLimiter``), and keep the product's
+/// idempotent, rate-limited per user (``PerUserRateLimiter``), and keep the product's
 /// `bookmarkCount` (which drives the `popular` sort) in the same transaction.
 public struct BookmarkService: Sendable {
     private let bookmarks: any BookmarkRepository
-    private let limiter: ToggleRateLimiter
+    private let toggle: Toggle<ProductID>
     private let paging: NewestFirstPaging
-    private let clock: any WallClock
 
-    public init(bookmarks: any BookmarkRepository, limiter: ToggleRateLimiter, cursors: any PageCursorCodec,
+    public init(bookmarks: any BookmarkRepository, limiter: PerUserRateLimiter, cursors: any PageCursorCodec,
                 clock: any WallClock) {
         self.bookmarks = bookmarks
-        self.limiter = limiter
+        self.toggle = Toggle(bookmarks, limiter: limiter, clock: clock)
         self.paging = NewestFirstPaging(cursors: cursors)
-        self.clock = clock
     }
 
     /// Bookmarks `productID` for the caller; doing it twice changes nothing.
@@ -23,8 +21,7 @@ public struct BookmarkService: Sendable {
     ///   account is withdrawn.
     @discardableResult
     public func add(_ productID: ProductID, by principal: Principal) async throws(KeyCatError) -> Bool {
-        try await limiter.take(for: principal.userID)
-        return try await bookmarks.add(user: principal.userID, product: productID, at: clock.now())
+        try await toggle.add(productID, by: principal.userID)
     }
 
     /// Removes the caller's bookmark of `productID`; removing one that is not there changes
@@ -34,13 +31,12 @@ public struct BookmarkService: Sendable {
     /// - Throws: ``KeyCatError/Code/rateLimited`` over the toggle limit.
     @discardableResult
     public func remove(_ productID: ProductID, by principal: Principal) async throws(KeyCatError) -> Bool {
-        try await limiter.take(for: principal.userID)
-        return try await bookmarks.remove(user: principal.userID, product: productID)
+        try await toggle.remove(productID, by: principal.userID)
     }
 
     /// Whether the caller bookmarked `productID`.
     public func isBookmarked(_ productID: ProductID, by principal: Principal) async throws(KeyCatError) -> Bool {
-        try await bookmarks.contains(user: principal.userID, product: productID)
+        try await bookmarks.contains(productID, by: principal.userID)
     }
 
     /// A page of the caller's bookmarks, newest first; deleted products are marked

@@ -41,22 +41,13 @@ public enum FollowDirection: String, Sendable, Hashable, CaseIterable {
     case following
 }
 
-/// Where follows are kept, with the users' follower and following counts. Implementation:
-/// `SQLFollowRepository`.
-public protocol FollowRepository: Sendable {
-    /// Adds the follow unless it exists; when added, the followee's follower count and the
-    /// follower's following count go up in the same transaction. Returns whether it was added.
-    ///
-    /// - Throws: ``KeyCatError/Code/notFound`` when either account is missing or withdrawn.
-    func add(follower: UserID, followee: UserID, at now: Date) async throws(KeyCatError) -> Bool
-
-    /// Removes the follow if it exists, with both counts, in one transaction. Returns whether
-    /// it was removed.
-    func remove(follower: UserID, followee: UserID) async throws(KeyCatError) -> Bool
-
-    /// Whether `follower` follows `followee`.
-    func contains(follower: UserID, followee: UserID) async throws(KeyCatError) -> Bool
-
+/// Where follows are kept: a follower's toggle of a followee (``ToggleRepository``), whose
+/// counts are the followee's follower count and the follower's following count, both moved in
+/// the same transaction as the follow. Implementation: `SQLFollowRepository`.
+///
+/// ``ToggleRepository/add(_:by:at:)`` throws ``KeyCatError/Code/notFound`` when either account
+/// is missing or withdrawn.
+public protocol FollowRepository: ToggleRepository where Target == UserID {
     /// The counts stored on `user`'s row, or nil when there is no such account.
     func counts(of user: UserID) async throws(KeyCatError) -> FollowCounts?
 

@@ -1,18 +1,16 @@
 /// Follows (architecture §2): a user follows another to see their listings. Following and
-/// unfollowing are idempotent, rate-limited per user (``ToggleRateLimiter``), and keep both
+/// unfollowing are idempotent, rate-limited per user (``PerUserRateLimiter``), and keep both
 /// users' counts in the same transaction.
 public struct FollowService: Sendable {
     private let follows: any FollowRepository
-    private let limiter: ToggleRateLimiter
+    private let toggle: Toggle<UserID>
     private let paging: NewestFirstPaging
-    private let clock: any WallClock
 
-    public init(follows: any FollowRepository, limiter: ToggleRateLimiter, cursors: any PageCursorCodec,
+    public init(follows: any FollowRepository, limiter: PerUserRateLimiter, cursors: any PageCursorCodec,
                 clock: any WallClock) {
         self.follows = follows
-        self.limiter = limiter
+        self.toggle = Toggle(follows, limiter: limiter, clock: clock)
         self.paging = NewestFirstPaging(cursors: cursors)
-        self.clock = clock
     }
 
     /// The caller follows `userID`; doing it twice changes nothing.
@@ -25,8 +23,7 @@ public struct FollowService: Sendable {
     @discardableResult
     public func follow(_ userID: UserID, by principal: Principal) async throws(KeyCatError) -> Bool {
         try rejectSelf(userID, principal)
-        try await limiter.take(for: principal.userID)
-        return try await follows.add(follower: principal.userID, followee: userID, at: clock.now())
+        return try await toggle.add(userID, by: principal.userID)
     }
 
     /// The caller stops following `userID`; unfollowing someone not followed changes nothing.
@@ -38,13 +35,12 @@ public struct FollowService: Sendable {
     @discardableResult
     public func unfollow(_ userID: UserID, by principal: Principal) async throws(KeyCatError) -> Bool {
         try rejectSelf(userID, principal)
-        try await limiter.take(for: principal.userID)
-        return try await follows.remove(follower: principal.userID, followee: userID)
+        return try await toggle.remove(userID, by: principal.userID)
     }
 
     /// Whether the caller follows `userID`.
     public func isFollowing(_ userID: UserID, by principal: Principal) async throws(KeyCatError) -> Bool {
-        try await follows.contains(follower: principal.userID, followee: userID)
+        try await follows.contains(userID, by: principal.userID)
     }
 
     /// `userID`'s follower and following counts, read from the user's row (no `COUNT(*)`).

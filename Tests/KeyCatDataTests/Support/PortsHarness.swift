@@ -36,7 +36,7 @@ struct PortsHarness: Sendable {
         }
         let shop = CommerceHarness.stored(database, product: product, buyer: buyer, clock: clock, gateway: FakeGateway())
         let cursors = HMACPageCursorCodec(key: [UInt8](repeating: 3, count: 32))
-        let toggles = ToggleRateLimiter(limit: nil, clock: clock)
+        let toggles = PerUserRateLimiter(limit: nil, clock: clock)
         let registry = SQLBusinessRegistry(database: database)
         return PortsHarness(
             shop: shop,

@@ -35,7 +35,7 @@ struct AdminExchange: Sendable {
         self.cookies = cookies
         csrfHeader = request.headers[HTTPField.Name("X-CSRF-Token")!]
         ifNoneMatch = request.headers[.ifNoneMatch]
-        let headers = HTTPHeaders(request.headers.map { ($0.name.rawName, $0.value) })
+        let headers = APIHeaders(request.headers.map { ($0.name.rawName, $0.value) })
         clientAddress = trustedProxies.clientAddress(peer: peer, headers: headers)
         let viaTrustedHTTPS = peer.map(trustedProxies.trusts) == true && request.headers[HTTPField.Name("X-Forwarded-Proto")!] == "https"
         secure = secureCookies || viaTrustedHTTPS
@@ -54,7 +54,7 @@ struct AdminExchange: Sendable {
 
     /// A request to KeyCatAPI from this client.
     func apiRequest(_ method: APIMethod, _ target: String, body: [UInt8] = [], contentType: String? = nil) -> APIRequest {
-        var headers: HTTPHeaders = [:]
+        var headers: APIHeaders = [:]
         if let contentType, !body.isEmpty { headers["Content-Type"] = contentType }
         if !body.isEmpty { headers["Content-Length"] = String(body.count) }
         return APIRequest(method: method, target: target, headers: headers, body: body, clientAddress: clientAddress)

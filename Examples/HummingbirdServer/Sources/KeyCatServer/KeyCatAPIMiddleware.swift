@@ -18,7 +18,7 @@ struct KeyCatAPIMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewa
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if ownPrefixes.contains(where: request.uri.path.hasPrefix) { return try await next(request, context) }
-        let headers = HTTPHeaders(request.headers.map { ($0.name.rawName, $0.value) })
+        let headers = APIHeaders(request.headers.map { ($0.name.rawName, $0.value) })
         var apiRequest = APIRequest(
             method: APIMethod(request.method.rawValue), target: request.uri.description, headers: headers,
             clientAddress: trustedProxies.clientAddress(peer: context.remoteAddress?.ipAddress, headers: headers))

@@ -1,6 +1,10 @@
 /// HTTP header fields whose names compare case-insensitively (RFC 9110 §5.1), in the order they
 /// were added. A name may repeat; ``subscript(_:)`` reads the first.
-public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
+///
+/// Named like its siblings ``APIRequest`` and ``APIResponse`` rather than `HTTPHeaders`, so a
+/// server that imports KeyCatAPI beside NIOHTTP1 (Vapor) or HTTPTypes (Hummingbird) names each
+/// framework's headers and these without qualifying either.
+public struct APIHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
     /// One field: the name as it was written, and its value.
     public struct Field: Sendable, Hashable {
         public var name: String
@@ -71,7 +75,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     /// Equal when the fields are, in order, with names compared as ``subscript(_:)`` compares
     /// them: a Unicode case mapping that lowers another letter to an ASCII one (the Kelvin sign
     /// to `k`) would make two headers equal whose look-ups differ.
-    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+    public static func == (lhs: APIHeaders, rhs: APIHeaders) -> Bool {
         lhs.fields.count == rhs.fields.count
             && zip(lhs.fields, rhs.fields).allSatisfy { same($0.name, $1.name) && $0.value == $1.value }
     }

@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
 
-/// How fast one user may toggle bookmarks and follows: a token bucket that holds up to
-/// ``burst`` tokens and refills at ``perSecond`` tokens a second. Each toggle takes a token.
+/// How fast one user may do one kind of thing (toggle bookmarks and follows, check out): a
+/// token bucket that holds up to ``burst`` tokens and refills at ``perSecond`` tokens a second.
+/// Each action takes a token.
 public struct RateLimit: Sendable, Hashable {
     /// Tokens added per second (may be fractional: 0.5 is one every two seconds).
     public var perSecond: Double
-    /// The most tokens a bucket holds: how many toggles may come at once after a quiet spell.
+    /// The most tokens a bucket holds: how many actions may come at once after a quiet spell.
     public var burst: Int
 
     /// - Throws: ``KeyCatError/Code/validation`` unless `perSecond > 0` and `burst ≥ 1`.
@@ -24,7 +25,7 @@ public struct RateLimit: Sendable, Hashable {
 }
 
 /// One user's token bucket: how many tokens it held at `updatedAt`. The arithmetic lives here so
-/// the in-process limiter and a shared store (``ToggleBucketStore``) take tokens alike.
+/// the in-process limiter and a shared store (``TokenBucketStore``) take tokens alike.
 public struct TokenBucket: Sendable, Hashable {
     public var tokens: Double
     public var updatedAt: Date
@@ -57,30 +58,33 @@ public struct TokenBucket: Sendable, Hashable {
     }
 }
 
-/// Where toggle buckets live when every server must share them (a database): a take reads,
-/// refills and writes one user's bucket atomically.
-public protocol ToggleBucketStore: Sendable {
+/// Where a ``PerUserRateLimiter``'s buckets live when every server must share them (a database,
+/// as the toggles' `SQLToggleBucketStore`): a take reads, refills and writes one user's bucket
+/// atomically.
+public protocol TokenBucketStore: Sendable {
     /// Takes one token from `user`'s bucket (a full one when it has none yet).
     ///
     /// - Returns: nil when a token was taken, else the seconds until one is back.
     func take(for user: UserID, limit: RateLimit, at now: Date) async throws(KeyCatError) -> Double?
 }
 
-/// A per-user token bucket limiter for toggles (bookmark, unbookmark, follow, unfollow).
+/// A rate limiter keyed by user: one ``TokenBucket`` per user, refilled at one ``RateLimit``.
+/// KeyCat keeps one for the toggles (bookmark, unbookmark, follow, unfollow: one budget per user,
+/// whatever they toggle) and ``CheckoutService`` one for checkouts.
 ///
 /// By default it is **per process**: its buckets live in memory, so several server processes
-/// over one database each allow a user the full rate. Given a ``ToggleBucketStore`` (KeyCat
+/// over one database each allow a user the full rate. Given a ``TokenBucketStore`` (KeyCat
 /// uses the database's when it runs on Postgres, where servers share one database) every server
-/// takes from the same bucket, at the price of one small write transaction per toggle. It reads
+/// takes from the same bucket, at the price of one small write transaction per take. It reads
 /// the time from the injected clock, so tests advance a ``TestClock`` instead of sleeping.
 ///
 /// Concurrency in one sentence: every in-process bucket lives in one `Mutex`-guarded
 /// dictionary, so a take is an atomic read-refill-take; a shared store does the same in one
 /// transaction.
-public final class ToggleRateLimiter: Sendable {
+public final class PerUserRateLimiter: Sendable {
     private let limit: RateLimit?
     private let clock: any WallClock
-    private let shared: (any ToggleBucketStore)?
+    private let shared: (any TokenBucketStore)?
     /// What is limited, for the refusal's message ("bookmark and follow changes", "checkouts").
     private let what: String
     private let buckets = Mutex<[UserID: TokenBucket]>([:])
@@ -92,7 +96,7 @@ public final class ToggleRateLimiter: Sendable {
     ///   - shared: where the buckets live when servers must share them; nil keeps them in this
     ///     process.
     ///   - what: what is limited, as the refusal names it.
-    public init(limit: RateLimit?, clock: any WallClock, shared: (any ToggleBucketStore)? = nil,
+    public init(limit: RateLimit?, clock: any WallClock, shared: (any TokenBucketStore)? = nil,
                 what: String = "bookmark and follow changes") {
         self.limit = limit
         self.clock = clock
