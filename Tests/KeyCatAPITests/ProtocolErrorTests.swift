@@ -68,6 +68,8 @@ struct ProtocolErrorTests {
         ("GET", "/orders?placed_before=2026-11-01", "", "placed_before"),
         ("GET", "/orders?placed_from=2026-11-01T09:00:00%2B09:00&placed_before=2026-11-01T00:00:00Z", "", "placed_from"),
         ("GET", "/users?nick=%20", "", "nick"),
+        ("GET", "/users?email=mina@example.com&limit=0", "", "limit"),
+        ("GET", "/users?email=mina@example.com&next=", "", "next"),
         ("GET", "/users?nick=%E2%80%AEab", "", "nick"),
     ]
 

@@ -19,6 +19,9 @@ enum AccountRoutes {
             let nick = try context.query("nick")
             if let email = try context.query("email") {
                 guard nick == nil else { throw KeyCatError.validation("nick", "find by email or by nick, not both") }
+                // One page at most: a limit is still checked, a cursor has nothing to go on to.
+                _ = try context.limit()
+                guard try context.cursor() == nil else { throw KeyCatError.validation("next", "an email lookup has no next page") }
                 // One account or none: a page without a next one.
                 let user = try await context.keycat.accounts.findUser(email: email, by: context.principal())
                 return .json(PageBody(items: user.map { [UserBody($0)] } ?? [], nextCursor: nil))
