@@ -92,9 +92,9 @@ public struct OrderFilter: Sendable, Hashable {
     }
 
     /// ``placedFrom`` in the milliseconds the stores compare (`created_at >= `).
-    public var placedFromMilliseconds: Int64? { placedFrom?.millisecondsSince1970 }
+    package var placedFromMilliseconds: Int64? { placedFrom?.millisecondsSince1970 }
     /// ``placedBefore`` in the milliseconds the stores compare (`created_at < `).
-    public var placedBeforeMilliseconds: Int64? { placedBefore?.millisecondsSince1970 }
+    package var placedBeforeMilliseconds: Int64? { placedBefore?.millisecondsSince1970 }
 
     /// Checks the window: it must hold some time.
     ///
