@@ -17,10 +17,10 @@ struct OrderFilterContractTests {
     func bySeller(_ backend: Backend) async throws {
         try await withOrders(backend) { shop in
             let expected = shop.placed.filter { $0.sellers.contains(shop.sellerB) }.map(\.id).reversed()
-            let found1 = try await shop.walk(OrderFilter(sellerID: shop.sellerB), pageSize: 2)
-            #expect(found1 == Array(expected))
+            let ofB = try await shop.walk(OrderFilter(sellerID: shop.sellerB), pageSize: 2)
+            #expect(ofB == Array(expected))
             let first = try await shop.service.list(OrderFilter(sellerID: shop.sellerA), limit: PageLimit(2), by: shop.admin)
-            #expect(first.items.map(\.id) == [shop.placed[8].id, shop.placed[6].id])
+            #expect(first.items.map(\.id) == [8, 6].map(shop.id))
             // A seller's orders come whole: the other seller's lines too.
             #expect(first.items[0].lines.count == 2)
         }
@@ -30,16 +30,16 @@ struct OrderFilterContractTests {
     func byWindow(_ backend: Backend) async throws {
         try await withOrders(backend) { shop in
             let filter = OrderFilter(placedFrom: hours(2), placedBefore: hours(6))
-            let found2 = try await shop.walk(filter, pageSize: 3)
-            #expect(found2 == [5, 4, 3, 2].map(shop.id))
+            let inWindow = try await shop.walk(filter, pageSize: 3)
+            #expect(inWindow == [5, 4, 3, 2].map(shop.id))
             // The bounds are instants: one millisecond either side moves an order in or out.
             let edges = OrderFilter(placedFrom: hours(2).addingTimeInterval(0.001), placedBefore: hours(6).addingTimeInterval(0.001))
-            let found3 = try await shop.walk(edges, pageSize: 10)
-            #expect(found3 == [6, 5, 4, 3].map(shop.id))
-            let found4 = try await shop.walk(OrderFilter(placedBefore: hours(1)), pageSize: 10)
-            #expect(found4 == [shop.placed[0].id])
-            let found5 = try await shop.walk(OrderFilter(placedFrom: hours(7)), pageSize: 10)
-            #expect(found5 == [8, 7].map(shop.id))
+            let shifted = try await shop.walk(edges, pageSize: 10)
+            #expect(shifted == [6, 5, 4, 3].map(shop.id))
+            let beforeFirstHour = try await shop.walk(OrderFilter(placedBefore: hours(1)), pageSize: 10)
+            #expect(beforeFirstHour == [shop.id(0)])
+            let fromSeventhHour = try await shop.walk(OrderFilter(placedFrom: hours(7)), pageSize: 10)
+            #expect(fromSeventhHour == [8, 7].map(shop.id))
         }
     }
 
@@ -47,11 +47,11 @@ struct OrderFilterContractTests {
     func combined(_ backend: Backend) async throws {
         try await withOrders(backend) { shop in
             let cancelledOfB = OrderFilter(status: .cancelled, sellerID: shop.sellerB, placedFrom: hours(1), placedBefore: hours(8))
-            let found6 = try await shop.walk(cancelledOfB, pageSize: 1)
-            #expect(found6 == [7, 5, 1].map(shop.id))
+            let cancelledOfBFound = try await shop.walk(cancelledOfB, pageSize: 1)
+            #expect(cancelledOfBFound == [7, 5, 1].map(shop.id))
             let awaitingOfA = OrderFilter(status: .awaitingPayment, buyerID: shop.buyer, sellerID: shop.sellerA, placedFrom: hours(3))
-            let found7 = try await shop.walk(awaitingOfA, pageSize: 2)
-            #expect(found7 == [8, 6].map(shop.id))
+            let awaitingOfAFound = try await shop.walk(awaitingOfA, pageSize: 2)
+            #expect(awaitingOfAFound == [8, 6].map(shop.id))
             #expect(try await shop.walk(OrderFilter(buyerID: UserID(999_999), sellerID: shop.sellerA), pageSize: 5).isEmpty)
         }
     }
