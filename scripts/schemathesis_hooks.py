@@ -20,6 +20,10 @@
 # - a settlement month is closed once it has ended (Korean time); the current month only in a
 #   dry run, a later one never: a valid example names a past month, or dry-runs the current one.
 # - a search text `q` has at most 10 words of letters or digits (docs/search.md).
+# - an order list's placing window is half-open and not empty: placed_from < placed_before,
+#   each an RFC 3339 time the server reads (a valid example gets a canonical spelling of it).
+# - a nick search (`GET /users?nick=`) is 1–20 characters once trimmed, without control or
+#   format characters, and is not given with `email` (one lookup or the other).
 # - a tag (`tag=`, `tags`) is 1–20 letters, digits or _ once a leading # is dropped, and at most
 #   60 bytes (ProductTags): openapi.yaml's maxLength of 21 leaves room for the #, and JSON
 #   Schema's \w is ASCII only, so no pattern there could admit Korean tags.
@@ -83,6 +87,27 @@ def tag_text(value):
     return tag or "pbt"
 
 
+def instant(value):
+    """An RFC 3339 time as the server reads it, or a fixed one when Python cannot read it."""
+    try:
+        moment = datetime.datetime.fromisoformat(str(value).upper().replace("Z", "+00:00"))
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=datetime.timezone.utc)
+        moment = moment.astimezone(datetime.timezone.utc)
+    except (ValueError, OverflowError):
+        moment = datetime.datetime(2026, 11, 1, tzinfo=datetime.timezone.utc)
+    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+
+
+def nick_text(value):
+    """A nick search term within the nick's rules: 1–20 characters, no control or format ones."""
+    if not isinstance(value, str):
+        return value
+    text = unicodedata.normalize("NFC", value)
+    text = "".join(c for c in text if unicodedata.category(c)[0] not in "CZ" or c == " ").strip()[:20].strip()
+    return text or "키캣"
+
+
 def fix_prices(body):
     regular, price, coupon = (as_int(body.get(field)) for field in ("regular_price", "price", "coupon_price"))
     if regular is None and price is None and coupon is None:
@@ -107,6 +132,20 @@ def map_case(context, case):
             query["q"] = search_text(query["q"])
         if "tag" in query:
             query["tag"] = tag_text(query["tag"])
+        window = [name for name in ("placed_from", "placed_before") if name in query]
+        times = {name: instant(query[name]) for name in window}
+        if len(times) == 2 and times["placed_from"] >= times["placed_before"]:
+            try:
+                times["placed_from"] = times["placed_before"] - datetime.timedelta(days=1)
+            except OverflowError:
+                times = {"placed_from": instant(""), "placed_before": instant("") + datetime.timedelta(days=1)}
+        for name, moment in times.items():
+            query[name] = moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        if "nick" in query:
+            if "email" in query:
+                del query["nick"]
+            else:
+                query["nick"] = nick_text(query["nick"])
         case.query = query
     body = case.body
     if not isinstance(body, dict):

@@ -15,6 +15,7 @@ Environment: KEYCAT_TEST_SERVER_URL and the operator's credentials (scripts/test
 exports), CHROMIUM (default /usr/bin/chromium).
 """
 
+import datetime
 import json
 import os
 import subprocess
@@ -97,7 +98,8 @@ def prepare():
     check(status == 200, "the buyer pays in the PG's window")
     status, order = http("POST", f"/orders/{order['id']}/confirm", {"imp_uid": paid["imp_uid"]}, token=buyer)
     check(status == 200 and order["status"] == "paid", "the order is paid")
-    return {"application": application["id"], "order": order, "buyer_email": buyer_email}
+    return {"application": application["id"], "order": order, "buyer_email": buyer_email,
+            "buyer_nick": f"buyer{RUN[:6]}"}
 
 
 class Console:
@@ -265,6 +267,29 @@ def day(browser, facts):
         page.get_by_role("button", name="검색").click()
         link = page.get_by_role("link", name=f"#{order['id']}", exact=True)
         expect(link).to_be_visible()
+        print("  by seller and by the day it was placed (KST), filtered by the API")
+        seller = str(order["shipments"][-1]["seller_id"])
+        today = datetime.datetime.now(datetime.timezone(datetime.timedelta(hours=9))).date()
+        page.get_by_label("판매자 ID").fill(seller)
+        page.get_by_label("주문일 부터 (KST)").fill(today.isoformat())
+        page.get_by_label("주문일 까지 (KST)").fill(today.isoformat())
+        page.get_by_role("button", name="검색").click()
+        expect(link).to_be_visible()
+        check(True, f"the paid order is among seller {seller}'s orders placed today (KST)")
+        page.get_by_label("주문일 부터 (KST)").fill((today + datetime.timedelta(days=1)).isoformat())
+        page.get_by_label("주문일 까지 (KST)").fill((today + datetime.timedelta(days=1)).isoformat())
+        page.get_by_role("button", name="검색").click()
+        expect(page.locator("table tbody")).to_have_text("항목이 없습니다.")
+        check(True, "none placed tomorrow")
+        page.get_by_label("주문일 부터 (KST)").fill("")
+        page.get_by_label("주문일 까지 (KST)").fill("")
+        page.get_by_label("판매자 ID").fill("999999")
+        page.get_by_role("button", name="검색").click()
+        expect(page.locator("table tbody")).to_have_text("항목이 없습니다.")
+        check(True, "an unknown seller has none")
+        page.get_by_label("판매자 ID").fill(seller)
+        page.get_by_role("button", name="검색").click()
+        expect(link).to_be_visible()
         console.accessible("the orders queue")
         link.click()
         expect(page.locator("#order-status")).to_have_text("결제 완료")
@@ -312,6 +337,11 @@ def day(browser, facts):
         expect(visible).to_have_count(1)
         expect(visible.get_by_role("cell", name=facts["buyer_email"])).to_be_visible()
         check(True, "an operator finds a user by email")
+        page.get_by_label("이메일 또는 닉네임").fill(facts["buyer_nick"][2:].upper())
+        page.get_by_label("이메일 또는 닉네임").press("Enter")
+        expect(visible).to_have_count(1)
+        expect(visible.get_by_role("cell", name=facts["buyer_nick"], exact=True)).to_be_visible()
+        check(True, "and by part of a nick, in another case, searched by the API")
         page.once("dialog", lambda dialog: dialog.accept())
         visible.get_by_role("button", name="정지", exact=True).click()
         expect(visible.locator(".badge")).to_have_text("정지됨")

@@ -58,6 +58,15 @@ struct AdminRouteTests {
             #expect(try await server.send("GET", "/users?email=nobody@example.com", token: admin.token).items.isEmpty)
             #expect(try await server.send("GET", "/users?email=%20", token: admin.token).status == 400)
             #expect(try await server.send("GET", "/users?email=mina@example.com", token: other.token).status == 403)
+            // By part of a nick, in any Latin case; paged by a cursor bound to it.
+            let byNick = try await server.send("GET", "/users?nick=%20MIN", token: admin.token)
+            #expect(byNick.status == 200 && byNick.items.map { ($0["id"] as? NSNumber)?.int64Value } == [buyer.id], "\(byNick)")
+            let firstOfT = try await server.send("GET", "/users?nick=t&limit=1", token: admin.token)
+            let nextOfT = try #require(firstOfT["next_cursor"] as? String, "\(firstOfT)")
+            #expect(try await server.send("GET", "/users?nick=T&limit=1&next=\(nextOfT)", token: admin.token).status == 200)
+            #expect(try await server.send("GET", "/users?nick=o&next=\(nextOfT)", token: admin.token).status == 400)
+            #expect(try await server.send("GET", "/users?nick=mina&email=mina@example.com", token: admin.token).status == 400)
+            #expect(try await server.send("GET", "/users?nick=mina", token: other.token).status == 403)
             #expect(try await server.send("POST", "/users/\(buyer.id)/suspend", token: other.token).status == 403)
 
             let trail = try await server.send("GET", "/audit?target=user:\(buyer.id)", token: admin.token)

@@ -62,6 +62,15 @@ struct ProtocolErrorTests {
         ("GET", "/products?min_price=x", "", "min_price"),
         ("GET", "/products?min_price=9&max_price=1", "", "min_price"),
         ("GET", "/orders?status=lost", "", "status"),
+        ("GET", "/orders?seller_id=x", "", "seller_id"),
+        ("GET", "/orders?placed_from=yesterday", "", "placed_from"),
+        ("GET", "/orders?placed_from=2026-11-01T00:00:00", "", "placed_from"),
+        ("GET", "/orders?placed_before=2026-11-01", "", "placed_before"),
+        ("GET", "/orders?placed_from=2026-11-01T09:00:00%2B09:00&placed_before=2026-11-01T00:00:00Z", "", "placed_from"),
+        ("GET", "/users?nick=%20", "", "nick"),
+        ("GET", "/users?email=mina@example.com&limit=0", "", "limit"),
+        ("GET", "/users?email=mina@example.com&next=", "", "next"),
+        ("GET", "/users?nick=%E2%80%AEab", "", "nick"),
     ]
 
     @Test("malformed JSON, a wrong type, a missing field or a broken rule is 400 naming the field", arguments: badInput)

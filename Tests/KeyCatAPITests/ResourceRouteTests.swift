@@ -161,6 +161,19 @@ struct ResourceRouteTests {
 
             let all = try await server.send("GET", "/orders?buyer_id=\(buyer.id)", token: admin.token)
             #expect(all.items.count == 1, "\(all)")
+
+            // By its seller and the instant it was placed, in Korean time with an unescaped +
+            // (a space once the query is decoded) or in UTC.
+            let placedText = try #require(all.items.first?["created_at"] as? String, "\(all)")
+            let placed = try Date(placedText, strategy: .iso8601)
+            let seller = try #require((all.items.first?["lines"] as? [[String: Any]])?.first?["seller_id"] as? NSNumber)
+            let kst = Date.ISO8601FormatStyle(timeZone: TimeZone(secondsFromGMT: 9 * 3600)!)
+            let window = "placed_from=\(placed.formatted(kst))&placed_before=\(placed.addingTimeInterval(1).formatted(.iso8601))"
+            let bySeller = try await server.send("GET", "/orders?seller_id=\(seller)&\(window)", token: admin.token)
+            #expect(bySeller.status == 200 && bySeller.items.map { ($0["id"] as? NSNumber)?.int64Value } == [orderID], "\(window) \(bySeller)")
+            let later = "placed_from=\(placed.addingTimeInterval(1).formatted(.iso8601))"
+            #expect(try await server.send("GET", "/orders?seller_id=\(seller)&\(later)", token: admin.token).items.isEmpty)
+            #expect(try await server.send("GET", "/orders?seller_id=999999", token: admin.token).items.isEmpty)
         }
     }
 }

@@ -89,6 +89,10 @@ struct AdminAccountsTests {
             let roles = try database.run(["users", "list", "--db", path, "--json"]).standardOutput
             #expect(roles.contains("\"email\":\"park@example.com\",\"nick\":\"park\",\"role\":\"seller\""))
             #expect(roles.contains("\"email\":\"choi@example.com\",\"nick\":\"choi\",\"role\":\"buyer\""))
+            // By part of a nick, Latin letters in either case.
+            let found = try database.run(["users", "list", "--db", path, "--nick", "PAR", "--json"]).standardOutput
+            #expect(found.contains("\"nick\":\"park\"") && !found.contains("\"nick\":\"choi\""), "\(found)")
+            #expect(try database.run(["users", "list", "--db", path, "--nick", " ", "--json"]).status == 1)
             #expect(try database.run(["sellers", "reject", "1", "--db", path]).status == 2)
         }
     }

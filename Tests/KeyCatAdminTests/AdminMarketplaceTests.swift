@@ -74,15 +74,34 @@ struct AdminMarketplaceTests {
             let (a, b) = (String(history.sellerA.rawValue), String(history.sellerB.rawValue))
 
             // B's desk: the pending parcel, the address, the buyer's nick; A's has no pending parcel.
-            let desk = try Self.json(try database.run(["orders", "list", "--seller", b, "--json"] + db))
+            let desk = try Self.json(try database.run(["orders", "list", "--seller", b, "--desk", "--json"] + db))
             let items = try #require(desk["items"] as? [[String: Any]])
             #expect(items.count == 1 && items[0]["buyer_nick"] as? String == "buyer", "\(items)")
             #expect((items[0]["shipping_address"] as? [String: Any])?["recipient"] as? String == "김민아")
             #expect((items[0]["lines"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Caps"])
             let pendingA = try Self.json(try database.run(["orders", "list", "--seller", a, "--shipment", "pending", "--json"] + db))
             #expect((pendingA["items"] as? [Any])?.isEmpty == true)
-            #expect(try database.run(["orders", "list", "--seller", a, "--status", "paid"] + db).status == 2)
+            #expect(try database.run(["orders", "list", "--seller", a, "--desk", "--status", "paid"] + db).status == 2)
             #expect(try database.run(["orders", "list", "--shipment", "pending"] + db).status == 2)
+            #expect(try database.run(["orders", "list", "--desk"] + db).status == 2)
+
+            // The operators' list by seller and placing window: the whole order, both sellers' lines.
+            let orderID = history.order.id.rawValue
+            for seller in [a, b] {
+                let bySeller = try Self.json(try database.run(["orders", "list", "--seller", seller, "--json"] + db))
+                let found = try #require(bySeller["items"] as? [[String: Any]])
+                #expect(found.map { $0["id"] as? Int } == [Int(orderID)] && (found[0]["lines"] as? [Any])?.count == 2, "\(found)")
+            }
+            let placed = history.order.createdAt
+            let window = ["--since", placed.formatted(.iso8601), "--until", placed.addingTimeInterval(1).formatted(.iso8601)]
+            let inWindow = try Self.json(try database.run(["orders", "list", "--seller", b] + window + ["--json"] + db))
+            #expect((inWindow["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [Int(orderID)], "\(inWindow)")
+            let later = try Self.json(try database.run(["orders", "list", "--seller", b, "--since",
+                                                        placed.addingTimeInterval(1).formatted(.iso8601), "--json"] + db))
+            #expect((later["items"] as? [Any])?.isEmpty == true)
+            let unknown = try Self.json(try database.run(["orders", "list", "--seller", "999999", "--json"] + db))
+            #expect((unknown["items"] as? [Any])?.isEmpty == true && unknown["next_cursor"] is NSNull)
+            #expect(try database.run(["orders", "list", "--since", "2026-11-02", "--until", "2026-11-01"] + db).status == 2)
 
             // B's parcel leaves and arrives from the command line; the order follows.
             let parcelB = try #require(history.order.shipments.first { $0.sellerID == history.sellerB })

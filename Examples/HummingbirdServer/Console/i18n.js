@@ -33,6 +33,7 @@ const words = {
     reconcileOK: '정상', reconcileFailed: '실패', paidLate: '늦은 결제 반영', expiredCount: '만료', unresolved: '미해결',
     stuckPayments: '기한 지난 결제 대기:', lateParcels: '발송 지연 (결제 후 2일 넘음)', lateParcelsNote: '결제 완료 주문 최근 500건 기준',
     periodShort: '정산 월', entries: '명세', rf_pending: 'PG 응답 대기', rf_done: 'PG 환불 완료', rf_failed: 'PG 환불 실패',
+    placedFrom: '주문일 부터 (KST)', placedTo: '주문일 까지 (KST)', placedAt: '주문 시각',
     auditTrail: '감사 기록', when: '시각 (KST)', actor: '누가', action: '작업', target: '대상', detail: '내용',
   },
   en: {
@@ -66,6 +67,7 @@ const words = {
     reconcileOK: 'OK', reconcileFailed: 'Failed', paidLate: 'late payments settled', expiredCount: 'expired', unresolved: 'unresolved',
     stuckPayments: 'past their reservation:', lateParcels: 'Late parcels (paid over 2 days ago)', lateParcelsNote: 'of the latest 500 paid orders',
     periodShort: 'Month', entries: 'Entries', rf_pending: 'awaiting the PG', rf_done: 'refunded by the PG', rf_failed: 'refused by the PG',
+    placedFrom: 'Placed from (KST)', placedTo: 'Placed through (KST)', placedAt: 'Placed',
     auditTrail: 'Audit trail', when: 'When (KST)', actor: 'Who', action: 'Action', target: 'Target', detail: 'Detail',
   },
 };
@@ -92,6 +94,10 @@ export function kst(iso) {
   if (!iso) return '—';
   const d = new Date(new Date(iso).getTime() + KST);
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+}
+/** The instant a Korean day (`YYYY-MM-DD`) begins, `2026-11-27T15:00:00.000Z`: 00:00 KST. */
+export function kstDayStart(day) {
+  return new Date(`${day}T00:00:00+09:00`).toISOString();
 }
 /** Today in Korea, `YYYY-MM-DD`. */
 export function kstToday() {

@@ -1,11 +1,13 @@
-// Orders: the queue (status and buyer filters, keyset pages) and one order with its parcels,
-// payment, refunds and address, refunded whole or a parcel at a time, each refund sent with an
-// Idempotency-Key kept until it succeeds, so a retried click never refunds twice.
+// Orders: the queue (status, buyer, seller and placing-date filters, keyset pages) and one order
+// with its parcels, payment, refunds and address, refunded whole or a parcel at a time, each
+// refund sent with an Idempotency-Key kept until it succeeds, so a retried click never refunds
+// twice.
 import { api, newKey } from './api.js';
 import { h, table, field, errorBox, busy, announce } from './dom.js';
-import { t, won, kst, status } from './i18n.js';
+import { t, won, kst, status, kstDayStart } from './i18n.js';
 
 const statuses = ['awaiting_payment', 'paid', 'shipped', 'delivered', 'partially_refunded', 'refunded', 'expired', 'cancelled', 'failed'];
+const DAY = 24 * 3600 * 1000;
 
 function hashQuery() {
   return new URLSearchParams(location.hash.split('?')[1] ?? '');
@@ -15,22 +17,34 @@ export async function orders() {
   const params = hashQuery();
   const statusSelect = h('select', { name: 'status' }, h('option', { value: '' }, t('all')),
     statuses.map((value) => h('option', { value, selected: params.get('status') === value }, status(value))));
-  const buyer = h('input', { name: 'buyer_id', inputMode: 'numeric', pattern: '[0-9]*', size: 8, value: params.get('buyer_id') ?? '' });
+  const id = (name) => h('input', { name, inputMode: 'numeric', pattern: '[0-9]*', size: 8, value: params.get(name) ?? '' });
+  const buyer = id('buyer_id');
+  const seller = id('seller_id');
+  // Days in Korean time, whatever the browser's zone: from the first day's 00:00 KST up to the
+  // end of the last day (the API's window is half-open: placed_before is the next day's 00:00).
+  const from = h('input', { name: 'placed_from', type: 'date', value: params.get('from') ?? '' });
+  const to = h('input', { name: 'placed_to', type: 'date', value: params.get('to') ?? '' });
   const box = errorBox();
   const rows = h('tbody');
   const more = h('button', { type: 'button', class: 'secondary', hidden: true }, t('more'));
   let cursor = null;
+  // The filters of the pages shown: "더 보기" goes on with them (a cursor is bound to its filters).
+  let filters = null;
 
-  const query = () => {
+  const read = () => {
     const search = new URLSearchParams({ limit: '20' });
     if (statusSelect.value) search.set('status', statusSelect.value);
     if (buyer.value.trim()) search.set('buyer_id', buyer.value.trim());
-    if (cursor) search.set('next', cursor);
+    if (seller.value.trim()) search.set('seller_id', seller.value.trim());
+    if (from.value) search.set('placed_from', kstDayStart(from.value));
+    if (to.value) search.set('placed_before', new Date(Date.parse(kstDayStart(to.value)) + DAY).toISOString());
     return search;
   };
   async function load(button, append) {
     await busy(button, box, async () => {
-      const page = await api('GET', '/orders?' + query());
+      const search = new URLSearchParams(filters);
+      if (append && cursor) search.set('next', cursor);
+      const page = await api('GET', '/orders?' + search);
       if (!append) rows.replaceChildren();
       for (const order of page.items) {
         rows.append(h('tr', {},
@@ -38,22 +52,30 @@ export async function orders() {
           h('td', {}, h('span', { class: 'badge' }, status(order.status))),
           h('td', { class: 'num' }, won(order.amount)),
           h('td', { class: 'num' }, order.refunded_amount ? won(order.refunded_amount) : '—'),
+          h('td', {}, kst(order.created_at)),
           h('td', {}, kst(order.paid_at)),
           h('td', {}, order.merchant_uid)));
       }
-      if (!rows.children.length) rows.append(h('tr', {}, h('td', { colSpan: 6 }, t('none'))));
+      if (!rows.children.length) rows.append(h('tr', {}, h('td', { colSpan: 7 }, t('none'))));
       cursor = page.next_cursor;
       more.hidden = !cursor;
     });
   }
   const submit = h('button', { type: 'submit' }, t('search'));
-  const form = h('form', { class: 'row', role: 'search', onsubmit: (event) => { event.preventDefault(); cursor = null; load(submit, false); } },
-    field(t('status'), statusSelect), field(t('buyer'), buyer), submit);
+  const form = h('form', { class: 'row', role: 'search', onsubmit: (event) => {
+    event.preventDefault();
+    filters = read();
+    cursor = null;
+    load(submit, false);
+  } },
+  field(t('status'), statusSelect), field(t('buyer'), buyer), field(t('sellerID'), seller),
+  field(t('placedFrom'), from), field(t('placedTo'), to), submit);
   more.addEventListener('click', () => load(more, true));
   const list = h('div', { class: 'table-wrap', tabIndex: 0, role: 'region', 'aria-label': t('orders') },
     h('table', {}, h('caption', {}, t('orders')),
-      h('thead', {}, h('tr', {}, [t('order'), t('status'), t('amount'), t('refundsTitle'), t('paidAt'), 'merchant_uid']
+      h('thead', {}, h('tr', {}, [t('order'), t('status'), t('amount'), t('refundsTitle'), t('placedAt'), t('paidAt'), 'merchant_uid']
         .map((name) => h('th', { scope: 'col' }, name)))), rows));
+  filters = read();
   await load(submit, false);
   return [h('h1', {}, t('orders')), form, box, list, h('p', {}, more)];
 }

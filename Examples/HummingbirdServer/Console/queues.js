@@ -72,11 +72,21 @@ export async function sellers() {
 }
 
 export async function users() {
-  const find = h('input', { name: 'q', type: 'search', size: 24 });
+  const find = h('input', { name: 'q', type: 'search', size: 24, maxLength: 254 });
   const roles = ['buyer', 'seller', 'admin'];
+  // What the shown pages were found with: "더 보기" goes on with it even when the field has
+  // changed since (a cursor is bound to its search).
+  let searched = '';
+  // An email (it has an @) is looked up by the API; anything else is a nick search by the API
+  // (part of a nick: Latin letters in either case, Hangul syllables exactly), paged.
   const list = pagedList(t('users'), [t('id'), t('email'), t('nick'), t('role'), t('status'), t('created'), t('actions')],
-    (cursor) => (find.value.includes('@') ? `/users?email=${encodeURIComponent(find.value.trim())}`
-      : `/users?limit=100${cursor ? '&next=' + encodeURIComponent(cursor) : ''}`),
+    (cursor) => {
+      if (searched.includes('@')) return `/users?email=${encodeURIComponent(searched)}`;
+      const search = new URLSearchParams({ limit: '100' });
+      if (searched) search.set('nick', searched);
+      if (cursor) search.set('next', cursor);
+      return '/users?' + search;
+    },
     (user) => {
       const state = h('span', { class: 'badge' }, user.suspended_at ? t('suspended') : user.withdrawn_at ? '—' : t('active'));
       const role = h('select', { 'aria-label': `${t('role')} #${user.id}` }, roles.map((value) => h('option', { value, selected: value === user.role }, t('r_' + value))));
@@ -86,17 +96,12 @@ export async function users() {
         action(t('suspend'), t('confirmSuspend'), async () => { await api('POST', `/users/${user.id}/suspend`); state.textContent = t('suspended'); }, { danger: true }),
         action(t('reinstate'), t('confirmReinstate'), async () => { await api('POST', `/users/${user.id}/reinstate`); state.textContent = t('active'); }))];
     });
-  // An email (it has an @) is looked up by the API, whatever page it is on; a nick narrows the
-  // accounts loaded so far (the API lists accounts in id order and has no nick search).
-  find.addEventListener('input', () => {
-    const needle = find.value.trim().toLowerCase();
-    if (needle.includes('@')) return;
-    for (const row of list.view.querySelectorAll('tbody tr')) {
-      row.hidden = needle !== '' && !row.textContent.toLowerCase().includes(needle);
-    }
-  });
   const submit = h('button', { type: 'submit' }, t('search'));
-  const form = h('form', { class: 'row', role: 'search', onsubmit: (event) => { event.preventDefault(); list.load(submit, true); } },
+  const form = h('form', { class: 'row', role: 'search', onsubmit: (event) => {
+    event.preventDefault();
+    searched = find.value.trim();
+    list.load(submit, true);
+  } },
     field(t('findUser'), find), submit);
   await list.load(submit, true);
   return [h('h1', {}, t('users')), form, list.box, list.view, h('p', {}, list.more)];

@@ -29,6 +29,8 @@ public struct OrderBody: Encodable, Sendable, Hashable {
     public var deliveryTotal: Int64
     public var refundedAmount: Int64
     public var expiresAt: Date
+    /// When the order was placed: what the order list's `placed_from`/`placed_before` compare.
+    public var createdAt: Date
     public var paidAt: Date?
     public var impUID: String?
     public var carrier: String?
@@ -43,7 +45,7 @@ public struct OrderBody: Encodable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case id, merchantUID = "merchant_uid", status, amount, itemsTotal = "items_total", deliveryTotal = "delivery_total"
         case refundedAmount = "refunded_amount", expiresAt = "expires_at", paidAt = "paid_at", impUID = "imp_uid"
-        case carrier, trackingNumber = "tracking_number", lines, shipments, fulfilment, shippingAddress = "shipping_address"
+        case createdAt = "created_at", carrier, trackingNumber = "tracking_number", lines, shipments, fulfilment, shippingAddress = "shipping_address"
         case paymentRequest = "payment_request"
     }
 
@@ -84,6 +86,7 @@ public struct OrderBody: Encodable, Sendable, Hashable {
         deliveryTotal = order.deliveryTotal.won
         refundedAmount = order.refundedAmount.won
         expiresAt = order.expiresAt
+        createdAt = order.createdAt
         paidAt = order.paidAt
         impUID = order.impUID
         carrier = order.carrier

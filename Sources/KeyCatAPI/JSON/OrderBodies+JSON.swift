@@ -8,6 +8,7 @@ extension OrderBody: JSONWritable {
         writer.beginObject()
         writer.key("amount"); writer.write(amount)
         if let carrier { writer.key("carrier"); writer.write(carrier) }
+        writer.key("created_at"); writer.write(createdAt)
         writer.key("delivery_total"); writer.write(deliveryTotal)
         writer.key("expires_at"); writer.write(expiresAt)
         writer.key("fulfilment"); writer.write(fulfilment)

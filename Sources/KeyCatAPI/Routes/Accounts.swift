@@ -15,14 +15,19 @@ enum AccountRoutes {
             let user = try await context.keycat.accounts.signUp(form, client: client)
             return .json(UserBody(user), status: 201)
         },
-        Route(.get, "/users", .admin, query: pageQuery + ["email"]) { context in
+        Route(.get, "/users", .admin, query: pageQuery + ["email", "nick"]) { context in
+            let nick = try context.query("nick")
             if let email = try context.query("email") {
+                guard nick == nil else { throw KeyCatError.validation("nick", "find by email or by nick, not both") }
+                // One page at most: a limit is still checked, a cursor has nothing to go on to.
+                _ = try context.limit()
+                guard try context.cursor() == nil else { throw KeyCatError.validation("next", "an email lookup has no next page") }
                 // One account or none: a page without a next one.
                 let user = try await context.keycat.accounts.findUser(email: email, by: context.principal())
                 return .json(PageBody(items: user.map { [UserBody($0)] } ?? [], nextCursor: nil))
             }
             let page = try await context.keycat.accounts.listUsers(
-                limit: context.limit(), cursor: context.cursor(), by: context.principal())
+                nick: nick, limit: context.limit(), cursor: context.cursor(), by: context.principal())
             return .json(PageBody(page, UserBody.init))
         },
         Route(.get, "/users/{id}", .signedIn) { context in

@@ -5,8 +5,11 @@ import KeyCat
 /// operators' refund, ship and deliver.
 enum OrderRoutes {
     static let routes: [Route] = [
-        Route(.get, "/orders", .signedIn, query: pageQuery + ["status", "buyer_id"]) { context in
-            let filter = OrderFilter(status: try context.choice("status"), buyerID: try context.integer("buyer_id").map(UserID.init))
+        Route(.get, "/orders", .signedIn, query: pageQuery + ["status", "buyer_id", "seller_id", "placed_from", "placed_before"]) { context in
+            let filter = OrderFilter(
+                status: try context.choice("status"), buyerID: try context.integer("buyer_id").map(UserID.init),
+                sellerID: try context.integer("seller_id").map(UserID.init),
+                placedFrom: try context.instant("placed_from"), placedBefore: try context.instant("placed_before"))
             let page = try await context.keycat.orders.list(filter, limit: context.limit(), cursor: context.cursor(), by: context.principal())
             return .json(PageBody(page, OrderBody.init))
         },

@@ -86,6 +86,32 @@ struct RequestContext: Sendable {
         }
     }
 
+    /// An RFC 3339 time query parameter (§5.6: `2026-11-01T00:00:00+09:00`, `…T15:00:00Z`,
+    /// fractional seconds allowed): an instant, so the offset is required. A `+` sent unescaped
+    /// reads as a space in a query (form encoding), so a space before the offset is taken as `+`.
+    /// https://www.rfc-editor.org/rfc/rfc3339#section-5.6
+    ///
+    /// - Throws: 400 `validation` naming the parameter for anything else.
+    func instant(_ name: String) throws(KeyCatError) -> Date? {
+        guard let text = try query(name) else { return nil }
+        guard let date = Self.instant(text) else {
+            throw .validation(name, "\(name) must be an RFC 3339 time with its offset, e.g. 2026-11-01T00:00:00+09:00")
+        }
+        return date
+    }
+
+    /// `text` as an RFC 3339 date-time, or nil.
+    static func instant(_ text: String) -> Date? {
+        guard text.utf8.count <= 40 else { return nil }
+        // RFC 3339 allows `t` and `z` (§5.6's NOTE); the only letters a date-time has.
+        var text = text.uppercased()
+        if text.utf8.count > 19, let space = text.lastIndex(of: " "), text.distance(from: text.startIndex, to: space) >= 19 {
+            text.replaceSubrange(space...space, with: "+")
+        }
+        // This style also reads a time without fractional seconds; the plain one would drop them.
+        return try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
+    }
+
     /// A query parameter that is one of `Value`'s raw values.
     func choice<Value: RawRepresentable & CaseIterable>(_ name: String, as type: Value.Type = Value.self) throws(KeyCatError) -> Value?
     where Value.RawValue == String {

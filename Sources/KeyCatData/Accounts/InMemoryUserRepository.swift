@@ -108,9 +108,12 @@ package final class InMemoryUserRepository: UserRepository {
         }
     }
 
-    package func list(after: UserID?, limit: Int) throws(KeyCatError) -> [User] {
+    package func list(nickContaining term: String?, after: UserID?, limit: Int) throws(KeyCatError) -> [User] {
         state.withLock { state in
-            Array(state.rows.values.map(\.user).filter { $0.id > (after ?? UserID(0)) }.sorted { $0.id < $1.id }.prefix(limit))
+            Array(state.rows.values.map(\.user)
+                .filter { $0.id > (after ?? UserID(0)) }
+                .filter { user in term.map { AccountRules.asciiLowercased(user.nick).contains($0) } ?? true }
+                .sorted { $0.id < $1.id }.prefix(limit))
         }
     }
 

@@ -164,12 +164,19 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
         }
     }
 
-    package func list(after: UserID?, limit: Int) async throws(KeyCatError) -> [User] {
+    /// In id order by the primary key. A nick term is matched with `LIKE` against the nick with
+    /// its ASCII letters lowercased (``SQLDialect/asciiLowercased(_:)``), its own `%`, `_` and
+    /// `\` escaped, so both stores match exactly what the in-memory store does.
+    package func list(nickContaining term: String?, after: UserID?, limit: Int) async throws(KeyCatError) -> [User] {
         try await storage {
             try await database.read { connection in
-                try connection.query(
-                    "SELECT \(Self.columns) FROM users WHERE id > ? ORDER BY id LIMIT ?",
-                    [.integer(after?.rawValue ?? 0), .int(limit)], Self.decode)
+                var sql = "SELECT \(Self.columns) FROM users WHERE id > ?"
+                var arguments: [SQLValue] = [.integer(after?.rawValue ?? 0)]
+                if let term {
+                    sql += " AND \(connection.dialect.asciiLowercased("nick")) LIKE ? ESCAPE '\\'"
+                    arguments.append(.text("%" + SearchListQuery.escapeLike(term) + "%"))
+                }
+                return try connection.query(sql + " ORDER BY id LIMIT ?", arguments + [.int(limit)], Self.decode)
             }
         }
     }

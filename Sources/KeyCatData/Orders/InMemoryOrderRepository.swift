@@ -117,6 +117,13 @@ package final class InMemoryOrderRepository: OrderRepository {
             state.orders.values
                 .filter { order in filter.status.map { order.status == $0 } ?? true }
                 .filter { order in filter.buyerID.map { order.buyerID == $0 } ?? true }
+                .filter { order in
+                    filter.sellerID.map { seller in
+                        order.lines.contains { $0.sellerID == seller } || order.shipments.contains { $0.sellerID == seller }
+                    } ?? true
+                }
+                .filter { order in filter.placedFromMilliseconds.map { order.createdAt.millisecondsSince1970 >= $0 } ?? true }
+                .filter { order in filter.placedBeforeMilliseconds.map { order.createdAt.millisecondsSince1970 < $0 } ?? true }
                 .filter { order in position.map { key(order) < ($0.sortKey, $0.id) } ?? true }
                 .sorted { key($0) > key($1) }
                 .prefix(limit).map { $0 }

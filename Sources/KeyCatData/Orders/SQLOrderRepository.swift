@@ -45,22 +45,45 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
         }
     }
 
+    /// One statement on either store (``listSQL(_:after:)``), then the page's lines, parcels and
+    /// addresses in one batch.
     package func list(_ filter: OrderFilter, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Order] {
-        var conditions: [String] = []
-        var arguments: [SQLValue] = []
-        if let status = filter.status { conditions.append("status = ?"); arguments.append(.text(status.rawValue)) }
-        if let buyer = filter.buyerID { conditions.append("buyer_id = ?"); arguments.append(.integer(buyer.rawValue)) }
-        if let position {
-            conditions.append("(created_at < ? OR (created_at = ? AND id < ?))")
-            arguments += [.integer(position.sortKey), .integer(position.sortKey), .integer(position.id)]
-        }
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT \(OrderRow.columns) FROM orders \(whereClause) ORDER BY created_at DESC, id DESC LIMIT ?"
+        let (sql, arguments) = Self.listSQL(filter, after: position)
         return try await storage {
             try await database.read { connection in
                 try OrderRow.withLines(try connection.query(sql, arguments + [.int(limit)], OrderRow.decode), on: connection)
             }
         }
+    }
+
+    /// The order list's statement, newest first, its last parameter the limit. Each filter reads
+    /// in the order of an index, so a page costs its own rows whatever lies past it:
+    /// `orders_by_status`, `orders_by_buyer` or `orders_newest` (`created_at`, `id`) narrowed to
+    /// the placing window; with a seller, the seller's parcels by `shipments_by_seller`
+    /// (`seller_id`, `created_at`, `order_id`), each joined to its order by key. A parcel is
+    /// written with its order and keeps the order's `created_at` (its migration copied it for
+    /// older orders), and an order has at most one parcel per seller, so walking a seller's
+    /// parcels is walking their orders, in the orders' own keyset order, each once.
+    static func listSQL(_ filter: OrderFilter, after position: CursorPosition?) -> (sql: String, arguments: [SQLValue]) {
+        // With a seller the order's time and id are read from the parcel: the index's columns.
+        let (from, time, id) = filter.sellerID == nil
+            ? ("orders o", "o.created_at", "o.id")
+            : ("shipments s JOIN orders o ON o.id = s.order_id", "s.created_at", "s.order_id")
+        var conditions: [String] = []
+        var arguments: [SQLValue] = []
+        if let seller = filter.sellerID { conditions.append("s.seller_id = ?"); arguments.append(.integer(seller.rawValue)) }
+        if let status = filter.status { conditions.append("o.status = ?"); arguments.append(.text(status.rawValue)) }
+        if let buyer = filter.buyerID { conditions.append("o.buyer_id = ?"); arguments.append(.integer(buyer.rawValue)) }
+        if let since = filter.placedFromMilliseconds { conditions.append("\(time) >= ?"); arguments.append(.integer(since)) }
+        if let before = filter.placedBeforeMilliseconds { conditions.append("\(time) < ?"); arguments.append(.integer(before)) }
+        if let position {
+            // `(time, id) < (T, I)` spelled with a bound on the time alone first, which both
+            // planners turn into the end of the index range (the `OR` alone they cannot).
+            conditions.append("\(time) <= ? AND (\(time) < ? OR \(id) < ?)")
+            arguments += [.integer(position.sortKey), .integer(position.sortKey), .integer(position.id)]
+        }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return ("SELECT \(OrderRow.prefixedColumns) FROM \(from)\(whereClause) ORDER BY \(time) DESC, \(id) DESC LIMIT ?", arguments)
     }
 
     /// Moves the order with one conditional `UPDATE … WHERE status = ?`, then writes what the

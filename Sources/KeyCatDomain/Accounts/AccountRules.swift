@@ -46,6 +46,31 @@ public enum AccountRules {
         try TextRules.text(raw, nickField)
     }
 
+    /// What an operator types to find accounts by nick: 1–20 characters, no control or format
+    /// characters.
+    public static let nickSearchField = TextRules.Field("nick", characters: 1...nickLength.upperBound, refusesControlCharacters: true,
+                                                        formatCharacters: .refused)
+
+    /// A nick search term as the stores match it (``UserRepository/list(nickContaining:after:limit:)``):
+    /// trimmed, normalised to NFC as nicks are stored, and its ASCII letters lowercased. A nick
+    /// matches when it contains the term, Latin letters in either case (`KEY` finds `keycat`),
+    /// every other character exactly: a Hangul term matches whole syllables (`민` finds `김민아`;
+    /// the jamo `ㅁ` finds nothing), and `é` is not `e` or `É`.
+    ///
+    /// - Throws: `validation` naming `nick` for an empty or over-long term.
+    public static func nickSearchTerm(_ raw: String) throws(KeyCatError) -> String {
+        asciiLowercased(try TextRules.text(raw, nickSearchField))
+    }
+
+    /// `text` with A–Z lowercased and nothing else changed.
+    public static func asciiLowercased(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            scalars.append(("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32)! : scalar)
+        }
+        return String(scalars)
+    }
+
     /// Checks a new password: 8–64 characters with at least one letter and one digit. The
     /// password is returned untouched (no trimming: spaces are part of it). Its length counts
     /// Unicode code points, as NIST SP 800-63B asks (and as JSON Schema's `minLength` does):

@@ -13,17 +13,25 @@ extension AccountService {
         }
     }
 
-    /// Every account, withdrawn ones included, in id order, keyset-paginated.
+    /// Every account, withdrawn ones included, in id order, keyset-paginated; with `nick`, only
+    /// those whose nick contains it (``AccountRules/nickSearchTerm(_:)``: Latin letters in
+    /// either case, Hangul and everything else exactly). The cursor is bound to the term.
+    ///
+    /// The search reads the accounts in id order and tests each nick (no index serves a
+    /// substring): a page costs the accounts up to its last match, a rare nick the whole table,
+    /// which is fine for an operators' lookup over a shop's accounts.
     ///
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin;
-    ///   ``KeyCatError/Code/invalidCursor`` for a cursor that is not from this list.
-    public func listUsers(limit: PageLimit = .default, cursor: String? = nil, by principal: Principal)
+    ///   ``KeyCatError/Code/validation`` naming `nick` for an empty or over-long term;
+    ///   ``KeyCatError/Code/invalidCursor`` for a cursor that is not from this list and term.
+    public func listUsers(nick: String? = nil, limit: PageLimit = .default, cursor: String? = nil, by principal: Principal)
         async throws(KeyCatError) -> Page<User>
     {
         try principal.require(.admin, to: "list accounts")
-        let query = "users:id"
+        let term = try nick.map { nick throws(KeyCatError) in try AccountRules.nickSearchTerm(nick) }
+        let query = term.map { "users:id|nick=\($0)" } ?? "users:id"
         let after = try cursor.map { cursor throws(KeyCatError) in UserID(try cursors.decode(cursor, query: query).id) }
-        var rows = try await users.list(after: after, limit: limit.value + 1)
+        var rows = try await users.list(nickContaining: term, after: after, limit: limit.value + 1)
         var next: String?
         if rows.count > limit.value {
             rows.removeLast(rows.count - limit.value)

@@ -35,8 +35,17 @@ public protocol UserRepository: Sendable {
     ///   the change needs (suspending a suspended account, reinstating one that is not).
     func changeAccess(_ id: UserID, _ change: AccessChange, at: Date, audit: AuditEntry?) async throws(KeyCatError) -> User?
 
-    /// Accounts in id order, after `after` (exclusive), at most `limit`.
-    func list(after: UserID?, limit: Int) async throws(KeyCatError) -> [User]
+    /// Accounts in id order, after `after` (exclusive), at most `limit`; with `nickContaining`
+    /// (a term from ``AccountRules/nickSearchTerm(_:)``), only those whose nick, its ASCII
+    /// letters lowercased, contains it.
+    func list(nickContaining: String?, after: UserID?, limit: Int) async throws(KeyCatError) -> [User]
+}
+
+extension UserRepository {
+    /// Every account in id order, after `after` (exclusive), at most `limit`.
+    public func list(after: UserID?, limit: Int) async throws(KeyCatError) -> [User] {
+        try await list(nickContaining: nil, after: after, limit: limit)
+    }
 }
 
 /// A change to who may use an account and how: what ``UserRepository/changeAccess(_:_:at:audit:)``

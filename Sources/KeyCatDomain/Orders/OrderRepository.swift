@@ -64,18 +64,57 @@ public struct OrderTransition: Sendable {
     }
 }
 
-/// Which orders a list shows.
+/// Which orders a list shows: every condition given must hold.
+///
+/// The placing window is half-open, `[placedFrom, placedBefore)`, over the instant the order
+/// was created, compared in the milliseconds the stores keep (a bound rounded as an order's
+/// time is when stored, so an order placed at a bound's instant is in the window it opens):
+/// two adjacent windows never share an order, and a day in Korean time is
+/// `[00:00 KST, next 00:00 KST)`.
 public struct OrderFilter: Sendable, Hashable {
     public var status: OrderStatus?
     public var buyerID: UserID?
+    /// Only orders holding a parcel (lines) of this seller. A seller with no parcels, or no such
+    /// user, gives an empty list, not an error.
+    public var sellerID: UserID?
+    /// Only orders placed at or after this instant.
+    public var placedFrom: Date?
+    /// Only orders placed before this instant.
+    public var placedBefore: Date?
 
-    public init(status: OrderStatus? = nil, buyerID: UserID? = nil) {
+    public init(status: OrderStatus? = nil, buyerID: UserID? = nil, sellerID: UserID? = nil,
+                placedFrom: Date? = nil, placedBefore: Date? = nil) {
         self.status = status
         self.buyerID = buyerID
+        self.sellerID = sellerID
+        self.placedFrom = placedFrom
+        self.placedBefore = placedBefore
     }
 
-    /// Binds cursors to these filters.
-    var fingerprint: String { "\(status?.rawValue ?? "*")|\(buyerID.map(String.init(describing:)) ?? "*")" }
+    /// ``placedFrom`` in the milliseconds the stores compare (`created_at >= `).
+    package var placedFromMilliseconds: Int64? { placedFrom?.millisecondsSince1970 }
+    /// ``placedBefore`` in the milliseconds the stores compare (`created_at < `).
+    package var placedBeforeMilliseconds: Int64? { placedBefore?.millisecondsSince1970 }
+
+    /// Checks the window: it must hold some time.
+    ///
+    /// - Throws: `validation` naming `placed_from` when it is not before `placed_before`.
+    public func validate() throws(KeyCatError) {
+        if let from = placedFromMilliseconds, let before = placedBeforeMilliseconds, from >= before {
+            throw .validation("placed_from", "placed_from must be before placed_before")
+        }
+    }
+
+    /// Binds cursors to these filters: a cursor made under one filter is refused under another.
+    /// A filter by status and buyer alone keeps the text it had before the seller and the
+    /// window, so the cursors of a running walk survive an upgrade.
+    var fingerprint: String {
+        func field(_ value: String?) -> String { value ?? "*" }
+        let base = "\(field(status?.rawValue))|\(field(buyerID.map(String.init(describing:))))"
+        guard sellerID != nil || placedFrom != nil || placedBefore != nil else { return base }
+        return base + "|s=\(field(sellerID.map(String.init(describing:))))"
+            + "|from=\(field(placedFromMilliseconds.map(String.init)))|before=\(field(placedBeforeMilliseconds.map(String.init)))"
+    }
 }
 
 /// Whose an order is, what it costs and where it stands: an order's own row without its lines,
@@ -133,7 +172,7 @@ public protocol OrderRepository: Sendable {
     func find(buyer: UserID, requestKey: String) async throws(KeyCatError) -> Order?
 
     /// Up to `limit` orders matching `filter`, newest first, strictly after `position`
-    /// (sort key: creation time in milliseconds).
+    /// (sort key: creation time in milliseconds). `filter` has been validated.
     func list(_ filter: OrderFilter, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Order]
 
     /// Applies `transition` if the order is still in `transition.from`. Moving from awaiting

@@ -145,7 +145,7 @@ extension OrderService {
         return try await sellerOrders(of: principal.userID, status: status, limit: limit, cursor: cursor)
     }
 
-    /// A seller's desk as an operator sees it (`keycat-admin orders list --seller`).
+    /// A seller's desk as an operator sees it (`keycat-admin orders list --seller ID --desk`).
     public func sellerOrders(of seller: UserID, status: ShipmentStatus? = nil, limit: PageLimit = .default, cursor: String? = nil,
                              by principal: Principal) async throws(KeyCatError) -> Page<SellerOrder> {
         try principal.require(.admin, to: "read another seller's orders")

@@ -35,9 +35,14 @@ public struct OrderService: Sendable {
     }
 
     /// Orders newest first. A buyer or seller sees only their own (the filter's buyer is forced
-    /// to them); an admin sees any.
+    /// to them); an admin sees any. The cursor is bound to the filter (``OrderFilter``'s
+    /// fingerprint): a cursor from another filter is refused.
+    ///
+    /// - Throws: `validation` naming `placed_from` for an empty window; `invalidCursor` for a
+    ///   cursor not made by this list under this filter.
     public func list(_ filter: OrderFilter = OrderFilter(), limit: PageLimit = .default, cursor: String? = nil,
                      by principal: Principal) async throws(KeyCatError) -> Page<Order> {
+        try filter.validate()
         var filter = filter
         if principal.role != .admin { filter.buyerID = principal.userID }
         let query = "orders|newest|\(filter.fingerprint)"

@@ -28,6 +28,17 @@ package struct SQLDialect: Sendable, Equatable {
         }
     }
 
+    /// `expression` with the ASCII letters A–Z lowercased and every other character kept as it
+    /// is, the same on both stores. SQLite's `lower()` folds ASCII alone (SQLite built without
+    /// ICU, as Debian's is); Postgres's folds by the collation, so it is given `"C"`, whose
+    /// folding is ASCII's whatever the database's locale.
+    package func asciiLowercased(_ expression: String) -> String {
+        switch store {
+        case .sqlite: "lower(\(expression))"
+        case .postgres: "lower(\(expression) COLLATE \"C\")"
+        }
+    }
+
     /// The smaller of two values (`min(a, b)` in SQLite, `least(a, b)` in Postgres).
     package func smaller(_ first: String, _ second: String) -> String {
         switch store {
