@@ -6,7 +6,7 @@ import Testing
 
 /// The bench's stand-in for a network: bytes pass whole and in order, each way waits the delay,
 /// and an end on either side reaches the other.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct LatencyRelayTests {
     @Test("megabytes each way come back whole and in order, and the end of the stream comes through")
     func largeTransfers() async throws {

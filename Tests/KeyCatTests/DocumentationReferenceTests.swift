@@ -26,7 +26,7 @@ struct DocumentationReferenceTests {
         "CocoaError", "DispatchQueue", "JSONEncoder", "JSONSerialization", "NSNull", "NSNumber",
         "TimeInterval", "URLComponents", "URLError", "URLSession",
         // SwiftNIO, swift-log and Hummingbird (the example server, and what the docs compare with).
-        "HTTP1Channel", "HTTPError", "NIOThreadPool", "StreamLogHandler",
+        "HTTP1Channel", "HTTPError", "HTTPHeaders", "NIOThreadPool", "StreamLogHandler",
         // HTTP header and cookie names.
         "ETag", "HttpOnly",
         // Python (PortOne's clients, schemathesis).

@@ -243,8 +243,9 @@ struct WebhookDeliveryTests {
 }
 
 /// Waits until `condition` holds, checking after each short pause; fails the test after
-/// `limit` (a hang guard, not a measure).
-func waitUntil(limit: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
+/// `limit` (a hang guard, not a measure: generous, since the whole suite runs beside it on two
+/// cores, and a condition that never holds fails the same after any limit).
+func waitUntil(limit: Duration = .seconds(300), _ condition: () async throws -> Bool) async throws {
     let deadline = ContinuousClock.now + limit
     while try await !condition() {
         guard ContinuousClock.now < deadline else {
