@@ -48,9 +48,7 @@ let package = Package(
         // (Infrastructure for SHA-256, which tags the catalog's answers.)
         .target(name: "KeyCatAPI", dependencies: ["KeyCat", "KeyCatInfrastructure"]),
         // The demo drives the simulator's payment window (test cards) and its webhook delivery.
-        // (KeyCatData for the row counts of a Postgres backup's manifest, until that backup
-        // lives in the library beside SQLite's.)
-        .executableTarget(name: "keycat-admin", dependencies: ["KeyCat", "KeyCatData", "KeyCatInfrastructure", "KeyCatPGSimulator"]),
+        .executableTarget(name: "keycat-admin", dependencies: ["KeyCat", "KeyCatInfrastructure", "KeyCatPGSimulator"]),
         // The benchmark: KeyCat against raw SQLite, libpq and libcrypto doing the same work.
         .executableTarget(
             name: "keycat-bench",

@@ -1,5 +1,5 @@
 import Foundation
-import KeyCat
+import KeyCatDomain
 import KeyCatInfrastructure
 
 /// PostgreSQL's own client programs (`pg_dump`, `pg_restore`), which `db backup` and `db restore`
@@ -24,6 +24,8 @@ struct PostgresTool {
     struct Connection {
         /// The URL without its password.
         var url: String
+        /// The URL with its password shown as `***`, for messages.
+        var masked: String
         /// The password, percent-decoded, when the URL had one.
         var password: String?
         /// The schema of `options=-c search_path=…`, when the URL sets one: the tools then work
@@ -31,6 +33,7 @@ struct PostgresTool {
         var schema: String?
 
         init(_ url: String) {
+            masked = url.replacingOccurrences(of: #"://([^:/@]*):[^@/]*@"#, with: "://$1:***@", options: .regularExpression)
             var url = url
             if let match = url.firstMatch(of: #/://([^:/@]*):([^@/]*)@/#) {
                 password = String(match.2).removingPercentEncoding ?? String(match.2)
@@ -50,7 +53,7 @@ struct PostgresTool {
 
     /// Runs the program with `arguments` and `connection`'s password, and throws a storage error
     /// quoting its own message when it exits non-zero.
-    func run(_ arguments: [String], connection: Connection) throws {
+    func run(_ arguments: [String], connection: Connection) throws(KeyCatError) {
         var environment = ProcessInfo.processInfo.environment
         if let password = connection.password { environment["PGPASSWORD"] = password }
         let child: ChildProcess

@@ -1,0 +1,213 @@
+import Foundation
+import KeyCatData
+import KeyCatDomain
+import KeyCatInfrastructure
+import KeyCatPGSimulator
+
+extension KeyCat {
+    /// What ``backUpPostgres(_:to:databaseOnly:)`` wrote.
+    public struct PostgresBackup: Sendable {
+        /// The `pg_dump --format=custom` file.
+        public var dumpPath: String
+        /// Its size.
+        public var dumpBytes: Int?
+        /// The schema the URL's `search_path` names, when it names one: the dump holds it alone.
+        public var schema: String?
+        /// The payments in the PG simulator's copy; nil without a simulator file (or with
+        /// `databaseOnly`).
+        public var simulatorPayments: Int?
+        /// The image files copied from the folder of images from before they moved into the database.
+        public var images: Int
+        /// The backup's manifest; nil with `databaseOnly`.
+        public var manifest: BackupManifest?
+    }
+
+    /// Backs up a Postgres shop (`keycat-admin db backup` on Postgres), as ``createBackup(in:by:progress:)``
+    /// does a SQLite one: the rows with `pg_dump --format=custom` (one consistent snapshot of the
+    /// database, or of the URL's `search_path` schema; the images are rows too), then the PG
+    /// simulator's file and the folder of images from before they moved into the database —
+    /// the simulator may only be ahead of the rows — then a `manifest.json`: versions, the row
+    /// counts read in the very snapshot `pg_dump` copies (a repeatable-read transaction exports
+    /// it and `pg_dump --snapshot` uses it) and every file's size and SHA-256, which
+    /// ``restorePostgres(_:from:force:)`` checks before it changes anything. With `databaseOnly`,
+    /// the dump alone, into a file at `destination`, with no manifest.
+    ///
+    /// Never half a backup: on any failure the new directory (or file) is removed.
+    ///
+    /// - Throws: `validation` when `pg_dump` is not on `PATH` (the message gives the commands to
+    ///   run instead); `storage` when `destination` exists (a backup never overwrites) or a step
+    ///   fails.
+    public static func backUpPostgres(_ store: PostgresStore, to destination: String,
+                                      databaseOnly: Bool = false) throws(KeyCatError) -> PostgresBackup {
+        let simulator = PGSimulator.storagePath(besideDatabase: store.filesBeside)
+        let images = store.filesBeside + ".images"
+        let connection = PostgresTool.Connection(store.url)
+        guard let pgDump = PostgresTool.find("pg_dump") else {
+            let dump = "pg_dump --format=custom " + (connection.schema.map { "--schema=\($0) " } ?? "")
+            let database = PostgresTool.quoted(connection.masked)
+            throw KeyCatError.validation("db", databaseOnly ? """
+                pg_dump is not on PATH; install postgresql-client (its major version the server's or newer) or run:
+                  \(dump)--file=\(PostgresTool.quoted(destination)) \(database)
+                (the password where *** stands, or in PGPASSWORD)
+                """ : """
+                pg_dump is not on PATH; install postgresql-client (its major version the server's or newer) or run:
+                  mkdir -m 700 \(PostgresTool.quoted(destination))
+                  \(dump)--file=\(PostgresTool.quoted(destination + "/" + BackupManifest.postgresDumpFile)) \(database)
+                  cp \(PostgresTool.quoted(simulator)) \(PostgresTool.quoted(destination + "/"))
+                  cp -R \(PostgresTool.quoted(images)) \(PostgresTool.quoted(destination + "/images"))
+                (the password where *** stands, or in PGPASSWORD; restore with keycat-admin db restore, or \
+                pg_restore --single-transaction --dbname=URL, then run keycat-admin payments reconcile)
+                """)
+        }
+        guard !FileManager.default.fileExists(atPath: destination) else {
+            throw KeyCatError(.storage, "\(destination) already exists; a backup never overwrites anything",
+                              context: ["path": destination, "reason": "exists"])
+        }
+        let dumpPath = databaseOnly ? destination : destination + "/" + BackupManifest.postgresDumpFile
+        var backup = PostgresBackup(dumpPath: dumpPath, dumpBytes: nil, schema: connection.schema, simulatorPayments: nil,
+                                    images: 0, manifest: nil)
+        do {
+            if !databaseOnly { try OwnerOnlyFile.createDirectory(destination) }
+            // The snapshot pg_dump copies, held open by this transaction until it is done, so the
+            // manifest's counts are of exactly the rows in the dump.
+            let snapshot = try PostgresConnection(url: store.url)
+            defer { snapshot.close() }
+            try snapshot.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            let snapshotID = try snapshot.queryOne("SELECT pg_export_snapshot()", []) { $0.string(0) } ?? ""
+            let inventory = try BackupInventory.read(on: snapshot)
+            let schema = try snapshot.queryOne("SELECT coalesce(max(version), 0) FROM schema_migrations", []) { $0.int(0) } ?? 0
+            let server = try snapshot.queryOne("SHOW server_version", []) { $0.string(0) } ?? ""
+            let createdAt = Date()
+            try pgDump.run(["--format=custom", "--file=\(dumpPath)", "--no-password", "--snapshot=\(snapshotID)"]
+                + connection.arguments, connection: connection)
+            try snapshot.execute("COMMIT")
+            guard chmod(dumpPath, OwnerOnlyFile.fileMode) == 0 else {
+                throw KeyCatError(.storage, "cannot make \(dumpPath) owner-only", context: ["path": dumpPath])
+            }
+            if !databaseOnly {
+                if FileManager.default.fileExists(atPath: simulator) {
+                    backup.simulatorPayments = try PGSimulator.backupStorage(
+                        at: simulator, to: destination + "/" + BackupManifest.simulatorFile)
+                }
+                backup.images = try copyImageFiles(from: images, to: destination + "/" + BackupManifest.imagesFolder)
+                backup.manifest = try writePostgresManifest(
+                    in: destination, createdAt: createdAt, schemaVersion: schema, serverVersion: server,
+                    source: connection.masked, counts: inventory.counts, simulatorPayments: backup.simulatorPayments)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: destination)
+            if let error = error as? KeyCatError { throw error }
+            throw KeyCatError(.storage, "the backup failed and was removed: \(error)", context: ["path": destination])
+        }
+        backup.dumpBytes = (try? FileManager.default.attributesOfItem(atPath: dumpPath)[.size] as? Int) ?? nil
+        return backup
+    }
+
+    /// Copies every image file in `source` (none when it does not exist) into `folder`, created
+    /// owner-only; answers how many.
+    private static func copyImageFiles(from source: String, to folder: String) throws -> Int {
+        try OwnerOnlyFile.createDirectory(folder)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: source) else { return 0 }
+        var count = 0
+        for name in names.sorted() where !name.hasPrefix(".") {
+            _ = try OwnerOnlyFile.copy(from: source + "/" + name, to: folder + "/" + name)
+            count += 1
+        }
+        return count
+    }
+}
+
+extension KeyCat {
+    /// What ``restorePostgres(_:from:force:)`` did.
+    public struct PostgresRestore: Sendable {
+        /// The schema the URL's `search_path` names, when it names one.
+        public var schema: String?
+        /// Whether the backup had a manifest, verified before and compared with the rows after.
+        public var verified: Bool
+    }
+
+    /// Puts a backup directory written by ``backUpPostgres(_:to:databaseOnly:)`` back (`keycat-admin
+    /// db restore` on Postgres), with every server stopped: `pg_restore --single-transaction
+    /// --exit-on-error --no-owner` (with `force`, also `--clean --if-exists`), so the rows are
+    /// restored whole or not at all, then its PG simulator file and images beside. A backup with
+    /// a `manifest.json` is verified first (every file's size and SHA-256, and a schema this
+    /// build knows), and its row counts are compared with the restored rows after; a backup from
+    /// before manifests is restored as it is. Without `force` it refuses (nothing changed) when
+    /// the simulator file or the images folder exists beside, and `pg_restore` itself fails on
+    /// tables that exist, rolling back. The caller records the restore in the audit log, in the
+    /// restored database (as `keycat-admin` does), and then reconciles payments.
+    ///
+    /// - Throws: `validation` for a directory that is not a Postgres backup, or when
+    ///   `pg_restore` is not on `PATH` (the message gives the commands to run instead);
+    ///   `storage` when something beside exists without `force`, `pg_restore` fails, or the
+    ///   restored counts differ from the manifest's.
+    public static func restorePostgres(_ store: PostgresStore, from backup: String, force: Bool) throws(KeyCatError) -> PostgresRestore {
+        let dump = backup + "/" + BackupManifest.postgresDumpFile
+        guard FileManager.default.fileExists(atPath: dump) else {
+            let sqlite = FileManager.default.fileExists(atPath: backup + "/" + BackupManifest.fileName)
+            throw KeyCatError.validation("backup", sqlite
+                ? "\(backup) is a SQLite backup; restore it to a SQLite file with --db PATH"
+                : "\(backup) holds no \(BackupManifest.postgresDumpFile): not a backup made by db backup on Postgres")
+        }
+        var manifest: BackupManifest?
+        if FileManager.default.fileExists(atPath: backup + "/" + BackupManifest.fileName) {
+            let verified = try verifyBackup(at: backup)
+            guard verified.isPostgres else {
+                throw KeyCatError.validation("backup", "\(backup) is a SQLite backup; restore it to a SQLite file with --db PATH")
+            }
+            manifest = verified
+        }
+        let simulator = PGSimulator.storagePath(besideDatabase: store.filesBeside)
+        let images = store.filesBeside + ".images"
+        let backupSimulator = backup + "/" + BackupManifest.simulatorFile
+        let backupImages = backup + "/" + BackupManifest.imagesFolder
+        let connection = PostgresTool.Connection(store.url)
+        let options = ["--single-transaction", "--exit-on-error", "--no-owner"] + (force ? ["--clean", "--if-exists"] : [])
+        guard let pgRestore = PostgresTool.find("pg_restore") else {
+            throw KeyCatError.validation("db", """
+                pg_restore is not on PATH; install postgresql-client (its major version the server's or newer) or, with every server stopped, run:
+                  pg_restore \(options.joined(separator: " ")) --dbname=\(PostgresTool.quoted(connection.masked)) \(PostgresTool.quoted(dump))
+                  cp \(PostgresTool.quoted(backupSimulator)) \(PostgresTool.quoted(simulator))
+                  mkdir -p \(PostgresTool.quoted(images)) && cp \(PostgresTool.quoted(backupImages))/* \(PostgresTool.quoted(images + "/"))
+                (the password where *** stands, or in PGPASSWORD; then run keycat-admin payments reconcile)
+                """)
+        }
+        let companions = [simulator, simulator + "-wal", simulator + "-shm", images].filter { FileManager.default.fileExists(atPath: $0) }
+        guard force || companions.isEmpty else {
+            throw KeyCatError(.storage, "\(companions.joined(separator: ", ")) already exist(s); give --force to replace them",
+                              context: ["path": companions[0], "reason": "exists"])
+        }
+        do {
+            try pgRestore.run(options + ["--no-password", "--dbname=\(connection.url)", dump], connection: connection)
+        } catch where !force {
+            throw KeyCatError(error.code, error.message + "\n(nothing was changed; give --force to replace what is there)",
+                              context: error.context)
+        }
+        do {
+            for path in companions { try FileManager.default.removeItem(atPath: path) }
+            if FileManager.default.fileExists(atPath: backupSimulator) {
+                _ = try OwnerOnlyFile.copy(from: backupSimulator, to: simulator)
+            }
+            try OwnerOnlyFile.createDirectory(images)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: backupImages))?.sorted() ?? [] where !name.hasPrefix(".") {
+                _ = try OwnerOnlyFile.copy(from: backupImages + "/" + name, to: images + "/" + name)
+            }
+        } catch {
+            throw KeyCatError(.storage, "the rows are restored, but the PG simulator file or the images could not be put beside them: "
+                + "\(error); copy \(backupSimulator) and \(backupImages)/ by hand", context: ["path": store.filesBeside])
+        }
+        if let manifest {
+            let counts = try storage {
+                let restored = try PostgresConnection(url: store.url)
+                defer { restored.close() }
+                return try BackupInventory.read(on: restored).counts
+            }
+            guard counts == manifest.counts else {
+                throw KeyCatError(.storage, "the restored rows do not match the backup's manifest: it counts \(manifest.counts), "
+                    + "the database now holds \(counts); restore again with --force, or from another backup",
+                    context: ["path": connection.masked, "reason": "counts"])
+            }
+        }
+        return PostgresRestore(schema: connection.schema, verified: manifest != nil)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+@testable import KeyCat
+import KeyCatTestSupport
+import Testing
+
+/// The Postgres backup lives in the library beside SQLite's (`keycat-admin db backup` calls it):
+/// the real `pg_dump`, a manifest counted in pg_dump's own snapshot, and never a second write
+/// into a place that exists. The CLI's suite restores what it takes.
+@Suite("Postgres backups in the library",
+       .enabled(if: PostgresTestServer.isConfigured || PostgresTestServer.isCI, Comment(rawValue: PostgresTestServer.skipReason)))
+struct PostgresBackupTests {
+    @Test("a backup's manifest counts the rows pg_dump copied, and verifies; a second backup to the same place is refused and changes nothing")
+    func backUp() async throws {
+        try await TestShop.with(.postgres) { shop in
+            _ = try await shop.product(stock: 3)
+            let server = try #require(shop.keycat.configuration.store.postgres)
+            let destination = shop.directory.appendingPathComponent("pg-backup").path
+            let backup = try KeyCat.backUpPostgres(server, to: destination)
+            let manifest = try #require(backup.manifest)
+            #expect(manifest.isPostgres && manifest.counts["products"] == 1 && manifest.counts["users"] == 1, "\(manifest.counts)")
+            #expect(!manifest.source.contains("keycat_test@") || manifest.source.contains("***"), "\(manifest.source)")
+            let verified = try KeyCat.verifyBackup(at: destination)
+            #expect(verified.counts == manifest.counts && verified.files == manifest.files && verified.isPostgres)
+            let files = try FileManager.default.contentsOfDirectory(atPath: destination).sorted()
+            let again = #expect(throws: KeyCatError.self) { try KeyCat.backUpPostgres(server, to: destination) }
+            #expect(again?.context["reason"] == "exists")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: destination).sorted() == files)
+            let notABackup = #expect(throws: KeyCatError.self) {
+                try KeyCat.restorePostgres(server, from: shop.directory.path, force: false)
+            }
+            #expect(notABackup?.code == .validation && notABackup?.context["field"] == "backup")
+        }
+    }
+}
