@@ -92,7 +92,7 @@ public enum EventValue: Sendable, Hashable, Codable, ExpressibleByStringLiteral,
     /// Appends the value as JSON, objects' keys sorted.
     func write(to output: inout String) {
         switch self {
-        case let .string(value): Self.writeString(value, to: &output)
+        case let .string(value): JSONString.append(value, to: &output)
         case let .integer(value): output += String(value)
         case let .boolean(value): output += value ? "true" : "false"
         case .null: output += "null"
@@ -107,7 +107,7 @@ public enum EventValue: Sendable, Hashable, Codable, ExpressibleByStringLiteral,
             output += "{"
             for (index, key) in fields.keys.sorted().enumerated() {
                 if index > 0 { output += "," }
-                Self.writeString(key, to: &output)
+                JSONString.append(key, to: &output)
                 output += ":"
                 fields[key]?.write(to: &output)
             }
@@ -115,24 +115,6 @@ public enum EventValue: Sendable, Hashable, Codable, ExpressibleByStringLiteral,
         }
     }
 
-    /// A JSON string: `"` and `\` escaped, control characters as `\uXXXX` (RFC 8259 §7).
-    private static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
-    }
     /// A string, or null for nil.
     public static func optional(_ text: String?) -> EventValue { text.map(EventValue.string) ?? .null }
 

@@ -1,4 +1,5 @@
 import Foundation
+import KeyCat
 
 /// A JSON value whose objects keep their keys in the order written, so `--json` output is
 /// stable and reads in the same order as the table.
@@ -31,7 +32,7 @@ enum JSONValue: Equatable {
         case .bool(let value): output += value ? "true" : "false"
         case .int(let value): output += String(value)
         case .double(let value): output += value.isFinite ? String(value) : "null"
-        case .string(let value): Self.writeString(value, to: &output)
+        case .string(let value): JSONString.append(value, to: &output)
         case .array(let values):
             output += "["
             for (index, value) in values.enumerated() {
@@ -43,28 +44,11 @@ enum JSONValue: Equatable {
             output += "{"
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { output += "," }
-                Self.writeString(key, to: &output)
+                JSONString.append(key, to: &output)
                 output += ":"
                 value.write(to: &output)
             }
             output += "}"
         }
-    }
-
-    private static func writeString(_ string: String, to output: inout String) {
-        output += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                output += String(format: "\\u%04x", scalar.value)
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
     }
 }
