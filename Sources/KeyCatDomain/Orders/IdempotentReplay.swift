@@ -51,12 +51,10 @@ package struct IdempotentReplay: Codable, Sendable, Equatable {
 
     package static func read(_ data: Data) -> Reading {
         let decoder = JSONDecoder()
-        if let header = try? decoder.decode(Header.self, from: data) {
-            if header.version == currentVersion, let record = try? decoder.decode(Self.self, from: data) {
-                return .answer(record.order)
-            }
-            return .reload(header.orderID)
+        if let record = try? decoder.decode(Self.self, from: data), record.version == currentVersion {
+            return .answer(record.order)
         }
+        if let header = try? decoder.decode(Header.self, from: data) { return .reload(header.orderID) }
         if let failure = try? decoder.decode(StoredFailure.self, from: data),
            let code = KeyCatError.Code(rawValue: failure.failure) {
             return .failure(KeyCatError(code, failure.message, context: failure.context))
