@@ -17,7 +17,11 @@ extension TestShop {
     /// Runs `sql` (one or more `;`-separated statements) on the shop's own store, beside the use
     /// cases: to break what they keep, or to set up what no use case writes.
     func execute(_ sql: String) async throws {
-        try keycat.store.database.blockingWithConnection { try $0.execute(sql) }
+        try await Self.execute(sql, on: keycat.store.database)
+    }
+
+    private static func execute(_ sql: String, on database: some SQLDatabase) async throws {
+        try await database.write { try $0.execute(sql) }
     }
 
     /// The first column of the first row of `sql`, an integer, read from the shop's store.
