@@ -231,6 +231,11 @@ struct WithdrawnSellerTests {
             await #expect(try shop.keycat.checkHealth().isHealthy)
             // Search found them all, as indexing them one by one would have (written in bulk).
             await #expect(try shop.keycat.search.problems() == [])
+            // SQLite's load wrote its postings with foreign keys unchecked, and checks them again
+            // for every write after it.
+            await #expect(throws: (any Error).self) {
+                try await shop.execute("INSERT INTO search_terms (term, product_id, weight) VALUES ('x', 999999999, 1)")
+            }
             let found = try await shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(text: try SearchQuery("기계식 키보드"))))
             #expect(found.items.count == 20 && found.nextCursor != nil)
             // Every listing with stock has its one `listed` movement of that stock, at its own

@@ -5,17 +5,19 @@ import KeyCatInfrastructure
 /// Generates large, plausible catalogs fast, for benchmarks and load tests: the same seed gives
 /// the same catalog. Products go in batches of 5,000 per transaction; for big loads the list
 /// indexes are dropped first and rebuilt at the end (one sort per index instead of a million
-/// scattered inserts) inside the last batch's transaction.
+/// scattered inserts) in the load's last transaction.
 ///
 /// The listings' search entries (``SearchIndex``) are gathered in memory and written in bulk
 /// (``SearchIndex/Bulk``) every ``searchFlushSize`` listings, in the transaction of the batch
-/// that reaches it, and with the last batch: one append to each term's postings per flush
-/// instead of one per listing, about 70 bytes of memory a listing until then. Until its flush
-/// a listing is not found by search; a load killed in between leaves listings without search
-/// entries, which the next write-open indexes (``SearchMaintenance/catchUp()``), as it does a
-/// listing an older KeyCat wrote. On SQLite the next batch's listings are generated and
-/// analysed (``SearchIndex/Entry``) while the writer stores this one, so the analysis takes the
-/// second core rather than the writer's time.
+/// that reaches it, and at the end (``finish(rebuilding:search:count:seed:audit:on:)``): one
+/// append to each term's postings per flush instead of one per listing, about a kilobyte of
+/// memory a listing until then. A load of up to a million listings is one flush, in key order
+/// into each term's range, which is what makes it cheap: a later flush inserts into the middle
+/// of every range it touches. Until its flush a listing is not found by search; a load killed
+/// in between leaves listings without search entries, which the next write-open indexes
+/// (``SearchMaintenance/catchUp()``), as it does a listing an older KeyCat wrote. On SQLite the
+/// next batch's listings are generated and analysed (``SearchIndex/Entry``) while the writer
+/// stores this one, so the analysis takes the second core rather than the writer's time.
 ///
 /// Crash safety on SQLite: the drop commits with the first batch, so a load killed in between
 /// leaves the indexes missing. That state is durable and self-describing: the indexes are named
@@ -28,8 +30,9 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
     package static var rebuildThreshold: Int { 50_000 }
     private static var batchSize: Int { 5_000 }
     private static var sellerCount: Int { 50 }
-    /// Listings whose search entries are written together.
-    static var searchFlushSize: Int { 250_000 }
+    /// Listings whose search entries are written together: some 70 postings of 8 bytes and a
+    /// document's two texts each, about 1 GB of memory for a million.
+    static var searchFlushSize: Int { 1_000_000 }
     private let database: Database
 
     package init(database: Database) { self.database = database }
@@ -102,25 +105,49 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
                         baseTime.addTimeInterval(1)
                     }
                 }
-                if search.count >= Self.searchFlushSize || (isLast && search.count > 0) {
+                if search.count >= Self.searchFlushSize {
                     try search.write(on: connection)
+                }
+                if isLast && dialect.hasRoundTrips {
+                    try Self.finish(rebuilding: indexes, search: &search, count: count, seed: seed, audit: audit, on: connection)
                 }
                 var updated = final
                 updated.productsCreated += batch
-                if rebuild && isLast {
-                    for index in indexes { _ = try connection.run(index.sql, []) }
-                }
-                if isLast {
-                    var entry = audit
-                    entry.detail = "\(count) synthetic products (seed \(seed))"
-                    try AuditLogTable.insert(entry, on: connection)
-                }
                 return updated
             } }
             loaded += batch
             progress(loaded)
         }
+        if !dialect.hasRoundTrips {
+            try await storage { try await database.withConnection { connection in
+                try connection.run("PRAGMA foreign_keys = OFF", [])
+                defer { _ = try? connection.run("PRAGMA foreign_keys = ON", []) }
+                try connection.transaction(isolation: .serializable) { connection in
+                    try Self.finish(rebuilding: indexes, search: &search, count: count, seed: seed, audit: audit, on: connection)
+                }
+            } }
+        }
         return report
+    }
+
+    /// The load's last step: the search entries not yet written, the indexes dropped for it, and
+    /// the audit entry. On Postgres it ends the load's one transaction. On SQLite it is a
+    /// transaction of its own after the listings' batches, with foreign keys unchecked
+    /// (`PRAGMA foreign_keys` changes only between transactions): its postings and documents
+    /// refer to listings this load has just committed, and checking each of some 68 million
+    /// postings against `products` cost two thirds of writing it. It writes them before the
+    /// indexes are rebuilt, so `search_terms_by_product` is one sort rather than millions of
+    /// scattered inserts. Killed before it commits, the load leaves listings without search
+    /// entries and the indexes missing, which the next write-open mends (see above).
+    private static func finish(
+        rebuilding indexes: [(name: String, sql: String)], search: inout SearchIndex.Bulk, count: Int, seed: UInt64,
+        audit: AuditEntry, on connection: Database.Connection
+    ) throws {
+        if search.count > 0 { try search.write(on: connection) }
+        for index in indexes { _ = try connection.run(index.sql, []) }
+        var entry = audit
+        entry.detail = "\(count) synthetic products (seed \(seed))"
+        try AuditLogTable.insert(entry, on: connection)
     }
 
     /// `count` listings and their sellers, in the generator's order (a draft, then its seller).

@@ -39,6 +39,12 @@ package protocol SQLDatabase: Sendable {
     @discardableResult
     func readStatement<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result
 
+    /// Runs `body` on a connection that may write, outside any transaction, waiting for it
+    /// suspended: for work that manages its own transactions, such as a setting that only
+    /// changes between them (SQLite's writer; a pooled Postgres connection). Run once.
+    @discardableResult
+    func withConnection<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result
+
     /// Runs `body` on a connection that may write, outside any transaction, on the calling
     /// thread and waiting there for the connection: for opening and migrating, before the
     /// database serves anyone (SQLite's writer; a pooled Postgres connection).
@@ -68,6 +74,12 @@ extension SQLiteDatabase: SQLDatabase {
     @discardableResult
     package func blockingWithConnection<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         try withWriter(body)
+    }
+
+    /// The writer, outside any transaction, in its turn among the writes.
+    @discardableResult
+    package func withConnection<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) async throws -> Result {
+        try await writerTurns.withPermit(on: threads) { try withWriter(body) }
     }
 
     /// A write transaction: SQLite's one writer runs it alone, as strict as any `isolation`.

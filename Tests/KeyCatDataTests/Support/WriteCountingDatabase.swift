@@ -29,6 +29,12 @@ struct WriteCountingDatabase<Base: SQLDatabase>: SQLDatabase {
     }
 
     @discardableResult
+    func withConnection<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
+        writes.add()
+        return try await base.withConnection(body)
+    }
+
+    @discardableResult
     func blockingWithConnection<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
         writes.add()
         return try base.blockingWithConnection(body)
