@@ -239,7 +239,18 @@ struct SearchListQuery {
         "(CASE WHEN \(column) < 1 THEN 0 " + (1...14).map { "WHEN \(column) < \(1 << $0) THEN \($0) " }.joined() + "ELSE 15 END)"
     }
 
+    /// `text` for a `LIKE … ESCAPE '\'` pattern that matches it literally: `\`, `%` and `_`
+    /// each behind a backslash. Byte by byte (all three are ASCII), since every search's phrase
+    /// bonus passes through here.
     static func escapeLike(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        let special: (UInt8) -> Bool = { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "_") }
+        guard text.utf8.contains(where: special) else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            if special(byte) { bytes.append(UInt8(ascii: "\\")) }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
