@@ -70,7 +70,9 @@ struct SearchScenarios {
 
     func run() async throws -> [Comparison] {
         var rows: [Comparison] = []
-        for searchCase in Self.cases(productCount: productCount) {
+        // Diagnostics: only the rows whose name contains this, for profiling one of them.
+        let only = ProcessInfo.processInfo.environment["KEYCAT_BENCH_SEARCH_ROWS"]
+        for searchCase in Self.cases(productCount: productCount) where only.map(searchCase.name.contains) ?? true {
             rows.append(try await row(for: searchCase))
         }
         // Facet counts and suggestions: their rows go here.
