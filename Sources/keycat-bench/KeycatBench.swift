@@ -164,6 +164,10 @@ enum KeycatBench {
                     },
                     productCount: options.products, operations: options.operations, log: log).run()
             }
+            rows += try await onStorage(of: keycat) {
+                try await SearchFacetScenarios(keycat: keycat, raw: RawSearch(database: raw), connection: connection,
+                                               operations: options.operations, log: log).run()
+            }
             rows += try await SearchIndexScenarios(databasePath: configuration.databasePath, directory: directory,
                                                    productCount: options.products, buildSeconds: buildTime,
                                                    operations: options.operations, log: log).run()

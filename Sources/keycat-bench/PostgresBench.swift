@@ -63,6 +63,10 @@ struct PostgresBench {
                     },
                     productCount: options.products, operations: options.operations, log: log).run()
             }
+            rows += try await onStorage(of: keycat) {
+                try await SearchFacetScenarios(keycat: keycat, raw: RawPostgresSearch(database: raw), connection: connection,
+                                               operations: options.operations, log: log).run()
+            }
         }
         if runs("commerce") {
             rows += try await onStorage(of: keycat) {

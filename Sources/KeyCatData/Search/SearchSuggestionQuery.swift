@@ -11,20 +11,33 @@ struct SearchSuggestionQuery {
     var arguments: [SQLValue]
 
     init(_ query: SuggestionQuery) {
-        var ranges = query.spellings.map { (column: "spelling", prefix: $0) }
-        if let initials = query.initials { ranges.append((column: "initials", prefix: initials)) }
-        var arguments: [SQLValue] = []
-        let arms = ranges.enumerated().map { index, range in
-            arguments += [.text(range.prefix), .text(range.prefix + "\u{10FFFF}"), .int(SuggestionQuery.candidateLimit)]
-            let column = "w.\(range.column)"
-            return """
-                SELECT r\(index).display, r\(index).kind, r\(index).products FROM (
-                    SELECT w.display, w.kind, w.products FROM search_words w
-                    WHERE w.products > 0 AND \(column) IS NOT NULL AND \(column) >= ? AND \(column) < ?
-                    ORDER BY \(column) LIMIT ?) r\(index)
-                """
+        var prefixes = query.spellings
+        if let initials = query.initials { prefixes.append(initials) }
+        sql = Self.sql(spellings: query.spellings.count, initials: query.initials != nil)
+        arguments = prefixes.flatMap { prefix -> [SQLValue] in
+            [.text(prefix), .text(prefix + "\u{10FFFF}"), .int(SuggestionQuery.candidateLimit)]
         }
-        sql = arms.joined(separator: "\nUNION ALL\n")
-        self.arguments = arguments
+    }
+
+    /// The statement for ranges over `spellings` spellings and, when `initials`, the initials:
+    /// the same text for every query of that shape, so built once per shape (a query has one or
+    /// two spellings); building it took about as long as running it over a small vocabulary.
+    static func sql(spellings: Int, initials: Bool) -> String {
+        shapes.indices.contains(spellings) ? shapes[spellings][initials ? 1 : 0] : text(spellings: spellings, initials: initials)
+    }
+
+    /// ``sql(spellings:initials:)`` for none to two spellings, without and with the initials.
+    private static let shapes = (0...2).map { spellings in [false, true].map { text(spellings: spellings, initials: $0) } }
+
+    private static func text(spellings: Int, initials: Bool) -> String {
+        let columns = Array(repeating: "spelling", count: spellings) + (initials ? ["initials"] : [])
+        return columns.enumerated().map { index, column in
+            """
+            SELECT r\(index).display, r\(index).kind, r\(index).products FROM (
+                SELECT w.display, w.kind, w.products FROM search_words w
+                WHERE w.products > 0 AND w.\(column) IS NOT NULL AND w.\(column) >= ? AND w.\(column) < ?
+                ORDER BY w.\(column) LIMIT ?) r\(index)
+            """
+        }.joined(separator: "\nUNION ALL\n")
     }
 }

@@ -24,6 +24,16 @@ struct RawSearch: RawSearchReplay {
     func replay(_ statements: [TracedStatement]) throws -> [(id: Int64, key: Int64)] {
         var page: [(RawProduct, tags: String, listed: Int64, key: Int64)] = []
         page.reserveCapacity(21)
+        try run(statements) { statement in
+            page.append((RawSearch.decode(statement, database), database.text(statement, 29), sqlite3_column_int64(statement, 28),
+                         sqlite3_column_int64(statement, 30)))
+        }
+        return page.map { ($0.0.id, $0.key) }
+    }
+
+    /// Runs `statements` in order, each prepared once, handing each row of the last one to `row`
+    /// (the others' rows are stepped through, their first column read).
+    func run(_ statements: [TracedStatement], row: (OpaquePointer) -> Void) throws {
         for (index, traced) in statements.enumerated() {
             let statement = try database.statement(traced.sql)
             for (position, argument) in traced.arguments.enumerated() {
@@ -35,18 +45,16 @@ struct RawSearch: RawSearchReplay {
                 case .null, .blob: sqlite3_bind_null(statement, slot)
                 }
             }
-            let isPage = index == statements.count - 1
+            let isLast = index == statements.count - 1
             while try database.step(statement) {
-                if isPage {
-                    page.append((RawSearch.decode(statement, database), database.text(statement, 29), sqlite3_column_int64(statement, 28),
-                                 sqlite3_column_int64(statement, 30)))
+                if isLast {
+                    row(statement)
                 } else {
                     _ = sqlite3_column_int64(statement, 0)
                 }
             }
             sqlite3_reset(statement)
         }
-        return page.map { ($0.0.id, $0.key) }
     }
 
     static func decode(_ s: OpaquePointer, _ db: RawDatabase) -> RawProduct {
@@ -75,10 +83,20 @@ final class RawPostgresSearch: RawSearchReplay {
 
     func replay(_ statements: [TracedStatement]) throws -> [(id: Int64, key: Int64)] {
         var page: [(RawProduct, tags: String, listed: Int64, key: Int64)] = []
-        for (index, traced) in statements.enumerated() {
+        guard let result = try run(statements) else { return [] }
+        for row in 0..<result.rows {
+            page.append((RawPostgresSearch.decode(result, row), result.text(row, 29), result.int(row, 28), result.int(row, 30)))
+        }
+        return page.map { ($0.0.id, $0.key) }
+    }
+
+    /// Runs `statements` in order, each prepared once, and returns the last one's result.
+    func run(_ statements: [TracedStatement]) throws -> RawPostgres.Result? {
+        var last: RawPostgres.Result?
+        for traced in statements {
             let sql = numbered[traced.sql] ?? Self.number(traced.sql)
             numbered[traced.sql] = sql
-            let result = try database.run(sql, traced.arguments.map { argument in
+            last = try database.run(sql, traced.arguments.map { argument in
                 switch argument {
                 case let .integer(value): .int(value)
                 case let .text(value): .text(value)
@@ -86,12 +104,8 @@ final class RawPostgresSearch: RawSearchReplay {
                 case .null, .blob: .null
                 }
             })
-            guard index == statements.count - 1 else { continue }
-            for row in 0..<result.rows {
-                page.append((RawPostgresSearch.decode(result, row), result.text(row, 29), result.int(row, 28), result.int(row, 30)))
-            }
         }
-        return page.map { ($0.0.id, $0.key) }
+        return last
     }
 
     /// `?` markers as `$1`, `$2`, … (search's SQL has no `?` inside literals).

@@ -8,8 +8,9 @@ import KeyCatInfrastructure
 /// text with filters, a broad term and a deeper page of it), each through KeyCat and through
 /// ``RawSearchReplay`` running the statements KeyCat ran for it.
 ///
-/// Facet counts and suggestions are built beside this (issue 42, items 4 and 5); their rows go
-/// in ``run()`` after the pages, against the same catalog and the same kind of baseline.
+/// Facet counts and suggestions (issue 42, items 4 and 5) have their rows in
+/// ``SearchFacetScenarios``, run after the pages against the same catalog and the same kind of
+/// baseline.
 struct SearchScenarios {
     let keycat: KeyCat
     let raw: any RawSearchReplay
@@ -75,7 +76,6 @@ struct SearchScenarios {
         for searchCase in Self.cases(productCount: productCount) where only.map(searchCase.name.contains) ?? true {
             rows.append(try await row(for: searchCase))
         }
-        // Facet counts and suggestions: their rows go here.
         return rows
     }
 
