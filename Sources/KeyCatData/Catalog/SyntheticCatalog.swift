@@ -105,7 +105,8 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
                         baseTime.addTimeInterval(1)
                     }
                 }
-                if search.count >= Self.searchFlushSize {
+                // The last batch leaves its flush to the last step, which may run outside it.
+                if search.count >= Self.searchFlushSize && !isLast {
                     try search.write(on: connection)
                 }
                 if isLast && dialect.hasRoundTrips {
