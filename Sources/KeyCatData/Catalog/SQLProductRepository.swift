@@ -137,13 +137,6 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         return DomainEvent(type, at: now, aggregate: EventAggregate(.product, product.id.rawValue), data: data)
     }
 
-    /// What a listing's event reads from its row, for the events written without the listing
-    /// in hand (the same fields as ``event(_:_:changed:at:)``'s).
-    private static var eventFields: KeyValuePairs<String, String> {
-        ["product_id": "t.id", "seller_id": "t.seller_id", "title": "t.title", "category": "t.category", "kind": "t.kind",
-         "price": "t.price", "stock": "t.stock", "version": "t.version"]
-    }
-
     /// The names (as the API spells them) of the fields an update changed.
     private static func changedFields(_ before: Product, _ after: Product) -> [String] {
         var changed: [String] = []
@@ -199,8 +192,7 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                 let event = DomainEvent(.productWithdrawn, at: now, aggregate: EventAggregate(.product, id.rawValue), data: [
                     "cause": .string(audit.map { $0.actor.hasPrefix("seller:") ? "seller" : "operator" } ?? "seller"),
                 ])
-                try connection.batch([EventOutbox.statement(event, reading: ["product_id": "t.id", "seller_id": "t.seller_id", "title": "t.title"],
-                                                            from: "products", row: id.rawValue, on: connection)])
+                try connection.batch([EventOutbox.statement(event, reading: .withdrawnProduct, row: id.rawValue, on: connection)])
             }
         }
     }
@@ -281,7 +273,7 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                 try connection.batch(lapsed.map { id in
                     EventOutbox.statement(
                         DomainEvent(.productUpdated, at: now, aggregate: EventAggregate(.product, id), data: ["changed": ["pricing"]]),
-                        reading: Self.eventFields, from: "products", row: id, on: connection)
+                        reading: .product, row: id, on: connection)
                 })
                 let next = try connection.queryOne(
                     "SELECT min(discount_ends_at) FROM products WHERE discount_ends_at IS NOT NULL", []) { $0.optionalInt64(0) }
@@ -289,4 +281,17 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
             }
         }
     }
+}
+
+extension EventOutbox.RowReading {
+    /// What a listing's event reads from its row, for the events written without the listing in
+    /// hand (the same fields as ``SQLProductRepository/event(_:_:changed:at:)``'s).
+    static let product = EventOutbox.RowReading([
+        "product_id": "t.id", "seller_id": "t.seller_id", "title": "t.title", "category": "t.category", "kind": "t.kind",
+        "price": "t.price", "stock": "t.stock", "version": "t.version",
+    ], from: "products")
+
+    /// What a withdrawn listing's event reads: which listing, whose, and what it was called.
+    static let withdrawnProduct = EventOutbox.RowReading(["product_id": "t.id", "seller_id": "t.seller_id", "title": "t.title"],
+                                                         from: "products")
 }

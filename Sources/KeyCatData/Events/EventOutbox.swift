@@ -28,35 +28,48 @@ package enum EventOutbox {
     }
 
     /// The statement that writes `event` with more data read from one row as it stands when the
-    /// statement runs (after the batch's earlier writes): `fields` maps each data key to a SQL
-    /// expression over `table`, aliased `t`, whose row is `t.id = row`. For a batch that must
-    /// not wait for a read (a payment's confirm is two round trips on Postgres): the event's
-    /// figures come from the row the same batch just changed. No row, no event.
+    /// statement runs (after the batch's earlier writes), the row whose id is `row` in the
+    /// reading's table. For a batch that must not wait for a read (a payment's confirm is two
+    /// round trips on Postgres): the event's figures come from the row the same batch just
+    /// changed. No row, no event.
     package static func statement<Connection: SQLConnection>(
-        _ event: DomainEvent, reading fields: KeyValuePairs<String, String>, from table: String, row: Int64, on connection: Connection
+        _ event: DomainEvent, reading: RowReading, row: Int64, on connection: Connection
     ) -> SQLStatement<Connection.Row> {
         connection.announceOnCommit()
-        let data: String
-        switch Connection.dialect.store {
-        case .sqlite:
-            data = "json_set(CAST(? AS TEXT)" + fields.map { ", '$.\($0.key)', \($0.value)" }.joined() + ")"
-        case .postgres:
-            data = "CAST(CAST(? AS jsonb) || jsonb_build_object(" + fields.map { "'\($0.key)', \($0.value)" }.joined(separator: ", ")
-                + ") AS text)"
+        let sql = switch Connection.dialect.store {
+        case .sqlite: reading.sqlite
+        case .postgres: reading.postgres
         }
-        let sql = """
-            INSERT INTO events (id, type, aggregate_kind, aggregate_id, occurred_at, schema_version, data)
-            SELECT CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), \(data)
-            FROM \(table) t WHERE t.id = ?
-            """
         return .run(sql, values(event) + [.integer(row)])
     }
 
-    /// What an order event reads from its row: enough for a receiver to act without asking.
-    package static let orderFields: KeyValuePairs<String, String> = [
-        "order_id": "t.id", "merchant_uid": "t.merchant_uid", "buyer_id": "t.buyer_id", "status": "t.status",
-        "amount": "t.amount", "refunded_amount": "t.refunded_amount",
-    ]
+    /// What events read from one kind of row (``statement(_:reading:row:on:)``): each data key
+    /// with a SQL expression over the row's table, aliased `t`. The `INSERT … SELECT` of each
+    /// store is built once, when the reading is made: checkout, a payment's confirm and a refund
+    /// each write one, so a reading is made once, as a `static let`.
+    package struct RowReading: Sendable {
+        let sqlite: String
+        let postgres: String
+
+        package init(_ fields: KeyValuePairs<String, String>, from table: String) {
+            func insert(_ data: String) -> String {
+                """
+                INSERT INTO events (id, type, aggregate_kind, aggregate_id, occurred_at, schema_version, data)
+                SELECT CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), \(data)
+                FROM \(table) t WHERE t.id = ?
+                """
+            }
+            sqlite = insert("json_set(CAST(? AS TEXT)" + fields.map { ", '$.\($0.key)', \($0.value)" }.joined() + ")")
+            postgres = insert("CAST(CAST(? AS jsonb) || jsonb_build_object("
+                              + fields.map { "'\($0.key)', \($0.value)" }.joined(separator: ", ") + ") AS text)")
+        }
+
+        /// What an order event reads from its row: enough for a receiver to act without asking.
+        package static let order = RowReading([
+            "order_id": "t.id", "merchant_uid": "t.merchant_uid", "buyer_id": "t.buyer_id", "status": "t.status",
+            "amount": "t.amount", "refunded_amount": "t.refunded_amount",
+        ], from: "orders")
+    }
 
     private static let insertSQL = """
         INSERT INTO events (id, type, aggregate_kind, aggregate_id, occurred_at, schema_version, data)

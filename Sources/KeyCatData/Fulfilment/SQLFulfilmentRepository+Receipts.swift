@@ -60,7 +60,7 @@ extension SQLFulfilmentRepository {
     private static func appendReceiptEvent(_ shipment: Int64, by who: String, at now: Date, on connection: Database.Connection) throws {
         let event = DomainEvent(.shipmentReceiptConfirmed, at: now, aggregate: EventAggregate(.shipment, shipment),
                                 data: ["confirmed_by": .string(who)])
-        try connection.batch([EventOutbox.statement(event, reading: eventFields, from: "shipments", row: shipment, on: connection)])
+        try connection.batch([EventOutbox.statement(event, reading: .shipment, row: shipment, on: connection)])
     }
 
     package func requestReturn(of shipment: ShipmentID, reason: String, audit: AuditEntry, at now: Date) async throws(KeyCatError) -> ReturnRequest {

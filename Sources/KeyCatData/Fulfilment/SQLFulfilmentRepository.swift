@@ -69,22 +69,14 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                 if let audit = move.audit { statements.append(AuditLogTable.statement(audit)) }
                 if let type = [ShipmentStatus.shipped: EventType.shipmentShipped, .delivered: .shipmentDelivered][move.to] {
                     let event = DomainEvent(type, at: now, aggregate: EventAggregate(.shipment, move.shipmentID.rawValue), data: [:])
-                    statements.append(EventOutbox.statement(event, reading: Self.eventFields, from: "shipments",
-                                                            row: move.shipmentID.rawValue, on: connection))
+                    statements.append(EventOutbox.statement(event, reading: .shipment, row: move.shipmentID.rawValue,
+                                                            on: connection))
                 }
                 try connection.batch(statements, endingTransaction: true)
                 return true
             }
         }
     }
-
-    /// What a parcel's event reads from its row (docs/events.md): which order and seller, where
-    /// it went with which carrier; the buyer, so a receiver can tell them, but not the address.
-    static var eventFields: KeyValuePairs<String, String> { [
-        "shipment_id": "t.id", "order_id": "t.order_id", "seller_id": "t.seller_id",
-        "buyer_id": "(SELECT o.buyer_id FROM orders o WHERE o.id = t.order_id)", "status": "t.status",
-        "carrier": "t.carrier", "tracking_number": "t.tracking_number",
-    ] }
 
     /// Sets an order in `paid`, `shipped` or `delivered` to the status its shipments give
     /// (``Fulfilment``), and its delivery time when it becomes delivered.
@@ -263,4 +255,14 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                 SELECT o.id FROM orders o WHERE \(condition) ORDER BY o.id LIMIT ?)
             """, [StoredTime.value(now)] + arguments + [.int(limit)])
     }
+}
+
+extension EventOutbox.RowReading {
+    /// What a parcel's event reads from its row (docs/events.md): which order and seller, where
+    /// it went with which carrier; the buyer, so a receiver can tell them, but not the address.
+    static let shipment = EventOutbox.RowReading([
+        "shipment_id": "t.id", "order_id": "t.order_id", "seller_id": "t.seller_id",
+        "buyer_id": "(SELECT o.buyer_id FROM orders o WHERE o.id = t.order_id)", "status": "t.status",
+        "carrier": "t.carrier", "tracking_number": "t.tracking_number",
+    ], from: "shipments")
 }

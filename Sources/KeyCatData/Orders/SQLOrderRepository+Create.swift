@@ -194,7 +194,7 @@ extension SQLOrderRepository {
             try OrderRow.returnStock(of: id, as: .orderReturned, at: now, on: connection)
             let event = DomainEvent(.orderCancelled, at: now, aggregate: EventAggregate(.order, id.rawValue),
                                     data: ["cause": "expired", "paid": false])
-            try connection.batch([EventOutbox.statement(event, reading: EventOutbox.orderFields, from: "orders", row: id.rawValue,
+            try connection.batch([EventOutbox.statement(event, reading: .order, row: id.rawValue,
                                                         on: connection)])
         }
         return expired.count

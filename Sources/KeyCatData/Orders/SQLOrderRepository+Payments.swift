@@ -193,7 +193,7 @@ extension SQLOrderRepository {
             ]))
         }
         try connection.batch(events.map {
-            EventOutbox.statement($0, reading: EventOutbox.orderFields, from: "orders", row: refund.orderID.rawValue, on: connection)
+            EventOutbox.statement($0, reading: .order, row: refund.orderID.rawValue, on: connection)
         })
     }
 

@@ -212,7 +212,7 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
         default:
             return []
         }
-        return [EventOutbox.statement(event, reading: EventOutbox.orderFields, from: "orders", row: transition.orderID.rawValue,
+        return [EventOutbox.statement(event, reading: .order, row: transition.orderID.rawValue,
                                       on: connection)]
     }
 
