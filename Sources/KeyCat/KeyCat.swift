@@ -220,7 +220,7 @@ public final class KeyCat: Sendable {
 
     /// The schema version recorded in the database.
     public func schemaVersion() async throws(KeyCatError) -> Int {
-        try storage { try store.schemaVersion() }
+        try await storage { try await store.schemaVersion() }
     }
 
     /// The newest schema version this build knows.

@@ -39,6 +39,9 @@ struct StorageWaitTests {
                 // The eight are waiting for the file, more than there are cores; a plain task still runs.
                 let answer = await Task { 6 * 7 }.value
                 #expect(answer == 42)
+                // A read answers meanwhile: the schema's version once took the writer, on the
+                // caller's thread, and would have waited here for the checkout holding it.
+                #expect(try await keycat.schemaVersion() == KeyCat.latestSchemaVersion)
                 try holder.execute("ROLLBACK")
                 var made = 0
                 for try await order in group where order.status == .awaitingPayment { made += 1 }

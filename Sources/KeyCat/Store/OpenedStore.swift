@@ -46,7 +46,7 @@ extension OpenedStore {
     var events: any EventLog { SQLEventLog(database: database) }
     var webhookEndpoints: any WebhookEndpointRepository { SQLWebhookEndpointRepository(database: database) }
 
-    func schemaVersion() throws -> Int { try KeyCatSchema.migrator().currentVersion(of: database) }
+    func schemaVersion() async throws -> Int { try await KeyCatSchema.migrator().recordedVersion(in: database) }
 
     func invariantProblems() async throws -> [String] { try await DatabaseHealth.invariantProblems(database) }
 

@@ -55,7 +55,15 @@ package struct SchemaMigrator<Connection: SQLConnection>: Sendable {
     /// The newest schema version this binary knows.
     package var latestVersion: Int { migrations.count }
 
-    /// The version recorded in the database: 0 for a new one.
+    /// The version recorded in the database (0 for a new one), read as any read is, waiting for a
+    /// connection suspended: for a running database.
+    package func recordedVersion<Database: SQLDatabase>(in database: Database) async throws -> Int
+    where Database.Connection == Connection {
+        try await database.readStatement { try Self.recordedVersion(on: $0) }
+    }
+
+    /// The version recorded in the database: 0 for a new one. On the calling thread, waiting there
+    /// for the writer: for opening and migrating, before the database serves anyone.
     package func currentVersion<Database: SQLDatabase>(of database: Database) throws -> Int
     where Database.Connection == Connection {
         try database.blockingWithConnection { try Self.recordedVersion(on: $0) }
