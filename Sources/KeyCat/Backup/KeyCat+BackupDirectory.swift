@@ -65,6 +65,19 @@ extension KeyCat {
             throw KeyCatError(.storage, "the database copy failed: \(KeyCatError.storage(error).message)", context: ["path": databaseCopy])
         }
         let createdAt = configuration.clock.now()
+        return try await withTaskExecutorPreference(Self.backupFileThreads) { () async throws(KeyCatError) -> BackupManifest in
+            try writeFiles(in: directory, inventory: inventory, schema: schema, createdAt: createdAt)
+        }
+    }
+
+    /// The thread a backup's file work runs on: the checksums, the simulator's copy, the images
+    /// and the manifest are blocking reads and writes that take as long as a shop's files do,
+    /// and must hold neither a thread of the caller's pool nor one of the store's meanwhile.
+    private static let backupFileThreads = DedicatedThreads(count: 1, name: "keycat-backup")
+
+    /// Everything of a backup after the database's copy, on ``backupFileThreads``.
+    private func writeFiles(in directory: String, inventory: BackupInventory, schema: Int,
+                            createdAt: Date) throws(KeyCatError) -> BackupManifest {
         var files = [try Self.describe(BackupManifest.databaseFile, in: directory)]
         var simulatorPayments: Int?
         let simulatorPath = PGSimulator.storagePath(besideDatabase: configuration.databasePath)
