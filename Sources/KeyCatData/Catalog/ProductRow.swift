@@ -129,23 +129,25 @@ package enum ProductRow {
     /// Tags are stored space-separated: a tag has no white space (``ProductTags``).
     static func storedTags(_ tags: [String]) -> String { tags.joined(separator: " ") }
 
-    /// Split on the space's byte rather than on characters, which costs a grapheme break check
-    /// per character: every product a page reads goes through here.
-    private static func tags(_ text: String) -> [String] {
-        var text = text
-        return text.withUTF8 { bytes in
-            bytes.split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
+    private static func tags(_ text: String) -> [String] { split(text, on: " ") }
+
+    private static func images(_ text: String) throws -> [ProductImage] {
+        try split(text, on: ",").map { name in
+            let parts = split(name, on: ".")
+            guard parts.count == 2, let format = ImageFormat(rawValue: parts[1]) else {
+                throw KeyCatError(.internalError, "unreadable image reference «\(name)»")
+            }
+            return ProductImage(sha256: parts[0], format: format)
         }
     }
 
-    private static func images(_ text: String) throws -> [ProductImage] {
-        guard !text.isEmpty else { return [] }
-        return try text.split(separator: ",").map { name in
-            let parts = name.split(separator: ".")
-            guard parts.count == 2, let format = ImageFormat(rawValue: String(parts[1])) else {
-                throw KeyCatError(.internalError, "unreadable image reference «\(name)»")
-            }
-            return ProductImage(sha256: String(parts[0]), format: format)
+    /// The non-empty parts of `text` between `separator`s, split on the ASCII byte rather than
+    /// on characters, which costs a grapheme break check per character: every product a page
+    /// reads has its tags and images split here.
+    private static func split(_ text: String, on separator: Unicode.Scalar) -> [String] {
+        var text = text
+        return text.withUTF8 { bytes in
+            bytes.split(separator: UInt8(ascii: separator)).map { String(decoding: $0, as: UTF8.self) }
         }
     }
 
