@@ -79,6 +79,25 @@ struct SQLiteConnectionTests {
         }
     }
 
+    /// The cache hashes a sample of a statement's bytes (``SQLStatementKey``): two texts of one
+    /// length that differ only where it does not look share a hash, and must still be two
+    /// statements.
+    @Test("statements whose texts sample alike are cached apart")
+    func statementKeysThatCollide() throws {
+        let padding = String(repeating: " ", count: 1_000)
+        let (one, two) = ("SELECT 1 AS x" + padding, "SELECT 2 AS x" + padding)
+        #expect(SQLStatementKey(one).hashValue == SQLStatementKey(two).hashValue, "the texts must collide, or the test shows nothing")
+        #expect(SQLStatementKey(one) != SQLStatementKey(two))
+        try withConnection { connection, _ throws in
+            let before = connection.cachedStatementCount
+            for _ in 0..<3 {
+                #expect(try connection.queryOne(one) { $0.int(0) } == 1)
+                #expect(try connection.queryOne(two) { $0.int(0) } == 2)
+            }
+            #expect(connection.cachedStatementCount == before + 2)
+        }
+    }
+
     @Test("running the same SQL inside its own row loop uses a second statement")
     func reentrantStatement() throws {
         try withConnection { connection, _ throws in

@@ -93,10 +93,11 @@ extension PostgresConnection {
             sent.append(.plain(begin))
             pendingBegin = nil
         }
-        var preparing: [String: String] = [:]
+        var preparing: [SQLStatementKey: String] = [:]
         for (statement, parameters) in zip(statements, parameters) {
             let name: String
-            if let known = statementNames[statement.sql] ?? preparing[statement.sql] {
+            let key = SQLStatementKey(statement.sql)
+            if let known = statementNames[key] ?? preparing[key] {
                 name = known
             } else {
                 statementsPrepared += 1
@@ -104,7 +105,7 @@ extension PostgresConnection {
                 guard PQsendPrepare(connection, name, PostgresPlaceholders.numbered(statement.sql), 0, nil) == 1 else {
                     throw abandon(connection, statement: statement.sql)
                 }
-                preparing[statement.sql] = name
+                preparing[key] = name
                 sent.append(.prepare(statement.sql, name: name))
             }
             let queued = parameters.withPointers { count, values, lengths, formats in
@@ -201,14 +202,14 @@ extension PostgresConnection {
                 let result = try PostgresResult(raw, on: connection, statement: item.sql)
                 switch item {
                 case .plain: break
-                case let .prepare(sql, name): statementNames[sql] = name
+                case let .prepare(sql, name): statementNames[SQLStatementKey(sql)] = name
                 case .execute: results.append(result)
                 case .probe: commitProbeAnswer = result.rowCount > 0 ? result.row(0).optionalString(0) : nil
                 }
             } catch {
                 // A plan cached before a schema change can no longer run ("cached plan must not
                 // change result type"): forget it, so the next call prepares the statement afresh.
-                if error.sqlState == "0A000" { statementNames[item.sql] = nil }
+                if error.sqlState == "0A000" { statementNames[SQLStatementKey(item.sql)] = nil }
                 if firstFailure == nil { firstFailure = error }
             }
         }

@@ -17,7 +17,7 @@ import Synchronization
 package final class PostgresConnection {
     var handle: OpaquePointer?
     /// Prepared statement names by the SQL text the caller passed.
-    var statementNames: [String: String] = [:]
+    var statementNames: [SQLStatementKey: String] = [:]
     var statementsPrepared = 0
     /// How many transactions and savepoints are open (``SQLTransactionSteps``).
     package var transactionDepth = 0

@@ -7,11 +7,12 @@ import Foundation
 /// connections between tasks by handing each out under a lock.
 ///
 /// Statements run through ``run(_:_:)``, ``query(_:_:_:)`` and friends are prepared once and
-/// cached by their SQL text for the life of the connection, so a hot path never prepares.
+/// cached by their SQL text (``SQLStatementKey``) for the life of the connection, so a hot path
+/// never prepares.
 @usableFromInline
 package final class SQLiteConnection {
     private var handle: OpaquePointer?
-    private var statements: [String: SQLiteStatement] = [:]
+    private var statements: [SQLStatementKey: SQLiteStatement] = [:]
     /// How many transactions and savepoints are open (``SQLTransactionSteps``).
     package var transactionDepth = 0
     /// Whether the write transaction in progress asked to be announced when it commits
@@ -218,13 +219,14 @@ package final class SQLiteConnection {
     @usableFromInline
     func checkOut(_ sql: String, _ arguments: [SQLValue]) throws -> SQLiteStatement {
         let statement: SQLiteStatement
-        if let cached = statements[sql], !cached.isInUse {
+        let key = SQLStatementKey(sql)
+        let cached = statements[key]
+        if let cached, !cached.isInUse {
             statement = cached
         } else {
             let connection = try open()
-            let cacheable = statements[sql] == nil
-            statement = try SQLiteStatement(sql: sql, connection: connection, persistent: cacheable)
-            if cacheable { statements[sql] = statement }
+            statement = try SQLiteStatement(sql: sql, connection: connection, persistent: cached == nil)
+            if cached == nil { statements[key] = statement }
         }
         statement.isInUse = true
         do {
