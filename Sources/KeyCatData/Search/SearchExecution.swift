@@ -71,8 +71,8 @@ package enum SearchExecution {
                 }
             }
         }
-        let query = SearchListQuery(plan: plan, terms: terms, order: order, floor: floor, filter: filter, sort: sort,
-                                    after: resumeAfter, limit: limit, dialect: connection.dialect)
+        let query = SearchListQuery.page(plan: plan, terms: terms, order: order, floor: floor, filter: filter, sort: sort,
+                                         after: resumeAfter, limit: limit, dialect: connection.dialect)
         trace?(query.sql, query.arguments)
         var hits: [SearchHit] = []
         hits.reserveCapacity(limit)

@@ -1,5 +1,6 @@
 import KeyCatDomain
 import KeyCatInfrastructure
+import Synchronization
 
 /// How far a search ranked by relevance reads: its limit, as Elasticsearch's
 /// `index.max_result_window` is one (docs/search.md "Limits").
@@ -71,20 +72,41 @@ package enum SearchWindow {
     }
 
     /// The statement answering each of `groups`' ``Floors``, one row per group: its index in
-    /// `groups`, then the three ids.
+    /// `groups`, then the three ids. Its text depends only on how many terms and ranges of
+    /// terms each group has, so it is built once per such shape (``floorsText(_:)``).
     static func floors(of groups: [SearchPlan.Group], terms: SearchTerms, sizes: (dense: Int, sparse: Int)) -> (sql: String, arguments: [SQLValue]) {
-        var arms: [String] = []
+        var shape: [[Bool]] = []  // per group, per condition: whether it is a range of terms
         var arguments: [SQLValue] = []
-        for (index, group) in groups.enumerated() {
-            var conditions: [(String, [SQLValue])] = terms.listed(group).map { ("t.term = ?", [.text($0)]) }
-            conditions += terms.ranges(group).map { ("t.term >= ? AND t.term < ?", [.text($0), .text($0 + "\u{10FFFF}")]) }
-            for (condition, conditionArguments) in conditions {
-                let newest = "SELECT t.product_id FROM search_terms t WHERE \(condition) ORDER BY t.product_id DESC LIMIT 1"
-                arms.append("SELECT \(index) AS g, (\(newest)) AS n, (\(newest) OFFSET ?) AS d, (\(newest) OFFSET ?) AS s")
-                arguments += conditionArguments + conditionArguments + [.int(sizes.dense - 1)] + conditionArguments + [.int(sizes.sparse - 1)]
+        for group in groups {
+            var conditions: [(range: Bool, arguments: [SQLValue])] = terms.listed(group).map { (false, [.text($0)]) }
+            conditions += terms.ranges(group).map { (true, [.text($0), .text($0 + "\u{10FFFF}")]) }
+            shape.append(conditions.map(\.range))
+            for condition in conditions {
+                arguments += condition.arguments + condition.arguments + [.int(sizes.dense - 1)] + condition.arguments + [.int(sizes.sparse - 1)]
             }
         }
-        guard !arms.isEmpty else { return ("SELECT 0, NULL, NULL, NULL WHERE 1 = 0", []) }
-        return ("SELECT g, max(n), max(d), max(s) FROM (\(arms.joined(separator: " UNION ALL "))) x GROUP BY g", arguments)
+        if let sql = floorsMemo.withLock({ $0[shape] }) { return (sql, arguments) }
+        let sql = floorsText(shape)
+        floorsMemo.withLock { memo in
+            if memo.count >= SearchListQuery.memoCapacity { memo.removeAll(keepingCapacity: true) }
+            memo[shape] = sql
+        }
+        return (sql, arguments)
+    }
+
+    private static let floorsMemo = Mutex<[[[Bool]]: String]>([:])
+
+    /// The text of ``floors(of:terms:sizes:)`` for groups of these conditions (true for a range).
+    private static func floorsText(_ shape: [[Bool]]) -> String {
+        var arms: [String] = []
+        for (index, conditions) in shape.enumerated() {
+            for range in conditions {
+                let condition = range ? "t.term >= ? AND t.term < ?" : "t.term = ?"
+                let newest = "SELECT t.product_id FROM search_terms t WHERE \(condition) ORDER BY t.product_id DESC LIMIT 1"
+                arms.append("SELECT \(index) AS g, (\(newest)) AS n, (\(newest) OFFSET ?) AS d, (\(newest) OFFSET ?) AS s")
+            }
+        }
+        guard !arms.isEmpty else { return "SELECT 0, NULL, NULL, NULL WHERE 1 = 0" }
+        return "SELECT g, max(n), max(d), max(s) FROM (\(arms.joined(separator: " UNION ALL "))) x GROUP BY g"
     }
 }
