@@ -239,7 +239,7 @@ struct SearchListQuery {
     }
 
     /// The shop's signals in a relevance key, below its text score (built once: a page's SQL is
-    /// built for each search).
+    /// built for each new set of inputs, ``page(plan:terms:order:floor:filter:sort:after:limit:dialect:)``).
     static let signals = """
          + CASE WHEN p.stock > 0 THEN 1048576 ELSE 0 END + \(bucket("d.units_sold")) * 65536 \
         + \(bucket("p.bookmark_count")) * 1024 + p.rating_score / 100
