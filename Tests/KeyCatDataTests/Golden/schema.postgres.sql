@@ -675,3 +675,10 @@ CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, 
 CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id);
 CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_expires_at)
     WHERE lease_owner IS NOT NULL;
+
+-- 27: search forward index
+ALTER TABLE search_documents ADD COLUMN terms text COLLATE "C" NOT NULL DEFAULT '';
+UPDATE search_documents d SET terms = coalesce((
+    SELECT string_agg(t.term || ' ' || t.weight, chr(10) ORDER BY t.term) FROM search_terms t
+    WHERE t.product_id = d.product_id), '');
+DROP INDEX search_terms_by_product;
