@@ -251,13 +251,11 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         guard postings > 0 else { return ([], 0, 0) }
         var listings: Set<Int64> = []
         var missing = 0
+        // A join, not a scalar subquery a filter names twice: Postgres would run it per mention.
         try connection.forEach("""
-            SELECT id, found FROM (
-                SELECT CAST(f.value ->> 1 AS bigint) AS id, CAST(f.value ->> 2 AS integer) AS weight,
-                    (SELECT t.weight FROM search_terms t
-                     WHERE t.term = f.value ->> 0 AND t.product_id = CAST(f.value ->> 1 AS bigint)) AS found
-                FROM \(connection.dialect.rowsFromJSON)) x
-            WHERE found IS NULL OR found <> weight
+            SELECT CAST(f.value ->> 1 AS bigint), t.weight FROM \(connection.dialect.rowsFromJSON)
+            LEFT JOIN search_terms t ON t.term = f.value ->> 0 AND t.product_id = CAST(f.value ->> 1 AS bigint)
+            WHERE t.weight IS NULL OR t.weight <> CAST(f.value ->> 2 AS integer)
             """, [.text(json)]) { row in
             listings.insert(row.int64(0))
             if row.isNull(1) { missing += 1 }
