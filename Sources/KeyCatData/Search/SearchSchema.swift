@@ -91,8 +91,10 @@ enum SearchSchema {
     /// (``SearchIndex/storedTerms(sorted:)``, which writes the same text), and the index of
     /// `search_terms` by `product_id` goes. SQLite's `group_concat` keeps the order of the rows
     /// it is given, so they come from a subquery in term order (the dropped index serves it one
-    /// listing at a time); Postgres's `string_agg` takes its order. A document without postings
-    /// keeps the empty text. Listings without a document have no forward terms to fill: they
+    /// listing at a time); Postgres's `string_agg` takes its order, over one pass of the postings
+    /// grouped by listing (rather than a look-up per listing, each of whose postings is
+    /// elsewhere in a heap written in term order). A document without postings keeps the empty
+    /// text. Listings without a document have no forward terms to fill: they
     /// are indexed when the store next opens for writes (``SearchIndex/catchUp(limit:on:)``).
     static let forwardIndexSQLite = """
         ALTER TABLE search_documents ADD COLUMN terms \(SQLDialect.sqlite.columnTypes.text) NOT NULL DEFAULT '';
@@ -105,9 +107,10 @@ enum SearchSchema {
     /// ``forwardIndexSQLite`` as Postgres runs it.
     static let forwardIndexPostgres = """
         ALTER TABLE search_documents ADD COLUMN terms \(SQLDialect.postgres.columnTypes.text) NOT NULL DEFAULT '';
-        UPDATE search_documents d SET terms = coalesce((
-            SELECT string_agg(t.term || ' ' || t.weight, chr(10) ORDER BY t.term) FROM search_terms t
-            WHERE t.product_id = d.product_id), '');
+        UPDATE search_documents d SET terms = f.terms FROM (
+            SELECT product_id, string_agg(term || ' ' || weight, chr(10) ORDER BY term) AS terms
+            FROM search_terms GROUP BY product_id) f
+        WHERE f.product_id = d.product_id;
         DROP INDEX search_terms_by_product;
         """
 }

@@ -678,7 +678,8 @@ CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease
 
 -- 27: search forward index
 ALTER TABLE search_documents ADD COLUMN terms text COLLATE "C" NOT NULL DEFAULT '';
-UPDATE search_documents d SET terms = coalesce((
-    SELECT string_agg(t.term || ' ' || t.weight, chr(10) ORDER BY t.term) FROM search_terms t
-    WHERE t.product_id = d.product_id), '');
+UPDATE search_documents d SET terms = f.terms FROM (
+    SELECT product_id, string_agg(term || ' ' || weight, chr(10) ORDER BY term) AS terms
+    FROM search_terms GROUP BY product_id) f
+WHERE f.product_id = d.product_id;
 DROP INDEX search_terms_by_product;
