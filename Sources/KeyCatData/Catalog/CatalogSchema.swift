@@ -68,6 +68,11 @@ enum CatalogSchema {
     /// The query that reads ``changeSetting`` before a write's `COMMIT`.
     static let commitProbe = "SELECT current_setting('\(changeSetting)', true)"
 
+    /// What the trigger below does, as a statement: for a write that changes what the catalog
+    /// answers without writing a table that has the trigger (a search reindex whose postings
+    /// were already right still rewrites the listings' documents).
+    static let announceChangePostgres = "SELECT pg_notify('\(changeChannel)', current_schema()), set_config('\(changeSetting)', 'on', true)"
+
     /// On Postgres, every statement that writes `products` (insert, update, delete, `COPY`,
     /// truncate) — the one table the catalog's read answers are built from — announces it when
     /// its transaction commits: `pg_notify` on ``changeChannel`` with the schema as payload, so

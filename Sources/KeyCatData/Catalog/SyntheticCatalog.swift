@@ -37,9 +37,10 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
 
     package init(database: Database) { self.database = database }
 
-    /// The tables whose indexes a big load drops and rebuilds.
+    /// The tables whose indexes a big load drops and rebuilds. `search_terms` has none but its
+    /// key, which the postings are written in the order of.
     private static func rebuiltTables(indexingSearch: Bool) -> [String] {
-        ["products"] + (indexingSearch ? ["search_terms", "search_documents", "search_words"] : [])
+        ["products"] + (indexingSearch ? ["search_documents", "search_words"] : [])
     }
 
     /// Adds `count` generated listings (and up to 50 synthetic sellers).
@@ -137,9 +138,11 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
     /// (`PRAGMA foreign_keys` changes only between transactions): its postings and documents
     /// refer to listings this load has just committed, and checking each of some 68 million
     /// postings against `products` cost two thirds of writing it. It writes them before the
-    /// indexes are rebuilt, so `search_terms_by_product` is one sort rather than millions of
-    /// scattered inserts. Killed before it commits, the load leaves listings without search
-    /// entries and the indexes missing, which the next write-open mends (see above).
+    /// indexes are rebuilt, so each index is one sort rather than scattered inserts; the
+    /// postings need none (their key is written in order, and a listing's own postings are
+    /// found from its forward terms, written in its document). Killed before it commits, the
+    /// load leaves listings without search entries and the indexes missing, which the next
+    /// write-open mends (see above).
     private static func finish(
         rebuilding indexes: [(name: String, sql: String)], search: inout SearchIndex.Bulk, count: Int, seed: UInt64,
         audit: AuditEntry, on connection: Database.Connection

@@ -260,6 +260,10 @@ package enum KeyCatSchema {
         Step(version: 24, name: "product search and tags", sqlite: SearchSchema.sqlite, postgres: SearchSchema.postgres),
         Step(version: 25, name: "events", sqlite: EventSchema.sqlite, postgres: EventSchema.postgres),
         Step(version: 26, name: "webhook endpoints and deliveries", ddl: WebhookSchema.ddl),
+        // Search's forward index replaces its index by product: re-indexing a listing writes
+        // only the postings that changed.
+        Step(version: 27, name: "search forward index", sqlite: SearchSchema.forwardIndexSQLite,
+             postgres: SearchSchema.forwardIndexPostgres),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

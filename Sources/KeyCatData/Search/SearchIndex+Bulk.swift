@@ -3,10 +3,12 @@ import KeyCatInfrastructure
 
 extension SearchIndex {
     /// The search entries of many new listings, gathered in memory and written together: what
-    /// ``index(_:_:on:)`` writes one listing at a time, but with each table's rows in few
+    /// ``index(_:_:listed:checkingPostings:on:)`` writes one listing at a time, but with each table's rows in few
     /// multi-row statements, the postings in key order (so each term's range of `search_terms`
     /// is appended to once per flush rather than once per listing), and the vocabulary's counts
-    /// added up first (one upsert per word instead of one per listing that has it).
+    /// added up first (one upsert per word instead of one per listing that has it). Each
+    /// document carries the listing's forward terms (``SearchIndex/storedTerms(sorted:)``), made
+    /// from its postings when it is written.
     ///
     /// Only for listings that have no entry yet (a bulk load's new ids): nothing is deleted.
     struct Bulk {
@@ -15,7 +17,9 @@ extension SearchIndex {
         private var terms: [String] = []
         /// Postings packed as term index (24 bits), product id (36 bits), weight (4 bits).
         private var postings: [UInt64] = []
-        private var documents: [(id: Int64, titleKey: String, words: String)] = []
+        /// Each listing's document, with where its postings start in ``postings`` (they run to
+        /// the next document's start: a listing's postings are added together).
+        private var documents: [(id: Int64, titleKey: String, words: String, postings: Int)] = []
         private var vocabulary: [VocabularyKey: (entry: SearchAnalyzer.VocabularyEntry, count: Int)] = [:]
 
         /// A term compared and hashed as its bytes, as the stores compare it (not as Swift
@@ -44,6 +48,7 @@ extension SearchIndex {
         /// Adds a listing's entries.
         mutating func add(_ id: ProductID, _ entry: Entry) {
             precondition(id.rawValue <= Self.maximumID && terms.count + entry.terms.count < Self.maximumTerms)
+            let start = postings.count
             for (term, weight) in entry.terms {
                 let key = Key(text: term)
                 let index: Int
@@ -56,7 +61,7 @@ extension SearchIndex {
                 }
                 postings.append(UInt64(index) << 40 | UInt64(id.rawValue) << 4 | UInt64(weight))
             }
-            documents.append((id.rawValue, entry.titleKey, storedWords(entry.vocabulary)))
+            documents.append((id.rawValue, entry.titleKey, storedWords(entry.vocabulary), start))
             for word in entry.vocabulary {
                 let key = VocabularyKey(kind: word.kind, key: Key(text: word.key))
                 if let known = vocabulary[key] {
@@ -77,16 +82,31 @@ extension SearchIndex {
             var rank = [UInt64](repeating: 0, count: terms.count)
             for (position, index) in order.enumerated() { rank[index] = UInt64(position) }
             for index in postings.indices { postings[index] = rank[Int(postings[index] >> 40)] << 40 | postings[index] & (1 << 40 - 1) }
+            // The documents first, while each listing's postings are still together: its forward
+            // terms are its postings in rank order, the order of the key.
+            var forward: [UInt64] = []
+            try insert(into: "search_documents (product_id, analyzer_version, title_key, words, terms)", columns: 5,
+                       count: documents.count, on: connection) { index, arguments in
+                let document = documents[index]
+                let end = index + 1 < documents.count ? documents[index + 1].postings : postings.count
+                forward.removeAll(keepingCapacity: true)
+                forward.append(contentsOf: postings[document.postings..<end])
+                forward.sort()
+                var text = ""
+                for (position, posting) in forward.enumerated() {
+                    if position > 0 { text += "\n" }
+                    text += terms[order[Int(posting >> 40)]]
+                    text += " "
+                    text += String(posting & 15)
+                }
+                arguments += [.integer(document.id), .int(SearchAnalyzer.version), .text(document.titleKey), .text(document.words),
+                              .text(text)]
+            }
             postings.sort()
             try insert(into: "search_terms (term, product_id, weight)", columns: 3, count: postings.count, on: connection) { index, arguments in
                 let posting = postings[index]
                 arguments += [.text(terms[order[Int(posting >> 40)]]), .integer(Int64(posting >> 4 & UInt64(Self.maximumID))),
                               .integer(Int64(posting & 15))]
-            }
-            try insert(into: "search_documents (product_id, analyzer_version, title_key, words)", columns: 4, count: documents.count,
-                       on: connection) { index, arguments in
-                let document = documents[index]
-                arguments += [.integer(document.id), .int(SearchAnalyzer.version), .text(document.titleKey), .text(document.words)]
             }
             // In key order, the order single writers lock them in.
             let words = vocabulary.values.sorted { $0.entry < $1.entry }

@@ -85,16 +85,36 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         return total
     }
 
-    /// Takes deleted listings' entries out and sets every vocabulary count to what the listed
-    /// listings' stored words add up to.
+    /// Takes deleted listings' entries out (their postings by their keys, from their forward
+    /// terms), then the postings that are no listing's forward terms, if any, and sets every
+    /// vocabulary count to what the listed listings' stored words add up to.
+    ///
+    /// Run after every live listing was indexed against its postings
+    /// (``SearchIndex/reindex(after:limit:on:)``): each forward term then has its posting, so
+    /// `search_terms` holding more rows than the forward terms add up to means postings written
+    /// behind the index's back. Finding those reads every posting with its listing's document,
+    /// so it runs only then.
     private static func repairLeftovers(on connection: some SQLConnection) throws {
-        for table in ["search_terms", "search_documents"] {
-            _ = try connection.run(
-                "DELETE FROM \(table) WHERE product_id IN (SELECT id FROM products WHERE deleted_at IS NOT NULL)", [])
-        }
+        let deleted = try connection.query("""
+            SELECT d.product_id FROM search_documents d JOIN products p ON p.id = d.product_id
+            WHERE p.deleted_at IS NOT NULL ORDER BY d.product_id
+            """, []) { ProductID($0.int64(0)) }
+        for id in deleted { try SearchIndex.remove(id, on: connection) }
         var expected: [String: Int] = [:]
-        try connection.forEach("SELECT words FROM search_documents WHERE counted = 1", []) { row in
-            for word in row.string(0).split(separator: "\n") { expected[String(word), default: 0] += 1 }
+        var forwardPostings = 0
+        try connection.forEach("SELECT words, counted, terms FROM search_documents", []) { row in
+            if row.bool(1) {
+                for word in row.string(0).split(separator: "\n") { expected[String(word), default: 0] += 1 }
+            }
+            forwardPostings += SearchIndex.termCount(row.string(2))
+        }
+        if try postingCount(on: connection) != forwardPostings {
+            // A line of the forward terms starts after a line feed and ends its term at a space.
+            _ = try connection.run("""
+                DELETE FROM search_terms WHERE NOT EXISTS (
+                    SELECT 1 FROM search_documents d WHERE d.product_id = search_terms.product_id
+                    AND \(connection.dialect.position(of: "? || search_terms.term || ' '", in: "? || d.terms")) > 0)
+                """, [.text("\n"), .text("\n")])
         }
         var stored: [String: Int] = [:]
         try connection.forEach("SELECT kind, word, products FROM search_words", []) { row in
@@ -113,16 +133,38 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         }
     }
 
+    /// How many rows `search_terms` has.
+    private static func postingCount(on connection: some SQLConnection) throws -> Int {
+        try connection.queryOne("SELECT count(*) FROM search_terms", []) { $0.int(0) } ?? 0
+    }
+
     /// Where the index and the catalog disagree, each as a sentence for `db check`: a live
-    /// listing without its entries or with other terms than its text gives, entries of a listing
-    /// that is gone, vocabulary counts that are not what the listed listings lend. None on a database from before search
-    /// (`db check` reads an outdated schema as it is; its schema section names what is missing).
+    /// listing without its entries or with other terms than its text gives, postings that are
+    /// not what a listing's forward terms say, entries of a listing that is gone, vocabulary
+    /// counts that are not what the listed listings lend. None on a database from before search
+    /// or before its forward index (`db check` reads an outdated schema as it is; its schema
+    /// section names what is missing).
+    ///
+    /// Three checks prove the index is the catalog's. Each live listing's forward terms
+    /// (`search_documents.terms`) are what its text gives, 1,000 listings at a time. Each of
+    /// those forward terms has its posting, with its weight: one statement per 1,000 listings
+    /// seeks them all by their keys. And `search_terms` holds no other row: its count is what the
+    /// forward terms add up to. With the key unique, the postings then are the forward terms
+    /// exactly, with no read of `search_terms` by listing (it has no index for that). The cost is
+    /// a read of every live listing and its document, a key look-up per posting, and one count
+    /// of `search_terms`.
     package func problems(limit: Int = 20) async throws(KeyCatError) -> [String] {
         try await storage {
             try await database.read { connection in
-                guard try connection.hasTable("search_terms") else { return [] }
+                guard try connection.hasTable("search_terms"), try connection.hasColumn("terms", of: "search_documents") else {
+                    return []
+                }
                 var problems: [String] = []
+                func report(_ problem: String) { if problems.count < limit { problems.append(problem) } }
                 var expectedWords: [String: Int] = [:]
+                // The forward terms' postings, and how many of them `search_terms` lacks.
+                var forwardPostings = 0
+                var missingPostings = 0
                 var after: Int64 = 0
                 while true {
                     let products = try connection.query(
@@ -130,32 +172,55 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
                         [.integer(after)], ProductRow.decode)
                     guard let last = products.last else { break }
                     after = last.id.rawValue
-                    var stored: [Int64: [String: Int]] = [:]
+                    var forward: [Int64: String] = [:]
                     try connection.forEach(
-                        "SELECT product_id, term, weight FROM search_terms WHERE product_id BETWEEN ? AND ?",
+                        "SELECT product_id, terms FROM search_documents WHERE product_id BETWEEN ? AND ?",
                         [.integer(products[0].id.rawValue), .integer(last.id.rawValue)]) { row in
-                        stored[row.int64(0), default: [:]][row.string(1)] = row.int(2)
+                        forward[row.int64(0)] = row.string(1)
                     }
+                    var documents: [(id: Int64, terms: String)] = []
                     for product in products {
                         let entry = SearchIndex.Entry(product)
                         if product.isListed {
                             for word in entry.vocabulary { expectedWords["\(word.kind.rawValue):\(word.key)", default: 0] += 1 }
                         }
-                        if stored[product.id.rawValue] ?? [:] != entry.terms, problems.count < limit {
-                            problems.append("product \(product.id): its search terms do not match its text (run 'keycat-admin search reindex')")
+                        let terms = forward[product.id.rawValue]
+                        if terms != SearchIndex.storedTerms(entry.terms) {
+                            report("product \(product.id): its search terms do not match its text (run 'keycat-admin search reindex')")
                         }
+                        if let terms { documents.append((product.id.rawValue, terms)) }
+                    }
+                    let check = try Self.postingsMissing(from: documents, on: connection)
+                    forwardPostings += check.postings
+                    missingPostings += check.missing
+                    for id in check.listings {
+                        report("product \(id): its postings in the search index are not its search terms (run 'keycat-admin search reindex')")
                     }
                 }
+                var deleted: [(id: Int64, terms: String)] = []
                 try connection.forEach("""
-                    SELECT DISTINCT t.product_id FROM search_terms t JOIN products p ON p.id = t.product_id
-                    WHERE p.deleted_at IS NOT NULL
+                    SELECT d.product_id, d.terms FROM search_documents d JOIN products p ON p.id = d.product_id
+                    WHERE p.deleted_at IS NOT NULL ORDER BY d.product_id
                     """, []) { row in
-                    if problems.count < limit { problems.append("product \(row.int64(0)): deleted but still has search terms") }
+                    report("product \(row.int64(0)): deleted but still has search terms")
+                    deleted.append((row.int64(0), row.string(1)))
+                }
+                for start in stride(from: 0, to: deleted.count, by: 1000) {
+                    let check = try Self.postingsMissing(from: Array(deleted[start..<min(start + 1000, deleted.count)]), on: connection)
+                    forwardPostings += check.postings
+                    missingPostings += check.missing
+                }
+                // Postings that are no document's forward terms: of a listing without a
+                // document (a deleted one's, or one written behind the index's back), or a term
+                // its document does not have.
+                let strays = try Self.postingCount(on: connection) - (forwardPostings - missingPostings)
+                if strays != 0 {
+                    report("the search index has \(strays) posting(s) that are no listing's search terms (run 'keycat-admin search reindex')")
                 }
                 try connection.forEach("SELECT word, kind, products FROM search_words WHERE products > 0", []) { row in
                     let key = "\(row.string(1)):\(row.string(0))"
-                    if expectedWords.removeValue(forKey: key) != row.int(2), problems.count < limit {
-                        problems.append("search vocabulary «\(row.string(0))» (\(row.string(1))) counts \(row.int(2)) listings, not what the catalog has")
+                    if expectedWords.removeValue(forKey: key) != row.int(2) {
+                        report("search vocabulary «\(row.string(0))» (\(row.string(1))) counts \(row.int(2)) listings, not what the catalog has")
                     }
                 }
                 for key in expectedWords.keys.sorted().prefix(max(0, limit - problems.count)) {
@@ -164,5 +229,37 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
                 return problems
             }
         }
+    }
+
+    /// Which of `documents`' listings lack a posting of their forward terms or have it with
+    /// another weight, how many postings the forward terms have and how many of them
+    /// `search_terms` lacks: every posting sought by its key, in one statement (the forward
+    /// terms travel as a JSON array of `[term, id, weight]`).
+    private static func postingsMissing(from documents: [(id: Int64, terms: String)], on connection: some SQLConnection) throws
+        -> (listings: [Int64], postings: Int, missing: Int) {
+        var json = "["
+        var postings = 0
+        for document in documents {
+            for (term, weight) in SearchIndex.parseTerms(document.terms) {
+                json += postings == 0 ? "[" : ",["
+                SearchIndex.appendJSONString(term, to: &json)
+                json += ",\(document.id),\(weight)]"
+                postings += 1
+            }
+        }
+        json += "]"
+        guard postings > 0 else { return ([], 0, 0) }
+        var listings: Set<Int64> = []
+        var missing = 0
+        // A join, not a scalar subquery a filter names twice: Postgres would run it per mention.
+        try connection.forEach("""
+            SELECT CAST(f.value ->> 1 AS bigint), t.weight FROM \(connection.dialect.rowsFromJSON)
+            LEFT JOIN search_terms t ON t.term = f.value ->> 0 AND t.product_id = CAST(f.value ->> 1 AS bigint)
+            WHERE t.weight IS NULL OR t.weight <> CAST(f.value ->> 2 AS integer)
+            """, [.text(json)]) { row in
+            listings.insert(row.int64(0))
+            if row.isNull(1) { missing += 1 }
+        }
+        return (listings.sorted(), postings, missing)
     }
 }

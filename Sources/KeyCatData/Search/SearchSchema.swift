@@ -7,16 +7,23 @@ import KeyCatInfrastructure
 /// - `search_terms`: one row per term of a listing (``SearchAnalyzer``), with the fields it occurs
 ///   in as its weight. Its key `(term, product_id)` is the inverted index: a term's listings are
 ///   one range, a Latin prefix (`gater`) a range of terms, and whether a listing has a term one
-///   seek.
+///   seek. It has no other index: a listing's own rows are found by their keys, from its
+///   forward terms.
 /// - `search_documents`: per listing, the analyzer version that indexed it, its title without
 ///   spaces (the exact-phrase bonus), the words it lends the vocabulary and whether they are
-///   counted there (while the listing is listed), and its units sold (a ranking signal kept
-///   here, so a payment writes no `products` row).
+///   counted there (while the listing is listed), its units sold (a ranking signal kept
+///   here, so a payment writes no `products` row), and its `terms`, the forward index: the
+///   listing's rows of `search_terms` as one text (``SearchIndex/storedTerms(sorted:)``), which
+///   is what lets a re-index write only the postings that changed.
 /// - `search_words`: the vocabulary the as-you-type box completes from (words, tags, titles),
 ///   keyed by their normalised form, with their jamo spelling (기계ㅅ → 기계식), their initials
 ///   (ㄱㅊ → 갈축) and how many listed listings have them (a suspended seller's listings lend
 ///   none, so their words are not suggested).
 /// - `search_synonyms`: the operators' synonyms, stored both ways.
+///
+/// Migration 24 made the tables (``sqlite``, ``postgres``), with an index of `search_terms` by
+/// `product_id`; migration 27 added the forward index in its place (``forwardIndexSQLite``,
+/// ``forwardIndexPostgres``).
 enum SearchSchema {
     static func sql(_ type: SQLDialect.ColumnTypes, withoutRowID: String) -> String {
         """
@@ -65,7 +72,8 @@ enum SearchSchema {
     static let sqlite = sql(SQLDialect.sqlite.columnTypes, withoutRowID: ", WITHOUT ROWID")
     /// On Postgres a synonym, or the index rebuilt under listings that did not change, changes
     /// search answers as a listing does, so they announce a catalog change the same way
-    /// (``CatalogSchema/changeNotificationsPostgres``). A listing's own write already announces
+    /// (``CatalogSchema/changeNotificationsPostgres``; since migration 27 a rebuild writes only
+    /// the postings that differ, and ``SearchIndex/reindex(after:limit:on:)`` announces itself). A listing's own write already announces
     /// itself (Postgres folds the two notifications of one transaction into one); a payment's
     /// units sold, in `search_documents`, does not: see docs/search.md "Freshness and caching".
     static let postgres = sql(SQLDialect.postgres.columnTypes, withoutRowID: "") + """
@@ -76,5 +84,33 @@ enum SearchSchema {
             FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();
         CREATE TRIGGER search_words_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON search_words
             FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();
+        """
+
+    /// Migration 27, the forward index: `search_documents.terms` is added and filled from the
+    /// postings already in `search_terms`, one `term weight` line per posting in key order
+    /// (``SearchIndex/storedTerms(sorted:)``, which writes the same text), and the index of
+    /// `search_terms` by `product_id` goes. SQLite's `group_concat` keeps the order of the rows
+    /// it is given, so they come from a subquery in term order (the dropped index serves it one
+    /// listing at a time); Postgres's `string_agg` takes its order, over one pass of the postings
+    /// grouped by listing (rather than a look-up per listing, each of whose postings is
+    /// elsewhere in a heap written in term order). A document without postings keeps the empty
+    /// text. Listings without a document have no forward terms to fill: they
+    /// are indexed when the store next opens for writes (``SearchIndex/catchUp(limit:on:)``).
+    static let forwardIndexSQLite = """
+        ALTER TABLE search_documents ADD COLUMN terms \(SQLDialect.sqlite.columnTypes.text) NOT NULL DEFAULT '';
+        UPDATE search_documents SET terms = coalesce((
+            SELECT group_concat(t.term || ' ' || t.weight, char(10)) FROM (
+                SELECT term, weight FROM search_terms WHERE product_id = search_documents.product_id ORDER BY term) t), '');
+        DROP INDEX search_terms_by_product;
+        """
+
+    /// ``forwardIndexSQLite`` as Postgres runs it.
+    static let forwardIndexPostgres = """
+        ALTER TABLE search_documents ADD COLUMN terms \(SQLDialect.postgres.columnTypes.text) NOT NULL DEFAULT '';
+        UPDATE search_documents d SET terms = f.terms FROM (
+            SELECT product_id, string_agg(term || ' ' || weight, chr(10) ORDER BY term) AS terms
+            FROM search_terms GROUP BY product_id) f
+        WHERE f.product_id = d.product_id;
+        DROP INDEX search_terms_by_product;
         """
 }

@@ -98,6 +98,12 @@ extension SQLConnection {
     package func hasTable(_ name: String) throws -> Bool {
         try queryOne(dialect.tableExists, [.text(name)]) { _ in true } ?? false
     }
+
+    /// Whether the table `table` has the column `column`: a database opened without migrating
+    /// may predate it.
+    package func hasColumn(_ column: String, of table: String) throws -> Bool {
+        try queryOne(dialect.columnExists, [.text(table), .text(column)]) { _ in true } ?? false
+    }
 }
 
 extension SQLiteConnection: SQLConnection {

@@ -19,6 +19,39 @@ package struct SQLDialect: Sendable, Equatable {
         }
     }
 
+    /// A subquery yielding the texts of a JSON array of strings passed as one text parameter, for
+    /// `term IN (…)` with any number of texts in one prepared statement.
+    package var textsFromJSON: String {
+        switch store {
+        case .sqlite: "SELECT value FROM json_each(?)"
+        case .postgres: "SELECT value FROM json_array_elements_text(CAST(? AS json))"
+        }
+    }
+
+    /// A `FROM` item `f` with one row per element of a JSON array passed as one text parameter,
+    /// its column `value` the element as JSON: an element that is itself an array gives its
+    /// items as `f.value ->> 0`, `f.value ->> 1`… (text, to be cast), the same on both stores.
+    /// For many rows of values in one prepared statement.
+    package var rowsFromJSON: String {
+        switch store {
+        case .sqlite: "json_each(?) AS f"
+        case .postgres: "json_array_elements(CAST(? AS json)) AS f (value)"
+        }
+    }
+
+    /// A query answering one row when the table named by its first parameter has a column
+    /// named by its second (in the connection's schema, for Postgres).
+    package var columnExists: String {
+        switch store {
+        case .sqlite: "SELECT 1 FROM pragma_table_info(?) WHERE name = ?"
+        case .postgres:
+            """
+            SELECT 1 FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = CAST(? AS text) AND column_name = CAST(? AS text)
+            """
+        }
+    }
+
     /// A query answering one row when the table named by its one parameter exists (in the
     /// connection's schema, for Postgres), none otherwise.
     package var tableExists: String {
@@ -36,6 +69,15 @@ package struct SQLDialect: Sendable, Equatable {
         switch store {
         case .sqlite: "lower(\(expression))"
         case .postgres: "lower(\(expression) COLLATE \"C\")"
+        }
+    }
+
+    /// Where the text `needle` first occurs in the text `haystack`, counting from 1, or 0 where
+    /// it does not (`instr(haystack, needle)` in SQLite, `strpos(haystack, needle)` in Postgres).
+    package func position(of needle: String, in haystack: String) -> String {
+        switch store {
+        case .sqlite: "instr(\(haystack), \(needle))"
+        case .postgres: "strpos(\(haystack), \(needle))"
         }
     }
 

@@ -675,3 +675,11 @@ CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, 
 CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id);
 CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_expires_at)
     WHERE lease_owner IS NOT NULL;
+
+-- 27: search forward index
+ALTER TABLE search_documents ADD COLUMN terms text COLLATE "C" NOT NULL DEFAULT '';
+UPDATE search_documents d SET terms = f.terms FROM (
+    SELECT product_id, string_agg(term || ' ' || weight, chr(10) ORDER BY term) AS terms
+    FROM search_terms GROUP BY product_id) f
+WHERE f.product_id = d.product_id;
+DROP INDEX search_terms_by_product;

@@ -655,3 +655,10 @@ CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, 
 CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id);
 CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_expires_at)
     WHERE lease_owner IS NOT NULL;
+
+-- 27: search forward index
+ALTER TABLE search_documents ADD COLUMN terms TEXT NOT NULL DEFAULT '';
+UPDATE search_documents SET terms = coalesce((
+    SELECT group_concat(t.term || ' ' || t.weight, char(10)) FROM (
+        SELECT term, weight FROM search_terms WHERE product_id = search_documents.product_id ORDER BY term) t), '');
+DROP INDEX search_terms_by_product;
