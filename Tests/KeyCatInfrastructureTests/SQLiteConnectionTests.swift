@@ -98,6 +98,20 @@ struct SQLiteConnectionTests {
         }
     }
 
+    /// Texts the stores read as different bytes are different keys, even where `String` calls
+    /// them equal (NFC 가 and NFD ᄀ+ᅡ), so a key's hash and its equality agree.
+    @Test("statement keys compare bytes, not canonical equivalence")
+    func statementKeysCompareBytes() throws {
+        let (composed, decomposed) = ("SELECT '\u{AC00}'", "SELECT '\u{1100}\u{1161}'")
+        #expect(composed == decomposed)
+        #expect(SQLStatementKey(composed) != SQLStatementKey(decomposed))
+        #expect(SQLStatementKey(composed) == SQLStatementKey(String(decoding: Array(composed.utf8), as: UTF8.self)))
+        try withConnection { connection, _ throws in
+            #expect(try connection.queryOne(composed) { $0.string(0) }.map { Array($0.utf8) } == Array("\u{AC00}".utf8))
+            #expect(try connection.queryOne(decomposed) { $0.string(0) }.map { Array($0.utf8) } == Array("\u{1100}\u{1161}".utf8))
+        }
+    }
+
     @Test("running the same SQL inside its own row loop uses a second statement")
     func reentrantStatement() throws {
         try withConnection { connection, _ throws in

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A statement's SQL text as the key of a connection's statement cache, hashed from a sample of
 /// its bytes rather than all of them.
 ///
@@ -15,23 +17,36 @@ package struct SQLStatementKey: Hashable {
 
     package init(_ sql: String) { self.sql = sql }
 
-    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.sql == rhs.sql }
-
-    package func hash(into hasher: inout Hasher) {
-        let utf8 = sql.utf8
-        hasher.combine(utf8.count)
-        // Native strings give their bytes without a copy; a bridged one is hashed whole.
-        let sampled: Void? = utf8.withContiguousStorageIfAvailable { bytes in
-            guard !bytes.isEmpty else { return }
-            let stride = Swift.max(1, bytes.count / Self.sampledBytes)
-            var index = bytes.count - 1  // from the end, where statements of one shape differ most
-            var taken = 0
-            while index >= 0, taken < Self.sampledBytes {
-                hasher.combine(bytes[index])
-                index -= stride
-                taken += 1
+    /// Byte for byte, as the stores read a statement (and as the hash reads it): `String`'s own
+    /// `==` would call two texts equal that differ only in their Unicode normalisation.
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        var (left, right) = (lhs.sql, rhs.sql)
+        return left.withUTF8 { left in
+            right.withUTF8 { right in
+                left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
             }
         }
-        if sampled == nil { hasher.combine(sql) }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        // Native strings give their bytes without a copy; any other is copied first, so that
+        // equal texts hash alike whatever their storage.
+        if sql.utf8.withContiguousStorageIfAvailable({ Self.hashSample(of: $0, into: &hasher) }) == nil {
+            Array(sql.utf8).withUnsafeBufferPointer { Self.hashSample(of: $0, into: &hasher) }
+        }
+    }
+
+    /// The length and ``sampledBytes`` bytes spread evenly, from the end, where statements of
+    /// one shape differ most.
+    private static func hashSample(of bytes: UnsafeBufferPointer<UInt8>, into hasher: inout Hasher) {
+        hasher.combine(bytes.count)
+        let stride = Swift.max(1, bytes.count / sampledBytes)
+        var index = bytes.count - 1
+        var taken = 0
+        while index >= 0, taken < sampledBytes {
+            hasher.combine(bytes[index])
+            index -= stride
+            taken += 1
+        }
     }
 }
