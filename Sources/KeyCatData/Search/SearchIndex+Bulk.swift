@@ -85,6 +85,7 @@ extension SearchIndex {
             // The documents first, while each listing's postings are still together: its forward
             // terms are its postings in rank order, the order of the key.
             var forward: [UInt64] = []
+            let names = terms  // the lazily mapped forward terms below cannot capture `self`
             try insert(into: "search_documents (product_id, analyzer_version, title_key, words, terms)", columns: 5,
                        count: documents.count, on: connection) { index, arguments in
                 let document = documents[index]
@@ -92,13 +93,7 @@ extension SearchIndex {
                 forward.removeAll(keepingCapacity: true)
                 forward.append(contentsOf: postings[document.postings..<end])
                 forward.sort()
-                var text = ""
-                for (position, posting) in forward.enumerated() {
-                    if position > 0 { text += "\n" }
-                    text += terms[order[Int(posting >> 40)]]
-                    text += " "
-                    text += String(posting & 15)
-                }
+                let text = storedTerms(sorted: forward.lazy.map { (term: names[order[Int($0 >> 40)]], weight: Int($0 & 15)) })
                 arguments += [.integer(document.id), .int(SearchAnalyzer.version), .text(document.titleKey), .text(document.words),
                               .text(text)]
             }

@@ -141,9 +141,8 @@ package enum SearchIndex {
     /// a digit, and never white space or a control character, which cut words apart; or `#` and
     /// a tag, which is letters, digits and `_` only (``ProductTags``). A reader splits each
     /// line at its last space all the same, since the weight is digits.
-    static func storedTerms(sorted terms: [(term: String, weight: Int)]) -> String {
+    static func storedTerms(sorted terms: some Sequence<(term: String, weight: Int)>) -> String {
         var text = ""
-        text.reserveCapacity(terms.reduce(0) { $0 + $1.term.utf8.count + 3 })
         for (index, (term, weight)) in terms.enumerated() {
             if index > 0 { text += "\n" }
             text += term
@@ -233,24 +232,9 @@ package enum SearchIndex {
         var json = "["
         for (index, text) in texts.enumerated() {
             if index > 0 { json += "," }
-            appendJSONString(text, to: &json)
+            JSONString.append(text, to: &json)
         }
         return json + "]"
-    }
-
-    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
-    static func appendJSONString(_ text: String, to json: inout String) {
-        json += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": json += "\\\""
-            case "\\": json += "\\\\"
-            case _ where scalar.value < 0x20:
-                json += "\\u00" + String(scalar.value >> 4, radix: 16) + String(scalar.value & 15, radix: 16)
-            default: json.unicodeScalars.append(scalar)
-            }
-        }
-        json += "\""
     }
 
     /// Moves the vocabulary's counts by what a listing lost and gained, in key order, so that two

@@ -242,7 +242,7 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         for document in documents {
             for (term, weight) in SearchIndex.parseTerms(document.terms) {
                 json += postings == 0 ? "[" : ",["
-                SearchIndex.appendJSONString(term, to: &json)
+                JSONString.append(term, to: &json)
                 json += ",\(document.id),\(weight)]"
                 postings += 1
             }
