@@ -1,7 +1,6 @@
 import Foundation
 import KeyCatDomain
 import KeyCatInfrastructure
-import Synchronization
 
 /// The SQL of one page of search results read from the postings of one group of the plan (the
 /// rarest, ``SearchExecution``): the plan's terms as bound parameters over `search_terms`, the
@@ -25,7 +24,7 @@ import Synchronization
 /// sorted; the page's rows are read last. `CROSS JOIN` keeps SQLite reading in that order
 /// (Postgres plans it as an inner join), and when a subquery's score is used twice its
 /// subquery carries `LIMIT … OFFSET 0`, which neither store flattens, so it runs once.
-struct SearchListQuery {
+struct SearchListQuery: Sendable {
     var sql: String
     var arguments: [SQLValue]
 
@@ -42,32 +41,25 @@ struct SearchListQuery {
     }
 
     /// The page's statement for these inputs (``init(plan:terms:order:floor:filter:sort:after:limit:dialect:)``),
-    /// built once while it is among the last ``memoCapacity`` different ones asked for.
+    /// built once while it is among the last ``SearchStatementMemo/capacity`` different ones asked for.
     ///
     /// Building a page's text costs about 5 µs, a quarter of a rare word's whole search, and a
     /// shop's searches repeat (a popular query's first page, from every buyer who types it).
     /// The memo is keyed by everything the statement is built from — the plan and the terms it
     /// spelt out (both read from the store, so a synonym or a new word makes another key), the
     /// groups' order, the floor, the filters, the sort, the cursor and the limit — so a hit is
-    /// the statement the same inputs would build. It empties when full: a bound, not an LRU.
+    /// the statement the same inputs would build.
     static func page(plan: SearchPlan, terms: SearchTerms, order: [Int], floor: Int64, filter: ProductFilter, sort: ProductSort,
                      after position: CursorPosition?, limit: Int, dialect: SQLDialect) -> SearchListQuery {
         var filters = filter
         filters.text = nil  // the plan stands for the text; the statement reads only the other filters
         let key = MemoKey(plan: plan, expansions: terms.expansions, order: order, floor: floor, filter: filters, sort: sort,
                           position: position, limit: limit, store: dialect.store)
-        if let built = memo.withLock({ $0[key] }) { return built }
-        let built = SearchListQuery(plan: plan, terms: terms, order: order, floor: floor, filter: filter, sort: sort,
-                                    after: position, limit: limit, dialect: dialect)
-        memo.withLock { memo in
-            if memo.count >= memoCapacity { memo.removeAll(keepingCapacity: true) }
-            memo[key] = built
+        return memo.value(for: key) {
+            SearchListQuery(plan: plan, terms: terms, order: order, floor: floor, filter: filter, sort: sort,
+                            after: position, limit: limit, dialect: dialect)
         }
-        return built
     }
-
-    /// How many page statements ``page(plan:terms:order:floor:filter:sort:after:limit:dialect:)`` keeps (about 2 KB each).
-    static let memoCapacity = 256
 
     private struct MemoKey: Hashable {
         var plan: SearchPlan
@@ -81,7 +73,7 @@ struct SearchListQuery {
         var store: SQLDialect.Store
     }
 
-    private static let memo = Mutex<[MemoKey: SearchListQuery]>([:])
+    private static let memo = SearchStatementMemo<MemoKey, SearchListQuery>()
 
     /// - Parameters:
     ///   - order: indexes in `plan.groups`, the driving group first (its postings are the

@@ -1,6 +1,5 @@
 import KeyCatDomain
 import KeyCatInfrastructure
-import Synchronization
 
 /// How far a search ranked by relevance reads: its limit, as Elasticsearch's
 /// `index.max_result_window` is one (docs/search.md "Limits").
@@ -85,16 +84,10 @@ package enum SearchWindow {
                 arguments += condition.arguments + condition.arguments + [.int(sizes.dense - 1)] + condition.arguments + [.int(sizes.sparse - 1)]
             }
         }
-        if let sql = floorsMemo.withLock({ $0[shape] }) { return (sql, arguments) }
-        let sql = floorsText(shape)
-        floorsMemo.withLock { memo in
-            if memo.count >= SearchListQuery.memoCapacity { memo.removeAll(keepingCapacity: true) }
-            memo[shape] = sql
-        }
-        return (sql, arguments)
+        return (floorsMemo.value(for: shape) { floorsText(shape) }, arguments)
     }
 
-    private static let floorsMemo = Mutex<[[[Bool]]: String]>([:])
+    private static let floorsMemo = SearchStatementMemo<[[Bool]], String>()
 
     /// The text of ``floors(of:terms:sizes:)`` for groups of these conditions (true for a range).
     private static func floorsText(_ shape: [[Bool]]) -> String {
