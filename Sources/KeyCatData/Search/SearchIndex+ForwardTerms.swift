@@ -1,0 +1,119 @@
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// A listing's forward terms (`search_documents.terms`, docs/search.md "The index"): their stored
+/// form, and the postings a re-index writes to turn the old terms into the new.
+extension SearchIndex {
+    /// A listing's terms in the order of `search_terms`' key: by their UTF-8 bytes, as both
+    /// stores compare text (SQLite's `BINARY`, Postgres's `COLLATE "C"`).
+    static func sortedTerms(_ terms: [String: Int]) -> [(term: String, weight: Int)] {
+        terms.map { (term: $0.key, weight: $0.value) }.sorted { $0.term.utf8.lexicographicallyPrecedes($1.term.utf8) }
+    }
+
+    /// How `search_documents.terms` keeps a listing's terms (its forward index): one line per
+    /// term, the term, a space and its weight in decimal (1–15), lines joined by a line feed in
+    /// the order of `search_terms`' key (``sortedTerms(_:)``), the empty text for none. Migration
+    /// 27 writes the same text from the postings (``SearchSchema/forwardIndexSQLite``).
+    ///
+    /// Neither separator can occur in a term. A term is a word of the analyser or made from one
+    /// (``SearchAnalyzer/terms(title:content:tags:spec:)``): Hangul syllables (bigrams, single
+    /// syllables, `=` and a whole word or its stem), a run of letters and digits with `%` after
+    /// a digit, and never white space or a control character, which cut words apart; or `#` and
+    /// a tag, which is letters, digits and `_` only (``ProductTags``). A reader splits each
+    /// line at its last space all the same, since the weight is digits.
+    static func storedTerms(sorted terms: some Sequence<(term: String, weight: Int)>) -> String {
+        var text = ""
+        for (index, (term, weight)) in terms.enumerated() {
+            if index > 0 { text += "\n" }
+            text += term
+            text += " "
+            text += String(weight)
+        }
+        return text
+    }
+
+    /// ``storedTerms(sorted:)`` of a listing's terms.
+    static func storedTerms(_ terms: [String: Int]) -> String { storedTerms(sorted: sortedTerms(terms)) }
+
+    /// The terms of a `search_documents.terms` text, in its order; a line that is not a term and
+    /// a weight is skipped.
+    static func parseTerms(_ text: String) -> [(term: String, weight: Int)] {
+        text.split(separator: "\n").compactMap { line in
+            guard let space = line.lastIndex(of: " "), let weight = Int(line[line.index(after: space)...]) else { return nil }
+            return (String(line[..<space]), weight)
+        }
+    }
+
+    /// How many terms a `search_documents.terms` text holds, without parsing it.
+    static func termCount(_ text: String) -> Int {
+        text.isEmpty ? 0 : text.utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+    }
+
+    /// What `search_terms` holds of `terms` for the listing, each posting sought by its key, in
+    /// term order.
+    static func postings(of id: ProductID, among terms: [String], on connection: some SQLConnection) throws
+        -> [(term: String, weight: Int)] {
+        guard !terms.isEmpty else { return [] }
+        let found = try connection.query(
+            "SELECT term, weight FROM search_terms WHERE product_id = ? AND term IN (\(connection.dialect.textsFromJSON))",
+            [.integer(id.rawValue), .text(jsonArray(of: Set(terms).sorted()))]) { (term: $0.string(0), weight: $0.int(1)) }
+        return found.sorted { $0.term.utf8.lexicographicallyPrecedes($1.term.utf8) }
+    }
+
+    /// Rows per `INSERT` of terms: 3 parameters each, well under either store's limit.
+    static let termsPerStatement = 300
+
+    /// The statements that turn a listing's postings `old` into `new` (both in term order): a
+    /// delete, an update or an insert by key for each term that differs, in term order, the
+    /// inserts of consecutive new terms in one statement.
+    static func termChanges<Connection: SQLConnection>(
+        of id: ProductID, from old: [(term: String, weight: Int)], to new: [(term: String, weight: Int)], on _: Connection
+    ) -> [SQLStatement<Connection.Row>] {
+        var statements: [SQLStatement<Connection.Row>] = []
+        var inserts: [SQLValue] = []
+        func flushInserts() {
+            guard !inserts.isEmpty else { return }
+            let values = Array(repeating: "(?, ?, ?)", count: inserts.count / 3).joined(separator: ", ")
+            statements.append(.run("INSERT INTO search_terms (term, product_id, weight) VALUES \(values)", inserts))
+            inserts.removeAll(keepingCapacity: true)
+        }
+        func insert(_ term: String, _ weight: Int) {
+            inserts += [.text(term), .integer(id.rawValue), .int(weight)]
+            if inserts.count == termsPerStatement * 3 { flushInserts() }
+        }
+        func delete(_ term: String) {
+            flushInserts()
+            statements.append(.run("DELETE FROM search_terms WHERE term = ? AND product_id = ?", [.text(term), .integer(id.rawValue)]))
+        }
+        var (i, j) = (0, 0)
+        while i < old.count || j < new.count {
+            if j == new.count || (i < old.count && old[i].term.utf8.lexicographicallyPrecedes(new[j].term.utf8)) {
+                delete(old[i].term)
+                i += 1
+            } else if i == old.count || new[j].term.utf8.lexicographicallyPrecedes(old[i].term.utf8) {
+                insert(new[j].term, new[j].weight)
+                j += 1
+            } else {
+                if old[i].weight != new[j].weight {
+                    flushInserts()
+                    statements.append(.run("UPDATE search_terms SET weight = ? WHERE term = ? AND product_id = ?",
+                                           [.int(new[j].weight), .text(new[j].term), .integer(id.rawValue)]))
+                }
+                i += 1
+                j += 1
+            }
+        }
+        flushInserts()
+        return statements
+    }
+
+    /// A JSON array of texts, for ``SQLDialect/textsFromJSON``.
+    static func jsonArray(of texts: [String]) -> String {
+        var json = "["
+        for (index, text) in texts.enumerated() {
+            if index > 0 { json += "," }
+            JSONString.append(text, to: &json)
+        }
+        return json + "]"
+    }
+}
