@@ -10,7 +10,7 @@ import Testing
 /// file: a mistyped path is refused with the file left byte-for-byte as it was.
 ///
 /// SQLite only: the identity is the file's `application_id` header; a Postgres URL names its
-/// database, which the migrator checks (`PostgresMigratorTests`).
+/// database, whose version the migrator checks (`StoreMigrationContractTests`, both stores).
 @Suite("Opening only KeyCat's own files")
 struct DatabaseIdentityTests {
     /// Another program's SQLite database, in rollback-journal mode (switching it to WAL alone

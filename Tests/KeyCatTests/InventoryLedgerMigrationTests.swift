@@ -5,8 +5,8 @@ import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
-/// SQLite only: a file written at an older schema version by the SQLite migrator; the Postgres
-/// migrator's upgrades are `PostgresMigratorTests`'.
+/// SQLite only: a file written at an older schema version by the SQLite migrator; upgrades on
+/// both stores are `StoreMigrationContractTests`'.
 @Suite("Inventory ledger on a database that predates it")
 struct InventoryLedgerMigrationTests {
     @Test("the migration writes an opening balance per product and each order's movements, so db check is healthy at once")
