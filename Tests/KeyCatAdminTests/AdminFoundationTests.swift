@@ -120,11 +120,11 @@ struct AdminFoundationTests {
             let path = directory.appendingPathComponent("shared.db").path
             // Each `init` migrates (first one only) and writes an audit entry in its own
             // transaction; run them two at a time from separate OS processes.
-            try await withThrowingTaskGroup(of: Int32.self) { group in
+            try await withThrowingTaskGroup(of: AdminProcess.Outcome.self) { group in
                 for _ in 0..<6 {
-                    group.addTask { try AdminProcess.run(["init", "--db", path]).status }
+                    group.addTask { try AdminProcess.run(["init", "--db", path]) }
                 }
-                for try await status in group { #expect(status == 0) }
+                for try await outcome in group { #expect(outcome.status == 0, "\(outcome.standardError)") }
             }
             let keycat = try await KeyCat.open(.init(databasePath: path))
             defer { keycat.close() }

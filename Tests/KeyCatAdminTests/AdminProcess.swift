@@ -4,7 +4,7 @@ import KeyCatInfrastructure
 /// Runs the built `keycat-admin` binary as a real process, for end-to-end tests of exit codes,
 /// stdout and stderr.
 struct AdminProcess {
-    struct Outcome {
+    struct Outcome: Sendable {
         var status: Int32
         var standardOutput: String
         var standardError: String

@@ -21,12 +21,17 @@ package protocol DatabaseError: Error, Sendable, CustomStringConvertible {
     var isNotADatabase: Bool { get }
     /// The database could not be opened or reached at all.
     var isCannotOpen: Bool { get }
+    /// Another connection held a lock for longer than this one was set to wait for it
+    /// (SQLite's busy timeout, `SQLITE_BUSY`; Postgres's `lock_timeout`, `55P03`), and the
+    /// statement changed nothing.
+    var isLockWaitExpired: Bool { get }
 }
 
 extension SQLiteError: DatabaseError {
     package var codeContext: (key: String, value: String) { ("sqlite_code", "\(extendedCode)") }
     package var isCancelled: Bool { isInterrupted }
     package var isUnstorableText: Bool { false }
+    package var isLockWaitExpired: Bool { isBusy }
 }
 
 extension PostgresError: DatabaseError {
@@ -35,4 +40,5 @@ extension PostgresError: DatabaseError {
     package var isUnstorableText: Bool { isInvalidText }
     package var isNotADatabase: Bool { false }
     package var isCannotOpen: Bool { isConnectionFailure || isInvalidConnectionString || isAuthenticationFailure }
+    package var isLockWaitExpired: Bool { sqlState == "55P03" }
 }

@@ -37,7 +37,9 @@ extension SchemaMigration where Connection: SQLConnection {
 /// migration runs in a transaction of its own that first takes the store's migration lock
 /// (``SQLDialect/schemaMigrationLock``: SQLite's `BEGIN IMMEDIATE` already is one; Postgres
 /// takes an advisory lock until the transaction ends), then reads the recorded version again,
-/// so the others wait and find that migration done: every migration is applied exactly once. A
+/// so the others wait and find that migration done: every migration is applied exactly once.
+/// They wait as long as ``lockWait``, not only the store's own lock wait (SQLite's busy timeout
+/// of five seconds), since a migration may rewrite a large table for minutes. A
 /// failing migration rolls back with its record and leaves the ones before it applied. A
 /// database whose recorded version is above the newest known migration is refused before
 /// anything is written.
@@ -46,6 +48,11 @@ extension SchemaMigration where Connection: SQLConnection {
 /// but the first pays at start.
 package struct SchemaMigrator<Connection: SQLConnection>: Sendable {
     package let migrations: [SchemaMigration<Connection>]
+
+    /// How long ``migrate(_:now:)`` waits for the lock before a migration, against another
+    /// connection holding it: ten minutes by default. Each attempt waits the store's own lock
+    /// wait, and the migration's transaction is begun again until this much time has passed.
+    package var lockWait: Duration = .seconds(600)
 
     package init(migrations: [SchemaMigration<Connection>]) throws(SchemaMigrationError) {
         try SchemaMigrationError.checkOrder(of: migrations)
@@ -80,7 +87,9 @@ package struct SchemaMigrator<Connection: SQLConnection>: Sendable {
     /// - Returns: the versions applied by this call (empty when already up to date, or when
     ///   another process applied them while this one waited for the lock).
     /// - Throws: ``SchemaMigrationError/databaseTooNew(databaseVersion:supportedVersion:)`` for a
-    ///   database from a newer binary; any error a migration throws, after rolling it back.
+    ///   database from a newer binary; ``SchemaMigrationError/lockWaitExpired(version:waited:)``
+    ///   when another connection held the lock for all of ``lockWait``; any error a migration
+    ///   throws, after rolling it back.
     @discardableResult
     package func migrate<Database: SQLDatabase>(_ database: Database, now: Date = Date()) throws -> [Int]
     where Database.Connection == Connection {
@@ -89,7 +98,21 @@ package struct SchemaMigrator<Connection: SQLConnection>: Sendable {
             try SchemaMigrationError.refuseNewer(version, supported: latestVersion)
             var applied: [Int] = []
             for migration in migrations where migration.version > version {
-                let didApply = try connection.transaction(isolation: .readCommitted) { connection -> Bool in
+                if try apply(migration, on: connection, now: now) { applied.append(migration.version) }
+            }
+            return applied
+        }
+    }
+
+    /// Applies `migration` in a transaction of its own, unless another process applied it while
+    /// this one waited for the lock; returns whether this call applied it. A wait for the lock
+    /// that runs out (the store's own lock wait) is begun again until ``lockWait`` has passed.
+    private func apply(_ migration: SchemaMigration<Connection>, on connection: Connection, now: Date) throws -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + lockWait
+        while true {
+            do {
+                return try connection.transaction(isolation: .readCommitted) { connection -> Bool in
                     // Under the lock, each statement sees what was committed before it began:
                     // another process's migration, finished while this one waited.
                     if let lock = connection.dialect.schemaMigrationLock { try connection.run(lock, []) }
@@ -104,9 +127,15 @@ package struct SchemaMigrator<Connection: SQLConnection>: Sendable {
                          .text(ISO8601DateFormatter().string(from: now))])
                     return true
                 }
-                if didApply { applied.append(migration.version) }
+            } catch let error as any DatabaseError where error.isLockWaitExpired {
+                // The transaction rolled back having changed nothing. Opening is the one time
+                // this thread is the caller's to hold; the pause keeps a store whose own wait is
+                // zero from spinning.
+                guard clock.now < deadline else {
+                    throw SchemaMigrationError.lockWaitExpired(version: migration.version, waited: lockWait)
+                }
+                Thread.sleep(forTimeInterval: 0.05)
             }
-            return applied
         }
     }
 
@@ -124,6 +153,9 @@ package enum SchemaMigrationError: Error, Sendable, Equatable, CustomStringConve
     case databaseTooNew(databaseVersion: Int, supportedVersion: Int)
     /// The migration list itself is wrong: versions must run 1, 2, 3… without gaps.
     case invalidMigrationList(String)
+    /// Another connection held the lock a migration needs for all of ``SchemaMigrator/lockWait``;
+    /// the migrations before `version` stay applied.
+    case lockWaitExpired(version: Int, waited: Duration)
 
     package var description: String {
         switch self {
@@ -132,6 +164,9 @@ package enum SchemaMigrationError: Error, Sendable, Equatable, CustomStringConve
                 + "(\(supportedVersion)); use a newer KeyCat"
         case let .invalidMigrationList(reason):
             "invalid migration list: \(reason)"
+        case let .lockWaitExpired(version, waited):
+            "gave up on schema migration \(version) after waiting \(waited.components.seconds) s for another connection "
+                + "to release the database's write lock; is another process migrating it, or holding a long transaction?"
         }
     }
 
