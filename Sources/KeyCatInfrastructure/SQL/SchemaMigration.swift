@@ -128,9 +128,9 @@ package struct SchemaMigrator<Connection: SQLConnection>: Sendable {
                     return true
                 }
             } catch let error as any DatabaseError where error.isLockWaitExpired {
-                // The transaction rolled back having changed nothing. Opening is the one time
-                // this thread is the caller's to hold; the pause keeps a store whose own wait is
-                // zero from spinning.
+                // The transaction rolled back having changed nothing. Migrating holds the
+                // calling thread by design (it runs before the database serves anyone); the
+                // pause keeps a store whose own lock wait is zero from spinning.
                 guard clock.now < deadline else {
                     throw SchemaMigrationError.lockWaitExpired(version: migration.version, waited: lockWait)
                 }
