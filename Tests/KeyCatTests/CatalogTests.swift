@@ -231,10 +231,17 @@ struct WithdrawnSellerTests {
             await #expect(try shop.keycat.checkHealth().isHealthy)
             // Search found them all, as indexing them one by one would have (written in bulk).
             await #expect(try shop.keycat.search.problems() == [])
-            // SQLite's load wrote its postings with foreign keys unchecked, and checks them again
-            // for every write after it.
+            // The load wrote its postings and documents with foreign keys unchecked (SQLite's
+            // switched off, Postgres's dropped and added back, checked in one pass), and every
+            // write after it is checked again.
             await #expect(throws: (any Error).self) {
                 try await shop.execute("INSERT INTO search_terms (term, product_id, weight) VALUES ('x', 999999999, 1)")
+            }
+            await #expect(throws: (any Error).self) {
+                try await shop.execute("""
+                    INSERT INTO search_documents (product_id, analyzer_version, title_key, words, terms)
+                    VALUES (999999999, 1, 'x', '', '')
+                    """)
             }
             let found = try await shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(text: try SearchQuery("기계식 키보드"))))
             #expect(found.items.count == 20 && found.nextCursor != nil)

@@ -129,6 +129,24 @@ package struct SQLDialect: Sendable, Equatable {
         }
     }
 
+    /// A query answering the name and definition (`FOREIGN KEY (…) REFERENCES …`) of each foreign
+    /// key of the table named by its one parameter, so a bulk load can drop them and add them back
+    /// checked in one pass: on Postgres. Nil on SQLite, whose foreign keys are part of the table's
+    /// definition and are switched off per connection instead (`PRAGMA foreign_keys`).
+    package var foreignKeysOfTable: String? {
+        switch store {
+        case .sqlite: nil
+        case .postgres:
+            """
+            SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
+            WHERE contype = 'f' AND connamespace = current_schema()::regnamespace
+              AND conrelid = (SELECT c.oid FROM pg_class c
+                              WHERE c.relname = CAST(? AS text) AND c.relnamespace = current_schema()::regnamespace)
+            ORDER BY conname
+            """
+        }
+    }
+
     /// A statement that makes other processes' migrations wait until this transaction ends, or
     /// nil where the transaction already does (SQLite's `BEGIN IMMEDIATE` takes the file's one
     /// write lock). On Postgres an advisory lock keyed on "KCAT" and the current schema, so tests
