@@ -32,21 +32,25 @@ struct SchemaMigratorLockWaitTests {
         return released
     }
 
-    /// A database on `path` whose connections give up on a lock after 20 ms.
-    private func impatientDatabase(_ path: String) throws -> SQLiteDatabase {
-        var configuration = SQLiteConfiguration()
-        configuration.busyTimeoutMilliseconds = 20
-        return try SQLiteDatabase(path: path, configuration: configuration)
+    /// Runs `body` on a new database whose connections give up on a lock after 20 ms, while
+    /// another connection holds its write lock for `seconds`; `released` is signalled once it
+    /// lets go.
+    private func whileLocked(for seconds: TimeInterval,
+                             _ body: (_ database: SQLiteDatabase, _ released: DispatchSemaphore) throws -> Void) throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("locked.db").path
+            var configuration = SQLiteConfiguration()
+            configuration.busyTimeoutMilliseconds = 20
+            let database = try SQLiteDatabase(path: path, configuration: configuration)
+            defer { database.close() }
+            try body(database, holdWriteLock(on: path, for: seconds))
+        }
     }
 
     @Test("a lock held for longer than the busy timeout is waited for, and the migrations then applied once")
     func waitsPastTheBusyTimeout() throws {
-        try withTemporaryDirectory { directory in
-            let path = directory.appendingPathComponent("locked.db").path
-            let database = try impatientDatabase(path)
-            defer { database.close() }
-            let migrator = try SchemaMigrator<SQLiteConnection>(migrations: StoreMigrationContractTests.migrations())
-            let released = holdWriteLock(on: path, for: 0.4)
+        let migrator = try SchemaMigrator<SQLiteConnection>(migrations: StoreMigrationContractTests.migrations())
+        try whileLocked(for: 0.4) { database, released throws in
             let started = ContinuousClock.now
             #expect(try migrator.migrate(database) == [1, 2, 3])
             // Twenty times the busy timeout: the migrator began again rather than failing.
@@ -58,22 +62,18 @@ struct SchemaMigratorLockWaitTests {
 
     @Test("a lock held for all of the migrator's wait is a clear error, with nothing applied")
     func givesUpAfterItsWait() throws {
-        try withTemporaryDirectory { directory in
-            let path = directory.appendingPathComponent("locked.db").path
-            let database = try impatientDatabase(path)
-            defer { database.close() }
-            var migrator = try SchemaMigrator<SQLiteConnection>(migrations: StoreMigrationContractTests.migrations())
-            migrator.lockWait = .milliseconds(150)
-            let released = holdWriteLock(on: path, for: 0.6)
+        var migrator = try SchemaMigrator<SQLiteConnection>(migrations: StoreMigrationContractTests.migrations())
+        migrator.lockWait = .milliseconds(150)
+        try whileLocked(for: 0.6) { database, released throws in
             #expect(throws: SchemaMigrationError.lockWaitExpired(version: 1, waited: .milliseconds(150))) {
                 try migrator.migrate(database)
             }
             released.wait()
             #expect(try migrator.currentVersion(of: database) == 0)
-            let error = SchemaMigrationError.lockWaitExpired(version: 1, waited: .seconds(600))
-            #expect("\(error)".contains("gave up on schema migration 1 after waiting 600 s"))
             // The lock released, the same migrator applies everything.
             #expect(try migrator.migrate(database) == [1, 2, 3])
         }
+        let error = SchemaMigrationError.lockWaitExpired(version: 1, waited: .seconds(600))
+        #expect("\(error)".contains("gave up on schema migration 1 after waiting 600 s"))
     }
 }
