@@ -65,12 +65,10 @@ extension KeyCat {
                 let migrator = KeyCatSchema.migrator(on: PostgresConnection.self)
                 var applied: [Int] = []
                 try await Self.checkEncoding(database)
-                try storage {
-                    if configuration.migrates {
-                        applied = try migrator.migrate(database, now: configuration.clock.now())
-                    } else {
-                        try migrator.checkCompatible(database)
-                    }
+                if configuration.migrates {
+                    applied = try await storage { try await migrator.suspendingMigrate(database, now: configuration.clock.now()) }
+                } else {
+                    try storage { try migrator.checkCompatible(database) }
                 }
                 if configuration.migrates { _ = try await SearchMaintenance(database: database).catchUp() }
                 return OpenedDatabase(store: Opened(database: database), migrationsApplied: applied, restored: [])

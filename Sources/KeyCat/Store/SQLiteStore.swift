@@ -69,7 +69,7 @@ extension KeyCat {
             do {
                 let migrator = KeyCatSchema.migrator(on: SQLiteConnection.self)
                 if configuration.migrates && !readOnly {
-                    let applied = try migrator.migrate(database, now: configuration.clock.now())
+                    let applied = try await migrator.suspendingMigrate(database, now: configuration.clock.now())
                     let restored = try await ExpectedSchema.restoreMissing(database)
                     _ = try await SearchMaintenance(database: database).catchUp()
                     return OpenedDatabase(store: Opened(database: database), migrationsApplied: applied, restored: restored)

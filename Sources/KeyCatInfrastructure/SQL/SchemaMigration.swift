@@ -82,7 +82,9 @@ package struct SchemaMigrator<Connection: SQLConnection>: Sendable {
         try SchemaMigrationError.refuseNewer(try currentVersion(of: database), supported: latestVersion)
     }
 
-    /// Brings the database up to ``latestVersion``.
+    /// Brings the database up to ``latestVersion``, on the calling thread, waiting there for the
+    /// writer, for each migration and for other processes' migrations: for tools and tests. A
+    /// store's opening calls ``suspendingMigrate(_:now:)``.
     ///
     /// - Returns: the versions applied by this call (empty when already up to date, or when
     ///   another process applied them while this one waited for the lock).
@@ -93,15 +95,27 @@ package struct SchemaMigrator<Connection: SQLConnection>: Sendable {
     @discardableResult
     package func migrate<Database: SQLDatabase>(_ database: Database, now: Date = Date()) throws -> [Int]
     where Database.Connection == Connection {
-        try database.blockingWithConnection { connection in
-            let version = try Self.recordedVersion(on: connection)
-            try SchemaMigrationError.refuseNewer(version, supported: latestVersion)
-            var applied: [Int] = []
-            for migration in migrations where migration.version > version {
-                if try apply(migration, on: connection, now: now) { applied.append(migration.version) }
-            }
-            return applied
+        try database.blockingWithConnection { try migrate(on: $0, now: now) }
+    }
+
+    /// ``migrate(_:now:)`` on the database's own threads (``SQLDatabase/withConnection(_:)``), the
+    /// caller suspended: what a store's opening calls, since migrating, or waiting up to
+    /// ``lockWait`` for another process's migration, may take minutes and must not hold a
+    /// thread the caller's other tasks share.
+    @discardableResult
+    package func suspendingMigrate<Database: SQLDatabase>(_ database: Database, now: Date = Date()) async throws -> [Int]
+    where Database.Connection == Connection {
+        try await database.withConnection { try migrate(on: $0, now: now) }
+    }
+
+    private func migrate(on connection: Connection, now: Date) throws -> [Int] {
+        let version = try Self.recordedVersion(on: connection)
+        try SchemaMigrationError.refuseNewer(version, supported: latestVersion)
+        var applied: [Int] = []
+        for migration in migrations where migration.version > version {
+            if try apply(migration, on: connection, now: now) { applied.append(migration.version) }
         }
+        return applied
     }
 
     /// Applies `migration` in a transaction of its own, unless another process applied it while
@@ -128,9 +142,9 @@ package struct SchemaMigrator<Connection: SQLConnection>: Sendable {
                     return true
                 }
             } catch let error as any DatabaseError where error.isLockWaitExpired {
-                // The transaction rolled back having changed nothing. Migrating holds the
-                // calling thread by design (it runs before the database serves anyone); the
-                // pause keeps a store whose own lock wait is zero from spinning.
+                // The transaction rolled back having changed nothing. The thread migrating is the
+                // store's own when a store opens (``suspendingMigrate(_:now:)``); the pause keeps
+                // a store whose own lock wait is zero from spinning.
                 guard clock.now < deadline else {
                     throw SchemaMigrationError.lockWaitExpired(version: migration.version, waited: lockWait)
                 }
