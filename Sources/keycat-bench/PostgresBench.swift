@@ -78,25 +78,17 @@ struct PostgresBench {
         return (rows, buildSeconds)
     }
 
-    /// The same catalog (same seed) built without its search index, in a schema of its own, against
-    /// the build with it: what the index costs the build on Postgres (issue 42: ≤ 2). Both times
-    /// take in migrating the empty schema, as the build with the index is timed from `KeyCat.open`.
+    /// The same catalog built without its search index, in a schema of its own: what the index
+    /// costs the build on Postgres (issue 42: ≤ 2). Both builds are timed from the empty schema,
+    /// as the build with the index is timed from `KeyCat.open`.
     private func buildWithoutSearch(against buildSeconds: Double) async throws -> Comparison {
         let other = try BenchSchema(in: url)
         defer { other.drop() }
         let database = try PostgresDatabase(configuration: PostgresConfiguration(url: try Self.url(url, searchPath: other.name)))
         defer { database.close() }
-        log("building the same catalog without its search index in Postgres schema \(other.name)…")
-        let seconds = try await seconds(ContinuousClock()) {
-            try KeyCatSchema.migrator(on: PostgresConnection.self).migrate(database)
-            _ = try await SyntheticCatalog(database: database).load(
-                count: options.products, seed: 42, at: Date(), audit: AuditEntry(actor: "bench", action: "catalog.seed_synthetic", at: Date()),
-                indexingSearch: false)
+        return try await SearchIndexScenarios.buildWithoutSearch(options.products, into: database, against: buildSeconds, log: log) {
+            try await KeyCatSchema.migrator(on: PostgresConnection.self).suspendingMigrate(database)
         }
-        log(String(format: "built without search in %.1f s (with it: %.1f s)", seconds, buildSeconds))
-        return Comparison(name: "catalog build: with search index ÷ without", operations: 1,
-                          library: Timing(samples: [buildSeconds]), baseline: Timing(samples: [seconds]),
-                          target: .timeRatioAtMost(2.0))
     }
 
     /// `url` with `search_path` set to `schema` for every connection made from it (libpq's

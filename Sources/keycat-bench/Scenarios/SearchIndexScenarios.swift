@@ -57,8 +57,19 @@ struct SearchIndexScenarios {
         try BulkLoadScenario.createSchema(at: path)
         let database = try SQLiteDatabase(path: path)
         defer { database.close() }
+        return try await Self.buildWithoutSearch(productCount, into: database, against: buildSeconds, log: log)
+    }
+
+    /// The build row on either store: the synthetic catalog (seed 42) loaded into `database`
+    /// without search entries, timed from `prepare` (what the empty database still needs), against
+    /// `buildSeconds` for the same catalog with them.
+    static func buildWithoutSearch<Database: SQLDatabase>(
+        _ productCount: Int, into database: Database, against buildSeconds: Double, log: (String) -> Void,
+        prepare: () async throws -> Void = {}
+    ) async throws -> Comparison {
         log("building the same catalog without its search index…")
         let seconds = try await seconds(ContinuousClock()) {
+            try await prepare()
             _ = try await SyntheticCatalog(database: database).load(
                 count: productCount, seed: 42, at: Date(), audit: AuditEntry(actor: "bench", action: "catalog.seed_synthetic", at: Date()),
                 indexingSearch: false)
