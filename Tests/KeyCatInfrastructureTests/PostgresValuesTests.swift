@@ -67,6 +67,34 @@ struct PostgresValuesTests {
         }
     }
 
+    @Test("an append that holds a NUL in text, or a row of the wrong width, is a typed error that writes nothing")
+    func appendRefusedByTheClient() async throws {
+        try await withTable { connection in
+            let nul = try #require(throws: PostgresError.self) {
+                try connection.copy(into: "v", columns: ["words"], count: 3) { index, arguments in
+                    arguments.append(.text(index == 1 ? "before\u{0}after" : "fine"))
+                }
+            }
+            #expect(nul.isInvalidText)
+            let width = try #require(throws: PostgresError.self) {
+                try connection.copy(into: "v", columns: ["words", "big"], count: 2) { index, arguments in
+                    arguments.append(.text("only one value"))
+                }
+            }
+            #expect(width.message.contains("row 0 has 1 values for 2 columns"), "\(width)")
+            let unknown = try #require(throws: PostgresError.self) {
+                try connection.copy(into: "v", columns: ["no_such_column"], count: 1) { _, arguments in arguments.append(.null) }
+            }
+            #expect(unknown.sqlState == "42703", "\(unknown)")
+            // The connection is still usable, and the copies above left nothing.
+            try connection.copy(into: "v", columns: ["words", "flag"], count: 2) { index, arguments in
+                arguments += [.text("row \(index)"), .bool(index == 1)]
+            }
+            #expect(try connection.query("SELECT words, flag FROM v ORDER BY id") { "\($0.string(0)) \($0.bool(1))" }
+                    == ["row 0 false", "row 1 true"])
+        }
+    }
+
     @Test("invalid UTF-8 made into text is refused by the server with the same typed error")
     func invalidUTF8AsText() async throws {
         try await withTable { connection in

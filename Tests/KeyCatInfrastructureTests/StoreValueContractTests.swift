@@ -97,4 +97,45 @@ struct StoreValueContractTests {
         #expect(caseSensitive == 1)
         #expect(marked.count == 1 && marked[0].0 == "a" && marked[0].1)
     }
+
+    @Test("rows appended together come back as they went in, and a refused row keeps none of them",
+          arguments: TestStore.allCases)
+    func append(_ store: TestStore) async throws {
+        try await Self.withTable(store) { try await Self.append($0) }
+    }
+
+    static func append<Database: SQLDatabase>(_ database: Database) async throws {
+        // What COPY's text format must escape, beside the values above: its separators, its
+        // NULL and its end marker, as text.
+        let awkward = ["tab\there", "line\nbreak\r\n", "\\N", "\\.", "\\", "\t\\n", "키보드\t갈축"]
+        var rows = values.map { [SQLValue.integer($0.integer), .real($0.real), .text($0.text), .blob($0.blob)] }
+        rows += awkward.enumerated().map { [.int($0.offset), .null, .text($0.element), .null] }
+        rows.append([.null, .null, .null, .null])
+        let count = rows.count
+        try await database.write { connection in
+            try connection.append(into: "t", columns: ["id", "i", "r", "s", "b"], count: count) { index, arguments in
+                arguments.append(.int(index + 1))
+                arguments += rows[index]
+            }
+        }
+        let stored = try await database.read { connection in
+            try connection.query("SELECT i, r, s, b FROM t ORDER BY id", []) { row in
+                [row.isNull(0) ? .null : .integer(row.int64(0)), row.isNull(1) ? .null : .real(row.double(1)),
+                 row.isNull(2) ? .null : .text(row.string(2)), row.isNull(3) ? .null : .blob(row.bytes(3))] as [SQLValue]
+            }
+        }
+        #expect(stored == rows)
+
+        // A second append whose last row repeats an id: the table refuses it, and the write
+        // keeps none of its rows.
+        await #expect(throws: (any Error).self) {
+            try await database.write { connection in
+                try connection.append(into: "t", columns: ["id", "s"], count: 3) { index, arguments in
+                    arguments += [.int(index == 2 ? 1 : count + 1 + index), .text("again \(index)")]
+                }
+            }
+        }
+        let after = try await database.read { try $0.queryOne("SELECT count(*) FROM t", []) { $0.int(0) } }
+        #expect(after == count)
+    }
 }

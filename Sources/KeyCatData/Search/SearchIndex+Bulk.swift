@@ -3,8 +3,9 @@ import KeyCatInfrastructure
 
 extension SearchIndex {
     /// The search entries of many new listings, gathered in memory and written together: what
-    /// ``index(_:_:listed:checkingPostings:on:)`` writes one listing at a time, but with each table's rows in few
-    /// multi-row statements, the postings in key order (so each term's range of `search_terms`
+    /// ``index(_:_:listed:checkingPostings:on:)`` writes one listing at a time, but with each table's rows added
+    /// together (``SQLConnection/append(into:columns:count:row:)``: multi-row statements on
+    /// SQLite, a `COPY` on Postgres), the postings in key order (so each term's range of `search_terms`
     /// is appended to once per flush rather than once per listing), and the vocabulary's counts
     /// added up first (one upsert per word instead of one per listing that has it). Each
     /// document carries the listing's forward terms (``SearchIndex/storedTerms(sorted:)``), made
@@ -86,8 +87,8 @@ extension SearchIndex {
             // terms are its postings in rank order, the order of the key.
             var forward: [UInt64] = []
             let names = terms  // the lazily mapped forward terms below cannot capture `self`
-            try insert(into: "search_documents (product_id, analyzer_version, title_key, words, terms)", columns: 5,
-                       count: documents.count, on: connection) { index, arguments in
+            try connection.append(into: "search_documents", columns: ["product_id", "analyzer_version", "title_key", "words", "terms"],
+                                  count: documents.count) { index, arguments in
                 let document = documents[index]
                 let end = index + 1 < documents.count ? documents[index + 1].postings : postings.count
                 forward.removeAll(keepingCapacity: true)
@@ -98,16 +99,16 @@ extension SearchIndex {
                               .text(text)]
             }
             postings.sort()
-            try insert(into: "search_terms (term, product_id, weight)", columns: 3, count: postings.count, on: connection) { index, arguments in
+            try connection.append(into: "search_terms", columns: ["term", "product_id", "weight"], count: postings.count) { index, arguments in
                 let posting = postings[index]
                 arguments += [.text(terms[order[Int(posting >> 40)]]), .integer(Int64(posting >> 4 & UInt64(Self.maximumID))),
                               .integer(Int64(posting & 15))]
             }
             // In key order, the order single writers lock them in.
             let words = vocabulary.values.sorted { $0.entry < $1.entry }
-            try insert(into: "search_words (word, kind, display, spelling, initials, products)", columns: 6, count: words.count,
-                       suffix: " ON CONFLICT (word, kind) DO UPDATE SET products = search_words.products + excluded.products",
-                       on: connection) { index, arguments in
+            try connection.insertRows(into: "search_words", columns: ["word", "kind", "display", "spelling", "initials", "products"],
+                                      count: words.count,
+                                      suffix: " ON CONFLICT (word, kind) DO UPDATE SET products = search_words.products + excluded.products") { index, arguments in
                 let (entry, count) = words[index]
                 arguments += [.text(entry.key), .text(entry.kind.rawValue), .text(entry.display), .text(entry.spelling),
                               entry.initials.map(SQLValue.text) ?? .null, .int(count)]
@@ -117,33 +118,6 @@ extension SearchIndex {
             postings.removeAll(keepingCapacity: true)
             documents.removeAll(keepingCapacity: true)
             vocabulary.removeAll(keepingCapacity: true)
-        }
-
-        /// Parameters per statement: a thousand postings (SQLite inserts a statement of ten
-        /// thousand rows a third slower a row than ten of a thousand).
-        private static let parametersPerStatement = 3_000
-
-        /// `INSERT INTO table VALUES (…), (…)…` of `count` rows of `columns` parameters, in as
-        /// few statements as the parameter limit allows (two texts at most: the full one and the
-        /// last, so the connections' statement caches stay small).
-        private func insert(into table: String, columns: Int, count: Int, suffix: String = "", on connection: some SQLConnection,
-                            row: (Int, inout [SQLValue]) -> Void) throws {
-            let rowsPerStatement = Self.parametersPerStatement / columns
-            let placeholders = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
-            func sql(_ rows: Int) -> String {
-                "INSERT INTO \(table) VALUES " + Array(repeating: placeholders, count: rows).joined(separator: ", ") + suffix
-            }
-            let full = sql(rowsPerStatement)
-            var arguments: [SQLValue] = []
-            arguments.reserveCapacity(min(count, rowsPerStatement) * columns)
-            var start = 0
-            while start < count {
-                let end = min(start + rowsPerStatement, count)
-                arguments.removeAll(keepingCapacity: true)
-                for index in start..<end { row(index, &arguments) }
-                _ = try connection.run(end - start == rowsPerStatement ? full : sql(end - start), arguments)
-                start = end
-            }
         }
     }
 }

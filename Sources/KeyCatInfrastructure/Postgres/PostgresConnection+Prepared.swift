@@ -247,13 +247,13 @@ extension PostgresConnection {
 
     /// A send that libpq refused: the connection broke, or its state is not what this code
     /// expects. Either way it cannot be trusted with the next exchange, so it is closed.
-    private func abandon(_ connection: OpaquePointer, statement: String?) -> PostgresError {
+    func abandon(_ connection: OpaquePointer, statement: String?) -> PostgresError {
         let error = failure(on: connection, statement: statement)
         close()
         return error.isConnectionLost ? error : .connectionLost(error.message, statement: statement)
     }
 
-    private func failure(on connection: OpaquePointer, statement: String?, fallback: String = "") -> PostgresError {
+    func failure(on connection: OpaquePointer, statement: String?, fallback: String = "") -> PostgresError {
         var message = PostgresConnection.trimmed(PQerrorMessage(connection))
         if message.isEmpty { message = fallback.isEmpty ? "libpq refused the request" : fallback }
         if PQstatus(connection) != CONNECTION_OK { return .connectionLost(message, statement: statement) }

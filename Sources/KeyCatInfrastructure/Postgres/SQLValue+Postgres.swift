@@ -30,7 +30,7 @@ extension SQLValue {
 
     /// A double in a form `float8in` reads back exactly: the shortest round-tripping digits, and
     /// Postgres's spellings of the special values.
-    private static func postgresText(of real: Double) -> String {
+    static func postgresText(of real: Double) -> String {
         if real.isNaN { return "NaN" }
         if real.isInfinite { return real < 0 ? "-Infinity" : "Infinity" }
         return "\(real)"
