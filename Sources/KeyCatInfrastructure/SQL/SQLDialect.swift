@@ -129,20 +129,22 @@ package struct SQLDialect: Sendable, Equatable {
         }
     }
 
-    /// A query answering the name and definition (`FOREIGN KEY (…) REFERENCES …`) of each foreign
-    /// key of the table named by its one parameter, so a bulk load can drop them and add them back
-    /// checked in one pass: on Postgres. Nil on SQLite, whose foreign keys are part of the table's
-    /// definition and are switched off per connection instead (`PRAGMA foreign_keys`).
-    package var foreignKeysOfTable: String? {
+    /// A query answering the name and definition (`PRIMARY KEY (…)`, `FOREIGN KEY (…) REFERENCES
+    /// …`) of the primary key and each foreign key of the table named by its one parameter, the
+    /// primary key first, so a bulk load can drop them and add them back in that order, each
+    /// built or checked in one pass: on Postgres. Nil on SQLite, whose keys are part of the
+    /// table's definition (its foreign keys are switched off per connection instead, with
+    /// `PRAGMA foreign_keys`).
+    package var keysOfTable: String? {
         switch store {
         case .sqlite: nil
         case .postgres:
             """
             SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
-            WHERE contype = 'f' AND connamespace = current_schema()::regnamespace
+            WHERE contype IN ('p', 'f') AND connamespace = current_schema()::regnamespace
               AND conrelid = (SELECT c.oid FROM pg_class c
                               WHERE c.relname = CAST(? AS text) AND c.relnamespace = current_schema()::regnamespace)
-            ORDER BY conname
+            ORDER BY contype DESC, conname
             """
         }
     }
