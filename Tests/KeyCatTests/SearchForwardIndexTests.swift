@@ -210,6 +210,14 @@ struct SearchForwardIndexTests {
                 "the search index has 1 posting(s) that are no listing's search terms (\(reindex))"])
             try await mended()
 
+            // (iv) A posting and its line of the forward terms both taken out: the postings are
+            // still the forward terms, so reindex trusts them, and the listing's text puts both back.
+            try await shop.execute("DELETE FROM search_terms WHERE term = '=몽돌' AND product_id = \(first.id)")
+            try await shop.execute("UPDATE search_documents SET terms = '\(shorter)' WHERE product_id = \(first.id)")
+            #expect(try await shop.keycat.search.problems() == [
+                "product \(first.id): its search terms do not match its text (\(reindex))"])
+            try await mended()
+
             // (c) A listing deleted behind the index's back keeps its document and postings.
             try await shop.execute("UPDATE products SET deleted_at = 1, listed = 0 WHERE id = \(second.id)")
             #expect(try await shop.keycat.search.problems().contains("product \(second.id): deleted but still has search terms"))

@@ -177,14 +177,17 @@ package enum SearchIndex {
     }
 
     /// Indexes again, in one transaction, the live listings with ids above `after`, up to
-    /// `limit` of them, each against the postings `search_terms` holds for its terms rather than
-    /// against its forward terms (so what was changed behind the index's back is mended);
-    /// returns the last id indexed, or nil when there were none.
-    static func reindex(after: ProductID?, limit: Int, on connection: some SQLConnection) throws -> ProductID? {
+    /// `limit` of them; returns the last id indexed, or nil when there were none.
+    ///
+    /// - Parameter checkingPostings: index each listing against the postings `search_terms`
+    ///   holds for its terms rather than against its forward terms, so that what was changed
+    ///   behind the index's back is mended (false once the postings are known to be the forward
+    ///   terms, ``SearchPostingDigest/postingsAreForwardTerms(on:)``).
+    static func reindex(after: ProductID?, limit: Int, checkingPostings: Bool, on connection: some SQLConnection) throws -> ProductID? {
         let products = try connection.query(
             "SELECT \(ProductRow.columns) FROM products WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?",
             [.integer(after?.rawValue ?? 0), .int(limit)], ProductRow.decode)
-        for product in products { try index(product, checkingPostings: true, on: connection) }
+        for product in products { try index(product, checkingPostings: checkingPostings, on: connection) }
         // A listing whose postings were right writes none, which would announce nothing; its
         // document was written all the same, and servers must not keep answers from before.
         if !products.isEmpty && connection.dialect == .postgres {

@@ -62,15 +62,25 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
     /// deleted listings go and the vocabulary's counts are recounted from what each listed
     /// listing lends it.
     ///
+    /// Each listing is indexed against the postings `search_terms` holds for its terms, sought
+    /// by their keys, unless the postings were found to be exactly the forward terms first (one
+    /// read of each, compared by ``SearchPostingDigest``): then against its forward terms, which
+    /// every write keeps in step with its postings, and no posting is sought. A posting written
+    /// behind the index's back during the rebuild is still found by the last step's count.
+    ///
     /// - Parameter progress: called after each batch with the number indexed so far.
     package func reindex(progress: (Int) -> Void = { _ in }) async throws(KeyCatError) -> Int {
+        let checkingPostings = try await storage {
+            try await database.read { try !SearchPostingDigest.postingsAreForwardTerms(on: $0) }
+        }
         var after: ProductID?
         var total = 0
         while true {
             let start = after
             let (last, count) = try await storage {
                 try await database.write { connection in
-                    let last = try SearchIndex.reindex(after: start, limit: SearchIndex.batchSize, on: connection)
+                    let last = try SearchIndex.reindex(after: start, limit: SearchIndex.batchSize, checkingPostings: checkingPostings,
+                                                       on: connection)
                     return (last, try connection.queryOne(
                         "SELECT count(*) FROM products WHERE deleted_at IS NULL AND id > ? AND id <= ?",
                         [.integer(start?.rawValue ?? 0), .integer(last?.rawValue ?? 0)]) { $0.int(0) } ?? 0)
@@ -89,10 +99,10 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
     /// terms), then the postings that are no listing's forward terms, if any, and sets every
     /// vocabulary count to what the listed listings' stored words add up to.
     ///
-    /// Run after every live listing was indexed against its postings
-    /// (``SearchIndex/reindex(after:limit:on:)``): each forward term then has its posting, so
-    /// `search_terms` holding more rows than the forward terms add up to means postings written
-    /// behind the index's back. Finding those reads every posting with its listing's document,
+    /// Run after every live listing was indexed again (``SearchIndex/reindex(after:limit:checkingPostings:on:)``),
+    /// against its postings or against forward terms known to be them: each forward term then
+    /// has its posting, so `search_terms` holding more rows than the forward terms add up to
+    /// means postings written behind the index's back. Finding those reads every posting with its listing's document,
     /// so it runs only then.
     private static func repairLeftovers(on connection: some SQLConnection) throws {
         let deleted = try connection.query("""

@@ -73,7 +73,7 @@ enum SearchSchema {
     /// On Postgres a synonym, or the index rebuilt under listings that did not change, changes
     /// search answers as a listing does, so they announce a catalog change the same way
     /// (``CatalogSchema/changeNotificationsPostgres``; since migration 27 a rebuild writes only
-    /// the postings that differ, and ``SearchIndex/reindex(after:limit:on:)`` announces itself). A listing's own write already announces
+    /// the postings that differ, and ``SearchIndex/reindex(after:limit:checkingPostings:on:)`` announces itself). A listing's own write already announces
     /// itself (Postgres folds the two notifications of one transaction into one); a payment's
     /// units sold, in `search_documents`, does not: see docs/search.md "Freshness and caching".
     static let postgres = sql(SQLDialect.postgres.columnTypes, withoutRowID: "") + """
