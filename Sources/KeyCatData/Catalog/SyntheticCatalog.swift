@@ -1,6 +1,7 @@
 import Foundation
 import KeyCatDomain
 import KeyCatInfrastructure
+import Synchronization
 
 /// Generates large, plausible catalogs fast, for benchmarks and load tests: the same seed gives
 /// the same catalog. Products go in batches of 5,000 per transaction; for big loads the list
@@ -209,6 +210,21 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         }
     }
 
+    /// The listings' search entries, analysed on every core while the caller waits: on Postgres,
+    /// whose server has nothing to do meanwhile (on SQLite the writer works while the next
+    /// batch is analysed, ``analyse(_:_:)``). The store's thread waits here, as it does for the
+    /// server, and no thread of the caller's is held.
+    private static func analyseInParallel(_ listings: [(draft: ProductDraft, seller: UserID)]) -> [SearchIndex.Entry] {
+        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, listings.count / 100))
+        let entries = Mutex([[SearchIndex.Entry]](repeating: [], count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let range = listings.count * part / parts..<listings.count * (part + 1) / parts
+            let analysed = listings[range].map { SearchIndex.Entry(title: $0.draft.title, content: $0.draft.content, tags: $0.draft.tags, spec: $0.draft.spec) }
+            entries.withLock { $0[part] = analysed }
+        }
+        return entries.withLock { $0.flatMap { $0 } }
+    }
+
     /// Listings per statement, and statements per round trip, on Postgres.
     private static var rowsPerStatement: Int { 250 }
     private static var statementsPerRoundTrip: Int { 8 }
@@ -245,14 +261,13 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
             var statements: [SQLStatement<Database.Connection.Row>] = []
             var arguments: [SQLValue] = []
             var rows = 0
-            for id in ids {
-                let draft = SyntheticProduct.draft(using: &generator)
-                let seller = sellers[Int(generator.next() % UInt64(sellers.count))]
+            let listings = generate(ids.count, sellers: sellers, generator: &generator)
+            if indexingSearch {
+                for (id, entry) in zip(ids, analyseInParallel(listings)) { search.add(ProductID(id), entry) }
+            }
+            for (id, (draft, seller)) in zip(ids, listings) {
                 arguments.append(.integer(id))
                 arguments += ProductRow.insertArguments(draft, sellerID: seller, images: [], millis: StoredTime.milliseconds(time))
-                if indexingSearch {
-                    search.add(ProductID(id), SearchIndex.Entry(title: draft.title, content: draft.content, tags: draft.tags, spec: draft.spec))
-                }
                 time.addTimeInterval(1)
                 rows += 1
                 if rows == rowsPerStatement {
