@@ -18,7 +18,8 @@ import Synchronization
 /// in between leaves listings without search entries, which the next write-open indexes
 /// (``SearchMaintenance/catchUp()``), as it does a listing an older KeyCat wrote. On SQLite the
 /// next batch's listings are generated and analysed (``SearchIndex/Entry``) while the writer
-/// stores this one, so the analysis takes the second core rather than the writer's time.
+/// stores this one, so the analysis takes the second core rather than the writer's time; on
+/// Postgres each round trip's listings are analysed on every core, while the server waits.
 ///
 /// Crash safety on SQLite: the drop commits with the first batch, so a load killed in between
 /// leaves the indexes missing. That state is durable and self-describing: the indexes are named
@@ -206,7 +207,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
     private static func analyse(_ listings: [(draft: ProductDraft, seller: UserID)], _ indexingSearch: Bool) -> Task<[SearchIndex.Entry], Never> {
         Task {
             guard indexingSearch else { return [] }
-            return listings.map { SearchIndex.Entry(title: $0.draft.title, content: $0.draft.content, tags: $0.draft.tags, spec: $0.draft.spec) }
+            return listings.map(entry)
         }
     }
 
@@ -219,10 +220,15 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         let entries = Mutex([[SearchIndex.Entry]](repeating: [], count: parts))
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             let range = listings.count * part / parts..<listings.count * (part + 1) / parts
-            let analysed = listings[range].map { SearchIndex.Entry(title: $0.draft.title, content: $0.draft.content, tags: $0.draft.tags, spec: $0.draft.spec) }
+            let analysed = listings[range].map(entry)
             entries.withLock { $0[part] = analysed }
         }
         return entries.withLock { $0.flatMap { $0 } }
+    }
+
+    /// A listing's search entry.
+    private static func entry(_ listing: (draft: ProductDraft, seller: UserID)) -> SearchIndex.Entry {
+        SearchIndex.Entry(title: listing.draft.title, content: listing.draft.content, tags: listing.draft.tags, spec: listing.draft.spec)
     }
 
     /// Listings per statement, and statements per round trip, on Postgres.
