@@ -95,6 +95,28 @@ struct PostgresValuesTests {
         }
     }
 
+    @Test("an append whose connection is lost midway is an error, and the server keeps none of it")
+    func appendLosingItsConnection() async throws {
+        try await withPostgresSchema { configuration in
+            let connection = try PostgresConnection(configuration: configuration)
+            defer { connection.close() }
+            try connection.execute("CREATE TABLE v (id bigint PRIMARY KEY, words text)")
+            let killer = try PostgresConnection(configuration: configuration)
+            defer { killer.close() }
+            let processID = connection.backendProcessID
+            // Several chunks of the copy are sent before the server process is ended under it.
+            #expect(throws: PostgresError.self) {
+                try connection.copy(into: "v", columns: ["id", "words"], count: 50_000) { index, arguments in
+                    if index == 25_000 {
+                        _ = try? killer.queryOne("SELECT pg_terminate_backend(?)", [.int(processID)]) { $0.bool(0) }
+                    }
+                    arguments += [.int(index), .text("row \(index) of a copy cut short")]
+                }
+            }
+            #expect(try killer.queryOne("SELECT count(*) FROM v") { $0.int(0) } == 0)
+        }
+    }
+
     @Test("invalid UTF-8 made into text is refused by the server with the same typed error")
     func invalidUTF8AsText() async throws {
         try await withTable { connection in

@@ -27,6 +27,7 @@ extension PostgresConnection {
         }
         PQclear(started)
         var refusal: PostgresError?
+        var sent = true  // false once libpq refuses a chunk: the connection broke
         var text = CopyText()
         var values: [SQLValue] = []
         values.reserveCapacity(columns.count)
@@ -39,12 +40,14 @@ extension PostgresConnection {
             }
             do { try text.append(values) } catch { refusal = error; break }
             if text.bytes.count >= CopyText.flushSize {
-                guard send(text.bytes, on: connection) else { break }
+                sent = send(text.bytes, on: connection)
                 text.bytes.removeAll(keepingCapacity: true)
+                if !sent { break }
             }
         }
-        if refusal == nil, !text.bytes.isEmpty { _ = send(text.bytes, on: connection) }
-        guard PQputCopyEnd(connection, refusal == nil ? nil : "the client stopped the copy") == 1 else {
+        if refusal == nil, sent, !text.bytes.isEmpty { sent = send(text.bytes, on: connection) }
+        // A copy that stopped short ends with an error message, so the server keeps none of it.
+        guard PQputCopyEnd(connection, refusal == nil && sent ? nil : "the client stopped the copy") == 1 else {
             throw abandon(connection, statement: sql)
         }
         // The copy's outcome, then the end of its results.
@@ -53,6 +56,7 @@ extension PostgresConnection {
             do { _ = try PostgresResult(raw, on: connection, statement: sql) } catch { outcome = outcome ?? error }
         }
         if let refusal { throw refusal }
+        if !sent { throw abandon(connection, statement: sql) }
         if let outcome { throw outcome }
         if PQstatus(connection) != CONNECTION_OK { throw abandon(connection, statement: sql) }
     }
