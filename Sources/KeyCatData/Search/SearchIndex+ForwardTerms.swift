@@ -44,6 +44,21 @@ extension SearchIndex {
         }
     }
 
+    /// Every document's forward terms, in id order, handed to `body` 1,000 documents at a time
+    /// (a Postgres answer is held whole in memory until it is read).
+    static func forEachForwardTermsPage(on connection: some SQLConnection,
+                                        _ body: ([(id: Int64, terms: String)]) throws -> Void) throws {
+        var after: Int64 = 0
+        while true {
+            let documents = try connection.query(
+                "SELECT product_id, terms FROM search_documents WHERE product_id > ? ORDER BY product_id LIMIT 1000",
+                [.integer(after)]) { (id: $0.int64(0), terms: $0.string(1)) }
+            guard let last = documents.last else { return }
+            try body(documents)
+            after = last.id
+        }
+    }
+
     /// How many terms a `search_documents.terms` text holds, without parsing it.
     static func termCount(_ text: String) -> Int {
         text.isEmpty ? 0 : text.utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }

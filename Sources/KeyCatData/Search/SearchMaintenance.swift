@@ -231,13 +231,7 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         var forwardPostings = 0
         var missingPostings = 0
         var found = false
-        var after: Int64 = 0
-        while true {
-            let documents = try connection.query(
-                "SELECT product_id, terms FROM search_documents WHERE product_id > ? ORDER BY product_id LIMIT 1000",
-                [.integer(after)]) { (id: $0.int64(0), terms: $0.string(1)) }
-            guard let last = documents.last else { break }
-            after = last.id
+        try SearchIndex.forEachForwardTermsPage(on: connection) { documents in
             let check = try postingsMissing(from: documents, on: connection)
             forwardPostings += check.postings
             missingPostings += check.missing

@@ -54,21 +54,13 @@ struct SearchPostingDigest: Equatable {
         }
     }
 
-    /// The digest of every document's forward terms, read in id order 1,000 documents at a time.
+    /// The digest of every document's forward terms.
     static func ofForwardTerms(on connection: some SQLConnection) throws -> SearchPostingDigest {
         var digest = SearchPostingDigest()
-        var after: Int64 = 0
-        while true {
-            var rows = 0
-            try connection.forEach(
-                "SELECT product_id, terms FROM search_documents WHERE product_id > ? ORDER BY product_id LIMIT 1000",
-                [.integer(after)]) { row in
-                after = row.int64(0)
-                digest.add(forwardTerms: row.string(1), of: after)
-                rows += 1
-            }
-            if rows < 1_000 { return digest }
+        try SearchIndex.forEachForwardTermsPage(on: connection) { documents in
+            for document in documents { digest.add(forwardTerms: document.terms, of: document.id) }
         }
+        return digest
     }
 
     /// Whether `search_terms` holds exactly every document's forward terms, in the snapshot of
