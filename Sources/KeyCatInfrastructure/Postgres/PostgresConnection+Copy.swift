@@ -75,6 +75,8 @@ extension PostgresConnection {
 struct CopyText {
     var bytes: [UInt8] = []
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// How many bytes go to libpq at once.
     static let flushSize = 1 << 16
 
@@ -95,8 +97,7 @@ struct CopyText {
             case let .blob(blob):
                 // bytea's hex form, `\x…`, its backslash escaped.
                 bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\"), UInt8(ascii: "x")]
-                let digits = Array("0123456789abcdef".utf8)
-                for byte in blob { bytes += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+                for byte in blob { bytes += [Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 15)]] }
             }
         }
         bytes.append(UInt8(ascii: "\n"))
