@@ -7,7 +7,7 @@ import Testing
 
 /// What checkout and confirm cost in round trips on Postgres, where each one is a wait on the
 /// network (architecture §7). Counts, not times: they do not vary between machines.
-@Suite("Postgres round trips of checkout and confirm", .enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"))
+@Suite("Postgres round trips of checkout, confirm and toggles", .enabled(if: PostgresTestServer.isConfigured, "\(PostgresTestServer.skipReason)"))
 struct PostgresRoundTripTests {
     @Test("checkout is three round trips and nine statements, confirm three and fifteen, shipping a parcel two: each write's last batch carries its COMMIT")
     func checkoutAndConfirm() async throws {
@@ -67,6 +67,33 @@ struct PostgresRoundTripTests {
             let entries = try await database.readStatement { try $0.queryOne("SELECT count(*) FROM settlement_entries") { $0.int(0) } }
             #expect(entries == 4, "a sale and a delivery fee for each of the two orders")
             await #expect(try shop.stock() == 3)
+        }
+    }
+
+    @Test("a bookmark's add is three round trips, its removal two: the product locked with the checks or the delete, the count with the COMMIT")
+    func bookmarkToggles() async throws {
+        try await withPostgresTestDatabase { database in
+            let clock = TestClock()
+            let (product, buyer) = try await CommerceHarness.stock(database, units: 1, clock: clock)
+            let bookmarks = SQLBookmarkRepository(database: database)
+            func roundTrips(_ toggle: () async throws -> Bool) async throws -> (changed: Bool, roundTrips: Int) {
+                let before = database.roundTripCount
+                let changed = try await toggle()
+                return (changed, database.roundTripCount - before)
+            }
+            // The first toggles prepare the statements; the second pair is what every later one costs.
+            for round in 0..<2 {
+                let added = try await roundTrips { try await bookmarks.add(product.id, by: buyer.userID, at: clock.now()) }
+                #expect(added == (true, 3), "round \(round): lock and checks; insert; count and COMMIT")
+                let again = try await roundTrips { try await bookmarks.add(product.id, by: buyer.userID, at: clock.now()) }
+                #expect(again == (false, 3), "round \(round): lock and checks; insert; COMMIT")
+                let removed = try await roundTrips { try await bookmarks.remove(product.id, by: buyer.userID) }
+                #expect(removed == (true, 2), "round \(round): lock and delete; count and COMMIT")
+            }
+            let count = try await database.readStatement {
+                try $0.queryOne("SELECT bookmark_count FROM products WHERE id = ?", [.integer(product.id.rawValue)]) { $0.int(0) }
+            }
+            #expect(count == 0)
         }
     }
 }

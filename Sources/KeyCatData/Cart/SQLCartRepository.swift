@@ -77,7 +77,7 @@ package struct SQLCartRepository<Database: SQLDatabase>: CartRepository {
                     "UPDATE cart_lines SET \(set) WHERE user_id = ? AND product_id = ?" + returning, [.int(value)] + key, entry) {
                     return changed
                 }
-                _ = try connection.queryOne("SELECT id FROM users WHERE id = ?\(connection.dialect.lockingSelectedRows)", [key[0]]) { $0.int64(0) }
+                _ = try connection.queryOne("SELECT id FROM users WHERE id = ?\(connection.dialect.locking(.update))", [key[0]]) { $0.int64(0) }
                 let lines = try connection.queryOne("SELECT count(*) FROM cart_lines WHERE user_id = ?", [key[0]]) { $0.int(0) } ?? 0
                 guard lines < maximumLines else {
                     throw KeyCatError.validation("cart", "a cart holds at most \(maximumLines) lines")

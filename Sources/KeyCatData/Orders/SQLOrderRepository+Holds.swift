@@ -21,10 +21,10 @@ extension SQLOrderRepository {
         let buyerValue = SQLValue.integer(buyer.rawValue)
         let ids = products.sorted()
         return [
-            .run("SELECT id FROM users WHERE id = ?\(connection.dialect.lockingSelectedRows)", [buyerValue]),
+            .run("SELECT id FROM users WHERE id = ?\(connection.dialect.locking(.update))", [buyerValue]),
             .run("""
                 SELECT id FROM products WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ", "))) ORDER BY id\
-                \(connection.dialect.lockingSelectedRows)
+                \(connection.dialect.locking(.update))
                 """, ids.map { .integer($0.rawValue) }),
             .query("SELECT count(*) FROM orders WHERE buyer_id = ? AND status = 'awaiting_payment' AND expires_at > ?",
                    [buyerValue, StoredTime.value(now)]) { holdings.openOrders = $0.int(0) },

@@ -16,14 +16,14 @@ package struct SQLBookmarkRepository<Database: SQLDatabase>: BookmarkRepository 
     }
 
     package func add(_ product: ProductID, by user: UserID, at now: Date) async throws(KeyCatError) -> Bool {
-        try await toggles.add(product, by: user, at: now) { connection in
-            guard try SocialRows.isLiveProduct(product, on: connection) else {
-                throw KeyCatError.notFound("product", product)
-            }
-            guard try SocialRows.liveNick(user, on: connection) != nil else {
-                throw KeyCatError.notFound("user", user)
-            }
-        }
+        let dialect = Database.Connection.dialect
+        return try await toggles.add(product, by: user, at: now, requiring: [
+            .init(sql: SocialRows.liveProductSQL(locking: nil, in: dialect), argument: .integer(product.rawValue),
+                  unmet: .notFound("product", product)),
+            // Not counted, so locked here: the account cannot be withdrawn before the commit.
+            .init(sql: SocialRows.liveUserSQL(locking: .share, in: dialect), argument: .integer(user.rawValue),
+                  unmet: .notFound("user", user)),
+        ])
     }
 
     package func remove(_ product: ProductID, by user: UserID) async throws(KeyCatError) -> Bool {

@@ -17,11 +17,11 @@ package struct SQLFollowRepository<Database: SQLDatabase>: FollowRepository {
     }
 
     package func add(_ followee: UserID, by follower: UserID, at now: Date) async throws(KeyCatError) -> Bool {
-        try await toggles.add(followee, by: follower, at: now) { connection in
-            for user in [followee, follower] where try SocialRows.liveNick(user, on: connection) == nil {
-                throw KeyCatError.notFound("user", user)
-            }
-        }
+        // Both accounts are counted, so the toggle has locked them.
+        let live = SocialRows.liveUserSQL(locking: nil, in: Database.Connection.dialect)
+        return try await toggles.add(followee, by: follower, at: now, requiring: [followee, follower].map {
+            .init(sql: live, argument: .integer($0.rawValue), unmet: .notFound("user", $0))
+        })
     }
 
     package func remove(_ followee: UserID, by follower: UserID) async throws(KeyCatError) -> Bool {

@@ -21,10 +21,12 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
         let millis = StoredTime.milliseconds(now)
         return try await storage {
             try await database.write { connection in
-                guard try SocialRows.isLiveProduct(product, on: connection) else {
+                // The product's row is locked as its rating's update will, before the review's
+                // foreign key locks it more weakly (``SQLDialect/RowLock/noKeyUpdate``).
+                guard try SocialRows.isLiveProduct(product, locking: .noKeyUpdate, on: connection) else {
                     throw KeyCatError.notFound("product", product)
                 }
-                guard let nick = try SocialRows.liveNick(author, on: connection) else {
+                guard let nick = try SocialRows.liveNick(author, locking: .share, on: connection) else {
                     throw KeyCatError.notFound("user", author)
                 }
                 let id = ReviewID(try connection.insertReturningID(

@@ -8,8 +8,26 @@ import KeyCatInfrastructure
 /// same transaction only when a row really came or went, so they always equal the rows, whatever
 /// the order of concurrent toggles.
 ///
+/// On Postgres both run at `READ COMMITTED`, so toggles racing on one counted row (a popular
+/// product's bookmarks, a star's followers) wait their turn at its lock and are never run again
+/// for a conflict: the insert's and the delete's row counts decide the move, and
+/// `count = count + ?` adds to the row's newest version. Both lock the counted rows first
+/// (``SQLDialect/RowLock/noKeyUpdate``, in id order), before anything else:
+/// - an add's insert then never waits on a removal of the same pair that waits on a counted row
+///   the add holds, as it would if the two took the pair and the rows in opposite orders;
+/// - the insert's foreign-key checks, which lock the rows more weakly, come after, so the update
+///   never strengthens a lock another transaction waits behind (Postgres 15 can fail that with
+///   "new multixact has more than one updating member");
+/// - what an add's ``Requirement``s read of the counted rows holds until the commit.
+///
+/// The lock is held to the commit, so each toggle's exchanges after it are few: an add is the
+/// lock with its requirements, the insert, then the counters with the `COMMIT` (three round
+/// trips); a removal is the lock with the delete, then the counters with the `COMMIT` (two).
+///
 /// The table and column names are the code's own constants, never a caller's input.
 struct SQLToggleTable<Database: SQLDatabase>: Sendable {
+    typealias Statement = SQLStatement<Database.Connection.Row>
+
     /// A count kept beside the rows: `column` of the `table` row whose `id` is the toggle's user
     /// or its target.
     struct Counter: Sendable {
@@ -20,8 +38,18 @@ struct SQLToggleTable<Database: SQLDatabase>: Sendable {
         var owner: Owner
     }
 
+    /// What an add needs to be true, read after the counted rows are locked: a query of one
+    /// argument that must return a row, and what is thrown when it returns none (a target or
+    /// user that may not take part). A row it reads that is not counted, it locks itself.
+    struct Requirement: Sendable {
+        var sql: String
+        var argument: SQLValue
+        var unmet: KeyCatError
+    }
+
     private let database: Database
     private let counters: [(sql: String, owner: Counter.Owner)]
+    private let locks: [(sql: String, owners: [Counter.Owner])]
     private let insertSQL: String
     private let deleteSQL: String
     private let containsSQL: String
@@ -36,6 +64,11 @@ struct SQLToggleTable<Database: SQLDatabase>: Sendable {
         self.counters = counters.map {
             ("UPDATE \($0.table) SET \($0.column) = \($0.column) + ? WHERE id = ?", $0.owner)
         }
+        locks = Dictionary(grouping: counters, by: \.table).sorted { $0.key < $1.key }.map { table, counters in
+            let ids = counters.map { _ in "?" }.joined(separator: ", ")
+            return ("SELECT id FROM \(table) WHERE id IN (\(ids)) ORDER BY id" + Database.Connection.dialect.locking(.noKeyUpdate),
+                    counters.map(\.owner))
+        }
         insertSQL = """
             INSERT INTO \(table) (\(user), \(target), created_at) VALUES (?, ?, ?)
             ON CONFLICT (\(user), \(target)) DO NOTHING
@@ -44,16 +77,20 @@ struct SQLToggleTable<Database: SQLDatabase>: Sendable {
         containsSQL = "SELECT 1 FROM \(table) WHERE \(user) = ? AND \(target) = ?"
     }
 
-    /// Adds the row unless it exists, after `check` ran in the same write transaction (it throws
-    /// to refuse: a target or user that may not take part). Returns whether it was added.
+    /// Adds the row unless it exists, once every requirement is met, in one write transaction.
+    /// Returns whether it was added.
     func add(_ target: some EntityID, by user: UserID, at now: Date,
-             checking check: (Database.Connection) throws -> Void) async throws(KeyCatError) -> Bool {
+             requiring requirements: [Requirement]) async throws(KeyCatError) -> Bool {
         try await storage {
-            try await database.write { connection in
-                try check(connection)
+            try await database.write(isolation: .readCommitted) { connection in
+                var met = requirements.map { _ in false }
+                try connection.batch(lockStatements(target, user, on: connection) + requirements.indices.map { index in
+                    .query(requirements[index].sql, [requirements[index].argument]) { _ in met[index] = true }
+                })
+                if let unmet = zip(requirements, met).first(where: { !$0.1 })?.0.unmet { throw unmet }
                 let added = try connection.run(
                     insertSQL, [.integer(user.rawValue), .integer(target.rawValue), StoredTime.value(now)]) == 1
-                if added { try adjust(target, user, by: 1, on: connection) }
+                if added { try connection.batch(adjustments(target, user, by: 1), endingTransaction: true) }
                 return added
             }
         }
@@ -62,9 +99,11 @@ struct SQLToggleTable<Database: SQLDatabase>: Sendable {
     /// Removes the row if it exists. Returns whether it was removed.
     func remove(_ target: some EntityID, by user: UserID) async throws(KeyCatError) -> Bool {
         try await storage {
-            try await database.write { connection in
-                let removed = try connection.run(deleteSQL, [.integer(user.rawValue), .integer(target.rawValue)]) == 1
-                if removed { try adjust(target, user, by: -1, on: connection) }
+            try await database.write(isolation: .readCommitted) { connection in
+                let statements = lockStatements(target, user, on: connection)
+                    + [.run(deleteSQL, [.integer(user.rawValue), .integer(target.rawValue)])]
+                let removed = try connection.batch(statements).last == 1
+                if removed { try connection.batch(adjustments(target, user, by: -1), endingTransaction: true) }
                 return removed
             }
         }
@@ -80,9 +119,18 @@ struct SQLToggleTable<Database: SQLDatabase>: Sendable {
         }
     }
 
-    private func adjust(_ target: some EntityID, _ user: UserID, by delta: Int, on connection: Database.Connection) throws {
-        for (sql, owner) in counters {
-            try connection.run(sql, [.int(delta), .integer(owner == .user ? user.rawValue : target.rawValue)])
-        }
+    /// The statements that lock the rows whose counts move: none on SQLite, whose one writer
+    /// runs the toggle alone.
+    private func lockStatements(_ target: some EntityID, _ user: UserID, on connection: Database.Connection) -> [Statement] {
+        guard !connection.dialect.hasOneWriter else { return [] }
+        return locks.map { sql, owners in .run(sql, owners.map { id(of: $0, target, user) }) }
+    }
+
+    private func adjustments(_ target: some EntityID, _ user: UserID, by delta: Int) -> [Statement] {
+        counters.map { sql, owner in .run(sql, [.int(delta), id(of: owner, target, user)]) }
+    }
+
+    private func id(of owner: Counter.Owner, _ target: some EntityID, _ user: UserID) -> SQLValue {
+        .integer(owner == .user ? user.rawValue : target.rawValue)
     }
 }

@@ -97,12 +97,33 @@ package struct SQLDialect: Sendable, Equatable {
         }
     }
 
-    /// What ends a `SELECT` that locks the rows it reads until the transaction ends: `FOR UPDATE`
-    /// on Postgres, nothing on SQLite, whose one writer already runs each write alone.
-    package var lockingSelectedRows: String {
-        switch store {
-        case .sqlite: ""
-        case .postgres: " FOR UPDATE"
+    /// A lock a `SELECT` takes on the rows it reads, held until the transaction ends
+    /// (<https://www.postgresql.org/docs/current/explicit-locking.html#LOCKING-ROWS>).
+    package enum RowLock: Sendable {
+        /// `FOR UPDATE`: no other transaction may lock, change or delete the rows, nor insert a
+        /// row that refers to them.
+        case update
+        /// `FOR NO KEY UPDATE`, the lock an `UPDATE` of the rows' other columns takes: it waits
+        /// for other writers of the rows but not for inserts that refer to them. A write that
+        /// will update a row it also refers to takes it first, before its inserts' foreign-key
+        /// checks take their weaker lock, so it never strengthens a lock it holds while another
+        /// transaction waits on the row (Postgres 15 can fail such an upgrade with
+        /// "new multixact has more than one updating member").
+        case noKeyUpdate
+        /// `FOR SHARE`: others may read and lock the rows for share, but not change them.
+        case share
+    }
+
+    /// What ends a `SELECT` that takes `lock` on the rows it reads: `FOR UPDATE`,
+    /// `FOR NO KEY UPDATE` or `FOR SHARE` on Postgres; nothing on SQLite, whose one writer
+    /// already runs each write alone. Under `READ COMMITTED` the rows' conditions are checked
+    /// again on their newest version once the lock is had.
+    package func locking(_ lock: RowLock) -> String {
+        switch (store, lock) {
+        case (.sqlite, _): ""
+        case (.postgres, .update): " FOR UPDATE"
+        case (.postgres, .noKeyUpdate): " FOR NO KEY UPDATE"
+        case (.postgres, .share): " FOR SHARE"
         }
     }
 
