@@ -44,18 +44,31 @@ extension SearchIndex {
         }
     }
 
-    /// Every document's forward terms, in id order, handed to `body` 1,000 documents at a time
-    /// (a Postgres answer is held whole in memory until it is read).
+    /// Every document's forward terms, in id order, handed to `body` 1,000 documents at a time.
     static func forEachForwardTermsPage(on connection: some SQLConnection,
                                         _ body: ([(id: Int64, terms: String)]) throws -> Void) throws {
+        try forEachDocumentPage("terms", on: connection, decode: { (id: $0.int64(0), terms: $0.string(1)) }, body)
+    }
+
+    /// Every document's `columns`, after its `product_id`, in id order, decoded by `decode` and
+    /// handed to `body` 1,000 documents at a time: a Postgres answer is held whole in memory
+    /// until it is read, and a million documents' terms are about a gigabyte.
+    static func forEachDocumentPage<Connection: SQLConnection, Document>(
+        _ columns: String, on connection: Connection, decode: (Connection.Row) throws -> Document,
+        _ body: ([Document]) throws -> Void
+    ) throws {
         var after: Int64 = 0
         while true {
+            var last: Int64?
             let documents = try connection.query(
-                "SELECT product_id, terms FROM search_documents WHERE product_id > ? ORDER BY product_id LIMIT 1000",
-                [.integer(after)]) { (id: $0.int64(0), terms: $0.string(1)) }
-            guard let last = documents.last else { return }
+                "SELECT product_id, \(columns) FROM search_documents WHERE product_id > ? ORDER BY product_id LIMIT 1000",
+                [.integer(after)]) { row in
+                last = row.int64(0)
+                return try decode(row)
+            }
+            guard let last else { return }
             try body(documents)
-            after = last.id
+            after = last
         }
     }
 

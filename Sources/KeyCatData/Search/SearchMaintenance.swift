@@ -112,11 +112,14 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         for id in deleted { try SearchIndex.remove(id, on: connection) }
         var expected: [String: Int] = [:]
         var forwardPostings = 0
-        try connection.forEach("SELECT words, counted, terms FROM search_documents", []) { row in
-            if row.bool(1) {
-                for word in row.string(0).split(separator: "\n") { expected[String(word), default: 0] += 1 }
+        // Only the words of a listing that counts (`counted`) lend the vocabulary their counts.
+        try SearchIndex.forEachDocumentPage("words, counted, terms", on: connection, decode: { row in
+            (words: row.bool(2) ? row.string(1) : "", terms: SearchIndex.termCount(row.string(3)))
+        }) { documents in
+            for document in documents {
+                for word in document.words.split(separator: "\n") { expected[String(word), default: 0] += 1 }
+                forwardPostings += document.terms
             }
-            forwardPostings += SearchIndex.termCount(row.string(2))
         }
         if try postingCount(on: connection) != forwardPostings {
             // A line of the forward terms starts after a line feed and ends its term at a space.
