@@ -20,4 +20,12 @@ static inline int keycat_sqlite3_enable_defensive(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
 }
 
+/// sqlite3_config is variadic too. Turns off SQLite's memory statistics, which take a global
+/// mutex around every allocation and free (SQLite recommends building with them off:
+/// https://sqlite.org/compile.html#default_memstatus). Only possible before SQLite initialises:
+/// afterwards it answers SQLITE_MISUSE and changes nothing.
+static inline int keycat_sqlite3_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 #endif

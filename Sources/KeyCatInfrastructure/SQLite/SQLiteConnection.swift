@@ -80,6 +80,7 @@ package final class SQLiteConnection {
     /// Opens a handle through the configured VFS with the busy timeout and extended codes set,
     /// or throws without leaking it.
     private static func openHandle(_ path: String, flags: Int32, configuration: SQLiteConfiguration) throws(SQLiteError) -> OpaquePointer {
+        _ = processSettings
         var connection: OpaquePointer?
         let code = sqlite3_open_v2(path, &connection, flags, configuration.vfsName)
         guard code == SQLITE_OK, let connection else {
@@ -92,6 +93,13 @@ package final class SQLiteConnection {
         _ = keycat_sqlite3_enable_defensive(connection)
         return connection
     }
+
+    /// SQLite's settings for the whole process, made once before its first connection opens:
+    /// memory statistics off, so an allocation inside SQLite takes no global lock (one in twenty
+    /// of a catalog build's samples was spent locking and unlocking it). KeyCat reads none of
+    /// them. If the process had started SQLite before (a host that opened a database first),
+    /// they stay on.
+    private static let processSettings: Void = { _ = keycat_sqlite3_disable_memory_statistics() }()
 
     /// How many virtual-machine steps a read takes between two looks at its task's cancellation:
     /// a few thousand steps take well under a millisecond, and a page of 20 products fits in one
