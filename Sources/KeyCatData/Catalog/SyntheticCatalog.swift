@@ -163,7 +163,10 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         for key in keys {
             _ = try connection.run("ALTER TABLE \(key.table) ADD CONSTRAINT \(key.name) \(key.definition)", [])
         }
+        let helpers = connection.dialect.hasOneWriter ? ProcessInfo.processInfo.activeProcessorCount - 1 : 0
+        if helpers > 0 { try connection.execute("PRAGMA threads = \(helpers)") }
         for index in indexes { _ = try connection.run(index.sql, []) }
+        if helpers > 0 { try connection.execute("PRAGMA threads = 0") }
         var entry = audit
         entry.detail = "\(count) synthetic products (seed \(seed))"
         try AuditLogTable.insert(entry, on: connection)
