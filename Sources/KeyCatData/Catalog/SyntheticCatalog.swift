@@ -163,10 +163,12 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         for key in keys {
             _ = try connection.run("ALTER TABLE \(key.table) ADD CONSTRAINT \(key.name) \(key.definition)", [])
         }
+        // SQLite's sorter merges each rebuild on helper threads too, on the cores the analysis
+        // has finished with; the writer's later statements go back to sorting alone.
         let helpers = connection.dialect.hasOneWriter ? ProcessInfo.processInfo.activeProcessorCount - 1 : 0
         if helpers > 0 { try connection.execute("PRAGMA threads = \(helpers)") }
+        defer { if helpers > 0 { try? connection.execute("PRAGMA threads = 0") } }
         for index in indexes { _ = try connection.run(index.sql, []) }
-        if helpers > 0 { try connection.execute("PRAGMA threads = 0") }
         var entry = audit
         entry.detail = "\(count) synthetic products (seed \(seed))"
         try AuditLogTable.insert(entry, on: connection)
