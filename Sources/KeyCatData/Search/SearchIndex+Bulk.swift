@@ -80,9 +80,9 @@ extension SearchIndex {
 
         /// Packed postings, each holding its term's rank, in the order of `search_terms`' key: by
         /// term, then by id. When the listings came in id order (`inIDOrder`), each term's
-        /// postings already are, so one stable counting pass by term does it (a million
-        /// listings' 68 million postings in well under a second, where sorting them took
-        /// several); otherwise they are sorted.
+        /// postings already are, so one stable counting pass by term does it, into a second
+        /// array (a profile of 200,000 listings: 0.1 s, where sorting their 13.6 million postings
+        /// took 0.9 s); otherwise they are sorted.
         static func keyOrdered(_ postings: [UInt64], termCount: Int, inIDOrder: Bool) -> [UInt64] {
             guard inIDOrder else { return postings.sorted() }
             var starts = [Int](repeating: 0, count: termCount + 1)
