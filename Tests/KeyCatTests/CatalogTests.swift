@@ -252,6 +252,18 @@ struct WithdrawnSellerTests {
             }
             let found = try await shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(text: try SearchQuery("기계식 키보드"))))
             #expect(found.items.count == 20 && found.nextCursor != nil)
+            if store == .postgres {
+                // The load gathered the statistics Postgres plans searches from itself (a manual
+                // `ANALYZE`, not autovacuum's, which may come minutes later). The server's
+                // activity statistics can trail the commit by a moment.
+                let analysed = """
+                    SELECT count(*) FROM pg_stat_user_tables WHERE schemaname = current_schema() AND last_analyze IS NOT NULL
+                    AND relname IN ('products', 'search_terms', 'search_documents', 'search_words')
+                    """
+                let deadline = Date().addingTimeInterval(30)
+                while try Self.count(shop, analysed) < 4 && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+                #expect(try Self.count(shop, analysed) == 4)
+            }
             // Every listing with stock has its one `listed` movement of that stock, at its own
             // time (Postgres writes them in bulk, SQLite one by one), and ids follow time.
             let stocked = try Self.count(shop, "SELECT count(*) FROM products WHERE stock <> 0")

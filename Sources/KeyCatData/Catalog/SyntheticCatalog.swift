@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// The listings' search entries (``SearchIndex``) are gathered in memory and written in bulk
 /// (``SearchIndex/Bulk``) every ``searchFlushSize`` listings, in the transaction of the batch
-/// that reaches it, and at the end (``finish(rebuilding:search:count:seed:audit:on:)``): one
+/// that reaches it, and at the end (``finish(rebuilding:keys:analysing:search:count:seed:audit:on:)``): one
 /// append to each term's postings per flush instead of one per listing, about a kilobyte of
 /// memory a listing until then. A load of up to a million listings is one flush, in key order
 /// into each term's range, which is what makes it cheap: a later flush inserts into the middle
@@ -66,6 +66,8 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         let keys = rebuild && indexingSearch ? try await storage { try await database.read { connection in
             try Self.searchKeys(on: connection)
         } } : []
+        let analysed = rebuild && !Database.Connection.dialect.hasOneWriter
+            ? tables + (indexingSearch ? ["search_terms"] : []) : []
         // Batches on SQLite, whose single writer others wait for; else one transaction (see above).
         let dialect = Database.Connection.dialect
         let batchSize = rebuild && !dialect.hasOneWriter ? count : Self.batchSize
@@ -119,7 +121,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
                     try search.write(on: connection)
                 }
                 if isLast && dialect.hasRoundTrips {
-                    try Self.finish(rebuilding: indexes, keys: keys, search: &search, count: count, seed: seed,
+                    try Self.finish(rebuilding: indexes, keys: keys, analysing: analysed, search: &search, count: count, seed: seed,
                                     audit: audit, on: connection)
                 }
                 var updated = final
@@ -134,7 +136,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
                 try connection.run("PRAGMA foreign_keys = OFF", [])
                 defer { _ = try? connection.run("PRAGMA foreign_keys = ON", []) }
                 try connection.transaction(isolation: .serializable) { connection in
-                    try Self.finish(rebuilding: indexes, keys: keys, search: &search, count: count, seed: seed,
+                    try Self.finish(rebuilding: indexes, keys: keys, analysing: analysed, search: &search, count: count, seed: seed,
                                     audit: audit, on: connection)
                 }
             } }
@@ -154,9 +156,14 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
     /// load leaves listings without search entries and the indexes missing, which the next
     /// write-open mends (see above). On Postgres the search tables' keys, dropped with the
     /// indexes, are added back here (``searchKeys(on:)``), each primary key before its table's
-    /// foreign keys.
+    /// foreign keys, and a big load ends by gathering the statistics of the tables it filled
+    /// (`ANALYZE`, `analysed`). Postgres plans a search's statements once for every query (a
+    /// generic plan) from those statistics, and autovacuum had still not gathered any for
+    /// `search_terms` minutes after a million-listing load: meanwhile a page of `갈축` read all
+    /// 68 million postings, 2.3 s, where with them it reads its 2,000.
     private static func finish(
-        rebuilding indexes: [(name: String, sql: String)], keys: [SearchKey], search: inout SearchIndex.Bulk,
+        rebuilding indexes: [(name: String, sql: String)], keys: [SearchKey], analysing analysed: [String],
+        search: inout SearchIndex.Bulk,
         count: Int, seed: UInt64, audit: AuditEntry, on connection: Database.Connection
     ) throws {
         if search.count > 0 { try search.write(on: connection) }
@@ -169,6 +176,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         if helpers > 0 { try connection.execute("PRAGMA threads = \(helpers)") }
         defer { if helpers > 0 { try? connection.execute("PRAGMA threads = 0") } }
         for index in indexes { _ = try connection.run(index.sql, []) }
+        if !analysed.isEmpty { try connection.execute("ANALYZE " + analysed.joined(separator: ", ")) }
         var entry = audit
         entry.detail = "\(count) synthetic products (seed \(seed))"
         try AuditLogTable.insert(entry, on: connection)
@@ -182,7 +190,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
     }
 
     /// The primary and foreign keys of the tables a load writes search entries into, for
-    /// Postgres (none on SQLite, see ``finish(rebuilding:keys:search:count:seed:audit:on:)``),
+    /// Postgres (none on SQLite, see ``finish(rebuilding:keys:analysing:search:count:seed:audit:on:)``),
     /// each table's primary key before its foreign keys (no key of another table refers to
     /// these primary keys, so that order is enough). A big load drops them with the indexes, in
     /// its one transaction, and adds them back in its last step:
