@@ -66,10 +66,9 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         let keys = rebuild && indexingSearch ? try await storage { try await database.read { connection in
             try Self.searchKeys(on: connection)
         } } : []
-        let analysed = rebuild && !Database.Connection.dialect.hasOneWriter
-            ? tables + (indexingSearch ? ["search_terms"] : []) : []
         // Batches on SQLite, whose single writer others wait for; else one transaction (see above).
         let dialect = Database.Connection.dialect
+        let analysed = rebuild && !dialect.hasOneWriter ? tables + (indexingSearch ? ["search_terms"] : []) : []
         let batchSize = rebuild && !dialect.hasOneWriter ? count : Self.batchSize
         let sellerIDs: [UserID] = try await storage { try await database.write { connection in
             try (1...Self.sellerCount).map { number in
