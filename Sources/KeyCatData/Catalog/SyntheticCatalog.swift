@@ -96,8 +96,13 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
                 analysis = Self.analyse(upcoming, indexingSearch)
             }
             // A Postgres write may run again after losing a race: it starts from the same state.
+            // `READ COMMITTED`: the load only adds rows (ids from the sequence), reading nothing
+            // it decides on, and a big Postgres load is one transaction of a minute or more. Run
+            // `SERIALIZABLE`, it kept Postgres tracking every serializable transaction that
+            // committed beside it, and other writes on the server failed with false
+            // serialization conflicts until they ran out of retries.
             let (startGenerator, startTime, startSearch) = (generator, baseTime, search)
-            report = try await storage { try await database.write { connection in
+            report = try await storage { try await database.write(isolation: .readCommitted) { connection in
                 (generator, baseTime, search) = (startGenerator, startTime, startSearch)
                 if rebuild && isFirst {
                     for index in indexes { _ = try connection.run("DROP INDEX \(index.name)", []) }
