@@ -64,10 +64,11 @@ struct SQLToggleTable<Database: SQLDatabase>: Sendable {
         self.counters = counters.map {
             ("UPDATE \($0.table) SET \($0.column) = \($0.column) + ? WHERE id = ?", $0.owner)
         }
-        locks = Dictionary(grouping: counters, by: \.table).sorted { $0.key < $1.key }.map { table, counters in
+        // None on SQLite, whose one writer runs the toggle alone.
+        let dialect = Database.Connection.dialect
+        locks = dialect.hasOneWriter ? [] : Dictionary(grouping: counters, by: \.table).sorted { $0.key < $1.key }.map { table, counters in
             let ids = counters.map { _ in "?" }.joined(separator: ", ")
-            return ("SELECT id FROM \(table) WHERE id IN (\(ids)) ORDER BY id" + Database.Connection.dialect.locking(.noKeyUpdate),
-                    counters.map(\.owner))
+            return ("SELECT id FROM \(table) WHERE id IN (\(ids)) ORDER BY id" + dialect.locking(.noKeyUpdate), counters.map(\.owner))
         }
         insertSQL = """
             INSERT INTO \(table) (\(user), \(target), created_at) VALUES (?, ?, ?)
@@ -84,7 +85,7 @@ struct SQLToggleTable<Database: SQLDatabase>: Sendable {
         try await storage {
             try await database.write(isolation: .readCommitted) { connection in
                 var met = requirements.map { _ in false }
-                try connection.batch(lockStatements(target, user, on: connection) + requirements.indices.map { index in
+                try connection.batch(lockStatements(target, user) + requirements.indices.map { index in
                     .query(requirements[index].sql, [requirements[index].argument]) { _ in met[index] = true }
                 })
                 if let unmet = zip(requirements, met).first(where: { !$0.1 })?.0.unmet { throw unmet }
@@ -100,7 +101,7 @@ struct SQLToggleTable<Database: SQLDatabase>: Sendable {
     func remove(_ target: some EntityID, by user: UserID) async throws(KeyCatError) -> Bool {
         try await storage {
             try await database.write(isolation: .readCommitted) { connection in
-                let statements = lockStatements(target, user, on: connection)
+                let statements = lockStatements(target, user)
                     + [.run(deleteSQL, [.integer(user.rawValue), .integer(target.rawValue)])]
                 let removed = try connection.batch(statements).last == 1
                 if removed { try connection.batch(adjustments(target, user, by: -1), endingTransaction: true) }
@@ -119,11 +120,9 @@ struct SQLToggleTable<Database: SQLDatabase>: Sendable {
         }
     }
 
-    /// The statements that lock the rows whose counts move: none on SQLite, whose one writer
-    /// runs the toggle alone.
-    private func lockStatements(_ target: some EntityID, _ user: UserID, on connection: Database.Connection) -> [Statement] {
-        guard !connection.dialect.hasOneWriter else { return [] }
-        return locks.map { sql, owners in .run(sql, owners.map { id(of: $0, target, user) }) }
+    /// The statements that lock the rows whose counts move.
+    private func lockStatements(_ target: some EntityID, _ user: UserID) -> [Statement] {
+        locks.map { sql, owners in .run(sql, owners.map { id(of: $0, target, user) }) }
     }
 
     private func adjustments(_ target: some EntityID, _ user: UserID, by delta: Int) -> [Statement] {
