@@ -71,24 +71,8 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
     package func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) async throws(KeyCatError) -> Product {
         try await storage {
             try await database.write { connection in
-                // The listing before, read under the write lock: a new stock is recorded as an
-                // adjustment of the difference, and new text is indexed again.
-                let before = try ProductRow.find(product.id, on: connection)
-                    .flatMap { $0.version == expectedVersion && $0.deletedAt == nil ? $0 : nil }
-                let changed = try connection.run(ProductRow.updateSQL, ProductRow.updateArguments(product, expectedVersion: expectedVersion, millis: StoredTime.milliseconds(now)))
-                guard changed == 1, let before else {
-                    // Missing or deleted is not found; only a live listing can be stale.
-                    guard let current = try ProductRow.find(product.id, on: connection), current.deletedAt == nil else {
-                        throw KeyCatError.notFound("product", product.id)
-                    }
-                    throw KeyCatError(.versionConflict, "product \(product.id) changed since version \(expectedVersion); read it again")
-                }
-                if (before.title, before.content, before.tags, before.spec) != (product.title, product.content, product.tags, product.spec) {
-                    try SearchIndex.index(product, on: connection)
-                }
-                try StockLedger.record(.adjustment, change: product.stock - before.stock, product: product.id,
-                                       actor: audit?.actor ?? "seller:\(product.sellerID)", reason: "stock set to \(product.stock)",
-                                       at: now, on: connection)
+                let before = try ProductRow.update(product, expectedVersion: expectedVersion, at: now,
+                                                   actor: audit?.actor ?? "seller:\(product.sellerID)", on: connection)
                 if let audit { try AuditLogTable.insert(audit, on: connection) }
                 guard let updated = try ProductRow.find(product.id, on: connection) else {
                     throw KeyCatError.notFound("product", product.id)

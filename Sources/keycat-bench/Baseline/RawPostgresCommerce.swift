@@ -2,13 +2,42 @@ import Foundation
 import KeyCatInfrastructure
 import KeyCatPGSimulator
 
-/// The cart read and checkout + confirm of ``RawCommerce`` on Postgres through libpq: the
-/// statements and transactions KeyCat runs there (checkout's and the payment's writes `READ
+/// The bookmark toggle, the cart read and checkout + confirm of ``RawCommerce`` on Postgres
+/// through libpq: the statements and transactions KeyCat runs there (the writes `READ
 /// COMMITTED`, every statement conditional), without its layers, and one statement a round trip
 /// (no pipelines): what a careful hand-written server does.
 struct RawPostgresCommerce: Sendable {
     let database: RawPostgres
     let gateway: RawGateway
+
+    /// A bookmark added or removed, and the listing's count moved when it was: the listing (and,
+    /// adding, the buyer) locked first, as KeyCat's toggle does, so concurrent toggles of one
+    /// listing wait for each other rather than fail (docs/social.md).
+    func toggleBookmark(user: Int64, product: Int64, add: Bool) throws {
+        try database.run("BEGIN ISOLATION LEVEL READ COMMITTED")
+        do {
+            let live = try database.run("SELECT id FROM products WHERE id = $1 AND deleted_at IS NULL FOR NO KEY UPDATE", [.int(product)])
+            guard live.rows == 1 else { throw RawDatabase.Failure(description: "no product") }
+            let changed: Int
+            if add {
+                let buyer = try database.run("SELECT id FROM users WHERE id = $1 AND withdrawn_at IS NULL FOR SHARE", [.int(user)])
+                guard buyer.rows == 1 else { throw RawDatabase.Failure(description: "no user") }
+                changed = try database.run("""
+                    INSERT INTO bookmarks (user_id, product_id, created_at) VALUES ($1, $2, $3)
+                    ON CONFLICT (user_id, product_id) DO NOTHING
+                    """, [.int(user), .int(product), .int(Int64(Date().timeIntervalSince1970 * 1000))]).changes
+            } else {
+                changed = try database.run("DELETE FROM bookmarks WHERE user_id = $1 AND product_id = $2", [.int(user), .int(product)]).changes
+            }
+            if changed == 1 {
+                try database.run("UPDATE products SET bookmark_count = bookmark_count + $1 WHERE id = $2", [.int(add ? 1 : -1), .int(product)])
+            }
+            try database.run("COMMIT")
+        } catch {
+            _ = try? database.run("ROLLBACK")
+            throw error
+        }
+    }
 
     /// The cart with current prices and totals, in one join; delivery charged once per seller,
     /// the highest fee of their available lines.

@@ -2,7 +2,8 @@ import Foundation
 import KeyCat
 import KeyCatPGSimulator
 
-/// The cart read and checkout + confirm on Postgres, KeyCat against ``RawPostgresCommerce``.
+/// Bookmark toggles, the cart read and checkout + confirm on Postgres, KeyCat against
+/// ``RawPostgresCommerce``.
 /// (Postgres commits are durable by the server's `synchronous_commit`; there is no NORMAL row.)
 struct PostgresCommerceScenarios {
     let keycat: KeyCat
@@ -15,6 +16,16 @@ struct PostgresCommerceScenarios {
         let rawBuyer = fixture.rawBuyer.userID.rawValue
         var rows: [Comparison] = []
         let commerce = RawPostgresCommerce(database: raw, gateway: try await RawGateway.signIn(to: simulator))
+        var draft = CommerceFixture.draft
+        draft.title = "벤치 키캡"
+        let bookmarked = try await keycat.catalog.create(draft, for: CommerceFixture.seller, by: CommerceFixture.admin)
+        rows.append(try await compare("bookmark toggle", operations: operations,
+            library: { index in
+                if index % 2 == 0 { _ = try await keycat.bookmarks.add(bookmarked.id, by: fixture.libraryBuyer) }
+                else { _ = try await keycat.bookmarks.remove(bookmarked.id, by: fixture.libraryBuyer) }
+            },
+            baseline: { index in try commerce.toggleBookmark(user: rawBuyer, product: bookmarked.id.rawValue, add: index % 2 == 0) }))
+
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         try await fixture.fillCarts(keycat) { try commerce.cartTotal(user: rawBuyer, now: now).lines }
         rows.append(try await compare("cart read (10 lines)", operations: operations,
