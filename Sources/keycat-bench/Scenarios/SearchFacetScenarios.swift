@@ -1,3 +1,4 @@
+import Foundation
 import KeyCat
 import KeyCatData
 import KeyCatInfrastructure
@@ -46,10 +47,12 @@ struct SearchFacetScenarios<Connection: SQLConnection> {
 
     func run() async throws -> [Comparison] {
         var rows: [Comparison] = []
-        for facetCase in Self.facetCases {
+        // Diagnostics: only the rows whose name contains this, as for the pages (``SearchScenarios``).
+        let only = ProcessInfo.processInfo.environment["KEYCAT_BENCH_SEARCH_ROWS"]
+        for facetCase in Self.facetCases where only.map(facetCase.name.contains) ?? true {
             rows.append(try await row(for: facetCase))
         }
-        for suggestionCase in Self.suggestionCases {
+        for suggestionCase in Self.suggestionCases where only.map(suggestionCase.name.contains) ?? true {
             rows.append(try await row(suggesting: suggestionCase.text, name: suggestionCase.name))
         }
         return rows
