@@ -74,5 +74,11 @@ struct SearchBrowsingRulesTests {
         ], limit: 10)
         #expect(ranked.map { "\($0.text)/\($0.kind.rawValue)" } == ["기계공학/word", "기계/tag", "기계식/word", "기계식 키보드 B75/title"])
         #expect(SearchSuggestion.ranked(ranked, limit: 2).count == 2)
+        // Kept once by their normalised text, whatever the case; one candidate or none as given.
+        let gateron = SearchSuggestion(text: "Gateron", kind: .word, listings: 3)
+        #expect(SearchSuggestion.ranked([SearchSuggestion(text: "GATERON", kind: .tag, listings: 3), gateron], limit: 10)
+                    .map(\.text) == ["GATERON"])
+        #expect(SearchSuggestion.ranked([gateron], limit: 1) == [gateron])
+        #expect(SearchSuggestion.ranked([], limit: 10).isEmpty)
     }
 }

@@ -11,12 +11,15 @@ struct SearchSuggestionQuery {
     var arguments: [SQLValue]
 
     init(_ query: SuggestionQuery) {
-        var prefixes = query.spellings
-        if let initials = query.initials { prefixes.append(initials) }
         sql = Self.sql(spellings: query.spellings.count, initials: query.initials != nil)
-        arguments = prefixes.flatMap { prefix -> [SQLValue] in
-            [.text(prefix), .text(prefix + "\u{10FFFF}"), .int(SuggestionQuery.candidateLimit)]
+        // Built in place: a suggestion is read on every keystroke, and is only a few microseconds.
+        arguments = []
+        arguments.reserveCapacity(3 * (query.spellings.count + 1))
+        func range(from prefix: String) {
+            arguments += [.text(prefix), .text(prefix + "\u{10FFFF}"), .int(SuggestionQuery.candidateLimit)]
         }
+        for spelling in query.spellings { range(from: spelling) }
+        if let initials = query.initials { range(from: initials) }
     }
 
     /// The statement for ranges over `spellings` spellings and, when `initials`, the initials:

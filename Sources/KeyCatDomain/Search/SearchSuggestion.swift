@@ -69,15 +69,21 @@ public struct SearchSuggestion: Sendable, Hashable {
         func rank(_ suggestion: SearchSuggestion) -> (Int, Int, Int) {
             (suggestion.kind == .title ? 1 : 0, -suggestion.listings, suggestion.kind == .tag ? 0 : 1)
         }
+        // One candidate has nothing to be ordered or kept once against: as a prefix grows, most do.
+        guard candidates.count > 1 else { return Array(candidates.prefix(limit)) }
         let ordered = candidates.sorted { a, b in
             let (x, y) = (rank(a), rank(b))
             return x != y ? x < y : a.text < b.text
         }
-        var seen: Set<String> = []
+        // At most `limit` (10) are kept, so each is looked for among those before it.
+        var kept: [(isTitle: Bool, key: String)] = []
         var result: [SearchSuggestion] = []
         for suggestion in ordered where result.count < limit {
-            let key = (suggestion.kind == .title ? "title:" : "word:") + SearchAnalyzer.normalize(suggestion.text)
-            if seen.insert(key).inserted { result.append(suggestion) }
+            let key = (isTitle: suggestion.kind == .title, key: SearchAnalyzer.normalize(suggestion.text))
+            if !kept.contains(where: { $0 == key }) {
+                kept.append(key)
+                result.append(suggestion)
+            }
         }
         return result
     }
