@@ -69,7 +69,8 @@ public struct SearchSuggestion: Sendable, Hashable {
         func rank(_ suggestion: SearchSuggestion) -> (Int, Int, Int) {
             (suggestion.kind == .title ? 1 : 0, -suggestion.listings, suggestion.kind == .tag ? 0 : 1)
         }
-        // One candidate has nothing to be ordered or kept once against: as a prefix grows, most do.
+        // One candidate has nothing to be ordered or kept once against, and a longer prefix often
+        // has only one.
         guard candidates.count > 1 else { return Array(candidates.prefix(limit)) }
         let ordered = candidates.sorted { a, b in
             let (x, y) = (rank(a), rank(b))
