@@ -19,7 +19,8 @@
 # - a tracking number has as many digits as its carrier issues (Carrier.all in the domain).
 # - a settlement month is closed once it has ended (Korean time); the current month only in a
 #   dry run, a later one never: a valid example names a past month, or dry-runs the current one.
-# - a search text `q` has at most 10 words of letters or digits (docs/search.md).
+# - a search text `q` has at most 10 words of letters or digits (docs/search.md), and the
+#   relevance sort needs one: a valid example with `sort=relevance` and no `q` searches 키보드.
 # - an order list's placing window is half-open and not empty: placed_from < placed_before,
 #   each an RFC 3339 time the server reads (a valid example gets a canonical spelling of it).
 # - a nick search (`GET /users?nick=`) is 1–20 characters once trimmed, without control or
@@ -130,6 +131,8 @@ def map_case(context, case):
             query["min_price"], query["max_price"] = query["max_price"], query["min_price"]
         if isinstance(query.get("q"), str) and getattr(getattr(case, "operation", None), "path", None) != "/products/suggestions":
             query["q"] = search_text(query["q"])
+        if query.get("sort") == "relevance" and "q" not in query:
+            query["q"] = "키보드"
         if "tag" in query:
             query["tag"] = tag_text(query["tag"])
         window = [name for name in ("placed_from", "placed_before") if name in query]
