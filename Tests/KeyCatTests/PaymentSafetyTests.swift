@@ -45,6 +45,17 @@ struct PaymentSafetyTests {
             await #expect(try shop.stock(of: product.id) == 3)
             #expect(simulator.payment(impUID: forged.impUID)?.status == .cancelled)
             await #expect(try shop.keycat.auditLog.recent(limit: 5).contains { $0.action == "order.fail" && $0.target == "order:\(order.id)" })
+            // The PG's webhook applies the next forged payment first; the buyer's confirm that
+            // follows re-reads it cancelled and still hears that the amount was forged.
+            let next = try await shop.checkout(product, by: buyer)
+            let again = try simulator.pay(merchantUID: next.merchantUID, cardNumber: PGTestCard.success.number, amount: 100)
+            let delivered = try await shop.keycat.checkout.handleWebhook(id: "wh_forged", impUID: again.impUID, merchantUID: next.merchantUID)
+            guard case .settled(.forged) = delivered else { Issue.record("the webhook did \(delivered)"); return }
+            let refusal = await expectFailure(.paymentAmountForged) {
+                try await shop.keycat.checkout.confirm(next.id, impUID: again.impUID, by: buyer)
+            }
+            #expect(refusal?.context["paid"] == "100")
+            await #expect(try shop.stock(of: product.id) == 3)
             try await shop.expectHealthy()
         }
     }

@@ -22,7 +22,9 @@ extension CheckoutService {
     ///   when the order had closed (the payment was cancelled); `gatewayTimeout` when the PG's
     ///   answer was lost (reconciliation settles it); `notFound` for a missing order or one that
     ///   is not the caller's; `validation` (field `imp_uid`) for an id not shaped as the PG's
-    ///   (``PaymentRules/impUID(_:field:)``) or a payment of another order.
+    ///   (``PaymentRules/impUID(_:field:)``) or a payment of another order. When a webhook
+    ///   applied the payment first, the error is the one this call would have thrown had it come
+    ///   first, not `paymentDeclined` for the payment that webhook cancelled.
     public func confirm(_ orderID: OrderID, impUID: String, idempotencyKey: String? = nil, by principal: Principal) async throws(KeyCatError) -> Order {
         // The request's own rule before any lookup: a malformed id never reaches the PG.
         let impUID = try PaymentRules.impUID(impUID)

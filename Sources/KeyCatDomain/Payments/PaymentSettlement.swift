@@ -48,8 +48,12 @@ struct PaymentSettlement: Sendable {
     ) async throws(KeyCatError) -> SettlementOutcome {
         guard payment.status == .paid, payment.cancellableAmount > .zero else {
             if order.status == .awaitingPayment { try await orders.setOutcomeUnknown(order.id, false) }
+            let current = try await unchanged()
+            // Cancelled by another path that applied it first (a webhook beside the buyer's
+            // confirm): what that path found is the answer, not the cancellation it made.
+            if payment.status == .cancelled, let earlier = try await earlierOutcome(of: payment, for: current) { return earlier }
             let reason = payment.failureReason ?? "the payment is \(payment.status.rawValue)"
-            return .notPaid(try await unchanged(), reason: reason)
+            return .notPaid(current, reason: reason)
         }
         let now = clock.now()
         let record = OrderPayment(impUID: payment.impUID, orderID: order.id, merchantUID: order.merchantUID,
@@ -86,7 +90,31 @@ struct PaymentSettlement: Sendable {
         voiding.status = .voiding
         try await orders.recordVoiding(voiding)
         await void(voiding, detail: "paid after the order became \(current.status.rawValue) (\(source))")
-        return await .voided(try reload(order.id))
+        // Read paid before another path failed the order with this very payment: its reason.
+        let closed = try await reload(order.id)
+        return try await earlierOutcome(of: payment, for: closed) ?? .voided(closed)
+    }
+
+    /// What settling `payment` found when another path applied it first and cancelled it: the
+    /// order `order` is no longer awaiting payment and holds `payment` as voiding or voided.
+    /// Nil when it holds no such payment (a cancellation that was not ours to make).
+    ///
+    /// The reason is found again rather than stored: an order fails once, with the first
+    /// payment recorded against it, and for the first reason ``settle(_:with:via:unchanged:)``
+    /// checks (a refusal, a forged amount, else a line sold on payment that found its product
+    /// sold out). With several lines sold on payment, the first of them is named: which one
+    /// ran short is not kept. Any other voided payment paid for an order that had closed.
+    private func earlierOutcome(of payment: GatewayPayment, for order: Order) async throws(KeyCatError) -> SettlementOutcome? {
+        guard order.status != .awaitingPayment, order.impUID != payment.impUID else { return nil }
+        let records = try await orders.payments(of: order.id)
+        guard records.contains(where: { $0.impUID == payment.impUID && ($0.status == .voiding || $0.status == .voided) }) else {
+            return nil
+        }
+        guard order.status == .failed, records.first?.impUID == payment.impUID else { return .voided(order) }
+        if let reason = payment.refusal(at: gateway) { return .refused(order, reason: reason) }
+        if payment.amount != order.amount { return .forged(order, paid: payment.amount) }
+        let soldOnPayment = order.lines.first { !$0.stockTaken } ?? order.lines.first
+        return .soldOut(order, productID: soldOnPayment?.productID ?? ProductID(0))
     }
 
     /// A payment that cannot pay for the order (a forged amount, another currency, a test
