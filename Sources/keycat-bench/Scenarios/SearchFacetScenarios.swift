@@ -47,12 +47,11 @@ struct SearchFacetScenarios<Connection: SQLConnection> {
 
     func run() async throws -> [Comparison] {
         var rows: [Comparison] = []
-        // Diagnostics: only the rows whose name contains this, as for the pages (``SearchScenarios``).
-        let only = ProcessInfo.processInfo.environment["KEYCAT_BENCH_SEARCH_ROWS"]
-        for facetCase in Self.facetCases where only.map(facetCase.name.contains) ?? true {
+        let selection = SearchRowSelection()
+        for facetCase in Self.facetCases where selection.selects(facetCase.name) {
             rows.append(try await row(for: facetCase))
         }
-        for suggestionCase in Self.suggestionCases where only.map(suggestionCase.name.contains) ?? true {
+        for suggestionCase in Self.suggestionCases where selection.selects(suggestionCase.name) {
             rows.append(try await row(suggesting: suggestionCase.text, name: suggestionCase.name))
         }
         return rows

@@ -71,9 +71,8 @@ struct SearchScenarios {
 
     func run() async throws -> [Comparison] {
         var rows: [Comparison] = []
-        // Diagnostics: only the rows whose name contains this, for profiling one of them.
-        let only = ProcessInfo.processInfo.environment["KEYCAT_BENCH_SEARCH_ROWS"]
-        for searchCase in Self.cases(productCount: productCount) where only.map(searchCase.name.contains) ?? true {
+        let selection = SearchRowSelection()
+        for searchCase in Self.cases(productCount: productCount) where selection.selects(searchCase.name) {
             rows.append(try await row(for: searchCase))
         }
         return rows
