@@ -1,14 +1,14 @@
 import Foundation
 
 /// Which search rows a run times: `KEYCAT_BENCH_SEARCH_ROWS`, for profiling one of them. Unset,
-/// every row. Otherwise a comma-separated list; a row runs when its name contains one of the
-/// entries, or, for an entry starting with `=`, is exactly the rest of it (`=page, rare model
-/// code Q737`), since a word like `rare` is also in `rarer`.
+/// every row. Otherwise entries separated by `|` (row names hold commas); a row runs when its
+/// name contains one of the entries, or, for an entry starting with `=`, is exactly the rest of
+/// it (`=rare model code: Q737`), since a word like `rare` is also in `rarer: 은축`.
 struct SearchRowSelection: Sendable {
     private let entries: [Substring]?
 
     init(_ value: String? = ProcessInfo.processInfo.environment["KEYCAT_BENCH_SEARCH_ROWS"]) {
-        entries = value.map { text in text.split(separator: ",").map { $0.drop { $0 == " " } }.filter { !$0.isEmpty } }
+        entries = value.map { text in text.split(separator: "|").filter { !$0.isEmpty } }
     }
 
     /// Whether the row named `name` runs.
