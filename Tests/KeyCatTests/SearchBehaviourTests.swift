@@ -102,10 +102,14 @@ struct SearchBehaviourTests {
             #expect(tagged.count == 4 && tagged.allSatisfy { $0.tags == ["입문용", "Gift"] })
             let byTag = try await shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(tag: try ProductTags.filterValue("입문용"))))
             #expect(byTag.items.count == 4)
-            // A cursor is bound to its text.
+            // A cursor is bound to its text's words: another text is refused, the same words
+            // spelt otherwise (case, punctuation, spacing) resume the same list.
             let first = try await Self.search(shop, "키보드", limit: 2)
             let cursor = try #require(first.nextCursor)
             await expectError(.invalidCursor) { try await Self.search(shop, "기계식", limit: 2, cursor: cursor) }
+            let resumed = try await Self.search(shop, "키보드", limit: 2, cursor: cursor).items.map(\.id)
+            #expect(try await Self.search(shop, "  키보드!", limit: 2, cursor: cursor).items.map(\.id) == resumed)
+            #expect(!resumed.isEmpty && Set(resumed).isDisjoint(with: first.items.map(\.id)))
             await expectError(.validation, field: "sort") {
                 try await shop.keycat.catalog.list(ProductListRequest(sort: .relevance))
             }

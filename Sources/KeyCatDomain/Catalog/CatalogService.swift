@@ -140,7 +140,9 @@ public struct CatalogService: Sendable {
         if request.sort == .relevance && request.filter.text == nil {
             throw .validation("sort", "sort=relevance needs a search text (q)")
         }
-        let query = Self.cursorQuery(request)
+        // What a cursor is bound to, built only for a cursor read or made: most searches' single
+        // page has neither.
+        lazy var query = Self.cursorQuery(request)
         let position = try request.cursor.map { cursor throws(KeyCatError) in
             try cursors.decode(cursor, query: query)
         }

@@ -80,7 +80,7 @@ public struct ProductFilter: Sendable, Hashable {
         field("l=", layout?.rawValue)
         field("cn=", connection?.rawValue)
         field("hs=", hotSwap.map { $0 ? "1" : "0" })
-        field("q=", self.text.map { SearchAnalyzer.normalize($0.text) })
+        field("q=", self.text?.key)
         field("t=", tag)
         return text
     }

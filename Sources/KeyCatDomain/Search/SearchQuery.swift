@@ -32,6 +32,12 @@ public struct SearchQuery: Sendable, Hashable {
         self.words = words
     }
 
+    /// The normalised words, a space between each: what the query searches for, so two texts
+    /// with the same key (`갈축!` and `갈축`) are one search, and a cursor of either resumes both.
+    public var key: String {
+        words.map(\.text).joined(separator: " ")
+    }
+
     /// The query without spaces, as compared with a title for the exact-phrase bonus.
     public var compact: String {
         words.map(\.text).joined()
