@@ -77,5 +77,22 @@ struct SearchStatementMemoTests {
         #expect(spelt.sql.components(separatedBy: "UNION ALL").count == 2)
         #expect(range.sql.contains("t.term >= ? AND t.term < ?"))
         #expect(SearchWindow.floors(of: ranged, terms: SearchTerms(), sizes: sizes).sql == range.sql)
+        // Each condition's arguments stand before each of its three look-ups, then the offsets.
+        let (dense, sparse) = (SQLValue.integer(1_999), SQLValue.integer(1_199))
+        let (gat, gatEnd) = (SQLValue.text("gat"), SQLValue.text("gat\u{10FFFF}"))
+        #expect(range.arguments == [gat, gatEnd, gat, gatEnd, dense, gat, gatEnd, sparse])
+        let (gateron, gate) = (SQLValue.text("gateron"), SQLValue.text("gate"))
+        #expect(spelt.arguments == [gateron, gateron, dense, gateron, sparse, gate, gate, dense, gate, sparse])
+        #expect(a.sql.components(separatedBy: "?").count - 1 == a.arguments.count)
+    }
+
+    @Test("a sorted array loses its repeats, and keeps everything else in order")
+    func adjacentRepeats() {
+        for (input, kept) in [([], []), (["a"], ["a"]), (["a", "a"], ["a"]), (["a", "a", "b", "c", "c", "c"], ["a", "b", "c"]),
+                              (["갈축", "갈축", "키보드"], ["갈축", "키보드"]), (["a", "b"], ["a", "b"])] as [([String], [String])] {
+            var array = input
+            array.removeAdjacentRepeats()
+            #expect(array == kept, "\(input)")
+        }
     }
 }

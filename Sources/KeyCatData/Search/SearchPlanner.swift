@@ -15,12 +15,17 @@ enum SearchPlanner {
     static func plan(for query: SearchQuery, on connection: some SQLConnection,
                      trace: ((String, [SQLValue]) -> Void)? = nil) throws -> SearchPlan {
         var synonyms: [String: [String]] = [:]
-        // Sorted, so that a query's statement is the same text with the same arguments each time.
-        let keys = Set(query.synonymKeys).sorted()
+        // Sorted and each once, so that a query's statement is the same text with the same
+        // arguments each time. A query has a few keys: sorting and dropping neighbours that
+        // repeat costs less than hashing them into a set.
+        var keys = query.synonymKeys
+        keys.sort()
+        keys.removeAdjacentRepeats()
         if !keys.isEmpty {
-            let sql = "SELECT word, synonym FROM search_synonyms WHERE word IN (\(Array(repeating: "?", count: keys.count).joined(separator: ", ")))"
-            trace?(sql, keys.map(SQLValue.text))
-            try connection.forEach(sql, keys.map(SQLValue.text)) { row in synonyms[row.string(0), default: []].append(row.string(1)) }
+            let sql = synonymsSQL(count: keys.count)
+            let arguments = keys.map(SQLValue.text)
+            trace?(sql, arguments)
+            try connection.forEach(sql, arguments) { row in synonyms[row.string(0), default: []].append(row.string(1)) }
         }
         var typos: [String: [String]] = [:]
         for word in query.typoCandidates {
@@ -60,12 +65,40 @@ enum SearchPlanner {
     static func terms(of plan: SearchPlan, on connection: some SQLConnection,
                       trace: ((String, [SQLValue]) -> Void)? = nil) throws -> SearchTerms {
         var terms = SearchTerms()
-        for prefix in Set(plan.groups.flatMap(\.prefixes)).sorted() {
+        var prefixes = plan.groups.flatMap(\.prefixes)
+        prefixes.sort()
+        prefixes.removeAdjacentRepeats()
+        for prefix in prefixes {
             let arguments = SearchTerms.expansionArguments(prefix)
             trace?(SearchTerms.expansionSQL, arguments)
             let found = try connection.query(SearchTerms.expansionSQL, arguments) { $0.string(0) }
             if found.count <= SearchTerms.maximumExpansion { terms.expansions[prefix] = found }
         }
         return terms
+    }
+
+    /// The synonyms' look-up for `count` keys; the texts for up to the most keys a query has
+    /// are built once.
+    private static func synonymsSQL(count: Int) -> String {
+        count < synonymsSQLTexts.count ? synonymsSQLTexts[count] : synonymsText(count)
+    }
+
+    private static let synonymsSQLTexts = (0...2 * SearchQuery.maximumWords).map(synonymsText)
+
+    private static func synonymsText(_ count: Int) -> String {
+        "SELECT word, synonym FROM search_synonyms WHERE word IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
+    }
+}
+
+extension Array where Element: Equatable {
+    /// Drops each element equal to the one before it: on a sorted array, every repeat.
+    mutating func removeAdjacentRepeats() {
+        guard count > 1 else { return }
+        var kept = 1
+        for index in 1..<count where self[index] != self[kept - 1] {
+            swapAt(kept, index)
+            kept += 1
+        }
+        removeLast(count - kept)
     }
 }

@@ -26,16 +26,19 @@ struct SearchTerms {
         SELECT term FROM found WHERE term IS NOT NULL LIMIT ?
         """
 
+    private static let expansionLimit = SQLValue.int(maximumExpansion + 1)
+
     /// The arguments of ``expansionSQL`` for `prefix`.
     static func expansionArguments(_ prefix: String) -> [SQLValue] {
         let end = SQLValue.text(prefix + "\u{10FFFF}")
-        return [.text(prefix), end, end, .int(maximumExpansion + 1)]
+        return [.text(prefix), end, end, expansionLimit]
     }
 
     /// The terms a group matches exactly: its own and those its prefixes were spelt out into.
     func listed(_ group: SearchPlan.Group) -> [String] {
         var terms = group.exact + group.forgiven
         for prefix in group.prefixes { if let spelt = expansions[prefix] { terms += spelt } }
+        guard terms.count > 1 else { return terms }
         var seen: Set<String> = []
         return terms.filter { seen.insert($0).inserted }
     }

@@ -75,13 +75,20 @@ package enum SearchWindow {
     /// terms each group has, so it is built once per such shape (``floorsText(_:)``).
     static func floors(of groups: [SearchPlan.Group], terms: SearchTerms, sizes: (dense: Int, sparse: Int)) -> (sql: String, arguments: [SQLValue]) {
         var shape: [[Bool]] = []  // per group, per condition: whether it is a range of terms
+        shape.reserveCapacity(groups.count)
         var arguments: [SQLValue] = []
+        let dense = SQLValue.int(sizes.dense - 1), sparse = SQLValue.int(sizes.sparse - 1)
         for group in groups {
-            var conditions: [(range: Bool, arguments: [SQLValue])] = terms.listed(group).map { (false, [.text($0)]) }
-            conditions += terms.ranges(group).map { (true, [.text($0), .text($0 + "\u{10FFFF}")]) }
-            shape.append(conditions.map(\.range))
-            for condition in conditions {
-                arguments += condition.arguments + condition.arguments + [.int(sizes.dense - 1)] + condition.arguments + [.int(sizes.sparse - 1)]
+            let listed = terms.listed(group), ranges = terms.ranges(group)
+            shape.append(Array(repeating: false, count: listed.count) + Array(repeating: true, count: ranges.count))
+            // Each condition's arguments three times: the newest, the dense and the sparse id.
+            for term in listed {
+                let value = SQLValue.text(term)
+                arguments.append(contentsOf: [value, value, dense, value, sparse])
+            }
+            for prefix in ranges {
+                let low = SQLValue.text(prefix), high = SQLValue.text(prefix + "\u{10FFFF}")
+                arguments.append(contentsOf: [low, high, low, high, dense, low, high, sparse])
             }
         }
         return (floorsMemo.value(for: shape) { floorsText(shape) }, arguments)

@@ -56,9 +56,13 @@ public struct SearchQuery: Sendable, Hashable {
 
     /// The words that may have synonyms: each word, and a Hangul word's stem.
     public var synonymKeys: [String] {
-        words.filter { $0.script != .jamo }.flatMap { word in
-            [word.text] + (word.script == .hangul ? Hangul.stem(of: word.text, leaving: 2).map { [$0] } ?? [] : [])
+        var keys: [String] = []
+        keys.reserveCapacity(2 * words.count)
+        for word in words where word.script != .jamo {
+            keys.append(word.text)
+            if word.script == .hangul, let stem = Hangul.stem(of: word.text, leaving: 2) { keys.append(stem) }
         }
+        return keys
     }
 }
 

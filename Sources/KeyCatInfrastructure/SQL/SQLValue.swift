@@ -27,9 +27,11 @@ extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral,
 
 extension SQLValue {
     /// An integer from any Swift integer that fits in 64 bits.
-    package static func int<I: BinaryInteger>(_ value: I) -> SQLValue { .integer(Int64(value)) }
+    /// Inlinable, so that a call from another module is specialised rather than generic (a
+    /// search built several a page through the generic entry point).
+    @inlinable package static func int<I: BinaryInteger>(_ value: I) -> SQLValue { .integer(Int64(value)) }
     /// `0` or `1`.
-    package static func bool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
+    @inlinable package static func bool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
     /// `NULL` when absent, else the wrapped value.
     package static func optional(_ value: SQLValue?) -> SQLValue { value ?? .null }
     /// Bytes from `Data`.
