@@ -145,9 +145,19 @@ package enum ProductRow {
     /// on characters, which costs a grapheme break check per character: every product a page
     /// reads has its tags and images split here.
     private static func split(_ text: String, on separator: Unicode.Scalar) -> [String] {
+        guard !text.isEmpty else { return [] }
         var text = text
         return text.withUTF8 { bytes in
-            bytes.split(separator: UInt8(ascii: separator)).map { String(decoding: $0, as: UTF8.self) }
+            // One pass, each part made straight from its bytes: no array of slices in between
+            // (a page decodes every listing's tags).
+            let mark = UInt8(ascii: separator)
+            var parts: [String] = []
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == mark {
+                if index > start { parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) }
+                start = index + 1
+            }
+            return parts
         }
     }
 
