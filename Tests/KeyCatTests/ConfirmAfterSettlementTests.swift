@@ -65,17 +65,12 @@ struct ConfirmAfterSettlementTests {
     @Test("the confirm read the payment paid, then the webhook failed the order: the confirm answers out of stock",
           arguments: TestStore.allCases)
     func webhookBetweenReadAndSettle(store: TestStore) async throws {
-        let clock = TestClock()
-        let simulator = try PGSimulator(now: { clock.now() })
-        let client = PGGatewayClient(
-            transport: simulator.transport,
-            configuration: PGClientConfiguration(apiKey: simulator.credentials.key, apiSecret: simulator.credentials.secret),
-            clock: clock, logSink: DiscardingLogSink())
-        let gateway = PausingGateway(inner: client)
-        try await TestShop.with(store, configure: {
-            $0.clock = clock
-            $0.paymentGateway = .custom(gateway, webhookSecrets: [simulator.webhookSecret])
-        }) { shop in
+        var pausing: PausingGateway?
+        try await TestShop.with(store, gateway: { client in
+            pausing = PausingGateway(inner: client)
+            return pausing!
+        }) { shop, simulator in
+            let gateway = try #require(pausing)
             let product = try await shop.product(stock: 2)
             let first = try await shop.user(.buyer)
             let second = try await shop.user(.buyer)

@@ -1,9 +1,29 @@
 import Foundation
 import KeyCat
+import KeyCatData
+import KeyCatInfrastructure
 import KeyCatPGSimulator
+import KeyCatTestSupport
 import Testing
 
 extension TestShop {
+    /// A shop on `store` whose gateway is `gateway` made around the PG client of a simulator of
+    /// its own, all on one test clock: for gateways that change what the PG answers, or when.
+    static func with(_ store: TestStore, gateway: (any PaymentGateway) -> any PaymentGateway,
+                     _ body: (TestShop, PGSimulator) async throws -> Void) async throws {
+        let clock = TestClock()
+        let simulator = try PGSimulator(now: { clock.now() })
+        let client = PGGatewayClient(
+            transport: simulator.transport,
+            configuration: PGClientConfiguration(apiKey: simulator.credentials.key, apiSecret: simulator.credentials.secret),
+            clock: clock, logSink: DiscardingLogSink())
+        let wrapped = gateway(client)
+        try await TestShop.with(store, configure: {
+            $0.clock = clock
+            $0.paymentGateway = .custom(wrapped, webhookSecrets: [simulator.webhookSecret])
+        }) { shop in try await body(shop, simulator) }
+    }
+
     /// The simulator beside the shop's database.
     var simulator: PGSimulator { keycat.paymentSimulator! }
 

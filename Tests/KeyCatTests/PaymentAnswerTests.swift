@@ -38,17 +38,7 @@ struct PaymentAnswerTests {
     /// A shop whose gateway reads the simulator through ``ReportingGateway``.
     static func withShop(_ store: TestStore, live: Bool, _ change: @escaping @Sendable (inout GatewayPayment) -> Void,
                          _ body: (TestShop, PGSimulator) async throws -> Void) async throws {
-        let clock = TestClock()
-        let simulator = try PGSimulator(now: { clock.now() })
-        let client = PGGatewayClient(
-            transport: simulator.transport,
-            configuration: PGClientConfiguration(apiKey: simulator.credentials.key, apiSecret: simulator.credentials.secret),
-            clock: clock, logSink: DiscardingLogSink())
-        try await TestShop.with(store, configure: {
-            $0.clock = clock
-            $0.paymentGateway = .custom(ReportingGateway(inner: client, takesRealMoney: live, change: change),
-                                        webhookSecrets: [simulator.webhookSecret])
-        }) { shop in try await body(shop, simulator) }
+        try await TestShop.with(store, gateway: { ReportingGateway(inner: $0, takesRealMoney: live, change: change) }, body)
     }
 
     @Test("a test payment at a live gateway pays for nothing: the order fails, the stock comes back, the payment is cancelled",

@@ -23,16 +23,7 @@ struct UnpreparedGateway: PaymentGateway {
 struct PaymentSafetyTests {
     @Test("a forged amount is cancelled at the PG, the order fails, the stock comes back and it is audited", arguments: TestStore.allCases)
     func forgedAmount(_ store: TestStore) async throws {
-        let clock = TestClock()
-        let simulator = try PGSimulator(now: { clock.now() })
-        let client = PGGatewayClient(
-            transport: simulator.transport, configuration: PGClientConfiguration(apiKey: simulator.credentials.key,
-                                                                                 apiSecret: simulator.credentials.secret),
-            clock: clock, logSink: DiscardingLogSink())
-        try await TestShop.with(store, configure: {
-            $0.clock = clock
-            $0.paymentGateway = .custom(UnpreparedGateway(inner: client), webhookSecrets: [simulator.webhookSecret])
-        }) { shop in
+        try await TestShop.with(store, gateway: { UnpreparedGateway(inner: $0) }) { shop, simulator in
             let product = try await shop.product(stock: 3)
             let buyer = try await shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
