@@ -279,6 +279,31 @@ struct WithdrawnSellerTests {
         }
     }
 
+    @Test("an import that makes a tenth of the catalog or more gathers Postgres's statistics before it commits",
+          arguments: TestStore.allCases)
+    func importGathersStatistics(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
+            let demo = try CatalogFile.decode(Data(CatalogFile.demoJSON.utf8))
+            let summary = try await shop.keycat.importCatalog(demo, by: shop.operatorConsole)
+            #expect(summary.productsCreated == demo.products.count && summary.productsCreated >= 50)
+            guard store == .postgres else { return }
+            // A manual `ANALYZE` of each table a search is planned from (autovacuum's are counted
+            // apart), seen once the server's activity statistics catch up with the commit.
+            let analysed = """
+                SELECT count(*) FROM pg_stat_user_tables WHERE schemaname = current_schema() AND analyze_count > 0
+                AND relname IN ('products', 'search_terms', 'search_documents', 'search_words')
+                """
+            let deadline = Date().addingTimeInterval(30)
+            while try Self.count(shop, analysed) < 4 && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(try Self.count(shop, analysed) == 4)
+            // The same file again creates nothing, so it gathers nothing.
+            let before = try Self.count(shop, "SELECT sum(analyze_count) FROM pg_stat_user_tables WHERE schemaname = current_schema()")
+            #expect(try await shop.keycat.importCatalog(demo, by: shop.operatorConsole).productsCreated == 0)
+            try await Task.sleep(for: .milliseconds(700))
+            #expect(try Self.count(shop, "SELECT sum(analyze_count) FROM pg_stat_user_tables WHERE schemaname = current_schema()") == before)
+        }
+    }
+
     /// The integer `sql` answers, asked of the store directly.
     static func count(_ shop: TestShop, _ sql: String) throws -> Int64 {
         if let url = shop.keycat.configuration.store.postgres?.url {

@@ -34,7 +34,9 @@ package struct CatalogSeeder<Database: SQLDatabase>: Sendable {
 
     package init(database: Database) { self.database = database }
 
-    /// Creates the missing sellers and listings, all in one transaction.
+    /// Creates the missing sellers and listings, all in one transaction. On Postgres a load
+    /// that makes a tenth of the catalog or more ends by gathering the statistics its searches
+    /// are planned from (``needsStatistics(created:listed:)``).
     ///
     /// - Parameter products: validated drafts, each with the index of its seller in `sellers`.
     package func load(
@@ -62,12 +64,35 @@ package struct CatalogSeeder<Database: SQLDatabase>: Sendable {
                         report.productsCreated += 1
                     }
                 }
+                if connection.dialect.store == .postgres, report.productsCreated >= Self.statisticsMinimum {
+                    let listed = try connection.queryOne("SELECT count(*) FROM products WHERE deleted_at IS NULL", []) { $0.int(0) } ?? 0
+                    if Self.needsStatistics(created: report.productsCreated, listed: listed) {
+                        try connection.execute("ANALYZE " + Self.plannedTables.joined(separator: ", "))
+                    }
+                }
                 var entry = audit
                 entry.detail = "\(report.productsCreated) products and \(report.sellersCreated) sellers created"
                 try AuditLogTable.insert(entry, on: connection)
                 return report
             }
         }
+    }
+
+    /// The tables a load fills whose statistics Postgres plans a search's statements from: it
+    /// plans them once for every query (a generic plan), and with no statistics for
+    /// `search_terms` a page of a common word read every posting (docs/search.md, "Postgres").
+    static var plannedTables: [String] { ["products", "search_documents", "search_words", "search_terms"] }
+
+    /// The fewest new listings after which a load gathers them itself.
+    static var statisticsMinimum: Int { 50 }
+
+    /// Whether a load that created `created` of the `listed` live listings now in the catalog
+    /// changed it enough to gather Postgres's statistics before it commits, rather than leave
+    /// them to autovacuum, which may come minutes later: autovacuum's own rule for gathering
+    /// them (50 rows and a tenth of the table), so an import into a new or small shop plans
+    /// its searches from its rows at once, and a few listings added to a big one cost nothing.
+    static func needsStatistics(created: Int, listed: Int) -> Bool {
+        created >= statisticsMinimum && created * 10 >= listed
     }
 
     /// The id of the live user with the seller's email, creating a locked seller account when
