@@ -93,6 +93,9 @@ struct SearchStatementMemoTests {
             var array = input
             array.removeAdjacentRepeats()
             #expect(array == kept, "\(input)")
+            var shuffled = input.reversed() + input
+            shuffled.sortDroppingRepeats()
+            #expect(shuffled == kept, "\(input)")
         }
     }
 }

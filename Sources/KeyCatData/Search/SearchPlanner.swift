@@ -19,8 +19,7 @@ enum SearchPlanner {
         // arguments each time. A query has a few keys: sorting and dropping neighbours that
         // repeat costs less than hashing them into a set.
         var keys = query.synonymKeys
-        keys.sort()
-        keys.removeAdjacentRepeats()
+        keys.sortDroppingRepeats()
         if !keys.isEmpty {
             let sql = synonymsSQL(count: keys.count)
             let arguments = keys.map(SQLValue.text)
@@ -66,8 +65,7 @@ enum SearchPlanner {
                       trace: ((String, [SQLValue]) -> Void)? = nil) throws -> SearchTerms {
         var terms = SearchTerms()
         var prefixes = plan.groups.flatMap(\.prefixes)
-        prefixes.sort()
-        prefixes.removeAdjacentRepeats()
+        prefixes.sortDroppingRepeats()
         for prefix in prefixes {
             let arguments = SearchTerms.expansionArguments(prefix)
             trace?(SearchTerms.expansionSQL, arguments)
@@ -100,5 +98,13 @@ extension Array where Element: Equatable {
             kept += 1
         }
         removeLast(count - kept)
+    }
+}
+
+extension Array where Element: Comparable {
+    /// Sorts, each element once: for a few elements, cheaper than hashing them into a set.
+    mutating func sortDroppingRepeats() {
+        sort()
+        removeAdjacentRepeats()
     }
 }
