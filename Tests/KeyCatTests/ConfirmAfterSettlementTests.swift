@@ -119,6 +119,30 @@ struct ConfirmAfterSettlementTests {
         }
     }
 
+    @Test("the webhook found a forged amount for an order that had expired: the confirm answers forged too",
+          arguments: TestStore.allCases)
+    func forgedAfterClosing(store: TestStore) async throws {
+        try await TestShop.with(store, gateway: { UnpreparedGateway(inner: $0) }) { shop, simulator in
+            let product = try await shop.product(stock: 5)
+            let buyer = try await shop.user(.buyer)
+            let order = try await shop.checkout(product, by: buyer)
+            shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + 1)
+            #expect(try await shop.keycat.checkout.reconcile().expired == 1)
+            // Settling checks the amount before the order's state: the webhook answers forged.
+            let forged = try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number, amount: 100)
+            let delivered = try await shop.keycat.checkout.handleWebhook(id: "wh_forged_closed", impUID: forged.impUID,
+                                                                         merchantUID: order.merchantUID)
+            guard case .settled(.forged) = delivered else { Issue.record("the webhook did \(delivered)"); return }
+            let refusal = await expectFailure(.paymentAmountForged) {
+                try await shop.keycat.checkout.confirm(order.id, impUID: forged.impUID, by: buyer)
+            }
+            #expect(refusal?.context["paid"] == "100")
+            await #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .expired)
+            #expect(simulator.payment(impUID: forged.impUID)?.status == .cancelled)
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("a payment the buyer's own bank declined is still declined, whatever the order", arguments: TestStore.allCases)
     func declinedStaysDeclined(store: TestStore) async throws {
         try await TestShop.with(store) { shop in

@@ -65,13 +65,16 @@ struct TestShop {
 
     private init(directory: URL, configure: (inout KeyCat.Configuration) -> Void = { _ in }) async throws {
         self.directory = directory
-        clock = TestClock()
         var configuration = KeyCat.Configuration(databasePath: directory.appendingPathComponent("shop.db").path)
-        configuration.clock = clock
+        configuration.clock = TestClock()
         configuration.passwordIterations = 1_000
         configuration.gatewayLog = DiscardingLogSink()
         configuration.gatewayInitialBackoff = .milliseconds(1)
         configure(&configuration)
+        // A configuration may bring its own test clock (a gateway built around it): it is the
+        // shop's, so that `clock.advance` moves what the shop sees.
+        guard let clock = configuration.clock as? TestClock else { preconditionFailure("a TestShop runs on a TestClock") }
+        self.clock = clock
         keycat = try await KeyCat.open(configuration)
     }
 

@@ -99,20 +99,24 @@ struct PaymentSettlement: Sendable {
     /// order `order` is no longer awaiting payment and holds `payment` as voiding or voided.
     /// Nil when it holds no such payment (a cancellation that was not ours to make).
     ///
-    /// The reason is found again rather than stored: an order fails once, with the first
-    /// payment recorded against it, and for the first reason ``settle(_:with:via:unchanged:)``
-    /// checks (a refusal, a forged amount, else a line sold on payment that found its product
-    /// sold out). With several lines sold on payment, the first of them is named: which one
-    /// ran short is not kept. Any other voided payment paid for an order that had closed.
+    /// The reason is found again rather than stored, in the order ``settle(_:with:via:unchanged:)``
+    /// checks: a refusal or a forged amount, whatever the order's state (settling checks them
+    /// first); else, when the order failed with this payment as its first, a line sold on
+    /// payment that found its product sold out (an order fails once, with the first payment
+    /// recorded against it). With several lines sold on payment, the first of them is named:
+    /// which one ran short is not kept. Any other voided payment paid for an order that had
+    /// closed.
     private func earlierOutcome(of payment: GatewayPayment, for order: Order) async throws(KeyCatError) -> SettlementOutcome? {
         guard order.status != .awaitingPayment, order.impUID != payment.impUID else { return nil }
         let records = try await orders.payments(of: order.id)
         guard records.contains(where: { $0.impUID == payment.impUID && ($0.status == .voiding || $0.status == .voided) }) else {
             return nil
         }
-        guard order.status == .failed, records.first?.impUID == payment.impUID else { return .voided(order) }
+        // In settling's own order: a refusal and a forged amount are answered whatever the
+        // order's state, as settling checks them before it looks at the order.
         if let reason = payment.refusal(at: gateway) { return .refused(order, reason: reason) }
         if payment.amount != order.amount { return .forged(order, paid: payment.amount) }
+        guard order.status == .failed, records.first?.impUID == payment.impUID else { return .voided(order) }
         let soldOnPayment = order.lines.first { !$0.stockTaken } ?? order.lines.first
         return .soldOut(order, productID: soldOnPayment?.productID ?? ProductID(0))
     }
