@@ -6,15 +6,15 @@ import Testing
 struct CatalogSeederTests {
     typealias Seeder = CatalogSeeder<SQLiteDatabase>
 
-    @Test("a load gathers Postgres's statistics by autovacuum's rule: 50 listings and a tenth of the catalog")
+    @Test("a load gathers Postgres's statistics by autovacuum's rule: more than 50 rows and a tenth of the table before it")
     func statisticsRule() {
-        // A new shop's import, however small past 50 listings.
-        #expect(Seeder.needsStatistics(created: 50, listed: 50))
-        #expect(!Seeder.needsStatistics(created: 49, listed: 49))
-        // A tenth of the catalog, counted after the load, and no less.
-        #expect(Seeder.needsStatistics(created: 10_000, listed: 100_000))
-        #expect(!Seeder.needsStatistics(created: 9_999, listed: 100_000))
-        #expect(!Seeder.needsStatistics(created: 60, listed: 1_000_000))
+        // A new shop's import, past 50 listings (a table never analysed is estimated at 0).
+        #expect(Seeder.needsStatistics(created: 51, estimate: 0))
+        #expect(!Seeder.needsStatistics(created: 50, estimate: 0))
+        // A tenth of the rows before the load, and the 50 besides.
+        #expect(Seeder.needsStatistics(created: 10_051, estimate: 100_000))
+        #expect(!Seeder.needsStatistics(created: 10_050, estimate: 100_000))
+        #expect(!Seeder.needsStatistics(created: 60, estimate: 1_000_000))
         #expect(Seeder.plannedTables.contains("search_terms") && Seeder.plannedTables.contains("products"))
     }
 }

@@ -35,8 +35,8 @@ package struct CatalogSeeder<Database: SQLDatabase>: Sendable {
     package init(database: Database) { self.database = database }
 
     /// Creates the missing sellers and listings, all in one transaction. On Postgres a load
-    /// that makes a tenth of the catalog or more ends by gathering the statistics its searches
-    /// are planned from (``needsStatistics(created:listed:)``).
+    /// that adds a tenth of the catalog or more ends by gathering the statistics its searches
+    /// are planned from (``needsStatistics(created:estimate:)``).
     ///
     /// - Parameter products: validated drafts, each with the index of its seller in `sellers`.
     package func load(
@@ -64,10 +64,14 @@ package struct CatalogSeeder<Database: SQLDatabase>: Sendable {
                         report.productsCreated += 1
                     }
                 }
-                if connection.dialect.store == .postgres, report.productsCreated >= Self.statisticsMinimum {
-                    let listed = try connection.queryOne("SELECT count(*) FROM products WHERE deleted_at IS NULL", []) { $0.int(0) } ?? 0
-                    if Self.needsStatistics(created: report.productsCreated, listed: listed) {
-                        try connection.execute("ANALYZE " + Self.plannedTables.joined(separator: ", "))
+                if connection.dialect.store == .postgres, report.productsCreated > Self.statisticsThreshold {
+                    // The planner's own estimate of the rows, a read of the system catalog: a
+                    // count would lock the whole of `products` against every serializable write
+                    // beside the import (checkout's stock, sellers' edits) until it commits.
+                    let estimate = try connection.queryOne(
+                        "SELECT greatest(reltuples, 0)::bigint FROM pg_class WHERE oid = 'products'::regclass", []) { $0.int(0) } ?? 0
+                    if Self.needsStatistics(created: report.productsCreated, estimate: estimate) {
+                        try Self.gatherStatistics(of: Self.plannedTables, on: connection)
                     }
                 }
                 var entry = audit
@@ -83,16 +87,23 @@ package struct CatalogSeeder<Database: SQLDatabase>: Sendable {
     /// `search_terms` a page of a common word read every posting (docs/search.md, "Postgres").
     static var plannedTables: [String] { ["products", "search_documents", "search_words", "search_terms"] }
 
-    /// The fewest new listings after which a load gathers them itself.
-    static var statisticsMinimum: Int { 50 }
+    /// Autovacuum's threshold of changed rows before it gathers a table's statistics, besides a
+    /// tenth of the rows (`autovacuum_analyze_threshold`, `autovacuum_analyze_scale_factor`).
+    static var statisticsThreshold: Int { 50 }
 
-    /// Whether a load that created `created` of the `listed` live listings now in the catalog
-    /// changed it enough to gather Postgres's statistics before it commits, rather than leave
-    /// them to autovacuum, which may come minutes later: autovacuum's own rule for gathering
-    /// them (50 rows and a tenth of the table), so an import into a new or small shop plans
-    /// its searches from its rows at once, and a few listings added to a big one cost nothing.
-    static func needsStatistics(created: Int, listed: Int) -> Bool {
-        created >= statisticsMinimum && created * 10 >= listed
+    /// Whether a load that created `created` listings in a catalog of about `estimate` rows
+    /// before it (Postgres's estimate, `pg_class.reltuples`) should gather Postgres's
+    /// statistics before it commits rather than leave them to autovacuum, which may come
+    /// minutes later: by autovacuum's own rule, more than 50 rows and a tenth of the table. So
+    /// an import into a new or small shop plans its searches from its rows at once, and a few
+    /// listings added to a big catalog cost nothing.
+    static func needsStatistics(created: Int, estimate: Int) -> Bool {
+        created > statisticsThreshold + estimate / 10
+    }
+
+    /// `ANALYZE` of `tables`, in the load's transaction (Postgres counts its own new rows).
+    static func gatherStatistics(of tables: [String], on connection: some SQLConnection) throws {
+        try connection.execute("ANALYZE " + tables.joined(separator: ", "))
     }
 
     /// The id of the live user with the seller's email, creating a locked seller account when

@@ -67,7 +67,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         } } : []
         // Batches on SQLite, whose single writer others wait for; else one transaction (see above).
         let dialect = Database.Connection.dialect
-        let analysed = rebuild && !dialect.hasOneWriter ? tables + (indexingSearch ? ["search_terms"] : []) : []
+        let analysed = rebuild && !dialect.hasOneWriter ? (indexingSearch ? CatalogSeeder<Database>.plannedTables : tables) : []
         let batchSize = rebuild && !dialect.hasOneWriter ? count : Self.batchSize
         let sellerIDs: [UserID] = try await storage { try await database.write { connection in
             try (1...Self.sellerCount).map { number in
@@ -179,7 +179,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         if helpers > 0 { try connection.execute("PRAGMA threads = \(helpers)") }
         defer { if helpers > 0 { try? connection.execute("PRAGMA threads = 0") } }
         for index in indexes { _ = try connection.run(index.sql, []) }
-        if !analysed.isEmpty { try connection.execute("ANALYZE " + analysed.joined(separator: ", ")) }
+        if !analysed.isEmpty { try CatalogSeeder<Database>.gatherStatistics(of: analysed, on: connection) }
         var entry = audit
         entry.detail = "\(count) synthetic products (seed \(seed))"
         try AuditLogTable.insert(entry, on: connection)
