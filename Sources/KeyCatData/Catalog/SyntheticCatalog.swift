@@ -80,6 +80,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
         var loaded = 0
         var baseTime = now.addingTimeInterval(-Double(count))  // one listing a second up to now
         var search = SearchIndex.Bulk()
+        search.expectedListings = indexingSearch ? min(count, Self.searchFlushSize) : 0
         // SQLite: the listings of the batch after the one being written, and their entries.
         var upcoming = dialect.hasRoundTrips ? [] : Self.generate(min(batchSize, count), sellers: sellerIDs, generator: &generator)
         var analysis = Self.analyse(upcoming, indexingSearch)
@@ -94,15 +95,19 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
                 upcoming = Self.generate(min(batchSize, count - loaded - batch), sellers: sellerIDs, generator: &generator)
                 analysis = Self.analyse(upcoming, indexingSearch)
             }
-            // A Postgres write may run again after losing a race: it starts from the same state.
+            // A Postgres write may run again after losing a race: it starts from the same state,
+            // kept here. SQLite's runs once, so nothing is kept: a copy of the state would share
+            // the search entries' buffers, and the batch's first `add` would copy all of them
+            // (at a million listings, up to 544 MB of postings and a million documents per batch
+            // of 5,000, 200 times over).
             // `READ COMMITTED`: the load only adds rows (ids from the sequence), reading nothing
             // it decides on, and a big Postgres load is one transaction of a minute or more. Run
             // `SERIALIZABLE`, it kept Postgres tracking every serializable transaction that
             // committed beside it, and other writes on the server failed with false
             // serialization conflicts until they ran out of retries.
-            let (startGenerator, startTime, startSearch) = (generator, baseTime, search)
+            let start = dialect.hasRoundTrips ? (generator, baseTime, search) : nil
             report = try await storage { try await database.write(isolation: .readCommitted) { connection in
-                (generator, baseTime, search) = (startGenerator, startTime, startSearch)
+                if let start { (generator, baseTime, search) = start }
                 if rebuild && isFirst {
                     for index in indexes { _ = try connection.run("DROP INDEX \(index.name)", []) }
                     // Foreign keys first: a primary key goes after anything that depends on it.
@@ -122,6 +127,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
                 // The last batch leaves its flush to the last step, which may run outside it.
                 if search.count >= Self.searchFlushSize && !isLast {
                     try search.write(on: connection)
+                    search.expectedListings = min(count - loaded - batch, Self.searchFlushSize)
                 }
                 if isLast && dialect.hasRoundTrips {
                     try Self.finish(rebuilding: indexes, keys: keys, analysing: analysed, search: &search, count: count, seed: seed,

@@ -17,7 +17,7 @@ extension SearchIndex {
         private var termIndex: [Key: Int] = [:]
         private var terms: [String] = []
         /// Postings packed as term index (24 bits), product id (36 bits), weight (4 bits).
-        private var postings: [UInt64] = []
+        private(set) var postings: [UInt64] = []
         /// Each listing's document, with where its postings start in ``postings`` (they run to
         /// the next document's start: a listing's postings are added together).
         private var documents: [(id: Int64, titleKey: String, words: String, postings: Int)] = []
@@ -47,6 +47,15 @@ extension SearchIndex {
         /// ids.
         private var addedInIDOrder = true
 
+        /// How many listings the caller will add before the next ``write(on:)``, when it knows
+        /// (a load; ``write(on:)`` sets it back to 0). Once the first ``sampleListings`` have
+        /// shown how many postings a listing has, the postings are given room for them all.
+        /// Grown by doubling instead, a million synthetic listings' 68 million postings passed
+        /// 2²⁶ near the end and were copied into room for 134 million: a gigabyte asked for,
+        /// half of it written by the copy while the old half was still held.
+        var expectedListings = 0
+        private static let sampleListings = 1_000
+
         /// How many listings are waiting to be written.
         var count: Int { documents.count }
 
@@ -68,6 +77,10 @@ extension SearchIndex {
                 postings.append(UInt64(index) << 40 | UInt64(id.rawValue) << 4 | UInt64(weight))
             }
             documents.append((id.rawValue, entry.titleKey, storedWords(entry.vocabulary), start))
+            if documents.count == Self.sampleListings && expectedListings > documents.count {
+                // With a twentieth to spare, for listings longer than the first thousand.
+                postings.reserveCapacity(postings.count * expectedListings / documents.count * 21 / 20)
+            }
             for word in entry.vocabulary {
                 let key = VocabularyKey(kind: word.kind, key: Key(text: word.key))
                 if let known = vocabulary[key] {
@@ -78,23 +91,57 @@ extension SearchIndex {
             }
         }
 
-        /// Packed postings, each holding its term's rank, in the order of `search_terms`' key: by
-        /// term, then by id. When the listings came in id order (`inIDOrder`), each term's
-        /// postings already are, so one stable counting pass by term does it, into a second
-        /// array (a profile of 200,000 listings: 0.1 s, where sorting their 13.6 million postings
-        /// took 0.9 s); otherwise they are sorted.
-        static func keyOrdered(_ postings: [UInt64], termCount: Int, inIDOrder: Bool) -> [UInt64] {
-            guard inIDOrder else { return postings.sorted() }
+        /// Hands `body` the packed postings, each holding its term's rank, in the order of
+        /// `search_terms`' key (by term, then by id), a slice at a time: each slice a run of
+        /// whole terms, at most `sliceSize` postings unless one term alone has more.
+        ///
+        /// When the listings came in id order (`inIDOrder`), each term's postings already are, so
+        /// a stable counting pass by term puts them in key order (a profile of 200,000 listings:
+        /// 0.1 s, where sorting their 13.6 million postings took 0.9 s). Each slice is one such
+        /// pass over every posting into a buffer of the slice's size, rather than one pass into a
+        /// second array as large as the postings: at a million listings the postings are 68
+        /// million, 544 MB, and the buffer 64 MB, for a pass over them per slice (nine). Otherwise
+        /// they are sorted where they are, and cut into slices there.
+        static func inKeyOrder(_ postings: inout [UInt64], termCount: Int, inIDOrder: Bool, sliceSize: Int = 1 << 23,
+                               _ body: (ArraySlice<UInt64>) throws -> Void) rethrows {
+            guard inIDOrder else {
+                postings.sort()
+                var start = 0
+                while start < postings.count {
+                    var end = min(start + sliceSize, postings.count)
+                    if end < postings.count && postings[end] >> 40 == postings[end - 1] >> 40 {
+                        // Within a term: end where it starts, or where it ends when it is the slice.
+                        let term = postings[end] >> 40
+                        var cut = end
+                        while cut > start && postings[cut - 1] >> 40 == term { cut -= 1 }
+                        if cut > start { end = cut } else { while end < postings.count && postings[end] >> 40 == term { end += 1 } }
+                    }
+                    try body(postings[start..<end])
+                    start = end
+                }
+                return
+            }
             var starts = [Int](repeating: 0, count: termCount + 1)
             for posting in postings { starts[Int(posting >> 40) + 1] += 1 }
             for rank in 0..<termCount { starts[rank + 1] += starts[rank] }
-            var ordered = [UInt64](repeating: 0, count: postings.count)
-            for posting in postings {
-                let rank = Int(posting >> 40)
-                ordered[starts[rank]] = posting
-                starts[rank] += 1
+            var buffer: [UInt64] = []
+            var low = 0
+            while low < termCount {
+                // The ranks `low..<high`: as many whole terms as fit in a slice, at least one.
+                var high = low + 1
+                while high < termCount && starts[high + 1] - starts[low] <= sliceSize { high += 1 }
+                let base = starts[low]
+                buffer.removeAll(keepingCapacity: true)
+                buffer.append(contentsOf: repeatElement(0, count: starts[high] - base))
+                for posting in postings {
+                    let rank = Int(posting >> 40)
+                    guard rank >= low && rank < high else { continue }
+                    buffer[starts[rank] - base] = posting
+                    starts[rank] += 1
+                }
+                try body(buffer[...])
+                low = high
             }
-            return ordered
         }
 
         /// Writes everything gathered, on a connection in the transaction that wrote the listings
@@ -122,11 +169,12 @@ extension SearchIndex {
                 arguments += [.integer(document.id), .int(SearchAnalyzer.version), .text(document.titleKey), .text(document.words),
                               .text(text)]
             }
-            postings = Self.keyOrdered(postings, termCount: order.count, inIDOrder: addedInIDOrder)
-            try connection.append(into: "search_terms", columns: ["term", "product_id", "weight"], count: postings.count) { index, arguments in
-                let posting = postings[index]
-                arguments += [.text(terms[order[Int(posting >> 40)]]), .integer(Int64(posting >> 4 & UInt64(Self.maximumID))),
-                              .integer(Int64(posting & 15))]
+            try Self.inKeyOrder(&postings, termCount: order.count, inIDOrder: addedInIDOrder) { slice in
+                try connection.append(into: "search_terms", columns: ["term", "product_id", "weight"], count: slice.count) { index, arguments in
+                    let posting = slice[slice.startIndex + index]
+                    arguments += [.text(names[order[Int(posting >> 40)]]), .integer(Int64(posting >> 4 & UInt64(Self.maximumID))),
+                                  .integer(Int64(posting & 15))]
+                }
             }
             // In key order, the order single writers lock them in.
             let words = vocabulary.values.sorted { $0.entry < $1.entry }
@@ -138,11 +186,14 @@ extension SearchIndex {
                               entry.initials.map(SQLValue.text) ?? .null, .int(count)]
             }
             addedInIDOrder = true
-            termIndex.removeAll(keepingCapacity: true)
-            terms.removeAll(keepingCapacity: true)
-            postings.removeAll(keepingCapacity: true)
-            documents.removeAll(keepingCapacity: true)
-            vocabulary.removeAll(keepingCapacity: true)
+            // Their memory goes back too (a gigabyte at a million listings), before the load
+            // rebuilds its indexes: a load larger than one flush allocates it again once.
+            expectedListings = 0
+            termIndex.removeAll()
+            terms.removeAll()
+            postings.removeAll()
+            documents.removeAll()
+            vocabulary.removeAll()
         }
     }
 }
