@@ -14,7 +14,7 @@ extension SearchIndex {
     /// Only for listings that have no entry yet (a bulk load's new ids): nothing is deleted.
     struct Bulk {
         /// Terms by their index in ``terms``, so a posting is one integer.
-        private var termIndex: [Key: Int] = [:]
+        private var termIndex: [SearchTerm: Int] = [:]
         private var terms: [String] = []
         /// Postings packed as term index (24 bits), product id (36 bits), weight (4 bits).
         private(set) var postings: [UInt64] = []
@@ -23,20 +23,9 @@ extension SearchIndex {
         private var documents: [(id: Int64, titleKey: String, words: String, postings: Int)] = []
         private var vocabulary: [VocabularyKey: (entry: SearchAnalyzer.VocabularyEntry, count: Int)] = [:]
 
-        /// A term compared and hashed as its bytes, as the stores compare it (not as Swift
-        /// compares strings, canonically, which costs a normalisation per hash).
-        private struct Key: Hashable {
-            let text: String
-            func hash(into hasher: inout Hasher) {
-                var text = text
-                text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            }
-            static func == (a: Key, b: Key) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
-        }
-
         private struct VocabularyKey: Hashable {
             let kind: SearchAnalyzer.VocabularyEntry.Kind
-            let key: Key
+            let key: SearchTerm
         }
 
         /// The most distinct terms and the largest id a posting packs.
@@ -65,7 +54,7 @@ extension SearchIndex {
             if let last = documents.last?.id, last >= id.rawValue { addedInIDOrder = false }
             let start = postings.count
             for (term, weight) in entry.terms {
-                let key = Key(text: term)
+                let key = SearchTerm(term)
                 let index: Int
                 if let known = termIndex[key] {
                     index = known
@@ -76,13 +65,13 @@ extension SearchIndex {
                 }
                 postings.append(UInt64(index) << 40 | UInt64(id.rawValue) << 4 | UInt64(weight))
             }
-            documents.append((id.rawValue, entry.titleKey, storedWords(entry.vocabulary), start))
+            documents.append((id.rawValue, entry.titleKey, entry.words, start))
             if documents.count == Self.sampleListings && expectedListings > documents.count {
                 // With a twentieth to spare, for listings longer than the first thousand.
                 postings.reserveCapacity(postings.count * expectedListings / documents.count * 21 / 20)
             }
             for word in entry.vocabulary {
-                let key = VocabularyKey(kind: word.kind, key: Key(text: word.key))
+                let key = VocabularyKey(kind: word.kind, key: SearchTerm(word.key))
                 if let known = vocabulary[key] {
                     vocabulary[key] = (known.entry, known.count + 1)
                 } else {

@@ -4,15 +4,10 @@ import KeyCatInfrastructure
 /// A listing's forward terms (`search_documents.terms`, docs/search.md "The index"): their stored
 /// form, and the postings a re-index writes to turn the old terms into the new.
 extension SearchIndex {
-    /// A listing's terms in the order of `search_terms`' key: by their UTF-8 bytes, as both
-    /// stores compare text (SQLite's `BINARY`, Postgres's `COLLATE "C"`).
-    static func sortedTerms(_ terms: [String: Int]) -> [(term: String, weight: Int)] {
-        terms.map { (term: $0.key, weight: $0.value) }.sorted { $0.term.utf8.lexicographicallyPrecedes($1.term.utf8) }
-    }
-
     /// How `search_documents.terms` keeps a listing's terms (its forward index): one line per
     /// term, the term, a space and its weight in decimal (1–15), lines joined by a line feed in
-    /// the order of `search_terms`' key (``sortedTerms(_:)``), the empty text for none. Migration
+    /// the order of `search_terms`' key (by their UTF-8 bytes, as both stores compare text:
+    /// ``SearchAnalyzer/sortedTerms(title:content:tags:spec:)``), the empty text for none. Migration
     /// 27 writes the same text from the postings (``SearchSchema/forwardIndexSQLite``).
     ///
     /// Neither separator can occur in a term. A term is a word of the analyser or made from one
@@ -40,9 +35,6 @@ extension SearchIndex {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-
-    /// ``storedTerms(sorted:)`` of a listing's terms.
-    static func storedTerms(_ terms: [String: Int]) -> String { storedTerms(sorted: sortedTerms(terms)) }
 
     /// The terms of a `search_documents.terms` text, in its order; a line that is not a term and
     /// a weight is skipped.

@@ -12,14 +12,19 @@ import KeyCatInfrastructure
 package enum SearchIndex {
     /// What a listing's text gives the index.
     struct Entry: Sendable {
-        var terms: [String: Int]
-        var titleKey: String
-        var vocabulary: [SearchAnalyzer.VocabularyEntry]
+        /// In the order of `search_terms`' key (``SearchAnalyzer/sortedTerms(title:content:tags:spec:)``).
+        let terms: [(term: String, weight: Int)]
+        let titleKey: String
+        let vocabulary: [SearchAnalyzer.VocabularyEntry]
+        /// ``vocabulary`` as `search_documents.words` keeps it (``storedWords(_:)``), made with
+        /// the rest of the entry: a load analyses off the writer's thread.
+        let words: String
 
         init(title: String, content: String, tags: [String], spec: KeyboardSpec) {
-            terms = SearchAnalyzer.terms(title: title, content: content, tags: tags, spec: spec)
+            terms = SearchAnalyzer.sortedTerms(title: title, content: content, tags: tags, spec: spec)
             titleKey = SearchAnalyzer.titleKey(title)
             vocabulary = SearchAnalyzer.vocabulary(title: title, tags: tags)
+            words = SearchIndex.storedWords(vocabulary)
         }
 
         init(_ product: Product) {
@@ -29,7 +34,14 @@ package enum SearchIndex {
 
     /// How `search_documents.words` keeps a listing's vocabulary: one `kind:key` per line.
     static func storedWords(_ vocabulary: [SearchAnalyzer.VocabularyEntry]) -> String {
-        vocabulary.map { "\($0.kind.rawValue):\($0.key)" }.joined(separator: "\n")
+        var bytes: [UInt8] = []
+        for entry in vocabulary {
+            if !bytes.isEmpty { bytes.append(UInt8(ascii: "\n")) }
+            bytes.append(contentsOf: entry.kind.rawValue.utf8)
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(contentsOf: entry.key.utf8)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func parseWords(_ text: String) -> [(kind: String, key: String)] {
@@ -63,7 +75,7 @@ package enum SearchIndex {
             "SELECT words, counted, terms FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)]) {
             (words: $0.string(0), counted: $0.bool(1), terms: $0.string(2))
         }
-        let new = sortedTerms(entry.terms)
+        let new = entry.terms
         var old = previous.map { parseTerms($0.terms) } ?? []
         if checkingPostings {
             old = try postings(of: id, among: old.map(\.term) + new.map(\.term), on: connection)
@@ -77,7 +89,7 @@ package enum SearchIndex {
                                        WHERE l.product_id = ? AND o.paid_at IS NOT NULL))
             ON CONFLICT (product_id) DO UPDATE SET analyzer_version = excluded.analyzer_version,
                 title_key = excluded.title_key, words = excluded.words, counted = excluded.counted, terms = excluded.terms
-            """, [.integer(id.rawValue), .int(SearchAnalyzer.version), .text(entry.titleKey), .text(storedWords(entry.vocabulary)),
+            """, [.integer(id.rawValue), .int(SearchAnalyzer.version), .text(entry.titleKey), .text(entry.words),
                   .bool(listed), .text(storedTerms(sorted: new)), .integer(id.rawValue)]))
         try connection.batch(statements)
         try updateVocabulary(removing: previous.flatMap { $0.counted ? parseWords($0.words) : nil } ?? [],

@@ -196,7 +196,7 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
                             for word in entry.vocabulary { expectedWords["\(word.kind.rawValue):\(word.key)", default: 0] += 1 }
                         }
                         let terms = forward[product.id.rawValue]
-                        if terms != SearchIndex.storedTerms(entry.terms) {
+                        if terms != SearchIndex.storedTerms(sorted: entry.terms) {
                             report("product \(product.id): its search terms do not match its text (run 'keycat-admin search reindex')")
                         }
                         if let terms { forwardPostings.add(forwardTerms: terms, of: product.id.rawValue) }

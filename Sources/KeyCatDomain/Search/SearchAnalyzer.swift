@@ -113,16 +113,22 @@ public enum SearchAnalyzer {
 
     /// The terms a listing is found by, each with the fields it occurs in (``Field`` bits).
     public static func terms(title: String, content: String, tags: [String], spec: KeyboardSpec) -> [String: Int] {
-        var terms: [String: Int] = [:]
+        Dictionary(uniqueKeysWithValues: sortedTerms(title: title, content: content, tags: tags, spec: spec))
+    }
+
+    /// ``terms(title:content:tags:spec:)`` in the order of `search_terms`' key, by their UTF-8
+    /// bytes: what the index writes, gathered without hashing a `String` (``SearchTerm``).
+    package static func sortedTerms(title: String, content: String, tags: [String], spec: KeyboardSpec) -> [(term: String, weight: Int)] {
+        var terms: [SearchTerm: Int] = Dictionary(minimumCapacity: 128)
         add(title, .title, to: &terms)
         for tag in tags {
             let normalized = normalize(tag)
-            terms["#" + normalized, default: 0] |= Field.tag.rawValue
+            terms[SearchTerm("#" + normalized), default: 0] |= Field.tag.rawValue
             add(normalized, .tag, to: &terms)
         }
         add(specText(spec), .spec, to: &terms)
         add(content, .content, to: &terms)
-        return terms
+        return terms.sorted { $0.key < $1.key }.map { (term: $0.key.text, weight: $0.value) }
     }
 
     /// The longest term indexed, in UTF-8 bytes: a whole Hangul word of 40 syllables, a Latin
@@ -131,25 +137,26 @@ public enum SearchAnalyzer {
     /// limit (2,704 bytes), so both stores accept the same listings.
     public static let maximumTermBytes = 121
 
-    private static func add(_ text: String, _ field: Field, to terms: inout [String: Int]) {
+    private static func add(_ text: String, _ field: Field, to terms: inout [SearchTerm: Int]) {
         let weight = field.rawValue
+        func mark(_ term: String) { terms[SearchTerm(term), default: 0] |= weight }
         var previous: Unicode.Scalar?
         for word in words(normalize(text)) {
             switch word.script {
             case .hangul:
                 let syllables = Array(word.text.unicodeScalars)
                 if word.followsHangulAcrossSpace, let last = previous {
-                    terms[string([last, syllables[0]]), default: 0] |= weight
+                    mark(string([last, syllables[0]]))
                 }
                 if field == .title || field == .tag {
-                    for syllable in syllables { terms[String(syllable), default: 0] |= weight }
+                    for syllable in syllables { mark(String(syllable)) }
                 }
                 for index in syllables.indices.dropLast() {
-                    terms[string(syllables[index...index + 1]), default: 0] |= weight
+                    mark(string(syllables[index...index + 1]))
                 }
                 if word.text.utf8.count < maximumTermBytes {
-                    terms["=" + word.text, default: 0] |= weight
-                    if let stem = Hangul.stem(of: word.text, leaving: 1) { terms["=" + stem, default: 0] |= weight }
+                    mark("=" + word.text)
+                    if let stem = Hangul.stem(of: word.text, leaving: 1) { mark("=" + stem) }
                 }
                 previous = syllables.last
             case .latin:
@@ -157,11 +164,11 @@ public enum SearchAnalyzer {
                     previous = nil
                     continue
                 }
-                terms[word.text, default: 0] |= weight
+                mark(word.text)
                 // A Latin word is letters and digits, and `%` only after a digit: its last
                 // character is `%` exactly when its last byte is.
                 if word.text.utf8.last == UInt8(ascii: "%") {
-                    terms[String(decoding: word.text.utf8.dropLast(), as: UTF8.self), default: 0] |= weight
+                    mark(String(decoding: word.text.utf8.dropLast(), as: UTF8.self))
                 }
                 previous = nil
             case .jamo:
@@ -231,29 +238,40 @@ public enum SearchAnalyzer {
         /// The initials of an all-Hangul key, nil otherwise.
         public var initials: String? { kind == .title ? nil : Hangul.initials(of: key) }
 
-        public static func < (a: Self, b: Self) -> Bool { (a.key, a.kind.rawValue) < (b.key, b.kind.rawValue) }
+        /// By key, then kind, each as its UTF-8 bytes: the order of `search_words`' key in both
+        /// stores (for keys in NFC, as ``SearchAnalyzer/normalize(_:)`` makes them, also Swift's).
+        public static func < (a: Self, b: Self) -> Bool {
+            let (x, y) = (SearchTerm(a.key), SearchTerm(b.key))
+            return x < y || x == y && a.kind.rawValue.utf8.lexicographicallyPrecedes(b.kind.rawValue.utf8)
+        }
     }
 
     /// The entries a listing lends the as-you-type box: its title, its Hangul words (stems
     /// without particles) and Latin words of two characters or more, and its tags, in key order
     /// (the order writers lock them in).
     public static func vocabulary(title: String, tags: [String]) -> [VocabularyEntry] {
-        var entries: Set<VocabularyEntry> = []
+        var entries: [VocabularyEntry] = []
         let title = composed(title)
-        entries.insert(VocabularyEntry(kind: .title, display: title, key: normalize(title)))
-        var seen: Set<String> = []
+        entries.append(VocabularyEntry(kind: .title, display: title, key: normalize(title)))
         // Words as written: a title's nouns rarely carry particles, and a noun ending in a
         // particle-like syllable (레트로, 고양이) must complete and abbreviate whole.
         for word in words(title) where word.script != .jamo {
             let key = normalize(word.text)
-            if word.text.unicodeScalars.count >= 2, key.utf8.count <= maximumTermBytes, seen.insert(key).inserted {
-                entries.insert(VocabularyEntry(kind: .word, display: word.text, key: key))
+            if word.text.unicodeScalars.count >= 2, key.utf8.count <= maximumTermBytes {
+                entries.append(VocabularyEntry(kind: .word, display: word.text, key: key))
             }
         }
         for tag in tags {
             let tag = composed(tag)
-            entries.insert(VocabularyEntry(kind: .tag, display: tag, key: normalize(tag)))
+            entries.append(VocabularyEntry(kind: .tag, display: tag, key: normalize(tag)))
         }
-        return entries.sorted()
+        // Each key and kind once, as first written (a listing's tags already differ by key:
+        // ``ProductTags``). Sorted and compared as bytes, not put in a `Set`, whose hashing of
+        // Korean text checks its normalisation each time.
+        let order = entries.indices.sorted { a, b in entries[a] < entries[b] || !(entries[b] < entries[a]) && a < b }
+        var result: [VocabularyEntry] = []
+        result.reserveCapacity(entries.count)
+        for index in order where result.last.map({ $0 < entries[index] }) ?? true { result.append(entries[index]) }
+        return result
     }
 }
