@@ -10,6 +10,13 @@ static inline int keycat_sqlite3_bind_text_transient(sqlite3_stmt *statement, in
     return sqlite3_bind_text(statement, index, text, byteCount, SQLITE_TRANSIENT);
 }
 
+/// SQLITE_STATIC: SQLite reads the bytes where they are, until the parameter is bound again or
+/// the statement is finalized, so the caller keeps them there that long.
+static inline int keycat_sqlite3_bind_text_static(sqlite3_stmt *statement, int index,
+                                                  const char *text, int byteCount) {
+    return sqlite3_bind_text(statement, index, text, byteCount, SQLITE_STATIC);
+}
+
 static inline int keycat_sqlite3_bind_blob_transient(sqlite3_stmt *statement, int index,
                                                      const void *bytes, int byteCount) {
     return sqlite3_bind_blob(statement, index, bytes, byteCount, SQLITE_TRANSIENT);

@@ -66,6 +66,40 @@ struct SQLiteConnectionTests {
         }
     }
 
+    /// Text is bound from room the statement keeps (``SQLiteStatement/textRoom``): each value
+    /// must be read from its own bytes, the room reused and grown from one run to the next, an
+    /// empty text must stay text, and text too long for the room is copied by SQLite instead.
+    @Test("binds text in place across runs, as the room grows, and past it")
+    func textInPlace() throws {
+        try withConnection { connection, _ throws in
+            try connection.execute("CREATE TABLE t (run INTEGER, a TEXT, b TEXT, c TEXT)")
+            let long = String(repeating: "갈축", count: SQLiteStatement.textRoom / 6 + 1)  // 6 bytes each: past the room
+            let runs: [[String]] = [
+                ["a", "", "키보드"],
+                ["무접점 키보드", "gateron", ""],  // longer than the first run's room
+                ["", "", ""],
+                [String(repeating: "x", count: 300), "적축", "y"],  // grows the room past 256 bytes
+                [long, "b", "c"],
+                ["z", "저소음", "Q798"],  // back in the room after the fallback
+            ]
+            for (run, texts) in runs.enumerated() {
+                try connection.run("INSERT INTO t VALUES (?, ?, ?, ?)", [.int(run)] + texts.map(SQLValue.text))
+            }
+            let rows = try connection.query("SELECT a, b, c, typeof(a) || typeof(b) || typeof(c) FROM t ORDER BY run") { row in
+                ([row.string(0), row.string(1), row.string(2)], row.string(3))
+            }
+            #expect(rows.map(\.0) == runs)
+            #expect(rows.allSatisfy { $0.1 == "texttexttext" })
+            // The same texts, read back by a query that binds them.
+            for texts in runs {
+                let found = try connection.queryOne("SELECT count(*) FROM t WHERE a = ? AND b = ? AND c = ?", texts.map(SQLValue.text)) {
+                    $0.int(0)
+                }
+                #expect(found == 1)
+            }
+        }
+    }
+
     @Test("prepares each statement once and reuses it")
     func statementCache() throws {
         try withConnection { connection, _ throws in
