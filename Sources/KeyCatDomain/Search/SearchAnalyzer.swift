@@ -113,7 +113,9 @@ public enum SearchAnalyzer {
 
     /// The terms a listing is found by, each with the fields it occurs in (``Field`` bits).
     public static func terms(title: String, content: String, tags: [String], spec: KeyboardSpec) -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: sortedTerms(title: title, content: content, tags: tags, spec: spec))
+        // Terms differ as bytes; two that Swift would call equal (not NFC: none the analyser
+        // makes) share their fields rather than trap.
+        Dictionary(sortedTerms(title: title, content: content, tags: tags, spec: spec), uniquingKeysWith: |)
     }
 
     /// ``terms(title:content:tags:spec:)`` in the order of `search_terms`' key, by their UTF-8
