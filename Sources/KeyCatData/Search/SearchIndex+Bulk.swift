@@ -160,9 +160,12 @@ extension SearchIndex {
             }
             try Self.inKeyOrder(&postings, termCount: order.count, inIDOrder: addedInIDOrder) { slice in
                 try connection.append(into: "search_terms", columns: ["term", "product_id", "weight"], count: slice.count) { index, arguments in
+                    // Appended one by one: `+= [a, b, c]` builds an array on the heap for each of
+                    // 68 million postings.
                     let posting = slice[slice.startIndex + index]
-                    arguments += [.text(names[order[Int(posting >> 40)]]), .integer(Int64(posting >> 4 & UInt64(Self.maximumID))),
-                                  .integer(Int64(posting & 15))]
+                    arguments.append(.text(names[order[Int(posting >> 40)]]))
+                    arguments.append(.integer(Int64(posting >> 4 & UInt64(Self.maximumID))))
+                    arguments.append(.integer(Int64(posting & 15)))
                 }
             }
             // In key order, the order single writers lock them in.
