@@ -15,6 +15,7 @@ struct SearchTermTests {
         // Swift calls the two spellings of 갈 equal; the stores, comparing bytes, do not.
         #expect(Self.nfd == "갈")
         #expect(SearchTerm(Self.nfd) != SearchTerm("갈"))
+        #expect(SearchTerm(Self.nfd) < SearchTerm("갈"))  // E1 84 80 … before EA B0 88
         #expect(SearchTerm("gat") < SearchTerm("gateron"))
         #expect(SearchTerm("Z") < SearchTerm("a"))
         #expect(!(SearchTerm("갈축") < SearchTerm("갈축")))
@@ -58,5 +59,8 @@ struct SearchTermTests {
         ])
         let same = SearchAnalyzer.vocabulary(title: "키보드", tags: [])
         #expect(same.map { "\($0.kind.rawValue):\($0.key)" } == ["title:키보드", "word:키보드"])
+        // Tags that differ only in case are one entry (a listing's tags never do: ProductTags).
+        let tags = SearchAnalyzer.vocabulary(title: "키보드", tags: ["PBT", "pbt"])
+        #expect(tags.filter { $0.kind == .tag }.map(\.display) == ["PBT"])
     }
 }

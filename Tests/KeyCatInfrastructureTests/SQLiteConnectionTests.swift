@@ -76,10 +76,10 @@ struct SQLiteConnectionTests {
             let long = String(repeating: "갈축", count: SQLiteStatement.textRoom / 6 + 1)  // 6 bytes each: past the room
             let runs: [[String]] = [
                 ["a", "", "키보드"],
-                ["무접점 키보드", "gateron", ""],  // longer than the first run's room
+                ["무접점 키보드", "gateron", ""],
                 ["", "", ""],
-                [String(repeating: "x", count: 300), "적축", "y"],  // grows the room past 256 bytes
-                [long, "b", "c"],
+                [String(repeating: "x", count: 300), "적축", "y"],  // grows the room past its first 256 bytes
+                [long, "", "c"],
                 ["z", "저소음", "Q798"],  // back in the room after the fallback
             ]
             for (run, texts) in runs.enumerated() {
@@ -97,6 +97,26 @@ struct SQLiteConnectionTests {
                 }
                 #expect(found == 1)
             }
+        }
+    }
+
+    /// A statement still stepping keeps its text while the same SQL runs again inside it (on a
+    /// statement of its own), and after a bind that fails.
+    @Test("text bound in place survives a nested use of the same SQL and a failed bind")
+    func textInPlaceNested() throws {
+        try withConnection { connection, _ throws in
+            try connection.execute("CREATE TABLE t (x TEXT)")
+            try connection.run("INSERT INTO t VALUES ('a'), ('b')")
+            let sql = "SELECT x, ? FROM t WHERE x >= ? ORDER BY x"
+            var seen: [String] = []
+            try connection.forEach(sql, [.text("outer"), .text("a")]) { row in
+                let inner = try connection.query(sql, [.text("inner"), .text("b")]) { "\($0.string(0)) \($0.string(1))" }
+                seen.append("\(row.string(0)) \(row.string(1)) / \(inner.joined(separator: ","))")
+            }
+            #expect(seen == ["a outer / b inner", "b outer / b inner"])
+            #expect(throws: SQLiteError.self) { try connection.run("INSERT INTO t VALUES (?)", [.text("c"), .text("extra")]) }
+            try connection.run("INSERT INTO t VALUES (?)", [.text("갈축")])
+            #expect(try connection.queryOne("SELECT count(*) FROM t WHERE x = ?", [.text("갈축")]) { $0.int(0) } == 1)
         }
     }
 

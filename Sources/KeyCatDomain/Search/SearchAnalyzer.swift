@@ -115,12 +115,19 @@ public enum SearchAnalyzer {
     public static func terms(title: String, content: String, tags: [String], spec: KeyboardSpec) -> [String: Int] {
         // Terms differ as bytes; two that Swift would call equal (not NFC: none the analyser
         // makes) share their fields rather than trap.
-        Dictionary(sortedTerms(title: title, content: content, tags: tags, spec: spec), uniquingKeysWith: |)
+        let terms = gatheredTerms(title: title, content: content, tags: tags, spec: spec)
+        return Dictionary(terms.lazy.map { ($0.key.text, $0.value) }, uniquingKeysWith: |)
     }
 
     /// ``terms(title:content:tags:spec:)`` in the order of `search_terms`' key, by their UTF-8
-    /// bytes: what the index writes, gathered without hashing a `String` (``SearchTerm``).
+    /// bytes: what the index writes.
     package static func sortedTerms(title: String, content: String, tags: [String], spec: KeyboardSpec) -> [(term: String, weight: Int)] {
+        gatheredTerms(title: title, content: content, tags: tags, spec: spec).sorted { $0.key < $1.key }
+            .map { (term: $0.key.text, weight: $0.value) }
+    }
+
+    /// The terms, gathered without hashing a `String` (``SearchTerm``).
+    private static func gatheredTerms(title: String, content: String, tags: [String], spec: KeyboardSpec) -> [SearchTerm: Int] {
         var terms: [SearchTerm: Int] = Dictionary(minimumCapacity: 128)
         add(title, .title, to: &terms)
         for tag in tags {
@@ -130,7 +137,7 @@ public enum SearchAnalyzer {
         }
         add(specText(spec), .spec, to: &terms)
         add(content, .content, to: &terms)
-        return terms.sorted { $0.key < $1.key }.map { (term: $0.key.text, weight: $0.value) }
+        return terms
     }
 
     /// The longest term indexed, in UTF-8 bytes: a whole Hangul word of 40 syllables, a Latin
@@ -241,16 +248,17 @@ public enum SearchAnalyzer {
         public var initials: String? { kind == .title ? nil : Hangul.initials(of: key) }
 
         /// By key, then kind, each as its UTF-8 bytes: the order of `search_words`' key in both
-        /// stores (for keys in NFC, as ``SearchAnalyzer/normalize(_:)`` makes them, also Swift's).
+        /// stores, which writers take its rows' locks in.
         public static func < (a: Self, b: Self) -> Bool {
-            let (x, y) = (SearchTerm(a.key), SearchTerm(b.key))
-            return x < y || x == y && a.kind.rawValue.utf8.lexicographicallyPrecedes(b.kind.rawValue.utf8)
+            let order = SearchTerm.compare(SearchTerm(a.key), SearchTerm(b.key))
+            return order < 0 || order == 0 && SearchTerm(a.kind.rawValue) < SearchTerm(b.kind.rawValue)
         }
     }
 
-    /// The entries a listing lends the as-you-type box: its title, its Hangul words (stems
-    /// without particles) and Latin words of two characters or more, and its tags, in key order
-    /// (the order writers lock them in).
+    /// The entries a listing lends the as-you-type box: its title, its title's words of two
+    /// characters or more as written (Hangul and Latin), and its tags, in key order
+    /// (the order writers lock them in), each key and kind once, as first written (two tags
+    /// that differ only in case are one entry, as ``ProductTags`` keeps one of them).
     public static func vocabulary(title: String, tags: [String]) -> [VocabularyEntry] {
         var entries: [VocabularyEntry] = []
         let title = composed(title)

@@ -45,6 +45,8 @@ final class SQLiteStatement {
     /// Binds `values` to parameters 1…n. The statement must be reset: the room its text was
     /// bound from before is reused.
     func bind(_ values: [SQLValue]) throws(SQLiteError) {
+        // A statement mid-step reads its text where it was bound: the room must not change under it.
+        precondition(sqlite3_stmt_busy(handle) == 0, "binding a statement that is running")
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard values.count == expected else {
             throw SQLiteError(
