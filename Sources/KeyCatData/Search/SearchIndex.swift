@@ -123,7 +123,7 @@ package enum SearchIndex {
             }
         }
         guard !changes.isEmpty else { return }
-        for change in changes.values.sorted(by: { precedesInWordKey(($0.key, $0.kind), ($1.key, $1.kind)) }) {
+        for change in changes.values.sorted(by: { SearchAnalyzer.VocabularyEntry.precedes(($0.key, $0.kind), ($1.key, $1.kind)) }) {
             // A listing coming back finds its words' rows: they are kept at zero, never deleted.
             _ = try connection.run("UPDATE search_words SET products = products + ? WHERE word = ? AND kind = ?",
                                    [.int(change.by), .text(change.key), .text(change.kind)])
@@ -132,14 +132,6 @@ package enum SearchIndex {
             UPDATE search_documents SET counted = ? WHERE counted = ? AND product_id IN (
                 SELECT id FROM products WHERE seller_id = ? AND deleted_at IS NULL)
             """, [.bool(listed), .bool(!listed), .integer(sellerID.rawValue)])
-    }
-
-    /// Whether `a` comes before `b` in `search_words`' key, (word, kind), each compared by its
-    /// bytes as the stores compare it: the one order every writer of the vocabulary's counts
-    /// takes the rows' locks in (``SearchAnalyzer/VocabularyEntry`` sorts the same way).
-    static func precedesInWordKey(_ a: (key: String, kind: String), _ b: (key: String, kind: String)) -> Bool {
-        let (x, y) = (SearchTerm(a.key), SearchTerm(b.key))
-        return x < y || x == y && SearchTerm(a.kind) < SearchTerm(b.kind)
     }
 
     /// Moves the vocabulary's counts by what a listing lost and gained, in key order, so that two
@@ -153,7 +145,7 @@ package enum SearchIndex {
         for entry in new where !oldKeys.contains("\(entry.kind.rawValue):\(entry.key)") {
             changes.append((entry.key, entry.kind.rawValue, entry))
         }
-        changes.sort { precedesInWordKey(($0.key, $0.kind), ($1.key, $1.kind)) }
+        changes.sort { SearchAnalyzer.VocabularyEntry.precedes(($0.key, $0.kind), ($1.key, $1.kind)) }
         for change in changes {
             if let entry = change.entry {
                 _ = try connection.run("""

@@ -249,9 +249,13 @@ public enum SearchAnalyzer {
 
         /// By key, then kind, each as its UTF-8 bytes: the order of `search_words`' key in both
         /// stores, which writers take its rows' locks in.
-        public static func < (a: Self, b: Self) -> Bool {
+        public static func < (a: Self, b: Self) -> Bool { precedes((a.key, a.kind.rawValue), (b.key, b.kind.rawValue)) }
+
+        /// Whether `a` comes before `b` in `search_words`' key, (word, kind), each compared by
+        /// its bytes: the one order every writer of the vocabulary's counts takes its rows in.
+        package static func precedes(_ a: (key: String, kind: String), _ b: (key: String, kind: String)) -> Bool {
             let order = SearchTerm.compare(SearchTerm(a.key), SearchTerm(b.key))
-            return order < 0 || order == 0 && SearchTerm(a.kind.rawValue) < SearchTerm(b.kind.rawValue)
+            return order < 0 || order == 0 && SearchTerm(a.kind) < SearchTerm(b.kind)
         }
     }
 
