@@ -97,3 +97,81 @@ struct PostgresRoundTripTests {
         }
     }
 }
+
+extension PostgresRoundTripTests {
+    @Test("a listing's create is two round trips, an edit of its text four, its withdrawal two, however many words they move")
+    func listingWrites() async throws {
+        try await withPostgresTestDatabase { database in
+            let clock = TestClock()
+            let (first, _) = try await CommerceHarness.stock(database, units: 5, clock: clock)
+            let products = SQLProductRepository(database: database)
+            let maintenance = SearchMaintenance(database: database)
+            func found(_ text: String) async throws -> [ProductID] {
+                var filter = ProductFilter()
+                filter.text = try SearchQuery(text)
+                return try await products.search(filter, sort: .relevance, after: nil, limit: 20).map(\.product.id)
+            }
+            func words(_ word: String) async throws -> Int? {
+                try await database.readStatement {
+                    try $0.queryOne("SELECT products FROM search_words WHERE word = ? AND kind = 'word'", [.text(word)]) { $0.int(0) }
+                }
+            }
+            // The first round prepares the statements; the later ones are what every write costs.
+            for round in 0..<3 {
+                let (name, rename) = (["첫모델", "둘모델", "셋모델"][round], ["첫한정판", "둘한정판", "셋한정판"][round])
+                var draft = CommerceHarness.draft(5)
+                draft.title = "게이트론 오일킹 리니어 스위치 \(name) 저소음"
+                draft.tags = ["갈축", "신제품", "라운드\(round)"]
+                let audit = AuditEntry(actor: "seller:1", action: "product.create", target: "", detail: "", at: clock.now())
+                let beforeCreate = database.roundTripCount
+                let product = try await products.insert(draft, sellerID: first.sellerID, images: [], at: clock.now(), audit: audit)
+                // The row, for its id; its ledger, document, 60-odd postings, a dozen words' counts,
+                // audit entry and event with the COMMIT.
+                #expect(database.roundTripCount - beforeCreate == 2, "round \(round)")
+                #expect(try await found(name) == [product.id])
+                #expect(try await found("라운드\(round)") == [product.id])
+                #expect(try await words(name) == 1)
+
+                var edited = product
+                edited.title = "게이트론 오일킹 리니어 스위치 \(rename) 저소음"
+                edited.stock = 7
+                let beforeEdit = database.roundTripCount
+                let updated = try await products.update(edited, expectedVersion: product.version, at: clock.now(), audit: audit)
+                // The listing as it was; the UPDATE with its document; the stock's ledger, the
+                // changed postings and counts, audit entry and read-back; the event with the COMMIT.
+                #expect(database.roundTripCount - beforeEdit == 4, "round \(round)")
+                #expect(updated.title == edited.title && updated.stock == 7 && updated.version == product.version + 1)
+                #expect(try await products.find(product.id) == updated)
+                #expect(try await found(name).isEmpty)
+                #expect(try await found(rename) == [product.id])
+                #expect(try await words(name) == 0)
+                #expect(try await words(rename) == 1)
+
+                let beforeDelete = database.roundTripCount
+                try await products.delete(product.id, at: clock.now(), audit: audit)
+                // The UPDATE with the document; the postings, document and counts removed, audit
+                // entry and event with the COMMIT.
+                #expect(database.roundTripCount - beforeDelete == 2, "round \(round)")
+                #expect(try await found(rename).isEmpty)
+                #expect(try await words(rename) == 0)
+                #expect(try await maintenance.problems().isEmpty, "round \(round)")
+            }
+            // Every write's stock movement and audit entry is there: three listings created at 5,
+            // each set to 7 and withdrawn.
+            let ledger = try await database.readStatement {
+                try $0.query("SELECT kind, change FROM stock_movements WHERE product_id > ? ORDER BY id", [.integer(first.id.rawValue)]) {
+                    "\($0.string(0)) \($0.int(1))"
+                }
+            }
+            #expect(ledger == Array(repeating: ["listed 5", "adjustment 2"], count: 3).flatMap { $0 })
+            let audits = try await database.readStatement { try $0.queryOne("SELECT count(*) FROM audit_log") { $0.int(0) } }
+            #expect(audits == 9)
+            // A write that fails changes nothing: an edit from a stale version.
+            let stale = try #require(try await products.find(first.id))
+            await #expect(throws: KeyCatError.self) {
+                try await products.update(stale, expectedVersion: stale.version - 1, at: clock.now(), audit: nil)
+            }
+            #expect(try await products.find(first.id) == stale)
+        }
+    }
+}

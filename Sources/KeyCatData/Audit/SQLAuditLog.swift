@@ -65,7 +65,7 @@ package enum AuditLogTable {
     }
 
     /// The statement that records `entry`, for a batch (the entry's id is not read back).
-    static func statement<Row>(_ entry: AuditEntry) -> SQLStatement<Row> {
+    package static func statement<Row>(_ entry: AuditEntry) -> SQLStatement<Row> {
         .run(insertSQL, values(entry))
     }
 

@@ -171,8 +171,8 @@ package enum ProductRow {
         _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, actor: String = "system",
         on connection: some SQLConnection
     ) throws -> Product {
-        let product = try insertListing(draft, sellerID: sellerID, images: images, at: now, actor: actor, on: connection)
-        try SearchIndex.index(product, on: connection)
+        let product = try insertRow(draft, sellerID: sellerID, images: images, at: now, on: connection)
+        try connection.batch(completion(of: product, actor: actor, on: connection))
         return product
     }
 
@@ -182,15 +182,43 @@ package enum ProductRow {
         _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, actor: String = "system",
         on connection: some SQLConnection
     ) throws -> Product {
+        let product = try insertRow(draft, sellerID: sellerID, images: images, at: now, on: connection)
+        try connection.batch(completion(of: product, actor: actor, indexingSearch: false, on: connection))
+        return product
+    }
+
+    /// The listing's row alone: the first of an insert's two steps, one round trip for its id.
+    /// ``completion(of:actor:indexingSearch:on:)`` is the second.
+    package static func insertRow(
+        _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, on connection: some SQLConnection
+    ) throws -> Product {
         let millis = StoredTime.milliseconds(now)
         let id = ProductID(try connection.insertReturningID(
             insertSQL, insertArguments(draft, sellerID: sellerID, images: images, millis: millis)))
-        try StockLedger.record(.listed, change: draft.stock, product: id, actor: actor, at: now, on: connection)
         return Product(
             id: id, sellerID: sellerID, kind: draft.kind,
             category: draft.category, title: draft.title, content: draft.content,
             pricing: draft.pricing, delivery: draft.delivery, stock: draft.stock, images: images,
             spec: draft.spec, createdAt: StoredTime.date(millis), updatedAt: StoredTime.date(millis), tags: draft.tags)
+    }
+
+    /// What a new listing's row needs in its transaction, as statements for one batch the
+    /// caller may add to (its audit entry, its event, the commit): the initial stock's ledger
+    /// movement and, unless `indexingSearch` is false, its search entries. A new listing has no
+    /// document to read first, so on Postgres a listing's whole create is two round trips.
+    package static func completion<Connection: SQLConnection>(
+        of product: Product, actor: String, indexingSearch: Bool = true, on connection: Connection
+    ) -> [SQLStatement<Connection.Row>] {
+        var statements: [SQLStatement<Connection.Row>] = []
+        if product.stock != 0 {
+            statements.append(StockLedger.statement(.listed, change: product.stock, product: product.id, actor: actor,
+                                                    at: product.createdAt))
+        }
+        if indexingSearch {
+            statements += SearchIndex.statements(indexing: product.id, SearchIndex.Entry(product), listed: product.isListed,
+                                                 previous: nil, on: connection)
+        }
+        return statements
     }
 
     /// Writes a seller's edit of a live listing on a connection already in a transaction, with
@@ -202,10 +230,8 @@ package enum ProductRow {
     package static func update(
         _ product: Product, expectedVersion: Int, at now: Date, actor: String, on connection: some SQLConnection
     ) throws -> Product {
-        let before = try updateListing(product, expectedVersion: expectedVersion, at: now, actor: actor, on: connection)
-        if (before.title, before.content, before.tags, before.spec) != (product.title, product.content, product.tags, product.spec) {
-            try SearchIndex.index(product, on: connection)
-        }
+        let (before, rest) = try beginUpdate(product, expectedVersion: expectedVersion, at: now, actor: actor, on: connection)
+        try connection.batch(rest)
         return before
     }
 
@@ -214,11 +240,36 @@ package enum ProductRow {
     package static func updateListing(
         _ product: Product, expectedVersion: Int, at now: Date, actor: String, on connection: some SQLConnection
     ) throws -> Product {
-        // The listing before, read under the write lock: a new stock is recorded as an
-        // adjustment of the difference.
+        let (before, rest) = try beginUpdate(product, expectedVersion: expectedVersion, at: now, actor: actor,
+                                             indexingSearch: false, on: connection)
+        try connection.batch(rest)
+        return before
+    }
+
+    /// An edit's first two steps, run here, and the statements that finish it, for one batch
+    /// the caller may add to (its audit entry, its read-back, its event). On Postgres each step
+    /// is a round trip: the listing as it was, read under the write lock (a new stock is
+    /// recorded as an adjustment of the difference); then the `UPDATE`, with the listing's
+    /// search document read beside it when its text, tags or spec change. What is left is the
+    /// stock's ledger movement and the re-index (``SearchIndex/statements(indexing:_:listed:previous:postings:on:)``).
+    ///
+    /// - Returns: the listing before the edit, and the statements left to run.
+    /// - Throws: not found when the listing is missing or deleted, a version conflict when it
+    ///   changed since `expectedVersion`.
+    package static func beginUpdate<Connection: SQLConnection>(
+        _ product: Product, expectedVersion: Int, at now: Date, actor: String, indexingSearch: Bool = true,
+        on connection: Connection
+    ) throws -> (before: Product, rest: [SQLStatement<Connection.Row>]) {
         let before = try find(product.id, on: connection).flatMap { $0.version == expectedVersion && $0.deletedAt == nil ? $0 : nil }
-        let changed = try connection.run(updateSQL, updateArguments(product, expectedVersion: expectedVersion,
-                                                                    millis: StoredTime.milliseconds(now)))
+        let reindexing = indexingSearch && before.map {
+            ($0.title, $0.content, $0.tags, $0.spec) != (product.title, product.content, product.tags, product.spec)
+        } ?? false
+        var document: SearchIndex.Document?
+        var first: [SQLStatement<Connection.Row>] = [
+            .run(updateSQL, updateArguments(product, expectedVersion: expectedVersion, millis: StoredTime.milliseconds(now))),
+        ]
+        if reindexing { first.append(SearchIndex.documentQuery(of: product.id) { document = $0 }) }
+        let changed = try connection.batch(first)[0]
         guard changed == 1, let before else {
             // Missing or deleted is not found; only a live listing can be stale.
             guard let current = try find(product.id, on: connection), current.deletedAt == nil else {
@@ -226,9 +277,21 @@ package enum ProductRow {
             }
             throw KeyCatError(.versionConflict, "product \(product.id) changed since version \(expectedVersion); read it again")
         }
-        try StockLedger.record(.adjustment, change: product.stock - before.stock, product: product.id,
-                               actor: actor, reason: "stock set to \(product.stock)", at: now, on: connection)
-        return before
+        var rest: [SQLStatement<Connection.Row>] = []
+        if product.stock != before.stock {
+            rest.append(StockLedger.statement(.adjustment, change: product.stock - before.stock, product: product.id,
+                                              actor: actor, reason: "stock set to \(product.stock)", at: now))
+        }
+        if reindexing {
+            rest += SearchIndex.statements(indexing: product.id, SearchIndex.Entry(product), listed: product.isListed,
+                                           previous: document, on: connection)
+        }
+        return (before, rest)
+    }
+
+    /// The query that reads a listing into `found`, for a batch.
+    static func findQuery<Row: SQLRow>(_ id: ProductID, _ found: @escaping (Product) -> Void) -> SQLStatement<Row> {
+        .query("SELECT \(ProductRow.columns) FROM products WHERE id = ?", [.integer(id.rawValue)]) { found(try ProductRow.decode($0)) }
     }
 
     package static func find(_ id: ProductID, on connection: some SQLConnection) throws -> Product? {

@@ -21,14 +21,17 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
             // other listings share (키보드), and under SERIALIZABLE concurrent creates failed each
             // other's commits; here each upsert waits for the row's lock instead (taken in key
             // order, so never in a cycle). The new row reads nothing another write could change.
+            // Two round trips on Postgres: the row, for its id; then its ledger movement, search
+            // entries, audit entry and event with the COMMIT.
             try await database.write(isolation: .readCommitted) { connection in
-                let product = try ProductRow.insert(draft, sellerID: sellerID, images: images, at: now,
-                                              actor: audit?.actor ?? "seller:\(sellerID)", on: connection)
+                let product = try ProductRow.insertRow(draft, sellerID: sellerID, images: images, at: now, on: connection)
+                var statements = ProductRow.completion(of: product, actor: audit?.actor ?? "seller:\(sellerID)", on: connection)
                 if var audit {
                     audit.target = "product:\(product.id)"
-                    try AuditLogTable.insert(audit, on: connection)
+                    statements.append(AuditLogTable.statement(audit))
                 }
-                try EventOutbox.append(Self.event(.productCreated, product, at: now), on: connection)
+                statements += EventOutbox.statements([Self.event(.productCreated, product, at: now)], on: connection)
+                try connection.batch(statements, endingTransaction: true)
                 return product
             }
         }
@@ -70,15 +73,21 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
 
     package func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) async throws(KeyCatError) -> Product {
         try await storage {
+            // Four round trips on Postgres: the listing as it was; the UPDATE (with its search
+            // document); its ledger movement, re-index, audit entry and read-back; the event with
+            // the COMMIT.
             try await database.write { connection in
-                let before = try ProductRow.update(product, expectedVersion: expectedVersion, at: now,
-                                                   actor: audit?.actor ?? "seller:\(product.sellerID)", on: connection)
-                if let audit { try AuditLogTable.insert(audit, on: connection) }
-                guard let updated = try ProductRow.find(product.id, on: connection) else {
-                    throw KeyCatError.notFound("product", product.id)
-                }
-                try EventOutbox.append(Self.event(.productUpdated, updated, changed: Self.changedFields(before, updated), at: now),
-                                       on: connection)
+                let (before, rest) = try ProductRow.beginUpdate(product, expectedVersion: expectedVersion, at: now,
+                                                                actor: audit?.actor ?? "seller:\(product.sellerID)", on: connection)
+                var statements = rest
+                if let audit { statements.append(AuditLogTable.statement(audit)) }
+                var read: Product?
+                statements.append(ProductRow.findQuery(product.id) { read = $0 })
+                try connection.batch(statements)
+                guard let updated = read else { throw KeyCatError.notFound("product", product.id) }
+                try connection.batch(EventOutbox.statements(
+                    [Self.event(.productUpdated, updated, changed: Self.changedFields(before, updated), at: now)], on: connection),
+                    endingTransaction: true)
                 return updated
             }
         }
@@ -166,17 +175,23 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
     package func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) async throws(KeyCatError) {
         try await storage {
             // READ COMMITTED, as ``insert``: the conditional UPDATE decides, the rest follows it.
+            // Two round trips on Postgres: the UPDATE with the listing's search document; then
+            // its search entries removed, its audit entry and event with the COMMIT.
             try await database.write(isolation: .readCommitted) { connection in
-                let changed = try connection.run(
-                    "UPDATE products SET deleted_at = ?, listed = 0, version = version + 1, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
-                    [.integer(StoredTime.milliseconds(now)), .integer(StoredTime.milliseconds(now)), .integer(id.rawValue)])
+                var document: SearchIndex.Document?
+                let changed = try connection.batch([
+                    .run("UPDATE products SET deleted_at = ?, listed = 0, version = version + 1, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
+                         [.integer(StoredTime.milliseconds(now)), .integer(StoredTime.milliseconds(now)), .integer(id.rawValue)]),
+                    SearchIndex.documentQuery(of: id) { document = $0 },
+                ])[0]
                 guard changed == 1 else { throw KeyCatError.notFound("product", id) }
-                try SearchIndex.remove(id, on: connection)
-                if let audit { try AuditLogTable.insert(audit, on: connection) }
+                var statements = SearchIndex.removal(of: id, previous: document, on: connection)
+                if let audit { statements.append(AuditLogTable.statement(audit)) }
                 let event = DomainEvent(.productWithdrawn, at: now, aggregate: EventAggregate(.product, id.rawValue), data: [
                     "cause": .string(audit.map { $0.actor.hasPrefix("seller:") ? "seller" : "operator" } ?? "seller"),
                 ])
-                try connection.batch([EventOutbox.statement(event, reading: .withdrawnProduct, row: id.rawValue, on: connection)])
+                statements.append(EventOutbox.statement(event, reading: .withdrawnProduct, row: id.rawValue, on: connection))
+                try connection.batch(statements, endingTransaction: true)
             }
         }
     }

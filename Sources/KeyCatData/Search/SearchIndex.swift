@@ -51,17 +51,37 @@ package enum SearchIndex {
         }
     }
 
+    /// What `search_documents` keeps of a listing that the next index of it starts from.
+    struct Document {
+        let words: String
+        let counted: Bool
+        let terms: String
+    }
+
+    /// A listing's document as it stands, or nil when it has none.
+    static func document(of id: ProductID, on connection: some SQLConnection) throws -> Document? {
+        try connection.queryOne(documentSQL, [.integer(id.rawValue)], decodeDocument)
+    }
+
+    private static let documentSQL = "SELECT words, counted, terms FROM search_documents WHERE product_id = ?"
+    private static func decodeDocument(_ row: some SQLRow) -> Document {
+        Document(words: row.string(0), counted: row.bool(1), terms: row.string(2))
+    }
+
+    /// The query that reads a listing's document into `document`, for a batch that reads it
+    /// beside a write it does not depend on (a seller's edit sends it with the listing's
+    /// `UPDATE`).
+    static func documentQuery<Row: SQLRow>(of id: ProductID, _ found: @escaping (Document) -> Void) -> SQLStatement<Row> {
+        .query(documentSQL, [.integer(id.rawValue)]) { found(decodeDocument($0)) }
+    }
+
     /// Indexes a listing written in this transaction, replacing what it had.
     static func index(_ product: Product, checkingPostings: Bool = false, on connection: some SQLConnection) throws {
         try index(product.id, Entry(product), listed: product.isListed, checkingPostings: checkingPostings, on: connection)
     }
 
-    /// Writes what changed between the listing's forward terms (`search_documents.terms`, read
-    /// with the rest of its document) and the terms `entry` gives: the postings of terms it lost
-    /// are deleted, those whose weight changed updated, new ones inserted, each by its key, in
-    /// term order (the order two writers take the rows' locks in), and the document keeps the
-    /// new forward terms in the same statement that writes the rest of it. An edit that changes
-    /// one word writes the few postings of that word's terms, not the listing's seventy.
+    /// Indexes a listing written in this transaction: its document read, then every write in
+    /// one batch (``statements(indexing:_:listed:previous:postings:on:)``).
     ///
     /// - Parameters:
     ///   - listed: whether the listing is listed, and so lends its words to the vocabulary's
@@ -71,16 +91,34 @@ package enum SearchIndex {
     ///     index's back is written again: for ``SearchMaintenance/reindex(progress:)``.
     static func index(_ id: ProductID, _ entry: Entry, listed: Bool, checkingPostings: Bool = false,
                       on connection: some SQLConnection) throws {
-        let previous = try connection.queryOne(
-            "SELECT words, counted, terms FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)]) {
-            (words: $0.string(0), counted: $0.bool(1), terms: $0.string(2))
-        }
-        let new = entry.terms
-        var old = previous.map { parseTerms($0.terms) } ?? []
+        let previous = try document(of: id, on: connection)
+        var old = previous.map { parseTerms($0.terms) }
         if checkingPostings {
-            old = try postings(of: id, among: old.map(\.term) + new.map(\.term), on: connection)
+            old = try postings(of: id, among: (old ?? []).map(\.term) + entry.terms.map(\.term), on: connection)
         }
-        var statements = termChanges(of: id, from: old, to: new, on: connection)
+        try connection.batch(statements(indexing: id, entry, listed: listed, previous: previous, postings: old, on: connection))
+    }
+
+    /// The statements that index a listing written in this transaction, whose document was
+    /// `previous` (nil: a new listing, which has none), for one batch: on Postgres one round trip
+    /// for the postings, the document and the vocabulary's counts, however many words moved.
+    ///
+    /// They write what changed between the listing's forward terms (`search_documents.terms`)
+    /// and the terms `entry` gives: the postings of terms it lost are deleted, those whose weight
+    /// changed updated, new ones inserted, each by its key, in term order (the order two writers
+    /// take the rows' locks in), and the document keeps the new forward terms in the same
+    /// statement that writes the rest of it. An edit that changes one word writes the few
+    /// postings of that word's terms, not the listing's seventy. Then the vocabulary's counts,
+    /// by what the listing lent and now lends, in their key's order.
+    ///
+    /// - Parameter postings: what the listing's postings are, when not its forward terms
+    ///   (``index(_:_:listed:checkingPostings:on:)``).
+    static func statements<Connection: SQLConnection>(
+        indexing id: ProductID, _ entry: Entry, listed: Bool, previous: Document?,
+        postings: [(term: String, weight: Int)]? = nil, on connection: Connection
+    ) -> [SQLStatement<Connection.Row>] {
+        let old = postings ?? previous.map { parseTerms($0.terms) } ?? []
+        var statements = termChanges(of: id, from: old, to: entry.terms, on: connection)
         // A listing indexed for the first time (new, or from before search) starts with the
         // units its paid orders sold.
         statements.append(.run("""
@@ -90,29 +128,35 @@ package enum SearchIndex {
             ON CONFLICT (product_id) DO UPDATE SET analyzer_version = excluded.analyzer_version,
                 title_key = excluded.title_key, words = excluded.words, counted = excluded.counted, terms = excluded.terms
             """, [.integer(id.rawValue), .int(SearchAnalyzer.version), .text(entry.titleKey), .text(entry.words),
-                  .bool(listed), .text(storedTerms(sorted: new)), .integer(id.rawValue)]))
-        try connection.batch(statements)
-        try updateVocabulary(removing: previous.flatMap { $0.counted ? parseWords($0.words) : nil } ?? [],
-                             adding: listed ? entry.vocabulary : [], on: connection)
+                  .bool(listed), .text(storedTerms(sorted: entry.terms)), .integer(id.rawValue)]))
+        statements += vocabularyChanges(removing: previous.flatMap { $0.counted ? parseWords($0.words) : nil } ?? [],
+                                        adding: listed ? entry.vocabulary : [])
+        return statements
     }
 
     /// Takes a deleted listing out of the index: its postings, found by their keys from its
-    /// forward terms, and its document.
+    /// forward terms, its document and its words' counts, in one batch after its document is
+    /// read.
     static func remove(_ id: ProductID, on connection: some SQLConnection) throws {
-        guard let previous = try connection.queryOne(
-            "SELECT words, counted, terms FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)], {
-                (words: $0.string(0), counted: $0.bool(1), terms: $0.string(2))
-            }) else { return }
+        try connection.batch(removal(of: id, previous: document(of: id, on: connection), on: connection))
+    }
+
+    /// The statements that take a deleted listing whose document is `previous` out of the
+    /// index (none when it has no document), for one batch.
+    static func removal<Connection: SQLConnection>(
+        of id: ProductID, previous: Document?, on connection: Connection
+    ) -> [SQLStatement<Connection.Row>] {
+        guard let previous else { return [] }
         var statements = termChanges(of: id, from: parseTerms(previous.terms), to: [], on: connection)
         statements.append(.run("DELETE FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)]))
-        try connection.batch(statements)
-        if previous.counted { try updateVocabulary(removing: parseWords(previous.words), adding: [], on: connection) }
+        if previous.counted { statements += vocabularyChanges(removing: parseWords(previous.words), adding: []) }
+        return statements
     }
 
     /// Moves the vocabulary's counts when a seller's listings leave the catalog (`listed:
     /// false`: suspended, withdrawn) or come back (`true`: reinstated), before `products` says
     /// so: their words are suggested only while they are listed.
-    static func recount(listingsOf sellerID: UserID, listed: Bool, on connection: some SQLConnection) throws {
+    static func recount<Connection: SQLConnection>(listingsOf sellerID: UserID, listed: Bool, on connection: Connection) throws {
         var changes: [String: (kind: String, key: String, by: Int)] = [:]
         try connection.forEach("""
             SELECT d.words FROM search_documents d JOIN products p ON p.id = d.product_id
@@ -123,41 +167,50 @@ package enum SearchIndex {
             }
         }
         guard !changes.isEmpty else { return }
-        for change in changes.values.sorted(by: { SearchAnalyzer.VocabularyEntry.precedes(($0.key, $0.kind), ($1.key, $1.kind)) }) {
-            // A listing coming back finds its words' rows: they are kept at zero, never deleted.
-            _ = try connection.run("UPDATE search_words SET products = products + ? WHERE word = ? AND kind = ?",
-                                   [.int(change.by), .text(change.key), .text(change.kind)])
-        }
-        _ = try connection.run("""
+        // A listing coming back finds its words' rows: they are kept at zero, never deleted.
+        var statements: [SQLStatement<Connection.Row>] = changes.values
+            .sorted { SearchAnalyzer.VocabularyEntry.precedes(($0.key, $0.kind), ($1.key, $1.kind)) }
+            .map { .run("UPDATE search_words SET products = products + ? WHERE word = ? AND kind = ?", [.int($0.by), .text($0.key), .text($0.kind)]) }
+        statements.append(.run("""
             UPDATE search_documents SET counted = ? WHERE counted = ? AND product_id IN (
                 SELECT id FROM products WHERE seller_id = ? AND deleted_at IS NULL)
-            """, [.bool(listed), .bool(!listed), .integer(sellerID.rawValue)])
+            """, [.bool(listed), .bool(!listed), .integer(sellerID.rawValue)]))
+        // On Postgres a round trip per 1,000 words rather than one each.
+        for start in stride(from: 0, to: statements.count, by: 1_000) {
+            try connection.batch(Array(statements[start..<min(start + 1_000, statements.count)]))
+        }
     }
 
-    /// Moves the vocabulary's counts by what a listing lost and gained, in key order, so that two
-    /// writers take the rows' locks in the same order.
-    private static func updateVocabulary(removing old: [(kind: String, key: String)], adding new: [SearchAnalyzer.VocabularyEntry],
-                                         on connection: some SQLConnection) throws {
-        let oldKeys = Set(old.map { "\($0.kind):\($0.key)" })
-        let newKeys = Set(new.map { "\($0.kind.rawValue):\($0.key)" })
-        var changes: [(key: String, kind: String, entry: SearchAnalyzer.VocabularyEntry?)] = []
-        for entry in old where !newKeys.contains("\(entry.kind):\(entry.key)") { changes.append((entry.key, entry.kind, nil)) }
-        for entry in new where !oldKeys.contains("\(entry.kind.rawValue):\(entry.key)") {
-            changes.append((entry.key, entry.kind.rawValue, entry))
-        }
-        changes.sort { SearchAnalyzer.VocabularyEntry.precedes(($0.key, $0.kind), ($1.key, $1.kind)) }
-        for change in changes {
-            if let entry = change.entry {
-                _ = try connection.run("""
+    /// The statements that move the vocabulary's counts by what a listing lent (`old`, as
+    /// ``parseWords(_:)`` reads them) and now lends (`new`, in key order), in the order of
+    /// `search_words`' key, so that two writers take the rows' locks in the same order. Both
+    /// sides are walked together in that order: a word in both moves nothing.
+    private static func vocabularyChanges<Row>(removing old: [(kind: String, key: String)],
+                                               adding new: [SearchAnalyzer.VocabularyEntry]) -> [SQLStatement<Row>] {
+        // Kept in key order when written; sorted again in case a document predates that order.
+        let old = old.sorted { SearchAnalyzer.VocabularyEntry.precedes(($0.key, $0.kind), ($1.key, $1.kind)) }
+        var statements: [SQLStatement<Row>] = []
+        var (i, j) = (0, 0)
+        while i < old.count || j < new.count {
+            let newKey = j < new.count ? (key: new[j].key, kind: new[j].kind.rawValue) : nil
+            if let newKey, i == old.count || SearchAnalyzer.VocabularyEntry.precedes(newKey, (old[i].key, old[i].kind)) {
+                let entry = new[j]
+                statements.append(.run("""
                     INSERT INTO search_words (word, kind, display, spelling, initials, products) VALUES (?, ?, ?, ?, ?, 1)
                     ON CONFLICT (word, kind) DO UPDATE SET products = search_words.products + 1
                     """, [.text(entry.key), .text(entry.kind.rawValue), .text(entry.display), .text(entry.spelling),
-                          entry.initials.map(SQLValue.text) ?? .null])
+                          entry.initials.map(SQLValue.text) ?? .null]))
+                j += 1
+            } else if let newKey, newKey.key == old[i].key && newKey.kind == old[i].kind {
+                i += 1
+                j += 1
             } else {
-                _ = try connection.run("UPDATE search_words SET products = products - 1 WHERE word = ? AND kind = ? AND products > 0",
-                                       [.text(change.key), .text(change.kind)])
+                statements.append(.run("UPDATE search_words SET products = products - 1 WHERE word = ? AND kind = ? AND products > 0",
+                                       [.text(old[i].key), .text(old[i].kind)]))
+                i += 1
             }
         }
+        return statements
     }
 
     /// Counts a paid order's units as sold, a ranking signal (docs/search.md "Ranking").
