@@ -67,6 +67,8 @@ struct PostgresBench {
                 try await SearchFacetScenarios(keycat: keycat, raw: RawPostgresSearch(database: raw), connection: connection,
                                                operations: options.operations, log: log).run()
             }
+            rows += try await PostgresSearchWriteScenarios(url: schemaURL, productCount: options.products,
+                                                           operations: options.operations, log: log).run()
             rows.append(try await buildWithoutSearch(against: buildSeconds))
         }
         if runs("commerce") {
