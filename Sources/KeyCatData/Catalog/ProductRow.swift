@@ -203,9 +203,9 @@ package enum ProductRow {
     }
 
     /// What a new listing's row needs in its transaction, as statements for one batch the
-    /// caller may add to (its audit entry, its event, the commit): the initial stock's ledger
-    /// movement and, unless `indexingSearch` is false, its search entries. A new listing has no
-    /// document to read first, so on Postgres a listing's whole create is two round trips.
+    /// caller may add to (its audit entry, its event): the initial stock's ledger movement and,
+    /// unless `indexingSearch` is false, its search entries. A new listing has no document to
+    /// read first, so this is one round trip on Postgres whatever the listing's words.
     package static func completion<Connection: SQLConnection>(
         of product: Product, actor: String, indexingSearch: Bool = true, on connection: Connection
     ) -> [SQLStatement<Connection.Row>] {
@@ -248,7 +248,7 @@ package enum ProductRow {
 
     /// An edit's first two steps, run here, and the statements that finish it, for one batch
     /// the caller may add to (its audit entry, its read-back, its event). On Postgres each step
-    /// is a round trip: the listing as it was, read under the write lock (a new stock is
+    /// is a round trip: the listing as it was, read in the edit's transaction (a new stock is
     /// recorded as an adjustment of the difference); then the `UPDATE`, with the listing's
     /// search document read beside it when its text, tags or spec change. What is left is the
     /// stock's ledger movement and the re-index (``SearchIndex/statements(indexing:_:listed:previous:postings:on:)``).
@@ -289,12 +289,14 @@ package enum ProductRow {
         return (before, rest)
     }
 
-    /// The query that reads a listing into `found`, for a batch.
+    /// The query ``find(_:on:)`` runs, handing the listing to `found`, for a batch.
     static func findQuery<Row: SQLRow>(_ id: ProductID, _ found: @escaping (Product) -> Void) -> SQLStatement<Row> {
-        .query("SELECT \(ProductRow.columns) FROM products WHERE id = ?", [.integer(id.rawValue)]) { found(try ProductRow.decode($0)) }
+        .query(findSQL, [.integer(id.rawValue)]) { found(try ProductRow.decode($0)) }
     }
 
+    private static let findSQL = "SELECT \(ProductRow.columns) FROM products WHERE id = ?"
+
     package static func find(_ id: ProductID, on connection: some SQLConnection) throws -> Product? {
-        try connection.queryOne("SELECT \(ProductRow.columns) FROM products WHERE id = ?", [.integer(id.rawValue)], ProductRow.decode)
+        try connection.queryOne(findSQL, [.integer(id.rawValue)], ProductRow.decode)
     }
 }

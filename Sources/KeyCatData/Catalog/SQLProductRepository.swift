@@ -21,8 +21,10 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
             // other listings share (키보드), and under SERIALIZABLE concurrent creates failed each
             // other's commits; here each upsert waits for the row's lock instead (taken in key
             // order, so never in a cycle). The new row reads nothing another write could change.
-            // Two round trips on Postgres: the row, for its id; then its ledger movement, search
-            // entries, audit entry and event with the COMMIT.
+            // Three round trips on Postgres: the row, for its id; its ledger movement, search
+            // entries, audit entry and event; the COMMIT. The search entries' counts may wait for
+            // a row another write holds (키보드), so they do not travel with the COMMIT, whose
+            // exchange cannot be cancelled and whose outcome is unknown if the connection drops.
             try await database.write(isolation: .readCommitted) { connection in
                 let product = try ProductRow.insertRow(draft, sellerID: sellerID, images: images, at: now, on: connection)
                 var statements = ProductRow.completion(of: product, actor: audit?.actor ?? "seller:\(sellerID)", on: connection)
@@ -31,7 +33,7 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                     statements.append(AuditLogTable.statement(audit))
                 }
                 statements += EventOutbox.statements([Self.event(.productCreated, product, at: now)], on: connection)
-                try connection.batch(statements, endingTransaction: true)
+                try connection.batch(statements)
                 return product
             }
         }
@@ -75,7 +77,7 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         try await storage {
             // Four round trips on Postgres: the listing as it was; the UPDATE (with its search
             // document); its ledger movement, re-index, audit entry and read-back; the event with
-            // the COMMIT.
+            // the COMMIT (nothing in that last exchange waits for another write's lock).
             try await database.write { connection in
                 let (before, rest) = try ProductRow.beginUpdate(product, expectedVersion: expectedVersion, at: now,
                                                                 actor: audit?.actor ?? "seller:\(product.sellerID)", on: connection)
@@ -175,8 +177,8 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
     package func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) async throws(KeyCatError) {
         try await storage {
             // READ COMMITTED, as ``insert``: the conditional UPDATE decides, the rest follows it.
-            // Two round trips on Postgres: the UPDATE with the listing's search document; then
-            // its search entries removed, its audit entry and event with the COMMIT.
+            // Three round trips on Postgres: the UPDATE with the listing's search document; its
+            // search entries removed, its audit entry and event; the COMMIT (as ``insert``).
             try await database.write(isolation: .readCommitted) { connection in
                 var document: SearchIndex.Document?
                 let changed = try connection.batch([
@@ -191,7 +193,7 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                     "cause": .string(audit.map { $0.actor.hasPrefix("seller:") ? "seller" : "operator" } ?? "seller"),
                 ])
                 statements.append(EventOutbox.statement(event, reading: .withdrawnProduct, row: id.rawValue, on: connection))
-                try connection.batch(statements, endingTransaction: true)
+                try connection.batch(statements)
             }
         }
     }

@@ -78,15 +78,10 @@ extension SearchIndex {
         text.isEmpty ? 0 : text.utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
     }
 
-    /// What `search_terms` holds of `terms` for the listing, each posting sought by its key, in
-    /// term order.
-    static func postings(of id: ProductID, among terms: [String], on connection: some SQLConnection) throws
-        -> [(term: String, weight: Int)] {
-        guard !terms.isEmpty else { return [] }
-        let found = try connection.query(
-            "SELECT term, weight FROM search_terms WHERE product_id = ? AND term IN (\(connection.dialect.textsFromJSON))",
-            [.integer(id.rawValue), .text(jsonArray(of: Set(terms).sorted()))]) { (term: $0.string(0), weight: $0.int(1)) }
-        return found.sorted { $0.term.utf8.lexicographicallyPrecedes($1.term.utf8) }
+    /// What `search_terms` holds of some terms for a listing, each posting sought by its key: a
+    /// listing's id, then its terms as a JSON array.
+    static func postingsSQL(on connection: some SQLConnection) -> String {
+        "SELECT term, weight FROM search_terms WHERE product_id = ? AND term IN (\(connection.dialect.textsFromJSON))"
     }
 
     /// Rows per `INSERT` of terms: 3 parameters each, well under either store's limit.

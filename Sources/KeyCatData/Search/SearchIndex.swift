@@ -63,40 +63,18 @@ package enum SearchIndex {
         try connection.queryOne(documentSQL, [.integer(id.rawValue)], decodeDocument)
     }
 
-    private static let documentSQL = "SELECT words, counted, terms FROM search_documents WHERE product_id = ?"
+    private static let documentColumns = "words, counted, terms"
+    private static let documentSQL = "SELECT \(documentColumns) FROM search_documents WHERE product_id = ?"
+    /// A document from the first three columns of `row` (``documentColumns``).
     private static func decodeDocument(_ row: some SQLRow) -> Document {
         Document(words: row.string(0), counted: row.bool(1), terms: row.string(2))
     }
 
-    /// The query that reads a listing's document into `document`, for a batch that reads it
-    /// beside a write it does not depend on (a seller's edit sends it with the listing's
-    /// `UPDATE`).
+    /// The query that reads a listing's document and hands it to `found` (not called when it
+    /// has none), for a batch that reads it beside a write it does not depend on: a seller's
+    /// edit and a withdrawal send it with the listing's `UPDATE`.
     static func documentQuery<Row: SQLRow>(of id: ProductID, _ found: @escaping (Document) -> Void) -> SQLStatement<Row> {
         .query(documentSQL, [.integer(id.rawValue)]) { found(decodeDocument($0)) }
-    }
-
-    /// Indexes a listing written in this transaction, replacing what it had.
-    static func index(_ product: Product, checkingPostings: Bool = false, on connection: some SQLConnection) throws {
-        try index(product.id, Entry(product), listed: product.isListed, checkingPostings: checkingPostings, on: connection)
-    }
-
-    /// Indexes a listing written in this transaction: its document read, then every write in
-    /// one batch (``statements(indexing:_:listed:previous:postings:on:)``).
-    ///
-    /// - Parameters:
-    ///   - listed: whether the listing is listed, and so lends its words to the vocabulary's
-    ///     counts.
-    ///   - checkingPostings: read what `search_terms` holds for the forward and the new terms
-    ///     instead of trusting the forward terms, so a posting deleted or changed behind the
-    ///     index's back is written again: for ``SearchMaintenance/reindex(progress:)``.
-    static func index(_ id: ProductID, _ entry: Entry, listed: Bool, checkingPostings: Bool = false,
-                      on connection: some SQLConnection) throws {
-        let previous = try document(of: id, on: connection)
-        var old = previous.map { parseTerms($0.terms) }
-        if checkingPostings {
-            old = try postings(of: id, among: (old ?? []).map(\.term) + entry.terms.map(\.term), on: connection)
-        }
-        try connection.batch(statements(indexing: id, entry, listed: listed, previous: previous, postings: old, on: connection))
     }
 
     /// The statements that index a listing written in this transaction, whose document was
@@ -111,8 +89,12 @@ package enum SearchIndex {
     /// postings of that word's terms, not the listing's seventy. Then the vocabulary's counts,
     /// by what the listing lent and now lends, in their key's order.
     ///
-    /// - Parameter postings: what the listing's postings are, when not its forward terms
-    ///   (``index(_:_:listed:checkingPostings:on:)``).
+    /// - Parameters:
+    ///   - listed: whether the listing is listed, and so lends its words to the vocabulary's
+    ///     counts.
+    ///   - postings: what the listing's postings are, when not its forward terms: what
+    ///     `search_terms` holds for its forward and new terms, so that a posting deleted or
+    ///     changed behind the index's back is written again (``index(_:checkingPostings:on:)``).
     static func statements<Connection: SQLConnection>(
         indexing id: ProductID, _ entry: Entry, listed: Bool, previous: Document?,
         postings: [(term: String, weight: Int)]? = nil, on connection: Connection
@@ -201,7 +183,8 @@ package enum SearchIndex {
                     """, [.text(entry.key), .text(entry.kind.rawValue), .text(entry.display), .text(entry.spelling),
                           entry.initials.map(SQLValue.text) ?? .null]))
                 j += 1
-            } else if let newKey, newKey.key == old[i].key && newKey.kind == old[i].kind {
+            } else if let newKey, !SearchAnalyzer.VocabularyEntry.precedes((old[i].key, old[i].kind), newKey) {
+                // Neither comes first: the same (word, kind), as bytes.
                 i += 1
                 j += 1
             } else {
@@ -237,9 +220,54 @@ package enum SearchIndex {
                 SELECT 1 FROM search_documents d WHERE d.product_id = p.id AND d.analyzer_version = ?)
             ORDER BY p.id LIMIT ?
             """, [.int(SearchAnalyzer.version), .int(limit)], ProductRow.decode)
-        for product in stale { try index(product, on: connection) }
+        try index(stale, on: connection)
         return stale.count
     }
+
+    /// Indexes listings written in this transaction, replacing what they had
+    /// (``statements(indexing:_:listed:previous:postings:on:)`` for each), in a few statements
+    /// whatever their number: their documents read in one, their postings (when checking) in one
+    /// batch, then every write in batches of about ``statementsPerBatch``. On Postgres a
+    /// catch-up or a rebuild of 500 listings is a handful of round trips rather than two or three
+    /// per listing.
+    ///
+    /// - Parameter checkingPostings: read what `search_terms` holds for each listing's forward
+    ///   and new terms, each posting sought by its key, instead of trusting the forward terms:
+    ///   for ``SearchMaintenance/reindex(progress:)``.
+    static func index<Connection: SQLConnection>(_ products: [Product], checkingPostings: Bool = false, on connection: Connection) throws {
+        guard !products.isEmpty else { return }
+        var documents: [Int64: Document] = [:]
+        try connection.forEach(
+            "SELECT \(documentColumns), product_id FROM search_documents WHERE product_id IN (\(connection.dialect.integersFromJSON))",
+            [.text("[" + products.map { String($0.id.rawValue) }.joined(separator: ",") + "]")]) { row in
+            documents[row.int64(3)] = decodeDocument(row)
+        }
+        let entries = products.map { Entry($0) }
+        var postings: [[(term: String, weight: Int)]]?
+        if checkingPostings {
+            var found = Array(repeating: [(term: String, weight: Int)](), count: products.count)
+            try connection.batch(products.indices.map { index in
+                let id = products[index].id
+                let terms = (documents[id.rawValue].map { parseTerms($0.terms) } ?? []).map(\.term) + entries[index].terms.map(\.term)
+                return .query(postingsSQL(on: connection), [.integer(id.rawValue), .text(jsonArray(of: Set(terms).sorted()))]) {
+                    found[index].append((term: $0.string(0), weight: $0.int(1)))
+                }
+            })
+            postings = found.map { $0.sorted { $0.term.utf8.lexicographicallyPrecedes($1.term.utf8) } }
+        }
+        var statements: [SQLStatement<Connection.Row>] = []
+        for (index, product) in products.enumerated() {
+            statements += Self.statements(indexing: product.id, entries[index], listed: product.isListed,
+                                          previous: documents[product.id.rawValue], postings: postings?[index], on: connection)
+            if statements.count >= statementsPerBatch || index == products.count - 1 {
+                try connection.batch(statements)
+                statements.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    /// About how many statements a bulk index sends in one batch: a few dozen listings'.
+    static let statementsPerBatch = 2_000
 
     /// Indexes again, in one transaction, the live listings with ids above `after`, up to
     /// `limit` of them; returns the last id indexed, or nil when there were none.
@@ -252,7 +280,7 @@ package enum SearchIndex {
         let products = try connection.query(
             "SELECT \(ProductRow.columns) FROM products WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?",
             [.integer(after?.rawValue ?? 0), .int(limit)], ProductRow.decode)
-        for product in products { try index(product, checkingPostings: checkingPostings, on: connection) }
+        try index(products, checkingPostings: checkingPostings, on: connection)
         // A listing whose postings were right writes none, which would announce nothing; its
         // document was written all the same, and servers must not keep answers from before.
         if !products.isEmpty && connection.dialect == .postgres {

@@ -104,7 +104,7 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
     /// has its posting, so `search_terms` holding more rows than the forward terms add up to
     /// means postings written behind the index's back. Finding those reads every posting with its listing's document,
     /// so it runs only then.
-    private static func repairLeftovers(on connection: some SQLConnection) throws {
+    private static func repairLeftovers<Connection: SQLConnection>(on connection: Connection) throws {
         let deleted = try connection.query("""
             SELECT d.product_id FROM search_documents d JOIN products p ON p.id = d.product_id
             WHERE p.deleted_at IS NOT NULL ORDER BY d.product_id
@@ -133,16 +133,24 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         try connection.forEach("SELECT kind, word, products FROM search_words", []) { row in
             stored["\(row.string(0)):\(row.string(1))"] = row.int(2)
         }
-        for key in Set(expected.keys).union(stored.keys).sorted() where expected[key] ?? 0 != stored[key] ?? 0 {
+        // In the order of `search_words`' key, (word, kind) by their bytes, as every writer of
+        // the counts takes their rows; a thousand statements a round trip.
+        let wrong: [SearchAnalyzer.VocabularyEntry] = Set(expected.keys).union(stored.keys).compactMap { key in
+            guard expected[key] ?? 0 != stored[key] ?? 0 else { return nil }
             let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let kind = SearchAnalyzer.VocabularyEntry.Kind(rawValue: parts[0]) else { continue }
-            let entry = SearchAnalyzer.VocabularyEntry(kind: kind, display: parts[1], key: parts[1])
+            guard parts.count == 2, let kind = SearchAnalyzer.VocabularyEntry.Kind(rawValue: parts[0]) else { return nil }
             // A word missing from the table comes back with its key as its display.
-            _ = try connection.run("""
+            return SearchAnalyzer.VocabularyEntry(kind: kind, display: parts[1], key: parts[1])
+        }.sorted()
+        let statements: [SQLStatement<Connection.Row>] = wrong.map { entry in
+            .run("""
                 INSERT INTO search_words (word, kind, display, spelling, initials, products) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (word, kind) DO UPDATE SET products = excluded.products
-                """, [.text(entry.key), .text(kind.rawValue), .text(entry.display), .text(entry.spelling),
-                      entry.initials.map(SQLValue.text) ?? .null, .int(expected[key] ?? 0)])
+                """, [.text(entry.key), .text(entry.kind.rawValue), .text(entry.display), .text(entry.spelling),
+                      entry.initials.map(SQLValue.text) ?? .null, .int(expected["\(entry.kind.rawValue):\(entry.key)"] ?? 0)])
+        }
+        for start in stride(from: 0, to: statements.count, by: 1_000) {
+            try connection.batch(Array(statements[start..<min(start + 1_000, statements.count)]))
         }
     }
 
