@@ -1,6 +1,6 @@
 import Foundation
+import KeyCat
 import KeyCatData
-import KeyCatDomain
 import KeyCatInfrastructure
 
 /// What the search index costs the writes on Postgres, as ``SearchIndexScenarios`` measures it on
