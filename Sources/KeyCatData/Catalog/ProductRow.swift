@@ -166,82 +166,65 @@ package enum ProductRow {
     }
 
     /// Inserts on a connection already in a transaction (the seed loads many per transaction),
-    /// with the listing's initial stock as its first ledger movement and its search entries.
+    /// with the listing's initial stock as its first ledger movement and, unless
+    /// `indexingSearch` is false, its search entries: a bulk load writes those for many listings
+    /// at once (``SearchIndex/Bulk``), and the benchmark measures a write without them.
     package static func insert(
         _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, actor: String = "system",
-        on connection: some SQLConnection
+        indexingSearch: Bool = true, on connection: some SQLConnection
     ) throws -> Product {
-        let product = try insertRow(draft, sellerID: sellerID, images: images, at: now, on: connection)
-        try connection.batch(completion(of: product, actor: actor, on: connection))
+        let (product, rest) = try beginInsert(draft, sellerID: sellerID, images: images, at: now, actor: actor,
+                                              indexingSearch: indexingSearch, on: connection)
+        try connection.batch(rest)
         return product
     }
 
-    /// ``insert(_:sellerID:images:at:actor:on:)`` without the search entries, for a bulk load
-    /// that writes those for many listings at once (``SearchIndex/Bulk``).
-    package static func insertListing(
-        _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, actor: String = "system",
-        on connection: some SQLConnection
-    ) throws -> Product {
-        let product = try insertRow(draft, sellerID: sellerID, images: images, at: now, on: connection)
-        try connection.batch(completion(of: product, actor: actor, indexingSearch: false, on: connection))
-        return product
-    }
-
-    /// The listing's row alone: the first of an insert's two steps, one round trip for its id.
-    /// ``completion(of:actor:indexingSearch:on:)`` is the second.
-    package static func insertRow(
-        _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, on connection: some SQLConnection
-    ) throws -> Product {
+    /// An insert's first step, run here, and the statements that finish it, for one batch the
+    /// caller may add to (its audit entry, its event). The step is the listing's row, one round
+    /// trip on Postgres for its id; what is left is the initial stock's ledger movement and,
+    /// unless `indexingSearch` is false, the search entries
+    /// (``SearchIndex/statements(indexing:_:listed:previous:postings:on:)``). A new listing has
+    /// no document to read first, so they are one round trip whatever its words.
+    ///
+    /// - Returns: the new listing, and the statements left to run.
+    package static func beginInsert<Connection: SQLConnection>(
+        _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, actor: String,
+        indexingSearch: Bool = true, on connection: Connection
+    ) throws -> (product: Product, rest: [SQLStatement<Connection.Row>]) {
         let millis = StoredTime.milliseconds(now)
         let id = ProductID(try connection.insertReturningID(
             insertSQL, insertArguments(draft, sellerID: sellerID, images: images, millis: millis)))
-        return Product(
+        let product = Product(
             id: id, sellerID: sellerID, kind: draft.kind,
             category: draft.category, title: draft.title, content: draft.content,
             pricing: draft.pricing, delivery: draft.delivery, stock: draft.stock, images: images,
             spec: draft.spec, createdAt: StoredTime.date(millis), updatedAt: StoredTime.date(millis), tags: draft.tags)
-    }
-
-    /// What a new listing's row needs in its transaction, as statements for one batch the
-    /// caller may add to (its audit entry, its event): the initial stock's ledger movement and,
-    /// unless `indexingSearch` is false, its search entries. A new listing has no document to
-    /// read first, so this is one round trip on Postgres whatever the listing's words.
-    package static func completion<Connection: SQLConnection>(
-        of product: Product, actor: String, indexingSearch: Bool = true, on connection: Connection
-    ) -> [SQLStatement<Connection.Row>] {
-        var statements: [SQLStatement<Connection.Row>] = []
+        var rest: [SQLStatement<Connection.Row>] = []
         if product.stock != 0 {
-            statements.append(StockLedger.statement(.listed, change: product.stock, product: product.id, actor: actor,
-                                                    at: product.createdAt))
+            rest.append(StockLedger.statement(.listed, change: product.stock, product: product.id, actor: actor,
+                                              at: product.createdAt))
         }
         if indexingSearch {
-            statements += SearchIndex.statements(indexing: product.id, SearchIndex.Entry(product), listed: product.isListed,
-                                                 previous: nil, on: connection)
+            rest += SearchIndex.statements(indexing: product.id, SearchIndex.Entry(product), listed: product.isListed,
+                                           previous: nil, on: connection)
         }
-        return statements
+        return (product, rest)
     }
 
     /// Writes a seller's edit of a live listing on a connection already in a transaction, with
     /// a new stock recorded as an adjustment of the difference, and its search entries
-    /// re-indexed when its text, tags or spec changed. Returns the listing as it was before.
+    /// re-indexed when its text, tags or spec changed (unless `indexingSearch` is false: what
+    /// the benchmark measures an edit's search entries against). Returns the listing as it was
+    /// before.
     ///
     /// - Throws: not found when the listing is missing or deleted, a version conflict when it
     ///   changed since `expectedVersion`.
     package static func update(
-        _ product: Product, expectedVersion: Int, at now: Date, actor: String, on connection: some SQLConnection
-    ) throws -> Product {
-        let (before, rest) = try beginUpdate(product, expectedVersion: expectedVersion, at: now, actor: actor, on: connection)
-        try connection.batch(rest)
-        return before
-    }
-
-    /// ``update(_:expectedVersion:at:actor:on:)`` without re-indexing: what the benchmark
-    /// measures an edit's search entries against.
-    package static func updateListing(
-        _ product: Product, expectedVersion: Int, at now: Date, actor: String, on connection: some SQLConnection
+        _ product: Product, expectedVersion: Int, at now: Date, actor: String, indexingSearch: Bool = true,
+        on connection: some SQLConnection
     ) throws -> Product {
         let (before, rest) = try beginUpdate(product, expectedVersion: expectedVersion, at: now, actor: actor,
-                                             indexingSearch: false, on: connection)
+                                             indexingSearch: indexingSearch, on: connection)
         try connection.batch(rest)
         return before
     }

@@ -26,8 +26,9 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
             // a row another write holds (키보드), so they do not travel with the COMMIT, whose
             // exchange cannot be cancelled and whose outcome is unknown if the connection drops.
             try await database.write(isolation: .readCommitted) { connection in
-                let product = try ProductRow.insertRow(draft, sellerID: sellerID, images: images, at: now, on: connection)
-                var statements = ProductRow.completion(of: product, actor: audit?.actor ?? "seller:\(sellerID)", on: connection)
+                let (product, rest) = try ProductRow.beginInsert(draft, sellerID: sellerID, images: images, at: now,
+                                                                 actor: audit?.actor ?? "seller:\(sellerID)", on: connection)
+                var statements = rest
                 if var audit {
                     audit.target = "product:\(product.id)"
                     statements.append(AuditLogTable.statement(audit))

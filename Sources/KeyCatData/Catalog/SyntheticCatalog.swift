@@ -118,8 +118,8 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
                                                 search: &search, indexingSearch: indexingSearch, on: connection)
                 } else {
                     for (index, listing) in listings.enumerated() {
-                        let product = try ProductRow.insertListing(listing.draft, sellerID: listing.seller, images: [], at: baseTime,
-                                                                   on: connection)
+                        let product = try ProductRow.insert(listing.draft, sellerID: listing.seller, images: [], at: baseTime,
+                                                            indexingSearch: false, on: connection)
                         if indexingSearch { search.add(product.id, entries[index]) }
                         baseTime.addTimeInterval(1)
                     }

@@ -51,8 +51,9 @@ struct PostgresSearchWriteScenarios {
         func insert(indexing: Bool) async throws {
             let draft = SyntheticProduct.draft(using: &generator)
             try await database.write(isolation: .readCommitted) { connection in
-                let product = try ProductRow.insertRow(draft, sellerID: seller, images: [], at: now, on: connection)
-                var statements = ProductRow.completion(of: product, actor: "seller:\(seller)", indexingSearch: indexing, on: connection)
+                let (product, rest) = try ProductRow.beginInsert(draft, sellerID: seller, images: [], at: now,
+                                                                 actor: "seller:\(seller)", indexingSearch: indexing, on: connection)
+                var statements = rest
                 statements.append(AuditLogTable.statement(AuditEntry(actor: "seller:\(seller)", action: "product.create",
                                                                      target: "product:\(product.id)", detail: draft.title, at: now)))
                 try connection.batch(statements, endingTransaction: !indexing)

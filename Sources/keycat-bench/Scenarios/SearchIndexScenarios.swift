@@ -41,9 +41,8 @@ struct SearchIndexScenarios {
         func insert(indexing: Bool) throws {
             let draft = SyntheticProduct.draft(using: &generator)
             try connection.transaction(isolation: .serializable) { connection in
-                let product = indexing
-                    ? try ProductRow.insert(draft, sellerID: seller, images: [], at: now, on: connection)
-                    : try ProductRow.insertListing(draft, sellerID: seller, images: [], at: now, on: connection)
+                let product = try ProductRow.insert(draft, sellerID: seller, images: [], at: now, indexingSearch: indexing,
+                                                    on: connection)
                 _ = try AuditLogTable.insert(AuditEntry(actor: "seller:\(seller)", action: "product.create",
                                                         target: "product:\(product.id)", detail: draft.title, at: now), on: connection)
             }
@@ -81,9 +80,8 @@ struct SearchIndexScenarios {
             product.title += " 재입고"
             try connection.transaction(isolation: .serializable) { connection in
                 let actor = "seller:\(product.sellerID)"
-                _ = reindexing
-                    ? try ProductRow.update(product, expectedVersion: version, at: now, actor: actor, on: connection)
-                    : try ProductRow.updateListing(product, expectedVersion: version, at: now, actor: actor, on: connection)
+                _ = try ProductRow.update(product, expectedVersion: version, at: now, actor: actor, indexingSearch: reindexing,
+                                          on: connection)
                 _ = try AuditLogTable.insert(AuditEntry(actor: actor, action: "product.update", target: "product:\(product.id)",
                                                         detail: product.title, at: now), on: connection)
             }
