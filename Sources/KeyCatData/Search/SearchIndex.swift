@@ -157,10 +157,7 @@ package enum SearchIndex {
             UPDATE search_documents SET counted = ? WHERE counted = ? AND product_id IN (
                 SELECT id FROM products WHERE seller_id = ? AND deleted_at IS NULL)
             """, [.bool(listed), .bool(!listed), .integer(sellerID.rawValue)]))
-        // On Postgres a round trip per 1,000 words rather than one each.
-        for start in stride(from: 0, to: statements.count, by: 1_000) {
-            try connection.batch(Array(statements[start..<min(start + 1_000, statements.count)]))
-        }
+        try connection.batch(statements, atMost: statementsPerBatch)
     }
 
     /// The statements that move the vocabulary's counts by what a listing lent (`old`, as
@@ -227,7 +224,7 @@ package enum SearchIndex {
     /// Indexes listings written in this transaction, replacing what they had
     /// (``statements(indexing:_:listed:previous:postings:on:)`` for each), in a few statements
     /// whatever their number: their documents read in one, their postings (when checking) in one
-    /// batch, then every write in batches of about ``statementsPerBatch``. On Postgres a
+    /// batch, then every write in batches of ``statementsPerBatch``. On Postgres a
     /// catch-up or a rebuild of 500 listings is a handful of round trips rather than two or three
     /// per listing.
     ///
@@ -255,18 +252,15 @@ package enum SearchIndex {
             })
             postings = found.map { $0.sorted { $0.term.utf8.lexicographicallyPrecedes($1.term.utf8) } }
         }
-        var statements: [SQLStatement<Connection.Row>] = []
-        for (index, product) in products.enumerated() {
-            statements += Self.statements(indexing: product.id, entries[index], listed: product.isListed,
-                                          previous: documents[product.id.rawValue], postings: postings?[index], on: connection)
-            if statements.count >= statementsPerBatch || index == products.count - 1 {
-                try connection.batch(statements)
-                statements.removeAll(keepingCapacity: true)
-            }
+        let statements = products.indices.flatMap { index in
+            Self.statements(indexing: products[index].id, entries[index], listed: products[index].isListed,
+                            previous: documents[products[index].id.rawValue], postings: postings?[index], on: connection)
         }
+        try connection.batch(statements, atMost: statementsPerBatch)
     }
 
-    /// About how many statements a bulk index sends in one batch: a few dozen listings'.
+    /// How many statements a write that grows with the data sends in one batch: a few dozen
+    /// listings' index entries, or as many of the vocabulary's counts.
     static let statementsPerBatch = 2_000
 
     /// Indexes again, in one transaction, the live listings with ids above `after`, up to

@@ -134,7 +134,7 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
             stored["\(row.string(0)):\(row.string(1))"] = row.int(2)
         }
         // In the order of `search_words`' key, (word, kind) by their bytes, as every writer of
-        // the counts takes their rows; a thousand statements a round trip.
+        // the counts takes their rows.
         let wrong: [SearchAnalyzer.VocabularyEntry] = Set(expected.keys).union(stored.keys).compactMap { key in
             guard expected[key] ?? 0 != stored[key] ?? 0 else { return nil }
             let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
@@ -149,9 +149,7 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
                 """, [.text(entry.key), .text(entry.kind.rawValue), .text(entry.display), .text(entry.spelling),
                       entry.initials.map(SQLValue.text) ?? .null, .int(expected["\(entry.kind.rawValue):\(entry.key)"] ?? 0)])
         }
-        for start in stride(from: 0, to: statements.count, by: 1_000) {
-            try connection.batch(Array(statements[start..<min(start + 1_000, statements.count)]))
-        }
+        try connection.batch(statements, atMost: SearchIndex.statementsPerBatch)
     }
 
     /// How many rows `search_terms` has.

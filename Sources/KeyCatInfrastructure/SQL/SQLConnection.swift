@@ -72,6 +72,17 @@ extension SQLConnection {
     package func batch(_ statements: [SQLStatement<Row>]) throws -> [Int] {
         try batch(statements, endingTransaction: false)
     }
+
+    /// ``batch(_:)`` of `limit` statements at a time, for writes whose number grows with the
+    /// data (a rebuild's postings, a seller's words): on Postgres a round trip per `limit`
+    /// rather than one each, while no exchange holds more than `limit` statements' arguments
+    /// and results at once.
+    package func batch(_ statements: [SQLStatement<Row>], atMost limit: Int) throws {
+        precondition(limit > 0, "a batch holds at least one statement")
+        for start in stride(from: 0, to: statements.count, by: limit) {
+            try batch(Array(statements[start..<min(start + limit, statements.count)]))
+        }
+    }
 }
 
 /// One statement of a ``SQLConnection/batch(_:endingTransaction:)``: its SQL, its arguments, and what to do with
