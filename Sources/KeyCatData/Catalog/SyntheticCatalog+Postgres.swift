@@ -37,7 +37,7 @@ extension SyntheticCatalog {
     private static var rowsPerStatement: Int { 250 }
     private static var statementsPerRoundTrip: Int { 8 }
 
-    /// `count` listings and their ledger rows, as ``ProductRow/insert(_:sellerID:images:at:actor:on:)``
+    /// `count` listings and their ledger rows, as ``ProductRow/insert(_:sellerID:images:at:actor:indexingSearch:on:)``
     /// writes them one by one, but without waiting for each new id: the ids of a round trip's
     /// listings are taken from the sequence first (one statement), then one statement inserts
     /// ``rowsPerStatement`` listings and, in a data-modifying CTE, their `listed` movements, and

@@ -259,8 +259,9 @@ package enum SearchIndex {
         try connection.batch(statements, atMost: statementsPerBatch)
     }
 
-    /// How many statements a write that grows with the data sends in one batch: a few dozen
-    /// listings' index entries, or as many of the vocabulary's counts.
+    /// How many statements a write that grows with the data sends in one batch: about 140
+    /// synthetic listings' new entries (some fourteen statements each), or 2,000 of the
+    /// vocabulary's counts.
     static let statementsPerBatch = 2_000
 
     /// Indexes again, in one transaction, the live listings with ids above `after`, up to
