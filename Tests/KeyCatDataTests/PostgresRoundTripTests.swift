@@ -99,13 +99,22 @@ struct PostgresRoundTripTests {
 }
 
 extension PostgresRoundTripTests {
-    @Test("a listing's create is three round trips, an edit of its text four, its withdrawal three, its dozen words' counts in one batch")
-    func listingWrites() async throws {
+    /// What the listing tests start from, on a fresh database: a stocked listing (whose seller
+    /// lists the rest), the repository and search's maintenance.
+    private func withListings(
+        _ body: (PostgresDatabase, TestClock, Product, SQLProductRepository<PostgresDatabase>,
+                 SearchMaintenance<PostgresDatabase>) async throws -> Void
+    ) async throws {
         try await withPostgresTestDatabase { database in
             let clock = TestClock()
             let (first, _) = try await CommerceHarness.stock(database, units: 5, clock: clock)
-            let products = SQLProductRepository(database: database)
-            let maintenance = SearchMaintenance(database: database)
+            try await body(database, clock, first, SQLProductRepository(database: database), SearchMaintenance(database: database))
+        }
+    }
+
+    @Test("a listing's create is three round trips, an edit of its text four, its withdrawal three, its dozen words' counts in one batch")
+    func listingWrites() async throws {
+        try await withListings { database, clock, first, products, maintenance in
             func found(_ text: String) async throws -> [ProductID] {
                 var filter = ProductFilter()
                 filter.text = try SearchQuery(text)
@@ -195,11 +204,7 @@ extension PostgresRoundTripTests {
 extension PostgresRoundTripTests {
     @Test("catching up and rebuilding the index take the same round trips for 41 listings as for 81: a handful per 500, not two or three per listing")
     func bulkIndexing() async throws {
-        try await withPostgresTestDatabase { database in
-            let clock = TestClock()
-            let (first, _) = try await CommerceHarness.stock(database, units: 5, clock: clock)
-            let products = SQLProductRepository(database: database)
-            let maintenance = SearchMaintenance(database: database)
+        try await withListings { database, clock, first, products, maintenance in
             let colours = ["레드", "블루", "그린", "옐로", "퍼플", "화이트", "블랙", "실버"]
             func list(_ numbers: Range<Int>) async throws {
                 for number in numbers {
