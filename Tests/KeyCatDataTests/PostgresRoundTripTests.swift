@@ -265,4 +265,39 @@ extension PostgresRoundTripTests {
             #expect(few.catchUp <= 8 && few.reindex <= 25, "\(few)")
         }
     }
+
+    @Test("a rebuild takes the entries of listings deleted behind the index's back out in the same round trips for one as for ten")
+    func rebuildRemovesDeletedListingsInBatches() async throws {
+        try await withListings { database, clock, first, products, maintenance in
+            var ids: [ProductID] = []
+            for number in 0..<12 {
+                var draft = CommerceHarness.draft(5)
+                draft.title = "키보드 에디션 \(number)호"
+                ids.append(try await products.insert(draft, sellerID: first.sellerID, images: [], at: clock.now(), audit: nil).id)
+            }
+            /// Deletes `gone` behind the index's back, then rebuilds: the rebuild's round trips.
+            func rebuild(deleting gone: ArraySlice<ProductID>) async throws -> Int {
+                try await database.write { connection in
+                    try connection.execute("UPDATE products SET deleted_at = 1, listed = 0 WHERE id IN (\(gone.map { String($0.rawValue) }.joined(separator: ", ")))")
+                }
+                #expect(try await maintenance.problems().count >= gone.count)
+                let before = database.roundTripCount
+                _ = try await maintenance.reindex()
+                let trips = database.roundTripCount - before
+                #expect(try await maintenance.problems().isEmpty)
+                let left = try await database.readStatement { connection in
+                    try connection.queryOne("""
+                        SELECT count(*) FROM search_documents d JOIN products p ON p.id = d.product_id WHERE p.deleted_at IS NOT NULL
+                        """, []) { $0.int(0) }
+                }
+                #expect(left == 0)
+                return trips
+            }
+            _ = try await rebuild(deleting: ids[0..<1])  // prepares the statements
+            let one = try await rebuild(deleting: ids[1..<2])
+            let ten = try await rebuild(deleting: ids[2..<12])
+            // Before, each deleted listing cost two round trips: its document, then its removal.
+            #expect(one == ten, "one: \(one), ten: \(ten)")
+        }
+    }
 }

@@ -183,6 +183,36 @@ struct SearchBehaviourTests {
         }
     }
 
+    @Test("units sold on paid orders rank a listing above its equals, and survive indexing it again from before search",
+          arguments: TestStore.allCases)
+    func unitsSold(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let buyer = try await shop.user(.buyer)
+            let older = try await shop.keycat.catalog.create(TestShop.draft("물결축 키보드"), for: seller.userID, by: seller)
+            let newer = try await shop.keycat.catalog.create(TestShop.draft("물결축 키보드"), for: seller.userID, by: seller)
+            // Equal text and signals: the larger id first.
+            #expect(try await Self.search(shop, "물결축").items.map(\.id) == [newer.id, older.id])
+            _ = try await shop.paidOrder(older, by: buyer)
+            #expect(try await Self.search(shop, "물결축").items.map(\.id) == [older.id, newer.id])
+            // A listing created now has sold nothing, whatever its id's past.
+            let latest = try await shop.keycat.catalog.create(TestShop.draft("물결축 키보드"), for: seller.userID, by: seller)
+            #expect(try await shop.integer("SELECT units_sold FROM search_documents WHERE product_id = \(latest.id)") == 0)
+            #expect(try await Self.search(shop, "물결축").items.map(\.id) == [older.id, latest.id, newer.id])
+            // Indexed again from nothing (a database from before search), the sale is read from the orders.
+            try await shop.execute("""
+                DELETE FROM search_terms; DELETE FROM search_documents; DELETE FROM search_words;
+                DELETE FROM settings WHERE key = 'search.analyzer_version'
+                """)
+            let reopened = try await KeyCat.open(shop.keycat.configuration)
+            defer { reopened.close() }
+            #expect(try await shop.integer("SELECT units_sold FROM search_documents WHERE product_id = \(older.id)") == 1)
+            let found = try await reopened.catalog.list(ProductListRequest(filter: ProductFilter(text: try SearchQuery("물결축"))))
+            #expect(found.items.map(\.id) == [older.id, latest.id, newer.id])
+            #expect(try await reopened.search.problems() == [])
+        }
+    }
+
     @Test("a suspended seller's words are not suggested, and come back with the reinstatement", arguments: TestStore.allCases)
     func suspendedSellersWords(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in

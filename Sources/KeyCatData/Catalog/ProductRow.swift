@@ -206,7 +206,7 @@ package enum ProductRow {
         }
         if indexingSearch {
             rest += SearchIndex.statements(indexing: product.id, SearchIndex.Entry(product), listed: product.isListed,
-                                           previous: nil, on: connection)
+                                           previous: nil, created: true, on: connection)
         }
         return (product, rest)
     }

@@ -58,11 +58,6 @@ package enum SearchIndex {
         let terms: String
     }
 
-    /// A listing's document as it stands, or nil when it has none.
-    static func document(of id: ProductID, on connection: some SQLConnection) throws -> Document? {
-        try connection.queryOne(documentSQL, [.integer(id.rawValue)], decodeDocument)
-    }
-
     private static let documentColumns = "words, counted, terms"
     private static let documentSQL = "SELECT \(documentColumns) FROM search_documents WHERE product_id = ?"
     /// A document from the first three columns of `row` (``documentColumns``).
@@ -95,32 +90,50 @@ package enum SearchIndex {
     ///   - postings: what the listing's postings are, when not its forward terms: what
     ///     `search_terms` holds for its forward and new terms, so that a posting deleted or
     ///     changed behind the index's back is written again (``index(_:checkingPostings:on:)``).
+    ///   - created: whether the listing was created in this transaction: no order can hold it
+    ///     yet, so its units sold start at 0 without reading the orders.
     static func statements<Connection: SQLConnection>(
         indexing id: ProductID, _ entry: Entry, listed: Bool, previous: Document?,
-        postings: [(term: String, weight: Int)]? = nil, on connection: Connection
+        postings: [(term: String, weight: Int)]? = nil, created: Bool = false, on connection: Connection
     ) -> [SQLStatement<Connection.Row>] {
         let old = postings ?? previous.map { parseTerms($0.terms) } ?? []
         var statements = termChanges(of: id, from: old, to: entry.terms, on: connection)
-        // A listing indexed for the first time (new, or from before search) starts with the
-        // units its paid orders sold.
-        statements.append(.run("""
-            INSERT INTO search_documents (product_id, analyzer_version, title_key, words, counted, terms, units_sold)
-            VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
-                                       WHERE l.product_id = ? AND o.paid_at IS NOT NULL))
-            ON CONFLICT (product_id) DO UPDATE SET analyzer_version = excluded.analyzer_version,
-                title_key = excluded.title_key, words = excluded.words, counted = excluded.counted, terms = excluded.terms
-            """, [.integer(id.rawValue), .int(SearchAnalyzer.version), .text(entry.titleKey), .text(entry.words),
-                  .bool(listed), .text(storedTerms(sorted: entry.terms)), .integer(id.rawValue)]))
+        // A listing indexed for the first time from before search starts with the units its
+        // paid orders sold; one created in this transaction has sold none.
+        var arguments: [SQLValue] = [.integer(id.rawValue), .int(SearchAnalyzer.version), .text(entry.titleKey), .text(entry.words),
+                                     .bool(listed), .text(storedTerms(sorted: entry.terms))]
+        if !created { arguments.append(.integer(id.rawValue)) }
+        statements.append(.run(created ? newDocumentSQL : documentUpsertSQL, arguments))
         statements += vocabularyChanges(removing: previous.flatMap { $0.counted ? parseWords($0.words) : nil } ?? [],
                                         adding: listed ? entry.vocabulary : [])
         return statements
     }
 
-    /// Takes a deleted listing out of the index: its postings, found by their keys from its
-    /// forward terms, its document and its words' counts, in one batch after its document is
-    /// read.
-    static func remove(_ id: ProductID, on connection: some SQLConnection) throws {
-        try connection.batch(removal(of: id, previous: document(of: id, on: connection), on: connection))
+    private static let documentUpsertSQL = """
+        INSERT INTO search_documents (product_id, analyzer_version, title_key, words, counted, terms, units_sold)
+        VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
+                                   WHERE l.product_id = ? AND o.paid_at IS NOT NULL))
+        ON CONFLICT (product_id) DO UPDATE SET analyzer_version = excluded.analyzer_version,
+            title_key = excluded.title_key, words = excluded.words, counted = excluded.counted, terms = excluded.terms
+        """
+    private static let newDocumentSQL = """
+        INSERT INTO search_documents (product_id, analyzer_version, title_key, words, counted, terms, units_sold)
+        VALUES (?, ?, ?, ?, ?, ?, 0)
+        """
+
+    /// Takes out of the index every deleted listing that still has entries, which a delete
+    /// removes in its own transaction, so only a database changed behind KeyCat's back has
+    /// any: their documents read in one statement, their removals sent
+    /// ``statementsPerBatch`` at a time (on Postgres, not two round trips per listing).
+    static func removeDeletedListings<Connection: SQLConnection>(on connection: Connection) throws {
+        var statements: [SQLStatement<Connection.Row>] = []
+        try connection.forEach("""
+            SELECT d.words, d.counted, d.terms, d.product_id FROM search_documents d
+            JOIN products p ON p.id = d.product_id WHERE p.deleted_at IS NOT NULL ORDER BY d.product_id
+            """, []) { row in
+            statements += removal(of: ProductID(row.int64(3)), previous: decodeDocument(row), on: connection)
+        }
+        try connection.batch(statements, atMost: statementsPerBatch)
     }
 
     /// The statements that take a deleted listing whose document is `previous` out of the

@@ -105,11 +105,7 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
     /// means postings written behind the index's back. Finding those reads every posting with its listing's document,
     /// so it runs only then.
     private static func repairLeftovers<Connection: SQLConnection>(on connection: Connection) throws {
-        let deleted = try connection.query("""
-            SELECT d.product_id FROM search_documents d JOIN products p ON p.id = d.product_id
-            WHERE p.deleted_at IS NOT NULL ORDER BY d.product_id
-            """, []) { ProductID($0.int64(0)) }
-        for id in deleted { try SearchIndex.remove(id, on: connection) }
+        try SearchIndex.removeDeletedListings(on: connection)
         var expected: [String: Int] = [:]
         var forwardPostings = 0
         // Only the words of a listing that counts (`counted`) lend the vocabulary their counts.
