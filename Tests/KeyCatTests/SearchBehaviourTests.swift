@@ -21,6 +21,15 @@ struct SearchBehaviourTests {
         return try await shop.keycat.catalog.list(ProductListRequest(filter: productFilter, sort: sort, limit: try PageLimit(limit), cursor: cursor))
     }
 
+    /// Leaves the shop as a database migrated to step 24 holds it: its listings, none of their
+    /// search rows; the next open for writes indexes them again.
+    static func forgetIndex(_ shop: TestShop) async throws {
+        try await shop.execute("""
+            DELETE FROM search_terms; DELETE FROM search_documents; DELETE FROM search_words;
+            DELETE FROM settings WHERE key = 'search.analyzer_version'
+            """)
+    }
+
     @Test("each store's relevance order is the analyser's reference order", arguments: TestStore.allCases)
     func orderMatchesReference(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
@@ -168,11 +177,7 @@ struct SearchBehaviourTests {
         try await TestShop.with(store) { shop in
             let seller = try await shop.user(.seller)
             let product = try await shop.keycat.catalog.create(TestShop.draft("몽돌 택타일 갈축"), for: seller.userID, by: seller)
-            // As a database migrated to step 24 holds it: the listing, none of its search rows.
-            try await shop.execute("""
-                DELETE FROM search_terms; DELETE FROM search_documents; DELETE FROM search_words;
-                DELETE FROM settings WHERE key = 'search.analyzer_version'
-                """)
+            try await Self.forgetIndex(shop)
             #expect(try await Self.search(shop, "몽돌").items.isEmpty)
             #expect(try await shop.keycat.search.problems().contains { $0.contains("product \(product.id)") })
             let reopened = try await KeyCat.open(shop.keycat.configuration)
@@ -200,10 +205,7 @@ struct SearchBehaviourTests {
             #expect(try await shop.integer("SELECT units_sold FROM search_documents WHERE product_id = \(latest.id)") == 0)
             #expect(try await Self.search(shop, "물결축").items.map(\.id) == [older.id, latest.id, newer.id])
             // Indexed again from nothing (a database from before search), the sale is read from the orders.
-            try await shop.execute("""
-                DELETE FROM search_terms; DELETE FROM search_documents; DELETE FROM search_words;
-                DELETE FROM settings WHERE key = 'search.analyzer_version'
-                """)
+            try await Self.forgetIndex(shop)
             let reopened = try await KeyCat.open(shop.keycat.configuration)
             defer { reopened.close() }
             #expect(try await shop.integer("SELECT units_sold FROM search_documents WHERE product_id = \(older.id)") == 1)
