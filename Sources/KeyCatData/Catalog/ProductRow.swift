@@ -183,7 +183,7 @@ package enum ProductRow {
     /// caller may add to (its audit entry, its event). The step is the listing's row, one round
     /// trip on Postgres for its id; what is left is the initial stock's ledger movement and,
     /// unless `indexingSearch` is false, the search entries
-    /// (``SearchIndex/statements(indexing:_:listed:previous:postings:on:)``). A new listing has
+    /// (``SearchIndex/statements(indexing:_:listed:previous:postings:created:on:)``). A new listing has
     /// no document to read first, so they are one round trip whatever its words.
     ///
     /// - Returns: the new listing, and the statements left to run.
@@ -234,7 +234,7 @@ package enum ProductRow {
     /// is a round trip: the listing as it was, read in the edit's transaction (a new stock is
     /// recorded as an adjustment of the difference); then the `UPDATE`, with the listing's
     /// search document read beside it when its text, tags or spec change. What is left is the
-    /// stock's ledger movement and the re-index (``SearchIndex/statements(indexing:_:listed:previous:postings:on:)``).
+    /// stock's ledger movement and the re-index (``SearchIndex/statements(indexing:_:listed:previous:postings:created:on:)``).
     ///
     /// - Returns: the listing before the edit, and the statements left to run.
     /// - Throws: not found when the listing is missing or deleted, a version conflict when it

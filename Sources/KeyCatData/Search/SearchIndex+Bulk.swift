@@ -3,7 +3,7 @@ import KeyCatInfrastructure
 
 extension SearchIndex {
     /// The search entries of many new listings, gathered in memory and written together: what
-    /// ``statements(indexing:_:listed:previous:postings:on:)`` writes for one listing, but with each table's rows added
+    /// ``statements(indexing:_:listed:previous:postings:created:on:)`` writes for one listing, but with each table's rows added
     /// together (``SQLConnection/append(into:columns:count:row:)``: multi-row statements on
     /// SQLite, a `COPY` on Postgres), the postings in key order (so each term's range of `search_terms`
     /// is appended to once per flush rather than once per listing), and the vocabulary's counts

@@ -1,0 +1,111 @@
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Catching up and rebuilding: indexing listings in bulk, 500 a transaction, when a store opens
+/// for writes (listings from before search or an older analyser) and when an operator rebuilds
+/// the index (``SearchMaintenance``).
+extension SearchIndex {
+    /// Listings per transaction when indexing in bulk.
+    package static let batchSize = 500
+
+    /// Indexes up to `limit` live listings that have no entry, or one from an older analyzer, in
+    /// one transaction; returns how many it indexed (0 once all are current).
+    static func catchUp(limit: Int, on connection: some SQLConnection) throws -> Int {
+        let stale = try connection.query("""
+            SELECT \(ProductRow.columns) FROM products p
+            WHERE p.deleted_at IS NULL AND NOT EXISTS (
+                SELECT 1 FROM search_documents d WHERE d.product_id = p.id AND d.analyzer_version = ?)
+            ORDER BY p.id LIMIT ?
+            """, [.int(SearchAnalyzer.version), .int(limit)], ProductRow.decode)
+        try index(stale, on: connection)
+        return stale.count
+    }
+
+    /// Indexes listings written in this transaction, replacing what they had
+    /// (``statements(indexing:_:listed:previous:postings:created:on:)`` for each), in a few statements
+    /// whatever their number: their documents read in one, their postings (when checking) in one
+    /// batch, then every write in batches of ``statementsPerBatch``. On Postgres a
+    /// catch-up or a rebuild of 500 listings is a handful of round trips rather than two or three
+    /// per listing.
+    ///
+    /// - Parameter checkingPostings: read what `search_terms` holds for each listing's forward
+    ///   and new terms, each posting sought by its key, instead of trusting the forward terms:
+    ///   for ``SearchMaintenance/reindex(progress:)``.
+    static func index<Connection: SQLConnection>(_ products: [Product], checkingPostings: Bool = false, on connection: Connection) throws {
+        guard !products.isEmpty else { return }
+        var documents: [Int64: Document] = [:]
+        try connection.forEach(
+            "SELECT \(documentColumns), product_id FROM search_documents WHERE product_id IN (\(connection.dialect.integersFromJSON))",
+            [.text("[" + products.map { String($0.id.rawValue) }.joined(separator: ",") + "]")]) { row in
+            documents[row.int64(3)] = decodeDocument(row)
+        }
+        let entries = products.map { Entry($0) }
+        var postings: [[(term: String, weight: Int)]]?
+        if checkingPostings {
+            var found = Array(repeating: [(term: String, weight: Int)](), count: products.count)
+            try connection.batch(products.indices.map { index in
+                let id = products[index].id
+                let terms = (documents[id.rawValue].map { parseTerms($0.terms) } ?? []).map(\.term) + entries[index].terms.map(\.term)
+                return .query(postingsSQL(on: connection), [.integer(id.rawValue), .text(jsonArray(of: Set(terms).sorted()))]) {
+                    found[index].append((term: $0.string(0), weight: $0.int(1)))
+                }
+            })
+            postings = found.map { $0.sorted { $0.term.utf8.lexicographicallyPrecedes($1.term.utf8) } }
+        }
+        let statements = products.indices.flatMap { index in
+            Self.statements(indexing: products[index].id, entries[index], listed: products[index].isListed,
+                            previous: documents[products[index].id.rawValue], postings: postings?[index], on: connection)
+        }
+        try connection.batch(statements, atMost: statementsPerBatch)
+    }
+
+    /// How many statements a write that grows with the data sends in one batch: about 140
+    /// synthetic listings' new entries (some fourteen statements each), or 2,000 of the
+    /// vocabulary's counts.
+    static let statementsPerBatch = 2_000
+
+    /// Indexes again, in one transaction, the live listings with ids above `after`, up to
+    /// `limit` of them; returns the last id indexed, or nil when there were none.
+    ///
+    /// - Parameter checkingPostings: index each listing against the postings `search_terms`
+    ///   holds for its terms rather than against its forward terms, so that what was changed
+    ///   behind the index's back is mended (false once the postings are known to be the forward
+    ///   terms, ``SearchPostingDigest/postingsAreForwardTerms(on:)``).
+    static func reindex(after: ProductID?, limit: Int, checkingPostings: Bool, on connection: some SQLConnection) throws -> ProductID? {
+        let products = try connection.query(
+            "SELECT \(ProductRow.columns) FROM products WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?",
+            [.integer(after?.rawValue ?? 0), .int(limit)], ProductRow.decode)
+        try index(products, checkingPostings: checkingPostings, on: connection)
+        // A listing whose postings were right writes none, which would announce nothing; its
+        // document was written all the same, and servers must not keep answers from before.
+        if !products.isEmpty && connection.dialect == .postgres {
+            _ = try connection.run(CatalogSchema.announceChangePostgres, [])
+        }
+        return products.last?.id
+    }
+
+    /// Takes out of the index every deleted listing that still has entries. A delete removes
+    /// them in its own transaction, so only a database changed behind KeyCat's back has any.
+    /// Their documents are read ``batchSize`` at a time, each page's removals sent
+    /// ``statementsPerBatch`` statements a round trip before the next page is read: on
+    /// Postgres not two round trips per listing, and never more than a page's statements in
+    /// memory.
+    static func removeDeletedListings<Connection: SQLConnection>(on connection: Connection) throws {
+        var after: Int64 = 0
+        while true {
+            var statements: [SQLStatement<Connection.Row>] = []
+            var count = 0
+            try connection.forEach("""
+                SELECT d.words, d.counted, d.terms, d.product_id FROM search_documents d
+                JOIN products p ON p.id = d.product_id WHERE p.deleted_at IS NOT NULL AND d.product_id > ?
+                ORDER BY d.product_id LIMIT ?
+                """, [.integer(after), .int(batchSize)]) { row in
+                after = row.int64(3)
+                count += 1
+                statements += removal(of: ProductID(after), previous: decodeDocument(row), on: connection)
+            }
+            try connection.batch(statements, atMost: statementsPerBatch)
+            if count < batchSize { return }
+        }
+    }
+}
