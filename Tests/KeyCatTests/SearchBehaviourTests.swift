@@ -188,6 +188,27 @@ struct SearchBehaviourTests {
         }
     }
 
+    @Test("servers opening together on a Postgres database from before search all open, and the listings are indexed once")
+    func catchUpOnSeveralServers() async throws {
+        guard TestStore.allCases.contains(.postgres) else { return }
+        try await TestShop.with(.postgres) { shop in
+            _ = try await shop.keycat.seedSynthetic(count: 2_000, seed: 7, by: shop.operatorConsole)
+            try await Self.forgetIndex(shop)
+            // Four servers start at once, each catching up when it opens for writes.
+            let configuration = shop.keycat.configuration
+            let servers = try await withThrowingTaskGroup(of: KeyCat.self) { group in
+                for _ in 0..<4 { group.addTask { try await KeyCat.open(configuration) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            defer { for server in servers { server.close() } }
+            // Whichever did the work, every listing is indexed once, with its words counted once.
+            let caughtUp = try await KeyCat.open(configuration)
+            defer { caughtUp.close() }
+            #expect(try await caughtUp.search.problems() == [])
+            #expect(try await shop.integer("SELECT count(*) FROM search_documents") == 2_000)
+        }
+    }
+
     @Test("units sold on paid orders rank a listing above its equals, and survive indexing it again from before search",
           arguments: TestStore.allCases)
     func unitsSold(_ store: TestStore) async throws {

@@ -31,7 +31,9 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         var total = 0
         while true {
             let indexed = try await storage {
-                try await database.write { connection in
+                // Read committed: each batch picks its listings after the batches other servers
+                // committed while it waited for the catch-up's lock (``SearchIndex/catchUp(limit:on:)``).
+                try await database.write(isolation: .readCommitted) { connection in
                     let indexed = try SearchIndex.catchUp(limit: SearchIndex.batchSize, on: connection)
                     if indexed < SearchIndex.batchSize {
                         _ = try connection.run(
