@@ -196,11 +196,16 @@ struct SearchBehaviourTests {
             try await Self.forgetIndex(shop)
             // Four servers start at once, each catching up when it opens for writes.
             let configuration = shop.keycat.configuration
-            let servers = try await withThrowingTaskGroup(of: KeyCat.self) { group in
-                for _ in 0..<4 { group.addTask { try await KeyCat.open(configuration) } }
-                return try await group.reduce(into: []) { $0.append($1) }
+            let opened = await withTaskGroup(of: Result<KeyCat, any Error>.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        do { return .success(try await KeyCat.open(configuration)) } catch { return .failure(error) }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
             }
-            defer { for server in servers { server.close() } }
+            defer { for case .success(let server) in opened { server.close() } }
+            for result in opened { _ = try result.get() }
             // Whichever did the work, every listing is indexed once, with its words counted once.
             let caughtUp = try await KeyCat.open(configuration)
             defer { caughtUp.close() }

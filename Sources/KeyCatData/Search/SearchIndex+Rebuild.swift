@@ -9,35 +9,35 @@ extension SearchIndex {
     package static let batchSize = 500
 
     /// Indexes up to `limit` live listings that have no entry, or one from an older analyzer, in
-    /// one transaction; returns how many it indexed (0 once all are current).
+    /// one transaction; returns how many it indexed (0 once all are current), or nil when
+    /// another server is catching up the same database.
     ///
     /// On Postgres several servers may catch up at once: all of them open for writes after an
-    /// upgrade. The transaction must be read committed (``SearchMaintenance/catchUp(checkingEveryListing:)``).
-    /// It first waits for ``catchUpLock``, so the servers take turns by batch. Each then picks
-    /// its listings in a statement of its own, which sees the batches committed before it: no
-    /// two servers index the same listing (before, the second's postings collided with the
-    /// first's, and the second server failed to open). The listings are locked (`FOR UPDATE`)
-    /// before their documents are read, so a seller's edit of one either commits first (and its
-    /// document is what the index starts from) or waits for the batch. Checkouts of those
-    /// listings wait for the batch too, which holds them for the few round trips it takes.
-    static func catchUp(limit: Int, on connection: some SQLConnection) throws -> Int {
-        let postgres = connection.dialect.store == .postgres
-        if postgres { _ = try connection.run(catchUpLock, []) }
+    /// upgrade. Each batch first tries ``catchUpLock``; a server that finds it held leaves the
+    /// rest to the server holding it, so two never index the same listings side by side (they
+    /// did until 2026-11-30, and every server but one failed to open with a unique violation on
+    /// a posting). The transaction stays serializable, so a seller's edit, suspension or
+    /// withdrawal beside a batch is caught as a serialization failure and one of the two runs
+    /// again. A batch whose snapshot was taken just before another's commit meets that
+    /// batch's documents the same way: each listing's document is written before its postings
+    /// (``statements(indexing:_:listed:previous:postings:created:on:)``).
+    static func catchUp(limit: Int, on connection: some SQLConnection) throws -> Int? {
+        if connection.dialect.store == .postgres, try connection.queryOne(catchUpLock, [], { $0.bool(0) }) != true { return nil }
         let stale = try connection.query("""
             SELECT \(ProductRow.columns) FROM products p
             WHERE p.deleted_at IS NULL AND NOT EXISTS (
                 SELECT 1 FROM search_documents d WHERE d.product_id = p.id AND d.analyzer_version = ?)
-            ORDER BY p.id LIMIT ?\(postgres ? " FOR UPDATE OF p" : "")
+            ORDER BY p.id LIMIT ?
             """, [.int(SearchAnalyzer.version), .int(limit)], ProductRow.decode)
         try index(stale, on: connection)
         return stale.count
     }
 
-    /// The advisory lock a catch-up's transaction holds until it ends, on Postgres: keyed on
-    /// "KCSX" and the current schema, as the migrations' lock is on "KCAT", so that tests
-    /// catching up schemas of their own side by side do not wait on each other. SQLite's one
-    /// writer already runs the catch-ups one after another.
-    static let catchUpLock = "SELECT pg_advisory_xact_lock(\(0x4B43_5358), hashtext(coalesce(current_schema(), '')))"
+    /// The advisory lock a catch-up's batch tries and holds until its transaction ends, on
+    /// Postgres: keyed on "KCSX" and the current schema, as the migrations' lock is on "KCAT",
+    /// so that tests catching up schemas of their own side by side do not meet. SQLite's one
+    /// writer already runs the batches one after another.
+    static let catchUpLock = "SELECT pg_try_advisory_xact_lock(\(0x4B43_5358), hashtext(coalesce(current_schema(), '')))"
 
     /// Indexes listings written in this transaction, replacing what they had
     /// (``statements(indexing:_:listed:previous:postings:created:on:)`` for each), in a few statements

@@ -77,10 +77,12 @@ package enum SearchIndex {
     /// for the postings, the document and the vocabulary's counts, however many words moved.
     ///
     /// They write what changed between the listing's forward terms (`search_documents.terms`)
-    /// and the terms `entry` gives: the postings of terms it lost are deleted, those whose weight
-    /// changed updated, new ones inserted, each by its key, in term order (the order two writers
-    /// take the rows' locks in), and the document keeps the new forward terms in the same
-    /// statement that writes the rest of it. An edit that changes one word writes the few
+    /// and the terms `entry` gives. The document goes first, with the new forward terms: two
+    /// writers of one listing meet at its row, and on Postgres a serializable writer whose
+    /// snapshot missed another's document fails there with a serialization failure, which is
+    /// run again, rather than on a posting with a unique violation, which is not. Then the
+    /// postings of terms it lost are deleted, those whose weight changed updated, new ones
+    /// inserted, each by its key, in term order. An edit that changes one word writes the few
     /// postings of that word's terms, not the listing's seventy. Then the vocabulary's counts,
     /// by what the listing lent and now lends, in their key's order.
     ///
@@ -96,14 +98,14 @@ package enum SearchIndex {
         indexing id: ProductID, _ entry: Entry, listed: Bool, previous: Document?,
         postings: [(term: String, weight: Int)]? = nil, created: Bool = false, on connection: Connection
     ) -> [SQLStatement<Connection.Row>] {
-        let old = postings ?? previous.map { parseTerms($0.terms) } ?? []
-        var statements = termChanges(of: id, from: old, to: entry.terms, on: connection)
         // A listing indexed for the first time from before search starts with the units its
         // paid orders sold; one created in this transaction has sold none.
         var arguments: [SQLValue] = [.integer(id.rawValue), .int(SearchAnalyzer.version), .text(entry.titleKey), .text(entry.words),
                                      .bool(listed), .text(storedTerms(sorted: entry.terms))]
         if !created { arguments.append(.integer(id.rawValue)) }
-        statements.append(.run(created ? newDocumentSQL : documentUpsertSQL, arguments))
+        var statements: [SQLStatement<Connection.Row>] = [.run(created ? newDocumentSQL : documentUpsertSQL, arguments)]
+        let old = postings ?? previous.map { parseTerms($0.terms) } ?? []
+        statements += termChanges(of: id, from: old, to: entry.terms, on: connection)
         statements += vocabularyChanges(removing: previous.flatMap { $0.counted ? parseWords($0.words) : nil } ?? [],
                                         adding: listed ? entry.vocabulary : [])
         return statements

@@ -12,7 +12,9 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
     static var versionKey: String { "search.analyzer_version" }
 
     /// Indexes every live listing without a current entry, ``SearchIndex/batchSize`` per
-    /// transaction, so readers and writers interleave; returns how many it indexed.
+    /// transaction, so readers and writers interleave; returns how many it indexed. On
+    /// Postgres, when another server is catching up the same database, it returns at its next
+    /// batch and leaves the rest to that server (``SearchIndex/catchUp(limit:on:)``).
     ///
     /// Once none is left it records the analyser version in `settings`, and later calls (every
     /// write-open) end with that one read: listings are indexed as they are written, so only a
@@ -31,10 +33,9 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         var total = 0
         while true {
             let indexed = try await storage {
-                // Read committed: each batch picks its listings after the batches other servers
-                // committed while it waited for the catch-up's lock (``SearchIndex/catchUp(limit:on:)``).
-                try await database.write(isolation: .readCommitted) { connection in
-                    let indexed = try SearchIndex.catchUp(limit: SearchIndex.batchSize, on: connection)
+                try await database.write { connection in
+                    // Another server is catching up: it finishes, and records it.
+                    guard let indexed = try SearchIndex.catchUp(limit: SearchIndex.batchSize, on: connection) else { return 0 }
                     if indexed < SearchIndex.batchSize {
                         _ = try connection.run(
                             "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
