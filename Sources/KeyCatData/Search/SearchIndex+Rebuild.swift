@@ -10,24 +10,28 @@ extension SearchIndex {
 
     /// Indexes up to `limit` live listings that have no entry, or one from an older analyzer, in
     /// one transaction; returns how many it indexed (0 once all are current), or nil when
-    /// another server is catching up the same database.
+    /// another server's batch holds ``catchUpLock``.
     ///
     /// On Postgres several servers may catch up at once: all of them open for writes after an
-    /// upgrade. Each batch first tries ``catchUpLock``; a server that finds it held leaves the
-    /// rest to the server holding it, so two never index the same listings side by side (they
-    /// did until 2026-11-30, and every server but one failed to open with a unique violation on
-    /// a posting). The transaction stays serializable, so a seller's edit, suspension or
-    /// withdrawal beside a batch is caught as a serialization failure and one of the two runs
-    /// again. A batch whose snapshot was taken just before another's commit meets that
-    /// batch's documents the same way: each listing's document is written before its postings
+    /// upgrade. Each batch first tries ``catchUpLock``, so no two batches index the same
+    /// listings side by side (until 2026-11-30 they did, and every server but one failed to
+    /// open with a unique violation on a posting); a server that finds it held waits for it
+    /// (``SearchMaintenance/catchUp(checkingEveryListing:)``) and tries again with a new
+    /// snapshot. The transaction is serializable and locks its listings (`FOR UPDATE`): a
+    /// seller's edit, delete, suspension or checkout changing one of them after the batch's
+    /// snapshot fails the batch with a serialization failure, and it runs again; one that comes
+    /// after the lock waits for the batch, then finds the listing's document. A batch whose
+    /// snapshot was taken just before another's commit meets that batch's documents the same
+    /// way: each listing's document is written before its postings
     /// (``statements(indexing:_:listed:previous:postings:created:on:)``).
     static func catchUp(limit: Int, on connection: some SQLConnection) throws -> Int? {
-        if connection.dialect.store == .postgres, try connection.queryOne(catchUpLock, [], { $0.bool(0) }) != true { return nil }
+        let postgres = connection.dialect.store == .postgres
+        if postgres, try connection.queryOne(catchUpLock, [], { $0.bool(0) }) != true { return nil }
         let stale = try connection.query("""
             SELECT \(ProductRow.columns) FROM products p
             WHERE p.deleted_at IS NULL AND NOT EXISTS (
                 SELECT 1 FROM search_documents d WHERE d.product_id = p.id AND d.analyzer_version = ?)
-            ORDER BY p.id LIMIT ?
+            ORDER BY p.id LIMIT ?\(postgres ? " FOR UPDATE OF p" : "")
             """, [.int(SearchAnalyzer.version), .int(limit)], ProductRow.decode)
         try index(stale, on: connection)
         return stale.count
@@ -38,6 +42,9 @@ extension SearchIndex {
     /// so that tests catching up schemas of their own side by side do not meet. SQLite's one
     /// writer already runs the batches one after another.
     static let catchUpLock = "SELECT pg_try_advisory_xact_lock(\(0x4B43_5358), hashtext(coalesce(current_schema(), '')))"
+
+    /// Waits until no batch holds ``catchUpLock``, in a transaction of its own that ends at once.
+    static let catchUpWait = "SELECT pg_advisory_xact_lock(\(0x4B43_5358), hashtext(coalesce(current_schema(), '')))"
 
     /// Indexes listings written in this transaction, replacing what they had
     /// (``statements(indexing:_:listed:previous:postings:created:on:)`` for each), in a few statements

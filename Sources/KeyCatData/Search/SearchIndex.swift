@@ -78,9 +78,10 @@ package enum SearchIndex {
     ///
     /// They write what changed between the listing's forward terms (`search_documents.terms`)
     /// and the terms `entry` gives. The document goes first, with the new forward terms: two
-    /// writers of one listing meet at its row, and on Postgres a serializable writer whose
-    /// snapshot missed another's document fails there with a serialization failure, which is
-    /// run again, rather than on a posting with a unique violation, which is not. Then the
+    /// writers of one listing's entries meet at its row, and on Postgres a serializable one
+    /// whose snapshot missed the other's document fails there with a serialization failure,
+    /// which is run again, rather than on a posting with a unique violation, which is not (a
+    /// listing created in the transaction has no other writer). Then the
     /// postings of terms it lost are deleted, those whose weight changed updated, new ones
     /// inserted, each by its key, in term order. An edit that changes one word writes the few
     /// postings of that word's terms, not the listing's seventy. Then the vocabulary's counts,
@@ -124,13 +125,14 @@ package enum SearchIndex {
         """
 
     /// The statements that take a deleted listing whose document is `previous` out of the
-    /// index (none when it has no document), for one batch.
+    /// index (none when it has no document), for one batch: its document first, as every
+    /// writer of a listing's entries starts there (``statements(indexing:_:listed:previous:postings:created:on:)``).
     static func removal<Connection: SQLConnection>(
         of id: ProductID, previous: Document?, on connection: Connection
     ) -> [SQLStatement<Connection.Row>] {
         guard let previous else { return [] }
-        var statements = termChanges(of: id, from: parseTerms(previous.terms), to: [], on: connection)
-        statements.append(.run("DELETE FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)]))
+        var statements: [SQLStatement<Connection.Row>] = [.run("DELETE FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)])]
+        statements += termChanges(of: id, from: parseTerms(previous.terms), to: [], on: connection)
         if previous.counted { statements += vocabularyChanges(removing: parseWords(previous.words), adding: []) }
         return statements
     }

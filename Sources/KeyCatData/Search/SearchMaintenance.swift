@@ -13,8 +13,8 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
 
     /// Indexes every live listing without a current entry, ``SearchIndex/batchSize`` per
     /// transaction, so readers and writers interleave; returns how many it indexed. On
-    /// Postgres, when another server is catching up the same database, it returns at its next
-    /// batch and leaves the rest to that server (``SearchIndex/catchUp(limit:on:)``).
+    /// Postgres, servers catching up the same database take turns by batch
+    /// (``SearchIndex/catchUp(limit:on:)``), and each returns only once none is left.
     ///
     /// Once none is left it records the analyser version in `settings`, and later calls (every
     /// write-open) end with that one read: listings are indexed as they are written, so only a
@@ -32,10 +32,9 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         if recorded == Self.versionBytes { return 0 }
         var total = 0
         while true {
-            let indexed = try await storage {
+            let batch: Int? = try await storage {
                 try await database.write { connection in
-                    // Another server is catching up: it finishes, and records it.
-                    guard let indexed = try SearchIndex.catchUp(limit: SearchIndex.batchSize, on: connection) else { return 0 }
+                    guard let indexed = try SearchIndex.catchUp(limit: SearchIndex.batchSize, on: connection) else { return nil }
                     if indexed < SearchIndex.batchSize {
                         _ = try connection.run(
                             "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -43,6 +42,13 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
                     }
                     return indexed
                 }
+            }
+            guard let indexed = batch else {
+                // Another server's batch holds the lock: wait for it to end, then look again.
+                try await storage {
+                    try await database.write(isolation: .readCommitted) { _ = try $0.run(SearchIndex.catchUpWait, []) }
+                }
+                continue
             }
             total += indexed
             if indexed < SearchIndex.batchSize { return total }
