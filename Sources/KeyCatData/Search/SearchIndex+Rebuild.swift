@@ -41,10 +41,13 @@ extension SearchIndex {
     /// Postgres: keyed on "KCSX" and the current schema, as the migrations' lock is on "KCAT",
     /// so that tests catching up schemas of their own side by side do not meet. SQLite's one
     /// writer already runs the batches one after another.
-    static let catchUpLock = "SELECT pg_try_advisory_xact_lock(\(0x4B43_5358), hashtext(coalesce(current_schema(), '')))"
+    static let catchUpLock = "SELECT pg_try_advisory_xact_lock(\(catchUpLockKey))"
 
     /// Waits until no batch holds ``catchUpLock``, in a transaction of its own that ends at once.
-    static let catchUpWait = "SELECT pg_advisory_xact_lock(\(0x4B43_5358), hashtext(coalesce(current_schema(), '')))"
+    static let catchUpWait = "SELECT pg_advisory_xact_lock(\(catchUpLockKey))"
+
+    /// The two keys of ``catchUpLock``: "KCSX", and the current schema's name hashed.
+    private static let catchUpLockKey = "\(0x4B43_5358), hashtext(coalesce(current_schema(), ''))"
 
     /// Indexes listings written in this transaction, replacing what they had
     /// (``statements(indexing:_:listed:previous:postings:created:on:)`` for each), in a few statements
