@@ -70,24 +70,35 @@ extension KeyCat {
     /// - Parameter progress: called after each batch with the number loaded so far.
     public func seedSynthetic(count: Int, seed: UInt64, by principal: Principal,
                               progress: (Int) -> Void = { _ in }) async throws(KeyCatError) -> SeedSummary {
+        try await seedSynthetic(count: count, seed: seed, by: principal, rebuildThreshold: SyntheticCatalog<SQLiteDatabase>.rebuildThreshold,
+                                progress: progress)
+    }
+
+    /// ``seedSynthetic(count:seed:by:progress:)`` rebuilding the indexes from `rebuildThreshold`
+    /// products rather than 50,000: for tests of that path that must not hold one Postgres
+    /// transaction open for minutes (every event reader on the server waits for it).
+    func seedSynthetic(count: Int, seed: UInt64, by principal: Principal, rebuildThreshold: Int,
+                       progress: (Int) -> Void = { _ in }) async throws(KeyCatError) -> SeedSummary {
         try principal.require(.admin, to: "seed synthetic catalogs")
         guard (1...10_000_000).contains(count) else {
             throw .validation("synthetic", "the number of synthetic products must be 1–10,000,000")
         }
         let now = configuration.clock.now()
         let audit = AuditEntry(actor: principal.auditActor, action: "catalog.seed_synthetic", at: now)
-        return await SeedSummary(try Self.seedSynthetic(count: count, seed: seed, at: now, audit: audit, progress: progress,
-                                                          in: store.database))
+        return await SeedSummary(try Self.seedSynthetic(count: count, seed: seed, at: now, audit: audit,
+                                                          rebuildThreshold: rebuildThreshold, progress: progress, in: store.database))
     }
 
     private static func seedSynthetic<Database: SQLDatabase>(
-        count: Int, seed: UInt64, at now: Date, audit: AuditEntry, progress: (Int) -> Void, in database: Database
+        count: Int, seed: UInt64, at now: Date, audit: AuditEntry, rebuildThreshold: Int, progress: (Int) -> Void,
+        in database: Database
     ) async throws(KeyCatError) -> SeedReport {
         let search = SearchMaintenance(database: database)
         // The record that every listing is indexed is withdrawn first: a load killed between its
         // batches leaves it absent, and the next write-open indexes whatever the load left out.
         try await search.withdrawRecord()
-        let report = try await SyntheticCatalog(database: database).load(count: count, seed: seed, at: now, audit: audit, progress: progress)
+        let report = try await SyntheticCatalog(database: database, rebuildThreshold: rebuildThreshold)
+            .load(count: count, seed: seed, at: now, audit: audit, progress: progress)
         // Whatever the bulk path left without its search entries is indexed here, a batch per
         // transaction, so a listing is found as soon as the load returns; the record is made again.
         _ = try await search.catchUp(checkingEveryListing: true)

@@ -36,8 +36,15 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
     /// document's two texts each, about 1 GB of memory for a million.
     static var searchFlushSize: Int { 1_000_000 }
     private let database: Database
+    /// This loader's ``rebuildThreshold``.
+    private let rebuildingFrom: Int
 
-    package init(database: Database) { self.database = database }
+    /// - Parameter rebuildThreshold: a lower one lets a test take the rebuilding path with a
+    ///   catalog that loads in seconds rather than minutes.
+    package init(database: Database, rebuildThreshold: Int = Self.rebuildThreshold) {
+        self.database = database
+        rebuildingFrom = rebuildThreshold
+    }
 
     /// The tables whose indexes a big load drops and rebuilds. `search_terms` has none but its
     /// key, which the postings are written in the order of.
@@ -55,7 +62,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
                       progress: (Int) -> Void = { _ in }) async throws(KeyCatError) -> SeedReport {
         var generator = SplitMix64(seed: seed)
         var report = SeedReport()
-        let rebuild = count >= Self.rebuildThreshold
+        let rebuild = count >= rebuildingFrom
         let tables = Self.rebuiltTables(indexingSearch: indexingSearch)
         let indexes: [(name: String, sql: String)] = rebuild ? try await storage { try await database.read { connection in
             try tables.flatMap { table in
