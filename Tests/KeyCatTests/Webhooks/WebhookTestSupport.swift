@@ -3,6 +3,7 @@ import Foundation
 import KeyCatData
 import KeyCatInfrastructure
 import Synchronization
+import Testing
 
 /// A ``WebhookSender`` that receives in process: it keeps every request, answers with the status
 /// `answer` picks for it, and never touches the network.
@@ -44,8 +45,8 @@ extension TestShop {
     /// Returns once the log shows them: on Postgres an event is readable only after every
     /// older transaction on the server has ended, and other suites' transactions run beside
     /// this one.
-    func append(_ events: [DomainEvent]) async throws {
-        try await keycat.appendForTest(events)
+    func append(_ events: [DomainEvent], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await keycat.appendForTest(events, sourceLocation: sourceLocation)
     }
 
     /// An event of `type` about `aggregate`, occurring now by the shop's clock.
@@ -74,13 +75,13 @@ extension TestShop {
 extension KeyCat {
     /// Writes `events` as a repository does, and returns once the log shows them (see
     /// ``TestShop/append(_:)``).
-    func appendForTest(_ events: [DomainEvent]) async throws {
+    func appendForTest(_ events: [DomainEvent], sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let keycat = self
         try await Self.append(events, on: store.database)
         let ids = Set(events.map(\.id))
         // A transaction anywhere on the Postgres server holds every newer event back until it
         // ends, and the whole suite runs beside this test: the guard is generous.
-        try await waitUntil(limit: .seconds(600)) {
+        try await waitUntil(limit: .seconds(600), sourceLocation: sourceLocation) {
             let generation = keycat.eventLog.generation
             var seen = Set<String>()
             var position = EventPosition.start
