@@ -52,9 +52,9 @@ extension SearchIndex {
     /// Indexes listings written in this transaction, replacing what they had
     /// (``statements(indexing:_:listed:previous:postings:created:on:)`` for each), in a few statements
     /// whatever their number: their documents read in one, their postings (when checking) in one
-    /// batch, then every write in batches of ``statementsPerBatch``. On Postgres a
-    /// catch-up or a rebuild of 500 listings is a handful of round trips rather than two or three
-    /// per listing.
+    /// batch, then every write in batches of ``statementsPerBatch``, the vocabulary's counts
+    /// last, summed over the listings (``VocabularyTally``). On Postgres a catch-up or a rebuild
+    /// of 500 listings is a handful of round trips rather than two or three per listing.
     ///
     /// - Parameter checkingPostings: read what `search_terms` holds for each listing's forward
     ///   and new terms, each posting sought by its key, instead of trusting the forward terms:
@@ -80,11 +80,13 @@ extension SearchIndex {
             })
             postings = found.map { $0.sorted { $0.term.utf8.lexicographicallyPrecedes($1.term.utf8) } }
         }
-        let statements = products.indices.flatMap { index in
-            Self.statements(indexing: products[index].id, entries[index], listed: products[index].isListed,
-                            previous: documents[products[index].id.rawValue], postings: postings?[index], on: connection)
+        var tally = VocabularyTally()
+        var statements: [SQLStatement<Connection.Row>] = []
+        for (index, product) in products.enumerated() {
+            statements += Self.statements(indexing: product.id, entries[index], listed: product.isListed,
+                                          previous: documents[product.id.rawValue], postings: postings?[index], counting: &tally, on: connection)
         }
-        try connection.batch(statements, atMost: statementsPerBatch)
+        try connection.batch(statements + vocabularyStatements(tally.moves), atMost: statementsPerBatch)
     }
 
     /// How many statements a write that grows with the data sends in one batch: about 140
@@ -122,6 +124,7 @@ extension SearchIndex {
         var after: Int64 = 0
         while true {
             var statements: [SQLStatement<Connection.Row>] = []
+            var tally = VocabularyTally()
             var count = 0
             try connection.forEach("""
                 SELECT d.words, d.counted, d.terms, d.product_id FROM search_documents d
@@ -130,9 +133,9 @@ extension SearchIndex {
                 """, [.integer(after), .int(batchSize)]) { row in
                 after = row.int64(3)
                 count += 1
-                statements += removal(of: ProductID(after), previous: decodeDocument(row), on: connection)
+                statements += removal(of: ProductID(after), previous: decodeDocument(row), counting: &tally, on: connection)
             }
-            try connection.batch(statements, atMost: statementsPerBatch)
+            try connection.batch(statements + vocabularyStatements(tally.moves), atMost: statementsPerBatch)
             if count < batchSize { return }
         }
     }

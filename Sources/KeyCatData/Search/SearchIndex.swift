@@ -99,6 +99,20 @@ package enum SearchIndex {
         indexing id: ProductID, _ entry: Entry, listed: Bool, previous: Document?,
         postings: [(term: String, weight: Int)]? = nil, created: Bool = false, on connection: Connection
     ) -> [SQLStatement<Connection.Row>] {
+        var tally = VocabularyTally()
+        let statements = statements(indexing: id, entry, listed: listed, previous: previous, postings: postings, created: created,
+                                    counting: &tally, on: connection)
+        return statements + vocabularyStatements(tally.moves)
+    }
+
+    /// ``statements(indexing:_:listed:previous:postings:created:on:)`` for one listing of a bulk
+    /// write: the vocabulary's moves go to `tally`, written once the batch's documents and
+    /// postings are (``VocabularyTally``).
+    static func statements<Connection: SQLConnection>(
+        indexing id: ProductID, _ entry: Entry, listed: Bool, previous: Document?,
+        postings: [(term: String, weight: Int)]? = nil, created: Bool = false, counting tally: inout VocabularyTally,
+        on connection: Connection
+    ) -> [SQLStatement<Connection.Row>] {
         // A listing indexed for the first time from before search starts with the units its
         // paid orders sold; one created in this transaction has sold none.
         var arguments: [SQLValue] = [.integer(id.rawValue), .int(SearchAnalyzer.version), .text(entry.titleKey), .text(entry.words),
@@ -107,8 +121,7 @@ package enum SearchIndex {
         var statements: [SQLStatement<Connection.Row>] = [.run(created ? newDocumentSQL : documentUpsertSQL, arguments)]
         let old = postings ?? previous.map { parseTerms($0.terms) } ?? []
         statements += termChanges(of: id, from: old, to: entry.terms, on: connection)
-        statements += vocabularyChanges(removing: previous.flatMap { $0.counted ? parseWords($0.words) : nil } ?? [],
-                                        adding: listed ? entry.vocabulary : [])
+        tally.record(removing: previous.flatMap { $0.counted ? parseWords($0.words) : nil } ?? [], adding: listed ? entry.vocabulary : [])
         return statements
     }
 
@@ -130,11 +143,19 @@ package enum SearchIndex {
     static func removal<Connection: SQLConnection>(
         of id: ProductID, previous: Document?, on connection: Connection
     ) -> [SQLStatement<Connection.Row>] {
+        var tally = VocabularyTally()
+        return removal(of: id, previous: previous, counting: &tally, on: connection) + vocabularyStatements(tally.moves)
+    }
+
+    /// ``removal(of:previous:on:)`` for one listing of a bulk write, its vocabulary's moves
+    /// going to `tally`.
+    static func removal<Connection: SQLConnection>(
+        of id: ProductID, previous: Document?, counting tally: inout VocabularyTally, on connection: Connection
+    ) -> [SQLStatement<Connection.Row>] {
         guard let previous else { return [] }
-        var statements: [SQLStatement<Connection.Row>] = [.run("DELETE FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)])]
-        statements += termChanges(of: id, from: parseTerms(previous.terms), to: [], on: connection)
-        if previous.counted { statements += vocabularyChanges(removing: parseWords(previous.words), adding: []) }
-        return statements
+        if previous.counted { tally.record(removing: parseWords(previous.words), adding: []) }
+        return [.run("DELETE FROM search_documents WHERE product_id = ?", [.integer(id.rawValue)])]
+            + termChanges(of: id, from: parseTerms(previous.terms), to: [], on: connection)
     }
 
     /// Moves the vocabulary's counts when a seller's listings leave the catalog (`listed:
@@ -162,37 +183,42 @@ package enum SearchIndex {
         try connection.batch(statements, atMost: statementsPerBatch)
     }
 
-    /// The statements that move the vocabulary's counts by what a listing lent (`old`, as
-    /// ``parseWords(_:)`` reads them) and now lends (`new`, in key order), in the order of
-    /// `search_words`' key, so that two writers take the rows' locks in the same order. Both
-    /// sides are walked together in that order: a word in both moves nothing.
-    private static func vocabularyChanges<Row>(removing old: [(kind: String, key: String)],
-                                               adding new: [SearchAnalyzer.VocabularyEntry]) -> [SQLStatement<Row>] {
-        // Kept in key order when written; sorted again in case a document predates that order.
-        let old = old.sorted { SearchAnalyzer.VocabularyEntry.precedes(($0.key, $0.kind), ($1.key, $1.kind)) }
-        var statements: [SQLStatement<Row>] = []
-        var (i, j) = (0, 0)
-        while i < old.count || j < new.count {
-            let newKey = j < new.count ? (key: new[j].key, kind: new[j].kind.rawValue) : nil
-            if let newKey, i == old.count || SearchAnalyzer.VocabularyEntry.precedes(newKey, (old[i].key, old[i].kind)) {
-                let entry = new[j]
-                statements.append(.run("""
-                    INSERT INTO search_words (word, kind, display, spelling, initials, products) VALUES (?, ?, ?, ?, ?, 1)
-                    ON CONFLICT (word, kind) DO UPDATE SET products = search_words.products + 1
-                    """, [.text(entry.key), .text(entry.kind.rawValue), .text(entry.display), .text(entry.spelling),
-                          entry.initials.map(SQLValue.text) ?? .null]))
-                j += 1
-            } else if let newKey, !SearchAnalyzer.VocabularyEntry.precedes((old[i].key, old[i].kind), newKey) {
-                // Neither comes first: the same (word, kind), as bytes.
-                i += 1
-                j += 1
-            } else {
-                statements.append(.run("UPDATE search_words SET products = products - 1 WHERE word = ? AND kind = ? AND products > 0",
-                                       [.text(old[i].key), .text(old[i].kind)]))
-                i += 1
+    /// The statements that make `moves` (in key order, ``VocabularyTally``): a word lent by
+    /// listings is counted up, inserted with its spellings when new; one they no longer lend is
+    /// counted down, never below zero. A row is never deleted: a listing that comes back finds
+    /// its words' rows.
+    static func vocabularyStatements<Row>(_ moves: [VocabularyTally.Move]) -> [SQLStatement<Row>] {
+        moves.flatMap { move -> [SQLStatement<Row>] in
+            var statements: [SQLStatement<Row>] = []
+            if let entry = move.entry, move.added > 0 {
+                statements.append(move.added == 1 ? .run(addOneSQL, addArguments(entry)) : .run(addSQL, addArguments(entry) + [.int(move.added)]))
             }
+            if move.removed == 1 {
+                statements.append(.run(removeOneSQL, [.text(move.key), .text(move.kind)]))
+            } else if move.removed > 1 {
+                statements.append(.run(removeSQL, [.int(move.removed), .int(move.removed), .text(move.key), .text(move.kind)]))
+            }
+            return statements
         }
-        return statements
+    }
+
+    /// One listing's statements keep their text of before bulk writes were tallied, and so
+    /// their prepared statements.
+    private static let addOneSQL = """
+        INSERT INTO search_words (word, kind, display, spelling, initials, products) VALUES (?, ?, ?, ?, ?, 1)
+        ON CONFLICT (word, kind) DO UPDATE SET products = search_words.products + 1
+        """
+    private static let addSQL = """
+        INSERT INTO search_words (word, kind, display, spelling, initials, products) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (word, kind) DO UPDATE SET products = search_words.products + excluded.products
+        """
+    private static let removeOneSQL = "UPDATE search_words SET products = products - 1 WHERE word = ? AND kind = ? AND products > 0"
+    private static let removeSQL = """
+        UPDATE search_words SET products = CASE WHEN products > ? THEN products - ? ELSE 0 END WHERE word = ? AND kind = ?
+        """
+
+    private static func addArguments(_ entry: SearchAnalyzer.VocabularyEntry) -> [SQLValue] {
+        [.text(entry.key), .text(entry.kind.rawValue), .text(entry.display), .text(entry.spelling), entry.initials.map(SQLValue.text) ?? .null]
     }
 
     /// Counts a paid order's units as sold, a ranking signal (docs/search.md "Ranking").
