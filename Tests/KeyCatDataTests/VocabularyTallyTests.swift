@@ -25,7 +25,23 @@ struct VocabularyTallyTests {
         #expect(tally.moves.first?.entry == Self.word("gateron"))
     }
 
-    @Test("summed counts are written as one listing's would be: a new word inserted with its count, one let go counted down but never below zero, its row kept",
+    @Test("a new word's row is named by the first listing that takes it up; keys the same to Swift but not in bytes are two words, as in the stores")
+    func spellingsAndBytes() {
+        var tally = VocabularyTally()
+        tally.record(removing: [], adding: [SearchAnalyzer.VocabularyEntry(kind: .word, display: "Gateron", key: "gateron")])
+        tally.record(removing: [], adding: [SearchAnalyzer.VocabularyEntry(kind: .word, display: "GATERON", key: "gateron")])
+        #expect(tally.moves.map(\.entry?.display) == ["Gateron"])
+        #expect(tally.moves.map(\.added) == [2])
+
+        let composed = "갈축", decomposed = "갈축".decomposedStringWithCanonicalMapping
+        #expect(composed == decomposed && Array(composed.utf8) != Array(decomposed.utf8))
+        var bytes = VocabularyTally()
+        bytes.record(removing: [(kind: "word", key: decomposed)], adding: [Self.word(composed)])
+        #expect(bytes.moves.map { Array($0.key.utf8) } == [Array(composed.utf8), Array(decomposed.utf8)].sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(bytes.moves.map { $0.added - $0.removed }.sorted() == [-1, 1])
+    }
+
+    @Test("summed counts, while they add up, end as one listing at a time leaves them: a new word inserted with its count, one let go counted down but never below zero, its row kept",
           arguments: TestStore.allCases)
     func writes(_ store: TestStore) async throws {
         func check(_ database: some SQLDatabase) async throws {

@@ -224,7 +224,11 @@ struct WithdrawnSellerTests {
             // server (the other tests' webhook deliveries) waits for it to end.
             var batches: [(loaded: Int, indexes: [String])] = []
             let summary = try await shop.keycat.seedSynthetic(count: 6_000, seed: 7, by: shop.operatorConsole, rebuildThreshold: 5_000) {
-                batches.append(($0, (try? Self.productIndexes(shop)) ?? []))
+                do {
+                    batches.append(($0, try Self.productIndexes(shop)))
+                } catch {
+                    Issue.record(error, "the indexes could not be read after \($0) listings")
+                }
             }
             #expect(summary.productsCreated == 6_000 && summary.sellersCreated == 50)
             if store == .postgres {

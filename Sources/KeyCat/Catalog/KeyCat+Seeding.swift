@@ -70,14 +70,13 @@ extension KeyCat {
     /// - Parameter progress: called after each batch with the number loaded so far.
     public func seedSynthetic(count: Int, seed: UInt64, by principal: Principal,
                               progress: (Int) -> Void = { _ in }) async throws(KeyCatError) -> SeedSummary {
-        try await seedSynthetic(count: count, seed: seed, by: principal, rebuildThreshold: SyntheticCatalog<SQLiteDatabase>.rebuildThreshold,
-                                progress: progress)
+        try await seedSynthetic(count: count, seed: seed, by: principal, rebuildThreshold: nil, progress: progress)
     }
 
     /// ``seedSynthetic(count:seed:by:progress:)`` rebuilding the indexes from `rebuildThreshold`
-    /// products rather than 50,000: for tests of that path that must not hold one Postgres
+    /// products (nil: 50,000): for tests of that path that must not hold one Postgres
     /// transaction open for minutes (every event reader on the server waits for it).
-    func seedSynthetic(count: Int, seed: UInt64, by principal: Principal, rebuildThreshold: Int,
+    func seedSynthetic(count: Int, seed: UInt64, by principal: Principal, rebuildThreshold: Int?,
                        progress: (Int) -> Void = { _ in }) async throws(KeyCatError) -> SeedSummary {
         try principal.require(.admin, to: "seed synthetic catalogs")
         guard (1...10_000_000).contains(count) else {
@@ -90,15 +89,16 @@ extension KeyCat {
     }
 
     private static func seedSynthetic<Database: SQLDatabase>(
-        count: Int, seed: UInt64, at now: Date, audit: AuditEntry, rebuildThreshold: Int, progress: (Int) -> Void,
+        count: Int, seed: UInt64, at now: Date, audit: AuditEntry, rebuildThreshold: Int?, progress: (Int) -> Void,
         in database: Database
     ) async throws(KeyCatError) -> SeedReport {
         let search = SearchMaintenance(database: database)
         // The record that every listing is indexed is withdrawn first: a load killed between its
         // batches leaves it absent, and the next write-open indexes whatever the load left out.
         try await search.withdrawRecord()
-        let report = try await SyntheticCatalog(database: database, rebuildThreshold: rebuildThreshold)
-            .load(count: count, seed: seed, at: now, audit: audit, progress: progress)
+        let catalog = SyntheticCatalog(database: database,
+                                       rebuildThreshold: rebuildThreshold ?? SyntheticCatalog<Database>.defaultRebuildThreshold)
+        let report = try await catalog.load(count: count, seed: seed, at: now, audit: audit, progress: progress)
         // Whatever the bulk path left without its search entries is indexed here, a batch per
         // transaction, so a listing is found as soon as the load returns; the record is made again.
         _ = try await search.catchUp(checkingEveryListing: true)

@@ -28,22 +28,24 @@ import KeyCatInfrastructure
 /// transaction from the drop to the rebuild, the search tables' primary and foreign keys dropped
 /// and added back with them: killed in between, it leaves nothing behind.
 package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
-    /// At this many products or more, indexes are rebuilt rather than kept up to date.
-    package static var rebuildThreshold: Int { 50_000 }
+    /// At this many products or more, indexes are rebuilt rather than kept up to date, unless a
+    /// loader is given another threshold.
+    package static var defaultRebuildThreshold: Int { 50_000 }
     private static var batchSize: Int { 5_000 }
     private static var sellerCount: Int { 50 }
     /// Listings whose search entries are written together: some 70 postings of 8 bytes and a
     /// document's two texts each, about 1 GB of memory for a million.
     static var searchFlushSize: Int { 1_000_000 }
     private let database: Database
-    /// This loader's ``rebuildThreshold``.
-    private let rebuildingFrom: Int
+    /// From how many products this loader rebuilds the indexes.
+    private let rebuildThreshold: Int
 
-    /// - Parameter rebuildThreshold: a lower one lets a test take the rebuilding path with a
-    ///   catalog that loads in seconds rather than minutes.
-    package init(database: Database, rebuildThreshold: Int = Self.rebuildThreshold) {
+    /// - Parameter rebuildThreshold: from how many products to rebuild the indexes; a lower one
+    ///   than ``defaultRebuildThreshold`` lets a test take that path with a catalog that loads
+    ///   in seconds rather than minutes.
+    package init(database: Database, rebuildThreshold: Int = Self.defaultRebuildThreshold) {
         self.database = database
-        rebuildingFrom = rebuildThreshold
+        self.rebuildThreshold = rebuildThreshold
     }
 
     /// The tables whose indexes a big load drops and rebuilds. `search_terms` has none but its
@@ -62,7 +64,7 @@ package struct SyntheticCatalog<Database: SQLDatabase>: Sendable {
                       progress: (Int) -> Void = { _ in }) async throws(KeyCatError) -> SeedReport {
         var generator = SplitMix64(seed: seed)
         var report = SeedReport()
-        let rebuild = count >= rebuildingFrom
+        let rebuild = count >= rebuildThreshold
         let tables = Self.rebuiltTables(indexingSearch: indexingSearch)
         let indexes: [(name: String, sql: String)] = rebuild ? try await storage { try await database.read { connection in
             try tables.flatMap { table in

@@ -214,7 +214,8 @@ package enum SearchIndex {
         """
     private static let removeOneSQL = "UPDATE search_words SET products = products - 1 WHERE word = ? AND kind = ? AND products > 0"
     private static let removeSQL = """
-        UPDATE search_words SET products = CASE WHEN products > ? THEN products - ? ELSE 0 END WHERE word = ? AND kind = ?
+        UPDATE search_words SET products = CASE WHEN products > ? THEN products - ? ELSE 0 END
+        WHERE word = ? AND kind = ? AND products > 0
         """
 
     private static func addArguments(_ entry: SearchAnalyzer.VocabularyEntry) -> [SQLValue] {

@@ -9,9 +9,13 @@ import KeyCatDomain
 /// posting of the batch, each word once (or twice, when some listings took it up and others
 /// let it go), in the order of `search_words`' key. So a batch of 500 listings sends about as
 /// many count statements as it has distinct words rather than one per listing and word, and it
-/// takes the rows' locks in the same order as every other writer, which a batch taking them
-/// listing by listing did not (two such writers on Postgres could deadlock, and one was run
-/// again).
+/// takes the vocabulary's row locks in the order every other writer of them does, which a batch
+/// taking them listing by listing did not (two such writers on Postgres could deadlock, and one
+/// was run again). When the counts add up the result is the one a listing at a time gives; a
+/// count already wrong (which `db check` reports) may end another way, since a word's additions
+/// are written before its removals rather than listing by listing, and a rebuild recounts it.
+///
+/// Words are told apart by their bytes (``SearchTerm``), as the stores' key does.
 struct VocabularyTally {
     /// One word's moves.
     struct Move {
@@ -26,8 +30,13 @@ struct VocabularyTally {
     private var byWord: [Word: Move] = [:]
 
     private struct Word: Hashable {
-        var key: String
+        var key: SearchTerm
         var kind: String
+
+        init(_ key: String, _ kind: String) {
+            self.key = SearchTerm(key)
+            self.kind = kind
+        }
     }
 
     /// Records one listing's moves: `old` as ``SearchIndex/parseWords(_:)`` reads a document's
@@ -39,15 +48,17 @@ struct VocabularyTally {
         while i < old.count || j < new.count {
             let newKey = j < new.count ? (key: new[j].key, kind: new[j].kind.rawValue) : nil
             if let newKey, i == old.count || SearchAnalyzer.VocabularyEntry.precedes(newKey, (old[i].key, old[i].kind)) {
-                byWord[Word(key: newKey.key, kind: newKey.kind), default: Move(key: newKey.key, kind: newKey.kind)].added += 1
-                byWord[Word(key: newKey.key, kind: newKey.kind)]?.entry = new[j]
+                let word = Word(newKey.key, newKey.kind)
+                byWord[word, default: Move(key: newKey.key, kind: newKey.kind)].added += 1
+                // The first listing to take it up names a new row, as when they were written one by one.
+                if byWord[word]?.entry == nil { byWord[word]?.entry = new[j] }
                 j += 1
             } else if let newKey, !SearchAnalyzer.VocabularyEntry.precedes((old[i].key, old[i].kind), newKey) {
                 // Neither comes first: the same (word, kind), as bytes.
                 i += 1
                 j += 1
             } else {
-                byWord[Word(key: old[i].key, kind: old[i].kind), default: Move(key: old[i].key, kind: old[i].kind)].removed += 1
+                byWord[Word(old[i].key, old[i].kind), default: Move(key: old[i].key, kind: old[i].kind)].removed += 1
                 i += 1
             }
         }

@@ -57,7 +57,7 @@ struct BulkLoadScenario {
         }
         try raw.execute("COMMIT")
         let indexes = try indexDefinitions(raw)
-        let rebuild = rows >= SyntheticCatalog<SQLiteDatabase>.rebuildThreshold
+        let rebuild = rows >= SyntheticCatalog<SQLiteDatabase>.defaultRebuildThreshold
         let insert = try raw.statement("""
             INSERT INTO products (seller_id, kind, category, title, content, regular_price, price,
                 coupon_price, discount_ends_at, delivery_fee, delivery_schedule, stock, images,

@@ -1,7 +1,6 @@
 import Foundation
 @testable import KeyCat
 import KeyCatData
-import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
@@ -239,49 +238,6 @@ struct WebhookDeliveryTests {
             #expect(Set(receiver.eventIDs) == Set(events.map(\.id)))
             loop.cancel()
             try await loop.value
-        }
-    }
-}
-
-/// Waits until `condition` holds, checking after each short pause; fails the test at the
-/// caller's line after `limit` (a hang guard, not a measure: generous, since the whole suite
-/// runs beside it on two cores, and a condition that never holds fails the same after any
-/// limit). The failure names what holds Postgres's event horizon then
-/// (``PostgresHorizon/report()``): a transaction anywhere on the server that outlasts the limit
-/// holds back every event log and webhook fan-out reading the server.
-func waitUntil(limit: Duration = .seconds(300), sourceLocation: SourceLocation = #_sourceLocation,
-               _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + limit
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("the condition never held in \(limit); \(PostgresHorizon.report())", sourceLocation: sourceLocation)
-            return
-        }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-}
-
-/// What holds the event horizon of the test server's Postgres, for a failure's message.
-enum PostgresHorizon {
-    /// The oldest transactions on the server that hold a transaction id, with their sessions'
-    /// ages and last statements; on SQLite runs, that there is no server to ask.
-    static func report() -> String {
-        guard let url = PostgresTestServer.url else { return "no Postgres server is configured" }
-        do {
-            let connection = try PostgresConnection(url: url)
-            defer { connection.close() }
-            let holders = try connection.query("""
-                SELECT pid, application_name, state, CAST(round(extract(epoch FROM now() - xact_start)) AS bigint),
-                       left(regexp_replace(query, '\\s+', ' ', 'g'), 120)
-                FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid()
-                ORDER BY xact_start LIMIT 3
-                """, []) { row in
-                "pid \(row.int64(0)) (\(row.string(1)), \(row.string(2)), for \(row.int64(3)) s): \(row.string(4))"
-            }
-            return holders.isEmpty ? "no transaction on the Postgres server holds an id"
-                : "the oldest transactions holding an id on the Postgres server: " + holders.joined(separator: "; ")
-        } catch {
-            return "the Postgres server could not be asked what holds it: \(error)"
         }
     }
 }

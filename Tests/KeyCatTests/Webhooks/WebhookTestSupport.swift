@@ -2,6 +2,7 @@ import Foundation
 @testable import KeyCat
 import KeyCatData
 import KeyCatInfrastructure
+import KeyCatTestSupport
 import Synchronization
 import Testing
 
@@ -74,7 +75,7 @@ extension TestShop {
 
 extension KeyCat {
     /// Writes `events` as a repository does, and returns once the log shows them (see
-    /// ``TestShop/append(_:)``).
+    /// ``TestShop/append(_:sourceLocation:)``).
     func appendForTest(_ events: [DomainEvent], sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let keycat = self
         try await Self.append(events, on: store.database)
@@ -99,5 +100,55 @@ extension KeyCat {
 
     private static func append(_ events: [DomainEvent], on database: some SQLDatabase) async throws {
         try await database.write { try EventOutbox.append(events, on: $0) }
+    }
+}
+
+/// Waits until `condition` holds, checking after each short pause; fails the test at the
+/// caller's line after `limit` (a hang guard, not a measure: generous, since the whole suite
+/// runs beside it on two cores, and a condition that never holds fails the same after any
+/// limit). The failure names what holds Postgres's event horizon then
+/// (``PostgresHorizon/report()``): a transaction anywhere on the server that outlasts the limit
+/// holds back every event log and webhook fan-out reading the server.
+func waitUntil(limit: Duration = .seconds(300), sourceLocation: SourceLocation = #_sourceLocation,
+               _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + limit
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("the condition never held in \(limit); \(await PostgresHorizon.report())", sourceLocation: sourceLocation)
+            return
+        }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+}
+
+/// What holds the event horizon of the test server's Postgres, for a failure's message.
+enum PostgresHorizon {
+    /// The oldest transactions on the server that hold a transaction id, with their sessions'
+    /// ages and last statements; on SQLite runs, that there is no server to ask. Asked on a
+    /// thread of its own, as libpq blocks.
+    static func report() async -> String {
+        guard let url = PostgresTestServer.url else { return "no Postgres server is configured" }
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: ask(url)) }
+        }
+    }
+
+    private static func ask(_ url: String) -> String {
+        do {
+            let connection = try PostgresConnection(url: url)
+            defer { connection.close() }
+            let holders = try connection.query("""
+                SELECT pid, application_name, state, CAST(round(extract(epoch FROM now() - xact_start)) AS bigint),
+                       left(regexp_replace(query, '\\s+', ' ', 'g'), 120)
+                FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid()
+                ORDER BY xact_start LIMIT 3
+                """, []) { row in
+                "pid \(row.int64(0)) (\(row.string(1)), \(row.string(2)), for \(row.int64(3)) s): \(row.string(4))"
+            }
+            return holders.isEmpty ? "no transaction on the Postgres server holds an id"
+                : "the oldest transactions holding an id on the Postgres server: " + holders.joined(separator: "; ")
+        } catch {
+            return "the Postgres server could not be asked what holds it: \(error)"
+        }
     }
 }
