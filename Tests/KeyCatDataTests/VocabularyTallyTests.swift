@@ -72,6 +72,15 @@ struct VocabularyTallyTests {
             #expect(try await counts() == ["alps": 0, "kailh": 1])
             try await write([(["kailh"], []), ([], ["alps", "kailh"]), ([], ["alps"])])
             #expect(try await counts() == ["alps": 2, "kailh": 1])
+            // An unlisted listing's words: a new row at zero, an existing one left as it is.
+            var kept = VocabularyTally()
+            kept.keep([Self.word("alps"), Self.word("cherry")])
+            try await database.write { connection in
+                try connection.batch(SearchIndex.vocabularyStatements(kept.moves), atMost: 100)
+            }
+            let cherry = try await database.read { try $0.queryOne("SELECT products FROM search_words WHERE word = 'cherry'", []) { $0.int(0) } }
+            #expect(cherry == 0)
+            #expect(try await counts() == ["alps": 2, "kailh": 1])
         }
         switch store {
         case .sqlite: try await withTestDatabase { try await check($0) }

@@ -261,6 +261,26 @@ struct SearchBehaviourTests {
         }
     }
 
+    @Test("a suspended seller's listings indexed while unlisted (a catch-up) have their words suggested once the seller is reinstated",
+          arguments: TestStore.allCases)
+    func unlistedCaughtUp(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            _ = try await shop.keycat.catalog.create(TestShop.draft("Scamboard 사기 키보드") { $0.tags = ["스캠"] }, for: seller.userID, by: seller)
+            _ = try await shop.keycat.accounts.suspend(seller.userID, by: shop.operatorConsole)
+            // Until 2026-11-30 a listing indexed while unlisted made no rows for its words, and
+            // the reinstatement, which counts them up row by row, found none to count.
+            try await Self.forgetIndex(shop)
+            let reopened = try await KeyCat.open(shop.keycat.configuration)
+            defer { reopened.close() }
+            #expect(try await reopened.search.suggestions(try SuggestionQuery("scam")).isEmpty)
+            #expect(try await reopened.search.problems() == [])
+            _ = try await reopened.accounts.reinstate(seller.userID, by: shop.operatorConsole)
+            #expect(try await reopened.search.suggestions(try SuggestionQuery("scam")).map(\.text).contains("Scamboard"))
+            #expect(try await reopened.search.problems() == [])
+        }
+    }
+
     @Test("reindex repairs what db check finds: a stray term, a count, a listing deleted behind the index's back",
           arguments: TestStore.allCases)
     func reindexRepairs(_ store: TestStore) async throws {

@@ -122,6 +122,7 @@ package enum SearchIndex {
         let old = postings ?? previous.map { parseTerms($0.terms) } ?? []
         statements += termChanges(of: id, from: old, to: entry.terms, on: connection)
         tally.record(removing: previous.flatMap { $0.counted ? parseWords($0.words) : nil } ?? [], adding: listed ? entry.vocabulary : [])
+        if !listed { tally.keep(entry.vocabulary) }
         return statements
     }
 
@@ -185,13 +186,17 @@ package enum SearchIndex {
 
     /// The statements that make `moves` (in key order, ``VocabularyTally``): a word lent by
     /// listings is counted up, inserted with its spellings when new; one they no longer lend is
-    /// counted down, never below zero. A row is never deleted: a listing that comes back finds
-    /// its words' rows.
+    /// counted down, never below zero; one an unlisted listing keeps is inserted at zero when
+    /// new. A row is never deleted: a listing that comes back finds its words' rows.
     static func vocabularyStatements<Row>(_ moves: [VocabularyTally.Move]) -> [SQLStatement<Row>] {
         moves.flatMap { move -> [SQLStatement<Row>] in
             var statements: [SQLStatement<Row>] = []
-            if let entry = move.entry, move.added > 0 {
-                statements.append(move.added == 1 ? .run(addOneSQL, addArguments(entry)) : .run(addSQL, addArguments(entry) + [.int(move.added)]))
+            if let entry = move.entry {
+                switch move.added {
+                case 0: statements.append(.run(keepSQL, addArguments(entry)))
+                case 1: statements.append(.run(addOneSQL, addArguments(entry)))
+                default: statements.append(.run(addSQL, addArguments(entry) + [.int(move.added)]))
+                }
             }
             if move.removed == 1 {
                 statements.append(.run(removeOneSQL, [.text(move.key), .text(move.kind)]))
@@ -211,6 +216,10 @@ package enum SearchIndex {
     private static let addSQL = """
         INSERT INTO search_words (word, kind, display, spelling, initials, products) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (word, kind) DO UPDATE SET products = search_words.products + excluded.products
+        """
+    private static let keepSQL = """
+        INSERT INTO search_words (word, kind, display, spelling, initials, products) VALUES (?, ?, ?, ?, ?, 0)
+        ON CONFLICT (word, kind) DO NOTHING
         """
     private static let removeOneSQL = "UPDATE search_words SET products = products - 1 WHERE word = ? AND kind = ? AND products > 0"
     private static let removeSQL = """

@@ -21,7 +21,8 @@ struct VocabularyTally {
     struct Move {
         var key: String
         var kind: String
-        /// The word's spellings, when some listing took it up (what a new row is made from).
+        /// The word's spellings, when some listing took it up or keeps it (what a new row is
+        /// made from).
         var entry: SearchAnalyzer.VocabularyEntry?
         var added = 0
         var removed = 0
@@ -60,6 +61,18 @@ struct VocabularyTally {
             } else {
                 byWord[Word(old[i].key, old[i].kind), default: Move(key: old[i].key, kind: old[i].kind)].removed += 1
                 i += 1
+            }
+        }
+    }
+
+    /// Records words an unlisted listing has without lending them: their rows are made, at zero
+    /// when new, so that a reinstatement, which counts a seller's listings back up row by row
+    /// (``SearchIndex/recount(listingsOf:listed:on:)``), finds them.
+    mutating func keep(_ entries: [SearchAnalyzer.VocabularyEntry]) {
+        for entry in entries {
+            let word = Word(entry.key, entry.kind.rawValue)
+            if byWord[word]?.entry == nil {
+                byWord[word, default: Move(key: entry.key, kind: entry.kind.rawValue)].entry = entry
             }
         }
     }
