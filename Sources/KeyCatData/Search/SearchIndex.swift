@@ -163,20 +163,16 @@ package enum SearchIndex {
     /// false`: suspended, withdrawn) or come back (`true`: reinstated), before `products` says
     /// so: their words are suggested only while they are listed.
     static func recount<Connection: SQLConnection>(listingsOf sellerID: UserID, listed: Bool, on connection: Connection) throws {
-        var changes: [String: (kind: String, key: String, by: Int)] = [:]
+        var tally = VocabularyTally()
         try connection.forEach("""
             SELECT d.words FROM search_documents d JOIN products p ON p.id = d.product_id
             WHERE p.seller_id = ? AND p.deleted_at IS NULL AND d.counted = ?
             """, [.integer(sellerID.rawValue), .bool(!listed)]) { row in
-            for word in parseWords(row.string(0)) {
-                changes["\(word.kind):\(word.key)", default: (word.kind, word.key, 0)].by += listed ? 1 : -1
-            }
+            let words = parseWords(row.string(0))
+            if listed { tally.countBack(words) } else { tally.record(removing: words, adding: []) }
         }
-        guard !changes.isEmpty else { return }
-        // A listing coming back finds its words' rows: they are kept at zero, never deleted.
-        var statements: [SQLStatement<Connection.Row>] = changes.values
-            .sorted { SearchAnalyzer.VocabularyEntry.precedes(($0.key, $0.kind), ($1.key, $1.kind)) }
-            .map { .run("UPDATE search_words SET products = products + ? WHERE word = ? AND kind = ?", [.int($0.by), .text($0.key), .text($0.kind)]) }
+        guard !tally.isEmpty else { return }
+        var statements: [SQLStatement<Connection.Row>] = vocabularyStatements(tally.moves)
         statements.append(.run("""
             UPDATE search_documents SET counted = ? WHERE counted = ? AND product_id IN (
                 SELECT id FROM products WHERE seller_id = ? AND deleted_at IS NULL)
@@ -185,9 +181,10 @@ package enum SearchIndex {
     }
 
     /// The statements that make `moves` (in key order, ``VocabularyTally``): a word lent by
-    /// listings is counted up, inserted with its spellings when new; one they no longer lend is
-    /// counted down, never below zero; one an unlisted listing keeps is inserted at zero when
-    /// new. A row is never deleted: a listing that comes back finds its words' rows.
+    /// listings is counted up, inserted with its spellings when new (a word counted back, with
+    /// no spellings, has its row); one they no longer lend is counted down, never below zero;
+    /// one an unlisted listing keeps is inserted at zero when new. A row is never deleted: a
+    /// listing that comes back finds its words' rows.
     static func vocabularyStatements<Row>(_ moves: [VocabularyTally.Move]) -> [SQLStatement<Row>] {
         moves.flatMap { move -> [SQLStatement<Row>] in
             var statements: [SQLStatement<Row>] = []
@@ -197,6 +194,8 @@ package enum SearchIndex {
                 case 1: statements.append(.run(addOneSQL, addArguments(entry)))
                 default: statements.append(.run(addSQL, addArguments(entry) + [.int(move.added)]))
                 }
+            } else if move.added > 0 {
+                statements.append(.run(countBackSQL, [.int(move.added), .text(move.key), .text(move.kind)]))
             }
             if move.removed == 1 {
                 statements.append(.run(removeOneSQL, [.text(move.key), .text(move.kind)]))
@@ -221,6 +220,7 @@ package enum SearchIndex {
         INSERT INTO search_words (word, kind, display, spelling, initials, products) VALUES (?, ?, ?, ?, ?, 0)
         ON CONFLICT (word, kind) DO NOTHING
         """
+    private static let countBackSQL = "UPDATE search_words SET products = products + ? WHERE word = ? AND kind = ?"
     private static let removeOneSQL = "UPDATE search_words SET products = products - 1 WHERE word = ? AND kind = ? AND products > 0"
     private static let removeSQL = """
         UPDATE search_words SET products = CASE WHEN products > ? THEN products - ? ELSE 0 END

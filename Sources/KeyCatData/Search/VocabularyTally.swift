@@ -1,8 +1,8 @@
 import KeyCatDomain
 
 /// How the vocabulary's counts (`search_words.products`) move for the listings of one write:
-/// one listing's edit, or a bulk write's batch (a catch-up's or a rebuild's 500 listings, a sweep
-/// of deleted ones).
+/// one listing's edit, a bulk write's batch (a catch-up's or a rebuild's 500 listings, a sweep
+/// of deleted ones), or a seller's listings leaving the catalog or coming back.
 ///
 /// A listing's moves are what it lent (`old`) against what it now lends (`new`): a word in
 /// both moves nothing. A batch's moves are summed by word and written after every document and
@@ -76,6 +76,17 @@ struct VocabularyTally {
             }
         }
     }
+
+    /// Records the words of a listing coming back into the catalog (its seller reinstated):
+    /// counted up, each on the row it kept while out (``keep(_:)``).
+    mutating func countBack(_ words: [(kind: String, key: String)]) {
+        for word in words {
+            byWord[Word(word.key, word.kind), default: Move(key: word.key, kind: word.kind)].added += 1
+        }
+    }
+
+    /// Whether nothing moves.
+    var isEmpty: Bool { byWord.isEmpty }
 
     /// Every word's moves, in the order of `search_words`' key.
     var moves: [Move] {
