@@ -101,8 +101,8 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                 try connection.run(
                     "UPDATE refresh_token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
                     [StoredTime.value(at), .integer(id.rawValue)])
-                try SearchIndex.recount(listingsOf: id, listed: false, on: connection)
                 try connection.run("UPDATE products SET listed = 0 WHERE seller_id = ? AND listed = 1", [.integer(id.rawValue)])
+                try SearchIndex.recount(listingsOf: id, listed: false, on: connection)
                 try connection.run("DELETE FROM addresses WHERE user_id = ?", [.integer(id.rawValue)])
                 try SQLFulfilmentRepository<Database>.anonymise(
                     "o.buyer_id = ? AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.status IN ('pending', 'shipped') AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded'))",
@@ -149,12 +149,12 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                     try EventOutbox.append(DomainEvent(.userSuspended, at: at, aggregate: EventAggregate(.user, id.rawValue), data: [
                         "user_id": .integer(id.rawValue),
                     ]), on: connection)
-                    try SearchIndex.recount(listingsOf: id, listed: false, on: connection)
                     try connection.run("UPDATE products SET listed = 0 WHERE seller_id = ? AND listed = 1", [.integer(id.rawValue)])
+                    try SearchIndex.recount(listingsOf: id, listed: false, on: connection)
                 case .reinstate:
-                    try SearchIndex.recount(listingsOf: id, listed: true, on: connection)
                     try connection.run("UPDATE products SET listed = 1 WHERE seller_id = ? AND listed = 0 AND deleted_at IS NULL",
                                        [.integer(id.rawValue)])
+                    try SearchIndex.recount(listingsOf: id, listed: true, on: connection)
                 case .role, .password:
                     break
                 }

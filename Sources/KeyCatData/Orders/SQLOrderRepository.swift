@@ -141,7 +141,7 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                     guard try connection.run(sql, arguments) == 1 else { return nil }
                 }
                 if transition.returnsStock { try OrderRow.returnStock(of: transition.orderID, as: .orderReturned, at: now, on: connection) }
-                return try OrderRow.run(Self.moveStatements(transition, at: now) + Self.eventStatements(transition, at: now, on: connection),
+                return try OrderRow.run(Self.moveStatements(transition, at: now, dialect: connection.dialect) + Self.eventStatements(transition, at: now, on: connection),
                                         thenFind: transition.orderID, endingTransaction: true, on: connection)
             }
         }
@@ -150,7 +150,8 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
     /// What a move that happened writes besides the order's row, none depending on another's
     /// result: the payment and its sale entries, the parcels moved or cancelled with the order,
     /// the cart emptied of what was bought, the audit entry.
-    private static func moveStatements(_ transition: OrderTransition, at now: Date) -> [SQLStatement<Database.Connection.Row>] {
+    private static func moveStatements(_ transition: OrderTransition, at now: Date, dialect: SQLDialect)
+        -> [SQLStatement<Database.Connection.Row>] {
         let orderID = SQLValue.integer(transition.orderID.rawValue)
         var statements: [SQLStatement<Database.Connection.Row>] = []
         if let payment = transition.payment {
@@ -158,8 +159,7 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
             if payment.status == .paid, transition.to == .paid {
                 statements.append(SettlementLedger.saleStatement(of: transition.orderID, paymentImpUID: payment.impUID, at: now))
                 // Units sold rank search results; kept beside the index, so no `products` row moves.
-                let sales = SearchIndex.countSales(of: transition.orderID)
-                statements.append(.run(sales.sql, sales.arguments))
+                statements += SearchIndex.countSales(of: transition.orderID, dialect: dialect)
             }
         }
         if transition.to == .shipped || transition.to == .delivered {

@@ -135,7 +135,7 @@ extension SearchIndex {
 
         /// Writes everything gathered, on a connection in the transaction that wrote the listings
         /// (or a later one: a listing without its `search_documents` row is indexed again by
-        /// ``SearchIndex/catchUp(limit:on:)``), and empties the buffers.
+        /// ``SearchIndex/catchUp(after:limit:on:)``), and empties the buffers.
         mutating func write(on connection: some SQLConnection) throws {
             // Postings in the order of `search_terms`' key: terms as the stores compare them
             // (code points of UTF-8, which both collations used here order alike), then ids.

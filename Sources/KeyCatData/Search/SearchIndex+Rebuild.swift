@@ -8,9 +8,11 @@ extension SearchIndex {
     /// Listings per transaction when indexing in bulk.
     package static let batchSize = 500
 
-    /// Indexes up to `limit` live listings that have no entry, or one from an older analyzer, in
-    /// one transaction; returns how many it indexed (0 once all are current), or nil when
-    /// another server's batch holds ``catchUpLock``.
+    /// Indexes up to `limit` live listings with ids above `after` that have no entry, or one
+    /// from an older analyzer, in one transaction, in id order; returns their ids (none once all
+    /// are current), or nil when another server's batch holds ``catchUpLock``. Starting after
+    /// the last batch's listings, a batch reads only the listings it may index, not every
+    /// listing's document from the first again.
     ///
     /// On Postgres several servers may catch up at once: all of them open for writes after an
     /// upgrade. Each batch first tries ``catchUpLock``, so no two batches index the same
@@ -23,18 +25,19 @@ extension SearchIndex {
     /// after the lock waits for the batch, then finds the listing's document. A batch whose
     /// snapshot was taken just before another's commit meets that batch's documents the same
     /// way: each listing's document is written before its postings
-    /// (``statements(indexing:_:listed:previous:postings:created:on:)``).
-    static func catchUp(limit: Int, on connection: some SQLConnection) throws -> Int? {
+    /// (``statements(indexing:_:listed:previous:postings:created:on:)``). A payment counting
+    /// units sold waits for the batch (``catchUpTurn``).
+    static func catchUp(after: ProductID?, limit: Int, on connection: some SQLConnection) throws -> [ProductID]? {
         let postgres = connection.dialect.store == .postgres
         if postgres, try connection.queryOne(catchUpLock, [], { $0.bool(0) }) != true { return nil }
         let stale = try connection.query("""
             SELECT \(ProductRow.columns) FROM products p
-            WHERE p.deleted_at IS NULL AND NOT EXISTS (
+            WHERE p.deleted_at IS NULL AND p.id > ? AND NOT EXISTS (
                 SELECT 1 FROM search_documents d WHERE d.product_id = p.id AND d.analyzer_version = ?)
             ORDER BY p.id LIMIT ?\(postgres ? " FOR UPDATE OF p" : "")
-            """, [.int(SearchAnalyzer.version), .int(limit)], ProductRow.decode)
+            """, [.integer(after?.rawValue ?? 0), .int(SearchAnalyzer.version), .int(limit)], ProductRow.decode)
         try index(stale, on: connection)
-        return stale.count
+        return stale.map(\.id)
     }
 
     /// The advisory lock a catch-up's batch tries and holds until its transaction ends, on
@@ -46,8 +49,20 @@ extension SearchIndex {
     /// Waits until no batch holds ``catchUpLock``, in a transaction of its own that ends at once.
     static let catchUpWait = "SELECT pg_advisory_xact_lock(\(catchUpLockKey))"
 
+    /// Waits while a catch-up's batch runs, and keeps the next from starting until this
+    /// transaction ends (a shared hold of ``catchUpLock``; holders do not wait for each other).
+    ///
+    /// A payment takes it before counting its units sold, which only moves a listing's document
+    /// that exists (``countSales(of:dialect:)``). A batch writing a listing's first document
+    /// counts the units sold before its snapshot, and a payment committing after that snapshot,
+    /// whose count ran before the batch committed, found no document to count into: its units
+    /// were lost (found 2026-12-01 by `SearchRaceTests`). Now the payment's count waits for the
+    /// batch and finds its document; or the batch, finding the payment holding the lock, waits
+    /// and reads the orders again.
+    static let catchUpTurn = "SELECT pg_advisory_xact_lock_shared(\(catchUpLockKey))"
+
     /// The two keys of ``catchUpLock``: "KCSX", and the current schema's name hashed.
-    private static let catchUpLockKey = "\(0x4B43_5358), hashtext(coalesce(current_schema(), ''))"
+    private static let catchUpLockKey = SQLDialect.schemaLockKeys(0x4B43_5358)
 
     /// Indexes listings written in this transaction, replacing what they had
     /// (``statements(indexing:_:listed:previous:postings:created:on:)`` for each), in a few statements
@@ -101,9 +116,14 @@ extension SearchIndex {
     ///   holds for its terms rather than against its forward terms, so that what was changed
     ///   behind the index's back is mended (false once the postings are known to be the forward
     ///   terms, ``SearchPostingDigest/postingsAreForwardTerms(on:)``).
+    ///
+    /// On Postgres a batch locks its listings first, in id order, as a catch-up's batch and
+    /// every other writer of a listing's entries do (``recount(listingsOf:listed:on:)``), so
+    /// that it waits for them, or they for it, rather than both for each other.
     static func reindex(after: ProductID?, limit: Int, checkingPostings: Bool, on connection: some SQLConnection) throws -> ProductID? {
         let products = try connection.query(
-            "SELECT \(ProductRow.columns) FROM products WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?",
+            "SELECT \(ProductRow.columns) FROM products p WHERE p.deleted_at IS NULL AND p.id > ? ORDER BY p.id LIMIT ?"
+                + connection.dialect.locking(.update),
             [.integer(after?.rawValue ?? 0), .int(limit)], ProductRow.decode)
         try index(products, checkingPostings: checkingPostings, on: connection)
         // A listing whose postings were right writes none, which would announce nothing; its

@@ -159,25 +159,36 @@ package enum SearchIndex {
             + termChanges(of: id, from: parseTerms(previous.terms), to: [], on: connection)
     }
 
-    /// Moves the vocabulary's counts when a seller's listings leave the catalog (`listed:
-    /// false`: suspended, withdrawn) or come back (`true`: reinstated), before `products` says
-    /// so: their words are suggested only while they are listed.
+    /// Moves the vocabulary's counts when a seller's listings have left the catalog (`listed:
+    /// false`: suspended, withdrawn) or come back (`true`: reinstated): their words are
+    /// suggested only while they are listed.
+    ///
+    /// Called once `products` says so, it takes its locks in the order every writer of a
+    /// listing's entries takes them: the listings (the caller's update of `products`), then
+    /// their documents in id order, then the words in key order. A catch-up or rebuild batch
+    /// locks its listings first too (``catchUp(after:limit:on:)``), and a payment's count of units
+    /// sold locks documents in id order (``countSales(of:dialect:)``), so on Postgres the one
+    /// that comes second waits for the other to end. Until 2026-12-01 this counted the words
+    /// before the listings changed, the reverse of a batch's order, and the two could wait for
+    /// each other until Postgres's `deadlock_timeout` (a second) failed one, to be run again.
+    /// (The caller's update takes the seller's listings in the order of `products`' index by
+    /// seller, which is id order for listings created one after another.)
     static func recount<Connection: SQLConnection>(listingsOf sellerID: UserID, listed: Bool, on connection: Connection) throws {
         var tally = VocabularyTally()
+        let locking = connection.dialect.store == .postgres ? " FOR UPDATE OF d" : ""
         try connection.forEach("""
             SELECT d.words FROM search_documents d JOIN products p ON p.id = d.product_id
-            WHERE p.seller_id = ? AND p.deleted_at IS NULL AND d.counted = ?
+            WHERE p.seller_id = ? AND p.deleted_at IS NULL AND d.counted = ? ORDER BY d.product_id\(locking)
             """, [.integer(sellerID.rawValue), .bool(!listed)]) { row in
             let words = parseWords(row.string(0))
             if listed { tally.countBack(words) } else { tally.record(removing: words, adding: []) }
         }
         guard !tally.isEmpty else { return }
-        var statements: [SQLStatement<Connection.Row>] = vocabularyStatements(tally.moves)
-        statements.append(.run("""
+        let statements: [SQLStatement<Connection.Row>] = [.run("""
             UPDATE search_documents SET counted = ? WHERE counted = ? AND product_id IN (
                 SELECT id FROM products WHERE seller_id = ? AND deleted_at IS NULL)
-            """, [.bool(listed), .bool(!listed), .integer(sellerID.rawValue)]))
-        try connection.batch(statements, atMost: statementsPerBatch)
+            """, [.bool(listed), .bool(!listed), .integer(sellerID.rawValue)])]
+        try connection.batch(statements + vocabularyStatements(tally.moves), atMost: statementsPerBatch)
     }
 
     /// The statements that make `moves` (in key order, ``VocabularyTally``): a word lent by
@@ -231,13 +242,26 @@ package enum SearchIndex {
         [.text(entry.key), .text(entry.kind.rawValue), .text(entry.display), .text(entry.spelling), entry.initials.map(SQLValue.text) ?? .null]
     }
 
-    /// Counts a paid order's units as sold, a ranking signal (docs/search.md "Ranking").
-    static func countSales(of orderID: OrderID) -> (sql: String, arguments: [SQLValue]) {
-        ("""
-        UPDATE search_documents SET units_sold = units_sold
-            + (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l
-               WHERE l.order_id = ? AND l.product_id = search_documents.product_id)
-        WHERE product_id IN (SELECT product_id FROM order_lines WHERE order_id = ?)
-        """, [.integer(orderID.rawValue), .integer(orderID.rawValue)])
+    /// The statements that count a paid order's units as sold, a ranking signal (docs/search.md
+    /// "Ranking"), into the documents of its listings.
+    ///
+    /// On Postgres they first wait for a catch-up's batch in flight (``catchUpTurn``), whose
+    /// new documents they would not see, and lock the documents in id order, as a batch of the
+    /// index writes them (``index(_:checkingPostings:on:)``), so that two payments of the same
+    /// listings, or a payment and a batch, never wait for each other in a circle: a deadlock
+    /// that Postgres finds only after its `deadlock_timeout`, a second.
+    static func countSales<Row>(of orderID: OrderID, dialect: SQLDialect) -> [SQLStatement<Row>] {
+        let lines = "SELECT product_id FROM order_lines WHERE order_id = ?"
+        let postgres = dialect.store == .postgres
+        let documents = postgres
+            ? "SELECT d.product_id FROM search_documents d WHERE d.product_id IN (\(lines)) ORDER BY d.product_id FOR UPDATE"
+            : lines
+        let count: SQLStatement<Row> = .run("""
+            UPDATE search_documents SET units_sold = units_sold
+                + (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l
+                   WHERE l.order_id = ? AND l.product_id = search_documents.product_id)
+            WHERE product_id IN (\(documents))
+            """, [.integer(orderID.rawValue), .integer(orderID.rawValue)])
+        return postgres ? [.run(catchUpTurn, []), count] : [count]
     }
 }

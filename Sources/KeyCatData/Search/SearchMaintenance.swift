@@ -11,10 +11,11 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
     /// The `settings` key that records the analyser version every listing was indexed by.
     static var versionKey: String { "search.analyzer_version" }
 
-    /// Indexes every live listing without a current entry, ``SearchIndex/batchSize`` per
-    /// transaction, so readers and writers interleave; returns how many it indexed. On
+    /// Indexes every live listing without a current entry, up to ``SearchIndex/batchSize`` per
+    /// transaction (fewer while batches lose to the writes beside them), so readers and writers
+    /// interleave; returns how many it indexed. On
     /// Postgres, servers catching up the same database take turns by batch
-    /// (``SearchIndex/catchUp(limit:on:)``), and each returns only once none is left.
+    /// (``SearchIndex/catchUp(after:limit:on:)``), and each returns only once none is left.
     ///
     /// Once none is left it records the analyser version in `settings`, and later calls (every
     /// write-open) end with that one read: listings are indexed as they are written, so only a
@@ -31,27 +32,55 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         }
         if recorded == Self.versionBytes { return 0 }
         var total = 0
+        var after: ProductID?
+        var size = SearchIndex.batchSize
         while true {
-            let batch: Int? = try await storage {
-                try await database.write { connection in
-                    guard let indexed = try SearchIndex.catchUp(limit: SearchIndex.batchSize, on: connection) else { return nil }
-                    if indexed < SearchIndex.batchSize {
-                        _ = try connection.run(
-                            "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                            [.text(Self.versionKey), .blob(Self.versionBytes)])
-                    }
-                    return indexed
+            let start = after
+            let batch: (indexed: [ProductID], allFound: Bool)? = try await shrinking(&size) { connection, limit in
+                guard let indexed = try SearchIndex.catchUp(after: start, limit: limit, on: connection) else { return nil }
+                // A batch that found fewer listings than it asked for found them all.
+                let allFound = indexed.count < limit
+                if allFound {
+                    _ = try connection.run(
+                        "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                        [.text(Self.versionKey), .blob(Self.versionBytes)])
                 }
+                return (indexed, allFound)
             }
-            guard let indexed = batch else {
+            guard let batch else {
                 // Another server's batch holds the lock: wait for it to end, then look again.
                 try await storage {
                     try await database.write(isolation: .readCommitted) { _ = try $0.run(SearchIndex.catchUpWait, []) }
                 }
                 continue
             }
-            total += indexed
-            if indexed < SearchIndex.batchSize { return total }
+            total += batch.indexed.count
+            if batch.allFound { return total }
+            after = batch.indexed.last
+        }
+    }
+
+    /// Runs `batch` in a write of its own with up to `size` listings, halving `size` while the
+    /// write fails every attempt for the writes beside it. A bulk batch is a serializable
+    /// transaction that reads and writes much (500 listings' rows, the counts of most of the
+    /// vocabulary), so on a Postgres shop taking edits, suspensions and payments it can lose
+    /// to them every time (2026-12-01, `SearchRaceTests`); a smaller batch is over sooner and
+    /// touches fewer rows, so it overlaps fewer of them. A batch that succeeds doubles `size`
+    /// back towards ``SearchIndex/batchSize``; one of a single listing that still fails throws.
+    private func shrinking<Result: Sendable>(
+        _ size: inout Int, _ batch: (Database.Connection, Int) throws -> Result
+    ) async throws(KeyCatError) -> Result {
+        while true {
+            let limit = size
+            do {
+                let result = try await database.write { connection in try batch(connection, limit) }
+                size = min(SearchIndex.batchSize, size * 2)
+                return result
+            } catch let error as any DatabaseError where error.isTransientTransactionFailure && size > 1 {
+                size = max(1, size / 2)
+            } catch {
+                throw KeyCatError.storage(error)
+            }
         }
     }
 
@@ -84,16 +113,14 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         }
         var after: ProductID?
         var total = 0
+        var size = SearchIndex.batchSize
         while true {
             let start = after
-            let (last, count) = try await storage {
-                try await database.write { connection in
-                    let last = try SearchIndex.reindex(after: start, limit: SearchIndex.batchSize, checkingPostings: checkingPostings,
-                                                       on: connection)
-                    return (last, try connection.queryOne(
-                        "SELECT count(*) FROM products WHERE deleted_at IS NULL AND id > ? AND id <= ?",
-                        [.integer(start?.rawValue ?? 0), .integer(last?.rawValue ?? 0)]) { $0.int(0) } ?? 0)
-                }
+            let (last, count) = try await shrinking(&size) { connection, limit in
+                let last = try SearchIndex.reindex(after: start, limit: limit, checkingPostings: checkingPostings, on: connection)
+                return (last, try connection.queryOne(
+                    "SELECT count(*) FROM products WHERE deleted_at IS NULL AND id > ? AND id <= ?",
+                    [.integer(start?.rawValue ?? 0), .integer(last?.rawValue ?? 0)]) { $0.int(0) } ?? 0)
             }
             guard let last else { break }
             total += count

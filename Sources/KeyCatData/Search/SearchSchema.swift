@@ -95,7 +95,7 @@ enum SearchSchema {
     /// grouped by listing (rather than a look-up per listing, each of whose postings is
     /// elsewhere in a heap written in term order). A document without postings keeps the empty
     /// text. Listings without a document have no forward terms to fill: they
-    /// are indexed when the store next opens for writes (``SearchIndex/catchUp(limit:on:)``).
+    /// are indexed when the store next opens for writes (``SearchIndex/catchUp(after:limit:on:)``).
     static let forwardIndexSQLite = """
         ALTER TABLE search_documents ADD COLUMN terms \(SQLDialect.sqlite.columnTypes.text) NOT NULL DEFAULT '';
         UPDATE search_documents SET terms = coalesce((

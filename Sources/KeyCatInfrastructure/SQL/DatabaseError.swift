@@ -25,6 +25,11 @@ package protocol DatabaseError: Error, Sendable, CustomStringConvertible {
     /// (SQLite's busy timeout, `SQLITE_BUSY`; Postgres's `lock_timeout`, `55P03`), and the
     /// statement changed nothing.
     var isLockWaitExpired: Bool { get }
+    /// The transaction lost to others running beside it (a serialization failure, a deadlock)
+    /// or to a connection lost before `COMMIT`, and running it again may succeed: Postgres's,
+    /// once its retries (``PostgresConfiguration/maximumTransactionAttempts``) are spent.
+    /// Never on SQLite, whose one writer runs the writes one after another.
+    var isTransientTransactionFailure: Bool { get }
 }
 
 extension SQLiteError: DatabaseError {
@@ -32,6 +37,7 @@ extension SQLiteError: DatabaseError {
     package var isCancelled: Bool { isInterrupted }
     package var isUnstorableText: Bool { false }
     package var isLockWaitExpired: Bool { isBusy }
+    package var isTransientTransactionFailure: Bool { false }
 }
 
 extension PostgresError: DatabaseError {

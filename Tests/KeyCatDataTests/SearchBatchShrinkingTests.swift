@@ -1,0 +1,127 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+import KeyCatTestSupport
+import Synchronization
+import Testing
+@testable import KeyCatData
+
+/// A catch-up or rebuild batch that keeps losing to the writes beside it is made smaller until
+/// it wins (`SearchMaintenance`), and one of a single listing that still loses fails the call.
+@Suite("Search batches that lose to other writes")
+struct SearchBatchShrinkingTests {
+    /// The failure Postgres gives a transaction once its retries are spent.
+    struct LostToOthers: DatabaseError {
+        var message: String { "could not serialize access due to concurrent update" }
+        var codeContext: (key: String, value: String) { ("sql_state", "40001") }
+        var isUniqueViolation: Bool { false }
+        var isCancelled: Bool { false }
+        var isUnstorableText: Bool { false }
+        var isNotADatabase: Bool { false }
+        var isCannotOpen: Bool { false }
+        var isLockWaitExpired: Bool { false }
+        var isTransientTransactionFailure: Bool { true }
+        var description: String { message }
+    }
+
+    /// A database whose next `failing` write transactions run their body, then roll back with
+    /// ``LostToOthers``; it records how many listings each write indexed.
+    struct LosingDatabase<Base: SQLDatabase>: SQLDatabase {
+        typealias Connection = Base.Connection
+        let base: Base
+        let record: Record
+
+        /// Shared by every copy of the database.
+        final class Record: Sendable {
+            let failing: Atomic<Int>
+            let batches = Mutex<[(documents: Int, failed: Bool)]>([])
+            init(failing: Int) { self.failing = Atomic(failing) }
+        }
+
+        init(_ base: Base, failing: Int) {
+            self.base = base
+            record = Record(failing: failing)
+        }
+
+        var batches: [(documents: Int, failed: Bool)] { record.batches.withLock { $0 } }
+
+        var storageExecutor: any TaskExecutor { base.storageExecutor }
+
+        func write<Result: Sendable>(isolation: SQLIsolation, _ body: (Connection) throws -> Result) async throws -> Result {
+            try await base.write(isolation: isolation) { connection in
+                let before = try Self.documents(on: connection)
+                let result = try body(connection)
+                let written = try Self.documents(on: connection) - before
+                let fails = record.failing.wrappingSubtract(1, ordering: .relaxed).oldValue > 0
+                record.batches.withLock { $0.append((written, fails)) }
+                if fails { throw LostToOthers() }
+                return result
+            }
+        }
+
+        private static func documents(on connection: Connection) throws -> Int {
+            try connection.queryOne("SELECT count(*) FROM search_documents", []) { $0.int(0) } ?? 0
+        }
+
+        func read<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result { try await base.read(body) }
+        func readStatement<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
+            try await base.readStatement(body)
+        }
+        func withConnection<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
+            try await base.withConnection(body)
+        }
+        func blockingWithConnection<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+            try base.blockingWithConnection(body)
+        }
+        func watchCommits() -> ChangeSignal { base.watchCommits() }
+        func close() { base.close() }
+    }
+
+    /// 41 listings, none of them indexed, as a database from before search holds them.
+    static func unindexed(_ database: SQLiteDatabase) async throws {
+        let clock = TestClock()
+        let (first, _) = try await CommerceHarness.stock(database, units: 5, clock: clock)
+        let products = SQLProductRepository(database: database)
+        for number in 0..<40 {
+            var draft = CommerceHarness.draft(5)
+            draft.title = "키보드 에디션 \(number)호"
+            _ = try await products.insert(draft, sellerID: first.sellerID, images: [], at: clock.now(), audit: nil)
+        }
+        try await database.write { connection in
+            try connection.execute("""
+                DELETE FROM search_terms; DELETE FROM search_documents; DELETE FROM search_words;
+                DELETE FROM settings WHERE key = 'search.analyzer_version'
+                """)
+        }
+    }
+
+    @Test("a catch-up whose batches lose eight times halves them to one listing, then doubles them back, and indexes every listing")
+    func catchUpShrinks() async throws {
+        try await withTestDatabase { database in
+            try await Self.unindexed(database)
+            let losing = LosingDatabase(database, failing: 8)
+            #expect(try await SearchMaintenance(database: losing).catchUp() == 41)
+            // 500, 250, … 3 lost (each indexed what it found, then rolled back); then 1, 2, 4, 8, 16, and the last 10 of 32.
+            #expect(losing.batches.map(\.failed) == Array(repeating: true, count: 8) + Array(repeating: false, count: 6))
+            #expect(losing.batches.map(\.documents) == [41, 41, 41, 41, 31, 15, 7, 3, 1, 2, 4, 8, 16, 10])
+            #expect(try await SearchMaintenance(database: database).problems() == [])
+        }
+    }
+
+    @Test("a catch-up or rebuild whose batch of one listing still loses fails with the storage error, and what it wrote is rolled back")
+    func oneListingStillLoses() async throws {
+        try await withTestDatabase { database in
+            try await Self.unindexed(database)
+            let losing = LosingDatabase(database, failing: .max)
+            await #expect(throws: KeyCatError.self) { try await SearchMaintenance(database: losing).catchUp() }
+            #expect(losing.batches.map(\.documents) == [41, 41, 41, 41, 31, 15, 7, 3, 1])
+            #expect(try await database.read { try $0.queryOne("SELECT count(*) FROM search_documents", []) { $0.int(0) } } == 0)
+            // The rebuild, over the index the database then caught up itself.
+            #expect(try await SearchMaintenance(database: database).catchUp() == 41)
+            let rebuilding = LosingDatabase(database, failing: .max)
+            await #expect(throws: KeyCatError.self) { try await SearchMaintenance(database: rebuilding).reindex() }
+            #expect(rebuilding.batches.map(\.failed) == Array(repeating: true, count: 9))
+            #expect(try await SearchMaintenance(database: database).problems() == [])
+        }
+    }
+}
