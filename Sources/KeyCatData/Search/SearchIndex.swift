@@ -126,12 +126,19 @@ package enum SearchIndex {
         return statements
     }
 
+    /// A listing's document, its units sold counted again from its paid orders, whether it is
+    /// new or replaces one: a write of the listing (or `search reindex`) mends a count a payment
+    /// missed (docs/search.md, "Catching up and rebuilding"). A payment counting into the same
+    /// document beside it waits for this write's row, then adds its units to the new count; one
+    /// that counted first, after this write's snapshot, fails this serializable write, which
+    /// runs again and counts it.
     private static let documentUpsertSQL = """
         INSERT INTO search_documents (product_id, analyzer_version, title_key, words, counted, terms, units_sold)
         VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
                                    WHERE l.product_id = ? AND o.paid_at IS NOT NULL))
         ON CONFLICT (product_id) DO UPDATE SET analyzer_version = excluded.analyzer_version,
-            title_key = excluded.title_key, words = excluded.words, counted = excluded.counted, terms = excluded.terms
+            title_key = excluded.title_key, words = excluded.words, counted = excluded.counted, terms = excluded.terms,
+            units_sold = excluded.units_sold
         """
     private static let newDocumentSQL = """
         INSERT INTO search_documents (product_id, analyzer_version, title_key, words, counted, terms, units_sold)

@@ -250,6 +250,9 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
                 if try SearchPostingDigest.ofPostings(on: connection) != forwardPostings {
                     try Self.postingDifferences(on: connection, report: report)
                 }
+                try connection.forEach(Self.unitsSoldMismatchSQL, [.int(limit)]) { row in
+                    report("product \(row.int64(0)): search counts \(row.int(1)) units sold, its paid orders \(row.int(2)) (run 'keycat-admin search reindex')")
+                }
                 try connection.forEach("SELECT word, kind, products FROM search_words WHERE products > 0", []) { row in
                     let key = "\(row.string(1)):\(row.string(0))"
                     if expectedWords.removeValue(forKey: key) != row.int(2) {
@@ -263,6 +266,15 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
             }
         }
     }
+
+    /// The documents whose units sold are not what their listings' paid orders add up to, in id
+    /// order: one aggregate of the paid orders' lines, joined to every document.
+    private static var unitsSoldMismatchSQL: String { """
+        SELECT d.product_id, d.units_sold, coalesce(s.units, 0) FROM search_documents d
+        LEFT JOIN (SELECT l.product_id, sum(l.quantity) AS units FROM order_lines l JOIN orders o ON o.id = l.order_id
+                   WHERE o.paid_at IS NOT NULL GROUP BY l.product_id) s ON s.product_id = d.product_id
+        WHERE d.units_sold <> coalesce(s.units, 0) ORDER BY d.product_id LIMIT ?
+        """ }
 
     /// Reports each listing whose postings are not its document's forward terms, and how many
     /// postings are no document's: every document's forward terms sought in `search_terms` by
