@@ -30,7 +30,7 @@ struct PostgresRoundTripTests {
                 #expect(paid.status == .paid && paid.impUID == "imp_\(round)" && paid.lines.count == 1 && paid.shipments.count == 1)
                 // Products; stock takes with the order's row; parcels, lines, ledger and COMMIT.
                 #expect(checkout == 3, "round \(round)")
-                // The order's row; the conditional UPDATE; payment, sale entries, units sold, cart, read-back and COMMIT.
+                // The order's row; the turn after a catch-up with the conditional UPDATE; payment, sale entries, units sold, cart, read-back and COMMIT.
                 #expect(confirm == 3, "round \(round)")
                 // Statements, the server's work: checkout's answer is built from what it wrote,
                 // not read back (four reads fewer), and confirm checks the order's own row alone

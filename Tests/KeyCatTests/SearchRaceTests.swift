@@ -1,6 +1,7 @@
 import Foundation
 import KeyCat
 import KeyCatTestSupport
+import Synchronization
 import Testing
 
 /// The index's bulk writers (a catch-up when a store opens, an operator's rebuild) running
@@ -9,24 +10,20 @@ import Testing
 @Suite("Search under concurrent writes")
 struct SearchRaceTests {
     /// Set once the bulk writers are done, so the shop's writes keep coming until then.
-    private actor Finish {
-        private(set) var isDone = false
-        func done() { isDone = true }
+    private final class Finish: Sendable {
+        private let flag = Atomic(false)
+        var isDone: Bool { flag.load(ordering: .acquiring) }
+        func done() { flag.store(true, ordering: .releasing) }
     }
 
     /// Opens a second server, which catches the index up as it opens for writes; then rebuilds
     /// the index through it, as an operator would.
     private static func catchUpAndRebuild(_ configuration: KeyCat.Configuration, by operatorConsole: Principal,
                                           then finish: Finish) async throws {
-        do {
-            let server = try await KeyCat.open(configuration)
-            defer { server.close() }
-            _ = try await server.search.reindex(by: operatorConsole)
-            await finish.done()
-        } catch {
-            await finish.done()
-            throw error
-        }
+        defer { finish.done() }
+        let server = try await KeyCat.open(configuration)
+        defer { server.close() }
+        _ = try await server.search.reindex(by: operatorConsole)
     }
 
     @Test("a catch-up and a rebuild beside edits, deletions, suspensions, reinstatements and payments leave the index whole",
@@ -79,7 +76,7 @@ struct SearchRaceTests {
                     deleted.insert(gone.id)
                 }
                 round += 1
-            } while await !finish.isDone && round < 200
+            } while !finish.isDone && round < 200
             try await bulk
 
             // The index matches the catalog, counts and all.

@@ -123,6 +123,42 @@ struct PostgresStorageWaitTests {
         }
     }
 
+    /// A catch-up of the search index locks its batch's listings after its turn
+    /// (`SearchIndex.catchUpLock`). Until 2026-11-30 a payment took its own turn in its last
+    /// exchange, after taking the units of a line sold on payment: waiting for the batch while
+    /// holding the row the batch wanted, a deadlock Postgres broke after a second.
+    @Test("a payment waits for a catch-up's batch before it locks anything, so a line sold on payment of a listing the batch holds is paid once the batch ends")
+    func paymentWaitsForCatchUpBatch() async throws {
+        try await withPostgresSchema { postgres in
+            let tag = "keycat_turn_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+            let url = try postgres.schemaURL() + "&application_name=" + tag
+            try await TestShop.with(configure: { $0.store = .postgres(url: url, filesBeside: $0.databasePath) }) { shop in
+                let product = try await shop.product(stock: 1)
+                let buyer = try await shop.user(.buyer)
+                let order = try await shop.checkout(product, by: buyer)
+                #expect(order.lines.map(\.stockTaken) == [false], "one unit cannot be held: it is sold on payment")
+                let payment = try shop.pay(order)
+                // A batch: its listing locked, its turn held.
+                let batch = try LockedRow(product.id, tag: tag, configuration: postgres)
+                defer { batch.close() }
+                try batch.holder.execute("LOCK TABLE settings IN EXCLUSIVE MODE")
+                let keycat = shop.keycat
+                let confirming = Task { try await keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer) }
+                while try batch.waiters() < 1, !batch.watchdog.fired { try await Task.sleep(for: .milliseconds(5)) }
+                let waitingForTurn = try batch.watcher.queryOne("""
+                    SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                    WHERE a.application_name = ? AND NOT l.granted AND l.relation = to_regclass('settings')
+                    """, [.text(tag)]) { $0.int(0) }
+                #expect(waitingForTurn == 1, "\(batch.sessions())")
+                try batch.holder.execute("COMMIT")
+                let paid = try await confirming.value
+                #expect(paid.status == .paid && paid.lines.map(\.stockTaken) == [true])
+                #expect(try await shop.integer("SELECT units_sold FROM search_documents WHERE product_id = \(product.id)") == 1)
+                #expect(!batch.watchdog.fired, "the batch ended by the test, not by the watchdog")
+            }
+        }
+    }
+
     /// A shop on a fresh Postgres schema with one product of `stock` units, whose row another
     /// session holds locked (`FOR UPDATE`) until `lock.release()`; a watchdog ends that session
     /// after two minutes.

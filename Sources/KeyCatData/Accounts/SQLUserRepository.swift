@@ -101,8 +101,7 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                 try connection.run(
                     "UPDATE refresh_token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
                     [StoredTime.value(at), .integer(id.rawValue)])
-                try connection.run("UPDATE products SET listed = 0 WHERE seller_id = ? AND listed = 1", [.integer(id.rawValue)])
-                try SearchIndex.recount(listingsOf: id, listed: false, on: connection)
+                try Self.list(listingsOf: id, false, on: connection)
                 try connection.run("DELETE FROM addresses WHERE user_id = ?", [.integer(id.rawValue)])
                 try SQLFulfilmentRepository<Database>.anonymise(
                     "o.buyer_id = ? AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.status IN ('pending', 'shipped') AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded'))",
@@ -149,12 +148,9 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                     try EventOutbox.append(DomainEvent(.userSuspended, at: at, aggregate: EventAggregate(.user, id.rawValue), data: [
                         "user_id": .integer(id.rawValue),
                     ]), on: connection)
-                    try connection.run("UPDATE products SET listed = 0 WHERE seller_id = ? AND listed = 1", [.integer(id.rawValue)])
-                    try SearchIndex.recount(listingsOf: id, listed: false, on: connection)
+                    try Self.list(listingsOf: id, false, on: connection)
                 case .reinstate:
-                    try connection.run("UPDATE products SET listed = 1 WHERE seller_id = ? AND listed = 0 AND deleted_at IS NULL",
-                                       [.integer(id.rawValue)])
-                    try SearchIndex.recount(listingsOf: id, listed: true, on: connection)
+                    try Self.list(listingsOf: id, true, on: connection)
                 case .role, .password:
                     break
                 }
@@ -162,6 +158,20 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                 return try Self.find(id, on: connection)
             }
         }
+    }
+
+    /// Takes a seller's listings out of every list (`listed` false) or brings the live ones back,
+    /// with the vocabulary's counts of their words (``SearchIndex/recount(listingsOf:listed:on:)``).
+    /// The listings are locked first, in id order, as a batch of the search index locks its
+    /// listings, so the two wait for each other in one order (on SQLite the lock clause is
+    /// empty: its one writer runs them one after another).
+    private static func list(listingsOf id: UserID, _ listed: Bool, on connection: Database.Connection) throws {
+        let condition = listed ? "listed = 0 AND deleted_at IS NULL" : "listed = 1"
+        try connection.run("""
+            UPDATE products SET listed = ? WHERE id IN (
+                SELECT id FROM products WHERE seller_id = ? AND \(condition) ORDER BY id\(connection.dialect.locking(.noKeyUpdate)))
+            """, [.bool(listed), .integer(id.rawValue)])
+        try SearchIndex.recount(listingsOf: id, listed: listed, on: connection)
     }
 
     /// In id order by the primary key. A nick term is matched with `LIKE` against the nick with

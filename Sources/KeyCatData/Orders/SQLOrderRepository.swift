@@ -97,7 +97,9 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
     /// changes once the order exists, so confirms, webhooks and reconcilers racing to pay orders
     /// never run again for a conflict. It takes the units of the lines sold on payment, each with
     /// the conditional `UPDATE … WHERE stock >= ?`; a product sold out meanwhile throws
-    /// `outOfStock` and the move is taken back. Every other move stays `SERIALIZABLE`: shipping checks that
+    /// `outOfStock` and the move is taken back. On Postgres its first exchange also takes the
+    /// payment's turn after a catch-up of the search index (``SearchIndex/catchUpTurn``), before
+    /// it locks anything. Every other move stays `SERIALIZABLE`: shipping checks that
     /// no refund is pending, which a refund starting beside it could make untrue.
     package func apply(_ transition: OrderTransition, at now: Date) async throws(KeyCatError) -> Order? {
         let isolation: SQLIsolation = transition.from == .awaitingPayment && transition.to == .paid ? .readCommitted : .serializable
@@ -135,14 +137,23 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                          RETURNING (SELECT count(*) FROM order_lines
                                     WHERE order_lines.order_id = orders.id AND order_lines.stock_taken = 0)
                         """
-                    guard let soldOnPayment = try connection.query(sql, arguments, { $0.int(0) }).first else { return nil }
+                    var soldOnPayment: Int?
+                    var exchange: [SQLStatement<Database.Connection.Row>] = [.query(sql, arguments) { soldOnPayment = $0.int(0) }]
+                    if connection.dialect.store == .postgres, transition.payment?.status == .paid {
+                        // Its units sold wait for a catch-up of the search index in flight: the
+                        // turn comes before the payment locks anything, in the same exchange.
+                        exchange.insert(.run(SearchIndex.catchUpTurn, []), at: 0)
+                    }
+                    try connection.batch(exchange)
+                    guard let soldOnPayment else { return nil }
                     if soldOnPayment > 0 { try Self.takeLinesSoldOnPayment(of: transition.orderID, at: now, on: connection) }
                 } else {
                     guard try connection.run(sql, arguments) == 1 else { return nil }
                 }
                 if transition.returnsStock { try OrderRow.returnStock(of: transition.orderID, as: .orderReturned, at: now, on: connection) }
-                return try OrderRow.run(Self.moveStatements(transition, at: now, dialect: connection.dialect) + Self.eventStatements(transition, at: now, on: connection),
-                                        thenFind: transition.orderID, endingTransaction: true, on: connection)
+                let statements = Self.moveStatements(transition, at: now, dialect: connection.dialect)
+                    + Self.eventStatements(transition, at: now, on: connection)
+                return try OrderRow.run(statements, thenFind: transition.orderID, endingTransaction: true, on: connection)
             }
         }
     }
@@ -159,7 +170,7 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
             if payment.status == .paid, transition.to == .paid {
                 statements.append(SettlementLedger.saleStatement(of: transition.orderID, paymentImpUID: payment.impUID, at: now))
                 // Units sold rank search results; kept beside the index, so no `products` row moves.
-                statements += SearchIndex.countSales(of: transition.orderID, dialect: dialect)
+                statements.append(SearchIndex.countSales(of: transition.orderID, dialect: dialect))
             }
         }
         if transition.to == .shipped || transition.to == .delivered {

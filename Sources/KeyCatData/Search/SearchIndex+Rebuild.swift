@@ -10,26 +10,21 @@ extension SearchIndex {
 
     /// Indexes up to `limit` live listings with ids above `after` that have no entry, or one
     /// from an older analyzer, in one transaction, in id order; returns their ids (none once all
-    /// are current), or nil when another server's batch holds ``catchUpLock``. Starting after
-    /// the last batch's listings, a batch reads only the listings it may index, not every
-    /// listing's document from the first again.
+    /// are current). Starting after the last batch's listings, a batch reads only the listings
+    /// it may index, not every listing's document from the first again.
     ///
     /// On Postgres several servers may catch up at once: all of them open for writes after an
-    /// upgrade. Each batch first tries ``catchUpLock``, so no two batches index the same
-    /// listings side by side (until 2026-11-30 they did, and every server but one failed to
-    /// open with a unique violation on a posting); a server that finds it held waits for it
-    /// (``SearchMaintenance/catchUp(checkingEveryListing:)``) and tries again with a new
-    /// snapshot. The transaction is serializable and locks its listings (`FOR UPDATE`): a
-    /// seller's edit, delete, suspension or checkout changing one of them after the batch's
-    /// snapshot fails the batch with a serialization failure, and it runs again; one that comes
-    /// after the lock waits for the batch, then finds the listing's document. A batch whose
-    /// snapshot was taken just before another's commit meets that batch's documents the same
-    /// way: each listing's document is written before its postings
-    /// (``statements(indexing:_:listed:previous:postings:created:on:)``). A payment counting
-    /// units sold waits for the batch (``catchUpTurn``).
-    static func catchUp(after: ProductID?, limit: Int, on connection: some SQLConnection) throws -> [ProductID]? {
+    /// upgrade. Each batch first waits for its turn (``catchUpLock``), so no two batches index
+    /// the same listings side by side (until 2026-11-30 they did, and every server but one
+    /// failed to open with a unique violation on a posting), and its snapshot is taken once it
+    /// has it: it sees the documents every batch before it wrote. The transaction is
+    /// serializable and locks its listings (`FOR UPDATE`): a seller's edit, delete, suspension
+    /// or checkout changing one of them after the batch's snapshot fails the batch with a
+    /// serialization failure, and it runs again; one that comes after the lock waits for the
+    /// batch, then finds the listing's document.
+    static func catchUp(after: ProductID?, limit: Int, on connection: some SQLConnection) throws -> [ProductID] {
         let postgres = connection.dialect.store == .postgres
-        if postgres, try connection.queryOne(catchUpLock, [], { $0.bool(0) }) != true { return nil }
+        if postgres { _ = try connection.run(catchUpLock, []) }
         let stale = try connection.query("""
             SELECT \(ProductRow.columns) FROM products p
             WHERE p.deleted_at IS NULL AND p.id > ? AND NOT EXISTS (
@@ -40,29 +35,31 @@ extension SearchIndex {
         return stale.map(\.id)
     }
 
-    /// The advisory lock a catch-up's batch tries and holds until its transaction ends, on
-    /// Postgres: keyed on "KCSX" and the current schema, as the migrations' lock is on "KCAT",
-    /// so that tests catching up schemas of their own side by side do not meet. SQLite's one
-    /// writer already runs the batches one after another.
-    static let catchUpLock = "SELECT pg_try_advisory_xact_lock(\(catchUpLockKey))"
-
-    /// Waits until no batch holds ``catchUpLock``, in a transaction of its own that ends at once.
-    static let catchUpWait = "SELECT pg_advisory_xact_lock(\(catchUpLockKey))"
-
-    /// Waits while a catch-up's batch runs, and keeps the next from starting until this
-    /// transaction ends (a shared hold of ``catchUpLock``; holders do not wait for each other).
+    /// The turn a catch-up's batch waits for and holds until its transaction ends, on Postgres:
+    /// a lock of `settings` (the current schema's, so tests catching up schemas of their own
+    /// side by side do not meet) that conflicts with itself and with ``catchUpTurn``. SQLite's
+    /// one writer already runs the batches one after another.
     ///
-    /// A payment takes it before counting its units sold, which only moves a listing's document
-    /// that exists (``countSales(of:dialect:)``). A batch writing a listing's first document
-    /// counts the units sold before its snapshot, and a payment committing after that snapshot,
-    /// whose count ran before the batch committed, found no document to count into: its units
-    /// were lost (found 2026-12-01 by `SearchRaceTests`). Now the payment's count waits for the
-    /// batch and finds its document; or the batch, finding the payment holding the lock, waits
-    /// and reads the orders again.
-    static let catchUpTurn = "SELECT pg_advisory_xact_lock_shared(\(catchUpLockKey))"
+    /// A table's lock, not an advisory lock, because `LOCK TABLE` is the one statement that
+    /// does not take a serializable transaction's snapshot: sent first, the batch waits for its
+    /// turn, then takes its snapshot, which every batch and payment that held the table before
+    /// it is in. (Until 2026-11-30 an advisory lock was tried in a transaction whose snapshot
+    /// was already taken, and a server that found it held waited in a transaction of its own
+    /// before trying again.) Nothing else writes `settings` but the first open of a database
+    /// and the catch-up's record, and reads of it do not wait.
+    static let catchUpLock = "LOCK TABLE settings IN EXCLUSIVE MODE"
 
-    /// The two keys of ``catchUpLock``: "KCSX", and the current schema's name hashed.
-    private static let catchUpLockKey = SQLDialect.schemaLockKeys(0x4B43_5358)
+    /// A payment's turn after a catch-up's batch (``catchUpLock``), held until its transaction
+    /// ends: payments holding it do not wait for each other.
+    ///
+    /// A payment counts its units sold only into documents that exist (``countSales(of:dialect:)``).
+    /// A batch writing a listing's first document counts the units sold before its snapshot, so
+    /// a payment that counted before the batch committed, and committed after the batch's
+    /// snapshot, lost its units (found 2026-11-30 by `SearchRaceTests`, in 4 of 8 runs). A
+    /// payment takes the turn in its first exchange, before it locks anything, so it waits for
+    /// a batch in flight and then finds its documents, and the next batch waits for the
+    /// payments in flight and then reads their orders.
+    static let catchUpTurn = "LOCK TABLE settings IN ROW SHARE MODE"
 
     /// Indexes listings written in this transaction, replacing what they had
     /// (``statements(indexing:_:listed:previous:postings:created:on:)`` for each), in a few statements
@@ -116,14 +113,9 @@ extension SearchIndex {
     ///   holds for its terms rather than against its forward terms, so that what was changed
     ///   behind the index's back is mended (false once the postings are known to be the forward
     ///   terms, ``SearchPostingDigest/postingsAreForwardTerms(on:)``).
-    ///
-    /// On Postgres a batch locks its listings first, in id order, as a catch-up's batch and
-    /// every other writer of a listing's entries do (``recount(listingsOf:listed:on:)``), so
-    /// that it waits for them, or they for it, rather than both for each other.
     static func reindex(after: ProductID?, limit: Int, checkingPostings: Bool, on connection: some SQLConnection) throws -> ProductID? {
         let products = try connection.query(
-            "SELECT \(ProductRow.columns) FROM products p WHERE p.deleted_at IS NULL AND p.id > ? ORDER BY p.id LIMIT ?"
-                + connection.dialect.locking(.update),
+            "SELECT \(ProductRow.columns) FROM products WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?",
             [.integer(after?.rawValue ?? 0), .int(limit)], ProductRow.decode)
         try index(products, checkingPostings: checkingPostings, on: connection)
         // A listing whose postings were right writes none, which would announce nothing; its

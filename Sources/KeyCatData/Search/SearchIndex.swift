@@ -170,16 +170,12 @@ package enum SearchIndex {
     /// false`: suspended, withdrawn) or come back (`true`: reinstated): their words are
     /// suggested only while they are listed.
     ///
-    /// Called once `products` says so, it takes its locks in the order every writer of a
-    /// listing's entries takes them: the listings (the caller's update of `products`), then
-    /// their documents in id order, then the words in key order. A catch-up or rebuild batch
-    /// locks its listings first too (``catchUp(after:limit:on:)``), and a payment's count of units
-    /// sold locks documents in id order (``countSales(of:dialect:)``), so on Postgres the one
-    /// that comes second waits for the other to end. Until 2026-12-01 this counted the words
-    /// before the listings changed, the reverse of a batch's order, and the two could wait for
-    /// each other until Postgres's `deadlock_timeout` (a second) failed one, to be run again.
-    /// (The caller's update takes the seller's listings in the order of `products`' index by
-    /// seller, which is id order for listings created one after another.)
+    /// Called once `products` says so, it takes its locks in the order a catch-up's batch takes
+    /// them (``catchUp(after:limit:on:)``): the listings (the caller locked them, in id order),
+    /// then their documents in id order, then the words in key order. Until 2026-11-30 this
+    /// counted the words before the listings changed, the reverse of a batch's order, and the
+    /// two could wait for each other until Postgres's `deadlock_timeout` (a second) failed one,
+    /// to be run again.
     static func recount<Connection: SQLConnection>(listingsOf sellerID: UserID, listed: Bool, on connection: Connection) throws {
         var tally = VocabularyTally()
         let locking = connection.dialect.store == .postgres ? " FOR UPDATE OF d" : ""
@@ -249,26 +245,24 @@ package enum SearchIndex {
         [.text(entry.key), .text(entry.kind.rawValue), .text(entry.display), .text(entry.spelling), entry.initials.map(SQLValue.text) ?? .null]
     }
 
-    /// The statements that count a paid order's units as sold, a ranking signal (docs/search.md
+    /// The statement that counts a paid order's units as sold, a ranking signal (docs/search.md
     /// "Ranking"), into the documents of its listings.
     ///
-    /// On Postgres they first wait for a catch-up's batch in flight (``catchUpTurn``), whose
-    /// new documents they would not see, and lock the documents in id order, as a batch of the
-    /// index writes them (``index(_:checkingPostings:on:)``), so that two payments of the same
-    /// listings, or a payment and a batch, never wait for each other in a circle: a deadlock
-    /// that Postgres finds only after its `deadlock_timeout`, a second.
-    static func countSales<Row>(of orderID: OrderID, dialect: SQLDialect) -> [SQLStatement<Row>] {
+    /// On Postgres it locks the documents in id order first, as a batch of the index writes
+    /// them (``index(_:checkingPostings:on:)``), so that two payments of the same listings, or a
+    /// payment and a batch, wait for each other in one order rather than in a circle, which
+    /// Postgres would break only after its `deadlock_timeout`, a second. The payment took its
+    /// turn after a catch-up's batch first (``catchUpTurn``).
+    static func countSales<Row>(of orderID: OrderID, dialect: SQLDialect) -> SQLStatement<Row> {
         let lines = "SELECT product_id FROM order_lines WHERE order_id = ?"
-        let postgres = dialect.store == .postgres
-        let documents = postgres
-            ? "SELECT d.product_id FROM search_documents d WHERE d.product_id IN (\(lines)) ORDER BY d.product_id FOR UPDATE"
+        let documents = dialect.store == .postgres
+            ? "SELECT d.product_id FROM search_documents d WHERE d.product_id IN (\(lines)) ORDER BY d.product_id\(dialect.locking(.update))"
             : lines
-        let count: SQLStatement<Row> = .run("""
+        return .run("""
             UPDATE search_documents SET units_sold = units_sold
                 + (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l
                    WHERE l.order_id = ? AND l.product_id = search_documents.product_id)
             WHERE product_id IN (\(documents))
             """, [.integer(orderID.rawValue), .integer(orderID.rawValue)])
-        return postgres ? [.run(catchUpTurn, []), count] : [count]
     }
 }

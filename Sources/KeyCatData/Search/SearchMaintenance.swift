@@ -36,8 +36,8 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         var size = SearchIndex.batchSize
         while true {
             let start = after
-            let batch: (indexed: [ProductID], allFound: Bool)? = try await shrinking(&size) { connection, limit in
-                guard let indexed = try SearchIndex.catchUp(after: start, limit: limit, on: connection) else { return nil }
+            let batch = try await shrinking(&size) { connection, limit in
+                let indexed = try SearchIndex.catchUp(after: start, limit: limit, on: connection)
                 // A batch that found fewer listings than it asked for found them all.
                 let allFound = indexed.count < limit
                 if allFound {
@@ -45,14 +45,7 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
                         "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                         [.text(Self.versionKey), .blob(Self.versionBytes)])
                 }
-                return (indexed, allFound)
-            }
-            guard let batch else {
-                // Another server's batch holds the lock: wait for it to end, then look again.
-                try await storage {
-                    try await database.write(isolation: .readCommitted) { _ = try $0.run(SearchIndex.catchUpWait, []) }
-                }
-                continue
+                return (indexed: indexed, allFound: allFound)
             }
             total += batch.indexed.count
             if batch.allFound { return total }
@@ -61,12 +54,15 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
     }
 
     /// Runs `batch` in a write of its own with up to `size` listings, halving `size` while the
-    /// write fails every attempt for the writes beside it. A bulk batch is a serializable
-    /// transaction that reads and writes much (500 listings' rows, the counts of most of the
-    /// vocabulary), so on a Postgres shop taking edits, suspensions and payments it can lose
-    /// to them every time (2026-12-01, `SearchRaceTests`); a smaller batch is over sooner and
-    /// touches fewer rows, so it overlaps fewer of them. A batch that succeeds doubles `size`
-    /// back towards ``SearchIndex/batchSize``; one of a single listing that still fails throws.
+    /// write fails every attempt with a failure that running it again may mend (on Postgres:
+    /// serialization failures and deadlocks, or a connection lost before `COMMIT`). A bulk
+    /// batch is a serializable transaction that reads and writes much (500 listings' rows, the
+    /// counts of most of the vocabulary), so on a Postgres shop taking edits, suspensions and
+    /// payments it often loses to them and runs again: about a dozen times a run in
+    /// `SearchRaceTests` (2026-11-30), where once in about 50 runs a transaction lost all ten of
+    /// its attempts. A smaller batch is over sooner and touches fewer rows, so it overlaps fewer
+    /// of the writes beside it. A batch that succeeds doubles `size` back towards
+    /// ``SearchIndex/batchSize``; one of a single listing that still fails throws.
     private func shrinking<Result: Sendable>(
         _ size: inout Int, _ batch: (Database.Connection, Int) throws -> Result
     ) async throws(KeyCatError) -> Result {
@@ -77,7 +73,7 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
                 size = min(SearchIndex.batchSize, size * 2)
                 return result
             } catch let error as any DatabaseError where error.isTransientTransactionFailure && size > 1 {
-                size = max(1, size / 2)
+                size /= 2
             } catch {
                 throw KeyCatError.storage(error)
             }

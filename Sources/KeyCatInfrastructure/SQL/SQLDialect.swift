@@ -172,19 +172,13 @@ package struct SQLDialect: Sendable, Equatable {
 
     /// A statement that makes other processes' migrations wait until this transaction ends, or
     /// nil where the transaction already does (SQLite's `BEGIN IMMEDIATE` takes the file's one
-    /// write lock). On Postgres an advisory lock keyed on "KCAT" and the current schema.
+    /// write lock). On Postgres an advisory lock keyed on "KCAT" and the current schema, so tests
+    /// migrating schemas of their own side by side do not wait on each other.
     package var schemaMigrationLock: String? {
         switch store {
         case .sqlite: nil
-        case .postgres: "SELECT pg_advisory_xact_lock(\(Self.schemaLockKeys(0x4B43_4154)))"
+        case .postgres: "SELECT pg_advisory_xact_lock(\(0x4B43_4154), hashtext(coalesce(current_schema(), '')))"
         }
-    }
-
-    /// The two keys of a Postgres advisory lock for one kind of work in the current schema:
-    /// `kind` (four ASCII letters, as "KCAT" is `0x4B43_4154`), and the schema's name hashed, so
-    /// that tests working in schemas of their own side by side do not wait on each other.
-    package static func schemaLockKeys(_ kind: Int32) -> String {
-        "\(kind), hashtext(coalesce(current_schema(), ''))"
     }
 
     /// The table ``SchemaMigrator`` records applied migrations in, created if missing. The
