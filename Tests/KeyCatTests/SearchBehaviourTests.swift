@@ -21,15 +21,6 @@ struct SearchBehaviourTests {
         return try await shop.keycat.catalog.list(ProductListRequest(filter: productFilter, sort: sort, limit: try PageLimit(limit), cursor: cursor))
     }
 
-    /// Leaves the shop as a database migrated to step 24 holds it: its listings, none of their
-    /// search rows; the next open for writes indexes them again.
-    static func forgetIndex(_ shop: TestShop) async throws {
-        try await shop.execute("""
-            DELETE FROM search_terms; DELETE FROM search_documents; DELETE FROM search_words;
-            DELETE FROM settings WHERE key = 'search.analyzer_version'
-            """)
-    }
-
     @Test("each store's relevance order is the analyser's reference order", arguments: TestStore.allCases)
     func orderMatchesReference(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
@@ -171,76 +162,6 @@ struct SearchBehaviourTests {
         }
     }
 
-    @Test("listings written before search (or by an older analyser) are indexed when the store next opens for writes",
-          arguments: TestStore.allCases)
-    func catchUp(_ store: TestStore) async throws {
-        try await TestShop.with(store) { shop in
-            let seller = try await shop.user(.seller)
-            let product = try await shop.keycat.catalog.create(TestShop.draft("몽돌 택타일 갈축"), for: seller.userID, by: seller)
-            try await Self.forgetIndex(shop)
-            #expect(try await Self.search(shop, "몽돌").items.isEmpty)
-            #expect(try await shop.keycat.search.problems().contains { $0.contains("product \(product.id)") })
-            let reopened = try await KeyCat.open(shop.keycat.configuration)
-            defer { reopened.close() }
-            let found = try await reopened.catalog.list(ProductListRequest(filter: ProductFilter(text: try SearchQuery("몽돌"))))
-            #expect(found.items.map(\.id) == [product.id])
-            #expect(try await reopened.search.problems() == [])
-        }
-    }
-
-    @Test("servers opening together on a Postgres database from before search all open, and the listings are indexed once")
-    func catchUpOnSeveralServers() async throws {
-        guard TestStore.allCases.contains(.postgres) else { return }
-        try await TestShop.with(.postgres) { shop in
-            _ = try await shop.keycat.seedSynthetic(count: 2_000, seed: 7, by: shop.operatorConsole)
-            try await Self.forgetIndex(shop)
-            // Four servers start at once, each catching up when it opens for writes.
-            let configuration = shop.keycat.configuration
-            let opened = await withTaskGroup(of: Result<KeyCat, any Error>.self) { group in
-                for _ in 0..<4 {
-                    group.addTask {
-                        do { return .success(try await KeyCat.open(configuration)) } catch { return .failure(error) }
-                    }
-                }
-                return await group.reduce(into: []) { $0.append($1) }
-            }
-            defer { for case .success(let server) in opened { server.close() } }
-            for result in opened { _ = try result.get() }
-            // Whichever did the work, every listing is indexed once, with its words counted once.
-            let caughtUp = try await KeyCat.open(configuration)
-            defer { caughtUp.close() }
-            #expect(try await caughtUp.search.problems() == [])
-            #expect(try await shop.integer("SELECT count(*) FROM search_documents") == 2_000)
-        }
-    }
-
-    @Test("units sold on paid orders rank a listing above its equals, and survive indexing it again from before search",
-          arguments: TestStore.allCases)
-    func unitsSold(_ store: TestStore) async throws {
-        try await TestShop.with(store) { shop in
-            let seller = try await shop.user(.seller)
-            let buyer = try await shop.user(.buyer)
-            let older = try await shop.keycat.catalog.create(TestShop.draft("물결축 키보드"), for: seller.userID, by: seller)
-            let newer = try await shop.keycat.catalog.create(TestShop.draft("물결축 키보드"), for: seller.userID, by: seller)
-            // Equal text and signals: the larger id first.
-            #expect(try await Self.search(shop, "물결축").items.map(\.id) == [newer.id, older.id])
-            _ = try await shop.paidOrder(older, by: buyer)
-            #expect(try await Self.search(shop, "물결축").items.map(\.id) == [older.id, newer.id])
-            // A listing created now has its document, and has sold nothing.
-            let latest = try await shop.keycat.catalog.create(TestShop.draft("물결축 키보드"), for: seller.userID, by: seller)
-            #expect(try await shop.integer("SELECT count(*) FROM search_documents WHERE product_id = \(latest.id) AND units_sold = 0") == 1)
-            #expect(try await Self.search(shop, "물결축").items.map(\.id) == [older.id, latest.id, newer.id])
-            // Indexed again from nothing (a database from before search), the sale is read from the orders.
-            try await Self.forgetIndex(shop)
-            let reopened = try await KeyCat.open(shop.keycat.configuration)
-            defer { reopened.close() }
-            #expect(try await shop.integer("SELECT units_sold FROM search_documents WHERE product_id = \(older.id)") == 1)
-            let found = try await reopened.catalog.list(ProductListRequest(filter: ProductFilter(text: try SearchQuery("물결축"))))
-            #expect(found.items.map(\.id) == [older.id, latest.id, newer.id])
-            #expect(try await reopened.search.problems() == [])
-        }
-    }
-
     @Test("a suspended seller's words are not suggested, and come back with the reinstatement", arguments: TestStore.allCases)
     func suspendedSellersWords(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
@@ -258,69 +179,6 @@ struct SearchBehaviourTests {
             let back = (try await suggested("scam"), try await suggested("ㅅㅋ"))
             #expect(back.0.contains("Scamboard") && back.1.contains("스캠"))
             #expect(try await shop.keycat.search.problems() == [])
-        }
-    }
-
-    @Test("a suspended seller's listings indexed while unlisted (a catch-up) have their words suggested once the seller is reinstated",
-          arguments: TestStore.allCases)
-    func unlistedCaughtUp(_ store: TestStore) async throws {
-        try await TestShop.with(store) { shop in
-            let seller = try await shop.user(.seller)
-            _ = try await shop.keycat.catalog.create(TestShop.draft("Scamboard 사기 키보드") { $0.tags = ["스캠"] }, for: seller.userID, by: seller)
-            _ = try await shop.keycat.accounts.suspend(seller.userID, by: shop.operatorConsole)
-            // Until 2026-11-30 a listing indexed while unlisted made no rows for its words, and
-            // the reinstatement, which counts them up row by row, found none to count.
-            try await Self.forgetIndex(shop)
-            let reopened = try await KeyCat.open(shop.keycat.configuration)
-            defer { reopened.close() }
-            #expect(try await reopened.search.suggestions(try SuggestionQuery("scam")).isEmpty)
-            #expect(try await reopened.search.problems() == [])
-            _ = try await reopened.accounts.reinstate(seller.userID, by: shop.operatorConsole)
-            #expect(try await reopened.search.suggestions(try SuggestionQuery("scam")).map(\.text).contains("Scamboard"))
-            #expect(try await reopened.search.problems() == [])
-        }
-    }
-
-    @Test("reindex repairs what db check finds: a stray term, a count, a listing deleted behind the index's back, units sold",
-          arguments: TestStore.allCases)
-    func reindexRepairs(_ store: TestStore) async throws {
-        try await TestShop.with(store) { shop in
-            let seller = try await shop.user(.seller)
-            let buyer = try await shop.user(.buyer)
-            let kept = try await shop.keycat.catalog.create(TestShop.draft("몽돌 택타일 갈축") { $0.tags = ["갈축"] }, for: seller.userID, by: seller)
-            let gone = try await shop.keycat.catalog.create(TestShop.draft("노을 리니어"), for: seller.userID, by: seller)
-            _ = try await shop.paidOrder(kept, quantity: 2, by: buyer)
-            try await shop.execute("""
-                UPDATE search_words SET products = products + 5 WHERE word = '갈축' AND kind = 'tag';
-                INSERT INTO search_terms (term, product_id, weight) VALUES ('stray', \(kept.id), 1);
-                UPDATE products SET deleted_at = 1, listed = 0 WHERE id = \(gone.id);
-                UPDATE search_documents SET units_sold = 0 WHERE product_id = \(kept.id)
-                """)
-            let problems = try await shop.keycat.search.problems()
-            #expect(problems.count >= 4)
-            #expect(problems.contains("product \(kept.id): search counts 0 units sold, its paid orders 2 (run 'keycat-admin search reindex')"))
-            let reindexed = try await shop.keycat.search.reindex(by: shop.operatorConsole)
-            #expect(reindexed == 1)
-            #expect(try await shop.keycat.search.problems() == [])
-            #expect(try await shop.integer("SELECT count(*) FROM search_terms WHERE product_id = \(gone.id)") == 0)
-            #expect(try await shop.integer("SELECT units_sold FROM search_documents WHERE product_id = \(kept.id)") == 2)
-        }
-    }
-
-    @Test("on Postgres a reindex moves the catalog version, so no server keeps an answer from before it")
-    func reindexMovesTheCatalogVersion() async throws {
-        guard TestStore.allCases.contains(.postgres) else { return }
-        try await TestShop.with(.postgres) { shop in
-            let seller = try await shop.user(.seller)
-            _ = try await shop.keycat.catalog.create(TestShop.draft("몽돌 택타일 갈축"), for: seller.userID, by: seller)
-            let deadline = Date().addingTimeInterval(30)
-            while try await shop.keycat.catalogVersion() == nil {
-                try #require(Date() < deadline)
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            let before = try await shop.keycat.catalogVersion()
-            _ = try await shop.keycat.search.reindex(by: shop.operatorConsole)
-            #expect(try await shop.keycat.catalogVersion() != before)
         }
     }
 

@@ -48,7 +48,7 @@ struct SearchRaceTests {
             try await list(0)
             _ = try await shop.keycat.seedSynthetic(count: 1_200, seed: 11, by: shop.operatorConsole)
             try await list(1)
-            try await SearchBehaviourTests.forgetIndex(shop)
+            try await SearchUpkeepTests.forgetIndex(shop)
 
             let finish = Finish()
             async let bulk: Void = Self.catchUpAndRebuild(shop.keycat.configuration, by: shop.operatorConsole, then: finish)
