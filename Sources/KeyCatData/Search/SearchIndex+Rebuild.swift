@@ -45,8 +45,8 @@ extension SearchIndex {
     /// turn, then takes its snapshot, which every batch and payment that held the table before
     /// it is in. (Until 2026-11-30 an advisory lock was tried in a transaction whose snapshot
     /// was already taken, and a server that found it held waited in a transaction of its own
-    /// before trying again.) Nothing else writes `settings` but the first open of a database
-    /// and the catch-up's record, and reads of it do not wait.
+    /// before trying again.) Nothing else writes `settings` but a database's first open, the
+    /// demo's marker and the catch-up's own record, and reads of it never wait for the lock.
     static let catchUpLock = "LOCK TABLE settings IN EXCLUSIVE MODE"
 
     /// A payment's turn after a catch-up's batch (``catchUpLock``), held until its transaction
