@@ -29,7 +29,7 @@ extension SearchIndex {
             SELECT \(ProductRow.columns) FROM products p
             WHERE p.deleted_at IS NULL AND p.id > ? AND NOT EXISTS (
                 SELECT 1 FROM search_documents d WHERE d.product_id = p.id AND d.analyzer_version = ?)
-            ORDER BY p.id LIMIT ?\(postgres ? " FOR UPDATE OF p" : "")
+            ORDER BY p.id LIMIT ?\(connection.dialect.locking(.update, of: "p"))
             """, [.integer(after?.rawValue ?? 0), .int(SearchAnalyzer.version), .int(limit)], ProductRow.decode)
         try index(stale, on: connection)
         return stale.map(\.id)

@@ -178,10 +178,9 @@ package enum SearchIndex {
     /// to be run again.
     static func recount<Connection: SQLConnection>(listingsOf sellerID: UserID, listed: Bool, on connection: Connection) throws {
         var tally = VocabularyTally()
-        let locking = connection.dialect.store == .postgres ? " FOR UPDATE OF d" : ""
         try connection.forEach("""
             SELECT d.words FROM search_documents d JOIN products p ON p.id = d.product_id
-            WHERE p.seller_id = ? AND p.deleted_at IS NULL AND d.counted = ? ORDER BY d.product_id\(locking)
+            WHERE p.seller_id = ? AND p.deleted_at IS NULL AND d.counted = ? ORDER BY d.product_id\(connection.dialect.locking(.update, of: "d"))
             """, [.integer(sellerID.rawValue), .bool(!listed)]) { row in
             let words = parseWords(row.string(0))
             if listed { tally.countBack(words) } else { tally.record(removing: words, adding: []) }

@@ -127,6 +127,12 @@ package struct SQLDialect: Sendable, Equatable {
         }
     }
 
+    /// ``locking(_:)`` on the rows of one table of a join only, the one aliased `table`.
+    package func locking(_ lock: RowLock, of table: String) -> String {
+        let clause = locking(lock)
+        return clause.isEmpty ? clause : clause + " OF " + table
+    }
+
     /// Whether the store runs one write at a time (SQLite's one writer): a long write makes every
     /// other wait, so bulk work goes in short transactions.
     package var hasOneWriter: Bool { store == .sqlite }
