@@ -137,13 +137,14 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
                          RETURNING (SELECT count(*) FROM order_lines
                                     WHERE order_lines.order_id = orders.id AND order_lines.stock_taken = 0)
                         """
-                    var soldOnPayment: Int?
-                    var exchange: [SQLStatement<Database.Connection.Row>] = [.query(sql, arguments) { soldOnPayment = $0.int(0) }]
+                    var exchange: [SQLStatement<Database.Connection.Row>] = []
                     if connection.dialect.store == .postgres, transition.payment?.status == .paid {
                         // Its units sold wait for a catch-up of the search index in flight: the
                         // turn comes before the payment locks anything, in the same exchange.
-                        exchange.insert(.run(SearchIndex.catchUpTurn, []), at: 0)
+                        exchange.append(.run(SearchIndex.catchUpTurn, []))
                     }
+                    var soldOnPayment: Int?
+                    exchange.append(.query(sql, arguments) { soldOnPayment = $0.int(0) })
                     try connection.batch(exchange)
                     guard let soldOnPayment else { return nil }
                     if soldOnPayment > 0 { try Self.takeLinesSoldOnPayment(of: transition.orderID, at: now, on: connection) }
