@@ -99,6 +99,45 @@ struct PaymentSafetyTests {
         }
     }
 
+    @Test("a pending refund sent again into a refusal, or answered with what cannot be read, stays pending: the PG may hold it",
+          arguments: TestStore.allCases)
+    func refundResentIntoRefusal(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let product = try await shop.product(stock: 5, price: 10_000)
+            let buyer = try await shop.user(.buyer)
+            let order = try await shop.paidOrder(product, by: buyer)
+            let request = RefundRequest(amount: Money(won: 4_000), reason: "dent", idempotencyKey: "refund-1")
+            shop.simulator.injectFault(.lostAnswer, on: .cancel, times: 4)
+            await expectFailure(.gatewayTimeout) { try await shop.keycat.orders.refund(order.id, request, by: shop.operatorConsole) }
+            // The PG refunded; the next sends are refused (credentials rotated, say). Neither the
+            // retry nor reconciliation may call the refund failed.
+            // (The client asks for a new token after a 401 and sends once more: two refusals a send.)
+            shop.simulator.injectFault(.error(.unauthorized), on: .cancel, times: 2)
+            let retried = await expectFailure(.gatewayAuthenticationFailed) {
+                try await shop.keycat.orders.refund(order.id, request, by: shop.operatorConsole)
+            }
+            #expect(retried?.context["outcome"] == "unknown")
+            shop.simulator.injectFault(.error(.unauthorized), on: .cancel, times: 2)
+            let refused = try await shop.keycat.checkout.reconcile()
+            #expect(refused.refundsSettled == 0 && refused.unresolved == 1)
+            await #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).map(\.status) == [.pending])
+            #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 1)
+            await #expect(try shop.keycat.orders.order(order.id, by: buyer).refundedAmount == Money(won: 4_000))
+
+            // An answer that cannot be read says nothing either: the refund waits, then lands once.
+            let second = RefundRequest(amount: Money(won: 1_000), reason: "scratch", idempotencyKey: "refund-2")
+            shop.simulator.injectFault(.malformedBody, on: .cancel)
+            let unreadable = await expectFailure(.invalidGatewayResponse) {
+                try await shop.keycat.orders.refund(order.id, second, by: shop.operatorConsole)
+            }
+            #expect(unreadable?.context["outcome"] == "unknown")
+            #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 1)
+            await #expect(try shop.keycat.orders.order(order.id, by: buyer).refundedAmount == Money(won: 5_000))
+            #expect(shop.simulator.cancellations(impUID: order.impUID!).count == 2)
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("checkout items are bounded before they are summed", arguments: TestStore.allCases, [
         [Int.max, 1], [99, 1], [0], [-5], [100],
     ])

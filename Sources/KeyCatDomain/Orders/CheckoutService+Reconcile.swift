@@ -127,17 +127,30 @@ extension CheckoutService {
         for (index, refund) in refunds.enumerated() {
             defer { progress(ReconcileProgress(stage: .refunds, done: index + 1, total: refunds.count)) }
             guard let order = try await orders.find(refund.orderID), let impUID = order.impUID else { continue }
+            // A pending refund was sent before: the PG may hold it whatever this send hears, so
+            // only an answer that proves it did not (RefundOutcome) fails it; a refund the PG made
+            // and KeyCat could not record stays pending for the next run, never failed.
             do throws(KeyCatError) {
                 _ = try await settlement.sendRefund(refund, impUID: impUID)
+            } catch where RefundOutcome.certainlyNotRefunded(by: error, sentBefore: true) {
+                do throws(KeyCatError) {
+                    try await orders.failRefund(refund, at: clock.now())
+                    report.refundsSettled += 1
+                } catch {
+                    report.unresolved += 1
+                }
+                continue
+            } catch {
+                report.unresolved += 1
+                continue
+            }
+            do throws(KeyCatError) {
                 _ = try await orders.completeRefund(refund, audit: AuditEntry(
                     actor: "system", action: "order.refund", target: "order:\(order.id)",
                     detail: "refund \(refund.id) of \(refund.amount) completed by reconciliation", at: clock.now()), at: clock.now())
                 report.refundsSettled += 1
-            } catch where error.code == .gatewayTimeout || error.code == .gatewayUnavailable || error.code == .rateLimited {
-                report.unresolved += 1
             } catch {
-                try await orders.failRefund(refund, at: clock.now())
-                report.refundsSettled += 1
+                report.unresolved += 1
             }
         }
         report.idempotencyKeysSwept = await sweepIdempotencyKeys(at: clock.now())

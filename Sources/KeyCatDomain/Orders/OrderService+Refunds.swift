@@ -58,7 +58,7 @@ extension OrderService {
                     throw KeyCatError(.idempotencyKeyReused, "the idempotency key was used for another refund of order \(id)")
                 }
                 guard earlier.status == .pending, let impUID = current.impUID else { return current }
-                return try await send(earlier, impUID: impUID, action: "order.refund", by: principal)
+                return try await send(earlier, impUID: impUID, action: "order.refund", sentBefore: true, by: principal)
             }
             return try await refund(current, request, cancelling: false, fingerprint: fingerprint, by: principal)
         }
@@ -88,10 +88,12 @@ extension OrderService {
     }
 
     /// Sends a pending refund to the PG (its key makes a repeat harmless) and records the answer.
-    func send(_ refund: Refund, impUID: String, action: String, by principal: Principal) async throws(KeyCatError) -> Order {
+    /// `sentBefore`: the refund was begun by an earlier request, so the PG may have it already.
+    func send(_ refund: Refund, impUID: String, action: String, sentBefore: Bool = false,
+              by principal: Principal) async throws(KeyCatError) -> Order {
         do throws(KeyCatError) {
             _ = try await settlement.sendRefund(refund, impUID: impUID)
-        } catch where [.gatewayTimeout, .gatewayUnavailable, .rateLimited].contains(error.code) {
+        } catch where !RefundOutcome.certainlyNotRefunded(by: error, sentBefore: sentBefore) {
             throw RefundOutcome.unknown(refund, error)  // the refund stays pending; reconciliation finishes it
         } catch {
             try await orders.failRefund(refund, at: clock.now())
