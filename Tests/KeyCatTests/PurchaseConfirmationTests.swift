@@ -164,6 +164,48 @@ struct PurchaseConfirmationTests {
         }
     }
 
+    @Test("an approved return is refunded whatever keys its seller used first, and its parcel is never confirmed before",
+          arguments: TestStore.allCases)
+    func approvedReturnKeepsItsRefund(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let parcel = try await Parcel(shop)
+            _ = try await parcel.deliver()
+            let request = try await shop.keycat.orders.requestReturn(of: parcel.shipment.id, reason: "축이 두 개 불량", by: parcel.buyer)
+            // The seller refunds ₩1 under the key an approval once used: it no longer stands in
+            // for the approval's refund, and KeyCat's own keys cannot be taken.
+            _ = try await shop.keycat.orders.refundLines(of: parcel.shipment.id, LineRefundRequest(
+                amount: Money(won: 1), reason: "사과의 뜻", idempotencyKey: "return-\(request.id)"), by: parcel.seller)
+            let reserved = await expectFailure(.validation) {
+                try await shop.keycat.orders.refundLines(of: parcel.shipment.id, LineRefundRequest(
+                    amount: Money(won: 1), reason: "사과의 뜻", idempotencyKey: "keycat:return-\(request.id)"), by: parcel.seller)
+            }
+            #expect(reserved?.context["field"] == "Idempotency-Key")
+
+            // The approval's refund is refused by the PG: the request stays approved, and the
+            // parcel waits: neither time nor its buyer confirms it while it owes the buyer money.
+            shop.simulator.injectFault(.error(.unauthorized), on: .cancel, times: 2)  // a 401, then again with a new token
+            await expectFailure(.gatewayAuthenticationFailed) {
+                try await shop.keycat.orders.approveReturn(request.id, restock: true, by: parcel.seller)
+            }
+            await #expect(try shop.keycat.orders.returnRequests(of: parcel.order.id, by: parcel.buyer).map(\.status) == [.approved])
+            shop.clock.advance(by: 8 * 86_400)
+            await #expect(try shop.keycat.confirmDeliveredParcels() == 0)
+            let held = await expectFailure(.illegalTransition) {
+                try await shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: parcel.buyer)
+            }
+            #expect(held?.message.contains("not refunded yet") == true)
+            await #expect(try shop.keycat.settlements.upcoming(by: parcel.seller).tally.payout == 0)
+
+            // Approving again refunds the lines (less the ₩1 already given back); then the
+            // parcel, owing nothing, is confirmed by time and its fee is the seller's.
+            let approved = try await shop.keycat.orders.approveReturn(request.id, restock: true, by: parcel.seller)
+            #expect(approved.lines.allSatisfy { $0.refundedAt != nil } && approved.refundedAmount == Money(won: 200_000))
+            await #expect(try shop.stock(of: parcel.product.id) == 5)
+            await #expect(try shop.keycat.confirmDeliveredParcels() == 1)
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("a parcel refunded after its month waits for the month of its refund: no close pays a sale whose refund it leaves out",
           arguments: TestStore.allCases)
     func refundedAfterTheMonth(_ store: TestStore) async throws {

@@ -6,13 +6,18 @@ import KeyCatInfrastructure
 /// conditional update in one transaction with its audit entry.
 extension SQLFulfilmentRepository {
     /// The condition (on `s`, a shipment, and `o`, its order) of a parcel whose receipt may be
-    /// confirmed: delivered, not confirmed, no return asked for and open, its order holding its
-    /// payment.
+    /// confirmed: delivered, not confirmed, its order holding its payment, and no return of it
+    /// asked for and open, nor approved with lines not refunded yet (the approval's refund did
+    /// not go through: confirming would make the parcel payable to a seller who owes its money
+    /// back).
     static var confirmable: String {
         """
         s.status = 'delivered' AND s.confirmed_at IS NULL
           AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded')
-          AND NOT EXISTS (SELECT 1 FROM return_requests r WHERE r.shipment_id = s.id AND r.status = 'requested')
+          AND NOT EXISTS (SELECT 1 FROM return_requests r WHERE r.shipment_id = s.id
+                            AND (r.status = 'requested'
+                                 OR r.status = 'approved'
+                                    AND EXISTS (SELECT 1 FROM order_lines l WHERE l.shipment_id = s.id AND l.refunded_at IS NULL)))
         """
     }
 

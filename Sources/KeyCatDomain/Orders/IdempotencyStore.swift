@@ -50,12 +50,20 @@ struct IdempotentRunner: Sendable {
     /// How long a key may be, in UTF-8 bytes.
     static let keyBytes = 1...255
 
-    /// The one check of a client's key (KeyCatAPI passes the header on unchecked): 1–255 bytes.
-    /// Bytes, not characters: a key is an opaque token, stored and compared as bytes, and a
-    /// character may be any number of them (100 emoji are 400 bytes).
+    /// The prefix of the keys KeyCat gives its own requests (an approved return's refund is
+    /// `keycat:return-<id>`), which a client's key may not start with.
+    static let reservedPrefix = "keycat:"
+
+    /// The one check of a client's key (KeyCatAPI passes the header on unchecked): 1–255 bytes,
+    /// not starting with ``reservedPrefix``. Bytes, not characters: a key is an opaque token,
+    /// stored and compared as bytes, and a character may be any number of them (100 emoji are
+    /// 400 bytes).
     static func checkKey(_ key: String) throws(KeyCatError) {
         guard keyBytes.contains(key.utf8.count) else {
             throw KeyCatError.validation(keyField, "an Idempotency-Key has 1–255 bytes; this one has \(key.utf8.count)")
+        }
+        guard !key.hasPrefix(reservedPrefix) else {
+            throw KeyCatError.validation(keyField, "an Idempotency-Key may not start with \"\(reservedPrefix)\": KeyCat keys its own requests so")
         }
     }
 

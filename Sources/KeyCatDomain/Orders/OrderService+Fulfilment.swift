@@ -169,7 +169,7 @@ extension OrderService {
     ///
     /// - Throws: `notFound` for a shipment not the caller's; `validation` for a line not of the
     ///   shipment, one already refunded, or a bad reason; `illegalTransition` when the order
-    ///   holds no payment; `requestInProgress` while another refund is pending;
+    ///   holds no payment, or no line is named and every line is refunded already; `requestInProgress` while another refund is pending;
     ///   `idempotencyKeyReused`; gateway errors as ``refund(_:_:by:)``'s.
     public func refundLines(of shipmentID: ShipmentID, _ request: LineRefundRequest, by principal: Principal) async throws(KeyCatError) -> Order {
         let reason = try Self.checkedReason(request.reason)
@@ -189,29 +189,46 @@ extension OrderService {
                 throw KeyCatError.validation("lines", "line \(stranger) is not in shipment \(shipmentID)")
             }
         }
-        let lines = request.amount == nil ? (request.lines ?? shipment.lines).sorted() : []
+        let named = request.lines?.sorted()
         let restock = request.amount == nil && (request.restock ?? (shipment.status == .pending))
-        let fingerprint = "\(shipmentID)|\(lines)|\(request.amount?.won ?? 0)|\(restock)|\(reason)"
+        // The request is fingerprinted as sent — "the rest of the parcel", restocking by default —
+        // not as what it meant when it first ran: a retry after the refund landed (the lines
+        // refunded, the parcel cancelled) must match its own first request.
+        let part = request.amount == nil ? named.map { "\($0)" } ?? "rest" : "[]"
+        let fingerprint = "\(shipmentID)|\(part)|\(request.amount?.won ?? 0)|\(request.restock.map { "\($0)" } ?? "default")|\(reason)"
         return try await idempotency.run(scope: "line-refund:\(principal.auditActor)", key: request.idempotencyKey,
                                          fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
-            let order = try await settlement.reload(shipment.orderID)
-            if let key = request.idempotencyKey, let earlier = try await orders.refund(of: order.id, requestKey: key) {
-                guard earlier.requestFingerprint == fingerprint else {
-                    throw KeyCatError(.idempotencyKeyReused, "the idempotency key was used for another refund of order \(order.id)")
-                }
-                guard earlier.status == .pending, let impUID = order.impUID else { return order }
-                return try await send(earlier, impUID: impUID, action: "shipment.refund", by: principal)
-            }
-            guard order.status.holdsPayment, let impUID = order.impUID else {
-                throw KeyCatError(.illegalTransition, "order \(order.id) holds no payment to refund",
-                                  context: ["status": order.status.rawValue])
-            }
-            let refund = try await shipments.beginLineRefund(
-                orderID: order.id, expectedStatus: order.status, shipmentID: shipmentID, lines: lines, amount: request.amount, reason: reason,
-                restock: restock, cancelling: false, requestKey: request.idempotencyKey,
-                requestFingerprint: request.idempotencyKey == nil ? nil : fingerprint, at: clock.now())
-            return try await send(refund, impUID: impUID, action: "shipment.refund", by: principal)
+            try await refundLines(of: shipment, lines: request.amount == nil ? named : [], amount: request.amount, reason: reason,
+                                  restock: restock, requestKey: request.idempotencyKey, fingerprint: fingerprint, by: principal)
         }
+    }
+
+    /// The refund itself, after the request's checks: `lines` nil refunds every line of the
+    /// parcel not refunded yet. A refund already recorded under `requestKey` is answered (or,
+    /// still pending, sent again), never started twice.
+    func refundLines(of shipment: Shipment, lines named: [Int]?, amount: Money?, reason: String, restock: Bool,
+                     requestKey: String?, fingerprint: String, by principal: Principal) async throws(KeyCatError) -> Order {
+        let order = try await settlement.reload(shipment.orderID)
+        if let key = requestKey, let earlier = try await orders.refund(of: order.id, requestKey: key) {
+            guard earlier.requestFingerprint == fingerprint else {
+                throw KeyCatError(.idempotencyKeyReused, "the idempotency key was used for another refund of order \(order.id)")
+            }
+            guard earlier.status == .pending, let impUID = order.impUID else { return order }
+            return try await send(earlier, impUID: impUID, action: "shipment.refund", sentBefore: true, by: principal)
+        }
+        guard order.status.holdsPayment, let impUID = order.impUID else {
+            throw KeyCatError(.illegalTransition, "order \(order.id) holds no payment to refund",
+                              context: ["status": order.status.rawValue])
+        }
+        let lines = named ?? (order.shipments.first { $0.id == shipment.id }?.lines ?? []).filter { order.lines[$0].refundedAt == nil }
+        guard amount != nil || !lines.isEmpty else {
+            throw KeyCatError(.illegalTransition, "every line of shipment \(shipment.id) is refunded already")
+        }
+        let refund = try await shipments.beginLineRefund(
+            orderID: order.id, expectedStatus: order.status, shipmentID: shipment.id, lines: lines, amount: amount, reason: reason,
+            restock: restock, cancelling: false, requestKey: requestKey,
+            requestFingerprint: requestKey == nil ? nil : fingerprint, at: clock.now())
+        return try await send(refund, impUID: impUID, action: "shipment.refund", by: principal)
     }
 }
 

@@ -14,7 +14,8 @@ extension OrderService {
     /// as it is.
     ///
     /// - Throws: `notFound` for a parcel not of the caller's orders; `illegalTransition` when it
-    ///   is not delivered, its order holds no payment, or a return request of it is open.
+    ///   is not delivered, its order holds no payment, a return request of it is open, or one was
+    ///   approved and its refund has not gone through.
     public func confirmReceipt(of shipmentID: ShipmentID, by principal: Principal) async throws(KeyCatError) -> Order {
         let (shipment, order) = try await buyersParcel(shipmentID, by: principal)
         if shipment.confirmedAt != nil { return order }
@@ -30,9 +31,14 @@ extension OrderService {
         guard try await shipments.confirmReceipt(of: shipmentID, by: who, audit: audit, at: now) else {
             let current = try await settlement.reload(order.id)
             if current.shipments.first(where: { $0.id == shipmentID })?.confirmedAt != nil { return current }
-            if try await shipments.returnRequests(of: order.id).contains(where: { $0.shipmentID == shipmentID && $0.status == .requested }) {
+            let requests = try await shipments.returnRequests(of: order.id).filter { $0.shipmentID == shipmentID }
+            if requests.contains(where: { $0.status == .requested }) {
                 throw KeyCatError(.illegalTransition, "a return of shipment \(shipmentID) is asked for: its seller decides it first",
                                   context: ["status": shipment.status.rawValue])
+            }
+            if requests.contains(where: { $0.status == .approved }) {
+                throw KeyCatError(.illegalTransition, "the approved return of shipment \(shipmentID) is not refunded yet: "
+                                  + "approving it again retries the refund", context: ["status": shipment.status.rawValue])
             }
             throw KeyCatError(.illegalTransition, "shipment \(shipmentID) changed meanwhile; read it again")
         }
@@ -61,8 +67,9 @@ extension OrderService {
     /// a rejection racing cannot both win — then refunds every line of the parcel not refunded
     /// yet (its fee stays with the seller, the parcel having travelled), restocking them when
     /// `restock` (the goods came back). Approving an approved request again settles the same
-    /// refund (its idempotency key is the request's): a lost or refused PG answer is retried
-    /// safely.
+    /// refund, kept under a key of KeyCat's own (`keycat:return-<id>`, a prefix clients' keys may
+    /// not take): a lost or refused PG answer is retried safely. Until it has gone through, the
+    /// parcel is not confirmed, by time or by its buyer.
     ///
     /// - Throws: `notFound` for a request not the caller's to decide; `illegalTransition` for a
     ///   rejected one; the refund's errors (``refundLines(of:_:by:)``), after which the request
@@ -82,13 +89,16 @@ extension OrderService {
             throw KeyCatError(.illegalTransition, "return request \(id) was rejected", context: ["status": request.status.rawValue])
         }
         let order = try await settlement.reload(request.orderID)
-        let held = order.shipments.first { $0.id == request.shipmentID }?.lines.filter { order.lines[$0].refundedAt == nil } ?? []
-        guard !held.isEmpty else { return order }
+        guard let shipment = order.shipments.first(where: { $0.id == request.shipmentID }),
+              shipment.lines.contains(where: { order.lines[$0].refundedAt == nil }) else { return order }
         // The refund's reason names the request; the buyer's words fill what room is left.
         let prefix = "return \(id): "
         let reason = prefix + String(request.reason.prefix(Self.reasonLength.upperBound - prefix.count))
-        return try await refundLines(of: request.shipmentID, LineRefundRequest(
-            lines: held, reason: reason, restock: restock, idempotencyKey: "return-\(id)"), by: principal)
+        // The refund is kept under a key of KeyCat's own (clients' keys cannot take its prefix), so
+        // a refund someone else started under a key of the same spelling cannot stand in for it.
+        let key = IdempotentRunner.reservedPrefix + "return-\(id)"
+        return try await refundLines(of: shipment, lines: nil, amount: nil, reason: reason, restock: restock, requestKey: key,
+                                     fingerprint: "\(shipment.id)|rest|0|\(restock)|\(reason)", by: principal)
     }
 
     /// Rejects a return, saying why. The parcel can then be confirmed, by the buyer or by time.

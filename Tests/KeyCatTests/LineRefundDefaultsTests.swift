@@ -1,0 +1,42 @@
+import Foundation
+import KeyCat
+import KeyCatTestSupport
+import Testing
+
+/// What a seller's line refund means when it names no line: the rest of the parcel.
+@Suite("Line refunds without lines", .serialized)
+struct LineRefundDefaultsTests {
+    @Test("a refund naming no line refunds what the parcel has not refunded yet, once, and then says nothing is left",
+          arguments: TestStore.allCases)
+    func restOfTheParcel(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let buyer = try await shop.user(.buyer)
+            let keycap = try await shop.keycat.catalog.create(TestShop.draft("키캡", price: 30_000) { $0.stock = 5 }, for: seller.userID, by: seller)
+            let board = try await shop.keycat.catalog.create(TestShop.draft("보드", price: 100_000) { $0.stock = 5 }, for: seller.userID, by: seller)
+            let placed = try await shop.keycat.checkout.checkout(CheckoutRequest(.items([
+                CheckoutItem(productID: keycap.id, quantity: 1), CheckoutItem(productID: board.id, quantity: 1),
+            ])), by: buyer)
+            let order = try await shop.keycat.checkout.confirm(placed.id, impUID: try shop.pay(placed).impUID, by: buyer)
+            let parcel = try #require(order.shipments.first)
+            #expect(parcel.lines.count == 2)
+            let keycapLine = try #require(order.lines.firstIndex { $0.productID == keycap.id })
+            _ = try await shop.keycat.orders.refundLines(of: parcel.id, LineRefundRequest(lines: [keycapLine], reason: "out of stock"), by: seller)
+
+            let rest = LineRefundRequest(reason: "the board never came", idempotencyKey: "rest-1")
+            let refunded = try await shop.keycat.orders.refundLines(of: parcel.id, rest, by: seller)
+            #expect(refunded.lines.allSatisfy { $0.refundedAt != nil })
+            // The parcel never left: every line and its fee come back, each once.
+            #expect(refunded.refundedAmount == order.amount)
+            await #expect(try shop.stock(of: keycap.id) == 5)
+            await #expect(try shop.stock(of: board.id) == 5)
+            // The same request again is the same refund; another finds nothing left.
+            await #expect(try shop.keycat.orders.refundLines(of: parcel.id, rest, by: seller).refundedAmount == order.amount)
+            await expectFailure(.illegalTransition) {
+                try await shop.keycat.orders.refundLines(of: parcel.id, LineRefundRequest(reason: "again"), by: seller)
+            }
+            #expect(shop.simulator.cancellations(impUID: order.impUID!).count == 2)
+            try await shop.expectHealthy()
+        }
+    }
+}
