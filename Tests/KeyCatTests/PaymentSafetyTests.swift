@@ -74,6 +74,22 @@ struct PaymentSafetyTests {
             _ = try await shop.checkout(product, quantity: 1, by: buyer, key: "k")
             await expectFailure(.idempotencyKeyReused) { try await shop.checkout(product, quantity: 2, by: buyer, key: "k") }
             await #expect(try shop.stock(of: product.id) == 4)
+            // The same items to another address is another checkout, not the first one replayed.
+            let home = DeliveryAddress(recipient: "김하늘", phone: "010-1234-5678", postcode: "06236",
+                                       roadAddress: "서울 강남구 테헤란로 123", detail: "4층", request: "")
+            var office = home
+            office.roadAddress = "서울 마포구 월드컵북로 396"
+            let first = try await shop.keycat.checkout.checkout(CheckoutRequest(
+                .items([CheckoutItem(productID: product.id, quantity: 1)]), destination: .inline(home), idempotencyKey: "addr"), by: buyer)
+            #expect(first.shippingAddress == home)
+            await expectFailure(.idempotencyKeyReused) {
+                try await shop.keycat.checkout.checkout(CheckoutRequest(
+                    .items([CheckoutItem(productID: product.id, quantity: 1)]), destination: .inline(office), idempotencyKey: "addr"), by: buyer)
+            }
+            await #expect(try shop.keycat.checkout.checkout(CheckoutRequest(
+                .items([CheckoutItem(productID: product.id, quantity: 1)]), destination: .inline(home), idempotencyKey: "addr"), by: buyer).id
+                == first.id)
+            await #expect(try shop.stock(of: product.id) == 3)
         }
     }
 

@@ -61,7 +61,8 @@ public struct CheckoutService: Sendable {
     public func checkout(_ request: CheckoutRequest, by principal: Principal) async throws(KeyCatError) -> Order {
         try principal.require(.buyer, .seller, to: "check out")
         let items = try await resolveItems(request.source, for: principal.userID)
-        let fingerprint = items.map { "\($0.productID)x\($0.quantity)" }.joined(separator: ",")
+        let lines = items.map { "\($0.productID)x\($0.quantity)" }.joined(separator: ",")
+        let fingerprint = lines + Self.fingerprint(of: request.destination)
         return try await idempotency.run(scope: "checkout:\(principal.userID)", key: request.idempotencyKey,
                                          fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
             // The key is kept on the order it made: a retry whose first answer was never stored
@@ -69,7 +70,8 @@ public struct CheckoutService: Sendable {
             // Only within the key's retention: past it the key is new again, as its stored answer is.
             if let key = request.idempotencyKey, let made = try await orders.find(buyer: principal.userID, requestKey: key),
                clock.now().timeIntervalSince(made.createdAt) < idempotency.retention {
-                guard Self.fingerprint(of: made) == fingerprint else {
+                // The order keeps its lines and where it ships, not which saved address that was.
+                guard Self.fingerprint(of: made) == lines, request.inlineAddress.map({ $0 == made.shippingAddress }) ?? true else {
                     throw KeyCatError(.idempotencyKeyReused, "this Idempotency-Key was used for another checkout")
                 }
                 return made
@@ -87,6 +89,20 @@ public struct CheckoutService: Sendable {
     /// The fingerprint of an order's items, as ``checkout(_:by:)`` computes it of a request.
     static func fingerprint(of order: Order) -> String {
         order.lines.sorted { $0.productID < $1.productID }.map { "\($0.productID)x\($0.quantity)" }.joined(separator: ",")
+    }
+
+    /// What a checkout's fingerprint adds for where it ships: nothing for the default address (so
+    /// a key's fingerprint from before destinations counted is still its own), else the saved
+    /// address's id or the inline address's fields. The same key sent to another address is
+    /// another checkout, refused, not the first order replayed.
+    static func fingerprint(of destination: CheckoutRequest.Destination?) -> String {
+        switch destination {
+        case nil: ""
+        case let .saved(id): "|address:\(id)"
+        case let .inline(address):
+            "|to:" + [address.recipient, address.phone, address.postcode, address.roadAddress, address.detail, address.request]
+                .joined(separator: "\u{1F}")
+        }
     }
 
     private func placeOrder(_ items: [CheckoutItem], for buyerID: UserID, shippingAddress: DeliveryAddress?,
