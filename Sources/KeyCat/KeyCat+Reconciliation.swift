@@ -14,7 +14,8 @@ extension KeyCat {
     /// Each run is ``CheckoutService/reconcile(limit:gateway:progress:)`` (KeyCat's open orders,
     /// voids and lost refunds, then the PG's paid payments of the last day). A failed run (the
     /// file busy, the PG down) is reported to `onRun` and the loop goes on; the next run picks
-    /// up what this one left. Each run also confirms the receipt of parcels delivered more than
+    /// up what this one left. Each run also approves again the returns whose refund did not go
+    /// through (``OrderService/settleApprovedReturns(limit:by:)``), confirms the receipt of parcels delivered more than
     /// ``Configuration/purchaseConfirmationDelay`` ago (``confirmDeliveredParcels()``) and
     /// anonymises the addresses of orders delivered more than ``Configuration/addressRetention`` ago,
     /// and prunes events older than ``Configuration/eventRetention`` (``pruneEvents()``). Safe to run in several processes at once, though one is enough.
@@ -36,6 +37,11 @@ extension KeyCat {
                 outcome = .success(try await checkout.reconcile(gateway: gateway))
             } catch {
                 outcome = .failure(error)
+            }
+            do throws(KeyCatError) {
+                _ = try await orders.settleApprovedReturns(by: .operatorConsole("reconcile"))
+            } catch {
+                if case .success = outcome { outcome = .failure(error) }
             }
             do throws(KeyCatError) {
                 _ = try await confirmDeliveredParcels()

@@ -164,7 +164,7 @@ struct PurchaseConfirmationTests {
         }
     }
 
-    @Test("an approved return is refunded whatever keys its seller used first, and its parcel is never confirmed before",
+    @Test("an approved return is refunded whatever keys its seller used first, by reconciliation if not at once, and its parcel is never confirmed before",
           arguments: TestStore.allCases)
     func approvedReturnKeepsItsRefund(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
@@ -196,11 +196,15 @@ struct PurchaseConfirmationTests {
             #expect(held?.message.contains("not refunded yet") == true)
             await #expect(try shop.keycat.settlements.upcoming(by: parcel.seller).tally.payout == 0)
 
-            // Approving again refunds the lines (less the ₩1 already given back); then the
-            // parcel, owing nothing, is confirmed by time and its fee is the seller's.
-            let approved = try await shop.keycat.orders.approveReturn(request.id, restock: true, by: parcel.seller)
+            // Reconciliation approves it again, restocking as it was approved: the lines come back
+            // (less the ₩1 already given); then the parcel, owing nothing, is confirmed by time
+            // and its fee is the seller's.
+            await #expect(try shop.keycat.orders.settleApprovedReturns(by: shop.operatorConsole) == 1)
+            let approved = try await shop.keycat.orders.order(parcel.order.id, by: parcel.buyer)
             #expect(approved.lines.allSatisfy { $0.refundedAt != nil } && approved.refundedAmount == Money(won: 200_000))
             await #expect(try shop.stock(of: parcel.product.id) == 5)
+            await #expect(try shop.keycat.orders.settleApprovedReturns(by: shop.operatorConsole) == 0)
+            await #expect(try shop.keycat.orders.approveReturn(request.id, restock: true, by: parcel.seller).refundedAmount == approved.refundedAmount)
             await #expect(try shop.keycat.confirmDeliveredParcels() == 1)
             try await shop.expectHealthy()
         }

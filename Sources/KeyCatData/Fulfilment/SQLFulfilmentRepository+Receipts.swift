@@ -128,18 +128,45 @@ extension SQLFulfilmentRepository {
         }
     }
 
-    package func decideReturn(_ id: ReturnRequestID, _ status: ReturnRequest.Status, decision: String?, audit: AuditEntry,
+    package func decideReturn(_ id: ReturnRequestID, _ status: ReturnRequest.Status, decision: String?, restock: Bool, audit: AuditEntry,
                               at now: Date) async throws(KeyCatError) -> ReturnRequest? {
         try await storage {
             try await database.write { connection in
                 let decided = try connection.queryOne("""
-                    UPDATE return_requests SET status = ?, decision = ?, decided_by = ?, decided_at = ?
+                    UPDATE return_requests SET status = ?, decision = ?, decided_by = ?, decided_at = ?, restock = ?
                     WHERE id = ? AND status = 'requested'
                     RETURNING \(Self.returnColumns)
                     """, [.text(status.rawValue), .optional(decision.map(SQLValue.text)), .text(audit.actor), StoredTime.value(now),
-                          .integer(id.rawValue)], Self.decodeReturn)
+                          .bool(restock), .integer(id.rawValue)], Self.decodeReturn)
                 if decided != nil { try AuditLogTable.insert(audit, on: connection) }
                 return decided
+            }
+        }
+    }
+
+    package func approvedReturnsAwaitingRefund(limit: Int) async throws(KeyCatError) -> [ApprovedReturn] {
+        try await storage {
+            try await database.read {
+                try $0.query("""
+                    SELECT r.id, r.restock,
+                           o.status NOT IN ('paid', 'shipped', 'delivered', 'partially_refunded')
+                             OR NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.shipment_id = r.shipment_id AND l.refunded_at IS NULL),
+                           EXISTS (SELECT 1 FROM refunds f WHERE f.order_id = r.order_id AND f.status = 'pending')
+                    FROM return_requests r JOIN orders o ON o.id = r.order_id
+                    WHERE r.status = 'approved' AND r.refunded_at IS NULL
+                    ORDER BY r.id LIMIT ?
+                    """, [.int(limit)]) {
+                    ApprovedReturn(id: ReturnRequestID($0.int64(0)), restock: $0.bool(1), refunded: $0.bool(2), refundPending: $0.bool(3))
+                }
+            }
+        }
+    }
+
+    package func markReturnRefunded(_ id: ReturnRequestID, at now: Date) async throws(KeyCatError) {
+        try await storage {
+            try await database.write {
+                try $0.run("UPDATE return_requests SET refunded_at = ? WHERE id = ? AND status = 'approved' AND refunded_at IS NULL",
+                           [StoredTime.value(now), .integer(id.rawValue)])
             }
         }
     }

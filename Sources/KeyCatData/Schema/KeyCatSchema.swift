@@ -264,6 +264,7 @@ package enum KeyCatSchema {
         // only the postings that changed.
         Step(version: 27, name: "search forward index", sqlite: SearchSchema.forwardIndexSQLite,
              postgres: SearchSchema.forwardIndexPostgres),
+        Step(version: 28, name: "approved returns until refunded", ddl: FulfilmentSchema.returnRefundsSQL),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

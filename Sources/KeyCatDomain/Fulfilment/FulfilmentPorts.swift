@@ -115,11 +115,18 @@ public protocol FulfilmentRepository: Sendable {
 
     func returnRequest(_ id: ReturnRequestID) async throws(KeyCatError) -> ReturnRequest?
 
-    /// Moves an open request to `status` with the decision, if it is still open.
+    /// Moves an open request to `status` with the decision (and, approving, whether its refund
+    /// restocks), if it is still open.
     ///
     /// - Returns: the request as decided, or nil when it was not open any more.
-    func decideReturn(_ id: ReturnRequestID, _ status: ReturnRequest.Status, decision: String?, audit: AuditEntry,
+    func decideReturn(_ id: ReturnRequestID, _ status: ReturnRequest.Status, decision: String?, restock: Bool, audit: AuditEntry,
                       at now: Date) async throws(KeyCatError) -> ReturnRequest?
+
+    /// Approved requests whose refund has not been recorded as gone through, oldest first.
+    func approvedReturnsAwaitingRefund(limit: Int) async throws(KeyCatError) -> [ApprovedReturn]
+
+    /// Records that an approved request's parcel is refunded.
+    func markReturnRefunded(_ id: ReturnRequestID, at now: Date) async throws(KeyCatError)
 
     /// Return requests newest first (by id), strictly before `before`: a seller's (nil: every
     /// seller's), optionally only those in `status`.
@@ -134,4 +141,24 @@ public protocol FulfilmentRepository: Sendable {
     ///
     /// - Returns: how many it anonymised.
     func anonymiseAddresses(closedBefore cutoff: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int
+}
+
+/// An approved return request whose refund has not been recorded as gone through, as
+/// reconciliation finds it.
+public struct ApprovedReturn: Sendable, Hashable {
+    public var id: ReturnRequestID
+    /// Whether the approval gives the units back.
+    public var restock: Bool
+    /// Every line of its parcel is refunded, or its whole order was (cancelled or refunded in
+    /// full): only the record is missing.
+    public var refunded: Bool
+    /// A refund of its order is pending: reconciliation settles that first.
+    public var refundPending: Bool
+
+    public init(id: ReturnRequestID, restock: Bool, refunded: Bool, refundPending: Bool) {
+        self.id = id
+        self.restock = restock
+        self.refunded = refunded
+        self.refundPending = refundPending
+    }
 }

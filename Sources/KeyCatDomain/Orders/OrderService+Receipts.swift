@@ -79,7 +79,7 @@ extension OrderService {
         if request.status == .requested {
             let audit = AuditEntry(actor: principal.auditActor, action: "return.approve", target: "return:\(id)",
                                    detail: "shipment \(request.shipmentID)\(restock ? ", restocked" : "")", at: clock.now())
-            if let approved = try await shipments.decideReturn(id, .approved, decision: nil, audit: audit, at: clock.now()) {
+            if let approved = try await shipments.decideReturn(id, .approved, decision: nil, restock: restock, audit: audit, at: clock.now()) {
                 request = approved
             } else {
                 request = try await decidableReturn(id, by: principal)  // decided meanwhile: by whom, and how?
@@ -89,16 +89,47 @@ extension OrderService {
             throw KeyCatError(.illegalTransition, "return request \(id) was rejected", context: ["status": request.status.rawValue])
         }
         let order = try await settlement.reload(request.orderID)
-        guard let shipment = order.shipments.first(where: { $0.id == request.shipmentID }),
-              shipment.lines.contains(where: { order.lines[$0].refundedAt == nil }) else { return order }
-        // The refund's reason names the request; the buyer's words fill what room is left.
-        let prefix = "return \(id): "
-        let reason = prefix + String(request.reason.prefix(Self.reasonLength.upperBound - prefix.count))
-        // The refund is kept under a key of KeyCat's own (clients' keys cannot take its prefix), so
-        // a refund someone else started under a key of the same spelling cannot stand in for it.
-        let key = IdempotentRunner.reservedPrefix + "return-\(id)"
-        return try await refundLines(of: shipment, lines: nil, amount: nil, reason: reason, restock: restock, requestKey: key,
-                                     fingerprint: "\(shipment.id)|rest|0|\(restock)|\(reason)", by: principal)
+        guard let shipment = order.shipments.first(where: { $0.id == request.shipmentID }) else { return order }
+        if shipment.lines.contains(where: { order.lines[$0].refundedAt == nil }) {
+            // The refund's reason names the request; the buyer's words fill what room is left.
+            let prefix = "return \(id): "
+            let reason = prefix + String(request.reason.prefix(Self.reasonLength.upperBound - prefix.count))
+            // The refund is kept under a key of KeyCat's own (clients' keys cannot take its
+            // prefix), so a refund someone else started under a key of the same spelling cannot
+            // stand in for it.
+            let key = IdempotentRunner.reservedPrefix + "return-\(id)"
+            let refunded = try await refundLines(of: shipment, lines: nil, amount: nil, reason: reason, restock: restock, requestKey: key,
+                                                 fingerprint: "\(shipment.id)|rest|0|\(restock)|\(reason)", by: principal)
+            try await shipments.markReturnRefunded(id, at: clock.now())
+            return refunded
+        }
+        try await shipments.markReturnRefunded(id, at: clock.now())
+        return order
+    }
+
+    /// Sees approved returns through (admin; reconciliation calls it on every run): an approval
+    /// whose refund did not go through — another refund of the order was pending, the PG refused
+    /// or did not answer — is approved again, restocking as it was approved, once no refund of
+    /// its order is pending; one whose parcel is refunded is recorded so. At most `limit`.
+    ///
+    /// - Returns: how many approvals it saw refunded; one whose refund fails again waits for
+    ///   the next run.
+    public func settleApprovedReturns(limit: Int = 100, by principal: Principal) async throws(KeyCatError) -> Int {
+        try principal.require(.admin, to: "settle approved returns")
+        var settled = 0
+        for approval in try await shipments.approvedReturnsAwaitingRefund(limit: limit) where approval.refunded || !approval.refundPending {
+            do throws(KeyCatError) {
+                if approval.refunded {
+                    try await shipments.markReturnRefunded(approval.id, at: clock.now())
+                } else {
+                    _ = try await approveReturn(approval.id, restock: approval.restock, by: principal)
+                }
+                settled += 1
+            } catch {
+                continue  // the next run tries again
+            }
+        }
+        return settled
     }
 
     /// Rejects a return, saying why. The parcel can then be confirmed, by the buyer or by time.
@@ -110,7 +141,8 @@ extension OrderService {
         let request = try await decidableReturn(id, by: principal)
         let audit = AuditEntry(actor: principal.auditActor, action: "return.reject", target: "return:\(id)",
                                detail: "shipment \(request.shipmentID): \(reason)", at: clock.now())
-        guard let rejected = try await shipments.decideReturn(id, .rejected, decision: reason, audit: audit, at: clock.now()) else {
+        guard let rejected = try await shipments.decideReturn(id, .rejected, decision: reason, restock: false, audit: audit,
+                                                              at: clock.now()) else {
             throw KeyCatError(.illegalTransition, "return request \(id) was already decided", context: ["status": request.status.rawValue])
         }
         return rejected

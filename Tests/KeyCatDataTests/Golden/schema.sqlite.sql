@@ -662,3 +662,11 @@ UPDATE search_documents SET terms = coalesce((
     SELECT group_concat(t.term || ' ' || t.weight, char(10)) FROM (
         SELECT term, weight FROM search_terms WHERE product_id = search_documents.product_id ORDER BY term) t), '');
 DROP INDEX search_terms_by_product;
+
+-- 28: approved returns until refunded
+ALTER TABLE return_requests ADD COLUMN restock INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE return_requests ADD COLUMN refunded_at INTEGER;
+UPDATE return_requests SET refunded_at = decided_at
+    WHERE status = 'approved'
+      AND NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.shipment_id = return_requests.shipment_id AND l.refunded_at IS NULL);
+CREATE INDEX return_requests_awaiting_refund ON return_requests (id) WHERE status = 'approved' AND refunded_at IS NULL;

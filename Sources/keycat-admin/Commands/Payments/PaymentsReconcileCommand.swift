@@ -34,6 +34,7 @@ struct PaymentsReconcileCommand: AdminCommand {
             progress("reconciling \(step.stage.rawValue): \(step.done) / \(step.total)")
         }
         context.console.endProgress()
+        let returns = try await keycat.orders.settleApprovedReturns(by: context.principal)
         let confirmed = try await keycat.confirmDeliveredParcels()
         let pruned = try await keycat.pruneEvents()
         let rows: [(String, Int64)] = [
@@ -41,7 +42,7 @@ struct PaymentsReconcileCommand: AdminCommand {
             ("payments_voided", report.paymentsVoided), ("refunds_settled", report.refundsSettled),
             ("unresolved", report.unresolved), ("gateway_payments_checked", report.gatewayPaymentsChecked),
             ("orphans", report.orphans), ("orphans_voided", report.orphansVoided),
-            ("idempotency_keys_swept", report.idempotencyKeysSwept), ("parcels_confirmed", confirmed),
+            ("idempotency_keys_swept", report.idempotencyKeysSwept), ("returns_refunded", returns), ("parcels_confirmed", confirmed),
             ("events_pruned", pruned),
         ].map { ($0.0, Int64($0.1)) } + [("orphan_amount", report.orphanAmount.won)]
         var table = TextTable(["OUTCOME", "COUNT"])
