@@ -186,22 +186,28 @@ enum OrderRow {
     /// restock) are not returned twice. `keepingWhatLeft` leaves out the lines whose parcel left
     /// (shipped or delivered): those units are with the carrier or the buyer, so a cancellation
     /// never puts them on sale again; only an explicit restock (the goods came back) does.
+    ///
+    /// - Returns: how many lines gave their units back.
+    @discardableResult
     static func returnStock(of id: OrderID, as kind: StockMovement.Kind, keepingWhatLeft: Bool = false, at now: Date,
-                            on connection: some SQLConnection) throws {
+                            on connection: some SQLConnection) throws -> Int {
         let marked = try connection.run(
             "UPDATE orders SET stock_returned = 1 WHERE id = ? AND stock_returned = 0", [.integer(id.rawValue)])
-        guard marked == 1 else { return }
-        let unshipped = """
-            AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.id = order_lines.shipment_id AND s.status IN ('shipped', 'delivered'))
-            """
-        try returnLines(of: id, where: keepingWhatLeft ? unshipped : "", [], as: kind, at: now, on: connection)
+        guard marked == 1 else { return 0 }
+        return try returnLines(of: id, where: keepingWhatLeft ? unsent : "", [], as: kind, at: now, on: connection)
     }
+
+    /// The condition (on `order_lines`) of a line whose parcel has not left.
+    static let unsent = """
+        AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.id = order_lines.shipment_id AND s.status IN ('shipped', 'delivered'))
+        """
 
     /// Gives back the units of the order's lines matching `condition` that took their units and
     /// are not returned yet, marking them returned (a line sold on payment that was never paid
     /// took nothing, so gives nothing back).
+    @discardableResult
     static func returnLines(of id: OrderID, where condition: String, _ arguments: [SQLValue], as kind: StockMovement.Kind,
-                            at now: Date, on connection: some SQLConnection) throws {
+                            at now: Date, on connection: some SQLConnection) throws -> Int {
         let returned = try connection.query("""
             UPDATE order_lines SET stock_returned = 1
             WHERE order_id = ? AND stock_returned = 0 AND stock_taken = 1 \(condition)
@@ -213,5 +219,6 @@ enum OrderRow {
                 [.int(line.quantity), StoredTime.value(now), .integer(line.product.rawValue)])
             try StockLedger.record(kind, change: line.quantity, product: line.product, order: id, at: now, on: connection)
         }
+        return returned.count
     }
 }

@@ -143,12 +143,13 @@ extension SQLOrderRepository {
                         RETURNING status
                         """, [.integer(refund.amount.won), StoredTime.value(now), .text(refund.target.rawValue),
                               .text(refund.target.rawValue), .integer(refund.orderID.rawValue)]) { $0.string(0) }
-                    // Units come back only when they never left: a cancel that stayed a cancel (and
-                    // of it, only the lines whose parcel did not leave), or a full refund the
-                    // operator asked to restock (the goods came back). A cancel that met a shipment
-                    // leaves the stock alone: those units are with the carrier.
-                    let restocks = status == OrderStatus.cancelled.rawValue
-                        || (refund.lineRefund == nil && refund.restock && refund.target == .refunded && status == OrderStatus.refunded.rawValue)
+                    // Units come back when they never left — the lines of a cancel that stayed a
+                    // cancel, and of a refund in full, whose parcels not yet sent it cancels — and
+                    // all of them when the operator's refund in full asked to restock (the goods
+                    // came back). The units of a parcel that left are with the carrier or the buyer.
+                    let cancelled = status == OrderStatus.cancelled.rawValue
+                    let refundedInFull = refund.lineRefund == nil && status == OrderStatus.refunded.rawValue
+                    let everything = refundedInFull && refund.restock && refund.target == .refunded
                     try SettlementLedger.recordRefund(refund, at: now, on: connection)
                     if let lineRefund = refund.lineRefund {
                         try SQLFulfilmentRepository<Database>.completeLines(of: refund, lineRefund, at: now, on: connection)
@@ -157,15 +158,19 @@ extension SQLOrderRepository {
                         try Self.cancelPendingShipments(of: refund.orderID, at: now, on: connection)
                     }
                     try Self.removeUnsupportedReviews(of: refund.orderID, audit: audit, at: now, on: connection)
-                    if restocks {
-                        let cancelled = status == OrderStatus.cancelled.rawValue
-                        try OrderRow.returnStock(of: refund.orderID, as: cancelled ? .orderReturned : .refundRestock,
-                                                 keepingWhatLeft: cancelled, at: now, on: connection)
+                    var returned = 0
+                    if cancelled || everything {
+                        returned = try OrderRow.returnStock(of: refund.orderID, as: cancelled ? .orderReturned : .refundRestock,
+                                                            keepingWhatLeft: cancelled, at: now, on: connection)
+                    } else if refundedInFull {
+                        // Line by line: the order's own mark says all its units came back.
+                        returned = try OrderRow.returnLines(of: refund.orderID, where: OrderRow.unsent, [], as: .orderReturned,
+                                                            at: now, on: connection)
                     }
                     if let audit { try AuditLogTable.insert(audit, on: connection) }
                     // A line refund restocks as it asked (``SQLFulfilmentRepository/completeLines``).
-                    try Self.appendRefundEvents(refund, status: status, restocked: refund.lineRefund == nil ? restocks : refund.restock,
-                                                at: now, on: connection)
+                    let restocked = refund.lineRefund == nil ? cancelled || everything || returned > 0 : refund.restock
+                    try Self.appendRefundEvents(refund, status: status, restocked: restocked, at: now, on: connection)
                 }
                 guard let order = try OrderRow.find(refund.orderID, on: connection) else {
                     throw KeyCatError.notFound("order", refund.orderID)
