@@ -23,10 +23,13 @@ enum ReceiptRoutes {
                 status: try context.choice("status"), limit: context.limit(), cursor: context.cursor(), by: context.principal())
             return .json(PageBody(page, ReturnRequestBody.init))
         },
+        // The request as decided, not the order: an order may hold other sellers' parcels, which
+        // are none of this seller's business.
         Route(.post, "/returns/{id}/approve", .roles([.seller, .admin]), body: .jsonDefault) { context in
             let body = try context.json(ApproveReturnBody.self)
-            let order = try await context.keycat.orders.approveReturn(context.id(), restock: body.restock ?? false, by: context.principal())
-            return .json(OrderBody(order))
+            let id: ReturnRequestID = try context.id()
+            _ = try await context.keycat.orders.approveReturn(id, restock: body.restock ?? false, by: context.principal())
+            return await .json(ReturnRequestBody(try context.keycat.orders.returnRequest(id, by: context.principal())))
         },
         Route(.post, "/returns/{id}/reject", .roles([.seller, .admin]), body: .jsonDefault) { context in
             let reason = try context.json(ReasonBody.self).reason
@@ -52,10 +55,11 @@ struct ReturnRequestBody: Encodable, Sendable {
     var decision: String?
     var createdAt: Date
     var decidedAt: Date?
+    var refundedAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case id, shipmentID = "shipment_id", orderID = "order_id", sellerID = "seller_id", buyerID = "buyer_id", reason, status
-        case decision, createdAt = "created_at", decidedAt = "decided_at"
+        case decision, createdAt = "created_at", decidedAt = "decided_at", refundedAt = "refunded_at"
     }
 
     init(_ request: ReturnRequest) {
@@ -69,5 +73,6 @@ struct ReturnRequestBody: Encodable, Sendable {
         decision = request.decision
         createdAt = request.createdAt
         decidedAt = request.decidedAt
+        refundedAt = request.refundedAt
     }
 }

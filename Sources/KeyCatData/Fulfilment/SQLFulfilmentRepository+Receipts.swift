@@ -109,7 +109,7 @@ extension SQLFulfilmentRepository {
     }
 
     static var returnColumns: String {
-        "id, shipment_id, order_id, seller_id, buyer_id, reason, status, decision, decided_by, created_at, decided_at"
+        "id, shipment_id, order_id, seller_id, buyer_id, reason, status, decision, decided_by, created_at, decided_at, refunded_at"
     }
 
     static func decodeReturn(_ row: some SQLRow) -> ReturnRequest {
@@ -117,7 +117,8 @@ extension SQLFulfilmentRepository {
             id: ReturnRequestID(row.int64(0)), shipmentID: ShipmentID(row.int64(1)), orderID: OrderID(row.int64(2)),
             sellerID: UserID(row.int64(3)), buyerID: UserID(row.int64(4)), reason: row.string(5),
             status: ReturnRequest.Status(rawValue: row.string(6)) ?? .requested, decision: row.optionalString(7),
-            decidedBy: row.optionalString(8), createdAt: StoredTime.date(row.int64(9)), decidedAt: StoredTime.date(row.optionalInt64(10)))
+            decidedBy: row.optionalString(8), createdAt: StoredTime.date(row.int64(9)), decidedAt: StoredTime.date(row.optionalInt64(10)),
+            refundedAt: StoredTime.date(row.optionalInt64(11)))
     }
 
     package func returnRequest(_ id: ReturnRequestID) async throws(KeyCatError) -> ReturnRequest? {

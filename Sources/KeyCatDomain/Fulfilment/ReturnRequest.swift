@@ -31,9 +31,13 @@ public struct ReturnRequest: Sendable, Hashable, Codable, Identifiable {
     public var decidedBy: String?
     public var createdAt: Date
     public var decidedAt: Date?
+    /// When an approval's refund was seen through; nil while it has not gone through (or for a
+    /// request not approved).
+    public var refundedAt: Date?
 
     public init(id: ReturnRequestID, shipmentID: ShipmentID, orderID: OrderID, sellerID: UserID, buyerID: UserID, reason: String,
-                status: Status, decision: String? = nil, decidedBy: String? = nil, createdAt: Date, decidedAt: Date? = nil) {
+                status: Status, decision: String? = nil, decidedBy: String? = nil, createdAt: Date, decidedAt: Date? = nil,
+                refundedAt: Date? = nil) {
         self.id = id
         self.shipmentID = shipmentID
         self.orderID = orderID
@@ -45,6 +49,7 @@ public struct ReturnRequest: Sendable, Hashable, Codable, Identifiable {
         self.decidedBy = decidedBy
         self.createdAt = createdAt
         self.decidedAt = decidedAt
+        self.refundedAt = refundedAt
     }
 }
 

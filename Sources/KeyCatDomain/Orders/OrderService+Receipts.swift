@@ -167,6 +167,16 @@ extension OrderService {
         return Page(items: items, nextCursor: next)
     }
 
+    /// One return request, for its parcel's seller, its buyer or an admin; anyone else is told
+    /// it is not there.
+    public func returnRequest(_ id: ReturnRequestID, by principal: Principal) async throws(KeyCatError) -> ReturnRequest {
+        guard let request = try await shipments.returnRequest(id),
+              principal.role == .admin || request.sellerID == principal.userID || request.buyerID == principal.userID else {
+            throw KeyCatError.notFound("return request", id)
+        }
+        return request
+    }
+
     /// The return requests of one order, for its buyer or an admin.
     public func returnRequests(of id: OrderID, by principal: Principal) async throws(KeyCatError) -> [ReturnRequest] {
         _ = try await order(id, by: principal)
