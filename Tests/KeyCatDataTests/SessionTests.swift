@@ -38,7 +38,11 @@ struct SessionTests {
         try await withAccounts(backend) { harness in
             let user = try await harness.signUp()
             let weak = try await PBKDF2PasswordHasher(iterations: 100).hash("keycat2026")
-            try await harness.users.updatePasswordHash(user.id, to: weak, at: harness.clock.now())
+            let first = try #require(try await harness.users.credentials(forEmail: "kim@example.com")).passwordHash
+            try await harness.users.updatePasswordHash(user.id, from: first, to: weak, at: harness.clock.now())
+            // A rehash from a hash no longer stored (the password changed meanwhile) writes nothing.
+            try await harness.users.updatePasswordHash(user.id, from: first, to: first, at: harness.clock.now())
+            await #expect(try harness.users.credentials(forEmail: "kim@example.com")?.passwordHash == weak)
             _ = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
             let stored = try await #require(try harness.users.credentials(forEmail: "kim@example.com")).passwordHash
             #expect(stored != weak)

@@ -49,8 +49,9 @@ package final class InMemoryUserRepository: UserRepository {
         }
     }
 
-    package func updatePasswordHash(_ id: UserID, to hash: String, at: Date) throws(KeyCatError) {
+    package func updatePasswordHash(_ id: UserID, from old: String, to hash: String, at: Date) throws(KeyCatError) {
         state.withLock { state in
+            guard state.rows[id]?.passwordHash == old else { return }
             state.rows[id]?.passwordHash = hash
             state.rows[id]?.user.updatedAt = at
         }

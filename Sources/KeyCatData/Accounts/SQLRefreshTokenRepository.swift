@@ -13,9 +13,18 @@ package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRep
 
     package init(database: Database) { self.database = database }
 
-    package func startFamily(for user: UserID, first: TokenDigest, issuedAt: Date, expiresAt: Date) async throws(KeyCatError) -> Int64 {
+    package func startFamily(for user: UserID, tokenVersion: Int64, first: TokenDigest, issuedAt: Date,
+                             expiresAt: Date) async throws(KeyCatError) -> Int64? {
         try await storage {
-            try await database.write { connection in
+            try await database.write { connection -> Int64? in
+                // The account's row, held for share until the family is in (Postgres): a change
+                // that bumps the version waits for this log-in and then revokes its family, or
+                // this log-in waits for it and finds the version moved. SQLite's one writer
+                // runs the two one after the other.
+                let current = try connection.queryOne("""
+                    SELECT 1 FROM users WHERE id = ? AND token_version = ?\(connection.dialect.locking(.share))
+                    """, [.integer(user.rawValue), .integer(tokenVersion)]) { _ in true }
+                guard current != nil else { return nil }
                 let family = try connection.insertReturningID(
                     "INSERT INTO refresh_token_families (user_id, created_at) VALUES (?, ?)",
                     [.integer(user.rawValue), StoredTime.value(issuedAt)])

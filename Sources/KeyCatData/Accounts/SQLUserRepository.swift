@@ -54,12 +54,12 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
         }
     }
 
-    package func updatePasswordHash(_ id: UserID, to hash: String, at: Date) async throws(KeyCatError) {
+    package func updatePasswordHash(_ id: UserID, from old: String, to hash: String, at: Date) async throws(KeyCatError) {
         try await storage {
             try await database.write { connection in
                 _ = try connection.run(
-                    "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?",
-                    [.text(hash), StoredTime.value(at), .integer(id.rawValue)])
+                    "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",
+                    [.text(hash), StoredTime.value(at), .integer(id.rawValue), .text(old)])
             }
         }
     }

@@ -35,7 +35,7 @@ extension AccountService {
         if let logInThrottle, let budgets { try await logInThrottle.admit(budgets, at: askedAt) }
         // No stored password is longer than 64 characters: refuse megabyte inputs before hashing.
         guard password.utf8.count <= 1_024 else { throw wrong }
-        guard let credentials = try await users.credentials(forEmail: folded) else {
+        guard var credentials = try await users.credentials(forEmail: folded) else {
             _ = try? await passwords.hash(password)  // equal work for unknown emails
             throw wrong
         }
@@ -43,13 +43,26 @@ extension AccountService {
         guard !credentials.user.isSuspended else { throw Self.suspendedError }
         let now = clock.now()
         if let logInThrottle, let budgets { try await logInThrottle.succeeded(budgets, at: now) }
+        var checked = [credentials.passwordHash]  // the hashes this log-in's password matches
         if passwords.needsRehash(credentials.passwordHash) {
             let upgraded = try await passwords.hash(password)
-            try await users.updatePasswordHash(credentials.user.id, to: upgraded, at: now)
+            try await users.updatePasswordHash(credentials.user.id, from: credentials.passwordHash, to: upgraded, at: now)
+            checked.append(upgraded)
         }
         let (refreshToken, digest) = try refreshTokenMinter.mint()
         let expiresAt = now.addingTimeInterval(min(refreshTokenLifetime, refreshTokenFamilyLifetime))
-        _ = try await refreshTokens.startFamily(for: credentials.user.id, first: digest, issuedAt: now, expiresAt: expiresAt)
+        // The family starts only at the token version the password was checked at: a password
+        // change (or suspension) that committed while this log-in hashed revoked every family
+        // and must not miss this one. A version that moved for another reason (a role change)
+        // with the same password hash is taken as it now is, once.
+        while try await refreshTokens.startFamily(for: credentials.user.id, tokenVersion: credentials.user.tokenVersion,
+                                                  first: digest, issuedAt: now, expiresAt: expiresAt) == nil {
+            guard let current = try await users.credentials(forEmail: folded), current.user.id == credentials.user.id,
+                  checked.contains(current.passwordHash),
+                  current.user.tokenVersion != credentials.user.tokenVersion else { throw wrong }
+            guard !current.user.isSuspended else { throw Self.suspendedError }
+            credentials = current
+        }
         return try pair(for: credentials.user, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now,
                         deviceToken: logInThrottle?.deviceToken(for: folded, at: now))
     }
@@ -128,7 +141,10 @@ extension AccountService {
         try await refreshTokens.revokeAll(for: user.id, at: now)
         let (refreshToken, digest) = try refreshTokenMinter.mint()
         let expiresAt = now.addingTimeInterval(min(refreshTokenLifetime, refreshTokenFamilyLifetime))
-        _ = try await refreshTokens.startFamily(for: user.id, first: digest, issuedAt: now, expiresAt: expiresAt)
+        guard try await refreshTokens.startFamily(for: user.id, tokenVersion: changed.tokenVersion, first: digest, issuedAt: now,
+                                                  expiresAt: expiresAt) != nil else {
+            throw KeyCatError(.invalidCredentials, "the account changed again meanwhile (its password, or its access): log in again")
+        }
         return try pair(for: changed, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now,
                         deviceToken: logInThrottle?.deviceToken(for: user.email, at: now))
     }

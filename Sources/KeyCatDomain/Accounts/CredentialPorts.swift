@@ -85,8 +85,14 @@ public struct RefreshTokenRotation: Sendable, Hashable {
 /// Where refresh tokens live, grouped in families: the tokens issued by one log-in and its
 /// refreshes. Implementations: `SQLRefreshTokenRepository`, `InMemoryRefreshTokenRepository`.
 public protocol RefreshTokenRepository: Sendable {
-    /// Starts a family for `user` (a log-in) with its first token.
-    func startFamily(for user: UserID, first: TokenDigest, issuedAt: Date, expiresAt: Date) async throws(KeyCatError) -> Int64
+    /// Starts a family for `user` (a log-in) with its first token — only while the account's
+    /// token version is still `tokenVersion`, the one its credentials were checked at, in the
+    /// transaction that starts it: a password change, suspension or role change that committed
+    /// meanwhile has revoked every family, and must not miss one started just after.
+    ///
+    /// - Returns: the family, or nil when the token version moved (nothing is written).
+    func startFamily(for user: UserID, tokenVersion: Int64, first: TokenDigest, issuedAt: Date,
+                     expiresAt: Date) async throws(KeyCatError) -> Int64?
 
     /// Retires `presented` and adds `replacement` to its family, atomically. A family lives at
     /// most `familyLifetime` from its log-in however often it is rotated: the replacement

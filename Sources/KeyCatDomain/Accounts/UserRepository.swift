@@ -13,8 +13,10 @@ public protocol UserRepository: Sendable {
     /// The live account with `email` (already case-folded) and its password hash, or nil.
     func credentials(forEmail email: String) async throws(KeyCatError) -> UserCredentials?
 
-    /// Replaces the stored password hash (rehash on log-in, password change).
-    func updatePasswordHash(_ id: UserID, to hash: String, at: Date) async throws(KeyCatError)
+    /// Replaces the stored password hash `old` with `hash` (a rehash on log-in, the same
+    /// password under new parameters); nothing when the hash is no longer `old` (the password
+    /// changed meanwhile, which the rehash must not undo).
+    func updatePasswordHash(_ id: UserID, from old: String, to hash: String, at: Date) async throws(KeyCatError)
 
     /// Writes a changed profile (nick, phone, birthday, image) of a live account.
     /// - Throws: ``KeyCatError/Code/notFound`` when the account is missing or withdrawn.
