@@ -39,6 +39,14 @@ struct WebhookRulesTests {
         let local = try WebhookURL("http://[::1]:9000", developmentHosts: ["::1"])
         #expect(local.origin == "http://[::1]:9000")
         #expect(local.pathAndQuery == "/")
+        // A host is a DNS name in ASCII or an address, never percent-encoded: a resolver and a
+        // connection could read an encoded one apart.
+        for host in ["127.0.0.1%2F.example.com", "hooks%2Eexample.com"] {
+            #expect(throws: KeyCatError.self, "\(host)") { try WebhookURL("https://\(host)/in") }
+        }
+        // An international name is resolved in punycode, however it was written.
+        #expect(try WebhookURL("https://xn--o39an74b.example/in").host == "xn--o39an74b.example")
+        #expect(try WebhookURL("https://키캣.example/in").host == "xn--0c7br0b.example")
     }
 
     @Test("a secret is whsec_ and 24–64 bytes of base64; it never prints itself")

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// The rules: `https` only, unless the host is one the operator allowed for development
 /// (``KeyCat/Configuration/webhookDevelopmentHosts``), where `http` is accepted too; a host is
-/// required; no user name or password in the URL (a receiver authenticates KeyCat by the
+/// required, a DNS name (an international one is taken in punycode) or an IP address, not
+/// percent-encoded; no user name or password in the URL (a receiver authenticates KeyCat by the
 /// signature); a port, when given, in 1–65535; no fragment; at most ``maximumLength``
 /// characters. Where the host *resolves* is checked again at every delivery, since DNS
 /// answers change.
@@ -15,7 +16,8 @@ public struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The URL as the operator wrote it (trimmed).
     public let rawValue: String
-    /// The host, lowercased, without brackets for an IPv6 literal.
+    /// The host, lowercased, without brackets for an IPv6 literal; an international name in
+    /// punycode, as it is resolved.
     public let host: String
     /// `https` or (for a development host) `http`.
     public let scheme: String
@@ -37,8 +39,15 @@ public struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
             throw .validation("url", "«\(trimmed)» is not a URL")
         }
-        guard let rawHost = components.host, !rawHost.isEmpty else {
+        // The host as DNS spells it (an international name in punycode) or an address literal,
+        // never percent-encoded: the parser would decode it, and a resolver and a connection
+        // could read it apart (`127.0.0.1%2F.example.com`).
+        guard let rawHost = components.encodedHost, !rawHost.isEmpty else {
             throw .validation("url", "the endpoint URL has no host")
+        }
+        guard rawHost.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-.:[]".contains(Character($0))) })
+        else {
+            throw .validation("url", "the endpoint URL's host must be a DNS name or an IP address, not percent-encoded")
         }
         let host = Self.normalizedHost(rawHost)
         guard components.user == nil, components.password == nil else {
@@ -69,7 +78,7 @@ public struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
     public init(stored text: String) {
         rawValue = text
         let components = URLComponents(string: text)
-        host = Self.normalizedHost(components?.host ?? "")
+        host = Self.normalizedHost(components?.encodedHost ?? "")
         scheme = components?.scheme?.lowercased() ?? "https"
         port = components?.port ?? (scheme == "https" ? 443 : 80)
     }

@@ -6,11 +6,15 @@ import Darwin
 #endif
 
 /// Which addresses an outbound request to a URL someone else chose (a webhook endpoint) may
-/// reach: public unicast only. Private (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7),
-/// loopback (127/8, ::1), link-local (169.254/16, fe80::/10), unspecified (0/8, ::), multicast
-/// and reserved (224/4, 240/4, ff00::/8) addresses are refused, and an IPv4-mapped IPv6
-/// address is judged by its IPv4 address — the usual guard against server-side request forgery
-/// (OWASP SSRF Prevention Cheat Sheet).
+/// reach: public unicast only. Private (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7, the
+/// deprecated site-local fec0::/10), loopback (127/8, ::1), link-local (169.254/16, fe80::/10),
+/// unspecified (0/8, ::), multicast and reserved (224/4, 240/4, ff00::/8), special-purpose
+/// (192.0.0/24, the benchmarking 198.18/15, the documentation ranges 192.0.2/24, 198.51.100/24,
+/// 203.0.113/24 and 2001:db8::/32) addresses are refused. An IPv6 address that carries an IPv4
+/// one — mapped (::ffff:0:0/96), NAT64 (64:ff9b::/96), 6to4 (2002::/16) — is judged by that
+/// IPv4 address; the deprecated IPv4-compatible form (::/96), local NAT64 (64:ff9b:1::/48) and
+/// Teredo (2001::/32), whose IPv4 a relay decides, are refused. The usual guard against
+/// server-side request forgery (OWASP SSRF Prevention Cheat Sheet).
 ///
 /// Names are resolved with `getaddrinfo` on a thread of Dispatch's, never on the caller's:
 /// resolving may take seconds. A name is refused when *any* of its addresses is refused, so a
@@ -50,13 +54,20 @@ package enum OutboundAddressPolicy {
             if isMapped { return refusalReason(for: Array(address[12..<16])) }
             if address.allSatisfy({ $0 == 0 }) { return "an unspecified address" }
             if address[0..<15].allSatisfy({ $0 == 0 }) && address[15] == 1 { return "a loopback address" }
+            if address[0..<12].allSatisfy({ $0 == 0 }) { return "an IPv4-compatible address" }
+            if address[0..<12] == [0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0] { return refusalReason(for: Array(address[12..<16])) }
+            if address[0..<6] == [0x00, 0x64, 0xFF, 0x9B, 0x00, 0x01] { return "a local NAT64 address" }
+            if address[0] == 0x20, address[1] == 0x02 { return refusalReason(for: Array(address[2..<6])) }
+            if address[0..<4] == [0x20, 0x01, 0x00, 0x00] { return "a Teredo address" }
+            if address[0..<4] == [0x20, 0x01, 0x0D, 0xB8] { return "a documentation address" }
             if address[0] & 0xFE == 0xFC { return "a private address" }
             if address[0] == 0xFE && address[1] & 0xC0 == 0x80 { return "a link-local address" }
+            if address[0] == 0xFE && address[1] & 0xC0 == 0xC0 { return "a site-local address" }
             if address[0] == 0xFF { return "a multicast address" }
             return nil
         }
         guard address.count == 4 else { return "not an IP address" }
-        let (a, b) = (address[0], address[1])
+        let (a, b, c) = (address[0], address[1], address[2])
         switch a {
         case 0: return "an unspecified address"
         case 10: return "a private address"
@@ -65,6 +76,10 @@ package enum OutboundAddressPolicy {
         case 169 where b == 254: return "a link-local address"
         case 172 where b & 0xF0 == 16: return "a private address"
         case 192 where b == 168: return "a private address"
+        case 192 where b == 0 && c == 0: return "a special-purpose address"
+        case 198 where b & 0xFE == 18: return "a benchmarking address"
+        case 192 where b == 0 && c == 2, 198 where b == 51 && c == 100, 203 where b == 0 && c == 113:
+            return "a documentation address"
         case 224...239: return "a multicast address"
         case 240...255: return "a reserved address"
         default: return nil

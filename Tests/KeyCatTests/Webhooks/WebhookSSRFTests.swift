@@ -21,6 +21,13 @@ struct WebhookSSRFTests {
         ("8.8.8.8", nil), ("::1", "a loopback address"), ("::", "an unspecified address"), ("fe80::1", "a link-local address"),
         ("fc00::1", "a private address"), ("fd12:3456::1", "a private address"), ("ff02::1", "a multicast address"),
         ("::ffff:127.0.0.1", "a loopback address"), ("::ffff:10.0.0.1", "a private address"), ("2001:4860:4860::8888", nil),
+        // IPv4 carried in IPv6, special-purpose and documentation ranges.
+        ("::127.0.0.1", "an IPv4-compatible address"), ("64:ff9b::7f00:1", "a loopback address"), ("64:ff9b::808:808", nil),
+        ("64:ff9b:1::1", "a local NAT64 address"), ("2002:7f00:1::", "a loopback address"), ("2002:a9fe:a9fe::1", "a link-local address"),
+        ("2002:808:808::1", nil), ("2001:0:4136:e378::1", "a Teredo address"), ("2001:db8::1", "a documentation address"),
+        ("fec0::1", "a site-local address"), ("198.18.0.1", "a benchmarking address"), ("198.19.255.255", "a benchmarking address"),
+        ("198.20.0.1", nil), ("192.0.0.8", "a special-purpose address"), ("192.0.2.1", "a documentation address"),
+        ("198.51.100.7", "a documentation address"), ("203.0.113.9", "a documentation address"), ("192.0.3.1", nil),
     ]
 
     @Test("private, loopback, link-local, unspecified, multicast and reserved addresses are refused; public ones pass",
