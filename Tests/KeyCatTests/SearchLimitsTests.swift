@@ -1,0 +1,34 @@
+import Foundation
+import KeyCat
+import KeyCatTestSupport
+import Testing
+
+/// docs/search.md "Limits": a query of 1–100 characters and at most 10 words is answered, and
+/// answered alike by both stores, however its text is made up; only those limits are 400s.
+@Suite("Search within the limits")
+struct SearchLimitsTests {
+    static func search(_ shop: TestShop, _ text: String, sort: ProductSort? = nil) async throws -> [ProductID] {
+        let request = ProductListRequest(filter: ProductFilter(text: try SearchQuery(text)), sort: sort, limit: try PageLimit(100))
+        return try await shop.keycat.catalog.list(request).items.map(\.id)
+    }
+
+    @Test("one 66-syllable word, and ten words of nine syllables, are answered with every bigram required",
+          arguments: TestStore.allCases)
+    func manyBigrams(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            // 키보드 키캡 holds 키보, 보드 and the bigram across its space, 드키: every bigram of 키보드키보드….
+            let every = try await shop.keycat.catalog.create(TestShop.draft("키보드 키캡 세트"), for: seller.userID, by: seller)
+            _ = try await shop.keycat.catalog.create(TestShop.draft("키보드 파우치"), for: seller.userID, by: seller)
+            let longWord = String(repeating: "키보드", count: 22)
+            let tenWords = Array(repeating: String(repeating: "키보드", count: 3), count: 10).joined(separator: " ")
+            #expect(longWord.count == 66 && tenWords.count == 99)
+            for text in [longWord, tenWords] {
+                #expect(try await Self.search(shop, text) == [every.id], "\(text.count) characters")
+                #expect(try await Self.search(shop, text, sort: .priceAscending) == [every.id], "\(text.count) characters")
+                let facets = try await shop.keycat.search.facets(filter: ProductFilter(text: try SearchQuery(text)))
+                #expect(facets.total == 1)
+            }
+        }
+    }
+}
