@@ -31,4 +31,24 @@ struct SearchLimitsTests {
             }
         }
     }
+
+    @Test("a typo is forgiven in a Latin word of 5–20 code points: a letter under hundreds of marks is not one",
+          arguments: TestStore.allCases)
+    func typoByScalars(_ store: TestStore) async throws {
+        #expect(try SearchQuery("keychorn").typoCandidates == ["keychorn"])
+        let marked = "abcde" + String(repeating: "\u{0345}", count: 460)
+        #expect(marked.count == 5)
+        #expect(try SearchQuery(marked).typoCandidates == [])
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let keychron = try await shop.keycat.catalog.create(TestShop.draft("Keychron K2 키보드"), for: seller.userID, by: seller)
+            #expect(try await Self.search(shop, "keychorn") == [keychron.id])
+            for count in [460, 920] {
+                let text = "abcde" + String(repeating: "\u{0345}", count: count)
+                #expect(try await Self.search(shop, text) == [], "\(count) marks")
+                let facets = try await shop.keycat.search.facets(filter: ProductFilter(text: try SearchQuery(text)))
+                #expect(facets.total == 0, "\(count) marks")
+            }
+        }
+    }
 }
