@@ -72,4 +72,18 @@ struct SearchRouteTests {
             #expect(after.status == 200 && after.items.isEmpty, "the renamed listing is no longer found: \(after)")
         }
     }
+
+    @Test("a suggestion's control characters break words as the list's do, on both stores: alone, a 400 naming q",
+          arguments: TestStore.allCases)
+    func suggestionControlCharacters(store: TestStore) async throws {
+        try await APITestServer.with(store) { server in
+            _ = try await server.product()
+            for target in ["/products/suggestions?q=%00", "/products/suggestions?q=%01%1F", "/products?q=%00"] {
+                let answer = try await server.send("GET", target)
+                #expect(answer.status == 400 && answer.code == "validation" && answer.field == "q", "\(target): \(answer)")
+            }
+            let typed = try await server.send("GET", "/products/suggestions?q=a%00")
+            #expect(typed.status == 200, "\(typed)")
+        }
+    }
 }

@@ -51,4 +51,19 @@ struct SearchLimitsTests {
             }
         }
     }
+
+    @Test("a control character in a suggestion's text breaks words, as the list's analyser does", arguments: TestStore.allCases)
+    func suggestionControlCharacters(_ store: TestStore) async throws {
+        await expectError(.validation, field: "q") { try SuggestionQuery("\u{0}") }
+        await expectError(.validation, field: "q") { try SuggestionQuery(" \u{0}\u{1F} ") }
+        await expectError(.validation, field: "q") { try SearchQuery("\u{0}") }
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            _ = try await shop.keycat.catalog.create(TestShop.draft("Gateron 황축 스위치"), for: seller.userID, by: seller)
+            let typed = try await shop.keycat.search.suggestions(try SuggestionQuery("gat\u{0}")).map(\.text)
+            #expect(typed == (try await shop.keycat.search.suggestions(try SuggestionQuery("gat")).map(\.text)))
+            #expect(typed.contains("Gateron"))
+            #expect(try await Self.search(shop, "gat\u{0}") == (try await Self.search(shop, "gat")))
+        }
+    }
 }
