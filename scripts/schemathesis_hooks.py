@@ -26,8 +26,9 @@
 # - a nick search (`GET /users?nick=`) is 1–20 characters once trimmed, without control or
 #   format characters, and is not given with `email` (one lookup or the other).
 # - a tag (`tag=`, `tags`) is 1–20 letters, digits or _ once a leading # is dropped, and at most
-#   60 bytes (ProductTags): openapi.yaml's maxLength of 21 leaves room for the #, and JSON
-#   Schema's \w is ASCII only, so no pattern there could admit Korean tags.
+#   60 bytes (ProductTags): openapi.yaml's maxLength of 21 leaves room for the #, and its
+#   pattern, written for ECMA-262 without the u flag (where \w is ASCII only), can refuse only
+#   white space, ASCII controls and ASCII punctuation, so it admits symbols no tag may hold.
 import base64
 import datetime
 import unicodedata

@@ -77,8 +77,8 @@ public struct KeyCatAPI: Sendable {
     /// signed-in users without a valid access token is 401 (419 for an expired or revoked one)
     /// and a role that may not call it 403; a `Content-Length` over the route's limit is 413; a
     /// body announced (`Content-Length` above 0 or `Transfer-Encoding`) with a media type the
-    /// route does not take is 415; a query parameter the route does not declare, or one given
-    /// twice, is 400 naming it.
+    /// route does not take is 415; a query parameter the route does not declare, one given
+    /// twice, or one whose percent-encoding is not UTF-8, is 400 naming it.
     public func admit(_ head: APIRequest) async -> APIAdmission {
         let parts = head.path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().map(Substring.init)
         // Only the canonical spelling of a path names a route: `//users`, `/users/`, `/./users`
@@ -173,7 +173,9 @@ public struct KeyCatAPI: Sendable {
     /// 400 `validation` naming a query parameter the route does not declare, or one given more
     /// than once: a route reads only what it declares (``RouteDescription/query``, as
     /// openapi.yaml lists it), so anything else is a client's mistake (`?limt=5` would otherwise
-    /// be a default page), and would be a way to spell one request many ways.
+    /// be a default page), and would be a way to spell one request many ways. A parameter whose
+    /// percent-encoding is not UTF-8 (``APIRequest/undecodableQuery``) is refused too: searching
+    /// for its escapes as text would answer a question nobody asked.
     static func checkQuery(of head: APIRequest, for route: RouteDescription) throws(KeyCatError) {
         guard !head.query.isEmpty else { return }
         var seen: Set<String> = []
@@ -184,6 +186,9 @@ public struct KeyCatAPI: Sendable {
                 throw .validation(name, "\(route) has no query parameter \(name): \(allowed)")
             }
             guard seen.insert(name).inserted else { throw .validation(name, "\(name) is given more than once") }
+            guard !head.undecodableQuery.contains(name) else {
+                throw .validation(name, "\(name) is not valid percent-encoded UTF-8")
+            }
         }
     }
 

@@ -130,4 +130,29 @@ struct OpenAPILimitsTests {
         let refused = field.formatCharacters == .refused ? #"\u200b-\u200f\u202a-\u202e"# : #"\u200b\u200c\u200e\u200f\u202a-\u202e"#
         #expect(Self.pattern(schema, name).contains(refused + #"\u2060-\u2064\u2066-\u206f\ufeff"#), "\(schema).\(name)")
     }
+
+    /// The pattern of a parameter in `components/parameters`.
+    static func parameterPattern(_ name: String) -> String {
+        OpenAPIContractTests.document["components"]?["parameters"]?[name]?["schema"]?["pattern"]?.string ?? ""
+    }
+
+    @Test("the search text's and the tag's patterns admit Korean under ECMA-262, as the server does", arguments: [
+        ("SearchText", ["갈축", " 기계식 키보드 ", "GATER", "75%", "ㄱㅊ", "Keychron 키크론"], ["", "  ", "!!", "%_-", "\u{0}"]),
+        ("SearchTag", ["갈축", "#갈축", "저소음_키보드", "PBT", String(repeating: "가", count: 20)],
+         ["", "#", "a b", "a,b", "갈축!", String(repeating: "가", count: 21)]),
+    ])
+    func searchPatterns(name: String, accepted: [String], refused: [String]) throws {
+        let pattern = Self.parameterPattern(name)
+        // OpenAPI reads a pattern as ECMA-262 without the `u` flag, where these classes are
+        // ASCII only: `\w` there would refuse every Korean word the server searches for.
+        for shorthand in [#"\w"#, #"\W"#, #"\d"#, #"\D"#, #"\b"#, #"\B"#] {
+            #expect(!pattern.contains(shorthand), "\(name) uses \(shorthand)")
+        }
+        let regex = try NSRegularExpression(pattern: pattern)
+        func matches(_ text: String) -> Bool {
+            regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        for text in accepted { #expect(matches(text), "\(name) refuses \(text)") }
+        for text in refused { #expect(!matches(text), "\(name) admits \(text)") }
+    }
 }

@@ -72,4 +72,34 @@ struct SearchRouteTests {
             #expect(after.status == 200 && after.items.isEmpty, "the renamed listing is no longer found: \(after)")
         }
     }
+
+    @Test("a query parameter whose percent-encoding is not UTF-8 is a 400 naming it, not a search for its escapes")
+    func badPercentEncoding() async throws {
+        try await APITestServer.with(.sqlite) { server in
+            _ = try await server.product()
+            for (target, field) in [("/products?q=%ED%A0%80", "q"),  // a lone surrogate
+                                    ("/products?q=%EA%B0%88%EC%B6%95%2075%", "q"),  // a bare % after 갈축 75
+                                    ("/products?q=%EA%B0", "q"), ("/products?tag=%FF", "tag"),
+                                    ("/products/suggestions?q=ab%2", "q"), ("/products?q=%EA%B0%88%EC%B6%95&limit=%G1", "limit")] {
+                let answer = try await server.send("GET", target)
+                #expect(answer.status == 400 && answer.code == "validation" && answer.field == field, "\(target): \(answer)")
+            }
+            let plain = try await server.send("GET", "/products?q=%EA%B0%88%EC%B6%95%2075%25")  // 갈축 75%
+            #expect(plain.status == 200, "\(plain)")
+        }
+    }
+
+    @Test("a suggestion's control characters break words as the list's do, on both stores: alone, a 400 naming q",
+          arguments: TestStore.allCases)
+    func suggestionControlCharacters(store: TestStore) async throws {
+        try await APITestServer.with(store) { server in
+            _ = try await server.product()
+            for target in ["/products/suggestions?q=%00", "/products/suggestions?q=%01%1F", "/products?q=%00"] {
+                let answer = try await server.send("GET", target)
+                #expect(answer.status == 400 && answer.code == "validation" && answer.field == "q", "\(target): \(answer)")
+            }
+            let typed = try await server.send("GET", "/products/suggestions?q=a%00")
+            #expect(typed.status == 200, "\(typed)")
+        }
+    }
 }

@@ -66,17 +66,17 @@ struct SearchStatementMemoTests {
         let one = SearchPlan(try SearchQuery("갈축")).groups
         let other = SearchPlan(try SearchQuery("적축")).groups
         let ranged = SearchPlan(try SearchQuery("gat")).groups
-        let (a, b) = (SearchWindow.floors(of: one, terms: SearchTerms(), sizes: sizes),
-                      SearchWindow.floors(of: other, terms: SearchTerms(), sizes: sizes))
+        let (a, b) = (SearchWindow.floors(of: one, terms: SearchTerms(), sizes: sizes)[0],
+                      SearchWindow.floors(of: other, terms: SearchTerms(), sizes: sizes)[0])
         #expect(a.sql == b.sql)
         #expect(a.arguments != b.arguments)
         #expect(a.arguments.contains(.text("갈축")) || a.arguments.contains(where: { if case let .text(t) = $0 { t.contains("갈축") } else { false } }))
-        let spelt = SearchWindow.floors(of: ranged, terms: SearchTerms(expansions: ["gat": ["gateron", "gate"]]), sizes: sizes)
-        let range = SearchWindow.floors(of: ranged, terms: SearchTerms(), sizes: sizes)
+        let spelt = SearchWindow.floors(of: ranged, terms: SearchTerms(expansions: ["gat": ["gateron", "gate"]]), sizes: sizes)[0]
+        let range = SearchWindow.floors(of: ranged, terms: SearchTerms(), sizes: sizes)[0]
         #expect(spelt.sql != range.sql)
         #expect(spelt.sql.components(separatedBy: "UNION ALL").count == 2)
         #expect(range.sql.contains("t.term >= ? AND t.term < ?"))
-        #expect(SearchWindow.floors(of: ranged, terms: SearchTerms(), sizes: sizes).sql == range.sql)
+        #expect(SearchWindow.floors(of: ranged, terms: SearchTerms(), sizes: sizes).map(\.sql) == [range.sql])
         // Each condition's arguments stand before each of its three look-ups, then the offsets.
         let (dense, sparse) = (SQLValue.integer(1_999), SQLValue.integer(1_199))
         let (gat, gatEnd) = (SQLValue.text("gat"), SQLValue.text("gat\u{10FFFF}"))
@@ -84,6 +84,11 @@ struct SearchStatementMemoTests {
         let (gateron, gate) = (SQLValue.text("gateron"), SQLValue.text("gate"))
         #expect(spelt.arguments == [gateron, gateron, dense, gateron, sparse, gate, gate, dense, gate, sparse])
         #expect(a.sql.components(separatedBy: "?").count - 1 == a.arguments.count)
+        // Past ``SearchWindow/maximumArms`` terms, the arms go on in another statement.
+        let many = SearchTerms(expansions: ["gat": (0..<(SearchWindow.maximumArms + 3)).map { "gat\($0)" }])
+        let split = SearchWindow.floors(of: ranged, terms: many, sizes: sizes)
+        #expect(split.map { $0.sql.components(separatedBy: "UNION ALL").count } == [SearchWindow.maximumArms, 3])
+        #expect(split.allSatisfy { $0.sql.components(separatedBy: "?").count - 1 == $0.arguments.count })
     }
 
     @Test("a sorted array loses its repeats, and keeps everything else in order")

@@ -185,4 +185,24 @@ struct SearchWindowTests {
         }
         try await store.withDatabases { try await check($0[0]) }
     }
+
+    @Test("a first page of words each spelt out into 64 terms reads every group's floors, in statements SQLite takes",
+          arguments: TestStore.allCases)
+    func floorsOfManyTerms(_ store: TestStore) async throws {
+        func check(_ database: some SQLDatabase) async throws {
+            // A budget so small that every group is broad, and the floors are read for all ten.
+            var shop = try await Self.make(database, budget: 1)
+            let prefixes = (0..<10).map { "q" + String(UnicodeScalar(UInt8(ascii: "a") + UInt8($0))) }
+            let letters = "abcdefgh".map(String.init)
+            // 64 words under each prefix (qaaa … qahh): each prefix is spelt out, 640 terms in all.
+            let words = prefixes.flatMap { prefix in letters.flatMap { first in letters.map { prefix + first + $0 } } }
+            var listed = [try await shop.list("모든 단어", content: words.joined(separator: " "))]
+            listed.append(try await shop.list("일부 단어", content: words.prefix(64).joined(separator: " ")))
+            for text in [prefixes.prefix(8).joined(separator: " "), prefixes.joined(separator: " ")] {
+                let seen = try await shop.walk(text, pageSize: 5).map(\.id)
+                #expect(seen == [listed[0].id], "\(text)")
+            }
+        }
+        try await store.withDatabases { try await check($0[0]) }
+    }
 }

@@ -57,12 +57,13 @@ package enum SearchExecution {
                 // Every group in `broad` has at least a sparse window's worth of postings: the one
                 // whose newest reach furthest back drives, and sets the floor.
                 let broad = order.filter { index in drivingCount == nil || counts[index] >= window.sparse }
-                let statement = SearchWindow.floors(of: broad.map { plan.groups[$0] }, terms: terms, sizes: window)
-                trace?(statement.sql, statement.arguments)
                 var floors = [SearchWindow.Floors](repeating: SearchWindow.Floors(), count: broad.count)
-                try connection.forEach(statement.sql, statement.arguments) { row in
-                    floors[row.int(0)] = SearchWindow.Floors(newest: row.optionalInt64(1), dense: row.optionalInt64(2),
-                                                             sparse: row.optionalInt64(3))
+                for statement in SearchWindow.floors(of: broad.map { plan.groups[$0] }, terms: terms, sizes: window) {
+                    trace?(statement.sql, statement.arguments)
+                    try connection.forEach(statement.sql, statement.arguments) { row in
+                        floors[row.int(0)] = floors[row.int(0)].including(
+                            SearchWindow.Floors(newest: row.optionalInt64(1), dense: row.optionalInt64(2), sparse: row.optionalInt64(3)))
+                    }
                 }
                 if let choice = broad.indices.min(by: { (floors[$0].sparse ?? -1, $0) < (floors[$1].sparse ?? -1, $1) }) {
                     floor = floors[choice].floor(dense: window.dense)

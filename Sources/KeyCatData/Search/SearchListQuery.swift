@@ -19,6 +19,9 @@ import KeyCatInfrastructure
 /// group of one term is a join on `(term, product_id)` — one seek per candidate, rarest first, so
 /// a candidate without one costs no more seeks — and a group of several terms (synonyms, a
 /// prefix spelt out into several words) the best of its postings, one subquery per candidate.
+/// Past the rarest ``maximumJoinedGroups`` groups of one term, each further one is such a
+/// subquery too: SQLite joins at most 64 tables, and a query within the limits may have 99
+/// groups (`키보드` 22 times, one word, is 65 bigrams, every one required).
 /// Then the listing (listed, filters, signals), its search document (units sold, title) and the
 /// whole-word bonuses, for the candidates that matched. Only the id and the key of each are
 /// sorted; the page's rows are read last. `CROSS JOIN` keeps SQLite reading in that order
@@ -32,6 +35,9 @@ struct SearchListQuery: Sendable {
     static let textScale: Int64 = 2_097_152
     /// The highest text score a key holds.
     static let maximumTextScore = SearchPlan.maximumTextScore
+    /// The most groups of one term a page joins as seeks (beside the candidates' own table);
+    /// the rest are a subquery each, which SQLite does not count among a join's 64 tables.
+    static let maximumJoinedGroups = 32
     /// A limit no page of candidates reaches: with `OFFSET 0`, a subquery neither store flattens.
     static let fence = "LIMIT 2147483647 OFFSET 0"
 
@@ -108,9 +114,11 @@ struct SearchListQuery: Sendable {
         selectList = ["\(candidateID) AS id"]
         var selectArguments: [SQLValue] = []
         var several: [String] = []  // columns of `s` that are NULL when their group is missing
+        var seeks = 0
         for index in order.dropFirst() {
             let group = plan.groups[index]
-            if terms.isSingleTerm(group) {
+            if terms.isSingleTerm(group) && seeks < Self.maximumJoinedGroups {
+                seeks += 1
                 let alias = "t\(index)"
                 let (condition, arguments) = terms.condition(of: group, on: alias)
                 scored.seek("search_terms", alias, columns: "\(alias).weight", where: "\(condition) AND \(alias).product_id = \(candidateID)",

@@ -68,45 +68,72 @@ package enum SearchWindow {
             if let dense, let newest, newest - dense <= Int64(size) * SearchWindow.sparseSpacing { return dense }
             return sparse ?? 0
         }
+
+        /// These floors and `other`'s, each id the larger: a group's terms answered in two statements.
+        func including(_ other: Floors) -> Floors {
+            func larger(_ a: Int64?, _ b: Int64?) -> Int64? { [a, b].compactMap { $0 }.max() }
+            return Floors(newest: larger(newest, other.newest), dense: larger(dense, other.dense), sparse: larger(sparse, other.sparse))
+        }
     }
 
-    /// The statement answering each of `groups`' ``Floors``, one row per group: its index in
-    /// `groups`, then the three ids. Its text depends only on how many terms and ranges of
-    /// terms each group has, so it is built once per such shape (``floorsText(_:)``).
-    static func floors(of groups: [SearchPlan.Group], terms: SearchTerms, sizes: (dense: Int, sparse: Int)) -> (sql: String, arguments: [SQLValue]) {
-        var shape: [[Bool]] = []  // per group, per condition: whether it is a range of terms
-        shape.reserveCapacity(groups.count)
+    /// The statements answering each of `groups`' ``Floors``: one row per group and statement,
+    /// its index in `groups`, then the three ids, each the largest of the group's terms' (so a
+    /// group answered in two statements is the larger of its two rows, ``Floors/including(_:)``).
+    /// Each term or range of terms is one arm of a `UNION ALL`, at most ``maximumArms`` a
+    /// statement: ten words each spelt out into 64 terms are 640 arms, and SQLite refuses a
+    /// compound `SELECT` of more than 500. A statement's text depends only on which of its arms
+    /// are ranges and the groups they belong to, so it is built once per such shape
+    /// (``floorsText(_:)``).
+    static func floors(of groups: [SearchPlan.Group], terms: SearchTerms,
+                       sizes: (dense: Int, sparse: Int)) -> [(sql: String, arguments: [SQLValue])] {
+        var statements: [(sql: String, arguments: [SQLValue])] = []
+        var shape: [Arm] = []
         var arguments: [SQLValue] = []
+        func flush() {
+            guard !shape.isEmpty else { return }
+            statements.append((floorsMemo.value(for: shape) { floorsText(shape) }, arguments))
+            shape.removeAll()
+            arguments.removeAll()
+        }
         let dense = SQLValue.int(sizes.dense - 1), sparse = SQLValue.int(sizes.sparse - 1)
-        for group in groups {
-            let listed = terms.listed(group), ranges = terms.ranges(group)
-            shape.append(Array(repeating: false, count: listed.count) + Array(repeating: true, count: ranges.count))
+        for (index, group) in groups.enumerated() {
             // Each condition's arguments three times: the newest, the dense and the sparse id.
-            for term in listed {
+            for term in terms.listed(group) {
+                if shape.count == maximumArms { flush() }
                 let value = SQLValue.text(term)
+                shape.append(Arm(group: index, isRange: false))
                 arguments.append(contentsOf: [value, value, dense, value, sparse])
             }
-            for prefix in ranges {
+            for prefix in terms.ranges(group) {
+                if shape.count == maximumArms { flush() }
                 let low = SQLValue.text(prefix), high = SQLValue.text(prefix + "\u{10FFFF}")
+                shape.append(Arm(group: index, isRange: true))
                 arguments.append(contentsOf: [low, high, low, high, dense, low, high, sparse])
             }
         }
-        return (floorsMemo.value(for: shape) { floorsText(shape) }, arguments)
+        flush()
+        return statements
     }
 
-    private static let floorsMemo = SearchStatementMemo<[[Bool]], String>()
+    /// The most arms one floors statement has: well within SQLite's 500 terms of a compound
+    /// `SELECT` (`SQLITE_MAX_COMPOUND_SELECT`).
+    static let maximumArms = 250
 
-    /// The text of ``floors(of:terms:sizes:)`` for groups of these conditions (true for a range).
-    private static func floorsText(_ shape: [[Bool]]) -> String {
-        var arms: [String] = []
-        for (index, conditions) in shape.enumerated() {
-            for range in conditions {
-                let condition = range ? "t.term >= ? AND t.term < ?" : "t.term = ?"
-                let newest = "SELECT t.product_id FROM search_terms t WHERE \(condition) ORDER BY t.product_id DESC LIMIT 1"
-                arms.append("SELECT \(index) AS g, (\(newest)) AS n, (\(newest) OFFSET ?) AS d, (\(newest) OFFSET ?) AS s")
-            }
+    /// One arm of a floors statement: a term of group `group`, or a range of terms.
+    struct Arm: Hashable {
+        var group: Int
+        var isRange: Bool
+    }
+
+    private static let floorsMemo = SearchStatementMemo<[Arm], String>()
+
+    /// The text of ``floors(of:terms:sizes:)`` for these arms.
+    private static func floorsText(_ shape: [Arm]) -> String {
+        let arms = shape.map { arm in
+            let condition = arm.isRange ? "t.term >= ? AND t.term < ?" : "t.term = ?"
+            let newest = "SELECT t.product_id FROM search_terms t WHERE \(condition) ORDER BY t.product_id DESC LIMIT 1"
+            return "SELECT \(arm.group) AS g, (\(newest)) AS n, (\(newest) OFFSET ?) AS d, (\(newest) OFFSET ?) AS s"
         }
-        guard !arms.isEmpty else { return "SELECT 0, NULL, NULL, NULL WHERE 1 = 0" }
         return "SELECT g, max(n), max(d), max(s) FROM (\(arms.joined(separator: " UNION ALL "))) x GROUP BY g"
     }
 }

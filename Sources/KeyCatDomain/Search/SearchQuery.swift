@@ -43,11 +43,18 @@ public struct SearchQuery: Sendable, Hashable {
         words.map(\.text).joined()
     }
 
-    /// The Latin words of 5–20 letters: those a typo is forgiven in (past 20, the spellings one
-    /// edit away run into the thousands, and nobody mistypes a word that long by one letter).
+    /// The Latin words of 5–20 letters, counted as code points: those a typo is forgiven in (past
+    /// 20, the spellings one edit away run into the thousands, and nobody mistypes a word that
+    /// long by one letter). The spellings are built per code point (``TypoDistance``), so that is
+    /// what is counted: `abcde` under 460 combining marks is five characters but 465 code points,
+    /// whose 33,528 spellings no store takes as one statement's parameters.
     public var typoCandidates: [String] {
-        words.filter { $0.script == .latin && (5...20).contains($0.text.count) }.map(\.text)
+        words.filter { $0.script == .latin && Self.typoLength.contains($0.text.unicodeScalars.count) }.map(\.text)
     }
+
+    /// How many code points a word a typo is forgiven in has: at most about 2,300 spellings one
+    /// edit away (``TypoDistance/oneEditVariants(of:)``), each a parameter of one look-up.
+    public static let typoLength = 5...20
 
     /// The words written as initials only (ㄱㅊ): each matches the whole words with those initials.
     public var initialsWords: [String] {
@@ -104,8 +111,8 @@ public struct SearchPlan: Sendable, Hashable {
     ///     synonyms matches by any of them: its groups and a synonym's are combined pairwise
     ///     ((A and B) or C is (A or C) and (B or C)), as long as the query stays within
     ///     ``maximumGroups``; past that, the synonyms are left out.
-    ///   - typos: for a Latin word of five letters or more that no term starts with, the
-    ///     vocabulary's words one edit away.
+    ///   - typos: for a Latin word of 5–20 code points (``SearchQuery/typoCandidates``) that no
+    ///     term starts with, the vocabulary's words one edit away.
     ///   - initials: for a word of initials, the whole words they abbreviate.
     public init(_ query: SearchQuery, synonyms: [String: [String]] = [:], typos: [String: [String]] = [:],
                 initials: [String: [String]] = [:]) {

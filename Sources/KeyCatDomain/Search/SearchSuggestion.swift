@@ -27,10 +27,15 @@ public struct SuggestionQuery: Sendable, Hashable {
     /// a one-letter prefix over a large vocabulary as cheap as a long one.
     public static let candidateLimit = 500
 
-    /// - Throws: `validation` on `q` when the text is empty once trimmed or longer than
-    ///   ``maximumLength`` characters; on `limit` outside 1–``maximumLimit``.
+    /// A control character (`%00`, `%1F`) is a break between words, as it is to the analyser of
+    /// the list's `q` (``SearchAnalyzer``), so both stores read the same text: Postgres refuses a
+    /// NUL in a parameter, SQLite would compare it.
+    ///
+    /// - Throws: `validation` on `q` when the text is empty once control characters are spaces
+    ///   and it is trimmed, or longer than ``maximumLength`` characters; on `limit` outside
+    ///   1–``maximumLimit``.
     public init(_ raw: String, limit: Int = maximumLimit) throws(KeyCatError) {
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+        let trimmed = Self.spacingControls(raw).trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
         guard !trimmed.isEmpty else { throw .validation("q", "q cannot be empty") }
         guard trimmed.count <= Self.maximumLength else {
             throw .validation("q", "q must be at most \(Self.maximumLength) characters")
@@ -43,6 +48,13 @@ public struct SuggestionQuery: Sendable, Hashable {
         self.limit = limit
         spellings = [Hangul.spelling(key)] + (Hangul.spellingWithFinalReopened(key).map { [$0] } ?? [])
         initials = Hangul.isInitialsOnly(key) ? key : nil
+    }
+
+    /// `text` with each control character (general category Cc) a space.
+    private static func spacingControls(_ text: String) -> String {
+        let isControl = { (scalar: Unicode.Scalar) in scalar.properties.generalCategory == .control }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
     }
 }
 

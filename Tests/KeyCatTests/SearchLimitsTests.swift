@@ -1,0 +1,69 @@
+import Foundation
+import KeyCat
+import KeyCatTestSupport
+import Testing
+
+/// docs/search.md "Limits": a query of 1–100 characters and at most 10 words is answered, and
+/// answered alike by both stores, however its text is made up; only those limits are 400s.
+@Suite("Search within the limits")
+struct SearchLimitsTests {
+    static func search(_ shop: TestShop, _ text: String, sort: ProductSort? = nil) async throws -> [ProductID] {
+        let request = ProductListRequest(filter: ProductFilter(text: try SearchQuery(text)), sort: sort, limit: try PageLimit(100))
+        return try await shop.keycat.catalog.list(request).items.map(\.id)
+    }
+
+    @Test("one 66-syllable word, and ten words of nine syllables, are answered with every bigram required",
+          arguments: TestStore.allCases)
+    func manyBigrams(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            // 키보드 키캡 holds 키보, 보드 and the bigram across its space, 드키: every bigram of 키보드키보드….
+            let every = try await shop.keycat.catalog.create(TestShop.draft("키보드 키캡 세트"), for: seller.userID, by: seller)
+            _ = try await shop.keycat.catalog.create(TestShop.draft("키보드 파우치"), for: seller.userID, by: seller)
+            let longWord = String(repeating: "키보드", count: 22)
+            let tenWords = Array(repeating: String(repeating: "키보드", count: 3), count: 10).joined(separator: " ")
+            #expect(longWord.count == 66 && tenWords.count == 99)
+            for text in [longWord, tenWords] {
+                #expect(try await Self.search(shop, text) == [every.id], "\(text.count) characters")
+                #expect(try await Self.search(shop, text, sort: .priceAscending) == [every.id], "\(text.count) characters")
+                let facets = try await shop.keycat.search.facets(filter: ProductFilter(text: try SearchQuery(text)))
+                #expect(facets.total == 1)
+            }
+        }
+    }
+
+    @Test("a typo is forgiven in a Latin word of 5–20 code points: a letter under hundreds of marks is not one",
+          arguments: TestStore.allCases)
+    func typoByScalars(_ store: TestStore) async throws {
+        #expect(try SearchQuery("keychorn").typoCandidates == ["keychorn"])
+        let marked = "abcde" + String(repeating: "\u{0345}", count: 460)
+        #expect(marked.count == 5)
+        #expect(try SearchQuery(marked).typoCandidates == [])
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let keychron = try await shop.keycat.catalog.create(TestShop.draft("Keychron K2 키보드"), for: seller.userID, by: seller)
+            #expect(try await Self.search(shop, "keychorn") == [keychron.id])
+            for count in [460, 920] {
+                let text = "abcde" + String(repeating: "\u{0345}", count: count)
+                #expect(try await Self.search(shop, text) == [], "\(count) marks")
+                let facets = try await shop.keycat.search.facets(filter: ProductFilter(text: try SearchQuery(text)))
+                #expect(facets.total == 0, "\(count) marks")
+            }
+        }
+    }
+
+    @Test("a control character in a suggestion's text breaks words, as the list's analyser does", arguments: TestStore.allCases)
+    func suggestionControlCharacters(_ store: TestStore) async throws {
+        await expectError(.validation, field: "q") { try SuggestionQuery("\u{0}") }
+        await expectError(.validation, field: "q") { try SuggestionQuery(" \u{0}\u{1F} ") }
+        await expectError(.validation, field: "q") { try SearchQuery("\u{0}") }
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            _ = try await shop.keycat.catalog.create(TestShop.draft("Gateron 황축 스위치"), for: seller.userID, by: seller)
+            let typed = try await shop.keycat.search.suggestions(try SuggestionQuery("gat\u{0}")).map(\.text)
+            #expect(typed == (try await shop.keycat.search.suggestions(try SuggestionQuery("gat")).map(\.text)))
+            #expect(typed.contains("Gateron"))
+            #expect(try await Self.search(shop, "gat\u{0}") == (try await Self.search(shop, "gat")))
+        }
+    }
+}
