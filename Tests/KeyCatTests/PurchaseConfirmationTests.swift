@@ -210,6 +210,31 @@ struct PurchaseConfirmationTests {
         }
     }
 
+    @Test("reconciliation tries the approvals it tried least recently first: one that keeps failing holds back no other",
+          arguments: TestStore.allCases)
+    func approvalsTakeTurns(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            var requests: [ReturnRequest] = []
+            for _ in 0..<2 {
+                let parcel = try await Parcel(shop)
+                _ = try await parcel.deliver()
+                let request = try await shop.keycat.orders.requestReturn(of: parcel.shipment.id, reason: "불량", by: parcel.buyer)
+                shop.simulator.injectFault(.error(.unauthorized), on: .cancel, times: 2)  // a 401, then again with a new token
+                await expectFailure(.gatewayAuthenticationFailed) { try await shop.keycat.orders.approveReturn(request.id, by: parcel.seller) }
+                requests.append(request)
+            }
+            // One at a time: the first fails again and goes to the back; the next run takes the second.
+            shop.simulator.injectFault(.error(.unauthorized), on: .cancel, times: 2)
+            await #expect(try shop.keycat.orders.settleApprovedReturns(limit: 1, by: shop.operatorConsole) == 0)
+            await #expect(try shop.keycat.orders.settleApprovedReturns(limit: 1, by: shop.operatorConsole) == 1)
+            await #expect(try shop.keycat.orders.returnRequest(requests[0].id, by: shop.operatorConsole).refundedAt == nil)
+            await #expect(try shop.keycat.orders.returnRequest(requests[1].id, by: shop.operatorConsole).refundedAt != nil)
+            await #expect(try shop.keycat.orders.settleApprovedReturns(limit: 1, by: shop.operatorConsole) == 1)
+            await #expect(try shop.keycat.orders.returnRequest(requests[0].id, by: shop.operatorConsole).refundedAt != nil)
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("a parcel refunded after its month waits for the month of its refund: no close pays a sale whose refund it leaves out",
           arguments: TestStore.allCases)
     func refundedAfterTheMonth(_ store: TestStore) async throws {

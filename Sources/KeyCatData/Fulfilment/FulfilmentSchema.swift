@@ -165,18 +165,22 @@ enum FulfilmentSchema {
         """
     }
 
-    /// Migration 28: an approval remembers whether it restocks, and when its refund went
-    /// through, so reconciliation can finish an approval whose refund did not
+    /// Migration 28: an approval remembers whether it restocks, when its refund went through,
+    /// and when reconciliation last tried it (the least recently tried come first, so approvals
+    /// that keep failing cannot hold back the rest), so reconciliation can finish an approval
+    /// whose refund did not
     /// (``OrderService/settleApprovedReturns(limit:by:)``). Approvals from before it whose
     /// parcel is all refunded count as refunded; the others are retried without restocking.
     static func returnRefundsSQL(_ type: SQLDialect.ColumnTypes) -> String {
         """
         ALTER TABLE return_requests ADD COLUMN restock \(type.integer) NOT NULL DEFAULT 0;
         ALTER TABLE return_requests ADD COLUMN refunded_at \(type.integer);
+        ALTER TABLE return_requests ADD COLUMN refund_tried_at \(type.integer);
         UPDATE return_requests SET refunded_at = decided_at
             WHERE status = 'approved'
               AND NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.shipment_id = return_requests.shipment_id AND l.refunded_at IS NULL);
-        CREATE INDEX return_requests_awaiting_refund ON return_requests (id) WHERE status = 'approved' AND refunded_at IS NULL;
+        CREATE INDEX return_requests_awaiting_refund ON return_requests (refund_tried_at, id)
+            WHERE status = 'approved' AND refunded_at IS NULL;
         """
     }
 }

@@ -155,10 +155,18 @@ extension SQLFulfilmentRepository {
                            EXISTS (SELECT 1 FROM refunds f WHERE f.order_id = r.order_id AND f.status = 'pending')
                     FROM return_requests r JOIN orders o ON o.id = r.order_id
                     WHERE r.status = 'approved' AND r.refunded_at IS NULL
-                    ORDER BY r.id LIMIT ?
+                    ORDER BY r.refund_tried_at NULLS FIRST, r.id LIMIT ?
                     """, [.int(limit)]) {
                     ApprovedReturn(id: ReturnRequestID($0.int64(0)), restock: $0.bool(1), refunded: $0.bool(2), refundPending: $0.bool(3))
                 }
+            }
+        }
+    }
+
+    package func markReturnRefundTried(_ id: ReturnRequestID, at now: Date) async throws(KeyCatError) {
+        try await storage {
+            try await database.write {
+                try $0.run("UPDATE return_requests SET refund_tried_at = ? WHERE id = ?", [StoredTime.value(now), .integer(id.rawValue)])
             }
         }
     }

@@ -122,8 +122,12 @@ public protocol FulfilmentRepository: Sendable {
     func decideReturn(_ id: ReturnRequestID, _ status: ReturnRequest.Status, decision: String?, restock: Bool, audit: AuditEntry,
                       at now: Date) async throws(KeyCatError) -> ReturnRequest?
 
-    /// Approved requests whose refund has not been recorded as gone through, oldest first.
+    /// Approved requests whose refund has not been recorded as gone through, those never tried
+    /// again first, then the least recently tried.
     func approvedReturnsAwaitingRefund(limit: Int) async throws(KeyCatError) -> [ApprovedReturn]
+
+    /// Records that reconciliation tried an approved request's refund again, and it failed.
+    func markReturnRefundTried(_ id: ReturnRequestID, at now: Date) async throws(KeyCatError)
 
     /// Records that an approved request's parcel is refunded.
     func markReturnRefunded(_ id: ReturnRequestID, at now: Date) async throws(KeyCatError)

@@ -126,7 +126,8 @@ extension OrderService {
                 }
                 settled += 1
             } catch {
-                continue  // the next run tries again
+                // The next run tries again, after the approvals tried less recently.
+                try? await shipments.markReturnRefundTried(approval.id, at: clock.now())
             }
         }
         return settled

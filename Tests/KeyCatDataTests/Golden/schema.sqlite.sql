@@ -666,7 +666,9 @@ DROP INDEX search_terms_by_product;
 -- 28: approved returns until refunded
 ALTER TABLE return_requests ADD COLUMN restock INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE return_requests ADD COLUMN refunded_at INTEGER;
+ALTER TABLE return_requests ADD COLUMN refund_tried_at INTEGER;
 UPDATE return_requests SET refunded_at = decided_at
     WHERE status = 'approved'
       AND NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.shipment_id = return_requests.shipment_id AND l.refunded_at IS NULL);
-CREATE INDEX return_requests_awaiting_refund ON return_requests (id) WHERE status = 'approved' AND refunded_at IS NULL;
+CREATE INDEX return_requests_awaiting_refund ON return_requests (refund_tried_at, id)
+    WHERE status = 'approved' AND refunded_at IS NULL;
