@@ -211,8 +211,9 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
     }
 
     /// What completing a line refund does besides the money (``SQLOrderRepository/completeRefund``):
-    /// marks its lines refunded, gives their units back when it restocks, and cancels a
-    /// shipment left with nothing to send.
+    /// marks its lines refunded, gives their units back when it restocks, cancels a shipment
+    /// left with nothing to send, and records an approved return of a parcel left with nothing
+    /// to refund as refunded.
     static func completeLines(of refund: Refund, _ lineRefund: LineRefund, at now: Date, on connection: some SQLConnection) throws {
         let positions = "[" + lineRefund.lines.map(String.init).joined(separator: ",") + "]"
         let inLines = "AND line IN (\(connection.dialect.integersFromJSON))"
@@ -226,6 +227,13 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
             WHERE id = ? AND status = 'pending'
               AND NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.shipment_id = shipments.id AND l.refunded_at IS NULL)
             """, [StoredTime.value(now), .integer(lineRefund.shipmentID.rawValue)])
+        // An approved return of the parcel is seen through once nothing of the parcel is left to
+        // refund, in the transaction that refunds its last lines, whoever sent the refund.
+        try connection.run("""
+            UPDATE return_requests SET refunded_at = ?
+            WHERE order_id = ? AND shipment_id = ? AND status = 'approved' AND refunded_at IS NULL
+              AND NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.shipment_id = return_requests.shipment_id AND l.refunded_at IS NULL)
+            """, [StoredTime.value(now), .integer(refund.orderID.rawValue), .integer(lineRefund.shipmentID.rawValue)])
         try deriveOrderStatus(refund.orderID, at: now, on: connection)
     }
 

@@ -220,7 +220,7 @@ extension OrderService {
             throw KeyCatError(.illegalTransition, "order \(order.id) holds no payment to refund",
                               context: ["status": order.status.rawValue])
         }
-        let lines = named ?? (order.shipments.first { $0.id == shipment.id }?.lines ?? []).filter { order.lines[$0].refundedAt == nil }
+        let lines = named ?? shipment.lines.filter { order.lines[$0].refundedAt == nil }
         guard amount != nil || !lines.isEmpty else {
             throw KeyCatError(.illegalTransition, "every line of shipment \(shipment.id) is refunded already")
         }

@@ -90,21 +90,20 @@ extension OrderService {
         }
         let order = try await settlement.reload(request.orderID)
         guard let shipment = order.shipments.first(where: { $0.id == request.shipmentID }) else { return order }
-        if shipment.lines.contains(where: { order.lines[$0].refundedAt == nil }) {
-            // The refund's reason names the request; the buyer's words fill what room is left.
-            let prefix = "return \(id): "
-            let reason = prefix + String(request.reason.prefix(Self.reasonLength.upperBound - prefix.count))
-            // The refund is kept under a key of KeyCat's own (clients' keys cannot take its
-            // prefix), so a refund someone else started under a key of the same spelling cannot
-            // stand in for it.
-            let key = IdempotentRunner.reservedPrefix + "return-\(id)"
-            let refunded = try await refundLines(of: shipment, lines: nil, amount: nil, reason: reason, restock: restock, requestKey: key,
-                                                 fingerprint: "\(shipment.id)|rest|0|\(restock)|\(reason)", by: principal)
+        guard shipment.lines.contains(where: { order.lines[$0].refundedAt == nil }) else {
+            // Refunded before it was approved: only the record is missing.
             try await shipments.markReturnRefunded(id, at: clock.now())
-            return refunded
+            return order
         }
-        try await shipments.markReturnRefunded(id, at: clock.now())
-        return order
+        // The refund's reason names the request; the buyer's words fill what room is left.
+        let prefix = "return \(id): "
+        let reason = prefix + String(request.reason.prefix(Self.reasonLength.upperBound - prefix.count))
+        // The refund is kept under a key of KeyCat's own (clients' keys cannot take its prefix), so
+        // a refund someone else started under a key of the same spelling cannot stand in for it.
+        // Completing it records the request refunded, in the refund's own transaction.
+        let key = IdempotentRunner.reservedPrefix + "return-\(id)"
+        return try await refundLines(of: shipment, lines: nil, amount: nil, reason: reason, restock: restock, requestKey: key,
+                                     fingerprint: "\(shipment.id)|rest|0|\(restock)|\(reason)", by: principal)
     }
 
     /// Sees approved returns through (admin; reconciliation calls it on every run): an approval
