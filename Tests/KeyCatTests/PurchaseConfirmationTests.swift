@@ -188,6 +188,12 @@ struct PurchaseConfirmationTests {
                 try await shop.keycat.orders.approveReturn(request.id, restock: true, by: parcel.seller)
             }
             await #expect(try shop.keycat.orders.returnRequests(of: parcel.order.id, by: parcel.buyer).map(\.status) == [.approved])
+            // Its buyer cannot ask again: the approval already covers every line of the parcel.
+            let again = await expectFailure(.illegalTransition) {
+                try await shop.keycat.orders.requestReturn(of: parcel.shipment.id, reason: "다시 요청", by: parcel.buyer)
+            }
+            #expect(again?.message.contains("was approved") == true)
+            await #expect(try shop.keycat.orders.returnRequests(of: parcel.order.id, by: parcel.buyer).map(\.status) == [.approved])
             shop.clock.advance(by: 8 * 86_400)
             await #expect(try shop.keycat.confirmDeliveredParcels() == 0)
             let held = await expectFailure(.illegalTransition) {

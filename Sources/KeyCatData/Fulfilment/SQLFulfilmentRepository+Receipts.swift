@@ -85,12 +85,20 @@ extension SQLFulfilmentRepository {
                                       : "shipment \(shipment) is \(parcel.status): only a parcel that left is returned",
                                       context: ["status": parcel.status])
                 }
-                // One request a parcel at a time, and none after one was rejected: a buyer asking
-                // again and again would hold its confirmation, and its seller's pay, forever.
-                let earlier = try connection.query("SELECT status FROM return_requests WHERE shipment_id = ? AND status <> 'approved'",
+                // One request a parcel at a time, and none after one was decided: a buyer asking
+                // again and again would hold its confirmation, and its seller's pay, forever. An
+                // approved one covers every line of the parcel; while its refund has not gone
+                // through, the parcel is still shipped or delivered, and approving it again (or
+                // reconciliation) retries that refund: a second request would be a second refund's
+                // claim on the same lines.
+                let earlier = try connection.query("SELECT status FROM return_requests WHERE shipment_id = ?",
                                                    [.integer(shipment.rawValue)]) { $0.string(0) }
                 guard !earlier.contains(ReturnRequest.Status.requested.rawValue) else {
                     throw KeyCatError(.duplicate, "a return of shipment \(shipment) is already asked for", context: ["shipment_id": "\(shipment)"])
+                }
+                guard !earlier.contains(ReturnRequest.Status.approved.rawValue) else {
+                    throw KeyCatError(.illegalTransition, "a return of shipment \(shipment) was approved; its refund is under way",
+                                      context: ["shipment_id": "\(shipment)", "status": parcel.status])
                 }
                 guard earlier.isEmpty else {
                     throw KeyCatError(.illegalTransition, "a return of shipment \(shipment) was rejected; it is not asked for twice",

@@ -48,8 +48,9 @@ extension OrderService {
     /// Asks to return a parcel that left and whose receipt is not confirmed.
     ///
     /// - Throws: `validation` for a bad reason; `notFound` for a parcel not of the caller's
-    ///   orders; `illegalTransition` when it has not left, is confirmed, or its order holds no
-    ///   payment; `duplicate` while another request of it is open.
+    ///   orders; `illegalTransition` when it has not left, is confirmed, its order holds no
+    ///   payment, or a request of it was decided (a rejection stands; an approval's refund is
+    ///   retried, not asked for again); `duplicate` while another request of it is open.
     public func requestReturn(of shipmentID: ShipmentID, reason: String, by principal: Principal) async throws(KeyCatError) -> ReturnRequest {
         let reason = try Self.checkedReason(reason)
         let (shipment, order) = try await buyersParcel(shipmentID, by: principal)
