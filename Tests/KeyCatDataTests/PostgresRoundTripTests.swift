@@ -96,6 +96,36 @@ struct PostgresRoundTripTests {
             #expect(count == 0)
         }
     }
+
+    @Test("a log-in's session starts in two round trips: its family taken from the account's row at the version checked, then its token with the COMMIT")
+    func sessionStart() async throws {
+        try await withPostgresTestDatabase { database in
+            let clock = TestClock()
+            let (_, buyer) = try await CommerceHarness.stock(database, units: 1, clock: clock)
+            let tokens = SQLRefreshTokenRepository(database: database)
+            func start(at version: Int64) async throws -> (family: Int64?, roundTrips: Int) {
+                let before = database.roundTripCount
+                let family = try await tokens.startFamily(
+                    for: buyer.userID, tokenVersion: version, first: TokenDigest(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) }), issuedAt: clock.now(),
+                    expiresAt: clock.now().addingTimeInterval(3_600))
+                return (family, database.roundTripCount - before)
+            }
+            // The first start prepares the statements; the second is what every later one costs.
+            for round in 0..<2 {
+                let started = try await start(at: 0)
+                #expect(started.family != nil && started.roundTrips == 2, "round \(round)")
+            }
+            // At a version the account has left, nothing is written.
+            let stale = try await start(at: 1)
+            #expect(stale.family == nil && stale.roundTrips <= 2)
+            let rows = try await database.readStatement {
+                try $0.queryOne("SELECT (SELECT count(*) FROM refresh_token_families), (SELECT count(*) FROM refresh_tokens)") {
+                    [$0.int(0), $0.int(1)]
+                }
+            }
+            #expect(rows == [2, 2])
+        }
+    }
 }
 
 extension PostgresRoundTripTests {

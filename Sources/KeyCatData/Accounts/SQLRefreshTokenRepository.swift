@@ -17,18 +17,21 @@ package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRep
                              expiresAt: Date) async throws(KeyCatError) -> Int64? {
         try await storage {
             try await database.write { connection -> Int64? in
-                // The account's row, held for share until the family is in (Postgres): a change
+                // The family is taken from the account's row, held for share until the family is
+                // in (Postgres), and only at the version the password was checked at: a change
                 // that bumps the version waits for this log-in and then revokes its family, or
-                // this log-in waits for it and finds the version moved. SQLite's one writer
-                // runs the two one after the other.
-                let current = try connection.queryOne("""
-                    SELECT 1 FROM users WHERE id = ? AND token_version = ?\(connection.dialect.locking(.share))
-                    """, [.integer(user.rawValue), .integer(tokenVersion)]) { _ in true }
-                guard current != nil else { return nil }
-                let family = try connection.insertReturningID(
-                    "INSERT INTO refresh_token_families (user_id, created_at) VALUES (?, ?)",
-                    [.integer(user.rawValue), StoredTime.value(issuedAt)])
-                try Self.insertToken(first, family: family, issuedAt: issuedAt, expiresAt: expiresAt, on: connection)
+                // this log-in waits for it, finds the version moved and inserts nothing. SQLite's
+                // one writer runs the two one after the other. The first token goes with the
+                // `COMMIT`: a new row of its own family, it waits for no one. Two round trips.
+                guard let family = try connection.queryOne("""
+                    INSERT INTO refresh_token_families (user_id, created_at)
+                    SELECT id, ? FROM users WHERE id = ? AND token_version = ?\(connection.dialect.locking(.share))
+                    RETURNING id
+                    """, [StoredTime.value(issuedAt), .integer(user.rawValue), .integer(tokenVersion)], { $0.int64(0) })
+                else { return nil }
+                try connection.batch([.run(Self.insertTokenSQL, Self.tokenArguments(first, family: family, issuedAt: issuedAt,
+                                                                                      expiresAt: expiresAt))],
+                                     endingTransaction: true)
                 return family
             }
         }
@@ -116,8 +119,12 @@ package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRep
     private static func insertToken(
         _ digest: TokenDigest, family: Int64, issuedAt: Date, expiresAt: Date, on connection: some SQLConnection
     ) throws {
-        try connection.run(
-            "INSERT INTO refresh_tokens (digest, family_id, issued_at, expires_at) VALUES (?, ?, ?, ?)",
-            [.blob(digest.bytes), .integer(family), StoredTime.value(issuedAt), StoredTime.value(expiresAt)])
+        try connection.run(insertTokenSQL, tokenArguments(digest, family: family, issuedAt: issuedAt, expiresAt: expiresAt))
+    }
+
+    private static var insertTokenSQL: String { "INSERT INTO refresh_tokens (digest, family_id, issued_at, expires_at) VALUES (?, ?, ?, ?)" }
+
+    private static func tokenArguments(_ digest: TokenDigest, family: Int64, issuedAt: Date, expiresAt: Date) -> [SQLValue] {
+        [.blob(digest.bytes), .integer(family), StoredTime.value(issuedAt), StoredTime.value(expiresAt)]
     }
 }
