@@ -133,6 +133,27 @@ struct PaymentSimulationTests {
         }
     }
 
+    @Test("a run refuses a shop's database, one holding accounts it did not create, and writes nothing there",
+          arguments: TestStore.allCases)
+    func refusesAShopsDatabase(_ store: TestStore) async throws {
+        try await TestShop.withConfiguration(store) { configuration in
+            var shop = configuration
+            shop.passwordIterations = 1_000
+            let keycat = try await KeyCat.open(shop)
+            _ = try await keycat.accounts.signUp(SignUpForm(email: "buyer@example.com", password: "buyer-password-1", nick: "buyer"))
+            keycat.close()
+            var options = PaymentSimulation.Options()
+            options.orders = 5
+            options.buyers = 2
+            let refused = await expectFailure(.illegalTransition) { try await PaymentSimulation.run(store: configuration, options: options) }
+            #expect(refused?.message.contains("1 account no simulation created") == true, "\(String(describing: refused))")
+            let after = try await KeyCat.open(shop)
+            defer { after.close() }
+            let users = try await after.accounts.listUsers(by: .operatorConsole("test")).items
+            #expect(users.map(\.email) == ["buyer@example.com"])
+        }
+    }
+
     @Test("a run commits as production does, synchronous=FULL, unless told otherwise")
     func durabilityDefault() {
         #expect(PaymentSimulation.Options().durability == .full)

@@ -146,6 +146,7 @@ public enum PaymentSimulation {
         defer { keycat.close() }
         simulator.registerWebhookReceiver(InProcessTransport(WebhookHTTPHandler(keycat.webhooks)), path: "/webhooks/pg")
 
+        try await SimulationWorld.requireOwnDatabase(keycat)
         let world = try await SimulationWorld.build(keycat, options: options)
         var report = try await SimulationBuyers(keycat: keycat, simulator: simulator, world: world, options: options)
             .run(progress: progress)

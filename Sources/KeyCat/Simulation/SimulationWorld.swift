@@ -16,12 +16,12 @@ struct SimulationWorld: Sendable {
     static func build(_ keycat: KeyCat, options: PaymentSimulation.Options) async throws(KeyCatError) -> SimulationWorld {
         let tag = String(UUID().uuidString.prefix(8)).lowercased()
         let console = Principal.operatorConsole("simulation")
-        // The digit is fixed: a tag of eight hex letters (about one run in 2,500) would leave the
-        // password without one, and the run would stop at its first account.
-        let password = "simulation-2026-\(tag)"
+        // Random, not derived from the tag the accounts' names show; the digit is fixed, since
+        // random hex letters alone would now and then leave the password without one.
+        let password = "simulation-2026-\(UUID().uuidString.lowercased())"
         func account(_ name: String, _ role: Role) async throws(KeyCatError) -> User {
             try await keycat.accounts.createUser(
-                SignUpForm(email: "\(name)-\(tag)@simulation.keycat", password: password, nick: String("\(name)\(tag)".prefix(20))),
+                SignUpForm(email: "\(name)-\(tag)@\(emailDomain)", password: password, nick: String("\(name)\(tag)".prefix(20))),
                 role: role, by: console)
         }
         let sellers = await [try account("seller", .seller).id, try account("seller2", .seller).id]
@@ -34,6 +34,29 @@ struct SimulationWorld: Sendable {
             buyers.append(buyer)
         }
         return SimulationWorld(tag: tag, products: products, initialStock: options.unitsPerProduct, buyers: buyers)
+    }
+
+    /// The domain of every account a run creates: a database holding any other account is a
+    /// shop's, and a run never touches one.
+    static let emailDomain = "simulation.keycat"
+
+    /// Refuses a database that holds accounts a run did not create. A run moves its clock past
+    /// every reservation and reconciles every order awaiting payment: on a shop's database it
+    /// would expire real buyers' orders (the simulator knows none of their payments) and leave
+    /// sellers and buyers whose passwords follow from their names.
+    static func requireOwnDatabase(_ keycat: KeyCat) async throws(KeyCatError) {
+        let others = try await storage { try await foreignAccounts(in: keycat.store.database) }
+        guard others == 0 else {
+            throw KeyCatError(.illegalTransition, "the database holds \(others) account\(others == 1 ? "" : "s") no simulation created: "
+                              + "payments simulate runs only on a database of its own (a new file or Postgres database), "
+                              + "since it moves time past every reservation and reconciles every order", context: ["accounts": "\(others)"])
+        }
+    }
+
+    private static func foreignAccounts<Database: SQLDatabase>(in database: Database) async throws -> Int {
+        try await database.read { connection in
+            try connection.queryOne("SELECT count(*) FROM users WHERE email NOT LIKE ?", [.text("%@" + emailDomain)]) { $0.int(0) } ?? 0
+        }
     }
 
     /// The catalog's products, created in one write transaction by the first run that names it,
