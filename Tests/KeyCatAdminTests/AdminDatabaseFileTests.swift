@@ -66,13 +66,27 @@ struct AdminDatabaseFileTests {
     }
 
     @Test("only init creates a database: other commands on a missing path are exit 3 and create nothing",
-          arguments: [["seed", "--file", seedFile], ["products", "list"], ["users", "create", "--email", "a@b.co", "--nick", "ab"]])
+          arguments: [["seed", "--file", seedFile], ["products", "list"], ["users", "create", "--email", "a@b.co", "--nick", "ab"],
+                      ["settlements", "run", "--period", "2026-10"], ["shipments", "ship", "1", "--carrier", "kr.cjlogistics", "--tracking", "123456789012"],
+                      ["shipments", "deliver", "1"], ["shipments", "confirm-receipt", "1"], ["returns", "reject", "1", "--reason", "no"]])
     func onlyInitCreates(command: [String]) throws {
         try withTemporaryDirectory { directory throws in
             let path = directory.appendingPathComponent("typo.db").path
             let outcome = try AdminProcess.run(command + ["--db", path], input: "password123\n")
             #expect(outcome.status == 3)
             #expect(outcome.standardError.contains("no database at \(path)"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        }
+    }
+
+    @Test("a settlement's month is read before any database is opened: a bad one is a usage error that creates nothing",
+          arguments: [["settlements", "run", "--period", "2026-13"], ["settlements", "list", "--period", "2026"],
+                      ["settlements", "export", "--period", "26-10", "--format", "csv"]])
+    func badPeriodCreatesNothing(command: [String]) throws {
+        try withTemporaryDirectory { directory throws in
+            let outcome = try AdminProcess.run(command + ["--db", directory.appendingPathComponent("keycat.db").path])
+            #expect(outcome.status == 2, "\(outcome.standardError)")
+            #expect(outcome.standardError.contains("--period: a period is a month written YYYY-MM"), "\(outcome.standardError)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         }
     }

@@ -87,7 +87,7 @@ struct ReturnsRejectCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) async throws {
-        let keycat = try await context.openForWriting()
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
         let request = try await keycat.orders.rejectReturn(id, reason: reason, by: context.operatorPrincipal)
         context.emit(json: ReturnsCommand.json(request), human: "Return \(request.id) rejected.")

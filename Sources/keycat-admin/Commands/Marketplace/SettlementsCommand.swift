@@ -8,6 +8,11 @@ struct SettlementsCommand: CommandGroup {
         abstract: "Close a month's settlements, list, show and export them.",
         subcommands: [SettlementsRunCommand.self, SettlementsListCommand.self, SettlementsShowCommand.self,
                       SettlementsExportCommand.self])
+
+    /// `--period`'s month, read before any database is opened.
+    static func month(_ text: String) throws(UsageError) -> SettlementPeriod {
+        do { return try SettlementPeriod(text) } catch { throw UsageError("--period: \(error.message)", commandPath: "keycat-admin settlements") }
+    }
 }
 
 /// `keycat-admin settlements run --period YYYY-MM [--dry-run]`.
@@ -20,17 +25,18 @@ struct SettlementsRunCommand: AdminCommand {
         flags: [FlagSpec(name: "dry-run", help: "Show what closing would make, and write nothing; for the current month, so far.")])
 
     let period: String
+    let month: SettlementPeriod
     let dryRun: Bool
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         period = try arguments.requiredString("period")
+        month = try SettlementsCommand.month(period)
         dryRun = arguments.flag("dry-run")
     }
 
     func run(_ context: CommandContext) async throws {
-        let keycat = try await dryRun ? context.openForReading() : context.openForWriting()
+        let keycat = try await dryRun ? context.openForReading() : context.openExisting()
         defer { keycat.close() }
-        let month = try SettlementPeriod(period)
         let settlements = try await keycat.settlements.close(month, dryRun: dryRun, by: context.operatorPrincipal)
         let total = settlements.reduce(Int64(0)) { $0 + $1.payout.won }
         let ongoing = Date() < month.end
@@ -55,13 +61,13 @@ struct SettlementsListCommand: AdminCommand {
             OptionSpec(name: "cursor", valueName: "C", help: "The next_cursor of the previous page."),
         ])
 
-    let period: String?
+    let period: SettlementPeriod?
     let seller: UserID?
     let limit: Int
     let cursor: String?
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
-        period = arguments.string("period")
+        period = try arguments.string("period").map { text throws(UsageError) in try SettlementsCommand.month(text) }
         seller = try arguments.int64("seller").map(UserID.init)
         limit = try arguments.int("limit", in: PageLimit.range) ?? PageLimit.default.value
         cursor = arguments.string("cursor")
@@ -70,7 +76,7 @@ struct SettlementsListCommand: AdminCommand {
     func run(_ context: CommandContext) async throws {
         let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let page = try await keycat.settlements.list(period: try period.map { text throws in try SettlementPeriod(text) }, seller: seller,
+        let page = try await keycat.settlements.list(period: period, seller: seller,
                                                      limit: try PageLimit(limit), cursor: cursor, by: context.operatorPrincipal)
         context.emit(json: .object([("items", .array(page.items.map(SettlementOutput.json))), ("next_cursor", .optional(page.nextCursor))]),
                      human: SettlementOutput.table(page.items) + (page.nextCursor.map { "next cursor: \($0)" } ?? ""))
@@ -113,18 +119,17 @@ struct SettlementsExportCommand: AdminCommand {
             OptionSpec(name: "format", valueName: "F", help: "csv or json.", isRequired: true),
         ])
 
-    let period: String
+    let month: SettlementPeriod
     let format: Format
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
-        period = try arguments.requiredString("period")
+        month = try SettlementsCommand.month(try arguments.requiredString("period"))
         format = try arguments.choice("format", as: Format.self)!
     }
 
     func run(_ context: CommandContext) async throws {
         let keycat = try await context.openForReading()
         defer { keycat.close() }
-        let month = try SettlementPeriod(period)
         var settlements: [Settlement] = []
         var cursor: String?
         repeat {
@@ -139,7 +144,7 @@ struct SettlementsExportCommand: AdminCommand {
         switch format {
         case .json:
             context.console.write(JSONValue.object([
-                ("period", .string(period)), ("settlements", .array(settlements.map(SettlementOutput.json))),
+                ("period", .string(month.description)), ("settlements", .array(settlements.map(SettlementOutput.json))),
                 ("entries", .array(rows.map { SettlementOutput.json($0.1) })),
             ]).serialized() + "\n")
         case .csv:

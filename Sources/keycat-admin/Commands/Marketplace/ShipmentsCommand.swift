@@ -32,7 +32,7 @@ struct ShipmentsShipCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) async throws {
-        let keycat = try await context.openForWriting()
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
         let order = try await keycat.orders.ship(shipment: id, carrier: carrier, trackingNumber: tracking, by: context.operatorPrincipal)
         context.emit(json: OrderOutput.json(order),
@@ -54,7 +54,7 @@ struct ShipmentsDeliverCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) async throws {
-        let keycat = try await context.openForWriting()
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
         let order = try await keycat.orders.deliver(shipment: id, by: context.operatorPrincipal)
         context.emit(json: OrderOutput.json(order),
@@ -77,7 +77,7 @@ struct ShipmentsConfirmReceiptCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) async throws {
-        let keycat = try await context.openForWriting()
+        let keycat = try await context.openExisting()
         defer { keycat.close() }
         let order = try await keycat.orders.confirmReceipt(of: id, by: context.operatorPrincipal)
         context.emit(json: OrderOutput.json(order), human: "Shipment \(id) of order \(order.id): receipt confirmed.")
