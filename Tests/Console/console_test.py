@@ -227,7 +227,12 @@ def day(browser, facts):
         print("an operator signs in with the keyboard alone")
         console = Console(browser)
         page = console.page
-        console.sign_in_with_keyboard(*OPERATOR, before=lambda: console.accessible("the sign-in page"))
+        csrf_before = {}
+
+        def before_sign_in():
+            console.accessible("the sign-in page")
+            csrf_before.update({c["name"]: c["value"] for c in console.context.cookies()})
+        console.sign_in_with_keyboard(*OPERATOR, before=before_sign_in)
         expect(page.get_by_role("heading", name="대시보드")).to_be_visible()
         expect(page.locator("svg.chart")).to_be_visible()
         check(page.locator("svg.chart rect.bar").count() == 30, "the chart has a bar for each of 30 days")
@@ -238,6 +243,11 @@ def day(browser, facts):
         check(cookies["keycat_admin_access"]["httpOnly"] and cookies["keycat_admin_refresh"]["httpOnly"],
               "the tokens live in HttpOnly cookies")
         check(cookies["keycat_admin_access"]["sameSite"] == "Strict", "SameSite=Strict")
+        check(csrf_before.get("keycat_admin_csrf") not in (None, cookies["keycat_admin_csrf"]["value"]),
+              "signing in renews the CSRF token")
+        device = cookies.get("keycat_admin_device")
+        check(device is not None and device["httpOnly"] and device["path"] == "/admin/session",
+              "the log-in's device token is kept, HttpOnly, for later sign-ins only")
         check(page.evaluate("Object.keys(localStorage).every((k) => !/token/i.test(localStorage.getItem(k)))")
               and "eyJ" not in page.evaluate("document.cookie"), "no token is readable by the page")
         console.accessible("the dashboard")
@@ -411,6 +421,11 @@ def day(browser, facts):
         expect(refused.page.get_by_role("alert")).to_contain_text("운영자 계정만")
         expect(refused.page.locator("#nav")).to_be_hidden()
         check(not any(c["name"] == "keycat_admin_access" for c in refused.context.cookies()), "the buyer gets no session")
+        # A buyer who puts an API token of theirs in the console's cookie reaches no operator data.
+        _, pair = http("POST", "/sessions", {"email": facts["buyer_email"], "password": "keycat-console-1"})
+        refused.context.add_cookies([{"name": "keycat_admin_access", "value": pair["access_token"], "url": BASE + "/admin/"}])
+        status = refused.page.evaluate("fetch('/admin/reconciliation').then((r) => r.status)")
+        check(status == 403, f"a buyer's token is refused the reconciliation status ({status})")
         refused.accessible("the refused sign-in")
         refused.shot("refused")
         refused.no_errors("the refused sign-in")

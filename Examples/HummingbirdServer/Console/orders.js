@@ -99,6 +99,9 @@ function refundForm(label, send) {
     if (intent !== sentWith) { key = sentWith ? newKey() : key; sentWith = intent; }
     const result = await busy(submit, box, () => send(body, key));
     if (result) {
+      // Done: the form stays shut until the page reloads with the new state, so a second click
+      // cannot send a second refund under a new key.
+      for (const input of form.elements) input.disabled = true;
       key = newKey();
       sentWith = '';
       answer.hidden = false;
@@ -112,11 +115,16 @@ function refundForm(label, send) {
   return h('div', {}, form, box, answer);
 }
 
-/** The PG's answer to the newest refund of an order: its amount and whether the PG did it. */
+/** The PG's answer to the newest refund of an order: its amount and whether the PG did it.
+ * The refund was made before this read: a read that fails says so, not that the refund did. */
 async function pgAnswer(orderID) {
-  const refunds = await api('GET', `/orders/${orderID}/refunds`);
-  const newest = refunds.items.reduce((last, refund) => (!last || refund.id > last.id ? refund : last), null);
-  return newest ? `${won(newest.amount)} ${t('rf_' + newest.status)}` : '—';
+  try {
+    const refunds = await api('GET', `/orders/${orderID}/refunds`);
+    const newest = refunds.items.reduce((last, refund) => (!last || refund.id > last.id ? refund : last), null);
+    return newest ? `${won(newest.amount)} ${t('rf_' + newest.status)}` : '—';
+  } catch {
+    return '—';
+  }
 }
 
 export async function orderDetail(id) {

@@ -14,10 +14,10 @@ import NIOCore
 /// - `GET /admin/session`: who is signed in (the API's `GET /me`), or `{"signed_in": false}`.
 /// - `POST /admin/session/logout`: logs the session out (`POST /sessions/logout`).
 /// - `GET /admin/reconciliation`: this server's last reconciliation run (``ReconciliationRecord``),
-///   to a signed-in operator.
+///   to a signed-in operator (403 to anyone else).
 /// - `/admin/api/{path}`: `{path}` on KeyCatAPI (but the routes that answer with tokens). A 401
-///   for an expired access token is answered by refreshing once (``AdminSessionRefresher``) and
-///   repeating the request.
+///   (419 under the KeyCat app's status profile) for an expired access token is answered by
+///   refreshing once (``AdminSessionRefresher``) and repeating the request.
 ///
 /// Tokens never reach the page: both live in `HttpOnly`, `SameSite=Strict` cookies (`Secure`
 /// behind https), both scoped to `/admin/`. Every request that changes
@@ -94,7 +94,7 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
                 return AdminExchange.json(["signed_in": false])
             }
             var response = try await forward(request, exchange, to: "/me")
-            if response.status == .unauthorized {
+            if Self.refusesToken(response.status.code) {
                 response.status = .ok
                 response.body = .init(byteBuffer: ByteBuffer(string: #"{"signed_in":false}"#))
             }
@@ -102,17 +102,25 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
         case .post:
             if let refusal = exchange.csrfRefusal() { return refusal }
             var request = request
-            let body = Array(buffer: try await request.collectBody(upTo: 64 * 1024))
+            let body = exchange.withDeviceToken(Array(buffer: try await request.collectBody(upTo: 64 * 1024)))
             let answer = await api.respond(to: exchange.apiRequest(.post, "/sessions", body: body, contentType: "application/json"))
             guard answer.status == 200, let pair = AdminTokenPair(answer.body) else { return AdminExchange.response(answer) }
+            var headers = HTTPFields()
+            // The device token counts this browser's failed log-ins apart from a stranger's, so
+            // guessers elsewhere cannot lock the operator out; it outlives the session.
+            exchange.setDeviceToken(from: answer.body, on: &headers)
             guard pair.role == "admin" else {
                 // A buyer or seller gets a clear refusal, and no session: the one just made ends here.
                 _ = await api.respond(to: exchange.apiRequest(.post, "/sessions/logout", json: ["refresh_token": pair.refreshToken]))
-                return AdminExchange.problem(403, "not_an_operator",
-                                             "the console is for operators; this account is a \(pair.role), not an admin")
+                var refusal = AdminExchange.problem(403, "not_an_operator",
+                                                    "the console is for operators; this account is a \(pair.role), not an admin")
+                refusal.headers.append(contentsOf: headers)
+                return refusal
             }
             var response = AdminExchange.json(["user_id": pair.userID, "role": pair.role])
+            response.headers.append(contentsOf: headers)
             exchange.setSession(pair, on: &response.headers)
+            exchange.renewCSRF(on: &response.headers)
             return response
         default:
             return AdminExchange.problem(405, "method_not_allowed", "\(request.method) is not allowed on /admin/session")
@@ -133,12 +141,19 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
     }
 
     /// The last reconciliation run, once the session proves to be an operator's (the API's
-    /// `GET /me`, refreshed as any request is).
+    /// `GET /me`, refreshed as any request is): its counts and errors are the shop's, not a
+    /// buyer's who put an API token of theirs in the console's cookie.
     private func reconciliationStatus(_ request: Request, _ exchange: AdminExchange) async throws -> Response {
-        let me = try await forward(request, exchange, to: "/me")
-        guard me.status == .ok else { return me }
-        var response = AdminExchange.json(reconciliation.json)
-        for cookie in me.headers[values: .setCookie] { response.headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        let me: (answer: APIResponse, renewed: AdminTokenPair?)
+        switch await call(exchange.apiRequest(.get, "/me"), exchange) {
+        case let .answered(answer, renewed): me = (answer, renewed)
+        case let .instead(response): return response
+        }
+        guard me.answer.status == 200 else { return answer(me.answer, renewed: me.renewed, exchange) }
+        let role = (try? JSONSerialization.jsonObject(with: Data(me.answer.body)) as? [String: Any])?["role"] as? String
+        var response = role == "admin" ? AdminExchange.json(reconciliation.json)
+            : AdminExchange.problem(403, "not_an_operator", "reconciliation is the operators' to see")
+        if let renewed = me.renewed { exchange.setSession(renewed, on: &response.headers) }
         return response
     }
 
@@ -154,31 +169,85 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
         var apiRequest = exchange.apiRequest(APIMethod(request.method.rawValue), target, body: body,
                                              contentType: request.headers[.contentType])
         if let key = request.headers[HTTPField.Name("Idempotency-Key")!] { apiRequest.headers["Idempotency-Key"] = key }
-
-        var renewed: AdminTokenPair?
-        var access = exchange.cookie(AdminCookie.access)
-        if access == nil, let refresh = exchange.cookie(AdminCookie.refresh) {
-            renewed = await refresher.refresh(refresh, api: api, exchange: exchange)
-            access = renewed?.accessToken
+        switch await call(apiRequest, exchange) {
+        case let .answered(answer, renewed): return self.answer(answer, renewed: renewed, exchange)
+        case let .instead(response): return response
         }
-        guard let access else { return exchange.signedOut() }
+    }
+
+    /// How a call through the session ended: the API answered (with the session renewed on the
+    /// way, or not), or the console answers instead (signed out, or the refresh could not be
+    /// made now).
+    private enum CallOutcome {
+        case answered(APIResponse, renewed: AdminTokenPair?)
+        case instead(Response)
+    }
+
+    /// `apiRequest` with the session's access token. An access token the API refuses (401, or
+    /// 419 under the KeyCat app's status profile), or none, is renewed once from the refresh
+    /// token and the request sent again.
+    private func call(_ apiRequest: APIRequest, _ exchange: AdminExchange) async -> CallOutcome {
+        var apiRequest = apiRequest
+        var renewed: AdminTokenPair?
+        if exchange.cookie(AdminCookie.access) == nil {
+            switch await renew(exchange) {
+            case let .renewed(pair): renewed = pair
+            case let .instead(response): return .instead(response)
+            }
+        }
+        guard let access = renewed?.accessToken ?? exchange.cookie(AdminCookie.access) else { return .instead(exchange.signedOut()) }
         apiRequest.headers["Authorization"] = "Bearer \(access)"
         var answer = await api.respond(to: apiRequest)
-        if answer.status == 401, renewed == nil, let refresh = exchange.cookie(AdminCookie.refresh) {
-            renewed = await refresher.refresh(refresh, api: api, exchange: exchange)
-            guard let renewed else { return exchange.signedOut() }
-            apiRequest.headers["Authorization"] = "Bearer \(renewed.accessToken)"
-            answer = await api.respond(to: apiRequest)
+        if Self.refusesToken(answer.status), renewed == nil {
+            switch await renew(exchange) {
+            case let .renewed(pair):
+                renewed = pair
+                apiRequest.headers["Authorization"] = "Bearer \(pair.accessToken)"
+                answer = await api.respond(to: apiRequest)
+            case let .instead(response): return .instead(response)
+            }
         }
-        if let renewed, renewed.role != "admin" {
-            // No longer an operator (an operator changed the role): the session ends here.
-            _ = await api.respond(to: exchange.apiRequest(.post, "/sessions/logout", json: ["refresh_token": renewed.refreshToken]))
-            return exchange.signedOut()
-        }
+        return .answered(answer, renewed: renewed)
+    }
+
+    /// The API's answer as the console sends it: never stored, with the renewed session's
+    /// cookies, or with the session's cleared when the API still refuses its token.
+    private func answer(_ answer: APIResponse, renewed: AdminTokenPair?, _ exchange: AdminExchange) -> Response {
         var response = AdminExchange.response(answer)
         response.headers[.cacheControl] = "no-store"
         if let renewed { exchange.setSession(renewed, on: &response.headers) }
-        if answer.status == 401 { exchange.clearSession(on: &response.headers) }
+        if Self.refusesToken(answer.status) { exchange.clearSession(on: &response.headers) }
         return response
     }
+
+    private enum Renewal {
+        case renewed(AdminTokenPair)
+        case instead(Response)
+    }
+
+    /// The session renewed from its refresh cookie, before it is used for anything. A refresh
+    /// the API refuses signs the console out; so does an account that is no longer an
+    /// operator (an operator changed its role), whose new session is logged out here. A
+    /// refresh that could not be made now (the API busy, its database away) is answered as the
+    /// API answered it, and the session's cookies stay for the next try.
+    private func renew(_ exchange: AdminExchange) async -> Renewal {
+        guard let refresh = exchange.cookie(AdminCookie.refresh) else { return .instead(exchange.signedOut()) }
+        switch await refresher.refresh(refresh, api: api, exchange: exchange) {
+        case let .renewed(pair) where pair.role == "admin":
+            return .renewed(pair)
+        case let .renewed(pair):
+            _ = await api.respond(to: exchange.apiRequest(.post, "/sessions/logout", json: ["refresh_token": pair.refreshToken]))
+            return .instead(exchange.signedOut())
+        case .refused:
+            return .instead(exchange.signedOut())
+        case let .unavailable(answer):
+            var response = AdminExchange.response(answer)
+            response.headers[.cacheControl] = "no-store"
+            return .instead(response)
+        }
+    }
+
+    /// Whether the API refused the access token itself: 401, or 419 (expired or revoked) under
+    /// the KeyCat app's status profile.
+    static func refusesToken(_ status: Int) -> Bool { status == 401 || status == 419 }
 }

@@ -12,6 +12,9 @@ enum AdminCookie {
     static let refresh = "keycat_admin_refresh"
     /// The double-submit CSRF token: readable by the page, which echoes it in `X-CSRF-Token`.
     static let csrf = "keycat_admin_csrf"
+    /// The device token a log-in answered, sent back with this browser's next log-ins (only to
+    /// `/admin/session`): it outlives sessions, as the API's device tokens do.
+    static let device = "keycat_admin_device"
 }
 
 /// One console request: its cookies, the client's address, and the answers' common shapes.
@@ -74,7 +77,7 @@ struct AdminExchange: Sendable {
         return text
     }
 
-    /// Sets the session's cookies from a token pair, and a fresh CSRF token with them.
+    /// Sets the session's cookies from a token pair.
     func setSession(_ pair: AdminTokenPair, on headers: inout HTTPFields) {
         let now = Date()
         let accessAge = max(1, Int(pair.accessTokenExpiresAt.timeIntervalSince(now)))
@@ -92,9 +95,35 @@ struct AdminExchange: Sendable {
     /// A CSRF cookie for a page that has none: 32 random bytes, readable by the page's script.
     func csrfCookieIfMissing(on headers: inout HTTPFields) {
         guard cookie(AdminCookie.csrf) == nil else { return }
+        renewCSRF(on: &headers)
+    }
+
+    /// A new CSRF cookie, at sign-in: a token someone planted before cannot outlive it. The page
+    /// reads the cookie for each request, so the next one sends the new token.
+    func renewCSRF(on headers: inout HTTPFields) {
         var generator = SystemRandomNumberGenerator()
         let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
         headers.append(HTTPField(name: .setCookie, value: cookie(AdminCookie.csrf, token, path: "/admin/", maxAge: 14 * 86_400, httpOnly: false)))
+    }
+
+    /// The page's log-in body with this browser's device token added, when it has one and the
+    /// body is a JSON object without one; any other body goes as it came, for the API to judge.
+    func withDeviceToken(_ body: [UInt8]) -> [UInt8] {
+        guard let device = cookie(AdminCookie.device),
+              var object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any], object["device_token"] == nil,
+              JSONSerialization.isValidJSONObject(object) else { return body }
+        object["device_token"] = device
+        return (try? JSONSerialization.data(withJSONObject: object)).map(Array.init) ?? body
+    }
+
+    /// Keeps the device token a log-in answered, until it expires.
+    func setDeviceToken(from body: [UInt8], on headers: inout HTTPFields) {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
+              let token = object["device_token"] as? String, !token.isEmpty,
+              token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }) else { return }
+        let expires = (object["device_token_expires_at"] as? String).flatMap(AdminTokenPair.date(from:)) ?? Date().addingTimeInterval(30 * 86_400)
+        let age = max(1, Int(expires.timeIntervalSinceNow))
+        headers.append(HTTPField(name: .setCookie, value: cookie(AdminCookie.device, token, path: "/admin/session", maxAge: age)))
     }
 
     /// 401 with the session's cookies cleared: sign in again.
@@ -138,11 +167,8 @@ struct AdminTokenPair: Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
               let access = object["access_token"] as? String, let refresh = object["refresh_token"] as? String,
               let role = object["role"] as? String, let userID = (object["user_id"] as? NSNumber)?.int64Value else { return nil }
-        let dates = ISO8601DateFormatter()
-        dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         func date(_ key: String) -> Date {
-            guard let text = object[key] as? String else { return Date().addingTimeInterval(60) }
-            return dates.date(from: text) ?? ISO8601DateFormatter().date(from: text) ?? Date().addingTimeInterval(60)
+            (object[key] as? String).flatMap(Self.date(from:)) ?? Date().addingTimeInterval(60)
         }
         accessToken = access
         refreshToken = refresh
@@ -151,27 +177,51 @@ struct AdminTokenPair: Sendable {
         self.userID = userID
         self.role = role
     }
+
+    /// An RFC 3339 time as the API writes it, with or without fractional seconds.
+    static func date(from text: String) -> Date? {
+        let dates = ISO8601DateFormatter()
+        dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return dates.date(from: text) ?? ISO8601DateFormatter().date(from: text)
+    }
+}
+
+/// What a refresh came to: a new pair; the refresh token refused (the session is over); or no
+/// answer to act on now (the API busy or its database away), which ends nothing.
+enum AdminRefresh: Sendable {
+    case renewed(AdminTokenPair)
+    case refused
+    case unavailable(APIResponse)
 }
 
 /// Refreshes a session once however many of its requests find the access token expired at the
 /// same moment: refresh tokens rotate on every use and a second use revokes the family, so the
 /// requests that arrive with the same old token share one refresh and its answer. The answer is
 /// kept ``window`` only: long enough for requests sent together, short enough that an old token
-/// presented later meets the API's reuse detection.
+/// presented later meets the API's reuse detection. A refresh that came to nothing to act on
+/// (``AdminRefresh/unavailable(_:)``) is forgotten once answered, so the next request tries again.
 actor AdminSessionRefresher {
     static let window: TimeInterval = 10
-    private var recent: [String: (at: Date, task: Task<AdminTokenPair?, Never>)] = [:]
+    private var recent: [String: (at: Date, task: Task<AdminRefresh, Never>)] = [:]
 
-    func refresh(_ token: String, api: KeyCatAPI, exchange: AdminExchange) async -> AdminTokenPair? {
+    func refresh(_ token: String, api: KeyCatAPI, exchange: AdminExchange) async -> AdminRefresh {
         let now = Date()
         recent = recent.filter { now.timeIntervalSince($0.value.at) < Self.window }
         if let shared = recent[token] { return await shared.task.value }
         let request = exchange.apiRequest(.post, "/sessions/refresh", json: ["refresh_token": token])
-        let task = Task { () -> AdminTokenPair? in
+        let task = Task { () -> AdminRefresh in
             let answer = await api.respond(to: request)
-            return answer.status == 200 ? AdminTokenPair(answer.body) : nil
+            switch answer.status {
+            case 200: return AdminTokenPair(answer.body).map(AdminRefresh.renewed) ?? .refused  // never forward a body of tokens
+            // Refused: the token is unknown, expired, reused or revoked (400 `invalid_grant`,
+            // 401, or 418 under the KeyCat app's status profile).
+            case 400, 401, 418: return .refused
+            default: return .unavailable(answer)
+            }
         }
         recent[token] = (now, task)
-        return await task.value
+        let outcome = await task.value
+        if case .unavailable = outcome, recent[token]?.at == now { recent[token] = nil }
+        return outcome
     }
 }
