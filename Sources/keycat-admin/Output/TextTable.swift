@@ -1,11 +1,32 @@
-/// An aligned plain-text table for human output.
+/// An aligned plain-text table for human output. Cells hold what buyers and sellers wrote
+/// (reasons, names, titles), so each is shown ``printable(_:)``: a control character cannot move
+/// the operator's cursor, erase a row or fake one.
 struct TextTable {
     var headers: [String]
     var rows: [[String]] = []
 
     init(_ headers: [String]) { self.headers = headers }
 
-    mutating func append(_ row: [String]) { rows.append(row) }
+    mutating func append(_ row: [String]) { rows.append(row.map(Self.printable)) }
+
+    /// `text` with every control character (C0, DEL, C1: escapes, carriage returns, line feeds)
+    /// and every bidirectional override written as its code, such as `\u{1B}`: what a terminal
+    /// would act on is shown instead.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isActive) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isActive(scalar) { result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
+    }
+
+    private static func isActive(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
 
     func rendered() -> String {
         var widths = headers.map(Self.displayWidth)
