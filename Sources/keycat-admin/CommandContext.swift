@@ -38,7 +38,7 @@ struct CommandContext {
 
     /// The database as messages name it: a Postgres URL with its password masked.
     var databaseName: String {
-        databasePath.replacingOccurrences(of: #"://([^:/@]*):[^@/]*@"#, with: "://$1:***@", options: .regularExpression)
+        PostgresURL.masked(databasePath)
     }
 
     /// On Postgres, where the images folder and the PG simulator's file go, named as a database

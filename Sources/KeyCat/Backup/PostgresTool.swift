@@ -33,12 +33,9 @@ struct PostgresTool {
         var schema: String?
 
         init(_ url: String) {
-            masked = url.replacingOccurrences(of: #"://([^:/@]*):[^@/]*@"#, with: "://$1:***@", options: .regularExpression)
-            var url = url
-            if let match = url.firstMatch(of: #/://([^:/@]*):([^@/]*)@/#) {
-                password = String(match.2).removingPercentEncoding ?? String(match.2)
-                url.replaceSubrange(match.range, with: "://\(match.1)@")
-            }
+            masked = PostgresURL.masked(url)
+            let (url, password) = PostgresURL.separatingPassword(url)
+            self.password = password
             self.url = url
             if let options = url.firstMatch(of: #/[?&]options=([^&]*)/#),
                let decoded = String(options.1).replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
