@@ -137,6 +137,13 @@ package struct SQLWebhookDeliveryQueue<Database: SQLDatabase>: Sendable {
         ) { row in try Self.job(row, now: now) }
     }
 
+    /// What an endpoint answered, as Postgres can keep it: a NUL (a UTF-16 body, a binary page,
+    /// a hostile receiver) is shown as U+FFFD. Postgres refuses text holding one, and the refusal
+    /// would roll back the whole round's outcomes, every endpoint's, round after round.
+    static func storable(_ text: String) -> String {
+        text.utf8.contains(0) ? text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : text
+    }
+
     private static func record(_ outcomes: [WebhookJobOutcome], owner: String, at now: Date, schedule: WebhookRetrySchedule,
                                on connection: Database.Connection) throws -> [Int64] {
         var disabled: [Int64] = []
@@ -155,8 +162,8 @@ package struct SQLWebhookDeliveryQueue<Database: SQLDatabase>: Sendable {
             }
             let last: [SQLValue] = [
                 StoredTime.value(attempt.startedAt), attempt.statusCode.map { SQLValue.int($0) } ?? .null,
-                attempt.error.map(SQLValue.text) ?? .null, .integer(attempt.durationMilliseconds),
-                .text(attempt.responseBody),
+                attempt.error.map { .text(Self.storable($0)) } ?? .null, .integer(attempt.durationMilliseconds),
+                .text(Self.storable(attempt.responseBody)),
             ]
             let setLast = "last_attempt_at = ?, last_status = ?, last_error = ?, last_duration_ms = ?, last_response = ?"
             if attempt.succeeded {

@@ -45,6 +45,26 @@ struct WebhookDeliveryTests {
         }
     }
 
+    @Test("an answer holding NUL (a UTF-16 or binary body) is kept with U+FFFD, and every endpoint's outcome is recorded with it",
+          arguments: TestStore.allCases)
+    func answerHoldingNul(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let utf16 = try await shop.endpoint("order.*", url: "https://utf16.example.com/hook")
+            let plain = try await shop.endpoint("order.*", url: "https://plain.example.com/hook")
+            try await shop.append([shop.event(.orderPaid, EventAggregate(.order, 1))])
+            let receiver = RecordingSender(answer: { $0.url.host == "utf16.example.com" ? 500 : 200 },
+                                           body: { $0.url.host == "utf16.example.com" ? "{\u{0}\"\u{0}o\u{0}k" : "ok" })
+            #expect(try await shop.keycat.deliverDueWebhooks(shop.deliveryOptions(receiver)).count == 2)
+            let failed = try #require(try await shop.deliveries(endpoint: utf16.endpoint.id).first)
+            #expect(failed.status == .pending && failed.lastAttempt?.responseBody == "{\u{FFFD}\"\u{FFFD}o\u{FFFD}k")
+            #expect(try await shop.deliveries(endpoint: plain.endpoint.id).first?.status == .delivered)
+            // Nothing is left to send again a lease later: the plain endpoint got the event once.
+            shop.clock.advance(by: 61)
+            _ = try await shop.keycat.deliverDueWebhooks(shop.deliveryOptions(receiver))
+            #expect(receiver.requests.filter { $0.url.host == "plain.example.com" }.count == 1)
+        }
+    }
+
     @Test("a failure is retried 5 s later and then by the schedule; after the last the delivery fails and the silent endpoint is disabled, audited",
           arguments: TestStore.allCases)
     func retriesThenDisables(_ store: TestStore) async throws {

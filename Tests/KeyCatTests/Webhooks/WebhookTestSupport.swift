@@ -7,20 +7,23 @@ import Synchronization
 import Testing
 
 /// A ``WebhookSender`` that receives in process: it keeps every request, answers with the status
-/// `answer` picks for it, and never touches the network.
+/// `answer` picks for it and the body `body` picks, and never touches the network.
 final class RecordingSender: WebhookSender {
     private let received = Mutex<[WebhookRequest]>([])
     private let answer: @Sendable (WebhookRequest) -> Int
+    private let body: @Sendable (WebhookRequest) -> String
 
-    init(answer: @escaping @Sendable (WebhookRequest) -> Int = { _ in 200 }) {
+    init(answer: @escaping @Sendable (WebhookRequest) -> Int = { _ in 200 },
+         body: @escaping @Sendable (WebhookRequest) -> String = { _ in "ok" }) {
         self.answer = answer
+        self.body = body
     }
 
     func send(_ request: WebhookRequest) async -> WebhookAttempt? {
         received.withLock { $0.append(request) }
         let status = answer(request)
         return WebhookAttempt(startedAt: request.startedAt, durationMilliseconds: 1, statusCode: status,
-                              error: (200..<300).contains(status) ? nil : "HTTP \(status)", responseBody: "ok")
+                              error: (200..<300).contains(status) ? nil : "HTTP \(status)", responseBody: body(request))
     }
 
     var requests: [WebhookRequest] { received.withLock { $0 } }
