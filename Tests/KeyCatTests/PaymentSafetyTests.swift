@@ -93,6 +93,38 @@ struct PaymentSafetyTests {
         }
     }
 
+    @Test("a cart's checkout retried with its key replays its order, even once the order is paid and the cart empty or changed",
+          arguments: TestStore.allCases)
+    func cartCheckoutReplayed(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let product = try await shop.product(stock: 5)
+            let other = try await shop.product(stock: 5)
+            let buyer = try await shop.user(.buyer)
+            try await shop.keycat.cart.add(product.id, quantity: 2, by: buyer)
+            let order = try await shop.keycat.checkout.checkout(CheckoutRequest(.cart, idempotencyKey: "cart-1"), by: buyer)
+            let paid = try await shop.keycat.checkout.confirm(order.id, impUID: try shop.pay(order).impUID, by: buyer)
+            await #expect(try shop.keycat.cart.cart(of: buyer).lines.isEmpty)
+            // The answer was lost; the client sends the same request again.
+            let replayed = try await shop.keycat.checkout.checkout(CheckoutRequest(.cart, idempotencyKey: "cart-1"), by: buyer)
+            #expect(replayed.id == order.id && replayed.lines == order.lines)
+            // The cart holds something else now: the key is still the first request's.
+            try await shop.keycat.cart.add(other.id, quantity: 1, by: buyer)
+            #expect(try await shop.keycat.checkout.checkout(CheckoutRequest(.cart, idempotencyKey: "cart-1"), by: buyer).id == order.id)
+            await #expect(try shop.stock(of: product.id) == 3)
+            await #expect(try shop.stock(of: other.id) == 5)
+            #expect(paid.status == .paid)
+            // Another address under the same key is another request, refused.
+            await expectFailure(.idempotencyKeyReused) {
+                try await shop.keycat.checkout.checkout(CheckoutRequest(.cart, destination: .inline(DeliveryAddress(
+                    recipient: "김하늘", phone: "010-1234-5678", postcode: "06236", roadAddress: "서울 강남구 테헤란로 123",
+                    detail: "4층", request: "")), idempotencyKey: "cart-1"), by: buyer)
+            }
+            // A new key checks the cart out as it is now.
+            let next = try await shop.keycat.checkout.checkout(CheckoutRequest(.cart, idempotencyKey: "cart-2"), by: buyer)
+            #expect(next.lines.map(\.productID) == [other.id])
+        }
+    }
+
     @Test("a refund retried with its key after a lost answer returns the settled order and never refunds twice", arguments: TestStore.allCases)
     func refundRetryAfterLostAnswer(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in

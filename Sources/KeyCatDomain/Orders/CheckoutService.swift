@@ -50,6 +50,11 @@ public struct CheckoutService: Sendable {
 
     /// Creates an order awaiting payment and registers its amount with the PG.
     ///
+    /// A key is fingerprinted with the request as sent: the lines it names, or `cart` for the
+    /// cart's, and where it ships. The cart's lines are the buyer's state when the key was first
+    /// used, not part of the request, so a retry after the order was paid (which takes its lines
+    /// out of the cart) replays that order rather than finding nothing to check out.
+    ///
     /// - Throws: `validation` for an empty cart, a quantity outside 1–99 or more than 50 lines;
     ///   `notFound` for a product that is gone (with `reason: unlisted` for one out of the
     ///   catalog while its seller is withdrawn or suspended); `forbidden` for a seller's own listing;
@@ -60,9 +65,12 @@ public struct CheckoutService: Sendable {
     ///   register the amount (the order is then cancelled and its stock given back).
     public func checkout(_ request: CheckoutRequest, by principal: Principal) async throws(KeyCatError) -> Order {
         try principal.require(.buyer, .seller, to: "check out")
-        let items = try await resolveItems(request.source, for: principal.userID)
-        let lines = items.map { "\($0.productID)x\($0.quantity)" }.joined(separator: ",")
-        let fingerprint = lines + Self.fingerprint(of: request.destination)
+        let given: [CheckoutItem]? = switch request.source {
+        case .cart: nil
+        case .items: try await resolveItems(request.source, for: principal.userID)
+        }
+        let lines = given.map(Self.fingerprint(of:))
+        let fingerprint = (lines ?? "cart") + Self.fingerprint(of: request.destination)
         return try await idempotency.run(scope: "checkout:\(principal.userID)", key: request.idempotencyKey,
                                          fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
             // The key is kept on the order it made: a retry whose first answer was never stored
@@ -71,16 +79,24 @@ public struct CheckoutService: Sendable {
             if let key = request.idempotencyKey, let made = try await orders.find(buyer: principal.userID, requestKey: key),
                clock.now().timeIntervalSince(made.createdAt) < idempotency.retention {
                 // The order keeps its lines and where it ships, not which saved address that was.
-                guard Self.fingerprint(of: made) == lines, request.inlineAddress.map({ $0 == made.shippingAddress }) ?? true else {
+                guard lines.map({ $0 == Self.fingerprint(of: made) }) ?? true,
+                      request.inlineAddress.map({ $0 == made.shippingAddress }) ?? true else {
                     throw KeyCatError(.idempotencyKeyReused, "this Idempotency-Key was used for another checkout")
                 }
                 return made
             }
+            let items: [CheckoutItem]
+            if let given { items = given } else { items = try await resolveItems(request.source, for: principal.userID) }
             let destination = try await addresses?.resolve(request.destination, for: principal.userID)
             try await checkoutLimiter.take(for: principal.userID)
             return try await placeOrder(items, for: principal.userID, shippingAddress: destination ?? request.inlineAddress,
                                         requestKey: request.idempotencyKey)
         }
+    }
+
+    /// The fingerprint of a request's items (merged and sorted by ``resolveItems(_:for:)``).
+    static func fingerprint(of items: [CheckoutItem]) -> String {
+        items.map { "\($0.productID)x\($0.quantity)" }.joined(separator: ",")
     }
 
     /// Prices are read just before the order's transaction, which then takes the stock with
