@@ -132,14 +132,23 @@ public struct KeyCatAPI: Sendable {
         if let refusal = admission.refusal { return refusal }
         guard let route = admission.route else { return .problem(404, "route_not_found", "no route for \(request.path)") }
         if let refusal = Self.checkBody(of: request, for: route.body) { return refusal }
+        var response: APIResponse
         do {
             let context = RequestContext(request: request, keycat: keycat, parameters: admission.parameters,
                                          caller: admission.caller, route: route.description, cache: catalogCache)
-            guard route.waitsOnStorage else { return try await route.handler(context) }
-            return try await keycat.onStorageThreads { try await route.handler(context) }
+            if route.waitsOnStorage {
+                response = try await keycat.onStorageThreads { try await route.handler(context) }
+            } else {
+                response = try await route.handler(context)
+            }
         } catch {
-            return response(for: error, on: route.description)
+            response = self.response(for: error, on: route.description)
         }
+        // An answer that says nothing of caching is not stored anywhere: it is a caller's own (an
+        // order, a profile, a cart), a token pair (RFC 6749 §5.1), or the outcome of a change.
+        // Only the catalog's reads, the same for everyone, and its images say otherwise.
+        if response.headers["Cache-Control"] == nil { response.headers["Cache-Control"] = "no-store" }
+        return response
     }
 
     /// The answer for an error a handler or the authentication threw, in this API's status

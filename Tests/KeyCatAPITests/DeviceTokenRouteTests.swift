@@ -18,10 +18,17 @@ struct DeviceTokenRouteTests {
             let first = try await server.send("POST", "/sessions", json: ["email": "kim@example.com", "password": "keycat2026"],
                                               client: "192.0.2.1")
             let device = try #require(first["device_token"] as? String, "\(first)")
+            // Token answers are never stored (RFC 6749 §5.1), nor is a caller's own profile.
+            #expect(first.response.headers["Cache-Control"] == "no-store")
+            let me = try await server.send("GET", "/me", token: try #require(first["access_token"] as? String))
+            #expect(me.status == 200 && me.response.headers["Cache-Control"] == "no-store", "\(me)")
+            let catalog = try await server.send("GET", "/products")
+            #expect(catalog.response.headers["Cache-Control"]?.hasPrefix("public") == true, "the catalog's reads keep their own")
             #expect(first["device_token_expires_at"] is String)
             let refreshed = try await server.send("POST", "/sessions/refresh",
                                                   json: ["refresh_token": try #require(first["refresh_token"] as? String)])
             #expect(refreshed.status == 200 && refreshed["device_token"] == nil, "\(refreshed)")
+            #expect(refreshed.response.headers["Cache-Control"] == "no-store")
 
             for number in 0..<30 {
                 let guess = try await server.send("POST", "/sessions", json: ["email": "kim@example.com", "password": "wrong-guess-\(number)"],
