@@ -11,10 +11,19 @@ enum WebhookRoutes {
                 _ = try await context.keycat.webhooks.receive(headers: headers, body: Data(context.request.body))
                 return APIResponse(status: 200)
             } catch {
-                let status = WebhookHTTPHandler.status(for: error)
-                if status == 200 { return APIResponse(status: 200) }
-                return APIResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(error.httpBody))
+                return answer(refusing: error)
             }
         },
     ]
+
+    /// What the PG is answered when its webhook was not taken: the status that makes it send
+    /// again exactly when a later try can succeed, with `Retry-After` when KeyCat knows when
+    /// (the notification budget's refill).
+    static func answer(refusing error: KeyCatError) -> APIResponse {
+        let status = WebhookHTTPHandler.status(for: error)
+        if status == 200 { return APIResponse(status: 200) }
+        var answer = APIResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(error.httpBody))
+        if let retryAfter = error.context["retry_after"] { answer.headers["Retry-After"] = retryAfter }
+        return answer
+    }
 }
