@@ -11,6 +11,8 @@ struct ProtocolErrorTests {
     @Test("an unknown path is 404", arguments: [
         "/", "/nope", "/products/abc", "/products/0", "/products/-1", "/products/1/nothing", "/products/99999999999999999999", "/products/9223372036854775808",
         "/users/1/reviews/2",
+        // Non-canonical spellings of real ids: a leading zero makes no second name of a resource.
+        "/products/07", "/products/0000000000000000007", "/orders/0001/refunds",
         // Non-canonical spellings of real paths name nothing.
         "//users", "//products", "/products/", "/products//1", "/./products", "/products/../users", "/products/1/.",
     ])

@@ -131,7 +131,9 @@ struct RoutePath: Sendable, Hashable {
             case .literal:
                 continue
             case let .id(name):
-                guard part.utf8.count <= 19, part.utf8.allSatisfy(Self.isDigit), let value = Int64(part), value > 0 else { return nil }
+                // Digits without a leading zero: `/products/0007` is not a second name of `/products/7`.
+                guard part.utf8.count <= 19, part.utf8.first != UInt8(ascii: "0"), part.utf8.allSatisfy(Self.isDigit),
+                      let value = Int64(part), value > 0 else { return nil }
                 parameters[name] = String(value)
             case let .name(name):
                 guard part.utf8.count <= 200, part.utf8.allSatisfy(Self.isNameByte) else { return nil }
