@@ -1,5 +1,6 @@
 import Foundation
 import KeyCatDomain
+import KeyCatInfrastructure
 import KeyCatPGSimulator
 import Testing
 @testable import KeyCatData
@@ -128,6 +129,18 @@ struct PGErrorMapperTests {
         #expect(error.code == expected)
         #expect(error.context["pg_code"] == "1")
         #expect(error.context["pg_message"] == message)
+    }
+
+    @Test("a PG's Retry-After is read as delta-seconds or as an HTTP date; a 429 without one still says a second", arguments: [
+        ("120", 120 as Int?), ("  7 ", 7), ("-3", 0), ("Mon, 30 Nov 2026 15:00:30 GMT", 30), ("Mon, 30 Nov 2026 14:59:00 GMT", 0),
+        ("soon", nil), (nil, nil),
+    ] as [(String?, Int?)])
+    func retryAfter(_ header: String?, _ seconds: Int?) throws {
+        let now = try Date("2026-11-30T15:00:00Z", strategy: .iso8601)
+        let response = TransportResponse(status: 429, headers: header.map { ["Retry-After": $0] } ?? [:])
+        #expect(PGResponseDecoder.retryAfterSeconds(response, now: now) == seconds)
+        let error = PGErrorMapper.error(for: PGErrorMapper.rule(status: 429), status: 429, message: nil, retryAfterSeconds: seconds)
+        #expect(error.code == .rateLimited && error.context["retry_after"] == String(seconds ?? 1))
     }
 
     @Test("a wrong API secret is gatewayAuthenticationFailed without retrying the token")

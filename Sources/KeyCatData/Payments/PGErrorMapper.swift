@@ -103,11 +103,13 @@ package enum PGErrorMapper {
     }
 
     /// The domain error for `rule`, with the PG's status in the context (`pg_status`),
-    /// `retry_after` for a 429 and `outcome: unknown` for a timeout.
+    /// `retry_after` for a 429 (1 s when the PG did not say) and `outcome: unknown` for a timeout.
     package static func error(for rule: Rule, status: Int?, message: String?, retryAfterSeconds: Int? = nil) -> KeyCatError {
         var context: [String: String] = [:]
         if let status { context["pg_status"] = String(status) }
-        if let retryAfterSeconds { context["retry_after"] = String(retryAfterSeconds) }
+        // A rate limit always says when to come back (DESIGN's 429 + `Retry-After`): the PG's
+        // own delay, else a second.
+        if let retryAfter = retryAfterSeconds ?? (rule.code == .rateLimited ? 1 : nil) { context["retry_after"] = String(retryAfter) }
         if rule.code == .gatewayTimeout { context["outcome"] = "unknown" }
         let text = message.map(Redactor.text) ?? ""
         let summary: String = switch rule.code.kind {

@@ -43,9 +43,17 @@ enum PGResponseDecoder {
             message: errorBody(response)?.message, retryAfterSeconds: retryAfterSeconds(response))
     }
 
-    /// `Retry-After` in seconds (the delta-seconds form; an HTTP date is ignored).
-    static func retryAfterSeconds(_ response: TransportResponse) -> Int? {
-        response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) }
+    /// `Retry-After` in whole seconds from `now`: delta-seconds, or an HTTP date (RFC 9110
+    /// §10.2.3, IMF-fixdate) rounded up; nil when absent or neither.
+    static func retryAfterSeconds(_ response: TransportResponse, now: Date = Date()) -> Int? {
+        guard let value = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let seconds = Int(value) { return max(0, seconds) }
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        guard let date = format.date(from: value) else { return nil }
+        return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
     }
 
     private static func errorBody(_ response: TransportResponse) -> PGErrorBody? {
