@@ -80,6 +80,13 @@ public struct KeyCatAPI: Sendable {
     /// route does not take is 415; a query parameter the route does not declare, one given
     /// twice, or one whose percent-encoding is not UTF-8, is 400 naming it.
     public func admit(_ head: APIRequest) async -> APIAdmission {
+        let admission = await judge(head)
+        guard let refusal = admission.refusal else { return admission }
+        return APIAdmission(refusal: Self.finished(refusal, method: head.method))
+    }
+
+    /// ``admit(_:)``'s judgement, before its refusal is ``finished(_:method:)``.
+    private func judge(_ head: APIRequest) async -> APIAdmission {
         let parts = head.path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().map(Substring.init)
         // Only the canonical spelling of a path names a route: `//users`, `/users/`, `/./users`
         // and `/users/../orders` name nothing, so a proxy, a cache key or a log that reads paths
@@ -96,7 +103,8 @@ public struct KeyCatAPI: Sendable {
         var otherMethods: Set<String> = []
         for index in candidates.indices {
             guard let parameters = candidates[index].path.match(parts) else { continue }
-            guard candidates[index].method == head.method else {
+            // HEAD is GET without the body (RFC 9110 §9.3.2): every GET route answers it.
+            guard candidates[index].method == head.method || (head.method == .head && candidates[index].method == .get) else {
                 otherMethods.insert(candidates[index].method.rawValue)
                 continue
             }
@@ -108,6 +116,7 @@ public struct KeyCatAPI: Sendable {
                 return APIAdmission(refusal: .problem(404, "route_not_found", "no route for \(head.path)"))
             }
             var response = APIResponse.problem(405, "method_not_allowed", "\(head.method) is not allowed on \(head.path)")
+            if otherMethods.contains(APIMethod.get.rawValue) { otherMethods.insert(APIMethod.head.rawValue) }
             response.headers["Allow"] = otherMethods.sorted().joined(separator: ", ")
             return APIAdmission(refusal: response)
         }
@@ -130,9 +139,11 @@ public struct KeyCatAPI: Sendable {
     /// ``APIAdmission/bodyLimit``). Never throws: every error becomes its status and JSON body.
     public func respond(to request: APIRequest, admitted admission: APIAdmission) async -> APIResponse {
         if let refusal = admission.refusal { return refusal }
-        guard let route = admission.route else { return .problem(404, "route_not_found", "no route for \(request.path)") }
-        if let refusal = Self.checkBody(of: request, for: route.body) { return refusal }
-        var response: APIResponse
+        guard let route = admission.route else {
+            return Self.finished(.problem(404, "route_not_found", "no route for \(request.path)"), method: request.method)
+        }
+        if let refusal = Self.checkBody(of: request, for: route.body) { return Self.finished(refusal, method: request.method) }
+        let response: APIResponse
         do {
             let context = RequestContext(request: request, keycat: keycat, parameters: admission.parameters,
                                          caller: admission.caller, route: route.description, cache: catalogCache)
@@ -144,10 +155,21 @@ public struct KeyCatAPI: Sendable {
         } catch {
             response = self.response(for: error, on: route.description)
         }
-        // An answer that says nothing of caching is not stored anywhere: it is a caller's own (an
-        // order, a profile, a cart), a token pair (RFC 6749 §5.1), or the outcome of a change.
-        // Only the catalog's reads, the same for everyone, and its images say otherwise.
+        return Self.finished(response, method: request.method)
+    }
+
+    /// What every answer gets last. One that says nothing of caching is not stored anywhere: it
+    /// is a caller's own (an order, a profile, a cart), a token pair (RFC 6749 §5.1), a refusal,
+    /// or the outcome of a change; only the catalog's reads, the same for everyone, and its
+    /// images say otherwise. An answer to HEAD keeps the GET's headers, its length among them,
+    /// and drops the body.
+    static func finished(_ response: APIResponse, method: APIMethod) -> APIResponse {
+        var response = response
         if response.headers["Cache-Control"] == nil { response.headers["Cache-Control"] = "no-store" }
+        if method == .head {
+            if response.headers["Content-Length"] == nil { response.headers["Content-Length"] = String(response.body.count) }
+            response.body = []
+        }
         return response
     }
 
@@ -254,7 +276,7 @@ public struct APIAdmission: Sendable {
     public var bodyLimit: Int { route?.body.limit ?? 0 }
     /// The 413 to send when the body turns out longer than ``bodyLimit`` while it is read (a
     /// chunked body, or one longer than its `Content-Length` said).
-    public var bodyTooLarge: APIResponse { KeyCatAPI.tooLarge(route?.body ?? .none) }
+    public var bodyTooLarge: APIResponse { KeyCatAPI.finished(KeyCatAPI.tooLarge(route?.body ?? .none), method: route?.method ?? .post) }
     let route: Route?
     let parameters: [String: String]
     let caller: Principal?

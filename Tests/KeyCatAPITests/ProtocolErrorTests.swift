@@ -24,18 +24,38 @@ struct ProtocolErrorTests {
     }
 
     @Test("a known path with another method is 405 listing the allowed ones", arguments: [
-        ("PUT", "/products", "GET, POST"),
-        ("POST", "/products/7", "DELETE, GET, PATCH"),
+        ("PUT", "/products", "GET, HEAD, POST"),
+        ("POST", "/products/7", "DELETE, GET, HEAD, PATCH"),
         ("GET", "/checkout", "POST"),
-        ("PATCH", "/cart", "DELETE, GET"),
+        ("HEAD", "/checkout", "POST"),
+        ("PATCH", "/cart", "DELETE, GET, HEAD"),
         ("GET", "/webhooks/pg", "POST"),
-        ("POST", "/me", "DELETE, GET, PATCH"),
+        ("POST", "/me", "DELETE, GET, HEAD, PATCH"),
     ])
     func wrongMethod(_ method: String, _ path: String, _ allow: String) async throws {
         try await APITestServer.with { server in
             let answer = try await server.send(method, path)
-            #expect(answer.status == 405 && answer.code == "method_not_allowed", "\(answer)")
+            // A HEAD's answer has no body to carry the code.
+            #expect(answer.status == 405 && (method == "HEAD" ? answer.response.body.isEmpty : answer.code == "method_not_allowed"),
+                    "\(answer)")
             #expect(answer.response.headers["allow"] == allow)
+        }
+    }
+
+    @Test("HEAD is GET without its body: the same status and headers, its length among them, on every GET route")
+    func head() async throws {
+        try await APITestServer.with { server in
+            let productID = try await server.product()
+            for path in ["/products", "/products/\(productID)", "/products/facets", "/products/suggestions?q=gat"] {
+                let get = try await server.send("GET", path)
+                let head = try await server.send("HEAD", path)
+                #expect(head.status == get.status && head.response.body.isEmpty, "\(path): \(head)")
+                #expect(head.response.headers["Content-Length"] == String(get.response.body.count), "\(path)")
+                #expect(head.response.headers["ETag"] == get.response.headers["ETag"], "\(path)")
+                #expect(head.response.headers["Content-Type"] == get.response.headers["Content-Type"], "\(path)")
+            }
+            let signedOut = try await server.send("HEAD", "/me")
+            #expect(signedOut.status == 401 && signedOut.response.body.isEmpty)
         }
     }
 
