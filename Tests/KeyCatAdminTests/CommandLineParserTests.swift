@@ -53,6 +53,10 @@ struct CommandLineParserTests {
             + "or give a command: explain, synonyms, reindex"),
         ("search --sort newest synonyms list", "unknown option '--sort' for 'keycat-admin search synonyms'"),
         ("search synonyms lst", "unknown command 'lst' for 'keycat-admin search synonyms'; did you mean 'list'?"),
+        ("webhooks replay --since 2026-11-01 --endpoint 0", "--endpoint takes an id, a positive whole number, got '0'"),
+        ("orders list --seller -4", "--seller takes an id, a positive whole number, got '-4'"),
+        ("settlements run --period 2026-13", "--period: a period is a month written YYYY-MM, such as 2026-11"),
+        ("products adjust-stock 7 --reason count", "missing --by ±N"),
     ])
     func usageErrors(line: String, message: String) throws {
         do {

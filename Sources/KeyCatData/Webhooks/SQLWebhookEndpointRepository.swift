@@ -110,7 +110,7 @@ package struct SQLWebhookEndpointRepository<Database: SQLDatabase>: WebhookEndpo
                     guard events.count <= WebhookEndpointService.maximumReplayEvents else {
                         throw KeyCatError.validation(
                             "since", "more than \(WebhookEndpointService.maximumReplayEvents) events occurred since then: "
-                                + "choose a later --since or name one --endpoint")
+                                + "choose a later --since, or replay one --event at a time")
                     }
                 }
                 var created = 0

@@ -28,7 +28,7 @@ struct StatsCommand: AdminCommand {
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         days = try arguments.int("days", in: StatisticsService.dayRange) ?? 30
         top = try arguments.int("top", in: 1...100) ?? 5
-        seller = try arguments.int64("seller").map(UserID.init)
+        seller = try arguments.id("seller").map(UserID.init)
     }
 
     func run(_ context: CommandContext) async throws {

@@ -49,6 +49,15 @@ struct ParsedArguments {
         return value
     }
 
+    /// The value of `--name` as a row id (a positive whole number), if given.
+    func id(_ name: String) throws(UsageError) -> Int64? {
+        guard let text = options[name] else { return nil }
+        guard let value = Int64(text), value > 0 else {
+            throw UsageError("--\(name) takes an id, a positive whole number, got '\(text)'", commandPath: commandPath)
+        }
+        return value
+    }
+
     /// The value of `--name` as a fraction from 0 to 1, if given.
     func probability(_ name: String) throws(UsageError) -> Double? {
         guard let text = options[name] else { return nil }

@@ -68,7 +68,7 @@ struct SettlementsListCommand: AdminCommand {
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         period = try arguments.string("period").map { text throws(UsageError) in try SettlementsCommand.month(text) }
-        seller = try arguments.int64("seller").map(UserID.init)
+        seller = try arguments.id("seller").map(UserID.init)
         limit = try arguments.int("limit", in: PageLimit.range) ?? PageLimit.default.value
         cursor = arguments.string("cursor")
     }

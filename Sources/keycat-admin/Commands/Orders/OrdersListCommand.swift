@@ -37,8 +37,8 @@ struct OrdersListCommand: AdminCommand {
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         filter = OrderFilter(
-            status: try arguments.choice("status", as: OrderStatus.self), buyerID: try arguments.int64("buyer").map(UserID.init),
-            sellerID: try arguments.int64("seller").map(UserID.init),
+            status: try arguments.choice("status", as: OrderStatus.self), buyerID: try arguments.id("buyer").map(UserID.init),
+            sellerID: try arguments.id("seller").map(UserID.init),
             placedFrom: try arguments.date("since"), placedBefore: try arguments.date("until"))
         shipmentStatus = try arguments.choice("shipment", as: ShipmentStatus.self)
         let wantsDesk = arguments.flag("desk") || shipmentStatus != nil

@@ -7,8 +7,9 @@ struct ProductsAdjustStockCommand: AdminCommand {
         name: "adjust-stock", abstract: "Add or remove units by hand, recorded in the inventory ledger with a reason.",
         arguments: [ArgumentSpec(name: "ID", help: "The product id.")],
         options: [
-            OptionSpec(name: "by", valueName: "±N", help: "Units to add (5) or remove (-5)."),
-            OptionSpec(name: "reason", valueName: "R", help: "Why, 1–200 characters (kept in the ledger and the audit log)."),
+            OptionSpec(name: "by", valueName: "±N", help: "Units to add (5) or remove (-5).", isRequired: true),
+            OptionSpec(name: "reason", valueName: "R", help: "Why, 1–200 characters (kept in the ledger and the audit log).",
+                       isRequired: true),
         ])
 
     let id: ProductID

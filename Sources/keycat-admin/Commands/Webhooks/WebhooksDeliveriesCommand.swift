@@ -15,7 +15,7 @@ struct WebhooksDeliveriesCommand: AdminCommand {
     let filter: WebhookDeliveryFilter
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
-        let endpoint = try arguments.int64("endpoint")
+        let endpoint = try arguments.id("endpoint")
         if let endpoint, endpoint <= 0 {
             throw UsageError("--endpoint must be a positive whole number", commandPath: arguments.commandPath)
         }

@@ -28,7 +28,7 @@ struct WebhooksReplayCommand: AdminCommand {
         case let (nil, since?): selection = .since(since)
         default: throw UsageError("name either --event ID or --since TIME", commandPath: arguments.commandPath)
         }
-        endpoint = try arguments.int64("endpoint")
+        endpoint = try arguments.id("endpoint")
     }
 
     func run(_ context: CommandContext) async throws {
