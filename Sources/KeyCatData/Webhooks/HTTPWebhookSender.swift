@@ -49,7 +49,8 @@ package struct HTTPWebhookSender: WebhookSender {
                 responseBody: String(decoding: body.prefix(WebhookAttempt.keptResponseBytes), as: UTF8.self))
         }
         if !developmentHosts.contains(request.url.host) {
-            if case let .failure(refusal) = await OutboundAddressPolicy.check(host: request.url.host, port: request.url.port) {
+            if case let .failure(refusal) = await OutboundAddressPolicy.check(host: request.url.host, port: request.url.port,
+                                                                             timeout: request.timeout) {
                 return attempt(status: nil, error: "refused: \(refusal)")
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,11 +24,45 @@ package enum OutboundAddressPolicy {
     /// Resolves `host` and checks every address.
     ///
     /// - Returns: the addresses, as text, when all are public; else the reason to refuse.
-    package static func check(host: String, port: Int) async -> Result<[String], OutboundAddressRefusal> {
+    ///
+    /// - Parameter timeout: how long the resolver may take; past it the host is refused as not
+    ///   resolving in time (`getaddrinfo` cannot be cancelled: its thread finishes on its own,
+    ///   and its answer is dropped).
+    package static func check(host: String, port: Int, timeout: Duration? = nil) async -> Result<[String], OutboundAddressRefusal> {
+        await resolving(host, within: timeout) { checkNow(host: host, port: port) }
+    }
+
+    /// `resolve` on a thread of Dispatch's, or a refusal once `timeout` has passed, whichever
+    /// comes first.
+    package static func resolving(
+        _ host: String, within timeout: Duration?, _ resolve: @escaping @Sendable () -> Result<[String], OutboundAddressRefusal>
+    ) async -> Result<[String], OutboundAddressRefusal> {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: checkNow(host: host, port: port))
+            let answer = FirstAnswer(continuation)
+            DispatchQueue.global().async { answer.resume(resolve()) }
+            if let timeout {
+                let (seconds, attoseconds) = timeout.components
+                let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds))) {
+                    answer.resume(.failure(OutboundAddressRefusal("\(host) did not resolve within \(timeout)")))
+                }
             }
+        }
+    }
+
+    /// A continuation resumed by whichever answer comes first, the resolver's or the timeout's.
+    private final class FirstAnswer: Sendable {
+        private let continuation: Mutex<CheckedContinuation<Result<[String], OutboundAddressRefusal>, Never>?>
+
+        init(_ continuation: CheckedContinuation<Result<[String], OutboundAddressRefusal>, Never>) {
+            self.continuation = Mutex(continuation)
+        }
+
+        func resume(_ result: Result<[String], OutboundAddressRefusal>) {
+            continuation.withLock { waiting in
+                defer { waiting = nil }
+                return waiting
+            }?.resume(returning: result)
         }
     }
 

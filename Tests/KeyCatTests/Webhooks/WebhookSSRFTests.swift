@@ -39,6 +39,19 @@ struct WebhookSSRFTests {
         #expect(OutboundAddressPolicy.refusalReason(for: bytes) == reason)
     }
 
+    @Test("a resolver slower than the request's timeout refuses the host when the timeout passes; a quick one answers")
+    func resolverBoundedByTimeout() async {
+        let slow = await OutboundAddressPolicy.resolving("slow.example.com", within: .milliseconds(100)) {
+            Thread.sleep(forTimeInterval: 3)
+            return .success(["203.0.113.9"])
+        }
+        guard case let .failure(refusal) = slow else { Issue.record("a slow resolver answered: \(slow)"); return }
+        // Only the timeout gives this answer: the resolver's own would have been its address.
+        #expect("\(refusal)".contains("slow.example.com did not resolve within"))
+        let quick = await OutboundAddressPolicy.resolving("quick.example.com", within: .seconds(10)) { .success(["93.184.216.34"]) }
+        guard case .success(["93.184.216.34"]) = quick else { Issue.record("a quick resolver's answer was lost: \(quick)"); return }
+    }
+
     @Test("a delivery to a loopback or private host is refused before any connection, unless the host is a development host")
     func refusesAtSendTime() async throws {
         let sender = HTTPWebhookSender(developmentHosts: [])
