@@ -50,7 +50,7 @@ package struct HTTPWebhookSender: WebhookSender {
         }
         if !developmentHosts.contains(request.url.host) {
             if case let .failure(refusal) = await OutboundAddressPolicy.check(host: request.url.host, port: request.url.port,
-                                                                             timeout: request.timeout - (clock.now - start))  // what the resolution left of it {
+                                                                             timeout: request.timeout) {
                 return attempt(status: nil, error: "refused: \(refusal)")
             }
         }
@@ -60,7 +60,7 @@ package struct HTTPWebhookSender: WebhookSender {
         do {
             let response = try await transport.send(
                 TransportRequest(method: .post, path: request.url.pathAndQuery, headers: request.headers, body: request.body),
-                timeout: request.timeout - (clock.now - start))  // what the resolution left of it
+                timeout: request.timeout - (clock.now - start))  // what the name's resolution left of it
             switch response.status {
             case 200..<300: return attempt(status: response.status, error: nil, body: response.body)
             case 300..<400:
