@@ -1,7 +1,9 @@
 import Foundation
-import KeyCat
+@testable import KeyCat
+import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
+@testable import KeyCatData
 
 /// The event log on each store: every change a shop reacts to is told once, in commit order,
 /// with its change and never without it; subscribers resume after a position and are woken by
@@ -238,6 +240,25 @@ struct EventTests {
             let later = try await shop.product()
             let after = try await shop.keycat.eventLog.settled(after: newest)
             #expect(after.map(\.aggregate.id) == [later.id.rawValue] && (after.first?.position).map { $0 > newest } == true)
+        }
+    }
+
+    @Test("pruning deletes in bounded transactions, as many as it takes, and keeps what it kept before", arguments: TestStore.allCases)
+    func pruningInBatches(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            for _ in 0..<7 { _ = try await shop.product() }
+            let old = try await shop.keycat.eventLog.settled(after: .start)
+            shop.clock.advance(by: 31 * 24 * 60 * 60)
+            let recent = try await shop.product()
+            func prune<Database: SQLDatabase>(_ database: Database) async throws -> Int {
+                try await SQLEventLog(database: database).prune(before: shop.clock.now().addingTimeInterval(-30 * 24 * 60 * 60), batch: 3)
+            }
+            // Three at a time: 3, 3, then the rest, which ends it.
+            #expect(try await prune(shop.keycat.store.database) == old.count)
+            let left = try await shop.keycat.eventLog.settled(after: .start)
+            #expect(!left.isEmpty && left.allSatisfy { $0.occurredAt >= shop.clock.now() })
+            #expect(left.contains { $0.aggregate.id == recent.id.rawValue && $0.type == .productCreated })
+            #expect(try await prune(shop.keycat.store.database) == 0)
         }
     }
 

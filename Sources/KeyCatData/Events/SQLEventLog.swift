@@ -58,14 +58,35 @@ package struct SQLEventLog<Database: SQLDatabase>: EventLog {
     /// positions (no index on the time: ``EventSchema``), and never the newest event, so a SQLite
     /// row id is never given again to a later one. Events are written in about the order of
     /// their times; one written late with an older time stays until those before it go.
+    ///
+    /// At most `batch` events (and their deliveries) go in one transaction: the first prune
+    /// after a long pause, or after the retention was shortened, may meet millions, and one
+    /// transaction of them would hold SQLite's writer, checkouts included, or on Postgres hold
+    /// back the event stream and the webhooks' fan-out, for as long as it ran.
     package func prune(before date: Date) async throws(KeyCatError) -> Int {
+        try await prune(before: date, batch: 10_000)
+    }
+
+    /// ``prune(before:)`` at most `batch` events a transaction.
+    package func prune(before date: Date, batch: Int) async throws(KeyCatError) -> Int {
         try await storage {
-            try await database.write(isolation: .readCommitted) { connection in
-                try connection.run("""
-                    DELETE FROM events WHERE position < coalesce(
+            let first = try await database.read { connection in
+                try connection.queryOne("""
+                    SELECT coalesce(
                         (SELECT position FROM events WHERE occurred_at >= ? ORDER BY position LIMIT 1),
                         (SELECT max(position) FROM events))
-                    """, [StoredTime.value(date)])
+                    """, [StoredTime.value(date)]) { $0.optionalInt64(0) } ?? nil
+            }
+            guard let first else { return 0 }
+            var pruned = 0
+            while true {
+                let deleted = try await database.write(isolation: .readCommitted) { connection in
+                    try connection.run("""
+                        DELETE FROM events WHERE position IN (SELECT position FROM events WHERE position < ? ORDER BY position LIMIT ?)
+                        """, [.integer(first), .int(batch)])
+                }
+                pruned += deleted
+                if deleted < batch { return pruned }
             }
         }
     }
