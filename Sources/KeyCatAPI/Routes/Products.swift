@@ -42,7 +42,10 @@ enum ProductRoutes {
         },
         Route(.patch, "/products/{id}", .roles([.seller, .admin]), body: .jsonDefault) { context in
             let changes = try context.json(ProductChangesBody.self).changes
-            let product = try await context.keycat.catalog.update(context.id(), changes, by: context.principal())
+            let id: ProductID = try context.id()
+            if let failed = try await ifMatchFails(context, id).failed { return failed }
+            // A change landing after the comparison moves the version the body names: a 409.
+            let product = try await context.keycat.catalog.update(id, changes, by: context.principal())
             return .json(ProductBody(product, at: context.now))
         },
         Route(.post, "/products/{id}/images", .roles([.seller, .admin]), body: .image(limit: ImageRules.maximumBytes),
@@ -54,8 +57,11 @@ enum ProductRoutes {
                 guard let version = Int(exactly: value) else { throw .validation("version", "version is out of range") }
                 return version
             }
+            let id: ProductID = try context.id()
+            let precondition = try await ifMatchFails(context, id)
+            if let failed = precondition.failed { return failed }
             let product = try await context.keycat.catalog.addImage(
-                context.request.body, to: context.id(), expectedVersion: version, by: context.principal())
+                context.request.body, to: id, expectedVersion: version ?? precondition.version, by: context.principal())
             return .json(ProductBody(product, at: context.now))
         },
         Route(.get, "/images/{file_name}", .anyone) { context in
@@ -70,10 +76,35 @@ enum ProductRoutes {
             ], body: bytes)
         },
         Route(.delete, "/products/{id}", .roles([.seller, .admin]), status: 204) { context in
-            try await context.keycat.catalog.delete(context.id(), by: context.principal())
+            let id: ProductID = try context.id()
+            if let failed = try await ifMatchFails(context, id).failed { return failed }
+            try await context.keycat.catalog.delete(id, by: context.principal())
             return .noContent
         },
     ]
+
+    /// `If-Match` on a listing's writes (RFC 9110 §13.1.1: a server MUST evaluate it), against
+    /// the strong entity tag `GET /products/{id}` answers now; `*` matches any listing `GET`
+    /// finds. When it fails — another tag, or no listing to read — the answer is 412 and nothing
+    /// is written. Without the header nothing is read. Returns the version compared, which an
+    /// image upload without `version` then expects, so a change landing in between is a 409.
+    static func ifMatchFails(_ context: RequestContext, _ id: ProductID) async throws(KeyCatError) -> (failed: APIResponse?, version: Int?) {
+        guard let header = context.request.headers["If-Match"] else { return (nil, nil) }
+        let product: Product
+        do {
+            product = try await context.keycat.catalog.product(id)
+        } catch where error.code == .notFound {
+            return (.problem(412, "precondition_failed", "If-Match names no listing \(id) there is now"), nil)
+        }
+        let tag = APIResponse.entityTag(of: APIResponse.json(ProductBody(product, at: context.now)).body)
+        let candidates = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        // Strong comparison: a weak tag (`W/…`) never matches.
+        guard candidates.contains("*") || candidates.contains(tag) else {
+            return (.problem(412, "precondition_failed", "listing \(id) changed since the If-Match tag was read; read it again"),
+                    product.version)
+        }
+        return (nil, product.version)
+    }
 
     /// Whether `name` has the shape of ``ProductImage/fileName``: `{sha256}.{format}`, 64
     /// lowercase hex digits. Any other name is a 400; one of this shape that no image has, 410.
