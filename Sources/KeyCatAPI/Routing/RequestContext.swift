@@ -47,11 +47,17 @@ struct RequestContext: Sendable {
     /// The body decoded as `Body`; an empty body reads as `{}`.
     ///
     /// - Throws: 400 `validation` naming the field that is missing, null or of the wrong type,
-    ///   or `body` for JSON that does not parse.
+    ///   or given twice in one object (``JSONDuplicateMembers``), or `body` for JSON that does
+    ///   not parse.
     func json<Body: Decodable>(_ type: Body.Type = Body.self) throws(KeyCatError) -> Body {
         let bytes = request.body.isEmpty ? Array("{}".utf8) : request.body
         do {
-            return try Self.decoder.decode(Body.self, from: Data(bytes))
+            let body = try Self.decoder.decode(Body.self, from: Data(bytes))
+            if let repeated = JSONDuplicateMembers.first(in: bytes) {
+                let name = String(repeated.prefix(64))
+                throw KeyCatError.validation(name, "\"\(name)\" is given twice in one object: which one was meant is not clear")
+            }
+            return body
         } catch let error as DecodingError {
             throw Self.explain(error, in: bytes)
         } catch let error as KeyCatError {

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Finds a member name given twice in one object of a JSON text (RFC 8259 §4: names SHOULD be
+/// unique, and parsers disagree on which value wins). `JSONDecoder` keeps the first; most
+/// JavaScript, Python and Go parsers keep the last. A body read one way by a proxy or a gateway
+/// in front of KeyCat and the other way here (`{"amount": 999999, "amount": 100}`) is refused
+/// instead.
+enum JSONDuplicateMembers {
+    /// The first name that repeats within one object, compared after unescaping (`"a"` and
+    /// `"\u0061"` are one name), or nil. Meant for text a JSON parser has accepted; on any
+    /// other it never traps, and its answer means nothing.
+    static func first(in bytes: [UInt8]) -> String? {
+        // One entry per open container: the names an object has shown so far, nil for an array.
+        var containers: [Set<String>?] = []
+        var expectingName = false
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                containers.append([])
+                expectingName = true
+            case UInt8(ascii: "["):
+                containers.append(nil)
+                expectingName = false
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                _ = containers.popLast()
+                expectingName = false
+            case UInt8(ascii: ","):
+                expectingName = containers.last.map { $0 != nil } ?? false
+            case UInt8(ascii: ":"):
+                expectingName = false
+            case UInt8(ascii: "\""):
+                let start = index
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                guard index < bytes.count else { return nil }
+                if expectingName, let names = containers.last, var seen = names {
+                    let name = Self.name(Array(bytes[start...index]))
+                    guard seen.insert(name).inserted else { return name }
+                    containers[containers.count - 1] = seen
+                    expectingName = false
+                }
+            default:
+                break
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// A quoted name's text: its bytes as they are when they hold no escape, else decoded.
+    private static func name(_ quoted: [UInt8]) -> String {
+        guard quoted.contains(UInt8(ascii: "\\")) else { return String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self) }
+        return (try? JSONDecoder().decode(String.self, from: Data(quoted))) ?? String(decoding: quoted, as: UTF8.self)
+    }
+}
