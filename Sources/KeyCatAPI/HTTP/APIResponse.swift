@@ -28,6 +28,14 @@ public struct APIResponse: Sendable, Hashable {
     /// 204 No Content.
     static let noContent = APIResponse(status: 204)
 
+    /// This answer with `Location: path`: where a 201's new resource is (RFC 9110 §15.3.2),
+    /// so a client does not take it to be the URI it posted to.
+    func located(at path: String) -> APIResponse {
+        var answer = self
+        answer.headers["Location"] = path
+        return answer
+    }
+
     /// The answer for any error a handler threw: ``HTTPErrorResponse``'s status, headers and body.
     static func error(_ error: any Error, profile: HTTPStatusProfile = .standard) -> APIResponse {
         let answer = HTTPErrorResponse(error, profile: profile)

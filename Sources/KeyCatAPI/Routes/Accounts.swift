@@ -13,7 +13,7 @@ enum AccountRoutes {
             let form = try context.json(SignUpBody.self).form
             let client = context.request.clientAddress
             let user = try await context.keycat.accounts.signUp(form, client: client)
-            return .json(UserBody(user), status: 201)
+            return .json(UserBody(user), status: 201).located(at: "/users/\(user.id)")
         },
         Route(.get, "/users", .admin, query: pageQuery + ["email", "nick"]) { context in
             let nick = try context.query("nick")

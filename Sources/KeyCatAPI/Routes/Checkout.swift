@@ -22,7 +22,7 @@ enum CheckoutRoutes {
             let destination = saved.map(CheckoutRequest.Destination.saved) ?? inline.map(CheckoutRequest.Destination.inline)
             let order = try await context.keycat.checkout.checkout(
                 CheckoutRequest(source, destination: destination, idempotencyKey: context.idempotencyKey()), by: context.principal())
-            return .json(OrderBody(order), status: 201)
+            return .json(OrderBody(order), status: 201).located(at: "/orders/\(order.id)")
         },
         Route(.post, "/orders/{id}/confirm", .signedIn, body: .jsonDefault) { context in
             let impUID = try context.json(ConfirmBody.self).impUID

@@ -38,7 +38,7 @@ enum ProductRoutes {
             let sellerID = try body.sellerID.map { id throws(KeyCatError) in UserID(try RequestContext.positiveID(id, field: "seller_id")) }
             let product = try await context.keycat.catalog.create(
                 body.draft, for: sellerID ?? principal.userID, images: images, by: principal)
-            return .json(ProductBody(product, at: context.now), status: 201)
+            return .json(ProductBody(product, at: context.now), status: 201).located(at: "/products/\(product.id)")
         },
         Route(.patch, "/products/{id}", .roles([.seller, .admin]), body: .jsonDefault) { context in
             let changes = try context.json(ProductChangesBody.self).changes

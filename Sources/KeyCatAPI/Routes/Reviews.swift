@@ -12,7 +12,7 @@ enum ReviewRoutes {
             let body = try context.json(ReviewFormBody.self)
             let review = try await context.keycat.reviews.write(
                 ReviewForm(rating: body.rating, content: body.content), of: context.id(), by: context.principal())
-            return .json(ReviewBody(review), status: 201)
+            return .json(ReviewBody(review), status: 201).located(at: "/reviews/\(review.id)")
         },
         Route(.get, "/users/{id}/reviews", .anyone, query: pageQuery) { context in
             let page = try await context.keycat.reviews.reviews(by: context.id(), limit: context.limit(), cursor: context.cursor())

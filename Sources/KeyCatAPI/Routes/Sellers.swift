@@ -7,7 +7,7 @@ enum SellerRoutes {
         Route(.post, "/seller-applications", .signedIn, body: .jsonDefault, status: 201) { context in
             let form = try context.json(SellerApplicationFormBody.self).form
             let application = try await context.keycat.sellers.apply(form, by: context.principal())
-            return .json(SellerApplicationBody(application), status: 201)
+            return .json(SellerApplicationBody(application), status: 201).located(at: "/seller-applications/\(application.id)")
         },
         Route(.get, "/seller-applications", .admin, query: pageQuery + ["status"]) { context in
             let page = try await context.keycat.sellers.listApplications(
