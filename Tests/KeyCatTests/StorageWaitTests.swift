@@ -159,6 +159,47 @@ struct PostgresStorageWaitTests {
         }
     }
 
+    /// An endpoint added while the webhooks' fan-out runs waits for it, and is created at the
+    /// time after: an event that fan-out passed over occurred before the endpoint existed, and
+    /// any later one is fanned out once the endpoint is there. Until 2026-11-30 the add stamped
+    /// its time before its write, so an event occurring in between and fanned out before the
+    /// endpoint committed was queued for no one.
+    @Test("an endpoint added while the webhooks' fan-out runs waits for it, and is created at the time after it")
+    func endpointWaitsForFanOut() async throws {
+        try await withPostgresSchema { postgres in
+            let tag = "keycat_fanout_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+            let url = try postgres.schemaURL() + "&application_name=" + tag
+            try await TestShop.with(configure: { $0.store = .postgres(url: url, filesBeside: $0.databasePath) }) { shop in
+                let product = try await shop.product(stock: 1)
+                // A fan-out under way: the dispatch position's row locked.
+                let fanOut = try LockedRow(product.id, tag: tag, configuration: postgres)
+                defer { fanOut.close() }
+                try fanOut.holder.execute("SELECT 1 FROM webhook_dispatch WHERE id = 1 FOR UPDATE")
+                let keycat = shop.keycat
+                let console = shop.operatorConsole
+                let added = Atomic<Bool>(false)
+                let adding = Task {
+                    defer { added.store(true, ordering: .releasing) }
+                    return try await keycat.webhookEndpoints.add(url: "https://hooks.example.com/keycat", events: "*", by: console)
+                }
+                while try fanOut.waiters() < 1, !added.load(ordering: .acquiring), !fanOut.watchdog.fired {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                // A row's lock is waited for as its holder's transaction: the waiting statement names the row.
+                let waiting = try fanOut.watcher.queryOne("""
+                    SELECT count(*) FROM pg_stat_activity
+                    WHERE application_name = ? AND wait_event_type = 'Lock' AND query LIKE '%FROM webhook_dispatch%'
+                    """, [.text(tag)]) { $0.int(0) }
+                #expect(waiting == 1, "the add did not wait for the fan-out: \(fanOut.sessions())")
+                shop.clock.advance(by: 5)
+                try fanOut.holder.execute("COMMIT")
+                let endpoint = try await adding.value.endpoint
+                #expect(endpoint.createdAt == StoredTimeProbe.stored(shop.clock.now()), "stamped after the fan-out ended")
+                #expect(!fanOut.watchdog.fired)
+            }
+        }
+    }
+
     /// A shop on a fresh Postgres schema with one product of `stock` units, whose row another
     /// session holds locked (`FOR UPDATE`) until `lock.release()`; a watchdog ends that session
     /// after two minutes.

@@ -8,9 +8,17 @@ package struct SQLWebhookEndpointRepository<Database: SQLDatabase>: WebhookEndpo
 
     package init(database: Database) { self.database = database }
 
-    package func add(_ draft: WebhookEndpointDraft, at date: Date, audit: AuditEntry) async throws(KeyCatError) -> WebhookEndpoint {
+    package func add(_ draft: WebhookEndpointDraft, clock: any WallClock, audit: AuditEntry) async throws(KeyCatError) -> WebhookEndpoint {
         try await storage {
             try await database.write(isolation: .readCommitted) { connection in
+                // The fan-out's own row, held until the endpoint is in (Postgres; SQLite's one
+                // writer runs the two apart): a fan-out under way ends first, and the time is
+                // read after it, so each event it passed over occurred before the endpoint
+                // existed; a fan-out after waits, then reads the endpoints and finds this one.
+                try connection.run("SELECT 1 FROM webhook_dispatch WHERE id = 1\(connection.dialect.locking(.share))", [])
+                let date = clock.now()
+                var audit = audit
+                audit.at = date
                 let id = try connection.insertReturningID(
                     "INSERT INTO webhook_endpoints (url, events, description, secret, created_at) VALUES (?, ?, ?, ?, ?)",
                     [.text(draft.url.rawValue), .text(draft.events.map(\.rawValue).joined(separator: ",")),

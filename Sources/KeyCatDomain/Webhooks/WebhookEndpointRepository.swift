@@ -3,8 +3,10 @@ import Foundation
 /// Where endpoints and their delivery log are kept. Every change is one transaction with its
 /// audit entry.
 public protocol WebhookEndpointRepository: Sendable {
-    /// Stores a new endpoint, enabled.
-    func add(_ draft: WebhookEndpointDraft, at date: Date, audit: AuditEntry) async throws(KeyCatError) -> WebhookEndpoint
+    /// Stores a new endpoint, enabled, created at `clock`'s time once no fan-out of events runs
+    /// beside the write: every event that occurs after that time is fanned out after the
+    /// endpoint exists, so none is missed; the audit entry takes the same time.
+    func add(_ draft: WebhookEndpointDraft, clock: any WallClock, audit: AuditEntry) async throws(KeyCatError) -> WebhookEndpoint
 
     /// Every endpoint, oldest first.
     func endpoints() async throws(KeyCatError) -> [WebhookEndpoint]

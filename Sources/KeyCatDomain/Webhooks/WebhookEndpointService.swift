@@ -43,10 +43,9 @@ public struct WebhookEndpointService: Sendable {
         let draft = WebhookEndpointDraft(
             url: try WebhookURL(url, developmentHosts: developmentHosts), events: try EventPattern.list(events),
             description: try WebhookEndpoint.validatedDescription(description), secret: try secretOrNew(secret))
-        let now = clock.now()
-        let endpoint = try await repository.add(draft, at: now, audit: AuditEntry(
+        let endpoint = try await repository.add(draft, clock: clock, audit: AuditEntry(
             actor: principal.auditActor, action: "webhook.endpoint.add", target: "webhook_endpoint:new",
-            detail: "url=\(draft.url) events=\(draft.events.map(\.rawValue).joined(separator: ","))", at: now))
+            detail: "url=\(draft.url) events=\(draft.events.map(\.rawValue).joined(separator: ","))", at: clock.now()))
         return WithSecret(endpoint: endpoint, secret: draft.secret)
     }
 
