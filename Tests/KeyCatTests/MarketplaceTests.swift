@@ -159,9 +159,14 @@ struct MarketplaceTests {
             await #expect(try keycat.settlements.upcoming(by: sellerB).tally == SettlementTally())
             try await shop.expectHealthy()
 
-            // A later refund falls into the next month; January stays as it was. The board comes
-            // back: its line gives back what it still holds, 95,000 (5,000 went earlier).
-            let returned = try await keycat.orders.refundLines(of: shipmentA.id, LineRefundRequest(reason: "returned", restock: true), by: sellerA)
+            // A's parcel is confirmed and paid out: its seller may no longer refund it.
+            await expectFailure(.illegalTransition) {
+                try await keycat.orders.refundLines(of: shipmentA.id, LineRefundRequest(reason: "returned", restock: true), by: sellerA)
+            }
+            // An operator's later refund falls into the next month; January stays as it was. The
+            // board comes back: its line gives back what it still holds, 95,000 (5,000 went earlier).
+            let returned = try await keycat.orders.refundLines(of: shipmentA.id, LineRefundRequest(reason: "returned", restock: true),
+                                                               by: shop.operatorConsole)
             #expect(returned.refundedAmount == Money(won: 110_000))
             await #expect(try shop.stock(of: board.id) == 5)
             await #expect(try keycat.settlements.settlement(a.id, by: sellerA).0 == a)
@@ -175,17 +180,17 @@ struct MarketplaceTests {
         try await TestShop.with(store) { shop in
             let keycat = shop.keycat
             let product = try await shop.product(price: 100_000)
-            let seller = Principal(userID: product.sellerID, role: .seller)
             let order = try await shop.receivedOrder(product, by: try await shop.user(.buyer))
             shop.clock.advance(by: 40 * 86_400)
             // January closes at 10 %: the board's sale is charged 10,000, its 3,000 fee 300.
             let january = try await keycat.settlements.close(try SettlementPeriod("2026-01"), by: shop.operatorConsole)
             #expect(january.map(\.commission) == [Money(won: 10_300)])
 
-            // In February the buyer is given back 30,001 of the board, and February closes at 20 %.
+            // In February an operator gives the buyer back 30,001 of the board (its seller may not:
+            // the parcel was confirmed and paid out), and February closes at 20 %.
             let shipment = try #require(order.shipments.first)
             _ = try await keycat.orders.refundLines(
-                of: shipment.id, LineRefundRequest(amount: Money(won: 30_001), reason: "scuffed corner, kept"), by: seller)
+                of: shipment.id, LineRefundRequest(amount: Money(won: 30_001), reason: "scuffed corner, kept"), by: shop.operatorConsole)
             shop.clock.advance(by: 30 * 86_400)
             let february = try await keycat.settlements.close(try SettlementPeriod("2026-02"), commission: CommissionPolicy(defaultRate: 2_000),
                                                               by: shop.operatorConsole)
@@ -211,7 +216,8 @@ struct MarketplaceTests {
             _ = try await shop.keycat.settlements.close(try SettlementPeriod("2026-01"), commission: CommissionPolicy(defaultRate: 500),
                                                         by: shop.operatorConsole)
             _ = try await shop.keycat.orders.refundLines(
-                of: try #require(order.shipments.first).id, LineRefundRequest(amount: Money(won: 30_001), reason: "scuffed"), by: seller)
+                of: try #require(order.shipments.first).id, LineRefundRequest(amount: Money(won: 30_001), reason: "scuffed"),
+                by: shop.operatorConsole)
             // Today's rate is 10 %, but the refund gives back 5,000 × 30,001 / 100,000 = 1,500.
             let upcoming = try await shop.keycat.settlements.upcoming(by: seller)
             #expect(upcoming.tally.refunds == 30_001 && upcoming.tally.commission == -1_500, "\(upcoming.tally)")

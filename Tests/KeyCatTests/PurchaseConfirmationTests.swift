@@ -241,6 +241,35 @@ struct PurchaseConfirmationTests {
         }
     }
 
+    @Test("a confirmed parcel is its seller's to be paid, not to refund: only an operator refunds it, and nothing moves on a seller's try",
+          arguments: TestStore.allCases)
+    func confirmedParcelRefundedByOperatorOnly(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let parcel = try await Parcel(shop)
+            _ = try await parcel.deliver()
+            _ = try await shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: parcel.buyer)
+            // January closes and pays the seller for the parcel.
+            shop.clock.advance(by: 35 * 86_400)
+            let january = try await shop.keycat.settlements.close(try SettlementPeriod("2026-01"), by: shop.operatorConsole)
+            #expect(january.count == 1 && january[0].payout > .zero, "\(january)")
+            // The next day the seller tries to give it all back from the shop's money.
+            for request in [LineRefundRequest(reason: "환불"), LineRefundRequest(amount: Money(won: 50_000), reason: "보상")] {
+                let refused = await expectFailure(.illegalTransition) {
+                    try await shop.keycat.orders.refundLines(of: parcel.shipment.id, request, by: parcel.seller)
+                }
+                #expect(refused?.message.contains("only an operator refunds it") == true)
+            }
+            await #expect(try shop.keycat.orders.refunds(of: parcel.order.id, by: parcel.buyer).isEmpty)
+            #expect(shop.simulator.cancellations(impUID: parcel.order.impUID!).isEmpty)
+            // An operator still can: it is the shop's decision, and the shop's ledger records it.
+            let refunded = try await shop.keycat.orders.refundLines(of: parcel.shipment.id, LineRefundRequest(amount: Money(won: 50_000),
+                                                                                                               reason: "운영자 보상"),
+                                                                    by: shop.operatorConsole)
+            #expect(refunded.refundedAmount == Money(won: 50_000))
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("a parcel refunded after its month waits for the month of its refund: no close pays a sale whose refund it leaves out",
           arguments: TestStore.allCases)
     func refundedAfterTheMonth(_ store: TestStore) async throws {

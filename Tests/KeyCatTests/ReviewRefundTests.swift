@@ -35,7 +35,7 @@ struct ReviewRefundTests {
         }
     }
 
-    @Test("a ₩1-net order keeps no review: the seller's compensation of all but one won", arguments: TestStore.allCases)
+    @Test("a ₩1-net order keeps no review: an operator's compensation of all but one won", arguments: TestStore.allCases)
     func oneWonNet(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop async throws in
             let seller = try await shop.user(.seller)
@@ -45,7 +45,7 @@ struct ReviewRefundTests {
             let review = try await shop.keycat.reviews.write(ReviewForm(rating: 5, content: "완벽한 키보드입니다, 추천!"), of: product.id, by: buyer)
             let parcel = try #require(order.shipments.first)
             let compensated = try await shop.keycat.orders.refundLines(
-                of: parcel.id, LineRefundRequest(amount: Money(won: order.amount.won - 1), reason: "파손, 보상"), by: seller)
+                of: parcel.id, LineRefundRequest(amount: Money(won: order.amount.won - 1), reason: "파손, 보상"), by: shop.operatorConsole)
             #expect(compensated.refundableAmount == Money(won: 1) && compensated.lines.allSatisfy { $0.refundedAt == nil })
             await expectError(.notFound) { try await shop.keycat.reviews.review(review.id) }
             await #expect(try shop.keycat.catalog.product(product.id).ratingCount == 0)

@@ -167,13 +167,23 @@ extension OrderService {
 
     /// Refunds some lines of one shipment (see the type's notes for the policy).
     ///
+    /// Once its buyer has accepted the parcel (구매확정, by them or by time) it is payable to its
+    /// seller and may be paid out at the month's close, so refunding it is an operator's
+    /// decision: a seller could otherwise be paid for a sale, refund it the next day from the
+    /// shop's money, and leave a negative settlement behind.
+    ///
     /// - Throws: `notFound` for a shipment not the caller's; `validation` for a line not of the
     ///   shipment, one already refunded, or a bad reason; `illegalTransition` when the order
-    ///   holds no payment, or no line is named and every line is refunded already; `requestInProgress` while another refund is pending;
+    ///   holds no payment, no line is named and every line is refunded already, or a seller
+    ///   refunds a parcel whose receipt was confirmed; `requestInProgress` while another refund is pending;
     ///   `idempotencyKeyReused`; gateway errors as ``refund(_:_:by:)``'s.
     public func refundLines(of shipmentID: ShipmentID, _ request: LineRefundRequest, by principal: Principal) async throws(KeyCatError) -> Order {
         let reason = try Self.checkedReason(request.reason)
         let shipment = try await ownedShipment(shipmentID, by: principal)
+        guard shipment.confirmedAt == nil || principal.role == .admin else {
+            throw KeyCatError(.illegalTransition, "shipment \(shipmentID)'s receipt was confirmed: it is payable to its seller, "
+                              + "and only an operator refunds it now", context: ["status": shipment.status.rawValue])
+        }
         if let amount = request.amount {
             guard request.lines == nil else { throw KeyCatError.validation("amount", "name lines or an amount, not both") }
             guard amount > .zero else { throw KeyCatError.validation("amount", "a refund amount is positive") }
