@@ -241,6 +241,31 @@ struct PurchaseConfirmationTests {
         }
     }
 
+    @Test("a parcel is not confirmed while a refund of its order is pending, by time or by its buyer; once it settles it is",
+          arguments: TestStore.allCases)
+    func pendingRefundHoldsConfirmation(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let parcel = try await Parcel(shop)
+            _ = try await parcel.deliver()
+            // The seller compensates a scuffed corner; the PG acts, but its answer is lost.
+            shop.simulator.injectFault(.lostAnswer, on: .cancel, times: 4)
+            await expectFailure(.gatewayTimeout) {
+                try await shop.keycat.orders.refundLines(of: parcel.shipment.id, LineRefundRequest(amount: Money(won: 30_000), reason: "흠집"),
+                                                         by: parcel.seller)
+            }
+            shop.clock.advance(by: 8 * 86_400)
+            await #expect(try shop.keycat.confirmDeliveredParcels() == 0)
+            let held = await expectFailure(.illegalTransition) {
+                try await shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: parcel.buyer)
+            }
+            #expect(held?.message.contains("refund of order \(parcel.order.id) is in progress") == true, "\(String(describing: held))")
+            // Reconciliation learns the PG's answer: the refund is done, and the parcel can be confirmed.
+            #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 1)
+            await #expect(try shop.keycat.confirmDeliveredParcels() == 1)
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("a confirmed parcel is its seller's to be paid, not to refund: only an operator refunds it, and nothing moves on a seller's try",
           arguments: TestStore.allCases)
     func confirmedParcelRefundedByOperatorOnly(_ store: TestStore) async throws {

@@ -6,14 +6,16 @@ import KeyCatInfrastructure
 /// conditional update in one transaction with its audit entry.
 extension SQLFulfilmentRepository {
     /// The condition (on `s`, a shipment, and `o`, its order) of a parcel whose receipt may be
-    /// confirmed: delivered, not confirmed, its order holding its payment, and no return of it
-    /// asked for and open, nor approved with lines not refunded yet (the approval's refund did
-    /// not go through: confirming would make the parcel payable to a seller who owes its money
-    /// back).
+    /// confirmed: delivered, not confirmed, its order holding its payment, no refund of the
+    /// order pending (its outcome could be money back that a close would otherwise pay the
+    /// seller first), and no return of it asked for and open, nor approved with lines not
+    /// refunded yet (the approval's refund did not go through: confirming would make the parcel
+    /// payable to a seller who owes its money back).
     static var confirmable: String {
         """
         s.status = 'delivered' AND s.confirmed_at IS NULL
           AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded')
+          AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.order_id = o.id AND f.status = 'pending')
           AND NOT EXISTS (SELECT 1 FROM return_requests r WHERE r.shipment_id = s.id
                             AND (r.status = 'requested'
                                  OR r.status = 'approved'

@@ -14,8 +14,8 @@ extension OrderService {
     /// as it is.
     ///
     /// - Throws: `notFound` for a parcel not of the caller's orders; `illegalTransition` when it
-    ///   is not delivered, its order holds no payment, a return request of it is open, or one was
-    ///   approved and its refund has not gone through.
+    ///   is not delivered, its order holds no payment or has a refund in progress, a return
+    ///   request of it is open, or one was approved and its refund has not gone through.
     public func confirmReceipt(of shipmentID: ShipmentID, by principal: Principal) async throws(KeyCatError) -> Order {
         let (shipment, order) = try await buyersParcel(shipmentID, by: principal)
         if shipment.confirmedAt != nil { return order }
@@ -39,6 +39,10 @@ extension OrderService {
             if requests.contains(where: { $0.status == .approved }) {
                 throw KeyCatError(.illegalTransition, "the approved return of shipment \(shipmentID) is not refunded yet: "
                                   + "approving it again retries the refund", context: ["status": shipment.status.rawValue])
+            }
+            if try await orders.refunds(of: order.id).contains(where: { $0.status == .pending }) {
+                throw KeyCatError(.illegalTransition, "a refund of order \(order.id) is in progress: its receipt is confirmed once it "
+                                  + "settles", context: ["status": shipment.status.rawValue])
             }
             throw KeyCatError(.illegalTransition, "shipment \(shipmentID) changed meanwhile; read it again")
         }
