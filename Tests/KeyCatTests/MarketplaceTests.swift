@@ -233,6 +233,10 @@ struct MarketplaceTests {
         #expect(SettlementTally.commission(givenBackBy: 100_000, ofSale: 100_000, charged: 10_000) == 10_000)
         let thirds = (0..<3).map { _ in SettlementTally.commission(givenBackBy: 33_333, ofSale: 99_999, charged: 9_999) }
         #expect(thirds.reduce(0, +) <= 9_999)
+        // The largest line there can be (99 × ₩100,000,000) at 10 %, refunded whole: the product
+        // passes Int64, the answer does not.
+        #expect(SettlementTally.commission(givenBackBy: 9_900_000_000, ofSale: 9_900_000_000, charged: 990_000_000) == 990_000_000)
+        #expect(SettlementTally.commission(givenBackBy: 4_950_000_001, ofSale: 9_900_000_000, charged: 990_000_000) == 495_000_000)
     }
 
     @Test("addresses: Korean phone and postcode formats, a bounded book, one default, deleted on withdrawal", arguments: TestStore.allCases)

@@ -32,8 +32,14 @@ public struct SettlementTally: Sendable, Hashable {
     /// The commission a refund of `refund` won gives back of a sale of `sale` won that was
     /// charged `commission`: `commission × refund / sale`, rounded down, so refunds of a sale in
     /// parts never give back more than it was charged.
+    /// The product is taken at full width: a line of ₩9.9 billion (99 × the highest price)
+    /// charged ₩990 million, refunded whole, multiplies past `Int64`.
     public static func commission(givenBackBy refund: Int64, ofSale sale: Int64, charged commission: Int64) -> Int64 {
-        commission * refund / sale
+        guard sale > 0, refund > 0, commission > 0 else { return 0 }
+        // A refund never exceeds its sale; were it to, the whole commission is what goes back.
+        let refund = min(refund, sale)
+        let product = commission.multipliedFullWidth(by: refund)
+        return sale.dividingFullWidth((high: product.high, low: product.low)).quotient
     }
 
     private mutating func add(_ entry: SettlementEntry, commission: Int64) -> Int64 {
