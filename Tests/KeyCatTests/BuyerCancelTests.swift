@@ -38,6 +38,30 @@ struct BuyerCancelTests {
         }
     }
 
+    @Test("a month closed with one seller's parcel of an order confirmed and the other's not is a healthy database", arguments: TestStore.allCases)
+    func halfSettledOrderIsHealthy(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let two = try await TwoParcels(shop)
+            _ = try await two.shipSori()
+            _ = try await shop.keycat.orders.deliver(shipment: two.soriParcel.id, by: two.sori)
+            _ = try await shop.keycat.orders.confirmReceipt(of: two.soriParcel.id, by: two.buyer)
+            shop.clock.advance(by: 35 * 86_400)
+            let january = try await shop.keycat.settlements.close(try SettlementPeriod("2026-01"), by: shop.operatorConsole)
+            #expect(january.map(\.sellerID) == [two.sori.userID], "only sori's parcel is payable: \(january)")
+            try await shop.expectHealthy()
+            // The other parcel ships, arrives and is confirmed: February settles the rest of the payment.
+            _ = try await shop.keycat.orders.ship(shipment: two.otherParcel.id, carrier: "cj", trackingNumber: "553120261124", by: two.other)
+            _ = try await shop.keycat.orders.deliver(shipment: two.otherParcel.id, by: two.other)
+            _ = try await shop.keycat.orders.confirmReceipt(of: two.otherParcel.id, by: two.buyer)
+            shop.clock.advance(by: 30 * 86_400)
+            let february = try await shop.keycat.settlements.close(try SettlementPeriod("2026-02"), by: shop.operatorConsole)
+            #expect(february.map(\.sellerID) == [two.other.userID])
+            let kept = (january + february).reduce(Int64(0)) { $0 + $1.payout.won + $1.commission.won }
+            #expect(kept == two.order.amount.won, "every won the PG kept is a payout or commission once both are settled")
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("the issue's walk: sori's parcel delivered, the buyer's whole cancel is already_shipped and nothing moves",
           arguments: TestStore.allCases)
     func wholeCancelAfterDelivery(_ store: TestStore) async throws {

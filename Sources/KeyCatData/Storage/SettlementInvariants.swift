@@ -8,7 +8,12 @@ import KeyCatInfrastructure
 /// - each settlement's figures are the sums of its entries, and its payout is
 ///   sales + delivery fees − refunds − commission;
 /// - over all closed periods, Σ payouts + Σ commission = Σ captured − Σ refunded, where captured
-///   and refunded are the payment and refund rows the periods settled.
+///   and refunded are the sale and refund entries the periods settled: with the first two
+///   checks, which tie every entry to its payment or refund row, the periods paid out exactly
+///   what the PG kept of what they settled. Counted by entry, not by payment: one order's
+///   parcels are confirmed, so settled, in different months (until 2026-11-30 a payment counted
+///   whole once any entry of it was settled, and `db check` failed every shop that closed a month
+///   with one seller's parcel of an order confirmed and another's not).
 enum SettlementInvariants {
     static func problems(on connection: some SQLConnection) throws -> [String] {
         guard try connection.hasTable("settlement_entries") else { return [] }
@@ -38,10 +43,8 @@ enum SettlementInvariants {
             """, []) { "settlement \($0.int64(0)) (\($0.string(1)), seller \($0.int64(2))): its figures are not the sums of its entries" }
         let identity = try connection.queryOne("""
             SELECT (SELECT coalesce(sum(payout + commission), 0) FROM settlements),
-                   (SELECT coalesce(sum(p.amount), 0) FROM payments p WHERE EXISTS (
-                        SELECT 1 FROM settlement_entries e WHERE e.payment_id = p.id AND e.settlement_id IS NOT NULL)),
-                   (SELECT coalesce(sum(r.amount), 0) FROM refunds r WHERE EXISTS (
-                        SELECT 1 FROM settlement_entries e WHERE e.refund_id = r.id AND e.settlement_id IS NOT NULL))
+                   (SELECT coalesce(sum(amount), 0) FROM settlement_entries WHERE kind = 'sale' AND settlement_id IS NOT NULL),
+                   (SELECT coalesce(sum(amount), 0) FROM settlement_entries WHERE kind = 'refund' AND settlement_id IS NOT NULL)
             """, []) { (paid: $0.int64(0), captured: $0.int64(1), refunded: $0.int64(2)) }
         if let identity, identity.paid != identity.captured - identity.refunded {
             problems.append("""
