@@ -78,6 +78,12 @@ struct AdminPostgresBackupTests {
             try #require(later.status == 0, "\(later.standardError)")
             let refused = try admin(["db", "restore", "shop-backup"], [:])
             #expect(refused.status == 3 && refused.standardError.contains("--force"), "\(refused.standardError)")
+            // A restore aimed at another schema (a staging copy) is refused: pg_restore would have
+            // written the dumped schema, this shop's, even with --force.
+            let staging = try AdminPostgresTests.url(schema: "keycat_staging_" + UUID().uuidString.prefix(8).lowercased())
+            let elsewhere = try AdminProcess.run(["db", "restore", "shop-backup", "--force", "--db", staging], currentDirectory: directory)
+            #expect(elsewhere.status == 1 && elsewhere.standardError.contains("the backup holds schema"), "\(elsewhere.standardError)")
+            #expect(try admin(["users", "list", "--json"], [:]).standardOutput.contains("later@example.com"))
             #expect(try admin(["users", "list", "--json"], [:]).standardOutput.contains("later@example.com"))
             let restored = try admin(["db", "restore", "shop-backup", "--force"], [:])
             #expect(restored.status == 0, "\(restored.standardError)")

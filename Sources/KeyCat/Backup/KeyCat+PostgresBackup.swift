@@ -172,6 +172,16 @@ extension KeyCat {
                 (the password where *** stands, or in PGPASSWORD; then run keycat-admin payments reconcile)
                 """)
         }
+        // pg_restore writes the schema the dump names, not the one the URL's search_path names:
+        // a restore meant for another schema (a staging copy beside the shop) would, with
+        // --force, drop and replace the shop's own.
+        let dumped = try dumpedSchema(dump, tool: pgRestore, connection: connection)
+        let target = try storage { try targetSchema(of: store.url) }
+        if let dumped, let target, dumped != target {
+            throw KeyCatError.validation("db", "the backup holds schema \(dumped), and pg_restore would write it there, "
+                + "not into \(target), which the URL names; restore with a URL whose search_path is \(dumped), "
+                + "or copy the schema by hand")
+        }
         let companions = [simulator, simulator + "-wal", simulator + "-shm", images].filter { FileManager.default.fileExists(atPath: $0) }
         guard force || companions.isEmpty else {
             throw KeyCatError(.storage, "\(companions.joined(separator: ", ")) already exist(s); give --force to replace them",
@@ -209,5 +219,32 @@ extension KeyCat {
             }
         }
         return PostgresRestore(schema: connection.schema, verified: manifest != nil)
+    }
+
+    /// The schema a dump's `products` table is in, from its table of contents
+    /// (`pg_restore --list`: `…; 1259 16390 TABLE shop products owner`); nil when it has none.
+    private static func dumpedSchema(_ dump: String, tool: PostgresTool, connection: PostgresTool.Connection) throws(KeyCatError) -> String? {
+        let list = String(decoding: try tool.run(["--list", dump], connection: connection), as: UTF8.self)
+        for line in list.split(separator: "\n") where !line.hasPrefix(";") {
+            let words = line.split(separator: " ")
+            if let table = words.firstIndex(of: "TABLE"), words.index(table, offsetBy: 2) < words.endIndex,
+               words[words.index(table, offsetBy: 2)] == "products" {
+                return String(words[words.index(after: table)])
+            }
+        }
+        return nil
+    }
+
+    /// The schema unqualified names are created in on `url`: the first of its `search_path`
+    /// (the URL's `options`, else the role's or the server's), `$user` read as the role; nil
+    /// when the path is empty.
+    private static func targetSchema(of url: String) throws -> String? {
+        let session = try PostgresConnection(url: url)
+        defer { session.close() }
+        return try session.queryOne("""
+            SELECT CASE WHEN first = '$user' THEN current_user ELSE first END
+            FROM (SELECT trim(both '"' FROM trim(split_part(current_setting('search_path'), ',', 1))) AS first) AS path
+            WHERE first <> ''
+            """, []) { $0.string(0) }
     }
 }

@@ -49,13 +49,14 @@ struct PostgresTool {
     }
 
     /// Runs the program with `arguments` and `connection`'s password, and throws a storage error
-    /// quoting its own message when it exits non-zero.
-    func run(_ arguments: [String], connection: Connection) throws(KeyCatError) {
+    /// quoting its own message when it exits non-zero. Returns what it wrote to standard output.
+    @discardableResult
+    func run(_ arguments: [String], connection: Connection) throws(KeyCatError) -> Data {
         var environment = ProcessInfo.processInfo.environment
         if let password = connection.password { environment["PGPASSWORD"] = password }
         let child: ChildProcess
         do {
-            child = try ChildProcess(executable, arguments, environment: environment, standardError: .pipe)
+            child = try ChildProcess(executable, arguments, environment: environment, standardOutput: .pipe, standardError: .pipe)
         } catch {
             // The failure names the program and the cause already ("pg_dump could not be started: …").
             throw KeyCatError(.storage, error.description, context: ["tool": executable])
@@ -74,6 +75,7 @@ struct PostgresTool {
             }
             throw KeyCatError(.storage, text, context: ["tool": name, "status": status])
         }
+        return finished.output
     }
 
     /// `'text'` for a shell, for the commands printed when a tool is missing.
