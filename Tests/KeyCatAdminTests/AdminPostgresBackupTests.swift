@@ -31,6 +31,18 @@ struct AdminPostgresBackupTests {
         try await withShop { url, directory, admin in
             let created = try admin(["users", "create", "--email", "kept@example.com", "--nick", "남는사람"], [:])
             try #require(created.status == 0, "\(created.standardError)")
+            let seeded = try admin(["seed", "--file", AdminCatalogTests.seedFile], [:])
+            try #require(seeded.status == 0, "\(seeded.standardError)")
+            // A listing sold out by hand: an event in the log.
+            let onSale = try Self.run("/usr/bin/psql", [url, "-qAtc", "SELECT id, stock FROM products WHERE stock > 0 ORDER BY id LIMIT 1"])
+                .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").map(String.init)
+            try #require(onSale.count == 2)
+            let soldOut = try admin(["products", "adjust-stock", onSale[0], "--by", "-" + onSale[1], "--reason", "재고 실사"], [:])
+            try #require(soldOut.status == 0, "\(soldOut.standardError)")
+            // As if the shop ran on a server whose transaction ids are far ahead of this one's:
+            // the restore must renumber its events, or no new event would sort after them.
+            _ = try Self.run("/usr/bin/psql", [url, "-qAtc",
+                "UPDATE events SET transaction_id = '900000000000'; UPDATE webhook_dispatch SET event_transaction = 900000000000"])
             let backup = try admin(["db", "backup", "shop-backup", "--json"], [:])
             try #require(backup.status == 0, "\(backup.standardError)")
             #expect(!(backup.standardOutput + backup.standardError).contains(":keycat_test@"))
@@ -89,6 +101,12 @@ struct AdminPostgresBackupTests {
             #expect(restored.status == 0, "\(restored.standardError)")
             let users = try admin(["users", "list", "--json"], [:]).standardOutput
             #expect(users.contains("kept@example.com") && !users.contains("later@example.com"), "\(users)")
+            let positions = try Self.run("/usr/bin/psql", [url, "-qAtc", """
+                SELECT (SELECT count(*) FROM events WHERE transaction_id <> '0'),
+                       (SELECT event_transaction FROM webhook_dispatch),
+                       (SELECT count(*) FROM events)
+                """]).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(positions.hasPrefix("0|0|") && positions != "0|0|0", "the restored events read first, in position order: \(positions)")
             #expect(try admin(["db", "check"], [:]).status == 0)
             #expect(try admin(["audit", "list", "--json"], [:]).standardOutput.contains("database.restore"))
             _ = url

@@ -193,6 +193,7 @@ extension KeyCat {
             throw KeyCatError(error.code, error.message + "\n(nothing was changed; give --force to replace what is there)",
                               context: error.context)
         }
+        try storage { try renumberRestoredEvents(on: store.url) }
         do {
             for path in companions { try FileManager.default.removeItem(atPath: path) }
             if FileManager.default.fileExists(atPath: backupSimulator) {
@@ -219,6 +220,29 @@ extension KeyCat {
             }
         }
         return PostgresRestore(schema: connection.schema, verified: manifest != nil)
+    }
+
+    /// Events are read in the order of the transactions that wrote them, by the server's own
+    /// transaction ids (docs/events.md). Restored into another server whose ids have not reached
+    /// them, every new event would sort before the restored ones and the webhooks' fan-out
+    /// position, and no webhook would fire until the new server's ids caught up. Then the
+    /// restored events are given transaction 0 — read first, in the order of their positions —
+    /// and the fan-out's position with them. A subscriber's position stored before the restore
+    /// means nothing after it.
+    private static func renumberRestoredEvents(on url: String) throws {
+        let session = try PostgresConnection(url: url)
+        defer { session.close() }
+        // A backup from before the event log has none to renumber.
+        guard try session.queryOne("SELECT to_regclass('events') IS NOT NULL AND to_regclass('webhook_dispatch') IS NOT NULL", [],
+                                   { $0.bool(0) }) == true else { return }
+        try session.execute("""
+            BEGIN;
+            UPDATE events SET transaction_id = '0'
+            WHERE (SELECT max(transaction_id) FROM events) >= pg_snapshot_xmax(pg_current_snapshot());
+            UPDATE webhook_dispatch SET event_transaction = 0
+            WHERE event_transaction >= CAST(CAST(pg_snapshot_xmax(pg_current_snapshot()) AS text) AS bigint);
+            COMMIT
+            """)
     }
 
     /// The schema a dump's `products` table is in, from its table of contents
