@@ -62,6 +62,14 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test("a malformed URL's message does not repeat its password, which libpq quotes when it cannot read it")
+    func malformedURLKeepsItsPassword() throws {
+        for url in ["postgres://shop:Sup3r%Secret@localhost/db", "postgres://shop@localhost/db?password=Sup3r%Secret"] {
+            let error = try #require(throws: PostgresError.self) { try PostgresConnection(url: url) }
+            #expect(error.isInvalidConnectionString && !"\(error)".contains("Secret"), "\(error)")
+        }
+    }
+
     @Test("a wrong password is an authentication failure that does not reveal the password")
     func wrongPassword() throws {
         let url = try url { $0.password = "not-the-password" }

@@ -208,8 +208,14 @@ package final class PostgresConnection {
             PQconninfoFree(options)
             return
         }
-        let message = errorMessage.map { trimmed($0) } ?? "the connection string cannot be parsed"
+        var message = errorMessage.map { trimmed($0) } ?? "the connection string cannot be parsed"
         if let errorMessage { PQfreemem(errorMessage) }
+        // libpq quotes the part it could not read, which may be the password
+        // (`invalid percent-encoded token: "Sup3r%Secret"`): with a password in the string,
+        // nothing quoted is repeated.
+        if PostgresURL.separatingPassword(url).password != nil || url.contains("password") {
+            message = message.replacingOccurrences(of: #""[^"]*""#, with: "\"…\"", options: .regularExpression)
+        }
         throw .invalidConnectionString(message)
     }
 
