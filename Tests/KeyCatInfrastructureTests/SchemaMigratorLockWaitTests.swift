@@ -5,8 +5,8 @@ import Testing
 
 /// A migrator that finds the write lock taken waits for it as long as its ``SchemaMigrator/lockWait``,
 /// not only SQLite's busy timeout: another process may be applying a migration that takes
-/// minutes. SQLite only: Postgres's advisory lock waits without a limit unless the server sets a
-/// `lock_timeout`, whose expiry the migrator treats the same way.
+/// minutes. On SQLite; each migration on Postgres sets a `lock_timeout`, whose expiry the migrator
+/// treats the same way (`PostgresMigrationLockTests`).
 @Suite("Schema migrator: waiting for the write lock")
 struct SchemaMigratorLockWaitTests {
     /// Another connection's write transaction on `path`, held for `seconds` on a thread of its

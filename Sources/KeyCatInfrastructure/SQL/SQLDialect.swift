@@ -187,6 +187,18 @@ package struct SQLDialect: Sendable, Equatable {
         }
     }
 
+    /// What a migration's transaction sets first so that its waits for a lock run out as the
+    /// store's own lock wait does, or nil where one already does (SQLite's busy timeout). On
+    /// Postgres `lock_timeout`, for the migration lock and for each table a migration alters:
+    /// without it both waits have no end, and an `ALTER TABLE` waiting behind a long reader (a
+    /// `pg_dump`) holds every other server's queries of that table in line behind it.
+    package var schemaMigrationLockWait: String? {
+        switch store {
+        case .sqlite: nil
+        case .postgres: "SET LOCAL lock_timeout = '2s'"
+        }
+    }
+
     /// The table ``SchemaMigrator`` records applied migrations in, created if missing. The
     /// tables of existing databases were made by these statements: they are history, as
     /// migrations are.

@@ -39,7 +39,8 @@ extension SchemaMigration where Connection: SQLConnection {
 /// takes an advisory lock until the transaction ends), then reads the recorded version again,
 /// so the others wait and find that migration done: every migration is applied exactly once.
 /// They wait as long as ``lockWait``, not only the store's own lock wait (SQLite's busy timeout
-/// of five seconds), since a migration may rewrite a large table for minutes. A
+/// of five seconds, the `lock_timeout` of two seconds each migration sets on Postgres), since a
+/// migration may rewrite a large table for minutes. A
 /// failing migration rolls back with its record and leaves the ones before it applied. A
 /// database whose recorded version is above the newest known migration is refused before
 /// anything is written.
@@ -129,6 +130,7 @@ package struct SchemaMigrator<Connection: SQLConnection>: Sendable {
                 return try connection.transaction(isolation: .readCommitted) { connection -> Bool in
                     // Under the lock, each statement sees what was committed before it began:
                     // another process's migration, finished while this one waited.
+                    if let wait = connection.dialect.schemaMigrationLockWait { try connection.execute(wait) }
                     if let lock = connection.dialect.schemaMigrationLock { try connection.run(lock, []) }
                     try connection.execute(connection.dialect.schemaMigrationsTable)
                     let version = try Self.recordedVersion(on: connection)
