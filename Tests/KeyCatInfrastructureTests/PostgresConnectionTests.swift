@@ -54,6 +54,18 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test("a connection asks for TCP keepalives after 30 s idle, so a peer gone silent is found in about a minute; the URL may say otherwise")
+    func keepalives() throws {
+        let url = try PostgresTestServer.requireURL()
+        let connection = try PostgresConnection(url: url)
+        defer { connection.close() }
+        #expect([connection.option("keepalives"), connection.option("keepalives_idle"), connection.option("keepalives_interval"),
+                  connection.option("keepalives_count")] == ["1", "30", "10", "3"])
+        let tuned = try PostgresConnection(url: url + (url.contains("?") ? "&" : "?") + "keepalives_idle=5")
+        defer { tuned.close() }
+        #expect(tuned.option("keepalives_idle") == "5")
+    }
+
     @Test("a malformed URL is a typed error before any connection is tried")
     func malformedURL() throws {
         for url in ["postgres://localhost/db?no_such_option=1", "host='unterminated"] {

@@ -55,8 +55,13 @@ package final class PostgresConnection {
     ///   open on failure.
     package init(configuration: PostgresConfiguration) throws(PostgresError) {
         commitProbe = configuration.commitProbe
-        var keywords = ["connect_timeout", "application_name"]
-        var values = [String(max(configuration.connectTimeoutSeconds, 1)), configuration.applicationName]
+        // TCP keepalives after 30 s idle, every 10 s, 3 unanswered: a peer gone without a word (a
+        // NAT or load balancer that dropped an idle flow, a failover without a reset) is found
+        // in about a minute, not the kernel's two hours. The listener that keeps a server's
+        // catalog cache fresh only reads, and would otherwise wait on a dead connection while
+        // other servers' changes went unheard.
+        var keywords = ["connect_timeout", "application_name", "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count"]
+        var values = [String(max(configuration.connectTimeoutSeconds, 1)), configuration.applicationName, "1", "30", "10", "3"]
         if let url = configuration.url {
             try Self.validate(url)
             // Later keywords override earlier ones: the URL's own settings win over the defaults
@@ -94,6 +99,19 @@ package final class PostgresConnection {
             close()
             throw error
         }
+    }
+
+    /// The value of the connection option `keyword` this connection was made with
+    /// (`PQconninfo`), such as `keepalives_idle`; nil when it has none.
+    package func option(_ keyword: String) -> String? {
+        guard let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let name = option.pointee.keyword {
+            if String(cString: name) == keyword { return option.pointee.val.map { String(cString: $0) } }
+            option += 1
+        }
+        return nil
     }
 
     /// Connects to `url`, or with libpq's environment variables when it is nil.
