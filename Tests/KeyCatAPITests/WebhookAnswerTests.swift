@@ -1,6 +1,5 @@
 import Foundation
 import KeyCat
-import KeyCatDomain
 import Testing
 @testable import KeyCatAPI
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Finds a member name given twice in one object of a JSON text (RFC 8259 §4: names SHOULD be
-/// unique, and parsers disagree on which value wins). `JSONDecoder` keeps the first; most
+/// unique, and parsers disagree on which value wins). Foundation's JSON decoder keeps the first; most
 /// JavaScript, Python and Go parsers keep the last. A body read one way by a proxy or a gateway
 /// in front of KeyCat and the other way here (`{"amount": 999999, "amount": 100}`) is refused
 /// instead.
