@@ -154,8 +154,9 @@ extension DemoStory {
         let request = LineRefundRequest(amount: Money(won: 5_000), reason: "two switches arrived with bent pins",
                                         idempotencyKey: "demo-refund-1")
         order = try await keycat.orders.refundLines(of: parcel.id, request, by: owner)
-        narrator.step("Two switches arrive bent: the seller refunds part of their parcel", [
-            "소리키보드 gives back \(request.amount!) of shipment \(parcel.id); she keeps the switches, so no line is marked refunded and nothing returns to stock.",
+        narrator.step("Two switches arrive bent: before she confirms receipt, the seller refunds part of their parcel", [
+            "소리키보드 gives back \(request.amount!) of shipment \(parcel.id); the buyer keeps the switches, so no line is marked refunded and nothing returns to stock.",
+            "A seller refunds only until the buyer confirms receipt: after it the parcel is payable to them, and only an operator refunds it.",
             "It goes to the PG as a partial cancel, with the refundable balance as a checksum so two refunds can never both spend it, and it is charged to this seller alone.",
             "Order \(order.id) is \(order.status.rawValue): \(order.refundedAmount) refunded of \(order.amount).",
         ])
