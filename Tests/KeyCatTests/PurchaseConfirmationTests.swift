@@ -241,6 +241,32 @@ struct PurchaseConfirmationTests {
         }
     }
 
+    @Test("a return approved after the seller's compensations gave back all its lines held is seen through without money",
+          arguments: TestStore.allCases)
+    func returnOfACompensatedParcel(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let parcel = try await Parcel(shop)
+            _ = try await parcel.deliver()
+            // Both boards arrived scratched; the seller gives back all they cost, the fee aside.
+            let compensated = try await shop.keycat.orders.refundLines(
+                of: parcel.shipment.id, LineRefundRequest(amount: Money(won: 200_000), reason: "긁힘 보상"), by: parcel.seller)
+            #expect(compensated.refundedAmount == Money(won: 200_000))
+            // Then the buyer sends them back after all, and the seller takes them.
+            let request = try await shop.keycat.orders.requestReturn(of: parcel.shipment.id, reason: "결국 반품", by: parcel.buyer)
+            let cancels = shop.simulator.cancellations(impUID: parcel.order.impUID!).count
+            let approved = try await shop.keycat.orders.approveReturn(request.id, restock: true, by: parcel.seller)
+            #expect(approved.lines.allSatisfy { $0.refundedAt != nil } && approved.refundedAmount == Money(won: 200_000))
+            #expect(shop.simulator.cancellations(impUID: parcel.order.impUID!).count == cancels, "no money left to move")
+            await #expect(try shop.stock(of: parcel.product.id) == 5)
+            await #expect(try shop.keycat.orders.returnRequest(request.id, by: parcel.buyer).refundedAt != nil)
+            // Nothing holds the parcel any more: 7 days on, time confirms it, and the fee is the seller's.
+            shop.clock.advance(by: 8 * 86_400)
+            await #expect(try shop.keycat.confirmDeliveredParcels() == 1)
+            await #expect(try shop.keycat.orders.settleApprovedReturns(by: shop.operatorConsole) == 0)
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("a parcel is not confirmed while a refund of its order is pending, by time or by its buyer; once it settles it is",
           arguments: TestStore.allCases)
     func pendingRefundHoldsConfirmation(_ store: TestStore) async throws {

@@ -215,12 +215,18 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
     /// left with nothing to send, and records an approved return of a parcel left with nothing
     /// to refund as refunded.
     static func completeLines(of refund: Refund, _ lineRefund: LineRefund, at now: Date, on connection: some SQLConnection) throws {
+        try completeLines(lineRefund, of: refund.orderID, restock: refund.restock, at: now, on: connection)
+    }
+
+    /// ``completeLines(of:_:at:on:)`` for `order`'s lines, whether or not money moved.
+    static func completeLines(_ lineRefund: LineRefund, of order: OrderID, restock: Bool, at now: Date,
+                              on connection: some SQLConnection) throws {
         let positions = "[" + lineRefund.lines.map(String.init).joined(separator: ",") + "]"
         let inLines = "AND line IN (\(connection.dialect.integersFromJSON))"
         try connection.run("UPDATE order_lines SET refunded_at = ? WHERE order_id = ? \(inLines)",
-                           [StoredTime.value(now), .integer(refund.orderID.rawValue), .text(positions)])
-        if refund.restock {
-            try OrderRow.returnLines(of: refund.orderID, where: inLines, [.text(positions)], as: .refundRestock, at: now, on: connection)
+                           [StoredTime.value(now), .integer(order.rawValue), .text(positions)])
+        if restock {
+            try OrderRow.returnLines(of: order, where: inLines, [.text(positions)], as: .refundRestock, at: now, on: connection)
         }
         try connection.run("""
             UPDATE shipments SET status = 'cancelled', updated_at = ?
@@ -233,8 +239,31 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
             UPDATE return_requests SET refunded_at = ?
             WHERE order_id = ? AND shipment_id = ? AND status = 'approved' AND refunded_at IS NULL
               AND NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.shipment_id = return_requests.shipment_id AND l.refunded_at IS NULL)
-            """, [StoredTime.value(now), .integer(refund.orderID.rawValue), .integer(lineRefund.shipmentID.rawValue)])
-        try deriveOrderStatus(refund.orderID, at: now, on: connection)
+            """, [StoredTime.value(now), .integer(order.rawValue), .integer(lineRefund.shipmentID.rawValue)])
+        try deriveOrderStatus(order, at: now, on: connection)
+    }
+
+    package func closeReturnHoldingNothing(_ request: ReturnRequest, restock: Bool, audit: AuditEntry,
+                                           at now: Date) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write { connection in
+                guard let order = try OrderRow.find(request.orderID, on: connection),
+                      let shipment = order.shipments.first(where: { $0.id == request.shipmentID }) else { return false }
+                // No refund beside it: one pending may be about to give back the very lines.
+                let pending = try connection.queryOne(
+                    "SELECT 1 FROM refunds WHERE order_id = ? AND status = 'pending'", [.integer(order.id.rawValue)]) { _ in true }
+                let lines = shipment.lines.filter { order.lines.indices.contains($0) && order.lines[$0].refundedAt == nil }
+                guard pending == nil, !lines.isEmpty else { return false }
+                let holdings = try SettlementLedger.holdings(of: order.id, on: connection).filter { $0.shipment == shipment.id.rawValue }
+                // Only the ledger says what a line holds; an order from before it always holds its lines.
+                guard !holdings.isEmpty, lines.allSatisfy({ line in holdings.filter { $0.line == line }.reduce(0) { $0 + $1.amount } <= 0 })
+                else { return false }
+                try Self.completeLines(LineRefund(shipmentID: shipment.id, lines: lines, includesDeliveryFee: false), of: order.id,
+                                       restock: restock, at: now, on: connection)
+                try AuditLogTable.insert(audit, on: connection)
+                return true
+            }
+        }
     }
 
     package func anonymiseAddresses(closedBefore cutoff: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int {

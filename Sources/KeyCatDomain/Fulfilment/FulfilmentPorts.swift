@@ -132,6 +132,16 @@ public protocol FulfilmentRepository: Sendable {
     /// Records that an approved request's parcel is refunded.
     func markReturnRefunded(_ id: ReturnRequestID, at now: Date) async throws(KeyCatError)
 
+    /// Sees an approved return through when its parcel's lines not refunded yet hold nothing
+    /// (earlier refunds of parts of its value gave it all back): they are marked refunded, their
+    /// units returned when `restock`, and the request recorded refunded, with `audit`, in one
+    /// transaction and with no money moved.
+    ///
+    /// - Returns: false, changing nothing, when a line still holds money (a refund is due) or
+    ///   none is left unrefunded.
+    func closeReturnHoldingNothing(_ request: ReturnRequest, restock: Bool, audit: AuditEntry,
+                                   at now: Date) async throws(KeyCatError) -> Bool
+
     /// Return requests newest first (by id), strictly before `before`: a seller's (nil: every
     /// seller's), optionally only those in `status`.
     func returnRequests(seller: UserID?, status: ReturnRequest.Status?, before: ReturnRequestID?,

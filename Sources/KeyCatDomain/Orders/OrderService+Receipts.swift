@@ -107,8 +107,19 @@ extension OrderService {
         // a refund someone else started under a key of the same spelling cannot stand in for it.
         // Completing it records the request refunded, in the refund's own transaction.
         let key = IdempotentRunner.reservedPrefix + "return-\(id)"
-        return try await refundLines(of: shipment, lines: nil, amount: nil, reason: reason, restock: restock, requestKey: key,
-                                     fingerprint: "\(shipment.id)|rest|0|\(restock)|\(reason)", by: principal)
+        do {
+            return try await refundLines(of: shipment, lines: nil, amount: nil, reason: reason, restock: restock, requestKey: key,
+                                         fingerprint: "\(shipment.id)|rest|0|\(restock)|\(reason)", by: principal)
+        } catch where error.code == .cancelAmountExceedsCancellable {
+            // The seller's compensations already gave back all the lines held: nothing is left to
+            // send the PG, and the return is seen through without money (its units back when the
+            // goods are), or it would hold the parcel's confirmation, and its fee, for ever.
+            let audit = AuditEntry(actor: principal.auditActor, action: "return.close", target: "return:\(id)",
+                                   detail: "shipment \(shipment.id): its lines held nothing to refund\(restock ? ", restocked" : "")",
+                                   at: clock.now())
+            guard try await shipments.closeReturnHoldingNothing(request, restock: restock, audit: audit, at: clock.now()) else { throw error }
+            return try await settlement.reload(request.orderID)
+        }
     }
 
     /// Sees approved returns through (admin; reconciliation calls it on every run): an approval
