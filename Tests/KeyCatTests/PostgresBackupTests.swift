@@ -9,6 +9,16 @@ import Testing
 @Suite("Postgres backups in the library",
        .enabled(if: PostgresTestServer.isConfigured || PostgresTestServer.isCI, Comment(rawValue: PostgresTestServer.skipReason)))
 struct PostgresBackupTests {
+    @Test("a restore's target schema is where Postgres would create tables: the URL's search_path, else $user only when that schema exists, else public")
+    func restoreTarget() throws {
+        let url = try PostgresTestServer.requireURL()
+        let separator = url.contains("?") ? "&" : "?"
+        // The test role has no schema of its own name: "$user", public creates in public.
+        #expect(try KeyCat.targetSchema(of: url) == "public")
+        #expect(try KeyCat.targetSchema(of: url + separator + "options=-csearch_path%3Dshop_staging") == "shop_staging")
+        #expect(try KeyCat.targetSchema(of: url + separator + "options=-csearch_path%3D%22%24user%22%2Cshop") == "shop")
+    }
+
     @Test("a backup's manifest counts the rows pg_dump copied, and verifies; a second backup to the same place is refused and changes nothing")
     func backUp() async throws {
         try await TestShop.with(.postgres) { shop in

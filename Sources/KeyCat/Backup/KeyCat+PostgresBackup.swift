@@ -235,12 +235,21 @@ extension KeyCat {
         // A backup from before the event log has none to renumber.
         guard try session.queryOne("SELECT to_regclass('events') IS NOT NULL AND to_regclass('webhook_dispatch') IS NOT NULL", [],
                                    { $0.bool(0) }) == true else { return }
+        // The fan-out's position moves first, while the events still hold their ids: to just
+        // before the first event it had not fanned out, by position, the order they are read in
+        // once renumbered. Events it had fanned out that lie past that position in the new order
+        // (a transaction that wrote early and committed late) are fanned out again: a webhook
+        // delivered twice, as a retry would, rather than one lost.
         try session.execute("""
             BEGIN;
-            UPDATE events SET transaction_id = '0'
-            WHERE (SELECT max(transaction_id) FROM events) >= pg_snapshot_xmax(pg_current_snapshot());
-            UPDATE webhook_dispatch SET event_transaction = 0
-            WHERE event_transaction >= CAST(CAST(pg_snapshot_xmax(pg_current_snapshot()) AS text) AS bigint);
+            CREATE TEMPORARY TABLE keycat_renumbering ON COMMIT DROP AS
+                SELECT (SELECT max(transaction_id) FROM events) >= pg_snapshot_xmax(pg_current_snapshot()) AS needed;
+            UPDATE webhook_dispatch d SET event_transaction = 0, event_position = coalesce(
+                (SELECT min(e.position) - 1 FROM events e
+                 WHERE (e.transaction_id, e.position) > (CAST(CAST(d.event_transaction AS text) AS xid8), d.event_position)),
+                (SELECT max(position) FROM events))
+            WHERE (SELECT needed FROM keycat_renumbering);
+            UPDATE events SET transaction_id = '0' WHERE (SELECT needed FROM keycat_renumbering);
             COMMIT
             """)
     }
@@ -259,16 +268,27 @@ extension KeyCat {
         return nil
     }
 
-    /// The schema unqualified names are created in on `url`: the first of its `search_path`
-    /// (the URL's `options`, else the role's or the server's), `$user` read as the role; nil
-    /// when the path is empty.
-    private static func targetSchema(of url: String) throws -> String? {
+    /// The schema unqualified names are created in on `url`, as Postgres picks it: the first
+    /// entry of its `search_path` (the URL's `options`, else the role's or the server's), where
+    /// `$user` counts only when a schema of the role's name exists (Postgres skips it
+    /// otherwise, and a path of `"$user", public` creates in `public`). A schema the URL names
+    /// explicitly counts whether or not it exists yet: it is where the caller means to restore.
+    /// Nil when the path names nothing.
+    static func targetSchema(of url: String) throws -> String? {
         let session = try PostgresConnection(url: url)
         defer { session.close() }
-        return try session.queryOne("""
-            SELECT CASE WHEN first = '$user' THEN current_user ELSE first END
-            FROM (SELECT trim(both '"' FROM trim(split_part(current_setting('search_path'), ',', 1))) AS first) AS path
-            WHERE first <> ''
-            """, []) { $0.string(0) }
+        guard let path = try session.queryOne(
+            "SELECT current_setting('search_path'), current_user, EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = current_user)",
+            [], { (path: $0.string(0), user: $0.string(1), userSchema: $0.bool(2)) }) else { return nil }
+        for entry in path.path.split(separator: ",") {
+            var name = entry.trimmingCharacters(in: .whitespaces)
+            if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
+            if name == "$user" {
+                if path.userSchema { return path.user }
+                continue
+            }
+            if !name.isEmpty { return name }
+        }
+        return nil
     }
 }
