@@ -10,23 +10,25 @@ enum JSONDuplicateMembers {
     /// `"\u0061"` are one name), or nil. Meant for text a JSON parser has accepted; on any
     /// other it never traps, and its answer means nothing.
     static func first(in bytes: [UInt8]) -> String? {
-        // One entry per open container: the names an object has shown so far, nil for an array.
-        var containers: [Set<String>?] = []
+        // One entry per open container, kept apart so a set is only ever changed in place (a copy
+        // per name would make a body of many names quadratic): whether it is an object, and the
+        // names it has shown so far.
+        var isObject: [Bool] = []
+        var names: [Set<String>] = []
         var expectingName = false
         var index = 0
         while index < bytes.count {
             switch bytes[index] {
-            case UInt8(ascii: "{"):
-                containers.append([])
-                expectingName = true
-            case UInt8(ascii: "["):
-                containers.append(nil)
-                expectingName = false
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                isObject.append(bytes[index] == UInt8(ascii: "{"))
+                names.append([])
+                expectingName = isObject[isObject.count - 1]
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                _ = containers.popLast()
+                _ = isObject.popLast()
+                _ = names.popLast()
                 expectingName = false
             case UInt8(ascii: ","):
-                expectingName = containers.last.map { $0 != nil } ?? false
+                expectingName = isObject.last ?? false
             case UInt8(ascii: ":"):
                 expectingName = false
             case UInt8(ascii: "\""):
@@ -36,10 +38,9 @@ enum JSONDuplicateMembers {
                     index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
                 }
                 guard index < bytes.count else { return nil }
-                if expectingName, let names = containers.last, var seen = names {
+                if expectingName, !names.isEmpty {
                     let name = Self.name(Array(bytes[start...index]))
-                    guard seen.insert(name).inserted else { return name }
-                    containers[containers.count - 1] = seen
+                    guard names[names.count - 1].insert(name).inserted else { return name }
                     expectingName = false
                 }
             default:
