@@ -174,7 +174,7 @@ struct BuyerCancelTests {
                 await expectFailure(.alreadyShipped) {
                     try await fulfilment.beginLineRefund(
                         orderID: two.order.id, expectedStatus: .paid, shipmentID: two.soriParcel.id, lines: two.soriParcel.lines, amount: nil,
-                        reason: "stale", restock: true, cancelling: true, requestKey: nil, requestFingerprint: nil, at: shop.clock.now())
+                        reason: "stale", restock: true, cancelling: true, bySeller: false, requestKey: nil, requestFingerprint: nil, at: shop.clock.now())
                 }
             }
             await #expect(try shop.keycat.orders.refunds(of: two.order.id, by: two.buyer).isEmpty)

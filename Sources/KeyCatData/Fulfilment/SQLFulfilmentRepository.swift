@@ -134,7 +134,7 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
     }
 
     package func beginLineRefund(orderID: OrderID, expectedStatus: OrderStatus, shipmentID: ShipmentID, lines: [Int], amount part: Money?,
-                                 reason: String, restock: Bool, cancelling: Bool, requestKey: String?, requestFingerprint: String?,
+                                 reason: String, restock: Bool, cancelling: Bool, bySeller: Bool, requestKey: String?, requestFingerprint: String?,
                                  at now: Date) async throws(KeyCatError) -> Refund {
         try await storage {
             try await database.write { connection in
@@ -148,6 +148,10 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                 if cancelling {
                     guard !shipment.hasLeft else { throw KeyCatError.parcelLeft(shipment) }
                     try shipment.status.checkMove(to: .cancelled)
+                }
+                if bySeller, shipment.confirmedAt != nil {
+                    throw KeyCatError(.illegalTransition, "shipment \(shipmentID)'s receipt was confirmed: it is payable to its seller, "
+                                      + "and only an operator refunds it now", context: ["status": shipment.status.rawValue])
                 }
                 let pending = try connection.queryOne(
                     "SELECT 1 FROM refunds WHERE order_id = ? AND status = 'pending'", [.integer(orderID.rawValue)]) { _ in true }

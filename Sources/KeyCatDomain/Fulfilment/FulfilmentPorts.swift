@@ -88,9 +88,11 @@ public protocol FulfilmentRepository: Sendable {
     /// refunded, gives their units back when `restock`, and cancels a shipment left empty.
     ///
     /// `cancelling`: the buyer's cancel of a parcel, refused with `already_shipped` unless the
-    /// shipment is still pending when the refund is recorded.
+    /// shipment is still pending when the refund is recorded. `bySeller`: its seller's refund,
+    /// refused with `illegal_transition` once the parcel's receipt is confirmed when the refund
+    /// is recorded (confirmation by time may land between the caller's read and this write).
     func beginLineRefund(orderID: OrderID, expectedStatus: OrderStatus, shipmentID: ShipmentID, lines: [Int], amount: Money?, reason: String,
-                         restock: Bool, cancelling: Bool, requestKey: String?, requestFingerprint: String?,
+                         restock: Bool, cancelling: Bool, bySeller: Bool, requestKey: String?, requestFingerprint: String?,
                          at now: Date) async throws(KeyCatError) -> Refund
 
     /// Confirms a delivered parcel's receipt if it is still delivered, unconfirmed and has no open
