@@ -167,7 +167,10 @@ public struct KeyCatAPI: Sendable {
         var response = response
         if response.headers["Cache-Control"] == nil { response.headers["Cache-Control"] = "no-store" }
         if method == .head {
-            if response.headers["Content-Length"] == nil { response.headers["Content-Length"] = String(response.body.count) }
+            // A 304 or 204 carries no length of its own (RFC 9110 §8.6): only the GET's would do.
+            if response.headers["Content-Length"] == nil, response.status != 304, response.status != 204, response.status >= 200 {
+                response.headers["Content-Length"] = String(response.body.count)
+            }
             response.body = []
         }
         return response

@@ -12,7 +12,7 @@ enum FulfilmentRoutes {
         Route(.post, "/me/addresses", .signedIn, body: .jsonDefault, status: 201) { context in
             let body = try context.json(AddressForm.self)
             let saved = try await context.keycat.addresses.add(try body.address(), makeDefault: body.isDefault ?? false, by: context.principal())
-            return .json(AddressBody(saved), status: 201).located(at: "/me/addresses/\(saved.id)")
+            return .json(AddressBody(saved), status: 201)  // no Location: an address has no GET of its own
         },
         Route(.patch, "/me/addresses/{id}", .signedIn, body: .jsonDefault) { context in
             let changes = try context.json(AddressChangesBody.self).changes

@@ -85,17 +85,22 @@ enum ProductRoutes {
 
     /// `If-Match` on a listing's writes (RFC 9110 §13.1.1: a server MUST evaluate it), against
     /// the strong entity tag `GET /products/{id}` answers now; `*` matches any listing `GET`
-    /// finds. When it fails — another tag, or no listing to read — the answer is 412 and nothing
-    /// is written. Without the header nothing is read. Returns the version compared, which an
-    /// image upload without `version` then expects, so a change landing in between is a 409.
+    /// finds. When it fails the answer is 412 and nothing is written. Without the header nothing
+    /// is read. As §13.2.1 says, it is not evaluated when the write would fail anyway: a listing
+    /// `GET` does not find (404) or a caller who may not change it (403) get those answers.
+    /// Returns the version compared, which an image upload without `version` then expects, so a
+    /// change landing in between is a 409 (PATCH's body names its version; a DELETE landing
+    /// within milliseconds of another change is not caught).
     static func ifMatchFails(_ context: RequestContext, _ id: ProductID) async throws(KeyCatError) -> (failed: APIResponse?, version: Int?) {
         guard let header = context.request.headers["If-Match"] else { return (nil, nil) }
         let product: Product
         do {
             product = try await context.keycat.catalog.product(id)
         } catch where error.code == .notFound {
-            return (.problem(412, "precondition_failed", "If-Match names no listing \(id) there is now"), nil)
+            return (nil, nil)
         }
+        let principal = try context.principal()
+        guard principal.role == .admin || product.sellerID == principal.userID else { return (nil, nil) }
         let tag = APIResponse.entityTag(of: APIResponse.json(ProductBody(product, at: context.now)).body)
         let candidates = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         // Strong comparison: a weak tag (`W/…`) never matches.

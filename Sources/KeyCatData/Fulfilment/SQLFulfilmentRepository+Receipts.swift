@@ -99,7 +99,7 @@ extension SQLFulfilmentRepository {
                     throw KeyCatError(.duplicate, "a return of shipment \(shipment) is already asked for", context: ["shipment_id": "\(shipment)"])
                 }
                 guard !earlier.contains(ReturnRequest.Status.approved.rawValue) else {
-                    throw KeyCatError(.illegalTransition, "a return of shipment \(shipment) was approved; its refund is under way",
+                    throw KeyCatError(.illegalTransition, "a return of shipment \(shipment) was approved; it is not asked for twice",
                                       context: ["shipment_id": "\(shipment)", "status": parcel.status])
                 }
                 guard earlier.isEmpty else {

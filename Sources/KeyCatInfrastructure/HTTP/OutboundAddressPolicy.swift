@@ -40,6 +40,10 @@ package enum OutboundAddressPolicy {
         await withCheckedContinuation { continuation in
             let answer = FirstAnswer(continuation)
             DispatchQueue.global().async { answer.resume(resolve()) }
+            // A Dispatch timer rather than a sleeping task: it needs no thread of the cooperative
+            // pool, which other work may be holding when the resolver is slow, and Dispatch
+            // overcommits its threads, so resolvers blocked in it do not hold the timer back.
+            // After a quick answer it fires into nothing.
             if let timeout {
                 let (seconds, attoseconds) = timeout.components
                 let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)

@@ -125,6 +125,10 @@ package struct SchemaMigrator<Connection: SQLConnection>: Sendable {
     private func apply(_ migration: SchemaMigration<Connection>, on connection: Connection, now: Date) throws -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + lockWait
+        // Between tries the pause doubles up to two seconds: on Postgres each try queues the
+        // lock a migration's ALTER TABLE needs, and every other query of the table queues
+        // behind it, so tries close together would hold those queries up nearly all the time.
+        var pause = 0.05
         while true {
             do {
                 return try connection.transaction(isolation: .readCommitted) { connection -> Bool in
@@ -150,7 +154,8 @@ package struct SchemaMigrator<Connection: SQLConnection>: Sendable {
                 guard clock.now < deadline else {
                     throw SchemaMigrationError.lockWaitExpired(version: migration.version, waited: lockWait)
                 }
-                Thread.sleep(forTimeInterval: 0.05)
+                Thread.sleep(forTimeInterval: pause)
+                pause = min(pause * 2, 2)
             }
         }
     }
