@@ -104,8 +104,18 @@ struct AdminPostgresBackupTests {
             #expect(elsewhere.status == 1 && elsewhere.standardError.contains("the backup holds schema"), "\(elsewhere.standardError)")
             #expect(try admin(["users", "list", "--json"], [:]).standardOutput.contains("later@example.com"))
             #expect(try admin(["users", "list", "--json"], [:]).standardOutput.contains("later@example.com"))
+            // A server left running hears that the catalog changed, and drops what it kept.
+            var listening = PostgresConfiguration(url: try PostgresTestServer.requireURL())
+            listening.searchPath = url.components(separatedBy: "search_path%3D").last ?? ""
+            let counter = PostgresNotificationCounter(configuration: listening, channel: "keycat_catalog")
+            defer { counter.close() }
+            let deadline = Date().addingTimeInterval(30)
+            while counter.count == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            let before = try #require(counter.count, "the listener never listened")
             let restored = try admin(["db", "restore", "shop-backup", "--force"], [:])
             #expect(restored.status == 0, "\(restored.standardError)")
+            while (counter.count ?? before) <= before, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            #expect((counter.count ?? before) > before, "the restore announced no catalog change")
             let users = try admin(["users", "list", "--json"], [:]).standardOutput
             #expect(users.contains("kept@example.com") && !users.contains("later@example.com"), "\(users)")
             let positions = try Self.run("/usr/bin/psql", [url, "-qAtc", """

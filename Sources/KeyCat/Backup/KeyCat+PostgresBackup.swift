@@ -194,6 +194,7 @@ extension KeyCat {
                               context: error.context)
         }
         try storage { try renumberRestoredEvents(on: store.url) }
+        try storage { try announceCatalogChange(on: store.url) }
         do {
             for path in companions { try FileManager.default.removeItem(atPath: path) }
             if FileManager.default.fileExists(atPath: backupSimulator) {
@@ -252,6 +253,16 @@ extension KeyCat {
             UPDATE events SET transaction_id = '0' WHERE (SELECT needed FROM keycat_renumbering);
             COMMIT
             """)
+    }
+
+    /// Tells every server listening on the database that the catalog changed, as a write of
+    /// listings does: `pg_restore` loads the rows before it creates the triggers that would
+    /// announce them, so a server left running (docs/operations.md says to stop them) would
+    /// otherwise serve the catalog pages it kept from before the restore.
+    private static func announceCatalogChange(on url: String) throws {
+        let session = try PostgresConnection(url: url)
+        defer { session.close() }
+        try session.run("SELECT pg_notify(?, current_schema())", [.text(KeyCatSchema.catalogChangeChannel)])
     }
 
     /// The schema a dump's `products` table is in, from its table of contents
