@@ -153,9 +153,7 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                     throw KeyCatError(.illegalTransition, "shipment \(shipmentID)'s receipt was confirmed: it is payable to its seller, "
                                       + "and only an operator refunds it now", context: ["status": shipment.status.rawValue])
                 }
-                let pending = try connection.queryOne(
-                    "SELECT 1 FROM refunds WHERE order_id = ? AND status = 'pending'", [.integer(orderID.rawValue)]) { _ in true }
-                guard pending == nil else {
+                guard try !OrderRow.hasPendingRefund(orderID, on: connection) else {
                     throw KeyCatError(.requestInProgress, "another refund of order \(orderID) is in progress; retry later")
                 }
                 // What each line and the fee still hold: the ledger's figures (a part of the
@@ -254,10 +252,8 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                 guard let order = try OrderRow.find(request.orderID, on: connection),
                       let shipment = order.shipments.first(where: { $0.id == request.shipmentID }) else { return false }
                 // No refund beside it: one pending may be about to give back the very lines.
-                let pending = try connection.queryOne(
-                    "SELECT 1 FROM refunds WHERE order_id = ? AND status = 'pending'", [.integer(order.id.rawValue)]) { _ in true }
                 let lines = shipment.lines.filter { order.lines.indices.contains($0) && order.lines[$0].refundedAt == nil }
-                guard pending == nil, !lines.isEmpty else { return false }
+                guard try !OrderRow.hasPendingRefund(order.id, on: connection), !lines.isEmpty else { return false }
                 let holdings = try SettlementLedger.holdings(of: order.id, on: connection).filter { $0.shipment == shipment.id.rawValue }
                 // Only the ledger says what a line holds; an order from before it always holds its lines.
                 guard !holdings.isEmpty, lines.allSatisfy({ line in holdings.filter { $0.line == line }.reduce(0) { $0 + $1.amount } <= 0 })

@@ -197,6 +197,13 @@ enum OrderRow {
         return try returnLines(of: id, where: keepingWhatLeft ? unsent : "", [], as: kind, at: now, on: connection)
     }
 
+    /// Whether a refund of order `id` is pending: its outcome at the PG is not known yet, so no
+    /// other refund may start and no parcel of it is confirmed (one refund at a time an order).
+    static func hasPendingRefund(_ id: OrderID, on connection: some SQLConnection) throws -> Bool {
+        try connection.queryOne("SELECT 1 FROM refunds WHERE order_id = ? AND status = 'pending'", [.integer(id.rawValue)]) { _ in true }
+            ?? false
+    }
+
     /// The condition (on `order_lines`) of a line whose parcel has not left.
     static let unsent = """
         AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.id = order_lines.shipment_id AND s.status IN ('shipped', 'delivered'))

@@ -66,9 +66,7 @@ extension SQLOrderRepository {
                 guard order.status == expectedStatus else {
                     throw KeyCatError(.illegalTransition, "order \(orderID) became \(order.status.rawValue) meanwhile; read it again")
                 }
-                let pending = try connection.queryOne(
-                    "SELECT 1 FROM refunds WHERE order_id = ? AND status = 'pending'", [.integer(orderID.rawValue)]) { _ in true }
-                guard pending == nil else {
+                guard try !OrderRow.hasPendingRefund(orderID, on: connection) else {
                     throw KeyCatError(.requestInProgress, "another refund of order \(orderID) is in progress; retry later")
                 }
                 let balance = order.refundableAmount

@@ -45,9 +45,7 @@ package enum OutboundAddressPolicy {
             // overcommits its threads, so resolvers blocked in it do not hold the timer back.
             // After a quick answer it fires into nothing.
             if let timeout {
-                let (seconds, attoseconds) = timeout.components
-                let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds))) {
+                DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeout.seconds)) {
                     answer.resume(.failure(OutboundAddressRefusal("\(host) did not resolve within \(timeout)")))
                 }
             }
