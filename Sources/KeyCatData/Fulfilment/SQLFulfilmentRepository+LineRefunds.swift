@@ -1,0 +1,140 @@
+import Foundation
+import KeyCatDomain
+import KeyCatInfrastructure
+
+/// Line refunds: recording one before the PG is called, completing it once the PG has acted (or
+/// with no money to move), in the transaction of the refund's own.
+extension SQLFulfilmentRepository {
+    package func beginLineRefund(orderID: OrderID, expectedStatus: OrderStatus, shipmentID: ShipmentID, lines: [Int], amount part: Money?,
+                                 reason: String, restock: Bool, cancelling: Bool, bySeller: Bool, requestKey: String?, requestFingerprint: String?,
+                                 at now: Date) async throws(KeyCatError) -> Refund {
+        try await storage {
+            try await database.write { connection in
+                guard let order = try OrderRow.find(orderID, on: connection) else { throw KeyCatError.notFound("order", orderID) }
+                guard order.status == expectedStatus else {
+                    throw KeyCatError(.illegalTransition, "order \(orderID) became \(order.status.rawValue) meanwhile; read it again")
+                }
+                guard let shipment = order.shipments.first(where: { $0.id == shipmentID }) else {
+                    throw KeyCatError.notFound("shipment", shipmentID)
+                }
+                if cancelling {
+                    guard !shipment.hasLeft else { throw KeyCatError.parcelLeft(shipment) }
+                    try shipment.status.checkMove(to: .cancelled)
+                }
+                if bySeller, shipment.confirmedAt != nil {
+                    throw KeyCatError(.illegalTransition, "shipment \(shipmentID)'s receipt was confirmed: it is payable to its seller, "
+                                      + "and only an operator refunds it now", context: ["status": shipment.status.rawValue])
+                }
+                guard try !OrderRow.hasPendingRefund(orderID, on: connection) else {
+                    throw KeyCatError(.requestInProgress, "another refund of order \(orderID) is in progress; retry later")
+                }
+                // What each line and the fee still hold: the ledger's figures (a part of the
+                // parcel's value refunded earlier lowers them), or for an order paid before the
+                // ledger, the lines' totals.
+                let holdings = try SettlementLedger.holdings(of: orderID, on: connection).filter { $0.shipment == shipmentID.rawValue }
+                let ledger = holdings.isEmpty ? nil : Dictionary(holdings.map { ($0.line, $0.amount) }, uniquingKeysWith: +)
+                var total: Int64 = 0
+                for position in lines {
+                    guard shipment.lines.contains(position), order.lines.indices.contains(position) else {
+                        throw KeyCatError.validation("lines", "line \(position) is not in shipment \(shipmentID)")
+                    }
+                    guard order.lines[position].refundedAt == nil else {
+                        throw KeyCatError(.illegalTransition, "line \(position) of order \(orderID) is already refunded",
+                                          context: ["line": "\(position)"])
+                    }
+                    total += try ledger.map { $0[position] ?? 0 } ?? order.lines[position].total().won
+                }
+                // The parcel's fee goes back when nothing of it is left to send and it never left.
+                let remaining = shipment.lines.filter { !lines.contains($0) && order.lines[$0].refundedAt == nil }
+                let includesFee = part == nil && remaining.isEmpty && shipment.status == .pending && shipment.deliveryFee > .zero
+                if includesFee { total += ledger.map { $0[nil] ?? 0 } ?? shipment.deliveryFee.won }
+                if let part {
+                    // A part of the parcel's value: up to what its lines and fee still hold.
+                    let held = try ledger.map { $0.values.reduce(0, +) }
+                        ?? shipment.lines.filter { order.lines[$0].refundedAt == nil }
+                            .reduce(shipment.deliveryFee.won) { try $0 + order.lines[$1].total().won }
+                    guard part.won <= held else {
+                        throw KeyCatError(.cancelAmountExceedsCancellable, "shipment \(shipmentID) holds \(Money(won: held)) to refund",
+                                          context: ["refundable": "\(held)"])
+                    }
+                    total = part.won
+                }
+                let balance = order.refundableAmount
+                let amount = Money(won: min(total, balance.won))
+                guard amount > .zero else {
+                    throw KeyCatError(.cancelAmountExceedsCancellable, "nothing of these lines is left to refund",
+                                      context: ["refundable": "\(balance.won)"])
+                }
+                let target: OrderStatus = amount == balance ? .refunded : .partiallyRefunded
+                try order.status.checkMove(to: target)
+                let lineList = lines.map(String.init).joined(separator: ",")
+                let id = try connection.insertReturningID("""
+                    INSERT INTO refunds (order_id, amount, checksum, reason, restock, target, status, created_at, updated_at,
+                                         request_key, request_fingerprint, shipment_id, refund_lines, includes_fee)
+                    VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)
+                    """, [.integer(orderID.rawValue), .integer(amount.won), .integer(balance.won), .text(reason), .bool(restock),
+                          .text(target.rawValue), StoredTime.value(now), StoredTime.value(now),
+                          .optional(requestKey.map(SQLValue.text)), .optional(requestFingerprint.map(SQLValue.text)),
+                          .integer(shipmentID.rawValue), .text(lineList), .bool(includesFee)])
+                return Refund(id: id, orderID: orderID, amount: amount, checksum: balance, reason: reason, restock: restock,
+                              target: target, status: .pending, createdAt: now, requestKey: requestKey,
+                              requestFingerprint: requestFingerprint,
+                              lineRefund: LineRefund(shipmentID: shipmentID, lines: lines, includesDeliveryFee: includesFee))
+            }
+        }
+    }
+
+    /// What completing a line refund does besides the money (``SQLOrderRepository/completeRefund``):
+    /// marks its lines refunded, gives their units back when it restocks, cancels a shipment
+    /// left with nothing to send, and records an approved return of a parcel left with nothing
+    /// to refund as refunded.
+    static func completeLines(of refund: Refund, _ lineRefund: LineRefund, at now: Date, on connection: some SQLConnection) throws {
+        try completeLines(lineRefund, of: refund.orderID, restock: refund.restock, at: now, on: connection)
+    }
+
+    /// ``completeLines(of:_:at:on:)`` for `order`'s lines, whether or not money moved.
+    static func completeLines(_ lineRefund: LineRefund, of order: OrderID, restock: Bool, at now: Date,
+                              on connection: some SQLConnection) throws {
+        let positions = "[" + lineRefund.lines.map(String.init).joined(separator: ",") + "]"
+        let inLines = "AND line IN (\(connection.dialect.integersFromJSON))"
+        try connection.run("UPDATE order_lines SET refunded_at = ? WHERE order_id = ? \(inLines)",
+                           [StoredTime.value(now), .integer(order.rawValue), .text(positions)])
+        if restock {
+            try OrderRow.returnLines(of: order, where: inLines, [.text(positions)], as: .refundRestock, at: now, on: connection)
+        }
+        try connection.run("""
+            UPDATE shipments SET status = 'cancelled', updated_at = ?
+            WHERE id = ? AND status = 'pending'
+              AND NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.shipment_id = shipments.id AND l.refunded_at IS NULL)
+            """, [StoredTime.value(now), .integer(lineRefund.shipmentID.rawValue)])
+        // An approved return of the parcel is seen through once nothing of the parcel is left to
+        // refund, in the transaction that refunds its last lines, whoever sent the refund.
+        try connection.run("""
+            UPDATE return_requests SET refunded_at = ?
+            WHERE order_id = ? AND shipment_id = ? AND status = 'approved' AND refunded_at IS NULL
+              AND NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.shipment_id = return_requests.shipment_id AND l.refunded_at IS NULL)
+            """, [StoredTime.value(now), .integer(order.rawValue), .integer(lineRefund.shipmentID.rawValue)])
+        try deriveOrderStatus(order, at: now, on: connection)
+    }
+
+    package func closeReturnHoldingNothing(_ request: ReturnRequest, restock: Bool, audit: AuditEntry,
+                                           at now: Date) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.write { connection in
+                guard let order = try OrderRow.find(request.orderID, on: connection),
+                      let shipment = order.shipments.first(where: { $0.id == request.shipmentID }) else { return false }
+                // No refund beside it: one pending may be about to give back the very lines.
+                let lines = shipment.lines.filter { order.lines.indices.contains($0) && order.lines[$0].refundedAt == nil }
+                guard try !OrderRow.hasPendingRefund(order.id, on: connection), !lines.isEmpty else { return false }
+                let holdings = try SettlementLedger.holdings(of: order.id, on: connection).filter { $0.shipment == shipment.id.rawValue }
+                // Only the ledger says what a line holds; an order from before it always holds its lines.
+                guard !holdings.isEmpty, lines.allSatisfy({ line in holdings.filter { $0.line == line }.reduce(0) { $0 + $1.amount } <= 0 })
+                else { return false }
+                try Self.completeLines(LineRefund(shipmentID: shipment.id, lines: lines, includesDeliveryFee: false), of: order.id,
+                                       restock: restock, at: now, on: connection)
+                try AuditLogTable.insert(audit, on: connection)
+                return true
+            }
+        }
+    }
+}
