@@ -180,6 +180,8 @@ struct HTTPMarketplaceTests {
         #expect(payouts + commissions == 156_000 - 15_000)
         let nothing = try await stranger.send("GET", "/seller/settlements/upcoming")
         #expect(nothing.int("payout") == 0 && nothing.int("entry_count") == 0, "\(nothing)")
+        // Nobody owes anything from earlier settlements yet.
+        #expect([upcomingA, upcomingB, nothing].allSatisfy { $0.int("brought_forward") == 0 && $0.int("carried_forward") == 0 })
         #expect(try await buyer.send("GET", "/seller/settlements/upcoming").status == 403)
 
         // The operator's dry run of the month so far agrees, and the database is consistent.
@@ -188,7 +190,8 @@ struct HTTPMarketplaceTests {
         let items = (try? JSONSerialization.jsonObject(with: Data(dryRun.output.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []
         for (seller, payout) in [(sellerA.userID, 88_200), (sellerB.userID, 38_700)] {
             let item = items.first { ($0["seller_id"] as? NSNumber)?.int64Value == seller }
-            #expect(item?["payout"] as? Int == payout, "\(dryRun.output.prefix(2_000))")
+            #expect(item?["payout"] as? Int == payout && item?["brought_forward"] as? Int == 0 && item?["carried_forward"] as? Int == 0,
+                    "\(dryRun.output.prefix(2_000))")
         }
         let check = try server.admin(["db", "check"])
         #expect(check.status == 0, "\(check.output)")

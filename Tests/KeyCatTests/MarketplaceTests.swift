@@ -197,11 +197,87 @@ struct MarketplaceTests {
             let settlement = try #require(february.first)
             // 10,000 × 30,001 / 100,000, rounded down: 3,000 given back, not the 6,000 of today's 20 %.
             #expect(settlement.refunds == Money(won: 30_001) && settlement.commission == Money(won: -3_000), "\(settlement)")
-            #expect(settlement.payout == Money(won: -27_001))
+            // The month earned −27,001: nothing is paid, and the seller owes it to their next settlement.
+            #expect(settlement.payout == .zero && settlement.carriedForward == Money(won: 27_001) && settlement.broughtForward == .zero)
             let entries = try await keycat.settlements.settlement(settlement.id, by: shop.operatorConsole).1
             #expect(entries.map(\.commission) == [Money(won: 3_000)])
             try await shop.expectHealthy()
         }
+    }
+
+    @Test("a month that earns less than nothing is carried, and taken off the seller's next settlements until covered",
+          arguments: TestStore.allCases)
+    func debtCarriedForward(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
+            let board = try await shop.product(price: 100_000)
+            let seller = Principal(userID: board.sellerID, role: .seller)
+            let caps = try await keycat.catalog.create(TestShop.draft(price: 20_000) { $0.stock = 10 }, for: seller.userID, by: seller)
+            let buyer = try await shop.user(.buyer)
+            let order = try await shop.receivedOrder(board, by: buyer)
+            shop.clock.advance(by: 40 * 86_400)
+            // January pays the board: 100,000 + 3,000 fee − 10,300 commission.
+            let january = try await keycat.settlements.close(try SettlementPeriod("2026-01"), by: shop.operatorConsole)
+            #expect(january.map(\.payout) == [Money(won: 92_700)])
+
+            // In February an operator gives back the board's 100,000, which January paid out: the
+            // month earns 10,000 of commission back less 100,000, and pays nothing.
+            _ = try await keycat.orders.refundLines(
+                of: try #require(order.shipments.first).id, LineRefundRequest(amount: Money(won: 100_000), reason: "never arrived"),
+                by: shop.operatorConsole)
+            shop.clock.advance(by: 30 * 86_400)
+            let february = try #require(try await keycat.settlements.close(try SettlementPeriod("2026-02"), by: shop.operatorConsole).first)
+            #expect(february.earned == Money(won: -90_000))
+            #expect(february.broughtForward == .zero && february.payout == .zero && february.carriedForward == Money(won: 90_000))
+
+            // March: the seller sells nothing, gets no settlement, and still owes it.
+            shop.clock.advance(by: 30 * 86_400)
+            await #expect(try keycat.settlements.close(try SettlementPeriod("2026-03"), by: shop.operatorConsole).isEmpty)
+            await #expect(try keycat.settlements.upcoming(by: seller).owed == Money(won: 90_000))
+
+            // April's caps earn 20,700, all of it kept against the debt.
+            _ = try await shop.receivedOrder(caps, by: buyer)
+            shop.clock.advance(by: 30 * 86_400)
+            let april = try #require(try await keycat.settlements.close(try SettlementPeriod("2026-04"), by: shop.operatorConsole).first)
+            #expect(april.earned == Money(won: 20_700))
+            #expect(april.broughtForward == Money(won: 90_000) && april.payout == .zero && april.carriedForward == Money(won: 69_300))
+
+            // May's board covers the rest: the upcoming figures, the dry run and the close agree.
+            _ = try await shop.receivedOrder(board, by: buyer)
+            let upcoming = try await keycat.settlements.upcoming(by: seller)
+            #expect(upcoming.owed == Money(won: 69_300) && upcoming.tally.payout == 92_700)
+            #expect(upcoming.balance == SettlementBalance(earned: 92_700, owed: 69_300) && upcoming.balance.payout == 23_400)
+            shop.clock.advance(by: 30 * 86_400)
+            let may = try SettlementPeriod("2026-05")
+            let dry = try #require(try await keycat.settlements.close(may, dryRun: true, by: shop.operatorConsole).first)
+            let closed = try #require(try await keycat.settlements.close(may, by: shop.operatorConsole).first)
+            #expect(dry.broughtForward == closed.broughtForward && dry.payout == closed.payout && dry.carriedForward == closed.carriedForward)
+            #expect(closed.broughtForward == Money(won: 69_300) && closed.payout == Money(won: 23_400) && closed.carriedForward == .zero)
+            await #expect(try keycat.settlements.upcoming(by: seller).owed == .zero)
+            // What was paid and kept is what the PG kept: two boards and the caps, less the refund.
+            let settled = [january[0], february, april, closed]
+            let kept: Int64 = 100_000 + 20_000 + 100_000 + 3 * 3_000 - 100_000
+            let paidAndCharged = settled.reduce(Int64(0)) { $0 + $1.payout.won + $1.commission.won }
+            #expect(paidAndCharged == kept)
+            try await shop.expectHealthy()
+
+            // A debt dropped on the way is found, though each settlement's own figures still add up.
+            try await shop.execute("UPDATE settlements SET brought_forward = brought_forward - 1000, payout = payout + 1000 WHERE period = '2026-05'")
+            let report = try await keycat.checkHealth()
+            #expect(report.invariantProblems.contains { $0.contains("brought forward 68300 won but the seller's previous settlement carried 69300") },
+                    "\(report.invariantProblems)")
+        }
+    }
+
+    @Test("a settlement's balance: what is earned less what is owed, paid when positive and carried when not")
+    func balance() {
+        func parts(_ balance: SettlementBalance) -> [Int64] { [balance.broughtForward, balance.payout, balance.carriedForward] }
+        #expect(parts(SettlementBalance(earned: 50_000, owed: 0)) == [0, 50_000, 0])
+        #expect(parts(SettlementBalance(earned: 50_000, owed: 20_000)) == [20_000, 30_000, 0])
+        #expect(parts(SettlementBalance(earned: 50_000, owed: 50_000)) == [50_000, 0, 0])
+        #expect(parts(SettlementBalance(earned: 20_000, owed: 50_000)) == [50_000, 0, 30_000])
+        #expect(parts(SettlementBalance(earned: -10_000, owed: 5_000)) == [5_000, 0, 15_000])
+        #expect(parts(SettlementBalance(earned: -10_000, owed: 0)) == [0, 0, 10_000])
     }
 
     @Test("a seller's upcoming figures give back a settled sale's commission as the close will, not at today's rate",

@@ -196,13 +196,16 @@ struct SettlementBody: Encodable, Sendable {
     var deliveryFees: Int64
     var refunds: Int64
     var commission: Int64
+    var broughtForward: Int64
     var payout: Int64
+    var carriedForward: Int64
     var entryCount: Int
     var createdAt: Date
     var entries: [Entry]?
 
     enum CodingKeys: String, CodingKey {
-        case id, period, sellerID = "seller_id", sales, deliveryFees = "delivery_fees", refunds, commission, payout
+        case id, period, sellerID = "seller_id", sales, deliveryFees = "delivery_fees", refunds, commission
+        case broughtForward = "brought_forward", payout, carriedForward = "carried_forward"
         case entryCount = "entry_count", createdAt = "created_at", entries
     }
 
@@ -215,7 +218,9 @@ struct SettlementBody: Encodable, Sendable {
         deliveryFees = settlement.deliveryFees.won
         refunds = settlement.refunds.won
         commission = settlement.commission.won
+        broughtForward = settlement.broughtForward.won
         payout = settlement.payout.won
+        carriedForward = settlement.carriedForward.won
         entryCount = settlement.entryCount
         createdAt = settlement.createdAt
     }
@@ -237,7 +242,9 @@ struct UpcomingSettlementBody: Encodable, Sendable {
     var deliveryFees: Int64
     var refunds: Int64
     var commission: Int64
+    var broughtForward: Int64
     var payout: Int64
+    var carriedForward: Int64
     var entryCount: Int
     var awaitingConfirmation: Tally
     var entries: [SettlementBody.Entry]
@@ -258,7 +265,8 @@ struct UpcomingSettlementBody: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case sellerID = "seller_id", asOf = "as_of", sales, deliveryFees = "delivery_fees", refunds, commission, payout
+        case sellerID = "seller_id", asOf = "as_of", sales, deliveryFees = "delivery_fees", refunds, commission
+        case broughtForward = "brought_forward", payout, carriedForward = "carried_forward"
         case entryCount = "entry_count", awaitingConfirmation = "awaiting_confirmation", entries
     }
 
@@ -269,7 +277,9 @@ struct UpcomingSettlementBody: Encodable, Sendable {
         deliveryFees = upcoming.tally.deliveryFees
         refunds = upcoming.tally.refunds
         commission = upcoming.tally.commission
-        payout = upcoming.tally.payout
+        // What the next close would pay: the payable entries less what the seller owes.
+        let balance = upcoming.balance
+        (broughtForward, payout, carriedForward) = (balance.broughtForward, balance.payout, balance.carriedForward)
         entryCount = upcoming.tally.entryCount
         awaitingConfirmation = Tally(upcoming.awaitingConfirmation)
         entries = upcoming.entries.map { entry in

@@ -183,4 +183,14 @@ enum FulfilmentSchema {
             WHERE status = 'approved' AND refunded_at IS NULL;
         """
     }
+
+    /// Migration 29: what a seller owes is carried from settlement to settlement
+    /// (``SettlementBalance``). Settlements closed before it bring and carry nothing: their
+    /// negative payouts stay the operator's to collect, as they were when they closed.
+    static func settlementBalancesSQL(_ type: SQLDialect.ColumnTypes) -> String {
+        """
+        ALTER TABLE settlements ADD COLUMN brought_forward \(type.integer) NOT NULL DEFAULT 0 CHECK (brought_forward >= 0);
+        ALTER TABLE settlements ADD COLUMN carried_forward \(type.integer) NOT NULL DEFAULT 0 CHECK (carried_forward >= 0);
+        """
+    }
 }

@@ -10,13 +10,16 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
 
     package init(database: Database) { self.database = database }
 
-    static var columns: String { "id, period, seller_id, sales, delivery_fees, refunds, commission, payout, entries, created_at" }
+    static var columns: String {
+        "id, period, seller_id, sales, delivery_fees, refunds, commission, payout, entries, created_at, brought_forward, carried_forward"
+    }
 
     static func decode(_ row: some SQLRow) -> Settlement {
         Settlement(
             id: SettlementID(row.int64(0)), period: row.string(1), sellerID: UserID(row.int64(2)), sales: Money(won: row.int64(3)),
             deliveryFees: Money(won: row.int64(4)), refunds: Money(won: row.int64(5)), commission: Money(won: row.int64(6)),
-            payout: Money(won: row.int64(7)), entryCount: row.int(8), createdAt: StoredTime.date(row.int64(9)))
+            broughtForward: Money(won: row.int64(10)), payout: Money(won: row.int64(7)), carriedForward: Money(won: row.int64(11)),
+            entryCount: row.int(8), createdAt: StoredTime.date(row.int64(9)))
     }
 
     package static var entryColumns: String {
@@ -71,6 +74,20 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
                 totals[entry.sellerID.rawValue]?.entries.append(entry.id)
             }
         }
+        // What each of them owes from before: their latest settlement's carry. A close of
+        // another period at the same time reads and adds to the same rows, so one of the two
+        // serializable transactions fails and runs again after the other, and no debt is taken
+        // off twice.
+        var owed: [Int64: Int64] = [:]
+        if !totals.isEmpty {
+            try connection.forEach("""
+                SELECT s.seller_id, s.carried_forward FROM settlements s
+                WHERE s.seller_id IN (\(connection.dialect.integersFromJSON))
+                  AND s.id = (SELECT max(p.id) FROM settlements p WHERE p.seller_id = s.seller_id)
+                """, [.text("[" + totals.keys.sorted().map(String.init).joined(separator: ",") + "]")]) { row in
+                owed[row.int64(0)] = row.int64(1)
+            }
+        }
         if !dryRun {
             try connection.run("""
                 INSERT INTO settlement_periods (period, starts_at, ends_at, closed_at, closed_by) VALUES (?, ?, ?, ?, ?)
@@ -79,18 +96,22 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
         }
         var settlements: [Settlement] = []
         for (seller, (total, entries, givingBack)) in totals.sorted(by: { $0.key < $1.key }) {
+            let balance = SettlementBalance(earned: total.payout, owed: owed[seller] ?? 0)
             var settlement = Settlement(
                 id: SettlementID(0), period: period.description, sellerID: UserID(seller), sales: Money(won: total.sales),
                 deliveryFees: Money(won: total.deliveryFees), refunds: Money(won: total.refunds),
-                commission: Money(won: total.commission), payout: Money(won: total.payout), entryCount: total.entryCount,
-                createdAt: now)
+                commission: Money(won: total.commission), broughtForward: Money(won: balance.broughtForward),
+                payout: Money(won: balance.payout), carriedForward: Money(won: balance.carriedForward),
+                entryCount: total.entryCount, createdAt: now)
             if !dryRun {
                 settlement.id = SettlementID(try connection.insertReturningID("""
-                    INSERT INTO settlements (period, seller_id, sales, delivery_fees, refunds, commission, payout, entries, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO settlements (period, seller_id, sales, delivery_fees, refunds, commission, brought_forward, payout,
+                                             carried_forward, entries, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [.text(period.description), .integer(seller), .integer(total.sales), .integer(total.deliveryFees),
-                          .integer(total.refunds), .integer(total.commission), .integer(total.payout),
-                          .int(total.entryCount), StoredTime.value(now)]))
+                          .integer(total.refunds), .integer(total.commission), .integer(balance.broughtForward),
+                          .integer(balance.payout), .integer(balance.carriedForward), .int(total.entryCount),
+                          StoredTime.value(now)]))
                 // One statement stamps the seller's entries, each with the commission
                 // the policy gives it (the same integer arithmetic as above): a delivery fee's
                 // entry has no category and is charged the fee rate.
@@ -117,6 +138,7 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
         if !dryRun {
             var audit = audit
             audit.detail += "; \(settlements.count) settlements, payouts \(settlements.reduce(0) { $0 + $1.payout.won }) won"
+                + ", owed \(settlements.reduce(0) { $0 + $1.carriedForward.won }) won carried"
             try AuditLogTable.insert(audit, on: connection)
             // One event per seller's settlement: each seller's systems are told of their own.
             try EventOutbox.append(settlements.map { settlement in
@@ -124,7 +146,8 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
                     "settlement_id": .integer(settlement.id.rawValue), "period": .string(settlement.period),
                     "seller_id": .integer(settlement.sellerID.rawValue), "sales": .won(settlement.sales),
                     "delivery_fees": .won(settlement.deliveryFees), "refunds": .won(settlement.refunds),
-                    "commission": .won(settlement.commission), "payout": .won(settlement.payout),
+                    "commission": .won(settlement.commission), "brought_forward": .won(settlement.broughtForward),
+                    "payout": .won(settlement.payout), "carried_forward": .won(settlement.carriedForward),
                     "entries": .integer(Int64(settlement.entryCount)),
                 ])
             }, on: connection)
@@ -170,6 +193,15 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
             try await database.read {
                 try $0.query("SELECT \(Self.entryColumns) FROM settlement_entries WHERE settlement_id = ? ORDER BY occurred_at, id",
                              [.integer(id.rawValue)], Self.decodeEntry)
+            }
+        }
+    }
+
+    package func owed(by seller: UserID) async throws(KeyCatError) -> Money {
+        try await storage {
+            try await database.read {
+                Money(won: try $0.queryOne("SELECT carried_forward FROM settlements WHERE seller_id = ? ORDER BY id DESC LIMIT 1",
+                                           [.integer(seller.rawValue)]) { $0.int64(0) } ?? 0)
             }
         }
     }

@@ -265,6 +265,7 @@ package enum KeyCatSchema {
         Step(version: 27, name: "search forward index", sqlite: SearchSchema.forwardIndexSQLite,
              postgres: SearchSchema.forwardIndexPostgres),
         Step(version: 28, name: "approved returns until refunded", ddl: FulfilmentSchema.returnRefundsSQL),
+        Step(version: 29, name: "settlement balances carried", ddl: FulfilmentSchema.settlementBalancesSQL),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

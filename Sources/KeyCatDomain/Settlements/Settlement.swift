@@ -113,8 +113,15 @@ public struct CommissionPolicy: Sendable, Hashable {
 
 /// What one seller is owed for one closed period.
 ///
-/// `payout = sales + deliveryFees − refunds − commission`, and every figure is the sum of the
-/// period's ``SettlementEntry`` rows, each tied to the payment or refund it came from.
+/// What the period's ``SettlementEntry`` rows add up to is ``earned``:
+/// `sales + deliveryFees − refunds − commission`, each figure the sum of its entries, each entry
+/// tied to the payment or refund it came from. A month can earn less than nothing (an operator
+/// refunds a sale an earlier month paid out), and what the seller then owes is not the shop's
+/// loss: it is carried to their next settlement and taken off what that one pays
+/// (``SettlementBalance``). So `payout − carriedForward = earned − broughtForward`, and the
+/// payout is never negative. Settlements closed before carrying began (2026-11-30) have
+/// nothing brought or carried, and their negative payouts stay what they were: the operator's
+/// to collect.
 public struct Settlement: Sendable, Hashable, Identifiable {
     public var id: SettlementID
     public var period: String
@@ -127,13 +134,18 @@ public struct Settlement: Sendable, Hashable, Identifiable {
     public var refunds: Money
     /// The platform's commission on sales and delivery fees, less what refunds gave back.
     public var commission: Money
-    /// What the shop pays the seller (negative: what the seller owes, carried by the operator).
+    /// What the seller owed from their previous settlement, taken off this one.
+    public var broughtForward: Money
+    /// What the shop pays the seller: ``earned`` less ``broughtForward``, and never below zero.
     public var payout: Money
+    /// What the seller still owes after this settlement, taken off their next one.
+    public var carriedForward: Money
     public var entryCount: Int
     public var createdAt: Date
 
     public init(id: SettlementID, period: String, sellerID: UserID, sales: Money, deliveryFees: Money, refunds: Money,
-                commission: Money, payout: Money, entryCount: Int, createdAt: Date) {
+                commission: Money, broughtForward: Money = .zero, payout: Money, carriedForward: Money = .zero,
+                entryCount: Int, createdAt: Date) {
         self.id = id
         self.period = period
         self.sellerID = sellerID
@@ -141,9 +153,37 @@ public struct Settlement: Sendable, Hashable, Identifiable {
         self.deliveryFees = deliveryFees
         self.refunds = refunds
         self.commission = commission
+        self.broughtForward = broughtForward
         self.payout = payout
+        self.carriedForward = carriedForward
         self.entryCount = entryCount
         self.createdAt = createdAt
+    }
+
+    /// What the period's entries add up to: `sales + deliveryFees − refunds − commission`.
+    public var earned: Money { Money(won: sales.won + deliveryFees.won - refunds.won - commission.won) }
+}
+
+/// A seller's balance at a close: what their entries earned, less what they owed from before.
+/// What is left is paid, or, below zero, carried to their next settlement (상계: a marketplace
+/// nets what a seller owes against what it will pay them, as Korean open markets do).
+public struct SettlementBalance: Sendable, Hashable {
+    /// What the seller owed before this close, taken off it.
+    public var broughtForward: Int64
+    /// What the close pays (never negative).
+    public var payout: Int64
+    /// What the seller still owes after it.
+    public var carriedForward: Int64
+
+    /// - Parameters:
+    ///   - earned: what the close's entries add up to (``SettlementTally/payout``).
+    ///   - owed: what the seller's previous settlement carried forward (not negative).
+    public init(earned: Int64, owed: Int64) {
+        let owed = max(owed, 0)
+        let balance = earned - owed
+        broughtForward = owed
+        payout = max(balance, 0)
+        carriedForward = max(-balance, 0)
     }
 }
 
@@ -194,8 +234,9 @@ public struct SettlementEntry: Sendable, Hashable, Codable {
 public protocol SettlementRepository: Sendable {
     /// Closes `period`: every unsettled entry that occurred before its end (an entry that
     /// committed late, after an earlier period closed, is taken by the next) is given its
-    /// commission and counted into one settlement per seller; the period is recorded closed
-    /// with `audit`. With `dryRun`, computes the same and writes nothing.
+    /// commission and counted into one settlement per seller, which takes off what that seller
+    /// owed from their previous settlement (``SettlementBalance``); the period is recorded
+    /// closed with `audit`. With `dryRun`, computes the same and writes nothing.
     ///
     /// - Throws: `conflict`-class `duplicate` when the period is already closed.
     func close(_ period: SettlementPeriod, commission: CommissionPolicy, dryRun: Bool, audit: AuditEntry, at now: Date) async throws(KeyCatError) -> [Settlement]
@@ -207,4 +248,7 @@ public protocol SettlementRepository: Sendable {
     /// Calls `body` with each of `seller`'s entries that no settlement took yet, in the order
     /// they occurred, as the next close would count it (``UnsettledEntry``).
     func forEachUnsettled(of seller: UserID, _ body: (UnsettledEntry) -> Void) async throws(KeyCatError)
+    /// What `seller` owes from their settlements so far: what their latest settlement carried
+    /// forward (zero when it carried nothing, or they have none).
+    func owed(by seller: UserID) async throws(KeyCatError) -> Money
 }

@@ -59,7 +59,7 @@ public struct SettlementService: Sendable {
 
     /// What `seller` (a seller: themselves) has earned that no closed period settled yet, under
     /// today's commission: what is payable (its parcels' receipt confirmed) apart from what
-    /// waits for purchase confirmation, and the oldest ``UpcomingSettlement/entryLimit`` entries
+    /// waits for purchase confirmation, what they owe from earlier settlements, and the oldest ``UpcomingSettlement/entryLimit`` entries
     /// with the commission each would carry.
     public func upcoming(seller: UserID? = nil, by principal: Principal) async throws(KeyCatError) -> UpcomingSettlement {
         try principal.require(.seller, .admin, to: "read settlements")
@@ -82,8 +82,9 @@ public struct SettlementService: Sendable {
                 if unsettled.isPayable { payable.insert(entry.id) }
             }
         }
+        let owed = try await settlements.owed(by: seller)
         return UpcomingSettlement(sellerID: seller, asOf: clock.now(), tally: tally, awaitingConfirmation: waiting, entries: entries,
-                                  payableEntryIDs: payable)
+                                  payableEntryIDs: payable, owed: owed)
     }
 
     /// One settlement and the entries it adds up, for its seller or an admin.

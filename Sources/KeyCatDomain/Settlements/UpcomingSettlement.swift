@@ -19,9 +19,12 @@ public struct UpcomingSettlement: Sendable, Hashable {
     public var entries: [SettlementEntry]
     /// The ids of those of ``entries`` that are payable.
     public var payableEntryIDs: Set<Int64>
+    /// What the seller owes from their settlements so far, which the next close takes off.
+    public var owed: Money
 
     public init(sellerID: UserID, asOf: Date, tally: SettlementTally, awaitingConfirmation: SettlementTally = SettlementTally(),
-                entries: [SettlementEntry], payableEntryIDs: Set<Int64>? = nil) {
+                entries: [SettlementEntry], payableEntryIDs: Set<Int64>? = nil, owed: Money = .zero) {
+        self.owed = owed
         self.awaitingConfirmation = awaitingConfirmation
         self.payableEntryIDs = payableEntryIDs ?? Set(entries.map(\.id))
         self.sellerID = sellerID
@@ -29,6 +32,10 @@ public struct UpcomingSettlement: Sendable, Hashable {
         self.tally = tally
         self.entries = entries
     }
+
+    /// What the next close would pay of the payable entries once it takes off what is owed, and
+    /// what it would carry forward.
+    public var balance: SettlementBalance { SettlementBalance(earned: tally.payout, owed: owed.won) }
 }
 
 /// An entry no close took yet, with what the next close counts it by.

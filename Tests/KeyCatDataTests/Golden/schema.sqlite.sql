@@ -672,3 +672,7 @@ UPDATE return_requests SET refunded_at = decided_at
       AND NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.shipment_id = return_requests.shipment_id AND l.refunded_at IS NULL);
 CREATE INDEX return_requests_awaiting_refund ON return_requests (refund_tried_at, id)
     WHERE status = 'approved' AND refunded_at IS NULL;
+
+-- 29: settlement balances carried
+ALTER TABLE settlements ADD COLUMN brought_forward INTEGER NOT NULL DEFAULT 0 CHECK (brought_forward >= 0);
+ALTER TABLE settlements ADD COLUMN carried_forward INTEGER NOT NULL DEFAULT 0 CHECK (carried_forward >= 0);

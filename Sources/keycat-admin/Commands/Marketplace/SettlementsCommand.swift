@@ -39,12 +39,14 @@ struct SettlementsRunCommand: AdminCommand {
         defer { keycat.close() }
         let settlements = try await keycat.settlements.close(month, dryRun: dryRun, by: context.operatorPrincipal)
         let total = settlements.reduce(Int64(0)) { $0 + $1.payout.won }
+        let owed = settlements.reduce(Int64(0)) { $0 + $1.carriedForward.won }
         let ongoing = Date() < month.end
         context.emit(json: .object([("period", .string(period)), ("dry_run", .bool(dryRun)), ("month_ended", .bool(!ongoing)),
                                     ("items", .array(settlements.map(SettlementOutput.json)))]),
                      human: SettlementOutput.table(settlements)
                          + "\(dryRun ? "Would close" : "Closed") \(period)\(ongoing ? " as of now (the month has not ended)" : ""): "
-                         + "\(settlements.count) sellers, payouts \(Money(won: total)).\n"
+                         + "\(settlements.count) sellers, payouts \(Money(won: total))"
+                         + (owed > 0 ? ", \(Money(won: owed)) owed by sellers carried to their next settlements" : "") + ".\n"
                          + "Rates: \(keycat.configuration.commission.summary).")
     }
 }
@@ -170,7 +172,8 @@ enum SettlementOutput {
             ("id", .int(settlement.id.rawValue)), ("period", .string(settlement.period)), ("seller_id", .int(settlement.sellerID.rawValue)),
             ("sales", .int(settlement.sales.won)), ("delivery_fees", .int(settlement.deliveryFees.won)),
             ("refunds", .int(settlement.refunds.won)), ("commission", .int(settlement.commission.won)),
-            ("payout", .int(settlement.payout.won)), ("entry_count", .int(Int64(settlement.entryCount))),
+            ("brought_forward", .int(settlement.broughtForward.won)), ("payout", .int(settlement.payout.won)),
+            ("carried_forward", .int(settlement.carriedForward.won)), ("entry_count", .int(Int64(settlement.entryCount))),
         ])
     }
 
@@ -186,10 +189,12 @@ enum SettlementOutput {
     }
 
     static func table(_ settlements: [Settlement]) -> String {
-        var table = TextTable(["ID", "PERIOD", "SELLER", "SALES", "FEES", "REFUNDS", "COMMISSION", "PAYOUT", "ENTRIES"])
+        var table = TextTable(["ID", "PERIOD", "SELLER", "SALES", "FEES", "REFUNDS", "COMMISSION", "OWED BEFORE", "PAYOUT", "OWED AFTER",
+                               "ENTRIES"])
         for s in settlements {
             table.append([String(s.id.rawValue), s.period, String(s.sellerID.rawValue), s.sales.description, s.deliveryFees.description,
-                          s.refunds.description, s.commission.description, s.payout.description, String(s.entryCount)])
+                          s.refunds.description, s.commission.description, s.broughtForward.description, s.payout.description,
+                          s.carriedForward.description, String(s.entryCount)])
         }
         return table.rendered()
     }
