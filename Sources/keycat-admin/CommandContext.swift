@@ -18,18 +18,19 @@ struct CommandContext {
     let principal: Principal
     /// The audit log's name for the operator, `cli:<login name>`.
     var actor: String { principal.auditActor }
-    /// Reads standard input (passwords are read here, never from arguments).
-    let readStandardInput: () -> String?
+    /// Reads a secret from standard input with a prompt (``SecretInput``): passwords and
+    /// signing secrets are read here, never from arguments.
+    let readSecret: (_ prompt: String) -> String?
 
     init(globals: GlobalSettings, console: Console, environment: [String: String],
-         readStandardInput: @escaping () -> String? = { readLine(strippingNewline: true) }) {
+         readSecret: @escaping (_ prompt: String) -> String? = { SecretInput.read(prompt: $0) }) {
         databasePathOption = globals.databasePath
         databasePath = globals.databasePath ?? environment["KEYCAT_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "./keycat.db"
         filesBeside = environment["KEYCAT_FILES"].flatMap { $0.isEmpty ? nil : $0 } ?? "keycat.db"
         json = globals.json
         self.console = console
         principal = .operatorConsole(environment["USER"] ?? environment["LOGNAME"] ?? "operator")
-        self.readStandardInput = readStandardInput
+        self.readSecret = readSecret
     }
 
     /// Whether `--db` names a Postgres database (`postgres://…` or `postgresql://…`) rather than

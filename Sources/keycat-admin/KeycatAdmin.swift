@@ -13,7 +13,7 @@ enum KeycatAdmin {
     /// Parses `arguments`, runs the command, reports any error; returns the exit code.
     static func run(
         _ arguments: [String], console: Console, environment: [String: String],
-        readStandardInput: @escaping () -> String? = { readLine(strippingNewline: true) }
+        readSecret: @escaping (_ prompt: String) -> String? = { SecretInput.read(prompt: $0) }
     ) async -> ExitCode {
         let json = arguments.contains("--json")
         do {
@@ -28,7 +28,7 @@ enum KeycatAdmin {
                 let command = try commandType.init(parsing: parsed)
                 let context = CommandContext(
                     globals: globals, console: console, environment: environment,
-                    readStandardInput: readStandardInput)
+                    readSecret: readSecret)
                 try await command.run(context)
                 return .success
             }

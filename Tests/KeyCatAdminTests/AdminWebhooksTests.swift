@@ -61,4 +61,30 @@ struct AdminWebhooksTests {
             #expect(!audit.standardOutput.contains(secret))
         }
     }
+
+    @Test("a secret of one's own is read from standard input with --secret -, and refused as an argument")
+    func secretOnStandardInput() async throws {
+        try await withAdminDatabase(.sqlite) { database in
+            let secret = "whsec_" + Data((0..<32).map { UInt8($0) }).base64EncodedString()
+            let arguments = ["webhooks", "add", "https://hooks.example.com/keycat", "--events", "*", "--db", database.argument, "--json"]
+            let written = try database.run(arguments + ["--secret", secret])
+            #expect(written.status == 2 && written.standardError.contains("ps"), "\(written.standardError)")
+            #expect(!written.standardError.contains(secret))
+            let empty = try database.run(arguments + ["--secret", "-"])
+            #expect(empty.status == 1 && empty.standardError.contains("standard input"), "\(empty.standardError)")
+
+            let added = try database.run(arguments + ["--secret", "-"], input: secret + "\n")
+            #expect(added.status == 0, "\(added.standardError)")
+            #expect(try jsonObject(added.standardOutput)["secret"] as? String == secret)
+            let id = try #require(try jsonObject(added.standardOutput)["id"] as? Int)
+            // Piped in, nothing is prompted for.
+            #expect(added.standardError.isEmpty, "\(added.standardError)")
+
+            let next = "whsec_" + Data((32..<64).map { UInt8($0) }).base64EncodedString()
+            let rotated = try database.run(["webhooks", "rotate-secret", "\(id)", "--secret", "-", "--db", database.argument, "--json"],
+                                           input: next + "\n")
+            #expect(rotated.status == 0, "\(rotated.standardError)")
+            #expect(try jsonObject(rotated.standardOutput)["secret"] as? String == next)
+        }
+    }
 }

@@ -23,7 +23,7 @@ struct UsersCreateCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) async throws {
-        guard let password = context.readStandardInput(), !password.isEmpty else {
+        guard let password = context.readSecret("Password for \(email): "), !password.isEmpty else {
             throw KeyCatError.validation("password", "write the password on standard input")
         }
         let keycat = try await context.openExisting()

@@ -16,7 +16,7 @@ struct UsersResetPasswordCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) async throws {
-        guard let password = context.readStandardInput(), !password.isEmpty else {
+        guard let password = context.readSecret("New password: "), !password.isEmpty else {
             throw KeyCatError.validation("password", "write the password on standard input")
         }
         let keycat = try await context.openExisting()

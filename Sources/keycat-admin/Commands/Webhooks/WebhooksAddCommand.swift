@@ -1,7 +1,7 @@
 import KeyCat
 
-/// `keycat-admin webhooks add URL --events P[,P…] [--secret whsec_…] [--description D]`: audited
-/// as `webhook.endpoint.add`. The secret (made when not given) is printed this once.
+/// `keycat-admin webhooks add URL --events P[,P…] [--secret -] [--description D]`: audited as
+/// `webhook.endpoint.add`. The secret (made when not given on standard input) is printed this once.
 struct WebhooksAddCommand: AdminCommand {
     static let configuration = CommandConfiguration(
         name: "add", abstract: "Register an endpoint for some event types; prints its signing secret once.",
@@ -12,23 +12,24 @@ struct WebhooksAddCommand: AdminCommand {
         arguments: [ArgumentSpec(name: "URL", help: "Where to POST: https (http only for an allowed development host).")],
         options: [
             OptionSpec(name: "events", valueName: "P", help: "Event types, comma-separated: order.paid, shipment.*, or *.", isRequired: true),
-            OptionSpec(name: "secret", valueName: "S", help: "whsec_ and the base64 of 24–64 bytes; made when left out."),
+            WebhooksCommand.secretOption,
             OptionSpec(name: "description", valueName: "D", help: "A note for operators, up to 200 characters."),
         ])
 
     let url: String
     let events: String
-    let secret: String?
+    let readsSecret: Bool
     let description: String
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         url = arguments.positionals[0]
         events = try arguments.requiredString("events")
-        secret = arguments.string("secret")
+        readsSecret = try WebhooksCommand.readsSecret(arguments)
         description = arguments.string("description") ?? ""
     }
 
     func run(_ context: CommandContext) async throws {
+        let secret = try readsSecret ? WebhooksCommand.secret(from: context) : nil
         let keycat = try await context.openForWebhooks()
         defer { keycat.close() }
         let added = try await keycat.webhookEndpoints.add(url: url, events: events, secret: secret, description: description,

@@ -21,6 +21,30 @@ struct WebhooksCommand: CommandGroup {
     /// The endpoint id argument of the commands that take one.
     static let idArgument = [ArgumentSpec(name: "ID", help: "The endpoint id (webhooks list).")]
 
+    /// `--secret -`: the signing secret, read from standard input (made when left out).
+    static let secretOption = OptionSpec(
+        name: "secret", valueName: "-",
+        help: "Read the signing secret (whsec_ and the base64 of 24–64 bytes) from standard input; made when left out.")
+
+    /// Whether `--secret -` was given. A secret written as the option's value is refused: every
+    /// user of the machine can read a process's arguments (`ps`), as they cannot its input.
+    static func readsSecret(_ arguments: ParsedArguments) throws(UsageError) -> Bool {
+        guard let value = arguments.string("secret") else { return false }
+        guard value == "-" else {
+            throw UsageError("--secret takes -, with the secret on standard input: an argument shows in ps to every user of the machine",
+                             commandPath: arguments.commandPath)
+        }
+        return true
+    }
+
+    /// The signing secret `--secret -` asks for, read from standard input.
+    static func secret(from context: CommandContext) throws(KeyCatError) -> String {
+        guard let secret = context.readSecret("Signing secret (whsec_…): "), !secret.isEmpty else {
+            throw KeyCatError.validation("secret", "write the signing secret on standard input")
+        }
+        return secret
+    }
+
     static func json(_ endpoint: WebhookEndpoint) -> JSONValue {
         .object([
             ("id", .int(endpoint.id)), ("url", .string(endpoint.url.rawValue)), ("events", .string(endpoint.eventList)),

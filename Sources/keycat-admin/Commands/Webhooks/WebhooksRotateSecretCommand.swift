@@ -1,22 +1,23 @@
 import KeyCat
 
-/// `keycat-admin webhooks rotate-secret ID [--secret whsec_…]`: audited as
+/// `keycat-admin webhooks rotate-secret ID [--secret -]`: audited as
 /// `webhook.endpoint.rotate_secret`; the old secret keeps signing beside the new one for 24 h.
 struct WebhooksRotateSecretCommand: AdminCommand {
     static let configuration = CommandConfiguration(
         name: "rotate-secret", abstract: "Give an endpoint a new secret; the old one also signs for 24 hours.",
         arguments: WebhooksCommand.idArgument,
-        options: [OptionSpec(name: "secret", valueName: "S", help: "The new secret (whsec_…); made when left out.")])
+        options: [WebhooksCommand.secretOption])
 
     let id: Int64
-    let secret: String?
+    let readsSecret: Bool
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         id = try arguments.id(at: 0, named: "ID")
-        secret = arguments.string("secret")
+        readsSecret = try WebhooksCommand.readsSecret(arguments)
     }
 
     func run(_ context: CommandContext) async throws {
+        let secret = try readsSecret ? WebhooksCommand.secret(from: context) : nil
         let keycat = try await context.openExisting()
         defer { keycat.close() }
         let rotated = try await keycat.webhookEndpoints.rotateSecret(id, to: secret, by: context.principal)
