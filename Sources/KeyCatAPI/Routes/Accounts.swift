@@ -110,10 +110,12 @@ struct PasswordChangeBody: Decodable, Sendable {
 }
 
 /// A profile change: a field left out stays, `null` clears it (nick cannot be cleared).
-struct ProfileUpdateBody: Decodable, Sendable {
+struct ProfileUpdateBody: Decodable, Sendable, JSONClosedObject {
     var update: ProfileUpdate
 
-    enum CodingKeys: String, CodingKey { case nick, phone, birthday, profileImage = "profile_image" }
+    static var members: Set<String> { members(of: CodingKeys.self) }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case nick, phone, birthday, profileImage = "profile_image" }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -92,7 +92,7 @@ struct AddressForm: Decodable, Sendable {
 }
 
 /// An address's changes: any of the fields, each checked as on creation.
-struct AddressChangesBody: Decodable, Sendable {
+struct AddressChangesBody: Decodable, Sendable, JSONClosedObject {
     var recipient: String?
     var phone: String?
     var postcode: String?
@@ -101,7 +101,9 @@ struct AddressChangesBody: Decodable, Sendable {
     var request: String?
     var isDefault: Bool?
 
-    enum CodingKeys: String, CodingKey {
+    static var members: Set<String> { members(of: CodingKeys.self) }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case recipient, phone, postcode, roadAddress = "road_address", detail, request, isDefault = "is_default"
     }
 

@@ -209,10 +209,12 @@ struct ProductCreateBody: Decodable, Sendable {
 
 /// A change to a listing: `version` (the one read) is required; fields left out stay;
 /// `discount_ends_at: null` removes the discount's end.
-struct ProductChangesBody: Decodable, Sendable {
+struct ProductChangesBody: Decodable, Sendable, JSONClosedObject {
     var changes: ProductChanges
 
-    enum CodingKeys: String, CodingKey {
+    static var members: Set<String> { members(of: CodingKeys.self) }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case version, title, content, kind, category, regularPrice = "regular_price", price, couponPrice = "coupon_price"
         case discountEndsAt = "discount_ends_at", deliveryFee = "delivery_fee", deliverySchedule = "delivery_schedule"
         case stock, spec, tags

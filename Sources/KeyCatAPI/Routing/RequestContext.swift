@@ -47,8 +47,8 @@ struct RequestContext: Sendable {
     /// The body decoded as `Body`; an empty body reads as `{}`.
     ///
     /// - Throws: 400 `validation` naming the field that is missing, null or of the wrong type,
-    ///   or given twice in one object (``JSONDuplicateMembers``), or `body` for JSON that does
-    ///   not parse.
+    ///   or given twice in one object (``JSONDuplicateMembers``), or, for a ``JSONClosedObject``,
+    ///   one it does not read; `body` for JSON that does not parse.
     func json<Body: Decodable>(_ type: Body.Type = Body.self) throws(KeyCatError) -> Body {
         let bytes = request.body.isEmpty ? Array("{}".utf8) : request.body
         do {
@@ -56,6 +56,10 @@ struct RequestContext: Sendable {
             if let repeated = JSONDuplicateMembers.first(in: bytes) {
                 let name = String(repeated.prefix(64))
                 throw KeyCatError.validation(name, "\"\(name)\" is given twice in one object: which one was meant is not clear")
+            }
+            if let closed = Body.self as? any JSONClosedObject.Type, let unknown = closed.unknownMember(in: bytes) {
+                let name = String(unknown.prefix(64))
+                throw KeyCatError.validation(name, "\"\(name)\" is not a member this change knows, so nothing was changed")
             }
             return body
         } catch let error as DecodingError {

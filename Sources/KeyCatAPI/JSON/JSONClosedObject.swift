@@ -1,0 +1,30 @@
+import Foundation
+
+/// A body whose object names every member it reads: another member is a 400, not ignored.
+///
+/// A change (`PATCH`) that names a member KeyCat does not know, `{"prise": 89000}` or
+/// `{"stok": 0}`, would otherwise answer 200 with nothing changed, and the client would take the
+/// old price for the new one. So the change bodies refuse what they do not read, naming it;
+/// bodies that create or act keep ignoring unknown members, so clients may send what a newer
+/// version reads. Only the top-level object's members are checked.
+protocol JSONClosedObject {
+    /// The member names the body reads.
+    static var members: Set<String> { get }
+}
+
+extension JSONClosedObject {
+    /// The first member of `bytes`' top-level object (in the order JSONSerialization gives them:
+    /// sorted, so the answer is the same every time) that ``members`` does not hold; nil when
+    /// there is none, or the text is not an object.
+    static func unknownMember(in bytes: [UInt8]) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { return nil }
+        return object.keys.filter { !members.contains($0) }.min()
+    }
+}
+
+extension JSONClosedObject where Self: Decodable {
+    /// The members of a body whose `CodingKeys` list them all.
+    static func members<Keys: CodingKey & CaseIterable>(of _: Keys.Type) -> Set<String> {
+        Set(Keys.allCases.map(\.stringValue))
+    }
+}
