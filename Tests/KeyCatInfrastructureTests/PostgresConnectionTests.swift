@@ -66,6 +66,28 @@ struct PostgresConnectionTests {
         #expect(tuned.option("keepalives_idle") == "5")
     }
 
+    @Test("a session idle for a minute inside a transaction is ended by the server, its locks released; a setting elsewhere stands")
+    func idleInTransaction() throws {
+        let url = try PostgresTestServer.requireURL()
+        let connection = try PostgresConnection(url: url)
+        defer { connection.close() }
+        #expect(try connection.queryOne("SHOW idle_in_transaction_session_timeout") { $0.string(0) } == "1min")
+
+        // The URL's own value stands; short here, to see what it does.
+        let hung = try PostgresConnection(url: url + (url.contains("?") ? "&" : "?")
+                                              + "options=-c%20idle_in_transaction_session_timeout%3D300ms")
+        defer { hung.close() }
+        #expect(try hung.queryOne("SHOW idle_in_transaction_session_timeout") { $0.string(0) } == "300ms")
+        try hung.run("BEGIN", [])
+        try hung.run("SELECT pg_advisory_xact_lock(4242)", [])
+        #expect(try connection.queryOne("SELECT pg_try_advisory_lock(4242)") { $0.bool(0) } == false)
+        Thread.sleep(forTimeInterval: 1)
+        let ended = try #require(throws: PostgresError.self) { try hung.run("SELECT 1", []) }
+        #expect(ended.isConnectionLost, "\(ended)")
+        #expect(try connection.queryOne("SELECT pg_try_advisory_lock(4242)") { $0.bool(0) } == true)
+        try connection.run("SELECT pg_advisory_unlock(4242)", [])
+    }
+
     @Test("a malformed URL is a typed error before any connection is tried")
     func malformedURL() throws {
         for url in ["postgres://localhost/db?no_such_option=1", "host='unterminated"] {

@@ -87,19 +87,35 @@ package final class PostgresConnection {
         handle = connection
         // JIT compiles a plan whose estimated cost passes `jit_above_cost`: 14 ms (180 ms with
         // its optimisation) for a search page run in 0.1 ms, whose generic plan's estimate of a
-        // term's postings is an average. KeyCat's statements are short; it stays off. One
-        // exchange with the search path, when there is one.
+        // term's postings is an average. KeyCat's statements are short; it stays off.
+        // A transaction left open by a client that hung or lost its way holds its locks, and
+        // every checkout of those listings waits behind it, until the server ends the session
+        // after `idle_in_transaction_session_timeout`. Postgres never does by default; KeyCat's
+        // transactions never wait on anything but the database, so a minute idle inside one is
+        // a fault, and the session is ended (its transaction rolled back; the pool replaces a
+        // connection that broke). A value set anywhere else (the server, the role, the URL's
+        // `options`) stands. One exchange with the search path, when there is one.
+        let settings = """
+            SELECT set_config('jit', 'off', false),
+                   set_config('idle_in_transaction_session_timeout',
+                              CASE current_setting('idle_in_transaction_session_timeout') WHEN '0' THEN '\(Self.idleInTransactionTimeout)'
+                                   ELSE current_setting('idle_in_transaction_session_timeout') END, false)
+            """
         do {
             if let searchPath = configuration.searchPath {
-                try run("SELECT set_config('jit', 'off', false), set_config('search_path', $1, false)", [.text(searchPath)])
+                try run(settings + ", set_config('search_path', $1, false)", [.text(searchPath)])
             } else {
-                try run("SELECT set_config('jit', 'off', false)", [])
+                try run(settings, [])
             }
         } catch {
             close()
             throw error
         }
     }
+
+    /// How long a session may sit idle inside a transaction before the server ends it, unless
+    /// the server, the role or the URL says otherwise.
+    package static let idleInTransactionTimeout = "1min"
 
     /// The value of the connection option `keyword` this connection was made with
     /// (`PQconninfo`), such as `keepalives_idle`; nil when it has none.
