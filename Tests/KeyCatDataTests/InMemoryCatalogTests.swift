@@ -54,7 +54,7 @@ struct InMemoryCatalogTests {
         #expect(updated.title == "Renamed" && updated.version == 2)
         try await catalog.delete(product.id, by: .operatorConsole("t"))
         #expect(await keycatError { try await catalog.product(product.id) }?.code == .notFound)
-        #expect(keycatError { try products.delete(product.id, at: clock.now(), audit: nil) }?.code == .notFound,
+        #expect(keycatError { try products.delete(product.id, expectedVersion: nil, at: clock.now(), audit: nil) }?.code == .notFound,
                 "a second delete finds nothing")
         #expect(products.auditEntries.map(\.action) == ["product.update", "product.delete"])
         #expect(products.auditEntries.map(\.actor) == ["admin:9", "cli:t"])
@@ -69,7 +69,7 @@ struct InMemoryCatalogTests {
         #expect(await keycatError { try await catalog.update(product.id, changes, by: seller) }?.code == .versionConflict)
         #expect(keycatError { try products.update(product, expectedVersion: 1, at: clock.now(), audit: nil) }?.code
                 == .versionConflict)
-        try products.delete(product.id, at: clock.now(), audit: nil)
+        try products.delete(product.id, expectedVersion: nil, at: clock.now(), audit: nil)
         #expect(keycatError { try products.update(product, expectedVersion: 3, at: clock.now(), audit: nil) }?.code
                 == .notFound)
     }
@@ -162,13 +162,13 @@ struct InMemoryCatalogTests {
             var missing = product
             missing.id = ProductID(99)
             _ = try await repository.update(product, expectedVersion: 1, at: clock.now(), audit: nil)
-            try await repository.delete(gone.id, at: clock.now(), audit: nil)
+            try await repository.delete(gone.id, expectedVersion: nil, at: clock.now(), audit: nil)
             return [
                 await keycatError { try await repository.update(product, expectedVersion: 1, at: clock.now(), audit: nil) }?.code,
                 await keycatError { try await repository.update(gone, expectedVersion: 2, at: clock.now(), audit: nil) }?.code,
                 await keycatError { try await repository.update(missing, expectedVersion: 1, at: clock.now(), audit: nil) }?.code,
-                await keycatError { try await repository.delete(gone.id, at: clock.now(), audit: nil) }?.code,
-                await keycatError { try await repository.delete(missing.id, at: clock.now(), audit: nil) }?.code,
+                await keycatError { try await repository.delete(gone.id, expectedVersion: nil, at: clock.now(), audit: nil) }?.code,
+                await keycatError { try await repository.delete(missing.id, expectedVersion: nil, at: clock.now(), audit: nil) }?.code,
             ]
         }
         let inMemory = try await refusals(products, clock)

@@ -54,7 +54,7 @@ struct OneProduct: ProductRepository {
     func stockMovements(of id: ProductID, after: Int64?, limit: Int) throws(KeyCatError) -> [StockMovement] { [] }
     func setImages(_ images: [ProductImage], of id: ProductID, expectedVersion: Int, at now: Date, audit: AuditEntry?)
         throws(KeyCatError) -> Product { product }
-    func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError) {}
+    func delete(_ id: ProductID, expectedVersion: Int?, at now: Date, audit: AuditEntry?) throws(KeyCatError) {}
     func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Product] { [product] }
     func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [SearchHit] {
         [SearchHit(product: product, key: 0)]

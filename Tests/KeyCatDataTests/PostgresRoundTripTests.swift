@@ -191,7 +191,7 @@ extension PostgresRoundTripTests {
                 #expect(try await maintenance.problems().isEmpty, "round \(round)")
 
                 let beforeDelete = database.roundTripCount
-                try await products.delete(product.id, at: clock.now(), audit: audit)
+                try await products.delete(product.id, expectedVersion: nil, at: clock.now(), audit: audit)
                 // The UPDATE with the document; the postings, document and counts removed, audit
                 // entry and event; the COMMIT.
                 #expect(database.roundTripCount - beforeDelete == 3, "round \(round)")

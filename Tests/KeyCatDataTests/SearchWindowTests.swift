@@ -30,7 +30,7 @@ struct SearchWindowTests {
         }
 
         func delete(_ id: ProductID) async throws {
-            try await repository.delete(id, at: time, audit: nil)
+            try await repository.delete(id, expectedVersion: nil, at: time, audit: nil)
         }
 
         /// Every page of `text` under `sort`, `pageSize` at a time, as ``CatalogService`` walks

@@ -65,6 +65,21 @@ struct CatalogTests {
         }
     }
 
+    @Test("a delete of the version read is refused once a change landed since, in the delete's own write", arguments: TestStore.allCases)
+    func deleteOfAStaleVersion(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
+            let seller = try await shop.user(.seller)
+            let product = try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: seller)
+            var change = ProductChanges(expectedVersion: 1)
+            change.price = Money(won: 99_000)
+            _ = try await shop.keycat.catalog.update(product.id, change, by: seller)
+            await expectError(.versionConflict) { try await shop.keycat.catalog.delete(product.id, expectedVersion: 1, by: seller) }
+            await #expect(try shop.keycat.catalog.product(product.id).version == 2)
+            try await shop.keycat.catalog.delete(product.id, expectedVersion: 2, by: seller)
+            await expectError(.notFound) { try await shop.keycat.catalog.delete(product.id, expectedVersion: 3, by: seller) }
+        }
+    }
+
     @Test("an update carrying a stale version is a conflict and changes nothing", arguments: TestStore.allCases)
     func staleVersion(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop throws in

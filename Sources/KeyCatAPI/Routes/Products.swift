@@ -77,8 +77,11 @@ enum ProductRoutes {
         },
         Route(.delete, "/products/{id}", .roles([.seller, .admin]), status: 204) { context in
             let id: ProductID = try context.id()
-            if let failed = try await ifMatchFails(context, id).failed { return failed }
-            try await context.keycat.catalog.delete(id, by: context.principal())
+            let precondition = try await ifMatchFails(context, id)
+            if let failed = precondition.failed { return failed }
+            // The version the tag matched is checked again in the delete's own write: a change
+            // landing after the comparison is a 409, as on PATCH.
+            try await context.keycat.catalog.delete(id, expectedVersion: precondition.version, by: context.principal())
             return .noContent
         },
     ]

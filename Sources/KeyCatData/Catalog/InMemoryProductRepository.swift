@@ -167,11 +167,14 @@ package final class InMemoryProductRepository: ProductRepository {
         }
     }
 
-    package func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) throws(KeyCatError) {
+    package func delete(_ id: ProductID, expectedVersion: Int?, at now: Date, audit: AuditEntry?) throws(KeyCatError) {
         let now = Self.stored(now)
         try state.withLock { state throws(KeyCatError) in
             guard var product = state.products[id], product.deletedAt == nil else {
                 throw KeyCatError.notFound("product", id)
+            }
+            if let expectedVersion, product.version != expectedVersion {
+                throw KeyCatError(.versionConflict, "product \(id) changed since version \(expectedVersion); read it again")
             }
             product.deletedAt = now
             product.isListed = false

@@ -175,7 +175,8 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         }
     }
 
-    package func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) async throws(KeyCatError) {
+    package func delete(_ id: ProductID, expectedVersion: Int?, at now: Date, audit: AuditEntry?) async throws(KeyCatError) {
+        let condition = expectedVersion == nil ? "" : " AND version = ?"
         try await storage {
             // READ COMMITTED, as ``insert``: the conditional UPDATE decides, the rest follows it.
             // Three round trips on Postgres: the UPDATE with the listing's search document; its
@@ -183,11 +184,19 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
             try await database.write(isolation: .readCommitted) { connection in
                 var document: SearchIndex.Document?
                 let changed = try connection.batch([
-                    .run("UPDATE products SET deleted_at = ?, listed = 0, version = version + 1, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
-                         [.integer(StoredTime.milliseconds(now)), .integer(StoredTime.milliseconds(now)), .integer(id.rawValue)]),
+                    .run("UPDATE products SET deleted_at = ?, listed = 0, version = version + 1, updated_at = ? WHERE id = ? AND deleted_at IS NULL"
+                            + condition,
+                         [.integer(StoredTime.milliseconds(now)), .integer(StoredTime.milliseconds(now)), .integer(id.rawValue)]
+                            + (expectedVersion.map { [.int($0)] } ?? [])),
                     SearchIndex.documentQuery(of: id) { document = $0 },
                 ])[0]
-                guard changed == 1 else { throw KeyCatError.notFound("product", id) }
+                guard changed == 1 else {
+                    // Not deleted: gone, or (with a version to match) changed since it was read.
+                    if let expectedVersion, try ProductRow.find(id, on: connection)?.deletedAt == nil {
+                        throw KeyCatError(.versionConflict, "product \(id) changed since version \(expectedVersion); read it again")
+                    }
+                    throw KeyCatError.notFound("product", id)
+                }
                 var statements = SearchIndex.removal(of: id, previous: document, on: connection)
                 if let audit { statements.append(AuditLogTable.statement(audit)) }
                 let event = DomainEvent(.productWithdrawn, at: now, aggregate: EventAggregate(.product, id.rawValue), data: [

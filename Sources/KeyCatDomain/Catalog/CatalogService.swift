@@ -117,14 +117,17 @@ public struct CatalogService: Sendable {
         return try await products.update(updated, expectedVersion: expected, at: now, audit: audit)
     }
 
-    /// Soft-deletes a listing.
+    /// Soft-deletes a listing; with `expectedVersion` (the version the caller read, as an HTTP
+    /// `If-Match` names it), only if no change landed since, checked in the delete's own write.
     ///
-    /// - Throws: `notOwner` unless the caller is its seller or an admin; `notFound` if gone.
-    public func delete(_ id: ProductID, by principal: Principal) async throws(KeyCatError) {
+    /// - Throws: `notOwner` unless the caller is its seller or an admin; `notFound` if gone;
+    ///   `versionConflict` when its version is no longer `expectedVersion`.
+    public func delete(_ id: ProductID, expectedVersion: Int? = nil, by principal: Principal) async throws(KeyCatError) {
         let current = try await product(id, includingUnlisted: true)
         try authorizeChange(of: current, by: principal)
         let now = clock.now()
-        try await products.delete(id, at: now, audit: auditEntry(principal, "product.delete", id, current.title, now))
+        try await products.delete(id, expectedVersion: expectedVersion, at: now,
+                                  audit: auditEntry(principal, "product.delete", id, current.title, now))
     }
 
     /// One page of listings.

@@ -39,8 +39,11 @@ public protocol ProductRepository: Sendable {
     func setImages(_ images: [ProductImage], of id: ProductID, expectedVersion: Int, at now: Date, audit: AuditEntry?)
         async throws(KeyCatError) -> Product
 
-    /// Soft-deletes a listing: it leaves every list and can no longer be bought.
-    func delete(_ id: ProductID, at now: Date, audit: AuditEntry?) async throws(KeyCatError)
+    /// Soft-deletes a listing: it leaves every list and can no longer be bought. With
+    /// `expectedVersion`, only while its stored version is still that one.
+    ///
+    /// - Throws: `notFound` when it is gone; `versionConflict` when the version moved on.
+    func delete(_ id: ProductID, expectedVersion: Int?, at now: Date, audit: AuditEntry?) async throws(KeyCatError)
 
     /// Up to `limit` visible listings matching `filter` in `sort` order, strictly after `position`.
     func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Product]
