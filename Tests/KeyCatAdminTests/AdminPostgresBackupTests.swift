@@ -1,4 +1,5 @@
 import Foundation
+import KeyCat
 import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
@@ -130,6 +131,36 @@ struct AdminPostgresBackupTests {
             #expect(try admin(["db", "check"], [:]).status == 0)
             #expect(try admin(["audit", "list", "--json"], [:]).standardOutput.contains("database.restore"))
             _ = url
+        }
+    }
+
+    @Test("a restore is refused while a server is open on the schema, naming its sessions, and goes through once it closed")
+    func refusedWhileOpen() async throws {
+        try await withPostgresSchema { postgres in
+            let url = try AdminPostgresTests.url(schema: postgres.searchPath ?? "public")
+            try await withTemporaryDirectory { directory async throws in
+                func admin(_ arguments: [String]) throws -> AdminProcess.Outcome {
+                    try AdminProcess.run(arguments + ["--db", url], input: "keycat2026\n", currentDirectory: directory)
+                }
+                try #require(try admin(["init"]).status == 0)
+                try #require(try admin(["db", "backup", "shop-backup"]).status == 0)
+                let later = try admin(["users", "create", "--email", "later@example.com", "--nick", "나중사람"])
+                try #require(later.status == 0, "\(later.standardError)")
+
+                // A server, as the example server opens KeyCat, its files elsewhere.
+                let files = directory.appendingPathComponent("server")
+                try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+                let server = try await KeyCat.open(KeyCat.Configuration(.postgres(url: url, filesBeside: files.appendingPathComponent("keycat.db").path)))
+                let refused = try admin(["db", "restore", "shop-backup", "--force"])
+                #expect(refused.status == 1 && refused.standardError.contains("KeyCat is open on this schema")
+                        && refused.standardError.contains("pid "), "\(refused.standardError)")
+                #expect(try admin(["users", "list", "--json"]).standardOutput.contains("later@example.com"), "nothing was restored")
+                server.close()
+
+                let restored = try admin(["db", "restore", "shop-backup", "--force"])
+                #expect(restored.status == 0, "\(restored.standardError)")
+                #expect(!(try admin(["users", "list", "--json"]).standardOutput.contains("later@example.com")))
+            }
         }
     }
 

@@ -21,11 +21,13 @@ extension KeyCat {
     /// build knows), and its row counts are compared with the restored rows after; a backup from
     /// before manifests is restored as it is. Without `force` it refuses (nothing changed) when
     /// the simulator file or the images folder exists beside, and `pg_restore` itself fails on
-    /// tables that exist, rolling back. The caller records the restore in the audit log, in the
+    /// tables that exist, rolling back. It refuses, whatever `force` says, while a KeyCat store
+    /// (a server, a `keycat-admin` command) is open on the schema (``claimSchema(on:)``). The caller records the restore in the audit log, in the
     /// restored database (as `keycat-admin` does), and then reconciles payments.
     ///
-    /// - Throws: `validation` for a directory that is not a Postgres backup, or when
-    ///   `pg_restore` is not on `PATH` (the message gives the commands to run instead);
+    /// - Throws: `validation` for a directory that is not a Postgres backup, when
+    ///   `pg_restore` is not on `PATH` (the message gives the commands to run instead), or while
+    ///   a store is open on the schema;
     ///   `storage` when something beside exists without `force`, `pg_restore` fails, or the
     ///   restored counts differ from the manifest's.
     public static func restorePostgres(_ store: PostgresStore, from backup: String, force: Bool) throws(KeyCatError) -> PostgresRestore {
@@ -74,6 +76,12 @@ extension KeyCat {
             throw KeyCatError(.storage, "\(companions.joined(separator: ", ")) already exist(s); give --force to replace them",
                               context: ["path": companions[0], "reason": "exists"])
         }
+        // A server or tool still open on the schema would go on writing beside the restored rows,
+        // or (with --force) find its tables dropped under it. This session takes the lock every
+        // open store holds shared, or names who holds it, and keeps it until the rows are in.
+        let claim = try storage { try PostgresConnection(url: store.url) }
+        defer { claim.close() }
+        try claimSchema(on: claim)
         do {
             try pgRestore.run(options + ["--no-password", "--dbname=\(connection.url)", dump], connection: connection)
         } catch where !force {
@@ -107,6 +115,22 @@ extension KeyCat {
             }
         }
         return PostgresRestore(schema: connection.schema, verified: manifest != nil)
+    }
+
+    /// Takes the lock every open KeyCat store holds shared on its schema
+    /// (``KeyCatSchema/openStoreLockCall``) alone on `session`, for its life.
+    ///
+    /// - Throws: `validation` naming the sessions that hold it: a server or a `keycat-admin`
+    ///   command still open on the schema.
+    static func claimSchema(on session: PostgresConnection) throws(KeyCatError) {
+        let free = try storage { try session.queryOne(KeyCatSchema.openStoreLockQuery, []) { $0.bool(0) } } ?? false
+        guard !free else { return }
+        let holders = try storage {
+            try session.query(KeyCatSchema.openStoreSessionsQuery, []) { "pid \($0.int64(0)) (\($0.string(1)) from \($0.string(2)))" }
+        }
+        throw KeyCatError.validation("db", "KeyCat is open on this schema: \(holders.count) session(s) hold it, "
+            + holders.prefix(5).joined(separator: ", ") + (holders.count > 5 ? ", …" : "")
+            + "; stop every server and keycat-admin command using it, then restore (nothing was changed)")
     }
 
     /// What the rows need once `pg_restore` has put them back, in one session.

@@ -55,6 +55,8 @@ extension KeyCat {
             // this server's catalog version at once (others' arrive by notification).
             settings.commitProbe = KeyCatSchema.catalogCommitProbe
             settings.commitProbeChannel = KeyCatSchema.catalogChangeChannel
+            // Every connection says the store is open on its schema, for a restore to see.
+            settings.onConnect = KeyCatSchema.openStoreLockCall
             let database: PostgresDatabase
             do {
                 database = try PostgresDatabase(configuration: settings)

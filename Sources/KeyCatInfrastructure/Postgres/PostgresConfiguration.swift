@@ -30,6 +30,10 @@ package struct PostgresConfiguration: Sendable {
     /// catalog trigger): an announced write that did (``PostgresCommitAnnouncer``) needs no
     /// notification of its own, and servers listen for both.
     package var commitProbeChannel: String?
+    /// A call made once on every new connection, last in the exchange that sets it up (no
+    /// round trip of its own): KeyCat's stores take a shared advisory lock with it, which a
+    /// restore looks for.
+    package var onConnect: String?
 
     package init(url: String? = nil) {
         self.url = url

@@ -101,11 +101,12 @@ package final class PostgresConnection {
                               CASE current_setting('idle_in_transaction_session_timeout') WHEN '0' THEN '\(Self.idleInTransactionTimeout)'
                                    ELSE current_setting('idle_in_transaction_session_timeout') END, false)
             """
+        let onConnect = configuration.onConnect.map { ", " + $0 } ?? ""
         do {
             if let searchPath = configuration.searchPath {
-                try run(settings + ", set_config('search_path', $1, false)", [.text(searchPath)])
+                try run(settings + ", set_config('search_path', $1, false)" + onConnect, [.text(searchPath)])
             } else {
-                try run(settings, [])
+                try run(settings + onConnect, [])
             }
         } catch {
             close()
