@@ -1,5 +1,6 @@
 import Foundation
-import KeyCatInfrastructure
+import KeyCat
+@testable import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
 
@@ -74,6 +75,31 @@ struct AdminRestoreTests {
             #expect(try AdminProcess.run(["db", "check", "--db", target]).status == 0)
             let orders = try jsonObject(try AdminProcess.run(["orders", "list", "--db", target, "--json"]).standardOutput)
             #expect((orders["items"] as? [[String: Any]])?.isEmpty == false)
+        }
+    }
+
+    @Test("a forced restore is refused while a server has the database open, and goes through once it closed")
+    func refusedWhileOpen() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let (path, demo) = try runDemo(in: directory)
+            #expect(demo.status == 0, "\(demo.standardError)")
+            let backup = directory.appendingPathComponent("nightly").path
+            #expect(try AdminProcess.run(["db", "backup", backup, "--db", path]).status == 0)
+            let target = directory.appendingPathComponent("live.db").path
+            #expect(try AdminProcess.run(["init", "--db", target]).status == 0)
+
+            // A server, here in the test's own process, has the file open.
+            let server = try await KeyCat.open(KeyCat.Configuration(databasePath: target))
+            #expect(SQLiteFileUse.isOpen(target))
+            let before = Self.snapshot([target])
+            let refused = try AdminProcess.run(["db", "restore", backup, "--db", target, "--force"])
+            #expect(refused.status == 1 && refused.standardError.contains("is open"), "\(refused.standardError)")
+            #expect(Self.snapshot([target]) == before)
+            server.close()
+            #expect(!SQLiteFileUse.isOpen(target))
+
+            let forced = try AdminProcess.run(["db", "restore", backup, "--db", target, "--force"])
+            #expect(forced.status == 0, "\(forced.standardError)")
         }
     }
 

@@ -59,7 +59,8 @@ extension KeyCat {
     /// database's and may know of payments the database copy does not.
     ///
     /// Stop every process using the target first: a server holding the old file open would keep
-    /// writing to it.
+    /// writing to it, so the restore refuses while any connection has it open
+    /// (``SQLiteFileUse``, read from `/proc/locks` on Linux).
     ///
     /// - Parameters:
     ///   - force: replace an existing database and its companions (`-wal`, `-shm`, simulator
@@ -67,7 +68,8 @@ extension KeyCat {
     /// - Returns: the backup's manifest.
     /// - Throws: `storage` when the backup fails verification or the check, when the target or
     ///   a companion exists and `force` is false (context `reason: exists`, `existing`), or when
-    ///   a file cannot be written. On failure the target is left as it was.
+    ///   a file cannot be written; `validation` while the target is open. On failure the target
+    ///   is left as it was.
     @discardableResult
     public static func restoreBackup(from backup: String, toDatabaseAt databasePath: String,
                                      force: Bool = false) async throws(KeyCatError) -> BackupManifest {
@@ -76,6 +78,10 @@ extension KeyCat {
             throw KeyCatError.validation("backup", "\(backup) is a Postgres backup; restore it to a Postgres database with --db postgres://…")
         }
         let target = RestoreTarget(databasePath: databasePath)
+        guard !SQLiteFileUse.isOpen(databasePath) else {
+            throw KeyCatError.validation("db", "\(databasePath) is open: a server or keycat-admin command has it; "
+                + "stop every process using it, then restore (nothing was changed)")
+        }
         let existing = target.existingParts
         if !existing.isEmpty, !force {
             throw KeyCatError(
