@@ -55,6 +55,10 @@ struct CommandLineParserTests {
         ("search synonyms lst", "unknown command 'lst' for 'keycat-admin search synonyms'; did you mean 'list'?"),
         ("webhooks replay --since 2026-11-01 --endpoint 0", "--endpoint takes an id, a positive whole number, got '0'"),
         ("orders list --seller -4", "--seller takes an id, a positive whole number, got '-4'"),
+        ("reviews list --product 0", "--product takes an id, a positive whole number, got '0'"),
+        ("products add --seller x7 --file a.json", "--seller takes an id, a positive whole number, got 'x7'"),
+        ("webhooks add https://example.com/h --events * --secret whsec_abc",
+         "--secret takes -, with the secret on standard input: an argument shows in ps to every user of the machine"),
         ("settlements run --period 2026-13", "--period: a period is a month written YYYY-MM, such as 2026-11"),
         ("products adjust-stock 7 --reason count", "missing --by ±N"),
     ])

@@ -19,10 +19,7 @@ struct ReviewsListCommand: AdminCommand {
     let cursor: String?
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
-        guard let id = try arguments.int64("product"), id > 0 else {
-            throw UsageError("--product must be a positive whole number", commandPath: arguments.commandPath)
-        }
-        product = ProductID(id)
+        product = ProductID(try arguments.requiredID("product"))
         let count = try arguments.int("limit", in: PageLimit.range) ?? PageLimit.default.value
         // The range was checked above, so this cannot fail.
         limit = (try? PageLimit(count)) ?? .default

@@ -51,7 +51,13 @@ struct ParsedArguments {
 
     /// The value of `--name` as a row id (a positive whole number), if given.
     func id(_ name: String) throws(UsageError) -> Int64? {
-        guard let text = options[name] else { return nil }
+        guard options[name] != nil else { return nil }
+        return try requiredID(name)
+    }
+
+    /// The value of a required `--name` taking an id: a positive whole number.
+    func requiredID(_ name: String) throws(UsageError) -> Int64 {
+        let text = try requiredString(name)
         guard let value = Int64(text), value > 0 else {
             throw UsageError("--\(name) takes an id, a positive whole number, got '\(text)'", commandPath: commandPath)
         }

@@ -18,10 +18,7 @@ struct ProductsAddCommand: AdminCommand {
     let tags: [String]?
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
-        guard let seller = try arguments.int64("seller"), seller > 0 else {
-            throw UsageError("--seller must be a positive user id", commandPath: arguments.commandPath)
-        }
-        self.seller = UserID(seller)
+        seller = UserID(try arguments.requiredID("seller"))
         file = try arguments.requiredString("file")
         tags = TagsOption.tags(arguments)
     }
