@@ -1,4 +1,5 @@
 import Foundation
+import KeyCatData
 import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
@@ -227,6 +228,57 @@ struct WithdrawnSellerTests {
             let order = try await shop.keycat.checkout.checkout(CheckoutRequest(.items([CheckoutItem(productID: suspended.id, quantity: 1)])), by: buyer)
             #expect(order.lines.map(\.productID) == [suspended.id])
         }
+    }
+
+    @Test("a seller made a buyer takes their listings out with them, and back when made a seller again, unless suspended meanwhile",
+          arguments: TestStore.allCases)
+    func demotionHidesListings(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
+            let seller = try await shop.user(.seller)
+            let listing = try await shop.keycat.catalog.create(TestShop.draft("강등될 상품"), for: seller.userID, by: seller)
+            let mine = ProductListRequest(filter: ProductFilter(sellerID: seller.userID))
+
+            _ = try await shop.keycat.accounts.setRole(seller.userID, to: .buyer, by: shop.operatorConsole)
+            await #expect(try shop.keycat.catalog.list(mine).items.isEmpty)
+            await expectError(.notFound) { try await shop.keycat.catalog.product(listing.id) }
+            await #expect(try shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(text: try SearchQuery("강등")))).items.isEmpty)
+            // Nobody lists for them now, an operator included.
+            await expectError(.notFound) { try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: shop.operatorConsole) }
+
+            _ = try await shop.keycat.accounts.setRole(seller.userID, to: .seller, by: shop.operatorConsole)
+            await #expect(try shop.keycat.catalog.list(mine).items.map(\.id) == [listing.id])
+
+            // Suspended, then made a buyer and a seller again: out until reinstated.
+            _ = try await shop.keycat.accounts.suspend(seller.userID, by: shop.operatorConsole)
+            await expectError(.notFound) { try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: shop.operatorConsole) }
+            _ = try await shop.keycat.accounts.setRole(seller.userID, to: .buyer, by: shop.operatorConsole)
+            _ = try await shop.keycat.accounts.setRole(seller.userID, to: .seller, by: shop.operatorConsole)
+            await #expect(try shop.keycat.catalog.list(mine).items.isEmpty)
+            _ = try await shop.keycat.accounts.reinstate(seller.userID, by: shop.operatorConsole)
+            await #expect(try shop.keycat.catalog.list(mine).items.map(\.id) == [listing.id])
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("a listing's write checks its seller in its own statement: one suspended after the use case looked is refused, nothing written",
+          arguments: TestStore.allCases)
+    func insertChecksTheSeller(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
+            let seller = try await shop.user(.seller)
+            _ = try await shop.keycat.accounts.suspend(seller.userID, by: shop.operatorConsole)
+            let before = try await shop.integer("SELECT count(*) FROM products")
+            // The repository itself, as a create whose look at the seller came before the suspension.
+            let draft = try TestShop.draft("늦은 상품").validated(at: shop.clock.now())
+            await expectError(.forbidden) {
+                try await Self.insert(draft, for: seller.userID, at: shop.clock.now(), on: shop.keycat.store.database)
+            }
+            await #expect(try shop.integer("SELECT count(*) FROM products") == before)
+        }
+    }
+
+    /// A listing written by the repository alone, as a create whose look at its seller is past.
+    private static func insert(_ draft: ProductDraft, for seller: UserID, at now: Date, on database: some SQLDatabase) async throws {
+        _ = try await SQLProductRepository(database: database).insert(draft, sellerID: seller, images: [], at: now, audit: nil)
     }
 
     @Test("a synthetic catalog big enough to rebuild the list indexes loads, lists in every sort, is searchable and keeps every index",

@@ -141,8 +141,9 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                     break
                 }
                 // A suspended seller's listings leave the catalog with them and come back with
-                // them (the deleted ones stay out). Writing `products` is also what tells every
-                // cache of catalog answers, on both stores, that they changed.
+                // them (the deleted ones stay out), as do a seller's made a buyer or an admin:
+                // nobody could ship what was bought of them. Writing `products` is also what tells
+                // every cache of catalog answers, on both stores, that they changed.
                 switch change {
                 case .suspend:
                     try EventOutbox.append(DomainEvent(.userSuspended, at: at, aggregate: EventAggregate(.user, id.rawValue), data: [
@@ -151,7 +152,12 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                     try Self.list(listingsOf: id, false, on: connection)
                 case .reinstate:
                     try Self.list(listingsOf: id, true, on: connection)
-                case .role, .password:
+                case let .role(role):
+                    // Made a seller again while suspended, they stay out until reinstated.
+                    let suspended = try connection.queryOne("SELECT 1 FROM users WHERE id = ? AND suspended_at IS NOT NULL",
+                                                            [.integer(id.rawValue)]) { _ in true } ?? false
+                    try Self.list(listingsOf: id, role == .seller && !suspended, on: connection)
+                case .password:
                     break
                 }
                 if let audit { try AuditLogTable.insert(audit, on: connection) }

@@ -85,6 +85,10 @@ package enum ProductRow {
     /// The placeholders of one row of ``insertIntoSQL``.
     static let insertRowSQL = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let insertSQL = insertIntoSQL + " VALUES " + insertRowSQL
+    /// ``insertIntoSQL`` of one row only while its seller (the last argument) may list; a
+    /// locking clause may follow.
+    static let insertForSellerSQL = insertIntoSQL + " SELECT " + insertRowSQL.dropFirst().dropLast()
+        + " FROM users WHERE id = ? AND role = 'seller' AND withdrawn_at IS NULL AND suspended_at IS NULL"
 
     static func insertArguments(_ draft: ProductDraft, sellerID: UserID, images: [ProductImage], millis: Int64) -> [SQLValue] {
         [.integer(sellerID.rawValue), .text(draft.kind.rawValue), .text(draft.category.rawValue),
@@ -187,13 +191,26 @@ package enum ProductRow {
     /// no document to read first, so they are one round trip whatever its words.
     ///
     /// - Returns: the new listing, and the statements left to run.
+    ///
+    /// With `sellerMayList`, the row is written only while its seller may list (a seller, neither
+    /// suspended nor withdrawn), read in the same statement, and on Postgres their account's row
+    /// is locked for share until the listing commits: a suspension, withdrawal or demotion
+    /// committing meanwhile either waits for the listing and then takes it out with the seller's
+    /// others, or is seen first and refuses it.
+    ///
+    /// - Throws: `forbidden` when `sellerMayList` and the seller may not list.
     package static func beginInsert<Connection: SQLConnection>(
         _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, actor: String,
-        indexingSearch: Bool = true, on connection: Connection
+        indexingSearch: Bool = true, sellerMayList: Bool = false, on connection: Connection
     ) throws -> (product: Product, rest: [SQLStatement<Connection.Row>]) {
         let millis = StoredTime.milliseconds(now)
-        let id = ProductID(try connection.insertReturningID(
-            insertSQL, insertArguments(draft, sellerID: sellerID, images: images, millis: millis)))
+        let arguments = insertArguments(draft, sellerID: sellerID, images: images, millis: millis)
+        let id = ProductID(try sellerMayList
+            ? connection.insertReturningID(insertForSellerSQL + connection.dialect.locking(.share), arguments + [.integer(sellerID.rawValue)])
+            : connection.insertReturningID(insertSQL, arguments))
+        guard id.rawValue > 0 else {
+            throw KeyCatError(.forbidden, "user \(sellerID) may not list products: not a seller, or suspended or withdrawn")
+        }
         let product = Product(
             id: id, sellerID: sellerID, kind: draft.kind,
             category: draft.category, title: draft.title, content: draft.content,

@@ -27,7 +27,8 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
             // exchange cannot be cancelled and whose outcome is unknown if the connection drops.
             try await database.write(isolation: .readCommitted) { connection in
                 let (product, rest) = try ProductRow.beginInsert(draft, sellerID: sellerID, images: images, at: now,
-                                                                 actor: audit?.actor ?? "seller:\(sellerID)", on: connection)
+                                                                 actor: audit?.actor ?? "seller:\(sellerID)", sellerMayList: true,
+                                                                 on: connection)
                 var statements = rest
                 if var audit {
                     audit.target = "product:\(product.id)"
@@ -263,7 +264,7 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         try await storage {
             try await database.read { connection in
                 try connection.queryOne(
-                    "SELECT 1 FROM users WHERE id = ? AND role = 'seller' AND withdrawn_at IS NULL",
+                    "SELECT 1 FROM users WHERE id = ? AND role = 'seller' AND withdrawn_at IS NULL AND suspended_at IS NULL",
                     [.integer(sellerID.rawValue)]) { _ in true } ?? false
             }
         }

@@ -53,7 +53,8 @@ public protocol ProductRepository: Sendable {
     /// (docs/search.md).
     func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [SearchHit]
 
-    /// Whether `sellerID` is an active, approved seller.
+    /// Whether `sellerID` may list: a seller, neither suspended nor withdrawn. The insert checks
+    /// it again in its own write.
     func isActiveSeller(_ sellerID: UserID) async throws(KeyCatError) -> Bool
 
     /// Ends lapsed discounts: every listing whose discount ended at or before `now` goes back to
