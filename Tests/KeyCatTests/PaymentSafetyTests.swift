@@ -186,6 +186,50 @@ struct PaymentSafetyTests {
         }
     }
 
+    @Test("a refund whose first send's answer was lost and whose resend is refused outright is settled by the payment's balance",
+          arguments: TestStore.allCases)
+    func lostAnswerThenRefusal(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let product = try await shop.product(stock: 5, price: 10_000)
+            let buyer = try await shop.user(.buyer)
+            let order = try await shop.paidOrder(product, by: buyer)
+            let impUID = try #require(order.impUID)
+
+            // The PG refunded, the answer was lost, and the resend was refused (403): the balance
+            // shows the refund landed, so it is done, once.
+            shop.simulator.injectFault(.lostAnswer, on: .cancel)
+            shop.simulator.injectFault(.error(.forbidden), on: .cancel)
+            let landed = try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 4_000), reason: "dent"),
+                                                             by: shop.operatorConsole)
+            #expect(landed.refundedAmount == Money(won: 4_000))
+            #expect(shop.simulator.cancellations(impUID: impUID).count == 1)
+
+            // A 502 (nothing done), then a refusal: the balance has not moved, so it failed.
+            shop.simulator.injectFault(.error(.pgProvider), on: .cancel)
+            shop.simulator.injectFault(.error(.forbidden), on: .cancel)
+            let refused = await expectFailure(.gatewayForbidden) {
+                try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 1_000), reason: "scratch"), by: shop.operatorConsole)
+            }
+            #expect(refused?.context["outcome"] == nil, "\(String(describing: refused))")
+            await #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).map(\.status) == [.done, .failed])
+
+            // The answer lost, the resend refused and the payment unreadable: nobody can tell, so it
+            // stays pending, and reconciliation settles it.
+            shop.simulator.injectFault(.lostAnswer, on: .cancel)
+            shop.simulator.injectFault(.error(.forbidden), on: .cancel)
+            shop.simulator.injectFault(.error(.forbidden), on: .payment)
+            let unknown = await expectFailure(.gatewayForbidden) {
+                try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 2_000), reason: "rattle"), by: shop.operatorConsole)
+            }
+            #expect(unknown?.context["outcome"] == "unknown", "\(String(describing: unknown))")
+            await #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).map(\.status) == [.done, .failed, .pending])
+            #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 1)
+            await #expect(try shop.keycat.orders.order(order.id, by: buyer).refundedAmount == Money(won: 6_000))
+            #expect(shop.simulator.cancellations(impUID: impUID).count == 2)
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("checkout items are bounded before they are summed", arguments: TestStore.allCases, [
         [Int.max, 1], [99, 1], [0], [-5], [100],
     ])

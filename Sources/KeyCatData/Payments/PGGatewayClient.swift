@@ -79,7 +79,21 @@ package struct PGGatewayClient: PaymentGateway {
         guard cancellation.amount.map({ $0 > .zero }) ?? true else {
             throw KeyCatError.validation("amount", "a cancel amount must be positive (or absent for the whole balance)")
         }
-        let (response, repeated) = try await interceptor.sendNotingRepeats(.cancel(cancellation))
+        let response: TransportResponse, repeated: Bool
+        do {
+            (response, repeated) = try await interceptor.sendNotingRepeats(.cancel(cancellation))
+        } catch where error.context[GatewayCancellation.mayHaveActedContext] != nil && !Self.unanswered.contains(error.code) {
+            // A repeat refused outright (a 400, a 403, a second 401) after a send whose answer was
+            // lost: only the payment's balance says whether that send landed. (When no send was
+            // answered at all, the refund stays pending as ever, for a retry or reconciliation.)
+            guard let current = try? await payment(cancellation.target) else { throw error }
+            let balance = current.amount.won - current.cancelledAmount.won
+            if balance == cancellation.checksum.won - (cancellation.amount ?? cancellation.checksum).won { return current }
+            // Untouched: nothing was cancelled, and the refusal is the whole answer.
+            if balance == cancellation.checksum.won { throw KeyCatError(error.code, error.message, context: error.context
+                .filter { $0.key != GatewayCancellation.mayHaveActedContext }) }
+            throw error
+        }
         do throws(KeyCatError) {
             return try decodePayment(response)
         } catch {
@@ -89,14 +103,22 @@ package struct PGGatewayClient: PaymentGateway {
             guard repeated || cancellation.idempotencyKey != nil, balanceMoved.contains(error.code) else {
                 throw error
             }
-            let current: GatewayPayment
-            switch cancellation.target {
-            case let .impUID(impUID): current = try await payment(impUID: impUID)
-            case let .merchantUID(merchantUID): current = try await payment(merchantUID: merchantUID)
-            }
+            let current = try await payment(cancellation.target)
             let expected = cancellation.checksum.won - (cancellation.amount ?? cancellation.checksum).won
             guard current.amount.won - current.cancelledAmount.won == expected else { throw error }
             return current
+        }
+    }
+
+    /// The errors of a call no send of which was answered: its outcome is unknown whatever came
+    /// before.
+    private static let unanswered: Set<KeyCatError.Code> = [.gatewayTimeout, .gatewayUnavailable, .rateLimited, .invalidGatewayResponse]
+
+    /// The payment a cancel names.
+    private func payment(_ target: GatewayCancellation.Target) async throws(KeyCatError) -> GatewayPayment {
+        switch target {
+        case let .impUID(impUID): try await payment(impUID: impUID)
+        case let .merchantUID(merchantUID): try await payment(merchantUID: merchantUID)
         }
     }
 

@@ -33,13 +33,27 @@ package struct PGInterceptor: Sendable {
     /// ``send(_:)``, also saying whether an earlier send of this call may have acted (it timed
     /// out, or failed with a 5xx), so a caller can tell an answer to such a repeat from a first
     /// answer. Sends refused before the PG acted (401, 429, a failed token fetch) do not count.
+    /// An error thrown after such a send carries ``GatewayCancellation/mayHaveActedContext``:
+    /// the refusal of a repeat says nothing of the send before it.
     package func sendNotingRepeats(_ route: PGRoute) async throws(KeyCatError) -> (response: TransportResponse, repeated: Bool) {
+        var mayHaveActed = false
+        do {
+            return try await sendNotingRepeats(route, mayHaveActed: &mayHaveActed)
+        } catch where mayHaveActed {
+            throw KeyCatError(error.code, error.message,
+                              context: error.context.merging([GatewayCancellation.mayHaveActedContext: "true"]) { _, new in new })
+        }
+    }
+
+    private func sendNotingRepeats(_ route: PGRoute, mayHaveActed: inout Bool) async throws(KeyCatError)
+        -> (response: TransportResponse, repeated: Bool)
+    {
         let deadline = clock.now().addingTimeInterval(configuration.deadline.seconds)
         var attempt = 0  // bounded by maxAttempts
         var sends = 0  // every send, the token-refresh retry included, for the log
         var refreshed = false
         var retries = 0
-        var mayHaveActed = false  // an earlier send timed out or failed with a 5xx
+        mayHaveActed = false  // an earlier send timed out or failed with a 5xx
         while true {
             let remaining = deadline.timeIntervalSince(clock.now())
             let timeout = min(configuration.requestTimeout, .seconds(max(remaining, 0.001)))

@@ -9,8 +9,12 @@ enum RefundOutcome {
     /// (``PaymentGateway/cancel(_:)``), or the payment unknown or unpaid; a refusal of the
     /// request (credentials, permissions, a body it would not take) says nothing of the first
     /// send, which may have landed.
+    /// The same holds within one call: a refusal that ended a cancel whose earlier send's answer
+    /// was lost (``GatewayCancellation/mayHaveActedContext``, the balance not telling either way)
+    /// says nothing of that send.
     static func certainlyNotRefunded(by error: KeyCatError, sentBefore: Bool) -> Bool {
-        switch error.code {
+        if error.context[GatewayCancellation.mayHaveActedContext] != nil { return false }
+        return switch error.code {
         case .gatewayTimeout, .gatewayUnavailable, .rateLimited, .invalidGatewayResponse:
             false
         case .cancellableAmountInconsistent, .paymentAlreadyCancelled, .cancelAmountExceedsCancellable, .paymentNotFound, .paymentNotPaid:

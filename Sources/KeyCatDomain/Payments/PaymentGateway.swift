@@ -21,6 +21,10 @@ public protocol PaymentGateway: Sendable {
     func payments(_ query: GatewayPaymentQuery) async throws(KeyCatError) -> GatewayPaymentPage
 
     /// Cancels all or part of a payment and returns it as it stands afterwards.
+    ///
+    /// An error whose context holds ``GatewayCancellation/mayHaveActedContext`` says an earlier send of this cancel
+    /// may have been applied (its answer was lost), so the refusal that ended the call says
+    /// nothing of whether the money moved.
     func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment
 
     /// Whether the gateway takes real money: then a payment it made in test mode
@@ -43,4 +47,10 @@ extension GatewayPayment {
         if isTestPayment && gateway.takesRealMoney { return "a test (sandbox) payment cannot pay for an order at a live gateway" }
         return nil
     }
+}
+
+extension GatewayCancellation {
+    /// The context key (value `"true"`) of a gateway error that ended a call after an earlier
+    /// send of the same call may have acted: its outcome is unknown.
+    public static let mayHaveActedContext = "gateway_may_have_acted"
 }
