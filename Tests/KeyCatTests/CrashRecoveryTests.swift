@@ -103,4 +103,32 @@ struct CrashRecoveryTests {
             try await shop.expectHealthy()
         }
     }
+
+    @Test("a payment made after the reservation and its grace ended pays nothing, though reconciliation has not run; one within it pays",
+          arguments: TestStore.allCases)
+    func latePaymentBeforeReconciliation(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let product = try await shop.product(stock: 2)
+            let buyer = try await shop.user(.buyer)
+            // Paid four minutes after the 15-minute reservation: within the grace, it pays.
+            let inTime = try await shop.checkout(product, by: buyer)
+            shop.clock.advance(by: 19 * 60)
+            let paid = try await shop.keycat.checkout.confirm(inTime.id, impUID: try shop.pay(inTime).impUID, by: buyer)
+            #expect(paid.status == .paid)
+
+            // Paid twenty-one minutes after checkout: the order expires, its unit comes back, the
+            // money goes back, at the confirm itself.
+            let late = try await shop.checkout(product, by: buyer)
+            shop.clock.advance(by: 21 * 60)
+            let payment = try shop.pay(late)
+            let refused = await expectFailure(.illegalTransition) {
+                try await shop.keycat.checkout.confirm(late.id, impUID: payment.impUID, by: buyer)
+            }
+            #expect(refused?.context["status"] == "expired", "\(String(describing: refused))")
+            #expect(shop.simulator.payment(impUID: payment.impUID)?.status == .cancelled)
+            await #expect(try shop.keycat.orders.payments(of: late.id, by: buyer).map(\.status) == [.voided])
+            await #expect(try shop.stock(of: product.id) == 1)
+            try await shop.expectHealthy()
+        }
+    }
 }

@@ -21,11 +21,11 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
         try await storage {
             try await database.read { connection in
                 try connection.queryOne(
-                    "SELECT id, merchant_uid, buyer_id, amount, status, imp_uid FROM orders WHERE id = ?",
+                    "SELECT id, merchant_uid, buyer_id, amount, status, imp_uid, expires_at FROM orders WHERE id = ?",
                     [.integer(id.rawValue)]) { row in
                     OrderStanding(id: OrderID(row.int64(0)), merchantUID: row.string(1), buyerID: UserID(row.int64(2)),
                                   amount: Money(won: row.int64(3)), status: try OrderRow.status(row, at: 4),
-                                  impUID: row.optionalString(5))
+                                  impUID: row.optionalString(5), expiresAt: StoredTime.date(row.int64(6)))
                 }
             }
         }

@@ -127,20 +127,24 @@ public struct OrderStanding: Sendable, Hashable {
     public var status: OrderStatus
     /// The PG payment that paid it.
     public var impUID: String?
+    /// When its reservation ends: a payment made later does not pay it.
+    public var expiresAt: Date
 
-    public init(id: OrderID, merchantUID: String, buyerID: UserID, amount: Money, status: OrderStatus, impUID: String?) {
+    public init(id: OrderID, merchantUID: String, buyerID: UserID, amount: Money, status: OrderStatus, impUID: String?,
+                expiresAt: Date = .distantFuture) {
         self.id = id
         self.merchantUID = merchantUID
         self.buyerID = buyerID
         self.amount = amount
         self.status = status
         self.impUID = impUID
+        self.expiresAt = expiresAt
     }
 
     /// `order`'s standing.
     public init(_ order: Order) {
         self.init(id: order.id, merchantUID: order.merchantUID, buyerID: order.buyerID, amount: order.amount,
-                  status: order.status, impUID: order.impUID)
+                  status: order.status, impUID: order.impUID, expiresAt: order.expiresAt)
     }
 }
 

@@ -30,6 +30,13 @@ struct PaymentSettlement: Sendable {
     let gateway: any PaymentGateway
     let clock: any WallClock
 
+    /// How long after an order's reservation ended a payment may still pay it, by the PG's clock
+    /// and by ours: they differ, and a buyer who opened the payment window a minute before the
+    /// end may finish a little after it. Later, the order expires and the payment goes
+    /// back, as reconciliation would have done had it run first: it may not pay at prices or
+    /// holds that ended, however long reconciliation takes to come round.
+    static let latePaymentGrace: TimeInterval = 5 * 60
+
     /// Applies `payment` (already re-read from the PG and checked to be `order`'s) to `order`.
     func settle(_ order: Order, with payment: GatewayPayment, via source: String) async throws(KeyCatError) -> SettlementOutcome {
         try await settle(OrderStanding(order), with: payment, via: source) { () async throws(KeyCatError) -> Order in order }
@@ -69,7 +76,17 @@ struct PaymentSettlement: Sendable {
             try await fail(order, paidBy: record, because: "amount forged: paid \(record.amount) for an order of \(order.amount)", via: source)
             return await .forged(try reload(order.id), paid: record.amount)
         }
-        if order.status == .awaitingPayment {
+        // Late by both clocks: the PG's (when it was paid: a payment reconciliation finds long
+        // after its confirm was lost still pays) and ours (a PG clock running fast voids nothing).
+        if order.status == .awaitingPayment, min(payment.paidAt ?? now, now) > order.expiresAt.addingTimeInterval(Self.latePaymentGrace) {
+            // Paid after the reservation ended: the order expires (its units back), and the
+            // payment is voided below with the closed order's other late payments.
+            var expire = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .expired)
+            expire.returnsStock = true
+            expire.audit = AuditEntry(actor: "system", action: "order.expire", target: "order:\(order.id)",
+                                      detail: "paid at the PG after its reservation ended (imp_uid \(payment.impUID), \(source))", at: now)
+            _ = try await orders.apply(expire, at: now)
+        } else if order.status == .awaitingPayment {
             var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .paid)
             move.payment = record
             move.clearsCart = true
