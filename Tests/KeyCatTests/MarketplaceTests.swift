@@ -269,6 +269,37 @@ struct MarketplaceTests {
         }
     }
 
+    @Test("a parcel's refund that takes the last of the balance cancels the other parcels not sent, and their units come back",
+          arguments: TestStore.allCases)
+    func lastRefundReturnsOtherParcels(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
+            let (sellerA, sellerB) = (try await shop.user(.seller), try await shop.user(.seller))
+            let board = try await keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 5; $0.delivery.fee = .zero },
+                                                        for: sellerA.userID, by: sellerA)
+            let caps = try await keycat.catalog.create(TestShop.draft("Caps", price: 20_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
+                                                       for: sellerB.userID, by: sellerB)
+            let buyer = try await shop.user(.buyer)
+            let order = try await keycat.checkout.checkout(CheckoutRequest(.items([
+                CheckoutItem(productID: board.id, quantity: 1), CheckoutItem(productID: caps.id, quantity: 1),
+            ])), by: buyer)
+            _ = try await keycat.checkout.confirm(order.id, impUID: try shop.pay(order).impUID, by: buyer)
+            // An operator gives back the board's price by amount; then seller B refunds their
+            // parcel, which takes the rest: 20,000 and its 3,000 fee.
+            _ = try await keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 100_000), reason: "goodwill"),
+                                               by: shop.operatorConsole)
+            let parcelB = try #require(order.shipments.first { $0.sellerID == sellerB.userID })
+            let refunded = try await keycat.orders.refundLines(of: parcelB.id, LineRefundRequest(reason: "out of caps", restock: true),
+                                                               by: sellerB)
+            #expect(refunded.status == .refunded && refunded.refundedAmount == refunded.amount, "\(refunded.status)")
+            #expect(refunded.shipments.allSatisfy { $0.status == .cancelled }, "\(refunded.shipments.map(\.status))")
+            // A's board never left: its unit is back on the shelf, as B's caps are.
+            await #expect(try shop.stock(of: board.id) == 5)
+            await #expect(try shop.stock(of: caps.id) == 5)
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("a settlement's balance: what is earned less what is owed, paid when positive and carried when not")
     func balance() {
         func parts(_ balance: SettlementBalance) -> [Int64] { [balance.broughtForward, balance.payout, balance.carriedForward] }

@@ -164,6 +164,16 @@ extension SQLOrderRepository {
                         // Line by line: the order's own mark says all its units came back.
                         returned = try OrderRow.returnLines(of: refund.orderID, where: OrderRow.unsent, [], as: .orderReturned,
                                                             at: now, on: connection)
+                    } else if let lineRefund = refund.lineRefund, status == OrderStatus.refunded.rawValue {
+                        // A parcel's refund that took the last of the balance (an operator's
+                        // refund by amount had taken the rest): the order's other parcels not
+                        // sent were cancelled with it, and their units come back. Its own lines
+                        // were restocked as it asked.
+                        returned = try OrderRow.returnLines(
+                            of: refund.orderID,
+                            where: OrderRow.unsent + " AND NOT (order_lines.shipment_id = ? AND order_lines.line IN (\(connection.dialect.integersFromJSON)))",
+                            [.integer(lineRefund.shipmentID.rawValue), .text("[" + lineRefund.lines.map(String.init).joined(separator: ",") + "]")],
+                            as: .orderReturned, at: now, on: connection)
                     }
                     if let audit { try AuditLogTable.insert(audit, on: connection) }
                     // A line refund restocks as it asked (``SQLFulfilmentRepository/completeLines``).
