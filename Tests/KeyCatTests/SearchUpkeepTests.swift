@@ -87,6 +87,35 @@ struct SearchUpkeepTests {
         }
     }
 
+    @Test("a sale the buyer cancels or that is refunded does not count as sold: buying and cancelling ranks nothing higher",
+          arguments: TestStore.allCases)
+    func cancelledSalesDoNotCount(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let buyer = try await shop.user(.buyer)
+            let gamed = try await shop.keycat.catalog.create(TestShop.draft("물결축 키보드") { $0.stock = 50 }, for: seller.userID, by: seller)
+            let honest = try await shop.keycat.catalog.create(TestShop.draft("물결축 키보드") { $0.stock = 50 }, for: seller.userID, by: seller)
+            func sold(_ product: Product) async throws -> Int {
+                try await shop.integer("SELECT units_sold FROM search_documents WHERE product_id = \(product.id)")
+            }
+            // Bought and cancelled before it left, three times over.
+            for _ in 0..<3 {
+                let order = try await shop.paidOrder(gamed, quantity: 9, by: buyer)
+                _ = try await shop.keycat.orders.cancel(order.id, reason: "changed my mind", by: buyer)
+            }
+            await #expect(try sold(gamed) == 0)
+            // A real sale of one unit, and one of two whose line its seller refunded.
+            _ = try await shop.paidOrder(honest, by: buyer)
+            let refunded = try await shop.paidOrder(honest, quantity: 2, by: buyer)
+            _ = try await shop.keycat.orders.refundLines(of: try #require(refunded.shipments.first).id,
+                                                         LineRefundRequest(reason: "damaged", restock: true), by: seller)
+            await #expect(try sold(honest) == 1)
+            #expect(try await SearchBehaviourTests.search(shop, "물결축").items.map(\.id) == [honest.id, gamed.id])
+            #expect(try await shop.keycat.search.problems() == [])
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("a suspended seller's listings indexed while unlisted (a catch-up) have their words suggested once the seller is reinstated",
           arguments: TestStore.allCases)
     func unlistedCaughtUp(_ store: TestStore) async throws {

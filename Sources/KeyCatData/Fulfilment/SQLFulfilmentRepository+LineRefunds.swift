@@ -132,6 +132,7 @@ extension SQLFulfilmentRepository {
                 else { return false }
                 try Self.completeLines(LineRefund(shipmentID: shipment.id, lines: lines, includesDeliveryFee: false), of: order.id,
                                        restock: restock, at: now, on: connection)
+                try connection.batch([SearchIndex.recountSales(of: order.id, dialect: connection.dialect)])
                 try AuditLogTable.insert(audit, on: connection)
                 return true
             }

@@ -175,6 +175,8 @@ extension SQLOrderRepository {
                             [.integer(lineRefund.shipmentID.rawValue), .text("[" + lineRefund.lines.map(String.init).joined(separator: ",") + "]")],
                             as: .orderReturned, at: now, on: connection)
                     }
+                    // What the refund took back no longer counts as sold in search's ranking.
+                    try connection.batch([SearchIndex.recountSales(of: refund.orderID, dialect: connection.dialect)])
                     if let audit { try AuditLogTable.insert(audit, on: connection) }
                     // A line refund restocks as it asked (``SQLFulfilmentRepository/completeLines``).
                     let restocked = refund.lineRefund == nil ? cancelled || everything || returned > 0 : refund.restock

@@ -135,7 +135,7 @@ package enum SearchIndex {
     private static let documentUpsertSQL = """
         INSERT INTO search_documents (product_id, analyzer_version, title_key, words, counted, terms, units_sold)
         VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
-                                   WHERE l.product_id = ? AND o.paid_at IS NOT NULL))
+                                   WHERE l.product_id = ? AND \(standingSale)))
         ON CONFLICT (product_id) DO UPDATE SET analyzer_version = excluded.analyzer_version,
             title_key = excluded.title_key, words = excluded.words, counted = excluded.counted, terms = excluded.terms,
             units_sold = excluded.units_sold
@@ -253,15 +253,37 @@ package enum SearchIndex {
     /// Postgres would break only after its `deadlock_timeout`, a second. The payment took its
     /// turn after a catch-up's batch first (``catchUpTurn``).
     static func countSales<Row>(of orderID: OrderID, dialect: SQLDialect) -> SQLStatement<Row> {
-        let lines = "SELECT product_id FROM order_lines WHERE order_id = ?"
-        let documents = dialect.store == .postgres
-            ? "SELECT d.product_id FROM search_documents d WHERE d.product_id IN (\(lines)) ORDER BY d.product_id\(dialect.locking(.update))"
-            : lines
+        let documents = salesDocuments(dialect)
         return .run("""
             UPDATE search_documents SET units_sold = units_sold
                 + (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l
                    WHERE l.order_id = ? AND l.product_id = search_documents.product_id)
             WHERE product_id IN (\(documents))
             """, [.integer(orderID.rawValue), .integer(orderID.rawValue)])
+    }
+
+    /// The condition (on an order line `l` of an order `o`) of a sale that stands, the units a
+    /// listing's ranking counts as sold: paid, not refunded on its own, in an order not cancelled
+    /// or refunded in full. A buyer who pays and cancels sells nothing, however often they do.
+    static let standingSale = "o.paid_at IS NOT NULL AND l.refunded_at IS NULL AND o.status NOT IN ('cancelled', 'refunded')"
+
+    /// The statement that counts again, from their standing sales, the units sold of the
+    /// listings an order holds: after a refund, which may have taken some back. Locks the
+    /// documents in id order first on Postgres, as ``countSales(of:dialect:)`` does.
+    static func recountSales<Row>(of orderID: OrderID, dialect: SQLDialect) -> SQLStatement<Row> {
+        .run("""
+            UPDATE search_documents SET units_sold = (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l
+                JOIN orders o ON o.id = l.order_id WHERE l.product_id = search_documents.product_id AND \(standingSale))
+            WHERE product_id IN (\(salesDocuments(dialect)))
+            """, [.integer(orderID.rawValue)])
+    }
+
+    /// The documents of an order's listings (its id the one argument), locked in id order on
+    /// Postgres.
+    private static func salesDocuments(_ dialect: SQLDialect) -> String {
+        let lines = "SELECT product_id FROM order_lines WHERE order_id = ?"
+        return dialect.store == .postgres
+            ? "SELECT d.product_id FROM search_documents d WHERE d.product_id IN (\(lines)) ORDER BY d.product_id\(dialect.locking(.update))"
+            : lines
     }
 }

@@ -82,12 +82,13 @@ extension SearchMaintenance {
         }
     }
 
-    /// The documents whose units sold are not what their listings' paid orders add up to, in id
-    /// order: one aggregate of the paid orders' lines, joined to every document.
+    /// The documents whose units sold are not what their listings' standing sales add up to
+    /// (``SearchIndex/standingSale``), in id order: one aggregate of those lines, joined to
+    /// every document.
     private static var unitsSoldMismatchSQL: String { """
         SELECT d.product_id, d.units_sold, coalesce(s.units, 0) FROM search_documents d
         LEFT JOIN (SELECT l.product_id, sum(l.quantity) AS units FROM order_lines l JOIN orders o ON o.id = l.order_id
-                   WHERE o.paid_at IS NOT NULL GROUP BY l.product_id) s ON s.product_id = d.product_id
+                   WHERE \(SearchIndex.standingSale) GROUP BY l.product_id) s ON s.product_id = d.product_id
         WHERE d.units_sold <> coalesce(s.units, 0) ORDER BY d.product_id LIMIT ?
         """ }
 
