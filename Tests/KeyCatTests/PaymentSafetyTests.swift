@@ -230,6 +230,22 @@ struct PaymentSafetyTests {
         }
     }
 
+    @Test("voiding orphans never cancels the payment that pays its order, though their amounts disagree: it is reported",
+          arguments: TestStore.allCases)
+    func orphanThatPaysItsOrder(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let product = try await shop.product(stock: 5, price: 10_000)
+            let order = try await shop.paidOrder(product, by: try await shop.user(.buyer))
+            // The order's row edited by hand: its amount no longer the payment's.
+            try await shop.execute("UPDATE orders SET amount = amount + 1 WHERE id = \(order.id)")
+            let report = try await shop.keycat.checkout.reconcile(gateway: GatewayReconciliation(voidOrphans: true, actor: "cli:tester"))
+            #expect(report.orphans == 1 && report.orphansVoided == 0, "\(report)")
+            #expect(report.orphanPayments.map(\.reason) == [.amountDiffers])
+            #expect(shop.simulator.payment(impUID: try #require(order.impUID))?.status == .paid)
+            await #expect(try shop.keycat.orders.order(order.id, by: shop.operatorConsole).status == .paid)
+        }
+    }
+
     @Test("checkout items are bounded before they are summed", arguments: TestStore.allCases, [
         [Int.max, 1], [99, 1], [0], [-5], [100],
     ])

@@ -74,10 +74,14 @@ extension CheckoutService {
 
     /// Cancels an orphan in full at the PG. One with an order is recorded `voiding` against it
     /// and voided as any payment that pays for nothing; one without is cancelled with the key
-    /// `orphan-{imp_uid}` (a repeat is applied once) and written to the audit log.
+    /// `orphan-{imp_uid}` (a repeat is applied once) and written to the audit log. The payment
+    /// that pays its order is never cancelled, whatever its amount says (an order's row edited by
+    /// hand, a gateway's figure that moved): it is reported for an operator, since cancelling it
+    /// would take back the money of an order that may have shipped.
     private func void(_ orphan: GatewayOrphan, payment: GatewayPayment, actor: String) async -> Bool {
         let detail = "orphan (\(orphan.reason.rawValue)), voided on request of \(actor) by reconciliation"
         if let orderID = orphan.orderID {
+            guard let order = try? await orders.find(orderID), order.impUID != payment.impUID else { return false }
             let record = OrderPayment(impUID: payment.impUID, orderID: orderID, merchantUID: payment.merchantUID,
                                       amount: payment.amount, status: .voiding, createdAt: clock.now())
             guard (try? await orders.recordVoiding(record)) != nil else { return false }
