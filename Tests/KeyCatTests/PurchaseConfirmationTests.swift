@@ -59,6 +59,29 @@ struct PurchaseConfirmationTests {
         }
     }
 
+    @Test("a suspended seller's delivered parcels wait: time confirms none of them until the seller is reinstated, the buyer still may",
+          arguments: TestStore.allCases)
+    func suspendedSellersParcelsWait(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let waiting = try await Parcel(shop)
+            _ = try await waiting.deliver()
+            _ = try await shop.keycat.accounts.suspend(waiting.seller.userID, by: shop.operatorConsole)
+            shop.clock.advance(by: 8 * 86_400)
+            await #expect(try shop.keycat.confirmDeliveredParcels() == 0)
+            await #expect(try shop.keycat.orders.order(waiting.order.id, by: waiting.buyer).shipments[0].confirmedAt == nil)
+            _ = try await shop.keycat.accounts.reinstate(waiting.seller.userID, by: shop.operatorConsole)
+            await #expect(try shop.keycat.confirmDeliveredParcels() == 1)
+
+            // The buyer who has the goods confirms whatever the seller's standing.
+            let kept = try await Parcel(shop)
+            _ = try await kept.deliver()
+            _ = try await shop.keycat.accounts.suspend(kept.seller.userID, by: shop.operatorConsole)
+            let confirmed = try await shop.keycat.orders.confirmReceipt(of: kept.shipment.id, by: kept.buyer)
+            #expect(confirmed.shipments[0].confirmedAt != nil)
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("reconciliation confirms a parcel 7 days after delivery, not before, and not while a return is asked for",
           arguments: TestStore.allCases)
     func automaticConfirmation(_ store: TestStore) async throws {

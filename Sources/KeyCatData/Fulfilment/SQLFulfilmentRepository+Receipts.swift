@@ -47,6 +47,7 @@ extension SQLFulfilmentRepository {
                     UPDATE shipments SET confirmed_at = ?, confirmed_by = 'auto', updated_at = ?
                     WHERE id IN (SELECT s.id FROM shipments s JOIN orders o ON o.id = s.order_id
                                  WHERE \(Self.confirmable) AND s.delivered_at < ?
+                                   AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = s.seller_id AND u.suspended_at IS NOT NULL)
                                  ORDER BY s.delivered_at, s.id LIMIT ?)
                     RETURNING id, order_id
                     """, [StoredTime.value(now), StoredTime.value(now), StoredTime.value(cutoff), .int(limit)]) {
