@@ -1,5 +1,4 @@
 import Foundation
-import KeyCat
 @testable import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
@@ -78,9 +77,9 @@ struct AdminRestoreTests {
         }
     }
 
-    @Test("a forced restore is refused while a server has the database open, and goes through once it closed")
-    func refusedWhileOpen() async throws {
-        try await withTemporaryDirectory { directory async throws in
+    @Test("a forced restore is refused while another process has the database open, and goes through once it closed")
+    func refusedWhileOpen() throws {
+        try withTemporaryDirectory { directory in
             let (path, demo) = try runDemo(in: directory)
             #expect(demo.status == 0, "\(demo.standardError)")
             let backup = directory.appendingPathComponent("nightly").path
@@ -88,16 +87,26 @@ struct AdminRestoreTests {
             let target = directory.appendingPathComponent("live.db").path
             #expect(try AdminProcess.run(["init", "--db", target]).status == 0)
 
-            // A server, here in the test's own process, has the file open.
-            let server = try await KeyCat.open(KeyCat.Configuration(databasePath: target))
+            // A server: another process with a connection open on the file (Python's sqlite3,
+            // as any SQLite client holds it in WAL mode).
+            let server = try ChildProcess("/usr/bin/python3", ["-c", """
+                import sqlite3, sys, time
+                connection = sqlite3.connect(sys.argv[1])
+                connection.execute("SELECT count(*) FROM sqlite_schema").fetchall()
+                time.sleep(120)
+                """, target], environment: ["PATH": "/usr/bin:/bin"])
+            defer { server.signal(SIGKILL); _ = server.wait() }
+            let deadline = Date().addingTimeInterval(30)
+            while !SQLiteFileUse.isOpen(target), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
             #expect(SQLiteFileUse.isOpen(target))
             let before = Self.snapshot([target])
             let refused = try AdminProcess.run(["db", "restore", backup, "--db", target, "--force"])
             #expect(refused.status == 1 && refused.standardError.contains("is open"), "\(refused.standardError)")
             #expect(Self.snapshot([target]) == before)
-            server.close()
-            #expect(!SQLiteFileUse.isOpen(target))
 
+            server.signal(SIGTERM)
+            _ = server.wait()
+            #expect(!SQLiteFileUse.isOpen(target))
             let forced = try AdminProcess.run(["db", "restore", backup, "--db", target, "--force"])
             #expect(forced.status == 0, "\(forced.standardError)")
         }

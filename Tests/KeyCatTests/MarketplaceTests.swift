@@ -300,6 +300,28 @@ struct MarketplaceTests {
         }
     }
 
+    @Test("a seller with parcels to send or returns to decide cannot withdraw until they are seen through", arguments: TestStore.allCases)
+    func sellerWithdrawalWaitsForParcels(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let product = try await shop.product(price: 30_000)
+            let seller = Principal(userID: product.sellerID, role: .seller)
+            let buyer = try await shop.user(.buyer)
+            let order = try await shop.paidOrder(product, by: buyer)
+            let refused = await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(by: seller) }
+            #expect(refused?.context["parcels"] == "1" && refused?.context["returns"] == "0", "\(String(describing: refused))")
+            // Delivered, and a return asked for: still theirs to decide.
+            let parcel = try #require(order.shipments.first).id
+            _ = try await shop.keycat.orders.ship(shipment: parcel, carrier: "CJ대한통운", trackingNumber: "123456789012", by: seller)
+            _ = try await shop.keycat.orders.deliver(shipment: parcel, by: seller)
+            let request = try await shop.keycat.orders.requestReturn(of: parcel, reason: "소리가 달라요", by: buyer)
+            let open = await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(by: seller) }
+            #expect(open?.context["parcels"] == "0" && open?.context["returns"] == "1", "\(String(describing: open))")
+            _ = try await shop.keycat.orders.rejectReturn(request.id, reason: "사용 흔적", by: seller)
+            try await shop.keycat.accounts.withdraw(by: seller)
+            await expectFailure(.notFound) { try await shop.keycat.catalog.product(product.id) }
+        }
+    }
+
     @Test("a settlement's balance: what is earned less what is owed, paid when positive and carried when not")
     func balance() {
         func parts(_ balance: SettlementBalance) -> [Int64] { [balance.broughtForward, balance.payout, balance.carriedForward] }

@@ -87,10 +87,23 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
     /// (they stay readable for the orders that reference them). Their address book goes, and the
     /// addresses on their orders with nothing left to deliver are anonymised
     /// (``SQLFulfilmentRepository/anonymise(_:at:on:)``); an order still on its way keeps its
-    /// address until it arrives.
+    /// address until it arrives. A seller with parcels of paid orders still to ship or deliver,
+    /// or returns still to decide, is refused: their buyers would be left with nobody to send
+    /// their goods or answer them.
     package func withdraw(_ id: UserID, at: Date) async throws(KeyCatError) -> Bool {
         try await storage {
             try await database.write { connection in
+                let open = try connection.queryOne("""
+                    SELECT (SELECT count(*) FROM shipments s JOIN orders o ON o.id = s.order_id
+                            WHERE s.seller_id = ? AND s.status IN ('pending', 'shipped')
+                              AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded')),
+                           (SELECT count(*) FROM return_requests WHERE seller_id = ? AND status = 'requested')
+                    """, [.integer(id.rawValue), .integer(id.rawValue)]) { (parcels: $0.int(0), returns: $0.int(1)) } ?? (parcels: 0, returns: 0)
+                guard open.parcels == 0, open.returns == 0 else {
+                    throw KeyCatError(.illegalTransition, "\(open.parcels) parcel(s) to ship or deliver and \(open.returns) return(s) to "
+                        + "decide are this seller's: see them through (or ask an operator to) before withdrawing",
+                        context: ["parcels": String(open.parcels), "returns": String(open.returns)])
+                }
                 let changed = try connection.run(
                     """
                     UPDATE users SET withdrawn_at = ?, updated_at = ?, token_version = token_version + 1
