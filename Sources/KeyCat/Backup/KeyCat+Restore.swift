@@ -59,8 +59,9 @@ extension KeyCat {
     /// database's and may know of payments the database copy does not.
     ///
     /// Stop every process using the target first: a server holding the old file open would keep
-    /// writing to it, so the restore refuses while any connection has it open
-    /// (``SQLiteFileUse``, read from `/proc/locks` on Linux).
+    /// writing to it, so the restore refuses while another process has it open (``SQLiteFileUse``,
+    /// read from `/proc/locks` on Linux; within one process SQLite shares a file's locks among
+    /// its connections, so the caller's own are not a reliable sign).
     ///
     /// - Parameters:
     ///   - force: replace an existing database and its companions (`-wal`, `-shm`, simulator
