@@ -49,14 +49,20 @@ package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRep
     {
         let outcome: Outcome = try await storage {
             try await database.write { connection in
+                // The account's version is read here too, its row share-locked on Postgres: a
+                // password change (or suspension) committing after this waits, then bumps the
+                // version and revokes the family; one that committed before fails this
+                // serializable transaction, which runs again and finds the family revoked. The
+                // pair is signed at this version only (``RefreshTokenRotation/tokenVersion``).
                 guard let token = try connection.queryOne(
                     """
-                    SELECT t.id, t.family_id, t.expires_at, t.rotated_at, f.revoked_at, f.user_id, f.created_at
-                    FROM refresh_tokens t JOIN refresh_token_families f ON f.id = t.family_id
-                    WHERE t.digest = ?
+                    SELECT t.id, t.family_id, t.expires_at, t.rotated_at, f.revoked_at, f.user_id, f.created_at, u.token_version
+                    FROM refresh_tokens t JOIN refresh_token_families f ON f.id = t.family_id JOIN users u ON u.id = f.user_id
+                    WHERE t.digest = ?\(connection.dialect.locking(.share, of: "u"))
                     """, [.blob(presented.bytes)],
                     { row in (id: row.int64(0), family: row.int64(1), expiresAt: row.int64(2),
-                              rotated: !row.isNull(3), revoked: !row.isNull(4), user: row.int64(5), createdAt: row.int64(6)) })
+                              rotated: !row.isNull(3), revoked: !row.isNull(4), user: row.int64(5), createdAt: row.int64(6),
+                              version: row.int64(7)) })
                 else { return .refused }
                 guard !token.revoked else { return .refused }
                 if token.rotated {
@@ -75,7 +81,8 @@ package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRep
                 guard retired == 1 else { return .refused }
                 let replacementExpiresAt = min(expiresAt, familyEnd)
                 try Self.insertToken(replacement, family: token.family, issuedAt: now, expiresAt: replacementExpiresAt, on: connection)
-                return .rotated(RefreshTokenRotation(userID: UserID(token.user), familyID: token.family, expiresAt: replacementExpiresAt))
+                return .rotated(RefreshTokenRotation(userID: UserID(token.user), familyID: token.family, expiresAt: replacementExpiresAt,
+                                                     tokenVersion: token.version))
             }
         }
         switch outcome {

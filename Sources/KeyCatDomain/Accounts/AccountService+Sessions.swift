@@ -90,6 +90,10 @@ extension AccountService {
             try await refreshTokens.revokeFamily(rotation.familyID, at: now)
             throw Self.refreshExpiredError
         }
+        // The account changed after the rotation read it (a password change, a suspension, a
+        // role change committing between the two): a pair signed now would carry a version the
+        // rotation never saw, and outlive a revocation. The caller logs in again.
+        if let version = rotation.tokenVersion, version != user.tokenVersion { throw Self.refreshExpiredError }
         return try pair(for: user, refreshToken: replacement, refreshExpiresAt: rotation.expiresAt, now: now)
     }
 

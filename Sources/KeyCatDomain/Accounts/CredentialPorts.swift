@@ -75,10 +75,14 @@ public struct RefreshTokenRotation: Sendable, Hashable {
     public let familyID: Int64
     /// When the replacement expires: as asked, or earlier when its family ends first.
     public let expiresAt: Date
-    public init(userID: UserID, familyID: Int64, expiresAt: Date) {
+    /// The account's token version, read in the rotation's own transaction (nil from a store
+    /// that keeps no accounts beside its tokens): a pair is signed only at it.
+    public let tokenVersion: Int64?
+    public init(userID: UserID, familyID: Int64, expiresAt: Date, tokenVersion: Int64? = nil) {
         self.userID = userID
         self.familyID = familyID
         self.expiresAt = expiresAt
+        self.tokenVersion = tokenVersion
     }
 }
 

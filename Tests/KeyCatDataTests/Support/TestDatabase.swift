@@ -86,6 +86,7 @@ func withAccounts(
     _ backend: Backend, iterations: Int = AccountsHarness.iterations,
     registry: [BusinessRegistryEntry] = [], throttle: LogInThrottlePolicy? = nil, signUpThrottle: SignUpThrottlePolicy? = nil,
     hasher wrapping: (PBKDF2PasswordHasher) -> any PasswordHasher = { $0 },
+    tokens wrappingTokens: (any RefreshTokenRepository, any UserRepository) -> any RefreshTokenRepository = { tokens, _ in tokens },
     _ body: (AccountsHarness) async throws -> Void
 ) async throws {
     let clock = TestClock()
@@ -98,7 +99,7 @@ func withAccounts(
         return AccountsHarness(
             clock: clock,
             accounts: AccountService(
-                users: users, refreshTokens: tokens, passwords: wrapping(hasher),
+                users: users, refreshTokens: wrappingTokens(tokens, users), passwords: wrapping(hasher),
                 accessTokens: JWTAccessTokenCodec(key: AccountsHarness.signingKey),
                 refreshTokenMinter: RandomRefreshTokenMinter(), cursors: cursors, clock: clock,
                 logInThrottle: throttle.map {
