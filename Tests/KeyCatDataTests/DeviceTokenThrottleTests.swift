@@ -46,9 +46,12 @@ struct DeviceTokenThrottleTests {
             let changed = try await harness.accounts.changePassword(
                 current: "keycat2026", new: "keycat2027", by: user.principal, client: "192.0.2.1", deviceToken: renewed.token)
             #expect(changed.deviceToken != nil)
-            _ = try await harness.accounts.changePassword(current: "keycat2027", new: "keycat2028", by: user.principal,
-                                                          client: "198.51.100.1")
-            #expect(await Self.logIn(harness, "keycat2028", client: "192.0.2.1", device: renewed.token) == nil)
+            let latest = try await harness.accounts.changePassword(current: "keycat2027", new: "keycat2028", by: user.principal,
+                                                                   client: "198.51.100.1")
+            // A token from before the change counts for nothing now: whoever held it once (the
+            // password with it) is a stranger again, under the strangers' budgets.
+            #expect(await Self.logIn(harness, "keycat2028", client: "192.0.2.1", device: renewed.token)?.code == .rateLimited)
+            #expect(await Self.logIn(harness, "keycat2028", client: "192.0.2.1", device: try #require(latest.deviceToken).token) == nil)
         }
     }
 
@@ -68,6 +71,28 @@ struct DeviceTokenThrottleTests {
             // …as is the token once its window closed.
             harness.clock.advance(by: 900)
             #expect(await Self.logIn(harness, "keycat2026", client: "203.0.113.5", device: device.token) == nil)
+        }
+    }
+
+    @Test("tokens collected while someone knew the password count for nothing once it is changed: their guesses are a stranger's",
+          arguments: Backend.allCases)
+    func tokensEndWithThePassword(_ backend: Backend) async throws {
+        try await withAccounts(backend, throttle: .standard) { harness in
+            let user = try await harness.signUp()
+            // Five log-ins, five tokens, each with a budget of ten of its own while they count.
+            var tokens: [String] = []
+            for _ in 0..<5 {
+                tokens.append(try #require(try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026").deviceToken).token)
+            }
+            _ = try await harness.accounts.changePassword(current: "keycat2026", new: "keycat2027", by: user.principal)
+            // Guesses at the new password with the old tokens share the strangers' ten for this address.
+            var refused = 0
+            for attempt in 0..<15 {
+                if await Self.logIn(harness, "guess-\(attempt)", client: "203.0.113.9", device: tokens[attempt % 5])?.code == .rateLimited {
+                    refused += 1
+                }
+            }
+            #expect(refused == 5, "each of five tokens would have had ten guesses of its own")
         }
     }
 

@@ -16,9 +16,11 @@ import KeyCatInfrastructure
 /// strangers until their next log-in. A token stays valid until it expires, also after a
 /// password change: it only lifts the strangers' throttle, and its holder still needs the password.
 package struct HMACDeviceTokenCodec: DeviceTokenCodec {
-    static let format: UInt8 = 1
+    /// Format 2 carries the account's version (format 1, before 2026-11-30, did not, and is no
+    /// longer honoured: its holders count as strangers until their next log-in).
+    static let format: UInt8 = 2
     static let nonceCount = 16
-    static let signedCount = 1 + 8 + nonceCount
+    static let signedCount = 1 + 8 + 8 + nonceCount
     static let tokenCount = signedCount + HMACSHA256.byteCount
 
     private let key: HMACKey
@@ -36,7 +38,7 @@ package struct HMACDeviceTokenCodec: DeviceTokenCodec {
         HMACSHA256.authenticationCode(for: Array("keycat device token key v1".utf8), key: signingKey)
     }
 
-    package func issue(for email: String, expiresAt: Date) throws(KeyCatError) -> DeviceToken {
+    package func issue(for email: String, accountVersion: Int64, expiresAt: Date) throws(KeyCatError) -> DeviceToken {
         let nonce: [UInt8]
         do {
             nonce = try SecureRandom.bytes(count: Self.nonceCount)
@@ -44,18 +46,20 @@ package struct HMACDeviceTokenCodec: DeviceTokenCodec {
             throw KeyCatError(.internalError, "the random generator failed: \(error)")
         }
         let seconds = Int64(expiresAt.timeIntervalSince1970.rounded(.down))
-        let signed = [Self.format] + withUnsafeBytes(of: seconds.bigEndian) { Array($0) } + nonce
+        let signed = [Self.format] + withUnsafeBytes(of: seconds.bigEndian) { Array($0) }
+            + withUnsafeBytes(of: accountVersion.bigEndian) { Array($0) } + nonce
         let tag = key.authenticationCode(for: signed + Array(email.utf8))
         return DeviceToken(token: Base64URL.encode(signed + tag), expiresAt: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 
-    package func device(of token: String, for email: String, at now: Date) -> String? {
+    package func device(of token: String, for email: String, at now: Date) -> PresentedDevice? {
         guard token.utf8.count <= 100, let bytes = Base64URL.decode(token), bytes.count == Self.tokenCount,
               bytes[0] == Self.format else { return nil }
         let signed = Array(bytes.prefix(Self.signedCount))
         guard key.isValid(Array(bytes.suffix(HMACSHA256.byteCount)), for: signed + Array(email.utf8)) else { return nil }
         let seconds = bytes[1..<9].reduce(Int64(0)) { $0 << 8 | Int64($1) }
         guard Int64(now.timeIntervalSince1970.rounded(.down)) < seconds else { return nil }
-        return Base64URL.encode(bytes[9..<Self.signedCount])
+        let version = bytes[9..<17].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        return PresentedDevice(id: Base64URL.encode(bytes[17..<Self.signedCount]), accountVersion: version)
     }
 }

@@ -31,11 +31,18 @@ extension AccountService {
         guard folded.utf8.count <= 320, !AccountRules.hasControlCharacter(folded),
               client.map({ $0.utf8.count <= 256 }) ?? true else { throw wrong }
         let askedAt = clock.now()
-        let budgets = logInThrottle?.logInBudgets(email: folded, client: client, deviceToken: deviceToken, at: askedAt)
+        // A genuine device token counts only at the account's version, read first for it alone;
+        // junk is refused by its signature before anything is read.
+        let device = logInThrottle?.presentedDevice(deviceToken, for: folded, at: askedAt)
+        var known: UserCredentials??
+        if device != nil { known = .some(try await users.credentials(forEmail: folded)) }
+        let budgets = logInThrottle?.logInBudgets(email: folded, client: client, device: device,
+                                                  accountVersion: known??.user.tokenVersion)
         if let logInThrottle, let budgets { try await logInThrottle.admit(budgets, at: askedAt) }
         // No stored password is longer than 64 characters: refuse megabyte inputs before hashing.
         guard password.utf8.count <= 1_024 else { throw wrong }
-        guard var credentials = try await users.credentials(forEmail: folded) else {
+        if known == nil { known = .some(try await users.credentials(forEmail: folded)) }
+        guard var credentials = known ?? nil else {
             _ = try? await passwords.hash(password)  // equal work for unknown emails
             throw wrong
         }
@@ -64,7 +71,7 @@ extension AccountService {
             credentials = current
         }
         return try pair(for: credentials.user, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now,
-                        deviceToken: logInThrottle?.deviceToken(for: folded, at: now))
+                        deviceToken: logInThrottle?.deviceToken(for: folded, accountVersion: credentials.user.tokenVersion, at: now))
     }
 
     /// Trades a refresh token for a new pair; the presented token is retired.
@@ -130,7 +137,7 @@ extension AccountService {
         let newPassword = try AccountRules.password(new)
         let askedAt = clock.now()
         let budgets = logInThrottle?.passwordChangeBudgets(
-            email: user.email, user: user.id, client: client, deviceToken: deviceToken, at: askedAt)
+            email: user.email, user: user.id, accountVersion: user.tokenVersion, client: client, deviceToken: deviceToken, at: askedAt)
         if let logInThrottle, let budgets { try await logInThrottle.admit(budgets, at: askedAt) }
         guard current.utf8.count <= 1_024, await passwords.verify(current, against: credentials.passwordHash) else {
             throw KeyCatError(.invalidCredentials, "the current password is wrong")
@@ -150,7 +157,7 @@ extension AccountService {
             throw KeyCatError(.invalidCredentials, "the account changed again meanwhile (its password, or its access): log in again")
         }
         return try pair(for: changed, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now,
-                        deviceToken: logInThrottle?.deviceToken(for: user.email, at: now))
+                        deviceToken: logInThrottle?.deviceToken(for: user.email, accountVersion: changed.tokenVersion, at: now))
     }
 
     /// The principal an access token speaks for.

@@ -24,16 +24,34 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "DeviceToken(<redacted>, expiresAt: \(expiresAt))" }
 }
 
+/// A device token as presented: genuine, for the email, unexpired. It counts only while the
+/// account is still at ``accountVersion``.
+public struct PresentedDevice: Sendable, Hashable {
+    /// A value unique to the token, under which its attempts are counted.
+    public var id: String
+    /// The account's token version when it was issued: a password change, reset, suspension,
+    /// withdrawal or role change moves the version, and the token then counts for nothing, so
+    /// someone who once had the password cannot keep guessing the new one outside the
+    /// strangers' budgets, however many tokens they collected.
+    public var accountVersion: Int64
+
+    public init(id: String, accountVersion: Int64) {
+        self.id = id
+        self.accountVersion = accountVersion
+    }
+}
+
 /// Issues and checks device tokens. Implementation: `HMACDeviceTokenCodec`.
 ///
-/// A token must be unforgeable, bound to one email and carry its expiry; checking one must cost
-/// no storage access (it happens before the attempt is counted).
+/// A token must be unforgeable, bound to one email and one version of the account, and carry
+/// its expiry; checking one must cost no storage access (junk is refused before anything is
+/// read; a genuine token's version is then compared with the account's, read with it).
 public protocol DeviceTokenCodec: Sendable {
-    /// A new token for `email` (already case-folded) that expires at `expiresAt`.
-    func issue(for email: String, expiresAt: Date) throws(KeyCatError) -> DeviceToken
+    /// A new token for `email` (already case-folded) whose account is at `accountVersion`, that
+    /// expires at `expiresAt`.
+    func issue(for email: String, accountVersion: Int64, expiresAt: Date) throws(KeyCatError) -> DeviceToken
 
-    /// The device `token` names — a value unique to that token, under which its attempts are
-    /// counted — when it is genuine, was issued for `email` and has not expired at `now`; nil
-    /// for anything else.
-    func device(of token: String, for email: String, at now: Date) -> String?
+    /// The device `token` names when it is genuine, was issued for `email` and has not expired at
+    /// `now`; nil for anything else.
+    func device(of token: String, for email: String, at now: Date) -> PresentedDevice?
 }

@@ -22,11 +22,20 @@ public struct LogInThrottle: Sendable {
         let shared: [LogInThrottleKey]
     }
 
+    /// The device token presented with an attempt for `email`, when it is genuine and unexpired:
+    /// checked without storage. Whether it counts is up to the account's version
+    /// (``logInBudgets(email:client:device:accountVersion:)``).
+    func presentedDevice(_ token: String?, for email: String, at now: Date) -> PresentedDevice? {
+        guard let token, let devices else { return nil }
+        return devices.device(of: token, for: email, at: now)
+    }
+
     /// The budgets a log-in with `email` (already case-folded) from `client` counts against: the
-    /// device token's alone when `deviceToken` is valid for the email, else the strangers' ones.
-    /// Without a client (a caller that cannot name one), the pair is the email with no client.
-    func logInBudgets(email: String, client: String?, deviceToken: String?, at now: Date) -> Admission {
-        if let device = device(of: deviceToken, for: email, at: now) { return Admission(own: device, shared: []) }
+    /// device token's alone when `device` was issued at the account's version `accountVersion`
+    /// (nil: no such account), else the strangers' ones. Without a client (a caller that cannot
+    /// name one), the pair is the email with no client.
+    func logInBudgets(email: String, client: String?, device presented: PresentedDevice?, accountVersion: Int64?) -> Admission {
+        if let device = budget(of: presented, at: accountVersion) { return Admission(own: device, shared: []) }
         let client = client.map(ThrottleClient.key(for:))
         let pair = LogInThrottleKey(scope: LogInThrottleKey.accountAndClient, value: "\(email)\u{0}\(client ?? "")",
                                     limit: policy.attemptsPerAccountAndClient)
@@ -36,11 +45,15 @@ public struct LogInThrottle: Sendable {
         return Admission(own: pair, shared: [account] + clientBudget(client))
     }
 
-    /// The budgets a password change by `user` (signed in, with `email`) counts against: its
-    /// device token's when valid, else the account's signed-in budget and the client's. Never the
-    /// account's slow-down, which strangers' log-ins fill.
-    func passwordChangeBudgets(email: String, user: UserID, client: String?, deviceToken: String?, at now: Date) -> Admission {
-        if let device = device(of: deviceToken, for: email, at: now) { return Admission(own: device, shared: []) }
+    /// The budgets a password change by `user` (signed in, with `email`, at `accountVersion`)
+    /// counts against: its device token's when valid for that version, else the account's
+    /// signed-in budget and the client's. Never the account's slow-down, which strangers' log-ins
+    /// fill.
+    func passwordChangeBudgets(email: String, user: UserID, accountVersion: Int64, client: String?, deviceToken: String?,
+                               at now: Date) -> Admission {
+        if let device = budget(of: presentedDevice(deviceToken, for: email, at: now), at: accountVersion) {
+            return Admission(own: device, shared: [])
+        }
         let signedIn = LogInThrottleKey(scope: LogInThrottleKey.signedIn, value: String(user.rawValue), limit: policy.attemptsPerDevice)
         return Admission(own: signedIn, shared: clientBudget(client.map(ThrottleClient.key(for:))))
     }
@@ -49,10 +62,10 @@ public struct LogInThrottle: Sendable {
         client.map { [LogInThrottleKey(scope: LogInThrottleKey.client, value: $0, limit: policy.attemptsPerClient)] } ?? []
     }
 
-    /// The budget of `token` when it is a valid device token for `email`.
-    private func device(of token: String?, for email: String, at now: Date) -> LogInThrottleKey? {
-        guard let token, let devices, let device = devices.device(of: token, for: email, at: now) else { return nil }
-        return LogInThrottleKey(scope: LogInThrottleKey.device, value: device, limit: policy.attemptsPerDevice)
+    /// The budget of `device` when it was issued at the account's `accountVersion`.
+    private func budget(of device: PresentedDevice?, at accountVersion: Int64?) -> LogInThrottleKey? {
+        guard let device, let accountVersion, device.accountVersion == accountVersion else { return nil }
+        return LogInThrottleKey(scope: LogInThrottleKey.device, value: device.id, limit: policy.attemptsPerDevice)
     }
 
     /// Counts an attempt against `budgets`, or refuses it, counting nothing.
@@ -69,9 +82,9 @@ public struct LogInThrottle: Sendable {
         try await store.succeeded(clearing: budgets.own, refunding: budgets.shared, at: now)
     }
 
-    /// A new device token for `email`, or nil without a codec.
-    func deviceToken(for email: String, at now: Date) throws(KeyCatError) -> DeviceToken? {
-        try devices?.issue(for: email, expiresAt: now.addingTimeInterval(policy.deviceTokenLifetime))
+    /// A new device token for `email`, whose account is at `accountVersion`, or nil without a codec.
+    func deviceToken(for email: String, accountVersion: Int64, at now: Date) throws(KeyCatError) -> DeviceToken? {
+        try devices?.issue(for: email, accountVersion: accountVersion, expiresAt: now.addingTimeInterval(policy.deviceTokenLifetime))
     }
 
     /// The 429 for a wait of `wait` seconds, rounded up to a whole second.
