@@ -72,6 +72,11 @@ struct PostgresConnectionTests {
         let connection = try PostgresConnection(url: url)
         defer { connection.close() }
         #expect(try connection.queryOne("SHOW idle_in_transaction_session_timeout") { $0.string(0) } == "1min")
+        // An operator's 0 (no timeout) stands, as any value set elsewhere does.
+        let unbounded = try PostgresConnection(url: url + (url.contains("?") ? "&" : "?")
+                                                   + "options=-c%20idle_in_transaction_session_timeout%3D0")
+        defer { unbounded.close() }
+        #expect(try unbounded.queryOne("SHOW idle_in_transaction_session_timeout") { $0.string(0) } == "0")
 
         // The URL's own value stands; short here, to see what it does.
         let hung = try PostgresConnection(url: url + (url.contains("?") ? "&" : "?")

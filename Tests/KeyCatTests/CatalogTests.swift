@@ -269,7 +269,7 @@ struct WithdrawnSellerTests {
             let before = try await shop.integer("SELECT count(*) FROM products")
             // The repository itself, as a create whose look at the seller came before the suspension.
             let draft = try TestShop.draft("늦은 상품").validated(at: shop.clock.now())
-            await expectError(.forbidden) {
+            await expectError(.notFound) {
                 try await Self.insert(draft, for: seller.userID, at: shop.clock.now(), on: shop.keycat.store.database)
             }
             await #expect(try shop.integer("SELECT count(*) FROM products") == before)

@@ -315,8 +315,16 @@ struct MarketplaceTests {
             _ = try await shop.keycat.orders.deliver(shipment: parcel, by: seller)
             let request = try await shop.keycat.orders.requestReturn(of: parcel, reason: "소리가 달라요", by: buyer)
             let open = await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(by: seller) }
-            #expect(open?.context["parcels"] == "0" && open?.context["returns"] == "1", "\(String(describing: open))")
+            #expect(open?.context["parcels"] == "1" && open?.context["returns"] == "1", "\(String(describing: open))")
             _ = try await shop.keycat.orders.rejectReturn(request.id, reason: "사용 흔적", by: seller)
+            // Delivered but not confirmed: a return may still come. Once the buyer confirms, it may go.
+            let delivered = await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(by: seller) }
+            #expect(delivered?.context["parcels"] == "1", "\(String(describing: delivered))")
+            _ = try await shop.keycat.orders.confirmReceipt(of: parcel, by: buyer)
+            // An order whose reservation may still be paid holds the seller too.
+            let unpaid = try await shop.checkout(product, by: buyer)
+            await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(by: seller) }
+            _ = try await shop.keycat.orders.cancel(unpaid.id, reason: "changed my mind", by: buyer)
             try await shop.keycat.accounts.withdraw(by: seller)
             await expectFailure(.notFound) { try await shop.keycat.catalog.product(product.id) }
         }

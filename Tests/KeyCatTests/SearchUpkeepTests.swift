@@ -153,7 +153,7 @@ struct SearchUpkeepTests {
                 """)
             let problems = try await shop.keycat.search.problems()
             #expect(problems.count >= 4)
-            #expect(problems.contains("product \(kept.id): search counts 0 units sold, its paid orders 2 (run 'keycat-admin search reindex')"))
+            #expect(problems.contains("product \(kept.id): search counts 0 units sold, its standing sales 2 (run 'keycat-admin search reindex')"))
             let reindexed = try await shop.keycat.search.reindex(by: shop.operatorConsole)
             #expect(reindexed == 1)
             #expect(try await shop.keycat.search.problems() == [])

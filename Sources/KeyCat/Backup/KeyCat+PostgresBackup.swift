@@ -73,6 +73,8 @@ extension KeyCat {
             let snapshot = try PostgresConnection(url: store.url)
             defer { snapshot.close() }
             try snapshot.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            // Idle while pg_dump copies, for as long as the copy takes: no idle timeout ends it.
+            try snapshot.execute("SET LOCAL idle_in_transaction_session_timeout = 0")
             let snapshotID = try snapshot.queryOne("SELECT pg_export_snapshot()", []) { $0.string(0) } ?? ""
             let inventory = try BackupInventory.read(on: snapshot)
             let schema = try snapshot.queryOne("SELECT coalesce(max(version), 0) FROM schema_migrations", []) { $0.int(0) } ?? 0

@@ -107,7 +107,9 @@ enum ProductRoutes {
         let tag = APIResponse.entityTag(of: APIResponse.json(ProductBody(product, at: context.now)).body)
         let candidates = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         // Strong comparison: a weak tag (`W/…`) never matches.
-        guard candidates.contains("*") || candidates.contains(tag) else {
+        // `*` matches whatever the listing is now, so it pins no version for the write.
+        if candidates.contains("*") { return (nil, nil) }
+        guard candidates.contains(tag) else {
             return (.problem(412, "precondition_failed", "listing \(id) changed since the If-Match tag was read; read it again"),
                     product.version)
         }

@@ -87,23 +87,18 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
     /// (they stay readable for the orders that reference them). Their address book goes, and the
     /// addresses on their orders with nothing left to deliver are anonymised
     /// (``SQLFulfilmentRepository/anonymise(_:at:on:)``); an order still on its way keeps its
-    /// address until it arrives. A seller with parcels of paid orders still to ship or deliver,
-    /// or returns still to decide, is refused: their buyers would be left with nobody to send
-    /// their goods or answer them.
+    /// address until it arrives. A seller with parcels still theirs to see through — of paid
+    /// orders to ship or deliver, of orders whose reservation may still be paid, delivered but
+    /// not yet confirmed (a return may still be asked for) — or returns to decide, is refused:
+    /// their buyers would be left with nobody to send their goods or answer them.
+    ///
+    /// `READ COMMITTED` on Postgres, the account's row updated first: a listing's write that
+    /// locked it for share commits before, and each later statement sees it (under a
+    /// serializable snapshot taken before the wait, the listing would stay on sale); a listing's
+    /// write after it waits, then finds the seller gone.
     package func withdraw(_ id: UserID, at: Date) async throws(KeyCatError) -> Bool {
         try await storage {
-            try await database.write { connection in
-                let open = try connection.queryOne("""
-                    SELECT (SELECT count(*) FROM shipments s JOIN orders o ON o.id = s.order_id
-                            WHERE s.seller_id = ? AND s.status IN ('pending', 'shipped')
-                              AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded')),
-                           (SELECT count(*) FROM return_requests WHERE seller_id = ? AND status = 'requested')
-                    """, [.integer(id.rawValue), .integer(id.rawValue)]) { (parcels: $0.int(0), returns: $0.int(1)) } ?? (parcels: 0, returns: 0)
-                guard open.parcels == 0, open.returns == 0 else {
-                    throw KeyCatError(.illegalTransition, "\(open.parcels) parcel(s) to ship or deliver and \(open.returns) return(s) to "
-                        + "decide are this seller's: see them through (or ask an operator to) before withdrawing",
-                        context: ["parcels": String(open.parcels), "returns": String(open.returns)])
-                }
+            try await database.write(isolation: .readCommitted) { connection in
                 let changed = try connection.run(
                     """
                     UPDATE users SET withdrawn_at = ?, updated_at = ?, token_version = token_version + 1
@@ -111,6 +106,22 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                     """,
                     [StoredTime.value(at), StoredTime.value(at), .integer(id.rawValue)])
                 guard changed == 1 else { return false }
+                let open = try connection.queryOne("""
+                    SELECT (SELECT count(*) FROM shipments s JOIN orders o ON o.id = s.order_id
+                            WHERE s.seller_id = ?
+                              AND (s.status IN ('pending', 'shipped') AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded')
+                                   OR s.status = 'delivered' AND s.confirmed_at IS NULL
+                                      AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded')
+                                   OR o.status = 'awaiting_payment' AND o.expires_at > ?)),
+                           (SELECT count(*) FROM return_requests WHERE seller_id = ? AND status = 'requested')
+                    """, [.integer(id.rawValue), StoredTime.value(at), .integer(id.rawValue)]) {
+                    (parcels: $0.int(0), returns: $0.int(1))
+                } ?? (parcels: 0, returns: 0)
+                guard open.parcels == 0, open.returns == 0 else {
+                    throw KeyCatError(.illegalTransition, "\(open.parcels) parcel(s) to ship, deliver or see confirmed and \(open.returns) "
+                        + "return(s) to decide are this seller's: see them through (or ask an operator to) before withdrawing",
+                        context: ["parcels": String(open.parcels), "returns": String(open.returns)])
+                }
                 try connection.run(
                     "UPDATE refresh_token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
                     [StoredTime.value(at), .integer(id.rawValue)])
@@ -139,8 +150,10 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
         case let .role(role): ("role = ?, token_version = token_version + 1", "", [.text(role.rawValue)])
         case let .password(hash): ("password_hash = ?, token_version = token_version + 1", "", [.text(hash)])
         }
+        // `READ COMMITTED` on Postgres, for the reason ``withdraw(_:at:)`` gives: the listings a
+        // suspension or demotion takes out include one whose write held the account's row.
         return try await storage {
-            try await database.write { connection -> User? in
+            try await database.write(isolation: .readCommitted) { connection -> User? in
                 let changed = try connection.run(
                     "UPDATE users SET \(assignment), updated_at = ? WHERE id = ? AND withdrawn_at IS NULL \(condition)",
                     arguments + [StoredTime.value(at), .integer(id.rawValue)])

@@ -198,7 +198,7 @@ package enum ProductRow {
     /// committing meanwhile either waits for the listing and then takes it out with the seller's
     /// others, or is seen first and refuses it.
     ///
-    /// - Throws: `forbidden` when `sellerMayList` and the seller may not list.
+    /// - Throws: `notFound` (the seller) when `sellerMayList` and the seller may not list.
     package static func beginInsert<Connection: SQLConnection>(
         _ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, actor: String,
         indexingSearch: Bool = true, sellerMayList: Bool = false, on connection: Connection
@@ -208,9 +208,8 @@ package enum ProductRow {
         let id = ProductID(try sellerMayList
             ? connection.insertReturningID(insertForSellerSQL + connection.dialect.locking(.share), arguments + [.integer(sellerID.rawValue)])
             : connection.insertReturningID(insertSQL, arguments))
-        guard id.rawValue > 0 else {
-            throw KeyCatError(.forbidden, "user \(sellerID) may not list products: not a seller, or suspended or withdrawn")
-        }
+        // As the use case's own look at the seller answers (``CatalogService/create``).
+        guard id.rawValue > 0 else { throw KeyCatError.notFound("seller", sellerID) }
         let product = Product(
             id: id, sellerID: sellerID, kind: draft.kind,
             category: draft.category, title: draft.title, content: draft.content,

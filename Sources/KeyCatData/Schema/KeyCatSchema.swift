@@ -266,6 +266,14 @@ package enum KeyCatSchema {
              postgres: SearchSchema.forwardIndexPostgres),
         Step(version: 28, name: "approved returns until refunded", ddl: FulfilmentSchema.returnRefundsSQL),
         Step(version: 29, name: "settlement balances carried", ddl: FulfilmentSchema.settlementBalancesSQL),
+        // Units sold count only the sales that stand (``SearchIndex/standingSale``): the counts
+        // kept before, of every paid order, are counted again once.
+        Step(version: 30, name: "units sold that stand", sql: """
+            UPDATE search_documents SET units_sold = (
+                SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
+                WHERE l.product_id = search_documents.product_id AND \(SearchIndex.standingSale))
+            WHERE units_sold > 0;
+            """),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

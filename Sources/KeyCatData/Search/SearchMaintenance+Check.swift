@@ -66,7 +66,7 @@ extension SearchMaintenance {
                     try Self.postingDifferences(on: connection, report: report)
                 }
                 try connection.forEach(Self.unitsSoldMismatchSQL, [.int(limit)]) { row in
-                    report("product \(row.int64(0)): search counts \(row.int(1)) units sold, its paid orders \(row.int(2)) (run 'keycat-admin search reindex')")
+                    report("product \(row.int64(0)): search counts \(row.int(1)) units sold, its standing sales \(row.int(2)) (run 'keycat-admin search reindex')")
                 }
                 try connection.forEach("SELECT word, kind, products FROM search_words WHERE products > 0", []) { row in
                     let key = "\(row.string(1)):\(row.string(0))"

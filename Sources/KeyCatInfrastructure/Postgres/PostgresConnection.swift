@@ -94,11 +94,14 @@ package final class PostgresConnection {
         // transactions never wait on anything but the database, so a minute idle inside one is
         // a fault, and the session is ended (its transaction rolled back; the pool replaces a
         // connection that broke). A value set anywhere else (the server, the role, the URL's
-        // `options`) stands. One exchange with the search path, when there is one.
+        // `options`), 0 included, stands; a session meant to idle (a backup's snapshot, held
+        // while pg_dump copies) sets 0 for its transaction. One exchange with the search path,
+        // when there is one.
         let settings = """
             SELECT set_config('jit', 'off', false),
                    set_config('idle_in_transaction_session_timeout',
-                              CASE current_setting('idle_in_transaction_session_timeout') WHEN '0' THEN '\(Self.idleInTransactionTimeout)'
+                              CASE (SELECT source FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout')
+                                   WHEN 'default' THEN '\(Self.idleInTransactionTimeout)'
                                    ELSE current_setting('idle_in_transaction_session_timeout') END, false)
             """
         let onConnect = configuration.onConnect.map { ", " + $0 } ?? ""

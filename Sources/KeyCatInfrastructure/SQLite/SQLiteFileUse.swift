@@ -20,9 +20,25 @@ package enum SQLiteFileUse {
     /// file, or where `/proc/locks` cannot be read (not Linux).
     package static func isOpen(_ databasePath: String) -> Bool {
         var file = stat()
-        guard stat(databasePath + "-shm", &file) == 0,
-              let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return false }
+        guard stat(databasePath + "-shm", &file) == 0, let table = locksTable() else { return false }
         return holdsDeadManSwitch(table, device: UInt64(file.st_dev), inode: UInt64(file.st_ino))
+    }
+
+    /// `/proc/locks` read to its end. Its size says 0, as every file of procfs does, so it is read
+    /// until `read` has nothing more, not by its size (which gives a page of it, or nothing).
+    private static func locksTable() -> String? {
+        let descriptor = open("/proc/locks", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether `/proc/locks` text holds a granted lock on the dead man switch's byte of the file

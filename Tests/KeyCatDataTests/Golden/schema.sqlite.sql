@@ -676,3 +676,9 @@ CREATE INDEX return_requests_awaiting_refund ON return_requests (refund_tried_at
 -- 29: settlement balances carried
 ALTER TABLE settlements ADD COLUMN brought_forward INTEGER NOT NULL DEFAULT 0 CHECK (brought_forward >= 0);
 ALTER TABLE settlements ADD COLUMN carried_forward INTEGER NOT NULL DEFAULT 0 CHECK (carried_forward >= 0);
+
+-- 30: units sold that stand
+UPDATE search_documents SET units_sold = (
+    SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
+    WHERE l.product_id = search_documents.product_id AND o.paid_at IS NOT NULL AND l.refunded_at IS NULL AND o.status NOT IN ('cancelled', 'refunded'))
+WHERE units_sold > 0;
