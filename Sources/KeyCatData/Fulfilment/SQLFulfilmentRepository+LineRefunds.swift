@@ -10,10 +10,7 @@ extension SQLFulfilmentRepository {
                                  at now: Date) async throws(KeyCatError) -> Refund {
         try await storage {
             try await database.write { connection in
-                guard let order = try OrderRow.find(orderID, on: connection) else { throw KeyCatError.notFound("order", orderID) }
-                guard order.status == expectedStatus else {
-                    throw KeyCatError(.illegalTransition, "order \(orderID) became \(order.status.rawValue) meanwhile; read it again")
-                }
+                let order = try OrderRow.find(orderID, stillIn: expectedStatus, on: connection)
                 guard let shipment = order.shipments.first(where: { $0.id == shipmentID }) else {
                     throw KeyCatError.notFound("shipment", shipmentID)
                 }

@@ -53,6 +53,17 @@ enum OrderRow {
         try run([], thenFind: id, endingTransaction: false, on: connection)
     }
 
+    /// The order `id`, which a refund begins on, as the caller read it: still `status`.
+    ///
+    /// - Throws: `notFound` when it is gone; `illegalTransition` when its status moved meanwhile.
+    static func find(_ id: OrderID, stillIn status: OrderStatus, on connection: some SQLConnection) throws -> Order {
+        guard let order = try find(id, on: connection) else { throw KeyCatError.notFound("order", id) }
+        guard order.status == status else {
+            throw KeyCatError(.illegalTransition, "order \(id) became \(order.status.rawValue) meanwhile; read it again")
+        }
+        return order
+    }
+
     /// Runs `statements` and reads the order `id` back in the same batch (one round trip on
     /// Postgres, which also carries the transaction's `COMMIT` when `endingTransaction`).
     ///

@@ -62,10 +62,7 @@ extension SQLOrderRepository {
                              at now: Date) async throws(KeyCatError) -> Refund {
         try await storage {
             try await database.write { connection in
-                guard let order = try OrderRow.find(orderID, on: connection) else { throw KeyCatError.notFound("order", orderID) }
-                guard order.status == expectedStatus else {
-                    throw KeyCatError(.illegalTransition, "order \(orderID) became \(order.status.rawValue) meanwhile; read it again")
-                }
+                let order = try OrderRow.find(orderID, stillIn: expectedStatus, on: connection)
                 guard try !OrderRow.hasPendingRefund(orderID, on: connection) else {
                     throw KeyCatError(.requestInProgress, "another refund of order \(orderID) is in progress; retry later")
                 }

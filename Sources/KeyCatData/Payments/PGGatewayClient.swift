@@ -87,8 +87,8 @@ package struct PGGatewayClient: PaymentGateway {
             // lost: only the payment's balance says whether that send landed. (When no send was
             // answered at all, the refund stays pending as ever, for a retry or reconciliation.)
             guard let current = try? await payment(cancellation.target) else { throw error }
-            let balance = current.amount.won - current.cancelledAmount.won
-            if balance == cancellation.checksum.won - (cancellation.amount ?? cancellation.checksum).won { return current }
+            let balance = Self.balance(of: current)
+            if balance == Self.balance(after: cancellation) { return current }
             // Untouched: nothing was cancelled, and the refusal is the whole answer.
             if balance == cancellation.checksum.won { throw KeyCatError(error.code, error.message, context: error.context
                 .filter { $0.key != GatewayCancellation.mayHaveActedContext }) }
@@ -104,8 +104,7 @@ package struct PGGatewayClient: PaymentGateway {
                 throw error
             }
             let current = try await payment(cancellation.target)
-            let expected = cancellation.checksum.won - (cancellation.amount ?? cancellation.checksum).won
-            guard current.amount.won - current.cancelledAmount.won == expected else { throw error }
+            guard Self.balance(of: current) == Self.balance(after: cancellation) else { throw error }
             return current
         }
     }
@@ -113,6 +112,14 @@ package struct PGGatewayClient: PaymentGateway {
     /// The errors of a call no send of which was answered: its outcome is unknown whatever came
     /// before.
     private static let unanswered: Set<KeyCatError.Code> = [.gatewayTimeout, .gatewayUnavailable, .rateLimited, .invalidGatewayResponse]
+
+    /// What `payment` holds still, by its own figures.
+    private static func balance(of payment: GatewayPayment) -> Int64 { payment.amount.won - payment.cancelledAmount.won }
+
+    /// What a payment holds once `cancellation` has landed on the balance it was sent against.
+    private static func balance(after cancellation: GatewayCancellation) -> Int64 {
+        cancellation.checksum.won - (cancellation.amount ?? cancellation.checksum).won
+    }
 
     /// The payment a cancel names.
     private func payment(_ target: GatewayCancellation.Target) async throws(KeyCatError) -> GatewayPayment {
