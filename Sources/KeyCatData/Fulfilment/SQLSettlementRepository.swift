@@ -78,16 +78,7 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
         // another period at the same time reads and adds to the same rows, so one of the two
         // serializable transactions fails and runs again after the other, and no debt is taken
         // off twice.
-        var owed: [Int64: Int64] = [:]
-        if !totals.isEmpty {
-            try connection.forEach("""
-                SELECT s.seller_id, s.carried_forward FROM settlements s
-                WHERE s.seller_id IN (\(connection.dialect.integersFromJSON))
-                  AND s.id = (SELECT max(p.id) FROM settlements p WHERE p.seller_id = s.seller_id)
-                """, [.text("[" + totals.keys.sorted().map(String.init).joined(separator: ",") + "]")]) { row in
-                owed[row.int64(0)] = row.int64(1)
-            }
-        }
+        let owed = totals.isEmpty ? [:] : try Self.owed(by: Array(totals.keys), on: connection)
         if !dryRun {
             try connection.run("""
                 INSERT INTO settlement_periods (period, starts_at, ends_at, closed_at, closed_by) VALUES (?, ?, ?, ?, ?)
@@ -199,11 +190,21 @@ package struct SQLSettlementRepository<Database: SQLDatabase>: SettlementReposit
 
     package func owed(by seller: UserID) async throws(KeyCatError) -> Money {
         try await storage {
-            try await database.read {
-                Money(won: try $0.queryOne("SELECT carried_forward FROM settlements WHERE seller_id = ? ORDER BY id DESC LIMIT 1",
-                                           [.integer(seller.rawValue)]) { $0.int64(0) } ?? 0)
-            }
+            try await database.read { Money(won: try Self.owed(by: [seller.rawValue], on: $0)[seller.rawValue] ?? 0) }
         }
+    }
+
+    /// What each of `sellers` owes: their latest settlement's carry (none for a seller without one).
+    private static func owed(by sellers: [Int64], on connection: Database.Connection) throws -> [Int64: Int64] {
+        var owed: [Int64: Int64] = [:]
+        try connection.forEach("""
+            SELECT s.seller_id, s.carried_forward FROM settlements s
+            WHERE s.seller_id IN (\(connection.dialect.integersFromJSON))
+              AND s.id = (SELECT max(p.id) FROM settlements p WHERE p.seller_id = s.seller_id)
+            """, [.text("[" + sellers.sorted().map(String.init).joined(separator: ",") + "]")]) { row in
+            owed[row.int64(0)] = row.int64(1)
+        }
+        return owed
     }
 
     package func forEachUnsettled(of seller: UserID, _ body: (UnsettledEntry) -> Void) async throws(KeyCatError) {
