@@ -92,7 +92,7 @@ extension KeyCat {
         /// process). Default ``RateLimit/togglesDefault`` (2 a second, bursts of 30); nil turns
         /// limiting off.
         public var toggleRateLimit: RateLimit? = .togglesDefault
-        /// How password guesses (log-ins and `PUT /me/password`) are throttled, per (email,
+        /// How password guesses (log-ins, `PUT /me/password` and `POST /me/withdrawal`) are throttled, per (email,
         /// client), per client and per email, and per device token for clients that logged in
         /// before, in the database so that every process shares the count. Default
         /// ``LogInThrottlePolicy/standard`` (in 15 minutes: 10 per email from one client, 100 per

@@ -79,7 +79,9 @@ struct ResourceRouteTests {
             let users = try await server.send("GET", "/users?limit=2", token: admin.token)
             #expect(users.items.count == 2 && users["next_cursor"] is String, "\(users)")
 
-            #expect(try await server.send("DELETE", "/me", token: fresh).status == 204)
+            let wrongPassword = try await server.send("POST", "/me/withdrawal", json: ["password": "keycat123"], token: fresh)
+            #expect(wrongPassword.status == 401 && wrongPassword.code == "invalid_credentials", "\(wrongPassword)")
+            #expect(try await server.send("POST", "/me/withdrawal", json: ["password": "keycat456"], token: fresh).status == 204)
             let withdrawn = try await server.send("GET", "/me", token: fresh)
             #expect(withdrawn.status == 401 && withdrawn.code == "access_token_expired", "\(withdrawn)")
             let gone = try await server.send("POST", "/sessions", json: ["email": "mina@example.com", "password": "keycat456"])

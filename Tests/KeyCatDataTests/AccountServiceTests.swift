@@ -103,21 +103,34 @@ struct AccountServiceTests {
         }
     }
 
-    @Test("withdrawal keeps the row, revokes refresh tokens, refuses log-in and frees the email", arguments: Backend.allCases)
+    @Test("withdrawal asks for the password, keeps the row without what identified the person, revokes refresh tokens, refuses log-in and frees the email",
+          arguments: Backend.allCases)
     func withdraw(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
             let user = try await harness.signUp()
+            _ = try await harness.accounts.updateProfile(
+                ProfileUpdate(phone: .set("010-1234-5678"), birthday: .set(try CalendarDate(year: 1990, month: 5, day: 17)),
+                              profileImage: .set("https://img.example.com/kim.png")), by: user.principal)
             let pair = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
-            try await harness.accounts.withdraw(by: user.principal)
+            // A stolen access token alone ends nothing: the wrong password changes nothing.
+            #expect(await keycatError { try await harness.accounts.withdraw(password: "guess1234", by: user.principal) }?.code
+                == .invalidCredentials)
+            let before = try await #require(try harness.users.find(user.id))
+            #expect(before.isActive && before.email == "kim@example.com" && before.phone != nil && before.birthday != nil)
+
+            try await harness.accounts.withdraw(password: "keycat2026", by: user.principal)
             let stored = try await #require(try harness.users.find(user.id))
             #expect(stored.withdrawnAt == harness.clock.now())
+            #expect(stored.email == AccountRules.withdrawnEmail(user.id) && stored.nick == AccountRules.withdrawnNick)
+            #expect(stored.phone == nil && stored.birthday == nil && stored.profileImage == nil)
+            #expect(try await harness.users.credentials(forEmail: "kim@example.com") == nil)
             #expect(await keycatError { try await harness.accounts.refresh(pair.refreshToken) }?.code == .refreshTokenExpired)
             #expect(await keycatError { try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026") }?.code
                 == .invalidCredentials)
             #expect(await keycatError { try await harness.accounts.profile(of: user.id, by: user.principal) }?.code == .notFound)
             #expect(await keycatError { try await harness.accounts.updateProfile(ProfileUpdate(nick: "again"), by: user.principal) }?.code
                 == .notFound)
-            #expect(await keycatError { try await harness.accounts.withdraw(by: user.principal) }?.code == .notFound)
+            #expect(await keycatError { try await harness.accounts.withdraw(password: "keycat2026", by: user.principal) }?.code == .notFound)
             let again = try await harness.signUp()
             #expect(again.id != user.id)
         }

@@ -134,6 +134,28 @@ struct DeviceTokenThrottleTests {
         }
     }
 
+    @Test("a withdrawal's wrong passwords share the password change's budget: a stolen access token guesses ten times in all",
+          arguments: Backend.allCases)
+    func withdrawalBudget(_ backend: Backend) async throws {
+        try await withAccounts(backend, throttle: .standard) { harness in
+            let user = try await harness.signUp()
+            let withdraw = { (password: String) in
+                await keycatError { try await harness.accounts.withdraw(password: password, by: user.principal, client: "203.0.113.5") }?.code
+            }
+            for _ in 1...5 { #expect(await withdraw("wrong-guess-1") == .invalidCredentials) }
+            for _ in 1...5 {
+                #expect(await keycatError {
+                    try await harness.accounts.changePassword(current: "wrong-guess-2", new: "keycat2027", by: user.principal, client: "203.0.113.5")
+                }?.code == .invalidCredentials)
+            }
+            #expect(await withdraw("keycat2026") == .rateLimited)
+            await #expect(try harness.users.find(user.id)?.isActive == true)
+            harness.clock.advance(by: 900)
+            #expect(await withdraw("keycat2026") == nil)
+            await #expect(try harness.users.find(user.id)?.isActive == false)
+        }
+    }
+
     @Test("a device budget under one, or a device token living under a minute or over a year, is a validation error",
           arguments: [(0, 3_600.0), (10, 59.0), (10, 367.0 * 24 * 60 * 60)])
     func invalidPolicy(attempts: Int, lifetime: Double) {

@@ -43,7 +43,7 @@ struct TokenRevocationTests {
         try await withAccounts(backend) { harness in
             _ = try await harness.signUp()
             let pair = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
-            try await harness.accounts.withdraw(by: pair.principal)
+            try await harness.accounts.withdraw(password: "keycat2026", by: pair.principal)
             #expect(await keycatError { try await harness.accounts.authenticate(accessToken: pair.accessToken) }?.code == .accessTokenExpired)
         }
     }
@@ -117,7 +117,7 @@ struct TokenRevocationTests {
             #expect(await keycatError { try await harness.accounts.suspend(admin.id, by: admin.principal) }?.code == .forbidden)
             #expect(await keycatError { try await harness.accounts.setRole(admin.id, to: .buyer, by: admin.principal) }?.code == .forbidden)
             #expect(await keycatError { try await harness.accounts.suspend(UserID(999), by: Self.console) }?.code == .notFound)
-            try await harness.accounts.withdraw(by: user.principal)
+            try await harness.accounts.withdraw(password: "keycat2026", by: user.principal)
             #expect(await keycatError { try await harness.accounts.setRole(user.id, to: .seller, by: Self.console) }?.code == .notFound)
             #expect(await keycatError { try await harness.accounts.reinstate(user.id, by: Self.console) }?.code == .notFound)
         }

@@ -46,7 +46,7 @@ struct BookmarkTests {
             try await shop.keycat.catalog.delete(product.id, by: shop.shop.operatorConsole)
             await expectError(.notFound) { try await shop.keycat.bookmarks.add(product.id, by: user) }
             let live = try await shop.product("살아 있는 상품")
-            try await shop.keycat.accounts.withdraw(by: user)
+            try await shop.keycat.accounts.withdraw(password: "keycat123", by: user)
             await expectError(.notFound) { try await shop.keycat.bookmarks.add(live.id, by: user) }
             await #expect(try shop.keycat.catalog.product(live.id).bookmarkCount == 0)
         }

@@ -179,7 +179,7 @@ struct WithdrawnSellerTests {
             let staying = try await shop.user(.seller)
             let gone = try await shop.keycat.catalog.create(TestShop.draft("떠나는 상품"), for: seller.userID, by: seller)
             let kept = try await shop.keycat.catalog.create(TestShop.draft("남는 상품"), for: staying.userID, by: staying)
-            try await shop.keycat.accounts.withdraw(by: seller)
+            try await shop.keycat.accounts.withdraw(password: "keycat123", by: seller)
             for sort in ProductSort.browsing {
                 await #expect(try shop.keycat.catalog.list(ProductListRequest(sort: sort)).items.map(\.id) == [kept.id])
             }

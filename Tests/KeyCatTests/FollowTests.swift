@@ -40,9 +40,9 @@ struct FollowTests {
             await expectError(.notFound) { try await shop.keycat.follows.follow(UserID(9_999), by: fan) }
             let leaving = try await shop.user()
             try await shop.keycat.follows.follow(leaving.userID, by: fan)
-            try await shop.keycat.accounts.withdraw(by: leaving)
+            try await shop.keycat.accounts.withdraw(password: "keycat123", by: leaving)
             let gone = try await shop.user()
-            try await shop.keycat.accounts.withdraw(by: gone)
+            try await shop.keycat.accounts.withdraw(password: "keycat123", by: gone)
             await expectError(.notFound) { try await shop.keycat.follows.follow(gone.userID, by: fan) }
             // A withdrawn follower cannot follow either (its access token may still verify).
             await expectError(.notFound) { try await shop.keycat.follows.follow(fan.userID, by: gone) }

@@ -307,25 +307,25 @@ struct MarketplaceTests {
             let seller = Principal(userID: product.sellerID, role: .seller)
             let buyer = try await shop.user(.buyer)
             let order = try await shop.paidOrder(product, by: buyer)
-            let refused = await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(by: seller) }
+            let refused = await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(password: "keycat123", by: seller) }
             #expect(refused?.context["parcels"] == "1" && refused?.context["returns"] == "0", "\(String(describing: refused))")
             // Delivered, and a return asked for: still theirs to decide.
             let parcel = try #require(order.shipments.first).id
             _ = try await shop.keycat.orders.ship(shipment: parcel, carrier: "CJ대한통운", trackingNumber: "123456789012", by: seller)
             _ = try await shop.keycat.orders.deliver(shipment: parcel, by: seller)
             let request = try await shop.keycat.orders.requestReturn(of: parcel, reason: "소리가 달라요", by: buyer)
-            let open = await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(by: seller) }
+            let open = await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(password: "keycat123", by: seller) }
             #expect(open?.context["parcels"] == "1" && open?.context["returns"] == "1", "\(String(describing: open))")
             _ = try await shop.keycat.orders.rejectReturn(request.id, reason: "사용 흔적", by: seller)
             // Delivered but not confirmed: a return may still come. Once the buyer confirms, it may go.
-            let delivered = await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(by: seller) }
+            let delivered = await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(password: "keycat123", by: seller) }
             #expect(delivered?.context["parcels"] == "1", "\(String(describing: delivered))")
             _ = try await shop.keycat.orders.confirmReceipt(of: parcel, by: buyer)
             // An order whose reservation may still be paid holds the seller too.
             let unpaid = try await shop.checkout(product, by: buyer)
-            await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(by: seller) }
+            await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(password: "keycat123", by: seller) }
             _ = try await shop.keycat.orders.cancel(unpaid.id, reason: "changed my mind", by: buyer)
-            try await shop.keycat.accounts.withdraw(by: seller)
+            try await shop.keycat.accounts.withdraw(password: "keycat123", by: seller)
             await expectFailure(.notFound) { try await shop.keycat.catalog.product(product.id) }
         }
     }
@@ -404,7 +404,7 @@ struct MarketplaceTests {
             let product = try await shop.product()
             let order = try await shop.receivedOrder(product, by: buyer)
             #expect(order.shippingAddress == Self.home)
-            try await shop.keycat.accounts.withdraw(by: buyer)
+            try await shop.keycat.accounts.withdraw(password: "keycat123", by: buyer)
             await #expect(try shop.keycat.orders.order(order.id, by: shop.operatorConsole).shippingAddress == nil)
             await #expect(try shop.keycat.addresses.list(by: buyer).isEmpty)
             try await shop.expectHealthy()

@@ -109,9 +109,23 @@ struct ReviewTests {
 
             let live = try await shop.product("살아 있는 상품")
             let leaving = try await shop.buyer(of: live)
-            try await shop.keycat.accounts.withdraw(by: leaving)
+            try await shop.keycat.accounts.withdraw(password: "keycat123", by: leaving)
             await expectError(.notFound) { try await shop.keycat.reviews.write(form, of: live.id, by: leaving) }
             await #expect(try shop.keycat.catalog.product(live.id).ratingCount == 0)
+        }
+    }
+
+    @Test("a withdrawn author's review stays, under the nick every withdrawn account shows", arguments: TestStore.allCases)
+    func withdrawnAuthor(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
+            let product = try await shop.product()
+            let author = try await shop.buyer(of: product)
+            let review = try await shop.keycat.reviews.write(ReviewForm(rating: 4, content: "키감이 쫀득해요. 만족합니다."), of: product.id, by: author)
+            #expect(review.authorNick != AccountRules.withdrawnNick)
+            try await shop.keycat.accounts.withdraw(password: "keycat123", by: author)
+            let listed = try await shop.keycat.reviews.reviews(of: product.id).items
+            #expect(listed.map(\.id) == [review.id] && listed[0].authorNick == AccountRules.withdrawnNick, "\(listed)")
+            await #expect(try shop.keycat.catalog.product(product.id).ratingCount == 1)
         }
     }
 

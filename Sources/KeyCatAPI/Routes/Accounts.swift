@@ -57,8 +57,13 @@ enum AccountRoutes {
             let update = try context.json(ProfileUpdateBody.self).update
             return await .json(UserBody(try context.keycat.accounts.updateProfile(update, by: context.principal())))
         },
-        Route(.delete, "/me", .signedIn, status: 204) { context in
-            try await context.keycat.accounts.withdraw(by: context.principal())
+        // Withdrawal asks for the password again, so it is an action with a body rather than a
+        // `DELETE /me`, whose content RFC 9110 gives no meaning (§9.3.5).
+        Route(.post, "/me/withdrawal", .signedIn, body: .jsonDefault, status: 204) { context in
+            let body = try context.json(WithdrawalBody.self)
+            try await context.keycat.accounts.withdraw(
+                password: body.password, by: context.principal(), client: context.request.clientAddress,
+                deviceToken: body.deviceToken)
             return .noContent
         },
         Route(.put, "/me/password", .signedIn, body: .jsonDefault) { context in
@@ -96,6 +101,14 @@ struct RefreshTokenBody: Decodable, Sendable {
     var refreshToken: String
 
     enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
+}
+
+struct WithdrawalBody: Decodable, Sendable {
+    var password: String
+    /// The caller's device token for this account, if it kept one.
+    var deviceToken: String?
+
+    enum CodingKeys: String, CodingKey { case password, deviceToken = "device_token" }
 }
 
 struct PasswordChangeBody: Decodable, Sendable {

@@ -72,10 +72,15 @@ package final class InMemoryUserRepository: UserRepository {
 
     package func withdraw(_ id: UserID, at: Date) throws(KeyCatError) -> Bool {
         state.withLock { state in
-            guard let row = state.rows[id], row.user.isActive else { return false }
-            state.rows[id]?.user.withdrawnAt = at
-            state.rows[id]?.user.updatedAt = at
-            state.rows[id]?.user.tokenVersion += 1
+            guard var row = state.rows[id], row.user.isActive else { return false }
+            row.user.withdrawnAt = at
+            row.user.updatedAt = at
+            row.user.tokenVersion += 1
+            row.user.email = AccountRules.withdrawnEmail(id)
+            row.user.nick = AccountRules.withdrawnNick
+            (row.user.phone, row.user.birthday, row.user.profileImage) = (nil, nil, nil)
+            row.passwordHash = "!"
+            state.rows[id] = row
             return true
         }
     }

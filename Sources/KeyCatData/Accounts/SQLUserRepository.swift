@@ -83,7 +83,9 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
     }
 
     /// Withdraws the account in one transaction with everything that goes with it: its token
-    /// version is bumped, its refresh token families are revoked and its listings leave every list
+    /// version is bumped, what identified the person (email, nick, phone, birthday, profile image,
+    /// password hash) gives way to ``AccountRules/withdrawnEmail(_:)`` and
+    /// ``AccountRules/withdrawnNick``, its refresh token families are revoked and its listings leave every list
     /// (they stay readable for the orders that reference them). Their address book goes, and the
     /// addresses on their orders with nothing left to deliver are anonymised
     /// (``SQLFulfilmentRepository/anonymise(_:at:on:)``); an order still on its way keeps its
@@ -101,10 +103,12 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
             try await database.write(isolation: .readCommitted) { connection in
                 let changed = try connection.run(
                     """
-                    UPDATE users SET withdrawn_at = ?, updated_at = ?, token_version = token_version + 1
+                    UPDATE users SET withdrawn_at = ?, updated_at = ?, token_version = token_version + 1,
+                                     email = ?, nick = ?, password_hash = '!', phone = NULL, birthday = NULL, profile_image = NULL
                     WHERE id = ? AND withdrawn_at IS NULL
                     """,
-                    [StoredTime.value(at), StoredTime.value(at), .integer(id.rawValue)])
+                    [StoredTime.value(at), StoredTime.value(at), .text(AccountRules.withdrawnEmail(id)),
+                     .text(AccountRules.withdrawnNick), .integer(id.rawValue)])
                 guard changed == 1 else { return false }
                 let open = try connection.queryOne("""
                     SELECT (SELECT count(*) FROM shipments s JOIN orders o ON o.id = s.order_id

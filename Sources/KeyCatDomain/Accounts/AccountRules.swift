@@ -8,6 +8,15 @@ public enum AccountRules {
     public static let maxEmailLength = 254
     public static let maxProfileImageLength = 500
 
+    /// The nick a withdrawn account shows wherever its reviews, follows and parcels still name
+    /// it: its own nick went with the rest of what identified the person.
+    public static let withdrawnNick = "탈퇴한 회원"
+
+    /// The email a withdrawn account keeps in place of its own: unique to the account, under
+    /// the `.invalid` domain no mail reaches (RFC 2606), so nothing can sign in or be written to
+    /// with it.
+    public static func withdrawnEmail(_ id: UserID) -> String { "user-\(id.rawValue)@withdrawn.invalid" }
+
     /// Trims and case-folds an email and checks its shape: one `@`, a non-empty local part, a
     /// domain with a dot, no spaces or control characters (a NUL, which Postgres cannot store,
     /// among them), at most 254 characters.

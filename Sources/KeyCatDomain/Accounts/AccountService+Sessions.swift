@@ -130,21 +130,10 @@ extension AccountService {
     public func changePassword(current: String, new: String, by principal: Principal, client: String? = nil,
                                deviceToken: String? = nil) async throws(KeyCatError) -> TokenPair
     {
-        guard let user = try await users.find(principal.userID), user.isActive,
-              let credentials = try await users.credentials(forEmail: user.email) else {
-            throw KeyCatError.notFound("user", principal.userID)
-        }
         let newPassword = try AccountRules.password(new)
-        let askedAt = clock.now()
-        let budgets = logInThrottle?.passwordChangeBudgets(
-            email: user.email, user: user.id, accountVersion: user.tokenVersion, client: client, deviceToken: deviceToken, at: askedAt)
-        if let logInThrottle, let budgets { try await logInThrottle.admit(budgets, at: askedAt) }
-        guard current.utf8.count <= 1_024, await passwords.verify(current, against: credentials.passwordHash) else {
-            throw KeyCatError(.invalidCredentials, "the current password is wrong")
-        }
+        let user = try await confirmPassword(current, of: principal, client: client, deviceToken: deviceToken)
         let hash = try await passwords.hash(newPassword)
         let now = clock.now()
-        if let logInThrottle, let budgets { try await logInThrottle.succeeded(budgets, at: now) }
         guard let changed = try await users.changeAccess(user.id, .password(hash: hash), at: now, audit: nil) else {
             throw KeyCatError.notFound("user", principal.userID)
         }
@@ -158,6 +147,33 @@ extension AccountService {
         }
         return try pair(for: changed, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now,
                         deviceToken: logInThrottle?.deviceToken(for: user.email, accountVersion: changed.tokenVersion, at: now))
+    }
+
+    /// The signed-in caller's live account, once `password` is shown to be its password: the
+    /// check a password change and a withdrawal make before they act. A wrong password is
+    /// counted (before hashing) against the device token's budget when `deviceToken` is valid
+    /// for the account, else against the account's signed-in budget and the client's; a right
+    /// one clears the budgets it was counted against.
+    ///
+    /// - Throws: ``KeyCatError/Code/invalidCredentials`` when `password` is wrong;
+    ///   ``KeyCatError/Code/rateLimited`` when throttled; ``KeyCatError/Code/notFound`` for a
+    ///   withdrawn account.
+    func confirmPassword(_ password: String, of principal: Principal, client: String?, deviceToken: String?)
+        async throws(KeyCatError) -> User
+    {
+        guard let user = try await users.find(principal.userID), user.isActive,
+              let credentials = try await users.credentials(forEmail: user.email) else {
+            throw KeyCatError.notFound("user", principal.userID)
+        }
+        let askedAt = clock.now()
+        let budgets = logInThrottle?.passwordChangeBudgets(
+            email: user.email, user: user.id, accountVersion: user.tokenVersion, client: client, deviceToken: deviceToken, at: askedAt)
+        if let logInThrottle, let budgets { try await logInThrottle.admit(budgets, at: askedAt) }
+        guard password.utf8.count <= 1_024, await passwords.verify(password, against: credentials.passwordHash) else {
+            throw KeyCatError(.invalidCredentials, "the password is wrong")
+        }
+        if let logInThrottle, let budgets { try await logInThrottle.succeeded(budgets, at: clock.now()) }
+        return user
     }
 
     /// The principal an access token speaks for.

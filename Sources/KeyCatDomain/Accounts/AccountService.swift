@@ -137,12 +137,29 @@ public struct AccountService: Sendable {
         return try await users.updateProfile(user)
     }
 
-    /// Withdraws the caller's own account: it is marked withdrawn (its orders, reviews and audit
-    /// history stay), every refresh token is revoked, its access tokens stop working at once
-    /// (its token version is bumped), and its products drop out of lists.
+    /// Withdraws the caller's own account once `password` shows it is the owner asking (회원탈퇴
+    /// asks for the password again): an access token alone, which may have been stolen, cannot
+    /// end an account. Wrong passwords are throttled as a password change's are.
     ///
-    /// - Throws: ``KeyCatError/Code/notFound`` when the account is already withdrawn.
-    public func withdraw(by principal: Principal) async throws(KeyCatError) {
+    /// The account is marked withdrawn; every refresh token is revoked; its access tokens stop
+    /// working at once (its token version is bumped); its products drop out of lists. What
+    /// identifies the person is destroyed in the same transaction (개인정보 보호법 §21): email,
+    /// nick, phone, birthday, profile image and password hash give way to
+    /// ``AccountRules/withdrawnEmail(_:)`` and ``AccountRules/withdrawnNick``. What the law asks
+    /// a shop to keep — orders, their lines, payments, refunds, carriers and tracking numbers
+    /// (전자상거래법 §6) — stays, under the account's id; so do its reviews and the audit trail.
+    ///
+    /// - Parameters:
+    ///   - client: who is asking, as for ``logIn(email:password:client:deviceToken:)``.
+    ///   - deviceToken: the caller's device token for this account, if it kept one.
+    /// - Throws: ``KeyCatError/Code/invalidCredentials`` when `password` is wrong;
+    ///   ``KeyCatError/Code/rateLimited`` when throttled; ``KeyCatError/Code/notFound`` when the
+    ///   account is already withdrawn; ``KeyCatError/Code/illegalTransition`` for a seller with
+    ///   parcels or returns still to see through.
+    public func withdraw(password: String, by principal: Principal, client: String? = nil, deviceToken: String? = nil)
+        async throws(KeyCatError)
+    {
+        _ = try await confirmPassword(password, of: principal, client: client, deviceToken: deviceToken)
         let now = clock.now()
         guard try await users.withdraw(principal.userID, at: now) else {
             throw KeyCatError.notFound("user", principal.userID)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How password guessing is throttled, at log-in and at `PUT /me/password`.
+/// How password guessing is throttled, at log-in, at `PUT /me/password` and at `POST /me/withdrawal`.
 ///
 /// A log-in from a stranger — a client without a valid ``DeviceToken`` for the email — counts
 /// against three budgets for the current window, before any password is hashed:

@@ -22,8 +22,10 @@ public protocol UserRepository: Sendable {
     /// - Throws: ``KeyCatError/Code/notFound`` when the account is missing or withdrawn.
     func updateProfile(_ user: User) async throws(KeyCatError) -> User
 
-    /// Marks a live account withdrawn at `at` and bumps its token version. Returns false when it
-    /// was not live.
+    /// Marks a live account withdrawn at `at`, bumps its token version and replaces what
+    /// identified the person: email and nick by ``AccountRules/withdrawnEmail(_:)`` and
+    /// ``AccountRules/withdrawnNick``, the password hash by one nothing verifies against, phone,
+    /// birthday and profile image by nothing. Returns false when it was not live.
     func withdraw(_ id: UserID, at: Date) async throws(KeyCatError) -> Bool
 
     /// The account's current token version, withdrawn or not; nil when there is no such account.
