@@ -274,6 +274,14 @@ package enum KeyCatSchema {
                 WHERE l.product_id = search_documents.product_id AND \(SearchIndex.standingSale))
             WHERE units_sold > 0;
             """),
+        // Accounts withdrawn before withdrawal erased who the person was lose it now, as later
+        // ones do in their withdrawal (``AccountRules/withdrawnEmail(_:)``, ``AccountRules/withdrawnNick``;
+        // `WithdrawnAccountMigrationTests` holds the two spellings equal).
+        Step(version: 31, name: "withdrawn accounts erased", sql: """
+            UPDATE users SET email = 'user-' || id || '@withdrawn.invalid', nick = '탈퇴한 회원',
+                             password_hash = '!', phone = NULL, birthday = NULL, profile_image = NULL
+            WHERE withdrawn_at IS NOT NULL;
+            """),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

@@ -682,3 +682,8 @@ UPDATE search_documents SET units_sold = (
     SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
     WHERE l.product_id = search_documents.product_id AND o.paid_at IS NOT NULL AND l.refunded_at IS NULL AND o.status NOT IN ('cancelled', 'refunded'))
 WHERE units_sold > 0;
+
+-- 31: withdrawn accounts erased
+UPDATE users SET email = 'user-' || id || '@withdrawn.invalid', nick = '탈퇴한 회원',
+                 password_hash = '!', phone = NULL, birthday = NULL, profile_image = NULL
+WHERE withdrawn_at IS NOT NULL;

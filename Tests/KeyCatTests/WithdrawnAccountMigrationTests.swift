@@ -1,0 +1,37 @@
+import Foundation
+import KeyCat
+import KeyCatData
+import KeyCatInfrastructure
+import KeyCatTestSupport
+import Testing
+
+/// SQLite only: a file written at an older schema version by the SQLite migrator; the step's SQL
+/// is the same text on Postgres, which runs it in every schema the suites create.
+@Suite("Withdrawn accounts on a database that predates their erasure")
+struct WithdrawnAccountMigrationTests {
+    @Test("the migration erases what identified the people who withdrew before it, and leaves live accounts as they are")
+    func erased() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.appendingPathComponent("old.db").path
+            let database = try SQLiteDatabase(path: path)
+            let before = Array(KeyCatSchema.migrations.prefix { $0.name != "withdrawn accounts erased" })
+            _ = try SchemaMigrator(migrations: before).migrate(database)
+            try database.withWriter { try $0.execute("""
+                INSERT INTO users (id, email, nick, password_hash, phone, birthday, profile_image, role, created_at, updated_at, withdrawn_at)
+                VALUES (7, 'gone@example.com', 'gone', 'pbkdf2$x', '01012345678', '1990-05-17', 'https://img.example.com/g.png',
+                        'buyer', 0, 0, 5),
+                       (8, 'here@example.com', 'here', 'pbkdf2$y', '01087654321', '1991-01-02', NULL, 'buyer', 0, 0, NULL);
+                """) }
+            database.close()
+
+            let keycat = try await KeyCat.open(KeyCat.Configuration(databasePath: path))
+            defer { keycat.close() }
+            let admin = Principal.operatorConsole("tester")
+            let gone = try await keycat.accounts.profile(of: UserID(7), by: admin)
+            #expect(gone.email == AccountRules.withdrawnEmail(UserID(7)) && gone.nick == AccountRules.withdrawnNick, "\(gone)")
+            #expect(gone.phone == nil && gone.birthday == nil && gone.profileImage == nil && gone.withdrawnAt != nil)
+            let here = try await keycat.accounts.profile(of: UserID(8), by: admin)
+            #expect(here.email == "here@example.com" && here.nick == "here" && here.phone == "01087654321")
+        }
+    }
+}
