@@ -122,6 +122,13 @@ extension KeyCat {
         public var gatewayInitialBackoff: Duration = .milliseconds(200)
         /// How long checkout holds stock for payment. Default 15 minutes.
         public var reservationLifetime: TimeInterval = 15 * 60
+        /// How long reconciliation leaves a pending refund to the request that began it before
+        /// sending it again itself: two sends racing could have the request hear the PG refuse
+        /// what the other had just done, and record as failed a refund the buyer received.
+        /// Default ``CheckoutService/defaultRefundInFlightWindow`` (2 minutes, past the PG
+        /// client's deadlines); 0 to 1 day. Zero suits only a run no request can be racing (every
+        /// server stopped).
+        public var refundInFlightWindow: TimeInterval = CheckoutService.defaultRefundInFlightWindow
         /// What unpaid orders may hold: half a product's unsold units across all buyers, at least
         /// 2 left on the shelf, 10 units of a product and 3 open orders per buyer (a line past a
         /// holding cap is sold on payment), and how fast one buyer may check out (5 at once, then

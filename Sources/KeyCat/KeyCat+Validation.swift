@@ -30,6 +30,9 @@ extension KeyCat {
         guard configuration.reservationLifetime > 0, configuration.reservationLifetime <= year else {
             throw KeyCatError.validation("reservation_lifetime", "the reservation lifetime must be between 1 second and a year")
         }
+        guard (0...24 * 60 * 60).contains(configuration.refundInFlightWindow) else {
+            throw KeyCatError.validation("refund_in_flight_window", "the refund in-flight window must be between 0 and a day")
+        }
         _ = try configuration.stockHolds?.validated()
         if let rate = configuration.stockHolds?.checkoutRate { _ = try RateLimit(perSecond: rate.perSecond, burst: rate.burst) }
         guard (0...year).contains(configuration.purchaseConfirmationDelay) else {

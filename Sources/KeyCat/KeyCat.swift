@@ -154,7 +154,7 @@ public final class KeyCat: Sendable {
             webhookEvents: SQLWebhookEventStore(database: database), idempotency: idempotency,
             clock: configuration.clock, reservationLifetime: configuration.reservationLifetime,
             auditLog: SQLAuditLog(database: database), holds: configuration.stockHolds,
-            addresses: SQLAddressRepository(database: database))
+            addresses: SQLAddressRepository(database: database), refundInFlightWindow: configuration.refundInFlightWindow)
         let addressBook = SQLAddressRepository(database: database)
         addresses = AddressService(addresses: addressBook, clock: configuration.clock)
         orders = OrderService(orders: orderRepository, gateway: setup.gateway, idempotency: idempotency,

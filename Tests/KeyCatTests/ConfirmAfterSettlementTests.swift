@@ -7,12 +7,14 @@ import Synchronization
 import Testing
 @testable import KeyCat
 
-/// The simulator through the PG client, with one pause: the first read of a payment by its id
+/// The simulator through the PG client, with two pauses: the first read of a payment by its id
 /// reads it, then runs `meanwhile` before answering what it read, so another path can settle
-/// the payment between a confirm's read and its settling.
+/// the payment between a confirm's read and its settling; the first cancel runs `beforeCancel`
+/// before it is sent, so another path can act while a refund is on its way.
 final class PausingGateway: PaymentGateway {
     let inner: any PaymentGateway
     let meanwhile = Mutex<(@Sendable () async throws -> Void)?>(nil)
+    let beforeCancel = Mutex<(@Sendable () async throws -> Void)?>(nil)
 
     init(inner: any PaymentGateway) { self.inner = inner }
 
@@ -25,7 +27,12 @@ final class PausingGateway: PaymentGateway {
         return read
     }
     func payment(merchantUID: String) async throws(KeyCatError) -> GatewayPayment { try await inner.payment(merchantUID: merchantUID) }
-    func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment { try await inner.cancel(cancellation) }
+    func cancel(_ cancellation: GatewayCancellation) async throws(KeyCatError) -> GatewayPayment {
+        if let pause = beforeCancel.withLock({ hook in defer { hook = nil }; return hook }) {
+            do { try await pause() } catch { Issue.record("before the cancel: \(error)") }
+        }
+        return try await inner.cancel(cancellation)
+    }
     func payments(_ query: GatewayPaymentQuery) async throws(KeyCatError) -> GatewayPaymentPage { try await inner.payments(query) }
 }
 

@@ -23,6 +23,7 @@ struct OrderRaceTests {
                 try await shop.keycat.orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: "123456789012", by: shop.operatorConsole)
             }
             #expect(refused.code == .illegalTransition && refused.message.contains("refund in progress"), "\(refused)")
+            shop.passRefundWindow()
             _ = try await shop.keycat.checkout.reconcile()
             await #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .cancelled)
             try await shop.expectHealthy()

@@ -24,6 +24,10 @@ extension TestShop {
         }) { shop in try await body(shop, simulator) }
     }
 
+    /// Moves the shop's clock past its refunds' in-flight window, after which reconciliation
+    /// takes up the refunds left pending before.
+    func passRefundWindow() { clock.advance(by: keycat.checkout.refundInFlightWindow) }
+
     /// The simulator beside the shop's database.
     var simulator: PGSimulator { keycat.paymentSimulator! }
 

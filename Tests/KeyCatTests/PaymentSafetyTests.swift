@@ -4,6 +4,7 @@ import KeyCatData
 import KeyCatInfrastructure
 import KeyCatPGSimulator
 import KeyCatTestSupport
+import Synchronization
 import Testing
 
 /// A gateway that forwards to the simulator but skips pre-registration, as a merchant that
@@ -136,6 +137,10 @@ struct PaymentSafetyTests {
             let lost = await expectFailure(.gatewayTimeout) { try await shop.keycat.orders.refund(order.id, request, by: shop.operatorConsole) }
             #expect(lost?.context["outcome"] == "unknown")
             #expect(lost?.message.contains("the outcome is unknown") == true)
+            // Just begun, it may still be in its request's hands: reconciliation leaves it alone.
+            #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 0)
+            #expect(shop.simulator.cancellations(impUID: order.impUID!).count == 1)
+            shop.passRefundWindow()
             #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 1)
             // The client retries with the same key once the refund has settled: no second refund.
             let retried = try await shop.keycat.orders.refund(order.id, request, by: shop.operatorConsole)
@@ -143,6 +148,38 @@ struct PaymentSafetyTests {
             let after = try await shop.keycat.orders.order(order.id, by: buyer)
             #expect(after.refundedAmount == Money(won: 4_000))
             #expect(shop.simulator.cancellations(impUID: order.impUID!).count == 1)
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("reconciliation leaves a refund still on its way to the request that began it: one send, and the refund done",
+          arguments: TestStore.allCases)
+    func refundInFlightLeftAlone(_ store: TestStore) async throws {
+        var pausing: PausingGateway?
+        try await TestShop.with(store, gateway: { client in
+            pausing = PausingGateway(inner: client)
+            return pausing!
+        }) { shop, simulator in
+            let gateway = try #require(pausing)
+            let product = try await shop.product(stock: 5, price: 10_000)
+            let buyer = try await shop.user(.buyer)
+            let unpaid = try await shop.checkout(product, by: buyer)
+            let payment = try simulator.pay(merchantUID: unpaid.merchantUID, cardNumber: PGTestCard.success.number)
+            let order = try await shop.keycat.checkout.confirm(unpaid.id, impUID: payment.impUID, by: buyer)
+            // Reconciliation runs while the refund, begun and pending, is about to be sent. Had it
+            // sent the refund too, the request's own send could hear the PG refuse what
+            // reconciliation's had just done, and record the refund failed.
+            let meanwhile = Mutex<ReconcileReport?>(nil)
+            gateway.beforeCancel.withLock { $0 = { @Sendable in
+                let report = try await shop.keycat.checkout.reconcile()
+                meanwhile.withLock { $0 = report }
+            } }
+            let refunded = try await shop.keycat.orders.refund(
+                order.id, RefundRequest(amount: Money(won: 4_000), reason: "dent"), by: shop.operatorConsole)
+            #expect(meanwhile.withLock { $0?.refundsSettled } == 0)
+            #expect(refunded.refundedAmount == Money(won: 4_000))
+            #expect(simulator.cancellations(impUID: order.impUID!).map(\.amount) == [4_000])
+            await #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).map(\.status) == [.done])
             try await shop.expectHealthy()
         }
     }
@@ -166,6 +203,7 @@ struct PaymentSafetyTests {
             }
             #expect(retried?.context["outcome"] == "unknown")
             shop.simulator.injectFault(.error(.unauthorized), on: .cancel, times: 2)
+            shop.passRefundWindow()
             let refused = try await shop.keycat.checkout.reconcile()
             #expect(refused.refundsSettled == 0 && refused.unresolved == 1)
             await #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).map(\.status) == [.pending])
@@ -179,6 +217,7 @@ struct PaymentSafetyTests {
                 try await shop.keycat.orders.refund(order.id, second, by: shop.operatorConsole)
             }
             #expect(unreadable?.context["outcome"] == "unknown")
+            shop.passRefundWindow()
             #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 1)
             await #expect(try shop.keycat.orders.order(order.id, by: buyer).refundedAmount == Money(won: 5_000))
             #expect(shop.simulator.cancellations(impUID: order.impUID!).count == 2)
@@ -223,6 +262,7 @@ struct PaymentSafetyTests {
             }
             #expect(unknown?.context["outcome"] == "unknown", "\(String(describing: unknown))")
             await #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).map(\.status) == [.done, .failed, .pending])
+            shop.passRefundWindow()
             #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 1)
             await #expect(try shop.keycat.orders.order(order.id, by: buyer).refundedAmount == Money(won: 6_000))
             #expect(shop.simulator.cancellations(impUID: impUID).count == 2)
@@ -325,6 +365,7 @@ struct PaymentSafetyTests {
             await expectFailure(.requestInProgress) {
                 try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 1_000), reason: "more"), by: shop.operatorConsole)
             }
+            shop.passRefundWindow()
             #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 1)
             let after = try await shop.keycat.orders.order(order.id, by: buyer)
             #expect(after.status == .partiallyRefunded && after.refundedAmount == Money(won: 4_000))

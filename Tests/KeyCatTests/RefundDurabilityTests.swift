@@ -146,6 +146,7 @@ struct RefundDurabilityTests {
             #expect(simulator.cancellations(impUID: order.impUID!).count == 1)
 
             try FullDisk.free(keycat)
+            shop.passRefundWindow()
             #expect(try await keycat.checkout.reconcile().refundsSettled == 1)
             let settled = try await keycat.orders.order(order.id, by: shop.operatorConsole)
             #expect(settled.status == .partiallyRefunded && settled.refundedAmount == Money(won: 4_000))

@@ -101,8 +101,8 @@ extension InMemoryOrderRepository {
         }
     }
 
-    package func pendingRefunds(limit: Int) throws(KeyCatError) -> [Refund] {
-        state.withLock { Array($0.refunds.filter { $0.status == .pending }.prefix(limit)) }
+    package func pendingRefunds(begunBy: Date, limit: Int) throws(KeyCatError) -> [Refund] {
+        state.withLock { Array($0.refunds.filter { $0.status == .pending && $0.createdAt <= begunBy }.prefix(limit)) }
     }
 
     package func refund(of orderID: OrderID, requestKey: String) throws(KeyCatError) -> Refund? {

@@ -218,11 +218,11 @@ extension SQLOrderRepository {
         }
     }
 
-    package func pendingRefunds(limit: Int) async throws(KeyCatError) -> [Refund] {
+    package func pendingRefunds(begunBy: Date, limit: Int) async throws(KeyCatError) -> [Refund] {
         try await storage {
             try await database.read {
-                try $0.query("SELECT \(OrderRow.refundColumns) FROM refunds WHERE status = 'pending' ORDER BY id LIMIT ?",
-                             [.int(limit)], OrderRow.decodeRefund)
+                try $0.query("SELECT \(OrderRow.refundColumns) FROM refunds WHERE status = 'pending' AND created_at <= ? ORDER BY id LIMIT ?",
+                             [StoredTime.value(begunBy), .int(limit)], OrderRow.decodeRefund)
             }
         }
     }

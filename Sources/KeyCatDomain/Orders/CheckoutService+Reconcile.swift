@@ -123,7 +123,10 @@ extension CheckoutService {
             let left = await Set(try orders.paymentsToVoid(limit: limit).map(\.impUID))
             report.paymentsVoided += toVoid.filter { !left.contains($0.impUID) }.count
         }
-        let refunds = try await orders.pendingRefunds(limit: limit)
+        // A refund begun within the window may still be in its first request's hands: two sends
+        // racing could have that request hear the PG refuse what this one's send had just done,
+        // and record a refund the buyer received as failed.
+        let refunds = try await orders.pendingRefunds(begunBy: clock.now().addingTimeInterval(-refundInFlightWindow), limit: limit)
         for (index, refund) in refunds.enumerated() {
             defer { progress(ReconcileProgress(stage: .refunds, done: index + 1, total: refunds.count)) }
             guard let order = try await orders.find(refund.orderID), let impUID = order.impUID else { continue }
@@ -156,6 +159,12 @@ extension CheckoutService {
         report.idempotencyKeysSwept = await sweepIdempotencyKeys(at: clock.now())
         return report
     }
+
+    /// How long after it was begun reconciliation leaves a pending refund to the request that
+    /// began it, by default: longer than that request's sends can take (a cancel and the
+    /// read-back of the payment after it, each bounded by the PG client's 30-second deadline).
+    /// Two minutes.
+    public static let defaultRefundInFlightWindow: TimeInterval = 120
 
     /// Keys deleted per write transaction by reconciliation's sweep.
     public static let idempotencySweepBatch = 500

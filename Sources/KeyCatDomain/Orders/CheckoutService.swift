@@ -21,6 +21,9 @@ public struct CheckoutService: Sendable {
     let auditLog: (any AuditLog)?
     /// How long stock is held for payment.
     public let reservationLifetime: TimeInterval
+    /// How long reconciliation leaves a just-begun pending refund to the request that began it
+    /// (``defaultRefundInFlightWindow``).
+    public let refundInFlightWindow: TimeInterval
     /// What one buyer may hold unpaid (nil: no caps), and the checkout rate it limits.
     public let holds: StockHoldPolicy?
     let checkoutLimiter: PerUserRateLimiter
@@ -31,8 +34,10 @@ public struct CheckoutService: Sendable {
         orders: any OrderRepository, carts: any CartRepository, products: any ProductRepository,
         gateway: any PaymentGateway, webhookEvents: any WebhookEventStore, idempotency: any IdempotencyStore,
         clock: any WallClock, reservationLifetime: TimeInterval = 15 * 60, auditLog: (any AuditLog)? = nil,
-        holds: StockHoldPolicy? = nil, addresses: (any AddressRepository)? = nil
+        holds: StockHoldPolicy? = nil, addresses: (any AddressRepository)? = nil,
+        refundInFlightWindow: TimeInterval = CheckoutService.defaultRefundInFlightWindow
     ) {
+        self.refundInFlightWindow = refundInFlightWindow
         self.addresses = addresses.map { AddressService(addresses: $0, clock: clock) }
         self.orders = orders
         self.carts = carts

@@ -227,8 +227,9 @@ public protocol OrderRepository: Sendable {
     func completeRefund(_ refund: Refund, audit: AuditEntry?, at now: Date) async throws(KeyCatError) -> Order
     /// Marks a pending refund failed (the PG refused it).
     func failRefund(_ refund: Refund, at now: Date) async throws(KeyCatError)
-    /// Refunds still pending (their PG answer was lost).
-    func pendingRefunds(limit: Int) async throws(KeyCatError) -> [Refund]
+    /// Refunds still pending (their PG answer was lost) that were begun at or before
+    /// `begunBy`, oldest first.
+    func pendingRefunds(begunBy: Date, limit: Int) async throws(KeyCatError) -> [Refund]
     func refunds(of orderID: OrderID) async throws(KeyCatError) -> [Refund]
 }
 

@@ -36,6 +36,9 @@ struct FaultShop: Sendable {
         configuration.store.sqlite?.readerCount = 1
         configuration.toggleRateLimit = nil
         configuration.store.sqlite?.vfs = vfs
+        // Each run is a process of its own, over before the next opens the file: no request can
+        // be racing the reconciliation that settles what a faulty run left.
+        configuration.refundInFlightWindow = 0
         return configuration
     }
 
