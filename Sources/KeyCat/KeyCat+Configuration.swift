@@ -129,6 +129,12 @@ extension KeyCat {
         /// client's deadlines); 0 to 1 day. Zero suits only a run no request can be racing (every
         /// server stopped).
         public var refundInFlightWindow: TimeInterval = CheckoutService.defaultRefundInFlightWindow
+        /// How fast one caller's payment confirmations that would ask the PG may come: a loop of
+        /// them would spend the shop's own budget of PG calls, which every buyer's payment
+        /// shares. A confirm of an order its payment already paid costs nothing and is never
+        /// limited. Default ``RateLimit/confirmationsDefault`` (30 at once, then one a second),
+        /// in this process; nil turns it off.
+        public var confirmationRate: RateLimit? = .confirmationsDefault
         /// What unpaid orders may hold: half a product's unsold units across all buyers, at least
         /// 2 left on the shelf, 10 units of a product and 3 open orders per buyer (a line past a
         /// holding cap is sold on payment), and how fast one buyer may check out (5 at once, then

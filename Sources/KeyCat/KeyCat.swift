@@ -154,7 +154,8 @@ public final class KeyCat: Sendable {
             webhookEvents: SQLWebhookEventStore(database: database), idempotency: idempotency,
             clock: configuration.clock, reservationLifetime: configuration.reservationLifetime,
             auditLog: SQLAuditLog(database: database), holds: configuration.stockHolds,
-            addresses: SQLAddressRepository(database: database), refundInFlightWindow: configuration.refundInFlightWindow)
+            addresses: SQLAddressRepository(database: database), refundInFlightWindow: configuration.refundInFlightWindow,
+            confirmationRate: configuration.confirmationRate)
         let addressBook = SQLAddressRepository(database: database)
         addresses = AddressService(addresses: addressBook, clock: configuration.clock)
         orders = OrderService(orders: orderRepository, gateway: setup.gateway, idempotency: idempotency,

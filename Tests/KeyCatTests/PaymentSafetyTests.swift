@@ -152,6 +152,38 @@ struct PaymentSafetyTests {
         }
     }
 
+    @Test("confirms of a paid order claim no key; confirms that would ask the PG are limited per buyer", arguments: TestStore.allCases)
+    func confirmFlood(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let product = try await shop.product(stock: 5, price: 10_000)
+            let buyer = try await shop.user(.buyer)
+            let order = try await shop.paidOrder(product, by: buyer)
+            let keys = try await shop.integer("SELECT count(*) FROM idempotency_keys")
+            // The app retrying with a fresh key each time: the paid order, and nothing written.
+            for attempt in 1...40 {
+                let again = try await shop.keycat.checkout.confirm(order.id, impUID: order.impUID!, idempotencyKey: "flood-\(attempt)", by: buyer)
+                #expect(again.status == .paid)
+            }
+            #expect(try await shop.integer("SELECT count(*) FROM idempotency_keys") == keys)
+            // Another order's payment named for this one: each such confirm asks the PG, so a loop of
+            // them runs out of tokens (the confirm that paid the order took the first of 30), and
+            // the PG is asked no more.
+            let other = try await shop.checkout(product, by: buyer)
+            let asked = shop.simulator.requestCount(.payment)
+            for _ in 1...29 {
+                await expectFailure(.validation) { try await shop.keycat.checkout.confirm(other.id, impUID: order.impUID!, by: buyer) }
+            }
+            let limited = await expectFailure(.rateLimited) { try await shop.keycat.checkout.confirm(other.id, impUID: order.impUID!, by: buyer) }
+            #expect(limited?.context["retry_after"] == "1")
+            #expect(shop.simulator.requestCount(.payment) - asked == 29)
+            // Another buyer is not held back by this one.
+            let second = try await shop.user(.buyer)
+            _ = try await shop.paidOrder(product, by: second)
+            shop.clock.advance(by: 1)
+            await expectFailure(.validation) { try await shop.keycat.checkout.confirm(other.id, impUID: order.impUID!, by: buyer) }
+        }
+    }
+
     @Test("reconciliation leaves a refund still on its way to the request that began it: one send, and the refund done",
           arguments: TestStore.allCases)
     func refundInFlightLeftAlone(_ store: TestStore) async throws {

@@ -29,8 +29,8 @@ struct SearchRaceTests {
     @Test("a catch-up and a rebuild beside edits, deletions, suspensions, reinstatements and payments leave the index whole",
           arguments: TestStore.allCases)
     func bulkWritersBesideWrites(_ store: TestStore) async throws {
-        // The buyer checks out once a round, faster than a shop lets one buyer.
-        try await TestShop.with(store, configure: { $0.stockHolds?.checkoutRate = nil }) { shop in
+        // The buyer checks out and confirms once a round, faster than a shop lets one buyer.
+        try await TestShop.with(store, configure: { $0.stockHolds?.checkoutRate = nil; $0.confirmationRate = nil }) { shop in
             let suspended = try await shop.user(.seller)
             let editor = try await shop.user(.seller)
             let buyer = try await shop.user(.buyer)

@@ -22,6 +22,10 @@ public struct RateLimit: Sendable, Hashable {
 
     /// Two toggles a second with bursts of 30: generous for people, tight for scripts.
     public static let togglesDefault = try! RateLimit(perSecond: 2, burst: 30)
+    /// One buyer's confirmations that ask the PG: 30 at once, then one a second. A confirm only
+    /// asks the PG once per payment in a buyer's flow; a loop of them would spend the shop's
+    /// own budget of PG calls, which every buyer's payment shares.
+    public static let confirmationsDefault = try! RateLimit(perSecond: 1, burst: 30)
 }
 
 /// One user's token bucket: how many tokens it held at `updatedAt`. The arithmetic lives here so

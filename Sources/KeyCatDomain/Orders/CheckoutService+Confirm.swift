@@ -24,7 +24,10 @@ extension CheckoutService {
     ///   is not the caller's; `validation` (field `imp_uid`) for an id not shaped as the PG's
     ///   (``PaymentRules/impUID(_:field:)``) or a payment of another order. When a webhook
     ///   applied the payment first, the error is the one this call would have thrown had it come
-    ///   first, not `paymentDeclined` for the payment that webhook cancelled.
+    ///   first, not `paymentDeclined` for the payment that webhook cancelled. `rateLimited`
+    ///   (429, `retry_after`) past 30 confirmations at once, then one a second, by one caller
+    ///   (``RateLimit/confirmationsDefault``); a confirm of an order its payment already paid
+    ///   answers the order at once, claiming no key and taking no token.
     public func confirm(_ orderID: OrderID, impUID: String, idempotencyKey: String? = nil, by principal: Principal) async throws(KeyCatError) -> Order {
         // The request's own rule before any lookup: a malformed id never reaches the PG.
         let impUID = try PaymentRules.impUID(impUID)
@@ -32,6 +35,11 @@ extension CheckoutService {
         // the one the settlement's move returns (or, already paid, reads).
         guard let order = try await orders.standing(of: orderID) else { throw KeyCatError.notFound("order", orderID) }
         try principal.requireOwnerOrAdmin(order.buyerID, hiding: "order", orderID)
+        // Already paid by this payment: the answer is the order, whatever key came with it, so
+        // no key is claimed (a loop of fresh keys would write two rows a call, each kept a day).
+        if order.impUID == impUID { return try await settlement.reload(orderID) }
+        // Anything else may ask the PG, whose calls every buyer's payment shares.
+        try await confirmLimiter.take(for: principal.userID)
         return try await idempotency.run(scope: "confirm:\(principal.userID)", key: idempotencyKey,
                                          fingerprint: "\(orderID)|\(impUID)") { () async throws(KeyCatError) -> Order in
             // With a key the order is read again: while this call waited for the key, another

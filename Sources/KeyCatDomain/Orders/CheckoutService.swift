@@ -27,6 +27,8 @@ public struct CheckoutService: Sendable {
     /// What one buyer may hold unpaid (nil: no caps), and the checkout rate it limits.
     public let holds: StockHoldPolicy?
     let checkoutLimiter: PerUserRateLimiter
+    /// How fast one buyer's confirmations may ask the PG (by default ``RateLimit/confirmationsDefault``).
+    let confirmLimiter: PerUserRateLimiter
     /// The buyers' address books, where a checkout's `address_id` and default are found.
     let addresses: AddressService?
 
@@ -35,7 +37,8 @@ public struct CheckoutService: Sendable {
         gateway: any PaymentGateway, webhookEvents: any WebhookEventStore, idempotency: any IdempotencyStore,
         clock: any WallClock, reservationLifetime: TimeInterval = 15 * 60, auditLog: (any AuditLog)? = nil,
         holds: StockHoldPolicy? = nil, addresses: (any AddressRepository)? = nil,
-        refundInFlightWindow: TimeInterval = CheckoutService.defaultRefundInFlightWindow
+        refundInFlightWindow: TimeInterval = CheckoutService.defaultRefundInFlightWindow,
+        confirmationRate: RateLimit? = .confirmationsDefault
     ) {
         self.refundInFlightWindow = refundInFlightWindow
         self.addresses = addresses.map { AddressService(addresses: $0, clock: clock) }
@@ -51,6 +54,7 @@ public struct CheckoutService: Sendable {
         self.reservationLifetime = reservationLifetime
         self.holds = holds
         checkoutLimiter = PerUserRateLimiter(limit: holds?.checkoutRate, clock: clock, what: "checkouts")
+        confirmLimiter = PerUserRateLimiter(limit: confirmationRate, clock: clock, what: "payment confirmations")
     }
 
     /// Creates an order awaiting payment and registers its amount with the PG.
