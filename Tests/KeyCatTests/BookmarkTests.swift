@@ -52,6 +52,21 @@ struct BookmarkTests {
         }
     }
 
+    @Test("a seller cannot bookmark their own listing, which would lift it in the ranking", arguments: TestStore.allCases)
+    func ownListing(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
+            let product = try await shop.product()
+            let seller = Principal(userID: product.sellerID, role: .seller)
+            let refused = try await #require(throws: KeyCatError.self) { try await shop.keycat.bookmarks.add(product.id, by: seller) }
+            #expect(refused.code == .forbidden && refused.context["product_id"] == "\(product.id)", "\(refused)")
+            await #expect(try shop.keycat.catalog.product(product.id).bookmarkCount == 0)
+            await #expect(try shop.keycat.bookmarks.isBookmarked(product.id, by: seller) == false)
+            // Another seller's listing is bookmarked as any buyer's would be.
+            let other = try await shop.product("다른 키보드")
+            await #expect(try shop.keycat.bookmarks.add(other.id, by: seller))
+        }
+    }
+
     @Test("a user's bookmarks walk newest first, deleted products marked and removable", arguments: TestStore.allCases)
     func list(_ store: TestStore) async throws {
         try await SocialShop.with(store) { shop throws in

@@ -18,10 +18,15 @@ package struct SQLBookmarkRepository<Database: SQLDatabase>: BookmarkRepository 
     package func add(_ product: ProductID, by user: UserID, at now: Date) async throws(KeyCatError) -> Bool {
         let dialect = Database.Connection.dialect
         return try await toggles.add(product, by: user, at: now, requiring: [
-            .init(sql: SocialRows.liveProductSQL(locking: nil, in: dialect), argument: .integer(product.rawValue),
+            .init(sql: SocialRows.liveProductSQL(locking: nil, in: dialect), arguments: [.integer(product.rawValue)],
                   unmet: .notFound("product", product)),
+            // A seller's own bookmark would lift their listing in the ranking (bookmarks are a
+            // signal), as a review of it would its rating: refused alike.
+            .init(sql: "SELECT 1 FROM products WHERE id = ? AND seller_id <> ?",
+                  arguments: [.integer(product.rawValue), .integer(user.rawValue)],
+                  unmet: KeyCatError(.forbidden, "a seller cannot bookmark their own listing", context: ["product_id": "\(product)"])),
             // Not counted, so locked here: the account cannot be withdrawn before the commit.
-            .init(sql: SocialRows.liveUserSQL(locking: .share, in: dialect), argument: .integer(user.rawValue),
+            .init(sql: SocialRows.liveUserSQL(locking: .share, in: dialect), arguments: [.integer(user.rawValue)],
                   unmet: .notFound("user", user)),
         ])
     }

@@ -20,7 +20,7 @@ package struct SQLFollowRepository<Database: SQLDatabase>: FollowRepository {
         // Both accounts are counted, so the toggle has locked them.
         let live = SocialRows.liveUserSQL(locking: nil, in: Database.Connection.dialect)
         return try await toggles.add(followee, by: follower, at: now, requiring: [followee, follower].map {
-            .init(sql: live, argument: .integer($0.rawValue), unmet: .notFound("user", $0))
+            .init(sql: live, arguments: [.integer($0.rawValue)], unmet: .notFound("user", $0))
         })
     }
 

@@ -43,7 +43,7 @@ struct SQLToggleTable<Database: SQLDatabase>: Sendable {
     /// user that may not take part). A row it reads that is not counted, it locks itself.
     struct Requirement: Sendable {
         var sql: String
-        var argument: SQLValue
+        var arguments: [SQLValue]
         var unmet: KeyCatError
     }
 
@@ -86,7 +86,7 @@ struct SQLToggleTable<Database: SQLDatabase>: Sendable {
             try await database.write(isolation: .readCommitted) { connection in
                 var met = requirements.map { _ in false }
                 try connection.batch(lockStatements(target, user) + requirements.indices.map { index in
-                    .query(requirements[index].sql, [requirements[index].argument]) { _ in met[index] = true }
+                    .query(requirements[index].sql, requirements[index].arguments) { _ in met[index] = true }
                 })
                 if let unmet = zip(requirements, met).first(where: { !$0.1 })?.0.unmet { throw unmet }
                 let added = try connection.run(
