@@ -66,7 +66,7 @@ struct SearchWindowTests {
     }
 
     /// A fresh store with a seller, whose searches spend `budget` look-ups a page
-    /// (``SearchWindow/sizes(of:budget:)``: a window of a third of it for one group and one
+    /// (``SearchWindow/sizes(of:terms:budget:)``: a window of a third of it for one group and one
     /// whole-word bonus, a fifth for two of each, a sixth for three groups and two bonuses).
     static func make<Database: SQLDatabase>(_ database: Database, budget: Int) async throws -> Shop<Database> {
         try KeyCatSchema.migrator().migrate(database)
@@ -74,6 +74,16 @@ struct SearchWindowTests {
             try CatalogSeeder<Database>.ensureSeller(SeedSeller(email: "window@example.com", nick: "창"), at: Date(), on: connection).0
         }
         return Shop(database: database, repository: SQLProductRepository(database: database, searchWindowBudget: budget), seller: seller)
+    }
+
+    @Test("a window counts each group's terms: a prefix spelt out into twelve words costs a candidate twelve look-ups")
+    func windowCountsTerms() throws {
+        let plan = SearchPlan(try SearchQuery("gater"))
+        var terms = SearchTerms()
+        // Not spelt out: the word itself, one look-up, and one for the listing.
+        #expect(SearchWindow.sizes(of: plan, terms: terms, budget: 6_000).dense == 3_000)
+        terms.expansions["gater"] = (1...12).map { "gater\($0)" }
+        #expect(SearchWindow.sizes(of: plan, terms: terms, budget: 6_000).dense == 6_000 / 13)
     }
 
     @Test("a query whose rarest group fits the window is ranked exactly, page after page", arguments: TestStore.allCases)
@@ -170,7 +180,7 @@ struct SearchWindowTests {
         try await store.withDatabases { try await check($0[0]) }
     }
 
-    @Test("a Latin prefix is spelt out into the index's words, or kept a range past 64 of them", arguments: TestStore.allCases)
+    @Test("a Latin prefix is spelt out into the index's words; past 64 of them it is a whole word", arguments: TestStore.allCases)
     func prefixes(_ store: TestStore) async throws {
         func check(_ database: some SQLDatabase) async throws {
             var shop = try await Self.make(database, budget: 10_000)
@@ -178,10 +188,14 @@ struct SearchWindowTests {
             for index in 1...70 { listed.append(try await shop.list("Keyboard K\(index) 키보드", stock: index % 7)) }
             listed.append(try await shop.list("Gateron Yellow 스위치"))
             listed.append(try await shop.list("Gaterade 음료수"))
-            for text in ["k1", "k", "gater", "gateron", "k7 키보드"] {
+            for text in ["k1", "gater", "gateron", "k7 키보드"] {
                 let seen = try await shop.walk(text, pageSize: 9).map(\.id)
                 #expect(seen == (try Shop<SQLiteDatabase>.reference(text, listed)), "\(text)")
             }
+            // `k` begins 71 words (k1…k70, keyboard): it is the word `k` alone, which no title has.
+            #expect(try await shop.walk("k", pageSize: 9).isEmpty)
+            listed.append(try await shop.list("K 키보드 파우치"))
+            #expect(try await shop.walk("k", pageSize: 9).map(\.id) == [listed[listed.count - 1].id])
         }
         try await store.withDatabases { try await check($0[0]) }
     }

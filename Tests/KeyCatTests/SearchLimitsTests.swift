@@ -52,6 +52,44 @@ struct SearchLimitsTests {
         }
     }
 
+    @Test("a prefix under which the index has more than 64 words matches only as a whole word, in pages and facets alike; a word given twice asks once",
+          arguments: TestStore.allCases)
+    func broadPrefixIsAWord(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let codes = (1...70).map { String(format: "zq%02d", $0) }.joined(separator: " ")
+            let many = try await shop.keycat.catalog.create(TestShop.draft("알파 키보드") { $0.content = codes }, for: seller.userID, by: seller)
+            let word = try await shop.keycat.catalog.create(TestShop.draft("ZQ 키보드"), for: seller.userID, by: seller)
+            // Spelt out, it would be 71 words each checked per candidate; read as a range, every
+            // candidate read all their postings. It is the word `zq` alone.
+            for text in ["zq", "zq zq zq zq zq zq zq zq zq zq", "키보드 zq"] {
+                #expect(try await Self.search(shop, text) == [word.id], "\(text)")
+                #expect(try await Self.search(shop, text, sort: .newest) == [word.id], "\(text)")
+                let facets = try await shop.keycat.search.facets(filter: ProductFilter(text: try SearchQuery(text)))
+                #expect(facets.total == 1, "\(text)")
+            }
+            // A longer prefix under which there are few words is spelt out as before.
+            #expect(try await Self.search(shop, "zq0") == [many.id])
+            #expect(try await shop.keycat.search.facets(filter: ProductFilter(text: try SearchQuery("키보드 zq0"))).total == 1)
+        }
+    }
+
+    @Test("whether a typo is forgiven tells nothing of hidden listings: only listed ones' words count as known", arguments: TestStore.allCases)
+    func typoKnownFromListedOnly(_ store: TestStore) async throws {
+        #expect(try SearchQuery("alpha bravo charl delta").typoCandidates == ["alpha", "bravo"])
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let listed = try await shop.keycat.catalog.create(TestShop.draft("Gateron 황축 키보드"), for: seller.userID, by: seller)
+            let hiding = try await shop.user(.seller)
+            let hidden = try await shop.keycat.catalog.create(TestShop.draft("숨은 키보드") { $0.content = "gateronx 스위치" }, for: hiding.userID, by: hiding)
+            #expect(try await Self.search(shop, "gateronx") == [hidden.id], "a listed listing has the word")
+            _ = try await shop.keycat.accounts.suspend(hiding.userID, by: shop.operatorConsole)
+            // The suspended seller's word is no longer known: the typo is forgiven, as for any
+            // word no listed listing has.
+            #expect(try await Self.search(shop, "gateronx") == [listed.id])
+        }
+    }
+
     @Test("a control character in a suggestion's text breaks words, as the list's analyser does", arguments: TestStore.allCases)
     func suggestionControlCharacters(_ store: TestStore) async throws {
         await expectError(.validation, field: "q") { try SuggestionQuery("\u{0}") }

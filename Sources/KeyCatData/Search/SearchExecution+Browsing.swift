@@ -17,8 +17,15 @@ extension SearchExecution {
     package static func facetTally<Connection: SQLConnection>(
         for filter: ProductFilter, limit: Int, on connection: Connection, trace: ((String, [SQLValue]) -> Void)? = nil
     ) throws -> FacetTally {
-        var groups = try filter.text.map { try SearchPlanner.plan(for: $0, on: connection, trace: trace).groups } ?? []
-        if let tag = filter.tag { groups.append(.tag(tag)) }
+        // Each requirement as the terms it matches, prefixes spelt out as the page's search
+        // spells them, so that the counts are of the listings the pages show.
+        var groups: [[String]] = []
+        if let text = filter.text {
+            let plan = try SearchPlanner.plan(for: text, on: connection, trace: trace)
+            let terms = try SearchPlanner.terms(of: plan, on: connection, trace: trace)
+            groups = plan.groups.map(terms.listed)
+        }
+        if let tag = filter.tag { groups.append(SearchTerms().listed(.tag(tag))) }
         // A requirement no term can meet (initials that abbreviate nothing) finds nothing.
         if groups.contains(where: \.isEmpty) { return FacetTally() }
         var sources = groups.map(SearchFacetQuery.Source.postings)

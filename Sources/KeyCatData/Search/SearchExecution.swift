@@ -6,7 +6,7 @@ import KeyCatInfrastructure
 /// 1. the plan (``SearchPlanner``: synonyms, typos, initials) and the Latin prefixes spelt out
 ///    into terms (``SearchTerms``);
 /// 2. with several groups, their postings counted up to the query's window
-///    (``SearchWindow/sizes(of:budget:)``): the rarest drives,
+///    (``SearchWindow/sizes(of:terms:budget:)``): the rarest drives,
 ///    and a group with none ends the search;
 /// 3. by relevance, the window's floor (``SearchWindow``): from the cursor, or, on a first page
 ///    whose rarest group has more postings than the window holds, from the group whose newest
@@ -30,7 +30,7 @@ package enum SearchExecution {
         }
         let plan = try SearchPlanner.plan(for: text, on: connection, trace: trace)
         let terms = try SearchPlanner.terms(of: plan, on: connection, trace: trace)
-        let window = SearchWindow.sizes(of: plan, budget: windowBudget)
+        let window = SearchWindow.sizes(of: plan, terms: terms, budget: windowBudget)
         let relevance = sort == .relevance
         // The groups rarest first: the first drives; one without postings ends the search here.
         var order = Array(plan.groups.indices)

@@ -8,15 +8,16 @@ import KeyCatInfrastructure
 /// (``FacetTally``).
 ///
 /// Every statement reads a bounded number of index entries and rows, however broad the query:
-/// a source is read as ranges of an index, each cut at the limit (`UNION ALL` of ranges rather
-/// than `OR`, so that Postgres scans each range in order instead of building a bitmap of all),
+/// a source is read as ranges of an index, each cut at the limit (`UNION ALL` of a term's
+/// postings rather than `OR`, so that Postgres scans each in order instead of building a bitmap of all),
 /// and every other requirement is one seek per candidate. The counts are grouped by one text
 /// key (``Key``) rather than seven columns: one comparison per row in the grouping sort.
 enum SearchFacetQuery {
     /// Where the candidates come from.
     enum Source {
-        /// The listings with one of a group's terms: its postings in `search_terms`.
-        case postings(SearchPlan.Group)
+        /// The listings with one of a group's terms (``SearchTerms/listed(_:)``): their postings
+        /// in `search_terms`.
+        case postings([String])
         /// A seller's listed listings.
         case seller(UserID)
         /// Every listed listing, newest first.
@@ -45,16 +46,16 @@ enum SearchFacetQuery {
     ///   - others: the plan's groups (and the tag's) that do not drive: each must match.
     ///   - sellerChecked: whether the seller filter, when set, is checked per candidate (false
     ///     when the seller is the source).
-    static func tally(source: Source, others: [SearchPlan.Group], filter: ProductFilter, sellerChecked: Bool,
+    static func tally(source: Source, others: [[String]], filter: ProductFilter, sellerChecked: Bool,
                       limit: Int) -> (sql: String, arguments: [SQLValue]) {
         var conditions = ["p.listed = 1"]
         var conditionArguments: [SQLValue] = []
-        for group in others {
-            // A scalar subquery rather than EXISTS, so that it stays a seek per candidate where
-            // Postgres could turn EXISTS into a join over all the group's postings.
-            let (condition, groupArguments) = SearchTerms().condition(of: group)
-            conditions.append("(SELECT 1 FROM search_terms t WHERE (\(condition)) AND t.product_id = p.id LIMIT 1) = 1")
-            conditionArguments += groupArguments
+        for terms in others {
+            // A scalar subquery rather than EXISTS, so that it stays a seek per term and candidate
+            // where Postgres could turn EXISTS into a join over all the group's postings.
+            let condition = terms.count == 1 ? "t.term = ?" : "t.term IN (\(Array(repeating: "?", count: terms.count).joined(separator: ", ")))"
+            conditions.append("(SELECT 1 FROM search_terms t WHERE \(condition) AND t.product_id = p.id LIMIT 1) = 1")
+            conditionArguments += terms.map(SQLValue.text)
         }
         // Only the filters no facet counts narrow the candidates here; the tag is a group.
         var unfaceted = ProductFilter(hotSwap: filter.hotSwap)
@@ -68,13 +69,13 @@ enum SearchFacetQuery {
         let candidateArguments: [SQLValue]
         var count = "count(*)"
         switch source {
-        case let .postings(group):
+        case let .postings(terms):
             let (candidates, arguments) = entries(of: source, limit: limit)
             listings = "(\(candidates)) c JOIN products p ON p.id = c.id"
             candidateArguments = arguments
             // A listing may have several of a group's terms: counted once. (One term's postings
             // name each listing once, and skipping it saves a sort.)
-            if group.exact.count + group.forgiven.count > 1 || !group.prefixes.isEmpty { count = "count(DISTINCT p.id)" }
+            if terms.count > 1 { count = "count(DISTINCT p.id)" }
         case .seller, .catalog:
             let (candidates, arguments) = entries(of: source, limit: limit, columns: Self.listingColumns)
             listings = "(\(candidates)) p"
@@ -137,25 +138,16 @@ enum SearchFacetQuery {
     /// listing may come once per term it has); a source of listings gives `columns` of them.
     static func entries(of source: Source, limit: Int, columns: String = "s.id") -> (sql: String, arguments: [SQLValue]) {
         switch source {
-        case let .postings(group):
-            var ranges: [(String, [SQLValue])] = []
-            let exact = group.exact + group.forgiven
-            if !exact.isEmpty {
-                ranges.append(("t.term IN (\(Array(repeating: "?", count: exact.count).joined(separator: ", ")))",
-                               exact.map(SQLValue.text)))
-            }
-            for prefix in group.prefixes {
-                ranges.append(("t.term >= ? AND t.term < ?", [.text(prefix), .text(prefix + "\u{10FFFF}")]))
-            }
+        case let .postings(terms):
             // A group without terms matches nothing.
-            guard !ranges.isEmpty else { return ("SELECT 0 AS id WHERE 1 = 0", []) }
-            var arguments: [SQLValue] = []
-            let arms = ranges.enumerated().map { index, range in
-                arguments += range.1 + [.int(limit)]
-                return "SELECT r\(index).id FROM (SELECT t.product_id AS id FROM search_terms t WHERE \(range.0) LIMIT ?) r\(index)"
+            guard !terms.isEmpty else { return ("SELECT 0 AS id WHERE 1 = 0", []) }
+            guard terms.count > 1 else {
+                return ("SELECT t.product_id AS id FROM search_terms t WHERE t.term = ? LIMIT ?", [.text(terms[0]), .int(limit)])
             }
-            guard arms.count > 1 else {
-                return ("SELECT t.product_id AS id FROM search_terms t WHERE \(ranges[0].0) LIMIT ?", arguments)
+            var arguments: [SQLValue] = []
+            let arms = terms.enumerated().map { index, term in
+                arguments += [.text(term), .int(limit)]
+                return "SELECT r\(index).id FROM (SELECT t.product_id AS id FROM search_terms t WHERE t.term = ? LIMIT ?) r\(index)"
             }
             return (arms.joined(separator: " UNION ALL ") + " LIMIT ?", arguments + [.int(limit)])
         case let .seller(id):

@@ -28,7 +28,12 @@ enum SearchPlanner {
         }
         var typos: [String: [String]] = [:]
         for word in query.typoCandidates {
-            let knownSQL = "SELECT 1 FROM search_terms WHERE term >= ? AND term < ? LIMIT 1"
+            // Known from a listed listing only: a term only hidden listings have would otherwise
+            // tell, by the typo forgiven or not, whether they hold it.
+            let knownSQL = """
+                SELECT 1 FROM search_terms t JOIN products p ON p.id = t.product_id
+                WHERE t.term >= ? AND t.term < ? AND p.listed = 1 LIMIT 1
+                """
             trace?(knownSQL, [.text(word), .text(word + "\u{10FFFF}")])
             let known = try connection.queryOne(knownSQL, [.text(word), .text(word + "\u{10FFFF}")]) { _ in true } ?? false
             guard !known else { continue }
@@ -70,7 +75,8 @@ enum SearchPlanner {
             let arguments = SearchTerms.expansionArguments(prefix)
             trace?(SearchTerms.expansionSQL, arguments)
             let found = try connection.query(SearchTerms.expansionSQL, arguments) { $0.string(0) }
-            if found.count <= SearchTerms.maximumExpansion { terms.expansions[prefix] = found }
+            // Past the most, the prefix matches only as a whole word (``SearchTerms``).
+            terms.expansions[prefix] = found.count <= SearchTerms.maximumExpansion ? found : [prefix]
         }
         return terms
     }

@@ -4,11 +4,13 @@ import KeyCatInfrastructure
 /// The terms of `search_terms` a plan's groups ask for, as SQL on a row `t` of it: exact terms,
 /// forgiven typos, and each Latin prefix spelt out as the terms the index has under it
 /// (`gater` → `gateron`), so that every group is a list of terms, each one range of the
-/// postings' key. A prefix with more than ``maximumExpansion`` terms (one or two letters) stays
-/// a range of terms.
+/// postings' key. A prefix with more than ``maximumExpansion`` terms (one or two letters, `m`)
+/// matches only as a whole word, as one Hangul syllable does: kept a range of terms, checking
+/// one candidate against it read every posting under the prefix (a `q=m m m` of nine such
+/// checks per candidate took seconds at 100,000 listings).
 struct SearchTerms {
-    /// For each prefix of the plan spelt out, the terms it stands for; a prefix not here stays
-    /// a range of terms.
+    /// For each prefix of the plan spelt out, the terms it stands for; a prefix not here
+    /// matches only as a whole word.
     var expansions: [String: [String]] = [:]
 
     /// The most terms a prefix is spelt out into.
@@ -34,23 +36,19 @@ struct SearchTerms {
         return [.text(prefix), end, end, expansionLimit]
     }
 
-    /// The terms a group matches exactly: its own and those its prefixes were spelt out into.
+    /// The terms a group matches: its own, those its prefixes were spelt out into, and each
+    /// prefix not spelt out as a whole word.
     func listed(_ group: SearchPlan.Group) -> [String] {
         var terms = group.exact + group.forgiven
-        for prefix in group.prefixes { if let spelt = expansions[prefix] { terms += spelt } }
+        for prefix in group.prefixes { terms += expansions[prefix] ?? [prefix] }
         guard terms.count > 1 else { return terms }
         var seen: Set<String> = []
         return terms.filter { seen.insert($0).inserted }
     }
 
-    /// The prefixes of a group that stay ranges of terms.
-    func ranges(_ group: SearchPlan.Group) -> [String] {
-        group.prefixes.filter { expansions[$0] == nil }
-    }
-
     /// Whether the group is one term: each listing has at most one posting of it.
     func isSingleTerm(_ group: SearchPlan.Group) -> Bool {
-        listed(group).count == 1 && ranges(group).isEmpty
+        listed(group).count == 1
     }
 
     /// A group's condition on the term of `row`, a row of `search_terms`.
@@ -64,10 +62,6 @@ struct SearchTerms {
             parts.append("\(row).term IN (\(Array(repeating: "?", count: terms.count).joined(separator: ", ")))")
         }
         arguments += terms.map(SQLValue.text)
-        for prefix in ranges(group) {
-            parts.append("(\(row).term >= ? AND \(row).term < ?)")
-            arguments += [.text(prefix), .text(prefix + "\u{10FFFF}")]
-        }
         // A group without terms (initials that abbreviate nothing, a prefix nothing starts with)
         // matches nothing.
         return (parts.isEmpty ? "1 = 0" : parts.joined(separator: " OR "), arguments)

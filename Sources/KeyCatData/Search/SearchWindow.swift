@@ -4,10 +4,11 @@ import KeyCatInfrastructure
 /// How far a search ranked by relevance reads: its limit, as Elasticsearch's
 /// `index.max_result_window` is one (docs/search.md "Limits").
 ///
-/// A page may spend a ``budget`` of index look-ups on its candidates: each costs one per group
-/// of the query beyond the one that drives, one per whole-word bonus, and two for the listing
-/// and its search document, so a query's **window** is the budget divided by that
-/// (``sizes(of:budget:)``): 2,000 postings for a two-syllable word (one group, one bonus), 857
+/// A page may spend a ``budget`` of index look-ups on its candidates: each costs one per term
+/// of each group of the query (a prefix spelt out into 12 words is 12, a word and its synonym
+/// 2), one per whole-word bonus, and one for the listing and its search document, so a query's
+/// **window** is the budget divided by that (``sizes(of:terms:budget:)``): 2,000 postings for a
+/// two-syllable word (one group, one bonus), 857
 /// for `무접점 키보드` (four groups, two bonuses), 428 for four words. When the window's postings
 /// are far apart — more than ``sparseSpacing`` listings between two on average, as for a word
 /// in one listing of fifty — every candidate reads pages of its own and the two row reads count
@@ -37,8 +38,9 @@ package enum SearchWindow {
 
     /// The most postings of its driving group a query's page ranks: ``budget`` over the
     /// look-ups each candidate costs, when they are close together and when they are sparse.
-    static func sizes(of plan: SearchPlan, budget: Int) -> (dense: Int, sparse: Int) {
-        let lookups = plan.groups.count + plan.bonuses.count + 1
+    static func sizes(of plan: SearchPlan, terms: SearchTerms, budget: Int) -> (dense: Int, sparse: Int) {
+        let seeks = plan.groups.reduce(0) { $0 + max(1, terms.listed($1).count) }
+        let lookups = seeks + plan.bonuses.count + 1
         return (max(1, budget / lookups), max(1, budget / (lookups + 2)))
     }
 
@@ -79,15 +81,14 @@ package enum SearchWindow {
     /// The statements answering each of `groups`' ``Floors``: one row per group and statement,
     /// its index in `groups`, then the three ids, each the largest of the group's terms' (so a
     /// group answered in two statements is the larger of its two rows, ``Floors/including(_:)``).
-    /// Each term or range of terms is one arm of a `UNION ALL`, at most ``maximumArms`` a
-    /// statement: ten words each spelt out into 64 terms are 640 arms, and SQLite refuses a
-    /// compound `SELECT` of more than 500. A statement's text depends only on which of its arms
-    /// are ranges and the groups they belong to, so it is built once per such shape
-    /// (``floorsText(_:)``).
+    /// Each term is one arm of a `UNION ALL`, at most ``maximumArms`` a statement: ten words
+    /// each spelt out into 64 terms are 640 arms, and SQLite refuses a compound `SELECT` of more
+    /// than 500. A statement's text depends only on the groups its arms belong to, so it is built
+    /// once per such shape (``floorsText(_:)``).
     static func floors(of groups: [SearchPlan.Group], terms: SearchTerms,
                        sizes: (dense: Int, sparse: Int)) -> [(sql: String, arguments: [SQLValue])] {
         var statements: [(sql: String, arguments: [SQLValue])] = []
-        var shape: [Arm] = []
+        var shape: [Int] = []
         var arguments: [SQLValue] = []
         func flush() {
             guard !shape.isEmpty else { return }
@@ -101,14 +102,8 @@ package enum SearchWindow {
             for term in terms.listed(group) {
                 if shape.count == maximumArms { flush() }
                 let value = SQLValue.text(term)
-                shape.append(Arm(group: index, isRange: false))
+                shape.append(index)
                 arguments.append(contentsOf: [value, value, dense, value, sparse])
-            }
-            for prefix in terms.ranges(group) {
-                if shape.count == maximumArms { flush() }
-                let low = SQLValue.text(prefix), high = SQLValue.text(prefix + "\u{10FFFF}")
-                shape.append(Arm(group: index, isRange: true))
-                arguments.append(contentsOf: [low, high, low, high, dense, low, high, sparse])
             }
         }
         flush()
@@ -119,20 +114,13 @@ package enum SearchWindow {
     /// `SELECT` (`SQLITE_MAX_COMPOUND_SELECT`).
     static let maximumArms = 250
 
-    /// One arm of a floors statement: a term of group `group`, or a range of terms.
-    struct Arm: Hashable {
-        var group: Int
-        var isRange: Bool
-    }
+    private static let floorsMemo = SearchStatementMemo<[Int], String>()
 
-    private static let floorsMemo = SearchStatementMemo<[Arm], String>()
-
-    /// The text of ``floors(of:terms:sizes:)`` for these arms.
-    private static func floorsText(_ shape: [Arm]) -> String {
-        let arms = shape.map { arm in
-            let condition = arm.isRange ? "t.term >= ? AND t.term < ?" : "t.term = ?"
-            let newest = "SELECT t.product_id FROM search_terms t WHERE \(condition) ORDER BY t.product_id DESC LIMIT 1"
-            return "SELECT \(arm.group) AS g, (\(newest)) AS n, (\(newest) OFFSET ?) AS d, (\(newest) OFFSET ?) AS s"
+    /// The text of ``floors(of:terms:sizes:)`` for arms of these groups, one term each.
+    private static func floorsText(_ shape: [Int]) -> String {
+        let newest = "SELECT t.product_id FROM search_terms t WHERE t.term = ? ORDER BY t.product_id DESC LIMIT 1"
+        let arms = shape.map { group in
+            "SELECT \(group) AS g, (\(newest)) AS n, (\(newest) OFFSET ?) AS d, (\(newest) OFFSET ?) AS s"
         }
         return "SELECT g, max(n), max(d), max(s) FROM (\(arms.joined(separator: " UNION ALL "))) x GROUP BY g"
     }

@@ -49,8 +49,14 @@ public struct SearchQuery: Sendable, Hashable {
     /// what is counted: `abcde` under 460 combining marks is five characters but 465 code points,
     /// whose 33,528 spellings no store takes as one statement's parameters.
     public var typoCandidates: [String] {
-        words.filter { $0.script == .latin && Self.typoLength.contains($0.text.unicodeScalars.count) }.map(\.text)
+        Array(words.filter { $0.script == .latin && Self.typoLength.contains($0.text.unicodeScalars.count) }.map(\.text)
+            .prefix(Self.maximumTypoWords))
     }
+
+    /// The most words of a query a typo is forgiven in, the first ones written: each costs a
+    /// look-up of its ~2,300 spellings one edit away, and ten of them would cost every page and
+    /// every facet count 23,000.
+    public static let maximumTypoWords = 2
 
     /// How many code points a word a typo is forgiven in has: at most about 2,300 spellings one
     /// edit away (``TypoDistance/oneEditVariants(of:)``), each a parameter of one look-up.
@@ -135,8 +141,11 @@ public struct SearchPlan: Sendable, Hashable {
             }
             groups += combined
         }
-        self.groups = groups
-        self.bonuses = bonuses
+        // A word given twice asks for nothing more, but would cost every candidate its look-ups
+        // again: each requirement and bonus is kept once, in the order written.
+        var seenGroups: Set<Group> = [], seenBonuses: Set<String> = []
+        self.groups = groups.filter { seenGroups.insert($0).inserted }
+        self.bonuses = bonuses.filter { seenBonuses.insert($0).inserted }
         self.phrase = query.compact
     }
 
