@@ -135,6 +135,13 @@ extension KeyCat {
         /// limited. Default ``RateLimit/confirmationsDefault`` (30 at once, then one a second),
         /// in this process; nil turns it off.
         public var confirmationRate: RateLimit? = .confirmationsDefault
+        /// How many images one seller may store: each image of a new listing or added to one
+        /// takes a token before anything is written, and past them the upload is 429. Images
+        /// are never deleted (a backup copies the rows, then the images they name), so this is
+        /// what bounds one seller's share of the disk. Default ``RateLimit/imageUploadsDefault``
+        /// (500 at once, then 500 a day), in this process; operators are not counted; nil turns
+        /// it off.
+        public var imageUploadRate: RateLimit? = .imageUploadsDefault
         /// What unpaid orders may hold: half a product's unsold units across all buyers, at least
         /// 2 left on the shelf, 10 units of a product and 3 open orders per buyer (a line past a
         /// holding cap is sold on payment), and how fast one buyer may check out (5 at once, then

@@ -33,7 +33,9 @@ extension KeyCat {
         guard (0...24 * 60 * 60).contains(configuration.refundInFlightWindow) else {
             throw KeyCatError.validation("refund_in_flight_window", "the refund in-flight window must be between 0 and a day")
         }
-        if let rate = configuration.confirmationRate { _ = try RateLimit(perSecond: rate.perSecond, burst: rate.burst) }
+        for rate in [configuration.confirmationRate, configuration.imageUploadRate].compactMap(\.self) {
+            _ = try RateLimit(perSecond: rate.perSecond, burst: rate.burst)
+        }
         _ = try configuration.stockHolds?.validated()
         if let rate = configuration.stockHolds?.checkoutRate { _ = try RateLimit(perSecond: rate.perSecond, burst: rate.burst) }
         guard (0...year).contains(configuration.purchaseConfirmationDelay) else {

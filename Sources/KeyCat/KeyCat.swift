@@ -129,7 +129,8 @@ public final class KeyCat: Sendable {
         }
         let products = SQLProductRepository(database: database)
         catalog = CatalogService(products: products, images: imageStore, cursors: cursors, clock: configuration.clock,
-                                 maximumDeliveryFee: configuration.maximumDeliveryFee, sweepsLapsedDiscounts: !configuration.isReadOnly)
+                                 maximumDeliveryFee: configuration.maximumDeliveryFee, sweepsLapsedDiscounts: !configuration.isReadOnly,
+                                 imageUploadRate: configuration.imageUploadRate)
         reviews = ReviewService(
             reviews: SQLReviewRepository(database: database), products: products,
             purchases: configuration.purchaseHistory ?? SQLPurchaseHistory(database: database),

@@ -102,6 +102,36 @@ struct ImageTests {
         }
     }
 
+    @Test("a seller stores images up to their budget, then 429 with nothing written; operators are not counted", arguments: TestStore.allCases)
+    func uploadBudget(_ store: TestStore) async throws {
+        let budget = try RateLimit(perSecond: 1.0 / 3_600, burst: 3)
+        try await TestShop.with(store, configure: { $0.imageUploadRate = budget }) { shop in
+            let seller = try await shop.user(.seller)
+            let product = try await shop.keycat.catalog.create(
+                TestShop.draft(), for: seller.userID, images: [Self.png, Self.gif], by: seller)
+            _ = try await shop.keycat.catalog.addImage(Self.jpeg, to: product.id, by: seller)
+            let stored = try imageFiles(shop)
+            #expect(stored.count == 3)
+            // A new listing with an image, and an image added: refused before the bytes are kept.
+            let refused = await expectFailure(.rateLimited) {
+                try await shop.keycat.catalog.create(TestShop.draft("하나 더"), for: seller.userID, images: [Self.webp], by: seller)
+            }
+            #expect(Int(refused?.context["retry_after"] ?? "") ?? 0 > 0, "\(String(describing: refused))")
+            await expectFailure(.rateLimited) { try await shop.keycat.catalog.addImage(Self.webp, to: product.id, by: seller) }
+            #expect(try imageFiles(shop) == stored)
+            await #expect(try shop.keycat.catalog.product(product.id).images.count == 3)
+            // A listing without images takes nothing; an operator's upload is not counted.
+            _ = try await shop.keycat.catalog.create(TestShop.draft("사진 없음"), for: seller.userID, by: seller)
+            _ = try await shop.keycat.catalog.addImage(Self.webp, to: product.id, by: shop.operatorConsole)
+            // Another seller has a budget of their own.
+            let other = try await shop.user(.seller)
+            _ = try await shop.keycat.catalog.create(TestShop.draft("다른"), for: other.userID, images: [Self.webp], by: other)
+            // The budget comes back with time.
+            shop.clock.advance(by: 3_600)
+            _ = try await shop.keycat.catalog.create(TestShop.draft("한 시간 뒤"), for: seller.userID, images: [Self.webp], by: seller)
+        }
+    }
+
     @Test("exactly 2 MB is allowed", arguments: TestStore.allCases)
     func exactlyTwoMegabytes(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in

@@ -39,6 +39,7 @@ extension CatalogService {
         guard current.images.count < ImageRules.maximumPerProduct else {
             throw .validation("images", "a product has at most \(ImageRules.maximumPerProduct) images")
         }
+        try await takeImageUploads(1, by: principal)
         let image = try await images.store(bytes)
         let now = clock.now()
         return try await products.setImages(current.images + [image], of: id, expectedVersion: expected, at: now,

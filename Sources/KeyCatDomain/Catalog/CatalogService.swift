@@ -24,6 +24,9 @@ public struct CatalogService: Sendable {
     public let maximumDeliveryFee: Money
     private let sweep: DiscountSweepSchedule
     private let sweepsLapsedDiscounts: Bool
+    /// How many images a seller may store, per ``RateLimit/imageUploadsDefault`` unless told
+    /// otherwise; operators are not counted.
+    private let imageUploads: PerUserRateLimiter
 
     /// - Parameters:
     ///   - maximumDeliveryFee: the highest fee a listing may be given; default
@@ -31,8 +34,12 @@ public struct CatalogService: Sendable {
     ///   - sweepsLapsedDiscounts: sweep lapsed discounts before lists (the default). False for
     ///     a read-only store, where a list must not write: a lapsed discount then keeps its
     ///     stored price until a writer sweeps it.
+    ///   - imageUploadRate: how many images one seller may store, each a token, before any is
+    ///     written (``RateLimit/imageUploadsDefault``); nil: no limit. Operators are not counted.
     public init(products: any ProductRepository, images: any ImageStore, cursors: any PageCursorCodec, clock: any WallClock,
-                maximumDeliveryFee: Money = ProductDraft.defaultMaximumDeliveryFee, sweepsLapsedDiscounts: Bool = true) {
+                maximumDeliveryFee: Money = ProductDraft.defaultMaximumDeliveryFee, sweepsLapsedDiscounts: Bool = true,
+                imageUploadRate: RateLimit? = .imageUploadsDefault) {
+        imageUploads = PerUserRateLimiter(limit: imageUploadRate, clock: clock, what: "image uploads")
         self.products = products
         self.images = images
         self.cursors = cursors
@@ -69,11 +76,20 @@ public struct CatalogService: Sendable {
         guard try await products.isActiveSeller(sellerID) else {
             throw KeyCatError.notFound("seller", sellerID)
         }
+        try await takeImageUploads(imageData.count, by: principal)
         var stored: [ProductImage] = []
         for bytes in imageData { stored.append(try await images.store(bytes)) }
         return try await products.insert(
             draft, sellerID: sellerID, images: stored, at: now,
             audit: auditEntry(principal, "product.create", nil, draft.title, now))
+    }
+
+    /// Takes a token for each of `count` images `principal` is about to store, before any is:
+    /// past the seller's budget, `rateLimited` (429, `retry_after`) and nothing written.
+    /// Operators' uploads are not counted.
+    func takeImageUploads(_ count: Int, by principal: Principal) async throws(KeyCatError) {
+        guard principal.role != .admin else { return }
+        for _ in 0..<count { try await imageUploads.take(for: principal.userID) }
     }
 
     /// The listing with `id`, as a buyer sees it: a deleted listing, or one whose seller is

@@ -26,6 +26,11 @@ public struct RateLimit: Sendable, Hashable {
     /// asks the PG once per payment in a buyer's flow; a loop of them would spend the shop's
     /// own budget of PG calls, which every buyer's payment shares.
     public static let confirmationsDefault = try! RateLimit(perSecond: 1, burst: 30)
+    /// One seller's image uploads: 500 at once, then 500 a day. Images are kept for as long as
+    /// the shop is (a backup copies the rows, then the images they name), so this bounds what one
+    /// seller can add to the shop's disk: 1 GB a day of 2 MB images, where a loop of listings
+    /// created with five new images and deleted was 10 MB a request without end.
+    public static let imageUploadsDefault = try! RateLimit(perSecond: 500.0 / 86_400, burst: 500)
 }
 
 /// One user's token bucket: how many tokens it held at `updatedAt`. The arithmetic lives here so
