@@ -19,12 +19,14 @@ struct SearchWindowTests {
 
         /// Lists `title` (with `content` and `stock`), a second after the one before.
         @discardableResult
-        mutating func list(_ title: String, content: String = "", stock: Int = 5, price: Int64 = 50_000) async throws -> Product {
+        mutating func list(_ title: String, content: String = "", stock: Int = 5, price: Int64 = 50_000,
+                           tags: [String] = []) async throws -> Product {
             time.addTimeInterval(1)
-            let draft = ProductDraft(
+            var draft = ProductDraft(
                 kind: .commercial, category: .keyboard, title: title, content: content,
                 pricing: Pricing(regularPrice: Money(won: price), salePrice: Money(won: price)),
                 delivery: Delivery(fee: Money(won: 0), schedule: .standard), stock: stock)
+            draft.tags = tags
             let (seller, now) = (self.seller, time)
             return try await database.write { try ProductRow.insert(draft, sellerID: seller, images: [], at: now, on: $0) }
         }
@@ -74,6 +76,49 @@ struct SearchWindowTests {
             try CatalogSeeder<Database>.ensureSeller(SeedSeller(email: "window@example.com", nick: "창"), at: Date(), on: connection).0
         }
         return Shop(database: database, repository: SQLProductRepository(database: database, searchWindowBudget: budget), seller: seller)
+    }
+
+    @Test("a tag's list without a query: a rare tag read from its postings, a common one walked in the sort's index, an unused one empty; every sort, page by page",
+          arguments: TestStore.allCases)
+    func tagLists(_ store: TestStore) async throws {
+        func check(_ database: some SQLDatabase) async throws {
+            // A window of 3 postings: the common tag (6 listings) is walked, the rare one (2) read.
+            var shop = try await Self.make(database, budget: 2 * 3)
+            var listed: [Product] = []
+            for index in 1...12 {
+                let tags = (index % 2 == 0 ? ["흔함"] : []) + (index % 5 == 0 ? ["드묾"] : [])
+                listed.append(try await shop.list("키보드 \(index)", price: Int64(10_000 + (index * 7_919) % 50_000), tags: tags))
+            }
+            for sort in ProductSort.browsing {
+                for tag in ["흔함", "드묾", "없음"] {
+                    var seen: [Product] = []
+                    var position: CursorPosition?
+                    while true {
+                        let page = try await shop.repository.list(ProductFilter(tag: tag), sort: sort, after: position, limit: 3)
+                        seen += page.prefix(2)
+                        guard page.count > 2 else { break }
+                        position = CursorPosition(sortKey: sort.key(of: page[1]), id: page[1].id.rawValue)
+                    }
+                    let expected = listed.filter { $0.tags.contains(tag) }
+                        .sorted { (sort.key(of: $0), $0.id.rawValue) > (sort.key(of: $1), $1.id.rawValue) }
+                    let ordered = sort == .priceAscending
+                        ? listed.filter { $0.tags.contains(tag) }.sorted { (sort.key(of: $0), $0.id.rawValue) < (sort.key(of: $1), $1.id.rawValue) }
+                        : expected
+                    #expect(seen.map(\.id) == ordered.map(\.id), "\(tag), \(sort)")
+                }
+            }
+            // A tag no listing has ends at its count, one statement that reads no listing (walking
+            // the sort's index read every listing for it).
+            let statements = try await database.read { connection in
+                var statements: [String] = []
+                let hits = try SearchExecution.hits(tagged: "없음", filter: ProductFilter(), sort: .newest, after: nil, limit: 3,
+                                                    windowBudget: 6, on: connection) { sql, _ in statements.append(sql) }
+                #expect(hits.isEmpty)
+                return statements
+            }
+            #expect(statements.count == 1 && !statements[0].contains("products"), "\(statements)")
+        }
+        try await store.withDatabases { try await check($0[0]) }
     }
 
     @Test("a window counts each group's terms: a prefix spelt out into twelve words costs a candidate twelve look-ups")

@@ -22,7 +22,10 @@ struct ProductListQuery {
     /// The rows beyond the cursor's sort key (all rows on the first page).
     private(set) var rest: Part
 
+    /// - Precondition: no tag: a tag's list is a search of its group (``SearchExecution/hits(tagged:filter:sort:after:limit:windowBudget:on:trace:)``),
+    ///   which reads a rare tag's postings rather than the whole catalog.
     init(filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) {
+        precondition(filter.tag == nil, "a tag's list is read by SearchExecution.hits(tagged:)")
         // The SQL depends only on which filters are set, the sort and whether there is a cursor:
         // it is built once per such shape and cached, so a list call only gathers its arguments.
         var shape = ProductSort.allCases.firstIndex(of: sort)! << 1 | (position == nil ? 0 : 1)
@@ -41,7 +44,6 @@ struct ProductListQuery {
         add(6, filter.layout.map { .text($0.rawValue) })
         add(7, filter.connection.map { .text($0.rawValue) })
         add(8, filter.hotSwap.map { .text(($0 ? KeyboardSpec.PCB.hotSwap : .soldered).rawValue) })
-        add(9, filter.tag.map { .text("#" + $0) })
         let sql = Self.cache.withLock { cache in
             if let cached = cache[shape] { return cached }
             let built = Self.sql(shape: shape, sort: sort)
@@ -65,8 +67,7 @@ struct ProductListQuery {
         // `+` keeps SQLite from picking the price index and sorting its result in memory.
         let price = sort == .priceAscending || sort == .priceDescending ? "price" : "+price"
         let filters = ["category = ?", "seller_id = ?", "kind = ?", "\(price) >= ?", "\(price) <= ?",
-                       "spec_switch_type = ?", "spec_layout = ?", "spec_connection = ?", "spec_pcb = ?",
-                       "EXISTS (SELECT 1 FROM search_terms tg WHERE tg.term = ? AND tg.product_id = products.id)"]
+                       "spec_switch_type = ?", "spec_layout = ?", "spec_connection = ?", "spec_pcb = ?"]
         var conditions = ["listed = 1"]
         for (bit, condition) in filters.enumerated() where shape & (1 << (bit + 4)) != 0 {
             conditions.append(condition)

@@ -45,6 +45,15 @@ extension SQLProductRepository {
         if filter.text != nil || sort == .relevance {
             return try await search(filter, sort: sort, after: position, limit: limit).map(\.product)
         }
+        if let tag = filter.tag {
+            let windowBudget = searchWindowBudget
+            return try await storage {
+                try await database.readStatement { connection in
+                    try SearchExecution.hits(tagged: tag, filter: filter, sort: sort, after: position, limit: limit,
+                                             windowBudget: windowBudget, on: connection).map(\.product)
+                }
+            }
+        }
         let query = ProductListQuery(filter: filter, sort: sort, after: position, limit: limit)
         // Rows are collected with `forEach` into an array typed here, which the compiler
         // specialises; the generic `query` would move each product through value witnesses.

@@ -24,12 +24,35 @@ package enum SearchExecution {
         text: SearchQuery, filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int,
         windowBudget: Int = SearchWindow.budget, on connection: Connection, trace: ((String, [SQLValue]) -> Void)? = nil
     ) throws -> [SearchHit] {
+        let plan = try SearchPlanner.plan(for: text, on: connection, trace: trace)
+        let terms = try SearchPlanner.terms(of: plan, on: connection, trace: trace)
+        return try hits(plan: plan, terms: terms, filter: filter, sort: sort, after: position, limit: limit,
+                        windowBudget: windowBudget, on: connection, trace: trace)
+    }
+
+    /// A page of the listings with `tag`, under a sort other than relevance, read as a search of
+    /// the tag's one group: a tag with few listings is read from its postings and sorted, one
+    /// with many walks the sort's index, and one no listing has ends at its count. (Walking the
+    /// sort's index for any tag read the whole catalog for a tag that matches nothing.)
+    package static func hits<Connection: SQLConnection>(
+        tagged tag: String, filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int,
+        windowBudget: Int = SearchWindow.budget, on connection: Connection, trace: ((String, [SQLValue]) -> Void)? = nil
+    ) throws -> [SearchHit] {
+        var others = filter
+        others.tag = nil
+        return try hits(plan: SearchPlan(requiring: [.tag(tag)]), terms: SearchTerms(), filter: others, sort: sort, after: position,
+                        limit: limit, windowBudget: windowBudget, on: connection, trace: trace)
+    }
+
+    /// Steps 2 to 4 for a plan whose terms are spelt out.
+    private static func hits<Connection: SQLConnection>(
+        plan: SearchPlan, terms: SearchTerms, filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int,
+        windowBudget: Int, on connection: Connection, trace: ((String, [SQLValue]) -> Void)?
+    ) throws -> [SearchHit] {
         func one<Value>(_ statement: (sql: String, arguments: [SQLValue]), _ decode: (Connection.Row) throws -> Value) throws -> Value? {
             trace?(statement.sql, statement.arguments)
             return try connection.queryOne(statement.sql, statement.arguments, decode)
         }
-        let plan = try SearchPlanner.plan(for: text, on: connection, trace: trace)
-        let terms = try SearchPlanner.terms(of: plan, on: connection, trace: trace)
         let window = SearchWindow.sizes(of: plan, terms: terms, budget: windowBudget)
         let relevance = sort == .relevance
         // The groups rarest first: the first drives; one without postings ends the search here.

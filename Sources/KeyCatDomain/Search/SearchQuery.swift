@@ -149,6 +149,14 @@ public struct SearchPlan: Sendable, Hashable {
         self.phrase = query.compact
     }
 
+    /// A plan of `groups` alone, without a text: no bonuses, no phrase (a tag's list without a
+    /// query is read as a search of the tag's group).
+    public init(requiring groups: [Group]) {
+        self.groups = groups
+        bonuses = []
+        phrase = ""
+    }
+
     /// The groups one word asks for.
     static func groups(for word: SearchAnalyzer.Word, typos: [String], initials: [String]) -> [Group] {
         switch word.script {
