@@ -263,6 +263,7 @@ public final class KeyCat: Sendable {
     public func checkHealth() async throws(KeyCatError) -> HealthReport {
         guard let file = store.file else {
             var report = HealthReport(integrityProblems: [], foreignKeyProblems: [], invariantProblems: try await storage { try await store.invariantProblems() })
+            report.schemaProblems = try await storage { try await store.schemaProblems() }
             report.searchProblems = try await search.problems()
             return report
         }

@@ -39,6 +39,10 @@ protocol OpenedStore: Sendable {
     /// The catalog's version (``KeyCat/catalogVersion()``): SQLite's `data_version`, or the
     /// count of Postgres's catalog notifications; nil while a change could go unseen.
     func catalogVersion() throws(KeyCatError) -> Int64?
+    /// Tables, indexes, triggers and functions the migrations made that are missing or invalid,
+    /// for a store whose file checks do not cover them (Postgres); empty for a SQLite file,
+    /// whose schema ``DatabaseHealth`` checks.
+    func schemaProblems() async throws -> [String]
 }
 
 extension OpenedStore {

@@ -40,6 +40,10 @@ extension KeyCat {
             func catalogVersion() throws(KeyCatError) -> Int64? {
                 database.changeVersion(channel: KeyCatSchema.catalogChangeChannel)
             }
+
+            func schemaProblems() async throws -> [String] {
+                try await database.read { try PostgresExpectedSchema.problems(on: $0) }
+            }
         }
 
         /// Connects, refuses a database that cannot hold Korean text, and migrates under the

@@ -53,6 +53,8 @@ extension KeyCat {
             var file: SQLiteDatabase? { database }
 
             func catalogVersion() throws(KeyCatError) -> Int64? { try storage { try database.dataVersion() } }
+
+            func schemaProblems() async throws -> [String] { [] }
         }
 
         /// Opens the file, creating and migrating it as `configuration` says (``KeyCat/open(_:)``).
