@@ -132,7 +132,7 @@ public final class KeyCat: Sendable {
                                  maximumDeliveryFee: configuration.maximumDeliveryFee, sweepsLapsedDiscounts: !configuration.isReadOnly,
                                  imageUploadRate: configuration.imageUploadRate)
         reviews = ReviewService(
-            reviews: SQLReviewRepository(database: database), products: products,
+            reviews: SQLReviewRepository(database: database, checksPurchase: configuration.purchaseHistory == nil), products: products,
             purchases: configuration.purchaseHistory ?? SQLPurchaseHistory(database: database),
             cursors: cursors, clock: configuration.clock)
         // One limiter for both toggles: the budget is per user, whatever they toggle. On Postgres,

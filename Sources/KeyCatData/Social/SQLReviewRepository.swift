@@ -7,8 +7,19 @@ import KeyCatInfrastructure
 /// event), so the `rating` sort never reads a half-applied review. Times are Unix milliseconds.
 package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
     private let database: Database
+    /// Whether an insert checks, in its own transaction, that a line still supports the review
+    /// (``SQLPurchaseHistory/supportingLine(buyer:product:confirmed:)``).
+    private let checksPurchase: Bool
 
-    package init(database: Database) { self.database = database }
+    /// - Parameter checksPurchase: true when the shop's purchases are this database's orders
+    ///   (``SQLPurchaseHistory``): the insert then asks again, in its transaction, what the
+    ///   service asked before it, so a refund committing between the two cannot leave a review
+    ///   its own transaction never saw (on SQLite the one writer orders them; on Postgres both
+    ///   are serializable, and one of the two is retried).
+    package init(database: Database, checksPurchase: Bool = false) {
+        self.database = database
+        self.checksPurchase = checksPurchase
+    }
 
     private static var columns: String {
         """
@@ -28,6 +39,12 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
                 }
                 guard let nick = try SocialRows.liveNick(author, locking: .share, on: connection) else {
                     throw KeyCatError.notFound("user", author)
+                }
+                if checksPurchase {
+                    let supported = try connection.queryOne(
+                        "SELECT EXISTS (\(SQLPurchaseHistory<Database>.supportingLine(buyer: "?", product: "?")))",
+                        [.integer(author.rawValue), .integer(product.rawValue)]) { $0.bool(0) } ?? false
+                    guard supported else { throw ReviewService.unsupported(product) }
                 }
                 let id = ReviewID(try connection.insertReturningID(
                     "INSERT INTO reviews (product_id, author_id, rating, content, created_at) VALUES (?, ?, ?, ?, ?)",

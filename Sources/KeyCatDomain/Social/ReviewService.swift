@@ -42,8 +42,7 @@ public struct ReviewService: Sendable {
             throw KeyCatError(.forbidden, "a seller cannot review their own listing", context: ["product_id": "\(productID)"])
         }
         guard try await purchases.hasEligiblePurchase(buyer: principal.userID, product: productID) else {
-            throw KeyCatError(.forbidden, "only a buyer who received this product and confirmed its receipt may review it",
-                              context: ["product_id": "\(productID)"])
+            throw Self.unsupported(productID)
         }
         do throws(KeyCatError) {
             return try await reviews.insert(form, product: productID, author: principal.userID, at: clock.now())
@@ -104,5 +103,14 @@ public struct ReviewService: Sendable {
         let position = try paging.position(cursor, query: query)
         let rows = try await reviews.list(author: authorID, after: position, limit: limit.value + 1)
         return paging.page(rows, limit: limit, query: query, time: \.createdAt, id: \.id.rawValue)
+    }
+}
+
+extension ReviewService {
+    /// The refusal of a review no purchase supports, from the service's check or from the
+    /// store's own in the insert's transaction.
+    package static func unsupported(_ product: ProductID) -> KeyCatError {
+        KeyCatError(.forbidden, "only a buyer who received this product and confirmed its receipt may review it",
+                    context: ["product_id": "\(product)"])
     }
 }
