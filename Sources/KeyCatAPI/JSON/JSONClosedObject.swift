@@ -13,12 +13,16 @@ protocol JSONClosedObject {
 }
 
 extension JSONClosedObject {
-    /// The first member of `bytes`' top-level object (in the order JSONSerialization gives them:
-    /// sorted, so the answer is the same every time) that ``members`` does not hold; nil when
-    /// there is none, or the text is not an object.
+    /// The first of a top-level object's `names` (``JSONMembers/Scan/topLevel``), in code point
+    /// order so the answer is the same however they were ordered, that ``members`` does not
+    /// hold; nil when there is none.
+    static func unknownMember(among names: [String]) -> String? {
+        names.filter { !members.contains($0) }.min()
+    }
+
+    /// ``unknownMember(among:)`` of `bytes`' top-level object; nil when the text is not an object.
     static func unknownMember(in bytes: [UInt8]) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { return nil }
-        return object.keys.filter { !members.contains($0) }.min()
+        unknownMember(among: JSONMembers.scan(bytes).topLevel)
     }
 }
 

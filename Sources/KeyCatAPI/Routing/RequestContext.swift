@@ -47,17 +47,18 @@ struct RequestContext: Sendable {
     /// The body decoded as `Body`; an empty body reads as `{}`.
     ///
     /// - Throws: 400 `validation` naming the field that is missing, null or of the wrong type,
-    ///   or given twice in one object (``JSONDuplicateMembers``), or, for a ``JSONClosedObject``,
+    ///   or given twice in one object (``JSONMembers``), or, for a ``JSONClosedObject``,
     ///   one it does not read; `body` for JSON that does not parse.
     func json<Body: Decodable>(_ type: Body.Type = Body.self) throws(KeyCatError) -> Body {
         let bytes = request.body.isEmpty ? Array("{}".utf8) : request.body
         do {
             let body = try Self.decoder.decode(Body.self, from: Data(bytes))
-            if let repeated = JSONDuplicateMembers.first(in: bytes) {
+            let members = JSONMembers.scan(bytes)
+            if let repeated = members.repeated {
                 let name = String(repeated.prefix(64))
                 throw KeyCatError.validation(name, "\"\(name)\" is given twice in one object: which one was meant is not clear")
             }
-            if let closed = Body.self as? any JSONClosedObject.Type, let unknown = closed.unknownMember(in: bytes) {
+            if let closed = Body.self as? any JSONClosedObject.Type, let unknown = closed.unknownMember(among: members.topLevel) {
                 let name = String(unknown.prefix(64))
                 throw KeyCatError.validation(name, "\"\(name)\" is not a member this change knows, so nothing was changed")
             }

@@ -2,9 +2,11 @@ import Foundation
 import Testing
 @testable import KeyCatAPI
 
-/// A member name given twice in one JSON object is refused, not read as the first or the last.
-@Suite("JSON bodies with a name given twice")
-struct JSONDuplicateMembersTests {
+/// A member name given twice in one JSON object is refused, not read as the first or the last;
+/// the same walk lists the top-level object's names, which a change body checks
+/// (``JSONClosedObject``).
+@Suite("JSON bodies' member names")
+struct JSONMembersTests {
     @Test("the first name that repeats within one object is found, after unescaping; names in different objects are not repeats", arguments: [
         (#"{"amount": 999999, "amount": 100}"#, "amount" as String?),
         (#"{"a": 1, "\u0061": 2}"#, "a"),
@@ -18,12 +20,25 @@ struct JSONDuplicateMembersTests {
     ])
     func firstRepeat(_ text: String, _ repeated: String?) throws {
         _ = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)  // valid JSON, every row
-        #expect(JSONDuplicateMembers.first(in: Array(text.utf8)) == repeated)
+        #expect(JSONMembers.scan(Array(text.utf8)).repeated == repeated)
+    }
+
+    @Test("the top-level object's names, unescaped, in order; none for what is not an object", arguments: [
+        (#"{"price": 1, "spec": {"layout": "tkl"}, "tags": ["a", {"x": 1}]}"#, ["price", "spec", "tags"]),
+        (#"{"a": {"b": {"c": 1}}, "d": 2}"#, ["a", "d"]),
+        (#"{"\u0070rise": 1, "a": "}", "b": "{\"c\": 1}"}"#, ["prise", "a", "b"]),
+        (#"["a", {"b": 1}]"#, []),
+        (#""just text""#, []),
+        (#"{}"#, []),
+    ])
+    func topLevel(_ text: String, _ names: [String]) throws {
+        _ = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)  // valid JSON, every row
+        #expect(JSONMembers.scan(Array(text.utf8)).topLevel == names)
     }
 
     @Test("text that is not JSON never traps", arguments: [#"{"a"#, #"{"a\"#, #"}}]]"#, #""\"#, "{\"a\":1,\"", ""])
     func notJSON(_ text: String) {
-        _ = JSONDuplicateMembers.first(in: Array(text.utf8))
+        _ = JSONMembers.scan(Array(text.utf8)).repeated
     }
 
     @Test("over HTTP a body with a repeated name is a 400 naming it, and nothing is written")
