@@ -68,6 +68,9 @@ struct SearchLimitsTests {
                 let facets = try await shop.keycat.search.facets(filter: ProductFilter(text: try SearchQuery(text)))
                 #expect(facets.total == 1, "\(text)")
             }
+            // `search explain` scores as the store ranks: `zq` the word, not every `zq…`.
+            let explained = try await shop.keycat.search.explain(ProductListRequest(filter: ProductFilter(text: try SearchQuery("zq"))))
+            #expect(explained.map(\.product.id) == [word.id] && explained[0].textScore > 0, "\(explained)")
             // A longer prefix under which there are few words is spelt out as before.
             #expect(try await Self.search(shop, "zq0") == [many.id])
             #expect(try await shop.keycat.search.facets(filter: ProductFilter(text: try SearchQuery("키보드 zq0"))).total == 1)
@@ -77,6 +80,7 @@ struct SearchLimitsTests {
     @Test("whether a typo is forgiven tells nothing of hidden listings: only listed ones' words count as known", arguments: TestStore.allCases)
     func typoKnownFromListedOnly(_ store: TestStore) async throws {
         #expect(try SearchQuery("alpha bravo charl delta").typoCandidates == ["alpha", "bravo"])
+        #expect(try SearchQuery("alpha alpha bravo").typoCandidates == ["alpha", "bravo"])
         try await TestShop.with(store) { shop in
             let seller = try await shop.user(.seller)
             let listed = try await shop.keycat.catalog.create(TestShop.draft("Gateron 황축 키보드"), for: seller.userID, by: seller)

@@ -209,13 +209,19 @@ package final class InMemoryProductRepository: ProductRepository {
         guard let text = filter.text else {
             return try list(filter, sort: sort, after: position, limit: limit).map { SearchHit(product: $0, key: sort.key(of: $0)) }
         }
-        let plan = SearchPlan(text)
+        var plan = SearchPlan(text)
         let ascending = sort == .priceAscending
         func precedes(_ left: (Int64, Int64), _ right: (Int64, Int64)) -> Bool {
             ascending ? left < right : left > right
         }
         let start = position.map { ($0.sortKey, $0.id) }
         let products = state.withLock { Array($0.products.values) }
+        // A prefix under which the live listings have more than 64 words is the whole word, as
+        // the stores' planner spells it.
+        let vocabulary = Set(products.filter { $0.deletedAt == nil }.flatMap { product in
+            SearchAnalyzer.terms(title: product.title, content: product.content, tags: product.tags, spec: product.spec).keys
+        })
+        plan.markWholeWordPrefixes(in: vocabulary)
         var unfiltered = filter
         unfiltered.text = nil
         return products

@@ -46,7 +46,13 @@ package struct SQLSearchRepository<Database: SQLDatabase>: SearchRepository {
     }
 
     package func plan(for query: SearchQuery) async throws(KeyCatError) -> SearchPlan {
-        try await storage { try await database.read { try SearchPlanner.plan(for: query, on: $0) } }
+        try await storage {
+            try await database.read { connection in
+                var plan = try SearchPlanner.plan(for: query, on: connection)
+                plan.wholeWordPrefixes = try SearchPlanner.terms(of: plan, on: connection).wholeWords
+                return plan
+            }
+        }
     }
 
     package func unitsSold(of ids: [ProductID]) async throws(KeyCatError) -> [ProductID: Int] {

@@ -144,6 +144,12 @@ enum SearchFacetQuery {
             guard terms.count > 1 else {
                 return ("SELECT t.product_id AS id FROM search_terms t WHERE t.term = ? LIMIT ?", [.text(terms[0]), .int(limit)])
             }
+            // Past SQLite's 500 arms of a compound `SELECT`, one list of terms instead (a group
+            // spelt out into that many needs several synonyms each spelt into 64 words).
+            guard terms.count <= SearchWindow.maximumArms else {
+                return ("SELECT t.product_id AS id FROM search_terms t WHERE t.term IN (\(Array(repeating: "?", count: terms.count).joined(separator: ", "))) LIMIT ?",
+                        terms.map(SQLValue.text) + [.int(limit)])
+            }
             var arguments: [SQLValue] = []
             let arms = terms.enumerated().map { index, term in
                 arguments += [.text(term), .int(limit)]

@@ -76,7 +76,9 @@ enum SearchPlanner {
             trace?(SearchTerms.expansionSQL, arguments)
             let found = try connection.query(SearchTerms.expansionSQL, arguments) { $0.string(0) }
             // Past the most, the prefix matches only as a whole word (``SearchTerms``).
-            terms.expansions[prefix] = found.count <= SearchTerms.maximumExpansion ? found : [prefix]
+            let broad = found.count > SearchTerms.maximumExpansion
+            terms.expansions[prefix] = broad ? [prefix] : found
+            if broad { terms.wholeWords.insert(prefix) }
         }
         return terms
     }

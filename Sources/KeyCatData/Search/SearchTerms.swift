@@ -12,9 +12,11 @@ struct SearchTerms {
     /// For each prefix of the plan spelt out, the terms it stands for; a prefix not here
     /// matches only as a whole word.
     var expansions: [String: [String]] = [:]
+    /// The prefixes with more than ``maximumExpansion`` words under them, each spelt out as itself.
+    var wholeWords: Set<String> = []
 
     /// The most terms a prefix is spelt out into.
-    static let maximumExpansion = 64
+    static let maximumExpansion = SearchPlan.maximumPrefixWords
 
     /// The statement that spells out a prefix: the index's terms from the prefix on, one seek
     /// each (a loose index scan), at most `maximumExpansion + 1` of them.

@@ -49,8 +49,9 @@ public struct SearchQuery: Sendable, Hashable {
     /// what is counted: `abcde` under 460 combining marks is five characters but 465 code points,
     /// whose 33,528 spellings no store takes as one statement's parameters.
     public var typoCandidates: [String] {
-        Array(words.filter { $0.script == .latin && Self.typoLength.contains($0.text.unicodeScalars.count) }.map(\.text)
-            .prefix(Self.maximumTypoWords))
+        var seen: Set<String> = []
+        return Array(words.filter { $0.script == .latin && Self.typoLength.contains($0.text.unicodeScalars.count) }.map(\.text)
+            .filter { seen.insert($0).inserted }.prefix(Self.maximumTypoWords))
     }
 
     /// The most words of a query a typo is forgiven in, the first ones written: each costs a
@@ -102,6 +103,22 @@ public struct SearchPlan: Sendable, Hashable {
     public var groups: [Group]
     /// Whole-word terms whose weight adds to the score when a listing has them.
     public var bonuses: [String]
+    /// The Latin prefixes of the plan under which the store's index has more than 64 words
+    /// (one or two letters): each matches only as the whole word, as the stores search it.
+    /// Filled by the store that planned the query; empty in a plan made without one.
+    public var wholeWordPrefixes: Set<String> = []
+
+    /// The most words a Latin prefix is spelt out into; past them it is the whole word.
+    public static let maximumPrefixWords = 64
+
+    /// Marks as whole words the plan's prefixes under which `vocabulary` (the index's terms)
+    /// has more than ``maximumPrefixWords`` words: what a store's planner decides from its
+    /// index, for a reference search over listings in memory.
+    public mutating func markWholeWordPrefixes(in vocabulary: Set<String>) {
+        for prefix in Set(groups.flatMap(\.prefixes)) where vocabulary.count(where: { $0.hasPrefix(prefix) }) > Self.maximumPrefixWords {
+            wholeWordPrefixes.insert(prefix)
+        }
+    }
     /// The query's text without spaces: a title containing it scores ``phraseBonus`` more.
     public var phrase: String
 
@@ -189,7 +206,7 @@ public struct SearchPlan: Sendable, Hashable {
     public func textScore(terms: [String: Int], title: String) -> Int? {
         var total = 0
         for group in groups {
-            guard let score = Self.score(of: group, in: terms) else { return nil }
+            guard let score = Self.score(of: group, in: terms, wholeWords: wholeWordPrefixes) else { return nil }
             total += score
         }
         for bonus in bonuses { total += terms[bonus] ?? 0 }
@@ -214,10 +231,16 @@ public struct SearchPlan: Sendable, Hashable {
 
     /// The score a group gives a listing with these terms (and their weights), or nil when the
     /// listing does not match it. The reference the stores' SQL is checked against.
-    public static func score(of group: Group, in terms: [String: Int]) -> Int? {
+    ///
+    /// - Parameter wholeWords: prefixes that match only as the whole word (``wholeWordPrefixes``).
+    public static func score(of group: Group, in terms: [String: Int], wholeWords: Set<String> = []) -> Int? {
         var best: Int?
         for term in group.exact { if let weight = terms[term] { best = max(best ?? 0, weight * 2) } }
         for prefix in group.prefixes {
+            if wholeWords.contains(prefix) {
+                if let weight = terms[prefix] { best = max(best ?? 0, weight * 2) }
+                continue
+            }
             for (term, weight) in terms where term.hasPrefix(prefix) && !term.hasPrefix("=") && !term.hasPrefix("#") {
                 best = max(best ?? 0, term == prefix ? weight * 2 : weight)
             }
