@@ -135,6 +135,12 @@ struct ServerSettings {
                 ? nil : try RateLimit(perSecond: Double(perMinute) / 60, burst: StockHoldPolicy.defaultCheckoutRate.burst)
             keycat.stockHolds = holds
         }
+        // One caller's confirms that ask the PG, a second, after a burst of 30; 0 lifts it (a
+        // load test's buyers confirm every order they pay at once).
+        if let perSecond = try integer("KEYCAT_CONFIRMS_PER_SECOND", in: 0...1_000_000) {
+            keycat.confirmationRate = perSecond == 0
+                ? nil : try RateLimit(perSecond: Double(perSecond), burst: RateLimit.confirmationsDefault.burst)
+        }
         if let seconds = try integer("KEYCAT_READ_TIMEOUT_SECONDS", in: 1...3_600) {
             connections.readTimeout = .seconds(seconds)
         }
