@@ -40,7 +40,8 @@ struct PostgresExpectedSchemaTests {
                                     "search_words_changed"])
         #expect(named(.function) == ["keycat_catalog_changed", "keycat_stock_event"])
         #expect(named(.table).isSuperset(of: ["users", "products", "orders", "search_terms", "events", "settlements"]))
-        #expect(!named(.table).contains("login_attempts_old") && named(.index).contains("products_newest"))
+        // `login_attempts` was made, dropped and made again, each time with its index: both stand.
+        #expect(named(.table).contains("login_attempts") && named(.index).contains("login_attempts_by_window"))
         // Dropped by a later migration: not expected.
         #expect(!named(.index).contains("search_terms_by_product") && !named(.index).contains("seller_applications_one_live_per_number"))
     }

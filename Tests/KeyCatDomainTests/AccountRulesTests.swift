@@ -16,6 +16,8 @@ struct AccountRulesTests {
         "", "kim", "kim@", "@example.com", "kim@example", "kim@@example.com", "kim lee@example.com",
         "kim@.com", "kim@example.", String(repeating: "a", count: 250) + "@example.com",
         "ki\u{0}m@example.com", "kim@exam\u{1B}ple.com", "kim\u{7F}@example.com",
+        // Where withdrawn accounts keep their place (AccountRules.withdrawnEmail): no mail reaches it.
+        "user-7@withdrawn.invalid", "kim@Example.INVALID",
     ])
     func invalidEmails(raw: String) {
         #expect(validationField { try AccountRules.email(raw) } == "email")

@@ -28,6 +28,11 @@ public enum AccountRules {
               !email.contains(where: { $0.isWhitespace || $0.isNewline }), !hasControlCharacter(email) else {
             throw KeyCatError.validation("email", "email must look like name@example.com")
         }
+        // No mail reaches `.invalid` (RFC 2606), and withdrawn accounts keep such an address
+        // (``withdrawnEmail(_:)``): a live account with one would pass for a withdrawn one.
+        guard !parts[1].hasSuffix(".invalid") else {
+            throw KeyCatError.validation("email", "an address under .invalid receives no mail")
+        }
         return email
     }
 

@@ -68,7 +68,9 @@ struct OrdersRefundCommand: AdminCommand {
         } catch {
             guard error.context["outcome"] != nil else { throw error }
             throw KeyCatError(error.code, error.message
-                + ". Run 'keycat-admin payments reconcile', then 'keycat-admin orders show \(id)'", context: error.context)
+                + ". Run this command again with the same key, or 'keycat-admin payments reconcile' once two minutes have passed "
+                + "(it leaves a refund that young to the request that began it), then 'keycat-admin orders show \(id)'",
+                context: error.context)
         }
         let note = replayed ? " (already refunded by an earlier run of this command; nothing was refunded again)" : ""
         context.emit(json: OrderOutput.json(order),
