@@ -35,3 +35,32 @@ struct WithdrawnAccountMigrationTests {
         }
     }
 }
+
+/// SQLite only, as above: a seller's bookmark of their own listing from before they were refused.
+@Suite("Sellers' own bookmarks on a database that predates their refusal")
+struct OwnBookmarkMigrationTests {
+    @Test("the migration removes them and counts the listings' bookmarks again; others' bookmarks stay")
+    func removed() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.appendingPathComponent("old.db").path
+            let database = try SQLiteDatabase(path: path)
+            let before = Array(KeyCatSchema.migrations.prefix { $0.name != "sellers' own bookmarks removed" })
+            _ = try SchemaMigrator(migrations: before).migrate(database)
+            try database.withWriter { try $0.execute("""
+                INSERT INTO users (id, email, nick, password_hash, role, created_at, updated_at) VALUES
+                    (1, 's@example.com', 'seller', '!', 'seller', 0, 0), (2, 'b@example.com', 'buyer', '!', 'buyer', 0, 0);
+                INSERT INTO products (id, seller_id, kind, category, title, content, regular_price, price, coupon_price,
+                                      delivery_fee, delivery_schedule, stock, bookmark_count, created_at, updated_at) VALUES
+                    (1, 1, 'commercial', 'keyboard', 'A', '', 1000, 1000, 0, 0, 'standard', 5, 2, 0, 0);
+                INSERT INTO bookmarks (user_id, product_id, created_at) VALUES (1, 1, 1), (2, 1, 2);
+                """) }
+            database.close()
+
+            let keycat = try await KeyCat.open(KeyCat.Configuration(databasePath: path))
+            defer { keycat.close() }
+            #expect(try await keycat.catalog.product(ProductID(1)).bookmarkCount == 1)
+            await #expect(try keycat.bookmarks.isBookmarked(ProductID(1), by: Principal(userID: UserID(1), role: .seller)) == false)
+            await #expect(try keycat.bookmarks.isBookmarked(ProductID(1), by: Principal(userID: UserID(2), role: .buyer)))
+        }
+    }
+}

@@ -282,6 +282,14 @@ package enum KeyCatSchema {
                              password_hash = '!', phone = NULL, birthday = NULL, profile_image = NULL
             WHERE withdrawn_at IS NOT NULL;
             """),
+        // Sellers' bookmarks of their own listings, refused since (they lifted the ranking), go,
+        // and the counts they had moved are counted again.
+        Step(version: 32, name: "sellers' own bookmarks removed", sql: """
+            DELETE FROM bookmarks
+            WHERE EXISTS (SELECT 1 FROM products p WHERE p.id = bookmarks.product_id AND p.seller_id = bookmarks.user_id);
+            UPDATE products SET bookmark_count = (SELECT count(*) FROM bookmarks b WHERE b.product_id = products.id)
+            WHERE bookmark_count <> (SELECT count(*) FROM bookmarks b WHERE b.product_id = products.id);
+            """),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

@@ -687,3 +687,9 @@ WHERE units_sold > 0;
 UPDATE users SET email = 'user-' || id || '@withdrawn.invalid', nick = '탈퇴한 회원',
                  password_hash = '!', phone = NULL, birthday = NULL, profile_image = NULL
 WHERE withdrawn_at IS NOT NULL;
+
+-- 32: sellers' own bookmarks removed
+DELETE FROM bookmarks
+WHERE EXISTS (SELECT 1 FROM products p WHERE p.id = bookmarks.product_id AND p.seller_id = bookmarks.user_id);
+UPDATE products SET bookmark_count = (SELECT count(*) FROM bookmarks b WHERE b.product_id = products.id)
+WHERE bookmark_count <> (SELECT count(*) FROM bookmarks b WHERE b.product_id = products.id);
