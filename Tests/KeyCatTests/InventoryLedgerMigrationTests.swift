@@ -12,13 +12,9 @@ struct InventoryLedgerMigrationTests {
     @Test("the migration writes an opening balance per product and each order's movements, so db check is healthy at once")
     func openingBalances() async throws {
         try await withTemporaryDirectory { directory async throws in
-            let path = directory.appendingPathComponent("old.db").path
-            let database = try SQLiteDatabase(path: path)
-            let before = Array(KeyCatSchema.migrations.prefix { $0.name != "inventory ledger" })
-            _ = try SchemaMigrator(migrations: before).migrate(database)
             // A seller with two products; a buyer with an order awaiting payment (holds 2), an
             // expired one (returned its 1) and a paid one (sold 3).
-            try database.withWriter { try $0.execute("""
+            let path = try olderDatabase(in: directory, before: "inventory ledger", rows: """
                 INSERT INTO users (id, email, nick, password_hash, role, created_at, updated_at) VALUES
                     (1, 's@example.com', 'seller', '!', 'seller', 0, 0), (2, 'b@example.com', 'buyer', '!', 'buyer', 0, 0);
                 INSERT INTO products (id, seller_id, kind, category, title, content, regular_price, price, coupon_price,
@@ -34,8 +30,7 @@ struct InventoryLedgerMigrationTests {
                     (1, 0, 1, 'A', 1000, 2, 0), (2, 0, 2, 'B', 500, 1, 0), (3, 0, 2, 'B', 500, 3, 0);
                 INSERT INTO payments (imp_uid, order_id, merchant_uid, amount, status, created_at, updated_at)
                     VALUES ('imp_3', 3, 'm3', 1500, 'paid', 4, 4);
-                """) }
-            database.close()
+                """)
 
             let keycat = try await KeyCat.open(KeyCat.Configuration(databasePath: path))
             defer { keycat.close() }

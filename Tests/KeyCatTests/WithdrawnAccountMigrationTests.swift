@@ -12,17 +12,12 @@ struct WithdrawnAccountMigrationTests {
     @Test("the migration erases what identified the people who withdrew before it, and leaves live accounts as they are")
     func erased() async throws {
         try await withTemporaryDirectory { directory async throws in
-            let path = directory.appendingPathComponent("old.db").path
-            let database = try SQLiteDatabase(path: path)
-            let before = Array(KeyCatSchema.migrations.prefix { $0.name != "withdrawn accounts erased" })
-            _ = try SchemaMigrator(migrations: before).migrate(database)
-            try database.withWriter { try $0.execute("""
+            let path = try olderDatabase(in: directory, before: "withdrawn accounts erased", rows: """
                 INSERT INTO users (id, email, nick, password_hash, phone, birthday, profile_image, role, created_at, updated_at, withdrawn_at)
                 VALUES (7, 'gone@example.com', 'gone', 'pbkdf2$x', '01012345678', '1990-05-17', 'https://img.example.com/g.png',
                         'buyer', 0, 0, 5),
                        (8, 'here@example.com', 'here', 'pbkdf2$y', '01087654321', '1991-01-02', NULL, 'buyer', 0, 0, NULL);
-                """) }
-            database.close()
+                """)
 
             let keycat = try await KeyCat.open(KeyCat.Configuration(databasePath: path))
             defer { keycat.close() }
@@ -42,19 +37,14 @@ struct OwnBookmarkMigrationTests {
     @Test("the migration removes them and counts the listings' bookmarks again; others' bookmarks stay")
     func removed() async throws {
         try await withTemporaryDirectory { directory async throws in
-            let path = directory.appendingPathComponent("old.db").path
-            let database = try SQLiteDatabase(path: path)
-            let before = Array(KeyCatSchema.migrations.prefix { $0.name != "sellers' own bookmarks removed" })
-            _ = try SchemaMigrator(migrations: before).migrate(database)
-            try database.withWriter { try $0.execute("""
+            let path = try olderDatabase(in: directory, before: "sellers' own bookmarks removed", rows: """
                 INSERT INTO users (id, email, nick, password_hash, role, created_at, updated_at) VALUES
                     (1, 's@example.com', 'seller', '!', 'seller', 0, 0), (2, 'b@example.com', 'buyer', '!', 'buyer', 0, 0);
                 INSERT INTO products (id, seller_id, kind, category, title, content, regular_price, price, coupon_price,
                                       delivery_fee, delivery_schedule, stock, bookmark_count, created_at, updated_at) VALUES
                     (1, 1, 'commercial', 'keyboard', 'A', '', 1000, 1000, 0, 0, 'standard', 5, 2, 0, 0);
                 INSERT INTO bookmarks (user_id, product_id, created_at) VALUES (1, 1, 1), (2, 1, 2);
-                """) }
-            database.close()
+                """)
 
             let keycat = try await KeyCat.open(KeyCat.Configuration(databasePath: path))
             defer { keycat.close() }
