@@ -139,8 +139,8 @@ extension KeyCat {
         /// takes a token before anything is written, and past them the upload is 429. Images
         /// are never deleted (a backup copies the rows, then the images they name), so this is
         /// what bounds one seller's share of the disk. Default ``RateLimit/imageUploadsDefault``
-        /// (500 at once, then 500 a day), in this process; operators are not counted; nil turns
-        /// it off.
+        /// (500 at once, then 500 a day), shared by every server on a Postgres database, in the
+        /// process on SQLite; operators are not counted; nil turns it off.
         public var imageUploadRate: RateLimit? = .imageUploadsDefault
         /// What unpaid orders may hold: half a product's unsold units across all buyers, at least
         /// 2 left on the shelf, 10 units of a product and 3 open orders per buyer (a line past a

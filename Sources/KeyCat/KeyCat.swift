@@ -130,7 +130,8 @@ public final class KeyCat: Sendable {
         let products = SQLProductRepository(database: database)
         catalog = CatalogService(products: products, images: imageStore, cursors: cursors, clock: configuration.clock,
                                  maximumDeliveryFee: configuration.maximumDeliveryFee, sweepsLapsedDiscounts: !configuration.isReadOnly,
-                                 imageUploadRate: configuration.imageUploadRate)
+                                 imageUploadRate: configuration.imageUploadRate,
+                                 imageUploadBuckets: store.sharesServers ? SQLTokenBucketStore(database: database, budget: .imageUploads) : nil)
         reviews = ReviewService(
             reviews: SQLReviewRepository(database: database, checksPurchase: configuration.purchaseHistory == nil), products: products,
             purchases: configuration.purchaseHistory ?? SQLPurchaseHistory(database: database),
@@ -139,7 +140,7 @@ public final class KeyCat: Sendable {
         // where servers share the database, its buckets live there too (architecture §7).
         let toggles = PerUserRateLimiter(
             limit: configuration.toggleRateLimit, clock: configuration.clock,
-            shared: store.sharesServers ? SQLToggleBucketStore(database: database) : nil)
+            shared: store.sharesServers ? SQLTokenBucketStore(database: database, budget: .toggles) : nil)
         bookmarks = BookmarkService(
             bookmarks: SQLBookmarkRepository(database: database), limiter: toggles,
             cursors: cursors, clock: configuration.clock)

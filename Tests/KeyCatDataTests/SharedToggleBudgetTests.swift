@@ -24,8 +24,9 @@ struct SharedToggleBudgetTests {
         return outcomes
     }
 
-    @Test("two servers give a user one burst, refilled at one rate; other users keep theirs", arguments: Backend.stored)
-    func oneBudget(_ backend: Backend) async throws {
+    @Test("two servers give a user one burst, refilled at one rate; other users keep theirs; each budget is its own",
+          arguments: Backend.stored, TokenBucketBudget.allCases)
+    func oneBudget(_ backend: Backend, _ budget: TokenBucketBudget) async throws {
         let clock = TestClock()
         func run(_ database: some SQLDatabase) async throws -> [KeyCatError.Code?] {
             try await database.write { connection in
@@ -36,7 +37,13 @@ struct SharedToggleBudgetTests {
                         """, [.text(email)])
                 }
             }
-            return try await Self.twoServers(SQLToggleBucketStore(database: database), clock: clock)
+            let other: TokenBucketBudget = budget == .toggles ? .imageUploads : .toggles
+            let outcomes = try await Self.twoServers(SQLTokenBucketStore(database: database, budget: budget), clock: clock)
+            // The user who spent this budget still has all of the other.
+            let untouched = PerUserRateLimiter(limit: Self.limit, clock: clock,
+                                               shared: SQLTokenBucketStore(database: database, budget: other))
+            for _ in 0..<4 { #expect(await keycatError { try await untouched.take(for: UserID(2)) } == nil) }
+            return outcomes
         }
         let outcomes = backend == .sqlite
             ? try await withTestDatabase { try await run($0) } : try await withPostgresTestDatabase { try await run($0) }
@@ -66,7 +73,7 @@ struct SharedToggleBudgetTests {
             }
             let clock = TestClock()
             let servers = [first, second].map {
-                PerUserRateLimiter(limit: Self.limit, clock: clock, shared: SQLToggleBucketStore(database: $0))
+                PerUserRateLimiter(limit: Self.limit, clock: clock, shared: SQLTokenBucketStore(database: $0, budget: .toggles))
             }
             let taken = await withTaskGroup(of: Bool.self) { group in
                 for index in 0..<12 {

@@ -163,7 +163,7 @@ package enum KeyCatSchema {
         Step(version: 11, name: "refund request keys", ddl: OrdersSchema.refundRequestKeysSQL),
         Step(version: 12, name: "shared toggle buckets") { type in """
             -- Bookmark and follow rate limits shared by every server on the database
-            -- (SQLToggleBucketStore): one token bucket per user.
+            -- (SQLTokenBucketStore): one token bucket per user.
             CREATE TABLE toggle_buckets (
                 user_id    \(type.integer) NOT NULL PRIMARY KEY REFERENCES users (id),
                 tokens     \(type.real) NOT NULL,
@@ -290,6 +290,15 @@ package enum KeyCatSchema {
             UPDATE products SET bookmark_count = (SELECT count(*) FROM bookmarks b WHERE b.product_id = products.id)
             WHERE bookmark_count <> (SELECT count(*) FROM bookmarks b WHERE b.product_id = products.id);
             """),
+        Step(version: 33, name: "shared image upload buckets") { type in """
+            -- A seller's image-upload budget shared by every server on the database
+            -- (SQLTokenBucketStore): one token bucket per user, as toggle_buckets.
+            CREATE TABLE image_upload_buckets (
+                user_id    \(type.integer) NOT NULL PRIMARY KEY REFERENCES users (id),
+                tokens     \(type.real) NOT NULL,
+                updated_at \(type.integer) NOT NULL
+            )\(type.tableOptions);
+            """ },
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

@@ -36,10 +36,12 @@ public struct CatalogService: Sendable {
     ///     stored price until a writer sweeps it.
     ///   - imageUploadRate: how many images one seller may store, each a token, before any is
     ///     written (``RateLimit/imageUploadsDefault``); nil: no limit. Operators are not counted.
+    ///   - imageUploadBuckets: where the budgets live when servers share them; nil keeps them in
+    ///     this process.
     public init(products: any ProductRepository, images: any ImageStore, cursors: any PageCursorCodec, clock: any WallClock,
                 maximumDeliveryFee: Money = ProductDraft.defaultMaximumDeliveryFee, sweepsLapsedDiscounts: Bool = true,
-                imageUploadRate: RateLimit? = .imageUploadsDefault) {
-        imageUploads = PerUserRateLimiter(limit: imageUploadRate, clock: clock, what: "image uploads")
+                imageUploadRate: RateLimit? = .imageUploadsDefault, imageUploadBuckets: (any TokenBucketStore)? = nil) {
+        imageUploads = PerUserRateLimiter(limit: imageUploadRate, clock: clock, shared: imageUploadBuckets, what: "image uploads")
         self.products = products
         self.images = images
         self.cursors = cursors

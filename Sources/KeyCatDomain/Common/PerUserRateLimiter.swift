@@ -68,7 +68,7 @@ public struct TokenBucket: Sendable, Hashable {
 }
 
 /// Where a ``PerUserRateLimiter``'s buckets live when every server must share them (a database,
-/// as the toggles' `SQLToggleBucketStore`): a take reads, refills and writes one user's bucket
+/// as `SQLTokenBucketStore` keeps the toggles' and the image uploads'): a take reads, refills and writes one user's bucket
 /// atomically.
 public protocol TokenBucketStore: Sendable {
     /// Takes one token from `user`'s bucket (a full one when it has none yet).

@@ -321,7 +321,7 @@ CREATE UNIQUE INDEX refunds_by_request_key ON refunds (order_id, request_key)
 
 -- 12: shared toggle buckets
 -- Bookmark and follow rate limits shared by every server on the database
--- (SQLToggleBucketStore): one token bucket per user.
+-- (SQLTokenBucketStore): one token bucket per user.
 CREATE TABLE toggle_buckets (
     user_id    INTEGER NOT NULL PRIMARY KEY REFERENCES users (id),
     tokens     REAL NOT NULL,
@@ -693,3 +693,12 @@ DELETE FROM bookmarks
 WHERE EXISTS (SELECT 1 FROM products p WHERE p.id = bookmarks.product_id AND p.seller_id = bookmarks.user_id);
 UPDATE products SET bookmark_count = (SELECT count(*) FROM bookmarks b WHERE b.product_id = products.id)
 WHERE bookmark_count <> (SELECT count(*) FROM bookmarks b WHERE b.product_id = products.id);
+
+-- 33: shared image upload buckets
+-- A seller's image-upload budget shared by every server on the database
+-- (SQLTokenBucketStore): one token bucket per user, as toggle_buckets.
+CREATE TABLE image_upload_buckets (
+    user_id    INTEGER NOT NULL PRIMARY KEY REFERENCES users (id),
+    tokens     REAL NOT NULL,
+    updated_at INTEGER NOT NULL
+) STRICT;
