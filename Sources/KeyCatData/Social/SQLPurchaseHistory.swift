@@ -12,12 +12,15 @@ package struct SQLPurchaseHistory<Database: SQLDatabase>: PurchaseHistory {
 
     package func hasEligiblePurchase(buyer: UserID, product: ProductID) async throws(KeyCatError) -> Bool {
         try await storage {
-            try await database.readStatement { connection in
-                try connection.queryOne("""
-                    SELECT EXISTS (\(Self.supportingLine(buyer: "?", product: "?")))
-                    """, [.integer(buyer.rawValue), .integer(product.rawValue)]) { $0.bool(0) } ?? false
-            }
+            try await database.readStatement { try Self.hasSupportingLine(buyer: buyer, product: product, on: $0) }
         }
+    }
+
+    /// Whether a line lets `buyer` review `product` (``supportingLine(buyer:product:confirmed:)``),
+    /// read on `connection`: the service's check, and the review insert's own in its transaction.
+    static func hasSupportingLine(buyer: UserID, product: ProductID, on connection: some SQLConnection) throws -> Bool {
+        try connection.queryOne("SELECT EXISTS (\(supportingLine(buyer: "?", product: "?")))",
+                                [.integer(buyer.rawValue), .integer(product.rawValue)]) { $0.bool(0) } ?? false
     }
 }
 

@@ -40,11 +40,8 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
                 guard let nick = try SocialRows.liveNick(author, locking: .share, on: connection) else {
                     throw KeyCatError.notFound("user", author)
                 }
-                if checksPurchase {
-                    let supported = try connection.queryOne(
-                        "SELECT EXISTS (\(SQLPurchaseHistory<Database>.supportingLine(buyer: "?", product: "?")))",
-                        [.integer(author.rawValue), .integer(product.rawValue)]) { $0.bool(0) } ?? false
-                    guard supported else { throw ReviewService.unsupported(product) }
+                if checksPurchase, try !SQLPurchaseHistory<Database>.hasSupportingLine(buyer: author, product: product, on: connection) {
+                    throw ReviewService.unsupported(product)
                 }
                 let id = ReviewID(try connection.insertReturningID(
                     "INSERT INTO reviews (product_id, author_id, rating, content, created_at) VALUES (?, ?, ?, ?, ?)",
