@@ -53,9 +53,9 @@ enum SearchFacetQuery {
         for terms in others {
             // A scalar subquery rather than EXISTS, so that it stays a seek per term and candidate
             // where Postgres could turn EXISTS into a join over all the group's postings.
-            let condition = terms.count == 1 ? "t.term = ?" : "t.term IN (\(Array(repeating: "?", count: terms.count).joined(separator: ", ")))"
+            let (condition, termArguments) = SearchTerms.condition(matching: terms)
             conditions.append("(SELECT 1 FROM search_terms t WHERE \(condition) AND t.product_id = p.id LIMIT 1) = 1")
-            conditionArguments += terms.map(SQLValue.text)
+            conditionArguments += termArguments
         }
         // Only the filters no facet counts narrow the candidates here; the tag is a group.
         var unfaceted = ProductFilter(hotSwap: filter.hotSwap)
@@ -141,14 +141,12 @@ enum SearchFacetQuery {
         case let .postings(terms):
             // A group without terms matches nothing.
             guard !terms.isEmpty else { return ("SELECT 0 AS id WHERE 1 = 0", []) }
-            guard terms.count > 1 else {
-                return ("SELECT t.product_id AS id FROM search_terms t WHERE t.term = ? LIMIT ?", [.text(terms[0]), .int(limit)])
-            }
-            // Past SQLite's 500 arms of a compound `SELECT`, one list of terms instead (a group
-            // spelt out into that many needs several synonyms each spelt into 64 words).
-            guard terms.count <= SearchWindow.maximumArms else {
-                return ("SELECT t.product_id AS id FROM search_terms t WHERE t.term IN (\(Array(repeating: "?", count: terms.count).joined(separator: ", "))) LIMIT ?",
-                        terms.map(SQLValue.text) + [.int(limit)])
+            // One term is one range. Past SQLite's 500 arms of a compound `SELECT`, one list of
+            // terms instead (a group spelt out into that many needs several synonyms each spelt
+            // into 64 words).
+            guard terms.count > 1, terms.count <= SearchWindow.maximumArms else {
+                let (condition, arguments) = SearchTerms.condition(matching: terms)
+                return ("SELECT t.product_id AS id FROM search_terms t WHERE \(condition) LIMIT ?", arguments + [.int(limit)])
             }
             var arguments: [SQLValue] = []
             let arms = terms.enumerated().map { index, term in

@@ -55,18 +55,17 @@ struct SearchTerms {
 
     /// A group's condition on the term of `row`, a row of `search_terms`.
     func condition(of group: SearchPlan.Group, on row: String = "t") -> (String, [SQLValue]) {
-        var parts: [String] = []
-        var arguments: [SQLValue] = []
-        let terms = listed(group)
-        if terms.count == 1 {
-            parts.append("\(row).term = ?")
-        } else if !terms.isEmpty {
-            parts.append("\(row).term IN (\(Array(repeating: "?", count: terms.count).joined(separator: ", ")))")
+        Self.condition(matching: listed(group), on: row)
+    }
+
+    /// The condition that `row`'s term is one of `terms`. No terms (initials that abbreviate
+    /// nothing, a prefix nothing starts with) match nothing.
+    static func condition(matching terms: [String], on row: String = "t") -> (String, [SQLValue]) {
+        switch terms.count {
+        case 0: ("1 = 0", [])
+        case 1: ("\(row).term = ?", [.text(terms[0])])
+        default: ("\(row).term IN (\(Array(repeating: "?", count: terms.count).joined(separator: ", ")))", terms.map(SQLValue.text))
         }
-        arguments += terms.map(SQLValue.text)
-        // A group without terms (initials that abbreviate nothing, a prefix nothing starts with)
-        // matches nothing.
-        return (parts.isEmpty ? "1 = 0" : parts.joined(separator: " OR "), arguments)
     }
 
     /// A group's score of `row`, one of its rows of `search_terms`: exact terms (and a prefix
