@@ -215,19 +215,17 @@ package final class InMemoryProductRepository: ProductRepository {
             ascending ? left < right : left > right
         }
         let start = position.map { ($0.sortKey, $0.id) }
-        let products = state.withLock { Array($0.products.values) }
-        // A prefix under which the live listings have more than 64 words is the whole word, as
-        // the stores' planner spells it.
-        let vocabulary = Set(products.filter { $0.deletedAt == nil }.flatMap { product in
-            SearchAnalyzer.terms(title: product.title, content: product.content, tags: product.tags, spec: product.spec).keys
-        })
-        plan.markWholeWordPrefixes(in: vocabulary)
+        // Each live listing analysed once: its terms make the vocabulary (a prefix under which it
+        // has more than 64 words is the whole word, as the stores' planner spells it) and its score.
+        let analysed = state.withLock { Array($0.products.values) }.filter { $0.deletedAt == nil }.map { product in
+            (product, SearchAnalyzer.terms(title: product.title, content: product.content, tags: product.tags, spec: product.spec))
+        }
+        plan.markWholeWordPrefixes(in: Set(analysed.flatMap(\.1.keys)))
         var unfiltered = filter
         unfiltered.text = nil
-        return products
-            .filter { $0.deletedAt == nil && $0.isListed && Self.matches($0, unfiltered) }
-            .compactMap { product -> SearchHit? in
-                let terms = SearchAnalyzer.terms(title: product.title, content: product.content, tags: product.tags, spec: product.spec)
+        return analysed
+            .filter { product, _ in product.isListed && Self.matches(product, unfiltered) }
+            .compactMap { product, terms -> SearchHit? in
                 if let tag = filter.tag, terms["#" + tag] == nil { return nil }
                 guard let score = plan.textScore(terms: terms, title: product.title) else { return nil }
                 let key = sort == .relevance ? SearchPlan.relevanceKey(textScore: score, product: product, unitsSold: 0) : sort.key(of: product)
