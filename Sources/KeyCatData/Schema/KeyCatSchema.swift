@@ -164,11 +164,7 @@ package enum KeyCatSchema {
         Step(version: 12, name: "shared toggle buckets") { type in """
             -- Bookmark and follow rate limits shared by every server on the database
             -- (SQLTokenBucketStore): one token bucket per user.
-            CREATE TABLE toggle_buckets (
-                user_id    \(type.integer) NOT NULL PRIMARY KEY REFERENCES users (id),
-                tokens     \(type.real) NOT NULL,
-                updated_at \(type.integer) NOT NULL
-            )\(type.tableOptions);
+            \(TokenBucketBudget.toggles.tableSQL(type))
             """ },
         // Version 13 belongs to another change of the same release; it stands here only so the
         // list stays contiguous on this branch, and is replaced by that change when merged.
@@ -282,22 +278,11 @@ package enum KeyCatSchema {
                              password_hash = '!', phone = NULL, birthday = NULL, profile_image = NULL
             WHERE withdrawn_at IS NOT NULL;
             """),
-        // Sellers' bookmarks of their own listings, refused since (they lifted the ranking), go,
-        // and the counts they had moved are counted again.
-        Step(version: 32, name: "sellers' own bookmarks removed", sql: """
-            DELETE FROM bookmarks
-            WHERE EXISTS (SELECT 1 FROM products p WHERE p.id = bookmarks.product_id AND p.seller_id = bookmarks.user_id);
-            UPDATE products SET bookmark_count = (SELECT count(*) FROM bookmarks b WHERE b.product_id = products.id)
-            WHERE bookmark_count <> (SELECT count(*) FROM bookmarks b WHERE b.product_id = products.id);
-            """),
+        Step(version: 32, name: "sellers' own bookmarks removed", sql: SocialSchema.ownBookmarksRemovedSQL),
         Step(version: 33, name: "shared image upload buckets") { type in """
             -- A seller's image-upload budget shared by every server on the database
             -- (SQLTokenBucketStore): one token bucket per user, as toggle_buckets.
-            CREATE TABLE image_upload_buckets (
-                user_id    \(type.integer) NOT NULL PRIMARY KEY REFERENCES users (id),
-                tokens     \(type.real) NOT NULL,
-                updated_at \(type.integer) NOT NULL
-            )\(type.tableOptions);
+            \(TokenBucketBudget.imageUploads.tableSQL(type))
             """ },
     ]
 

@@ -45,4 +45,13 @@ enum SocialSchema {
         ALTER TABLE users ADD COLUMN following_count \(type.integer) NOT NULL DEFAULT 0 CHECK (following_count >= 0);
         """
     }
+
+    /// Migration 32: sellers' bookmarks of their own listings, refused since (they lifted the
+    /// ranking), go, and the counts they had moved are counted again.
+    static let ownBookmarksRemovedSQL = """
+        DELETE FROM bookmarks
+        WHERE EXISTS (SELECT 1 FROM products p WHERE p.id = bookmarks.product_id AND p.seller_id = bookmarks.user_id);
+        UPDATE products SET bookmark_count = (SELECT count(*) FROM bookmarks b WHERE b.product_id = products.id)
+        WHERE bookmark_count <> (SELECT count(*) FROM bookmarks b WHERE b.product_id = products.id);
+        """
 }

@@ -48,3 +48,16 @@ package enum TokenBucketBudget: String, Sendable, CaseIterable {
     /// A seller's image uploads (migration 33).
     case imageUploads = "image_upload_buckets"
 }
+
+extension TokenBucketBudget {
+    /// The budget's table as its migration creates it: one bucket per user.
+    func tableSQL(_ type: SQLDialect.ColumnTypes) -> String {
+        """
+        CREATE TABLE \(rawValue) (
+            user_id    \(type.integer) NOT NULL PRIMARY KEY REFERENCES users (id),
+            tokens     \(type.real) NOT NULL,
+            updated_at \(type.integer) NOT NULL
+        )\(type.tableOptions);
+        """
+    }
+}
