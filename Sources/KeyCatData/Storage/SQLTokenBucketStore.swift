@@ -26,14 +26,14 @@ package struct SQLTokenBucketStore<Database: SQLDatabase>: TokenBucketStore {
             """
     }
 
-    package func take(for user: UserID, limit: RateLimit, at now: Date) async throws(KeyCatError) -> Double? {
+    package func take(_ count: Int, for user: UserID, limit: RateLimit, at now: Date) async throws(KeyCatError) -> Double? {
         let (selectSQL, upsertSQL) = (selectSQL, upsertSQL)
         return try await storage {
             try await database.write { connection -> Double? in
                 var bucket = try connection.queryOne(selectSQL, [.integer(user.rawValue)]) {
                     TokenBucket(tokens: $0.double(0), updatedAt: StoredTime.date($0.int64(1)))
                 } ?? .full(limit, at: now)
-                let wait = bucket.take(limit, at: now)
+                let wait = bucket.take(limit, count: count, at: now)
                 try connection.run(upsertSQL, [.integer(user.rawValue), .real(bucket.tokens), StoredTime.value(bucket.updatedAt)])
                 return wait
             }

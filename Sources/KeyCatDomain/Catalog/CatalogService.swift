@@ -86,12 +86,14 @@ public struct CatalogService: Sendable {
             audit: auditEntry(principal, "product.create", nil, draft.title, now))
     }
 
-    /// Takes a token for each of `count` images `principal` is about to store, before any is:
+    /// Takes a token for each of `count` images `principal` is about to store (all or none, in
+    /// one take), before any is stored:
     /// past the seller's budget, `rateLimited` (429, `retry_after`) and nothing written.
     /// Operators' uploads are not counted.
     func takeImageUploads(_ count: Int, by principal: Principal) async throws(KeyCatError) {
         guard principal.role != .admin else { return }
-        for _ in 0..<count { try await imageUploads.take(for: principal.userID) }
+        guard count > 0 else { return }
+        try await imageUploads.take(count, for: principal.userID)
     }
 
     /// The listing with `id`, as a buyer sees it: a deleted listing, or one whose seller is

@@ -49,15 +49,16 @@ public struct TokenBucket: Sendable, Hashable {
         TokenBucket(tokens: Double(limit.burst), updatedAt: now)
     }
 
-    /// Refills the bucket up to `now` and takes one token.
+    /// Refills the bucket up to `now` and takes `count` tokens, all or none.
     ///
-    /// - Returns: nil when a token was taken, else the seconds until one is back.
-    public mutating func take(_ limit: RateLimit, at now: Date) -> Double? {
+    /// - Returns: nil when they were taken, else the seconds until that many are back.
+    public mutating func take(_ limit: RateLimit, count: Int = 1, at now: Date) -> Double? {
         let elapsed = max(0, now.timeIntervalSince(updatedAt))
         tokens = min(Double(limit.burst), tokens + elapsed * limit.perSecond)
         updatedAt = now
-        guard tokens >= 1 else { return (1 - tokens) / limit.perSecond }
-        tokens -= 1
+        let needed = Double(count)
+        guard tokens >= needed else { return (needed - tokens) / limit.perSecond }
+        tokens -= needed
         return nil
     }
 
@@ -71,10 +72,10 @@ public struct TokenBucket: Sendable, Hashable {
 /// as `SQLTokenBucketStore` keeps the toggles' and the image uploads'): a take reads, refills and writes one user's bucket
 /// atomically.
 public protocol TokenBucketStore: Sendable {
-    /// Takes one token from `user`'s bucket (a full one when it has none yet).
+    /// Takes `count` tokens from `user`'s bucket, all or none (a full one when it has none yet).
     ///
-    /// - Returns: nil when a token was taken, else the seconds until one is back.
-    func take(for user: UserID, limit: RateLimit, at now: Date) async throws(KeyCatError) -> Double?
+    /// - Returns: nil when they were taken, else the seconds until that many are back.
+    func take(_ count: Int, for user: UserID, limit: RateLimit, at now: Date) async throws(KeyCatError) -> Double?
 }
 
 /// A rate limiter keyed by user: one ``TokenBucket`` per user, refilled at one ``RateLimit``.
@@ -113,16 +114,17 @@ public final class PerUserRateLimiter: Sendable {
         self.what = what
     }
 
-    /// Takes one token from `user`'s bucket.
+    /// Takes `count` tokens from `user`'s bucket, all or none: one write a take on a shared store,
+    /// whatever the count.
     ///
-    /// - Throws: ``KeyCatError/Code/rateLimited`` (429) when the bucket is empty, with
-    ///   `context["retry_after"]` the whole seconds until a token is back (at least 1).
-    public func take(for user: UserID) async throws(KeyCatError) {
+    /// - Throws: ``KeyCatError/Code/rateLimited`` (429) when the bucket holds fewer, with
+    ///   `context["retry_after"]` the whole seconds until they are back (at least 1).
+    public func take(_ count: Int = 1, for user: UserID) async throws(KeyCatError) {
         guard let limit else { return }
         let now = clock.now()
         let wait: Double?
         if let shared {
-            wait = try await shared.take(for: user, limit: limit, at: now)
+            wait = try await shared.take(count, for: user, limit: limit, at: now)
         } else {
             wait = buckets.withLock { buckets in
                 var bucket = buckets[user] ?? .full(limit, at: now)
@@ -132,7 +134,7 @@ public final class PerUserRateLimiter: Sendable {
                         buckets = buckets.filter { !$0.value.isFull(limit, at: now) }
                     }
                 }
-                return bucket.take(limit, at: now)
+                return bucket.take(limit, count: count, at: now)
             }
         }
         if let wait {
