@@ -41,6 +41,9 @@ extension KeyCat {
         guard (0...year).contains(configuration.purchaseConfirmationDelay) else {
             throw KeyCatError.validation("purchase_confirmation_delay", "the purchase confirmation delay is 0 seconds to a year")
         }
+        guard (0...90 * 24 * 60 * 60).contains(configuration.returnDisputeWindow) else {
+            throw KeyCatError.validation("return_dispute_window", "the return dispute window is 0 seconds to 90 days")
+        }
         guard ProductDraft.deliveryFeeRange.contains(configuration.maximumDeliveryFee.won) else {
             throw KeyCatError.validation("maximum_delivery_fee", "the maximum delivery fee is 0 to 1,000,000 won")
         }

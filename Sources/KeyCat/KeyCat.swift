@@ -161,7 +161,8 @@ public final class KeyCat: Sendable {
         let addressBook = SQLAddressRepository(database: database)
         addresses = AddressService(addresses: addressBook, clock: configuration.clock)
         orders = OrderService(orders: orderRepository, gateway: setup.gateway, idempotency: idempotency,
-                              cursors: cursors, clock: configuration.clock, fulfilment: SQLFulfilmentRepository(database: database))
+                              cursors: cursors, clock: configuration.clock, fulfilment: SQLFulfilmentRepository(database: database),
+                              disputeWindow: configuration.returnDisputeWindow)
         settlements = SettlementService(settlements: SQLSettlementRepository(database: database), commission: configuration.commission,
                                         cursors: cursors, clock: configuration.clock)
         statistics = StatisticsService(statistics: SQLSalesStatistics(database: database), clock: configuration.clock)

@@ -97,7 +97,8 @@ struct PurchaseConfirmationTests {
             await #expect(try shop.keycat.confirmDeliveredParcels() == 1)
             await #expect(try shop.keycat.orders.order(quiet.order.id, by: quiet.buyer).shipments[0].confirmedAt != nil)
             await #expect(try shop.keycat.orders.order(returning.order.id, by: returning.buyer).shipments[0].confirmedAt == nil)
-            // While the return is open the buyer cannot confirm either; once it is rejected, time does.
+            // While the return is open the buyer cannot confirm either; once it is rejected, time
+            // does, after the window in which the buyer may dispute the rejection.
             await expectFailure(.illegalTransition) {
                 try await shop.keycat.orders.confirmReceipt(of: returning.shipment.id, by: returning.buyer)
             }
@@ -112,10 +113,138 @@ struct PurchaseConfirmationTests {
             await expectFailure(.illegalTransition) {
                 try await shop.keycat.orders.requestReturn(of: returning.shipment.id, reason: "다시 요청합니다", by: returning.buyer)
             }
+            shop.clock.advance(by: OrderService.defaultDisputeWindow - 60)
+            await #expect(try shop.keycat.confirmDeliveredParcels() == 0)
+            shop.clock.advance(by: 120)
             await #expect(try shop.keycat.confirmDeliveredParcels() == 1)
             let audit = try await shop.keycat.audit.list(AuditFilter(action: "shipment.confirm"), by: shop.operatorConsole)
             #expect(audit.items.count == 2 && audit.items.allSatisfy { $0.actor == "system:reconcile" })
             try await shop.expectHealthy()
+        }
+    }
+
+    @Test("a seller's rejection is disputed once, within its window: time waits, and an operator's ruling is final",
+          arguments: TestStore.allCases)
+    func disputedRejection(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
+            let parcel = try await Parcel(shop)
+            _ = try await parcel.deliver()
+            let asked = try await keycat.orders.requestReturn(of: parcel.shipment.id, reason: "상자만 왔어요", by: parcel.buyer)
+            // Only a seller's rejection is disputed: not an open request.
+            await expectFailure(.illegalTransition) { try await keycat.orders.disputeReturn(asked.id, reason: "빨리요", by: parcel.buyer) }
+            shop.clock.advance(by: 7 * 86_400)
+            _ = try await keycat.orders.rejectReturn(asked.id, reason: "배송 완료되었습니다", by: parcel.seller)
+            // The parcel was delivered a week ago, but the buyer may still dispute: time waits.
+            await #expect(try keycat.confirmDeliveredParcels() == 0)
+
+            let stranger = try await shop.user(.buyer)
+            await expectFailure(.notFound) { try await keycat.orders.disputeReturn(asked.id, reason: "제 것", by: stranger) }
+            await expectFailure(.notFound) { try await keycat.orders.disputeReturn(asked.id, reason: "제 것", by: parcel.seller) }
+            await expectFailure(.validation) { try await keycat.orders.disputeReturn(asked.id, reason: "  ", by: parcel.buyer) }
+            shop.clock.advance(by: 86_400)
+            let disputed = try await keycat.orders.disputeReturn(asked.id, reason: "송장 조회가 안 되고 받은 적이 없어요", by: parcel.buyer)
+            #expect(disputed.status == .disputed && disputed.dispute == "송장 조회가 안 되고 받은 적이 없어요"
+                    && disputed.decision == "배송 완료되었습니다" && disputed.disputedAt == shop.clock.now())
+            await expectFailure(.illegalTransition) { try await keycat.orders.disputeReturn(asked.id, reason: "again", by: parcel.buyer) }
+            await expectFailure(.illegalTransition) {
+                try await keycat.orders.requestReturn(of: parcel.shipment.id, reason: "다시", by: parcel.buyer)
+            }
+            // Open before the operators: no confirmation by time, nor by the buyer, and no
+            // second word from the seller but giving in.
+            shop.clock.advance(by: 30 * 86_400)
+            await #expect(try keycat.confirmDeliveredParcels() == 0)
+            await expectFailure(.illegalTransition) { try await keycat.orders.confirmReceipt(of: parcel.shipment.id, by: parcel.buyer) }
+            await expectFailure(.forbidden) { try await keycat.orders.rejectReturn(asked.id, reason: "아닙니다", by: parcel.seller) }
+            await #expect(try keycat.orders.returnRequests(status: .disputed, by: shop.operatorConsole).items.map(\.id) == [asked.id])
+            // Unpaid meanwhile: the sale waits for a confirmation that cannot come yet.
+            let waiting = try await keycat.settlements.upcoming(by: parcel.seller)
+            #expect(waiting.tally.payout == 0 && waiting.awaitingConfirmation.payout > 0)
+
+            let ruled = try await keycat.orders.rejectReturn(asked.id, reason: "택배사 확인 결과 배송 완료", by: shop.operatorConsole)
+            #expect(ruled.status == .rejected && ruled.ruling == "택배사 확인 결과 배송 완료" && ruled.ruledBy == shop.operatorConsole.auditActor
+                    && ruled.decision == "배송 완료되었습니다" && ruled.dispute != nil)
+            // The ruling is final; time confirms at once.
+            await expectFailure(.illegalTransition) { try await keycat.orders.disputeReturn(asked.id, reason: "다시요", by: parcel.buyer) }
+            await expectFailure(.illegalTransition) { try await keycat.orders.approveReturn(asked.id, by: parcel.seller) }
+            await #expect(try keycat.confirmDeliveredParcels() == 1)
+            let actions = try await keycat.audit.list(AuditFilter(target: "return:\(asked.id)"), by: shop.operatorConsole).items.map(\.action)
+            #expect(actions.sorted() == ["return.dispute", "return.reject", "return.reject"], "\(actions)")
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("a dispute an operator upholds refunds the parcel; a seller may give in; past its window, or on an operator's rejection, there is none",
+          arguments: TestStore.allCases)
+    func disputeOutcomes(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
+            func rejected(_ parcel: Parcel, by decider: Principal) async throws -> ReturnRequest {
+                _ = try await parcel.deliver()
+                let asked = try await keycat.orders.requestReturn(of: parcel.shipment.id, reason: "불량", by: parcel.buyer)
+                return try await keycat.orders.rejectReturn(asked.id, reason: "정상 제품입니다", by: decider)
+            }
+            // Upheld: the operator approves, and the parcel is refunded as any approved return.
+            let upheld = try await Parcel(shop)
+            let first = try await rejected(upheld, by: upheld.seller)
+            _ = try await keycat.orders.disputeReturn(first.id, reason: "영상 첨부했습니다", by: upheld.buyer)
+            let refunded = try await keycat.orders.approveReturn(first.id, restock: true, by: shop.operatorConsole)
+            #expect(refunded.refundedAmount == Money(won: 200_000))
+            let approved = try await keycat.orders.returnRequest(first.id, by: upheld.buyer)
+            #expect(approved.status == .approved && approved.ruledBy == shop.operatorConsole.auditActor && approved.refundedAt != nil)
+            await #expect(try shop.stock(of: upheld.product.id) == 5)
+
+            // The seller, seeing the dispute, gives in.
+            let conceded = try await Parcel(shop)
+            let second = try await rejected(conceded, by: conceded.seller)
+            _ = try await keycat.orders.disputeReturn(second.id, reason: "사진 보세요", by: conceded.buyer)
+            #expect(try await keycat.orders.approveReturn(second.id, by: conceded.seller).refundedAmount == Money(won: 200_000))
+
+            // Past the window: no dispute.
+            let late = try await Parcel(shop)
+            let third = try await rejected(late, by: late.seller)
+            shop.clock.advance(by: OrderService.defaultDisputeWindow + 1)
+            await expectFailure(.illegalTransition) { try await keycat.orders.disputeReturn(third.id, reason: "늦었지만", by: late.buyer) }
+
+            // An operator's rejection is the shop's word: nothing to dispute, and time does not
+            // wait for a dispute that cannot come.
+            let shops = try await Parcel(shop)
+            _ = try await shops.deliver()
+            let fourth = try await keycat.orders.requestReturn(of: shops.shipment.id, reason: "불량", by: shops.buyer)
+            shop.clock.advance(by: 7 * 86_400 + 1)
+            _ = try await keycat.orders.rejectReturn(fourth.id, reason: "정상 제품입니다", by: shop.operatorConsole)
+            await expectFailure(.illegalTransition) { try await keycat.orders.disputeReturn(fourth.id, reason: "왜요", by: shops.buyer) }
+            _ = try await keycat.confirmDeliveredParcels()
+            for confirmed in [late, shops] {
+                await #expect(try keycat.orders.order(confirmed.order.id, by: confirmed.buyer).shipments[0].confirmedAt != nil)
+            }
+
+            // The buyer who confirms the receipt gives the dispute up.
+            let content = try await Parcel(shop)
+            let fifth = try await rejected(content, by: content.seller)
+            _ = try await keycat.orders.confirmReceipt(of: content.shipment.id, by: content.buyer)
+            await expectFailure(.illegalTransition) { try await keycat.orders.disputeReturn(fifth.id, reason: "역시", by: content.buyer) }
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("a shop's dispute window is 0 to 90 days; at 0 a seller's rejection is final and time does not wait for it")
+    func noDisputes() async throws {
+        try await TestShop.withConfiguration(.sqlite) { base in
+            for window in [-1, 90 * 86_400 + 1] as [TimeInterval] {
+                var configuration = base
+                configuration.returnDisputeWindow = window
+                await expectError(.validation, field: "return_dispute_window") { try await KeyCat.open(configuration) }
+            }
+        }
+        try await TestShop.with(.sqlite, configure: { $0.returnDisputeWindow = 0 }) { shop in
+            let parcel = try await Parcel(shop)
+            _ = try await parcel.deliver()
+            let asked = try await shop.keycat.orders.requestReturn(of: parcel.shipment.id, reason: "변심", by: parcel.buyer)
+            shop.clock.advance(by: 7 * 86_400 + 1)
+            _ = try await shop.keycat.orders.rejectReturn(asked.id, reason: "단순 변심은 불가", by: parcel.seller)
+            await expectFailure(.illegalTransition) { try await shop.keycat.orders.disputeReturn(asked.id, reason: "왜요", by: parcel.buyer) }
+            await #expect(try shop.keycat.confirmDeliveredParcels() == 1)
         }
     }
 

@@ -193,4 +193,53 @@ enum FulfilmentSchema {
         ALTER TABLE settlements ADD COLUMN carried_forward \(type.integer) NOT NULL DEFAULT 0 CHECK (carried_forward >= 0);
         """
     }
+
+    /// Migration 34: a buyer may dispute a seller's rejection of a return, and an operator rules
+    /// (``ReturnRequest/Status/disputed``). `dispute` and `disputed_at` are the buyer's words
+    /// and when; `ruling`, `ruled_by` and `ruled_at` the ruling, the seller's rejection staying
+    /// in `decision`. The status's `CHECK` takes the new state: Postgres replaces the
+    /// constraint; SQLite, which cannot alter one, copies the table into one made anew (nothing
+    /// references `return_requests`, and the copy keeps every id), then makes its indexes again.
+    static func returnDisputesSQL(_ dialect: SQLDialect) -> String {
+        let type = dialect.columnTypes
+        let statuses = "CHECK (status IN ('requested', 'approved', 'rejected', 'disputed'))"
+        let added = ["dispute \(type.text)", "disputed_at \(type.integer)", "ruling \(type.text)", "ruled_by \(type.text)",
+                     "ruled_at \(type.integer)"]
+        guard dialect == .sqlite else {
+            return """
+                ALTER TABLE return_requests DROP CONSTRAINT return_requests_status_check;
+                ALTER TABLE return_requests ADD CONSTRAINT return_requests_status_check \(statuses);
+                \(added.map { "ALTER TABLE return_requests ADD COLUMN \($0);" }.joined(separator: "\n"))
+                """
+        }
+        let kept = "id, shipment_id, order_id, seller_id, buyer_id, reason, status, decision, decided_by, created_at, decided_at, "
+            + "restock, refunded_at, refund_tried_at"
+        return """
+            CREATE TABLE return_requests_disputable (
+                id          \(type.rowID),
+                shipment_id \(type.integer) NOT NULL REFERENCES shipments (id),
+                order_id    \(type.integer) NOT NULL REFERENCES orders (id),
+                seller_id   \(type.integer) NOT NULL REFERENCES users (id),
+                buyer_id    \(type.integer) NOT NULL REFERENCES users (id),
+                reason      \(type.text) NOT NULL,
+                status      \(type.text) NOT NULL \(statuses),
+                decision    \(type.text),
+                decided_by  \(type.text),
+                created_at  \(type.integer) NOT NULL,
+                decided_at  \(type.integer),
+                restock     \(type.integer) NOT NULL DEFAULT 0,
+                refunded_at \(type.integer),
+                refund_tried_at \(type.integer),
+                \(added.joined(separator: ",\n    "))
+            )\(type.tableOptions);
+            INSERT INTO return_requests_disputable (\(kept)) SELECT \(kept) FROM return_requests;
+            DROP TABLE return_requests;
+            ALTER TABLE return_requests_disputable RENAME TO return_requests;
+            CREATE UNIQUE INDEX return_requests_one_open ON return_requests (shipment_id) WHERE status = 'requested';
+            CREATE INDEX return_requests_by_seller ON return_requests (seller_id, status, id);
+            CREATE INDEX return_requests_by_order ON return_requests (order_id, id);
+            CREATE INDEX return_requests_awaiting_refund ON return_requests (refund_tried_at, id)
+                WHERE status = 'approved' AND refunded_at IS NULL;
+            """
+    }
 }

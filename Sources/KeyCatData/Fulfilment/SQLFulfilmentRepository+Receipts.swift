@@ -8,16 +8,16 @@ extension SQLFulfilmentRepository {
     /// The condition (on `s`, a shipment, and `o`, its order) of a parcel whose receipt may be
     /// confirmed: delivered, not confirmed, its order holding its payment, no refund of the
     /// order pending (its outcome could be money back that a close would otherwise pay the
-    /// seller first), and no return of it asked for and open, nor approved with lines not
-    /// refunded yet (the approval's refund did not go through: confirming would make the parcel
-    /// payable to a seller who owes its money back).
+    /// seller first), and no return of it asked for and open or disputed, nor approved with
+    /// lines not refunded yet (the approval's refund did not go through: confirming would make
+    /// the parcel payable to a seller who owes its money back).
     static var confirmable: String {
         """
         s.status = 'delivered' AND s.confirmed_at IS NULL
           AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded')
           AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.order_id = o.id AND f.status = 'pending')
           AND NOT EXISTS (SELECT 1 FROM return_requests r WHERE r.shipment_id = s.id
-                            AND (r.status = 'requested'
+                            AND (r.status IN ('requested', 'disputed')
                                  OR r.status = 'approved'
                                     AND EXISTS (SELECT 1 FROM order_lines l WHERE l.shipment_id = s.id AND l.refunded_at IS NULL)))
         """
@@ -40,7 +40,11 @@ extension SQLFulfilmentRepository {
         }
     }
 
-    package func confirmDelivered(before cutoff: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int {
+    /// The condition (on `r`, a return request) of a seller's rejection its buyer has not
+    /// disputed: `decided_by` is the seller's audit actor, as ``ReturnRequest/isDisputable`` reads it.
+    static var sellersRejection: String { "r.status = 'rejected' AND r.disputed_at IS NULL AND r.decided_by = 'seller:' || r.seller_id" }
+
+    package func confirmDelivered(before cutoff: Date, rejectedSince: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int {
         try await storage {
             try await database.write { connection in
                 let confirmed = try connection.query("""
@@ -48,9 +52,12 @@ extension SQLFulfilmentRepository {
                     WHERE id IN (SELECT s.id FROM shipments s JOIN orders o ON o.id = s.order_id
                                  WHERE \(Self.confirmable) AND s.delivered_at < ?
                                    AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = s.seller_id AND u.suspended_at IS NOT NULL)
+                                   AND NOT EXISTS (SELECT 1 FROM return_requests r WHERE r.shipment_id = s.id
+                                                     AND \(Self.sellersRejection) AND r.decided_at > ?)
                                  ORDER BY s.delivered_at, s.id LIMIT ?)
                     RETURNING id, order_id
-                    """, [StoredTime.value(now), StoredTime.value(now), StoredTime.value(cutoff), .int(limit)]) {
+                    """, [StoredTime.value(now), StoredTime.value(now), StoredTime.value(cutoff), StoredTime.value(rejectedSince),
+                          .int(limit)]) {
                     (shipment: $0.int64(0), order: $0.int64(1))
                 }
                 for parcel in confirmed {
@@ -99,6 +106,10 @@ extension SQLFulfilmentRepository {
                 guard !earlier.contains(ReturnRequest.Status.requested.rawValue) else {
                     throw KeyCatError(.duplicate, "a return of shipment \(shipment) is already asked for", context: ["shipment_id": "\(shipment)"])
                 }
+                guard !earlier.contains(ReturnRequest.Status.disputed.rawValue) else {
+                    throw KeyCatError(.illegalTransition, "the rejected return of shipment \(shipment) is disputed; the shop's operators rule on it",
+                                      context: ["shipment_id": "\(shipment)", "status": parcel.status])
+                }
                 guard !earlier.contains(ReturnRequest.Status.approved.rawValue) else {
                     throw KeyCatError(.illegalTransition, "a return of shipment \(shipment) was approved; it is not asked for twice",
                                       context: ["shipment_id": "\(shipment)", "status": parcel.status])
@@ -120,7 +131,8 @@ extension SQLFulfilmentRepository {
     }
 
     static var returnColumns: String {
-        "id, shipment_id, order_id, seller_id, buyer_id, reason, status, decision, decided_by, created_at, decided_at, refunded_at"
+        "id, shipment_id, order_id, seller_id, buyer_id, reason, status, decision, decided_by, created_at, decided_at, refunded_at, "
+            + "dispute, disputed_at, ruling, ruled_by, ruled_at"
     }
 
     static func decodeReturn(_ row: some SQLRow) -> ReturnRequest {
@@ -129,7 +141,9 @@ extension SQLFulfilmentRepository {
             sellerID: UserID(row.int64(3)), buyerID: UserID(row.int64(4)), reason: row.string(5),
             status: ReturnRequest.Status(rawValue: row.string(6)) ?? .requested, decision: row.optionalString(7),
             decidedBy: row.optionalString(8), createdAt: StoredTime.date(row.int64(9)), decidedAt: StoredTime.date(row.optionalInt64(10)),
-            refundedAt: StoredTime.date(row.optionalInt64(11)))
+            refundedAt: StoredTime.date(row.optionalInt64(11)), dispute: row.optionalString(12),
+            disputedAt: StoredTime.date(row.optionalInt64(13)), ruling: row.optionalString(14), ruledBy: row.optionalString(15),
+            ruledAt: StoredTime.date(row.optionalInt64(16)))
     }
 
     package func returnRequest(_ id: ReturnRequestID) async throws(KeyCatError) -> ReturnRequest? {
@@ -152,6 +166,39 @@ extension SQLFulfilmentRepository {
                           .bool(restock), .integer(id.rawValue)], Self.decodeReturn)
                 if decided != nil { try AuditLogTable.insert(audit, on: connection) }
                 return decided
+            }
+        }
+    }
+
+    package func disputeReturn(_ id: ReturnRequestID, dispute: String, rejectedSince: Date, audit: AuditEntry,
+                               at now: Date) async throws(KeyCatError) -> ReturnRequest? {
+        try await storage {
+            try await database.write { connection in
+                let disputed = try connection.queryOne("""
+                    UPDATE return_requests SET status = 'disputed', dispute = ?, disputed_at = ?
+                    WHERE id = ? AND EXISTS (SELECT 1 FROM return_requests r JOIN shipments s ON s.id = r.shipment_id
+                                             WHERE r.id = return_requests.id AND \(Self.sellersRejection) AND r.decided_at > ?
+                                               AND s.confirmed_at IS NULL)
+                    RETURNING \(Self.returnColumns)
+                    """, [.text(dispute), StoredTime.value(now), .integer(id.rawValue), StoredTime.value(rejectedSince)], Self.decodeReturn)
+                if disputed != nil { try AuditLogTable.insert(audit, on: connection) }
+                return disputed
+            }
+        }
+    }
+
+    package func ruleOnDispute(_ id: ReturnRequestID, _ status: ReturnRequest.Status, ruling: String?, restock: Bool, audit: AuditEntry,
+                               at now: Date) async throws(KeyCatError) -> ReturnRequest? {
+        try await storage {
+            try await database.write { connection in
+                let ruled = try connection.queryOne("""
+                    UPDATE return_requests SET status = ?, ruling = ?, ruled_by = ?, ruled_at = ?, restock = ?
+                    WHERE id = ? AND status = 'disputed'
+                    RETURNING \(Self.returnColumns)
+                    """, [.text(status.rawValue), .optional(ruling.map(SQLValue.text)), .text(audit.actor), StoredTime.value(now),
+                          .bool(restock), .integer(id.rawValue)], Self.decodeReturn)
+                if ruled != nil { try AuditLogTable.insert(audit, on: connection) }
+                return ruled
             }
         }
     }

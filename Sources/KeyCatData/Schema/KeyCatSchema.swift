@@ -284,6 +284,8 @@ package enum KeyCatSchema {
             -- (SQLTokenBucketStore): one token bucket per user, as toggle_buckets.
             \(TokenBucketBudget.imageUploads.tableSQL(type))
             """ },
+        Step(version: 34, name: "return disputes", sqlite: FulfilmentSchema.returnDisputesSQL(.sqlite),
+             postgres: FulfilmentSchema.returnDisputesSQL(.postgres)),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

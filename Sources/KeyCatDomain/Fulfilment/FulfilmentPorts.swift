@@ -102,11 +102,12 @@ public protocol FulfilmentRepository: Sendable {
     func confirmReceipt(of shipment: ShipmentID, by who: ReceiptConfirmation, audit: AuditEntry, at now: Date) async throws(KeyCatError) -> Bool
 
     /// Confirms the receipt of parcels delivered before `cutoff` and still unconfirmed with no
-    /// open return request, oldest first, at most `limit`, each audited `shipment.confirm` by the
-    /// system.
+    /// open or disputed return request, nor a seller's rejection of one made after
+    /// `rejectedSince` (the buyer may still dispute it), oldest first, at most `limit`, each
+    /// audited `shipment.confirm` by the system.
     ///
     /// - Returns: how many it confirmed.
-    func confirmDelivered(before cutoff: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int
+    func confirmDelivered(before cutoff: Date, rejectedSince: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int
 
     /// Records a buyer's return request for a parcel that left and is not confirmed, in one
     /// transaction that checks both.
@@ -123,6 +124,22 @@ public protocol FulfilmentRepository: Sendable {
     /// - Returns: the request as decided, or nil when it was not open any more.
     func decideReturn(_ id: ReturnRequestID, _ status: ReturnRequest.Status, decision: String?, restock: Bool, audit: AuditEntry,
                       at now: Date) async throws(KeyCatError) -> ReturnRequest?
+
+    /// Moves a seller's rejection to `disputed` with the buyer's words, if it is still that
+    /// rejection, undisputed, made after `rejectedSince`, and its parcel is not confirmed,
+    /// with `audit`, in one transaction.
+    ///
+    /// - Returns: the request as disputed, or nil when one of those no longer holds.
+    func disputeReturn(_ id: ReturnRequestID, dispute: String, rejectedSince: Date, audit: AuditEntry,
+                       at now: Date) async throws(KeyCatError) -> ReturnRequest?
+
+    /// Moves a disputed request to `status` (`approved`, with whether its refund restocks, or
+    /// `rejected`) with the ruling's words, if it is still disputed, with `audit`, in one
+    /// transaction. The seller's rejection stays on the record beside the ruling.
+    ///
+    /// - Returns: the request as ruled, or nil when it was not disputed any more.
+    func ruleOnDispute(_ id: ReturnRequestID, _ status: ReturnRequest.Status, ruling: String?, restock: Bool, audit: AuditEntry,
+                       at now: Date) async throws(KeyCatError) -> ReturnRequest?
 
     /// Approved requests whose refund has not been recorded as gone through, those never tried
     /// again first, then the least recently tried.

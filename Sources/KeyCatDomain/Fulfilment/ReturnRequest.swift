@@ -9,12 +9,18 @@ public struct ReturnRequestID: EntityID {
 /// A buyer's request to return a parcel (반품 요청), possible from the moment it ships until its
 /// receipt is confirmed (구매확정). Its seller, or an operator, decides: approving refunds the
 /// parcel's lines still held (the goods restocked when the seller says they came back);
-/// rejecting says why. While a request is open the parcel is not confirmed automatically.
+/// rejecting says why. A seller's rejection is not the last word: the buyer may dispute it
+/// once, within the shop's dispute window, and the shop's operators then rule (the seller may
+/// still give in and approve). While a request is open or disputed the parcel is not confirmed.
 public struct ReturnRequest: Sendable, Hashable, Codable, Identifiable {
     public enum Status: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Asked for; its seller (or an operator) decides.
         case requested
         case approved
         case rejected
+        /// Rejected by its seller and disputed by the buyer: an operator rules, approving or
+        /// rejecting it for good; its seller may still approve it.
+        case disputed
     }
 
     public var id: ReturnRequestID
@@ -34,10 +40,19 @@ public struct ReturnRequest: Sendable, Hashable, Codable, Identifiable {
     /// When an approval's refund was seen through; nil while it has not gone through (or for a
     /// request not approved).
     public var refundedAt: Date?
+    /// The buyer's words disputing the seller's rejection, and when.
+    public var dispute: String?
+    public var disputedAt: Date?
+    /// The operator's ruling on a dispute, who ruled (the audit log's actor) and when; the
+    /// seller's rejection stays in ``decision``.
+    public var ruling: String?
+    public var ruledBy: String?
+    public var ruledAt: Date?
 
     public init(id: ReturnRequestID, shipmentID: ShipmentID, orderID: OrderID, sellerID: UserID, buyerID: UserID, reason: String,
                 status: Status, decision: String? = nil, decidedBy: String? = nil, createdAt: Date, decidedAt: Date? = nil,
-                refundedAt: Date? = nil) {
+                refundedAt: Date? = nil, dispute: String? = nil, disputedAt: Date? = nil, ruling: String? = nil, ruledBy: String? = nil,
+                ruledAt: Date? = nil) {
         self.id = id
         self.shipmentID = shipmentID
         self.orderID = orderID
@@ -50,6 +65,18 @@ public struct ReturnRequest: Sendable, Hashable, Codable, Identifiable {
         self.createdAt = createdAt
         self.decidedAt = decidedAt
         self.refundedAt = refundedAt
+        self.dispute = dispute
+        self.disputedAt = disputedAt
+        self.ruling = ruling
+        self.ruledBy = ruledBy
+        self.ruledAt = ruledAt
+    }
+
+    /// Whether this is its seller's rejection, not disputed yet: the one kind a buyer may
+    /// dispute (within the shop's window). An operator's rejection, or a ruling on a dispute, is
+    /// the shop's word.
+    public var isDisputable: Bool {
+        status == .rejected && disputedAt == nil && decidedBy == "\(Role.seller.rawValue):\(sellerID)"
     }
 }
 

@@ -6,9 +6,16 @@ import Foundation
 /// can be reviewed. Until then the buyer may ask to return it; its seller (or an operator)
 /// approves, refunding what the parcel still holds, or rejects, saying why.
 ///
-/// **Who may do what.** The order's buyer confirms and asks for returns; an operator may do
-/// either for them. The parcel's seller (or an operator) decides a return. To anyone else the
-/// parcel and the request do not exist (404).
+/// **Who may do what.** The order's buyer confirms, asks for returns and disputes a seller's
+/// rejection; an operator may do any of it for them. The parcel's seller (or an operator)
+/// decides a return; a disputed one only an operator rejects, though its seller may still
+/// approve it. To anyone else the parcel and the request do not exist (404).
+///
+/// **Disputes (분쟁).** A seller's rejection would otherwise be the last word on money the shop
+/// holds: a seller who marks an empty box delivered, or rejects every return, would be paid
+/// a week later. So the buyer may dispute a seller's rejection once, within ``disputeWindow`` of
+/// it, and time confirms no parcel while its rejection may still be disputed or its dispute is
+/// open: the parcel's sale waits, unpaid, for an operator's ruling.
 extension OrderService {
     /// Confirms a delivered parcel's receipt. Confirming one already confirmed answers the order
     /// as it is.
@@ -35,6 +42,10 @@ extension OrderService {
             if requests.contains(where: { $0.status == .requested }) {
                 throw KeyCatError(.illegalTransition, "a return of shipment \(shipmentID) is asked for: its seller decides it first",
                                   context: ["status": shipment.status.rawValue])
+            }
+            if requests.contains(where: { $0.status == .disputed }) {
+                throw KeyCatError(.illegalTransition, "the rejected return of shipment \(shipmentID) is disputed: the shop's operators "
+                                  + "rule on it first", context: ["status": shipment.status.rawValue])
             }
             if requests.contains(where: { $0.status == .approved }) {
                 throw KeyCatError(.illegalTransition, "the approved return of shipment \(shipmentID) is not refunded yet: "
@@ -81,10 +92,15 @@ extension OrderService {
     ///   stays approved and approving it again retries the refund.
     public func approveReturn(_ id: ReturnRequestID, restock: Bool = false, by principal: Principal) async throws(KeyCatError) -> Order {
         var request = try await decidableReturn(id, by: principal)
-        if request.status == .requested {
+        if request.status == .requested || request.status == .disputed {
+            let disputed = request.status == .disputed
             let audit = AuditEntry(actor: principal.auditActor, action: "return.approve", target: "return:\(id)",
-                                   detail: "shipment \(request.shipmentID)\(restock ? ", restocked" : "")", at: clock.now())
-            if let approved = try await shipments.decideReturn(id, .approved, decision: nil, restock: restock, audit: audit, at: clock.now()) {
+                                   detail: "shipment \(request.shipmentID)\(restock ? ", restocked" : "")"
+                                       + (disputed ? ", on the buyer's dispute" : ""), at: clock.now())
+            let approved = disputed
+                ? try await shipments.ruleOnDispute(id, .approved, ruling: nil, restock: restock, audit: audit, at: clock.now())
+                : try await shipments.decideReturn(id, .approved, decision: nil, restock: restock, audit: audit, at: clock.now())
+            if let approved {
                 request = approved
             } else {
                 request = try await decidableReturn(id, by: principal)  // decided meanwhile: by whom, and how?
@@ -148,20 +164,86 @@ extension OrderService {
         return settled
     }
 
-    /// Rejects a return, saying why. The parcel can then be confirmed, by the buyer or by time.
+    /// Rejects a return, saying why; on a disputed one (operators only) the ruling is final. The
+    /// parcel can then be confirmed by its buyer, and by time once a seller's rejection can no
+    /// longer be disputed (``disputeWindow``).
     ///
     /// - Throws: `validation` for a bad reason; `notFound` for a request not the caller's to
-    ///   decide; `illegalTransition` once it was decided.
+    ///   decide; `forbidden` for its seller when the buyer disputed the rejection;
+    ///   `illegalTransition` once it was decided.
     public func rejectReturn(_ id: ReturnRequestID, reason: String, by principal: Principal) async throws(KeyCatError) -> ReturnRequest {
         let reason = try Self.checkedReason(reason)
         let request = try await decidableReturn(id, by: principal)
-        let audit = AuditEntry(actor: principal.auditActor, action: "return.reject", target: "return:\(id)",
-                               detail: "shipment \(request.shipmentID): \(reason)", at: clock.now())
-        guard let rejected = try await shipments.decideReturn(id, .rejected, decision: reason, restock: false, audit: audit,
-                                                              at: clock.now()) else {
-            throw KeyCatError(.illegalTransition, "return request \(id) was already decided", context: ["status": request.status.rawValue])
+        if request.status == .disputed {
+            guard principal.role == .admin else {
+                throw KeyCatError(.forbidden, "the buyer disputed the rejection of return request \(id): the shop's operators rule on it",
+                                  context: ["status": request.status.rawValue])
+            }
+            let audit = AuditEntry(actor: principal.auditActor, action: "return.reject", target: "return:\(id)",
+                                   detail: "shipment \(request.shipmentID), on the buyer's dispute: \(reason)", at: clock.now())
+            if let ruled = try await shipments.ruleOnDispute(id, .rejected, ruling: reason, restock: false, audit: audit, at: clock.now()) {
+                return ruled
+            }
+        } else {
+            let audit = AuditEntry(actor: principal.auditActor, action: "return.reject", target: "return:\(id)",
+                                   detail: "shipment \(request.shipmentID): \(reason)", at: clock.now())
+            if let rejected = try await shipments.decideReturn(id, .rejected, decision: reason, restock: false, audit: audit,
+                                                               at: clock.now()) {
+                return rejected
+            }
         }
-        return rejected
+        throw KeyCatError(.illegalTransition, "return request \(id) was already decided", context: ["status": request.status.rawValue])
+    }
+
+    /// Disputes its seller's rejection of a return, once and within ``disputeWindow`` of it
+    /// (분쟁 신청): the request becomes `disputed`, and the shop's operators rule on it
+    /// (``approveReturn(_:restock:by:)``, ``rejectReturn(_:reason:by:)``); its seller may still
+    /// approve it. Until then the parcel is not confirmed, by time or by its buyer.
+    ///
+    /// - Throws: `validation` for a bad reason; `notFound` for a request not of the caller's
+    ///   orders; `illegalTransition` when it is not a seller's rejection (still open, approved,
+    ///   rejected by an operator, or disputed before), the window has passed, the parcel's
+    ///   receipt is confirmed or its order holds no payment.
+    public func disputeReturn(_ id: ReturnRequestID, reason: String, by principal: Principal) async throws(KeyCatError) -> ReturnRequest {
+        let reason = try Self.checkedReason(reason)
+        guard let request = try await shipments.returnRequest(id), principal.role == .admin || request.buyerID == principal.userID else {
+            throw KeyCatError.notFound("return request", id)
+        }
+        let context = ["status": request.status.rawValue]
+        guard request.isDisputable, let rejectedAt = request.decidedAt else {
+            let why = switch request.status {
+            case .disputed: "is already disputed"
+            case .rejected: request.disputedAt == nil ? "was rejected by the shop's operators: that is final" : "was ruled on: that is final"
+            case .requested, .approved: "is \(request.status.rawValue): only a seller's rejection is disputed"
+            }
+            throw KeyCatError(.illegalTransition, "return request \(id) \(why)", context: context)
+        }
+        let now = clock.now()
+        let since = now.addingTimeInterval(-disputeWindow)
+        guard rejectedAt > since else {
+            throw KeyCatError(.illegalTransition, "return request \(id) was rejected more than \(Self.duration(disputeWindow)) ago: "
+                              + "it can no longer be disputed", context: context)
+        }
+        let order = try await settlement.reload(request.orderID)
+        guard order.status.holdsPayment else {
+            throw KeyCatError(.illegalTransition, "order \(order.id) is \(order.status.rawValue): nothing of it is disputed",
+                              context: ["status": order.status.rawValue])
+        }
+        let audit = AuditEntry(actor: principal.auditActor, action: "return.dispute", target: "return:\(id)",
+                               detail: "shipment \(request.shipmentID): \(reason)", at: now)
+        guard let disputed = try await shipments.disputeReturn(id, dispute: reason, rejectedSince: since, audit: audit, at: now) else {
+            let current = try await shipments.returnRequest(id)
+            throw KeyCatError(.illegalTransition, current?.status == .disputed
+                              ? "return request \(id) is already disputed"
+                              : "shipment \(request.shipmentID)'s receipt was confirmed: its return can no longer be disputed",
+                              context: ["status": current?.status.rawValue ?? request.status.rawValue])
+        }
+        return disputed
+    }
+
+    /// A period in whole days, or hours under a day, for messages.
+    static func duration(_ interval: TimeInterval) -> String {
+        interval >= 86_400 ? "\(Int(interval / 86_400)) day\(interval >= 2 * 86_400 ? "s" : "")" : "\(Int(interval / 3_600)) hours"
     }
 
     /// Return requests of the caller's parcels (a seller's), newest first; an admin's: every
@@ -199,15 +281,17 @@ extension OrderService {
         return try await shipments.returnRequests(of: id)
     }
 
-    /// Confirms the receipt of parcels delivered more than `delay` ago with no open return
-    /// request (admin; reconciliation calls it on every run), at most `limit`.
+    /// Confirms the receipt of parcels delivered more than `delay` ago with no open or disputed
+    /// return request, nor a seller's rejection the buyer may still dispute (admin;
+    /// reconciliation calls it on every run), at most `limit`.
     ///
     /// - Returns: how many it confirmed.
     public func confirmDeliveredParcels(olderThan delay: TimeInterval, limit: Int = 1_000, by principal: Principal) async throws(KeyCatError) -> Int {
         try principal.require(.admin, to: "confirm receipts")
         guard delay >= 0 else { throw KeyCatError.validation("delay", "a confirmation delay is not negative") }
         let now = clock.now()
-        return try await shipments.confirmDelivered(before: now.addingTimeInterval(-delay), limit: limit, at: now)
+        return try await shipments.confirmDelivered(before: now.addingTimeInterval(-delay), rejectedSince: now.addingTimeInterval(-disputeWindow),
+                                                    limit: limit, at: now)
     }
 
     /// The parcel and its order, for the order's buyer or an admin; anyone else is told the

@@ -11,11 +11,20 @@ public struct OrderService: Sendable {
     let idempotency: IdempotentRunner
     /// Shipments and the sellers' desk (nil: only the order-wide operations).
     let fulfilment: (any FulfilmentRepository)?
+    /// How long after its seller's rejection a buyer may dispute a return
+    /// (``disputeReturn(_:reason:by:)``); time confirms no parcel meanwhile.
+    let disputeWindow: TimeInterval
+
+    /// Three days: time for a buyer told "no" to say why it is wrong, short enough that an honest
+    /// seller's pay waits little.
+    public static let defaultDisputeWindow: TimeInterval = 3 * 24 * 60 * 60
 
     public init(orders: any OrderRepository, gateway: any PaymentGateway, idempotency: any IdempotencyStore,
-                cursors: any PageCursorCodec, clock: any WallClock, fulfilment: (any FulfilmentRepository)? = nil) {
+                cursors: any PageCursorCodec, clock: any WallClock, fulfilment: (any FulfilmentRepository)? = nil,
+                disputeWindow: TimeInterval = OrderService.defaultDisputeWindow) {
         self.orders = orders
         self.fulfilment = fulfilment
+        self.disputeWindow = disputeWindow
         self.cursors = cursors
         self.clock = clock
         self.settlement = PaymentSettlement(orders: orders, gateway: gateway, clock: clock)

@@ -723,3 +723,12 @@ CREATE TABLE image_upload_buckets (
     tokens     double precision NOT NULL,
     updated_at bigint NOT NULL
 );
+
+-- 34: return disputes
+ALTER TABLE return_requests DROP CONSTRAINT return_requests_status_check;
+ALTER TABLE return_requests ADD CONSTRAINT return_requests_status_check CHECK (status IN ('requested', 'approved', 'rejected', 'disputed'));
+ALTER TABLE return_requests ADD COLUMN dispute text COLLATE "C";
+ALTER TABLE return_requests ADD COLUMN disputed_at bigint;
+ALTER TABLE return_requests ADD COLUMN ruling text COLLATE "C";
+ALTER TABLE return_requests ADD COLUMN ruled_by text COLLATE "C";
+ALTER TABLE return_requests ADD COLUMN ruled_at bigint;

@@ -702,3 +702,34 @@ CREATE TABLE image_upload_buckets (
     tokens     REAL NOT NULL,
     updated_at INTEGER NOT NULL
 ) STRICT;
+
+-- 34: return disputes
+CREATE TABLE return_requests_disputable (
+    id          INTEGER PRIMARY KEY,
+    shipment_id INTEGER NOT NULL REFERENCES shipments (id),
+    order_id    INTEGER NOT NULL REFERENCES orders (id),
+    seller_id   INTEGER NOT NULL REFERENCES users (id),
+    buyer_id    INTEGER NOT NULL REFERENCES users (id),
+    reason      TEXT NOT NULL,
+    status      TEXT NOT NULL CHECK (status IN ('requested', 'approved', 'rejected', 'disputed')),
+    decision    TEXT,
+    decided_by  TEXT,
+    created_at  INTEGER NOT NULL,
+    decided_at  INTEGER,
+    restock     INTEGER NOT NULL DEFAULT 0,
+    refunded_at INTEGER,
+    refund_tried_at INTEGER,
+    dispute TEXT,
+    disputed_at INTEGER,
+    ruling TEXT,
+    ruled_by TEXT,
+    ruled_at INTEGER
+) STRICT;
+INSERT INTO return_requests_disputable (id, shipment_id, order_id, seller_id, buyer_id, reason, status, decision, decided_by, created_at, decided_at, restock, refunded_at, refund_tried_at) SELECT id, shipment_id, order_id, seller_id, buyer_id, reason, status, decision, decided_by, created_at, decided_at, restock, refunded_at, refund_tried_at FROM return_requests;
+DROP TABLE return_requests;
+ALTER TABLE return_requests_disputable RENAME TO return_requests;
+CREATE UNIQUE INDEX return_requests_one_open ON return_requests (shipment_id) WHERE status = 'requested';
+CREATE INDEX return_requests_by_seller ON return_requests (seller_id, status, id);
+CREATE INDEX return_requests_by_order ON return_requests (order_id, id);
+CREATE INDEX return_requests_awaiting_refund ON return_requests (refund_tried_at, id)
+    WHERE status = 'approved' AND refunded_at IS NULL;
