@@ -17,23 +17,9 @@ struct HTTPBuyerCancelTests {
         let switches = try await HTTPMarketplaceTests.listing(sori, "Cancel switches", price: 20_000, fee: 3_000, category: "switch")
         let keycaps = try await HTTPMarketplaceTests.listing(other, "Cancel keycaps", price: 24_300, fee: 2_500, category: "keycap")
 
-        let email = "minji.\(UUID().uuidString.prefix(8).lowercased())@example.com"
-        let signUp = try await client.send("POST", "/users", json: ["email": email, "password": "keycat123", "nick": "minji"])
-        try #require(signUp.status == 201, "\(signUp)")
-        let minji = try await client.logIn(email, "keycat123")
-        let checkout = try await minji.send("POST", "/checkout", json: [
-            "items": [["product_id": switches, "quantity": 1], ["product_id": keycaps, "quantity": 1]],
-            "address": [
-                "recipient": "김민지", "phone": "01012345678", "postcode": "06236", "road_address": "서울특별시 강남구 테헤란로 152",
-            ],
-        ])
-        try #require(checkout.status == 201, "\(checkout)")
-        let orderID = try #require(checkout.int("id"))
-        let merchantUID = try #require(checkout["merchant_uid"] as? String)
-        let paid = try await client.send("POST", "/pg/payments/\(merchantUID)", json: ["card_number": PGTestCard.success.number])
-        try #require(paid.status == 200, "\(paid)")
-        let confirmed = try await minji.send("POST", "/orders/\(orderID)/confirm", json: ["imp_uid": try #require(paid["imp_uid"] as? String)])
-        try #require(confirmed.status == 200 && confirmed.int("amount") == 49_800, "\(confirmed)")
+        let (minji, confirmed) = try await Self.paidOrder(client, [["product_id": switches, "quantity": 1], ["product_id": keycaps, "quantity": 1]])
+        let orderID = try #require(confirmed.int("id"))
+        #expect(confirmed.int("amount") == 49_800, "\(confirmed)")
         let shipments = try #require(confirmed["shipments"] as? [[String: Any]])
         func parcel(of seller: HTTPSession) throws -> Int64 {
             try #require(shipments.first { ($0["seller_id"] as? NSNumber)?.int64Value == seller.userID }?["id"] as? NSNumber).int64Value
@@ -86,5 +72,70 @@ struct HTTPBuyerCancelTests {
 
         let check = try server.admin(["db", "check"])
         #expect(check.status == 0, "\(check.output)")
+    }
+
+    /// A new buyer's order of `items`, checked out, paid at the simulator and confirmed: the
+    /// buyer and the confirmed order.
+    static func paidOrder(_ client: HTTPClient, _ items: [[String: Any]]) async throws -> (HTTPSession, HTTPAnswer) {
+        let email = "minji.\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        let signUp = try await client.send("POST", "/users", json: ["email": email, "password": "keycat123", "nick": "minji"])
+        try #require(signUp.status == 201, "\(signUp)")
+        let buyer = try await client.logIn(email, "keycat123")
+        let checkout = try await buyer.send("POST", "/checkout", json: [
+            "items": items,
+            "address": [
+                "recipient": "김민지", "phone": "01012345678", "postcode": "06236", "road_address": "서울특별시 강남구 테헤란로 152",
+            ],
+        ])
+        try #require(checkout.status == 201, "\(checkout)")
+        let merchantUID = try #require(checkout["merchant_uid"] as? String)
+        let paid = try await client.send("POST", "/pg/payments/\(merchantUID)", json: ["card_number": PGTestCard.success.number])
+        try #require(paid.status == 200, "\(paid)")
+        let confirmed = try await buyer.send("POST", "/orders/\(try #require(checkout.int("id")))/confirm",
+                                             json: ["imp_uid": try #require(paid["imp_uid"] as? String)])
+        try #require(confirmed.status == 200, "\(confirmed)")
+        return (buyer, confirmed)
+    }
+
+    @Test("a seller's rejection disputed over HTTP: the seller cannot reject it again, an operator rules with keycat-admin",
+          arguments: HTTPTestServerInstance.configured)
+    func disputedRejection(_ server: HTTPTestServerInstance) async throws {
+        let client = try server.client()
+        let sori = try await HTTPMarketplaceTests.seller(server, client, "sori")
+        let board = try await HTTPMarketplaceTests.listing(sori, "Dispute board", price: 89_000, fee: 3_000, category: "keyboard")
+        let (minji, order) = try await Self.paidOrder(client, [["product_id": board, "quantity": 1]])
+        let orderID = try #require(order.int("id"))
+        let parcel = try #require((order["shipments"] as? [[String: Any]])?.first?["id"] as? NSNumber).int64Value
+        #expect(try await sori.send("POST", "/shipments/\(parcel)/ship", json: ["carrier": "cj", "tracking_number": "553120261124"]).status == 200)
+        #expect(try await sori.send("POST", "/shipments/\(parcel)/deliver").status == 200)
+        let request = try await minji.send("POST", "/shipments/\(parcel)/returns", json: ["reason": "빈 상자가 왔어요"])
+        let requestID = try #require(request.int("id"), "\(request)")
+        let rejected = try await sori.send("POST", "/returns/\(requestID)/reject", json: ["reason": "정상 발송했습니다"])
+        #expect(rejected.status == 200 && rejected["status"] as? String == "rejected", "\(rejected)")
+
+        // Only the order's buyer disputes, with a reason.
+        #expect(try await sori.send("POST", "/returns/\(requestID)/dispute", json: ["reason": "x"]).status == 404)
+        let empty = try await minji.send("POST", "/returns/\(requestID)/dispute", json: [:])
+        #expect(empty.status == 400, "\(empty)")
+        let disputed = try await minji.send("POST", "/returns/\(requestID)/dispute", json: ["reason": "송장 조회가 안 돼요"])
+        #expect(disputed.status == 200 && disputed["status"] as? String == "disputed" && disputed["dispute"] as? String == "송장 조회가 안 돼요"
+                && disputed["decision"] as? String == "정상 발송했습니다" && disputed["disputed_at"] is String, "\(disputed)")
+        let again = try await sori.send("POST", "/returns/\(requestID)/reject", json: ["reason": "정상 발송"])
+        #expect(again.status == 403 && again.code == "forbidden", "\(again)")
+        #expect(try await minji.send("POST", "/shipments/\(parcel)/confirm-receipt").status == 409)
+
+        // The operators' queue, and their ruling.
+        let queue = try server.admin(["returns", "list", "--status", "disputed", "--json"])
+        let listed = try JSONSerialization.jsonObject(with: Data(queue.output.utf8)) as? [String: Any]
+        let ids = (listed?["items"] as? [[String: Any]])?.compactMap { ($0["id"] as? NSNumber)?.int64Value }
+        #expect(queue.status == 0 && ids?.contains(requestID) == true, "\(queue.output)")
+        let ruled = try server.admin(["returns", "reject", "\(requestID)", "--reason", "택배사 배송 완료 확인", "--json"])
+        #expect(ruled.status == 0 && ruled.output.contains("택배사 배송 완료 확인"), "\(ruled.output)")
+        let returns = try await minji.send("GET", "/orders/\(orderID)/returns")
+        #expect(returns.items.first?["status"] as? String == "rejected" && returns.items.first?["ruling"] as? String == "택배사 배송 완료 확인"
+                && returns.items.first?["ruled_at"] is String, "\(returns)")
+        let final = try await minji.send("POST", "/returns/\(requestID)/dispute", json: ["reason": "다시요"])
+        #expect(final.status == 409 && final.code == "illegal_transition", "\(final)")
+        #expect(try await minji.send("POST", "/shipments/\(parcel)/confirm-receipt").status == 200)
     }
 }

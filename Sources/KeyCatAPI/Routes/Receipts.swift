@@ -35,6 +35,11 @@ enum ReceiptRoutes {
             let reason = try context.json(ReasonBody.self).reason
             return await .json(ReturnRequestBody(try context.keycat.orders.rejectReturn(context.id(), reason: reason, by: context.principal())))
         },
+        // The buyer's appeal of a seller's rejection; operators rule with approve or reject.
+        Route(.post, "/returns/{id}/dispute", .signedIn, body: .jsonDefault) { context in
+            let reason = try context.json(ReasonBody.self).reason
+            return await .json(ReturnRequestBody(try context.keycat.orders.disputeReturn(context.id(), reason: reason, by: context.principal())))
+        },
     ]
 }
 
@@ -56,10 +61,15 @@ struct ReturnRequestBody: Encodable, Sendable {
     var createdAt: Date
     var decidedAt: Date?
     var refundedAt: Date?
+    var dispute: String?
+    var disputedAt: Date?
+    var ruling: String?
+    var ruledAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case id, shipmentID = "shipment_id", orderID = "order_id", sellerID = "seller_id", buyerID = "buyer_id", reason, status
         case decision, createdAt = "created_at", decidedAt = "decided_at", refundedAt = "refunded_at"
+        case dispute, disputedAt = "disputed_at", ruling, ruledAt = "ruled_at"
     }
 
     init(_ request: ReturnRequest) {
@@ -74,5 +84,9 @@ struct ReturnRequestBody: Encodable, Sendable {
         createdAt = request.createdAt
         decidedAt = request.decidedAt
         refundedAt = request.refundedAt
+        dispute = request.dispute
+        disputedAt = request.disputedAt
+        ruling = request.ruling
+        ruledAt = request.ruledAt
     }
 }

@@ -1,9 +1,10 @@
 import KeyCat
 
-/// `keycat-admin returns`: buyers' return requests, decided by an operator for the seller.
+/// `keycat-admin returns`: buyers' return requests, decided by an operator for the seller, and
+/// the disputes operators rule on (`list --status disputed`, then approve or reject).
 struct ReturnsCommand: CommandGroup {
     static let configuration = CommandConfiguration(
-        name: "returns", abstract: "Buyers' return requests: list, approve (refund the parcel), reject.",
+        name: "returns", abstract: "Buyers' return requests and disputes: list, approve (refund the parcel), reject.",
         subcommands: [ReturnsListCommand.self, ReturnsApproveCommand.self, ReturnsRejectCommand.self])
 
     static let headers = ["ID", "SHIPMENT", "ORDER", "SELLER", "BUYER", "STATUS", "REASON"]
@@ -20,15 +21,18 @@ struct ReturnsCommand: CommandGroup {
             ("buyer_id", .int(request.buyerID.rawValue)), ("reason", .string(request.reason)), ("status", .string(request.status.rawValue)),
             ("decision", .optional(request.decision)), ("created_at", .string(OrderOutput.timestamp(request.createdAt))),
             ("decided_at", .optional(request.decidedAt.map(OrderOutput.timestamp))),
+            ("dispute", .optional(request.dispute)), ("disputed_at", .optional(request.disputedAt.map(OrderOutput.timestamp))),
+            ("ruling", .optional(request.ruling)), ("ruled_at", .optional(request.ruledAt.map(OrderOutput.timestamp))),
         ])
     }
 }
 
-/// `keycat-admin returns list [--status requested|approved|rejected]`, newest first.
+/// `keycat-admin returns list [--status requested|approved|rejected|disputed]`, newest first.
 struct ReturnsListCommand: AdminCommand {
     static let configuration = CommandConfiguration(
         name: "list", abstract: "List return requests, newest first.",
-        options: [OptionSpec(name: "status", valueName: "S", help: "requested, approved or rejected.")] + PagingOptions.options)
+        options: [OptionSpec(name: "status", valueName: "S", help: "requested, approved, rejected or disputed (to rule on).")]
+            + PagingOptions.options)
 
     let status: ReturnRequest.Status?
     let limit: PageLimit
@@ -71,10 +75,10 @@ struct ReturnsApproveCommand: AdminCommand {
     }
 }
 
-/// `keycat-admin returns reject ID --reason R`.
+/// `keycat-admin returns reject ID --reason R`: on a disputed request, the final ruling.
 struct ReturnsRejectCommand: AdminCommand {
     static let configuration = CommandConfiguration(
-        name: "reject", abstract: "Reject a return request, saying why.",
+        name: "reject", abstract: "Reject a return request, saying why (on a disputed one, for good).",
         arguments: [ArgumentSpec(name: "ID", help: "The return request's id.")],
         options: [OptionSpec(name: "reason", valueName: "R", help: "Why, shown to the buyer.", isRequired: true)])
 
