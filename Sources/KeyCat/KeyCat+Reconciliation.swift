@@ -77,7 +77,9 @@ extension KeyCat {
 
     /// Confirms the receipt of every parcel delivered more than
     /// ``Configuration/purchaseConfirmationDelay`` ago that its buyer neither confirmed nor asked
-    /// to return (구매확정), in batches of a thousand, each audited `shipment.confirm`.
+    /// to return (구매확정), in batches of a thousand, each audited `shipment.confirm`. A parcel
+    /// whose return is disputed, or whose seller's rejection may still be disputed
+    /// (``Configuration/returnDisputeWindow``), waits.
     ///
     /// - Returns: how many it confirmed.
     @discardableResult

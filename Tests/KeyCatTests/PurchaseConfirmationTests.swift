@@ -133,9 +133,9 @@ struct PurchaseConfirmationTests {
             let asked = try await keycat.orders.requestReturn(of: parcel.shipment.id, reason: "상자만 왔어요", by: parcel.buyer)
             // Only a seller's rejection is disputed: not an open request.
             await expectFailure(.illegalTransition) { try await keycat.orders.disputeReturn(asked.id, reason: "빨리요", by: parcel.buyer) }
-            shop.clock.advance(by: 7 * 86_400)
+            shop.clock.advance(by: 7 * 86_400 + 60)
             _ = try await keycat.orders.rejectReturn(asked.id, reason: "배송 완료되었습니다", by: parcel.seller)
-            // The parcel was delivered a week ago, but the buyer may still dispute: time waits.
+            // The parcel was delivered over a week ago, but the buyer may still dispute: time waits.
             await #expect(try keycat.confirmDeliveredParcels() == 0)
 
             let stranger = try await shop.user(.buyer)
@@ -199,6 +199,20 @@ struct PurchaseConfirmationTests {
             let second = try await rejected(conceded, by: conceded.seller)
             _ = try await keycat.orders.disputeReturn(second.id, reason: "사진 보세요", by: conceded.buyer)
             #expect(try await keycat.orders.approveReturn(second.id, by: conceded.seller).refundedAmount == Money(won: 200_000))
+            let givenIn = try await keycat.orders.returnRequest(second.id, by: conceded.buyer)
+            #expect(givenIn.status == .approved && givenIn.ruledBy == conceded.seller.auditActor && givenIn.ruling == nil
+                    && givenIn.decision == "정상 제품입니다", "\(givenIn)")
+
+            // A seller who is also an operator: their rejection is still the seller's word, which
+            // the buyer disputes and which another operator, not they, rules on.
+            let operating = try await Parcel(shop)
+            let sellerAsOperator = Principal(userID: operating.seller.userID, role: .admin)
+            let sixth = try await rejected(operating, by: sellerAsOperator)
+            #expect(sixth.isDisputable)
+            _ = try await keycat.orders.disputeReturn(sixth.id, reason: "판매자가 직접 거절했어요", by: operating.buyer)
+            await expectFailure(.forbidden) { try await keycat.orders.rejectReturn(sixth.id, reason: "아니요", by: sellerAsOperator) }
+            let colleague = try await shop.user(.admin)
+            #expect(try await keycat.orders.rejectReturn(sixth.id, reason: "확인 결과 정상", by: colleague).ruledBy == colleague.auditActor)
 
             // Past the window: no dispute.
             let late = try await Parcel(shop)
@@ -206,18 +220,38 @@ struct PurchaseConfirmationTests {
             shop.clock.advance(by: OrderService.defaultDisputeWindow + 1)
             await expectFailure(.illegalTransition) { try await keycat.orders.disputeReturn(third.id, reason: "늦었지만", by: late.buyer) }
 
-            // An operator's rejection is the shop's word: nothing to dispute, and time does not
-            // wait for a dispute that cannot come.
+            // An operator's rejection is the shop's word, from the console or signed in:
+            // nothing to dispute, and time does not wait for a dispute that cannot come.
             let shops = try await Parcel(shop)
             _ = try await shops.deliver()
             let fourth = try await keycat.orders.requestReturn(of: shops.shipment.id, reason: "불량", by: shops.buyer)
             shop.clock.advance(by: 7 * 86_400 + 1)
             _ = try await keycat.orders.rejectReturn(fourth.id, reason: "정상 제품입니다", by: shop.operatorConsole)
             await expectFailure(.illegalTransition) { try await keycat.orders.disputeReturn(fourth.id, reason: "왜요", by: shops.buyer) }
+            let signedIn = try await Parcel(shop)
+            let seventh = try await rejected(signedIn, by: try await shop.user(.admin))
+            #expect(!seventh.isDisputable)
+            await expectFailure(.illegalTransition) { try await keycat.orders.disputeReturn(seventh.id, reason: "왜요", by: signedIn.buyer) }
             _ = try await keycat.confirmDeliveredParcels()
             for confirmed in [late, shops] {
                 await #expect(try keycat.orders.order(confirmed.order.id, by: confirmed.buyer).shipments[0].confirmedAt != nil)
             }
+
+            // A rejection made while the parcel was on its way: the window runs from the delivery.
+            let onItsWay = try await Parcel(shop)
+            _ = try await onItsWay.ship()
+            let early = try await keycat.orders.requestReturn(of: onItsWay.shipment.id, reason: "주문 취소하고 싶어요", by: onItsWay.buyer)
+            _ = try await keycat.orders.rejectReturn(early.id, reason: "이미 발송되었습니다", by: onItsWay.seller)
+            shop.clock.advance(by: OrderService.defaultDisputeWindow + 86_400)
+            _ = try await keycat.orders.deliver(shipment: onItsWay.shipment.id, by: onItsWay.seller)
+            shop.clock.advance(by: 86_400)
+            #expect(try await keycat.orders.disputeReturn(early.id, reason: "받아보니 불량이에요", by: onItsWay.buyer).status == .disputed)
+
+            // Refunded in full: nothing is left to dispute.
+            let goodwill = try await Parcel(shop)
+            let eighth = try await rejected(goodwill, by: goodwill.seller)
+            _ = try await keycat.orders.refund(goodwill.order.id, RefundRequest(reason: "operator's goodwill"), by: shop.operatorConsole)
+            await expectFailure(.illegalTransition) { try await keycat.orders.disputeReturn(eighth.id, reason: "환불됐지만", by: goodwill.buyer) }
 
             // The buyer who confirms the receipt gives the dispute up.
             let content = try await Parcel(shop)

@@ -67,24 +67,29 @@ struct ReturnDisputeMigrationTests {
                     (1, 's@example.com', 'seller', '!', 'seller', 0, 0), (2, 'b@example.com', 'buyer', '!', 'buyer', 0, 0);
                 INSERT INTO orders (id, merchant_uid, buyer_id, items_total, delivery_total, amount, status, expires_at,
                                     created_at, updated_at) VALUES
-                    (3, 'keycat-3', 2, 10000, 0, 10000, 'delivered', 0, 0, 0), (6, 'keycat-6', 2, 10000, 0, 10000, 'delivered', 0, 0, 0);
+                    (3, 'keycat-3', 2, 10000, 0, 10000, 'delivered', 0, 0, 0), (6, 'keycat-6', 2, 10000, 0, 10000, 'delivered', 0, 0, 0),
+                    (8, 'keycat-8', 2, 10000, 0, 10000, 'delivered', 0, 0, 0);
                 INSERT INTO shipments (id, order_id, seller_id, status, delivery_fee, created_at, updated_at, delivered_at) VALUES
-                    (4, 3, 1, 'delivered', 0, 0, 0, 1), (5, 6, 1, 'delivered', 0, 0, 0, 1);
+                    (4, 3, 1, 'delivered', 0, 0, 0, 1), (5, 6, 1, 'delivered', 0, 0, 0, 1), (11, 8, 1, 'delivered', 0, 0, 0, 1);
                 INSERT INTO return_requests (id, shipment_id, order_id, seller_id, buyer_id, reason, status, decision, decided_by,
                                              created_at, decided_at, restock, refunded_at, refund_tried_at) VALUES
-                    (7, 4, 3, 1, 2, '불량', 'approved', NULL, 'seller:1', 10, 20, 1, NULL, 30),
-                    (9, 5, 6, 1, 2, '변심', 'rejected', '사용 흔적', 'seller:1', 11, 21, 0, NULL, NULL);
+                    (7, 4, 3, 1, 2, '불량', 'approved', NULL, 'seller:1', 10, 20, 1, 25, 30),
+                    (9, 5, 6, 1, 2, '변심', 'rejected', '사용 흔적', 'seller:1', 11, 21, 0, NULL, NULL),
+                    (12, 11, 8, 1, 2, '변심', 'rejected', '규정상 불가', 'cli:root', 12, 22, 0, NULL, NULL);
                 """)
 
             let keycat = try await KeyCat.open(KeyCat.Configuration(databasePath: path))
             let admin = Principal.operatorConsole("tester")
             let approved = try await keycat.orders.returnRequest(ReturnRequestID(7), by: admin)
             #expect(approved.status == .approved && approved.reason == "불량" && approved.decidedBy == "seller:1"
-                    && approved.decidedAt == Date(timeIntervalSince1970: 0.02) && approved.dispute == nil, "\(approved)")
+                    && approved.decidedAt == Date(timeIntervalSince1970: 0.02) && approved.refundedAt == Date(timeIntervalSince1970: 0.025)
+                    && approved.dispute == nil && !approved.rejectedBySeller, "\(approved)")
+            // The seller's rejection is theirs, the disputable kind; the operator's is not.
             let rejected = try await keycat.orders.returnRequest(ReturnRequestID(9), by: admin)
             #expect(rejected.status == .rejected && rejected.decision == "사용 흔적" && rejected.isDisputable, "\(rejected)")
-            // The approval still waits for its refund, as reconciliation reads it.
-            #expect(try await keycat.orders.returnRequests(status: .approved, by: admin).items.map(\.id) == [ReturnRequestID(7)])
+            #expect(try await !keycat.orders.returnRequest(ReturnRequestID(12), by: admin).isDisputable)
+            #expect(try await keycat.orders.returnRequests(status: .rejected, by: admin).items.map(\.id)
+                    == [ReturnRequestID(12), ReturnRequestID(9)])
             keycat.close()
 
             let database = try SQLiteDatabase(path: path)
@@ -98,8 +103,12 @@ struct ReturnDisputeMigrationTests {
                 #expect(try connection.query("SELECT refund_tried_at, restock FROM return_requests WHERE id = 7") {
                     [$0.int64(0), $0.int64(1)]
                 } == [[30, 1]])
+                #expect(try connection.query("PRAGMA foreign_key_check") { $0.string(0) }.isEmpty)
                 #expect(try connection.run("UPDATE return_requests SET status = 'disputed' WHERE id = 9") == 1)
                 #expect(throws: (any Error).self) { try connection.run("UPDATE return_requests SET status = 'lost' WHERE id = 9") }
+                // Still STRICT, and still bound to its shipments.
+                #expect(throws: (any Error).self) { try connection.run("UPDATE return_requests SET restock = 'yes' WHERE id = 9") }
+                #expect(throws: (any Error).self) { try connection.run("UPDATE return_requests SET shipment_id = 999 WHERE id = 9") }
             }
         }
     }

@@ -117,7 +117,7 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                                    OR s.status = 'delivered' AND s.confirmed_at IS NULL
                                       AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded')
                                    OR o.status = 'awaiting_payment' AND o.expires_at > ?)),
-                           (SELECT count(*) FROM return_requests WHERE seller_id = ? AND status = 'requested')
+                           (SELECT count(*) FROM return_requests WHERE seller_id = ? AND status IN ('requested', 'disputed'))
                     """, [.integer(id.rawValue), StoredTime.value(at), .integer(id.rawValue)]) {
                     (parcels: $0.int(0), returns: $0.int(1))
                 } ?? (parcels: 0, returns: 0)

@@ -195,21 +195,25 @@ enum FulfilmentSchema {
     }
 
     /// Migration 34: a buyer may dispute a seller's rejection of a return, and an operator rules
-    /// (``ReturnRequest/Status/disputed``). `dispute` and `disputed_at` are the buyer's words
-    /// and when; `ruling`, `ruled_by` and `ruled_at` the ruling, the seller's rejection staying
-    /// in `decision`. The status's `CHECK` takes the new state: Postgres replaces the
-    /// constraint; SQLite, which cannot alter one, copies the table into one made anew (nothing
-    /// references `return_requests`, and the copy keeps every id), then makes its indexes again.
+    /// (``ReturnRequest/Status/disputed``). `rejected_by_seller` says the parcel's seller made
+    /// the rejection (the disputable kind; set for earlier rejections their seller made as a
+    /// seller); `dispute` and `disputed_at` are the buyer's words and when; `ruling`, `ruled_by`
+    /// and `ruled_at` the decision on the dispute, the seller's rejection staying in `decision`.
+    /// The status's `CHECK` takes the new state: Postgres replaces the constraint; SQLite, which
+    /// cannot alter one, copies the table into one made anew (nothing references
+    /// `return_requests`, and the copy keeps every id), then makes its indexes again.
     static func returnDisputesSQL(_ dialect: SQLDialect) -> String {
         let type = dialect.columnTypes
         let statuses = "CHECK (status IN ('requested', 'approved', 'rejected', 'disputed'))"
-        let added = ["dispute \(type.text)", "disputed_at \(type.integer)", "ruling \(type.text)", "ruled_by \(type.text)",
-                     "ruled_at \(type.integer)"]
+        let added = ["rejected_by_seller \(type.integer) NOT NULL DEFAULT 0", "dispute \(type.text)", "disputed_at \(type.integer)",
+                     "ruling \(type.text)", "ruled_by \(type.text)", "ruled_at \(type.integer)"]
+        let sellersRejections = "UPDATE return_requests SET rejected_by_seller = 1 WHERE status = 'rejected' AND decided_by = 'seller:' || seller_id;"
         guard dialect == .sqlite else {
             return """
                 ALTER TABLE return_requests DROP CONSTRAINT return_requests_status_check;
                 ALTER TABLE return_requests ADD CONSTRAINT return_requests_status_check \(statuses);
                 \(added.map { "ALTER TABLE return_requests ADD COLUMN \($0);" }.joined(separator: "\n"))
+                \(sellersRejections)
                 """
         }
         let kept = "id, shipment_id, order_id, seller_id, buyer_id, reason, status, decision, decided_by, created_at, decided_at, "
@@ -235,6 +239,7 @@ enum FulfilmentSchema {
             INSERT INTO return_requests_disputable (\(kept)) SELECT \(kept) FROM return_requests;
             DROP TABLE return_requests;
             ALTER TABLE return_requests_disputable RENAME TO return_requests;
+            \(sellersRejections)
             CREATE UNIQUE INDEX return_requests_one_open ON return_requests (shipment_id) WHERE status = 'requested';
             CREATE INDEX return_requests_by_seller ON return_requests (seller_id, status, id);
             CREATE INDEX return_requests_by_order ON return_requests (order_id, id);

@@ -40,9 +40,16 @@ extension SQLFulfilmentRepository {
         }
     }
 
-    /// The condition (on `r`, a return request) of a seller's rejection its buyer has not
-    /// disputed: `decided_by` is the seller's audit actor, as ``ReturnRequest/isDisputable`` reads it.
-    static var sellersRejection: String { "r.status = 'rejected' AND r.disputed_at IS NULL AND r.decided_by = 'seller:' || r.seller_id" }
+    /// The condition (on `r`, a return request, and `s`, its parcel) of a seller's rejection its
+    /// buyer may still dispute (``ReturnRequest/isDisputable``): not disputed yet, and made, or
+    /// its parcel delivered, after the one argument (a rejection of a parcel still on its way
+    /// waits for the goods: the window runs from the later of the two).
+    static var disputableRejection: String {
+        """
+        r.status = 'rejected' AND r.disputed_at IS NULL AND r.rejected_by_seller = 1
+          AND (r.decided_at > ? OR s.delivered_at IS NULL OR s.delivered_at > ?)
+        """
+    }
 
     package func confirmDelivered(before cutoff: Date, rejectedSince: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int {
         try await storage {
@@ -53,11 +60,11 @@ extension SQLFulfilmentRepository {
                                  WHERE \(Self.confirmable) AND s.delivered_at < ?
                                    AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = s.seller_id AND u.suspended_at IS NOT NULL)
                                    AND NOT EXISTS (SELECT 1 FROM return_requests r WHERE r.shipment_id = s.id
-                                                     AND \(Self.sellersRejection) AND r.decided_at > ?)
+                                                     AND \(Self.disputableRejection))
                                  ORDER BY s.delivered_at, s.id LIMIT ?)
                     RETURNING id, order_id
                     """, [StoredTime.value(now), StoredTime.value(now), StoredTime.value(cutoff), StoredTime.value(rejectedSince),
-                          .int(limit)]) {
+                          StoredTime.value(rejectedSince), .int(limit)]) {
                     (shipment: $0.int64(0), order: $0.int64(1))
                 }
                 for parcel in confirmed {
@@ -132,7 +139,7 @@ extension SQLFulfilmentRepository {
 
     static var returnColumns: String {
         "id, shipment_id, order_id, seller_id, buyer_id, reason, status, decision, decided_by, created_at, decided_at, refunded_at, "
-            + "dispute, disputed_at, ruling, ruled_by, ruled_at"
+            + "dispute, disputed_at, ruling, ruled_by, ruled_at, rejected_by_seller"
     }
 
     static func decodeReturn(_ row: some SQLRow) -> ReturnRequest {
@@ -141,7 +148,7 @@ extension SQLFulfilmentRepository {
             sellerID: UserID(row.int64(3)), buyerID: UserID(row.int64(4)), reason: row.string(5),
             status: ReturnRequest.Status(rawValue: row.string(6)) ?? .requested, decision: row.optionalString(7),
             decidedBy: row.optionalString(8), createdAt: StoredTime.date(row.int64(9)), decidedAt: StoredTime.date(row.optionalInt64(10)),
-            refundedAt: StoredTime.date(row.optionalInt64(11)), dispute: row.optionalString(12),
+            refundedAt: StoredTime.date(row.optionalInt64(11)), rejectedBySeller: row.bool(17), dispute: row.optionalString(12),
             disputedAt: StoredTime.date(row.optionalInt64(13)), ruling: row.optionalString(14), ruledBy: row.optionalString(15),
             ruledAt: StoredTime.date(row.optionalInt64(16)))
     }
@@ -154,16 +161,16 @@ extension SQLFulfilmentRepository {
         }
     }
 
-    package func decideReturn(_ id: ReturnRequestID, _ status: ReturnRequest.Status, decision: String?, restock: Bool, audit: AuditEntry,
-                              at now: Date) async throws(KeyCatError) -> ReturnRequest? {
+    package func decideReturn(_ id: ReturnRequestID, _ status: ReturnRequest.Status, decision: String?, restock: Bool, bySeller: Bool,
+                              audit: AuditEntry, at now: Date) async throws(KeyCatError) -> ReturnRequest? {
         try await storage {
             try await database.write { connection in
                 let decided = try connection.queryOne("""
-                    UPDATE return_requests SET status = ?, decision = ?, decided_by = ?, decided_at = ?, restock = ?
+                    UPDATE return_requests SET status = ?, decision = ?, decided_by = ?, decided_at = ?, restock = ?, rejected_by_seller = ?
                     WHERE id = ? AND status = 'requested'
                     RETURNING \(Self.returnColumns)
                     """, [.text(status.rawValue), .optional(decision.map(SQLValue.text)), .text(audit.actor), StoredTime.value(now),
-                          .bool(restock), .integer(id.rawValue)], Self.decodeReturn)
+                          .bool(restock), .bool(status == .rejected && bySeller), .integer(id.rawValue)], Self.decodeReturn)
                 if decided != nil { try AuditLogTable.insert(audit, on: connection) }
                 return decided
             }
@@ -177,10 +184,13 @@ extension SQLFulfilmentRepository {
                 let disputed = try connection.queryOne("""
                     UPDATE return_requests SET status = 'disputed', dispute = ?, disputed_at = ?
                     WHERE id = ? AND EXISTS (SELECT 1 FROM return_requests r JOIN shipments s ON s.id = r.shipment_id
-                                             WHERE r.id = return_requests.id AND \(Self.sellersRejection) AND r.decided_at > ?
-                                               AND s.confirmed_at IS NULL)
+                                               JOIN orders o ON o.id = r.order_id
+                                             WHERE r.id = return_requests.id AND \(Self.disputableRejection)
+                                               AND s.confirmed_at IS NULL
+                                               AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded'))
                     RETURNING \(Self.returnColumns)
-                    """, [.text(dispute), StoredTime.value(now), .integer(id.rawValue), StoredTime.value(rejectedSince)], Self.decodeReturn)
+                    """, [.text(dispute), StoredTime.value(now), .integer(id.rawValue), StoredTime.value(rejectedSince),
+                          StoredTime.value(rejectedSince)], Self.decodeReturn)
                 if disputed != nil { try AuditLogTable.insert(audit, on: connection) }
                 return disputed
             }

@@ -102,9 +102,9 @@ public protocol FulfilmentRepository: Sendable {
     func confirmReceipt(of shipment: ShipmentID, by who: ReceiptConfirmation, audit: AuditEntry, at now: Date) async throws(KeyCatError) -> Bool
 
     /// Confirms the receipt of parcels delivered before `cutoff` and still unconfirmed with no
-    /// open or disputed return request, nor a seller's rejection of one made after
-    /// `rejectedSince` (the buyer may still dispute it), oldest first, at most `limit`, each
-    /// audited `shipment.confirm` by the system.
+    /// open or disputed return request, nor a seller's rejection the buyer may still dispute
+    /// (made, or its parcel delivered, after `rejectedSince`), oldest first, at most `limit`,
+    /// each audited `shipment.confirm` by the system.
     ///
     /// - Returns: how many it confirmed.
     func confirmDelivered(before cutoff: Date, rejectedSince: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int
@@ -119,14 +119,16 @@ public protocol FulfilmentRepository: Sendable {
     func returnRequest(_ id: ReturnRequestID) async throws(KeyCatError) -> ReturnRequest?
 
     /// Moves an open request to `status` with the decision (and, approving, whether its refund
-    /// restocks), if it is still open.
+    /// restocks; rejecting, whether its seller made the rejection, `bySeller`, which the buyer
+    /// may then dispute), if it is still open.
     ///
     /// - Returns: the request as decided, or nil when it was not open any more.
-    func decideReturn(_ id: ReturnRequestID, _ status: ReturnRequest.Status, decision: String?, restock: Bool, audit: AuditEntry,
-                      at now: Date) async throws(KeyCatError) -> ReturnRequest?
+    func decideReturn(_ id: ReturnRequestID, _ status: ReturnRequest.Status, decision: String?, restock: Bool, bySeller: Bool,
+                      audit: AuditEntry, at now: Date) async throws(KeyCatError) -> ReturnRequest?
 
     /// Moves a seller's rejection to `disputed` with the buyer's words, if it is still that
-    /// rejection, undisputed, made after `rejectedSince`, and its parcel is not confirmed,
+    /// rejection, undisputed, made or its parcel delivered after `rejectedSince` (or its parcel
+    /// not delivered yet), its parcel not confirmed and its order still holding its payment,
     /// with `audit`, in one transaction.
     ///
     /// - Returns: the request as disputed, or nil when one of those no longer holds.

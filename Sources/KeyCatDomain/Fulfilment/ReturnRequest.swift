@@ -40,6 +40,9 @@ public struct ReturnRequest: Sendable, Hashable, Codable, Identifiable {
     /// When an approval's refund was seen through; nil while it has not gone through (or for a
     /// request not approved).
     public var refundedAt: Date?
+    /// Whether the parcel's seller made the rejection (in whatever role they acted), which the
+    /// buyer may dispute; an operator's rejection is the shop's word.
+    public var rejectedBySeller: Bool
     /// The buyer's words disputing the seller's rejection, and when.
     public var dispute: String?
     public var disputedAt: Date?
@@ -51,7 +54,7 @@ public struct ReturnRequest: Sendable, Hashable, Codable, Identifiable {
 
     public init(id: ReturnRequestID, shipmentID: ShipmentID, orderID: OrderID, sellerID: UserID, buyerID: UserID, reason: String,
                 status: Status, decision: String? = nil, decidedBy: String? = nil, createdAt: Date, decidedAt: Date? = nil,
-                refundedAt: Date? = nil, dispute: String? = nil, disputedAt: Date? = nil, ruling: String? = nil, ruledBy: String? = nil,
+                refundedAt: Date? = nil, rejectedBySeller: Bool = false, dispute: String? = nil, disputedAt: Date? = nil, ruling: String? = nil, ruledBy: String? = nil,
                 ruledAt: Date? = nil) {
         self.id = id
         self.shipmentID = shipmentID
@@ -65,6 +68,7 @@ public struct ReturnRequest: Sendable, Hashable, Codable, Identifiable {
         self.createdAt = createdAt
         self.decidedAt = decidedAt
         self.refundedAt = refundedAt
+        self.rejectedBySeller = rejectedBySeller
         self.dispute = dispute
         self.disputedAt = disputedAt
         self.ruling = ruling
@@ -76,7 +80,7 @@ public struct ReturnRequest: Sendable, Hashable, Codable, Identifiable {
     /// dispute (within the shop's window). An operator's rejection, or a ruling on a dispute, is
     /// the shop's word.
     public var isDisputable: Bool {
-        status == .rejected && disputedAt == nil && decidedBy == "\(Role.seller.rawValue):\(sellerID)"
+        status == .rejected && disputedAt == nil && rejectedBySeller
     }
 }
 

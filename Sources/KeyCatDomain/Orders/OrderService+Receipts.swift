@@ -20,9 +20,11 @@ extension OrderService {
     /// Confirms a delivered parcel's receipt. Confirming one already confirmed answers the order
     /// as it is.
     ///
+    /// A buyer who confirms a parcel whose return its seller rejected gives up disputing it.
+    ///
     /// - Throws: `notFound` for a parcel not of the caller's orders; `illegalTransition` when it
     ///   is not delivered, its order holds no payment or has a refund in progress, a return
-    ///   request of it is open, or one was approved and its refund has not gone through.
+    ///   request of it is open or disputed, or one was approved and its refund has not gone through.
     public func confirmReceipt(of shipmentID: ShipmentID, by principal: Principal) async throws(KeyCatError) -> Order {
         let (shipment, order) = try await buyersParcel(shipmentID, by: principal)
         if shipment.confirmedAt != nil { return order }
@@ -99,7 +101,8 @@ extension OrderService {
                                        + (disputed ? ", on the buyer's dispute" : ""), at: clock.now())
             let approved = disputed
                 ? try await shipments.ruleOnDispute(id, .approved, ruling: nil, restock: restock, audit: audit, at: clock.now())
-                : try await shipments.decideReturn(id, .approved, decision: nil, restock: restock, audit: audit, at: clock.now())
+                : try await shipments.decideReturn(id, .approved, decision: nil, restock: restock, bySeller: false, audit: audit,
+                                                   at: clock.now())
             if let approved {
                 request = approved
             } else {
@@ -175,9 +178,10 @@ extension OrderService {
         let reason = try Self.checkedReason(reason)
         let request = try await decidableReturn(id, by: principal)
         if request.status == .disputed {
-            guard principal.role == .admin else {
-                throw KeyCatError(.forbidden, "the buyer disputed the rejection of return request \(id): the shop's operators rule on it",
-                                  context: ["status": request.status.rawValue])
+            // The seller's own word, in whatever role they act, is what the buyer disputes.
+            guard principal.role == .admin, principal.userID != request.sellerID else {
+                throw KeyCatError(.forbidden, "the buyer disputed the rejection of return request \(id): another of the shop's "
+                                  + "operators rules on it", context: ["status": request.status.rawValue])
             }
             let audit = AuditEntry(actor: principal.auditActor, action: "return.reject", target: "return:\(id)",
                                    detail: "shipment \(request.shipmentID), on the buyer's dispute: \(reason)", at: clock.now())
@@ -187,7 +191,8 @@ extension OrderService {
         } else {
             let audit = AuditEntry(actor: principal.auditActor, action: "return.reject", target: "return:\(id)",
                                    detail: "shipment \(request.shipmentID): \(reason)", at: clock.now())
-            if let rejected = try await shipments.decideReturn(id, .rejected, decision: reason, restock: false, audit: audit,
+            if let rejected = try await shipments.decideReturn(id, .rejected, decision: reason, restock: false,
+                                                               bySeller: principal.userID == request.sellerID, audit: audit,
                                                                at: clock.now()) {
                 return rejected
             }
@@ -218,16 +223,20 @@ extension OrderService {
             }
             throw KeyCatError(.illegalTransition, "return request \(id) \(why)", context: context)
         }
-        let now = clock.now()
-        let since = now.addingTimeInterval(-disputeWindow)
-        guard rejectedAt > since else {
-            throw KeyCatError(.illegalTransition, "return request \(id) was rejected more than \(Self.duration(disputeWindow)) ago: "
-                              + "it can no longer be disputed", context: context)
-        }
         let order = try await settlement.reload(request.orderID)
         guard order.status.holdsPayment else {
             throw KeyCatError(.illegalTransition, "order \(order.id) is \(order.status.rawValue): nothing of it is disputed",
                               context: ["status": order.status.rawValue])
+        }
+        // The window runs from the rejection, or from the delivery when the goods came later: a
+        // rejection made while the parcel was on its way leaves the buyer the window once it is there.
+        let now = clock.now()
+        let since = now.addingTimeInterval(-disputeWindow)
+        let parcel = order.shipments.first { $0.id == request.shipmentID }
+        let delivered = parcel?.status == .delivered ? parcel?.deliveredAt : nil
+        guard rejectedAt > since || (delivered ?? .distantFuture) > since else {
+            throw KeyCatError(.illegalTransition, "return request \(id) was rejected, and its parcel delivered, more than "
+                              + "\(Self.duration(disputeWindow)) ago: it can no longer be disputed", context: context)
         }
         let audit = AuditEntry(actor: principal.auditActor, action: "return.dispute", target: "return:\(id)",
                                detail: "shipment \(request.shipmentID): \(reason)", at: now)
@@ -241,9 +250,11 @@ extension OrderService {
         return disputed
     }
 
-    /// A period in whole days, or hours under a day, for messages.
+    /// A period for messages, in whole days, hours or minutes: "3 days", "1 hour", "0 minutes".
     static func duration(_ interval: TimeInterval) -> String {
-        interval >= 86_400 ? "\(Int(interval / 86_400)) day\(interval >= 2 * 86_400 ? "s" : "")" : "\(Int(interval / 3_600)) hours"
+        let (count, unit) = interval >= 86_400 ? (Int(interval / 86_400), "day") : interval >= 3_600 ? (Int(interval / 3_600), "hour")
+            : (Int(interval / 60), "minute")
+        return "\(count) \(unit)\(count == 1 ? "" : "s")"
     }
 
     /// Return requests of the caller's parcels (a seller's), newest first; an admin's: every

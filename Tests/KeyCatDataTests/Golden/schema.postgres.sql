@@ -727,8 +727,10 @@ CREATE TABLE image_upload_buckets (
 -- 34: return disputes
 ALTER TABLE return_requests DROP CONSTRAINT return_requests_status_check;
 ALTER TABLE return_requests ADD CONSTRAINT return_requests_status_check CHECK (status IN ('requested', 'approved', 'rejected', 'disputed'));
+ALTER TABLE return_requests ADD COLUMN rejected_by_seller bigint NOT NULL DEFAULT 0;
 ALTER TABLE return_requests ADD COLUMN dispute text COLLATE "C";
 ALTER TABLE return_requests ADD COLUMN disputed_at bigint;
 ALTER TABLE return_requests ADD COLUMN ruling text COLLATE "C";
 ALTER TABLE return_requests ADD COLUMN ruled_by text COLLATE "C";
 ALTER TABLE return_requests ADD COLUMN ruled_at bigint;
+UPDATE return_requests SET rejected_by_seller = 1 WHERE status = 'rejected' AND decided_by = 'seller:' || seller_id;

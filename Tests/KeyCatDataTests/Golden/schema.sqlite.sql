@@ -719,6 +719,7 @@ CREATE TABLE return_requests_disputable (
     restock     INTEGER NOT NULL DEFAULT 0,
     refunded_at INTEGER,
     refund_tried_at INTEGER,
+    rejected_by_seller INTEGER NOT NULL DEFAULT 0,
     dispute TEXT,
     disputed_at INTEGER,
     ruling TEXT,
@@ -728,6 +729,7 @@ CREATE TABLE return_requests_disputable (
 INSERT INTO return_requests_disputable (id, shipment_id, order_id, seller_id, buyer_id, reason, status, decision, decided_by, created_at, decided_at, restock, refunded_at, refund_tried_at) SELECT id, shipment_id, order_id, seller_id, buyer_id, reason, status, decision, decided_by, created_at, decided_at, restock, refunded_at, refund_tried_at FROM return_requests;
 DROP TABLE return_requests;
 ALTER TABLE return_requests_disputable RENAME TO return_requests;
+UPDATE return_requests SET rejected_by_seller = 1 WHERE status = 'rejected' AND decided_by = 'seller:' || seller_id;
 CREATE UNIQUE INDEX return_requests_one_open ON return_requests (shipment_id) WHERE status = 'requested';
 CREATE INDEX return_requests_by_seller ON return_requests (seller_id, status, id);
 CREATE INDEX return_requests_by_order ON return_requests (order_id, id);

@@ -22,7 +22,8 @@ struct ReturnsCommand: CommandGroup {
             ("decision", .optional(request.decision)), ("created_at", .string(OrderOutput.timestamp(request.createdAt))),
             ("decided_at", .optional(request.decidedAt.map(OrderOutput.timestamp))),
             ("dispute", .optional(request.dispute)), ("disputed_at", .optional(request.disputedAt.map(OrderOutput.timestamp))),
-            ("ruling", .optional(request.ruling)), ("ruled_at", .optional(request.ruledAt.map(OrderOutput.timestamp))),
+            ("ruling", .optional(request.ruling)), ("ruled_by", .optional(request.ruledBy)),
+            ("ruled_at", .optional(request.ruledAt.map(OrderOutput.timestamp))),
         ])
     }
 }
