@@ -3,8 +3,8 @@ example server scripts/console-test starts.
 
 An operator signs in with the keyboard alone, sees the dashboard and its chart, approves a
 seller application (the keyboard alone), finds a paid order, refunds one of its parcels (the
-keyboard alone) and sees the order and the
-dashboard change; works through users, settlements and listings; a buyer is refused; a
+keyboard alone) and sees the order and the dashboard change; upholds a buyer's dispute of a
+seller's rejected return; works through users, settlements and listings; a buyer is refused; a
 tampered CSRF token is refused. axe-core checks every page for serious or critical violations,
 no page logs a console error, and the pages fit 1280 and 390 pixels. Cold loads of the
 dashboard are measured (first paint, dashboard drawn, bytes transferred; the median of three)
@@ -99,7 +99,45 @@ def prepare():
     status, order = http("POST", f"/orders/{order['id']}/confirm", {"imp_uid": paid["imp_uid"]}, token=buyer)
     check(status == 200 and order["status"] == "paid", "the order is paid")
     return {"application": application["id"], "order": order, "buyer_email": buyer_email,
-            "buyer_nick": f"buyer{RUN[:6]}"}
+            "buyer_nick": f"buyer{RUN[:6]}", **prepare_dispute()}
+
+
+def session(email, password):
+    """A fresh access token (they live 4 seconds in this run)."""
+    status, pair = http("POST", "/sessions", {"email": email, "password": password})
+    check(status == 201 or status == 200, f"{email} signs in")
+    return pair["access_token"]
+
+
+def prepare_dispute():
+    """A seller's listing bought, delivered, its return rejected by the seller and the rejection
+    disputed by the buyer: what waits in the operators' queue of disputes."""
+    seller = (os.environ["KEYCAT_TEST_SELLER_EMAIL"], os.environ["KEYCAT_TEST_SELLER_PASSWORD"])
+    status, product = http("POST", "/products", {
+        "kind": "commercial", "category": "keycap", "title": f"분쟁 키캡 {RUN[:6]}", "content": "PBT 더블샷, 체리 프로파일.",
+        "regular_price": 30_000, "price": 25_000, "delivery_fee": 3_000, "delivery_schedule": "next_day", "stock": 5},
+        token=session(*seller))
+    check(status == 201, "a seller lists keycaps")
+    email, buyer = sign_up("disputer")
+    http("POST", "/cart/items", {"product_id": product["id"], "quantity": 1}, token=buyer)
+    status, order = http("POST", "/checkout", {}, token=buyer, headers={"Idempotency-Key": f"console-dispute-{RUN}"})
+    check(status == 201, "another buyer checks them out")
+    status, paid = http("POST", f"/pg/payments/{order['merchant_uid']}", {"card_number": "4242 4242 4242 4242"})
+    status, order = http("POST", f"/orders/{order['id']}/confirm", {"imp_uid": paid["imp_uid"]}, token=session(email, "keycat-console-1"))
+    check(status == 200, "and pays")
+    parcel = order["shipments"][0]["id"]
+    token = session(*seller)
+    http("POST", f"/shipments/{parcel}/ship", {"carrier": "cj", "tracking_number": "553120261125"}, token=token)
+    status, _ = http("POST", f"/shipments/{parcel}/deliver", token=token)
+    check(status == 200, "the seller ships and marks the parcel delivered")
+    status, request = http("POST", f"/shipments/{parcel}/returns", {"reason": "빈 상자가 왔어요"}, token=session(email, "keycat-console-1"))
+    check(status == 201, "the buyer asks to return it")
+    status, _ = http("POST", f"/returns/{request['id']}/reject", {"reason": "정상 발송했습니다"}, token=session(*seller))
+    check(status == 200, "the seller rejects the return")
+    status, disputed = http("POST", f"/returns/{request['id']}/dispute", {"reason": "송장 조회가 안 돼요"},
+                            token=session(email, "keycat-console-1"))
+    check(status == 200 and disputed["status"] == "disputed", "the buyer disputes the rejection")
+    return {"dispute": request["id"], "dispute_order": order["id"], "dispute_buyer": email, "dispute_price": 25_000}
 
 
 class Console:
@@ -237,6 +275,7 @@ def day(browser, facts):
         expect(page.locator("svg.chart")).to_be_visible()
         check(page.locator("svg.chart rect.bar").count() == 30, "the chart has a bar for each of 30 days")
         expect(page.locator(".card", has_text="발송 지연").locator(".figure")).to_have_text("0")
+        expect(page.locator(".card", has_text="판정 기다리는 분쟁").locator(".figure")).to_have_text("1")
         expect(page.locator(".card", has_text="대사(reconciliation)")).to_contain_text("정상", timeout=15_000)
         check(page.locator("details table tbody tr").count() == 30, "the chart's data table has 30 days")
         cookies = {c["name"]: c for c in console.context.cookies()}
@@ -337,6 +376,28 @@ def day(browser, facts):
         console.open("대시보드")
         expect(page.locator(".card", has_text="30일 환불").locator(".figure")).to_have_text(f"₩{refund:,}")
         console.no_errors("the dashboard after the refund")
+
+        print("returns and disputes: uphold a buyer's dispute of a seller's rejection")
+        console.open("반품·분쟁")
+        row = page.locator("tr", has=page.get_by_role("cell", name=str(facts["dispute"]), exact=True))
+        expect(row.locator(".badge")).to_have_text("분쟁")
+        expect(row).to_contain_text("정상 발송했습니다")
+        expect(row).to_contain_text("송장 조회가 안 돼요")
+        console.accessible("returns and disputes")
+        console.shot("returns")
+        row.get_by_label("재고 복구").check()
+        page.once("dialog", lambda dialog: dialog.accept())
+        row.get_by_role("button", name="승인").click()
+        expect(row.locator(".badge")).to_have_text("승인")
+        buyer = session(facts["dispute_buyer"], "keycat-console-1")
+        _, requests = http("GET", f"/orders/{facts['dispute_order']}/returns", token=buyer)
+        ruled = requests["items"][0]
+        check(ruled["status"] == "approved" and ruled["ruled_at"] and ruled["refunded_at"], "the API has the dispute upheld and refunded")
+        _, disputed_order = http("GET", f"/orders/{facts['dispute_order']}", token=buyer)
+        check(disputed_order["refunded_amount"] == facts["dispute_price"], "the buyer has the keycaps' price back")
+        console.no_errors("returns and disputes")
+        console.open("대시보드")
+        expect(page.locator(".card", has_text="판정 기다리는 분쟁").locator(".figure")).to_have_text("0")
 
         print("users, settlements, listings")
         console.open("회원")

@@ -1,11 +1,11 @@
 // The console's shell: sign-in, the menu, the language toggle and a view per hash
-// (#/dashboard, #/orders, #/orders/42, #/sellers, #/users, #/settlements, #/listings).
+// (#/dashboard, #/orders, #/orders/42, #/sellers, #/returns, #/users, #/settlements, #/listings).
 import { api, call, whenSignedOut } from './api.js';
 import { h, errorBox, field, busy, showError, announce } from './dom.js';
 import { t, lang, setLanguage } from './i18n.js';
 import { dashboard } from './dashboard.js';
 import { orders, orderDetail } from './orders.js';
-import { sellers, users, settlements, listings } from './queues.js';
+import { sellers, returns, users, settlements, listings } from './queues.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -13,7 +13,7 @@ const signOutButton = document.getElementById('sign-out');
 const languageButton = document.getElementById('language');
 let signedIn = false;
 
-const views = { dashboard, orders, sellers, users, settlements, listings };
+const views = { dashboard, orders, sellers, returns, users, settlements, listings };
 
 function chrome() {
   document.documentElement.lang = lang();

@@ -1,5 +1,5 @@
 // The day at a glance: today's and this month's sales (Korean time), refunds, orders by
-// status, what waits on an operator, and 30 days of sales as an SVG chart with its table.
+// status, what waits on an operator (seller applications, disputes, payments, parcels), and 30 days of sales as an SVG chart with its table.
 import { api, call } from './api.js';
 import { h, table } from './dom.js';
 import { t, won, status, kst, kstToday } from './i18n.js';
@@ -59,9 +59,10 @@ export function chart(days) {
 }
 
 export async function dashboard() {
-  const [report, applications, awaiting, reconciliation] = await Promise.all([
+  const [report, applications, disputes, awaiting, reconciliation] = await Promise.all([
     api('GET', '/statistics/sales?days=31'),
     api('GET', '/seller-applications?status=pending&limit=100'),
+    api('GET', '/seller/returns?status=disputed&limit=100'),
     api('GET', '/orders?status=awaiting_payment&limit=100'),
     call('GET', '/admin/reconciliation'),
   ]);
@@ -85,6 +86,8 @@ export async function dashboard() {
       card(t('refunds30'), won(refunds)),
       card(t('paid30'), String(paid)),
       card(t('pendingApplications'), count(applications)),
+      h('div', { class: 'card' }, h('p', { class: 'label' }, h('a', { href: '#/returns' }, t('openDisputes'))),
+        h('p', { class: 'figure' }, count(disputes))),
       card(t('awaitingPayment'), count(awaiting), `${t('stuckPayments')} ${stuck}`),
       late,
       reconciliationCard(reconciliation)),

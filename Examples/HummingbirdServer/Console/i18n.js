@@ -35,6 +35,9 @@ const words = {
     periodShort: '정산 월', entries: '명세', rf_pending: 'PG 응답 대기', rf_done: 'PG 환불 완료', rf_failed: 'PG 환불 실패',
     placedFrom: '주문일 부터 (KST)', placedTo: '주문일 까지 (KST)', placedAt: '주문 시각',
     auditTrail: '감사 기록', when: '시각 (KST)', actor: '누가', action: '작업', target: '대상', detail: '내용',
+    returns: '반품·분쟁', buyerReason: '구매자 사유', sellerDecision: '판매자 답변', dispute: '분쟁 사유', ruling: '운영 판정',
+    st_requested: '요청', st_disputed: '분쟁', confirmApproveReturn: '이 반품을 승인하고 남은 상품 금액을 환불할까요?',
+    confirmRuling: '분쟁을 거절할까요? 이 판정은 최종입니다.', openDisputes: '판정 기다리는 분쟁',
   },
   en: {
     title: 'KeyCat console', skip: 'Skip to content', language: '한국어', signOut: 'Sign out',
@@ -69,6 +72,9 @@ const words = {
     periodShort: 'Month', entries: 'Entries', rf_pending: 'awaiting the PG', rf_done: 'refunded by the PG', rf_failed: 'refused by the PG',
     placedFrom: 'Placed from (KST)', placedTo: 'Placed through (KST)', placedAt: 'Placed',
     auditTrail: 'Audit trail', when: 'When (KST)', actor: 'Who', action: 'Action', target: 'Target', detail: 'Detail',
+    returns: 'Returns & disputes', buyerReason: "Buyer's reason", sellerDecision: "Seller's answer", dispute: 'Dispute', ruling: 'Ruling',
+    st_requested: 'Requested', st_disputed: 'Disputed', confirmApproveReturn: "Approve this return and refund the parcel's items still held?",
+    confirmRuling: 'Reject the dispute? This ruling is final.', openDisputes: 'Disputes awaiting a ruling',
   },
 };
 

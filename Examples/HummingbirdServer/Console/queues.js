@@ -1,4 +1,5 @@
-// The other work queues: seller applications, users, settlements and listings. Each is a list
+// The other work queues: seller applications, returns and disputes, users, settlements and
+// listings. Each is a list
 // with keyset paging ("더 보기") and its actions; every change asks first when it cannot be undone
 // lightly, and the API writes the audit log.
 import { api } from './api.js';
@@ -69,6 +70,40 @@ export async function sellers() {
   const form = h('form', { class: 'row', onsubmit: (event) => { event.preventDefault(); list.load(submit, true); } }, field(t('status'), choice), submit);
   await list.load(submit, true);
   return [h('h1', {}, t('sellers')), form, list.box, list.view, h('p', {}, list.more)];
+}
+
+export async function returns() {
+  // Disputes first: a seller's rejection the buyer disputed waits on an operator's ruling, and
+  // the parcel's sale waits with it.
+  const choice = h('select', { name: 'status' }, ['disputed', 'requested', 'approved', 'rejected'].map((value) => h('option', { value }, status(value))));
+  const list = pagedList(t('returns'), [t('id'), t('order'), t('sellerID'), t('buyerReason'), t('sellerDecision'), t('dispute'), t('status'), t('actions')],
+    (cursor) => `/seller/returns?status=${choice.value}&limit=20${cursor ? '&next=' + encodeURIComponent(cursor) : ''}`,
+    (request) => {
+      const state = h('span', { class: 'badge' }, status(request.status));
+      const open = request.status === 'requested' || request.status === 'disputed';
+      const restock = h('input', { type: 'checkbox', name: 'restock' });
+      const words = t(request.status === 'disputed' ? 'ruling' : 'reason');
+      const reason = h('input', { name: 'reason', size: 14, maxLength: 500, placeholder: words, 'aria-label': `${words} #${request.id}` });
+      const decided = (result) => { state.textContent = status(result.status); };
+      const actions = !open ? [request.ruling ?? request.decision ?? ''] : [
+        h('label', {}, restock, ` ${t('restock')}`), ' ',
+        action(t('approve'), t('confirmApproveReturn'), async () => {
+          decided(await api('POST', `/returns/${request.id}/approve`, { restock: restock.checked }));
+          return t('approved');
+        }),
+        ' ', reason, ' ',
+        action(t('reject'), request.status === 'disputed' ? t('confirmRuling') : null, async () => {
+          decided(await api('POST', `/returns/${request.id}/reject`, { reason: reason.value }));
+          return t('rejected');
+        }, { danger: true }),
+      ];
+      return [String(request.id), h('a', { href: `#/orders/${request.order_id}` }, `#${request.order_id}`), String(request.seller_id),
+        request.reason, request.decision ?? '—', request.dispute ?? '—', state, h('div', { class: 'row' }, actions)];
+    });
+  const submit = h('button', { type: 'submit' }, t('search'));
+  const form = h('form', { class: 'row', onsubmit: (event) => { event.preventDefault(); list.load(submit, true); } }, field(t('status'), choice), submit);
+  await list.load(submit, true);
+  return [h('h1', {}, t('returns')), form, list.box, list.view, h('p', {}, list.more)];
 }
 
 export async function users() {
