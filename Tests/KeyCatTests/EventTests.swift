@@ -65,6 +65,41 @@ struct EventTests {
         }
     }
 
+    @Test("a return's life is told on its parcel: asked for, rejected by its seller, disputed, approved on the dispute; no one's words",
+          arguments: TestStore.allCases)
+    func returnLife(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
+            let product = try await shop.product(stock: 5, price: 40_000)
+            let seller = Principal(userID: product.sellerID, role: .seller)
+            let buyer = try await shop.user(.buyer)
+            let parcel = try #require(try await shop.paidOrder(product, by: buyer).shipments.first).id
+            _ = try await keycat.orders.ship(shipment: parcel, carrier: "cj", trackingNumber: "553120261123", by: seller)
+            _ = try await keycat.orders.deliver(shipment: parcel, by: seller)
+            let start = try #require(try await keycat.eventLog.settled(after: .start).last?.position)
+            let asked = try await keycat.orders.requestReturn(of: parcel, reason: "010-1234-5678로 연락 주세요", by: buyer)
+            _ = try await keycat.orders.rejectReturn(asked.id, reason: "포장 훼손으로 불가", by: seller)
+            _ = try await keycat.orders.disputeReturn(asked.id, reason: "처음부터 훼손되어 왔어요", by: buyer)
+            _ = try await keycat.orders.approveReturn(asked.id, restock: true, by: shop.operatorConsole)
+
+            let events = try await keycat.eventLog.settled(after: start)
+            let told = events.filter { $0.type.rawValue.hasPrefix("return.") }
+            try #require(told.map(\.type) == [.returnRequested, .returnRejected, .returnDisputed, .returnApproved])
+            // The approval is told before the refund it makes.
+            let approved = try #require(events.firstIndex { $0.type == .returnApproved })
+            #expect(events[approved...].contains { $0.type == .orderRefunded })
+            #expect(told.allSatisfy {
+                $0.aggregate == EventAggregate(.shipment, parcel.rawValue) && $0.data["return_id"] == .integer(asked.id.rawValue)
+                    && $0.data["buyer_id"] == .integer(buyer.userID.rawValue) && $0.data["seller_id"] == .integer(product.sellerID.rawValue)
+            })
+            #expect(told.map { $0.data["status"] } == ["requested", "rejected", "disputed", "approved"])
+            #expect(told[1].data["disputable"] == true && told[1].data["disputed"] == false && told[3].data["disputed"] == true)
+            let texts = told.map { $0.data.json() }.joined()
+            for words in ["010", "연락", "포장", "훼손"] { #expect(!texts.contains(words), "\(words) in \(texts)") }
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("a change that fails writes no event, and a cancelled unpaid order and the catalog's changes are told", arguments: TestStore.allCases)
     func rollbackAndCatalog(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in

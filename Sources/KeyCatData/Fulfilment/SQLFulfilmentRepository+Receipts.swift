@@ -131,10 +131,27 @@ extension SQLFulfilmentRepository {
                     """, [.integer(shipment.rawValue), .integer(parcel.order.rawValue), .integer(parcel.seller.rawValue),
                           .integer(parcel.buyer.rawValue), .text(reason), StoredTime.value(now)])
                 try AuditLogTable.insert(audit, on: connection)
-                return ReturnRequest(id: ReturnRequestID(id), shipmentID: shipment, orderID: parcel.order, sellerID: parcel.seller,
-                                     buyerID: parcel.buyer, reason: reason, status: .requested, createdAt: now)
+                let request = ReturnRequest(id: ReturnRequestID(id), shipmentID: shipment, orderID: parcel.order, sellerID: parcel.seller,
+                                            buyerID: parcel.buyer, reason: reason, status: .requested, createdAt: now)
+                try Self.appendReturnEvent(.returnRequested, request, at: now, on: connection)
+                return request
             }
         }
+    }
+
+    /// `return.requested|approved|rejected|disputed`, on the parcel (so a receiver reads them in
+    /// order with its `shipment.*` events): the request's ids and state, no free text — the
+    /// buyer's and seller's words are read from the request under the reader's own rights.
+    static func appendReturnEvent(_ type: EventType, _ request: ReturnRequest, at now: Date, on connection: Database.Connection) throws {
+        var fields: [String: EventValue] = [
+            "return_id": .integer(request.id.rawValue), "shipment_id": .integer(request.shipmentID.rawValue),
+            "order_id": .integer(request.orderID.rawValue), "seller_id": .integer(request.sellerID.rawValue),
+            "buyer_id": .integer(request.buyerID.rawValue), "status": .string(request.status.rawValue),
+            "disputed": .boolean(request.disputedAt != nil),
+        ]
+        if type == .returnRejected { fields["disputable"] = .boolean(request.isDisputable) }
+        let event = DomainEvent(type, at: now, aggregate: EventAggregate(.shipment, request.shipmentID.rawValue), data: EventData(fields))
+        try connection.batch(EventOutbox.statements([event], on: connection))
     }
 
     static var returnColumns: String {
@@ -171,7 +188,10 @@ extension SQLFulfilmentRepository {
                     RETURNING \(Self.returnColumns)
                     """, [.text(status.rawValue), .optional(decision.map(SQLValue.text)), .text(audit.actor), StoredTime.value(now),
                           .bool(restock), .bool(status == .rejected && bySeller), .integer(id.rawValue)], Self.decodeReturn)
-                if decided != nil { try AuditLogTable.insert(audit, on: connection) }
+                if let decided {
+                    try AuditLogTable.insert(audit, on: connection)
+                    try Self.appendReturnEvent(decided.status == .approved ? .returnApproved : .returnRejected, decided, at: now, on: connection)
+                }
                 return decided
             }
         }
@@ -191,7 +211,10 @@ extension SQLFulfilmentRepository {
                     RETURNING \(Self.returnColumns)
                     """, [.text(dispute), StoredTime.value(now), .integer(id.rawValue), StoredTime.value(rejectedSince),
                           StoredTime.value(rejectedSince)], Self.decodeReturn)
-                if disputed != nil { try AuditLogTable.insert(audit, on: connection) }
+                if let disputed {
+                    try AuditLogTable.insert(audit, on: connection)
+                    try Self.appendReturnEvent(.returnDisputed, disputed, at: now, on: connection)
+                }
                 return disputed
             }
         }
@@ -207,7 +230,10 @@ extension SQLFulfilmentRepository {
                     RETURNING \(Self.returnColumns)
                     """, [.text(status.rawValue), .optional(ruling.map(SQLValue.text)), .text(audit.actor), StoredTime.value(now),
                           .bool(restock), .integer(id.rawValue)], Self.decodeReturn)
-                if ruled != nil { try AuditLogTable.insert(audit, on: connection) }
+                if let ruled {
+                    try AuditLogTable.insert(audit, on: connection)
+                    try Self.appendReturnEvent(ruled.status == .approved ? .returnApproved : .returnRejected, ruled, at: now, on: connection)
+                }
                 return ruled
             }
         }

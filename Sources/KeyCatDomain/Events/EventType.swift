@@ -38,6 +38,16 @@ public struct EventType: RawRepresentable, Sendable, Hashable, Codable, Comparab
     /// The buyer (or the delay) confirmed a delivered parcel's purchase (구매확정): its money is
     /// the seller's to settle.
     public static let shipmentReceiptConfirmed = EventType(rawValue: "shipment.receipt_confirmed")
+    /// A buyer asked to return a parcel.
+    public static let returnRequested = EventType(rawValue: "return.requested")
+    /// A return was approved (by its seller or an operator, or on the buyer's dispute): the
+    /// parcel's items still held are refunded (`order.refunded` tells the money).
+    public static let returnApproved = EventType(rawValue: "return.approved")
+    /// A return was rejected: by its seller (the buyer may dispute it), by an operator, or as
+    /// the ruling on a dispute.
+    public static let returnRejected = EventType(rawValue: "return.rejected")
+    /// A buyer disputed a seller's rejection: an operator rules on it.
+    public static let returnDisputed = EventType(rawValue: "return.disputed")
     /// A seller's month was closed into a settlement.
     public static let settlementClosed = EventType(rawValue: "settlement.closed")
     /// A listing was created.
@@ -64,7 +74,8 @@ public struct EventType: RawRepresentable, Sendable, Hashable, Codable, Comparab
     /// Every type KeyCat writes, in the order docs/events.md lists them.
     public static let all: [EventType] = [
         .orderCreated, .orderPaid, .orderCancelled, .orderRefunded, .paymentFailed,
-        .shipmentShipped, .shipmentDelivered, .shipmentReceiptConfirmed, .settlementClosed,
+        .shipmentShipped, .shipmentDelivered, .shipmentReceiptConfirmed,
+        .returnRequested, .returnApproved, .returnRejected, .returnDisputed, .settlementClosed,
         .productCreated, .productUpdated, .productWithdrawn, .productOutOfStock, .productBackInStock,
         .reviewCreated, .reviewRemoved, .sellerApplicationApproved, .sellerApplicationRejected,
         .userSuspended,
