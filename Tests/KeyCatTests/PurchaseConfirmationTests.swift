@@ -525,4 +525,70 @@ struct PurchaseConfirmationTests {
             try await shop.expectHealthy()
         }
     }
+
+    @Test("a confirmed parcel refunded in part after its month waits for that month too: no close pays a sale whose refund it leaves out",
+          arguments: TestStore.allCases)
+    func confirmedAfterARefundPastTheMonth(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let parcel = try await Parcel(shop)
+            _ = try await parcel.deliver()
+            // Paid and delivered in January. On 1 February, before January is closed, the seller
+            // gives back most of the parcel's value, and the buyer confirms.
+            shop.clock.advance(by: 31 * 86_400)
+            _ = try await shop.keycat.orders.refundLines(of: parcel.shipment.id, LineRefundRequest(amount: Money(won: 180_000), reason: "보상"),
+                                                        by: parcel.seller)
+            _ = try await shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: parcel.buyer)
+            shop.clock.advance(by: 3 * 86_400)
+            let january = try await shop.keycat.settlements.close(try SettlementPeriod("2026-01"), by: shop.operatorConsole)
+            #expect(january.isEmpty, "\(january)")
+            shop.clock.advance(by: 30 * 86_400)
+            let february = try await shop.keycat.settlements.close(try SettlementPeriod("2026-02"), by: shop.operatorConsole)
+            #expect(february.count == 1 && february[0].sales == Money(won: 200_000) && february[0].refunds == Money(won: 180_000)
+                    && february[0].payout > .zero && february[0].carriedForward == .zero, "\(february)")
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("a parcel paid out without a confirmation (every line refunded, its fee settled) is refunded by an operator only",
+          arguments: TestStore.allCases)
+    func paidOutParcelRefundedByOperatorOnly(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let parcel = try await Parcel(shop)
+            _ = try await parcel.ship()
+            _ = try await shop.keycat.orders.refundLines(of: parcel.shipment.id, LineRefundRequest(lines: [0], reason: "품절"), by: parcel.seller)
+            shop.clock.advance(by: 34 * 86_400)
+            let january = try await shop.keycat.settlements.close(try SettlementPeriod("2026-01"), by: shop.operatorConsole)
+            #expect(january.count == 1 && january[0].deliveryFees == Money(won: 3_000), "\(january)")
+            // The fee is paid out: the seller cannot give it back now and leave the shop the debt.
+            await expectFailure(.illegalTransition) {
+                try await shop.keycat.orders.refundLines(of: parcel.shipment.id, LineRefundRequest(amount: Money(won: 3_000), reason: "배송비"),
+                                                        by: parcel.seller)
+            }
+            let refunded = try await shop.keycat.orders.refundLines(of: parcel.shipment.id,
+                                                                   LineRefundRequest(amount: Money(won: 3_000), reason: "배송비"),
+                                                                   by: shop.operatorConsole)
+            #expect(refunded.refundedAmount == Money(won: 203_000))
+            // Owing that fee back, the seller cannot withdraw until an operator settles it.
+            let owes = await expectFailure(.illegalTransition) {
+                try await shop.keycat.accounts.withdraw(password: "keycat123", by: parcel.seller)
+            }
+            #expect(owes?.context["owed"] == "3000", "\(String(describing: owes))")
+            shop.clock.advance(by: 31 * 86_400)
+            let february = try await shop.keycat.settlements.close(try SettlementPeriod("2026-02"), by: shop.operatorConsole)
+            #expect(february.count == 1 && february[0].carriedForward > .zero, "\(february)")
+            await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(password: "keycat123", by: parcel.seller) }
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("an operator who is a parcel's seller does not confirm its receipt for the buyer")
+    func sellerOperatorDoesNotConfirm() async throws {
+        try await TestShop.with(.sqlite) { shop in
+            let parcel = try await Parcel(shop)
+            _ = try await parcel.deliver()
+            let sellerAsOperator = Principal(userID: parcel.seller.userID, role: .admin)
+            await expectFailure(.forbidden) { try await shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: sellerAsOperator) }
+            #expect(try await shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: shop.operatorConsole).shipments[0].confirmedAt != nil)
+        }
+    }
 }

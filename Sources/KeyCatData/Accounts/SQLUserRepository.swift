@@ -126,6 +126,17 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                         + "return(s) to decide are this seller's: see them through (or ask an operator to) before withdrawing",
                         context: ["parcels": String(open.parcels), "returns": String(open.returns)])
                 }
+                // What they owe the shop: a debt their last settlement carried, or refunds not
+                // settled yet beyond their sales not settled yet (a paid-out sale refunded since).
+                let owed = try connection.queryOne("""
+                    SELECT (SELECT carried_forward FROM settlements WHERE seller_id = ? ORDER BY period DESC, id DESC LIMIT 1),
+                           (SELECT sum(CASE WHEN kind = 'sale' THEN -amount ELSE amount END) FROM settlement_entries
+                            WHERE seller_id = ? AND settlement_id IS NULL)
+                    """, [.integer(id.rawValue), .integer(id.rawValue)]) { max(0, $0.optionalInt64(0) ?? 0) + max(0, $0.optionalInt64(1) ?? 0) } ?? 0
+                guard owed == 0 else {
+                    throw KeyCatError(.illegalTransition, "this seller owes the shop \(Money(won: owed)) (refunds of sales already paid "
+                        + "out): an operator settles it before they withdraw", context: ["owed": String(owed)])
+                }
                 try connection.run(
                     "UPDATE refresh_token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
                     [StoredTime.value(at), .integer(id.rawValue)])

@@ -22,6 +22,15 @@ extension SQLFulfilmentRepository {
                     throw KeyCatError(.illegalTransition, "shipment \(shipmentID)'s receipt was confirmed: it is payable to its seller, "
                                       + "and only an operator refunds it now", context: ["status": shipment.status.rawValue])
                 }
+                // Paid out without a confirmation (every line refunded, its fee settled): what a
+                // seller gave back now would be a debt against pay already taken, which they may
+                // never earn back. An operator decides.
+                if bySeller, try connection.queryOne("""
+                    SELECT 1 FROM settlement_entries WHERE order_id = ? AND shipment_id = ? AND settlement_id IS NOT NULL LIMIT 1
+                    """, [.integer(orderID.rawValue), .integer(shipmentID.rawValue)], { _ in true }) != nil {
+                    throw KeyCatError(.illegalTransition, "shipment \(shipmentID) was paid out in a settlement: only an operator refunds "
+                                      + "it now", context: ["status": shipment.status.rawValue])
+                }
                 guard try !OrderRow.hasPendingRefund(orderID, on: connection) else {
                     throw KeyCatError(.requestInProgress, "another refund of order \(orderID) is in progress; retry later")
                 }

@@ -56,21 +56,23 @@ enum SettlementLedger {
     /// refunds of the same parcel, so a settlement never pays for goods the buyer may still
     /// return.
     ///
-    /// `closingAt`: for a close, a `?` bound to the period's end. A parcel payable only because it
-    /// will never be confirmed (cancelled or refunded) is then payable only once none of its
-    /// unsettled entries is dated at or after the period's end: its refund, done after the
-    /// month, would otherwise be left to the next close while this one paid its sale.
+    /// `closingAt`: for a close, a `?` bound to the period's end. A parcel is then payable only
+    /// once none of its unsettled entries is dated at or after the period's end, whether it is
+    /// confirmed or will never be: its refund, done after the month (a seller's compensation on
+    /// the 1st, then the buyer's confirmation), would otherwise be left to the next close while
+    /// this one paid its sale, and the next close would carry a debt the seller may never earn
+    /// back. The parcel waits whole, and the close of the month of its refund pays the net.
     static func payable(_ entry: String = "settlement_entries", closingAt cutoff: Bool = false) -> String {
         let nothingLater = cutoff ? """
-             AND NOT EXISTS (SELECT 1 FROM settlement_entries pe WHERE pe.shipment_id = ps.id AND pe.settlement_id IS NULL
-                                                                  AND pe.occurred_at >= ?)
+
+                  AND NOT EXISTS (SELECT 1 FROM settlement_entries pe WHERE pe.order_id = ps.order_id AND pe.shipment_id = ps.id
+                                                                       AND pe.settlement_id IS NULL AND pe.occurred_at >= ?)
             """ : ""
         return """
         EXISTS (SELECT 1 FROM shipments ps JOIN orders po ON po.id = ps.order_id
                 WHERE ps.id = \(entry).shipment_id
-                  AND (ps.confirmed_at IS NOT NULL
-                       OR ((ps.status = 'cancelled' OR po.status IN ('cancelled', 'refunded')
-                            OR NOT EXISTS (SELECT 1 FROM order_lines pl WHERE pl.shipment_id = ps.id AND pl.refunded_at IS NULL))\(nothingLater))))
+                  AND (ps.confirmed_at IS NOT NULL OR ps.status = 'cancelled' OR po.status IN ('cancelled', 'refunded')
+                       OR NOT EXISTS (SELECT 1 FROM order_lines pl WHERE pl.shipment_id = ps.id AND pl.refunded_at IS NULL))\(nothingLater))
         """
     }
 

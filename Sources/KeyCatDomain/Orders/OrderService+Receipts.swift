@@ -28,6 +28,12 @@ extension OrderService {
     public func confirmReceipt(of shipmentID: ShipmentID, by principal: Principal) async throws(KeyCatError) -> Order {
         let (shipment, order) = try await buyersParcel(shipmentID, by: principal)
         if shipment.confirmedAt != nil { return order }
+        // Confirming makes the parcel payable to its seller and ends the buyer's returns and
+        // disputes: an operator who is its seller does not do it for the buyer.
+        guard principal.userID != shipment.sellerID || principal.userID == order.buyerID else {
+            throw KeyCatError(.forbidden, "shipment \(shipmentID) is the caller's own: its buyer confirms it, or another operator",
+                              context: ["status": shipment.status.rawValue])
+        }
         guard shipment.status == .delivered, order.status.holdsPayment else {
             throw KeyCatError(.illegalTransition, "shipment \(shipmentID) is \(shipment.status.rawValue) in an order that is "
                               + "\(order.status.rawValue): only a delivered parcel's receipt is confirmed",
