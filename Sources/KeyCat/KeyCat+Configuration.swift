@@ -171,11 +171,13 @@ extension KeyCat {
         /// (``KeyCat/confirmDeliveredParcels()``). Default 7 days, as Korean open markets do;
         /// until then the buyer may ask for a return, and the parcel's sale waits to be settled.
         public var purchaseConfirmationDelay: TimeInterval = 7 * 24 * 60 * 60
-        /// How long after its seller rejects a return the buyer may dispute the rejection
-        /// (``OrderService/disputeReturn(_:reason:by:)``), which an operator then rules on.
-        /// Meanwhile, and while the dispute is open, time confirms no receipt of the parcel, so
-        /// its sale is not paid out on the seller's word alone. Default 3 days; 0 makes a
-        /// seller's rejection final, as it was before disputes.
+        /// How long after its seller rejects a return (or after the delivery, when the parcel
+        /// came later) the buyer may dispute the rejection, and how long a request its seller
+        /// leaves undecided waits before the buyer may take it to the operators
+        /// (``OrderService/disputeReturn(_:reason:by:)``), who then rule on it. Meanwhile, and
+        /// while the dispute is open, time confirms no receipt of the parcel, so its sale is not
+        /// paid out on the seller's word alone. Default 3 days; 0 takes no disputes: a seller's
+        /// rejection is final, as it was before disputes.
         public var returnDisputeWindow: TimeInterval = OrderService.defaultDisputeWindow
         /// How long events stay in the log (docs/events.md) before reconciliation prunes them
         /// (``KeyCat/pruneEvents()``): a subscriber or webhook endpoint away longer than this

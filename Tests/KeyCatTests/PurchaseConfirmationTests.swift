@@ -253,6 +253,20 @@ struct PurchaseConfirmationTests {
             _ = try await keycat.orders.refund(goodwill.order.id, RefundRequest(reason: "operator's goodwill"), by: shop.operatorConsole)
             await expectFailure(.illegalTransition) { try await keycat.orders.disputeReturn(eighth.id, reason: "환불됐지만", by: goodwill.buyer) }
 
+            // A request its seller leaves undecided goes to the operators once the window has passed.
+            let ignored = try await Parcel(shop)
+            _ = try await ignored.deliver()
+            let unanswered = try await keycat.orders.requestReturn(of: ignored.shipment.id, reason: "답이 없어요", by: ignored.buyer)
+            shop.clock.advance(by: OrderService.defaultDisputeWindow - 60)
+            await expectFailure(.illegalTransition) {
+                try await keycat.orders.disputeReturn(unanswered.id, reason: "판매자가 답이 없어요", by: ignored.buyer)
+            }
+            shop.clock.advance(by: 120)
+            let escalated = try await keycat.orders.disputeReturn(unanswered.id, reason: "판매자가 답이 없어요", by: ignored.buyer)
+            #expect(escalated.status == .disputed && escalated.decision == nil && escalated.dispute == "판매자가 답이 없어요")
+            await expectFailure(.forbidden) { try await keycat.orders.rejectReturn(unanswered.id, reason: "늦었지만 거절", by: ignored.seller) }
+            #expect(try await keycat.orders.rejectReturn(unanswered.id, reason: "사용감 확인", by: shop.operatorConsole).ruling == "사용감 확인")
+
             // The buyer who confirms the receipt gives the dispute up.
             let content = try await Parcel(shop)
             let fifth = try await rejected(content, by: content.seller)
@@ -279,6 +293,12 @@ struct PurchaseConfirmationTests {
             _ = try await shop.keycat.orders.rejectReturn(asked.id, reason: "단순 변심은 불가", by: parcel.seller)
             await expectFailure(.illegalTransition) { try await shop.keycat.orders.disputeReturn(asked.id, reason: "왜요", by: parcel.buyer) }
             await #expect(try shop.keycat.confirmDeliveredParcels() == 1)
+            // Nor is a request left undecided taken to the operators.
+            let undecided = try await Parcel(shop)
+            _ = try await undecided.deliver()
+            let waiting = try await shop.keycat.orders.requestReturn(of: undecided.shipment.id, reason: "변심", by: undecided.buyer)
+            shop.clock.advance(by: 30 * 86_400)
+            await expectFailure(.illegalTransition) { try await shop.keycat.orders.disputeReturn(waiting.id, reason: "답이 없어요", by: undecided.buyer) }
         }
     }
 

@@ -205,12 +205,13 @@ extension SQLFulfilmentRepository {
                     UPDATE return_requests SET status = 'disputed', dispute = ?, disputed_at = ?
                     WHERE id = ? AND EXISTS (SELECT 1 FROM return_requests r JOIN shipments s ON s.id = r.shipment_id
                                                JOIN orders o ON o.id = r.order_id
-                                             WHERE r.id = return_requests.id AND \(Self.disputableRejection)
+                                             WHERE r.id = return_requests.id
+                                               AND ((\(Self.disputableRejection)) OR r.status = 'requested' AND r.created_at <= ?)
                                                AND s.confirmed_at IS NULL
                                                AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded'))
                     RETURNING \(Self.returnColumns)
                     """, [.text(dispute), StoredTime.value(now), .integer(id.rawValue), StoredTime.value(rejectedSince),
-                          StoredTime.value(rejectedSince)], Self.decodeReturn)
+                          StoredTime.value(rejectedSince), StoredTime.value(rejectedSince)], Self.decodeReturn)
                 if let disputed {
                     try AuditLogTable.insert(audit, on: connection)
                     try Self.appendReturnEvent(.returnDisputed, disputed, at: now, on: connection)

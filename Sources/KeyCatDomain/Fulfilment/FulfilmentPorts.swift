@@ -128,8 +128,9 @@ public protocol FulfilmentRepository: Sendable {
 
     /// Moves a seller's rejection to `disputed` with the buyer's words, if it is still that
     /// rejection, undisputed, made or its parcel delivered after `rejectedSince` (or its parcel
-    /// not delivered yet), its parcel not confirmed and its order still holding its payment,
-    /// with `audit`, in one transaction.
+    /// not delivered yet) — or a request still undecided, asked for at or before
+    /// `rejectedSince` — its parcel not confirmed and its order still holding its payment, with
+    /// `audit`, in one transaction.
     ///
     /// - Returns: the request as disputed, or nil when one of those no longer holds.
     func disputeReturn(_ id: ReturnRequestID, dispute: String, rejectedSince: Date, audit: AuditEntry,
