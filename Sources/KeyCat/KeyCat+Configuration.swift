@@ -137,11 +137,17 @@ extension KeyCat {
         public var confirmationRate: RateLimit? = .confirmationsDefault
         /// How many images one seller may store: each image of a new listing or added to one
         /// takes a token before anything is written, and past them the upload is 429. Images
-        /// are never deleted (a backup copies the rows, then the images they name), so this is
-        /// what bounds one seller's share of the disk. Default ``RateLimit/imageUploadsDefault``
+        /// stay until no listing has named them for ``imageRetention``, so this is what bounds
+        /// one seller's share of the disk meanwhile. Default ``RateLimit/imageUploadsDefault``
         /// (500 at once, then 500 a day), shared by every server on a Postgres database, in the
         /// process on SQLite; operators are not counted; nil turns it off.
         public var imageUploadRate: RateLimit? = .imageUploadsDefault
+        /// How long a withdrawn listing's images stay (its page may still be cached, a backup
+        /// still copying, an operator still looking): then the daily sweep forgets them and
+        /// deletes every stored image no listing names (``KeyCat/sweepImages(dryRun:)``). Images
+        /// no listing ever named (a create that failed after storing them) go at the first sweep
+        /// a day after they were stored. Default 30 days.
+        public var imageRetention: TimeInterval = 30 * 24 * 60 * 60
         /// What unpaid orders may hold: half a product's unsold units across all buyers, at least
         /// 2 left on the shelf, 10 units of a product and 3 open orders per buyer (a line past a
         /// holding cap is sold on payment), and how fast one buyer may check out (5 at once, then

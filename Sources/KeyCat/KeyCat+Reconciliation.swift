@@ -1,3 +1,5 @@
+import Foundation
+
 extension KeyCat {
     /// Reconciles every `interval` until the calling task is cancelled: the loop a server starts
     /// once, beside its HTTP listener, instead of a cron entry for `keycat-admin payments
@@ -18,7 +20,9 @@ extension KeyCat {
     /// through (``OrderService/settleApprovedReturns(limit:by:)``), confirms the receipt of parcels delivered more than
     /// ``Configuration/purchaseConfirmationDelay`` ago (``confirmDeliveredParcels()``) and
     /// anonymises the addresses of orders delivered more than ``Configuration/addressRetention`` ago,
-    /// and prunes events older than ``Configuration/eventRetention`` (``pruneEvents()``). Safe to run in several processes at once, though one is enough.
+    /// and prunes events older than ``Configuration/eventRetention`` (``pruneEvents()``). Once a
+    /// day (the first run, then a run a day after the last sweep) it also sweeps the images no
+    /// listing names (``sweepImages(dryRun:)``). Safe to run in several processes at once, though one is enough.
     ///
     /// - Parameters:
     ///   - interval: the pause between the end of one run and the start of the next.
@@ -29,6 +33,7 @@ extension KeyCat {
         gateway: GatewayReconciliation = GatewayReconciliation(),
         onRun: @Sendable (Result<ReconcileReport, KeyCatError>) -> Void = { _ in }
     ) async {
+        var lastImageSweep: Date?
         while !Task.isCancelled {
             // Each step runs whether or not the one before it worked: confirming receipts and
             // anonymising addresses do not wait on the PG answering. The first failure is reported.
@@ -58,6 +63,15 @@ extension KeyCat {
             } catch {
                 if case .success = outcome { outcome = .failure(error) }
             }
+            let now = configuration.clock.now()
+            if lastImageSweep.map({ now.timeIntervalSince($0) >= Self.imageSweepInterval }) ?? true {
+                do throws(KeyCatError) {
+                    _ = try await sweepImages()
+                    lastImageSweep = now
+                } catch {
+                    if case .success = outcome { outcome = .failure(error) }
+                }
+            }
             onRun(outcome)
             do {
                 try await Task.sleep(for: interval)
@@ -65,6 +79,18 @@ extension KeyCat {
                 return  // cancelled while waiting
             }
         }
+    }
+
+    /// How often the reconciliation loop sweeps images: a day.
+    static let imageSweepInterval: TimeInterval = 24 * 60 * 60
+
+    /// Deletes the stored images no listing names any more: those no listing ever named, stored more
+    /// than ``ImageRules/sweepGrace`` ago, and those of listings withdrawn more than
+    /// ``Configuration/imageRetention`` ago, whose image lists are emptied first
+    /// (``CatalogService/sweepImages(retention:dryRun:by:)``; docs/operations.md).
+    @discardableResult
+    public func sweepImages(dryRun: Bool = false) async throws(KeyCatError) -> ImageSweepReport {
+        try await catalog.sweepImages(retention: configuration.imageRetention, dryRun: dryRun, by: .operatorConsole("reconcile"))
     }
 
     /// Deletes the events older than ``Configuration/eventRetention`` (docs/events.md).

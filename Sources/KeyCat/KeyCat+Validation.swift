@@ -41,6 +41,9 @@ extension KeyCat {
         guard (0...year).contains(configuration.purchaseConfirmationDelay) else {
             throw KeyCatError.validation("purchase_confirmation_delay", "the purchase confirmation delay is 0 seconds to a year")
         }
+        guard (0...year).contains(configuration.imageRetention) else {
+            throw KeyCatError.validation("image_retention", "the image retention is 0 seconds to a year")
+        }
         guard (0...90 * 24 * 60 * 60).contains(configuration.returnDisputeWindow) else {
             throw KeyCatError.validation("return_dispute_window", "the return dispute window is 0 seconds to 90 days")
         }

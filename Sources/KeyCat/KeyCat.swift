@@ -121,11 +121,11 @@ public final class KeyCat: Sendable {
                                        clock: configuration.clock)
         } else if Self.isInMemory(configuration) {
             imagesDirectory = nil
-            imageStore = InMemoryImageStore()
+            imageStore = InMemoryImageStore(clock: configuration.clock)
         } else {
             let directory = FileSystemImageStore.directory(besideDatabaseAt: configuration.databasePath)
             imagesDirectory = directory
-            imageStore = FileSystemImageStore(directory: directory)
+            imageStore = FileSystemImageStore(directory: directory, clock: configuration.clock)
         }
         let products = SQLProductRepository(database: database)
         catalog = CatalogService(products: products, images: imageStore, cursors: cursors, clock: configuration.clock,

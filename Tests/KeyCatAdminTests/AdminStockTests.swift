@@ -45,4 +45,28 @@ struct AdminStockTests {
                     "\(check.standardOutput)")
         }
     }
+
+    @Test("products sweep-images counts with --dry-run, then deletes an image file no listing names that was stored two days ago")
+    func sweepImages() async throws {
+        try await withAdminDatabase(.sqlite) { database in
+            let path = database.argument
+            #expect(try database.run(["seed", "--db", path, "--file", AdminCatalogTests.seedFile]).status == 0)
+            // A file of an image's name that no listing names, stored two days ago.
+            let folder = path + ".images"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let orphan = folder + "/" + String(repeating: "ab", count: 32) + ".gif"
+            try Data("GIF89a".utf8).write(to: URL(fileURLWithPath: orphan))
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -2 * 86_400)], ofItemAtPath: orphan)
+
+            let dry = try database.run(["products", "sweep-images", "--db", path, "--dry-run", "--json"])
+            #expect(dry.status == 0, "\(dry.standardError)")
+            let counted = try json(dry.standardOutput)
+            #expect(counted["dry_run"] as? Bool == true && counted["images"] as? Int == 1 && counted["bytes"] as? Int == 6, "\(counted)")
+            #expect(FileManager.default.fileExists(atPath: orphan))
+            let swept = try database.run(["products", "sweep-images", "--db", path])
+            #expect(swept.status == 0 && swept.standardOutput.contains("Deleted 1 image(s), 6 bytes"), "\(swept.standardOutput)")
+            #expect(!FileManager.default.fileExists(atPath: orphan))
+            #expect(try database.run(["db", "check", "--db", path]).status == 0)
+        }
+    }
 }

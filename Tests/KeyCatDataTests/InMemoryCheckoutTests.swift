@@ -61,6 +61,8 @@ struct OneProduct: ProductRepository {
     }
     func isActiveSeller(_ sellerID: UserID) throws(KeyCatError) -> Bool { true }
     func sweepLapsedDiscounts(at now: Date) throws(KeyCatError) -> (changed: Int, nextEnd: Date?) { (0, nil) }
+    func imageFileNames(withdrawnSince: Date) throws(KeyCatError) -> Set<String> { [] }
+    func forgetImages(ofListingsWithdrawnBefore cutoff: Date, dryRun: Bool, at now: Date, audit: AuditEntry) throws(KeyCatError) -> Int { 0 }
 }
 
 @Suite("Checkout on in-memory repositories")

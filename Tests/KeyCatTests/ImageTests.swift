@@ -41,7 +41,7 @@ struct ImageTests {
 
     /// The images the shop keeps, by file name: the files beside a SQLite database; on Postgres
     /// the rows of `image_blobs`, and the folder beside stays empty.
-    private func imageFiles(_ shop: TestShop) throws -> [String] {
+    static func imageFiles(_ shop: TestShop) throws -> [String] {
         let folder = shop.directory.appendingPathComponent("shop.db.images")
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
         guard let url = shop.keycat.configuration.store.postgres?.url else { return files }
@@ -58,10 +58,10 @@ struct ImageTests {
             let product = try await shop.keycat.catalog.create(
                 TestShop.draft(), for: seller.userID, images: [Self.jpeg, Self.png, Self.gif, Self.webp], by: seller)
             #expect(product.images.map(\.format) == [.jpeg, .png, .gif, .webp])
-            #expect(try imageFiles(shop).count == 4)
+            #expect(try Self.imageFiles(shop).count == 4)
             for image in product.images {
                 #expect(image.sha256.count == 64)
-                #expect(try imageFiles(shop).contains(image.fileName))
+                #expect(try Self.imageFiles(shop).contains(image.fileName))
             }
             await #expect(try shop.keycat.catalog.product(product.id).images == product.images)
         }
@@ -74,7 +74,7 @@ struct ImageTests {
             let first = try await shop.keycat.catalog.create(TestShop.draft("하나"), for: seller.userID, images: [Self.png], by: seller)
             let second = try await shop.keycat.catalog.create(TestShop.draft("둘"), for: seller.userID, images: [Self.png, Self.png], by: seller)
             #expect(first.images[0] == second.images[0] && second.images[0] == second.images[1])
-            #expect(try imageFiles(shop) == [first.images[0].fileName])
+            #expect(try Self.imageFiles(shop) == [first.images[0].fileName])
         }
     }
 
@@ -97,7 +97,7 @@ struct ImageTests {
             await expectError(.validation, field: "images") {
                 try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, images: images, by: seller)
             }
-            #expect(try imageFiles(shop).isEmpty)
+            #expect(try Self.imageFiles(shop).isEmpty)
             await #expect(try shop.keycat.catalog.list(ProductListRequest()).items.isEmpty)
         }
     }
@@ -110,7 +110,7 @@ struct ImageTests {
             let product = try await shop.keycat.catalog.create(
                 TestShop.draft(), for: seller.userID, images: [Self.png, Self.gif], by: seller)
             _ = try await shop.keycat.catalog.addImage(Self.jpeg, to: product.id, by: seller)
-            let stored = try imageFiles(shop)
+            let stored = try Self.imageFiles(shop)
             #expect(stored.count == 3)
             // A new listing with an image, and an image added: refused before the bytes are kept.
             let refused = await expectFailure(.rateLimited) {
@@ -118,7 +118,7 @@ struct ImageTests {
             }
             #expect(Int(refused?.context["retry_after"] ?? "") ?? 0 > 0, "\(String(describing: refused))")
             await expectFailure(.rateLimited) { try await shop.keycat.catalog.addImage(Self.webp, to: product.id, by: seller) }
-            #expect(try imageFiles(shop) == stored)
+            #expect(try Self.imageFiles(shop) == stored)
             await #expect(try shop.keycat.catalog.product(product.id).images.count == 3)
             // A listing without images takes nothing; an operator's upload is not counted.
             _ = try await shop.keycat.catalog.create(TestShop.draft("사진 없음"), for: seller.userID, by: seller)

@@ -66,7 +66,8 @@ enum ProductRoutes {
         },
         Route(.get, "/images/{file_name}", .anyone) { context in
             let fileName = try context.name("file_name")
-            guard isImageFileName(fileName) else {
+            // Any other name is a 400; one of this shape that no image has, 410.
+            guard ProductImage(fileName: fileName) != nil else {
                 throw KeyCatError.validation("file_name", "file_name must be a product image's name: 64 hex digits, a dot, and jpg, png, webp or gif")
             }
             let (image, bytes) = try await context.keycat.catalog.image(named: fileName)
@@ -114,15 +115,6 @@ enum ProductRoutes {
                     product.version)
         }
         return (nil, product.version)
-    }
-
-    /// Whether `name` has the shape of ``ProductImage/fileName``: `{sha256}.{format}`, 64
-    /// lowercase hex digits. Any other name is a 400; one of this shape that no image has, 410.
-    static func isImageFileName(_ name: String) -> Bool {
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts[0].utf8.count == 64
-            && parts[0].utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-            && ImageFormat(rawValue: String(parts[1])) != nil
     }
 
     static func listRequest(_ context: RequestContext) throws(KeyCatError) -> ProductListRequest {

@@ -5,13 +5,19 @@ import KeyCatInfrastructure
 /// Product images as files in a folder beside the database (`keycat.db` → `keycat.db.images/`),
 /// named by the SHA-256 of their bytes, so identical bytes are stored once. Files are written to
 /// a temporary name and renamed into place, so a reader never sees half an image. The folder
-/// (0700) and the files (0600) are owner-only whatever the umask, like the database. Images are
-/// never deleted: a listing removed later keeps its files, so a backup may copy a database
-/// snapshot first and the images it references afterwards.
+/// (0700) and the files (0600) are owner-only whatever the umask, like the database. An image is
+/// deleted only by a sweep (``sweep(storedBefore:keeping:dryRun:)``), once no listing has named
+/// it for a long while (``CatalogService/sweepImages(retention:dryRun:by:)``): a backup copies a
+/// database snapshot first and the images it references afterwards, and finds them there.
 package struct FileSystemImageStore: ImageStore {
     package let directory: URL
+    /// When a file counts as stored: its modification time is set from this clock.
+    private let clock: any WallClock
 
-    package init(directory: URL) { self.directory = directory }
+    package init(directory: URL, clock: any WallClock = SystemClock()) {
+        self.directory = directory
+        self.clock = clock
+    }
 
     /// The folder used for the database at `databasePath`.
     package static func directory(besideDatabaseAt databasePath: String) -> URL {
@@ -35,11 +41,14 @@ package struct FileSystemImageStore: ImageStore {
         let image = try inspect(bytes)
         let destination = directory.appendingPathComponent(image.fileName)
         let manager = FileManager.default
-        if manager.fileExists(atPath: destination.path) { return image }
+        // Stored before: stored again, now, so a sweep's grace spares it. A file a sweep has just
+        // taken is not there to touch, and is written anew.
+        if markStored(destination.path) { return image }
         do {
             try OwnerOnlyFile.createDirectory(directory.path, exclusive: false)
             let temporary = directory.appendingPathComponent(".\(image.sha256).\(UUID().uuidString).tmp")
             try OwnerOnlyFile.write(bytes, to: temporary.path)
+            _ = markStored(temporary.path)
             if rename(temporary.path, destination.path) != 0 {
                 let reason = String(cString: strerror(errno))
                 try? manager.removeItem(at: temporary)
@@ -49,6 +58,62 @@ package struct FileSystemImageStore: ImageStore {
             throw KeyCatError(.storage, "could not store the image: \(error)")
         }
         return image
+    }
+
+    /// Each image file last stored before `cutoff` and not kept goes: moved aside (one
+    /// `rename`), looked at again, and deleted only if no store touched it meanwhile (one that
+    /// did is moved back; one that comes later finds no file and writes it anew). Temporary
+    /// files a write left behind before `cutoff` go too.
+    package func sweep(storedBefore cutoff: Date, keeping keep: Set<String>, dryRun: Bool) async throws(KeyCatError) -> ImageSweep {
+        var swept = ImageSweep()
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch CocoaError.fileReadNoSuchFile {
+            return swept  // no image was ever stored
+        } catch {
+            throw KeyCatError(.storage, "could not read the images folder \(directory.path): \(error)")
+        }
+        for name in names {
+            let path = directory.appendingPathComponent(name).path
+            guard let (stored, size) = Self.storedAt(path), stored < cutoff else { continue }
+            if name.hasPrefix("."), name.hasSuffix(".tmp") {
+                if !dryRun { unlink(path) }
+                continue
+            }
+            guard ProductImage(fileName: name) != nil, !keep.contains(name) else { continue }
+            if dryRun {
+                swept.images += 1
+                swept.bytes += size
+                continue
+            }
+            let aside = directory.appendingPathComponent(".sweep-\(UUID().uuidString)").path
+            guard rename(path, aside) == 0 else { continue }
+            if let (again, _) = Self.storedAt(aside), again >= cutoff {
+                _ = rename(aside, path)  // stored again meanwhile: it stays
+                continue
+            }
+            unlink(aside)
+            swept.images += 1
+            swept.bytes += size
+        }
+        return swept
+    }
+
+    /// Sets the file's modification time to the clock's now; false when there is no file.
+    private func markStored(_ path: String) -> Bool {
+        let now = clock.now().timeIntervalSince1970
+        let time = timeval(tv_sec: Int(now.rounded(.down)), tv_usec: Int((now - now.rounded(.down)) * 1_000_000))
+        return [time, time].withUnsafeBufferPointer { utimes(path, $0.baseAddress) } == 0
+    }
+
+    /// When the file at `path` was last stored (its modification time) and its size; nil when
+    /// it is not there.
+    private static func storedAt(_ path: String) -> (Date, Int64)? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        let seconds = TimeInterval(status.st_mtim.tv_sec) + TimeInterval(status.st_mtim.tv_nsec) / 1_000_000_000
+        return (Date(timeIntervalSince1970: seconds), Int64(status.st_size))
     }
 
     package func load(_ image: ProductImage) async throws(KeyCatError) -> [UInt8] {

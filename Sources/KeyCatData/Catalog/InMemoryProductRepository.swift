@@ -167,6 +167,24 @@ package final class InMemoryProductRepository: ProductRepository {
         }
     }
 
+    package func imageFileNames(withdrawnSince: Date) throws(KeyCatError) -> Set<String> {
+        state.withLock { state in
+            Set(state.products.values.filter { $0.deletedAt.map { $0 >= withdrawnSince } ?? true }.flatMap { $0.images.map(\.fileName) })
+        }
+    }
+
+    package func forgetImages(ofListingsWithdrawnBefore cutoff: Date, dryRun: Bool, at now: Date, audit: AuditEntry) throws(KeyCatError) -> Int {
+        state.withLock { state in
+            let forgotten = state.products.values.filter { ($0.deletedAt.map { $0 < cutoff } ?? false) && !$0.images.isEmpty }.map(\.id)
+            guard !dryRun else { return forgotten.count }
+            for id in forgotten { state.products[id]?.images = [] }
+            var entry = audit
+            entry.detail += ": \(forgotten.count) listing(s)"
+            state.audit.append(entry)
+            return forgotten.count
+        }
+    }
+
     package func delete(_ id: ProductID, expectedVersion: Int?, at now: Date, audit: AuditEntry?) throws(KeyCatError) {
         let now = Self.stored(now)
         try state.withLock { state throws(KeyCatError) in

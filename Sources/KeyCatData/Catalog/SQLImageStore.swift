@@ -7,8 +7,10 @@ import KeyCatInfrastructure
 /// folder the others write. An image any server took is served by every server, and `pg_dump`
 /// carries the images with the rows that name them.
 ///
-/// Storing the same bytes again changes nothing (`ON CONFLICT DO NOTHING`: two servers storing
-/// one image at once both succeed). Images are never deleted, like the folder's files.
+/// Storing the same bytes again only marks them stored now (two servers storing one image at
+/// once both succeed). An image is deleted only by a sweep, once no listing has named it for a
+/// long while (``CatalogService/sweepImages(retention:dryRun:by:)``); the folder's legacy files
+/// are left as they are.
 ///
 /// **Images written before the table** (a Postgres shop that kept them in the folder beside,
 /// `legacyFolder`) are read from the folder the first time they are asked for and copied into
@@ -52,13 +54,54 @@ package struct SQLImageStore<Database: SQLDatabase>: ImageStore {
         return bytes
     }
 
+    /// Reads the images last stored before `cutoff` a page at a time (by hash), then deletes
+    /// those not kept with the same condition on `stored_at`: an image stored again meanwhile
+    /// stays, and one stored after the delete is inserted anew.
+    package func sweep(storedBefore cutoff: Date, keeping keep: Set<String>, dryRun: Bool) async throws(KeyCatError) -> ImageSweep {
+        var swept = ImageSweep()
+        var after = ""
+        while true {
+            let page = try await storage {
+                try await database.read { connection in
+                    try connection.query("""
+                        SELECT sha256, format, length(bytes) FROM image_blobs WHERE stored_at < ? AND sha256 > ?
+                        ORDER BY sha256 LIMIT ?
+                        """, [StoredTime.value(cutoff), .text(after), .int(Self.sweepPage)]) {
+                        (sha256: $0.string(0), fileName: $0.string(0) + "." + $0.string(1), bytes: $0.int64(2))
+                    }
+                }
+            }
+            let gone = page.filter { !keep.contains($0.fileName) }
+            if dryRun {
+                swept.images += gone.count
+                swept.bytes += gone.reduce(0) { $0 + $1.bytes }
+            } else if !gone.isEmpty {
+                let deleted = try await storage {
+                    try await database.write { connection in
+                        try connection.query("""
+                            DELETE FROM image_blobs WHERE stored_at < ? AND sha256 IN (\(gone.map { _ in "?" }.joined(separator: ", ")))
+                            RETURNING length(bytes)
+                            """, [StoredTime.value(cutoff)] + gone.map { .text($0.sha256) }) { $0.int64(0) }
+                    }
+                }
+                swept.images += deleted.count
+                swept.bytes += deleted.reduce(0, +)
+            }
+            guard page.count == Self.sweepPage, let last = page.last else { return swept }
+            after = last.sha256
+        }
+    }
+
+    /// How many images a sweep reads, and deletes, at a time.
+    static var sweepPage: Int { 500 }
+
     private func insert(_ image: ProductImage, _ bytes: [UInt8]) async throws(KeyCatError) {
         let now = clock.now()
         try await storage {
             try await database.write { connection in
                 _ = try connection.run("""
                     INSERT INTO image_blobs (sha256, format, bytes, stored_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (sha256) DO NOTHING
+                    ON CONFLICT (sha256) DO UPDATE SET stored_at = excluded.stored_at
                     """, [.text(image.sha256), .text(image.format.rawValue), .blob(bytes), StoredTime.value(now)])
             }
         }

@@ -8,12 +8,7 @@ extension CatalogService {
     ///   (a name that is not 64 hex digits and a known extension never reaches the store, so
     ///   `../` and the like cannot name a file).
     public func image(named fileName: String) async throws(KeyCatError) -> (image: ProductImage, bytes: [UInt8]) {
-        let parts = fileName.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].utf8.count == 64,
-              parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-              let format = ImageFormat(rawValue: String(parts[1]))
-        else { throw KeyCatError.notFound("image", fileName) }
-        let image = ProductImage(sha256: String(parts[0]), format: format)
+        guard let image = ProductImage(fileName: fileName) else { throw KeyCatError.notFound("image", fileName) }
         return (image, try await images.load(image))
     }
 
@@ -44,6 +39,51 @@ extension CatalogService {
         let now = clock.now()
         return try await products.setImages(current.images + [image], of: id, expectedVersion: expected, at: now,
                                             audit: auditEntry(principal, "product.image.add", id, image.fileName, now))
+    }
+}
+
+extension CatalogService {
+    /// Deletes the stored images no listing names any more (admin; reconciliation runs it once a
+    /// day): images no listing ever named (a create or an image's add that failed after storing
+    /// it), and those of listings withdrawn more than
+    /// `retention` ago, whose image lists are emptied first so no row (nor any backup taken
+    /// after) names what is deleted. An image stored less than ``ImageRules/sweepGrace`` ago
+    /// stays whatever names it: the listing it was sent with may not be written yet. Images are
+    /// what a seller's loop of uploads and withdrawals would otherwise pile up without end
+    /// (each seller may store 500 a day, ``PerUserRateLimiter``).
+    ///
+    /// - Parameter dryRun: count what would go, change nothing.
+    /// - Throws: `forbidden` for anyone but an admin; `validation` for a negative retention.
+    public func sweepImages(retention: TimeInterval, dryRun: Bool = false, by principal: Principal) async throws(KeyCatError) -> ImageSweepReport {
+        try principal.require(.admin, to: "sweep images")
+        guard retention >= 0 else { throw KeyCatError.validation("retention", "an image retention is not negative") }
+        let now = clock.now()
+        let withdrawnBefore = now.addingTimeInterval(-retention)
+        let audit = AuditEntry(actor: principal.auditActor, action: "images.sweep", target: "images",
+                               detail: "images of listings withdrawn before \(withdrawnBefore) forgotten", at: now)
+        let forgotten = try await products.forgetImages(ofListingsWithdrawnBefore: withdrawnBefore, dryRun: dryRun, at: now, audit: audit)
+        // The names read after the lists were emptied: a listing written meanwhile stored (or
+        // stored again) its images after the grace's cutoff, so the sweep leaves them whatever.
+        let named = try await products.imageFileNames(withdrawnSince: withdrawnBefore)
+        let swept = try await images.sweep(storedBefore: now.addingTimeInterval(-ImageRules.sweepGrace), keeping: named, dryRun: dryRun)
+        return ImageSweepReport(listingsForgotten: forgotten, images: swept.images, bytes: swept.bytes, dryRun: dryRun)
+    }
+}
+
+/// What ``CatalogService/sweepImages(retention:dryRun:by:)`` did, or with `dryRun` would do.
+public struct ImageSweepReport: Sendable, Hashable {
+    /// Withdrawn listings whose image lists were emptied.
+    public var listingsForgotten: Int
+    /// Images deleted from the store, and their bytes.
+    public var images: Int
+    public var bytes: Int64
+    public var dryRun: Bool
+
+    public init(listingsForgotten: Int, images: Int, bytes: Int64, dryRun: Bool) {
+        self.listingsForgotten = listingsForgotten
+        self.images = images
+        self.bytes = bytes
+        self.dryRun = dryRun
     }
 }
 

@@ -84,6 +84,17 @@ public struct ProductImage: Sendable, Hashable, Codable {
 
     /// The file name in the image store, e.g. `3a7b…e1.png`.
     public var fileName: String { "\(sha256).\(format.rawValue)" }
+
+    /// The image a store's file name names: 64 lowercase hex digits, a dot and a known
+    /// extension; nil for anything else (so `../` and the like never name a file).
+    public init?(fileName: some StringProtocol) {
+        let parts = fileName.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].utf8.count == 64,
+              parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+              let format = ImageFormat(rawValue: String(parts[1]))
+        else { return nil }
+        self.init(sha256: String(parts[0]), format: format)
+    }
 }
 
 /// The image formats a listing may carry, recognised by their bytes.

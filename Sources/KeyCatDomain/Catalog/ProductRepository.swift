@@ -57,6 +57,16 @@ public protocol ProductRepository: Sendable {
     /// it again in its own write.
     func isActiveSeller(_ sellerID: UserID) async throws(KeyCatError) -> Bool
 
+    /// The file names of the images listings name: every live listing's, and those of listings
+    /// withdrawn at or after `withdrawnSince`.
+    func imageFileNames(withdrawnSince: Date) async throws(KeyCatError) -> Set<String>
+
+    /// Empties the image lists of listings withdrawn before `cutoff`, so no row names what a
+    /// sweep then deletes, with `audit`, in one transaction (with `dryRun`, only counts them).
+    ///
+    /// - Returns: how many listings.
+    func forgetImages(ofListingsWithdrawnBefore cutoff: Date, dryRun: Bool, at now: Date, audit: AuditEntry) async throws(KeyCatError) -> Int
+
     /// Ends lapsed discounts: every listing whose discount ended at or before `now` goes back to
     /// its regular price, so the stored price sorts right.
     ///

@@ -5,6 +5,6 @@ struct ProductsCommand: CommandGroup {
         subcommands: [
             ProductsListCommand.self, ProductsShowCommand.self, ProductsAddCommand.self,
             ProductsUpdateCommand.self, ProductsAdjustStockCommand.self, ProductsStockHistoryCommand.self,
-            ProductsDeleteCommand.self, ProductsImportCommand.self,
+            ProductsDeleteCommand.self, ProductsImportCommand.self, ProductsSweepImagesCommand.self,
         ])
 }
