@@ -136,9 +136,9 @@ extension KeyCat {
         /// in this process; nil turns it off.
         public var confirmationRate: RateLimit? = .confirmationsDefault
         /// How many images one seller may store: each image of a new listing or added to one
-        /// takes a token before anything is written, and past them the upload is 429. Images
-        /// stay until no listing has named them for ``imageRetention``, so this is what bounds
-        /// one seller's share of the disk meanwhile. Default ``RateLimit/imageUploadsDefault``
+        /// takes a token before anything is written, and past them the upload is 429. A listing's
+        /// images stay while it is listed and ``imageRetention`` after it is withdrawn, so this
+        /// is what bounds one seller's share of the disk meanwhile. Default ``RateLimit/imageUploadsDefault``
         /// (500 at once, then 500 a day), shared by every server on a Postgres database, in the
         /// process on SQLite; operators are not counted; nil turns it off.
         public var imageUploadRate: RateLimit? = .imageUploadsDefault

@@ -21,8 +21,10 @@ extension KeyCat {
     /// ``Configuration/purchaseConfirmationDelay`` ago (``confirmDeliveredParcels()``) and
     /// anonymises the addresses of orders delivered more than ``Configuration/addressRetention`` ago,
     /// and prunes events older than ``Configuration/eventRetention`` (``pruneEvents()``). Once a
-    /// day (the first run, then a run a day after the last sweep) it also sweeps the images no
-    /// listing names (``sweepImages(dryRun:)``). Safe to run in several processes at once, though one is enough.
+    /// day it also sweeps the images no listing names (``sweepImages(dryRun:)``): first an hour
+    /// after the loop starts (a rolling deploy's older servers, which store images without
+    /// marking them stored again, are gone by then), then a day after each sweep, an hour after
+    /// one that failed. Safe to run in several processes at once, though one is enough.
     ///
     /// - Parameters:
     ///   - interval: the pause between the end of one run and the start of the next.
@@ -33,7 +35,7 @@ extension KeyCat {
         gateway: GatewayReconciliation = GatewayReconciliation(),
         onRun: @Sendable (Result<ReconcileReport, KeyCatError>) -> Void = { _ in }
     ) async {
-        var lastImageSweep: Date?
+        var nextImageSweep = configuration.clock.now().addingTimeInterval(Self.imageSweepRetry)
         while !Task.isCancelled {
             // Each step runs whether or not the one before it worked: confirming receipts and
             // anonymising addresses do not wait on the PG answering. The first failure is reported.
@@ -64,11 +66,12 @@ extension KeyCat {
                 if case .success = outcome { outcome = .failure(error) }
             }
             let now = configuration.clock.now()
-            if lastImageSweep.map({ now.timeIntervalSince($0) >= Self.imageSweepInterval }) ?? true {
+            if now >= nextImageSweep {
                 do throws(KeyCatError) {
                     _ = try await sweepImages()
-                    lastImageSweep = now
+                    nextImageSweep = now.addingTimeInterval(Self.imageSweepInterval)
                 } catch {
+                    nextImageSweep = now.addingTimeInterval(Self.imageSweepRetry)
                     if case .success = outcome { outcome = .failure(error) }
                 }
             }
@@ -83,6 +86,8 @@ extension KeyCat {
 
     /// How often the reconciliation loop sweeps images: a day.
     static let imageSweepInterval: TimeInterval = 24 * 60 * 60
+    /// How long the loop waits before its first sweep, and after a sweep that failed: an hour.
+    static let imageSweepRetry: TimeInterval = 60 * 60
 
     /// Deletes the stored images no listing names any more: those no listing ever named, stored more
     /// than ``ImageRules/sweepGrace`` ago, and those of listings withdrawn more than

@@ -19,8 +19,10 @@ extension KeyCat {
     ///    it first would be worse: the database could hold a paid order the simulator never saw,
     ///    and its refund would fail with "payment not found".
     /// 3. The images the snapshot references are copied last. An image file is written before
-    ///    the row that references it commits and is never deleted, so every image the snapshot
-    ///    references is on disk by then; one that is not is listed in ``BackupManifest/missingImages``.
+    ///    the row that references it commits and is deleted only by the image sweep, once no
+    ///    listing names it, so every image the snapshot references is on disk by then unless a
+    ///    sweep took it while the backup ran (a withdrawn listing's, its list emptied after the
+    ///    snapshot); one that is not is listed in ``BackupManifest/missingImages``.
     ///
     /// The directory is created owner-only (0700, files 0600) whatever the umask.
     ///

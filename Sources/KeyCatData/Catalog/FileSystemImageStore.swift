@@ -6,9 +6,10 @@ import KeyCatInfrastructure
 /// named by the SHA-256 of their bytes, so identical bytes are stored once. Files are written to
 /// a temporary name and renamed into place, so a reader never sees half an image. The folder
 /// (0700) and the files (0600) are owner-only whatever the umask, like the database. An image is
-/// deleted only by a sweep (``sweep(storedBefore:keeping:dryRun:)``), once no listing has named
-/// it for a long while (``CatalogService/sweepImages(retention:dryRun:by:)``): a backup copies a
-/// database snapshot first and the images it references afterwards, and finds them there.
+/// deleted only by a sweep (``sweep(storedBefore:keeping:dryRun:)``), once no listing names it
+/// (``CatalogService/sweepImages(retention:dryRun:by:)``): a backup copies a database snapshot
+/// first and the images it references afterwards, and finds them there unless a sweep took one
+/// meanwhile (the backup then lists it as missing).
 package struct FileSystemImageStore: ImageStore {
     package let directory: URL
     /// When a file counts as stored: its modification time is set from this clock.
@@ -63,7 +64,8 @@ package struct FileSystemImageStore: ImageStore {
     /// Each image file last stored before `cutoff` and not kept goes: moved aside (one
     /// `rename`), looked at again, and deleted only if no store touched it meanwhile (one that
     /// did is moved back; one that comes later finds no file and writes it anew). Temporary
-    /// files a write left behind before `cutoff` go too.
+    /// files a write left behind before `cutoff` go too, and a file a sweep killed part way
+    /// left aside is put back first (or dropped, when its image was stored anew).
     package func sweep(storedBefore cutoff: Date, keeping keep: Set<String>, dryRun: Bool) async throws(KeyCatError) -> ImageSweep {
         var swept = ImageSweep()
         let names: [String]
@@ -74,7 +76,12 @@ package struct FileSystemImageStore: ImageStore {
         } catch {
             throw KeyCatError(.storage, "could not read the images folder \(directory.path): \(error)")
         }
-        for name in names {
+        for name in names where name.hasPrefix(Self.asidePrefix) && !dryRun {
+            let aside = directory.appendingPathComponent(name).path
+            let original = directory.appendingPathComponent(String(name.dropFirst(Self.asidePrefix.count + 37))).path
+            if link(aside, original) == 0 || errno == EEXIST { unlink(aside) }
+        }
+        for name in names where !name.hasPrefix(Self.asidePrefix) {
             let path = directory.appendingPathComponent(name).path
             guard let (stored, size) = Self.storedAt(path), stored < cutoff else { continue }
             if name.hasPrefix("."), name.hasSuffix(".tmp") {
@@ -87,7 +94,7 @@ package struct FileSystemImageStore: ImageStore {
                 swept.bytes += size
                 continue
             }
-            let aside = directory.appendingPathComponent(".sweep-\(UUID().uuidString)").path
+            let aside = directory.appendingPathComponent("\(Self.asidePrefix)\(UUID().uuidString)-\(name)").path
             guard rename(path, aside) == 0 else { continue }
             if let (again, _) = Self.storedAt(aside), again >= cutoff {
                 _ = rename(aside, path)  // stored again meanwhile: it stays
@@ -99,6 +106,9 @@ package struct FileSystemImageStore: ImageStore {
         }
         return swept
     }
+
+    /// How a sweep names a file it moved aside: the prefix, a UUID and a dash, the file's name.
+    static var asidePrefix: String { ".sweep-" }
 
     /// Sets the file's modification time to the clock's now; false when there is no file.
     private func markStored(_ path: String) -> Bool {

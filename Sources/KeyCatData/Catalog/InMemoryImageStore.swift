@@ -6,8 +6,9 @@ import Synchronization
 /// database, which leaves nothing on disk. Applies the same ``ImageRules`` and SHA-256
 /// addressing as ``FileSystemImageStore``.
 package final class InMemoryImageStore: ImageStore {
-    private let images = Mutex<[String: [UInt8]]>([:])
-    private let storedAt = Mutex<[String: Date]>([:])
+    /// Each image's bytes and when it was last stored, under one lock, so a sweep and a store
+    /// never interleave.
+    private let images = Mutex<[String: (bytes: [UInt8], storedAt: Date)]>([:])
     private let clock: any WallClock
 
     package init(clock: any WallClock = SystemClock()) { self.clock = clock }
@@ -21,30 +22,26 @@ package final class InMemoryImageStore: ImageStore {
 
     package func store(_ bytes: [UInt8]) async throws(KeyCatError) -> ProductImage {
         let image = try inspect(bytes)
-        images.withLock { $0[image.fileName] = bytes }
-        storedAt.withLock { $0[image.fileName] = clock.now() }
+        let now = clock.now()
+        images.withLock { $0[image.fileName] = (bytes, now) }
         return image
     }
 
     package func sweep(storedBefore cutoff: Date, keeping keep: Set<String>, dryRun: Bool) async throws(KeyCatError) -> ImageSweep {
-        let old = storedAt.withLock { $0.filter { $0.value < cutoff && !keep.contains($0.key) }.map(\.key) }
-        var swept = ImageSweep()
-        for name in old {
-            let bytes = dryRun ? images.withLock { $0[name] } : images.withLock { $0.removeValue(forKey: name) }
-            if !dryRun { storedAt.withLock { _ = $0.removeValue(forKey: name) } }
-            swept.images += 1
-            swept.bytes += Int64(bytes?.count ?? 0)
+        images.withLock { images in
+            let old = images.filter { $0.value.storedAt < cutoff && !keep.contains($0.key) }
+            if !dryRun { for name in old.keys { images.removeValue(forKey: name) } }
+            return ImageSweep(images: old.count, bytes: old.values.reduce(0) { $0 + Int64($1.bytes.count) })
         }
-        return swept
     }
 
     /// The bytes stored under `fileName` (`{sha256}.{format}`), for backups.
     package func bytes(named fileName: String) -> [UInt8]? {
-        images.withLock { $0[fileName] }
+        images.withLock { $0[fileName]?.bytes }
     }
 
     package func load(_ image: ProductImage) async throws(KeyCatError) -> [UInt8] {
-        guard let bytes = images.withLock({ $0[image.fileName] }) else {
+        guard let bytes = images.withLock({ $0[image.fileName]?.bytes }) else {
             throw KeyCatError.notFound("image", image.fileName)
         }
         return bytes

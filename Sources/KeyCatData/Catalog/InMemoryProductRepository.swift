@@ -177,6 +177,7 @@ package final class InMemoryProductRepository: ProductRepository {
         state.withLock { state in
             let forgotten = state.products.values.filter { ($0.deletedAt.map { $0 < cutoff } ?? false) && !$0.images.isEmpty }.map(\.id)
             guard !dryRun else { return forgotten.count }
+            guard !forgotten.isEmpty else { return 0 }
             for id in forgotten { state.products[id]?.images = [] }
             var entry = audit
             entry.detail += ": \(forgotten.count) listing(s)"

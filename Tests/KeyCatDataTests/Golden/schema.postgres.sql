@@ -734,3 +734,6 @@ ALTER TABLE return_requests ADD COLUMN ruling text COLLATE "C";
 ALTER TABLE return_requests ADD COLUMN ruled_by text COLLATE "C";
 ALTER TABLE return_requests ADD COLUMN ruled_at bigint;
 UPDATE return_requests SET rejected_by_seller = 1 WHERE status = 'rejected' AND decided_by = 'seller:' || seller_id;
+
+-- 35: withdrawn listings with images
+CREATE INDEX products_withdrawn_with_images ON products (deleted_at) WHERE deleted_at IS NOT NULL AND images <> '';

@@ -735,3 +735,6 @@ CREATE INDEX return_requests_by_seller ON return_requests (seller_id, status, id
 CREATE INDEX return_requests_by_order ON return_requests (order_id, id);
 CREATE INDEX return_requests_awaiting_refund ON return_requests (refund_tried_at, id)
     WHERE status = 'approved' AND refunded_at IS NULL;
+
+-- 35: withdrawn listings with images
+CREATE INDEX products_withdrawn_with_images ON products (deleted_at) WHERE deleted_at IS NOT NULL AND images <> '';
