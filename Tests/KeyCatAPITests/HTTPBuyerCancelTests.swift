@@ -123,6 +123,9 @@ struct HTTPBuyerCancelTests {
         let again = try await sori.send("POST", "/returns/\(requestID)/reject", json: ["reason": "정상 발송"])
         #expect(again.status == 403 && again.code == "forbidden", "\(again)")
         #expect(try await minji.send("POST", "/shipments/\(parcel)/confirm-receipt").status == 409)
+        // The seller still sees it, disputed, on their desk (and may give in).
+        let desk = try await sori.send("GET", "/seller/returns?status=disputed")
+        #expect(desk.items.compactMap { ($0["id"] as? NSNumber)?.int64Value } == [requestID], "\(desk)")
 
         // The operators' queue, and their ruling.
         let queue = try server.admin(["returns", "list", "--status", "disputed", "--json"])

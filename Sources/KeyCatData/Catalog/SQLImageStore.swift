@@ -95,13 +95,17 @@ package struct SQLImageStore<Database: SQLDatabase>: ImageStore {
     /// How many images a sweep reads, and deletes, at a time.
     static var sweepPage: Int { 500 }
 
+    /// Stores the bytes, or marks them stored now when they are there. A server whose clock is
+    /// behind another's never moves the time back (the sweep's grace counts from the latest).
     private func insert(_ image: ProductImage, _ bytes: [UInt8]) async throws(KeyCatError) {
         let now = clock.now()
         try await storage {
             try await database.write { connection in
                 _ = try connection.run("""
                     INSERT INTO image_blobs (sha256, format, bytes, stored_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (sha256) DO UPDATE SET stored_at = excluded.stored_at
+                    ON CONFLICT (sha256) DO UPDATE
+                    SET stored_at = CASE WHEN excluded.stored_at > image_blobs.stored_at THEN excluded.stored_at
+                                         ELSE image_blobs.stored_at END
                     """, [.text(image.sha256), .text(image.format.rawValue), .blob(bytes), StoredTime.value(now)])
             }
         }
