@@ -611,4 +611,68 @@ struct PurchaseConfirmationTests {
             #expect(try await shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: shop.operatorConsole).shipments[0].confirmedAt != nil)
         }
     }
+
+    @Test("racing moves of one return end in one state: a dispute against the buyer's confirmation, a seller's giving in against a ruling",
+          arguments: TestStore.allCases)
+    func racingMoves(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
+            for _ in 0..<4 {
+                // The buyer disputes the seller's rejection and confirms the parcel at once.
+                let first = try await Parcel(shop)
+                _ = try await first.deliver()
+                let asked = try await keycat.orders.requestReturn(of: first.shipment.id, reason: "불량", by: first.buyer)
+                _ = try await keycat.orders.rejectReturn(asked.id, reason: "정상", by: first.seller)
+                let (buyer, shipment) = (first.buyer, first.shipment.id)
+                async let disputing = Self.outcome { () async throws(KeyCatError) in
+                    try await keycat.orders.disputeReturn(asked.id, reason: "다시 봐주세요", by: buyer)
+                }
+                async let confirming = Self.outcome { () async throws(KeyCatError) in
+                    try await keycat.orders.confirmReceipt(of: shipment, by: buyer)
+                }
+                let (disputed, confirmed) = await (disputing, confirming)
+                let request = try await keycat.orders.returnRequest(asked.id, by: buyer)
+                let parcel = try await keycat.orders.order(first.order.id, by: buyer).shipments[0]
+                switch (disputed, confirmed) {
+                case (.success, .failure(let error)):
+                    #expect(error.code == .illegalTransition && request.status == .disputed && parcel.confirmedAt == nil)
+                case (.failure(let error), .success):
+                    #expect(error.code == .illegalTransition && request.status == .rejected && parcel.confirmedAt != nil)
+                default:
+                    Issue.record("one of the two wins: \(disputed), \(confirmed)")
+                }
+
+                // On a disputed request, the seller gives in as an operator rules against it.
+                let second = try await Parcel(shop)
+                _ = try await second.deliver()
+                let other = try await keycat.orders.requestReturn(of: second.shipment.id, reason: "불량", by: second.buyer)
+                _ = try await keycat.orders.rejectReturn(other.id, reason: "정상", by: second.seller)
+                _ = try await keycat.orders.disputeReturn(other.id, reason: "다시 봐주세요", by: second.buyer)
+                let (seller, operatorConsole) = (second.seller, shop.operatorConsole)
+                async let givingIn = Self.outcome { () async throws(KeyCatError) in
+                    try await keycat.orders.approveReturn(other.id, by: seller)
+                }
+                async let ruling = Self.outcome { () async throws(KeyCatError) in
+                    try await keycat.orders.rejectReturn(other.id, reason: "판정: 정상", by: operatorConsole)
+                }
+                let (approved, rejected) = await (givingIn, ruling)
+                let decided = try await keycat.orders.returnRequest(other.id, by: second.buyer)
+                let refunded = try await keycat.orders.order(second.order.id, by: second.buyer).refundedAmount
+                switch (approved, rejected) {
+                case (.success, .failure(let error)):
+                    #expect(error.code == .illegalTransition && decided.status == .approved && refunded == Money(won: 200_000))
+                case (.failure(let error), .success):
+                    #expect(error.code == .illegalTransition && decided.status == .rejected && refunded == .zero)
+                default:
+                    Issue.record("one of the two wins: \(approved), \(rejected)")
+                }
+            }
+            try await shop.expectHealthy()
+        }
+    }
+
+    /// What `body` answered or threw, to compare two racing calls after both ended.
+    static func outcome<Value: Sendable>(_ body: @Sendable () async throws(KeyCatError) -> Value) async -> Result<Value, KeyCatError> {
+        do { return .success(try await body()) } catch { return .failure(error) }
+    }
 }
