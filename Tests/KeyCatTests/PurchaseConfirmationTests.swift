@@ -299,6 +299,13 @@ struct PurchaseConfirmationTests {
             let waiting = try await shop.keycat.orders.requestReturn(of: undecided.shipment.id, reason: "변심", by: undecided.buyer)
             shop.clock.advance(by: 30 * 86_400)
             await expectFailure(.illegalTransition) { try await shop.keycat.orders.disputeReturn(waiting.id, reason: "답이 없어요", by: undecided.buyer) }
+            // Nor a rejection made while the parcel is still on its way, whose window would run
+            // from a delivery not yet made.
+            let onItsWay = try await Parcel(shop)
+            _ = try await onItsWay.ship()
+            let early = try await shop.keycat.orders.requestReturn(of: onItsWay.shipment.id, reason: "취소", by: onItsWay.buyer)
+            #expect(try await !shop.keycat.orders.rejectReturn(early.id, reason: "발송됨", by: onItsWay.seller).isDisputable)
+            await expectFailure(.illegalTransition) { try await shop.keycat.orders.disputeReturn(early.id, reason: "왜요", by: onItsWay.buyer) }
         }
     }
 

@@ -8,8 +8,8 @@ package struct BackupInventory: Sendable, Equatable {
     /// Rows per table, for the tables an operator would compare after a restore.
     package var counts: [String: Int]
     /// File names (`<sha256>.<ext>`) of every image a listing references, deleted listings
-    /// included (their images stay until the sweep empties their lists, 30 days after, and a
-    /// restore keeps them readable meanwhile).
+    /// included (their images stay until the sweep empties their lists, `imageRetention` after,
+    /// 30 days by default, and a restore keeps them readable meanwhile).
     package var imageFiles: Set<String>
 
     package init(counts: [String: Int] = [:], imageFiles: Set<String> = []) {

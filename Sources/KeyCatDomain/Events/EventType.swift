@@ -46,7 +46,8 @@ public struct EventType: RawRepresentable, Sendable, Hashable, Codable, Comparab
     /// A return was rejected: by its seller (the buyer may dispute it), by an operator, or as
     /// the ruling on a dispute.
     public static let returnRejected = EventType(rawValue: "return.rejected")
-    /// A buyer disputed a seller's rejection: an operator rules on it.
+    /// A buyer disputed a seller's rejection, or took a request its seller left undecided to the
+    /// operators: an operator rules on it.
     public static let returnDisputed = EventType(rawValue: "return.disputed")
     /// A seller's month was closed into a settlement.
     public static let settlementClosed = EventType(rawValue: "settlement.closed")

@@ -18,8 +18,9 @@ public struct ReturnRequest: Sendable, Hashable, Codable, Identifiable {
         case requested
         case approved
         case rejected
-        /// Rejected by its seller and disputed by the buyer: an operator rules, approving or
-        /// rejecting it for good; its seller may still approve it.
+        /// Rejected by its seller, or left undecided for the dispute window, and disputed by the
+        /// buyer: an operator rules, approving or rejecting it for good; its seller may still
+        /// approve it.
         case disputed
     }
 
@@ -40,8 +41,9 @@ public struct ReturnRequest: Sendable, Hashable, Codable, Identifiable {
     /// When an approval's refund was seen through; nil while it has not gone through (or for a
     /// request not approved).
     public var refundedAt: Date?
-    /// Whether the parcel's seller made the rejection (in whatever role they acted), which the
-    /// buyer may dispute; an operator's rejection is the shop's word.
+    /// Whether the parcel's seller made the rejection (in whatever role they acted) while the
+    /// shop took disputes: the kind the buyer may dispute. An operator's rejection is the shop's
+    /// word.
     public var rejectedBySeller: Bool
     /// The buyer's words disputing the seller's rejection, and when.
     public var dispute: String?

@@ -14,8 +14,9 @@ import Foundation
 /// **Disputes (분쟁).** A seller's rejection would otherwise be the last word on money the shop
 /// holds: a seller who marks an empty box delivered, or rejects every return, would be paid
 /// a week later. So the buyer may dispute a seller's rejection once, within ``disputeWindow`` of
-/// it, and time confirms no parcel while its rejection may still be disputed or its dispute is
-/// open: the parcel's sale waits, unpaid, for an operator's ruling.
+/// it (or of the delivery, when the parcel came later), or take to the operators a request its
+/// seller has left undecided that long; time confirms no parcel while its rejection may still
+/// be disputed or its dispute is open: the parcel's sale waits, unpaid, for an operator's ruling.
 extension OrderService {
     /// Confirms a delivered parcel's receipt. Confirming one already confirmed answers the order
     /// as it is.
@@ -197,9 +198,11 @@ extension OrderService {
         } else {
             let audit = AuditEntry(actor: principal.auditActor, action: "return.reject", target: "return:\(id)",
                                    detail: "shipment \(request.shipmentID): \(reason)", at: clock.now())
+            // The seller's rejection, the disputable kind, while the shop takes disputes: one made
+            // while it takes none (a window of 0) stays final.
             if let rejected = try await shipments.decideReturn(id, .rejected, decision: reason, restock: false,
-                                                               bySeller: principal.userID == request.sellerID, audit: audit,
-                                                               at: clock.now()) {
+                                                               bySeller: principal.userID == request.sellerID && disputeWindow > 0,
+                                                               audit: audit, at: clock.now()) {
                 return rejected
             }
         }
@@ -236,9 +239,10 @@ extension OrderService {
                                   : "return request \(id) waits for its seller's decision: this shop takes no disputes", context: context)
             }
         } else {
-            guard request.isDisputable, let rejectedAt = request.decidedAt else {
+            guard disputeWindow > 0, request.isDisputable, let rejectedAt = request.decidedAt else {
                 let why = switch request.status {
                 case .disputed: "is already disputed"
+                case .rejected where disputeWindow == 0: "was rejected: this shop takes no disputes"
                 case .rejected: request.disputedAt == nil ? "was rejected by the shop's operators: that is final" : "was ruled on: that is final"
                 case .requested, .approved: "is \(request.status.rawValue): only a seller's rejection, or a request its seller left undecided, is disputed"
                 }

@@ -11,8 +11,10 @@ public struct OrderService: Sendable {
     let idempotency: IdempotentRunner
     /// Shipments and the sellers' desk (nil: only the order-wide operations).
     let fulfilment: (any FulfilmentRepository)?
-    /// How long after its seller's rejection a buyer may dispute a return
-    /// (``disputeReturn(_:reason:by:)``); time confirms no parcel meanwhile.
+    /// How long after its seller's rejection (or the delivery, when the parcel came later) a
+    /// buyer may dispute a return, and how long an undecided request waits before they may take
+    /// it to the operators (``disputeReturn(_:reason:by:)``); time confirms no parcel meanwhile.
+    /// 0 takes no disputes.
     let disputeWindow: TimeInterval
 
     /// Three days: time for a buyer told "no" to say why it is wrong, short enough that an honest
