@@ -40,17 +40,6 @@ extension SQLFulfilmentRepository {
         }
     }
 
-    /// The condition (on `r`, a return request, and `s`, its parcel) of a seller's rejection its
-    /// buyer may still dispute (``ReturnRequest/isDisputable``): not disputed yet, and made, or
-    /// its parcel delivered, after the one argument (a rejection of a parcel still on its way
-    /// waits for the goods: the window runs from the later of the two).
-    static var disputableRejection: String {
-        """
-        r.status = 'rejected' AND r.disputed_at IS NULL AND r.rejected_by_seller = 1
-          AND (r.decided_at > ? OR s.delivered_at IS NULL OR s.delivered_at > ?)
-        """
-    }
-
     package func confirmDelivered(before cutoff: Date, rejectedSince: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int {
         try await storage {
             try await database.write { connection in
@@ -133,7 +122,7 @@ extension SQLFulfilmentRepository {
                 try AuditLogTable.insert(audit, on: connection)
                 let request = ReturnRequest(id: ReturnRequestID(id), shipmentID: shipment, orderID: parcel.order, sellerID: parcel.seller,
                                             buyerID: parcel.buyer, reason: reason, status: .requested, createdAt: now)
-                try Self.appendReturnEvent(.returnRequested, request, at: now, on: connection)
+                try Self.appendReturnEvent(request, at: now, on: connection)
                 return request
             }
         }
@@ -142,7 +131,13 @@ extension SQLFulfilmentRepository {
     /// `return.requested|approved|rejected|disputed`, on the parcel (so a receiver reads them in
     /// order with its `shipment.*` events): the request's ids and state, no free text — the
     /// buyer's and seller's words are read from the request under the reader's own rights.
-    static func appendReturnEvent(_ type: EventType, _ request: ReturnRequest, at now: Date, on connection: Database.Connection) throws {
+    static func appendReturnEvent(_ request: ReturnRequest, at now: Date, on connection: Database.Connection) throws {
+        let type: EventType = switch request.status {
+        case .requested: .returnRequested
+        case .approved: .returnApproved
+        case .rejected: .returnRejected
+        case .disputed: .returnDisputed
+        }
         var fields: [String: EventValue] = [
             "return_id": .integer(request.id.rawValue), "shipment_id": .integer(request.shipmentID.rawValue),
             "order_id": .integer(request.orderID.rawValue), "seller_id": .integer(request.sellerID.rawValue),
@@ -180,62 +175,29 @@ extension SQLFulfilmentRepository {
 
     package func decideReturn(_ id: ReturnRequestID, _ status: ReturnRequest.Status, decision: String?, restock: Bool, bySeller: Bool,
                               audit: AuditEntry, at now: Date) async throws(KeyCatError) -> ReturnRequest? {
-        try await storage {
-            try await database.write { connection in
-                let decided = try connection.queryOne("""
-                    UPDATE return_requests SET status = ?, decision = ?, decided_by = ?, decided_at = ?, restock = ?, rejected_by_seller = ?
-                    WHERE id = ? AND status = 'requested'
-                    RETURNING \(Self.returnColumns)
-                    """, [.text(status.rawValue), .optional(decision.map(SQLValue.text)), .text(audit.actor), StoredTime.value(now),
-                          .bool(restock), .bool(status == .rejected && bySeller), .integer(id.rawValue)], Self.decodeReturn)
-                if let decided {
-                    try AuditLogTable.insert(audit, on: connection)
-                    try Self.appendReturnEvent(decided.status == .approved ? .returnApproved : .returnRejected, decided, at: now, on: connection)
-                }
-                return decided
-            }
-        }
+        try await moveReturn(id, set: "status = ?, decision = ?, decided_by = ?, decided_at = ?, restock = ?, rejected_by_seller = ?",
+                             [.text(status.rawValue), .optional(decision.map(SQLValue.text)), .text(audit.actor), StoredTime.value(now),
+                              .bool(restock), .bool(status == .rejected && bySeller)],
+                             where: "status = 'requested'", [], audit: audit, at: now)
     }
 
-    package func disputeReturn(_ id: ReturnRequestID, dispute: String, rejectedSince: Date, audit: AuditEntry,
-                               at now: Date) async throws(KeyCatError) -> ReturnRequest? {
+    /// One move of a request: `UPDATE … SET set WHERE id = ? AND condition`, and when it moved
+    /// the request, `audit` and the event of its new status, in one transaction.
+    ///
+    /// - Returns: the request as moved, or nil when `condition` no longer held.
+    func moveReturn(_ id: ReturnRequestID, set: String, _ setArguments: [SQLValue], where condition: String,
+                    _ conditionArguments: [SQLValue], audit: AuditEntry, at now: Date) async throws(KeyCatError) -> ReturnRequest? {
         try await storage {
             try await database.write { connection in
-                let disputed = try connection.queryOne("""
-                    UPDATE return_requests SET status = 'disputed', dispute = ?, disputed_at = ?
-                    WHERE id = ? AND EXISTS (SELECT 1 FROM return_requests r JOIN shipments s ON s.id = r.shipment_id
-                                               JOIN orders o ON o.id = r.order_id
-                                             WHERE r.id = return_requests.id
-                                               AND ((\(Self.disputableRejection)) OR r.status = 'requested' AND r.created_at <= ?)
-                                               AND s.confirmed_at IS NULL
-                                               AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded'))
+                let moved = try connection.queryOne("""
+                    UPDATE return_requests SET \(set) WHERE id = ? AND \(condition)
                     RETURNING \(Self.returnColumns)
-                    """, [.text(dispute), StoredTime.value(now), .integer(id.rawValue), StoredTime.value(rejectedSince),
-                          StoredTime.value(rejectedSince), StoredTime.value(rejectedSince)], Self.decodeReturn)
-                if let disputed {
+                    """, setArguments + [.integer(id.rawValue)] + conditionArguments, Self.decodeReturn)
+                if let moved {
                     try AuditLogTable.insert(audit, on: connection)
-                    try Self.appendReturnEvent(.returnDisputed, disputed, at: now, on: connection)
+                    try Self.appendReturnEvent(moved, at: now, on: connection)
                 }
-                return disputed
-            }
-        }
-    }
-
-    package func ruleOnDispute(_ id: ReturnRequestID, _ status: ReturnRequest.Status, ruling: String?, restock: Bool, audit: AuditEntry,
-                               at now: Date) async throws(KeyCatError) -> ReturnRequest? {
-        try await storage {
-            try await database.write { connection in
-                let ruled = try connection.queryOne("""
-                    UPDATE return_requests SET status = ?, ruling = ?, ruled_by = ?, ruled_at = ?, restock = ?
-                    WHERE id = ? AND status = 'disputed'
-                    RETURNING \(Self.returnColumns)
-                    """, [.text(status.rawValue), .optional(ruling.map(SQLValue.text)), .text(audit.actor), StoredTime.value(now),
-                          .bool(restock), .integer(id.rawValue)], Self.decodeReturn)
-                if let ruled {
-                    try AuditLogTable.insert(audit, on: connection)
-                    try Self.appendReturnEvent(ruled.status == .approved ? .returnApproved : .returnRejected, ruled, at: now, on: connection)
-                }
-                return ruled
+                return moved
             }
         }
     }
