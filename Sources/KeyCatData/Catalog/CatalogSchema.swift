@@ -91,4 +91,11 @@ enum CatalogSchema {
         CREATE TRIGGER products_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON products
             FOR EACH STATEMENT EXECUTE FUNCTION keycat_catalog_changed();
         """
+
+    /// Migration 35: the image sweep empties the image lists of listings withdrawn long ago
+    /// (`SQLProductRepository.forgetImages`), found by this index, not by reading every listing
+    /// under SQLite's write lock. A listing leaves it once its list is empty.
+    static let withdrawnWithImagesSQL = """
+        CREATE INDEX products_withdrawn_with_images ON products (deleted_at) WHERE deleted_at IS NOT NULL AND images <> '';
+        """
 }

@@ -286,12 +286,7 @@ package enum KeyCatSchema {
             """ },
         Step(version: 34, name: "return disputes", sqlite: FulfilmentSchema.returnDisputesSQL(.sqlite),
              postgres: FulfilmentSchema.returnDisputesSQL(.postgres)),
-        // The image sweep empties the image lists of listings withdrawn long ago
-        // (SQLProductRepository.forgetImages): found by this index, not by reading every
-        // listing under SQLite's write lock. A listing leaves it once its list is empty.
-        Step(version: 35, name: "withdrawn listings with images", sql: """
-            CREATE INDEX products_withdrawn_with_images ON products (deleted_at) WHERE deleted_at IS NOT NULL AND images <> '';
-            """),
+        Step(version: 35, name: "withdrawn listings with images", sql: CatalogSchema.withdrawnWithImagesSQL),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

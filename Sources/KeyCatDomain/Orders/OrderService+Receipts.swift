@@ -184,100 +184,24 @@ extension OrderService {
     public func rejectReturn(_ id: ReturnRequestID, reason: String, by principal: Principal) async throws(KeyCatError) -> ReturnRequest {
         let reason = try Self.checkedReason(reason)
         let request = try await decidableReturn(id, by: principal)
-        if request.status == .disputed {
-            // The seller's own word, in whatever role they act, is what the buyer disputes.
-            guard principal.role == .admin, principal.userID != request.sellerID else {
-                throw KeyCatError(.forbidden, "the buyer disputed the rejection of return request \(id): another of the shop's "
-                                  + "operators rules on it", context: ["status": request.status.rawValue])
-            }
-            let audit = AuditEntry(actor: principal.auditActor, action: "return.reject", target: "return:\(id)",
-                                   detail: "shipment \(request.shipmentID), on the buyer's dispute: \(reason)", at: clock.now())
-            if let ruled = try await shipments.ruleOnDispute(id, .rejected, ruling: reason, restock: false, audit: audit, at: clock.now()) {
-                return ruled
-            }
-        } else {
-            let audit = AuditEntry(actor: principal.auditActor, action: "return.reject", target: "return:\(id)",
-                                   detail: "shipment \(request.shipmentID): \(reason)", at: clock.now())
-            // The seller's rejection, the disputable kind, while the shop takes disputes: one made
-            // while it takes none (a window of 0) stays final.
-            if let rejected = try await shipments.decideReturn(id, .rejected, decision: reason, restock: false,
-                                                               bySeller: principal.userID == request.sellerID && disputeWindow > 0,
-                                                               audit: audit, at: clock.now()) {
-                return rejected
-            }
+        let disputed = request.status == .disputed
+        // The seller's own word, in whatever role they act, is what the buyer disputes.
+        guard !disputed || principal.role == .admin && principal.userID != request.sellerID else {
+            throw KeyCatError(.forbidden, "the buyer disputed the rejection of return request \(id): another of the shop's "
+                              + "operators rules on it", context: ["status": request.status.rawValue])
         }
-        throw KeyCatError(.illegalTransition, "return request \(id) was already decided", context: ["status": request.status.rawValue])
-    }
-
-    /// Disputes its seller's rejection of a return, once and within ``disputeWindow`` of it
-    /// (분쟁 신청) — or takes to the operators a request its seller has left undecided for that
-    /// long: the request becomes `disputed`, and the shop's operators rule on it
-    /// (``approveReturn(_:restock:by:)``, ``rejectReturn(_:reason:by:)``); its seller may still
-    /// approve it. Until then the parcel is not confirmed, by time or by its buyer. A window of
-    /// 0 takes no disputes.
-    ///
-    /// - Throws: `validation` for a bad reason; `notFound` for a request not of the caller's
-    ///   orders; `illegalTransition` when it is neither a seller's rejection nor a request
-    ///   undecided for the window (approved, rejected by an operator, disputed before, or asked
-    ///   for too recently), the window has passed, the parcel's receipt is confirmed or its
-    ///   order holds no payment.
-    public func disputeReturn(_ id: ReturnRequestID, reason: String, by principal: Principal) async throws(KeyCatError) -> ReturnRequest {
-        let reason = try Self.checkedReason(reason)
-        guard let request = try await shipments.returnRequest(id), principal.role == .admin || request.buyerID == principal.userID else {
-            throw KeyCatError.notFound("return request", id)
+        let audit = AuditEntry(actor: principal.auditActor, action: "return.reject", target: "return:\(id)",
+                               detail: "shipment \(request.shipmentID)\(disputed ? ", on the buyer's dispute" : ""): \(reason)", at: clock.now())
+        // The seller's rejection, the disputable kind, while the shop takes disputes: one made
+        // while it takes none (a window of 0) stays final.
+        let rejected = disputed
+            ? try await shipments.ruleOnDispute(id, .rejected, ruling: reason, restock: false, audit: audit, at: clock.now())
+            : try await shipments.decideReturn(id, .rejected, decision: reason, restock: false,
+                                               bySeller: principal.userID == request.sellerID && disputeWindow > 0, audit: audit, at: clock.now())
+        guard let rejected else {
+            throw KeyCatError(.illegalTransition, "return request \(id) was already decided", context: ["status": request.status.rawValue])
         }
-        let context = ["status": request.status.rawValue]
-        let now = clock.now()
-        let since = now.addingTimeInterval(-disputeWindow)
-        let order = try await settlement.reload(request.orderID)
-        if request.status == .requested {
-            // A seller who leaves a request undecided for the window leaves it to the operators.
-            guard disputeWindow > 0, request.createdAt <= since else {
-                throw KeyCatError(.illegalTransition, disputeWindow > 0
-                                  ? "return request \(id) waits for its seller's decision: it may be taken to the shop's operators "
-                                    + "once it has waited \(Self.duration(disputeWindow)) undecided"
-                                  : "return request \(id) waits for its seller's decision: this shop takes no disputes", context: context)
-            }
-        } else {
-            guard disputeWindow > 0, request.isDisputable, let rejectedAt = request.decidedAt else {
-                let why = switch request.status {
-                case .disputed: "is already disputed"
-                case .rejected where disputeWindow == 0: "was rejected: this shop takes no disputes"
-                case .rejected: request.disputedAt == nil ? "was rejected by the shop's operators: that is final" : "was ruled on: that is final"
-                case .requested, .approved: "is \(request.status.rawValue): only a seller's rejection, or a request its seller left undecided, is disputed"
-                }
-                throw KeyCatError(.illegalTransition, "return request \(id) \(why)", context: context)
-            }
-            // The window runs from the rejection, or from the delivery when the goods came later:
-            // a rejection made while the parcel was on its way leaves the buyer the window once it is there.
-            let parcel = order.shipments.first { $0.id == request.shipmentID }
-            let delivered = parcel?.status == .delivered ? parcel?.deliveredAt : nil
-            guard rejectedAt > since || (delivered ?? .distantFuture) > since else {
-                throw KeyCatError(.illegalTransition, "return request \(id) was rejected, and its parcel delivered, more than "
-                                  + "\(Self.duration(disputeWindow)) ago: it can no longer be disputed", context: context)
-            }
-        }
-        guard order.status.holdsPayment else {
-            throw KeyCatError(.illegalTransition, "order \(order.id) is \(order.status.rawValue): nothing of it is disputed",
-                              context: ["status": order.status.rawValue])
-        }
-        let audit = AuditEntry(actor: principal.auditActor, action: "return.dispute", target: "return:\(id)",
-                               detail: "shipment \(request.shipmentID): \(reason)", at: now)
-        guard let disputed = try await shipments.disputeReturn(id, dispute: reason, rejectedSince: since, audit: audit, at: now) else {
-            let current = try await shipments.returnRequest(id)
-            throw KeyCatError(.illegalTransition, current?.status == .disputed
-                              ? "return request \(id) is already disputed"
-                              : "shipment \(request.shipmentID)'s receipt was confirmed: its return can no longer be disputed",
-                              context: ["status": current?.status.rawValue ?? request.status.rawValue])
-        }
-        return disputed
-    }
-
-    /// A period for messages, in whole days, hours or minutes: "3 days", "1 hour", "0 minutes".
-    static func duration(_ interval: TimeInterval) -> String {
-        let (count, unit) = interval >= 86_400 ? (Int(interval / 86_400), "day") : interval >= 3_600 ? (Int(interval / 3_600), "hour")
-            : (Int(interval / 60), "minute")
-        return "\(count) \(unit)\(count == 1 ? "" : "s")"
+        return rejected
     }
 
     /// Return requests of the caller's parcels (a seller's), newest first; an admin's: every
