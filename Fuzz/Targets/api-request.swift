@@ -5,7 +5,8 @@
 // so the routes behind the token are reached too.
 // Contract: the API answers, never traps; no answer is a 5xx; every 4xx is a typed error
 // (`application/json` with a `code` and a `message`, a 400 naming its `field` when it is a
-// validation error); a 405 lists the methods in `Allow`; a 401 asks for a `Bearer` token.
+// validation error); a 405 lists the methods in `Allow`; a 401 asks for a `Bearer` token; an
+// answer to HEAD, a refusal too, keeps its headers and has no body.
 import Foundation
 @testable import KeyCat
 @testable import KeyCatAPI
@@ -91,6 +92,11 @@ public func apiRequestFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
     FuzzContract.expect(response.status < 500, "\(what) answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
     guard (400..<500).contains(response.status) else { return 0 }
     FuzzContract.expect(response.headers["Content-Type"] == "application/json", "\(what): a \(response.status) is JSON")
+    // An answer to HEAD keeps the GET's headers and drops the body (RFC 9110 §9.3.2), a refusal's too.
+    if request.method == .head {
+        FuzzContract.expect(response.body.isEmpty, "\(what): an answer to HEAD has no body")
+        return 0
+    }
     let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
     let code = object?["code"] as? String
     FuzzContract.expect(code?.isEmpty == false && (object?["message"] as? String) != nil,
