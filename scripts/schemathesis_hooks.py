@@ -29,6 +29,10 @@
 #   60 bytes (ProductTags): openapi.yaml's maxLength of 21 leaves room for the #, and its
 #   pattern, written for ECMA-262 without the u flag (where \w is ASCII only), can refuse only
 #   white space, ASCII controls and ASCII punctuation, so it admits symbols no tag may hold.
+# - a synonym pair (`POST /search/synonyms`, `DELETE /search/synonyms?word=&synonym=`) is two
+#   different words, each one word of letters or digits, 1–30 characters (SynonymPair): the
+#   pattern cannot tell a letter from a symbol, nor where a Latin word ends and a Hangul one
+#   begins, so a valid example keeps one script's letters and digits of each.
 import base64
 import datetime
 import unicodedata
@@ -110,6 +114,19 @@ def nick_text(value):
     return text or "키캣"
 
 
+def synonym_words(pair):
+    """Two different words within SynonymPair's rules: ASCII letters and digits, or Hangul syllables."""
+    words = []
+    for value, fallback in zip(pair, ("키크론", "keychron")):
+        text = unicodedata.normalize("NFC", value) if isinstance(value, str) else ""
+        latin = "".join(c for c in text if c.isascii() and c.isalnum()).lower()
+        hangul = "".join(c for c in text if "\uac00" <= c <= "\ud7a3")
+        words.append((latin or hangul or fallback)[:30])
+    if words[0] == words[1]:
+        words[1] = "keychron" if words[0] != "keychron" else "키크론"
+    return words
+
+
 def fix_prices(body):
     regular, price, coupon = (as_int(body.get(field)) for field in ("regular_price", "price", "coupon_price"))
     if regular is None and price is None and coupon is None:
@@ -145,6 +162,8 @@ def map_case(context, case):
                 times = {"placed_from": instant(""), "placed_before": instant("") + datetime.timedelta(days=1)}
         for name, moment in times.items():
             query[name] = moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        if getattr(getattr(case, "operation", None), "path", None) == "/search/synonyms" and "word" in query:
+            query["word"], query["synonym"] = synonym_words((query.get("word"), query.get("synonym")))
         if "nick" in query:
             if "email" in query:
                 del query["nick"]
@@ -186,6 +205,8 @@ def map_case(context, case):
             body["period"] = "2020-01"
         elif body["period"] == current:
             body["dry_run"] = True
+    if getattr(operation, "path", None) == "/search/synonyms" and "word" in body:
+        body["word"], body["synonym"] = synonym_words((body.get("word"), body.get("synonym")))
     if getattr(operation, "path", None) == "/checkout" and body.get("items") is None:
         body["items"] = [{"product_id": 1, "quantity": 1}]
     items = body.get("items")

@@ -53,7 +53,7 @@ public struct KeyCatAPI: Sendable {
         let table = AccountRoutes.routes + SellerRoutes.routes + ProductRoutes.routes + SearchRoutes.routes + ReviewRoutes.routes
             + BookmarkRoutes.routes + FollowRoutes.routes + CartRoutes.routes + CheckoutRoutes.routes
             + OrderRoutes.routes + FulfilmentRoutes.routes + ReceiptRoutes.routes + WebhookRoutes.routes
-            + AdminRoutes.routes
+            + AdminRoutes.routes + SearchOperatorRoutes.routes
         let clashes = Route.clashes(in: table)
         precondition(clashes.isEmpty, "routes that one request could match: \(clashes)")
         return table
