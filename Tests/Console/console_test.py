@@ -23,6 +23,7 @@ import tempfile
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 
@@ -398,6 +399,31 @@ def day(browser, facts):
         console.no_errors("returns and disputes")
         console.open("대시보드")
         expect(page.locator(".card", has_text="판정 기다리는 분쟁").locator(".figure")).to_have_text("0")
+
+        print("search: a synonym added in the browser finds listings at once, explained, then removed")
+        query = urllib.parse.quote("노리")
+        check(http("GET", f"/products?q={query}")[1]["items"] == [], "no listing says 노리 before the synonym")
+        console.open("검색 관리")
+        page.get_by_label("단어").fill("노리")
+        page.get_by_label("같은 말").fill("Nori")
+        page.get_by_role("button", name="동의어 추가").click()
+        pair = page.get_by_role("region", name="동의어").locator("tr", has=page.get_by_role("cell", name="노리", exact=True))
+        expect(pair.get_by_role("cell", name="nori", exact=True)).to_be_visible()
+        found = http("GET", f"/products?q={query}")[1]["items"]
+        check(found and all("Nori" in item["title"] for item in found), f"노리 finds the {len(found)} Nori listings over the API at once")
+        page.get_by_label("검색어").fill("노리 키보드")
+        page.get_by_role("button", name="설명 보기").click()
+        explained = page.get_by_role("region", name="검색 순위 설명: 노리 키보드")
+        expect(explained.locator("tbody tr").first).to_contain_text("Nori")
+        expect(explained.locator("code", has_text="nori*")).not_to_have_count(0)
+        console.accessible("search")
+        console.shot("search")
+        page.once("dialog", lambda dialog: dialog.accept())
+        pair.get_by_role("button", name="삭제").click()
+        expect(page.locator("#live")).to_contain_text("동의어를 지웠습니다")
+        expect(pair).to_have_count(0)
+        check(http("GET", f"/products?q={query}")[1]["items"] == [], "removed, 노리 finds nothing again")
+        console.no_errors("search")
 
         print("users, settlements, listings")
         console.open("회원")

@@ -1,11 +1,13 @@
 // The console's shell: sign-in, the menu, the language toggle and a view per hash
-// (#/dashboard, #/orders, #/orders/42, #/sellers, #/returns, #/users, #/settlements, #/listings).
+// (#/dashboard, #/orders, #/orders/42, #/sellers, #/returns, #/users, #/settlements, #/listings,
+// #/search).
 import { api, call, whenSignedOut } from './api.js';
 import { h, errorBox, field, busy, showError, announce } from './dom.js';
 import { t, lang, setLanguage } from './i18n.js';
 import { dashboard } from './dashboard.js';
 import { orders, orderDetail } from './orders.js';
 import { sellers, returns, users, settlements, listings } from './queues.js';
+import { search } from './search.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -13,7 +15,9 @@ const signOutButton = document.getElementById('sign-out');
 const languageButton = document.getElementById('language');
 let signedIn = false;
 
-const views = { dashboard, orders, sellers, returns, users, settlements, listings };
+const views = { dashboard, orders, sellers, returns, users, settlements, listings, search };
+// A view's menu label: `nav_{name}` where the view's name is also a word used elsewhere.
+const label = (name) => (t('nav_' + name) === 'nav_' + name ? t(name) : t('nav_' + name));
 
 function chrome() {
   document.documentElement.lang = lang();
@@ -23,7 +27,7 @@ function chrome() {
   languageButton.lang = lang() === 'ko' ? 'en' : 'ko';
   signOutButton.textContent = t('signOut');
   nav.setAttribute('aria-label', t('title'));
-  nav.replaceChildren(...Object.keys(views).map((name) => h('a', { href: '#/' + name }, t(name))));
+  nav.replaceChildren(...Object.keys(views).map((name) => h('a', { href: '#/' + name }, label(name))));
   nav.hidden = !signedIn;
   signOutButton.hidden = !signedIn;
 }
@@ -49,7 +53,7 @@ async function render({ focus = true } = {}) {
   } catch (error) {
     const box = errorBox();
     showError(box, error);
-    main.replaceChildren(h('h1', {}, t(name)), box, h('button', { type: 'button', onclick: () => render() }, t('retry')));
+    main.replaceChildren(h('h1', {}, label(name)), box, h('button', { type: 'button', onclick: () => render() }, t('retry')));
   } finally {
     main.removeAttribute('aria-busy');
   }

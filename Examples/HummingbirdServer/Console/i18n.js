@@ -38,6 +38,13 @@ const words = {
     returns: '반품·분쟁', buyerReason: '구매자 사유', sellerDecision: '판매자 답변', dispute: '분쟁 사유', ruling: '운영 판정',
     st_requested: '요청', st_disputed: '분쟁', confirmApproveReturn: '이 반품을 승인하고 남은 상품 금액을 환불할까요?',
     confirmRuling: '분쟁을 거절할까요? 이 판정은 최종입니다.', openDisputes: '판정 기다리는 분쟁',
+    nav_search: '검색 관리', synonyms: '동의어', word: '단어', synonym: '같은 말', remove: '삭제', addSynonym: '동의어 추가',
+    confirmRemoveSynonym: '이 동의어를 지울까요?', synonymRemoved: '동의어를 지웠습니다.', synonymAdded: '동의어를 추가했습니다:',
+    synonymThere: '이미 있는 동의어입니다.', synonymsHint: '글자나 숫자로 된 한 단어씩 (30자까지). 양방향으로, 모든 검색에 바로 쓰입니다.',
+    explainTitle: '검색 순위 설명', explainRun: '설명 보기',
+    explainHint: '상위 10개 결과가 왜 그 순서인지: 검색어 묶음별 점수, 온전한 단어, 구문 일치, 그다음 재고·판매량·찜·평점 순으로 동점을 가릅니다. = 온전한 단어, * 앞부분 일치, ~ 오타 허용, | 동의어.',
+    rank: '순위', textScore: '텍스트 점수', groups: '검색어 묶음별 점수', wholeWords: '온전한 단어', phrase: '구문 일치',
+    unitsSold: '판매량', bookmarks: '찜', rating: '평점', soldOut: '품절',
   },
   en: {
     title: 'KeyCat console', skip: 'Skip to content', language: '한국어', signOut: 'Sign out',
@@ -75,6 +82,13 @@ const words = {
     returns: 'Returns & disputes', buyerReason: "Buyer's reason", sellerDecision: "Seller's answer", dispute: 'Dispute', ruling: 'Ruling',
     st_requested: 'Requested', st_disputed: 'Disputed', confirmApproveReturn: "Approve this return and refund the parcel's items still held?",
     confirmRuling: 'Reject the dispute? This ruling is final.', openDisputes: 'Disputes awaiting a ruling',
+    nav_search: 'Search', synonyms: 'Synonyms', word: 'Word', synonym: 'Synonym', remove: 'Remove', addSynonym: 'Add synonym',
+    confirmRemoveSynonym: 'Remove this synonym?', synonymRemoved: 'Synonym removed.', synonymAdded: 'Synonym added:',
+    synonymThere: 'That pair is there already.', synonymsHint: 'One word of letters or digits each (up to 30). Both ways, used by every search at once.',
+    explainTitle: 'Why results rank where they do', explainRun: 'Explain',
+    explainHint: 'The first 10 results and what their places are made of: the score per group of terms, whole words, the phrase, then stock, units sold, bookmarks and rating break ties. = a whole word, * a prefix, ~ a forgiven typo, | a synonym.',
+    rank: 'Rank', textScore: 'Text score', groups: 'Score per term group', wholeWords: 'Whole words', phrase: 'Phrase',
+    unitsSold: 'Sold', bookmarks: 'Bookmarks', rating: 'Rating', soldOut: 'Sold out',
   },
 };
 
