@@ -177,6 +177,17 @@ extension KeyCat {
         /// (``KeyCat/confirmDeliveredParcels()``). Default 7 days, as Korean open markets do;
         /// until then the buyer may ask for a return, and the parcel's sale waits to be settled.
         public var purchaseConfirmationDelay: TimeInterval = 7 * 24 * 60 * 60
+        /// How parcels are tracked with their carriers (배송 조회): nil (the default) tracks none,
+        /// and a parcel's delivery is its seller's word. With a tracker, reconciliation asks it
+        /// about every parcel on its way (``KeyCat/trackParcels()``), and the
+        /// ``purchaseConfirmationDelay`` runs from the delivery its carrier reports
+        /// (docs/marketplace.md, "Carrier tracking").
+        public var parcelTracker: (any ParcelTracker)?
+        /// With a ``parcelTracker``: how long after it shipped a parcel no carrier has said was
+        /// delivered (a made-up tracking number, a carrier the tracker cannot read) may be
+        /// confirmed by time, its seller's word of delivery being all there is. Default 28 days,
+        /// at least ``purchaseConfirmationDelay``; unused without a tracker.
+        public var untrackedConfirmationDelay: TimeInterval = 28 * 24 * 60 * 60
         /// How long after its seller rejects a return (or after the delivery, when the parcel
         /// came later) the buyer may dispute the rejection, and how long a request its seller
         /// leaves undecided waits before the buyer may take it to the operators

@@ -17,7 +17,8 @@ extension KeyCat {
     /// voids and lost refunds, then the PG's paid payments of the last day). A failed run (the
     /// file busy, the PG down) is reported to `onRun` and the loop goes on; the next run picks
     /// up what this one left. Each run also approves again the returns whose refund did not go
-    /// through (``OrderService/settleApprovedReturns(limit:by:)``), confirms the receipt of parcels delivered more than
+    /// through (``OrderService/settleApprovedReturns(limit:by:)``), asks the carriers where parcels are when
+    /// the shop tracks them (``trackParcels()``), confirms the receipt of parcels delivered more than
     /// ``Configuration/purchaseConfirmationDelay`` ago (``confirmDeliveredParcels()``) and
     /// anonymises the addresses of orders delivered more than ``Configuration/addressRetention`` ago,
     /// and prunes events older than ``Configuration/eventRetention`` (``pruneEvents()``). Once a
@@ -47,6 +48,12 @@ extension KeyCat {
             }
             do throws(KeyCatError) {
                 _ = try await orders.settleApprovedReturns(by: .operatorConsole("reconcile"))
+            } catch {
+                if case .success = outcome { outcome = .failure(error) }
+            }
+            do throws(KeyCatError) {
+                // What the carriers say first, so a delivery they report starts the week at once.
+                _ = try await trackParcels()
             } catch {
                 if case .success = outcome { outcome = .failure(error) }
             }
@@ -106,19 +113,32 @@ extension KeyCat {
         try await store.events.prune(before: configuration.clock.now().addingTimeInterval(-configuration.eventRetention))
     }
 
+    /// Asks the ``Configuration/parcelTracker`` where the parcels on their way are, each at most
+    /// once an hour, up to 200 a run (``OrderService/trackParcels(with:interval:limit:by:)``);
+    /// reconciliation does it on every run. Without a tracker it asks nothing.
+    @discardableResult
+    public func trackParcels() async throws(KeyCatError) -> ParcelTrackingReport {
+        guard let tracker = configuration.parcelTracker else { return ParcelTrackingReport() }
+        return try await orders.trackParcels(with: tracker, by: .operatorConsole("reconcile"))
+    }
+
     /// Confirms the receipt of every parcel delivered more than
     /// ``Configuration/purchaseConfirmationDelay`` ago that its buyer neither confirmed nor asked
     /// to return (구매확정), in batches of a thousand, each audited `shipment.confirm`. A parcel
     /// whose return is disputed, or whose seller's rejection may still be disputed
-    /// (``Configuration/returnDisputeWindow``), waits.
+    /// (``Configuration/returnDisputeWindow``), waits. With a ``Configuration/parcelTracker``,
+    /// the delivery that counts is the carrier's, and a parcel no carrier has said was delivered
+    /// waits until it shipped ``Configuration/untrackedConfirmationDelay`` ago.
     ///
     /// - Returns: how many it confirmed.
     @discardableResult
     public func confirmDeliveredParcels() async throws(KeyCatError) -> Int {
         var total = 0
+        let untracked = configuration.parcelTracker == nil ? nil : configuration.untrackedConfirmationDelay
         while true {
             let confirmed = try await orders.confirmDeliveredParcels(
-                olderThan: configuration.purchaseConfirmationDelay, limit: 1_000, by: .operatorConsole("reconcile"))
+                olderThan: configuration.purchaseConfirmationDelay, untrackedDelay: untracked, limit: 1_000,
+                by: .operatorConsole("reconcile"))
             total += confirmed
             if confirmed < 1_000 { return total }
         }

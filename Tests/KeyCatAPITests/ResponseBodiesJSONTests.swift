@@ -17,7 +17,7 @@ struct ResponseBodiesJSONTests {
     }
 
     static func order(paid: Bool) -> Order {
-        Order(
+        var order = Order(
             id: OrderID(rawValue: 31), merchantUID: "kc-20251123-0031", buyerID: UserID(rawValue: 5),
             lines: [OrderLine(productID: ProductID(rawValue: 42), title: "Tofu65 \"Crème\" ⌨️", unitPrice: Money(won: 159_000),
                               quantity: 2, deliveryFee: Money(won: 3_000)),
@@ -28,6 +28,15 @@ struct ResponseBodiesJSONTests {
             refundedAmount: paid ? Money(won: 1_000) : .zero, impUID: paid ? "imp_123/456" : nil,
             carrier: paid ? "CJ대한통운" : nil, trackingNumber: paid ? "6012-3456-7890" : nil,
             createdAt: now, updatedAt: now, paidAt: paid ? now.addingTimeInterval(60) : nil)
+        if paid {
+            // Every field of a parcel, its carrier's word included.
+            order.shipments = [Shipment(
+                id: ShipmentID(rawValue: 7), orderID: order.id, sellerID: UserID(rawValue: 9), status: .delivered,
+                deliveryFee: Money(won: 3_000), carrier: "kr.cjlogistics", trackingNumber: "601234567890", lines: [0, 1],
+                shippedAt: now.addingTimeInterval(120), deliveredAt: now.addingTimeInterval(86_400.25),
+                confirmedAt: now.addingTimeInterval(90_000), carrierStatus: .delivered, carrierDeliveredAt: now.addingTimeInterval(86_000.5))]
+        }
+        return order
     }
 
     @Test("orders, with and without payment and shipping, are written as JSONEncoder.keycat encodes them",

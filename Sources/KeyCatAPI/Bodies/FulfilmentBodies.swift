@@ -47,11 +47,16 @@ public struct ShipmentBody: Encodable, Sendable, Hashable {
     public var deliveredAt: Date?
     /// When receipt was confirmed (구매확정).
     public var confirmedAt: Date?
+    /// What its carrier last said (`not_found`, `in_transit`, `delivered`), when the shop tracks
+    /// parcels; absent until the carrier was asked.
+    public var carrierStatus: String?
+    /// When its carrier says it was delivered.
+    public var carrierDeliveredAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case id, orderID = "order_id", sellerID = "seller_id", status, deliveryFee = "delivery_fee", carrier
         case trackingNumber = "tracking_number", lines, shippedAt = "shipped_at", deliveredAt = "delivered_at"
-        case confirmedAt = "confirmed_at"
+        case confirmedAt = "confirmed_at", carrierStatus = "carrier_status", carrierDeliveredAt = "carrier_delivered_at"
     }
 
     public init(_ shipment: Shipment) {
@@ -66,5 +71,7 @@ public struct ShipmentBody: Encodable, Sendable, Hashable {
         shippedAt = shipment.shippedAt
         deliveredAt = shipment.deliveredAt
         confirmedAt = shipment.confirmedAt
+        carrierStatus = shipment.carrierStatus?.rawValue
+        carrierDeliveredAt = shipment.carrierDeliveredAt
     }
 }

@@ -62,6 +62,8 @@ extension ShipmentBody: JSONWritable {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
         if let carrier { writer.key("carrier"); writer.write(carrier) }
+        if let carrierDeliveredAt { writer.key("carrier_delivered_at"); writer.write(carrierDeliveredAt) }
+        if let carrierStatus { writer.key("carrier_status"); writer.write(carrierStatus) }
         if let confirmedAt { writer.key("confirmed_at"); writer.write(confirmedAt) }
         if let deliveredAt { writer.key("delivered_at"); writer.write(deliveredAt) }
         writer.key("delivery_fee"); writer.write(deliveryFee)

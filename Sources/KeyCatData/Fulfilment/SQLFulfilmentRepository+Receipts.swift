@@ -40,26 +40,35 @@ extension SQLFulfilmentRepository {
         }
     }
 
-    package func confirmDelivered(before cutoff: Date, rejectedSince: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int {
-        try await storage {
+    package func confirmDelivered(before cutoff: Date, rejectedSince: Date, untrackedShippedBefore: Date?, limit: Int,
+                                  at now: Date) async throws(KeyCatError) -> Int {
+        // With tracking, the carrier's delivery counts; a parcel no carrier delivered waits until
+        // it also shipped long enough ago.
+        let delivered = untrackedShippedBefore == nil ? "s.delivered_at < ?" : """
+            (s.carrier_delivered_at < ? OR s.carrier_delivered_at IS NULL AND s.delivered_at < ? AND s.shipped_at < ?)
+            """
+        let basis = untrackedShippedBefore.map { " by its carrier, or shipped before \($0)" } ?? ""
+        let deliveredArguments = untrackedShippedBefore.map { [StoredTime.value(cutoff), StoredTime.value(cutoff), StoredTime.value($0)] }
+            ?? [StoredTime.value(cutoff)]
+        return try await storage {
             try await database.write { connection in
                 let confirmed = try connection.query("""
                     UPDATE shipments SET confirmed_at = ?, confirmed_by = 'auto', updated_at = ?
                     WHERE id IN (SELECT s.id FROM shipments s JOIN orders o ON o.id = s.order_id
-                                 WHERE \(Self.confirmable) AND s.delivered_at < ?
+                                 WHERE \(Self.confirmable) AND \(delivered)
                                    AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = s.seller_id AND u.suspended_at IS NOT NULL)
                                    AND NOT EXISTS (SELECT 1 FROM return_requests r WHERE r.shipment_id = s.id
                                                      AND \(Self.disputableRejection))
                                  ORDER BY s.delivered_at, s.id LIMIT ?)
                     RETURNING id, order_id
-                    """, [StoredTime.value(now), StoredTime.value(now), StoredTime.value(cutoff), StoredTime.value(rejectedSince),
+                    """, [StoredTime.value(now), StoredTime.value(now)] + deliveredArguments + [StoredTime.value(rejectedSince),
                           StoredTime.value(rejectedSince), .int(limit)]) {
                     (shipment: $0.int64(0), order: $0.int64(1))
                 }
                 for parcel in confirmed {
                     try AuditLogTable.insert(AuditEntry(
                         actor: "system:reconcile", action: "shipment.confirm", target: "shipment:\(parcel.shipment)",
-                        detail: "order \(parcel.order), delivered before \(cutoff): confirmed automatically", at: now), on: connection)
+                        detail: "order \(parcel.order), delivered before \(cutoff)\(basis): confirmed automatically", at: now), on: connection)
                     try Self.appendReceiptEvent(parcel.shipment, by: "auto", at: now, on: connection)
                 }
                 return confirmed.count

@@ -34,7 +34,11 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                                   StoredTime.value(now)]
                 case .delivered:
                     sql += ", delivered_at = ?"
-                    arguments.append(StoredTime.value(now))
+                    arguments.append(StoredTime.value(move.carrierDeliveredAt ?? now))
+                    if let carrierDelivered = move.carrierDeliveredAt {
+                        sql += ", carrier_status = 'delivered', carrier_delivered_at = ?, carrier_checked_at = ?"
+                        arguments += [StoredTime.value(carrierDelivered), StoredTime.value(now)]
+                    }
                 case .pending, .cancelled:
                     break
                 }

@@ -5,7 +5,10 @@ import KeyCatInfrastructure
 /// How shipments map to their rows.
 enum ShipmentRow {
     static let columns =
-        "s.id, s.order_id, s.seller_id, s.status, s.delivery_fee, s.carrier, s.tracking_number, s.shipped_at, s.delivered_at, s.confirmed_at"
+        """
+        s.id, s.order_id, s.seller_id, s.status, s.delivery_fee, s.carrier, s.tracking_number, s.shipped_at, s.delivered_at, s.confirmed_at,
+        s.carrier_status, s.carrier_delivered_at
+        """
 
     /// Decodes a shipment row; which lines it carries is read with the order's lines.
     static func decode(_ row: some SQLRow) throws -> Shipment {
@@ -16,7 +19,8 @@ enum ShipmentRow {
             id: ShipmentID(row.int64(0)), orderID: OrderID(row.int64(1)), sellerID: UserID(row.int64(2)), status: status,
             deliveryFee: Money(won: row.int64(4)), carrier: row.optionalString(5), trackingNumber: row.optionalString(6),
             lines: [], shippedAt: StoredTime.date(row.optionalInt64(7)), deliveredAt: StoredTime.date(row.optionalInt64(8)),
-            confirmedAt: StoredTime.date(row.optionalInt64(9)))
+            confirmedAt: StoredTime.date(row.optionalInt64(9)), carrierStatus: row.optionalString(10).flatMap(CarrierStatus.init(rawValue:)),
+            carrierDeliveredAt: StoredTime.date(row.optionalInt64(11)))
     }
 
     /// The shipments matching `condition` (on `s`), by order, without their lines.

@@ -287,6 +287,7 @@ package enum KeyCatSchema {
         Step(version: 34, name: "return disputes", sqlite: FulfilmentSchema.returnDisputesSQL(.sqlite),
              postgres: FulfilmentSchema.returnDisputesSQL(.postgres)),
         Step(version: 35, name: "withdrawn listings with images", sql: CatalogSchema.withdrawnWithImagesSQL),
+        Step(version: 36, name: "carrier tracking", ddl: FulfilmentSchema.carrierTrackingSQL),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

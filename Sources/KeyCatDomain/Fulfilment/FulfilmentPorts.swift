@@ -24,6 +24,9 @@ public struct ShipmentMove: Sendable {
     public var to: ShipmentStatus
     public var carrier: Carrier?
     public var trackingNumber: String?
+    /// Moving to `delivered` on its carrier's word: when the carrier delivered it, which becomes
+    /// both its delivery time and its carrier's (nil: delivered now, on its seller's word).
+    public var carrierDeliveredAt: Date?
     public var audit: AuditEntry?
 
     public init(shipmentID: ShipmentID, from: ShipmentStatus, to: ShipmentStatus) {
@@ -107,7 +110,23 @@ public protocol FulfilmentRepository: Sendable {
     /// each audited `shipment.confirm` by the system.
     ///
     /// - Returns: how many it confirmed.
-    func confirmDelivered(before cutoff: Date, rejectedSince: Date, limit: Int, at now: Date) async throws(KeyCatError) -> Int
+    ///
+    /// `untrackedShippedBefore`, when the shop tracks parcels: the delivery that counts is the
+    /// carrier's (``Shipment/carrierDeliveredAt``) before `cutoff`; a parcel no carrier has said
+    /// was delivered is confirmed only once it also shipped before `untrackedShippedBefore`.
+    func confirmDelivered(before cutoff: Date, rejectedSince: Date, untrackedShippedBefore: Date?, limit: Int,
+                          at now: Date) async throws(KeyCatError) -> Int
+
+    /// Parcels that left and are not confirmed, of orders still holding their payment, whose
+    /// carrier has not said they were delivered, last asked at or before `checkedBefore` (never asked
+    /// first), at most `limit`.
+    func parcelsToTrack(checkedBefore: Date, limit: Int) async throws(KeyCatError) -> [Shipment]
+
+    /// Records what a parcel's carrier said (`carrierDeliveredAt` with `.delivered`), the time it
+    /// was asked, and `audit` when there is one, in one transaction; a tracker that failed
+    /// records only the time (`status` nil), so the parcel waits its interval like the others.
+    func recordTracking(of shipment: ShipmentID, status: CarrierStatus?, carrierDeliveredAt: Date?, audit: AuditEntry?,
+                        at now: Date) async throws(KeyCatError)
 
     /// Records a buyer's return request for a parcel that left and is not confirmed, in one
     /// transaction that checks both.

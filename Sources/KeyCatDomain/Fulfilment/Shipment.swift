@@ -61,11 +61,20 @@ public struct Shipment: Sendable, Hashable, Codable, Identifiable {
     /// delivery: from then on the parcel's sale is its seller's to be paid, it can be reviewed,
     /// and no return can be asked for (docs/marketplace.md, "Purchase confirmation").
     public var confirmedAt: Date?
+    /// What its carrier last said of it, when the shop tracks parcels (``ParcelTracker``); nil
+    /// until the carrier was asked.
+    public var carrierStatus: CarrierStatus?
+    /// When its carrier says it was delivered. With a tracker, this, not ``deliveredAt`` (which
+    /// may be its seller's word), starts the buyer's time to confirm or return it.
+    public var carrierDeliveredAt: Date?
 
     public init(id: ShipmentID, orderID: OrderID, sellerID: UserID, status: ShipmentStatus, deliveryFee: Money,
                 carrier: String? = nil, trackingNumber: String? = nil, lines: [Int], shippedAt: Date? = nil,
-                deliveredAt: Date? = nil, confirmedAt: Date? = nil) {
+                deliveredAt: Date? = nil, confirmedAt: Date? = nil, carrierStatus: CarrierStatus? = nil,
+                carrierDeliveredAt: Date? = nil) {
         self.confirmedAt = confirmedAt
+        self.carrierStatus = carrierStatus
+        self.carrierDeliveredAt = carrierDeliveredAt
         self.id = id
         self.orderID = orderID
         self.sellerID = sellerID

@@ -40,6 +40,8 @@ enum OrderOutput {
             ("carrier", .optional(shipment.carrier)), ("tracking_number", .optional(shipment.trackingNumber)),
             ("lines", .array(shipment.lines.map { .int(Int64($0)) })),
             ("confirmed_at", .optional(shipment.confirmedAt.map(timestamp))),
+            ("carrier_status", .optional(shipment.carrierStatus?.rawValue)),
+            ("carrier_delivered_at", .optional(shipment.carrierDeliveredAt.map(timestamp))),
         ])
     }
 
@@ -98,10 +100,12 @@ enum OrderOutput {
             text += "Ship to: \(address.recipient), \(address.phone), (\(address.postcode)) \(address.roadAddress) \(address.detail)"
                 + (address.request.isEmpty ? "" : " — \(address.request)") + "\n"
         }
-        var parcels = TextTable(["SHIPMENT", "SELLER", "STATUS", "FEE", "CARRIER", "TRACKING", "LINES"])
+        var parcels = TextTable(["SHIPMENT", "SELLER", "STATUS", "FEE", "CARRIER", "TRACKING", "CARRIER SAYS", "LINES"])
         for shipment in order.shipments {
+            // What the carrier said, when the shop tracks parcels: a dispute's ruling reads it.
+            let carrierSays = shipment.carrierDeliveredAt.map { "delivered \(timestamp($0))" } ?? shipment.carrierStatus?.rawValue ?? "-"
             parcels.append([String(shipment.id.rawValue), String(shipment.sellerID.rawValue), shipment.status.rawValue,
-                            shipment.deliveryFee.description, shipment.carrier ?? "-", shipment.trackingNumber ?? "-",
+                            shipment.deliveryFee.description, shipment.carrier ?? "-", shipment.trackingNumber ?? "-", carrierSays,
                             shipment.lines.map(String.init).joined(separator: ", ")])
         }
         if !order.shipments.isEmpty { text += "\n" + parcels.rendered() }
