@@ -31,7 +31,8 @@ struct AdminDemoTests {
                          "tactile switches", "searches the catalog", "«기계식키보드»", "«hanu»", "«ㅈㅅㅇ»",
                          "teaches search a synonym", "search index against the catalog: ok", "bookmarks it and follows", "saves her delivery address", "two parcels",
                          "checks out", "first card is declined", "second card pays", "a duplicate: ignored", "order desk",
-                         "Ship to: 김민지", "partly shipped", "both parcels arrive", "reviews the switches",
+                         "Ship to: 김민지", "partly shipped", "both parcels arrive", "one on its carrier's word",
+                         "한진택배 has no parcel 4123456789", "reviews the switches",
                          "refunds part of their parcel", "What the shop owes each seller", "(payment 1)", "(refund 1)",
                          "statistics", "db check: the database is healthy", "keycat-admin orders show", "keycat-admin search explain"] {
                 #expect(text.contains(step), "the story does not mention «\(step)»")

@@ -50,12 +50,15 @@ struct DemoCommand: AdminCommand {
         var configuration = KeyCat.Configuration(databasePath: path)
         configuration.passwordIterations = Self.passwordIterations
         configuration.gatewayLog = DiscardingLogSink()
+        // The demo shop tracks its parcels with simulated carriers, as it pays through the PG simulator.
+        let carriers = SimulatedCarriers()
+        configuration.parcelTracker = carriers
         let keycat = try await KeyCat.open(configuration)
         defer { keycat.close() }
         try await keycat.markAsDemoDatabase()
         try await keycat.auditLog.record(AuditEntry(
             actor: context.actor, action: "demo.run", target: path, detail: "narrated demo", at: keycat.configuration.clock.now()))
-        let story = DemoStory(keycat: keycat, narrator: narrator, operatorConsole: context.principal)
+        let story = DemoStory(keycat: keycat, narrator: narrator, operatorConsole: context.principal, carriers: carriers)
         try await story.run()
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -113,11 +113,23 @@ extension DemoStory {
             _ = try await keycat.orders.ship(shipment: other.id, carrier: "한진택배", trackingNumber: "4123-4567-89", by: owner)
             _ = try await keycat.orders.deliver(shipment: other.id, by: owner)
         }
-        order = try await keycat.orders.deliver(shipment: desk.shipment.id, by: seller)
-        narrator.step("The keycap seller ships too, and both parcels arrive", [
-            order.shipments.map { "  - shipment \($0.id) (seller \($0.sellerID)): \($0.status.rawValue), \($0.carrier ?? "-") \($0.trackingNumber ?? "-")" }
+        // CJ대한통운 delivers the switches; 한진택배 has never heard of the keycaps' number.
+        await carriers.report(.delivered(at: now), carrier: "kr.cjlogistics", trackingNumber: shipped.trackingNumber ?? "")
+        let tracking = try await keycat.trackParcels()
+        order = try await keycat.orders.order(order.id, by: buyer)
+        let byCarrier = try requireShipment(order, shipped.id)
+        let byWord = order.shipments.filter { $0.id != shipped.id }
+        let untrackedDays = Int(keycat.configuration.untrackedConfirmationDelay / 86_400)
+        narrator.step("The keycap seller ships too, and both parcels arrive: one on its carrier's word, one on its seller's", [
+            order.shipments.map { "  - shipment \($0.id) (seller \($0.sellerID)): \($0.status.rawValue), \($0.carrier ?? "-") \($0.trackingNumber ?? "-"), carrier says \($0.carrierStatus?.rawValue ?? "-")" }
                 .joined(separator: "\n"),
             "Order \(order.id) is \(order.status.rawValue) (fulfilment \(order.fulfilment.rawValue)). Each seller ships and delivers only their own parcel; an operator may move any.",
+            "The shop tracks parcels (simulated carriers here), and KeyCat asked about the \(tracking.asked) that left. CJ대한통운 says shipment \(byCarrier.id) was delivered, so it is \(byCarrier.status.rawValue) with no seller's click, and the buyer's week to confirm or return it runs from the carrier's time.",
+            byWord.map { parcel in
+                let carrier = (try? Carrier.named(parcel.carrier ?? ""))?.name ?? "its carrier"
+                return "Shipment \(parcel.id)'s seller marked it delivered, but \(carrier) has no parcel \(parcel.trackingNumber ?? "-"): time would confirm it only \(untrackedDays) days after it shipped, so a made-up number pays nobody sooner."
+            }
+                .joined(separator: "\n"),
         ])
     }
 

@@ -11,6 +11,8 @@ final class DemoStory {
     let narrator: DemoNarrator
     /// The operator running the demo (`cli:<login>` in the audit log).
     let operatorConsole: Principal
+    /// The carriers the demo's parcels travel with (the shop's ``KeyCat/Configuration/parcelTracker``).
+    let carriers: SimulatedCarriers
 
     // What the story has made so far.
     var seller: Principal!
@@ -18,10 +20,11 @@ final class DemoStory {
     var product: Product!
     var order: Order!
 
-    init(keycat: KeyCat, narrator: DemoNarrator, operatorConsole: Principal) {
+    init(keycat: KeyCat, narrator: DemoNarrator, operatorConsole: Principal, carriers: SimulatedCarriers) {
         self.keycat = keycat
         self.narrator = narrator
         self.operatorConsole = operatorConsole
+        self.carriers = carriers
     }
 
     /// The business registration number the demo seller applies with (checksum-valid).
@@ -46,7 +49,7 @@ final class DemoStory {
         try await check()
     }
 
-    private var now: Date { keycat.configuration.clock.now() }
+    var now: Date { keycat.configuration.clock.now() }
 
     private func openShop() async throws {
         let catalog = try CatalogFile.decode(Data(CatalogFile.demoJSON.utf8))
