@@ -2,31 +2,45 @@
 // search at once), and why a query's first results rank where they do — what
 // `keycat-admin search synonyms` and `search explain` show, over the same API.
 import { api } from './api.js';
-import { h, field, errorBox, busy, announce, table } from './dom.js';
+import { h, field, errorBox, busy, announce, table, showError } from './dom.js';
 import { t } from './i18n.js';
 
 export async function search() {
   return [h('h1', {}, t('nav_search')), await synonyms(), explain()];
 }
 
+// The synonym table: a failed read is shown in its own box, and the explain form below still works.
 async function synonyms() {
-  const section = h('section');
   const box = errorBox();
   const listed = h('div');
   const show = async () => {
     const answer = await api('GET', '/search/synonyms');
     listed.replaceChildren(table(t('synonyms'), [t('word'), t('synonym'), t('actions')], answer.items.map((pair) => {
       const removeBox = errorBox();
-      const remove = h('button', { type: 'button', class: 'danger', onclick: async () => {
-        if (!window.confirm(`${t('confirmRemoveSynonym')} ${pair.word} ↔ ${pair.synonym}`)) return;
-        const params = new URLSearchParams({ word: pair.word, synonym: pair.synonym });
-        const done = await busy(remove, removeBox, () => api('DELETE', '/search/synonyms?' + params));
-        if (done === undefined) return;
-        announce(t('synonymRemoved'));
-        await show();
-      } }, t('remove'));
+      const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `${t('remove')}: ${pair.word} ↔ ${pair.synonym}`,
+        onclick: async () => {
+          if (!window.confirm(`${t('confirmRemoveSynonym')} ${pair.word} ↔ ${pair.synonym}`)) return;
+          const params = new URLSearchParams({ word: pair.word, synonym: pair.synonym });
+          const done = await busy(remove, removeBox, async () => {
+            await api('DELETE', '/search/synonyms?' + params);
+            return true;
+          });
+          if (done === undefined) return;
+          announce(t('synonymRemoved'));
+          await refresh();
+          // The row and its button are gone: focus goes to the table, not the page's top.
+          listed.querySelector('.table-wrap')?.focus();
+        } }, t('remove'));
       return [pair.word, pair.synonym, h('span', { class: 'action' }, remove, removeBox)];
     })));
+  };
+  const refresh = async () => {
+    try {
+      box.hidden = true;
+      await show();
+    } catch (error) {
+      showError(box, error);
+    }
   };
   const word = h('input', { name: 'word', size: 14, maxLength: 30, required: true });
   const synonym = h('input', { name: 'synonym', size: 14, maxLength: 30, required: true });
@@ -38,11 +52,10 @@ async function synonyms() {
     announce(answer.added ? `${t('synonymAdded')} ${answer.word} ↔ ${answer.synonym}` : t('synonymThere'));
     word.value = '';
     synonym.value = '';
-    await show();
+    await refresh();
   } }, field(t('word'), word), field(t('synonym'), synonym), add);
-  await show();
-  section.append(h('h2', {}, t('synonyms')), h('p', { class: 'hint' }, t('synonymsHint')), form, box, listed);
-  return section;
+  await refresh();
+  return h('section', {}, h('h2', {}, t('synonyms')), h('p', { class: 'hint' }, t('synonymsHint')), form, box, listed);
 }
 
 function explain() {
