@@ -192,7 +192,7 @@ def map_case(context, case):
             last = max(i for i, c in enumerate(number) if c.isdigit())
             body["business_number"] = number[:last] + fixed + number[last + 1:]
     operation = getattr(case, "operation", None)
-    if getattr(operation, "path", None) == "/shipments/{id}/ship" and body.get("carrier") in TRACKING_DIGITS:
+    if getattr(operation, "path", None) in ("/shipments/{id}/ship", "/shipments/{id}/tracking") and body.get("carrier") in TRACKING_DIGITS:
         body["tracking_number"] = "5" * TRACKING_DIGITS[body["carrier"]]
     if getattr(operation, "path", None) == "/shipments/{id}/refund" and body.get("amount") is not None:
         body.pop("lines", None)

@@ -17,11 +17,11 @@ extension KeyCat {
     /// voids and lost refunds, then the PG's paid payments of the last day). A failed run (the
     /// file busy, the PG down) is reported to `onRun` and the loop goes on; the next run picks
     /// up what this one left. Each run also approves again the returns whose refund did not go
-    /// through (``OrderService/settleApprovedReturns(limit:by:)``), asks the carriers where parcels are when
-    /// the shop tracks them (``trackParcels()``), confirms the receipt of parcels delivered more than
+    /// through (``OrderService/settleApprovedReturns(limit:by:)``), confirms the receipt of parcels delivered more than
     /// ``Configuration/purchaseConfirmationDelay`` ago (``confirmDeliveredParcels()``) and
     /// anonymises the addresses of orders delivered more than ``Configuration/addressRetention`` ago,
-    /// and prunes events older than ``Configuration/eventRetention`` (``pruneEvents()``). Once a
+    /// and prunes events older than ``Configuration/eventRetention`` (``pruneEvents()``), and last
+    /// asks the carriers where parcels are when the shop tracks them (``trackParcels()``). Once a
     /// day it also sweeps the images no listing names (``sweepImages(dryRun:)``): first an hour
     /// after the loop starts (a rolling deploy's older servers, which store images without
     /// marking them stored again, are gone by then), then a day after each sweep, an hour after
@@ -52,12 +52,6 @@ extension KeyCat {
                 if case .success = outcome { outcome = .failure(error) }
             }
             do throws(KeyCatError) {
-                // What the carriers say first, so a delivery they report starts the week at once.
-                _ = try await trackParcels()
-            } catch {
-                if case .success = outcome { outcome = .failure(error) }
-            }
-            do throws(KeyCatError) {
                 _ = try await confirmDeliveredParcels()
             } catch {
                 if case .success = outcome { outcome = .failure(error) }
@@ -81,6 +75,12 @@ extension KeyCat {
                     nextImageSweep = now.addingTimeInterval(Self.imageSweepRetry)
                     if case .success = outcome { outcome = .failure(error) }
                 }
+            }
+            do throws(KeyCatError) {
+                // Last: a tracking service that answers slowly delays nothing else.
+                _ = try await trackParcels()
+            } catch {
+                if case .success = outcome { outcome = .failure(error) }
             }
             onRun(outcome)
             do {
@@ -114,13 +114,17 @@ extension KeyCat {
     }
 
     /// Asks the ``Configuration/parcelTracker`` where the parcels on their way are, each at most
-    /// once an hour, up to 200 a run (``OrderService/trackParcels(with:interval:limit:by:)``);
+    /// once an hour (a day once it shipped a week ago), up to 200 a run, each question given
+    /// ``parcelTrackingTimeout`` (``OrderService/trackParcels(with:interval:limit:by:)``);
     /// reconciliation does it on every run. Without a tracker it asks nothing.
     @discardableResult
     public func trackParcels() async throws(KeyCatError) -> ParcelTrackingReport {
         guard let tracker = configuration.parcelTracker else { return ParcelTrackingReport() }
-        return try await orders.trackParcels(with: tracker, by: .operatorConsole("reconcile"))
+        return try await orders.trackParcels(with: DeadlineTracker(tracker, timeout: Self.parcelTrackingTimeout), by: .operatorConsole("reconcile"))
     }
+
+    /// How long one question to the tracker may take before it counts as failed: 10 seconds.
+    public static let parcelTrackingTimeout: Duration = .seconds(10)
 
     /// Confirms the receipt of every parcel delivered more than
     /// ``Configuration/purchaseConfirmationDelay`` ago that its buyer neither confirmed nor asked
@@ -134,11 +138,9 @@ extension KeyCat {
     @discardableResult
     public func confirmDeliveredParcels() async throws(KeyCatError) -> Int {
         var total = 0
-        let untracked = configuration.parcelTracker == nil ? nil : configuration.untrackedConfirmationDelay
         while true {
             let confirmed = try await orders.confirmDeliveredParcels(
-                olderThan: configuration.purchaseConfirmationDelay, untrackedDelay: untracked, limit: 1_000,
-                by: .operatorConsole("reconcile"))
+                olderThan: configuration.purchaseConfirmationDelay, limit: 1_000, by: .operatorConsole("reconcile"))
             total += confirmed
             if confirmed < 1_000 { return total }
         }

@@ -41,7 +41,8 @@ extension KeyCat {
         guard (0...year).contains(configuration.purchaseConfirmationDelay) else {
             throw KeyCatError.validation("purchase_confirmation_delay", "the purchase confirmation delay is 0 seconds to a year")
         }
-        guard (configuration.purchaseConfirmationDelay...year).contains(configuration.untrackedConfirmationDelay) else {
+        guard configuration.parcelTracker == nil
+                || (configuration.purchaseConfirmationDelay...year).contains(configuration.untrackedConfirmationDelay) else {
             throw KeyCatError.validation("untracked_confirmation_delay",
                                          "the untracked confirmation delay is the purchase confirmation delay to a year")
         }

@@ -162,7 +162,8 @@ public final class KeyCat: Sendable {
         addresses = AddressService(addresses: addressBook, clock: configuration.clock)
         orders = OrderService(orders: orderRepository, gateway: setup.gateway, idempotency: idempotency,
                               cursors: cursors, clock: configuration.clock, fulfilment: SQLFulfilmentRepository(database: database),
-                              disputeWindow: configuration.returnDisputeWindow)
+                              disputeWindow: configuration.returnDisputeWindow,
+                              untrackedDelay: configuration.parcelTracker == nil ? nil : configuration.untrackedConfirmationDelay)
         settlements = SettlementService(settlements: SQLSettlementRepository(database: database), commission: configuration.commission,
                                         cursors: cursors, clock: configuration.clock)
         statistics = StatisticsService(statistics: SQLSalesStatistics(database: database), clock: configuration.clock)

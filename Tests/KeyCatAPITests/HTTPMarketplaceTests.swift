@@ -121,6 +121,16 @@ struct HTTPMarketplaceTests {
                 "\(shippedA)")
         let partly = try await buyer.send("GET", "/orders/\(orderID)")
         #expect(partly["status"] as? String == "paid" && partly["fulfilment"] as? String == "partially_shipped", "\(partly)")
+        // A mistyped the number: corrected (송장 수정), by its seller only, checked as when shipping.
+        let correction: [String: Any] = ["carrier": "한진", "tracking_number": "4123-4567-8901"]
+        #expect(try await sellerB.send("PUT", "/shipments/\(shipmentA)/tracking", json: correction).status == 404)
+        #expect(try await buyer.send("PUT", "/shipments/\(shipmentA)/tracking", json: correction).status == 403)
+        let badCorrection = try await sellerA.send("PUT", "/shipments/\(shipmentA)/tracking", json: ["carrier": "한진", "tracking_number": "1"])
+        #expect(badCorrection.status == 400 && badCorrection["field"] as? String == "tracking_number", "\(badCorrection)")
+        let corrected = try await sellerA.send("PUT", "/shipments/\(shipmentA)/tracking", json: correction)
+        #expect(corrected.status == 200 && corrected["carrier"] as? String == "kr.hanjin" && corrected["tracking_number"] as? String == "412345678901"
+                && corrected["status"] as? String == "shipped", "\(corrected)")
+        #expect(try await sellerB.send("PUT", "/shipments/\(shipmentB)/tracking", json: correction).status == 409, "B's parcel has not left")
 
         // B refunds the switches line before shipping it; refunding it again is refused.
         let lines = try #require(checkout["lines"] as? [[String: Any]])

@@ -68,7 +68,8 @@ struct AdminDatabaseFileTests {
     @Test("only init creates a database: other commands on a missing path are exit 3 and create nothing",
           arguments: [["seed", "--file", seedFile], ["products", "list"], ["users", "create", "--email", "a@b.co", "--nick", "ab"],
                       ["settlements", "run", "--period", "2026-10"], ["shipments", "ship", "1", "--carrier", "kr.cjlogistics", "--tracking", "123456789012"],
-                      ["shipments", "deliver", "1"], ["shipments", "confirm-receipt", "1"], ["returns", "reject", "1", "--reason", "no"]])
+                      ["shipments", "deliver", "1"], ["shipments", "confirm-receipt", "1"], ["returns", "reject", "1", "--reason", "no"],
+                      ["shipments", "correct-tracking", "1", "--carrier", "cj", "--tracking", "123456789012"]])
     func onlyInitCreates(command: [String]) throws {
         try withTemporaryDirectory { directory throws in
             let path = directory.appendingPathComponent("typo.db").path

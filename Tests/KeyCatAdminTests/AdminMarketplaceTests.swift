@@ -109,6 +109,12 @@ struct AdminMarketplaceTests {
             #expect(wrong.status == 1 && wrong.standardError.contains("tracking"), "\(wrong.standardError)")
             #expect(try database.run(["shipments", "ship", String(parcelB.id.rawValue), "--carrier", "한진", "--tracking", "4123-4567-89"] + db)
                 .status == 0)
+            // The number was mistyped: corrected before delivery (송장 수정).
+            let corrected = try Self.json(try database.run(["shipments", "correct-tracking", String(parcelB.id.rawValue), "--carrier", "롯데",
+                                                            "--tracking", "2345-6789-0123", "--json"] + db))
+            let correctedParcel = (corrected["shipments"] as? [[String: Any]])?.first { ($0["id"] as? Int).map(Int64.init) == parcelB.id.rawValue }
+            #expect(correctedParcel?["carrier"] as? String == "kr.lotte" && correctedParcel?["tracking_number"] as? String == "234567890123",
+                    "\(corrected)")
             #expect(try database.run(["shipments", "deliver", String(parcelB.id.rawValue)] + db).status == 0)
             let shown = try Self.json(try database.run(["orders", "show", String(history.order.id.rawValue), "--json"] + db))
             #expect(shown["fulfilment"] as? String == "delivered" && (shown["shipments"] as? [Any])?.count == 2, "\(shown)")

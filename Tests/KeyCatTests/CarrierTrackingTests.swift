@@ -1,5 +1,5 @@
 import Foundation
-import KeyCat
+@testable import KeyCat
 import KeyCatTestSupport
 import Testing
 
@@ -80,11 +80,18 @@ struct CarrierTrackingTests {
             // The carrier says the second parcel came a day after its seller said it did.
             let carrierTime = declared.addingTimeInterval(Self.day)
             await carriers.report(.delivered(at: carrierTime), carrier: "kr.cjlogistics", trackingNumber: "553120261123")
+            // Shipped over a week ago: asked daily now, not hourly.
             shop.clock.advance(by: OrderService.trackingInterval)
+            #expect(try await shop.keycat.trackParcels().asked == 0)
+            shop.clock.advance(by: OrderService.slowTrackingInterval - OrderService.trackingInterval)
             let report = try await shop.keycat.trackParcels()
             #expect(report.deliveryConfirmed == 1 && report.delivered == 0, "\(report)")
             let confirmedByCarrier = try await shop.keycat.orders.order(tracked.order.id, by: tracked.buyer).shipments[0]
             #expect(confirmedByCarrier.deliveredAt == declared && confirmedByCarrier.carrierDeliveredAt == carrierTime)
+            // Its week is long past, but KeyCat has only just learnt of the delivery: the buyer is
+            // told before time confirms it.
+            #expect(try await shop.keycat.confirmDeliveredParcels() == 0)
+            shop.clock.advance(by: OrderService.carrierNoticeGrace + 60)
             #expect(try await shop.keycat.confirmDeliveredParcels() == 1)
             #expect(try await shop.keycat.orders.order(tracked.order.id, by: tracked.buyer).shipments[0].confirmedAt != nil)
             let audit = try await shop.keycat.audit.list(AuditFilter(action: "shipment.carrier_delivered"), by: shop.operatorConsole)
@@ -112,12 +119,52 @@ struct CarrierTrackingTests {
             let other = try await shop.keycat.orders.ship(shipment: answered.shipment.id, carrier: "한진", trackingNumber: "4100-2233-4455",
                                                           by: answered.seller)
             let report = try await shop.keycat.trackParcels()
-            #expect(report.asked == 2 && report.failed == 1 && report.delivered == 1, "\(report)")
-            #expect(try await shop.keycat.orders.order(other.id, by: answered.buyer).shipments[0].status == .delivered)
+            #expect(report.asked == 2 && report.failed == 1, "\(report)")
+            #expect(try await shop.keycat.orders.order(other.id, by: answered.buyer).shipments[0].carrierStatus == .inTransit)
             #expect(try await shop.keycat.orders.order(failing.order.id, by: failing.buyer).shipments[0].carrierStatus == nil)
             #expect(try await shop.keycat.trackParcels().asked == 0, "the failed parcel waits its hour like the others")
             shop.clock.advance(by: OrderService.trackingInterval)
-            #expect(try await shop.keycat.trackParcels().asked == 1)
+            let again = try await shop.keycat.trackParcels()
+            #expect(again.asked == 2 && again.failed == 1, "\(again)")
+        }
+    }
+
+    @Test("a mistyped number is corrected by its seller and asked about at once; not once its carrier delivered it",
+          arguments: TestStore.allCases)
+    func correction(_ store: TestStore) async throws {
+        let carriers = SimulatedCarriers()
+        try await TestShop.with(store, configure: Self.tracked(carriers)) { shop in
+            let parcel = try await Parcel(shop)
+            await expectFailure(.illegalTransition) {
+                try await shop.keycat.orders.correctTracking(of: parcel.shipment.id, carrier: "cj", trackingNumber: "553120261124", by: parcel.seller)
+            }
+            let shipped = try await shop.keycat.orders.ship(shipment: parcel.shipment.id, carrier: "cj", trackingNumber: "5531-2026-1124",
+                                                            by: parcel.seller)
+            #expect(try await shop.keycat.trackParcels().notFound == 1)
+            await carriers.report(.delivered(at: shop.clock.now()), carrier: "kr.hanjin", trackingNumber: "553120261123")
+
+            let stranger = try await shop.user(.seller)
+            await expectFailure(.notFound) {
+                try await shop.keycat.orders.correctTracking(of: parcel.shipment.id, carrier: "hanjin", trackingNumber: "553120261123", by: stranger)
+            }
+            await expectFailure(.validation) {
+                try await shop.keycat.orders.correctTracking(of: parcel.shipment.id, carrier: "hanjin", trackingNumber: "55312026112", by: parcel.seller)
+            }
+            let corrected = try await shop.keycat.orders.correctTracking(of: parcel.shipment.id, carrier: "한진", trackingNumber: "5531 2026 1123",
+                                                                          by: parcel.seller)
+            let shipment = corrected.shipments[0]
+            #expect(shipment.carrier == "kr.hanjin" && shipment.trackingNumber == "553120261123" && shipment.carrierStatus == nil)
+            #expect(shipment.shippedAt == shipped.shipments[0].shippedAt, "the four weeks still run from when it shipped")
+            #expect(corrected.carrier == "kr.hanjin" && corrected.trackingNumber == "553120261123", "the order's copy follows its one parcel")
+            // Asked again at once, within the hour the old number's answer would have waited.
+            let report = try await shop.keycat.trackParcels()
+            #expect(report.asked == 1 && report.delivered == 1, "\(report)")
+            await expectFailure(.illegalTransition) {
+                try await shop.keycat.orders.correctTracking(of: parcel.shipment.id, carrier: "cj", trackingNumber: "553120261124", by: shop.operatorConsole)
+            }
+            let audit = try await shop.keycat.audit.list(AuditFilter(action: "shipment.tracking"), by: shop.operatorConsole)
+            #expect(audit.items.map(\.detail) == ["order \(parcel.order.id): kr.cjlogistics 553120261124 → kr.hanjin 553120261123"], "\(audit.items)")
+            try await shop.expectHealthy()
         }
     }
 
@@ -156,25 +203,86 @@ struct CarrierTrackingTests {
         }
     }
 
-    @Test("a carrier's delivery time is kept between the parcel's shipping and now")
-    func carrierClock() async throws {
+    @Test("a carrier's delivery a little before shipping is the parcel's, at its shipping; well before, another parcel's; a later one, now",
+          arguments: TestStore.allCases)
+    func carrierClock(_ store: TestStore) async throws {
         let carriers = SimulatedCarriers()
-        try await TestShop.with(.sqlite, configure: Self.tracked(carriers)) { shop in
-            let early = try await Parcel(shop)
+        try await TestShop.with(store, configure: Self.tracked(carriers)) { shop in
             let late = try await Parcel(shop)
-            let shipped = try #require(try await early.ship().shipments[0].shippedAt)
-            _ = try await shop.keycat.orders.ship(shipment: late.shipment.id, carrier: "epost", trackingNumber: "6865-0123-45678", by: late.seller)
-            await carriers.report(.delivered(at: shipped.addingTimeInterval(-Self.day)), carrier: "kr.cjlogistics", trackingNumber: "553120261123")
-            await carriers.report(.delivered(at: shop.clock.now().addingTimeInterval(Self.day)), carrier: "kr.epost", trackingNumber: "6865012345678")
+            let reused = try await Parcel(shop)
+            let future = try await Parcel(shop)
+            let shipped = try #require(try await late.ship().shipments[0].shippedAt)
+            _ = try await shop.keycat.orders.ship(shipment: reused.shipment.id, carrier: "cj", trackingNumber: "4000-0000-0000", by: reused.seller)
+            _ = try await shop.keycat.orders.ship(shipment: future.shipment.id, carrier: "epost", trackingNumber: "6865-0123-45678", by: future.seller)
+            // The seller entered the number two hours after the carrier took and delivered it.
+            await carriers.report(.delivered(at: shipped.addingTimeInterval(-2 * 3_600)), carrier: "kr.cjlogistics", trackingNumber: "553120261123")
+            // An old parcel's number, delivered three days before this one shipped.
+            await carriers.report(.delivered(at: shipped.addingTimeInterval(-3 * Self.day)), carrier: "kr.cjlogistics", trackingNumber: "400000000000")
+            await carriers.report(.delivered(at: shipped.addingTimeInterval(Self.day)), carrier: "kr.epost", trackingNumber: "6865012345678")
             shop.clock.advance(by: 60)
             let now = shop.clock.now()
-            #expect(try await shop.keycat.trackParcels().delivered == 2)
-            #expect(try await shop.keycat.orders.order(early.order.id, by: early.buyer).shipments[0].deliveredAt == shipped)
-            #expect(try await shop.keycat.orders.order(late.order.id, by: late.buyer).shipments[0].deliveredAt == now)
+            let report = try await shop.keycat.trackParcels()
+            #expect(report.delivered == 2 && report.deliveredBeforeShipping == 1, "\(report)")
+            #expect(try await shop.keycat.orders.order(late.order.id, by: late.buyer).shipments[0].deliveredAt == shipped)
+            #expect(try await shop.keycat.orders.order(future.order.id, by: future.buyer).shipments[0].deliveredAt == now)
+            let mismatched = try await shop.keycat.orders.order(reused.order.id, by: reused.buyer).shipments[0]
+            #expect(mismatched.status == .shipped && mismatched.carrierStatus == .deliveredBeforeShipping && mismatched.carrierDeliveredAt == nil)
+            // Asked again, the same answer: audited once.
+            shop.clock.advance(by: OrderService.trackingInterval)
+            #expect(try await shop.keycat.trackParcels().deliveredBeforeShipping == 1)
+            let audit = try await shop.keycat.audit.list(AuditFilter(action: "shipment.carrier_mismatch"), by: shop.operatorConsole)
+            #expect(audit.items.map(\.target) == ["shipment:\(reused.shipment.id)"], "\(audit.items)")
         }
     }
 
-    @Test("without a tracker nothing is asked and the seller's word counts; a four-week wait shorter than the week is refused")
+    @Test("with tracking, a rejection stays disputable until the carrier delivers (then for the window), or until the untracked wait ends",
+          arguments: TestStore.allCases)
+    func disputeWindow(_ store: TestStore) async throws {
+        let carriers = SimulatedCarriers()
+        try await TestShop.with(store, configure: Self.tracked(carriers)) { shop in
+            let keycat = shop.keycat
+            func rejected(_ parcel: Parcel, number: String) async throws -> ReturnRequest {
+                _ = try await keycat.orders.ship(shipment: parcel.shipment.id, carrier: "cj", trackingNumber: number, by: parcel.seller)
+                _ = try await keycat.orders.deliver(shipment: parcel.shipment.id, by: parcel.seller)
+                let request = try await keycat.orders.requestReturn(of: parcel.shipment.id, reason: "아직 안 왔어요", by: parcel.buyer)
+                return try await keycat.orders.rejectReturn(request.id, reason: "배송 완료되었습니다", by: parcel.seller)
+            }
+            let delivered = try await Parcel(shop)
+            let never = try await Parcel(shop)
+            let start = shop.clock.now()
+            let first = try await rejected(delivered, number: "553120261123")
+            let second = try await rejected(never, number: "553120269999")
+            // Ten days on, the seller's word alone would have closed both windows long ago.
+            shop.clock.set(start.addingTimeInterval(10 * Self.day))
+            await carriers.report(.delivered(at: shop.clock.now()), carrier: "kr.cjlogistics", trackingNumber: "553120261123")
+            _ = try await keycat.trackParcels()
+            #expect(try await keycat.confirmDeliveredParcels() == 0)
+            shop.clock.advance(by: OrderService.defaultDisputeWindow - 60)
+            _ = try await keycat.orders.disputeReturn(first.id, reason: "상자가 비어 있었어요", by: delivered.buyer)
+            // No carrier ever delivered the other: disputable until its four weeks end, not after.
+            shop.clock.set(start.addingTimeInterval(28 * Self.day - 60))
+            #expect(try await keycat.confirmDeliveredParcels() == 0)
+            shop.clock.set(start.addingTimeInterval(28 * Self.day + 60))
+            await expectFailure(.illegalTransition) { try await keycat.orders.disputeReturn(second.id, reason: "늦었지만", by: never.buyer) }
+            #expect(try await keycat.confirmDeliveredParcels() == 1, "the untracked one, its rejection no longer disputable")
+            #expect(try await keycat.orders.order(never.order.id, by: never.buyer).shipments[0].confirmedAt != nil)
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("a tracker that hangs counts as failed at its deadline; the run goes on")
+    func deadline() async throws {
+        let tracker = DeadlineTracker(Hanging(), timeout: .milliseconds(200))
+        let started = ContinuousClock.now
+        await expectFailure(.gatewayTimeout) {
+            try await tracker.track(carrier: try Carrier.named("cj"), trackingNumber: "553120261123")
+        }
+        #expect(ContinuousClock.now - started < .seconds(10), "the deadline, not the tracker, ended the wait")
+        let answering = DeadlineTracker(SimulatedCarriers(), timeout: .seconds(5))
+        #expect(try await answering.track(carrier: try Carrier.named("cj"), trackingNumber: "553120261123") == .notFound)
+    }
+
+    @Test("without a tracker nothing is asked and the seller's word counts; with one, a four-week wait shorter than the week is refused")
     func untracked() async throws {
         try await TestShop.with(.sqlite) { shop in
             let parcel = try await Parcel(shop)
@@ -184,17 +292,28 @@ struct CarrierTrackingTests {
             #expect(try await shop.keycat.confirmDeliveredParcels() == 1)
         }
         await expectFailure(.validation) {
-            try await TestShop.with(configure: { $0.untrackedConfirmationDelay = 6 * Self.day }) { _ in }
+            try await TestShop.with(configure: { $0.untrackedConfirmationDelay = 6 * Self.day; $0.parcelTracker = SimulatedCarriers() }) { _ in }
         }
+        // Unused without a tracker: no reason to refuse a shop that never set it.
+        try await TestShop.with(configure: { $0.untrackedConfirmationDelay = 6 * Self.day }) { _ in }
     }
 }
 
-/// A tracker that cannot answer for one tracking number and says every other was delivered.
+/// A tracker that cannot answer for one tracking number and says every other is on its way.
 struct OneFailing: ParcelTracker {
     let failing: String
 
     func track(carrier: Carrier, trackingNumber: String) async throws(KeyCatError) -> ParcelTrack {
         guard trackingNumber != failing else { throw KeyCatError(.gatewayTimeout, "the tracking service timed out") }
-        return .delivered(at: .distantPast)
+        return .inTransit
+    }
+}
+
+/// A tracker that never answers, and ignores cancellation while it does not.
+struct Hanging: ParcelTracker {
+    func track(carrier: Carrier, trackingNumber: String) async throws(KeyCatError) -> ParcelTrack {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .seconds(30) { try? await Task.sleep(for: .milliseconds(50)) }
+        return .inTransit
     }
 }

@@ -34,6 +34,13 @@ enum FulfilmentRoutes {
                                                              by: context.principal())
             return .json(try ShipmentBody(shipment: id, of: order))
         },
+        Route(.put, "/shipments/{id}/tracking", .roles([.seller, .admin]), body: .jsonDefault) { context in
+            let body = try context.json(ShipBody.self)
+            let id: ShipmentID = try context.id()
+            let order = try await context.keycat.orders.correctTracking(of: id, carrier: body.carrier, trackingNumber: body.trackingNumber,
+                                                                        by: context.principal())
+            return .json(try ShipmentBody(shipment: id, of: order))
+        },
         Route(.post, "/shipments/{id}/deliver", .roles([.seller, .admin])) { context in
             let id: ShipmentID = try context.id()
             return await .json(try ShipmentBody(shipment: id, of: try context.keycat.orders.deliver(shipment: id, by: context.principal())))

@@ -145,7 +145,7 @@ enum FulfilmentSchema {
     /// confirmed and have no delivery from their carrier, the longest unasked first (0: never).
     static func carrierTrackingSQL(_ type: SQLDialect.ColumnTypes) -> String {
         """
-        ALTER TABLE shipments ADD COLUMN carrier_status \(type.text) CHECK (carrier_status IN ('not_found', 'in_transit', 'delivered'));
+        ALTER TABLE shipments ADD COLUMN carrier_status \(type.text) CHECK (carrier_status IN ('not_found', 'in_transit', 'delivered', 'delivered_before_shipping'));
         ALTER TABLE shipments ADD COLUMN carrier_checked_at \(type.integer) NOT NULL DEFAULT 0;
         ALTER TABLE shipments ADD COLUMN carrier_delivered_at \(type.integer);
         CREATE INDEX shipments_awaiting_carrier ON shipments (carrier_checked_at, id)

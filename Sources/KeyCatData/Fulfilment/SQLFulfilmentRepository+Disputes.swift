@@ -8,24 +8,32 @@ import KeyCatInfrastructure
 extension SQLFulfilmentRepository {
     /// The condition (on `r`, a return request, and `s`, its parcel) of a seller's rejection its
     /// buyer may still dispute (``ReturnRequest/isDisputable``): not disputed yet, and made, or
-    /// its parcel delivered, after the one argument (a rejection of a parcel still on its way
-    /// waits for the goods: the window runs from the later of the two).
-    static var disputableRejection: String {
-        """
-        r.status = 'rejected' AND r.disputed_at IS NULL AND r.rejected_by_seller = 1
-          AND (r.decided_at > ? OR s.delivered_at IS NULL OR s.delivered_at > ?)
-        """
+    /// its parcel delivered, after `rejectedSince` (a rejection of a parcel still on its way
+    /// waits for the goods: the window runs from the later of the two). When the shop tracks
+    /// parcels, the delivery is its carrier's, and a parcel no carrier has delivered stays
+    /// disputable until it shipped before ``TrackingCutoffs/untrackedShippedBefore``.
+    static func disputableRejection(rejectedSince: Date, tracking: TrackingCutoffs?) -> (sql: String, arguments: [SQLValue]) {
+        let rejected = "r.status = 'rejected' AND r.disputed_at IS NULL AND r.rejected_by_seller = 1"
+        guard let tracking else {
+            return ("\(rejected) AND (r.decided_at > ? OR s.delivered_at IS NULL OR s.delivered_at > ?)",
+                    [StoredTime.value(rejectedSince), StoredTime.value(rejectedSince)])
+        }
+        return ("""
+            \(rejected) AND (r.decided_at > ? OR s.carrier_delivered_at > ?
+                             OR s.carrier_delivered_at IS NULL AND COALESCE(s.shipped_at, s.delivered_at) > ?)
+            """, [StoredTime.value(rejectedSince), StoredTime.value(rejectedSince), StoredTime.value(tracking.untrackedShippedBefore)])
     }
 
-    package func disputeReturn(_ id: ReturnRequestID, dispute: String, rejectedSince: Date, audit: AuditEntry,
+    package func disputeReturn(_ id: ReturnRequestID, dispute: String, rejectedSince: Date, tracking: TrackingCutoffs?, audit: AuditEntry,
                                at now: Date) async throws(KeyCatError) -> ReturnRequest? {
-        try await moveReturn(id, set: "status = 'disputed', dispute = ?, disputed_at = ?", [.text(dispute), StoredTime.value(now)], where: """
+        let disputable = Self.disputableRejection(rejectedSince: rejectedSince, tracking: tracking)
+        return try await moveReturn(id, set: "status = 'disputed', dispute = ?, disputed_at = ?", [.text(dispute), StoredTime.value(now)], where: """
             EXISTS (SELECT 1 FROM return_requests r JOIN shipments s ON s.id = r.shipment_id JOIN orders o ON o.id = r.order_id
                     WHERE r.id = return_requests.id
-                      AND ((\(Self.disputableRejection)) OR r.status = 'requested' AND r.created_at <= ?)
+                      AND ((\(disputable.sql)) OR r.status = 'requested' AND r.created_at <= ?)
                       AND s.confirmed_at IS NULL
                       AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded'))
-            """, [StoredTime.value(rejectedSince), StoredTime.value(rejectedSince), StoredTime.value(rejectedSince)], audit: audit, at: now)
+            """, disputable.arguments + [StoredTime.value(rejectedSince)], audit: audit, at: now)
     }
 
     package func ruleOnDispute(_ id: ReturnRequestID, _ status: ReturnRequest.Status, ruling: String?, restock: Bool, audit: AuditEntry,

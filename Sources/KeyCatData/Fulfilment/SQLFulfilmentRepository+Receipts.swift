@@ -40,16 +40,20 @@ extension SQLFulfilmentRepository {
         }
     }
 
-    package func confirmDelivered(before cutoff: Date, rejectedSince: Date, untrackedShippedBefore: Date?, limit: Int,
+    package func confirmDelivered(before cutoff: Date, rejectedSince: Date, tracking: TrackingCutoffs?, limit: Int,
                                   at now: Date) async throws(KeyCatError) -> Int {
-        // With tracking, the carrier's delivery counts; a parcel no carrier delivered waits until
-        // it also shipped long enough ago.
-        let delivered = untrackedShippedBefore == nil ? "s.delivered_at < ?" : """
-            (s.carrier_delivered_at < ? OR s.carrier_delivered_at IS NULL AND s.delivered_at < ? AND s.shipped_at < ?)
+        // With tracking, the carrier's delivery counts, once known long enough for the buyer to
+        // be told; a parcel no carrier delivered waits until it also shipped long enough ago
+        // (parcels from before shipments have no shipping time: their delivery stands for it).
+        let delivered = tracking == nil ? "s.delivered_at < ?" : """
+            (s.carrier_delivered_at < ? AND s.carrier_checked_at < ?
+             OR s.carrier_delivered_at IS NULL AND s.delivered_at < ? AND COALESCE(s.shipped_at, s.delivered_at) < ?)
             """
-        let basis = untrackedShippedBefore.map { " by its carrier, or shipped before \($0)" } ?? ""
-        let deliveredArguments = untrackedShippedBefore.map { [StoredTime.value(cutoff), StoredTime.value(cutoff), StoredTime.value($0)] }
-            ?? [StoredTime.value(cutoff)]
+        let deliveredArguments = tracking.map {
+            [StoredTime.value(cutoff), StoredTime.value($0.noticedBefore), StoredTime.value(cutoff), StoredTime.value($0.untrackedShippedBefore)]
+        } ?? [StoredTime.value(cutoff)]
+        let basis = tracking.map { " by its carrier, or shipped before \($0.untrackedShippedBefore)" } ?? ""
+        let disputable = Self.disputableRejection(rejectedSince: rejectedSince, tracking: tracking)
         return try await storage {
             try await database.write { connection in
                 let confirmed = try connection.query("""
@@ -58,11 +62,10 @@ extension SQLFulfilmentRepository {
                                  WHERE \(Self.confirmable) AND \(delivered)
                                    AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = s.seller_id AND u.suspended_at IS NOT NULL)
                                    AND NOT EXISTS (SELECT 1 FROM return_requests r WHERE r.shipment_id = s.id
-                                                     AND \(Self.disputableRejection))
+                                                     AND \(disputable.sql))
                                  ORDER BY s.delivered_at, s.id LIMIT ?)
                     RETURNING id, order_id
-                    """, [StoredTime.value(now), StoredTime.value(now)] + deliveredArguments + [StoredTime.value(rejectedSince),
-                          StoredTime.value(rejectedSince), .int(limit)]) {
+                    """, [StoredTime.value(now), StoredTime.value(now)] + deliveredArguments + disputable.arguments + [.int(limit)]) {
                     (shipment: $0.int64(0), order: $0.int64(1))
                 }
                 for parcel in confirmed {

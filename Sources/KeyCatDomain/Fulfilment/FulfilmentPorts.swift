@@ -111,22 +111,37 @@ public protocol FulfilmentRepository: Sendable {
     ///
     /// - Returns: how many it confirmed.
     ///
-    /// `untrackedShippedBefore`, when the shop tracks parcels: the delivery that counts is the
-    /// carrier's (``Shipment/carrierDeliveredAt``) before `cutoff`; a parcel no carrier has said
-    /// was delivered is confirmed only once it also shipped before `untrackedShippedBefore`.
-    func confirmDelivered(before cutoff: Date, rejectedSince: Date, untrackedShippedBefore: Date?, limit: Int,
+    /// `tracking`, when the shop tracks parcels: the delivery that counts is the carrier's
+    /// (``Shipment/carrierDeliveredAt``) before `cutoff`, learnt before
+    /// ``TrackingCutoffs/noticedBefore``; a parcel no carrier has said was delivered is confirmed
+    /// only once it also shipped before ``TrackingCutoffs/untrackedShippedBefore``, and a
+    /// rejection of its return stays disputable until then.
+    func confirmDelivered(before cutoff: Date, rejectedSince: Date, tracking: TrackingCutoffs?, limit: Int,
                           at now: Date) async throws(KeyCatError) -> Int
 
-    /// Parcels that left and are not confirmed, of orders still holding their payment, whose
-    /// carrier has not said they were delivered, last asked at or before `checkedBefore` (never asked
-    /// first), at most `limit`.
-    func parcelsToTrack(checkedBefore: Date, limit: Int) async throws(KeyCatError) -> [Shipment]
+    /// Claims the parcels to ask their carriers about, marking them asked `now` so no other run
+    /// (of this server or another) asks them before their turn comes again: those that left and
+    /// are not confirmed, of orders still holding their payment, with no delivery from their
+    /// carrier, last asked at or before `due.checkedBefore` — or, once they shipped before
+    /// `due.slowShippedBefore`, at or before `due.slowCheckedBefore` — the longest unasked first
+    /// (never asked before all), at most `limit`.
+    func claimParcelsToTrack(_ due: TrackingDue, limit: Int, at now: Date) async throws(KeyCatError) -> [Shipment]
 
-    /// Records what a parcel's carrier said (`carrierDeliveredAt` with `.delivered`), the time it
-    /// was asked, and `audit` when there is one, in one transaction; a tracker that failed
-    /// records only the time (`status` nil), so the parcel waits its interval like the others.
-    func recordTracking(of shipment: ShipmentID, status: CarrierStatus?, carrierDeliveredAt: Date?, audit: AuditEntry?,
-                        at now: Date) async throws(KeyCatError)
+    /// Records what a parcel's carrier said (`carrierDeliveredAt` with `.delivered`), with `audit`
+    /// when there is one, in one transaction, unless a delivery from its carrier is recorded
+    /// already.
+    ///
+    /// - Returns: whether it recorded it.
+    func recordTracking(of shipment: ShipmentID, status: CarrierStatus, carrierDeliveredAt: Date?, audit: AuditEntry?,
+                        at now: Date) async throws(KeyCatError) -> Bool
+
+    /// Replaces a parcel's carrier and tracking number (and the order's copy of them, when it
+    /// names the old ones) if it left, is not confirmed and no carrier reported it delivered;
+    /// what its carrier said is forgotten, so the next run asks about the new number first.
+    ///
+    /// - Returns: whether it was corrected.
+    func correctTracking(of shipment: ShipmentID, carrier: Carrier, trackingNumber: String, audit: AuditEntry,
+                         at now: Date) async throws(KeyCatError) -> Bool
 
     /// Records a buyer's return request for a parcel that left and is not confirmed, in one
     /// transaction that checks both.
@@ -152,7 +167,7 @@ public protocol FulfilmentRepository: Sendable {
     /// `audit`, in one transaction.
     ///
     /// - Returns: the request as disputed, or nil when one of those no longer holds.
-    func disputeReturn(_ id: ReturnRequestID, dispute: String, rejectedSince: Date, audit: AuditEntry,
+    func disputeReturn(_ id: ReturnRequestID, dispute: String, rejectedSince: Date, tracking: TrackingCutoffs?, audit: AuditEntry,
                        at now: Date) async throws(KeyCatError) -> ReturnRequest?
 
     /// Moves a disputed request to `status` (`approved`, with whether its refund restocks, or

@@ -25,6 +25,39 @@ public enum CarrierStatus: String, Sendable, Hashable, CaseIterable, Codable {
     case notFound = "not_found"
     case inTransit = "in_transit"
     case delivered
+    /// The carrier delivered a parcel of that number more than a day before this one shipped:
+    /// another parcel's number (an old one reused, or someone else's). It does not count as
+    /// this parcel's delivery.
+    case deliveredBeforeShipping = "delivered_before_shipping"
+}
+
+/// When carrier tracking's rules count a parcel as delivered, for a shop that tracks parcels.
+public struct TrackingCutoffs: Sendable, Hashable {
+    /// A parcel no carrier has said was delivered may be confirmed by time, and a rejection of
+    /// its return is no longer disputable, once it shipped before this.
+    public var untrackedShippedBefore: Date
+    /// A carrier's delivery counts for confirmation once KeyCat learnt of it before this: the
+    /// buyer is told before their week can be over.
+    public var noticedBefore: Date
+
+    public init(untrackedShippedBefore: Date, noticedBefore: Date) {
+        self.untrackedShippedBefore = untrackedShippedBefore
+        self.noticedBefore = noticedBefore
+    }
+}
+
+/// Which parcels are due to be asked about again: hourly while young, daily once they shipped
+/// a week ago (a parcel its carrier never knows is asked for as long as it waits).
+public struct TrackingDue: Sendable, Hashable {
+    public var checkedBefore: Date
+    public var slowShippedBefore: Date
+    public var slowCheckedBefore: Date
+
+    public init(checkedBefore: Date, slowShippedBefore: Date, slowCheckedBefore: Date) {
+        self.checkedBefore = checkedBefore
+        self.slowShippedBefore = slowShippedBefore
+        self.slowCheckedBefore = slowCheckedBefore
+    }
 }
 
 /// The shop's way to ask carriers where parcels are: a tracking service's client (for example
@@ -51,6 +84,8 @@ public struct ParcelTrackingReport: Sendable, Hashable {
     public var deliveryConfirmed = 0
     /// Parcels their carriers knew nothing of.
     public var notFound = 0
+    /// Parcels whose number their carrier delivered before they shipped (another parcel's).
+    public var deliveredBeforeShipping = 0
     /// Parcels the tracker could not answer for; asked again at the next interval.
     public var failed = 0
 

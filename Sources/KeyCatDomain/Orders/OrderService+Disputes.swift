@@ -44,9 +44,16 @@ extension OrderService {
                 throw KeyCatError(.illegalTransition, "return request \(id) \(why)", context: context)
             }
             // The window runs from the rejection, or from the delivery when the goods came later:
-            // a rejection made while the parcel was on its way leaves the buyer the window once it is there.
+            // a rejection made while the parcel was on its way leaves the buyer the window once it
+            // is there. When the shop tracks parcels, the delivery is its carrier's, and a parcel
+            // no carrier has delivered stays disputable until time may confirm it untracked.
             let parcel = order.shipments.first { $0.id == request.shipmentID }
-            let delivered = parcel?.status == .delivered ? parcel?.deliveredAt : nil
+            let delivered: Date? = if let untrackedDelay, let parcel {
+                parcel.carrierDeliveredAt
+                    ?? (parcel.shippedAt ?? parcel.deliveredAt).map { $0.addingTimeInterval(untrackedDelay - disputeWindow) }
+            } else {
+                parcel?.status == .delivered ? parcel?.deliveredAt : nil
+            }
             guard rejectedAt > since || (delivered ?? .distantFuture) > since else {
                 throw KeyCatError(.illegalTransition, "return request \(id) was rejected, and its parcel delivered, more than "
                                   + "\(Self.duration(disputeWindow)) ago: it can no longer be disputed", context: context)
@@ -58,7 +65,8 @@ extension OrderService {
         }
         let audit = AuditEntry(actor: principal.auditActor, action: "return.dispute", target: "return:\(id)",
                                detail: "shipment \(request.shipmentID): \(reason)", at: now)
-        guard let disputed = try await shipments.disputeReturn(id, dispute: reason, rejectedSince: since, audit: audit, at: now) else {
+        guard let disputed = try await shipments.disputeReturn(id, dispute: reason, rejectedSince: since, tracking: trackingCutoffs(at: now),
+                                                               audit: audit, at: now) else {
             let current = try await shipments.returnRequest(id)
             throw KeyCatError(.illegalTransition, current?.status == .disputed
                               ? "return request \(id) is already disputed"

@@ -243,18 +243,17 @@ extension OrderService {
     /// return request, nor a seller's rejection the buyer may still dispute (admin;
     /// reconciliation calls it on every run), at most `limit`.
     ///
-    /// - Parameter untrackedDelay: when the shop tracks parcels (``trackParcels(with:interval:limit:by:)``),
-    ///   the delivery that counts is the carrier's, and a parcel no carrier has said was delivered
-    ///   waits until it shipped this long ago as well; nil (no tracker): its seller's word counts.
+    /// When the shop tracks parcels (``untrackedDelay`` set), the delivery that counts is the
+    /// carrier's, made known at least ``carrierNoticeGrace`` ago, and a parcel no carrier has said
+    /// was delivered waits until it shipped ``untrackedDelay`` ago as well.
+    ///
     /// - Returns: how many it confirmed.
-    public func confirmDeliveredParcels(olderThan delay: TimeInterval, untrackedDelay: TimeInterval? = nil, limit: Int = 1_000,
-                                        by principal: Principal) async throws(KeyCatError) -> Int {
+    public func confirmDeliveredParcels(olderThan delay: TimeInterval, limit: Int = 1_000, by principal: Principal) async throws(KeyCatError) -> Int {
         try principal.require(.admin, to: "confirm receipts")
-        guard delay >= 0, (untrackedDelay ?? 0) >= 0 else { throw KeyCatError.validation("delay", "a confirmation delay is not negative") }
+        guard delay >= 0 else { throw KeyCatError.validation("delay", "a confirmation delay is not negative") }
         let now = clock.now()
         return try await shipments.confirmDelivered(before: now.addingTimeInterval(-delay), rejectedSince: now.addingTimeInterval(-disputeWindow),
-                                                    untrackedShippedBefore: untrackedDelay.map { now.addingTimeInterval(-$0) },
-                                                    limit: limit, at: now)
+                                                    tracking: trackingCutoffs(at: now), limit: limit, at: now)
     }
 
     /// The parcel and its order, for the order's buyer or an admin; anyone else is told the

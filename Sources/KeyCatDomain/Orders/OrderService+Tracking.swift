@@ -8,59 +8,79 @@ import Foundation
 /// runs from that word: a seller could ship with a made-up tracking number, mark the parcel
 /// delivered at once, and be paid a week later unless the buyer noticed. With a tracker:
 ///
-/// - each parcel that left and is not confirmed is asked about at most once per interval until
-///   its carrier says it was delivered; a parcel on its way that the carrier delivered becomes
-///   `delivered` at the carrier's time (audited `shipment.deliver` by `system:tracking`, the
-///   `shipment.delivered` event), and one its seller had marked delivered keeps that time and
-///   gains the carrier's (audited `shipment.carrier_delivered`);
-/// - the week runs from the carrier's delivery. A parcel no carrier has said was delivered — a
-///   made-up number, a carrier the tracker does not know, a tracking service down for days — is
-///   confirmed by time only once it also shipped ``Configuration/untrackedConfirmationDelay``
-///   ago (four weeks by default), so its buyer has that long to ask for a return or dispute;
+/// - each parcel that left and is not confirmed is asked about (hourly, daily once it shipped a
+///   week ago) until its carrier says it was delivered; a parcel on its way that the carrier
+///   delivered becomes `delivered` at the carrier's time (audited `shipment.deliver` by
+///   `system:tracking`, the `shipment.delivered` event), and one its seller had marked delivered
+///   keeps that time and gains the carrier's (audited `shipment.carrier_delivered`);
+/// - a delivery of its number more than a day before the parcel shipped is another parcel's (an
+///   old number reused): it counts for nothing (`delivered_before_shipping`, audited
+///   `shipment.carrier_mismatch` once);
+/// - the week runs from the carrier's delivery, once KeyCat has known of it for
+///   ``carrierNoticeGrace``. A parcel no carrier has said was delivered — a made-up number, a
+///   carrier the tracker does not know, a tracking service down for days — is confirmed by time
+///   only once it also shipped ``untrackedDelay`` ago (four weeks by default), and a seller's
+///   rejection of its return stays disputable until then;
 /// - what the carrier last said is on the shipment (`carrier_status`, `carrier_delivered_at`)
-///   for the buyer, the seller and the operators ruling on a dispute.
+///   for the buyer, the seller and the operators ruling on a dispute, and a seller corrects a
+///   mistyped number (``correctTracking(of:carrier:trackingNumber:by:)``) until its carrier
+///   delivered the parcel.
 extension OrderService {
-    /// How often one parcel is asked about: an hour.
+    /// How often one parcel is asked about while it is young: an hour.
     public static let trackingInterval: TimeInterval = 60 * 60
+    /// How often a parcel that shipped a week ago or more is asked about: a day.
+    public static let slowTrackingInterval: TimeInterval = 24 * 60 * 60
+    /// How long before it shipped a carrier's delivery of its number may be and still be this
+    /// parcel's (a seller who enters the number late): a day. Earlier is another parcel's.
+    public static let shippingTolerance: TimeInterval = 24 * 60 * 60
+    /// How long a carrier's delivery must have been known before it lets time confirm the
+    /// parcel: two days, so a delivery learnt late (the tracking service down) never confirms a
+    /// parcel in the run that learns of it, before its buyer could be told.
+    public static let carrierNoticeGrace: TimeInterval = 2 * 24 * 60 * 60
+
+    /// The times carrier tracking's rules are judged by at `now`; nil when the shop does not
+    /// track parcels.
+    func trackingCutoffs(at now: Date) -> TrackingCutoffs? {
+        untrackedDelay.map {
+            TrackingCutoffs(untrackedShippedBefore: now.addingTimeInterval(-$0), noticedBefore: now.addingTimeInterval(-Self.carrierNoticeGrace))
+        }
+    }
 
     /// Asks `tracker` about the parcels that left, are not confirmed and whose carrier has not
-    /// said they were delivered, each at most once per `interval`, at most `limit` a run, the
-    /// longest unasked first, eight questions at a time; reconciliation calls it on every run
-    /// when the shop has a tracker. One parcel's failure does not stop the others: it is asked
-    /// again after the interval, as a parcel of a carrier KeyCat no longer knows is skipped
-    /// until then.
+    /// said they were delivered — each at most once per `interval` (daily once it shipped a week
+    /// ago), at most `limit` a run, the longest unasked first, eight questions at a time;
+    /// reconciliation calls it on every run when the shop has a tracker. The parcels are claimed
+    /// before they are asked about, so servers sharing a database do not ask twice, and a parcel
+    /// whose answer fails, or cannot be recorded, waits its turn like the others and stops no
+    /// other.
     ///
     /// - Throws: `forbidden` unless an admin; `validation` for a limit under 1 or a negative
-    ///   interval; a storage error.
+    ///   interval; a storage error claiming the parcels, or (after every parcel was tried) the
+    ///   first one recording an answer.
     public func trackParcels(with tracker: any ParcelTracker, interval: TimeInterval = OrderService.trackingInterval, limit: Int = 200,
                              by principal: Principal) async throws(KeyCatError) -> ParcelTrackingReport {
         try principal.require(.admin, to: "track parcels")
         guard interval >= 0, limit > 0 else { throw KeyCatError.validation("limit", "tracking needs a positive limit and an interval of 0 or more") }
         let now = clock.now()
         var report = ParcelTrackingReport()
-        let parcels = try await shipments.parcelsToTrack(checkedBefore: now.addingTimeInterval(-interval), limit: limit)
+        var storageFailure: KeyCatError?
+        let due = TrackingDue(checkedBefore: now.addingTimeInterval(-interval), slowShippedBefore: now.addingTimeInterval(-7 * 24 * 60 * 60),
+                              slowCheckedBefore: now.addingTimeInterval(-max(interval, Self.slowTrackingInterval)))
+        let parcels = try await shipments.claimParcelsToTrack(due, limit: limit, at: now)
         for start in stride(from: 0, to: parcels.count, by: Self.trackingConcurrency) {
             let batch = Array(parcels[start..<min(start + Self.trackingConcurrency, parcels.count)])
             for (parcel, answer) in await Self.ask(tracker, about: batch) {
-                guard let answer else {
-                    try await shipments.recordTracking(of: parcel.id, status: nil, carrierDeliveredAt: nil, audit: nil, at: now)
-                    continue
-                }
+                guard let answer else { continue }  // a carrier KeyCat no longer knows: not asked
                 report.asked += 1
-                switch answer {
-                case .failure:
+                do throws(KeyCatError) {
+                    try await record(answer, of: parcel, at: now, into: &report)
+                } catch {
                     report.failed += 1
-                    try await shipments.recordTracking(of: parcel.id, status: nil, carrierDeliveredAt: nil, audit: nil, at: now)
-                case let .success(.delivered(reported)):
-                    // Never before it left, never after now: a carrier's clock is not the shop's.
-                    let delivered = min(max(reported, parcel.shippedAt ?? reported), now)
-                    try await recordDelivery(of: parcel, at: delivered, now: now, into: &report)
-                case let .success(track):
-                    if track == .notFound { report.notFound += 1 }
-                    try await shipments.recordTracking(of: parcel.id, status: track.status, carrierDeliveredAt: nil, audit: nil, at: now)
+                    storageFailure = storageFailure ?? error
                 }
             }
         }
+        if let storageFailure { throw storageFailure }
         return report
     }
 
@@ -88,31 +108,57 @@ extension OrderService {
         }
     }
 
+    /// Records one answer: a failure as nothing (the parcel was claimed: it waits its turn), a
+    /// carrier's word as its status, a delivery as below.
+    private func record(_ answer: Result<ParcelTrack, KeyCatError>, of parcel: Shipment, at now: Date,
+                        into report: inout ParcelTrackingReport) async throws(KeyCatError) {
+        switch answer {
+        case .failure:
+            report.failed += 1
+        case let .success(.delivered(reported)) where !reported.timeIntervalSince1970.isFinite:
+            report.failed += 1  // not a time: nothing is believed
+        case let .success(.delivered(reported)):
+            let shipped = parcel.shippedAt ?? reported
+            guard reported >= shipped.addingTimeInterval(-Self.shippingTolerance) else {
+                report.deliveredBeforeShipping += 1
+                // Audited once, when the carrier first says so.
+                let audit = parcel.carrierStatus == .deliveredBeforeShipping ? nil : AuditEntry(
+                    actor: "system:tracking", action: "shipment.carrier_mismatch", target: "shipment:\(parcel.id)",
+                    detail: "order \(parcel.orderID) \(parcel.carrier ?? "") \(parcel.trackingNumber ?? ""): its carrier delivered that number "
+                        + "at \(reported), before the parcel shipped at \(shipped): another parcel's number", at: now)
+                _ = try await shipments.recordTracking(of: parcel.id, status: .deliveredBeforeShipping, carrierDeliveredAt: nil, audit: audit, at: now)
+                return
+            }
+            // Never before it left, never after now: a carrier's clock is not the shop's.
+            try await recordDelivery(of: parcel, at: min(max(reported, shipped), now), now: now, into: &report)
+        case let .success(track):
+            if track == .notFound { report.notFound += 1 }
+            _ = try await shipments.recordTracking(of: parcel.id, status: track.status, carrierDeliveredAt: nil, audit: nil, at: now)
+        }
+    }
+
     /// What the carrier's delivery changes: a parcel on its way becomes delivered at the
     /// carrier's time; one its seller had marked delivered gains the carrier's time. A parcel
-    /// that cannot move now (a refund of its order pending) is asked again after the interval.
+    /// that cannot move now (a refund of its order pending) waits its turn to be asked again.
     private func recordDelivery(of parcel: Shipment, at delivered: Date, now: Date, into report: inout ParcelTrackingReport) async throws(KeyCatError) {
         if parcel.status == .shipped {
             if try await deliverOnCarriersWord(parcel, at: delivered, now: now) {
                 report.delivered += 1
                 return
             }
-            guard try await shipments.shipment(parcel.id)?.status == .delivered else {
-                try await shipments.recordTracking(of: parcel.id, status: nil, carrierDeliveredAt: nil, audit: nil, at: now)
-                return
-            }
+            guard try await shipments.shipment(parcel.id)?.status == .delivered else { return }
         }
-        try await shipments.recordTracking(
+        let recorded = try await shipments.recordTracking(
             of: parcel.id, status: .delivered, carrierDeliveredAt: delivered,
             audit: AuditEntry(actor: "system:tracking", action: "shipment.carrier_delivered", target: "shipment:\(parcel.id)",
                               detail: "order \(parcel.orderID) \(parcel.carrier ?? "") \(parcel.trackingNumber ?? ""): delivered \(delivered)",
                               at: now),
             at: now)
-        report.deliveryConfirmed += 1
+        if recorded { report.deliveryConfirmed += 1 }
     }
 
     /// Moves a parcel on its way to `delivered` at its carrier's time; false when it moved first
-    /// (its seller marked it delivered meanwhile), which the caller records as a confirmation.
+    /// (its seller marked it delivered meanwhile) or cannot move now.
     private func deliverOnCarriersWord(_ parcel: Shipment, at delivered: Date, now: Date) async throws(KeyCatError) -> Bool {
         var move = ShipmentMove(shipmentID: parcel.id, from: .shipped, to: .delivered)
         move.carrierDeliveredAt = delivered
@@ -120,5 +166,35 @@ extension OrderService {
                                 detail: "order \(parcel.orderID) \(parcel.carrier ?? "") \(parcel.trackingNumber ?? ""): delivered \(delivered)",
                                 at: now)
         return try await shipments.apply(move, at: now)
+    }
+
+    /// Corrects a parcel's carrier and tracking number (송장 수정). A seller's typo would
+    /// otherwise leave the carrier knowing nothing of the parcel, and with tracking, time would
+    /// confirm it only four weeks after it shipped. Its seller or an admin, while the parcel has
+    /// left, is not confirmed and its carrier has not said it was delivered: a delivery a carrier
+    /// reported is not undone by another number. The carrier is asked about the new number at
+    /// the next run; the shipping time, which the four weeks run from, stays. Audited
+    /// `shipment.tracking` with both numbers.
+    ///
+    /// - Throws: `notFound` for a shipment not the caller's; `validation` for an unknown carrier
+    ///   or a number not of its format; `illegalTransition` when the parcel has not left, is
+    ///   confirmed, or its carrier reported it delivered.
+    public func correctTracking(of id: ShipmentID, carrier: String, trackingNumber: String, by principal: Principal) async throws(KeyCatError) -> Order {
+        let shipment = try await ownedShipment(id, by: principal)
+        let known = try Carrier.named(carrier)
+        let number = try known.trackingNumber(trackingNumber)
+        let now = clock.now()
+        let audit = AuditEntry(actor: principal.auditActor, action: "shipment.tracking", target: "shipment:\(id)",
+                               detail: "order \(shipment.orderID): \(shipment.carrier ?? "-") \(shipment.trackingNumber ?? "-") → \(known.code) \(number)",
+                               at: now)
+        guard try await shipments.correctTracking(of: id, carrier: known, trackingNumber: number, audit: audit, at: now) else {
+            let current = try await shipments.shipment(id) ?? shipment
+            let why = !current.hasLeft ? "has not left: it is shipped with its number"
+                : current.confirmedAt != nil ? "is confirmed"
+                : "was delivered by its carrier's own word"
+            throw KeyCatError(.illegalTransition, "shipment \(id) \(why); its tracking number stays",
+                              context: ["status": current.status.rawValue])
+        }
+        return try await settlement.reload(shipment.orderID)
     }
 }

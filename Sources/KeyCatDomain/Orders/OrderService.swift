@@ -16,6 +16,11 @@ public struct OrderService: Sendable {
     /// it to the operators (``disputeReturn(_:reason:by:)``); time confirms no parcel meanwhile.
     /// 0 takes no disputes.
     let disputeWindow: TimeInterval
+    /// When the shop tracks parcels (``trackParcels(with:interval:limit:by:)``): how long after it
+    /// shipped a parcel no carrier has said was delivered is confirmed by time, and until when a
+    /// seller's rejection of its return may be disputed. Nil: no tracker, a seller's word of
+    /// delivery counts.
+    let untrackedDelay: TimeInterval?
 
     /// Three days: time for a buyer told "no" to say why it is wrong, short enough that an honest
     /// seller's pay waits little.
@@ -23,8 +28,9 @@ public struct OrderService: Sendable {
 
     public init(orders: any OrderRepository, gateway: any PaymentGateway, idempotency: any IdempotencyStore,
                 cursors: any PageCursorCodec, clock: any WallClock, fulfilment: (any FulfilmentRepository)? = nil,
-                disputeWindow: TimeInterval = OrderService.defaultDisputeWindow) {
+                disputeWindow: TimeInterval = OrderService.defaultDisputeWindow, untrackedDelay: TimeInterval? = nil) {
         self.orders = orders
+        self.untrackedDelay = untrackedDelay
         self.fulfilment = fulfilment
         self.disputeWindow = disputeWindow
         self.cursors = cursors

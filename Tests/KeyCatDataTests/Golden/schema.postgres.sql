@@ -739,7 +739,7 @@ UPDATE return_requests SET rejected_by_seller = 1 WHERE status = 'rejected' AND 
 CREATE INDEX products_withdrawn_with_images ON products (deleted_at) WHERE deleted_at IS NOT NULL AND images <> '';
 
 -- 36: carrier tracking
-ALTER TABLE shipments ADD COLUMN carrier_status text COLLATE "C" CHECK (carrier_status IN ('not_found', 'in_transit', 'delivered'));
+ALTER TABLE shipments ADD COLUMN carrier_status text COLLATE "C" CHECK (carrier_status IN ('not_found', 'in_transit', 'delivered', 'delivered_before_shipping'));
 ALTER TABLE shipments ADD COLUMN carrier_checked_at bigint NOT NULL DEFAULT 0;
 ALTER TABLE shipments ADD COLUMN carrier_delivered_at bigint;
 CREATE INDEX shipments_awaiting_carrier ON shipments (carrier_checked_at, id)

@@ -740,7 +740,7 @@ CREATE INDEX return_requests_awaiting_refund ON return_requests (refund_tried_at
 CREATE INDEX products_withdrawn_with_images ON products (deleted_at) WHERE deleted_at IS NOT NULL AND images <> '';
 
 -- 36: carrier tracking
-ALTER TABLE shipments ADD COLUMN carrier_status TEXT CHECK (carrier_status IN ('not_found', 'in_transit', 'delivered'));
+ALTER TABLE shipments ADD COLUMN carrier_status TEXT CHECK (carrier_status IN ('not_found', 'in_transit', 'delivered', 'delivered_before_shipping'));
 ALTER TABLE shipments ADD COLUMN carrier_checked_at INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE shipments ADD COLUMN carrier_delivered_at INTEGER;
 CREATE INDEX shipments_awaiting_carrier ON shipments (carrier_checked_at, id)

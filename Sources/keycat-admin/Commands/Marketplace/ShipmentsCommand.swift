@@ -1,12 +1,13 @@
 import KeyCat
 
-/// `keycat-admin shipments`: ship and deliver one seller's parcel of an order, and confirm its
-/// receipt for the buyer.
+/// `keycat-admin shipments`: ship and deliver one seller's parcel of an order, correct its
+/// tracking number, and confirm its receipt for the buyer.
 struct ShipmentsCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "shipments",
-        abstract: "Ship and deliver one seller's parcel of an order; confirm its receipt for the buyer.",
-        subcommands: [ShipmentsShipCommand.self, ShipmentsDeliverCommand.self, ShipmentsConfirmReceiptCommand.self])
+        abstract: "Ship and deliver one seller's parcel of an order; correct its tracking number; confirm its receipt for the buyer.",
+        subcommands: [ShipmentsShipCommand.self, ShipmentsCorrectTrackingCommand.self, ShipmentsDeliverCommand.self,
+                      ShipmentsConfirmReceiptCommand.self])
 }
 
 /// `keycat-admin shipments ship ID --carrier C --tracking T`.
@@ -37,6 +38,32 @@ struct ShipmentsShipCommand: AdminCommand {
         let order = try await keycat.orders.ship(shipment: id, carrier: carrier, trackingNumber: tracking, by: context.operatorPrincipal)
         context.emit(json: OrderOutput.json(order),
                      human: "Shipment \(id) of order \(order.id) shipped; the order is \(order.status.rawValue) (\(order.fulfilment.rawValue)).")
+    }
+}
+
+/// `keycat-admin shipments correct-tracking ID --carrier C --tracking T` (송장 수정): until its
+/// carrier reports the parcel delivered.
+struct ShipmentsCorrectTrackingCommand: AdminCommand {
+    static let configuration = CommandConfiguration(
+        name: "correct-tracking",
+        abstract: "Correct a parcel's carrier and tracking number until its carrier reports it delivered.",
+        arguments: ShipmentsShipCommand.configuration.arguments,
+        options: ShipmentsShipCommand.configuration.options)
+
+    let ship: ShipmentsShipCommand
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        ship = try ShipmentsShipCommand(parsing: arguments)
+    }
+
+    func run(_ context: CommandContext) async throws {
+        let keycat = try await context.openExisting()
+        defer { keycat.close() }
+        let order = try await keycat.orders.correctTracking(of: ship.id, carrier: ship.carrier, trackingNumber: ship.tracking,
+                                                            by: context.operatorPrincipal)
+        let shipment = order.shipments.first { $0.id == ship.id }
+        context.emit(json: OrderOutput.json(order),
+                     human: "Shipment \(ship.id) of order \(order.id) now goes with \(shipment?.carrier ?? "-") \(shipment?.trackingNumber ?? "-"); its carrier is asked about it at the next tracking run.")
     }
 }
 
