@@ -133,7 +133,9 @@ struct PGErrorMapperTests {
 
     @Test("a PG's Retry-After is read as delta-seconds or as an HTTP date; a 429 without one still says a second", arguments: [
         ("120", 120 as Int?), ("  7 ", 7), ("-3", 0), ("Mon, 30 Nov 2026 15:00:30 GMT", 30), ("Mon, 30 Nov 2026 14:59:00 GMT", 0),
-        ("soon", nil), (nil, nil),
+        ("soon", nil), (nil, nil), ("Tue, 01 Dec 2026 15:00:00 GMT", 86_400), ("Mon, 30 Nov 2026 15:00:30 UTC", nil),
+        ("Mon, 31 Nov 2026 15:00:30 GMT", nil), ("Mon, 30 Nov 2026 24:00:00 GMT", nil), ("Mon, 30 Nov 2026 15:0:30 GMT", nil),
+        ("Mon, 30 Nov 2026 15:00:30 GMT ", 30), ("Mon 30 Nov 2026 15:00:30 GMT", nil), ("Mon, 30 Nov 2026  15:00:30 GMT", nil),
     ] as [(String?, Int?)])
     func retryAfter(_ header: String?, _ seconds: Int?) throws {
         let now = try Date("2026-11-30T15:00:00Z", strategy: .iso8601)
@@ -150,5 +152,14 @@ struct PGErrorMapperTests {
         #expect(error?.code == .gatewayAuthenticationFailed)
         #expect(harness.simulator.requestCount(.getToken) == 1)
         #expect(harness.simulator.requestCount(.payment) == 0)
+    }
+
+    @Test("IMF-fixdates are read to the second without Foundation's formatter: RFC 9110's example, a leap day, before 1970",
+          arguments: [("Sun, 06 Nov 1994 08:49:37 GMT", 784_111_777), ("Thu, 29 Feb 2024 00:00:00 GMT", 1_709_164_800),
+                      ("Wed, 31 Dec 1969 23:59:59 GMT", -1), ("Fri, 29 Feb 2023 00:00:00 GMT", nil), ("Sun, 06 Nov 1994 08:49:37 gmt", nil),
+                      ("Sun, 06 Nov 1994 08:49:37", nil), ("Sun, 06 Foo 1994 08:49:37 GMT", nil), ("Sun, ٠٦ Nov 1994 08:49:37 GMT", nil)]
+                      as [(String, Int?)])
+    func imfFixdate(_ text: String, _ seconds: Int?) {
+        #expect(PGResponseDecoder.imfFixdate(text).map { Int($0.timeIntervalSince1970) } == seconds)
     }
 }

@@ -48,12 +48,37 @@ enum PGResponseDecoder {
     static func retryAfterSeconds(_ response: TransportResponse, now: Date = Date()) -> Int? {
         guard let value = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Int(value) { return max(0, seconds) }
-        let format = DateFormatter()
-        format.locale = Locale(identifier: "en_US_POSIX")
-        format.timeZone = TimeZone(identifier: "GMT")
-        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        guard let date = format.date(from: value) else { return nil }
+        guard let date = imfFixdate(value) else { return nil }
         return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
+    }
+
+    private static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110 §5.6.7), read by hand: swift-corelibs'
+    /// `DateFormatter` leaks a character set on every `date(from:)` on Linux (the fuzzer found it),
+    /// and the format is fixed. The weekday is checked for its spelling, not against the date.
+    static func imfFixdate(_ text: String) -> Date? {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), weekdays.contains(String(parts[0].dropLast())),
+              parts[1].count == 2, let day = Int(parts[1]), let monthIndex = months.firstIndex(of: parts[2]),
+              parts[3].count == 4, let year = Int(parts[3]), parts[5] == "GMT" else { return nil }
+        let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false)
+        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+              let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
+              parts[1].allSatisfy(\.isASCII), parts[3].allSatisfy(\.isASCII) else { return nil }
+        let month = monthIndex + 1
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let length = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][monthIndex]
+        guard (1...length).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
+        // Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+        let shifted = month <= 2 ? year - 1 : year
+        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }
 
     private static func errorBody(_ response: TransportResponse) -> PGErrorBody? {
