@@ -157,7 +157,8 @@ struct PGErrorMapperTests {
     @Test("IMF-fixdates are read to the second without Foundation's formatter: RFC 9110's example, a leap day, before 1970",
           arguments: [("Sun, 06 Nov 1994 08:49:37 GMT", 784_111_777), ("Thu, 29 Feb 2024 00:00:00 GMT", 1_709_164_800),
                       ("Wed, 31 Dec 1969 23:59:59 GMT", -1), ("Fri, 29 Feb 2023 00:00:00 GMT", nil), ("Sun, 06 Nov 1994 08:49:37 gmt", nil),
-                      ("Sun, 06 Nov 1994 08:49:37", nil), ("Sun, 06 Foo 1994 08:49:37 GMT", nil), ("Sun, ٠٦ Nov 1994 08:49:37 GMT", nil)]
+                      ("Sun, 06 Nov 1994 08:49:37", nil), ("Sun, 06 Foo 1994 08:49:37 GMT", nil), ("Sun, ٠٦ Nov 1994 08:49:37 GMT", nil),
+                      ("Sun, +6 Nov 1994 08:49:37 GMT", nil), ("Sun, 06 Nov -994 08:49:37 GMT", nil)]
                       as [(String, Int?)])
     func imfFixdate(_ text: String, _ seconds: Int?) {
         #expect(PGResponseDecoder.imfFixdate(text).map { Int($0.timeIntervalSince1970) } == seconds)

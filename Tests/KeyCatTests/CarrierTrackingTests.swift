@@ -168,6 +168,68 @@ struct CarrierTrackingTests {
         }
     }
 
+    @Test("a number corrected to one already delivered closes no window; an answer about the old number after a correction is dropped",
+          arguments: TestStore.allCases)
+    func correctionCannotBackdate(_ store: TestStore) async throws {
+        let carriers = SimulatedCarriers()
+        try await TestShop.with(store, configure: Self.tracked(carriers)) { shop in
+            let keycat = shop.keycat
+            let parcel = try await Parcel(shop)
+            let start = shop.clock.now()
+            _ = try await keycat.orders.ship(shipment: parcel.shipment.id, carrier: "cj", trackingNumber: "1111-2222-3333", by: parcel.seller)
+            _ = try await keycat.orders.deliver(shipment: parcel.shipment.id, by: parcel.seller)
+            let request = try await keycat.orders.requestReturn(of: parcel.shipment.id, reason: "안 왔어요", by: parcel.buyer)
+            let rejected = try await keycat.orders.rejectReturn(request.id, reason: "배송 완료", by: parcel.seller)
+            // Someone else's parcel, delivered the day after this one shipped.
+            await carriers.report(.delivered(at: start.addingTimeInterval(Self.day)), carrier: "kr.cjlogistics", trackingNumber: "999988887777")
+            shop.clock.set(start.addingTimeInterval(10 * Self.day))
+            _ = try await keycat.orders.correctTracking(of: parcel.shipment.id, carrier: "cj", trackingNumber: "9999-8888-7777", by: parcel.seller)
+            let report = try await keycat.trackParcels()
+            #expect(report.deliveredBeforeShipping == 1 && report.deliveryConfirmed == 0, "\(report)")
+            let shipment = try await keycat.orders.order(parcel.order.id, by: parcel.buyer).shipments[0]
+            #expect(shipment.carrierDeliveredAt == nil && shipment.carrierStatus == .deliveredBeforeShipping)
+            // The buyer may still dispute, and time confirms nothing.
+            shop.clock.advance(by: 3 * Self.day)
+            #expect(try await keycat.confirmDeliveredParcels() == 0)
+            #expect(try await keycat.orders.disputeReturn(rejected.id, reason: "송장이 바뀌었어요", by: parcel.buyer).status == .disputed)
+
+            // Corrected while its old number was being asked about: the old answer is dropped.
+            let raced = try await Parcel(shop)
+            _ = try await keycat.orders.ship(shipment: raced.shipment.id, carrier: "cj", trackingNumber: "5555-6666-7777", by: raced.seller)
+            let correcting = CorrectingTracker(at: shop.clock.now()) {
+                try await keycat.orders.correctTracking(of: raced.shipment.id, carrier: "hanjin", trackingNumber: "4444-5555-6666", by: raced.seller)
+            }
+            let answered = try await keycat.orders.trackParcels(with: correcting, by: shop.operatorConsole)
+            #expect(answered.delivered == 0 && answered.asked >= 1, "\(answered)")
+            let after = try await keycat.orders.order(raced.order.id, by: raced.buyer).shipments[0]
+            #expect(after.status == .shipped && after.carrierStatus == nil && after.trackingNumber == "444455556666", "\(after)")
+            // Asked again at once about the new number.
+            await carriers.report(.delivered(at: shop.clock.now()), carrier: "kr.hanjin", trackingNumber: "444455556666")
+            #expect(try await keycat.trackParcels().delivered == 1)
+            // The same number again is no correction: nothing audited, its place in line kept.
+            let trail = try await keycat.audit.list(AuditFilter(action: "shipment.tracking"), by: shop.operatorConsole).items.count
+            _ = try await keycat.orders.correctTracking(of: parcel.shipment.id, carrier: "cj", trackingNumber: "999988887777", by: parcel.seller)
+            #expect(try await keycat.audit.list(AuditFilter(action: "shipment.tracking"), by: shop.operatorConsole).items.count == trail)
+        }
+    }
+
+    @Test("a delivery time no parcel of the shop could have is a failed answer, not a crash; a run asks at most 1,000")
+    func implausibleTimes() async throws {
+        let carriers = SimulatedCarriers()
+        try await TestShop.with(.sqlite, configure: Self.tracked(carriers)) { shop in
+            let parcel = try await Parcel(shop)
+            _ = try await parcel.ship()
+            for time in [Date(timeIntervalSince1970: -1e20), Date(timeIntervalSince1970: 1e20), Date(timeIntervalSince1970: 0)] {
+                await carriers.report(.delivered(at: time), carrier: "kr.cjlogistics", trackingNumber: "553120261123")
+                shop.clock.advance(by: OrderService.trackingInterval)
+                let report = try await shop.keycat.trackParcels()
+                #expect(report.failed == 1 && report.delivered == 0, "\(time): \(report)")
+            }
+            #expect(try await shop.keycat.orders.order(parcel.order.id, by: parcel.buyer).shipments[0].status == .shipped)
+            await expectFailure(.validation) { try await shop.keycat.orders.trackParcels(with: carriers, limit: 1_001, by: shop.operatorConsole) }
+        }
+    }
+
     @Test("a run asks at most its limit, eight at a time, each parcel's answer landing on that parcel")
     func batches() async throws {
         let carriers = SimulatedCarriers()
@@ -315,5 +377,18 @@ struct Hanging: ParcelTracker {
         let start = ContinuousClock.now
         while ContinuousClock.now - start < .seconds(30) { try? await Task.sleep(for: .milliseconds(50)) }
         return .inTransit
+    }
+}
+
+/// A tracker whose question about a parcel makes its seller correct the number meanwhile, then
+/// says the old number was delivered: the answer arrives after the correction.
+struct CorrectingTracker: ParcelTracker {
+    let at: Date
+    let correct: @Sendable () async throws -> Order
+
+    func track(carrier: Carrier, trackingNumber: String) async throws(KeyCatError) -> ParcelTrack {
+        guard trackingNumber == "555566667777" else { return .notFound }
+        do { _ = try await correct() } catch { throw KeyCatError(.internalError, "the test's correction failed: \(error)") }
+        return .delivered(at: at)
     }
 }

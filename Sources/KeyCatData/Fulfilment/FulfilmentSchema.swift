@@ -141,13 +141,15 @@ enum FulfilmentSchema {
     ///   its seller or an operator approves it (the parcel is refunded) or rejects it. At most one
     ///   open request a parcel (the partial unique index).
     /// Migration 36: what a parcel's carrier last said, when the shop tracks parcels
-    /// (``ParcelTracker``), and the queue of parcels to ask about: those that left, are not
-    /// confirmed and have no delivery from their carrier, the longest unasked first (0: never).
+    /// (``ParcelTracker``), when its number was last corrected, and the queue of parcels to ask
+    /// about: those that left, are not confirmed and have no delivery from their carrier, the
+    /// longest unasked first (0: never).
     static func carrierTrackingSQL(_ type: SQLDialect.ColumnTypes) -> String {
         """
         ALTER TABLE shipments ADD COLUMN carrier_status \(type.text) CHECK (carrier_status IN ('not_found', 'in_transit', 'delivered', 'delivered_before_shipping'));
         ALTER TABLE shipments ADD COLUMN carrier_checked_at \(type.integer) NOT NULL DEFAULT 0;
         ALTER TABLE shipments ADD COLUMN carrier_delivered_at \(type.integer);
+        ALTER TABLE shipments ADD COLUMN tracking_corrected_at \(type.integer);
         CREATE INDEX shipments_awaiting_carrier ON shipments (carrier_checked_at, id)
             WHERE status IN ('shipped', 'delivered') AND confirmed_at IS NULL AND carrier_delivered_at IS NULL;
         """

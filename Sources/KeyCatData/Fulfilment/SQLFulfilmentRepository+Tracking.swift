@@ -15,7 +15,8 @@ extension SQLFulfilmentRepository {
                     UPDATE shipments SET carrier_checked_at = ?
                     WHERE id IN (SELECT s.id FROM shipments s
                                  WHERE s.status IN ('shipped', 'delivered') AND s.confirmed_at IS NULL AND s.carrier_delivered_at IS NULL
-                                   AND (s.carrier_checked_at <= ? AND COALESCE(s.shipped_at, 0) >= ? OR s.carrier_checked_at <= ?)
+                                   AND s.carrier_checked_at <= ?
+                                   AND (COALESCE(s.shipped_at, 0) >= ? OR s.carrier_checked_at <= ?)
                                    AND s.carrier IS NOT NULL AND s.tracking_number IS NOT NULL
                                    AND EXISTS (SELECT 1 FROM orders o WHERE o.id = s.order_id
                                                AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded'))
@@ -34,15 +35,17 @@ extension SQLFulfilmentRepository {
     }
 
     package func recordTracking(of shipment: ShipmentID, status: CarrierStatus, carrierDeliveredAt: Date?, audit: AuditEntry?,
-                                at now: Date) async throws(KeyCatError) -> Bool {
+                                claimedAt: Date) async throws(KeyCatError) -> Bool {
         try await storage {
             try await database.write { connection in
                 // A delivery the carrier already reported stays as it was: a later answer never
-                // moves it, nor clears it, and is not audited again.
+                // moves it, nor clears it, and is not audited again. An answer about a number
+                // corrected since it was claimed (the correction resets the claim) is dropped.
                 let changed = try connection.run("""
                     UPDATE shipments SET carrier_status = ?, carrier_delivered_at = ?
-                    WHERE id = ? AND carrier_delivered_at IS NULL
-                    """, [.text(status.rawValue), .optional(carrierDeliveredAt.map(StoredTime.value)), .integer(shipment.rawValue)])
+                    WHERE id = ? AND carrier_delivered_at IS NULL AND carrier_checked_at = ?
+                    """, [.text(status.rawValue), .optional(carrierDeliveredAt.map(StoredTime.value)), .integer(shipment.rawValue),
+                          StoredTime.value(claimedAt)])
                 guard changed == 1 else { return false }
                 if let audit { try AuditLogTable.insert(audit, on: connection) }
                 return true
@@ -60,9 +63,11 @@ extension SQLFulfilmentRepository {
                     { (order: $0.int64(0), carrier: $0.optionalString(1), number: $0.optionalString(2)) }) else { return false }
                 // The same condition again: the parcel may have moved since it was read.
                 guard try connection.run("""
-                    UPDATE shipments SET carrier = ?, tracking_number = ?, carrier_status = NULL, carrier_checked_at = 0, updated_at = ?
+                    UPDATE shipments SET carrier = ?, tracking_number = ?, carrier_status = NULL, carrier_checked_at = 0,
+                                         tracking_corrected_at = ?, updated_at = ?
                     WHERE \(condition)
-                    """, [.text(carrier.code), .text(trackingNumber), StoredTime.value(now), .integer(shipment.rawValue)]) == 1 else { return false }
+                    """, [.text(carrier.code), .text(trackingNumber), StoredTime.value(now), StoredTime.value(now),
+                          .integer(shipment.rawValue)]) == 1 else { return false }
                 // The order's own carrier and number are its last shipped parcel's, for clients
                 // that read only them: corrected when they are this parcel's.
                 if let oldCarrier = old.carrier, let oldNumber = old.number {

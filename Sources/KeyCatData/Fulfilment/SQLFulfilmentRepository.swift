@@ -36,8 +36,8 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                     sql += ", delivered_at = ?"
                     arguments.append(StoredTime.value(move.carrierDeliveredAt ?? now))
                     if let carrierDelivered = move.carrierDeliveredAt {
-                        sql += ", carrier_status = 'delivered', carrier_delivered_at = ?, carrier_checked_at = ?"
-                        arguments += [StoredTime.value(carrierDelivered), StoredTime.value(now)]
+                        sql += ", carrier_status = 'delivered', carrier_delivered_at = ?"
+                        arguments.append(StoredTime.value(carrierDelivered))
                     }
                 case .pending, .cancelled:
                     break
@@ -52,6 +52,11 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                     RETURNING order_id
                     """
                 arguments += [.integer(move.shipmentID.rawValue), .text(move.from.rawValue)]
+                if let claimed = move.trackingClaimedAt {
+                    // The carrier's answer is about the number asked, unless it was corrected since.
+                    sql = sql.replacingOccurrences(of: "RETURNING order_id", with: "AND carrier_checked_at = ? RETURNING order_id")
+                    arguments.append(StoredTime.value(claimed))
+                }
                 // The parcel's move and its order's parcels read after it, in one batch; the
                 // order's status, its carrier and the audit entry in the last, with the COMMIT (on
                 // Postgres: two round trips for the whole move).

@@ -7,7 +7,7 @@ enum ShipmentRow {
     static let columns =
         """
         s.id, s.order_id, s.seller_id, s.status, s.delivery_fee, s.carrier, s.tracking_number, s.shipped_at, s.delivered_at, s.confirmed_at,
-        s.carrier_status, s.carrier_delivered_at
+        s.carrier_status, s.carrier_delivered_at, s.tracking_corrected_at
         """
 
     /// Decodes a shipment row; which lines it carries is read with the order's lines.
@@ -20,7 +20,7 @@ enum ShipmentRow {
             deliveryFee: Money(won: row.int64(4)), carrier: row.optionalString(5), trackingNumber: row.optionalString(6),
             lines: [], shippedAt: StoredTime.date(row.optionalInt64(7)), deliveredAt: StoredTime.date(row.optionalInt64(8)),
             confirmedAt: StoredTime.date(row.optionalInt64(9)), carrierStatus: row.optionalString(10).flatMap(CarrierStatus.init(rawValue:)),
-            carrierDeliveredAt: StoredTime.date(row.optionalInt64(11)))
+            carrierDeliveredAt: StoredTime.date(row.optionalInt64(11)), trackingCorrectedAt: StoredTime.date(row.optionalInt64(12)))
     }
 
     /// The shipments matching `condition` (on `s`), by order, without their lines.

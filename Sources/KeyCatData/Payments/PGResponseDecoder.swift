@@ -64,9 +64,10 @@ enum PGResponseDecoder {
               parts[1].count == 2, let day = Int(parts[1]), let monthIndex = months.firstIndex(of: parts[2]),
               parts[3].count == 4, let year = Int(parts[3]), parts[5] == "GMT" else { return nil }
         let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
-              let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
-              parts[1].allSatisfy(\.isASCII), parts[3].allSatisfy(\.isASCII) else { return nil }
+        // Digits only: `Int` would also take a sign.
+        let digits = { (text: Substring) in text.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 && digits($0) }), digits(Substring(parts[1])), digits(Substring(parts[3])),
+              let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]) else { return nil }
         let month = monthIndex + 1
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let length = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][monthIndex]

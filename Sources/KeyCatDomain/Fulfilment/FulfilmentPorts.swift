@@ -27,6 +27,9 @@ public struct ShipmentMove: Sendable {
     /// Moving to `delivered` on its carrier's word: when the carrier delivered it, which becomes
     /// both its delivery time and its carrier's (nil: delivered now, on its seller's word).
     public var carrierDeliveredAt: Date?
+    /// With ``carrierDeliveredAt``: when the parcel was claimed to be asked about; the move
+    /// happens only if no correction of its number came since (which resets the claim).
+    public var trackingClaimedAt: Date?
     public var audit: AuditEntry?
 
     public init(shipmentID: ShipmentID, from: ShipmentStatus, to: ShipmentStatus) {
@@ -129,11 +132,11 @@ public protocol FulfilmentRepository: Sendable {
 
     /// Records what a parcel's carrier said (`carrierDeliveredAt` with `.delivered`), with `audit`
     /// when there is one, in one transaction, unless a delivery from its carrier is recorded
-    /// already.
+    /// already or the parcel is no longer as claimed at `claimedAt` (its number corrected since).
     ///
     /// - Returns: whether it recorded it.
     func recordTracking(of shipment: ShipmentID, status: CarrierStatus, carrierDeliveredAt: Date?, audit: AuditEntry?,
-                        at now: Date) async throws(KeyCatError) -> Bool
+                        claimedAt: Date) async throws(KeyCatError) -> Bool
 
     /// Replaces a parcel's carrier and tracking number (and the order's copy of them, when it
     /// names the old ones) if it left, is not confirmed and no carrier reported it delivered;

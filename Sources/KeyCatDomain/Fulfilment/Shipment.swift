@@ -67,12 +67,17 @@ public struct Shipment: Sendable, Hashable, Codable, Identifiable {
     /// When its carrier says it was delivered. With a tracker, this, not ``deliveredAt`` (which
     /// may be its seller's word), starts the buyer's time to confirm or return it.
     public var carrierDeliveredAt: Date?
+    /// When its seller last corrected its carrier or tracking number
+    /// (``OrderService/correctTracking(of:carrier:trackingNumber:by:)``): a carrier's delivery of
+    /// the new number from before then is another parcel's.
+    public var trackingCorrectedAt: Date?
 
     public init(id: ShipmentID, orderID: OrderID, sellerID: UserID, status: ShipmentStatus, deliveryFee: Money,
                 carrier: String? = nil, trackingNumber: String? = nil, lines: [Int], shippedAt: Date? = nil,
                 deliveredAt: Date? = nil, confirmedAt: Date? = nil, carrierStatus: CarrierStatus? = nil,
-                carrierDeliveredAt: Date? = nil) {
+                carrierDeliveredAt: Date? = nil, trackingCorrectedAt: Date? = nil) {
         self.confirmedAt = confirmedAt
+        self.trackingCorrectedAt = trackingCorrectedAt
         self.carrierStatus = carrierStatus
         self.carrierDeliveredAt = carrierDeliveredAt
         self.id = id

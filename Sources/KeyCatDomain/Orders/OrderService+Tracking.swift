@@ -60,14 +60,17 @@ extension OrderService {
     public func trackParcels(with tracker: any ParcelTracker, interval: TimeInterval = OrderService.trackingInterval, limit: Int = 200,
                              by principal: Principal) async throws(KeyCatError) -> ParcelTrackingReport {
         try principal.require(.admin, to: "track parcels")
-        guard interval >= 0, limit > 0 else { throw KeyCatError.validation("limit", "tracking needs a positive limit and an interval of 0 or more") }
+        guard interval >= 0, (1...1_000).contains(limit) else {
+            throw KeyCatError.validation("limit", "tracking asks about 1 to 1,000 parcels a run, at an interval of 0 or more")
+        }
         let now = clock.now()
         var report = ParcelTrackingReport()
         var storageFailure: KeyCatError?
         let due = TrackingDue(checkedBefore: now.addingTimeInterval(-interval), slowShippedBefore: now.addingTimeInterval(-7 * 24 * 60 * 60),
                               slowCheckedBefore: now.addingTimeInterval(-max(interval, Self.slowTrackingInterval)))
         let parcels = try await shipments.claimParcelsToTrack(due, limit: limit, at: now)
-        for start in stride(from: 0, to: parcels.count, by: Self.trackingConcurrency) {
+        for start in stride(from: 0, to: parcels.count, by: Self.trackingConcurrency) where !Task.isCancelled {
+            // The parcels not asked (cancelled: the server is stopping) were claimed: they wait their turn.
             let batch = Array(parcels[start..<min(start + Self.trackingConcurrency, parcels.count)])
             for (parcel, answer) in await Self.ask(tracker, about: batch) {
                 guard let answer else { continue }  // a carrier KeyCat no longer knows: not asked
@@ -83,6 +86,9 @@ extension OrderService {
         if let storageFailure { throw storageFailure }
         return report
     }
+
+    /// The earliest delivery time believed: a tracker's answer before it is not a time.
+    static let earliestDelivery = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01
 
     /// How many parcels are asked about at once.
     static let trackingConcurrency = 8
@@ -115,25 +121,32 @@ extension OrderService {
         switch answer {
         case .failure:
             report.failed += 1
-        case let .success(.delivered(reported)) where !reported.timeIntervalSince1970.isFinite:
-            report.failed += 1  // not a time: nothing is believed
+        case let .success(.delivered(reported)) where !(Self.earliestDelivery...now.addingTimeInterval(Self.shippingTolerance)).contains(reported):
+            report.failed += 1  // not a time a parcel of this shop was delivered: nothing is believed
         case let .success(.delivered(reported)):
-            let shipped = parcel.shippedAt ?? reported
-            guard reported >= shipped.addingTimeInterval(-Self.shippingTolerance) else {
-                report.deliveredBeforeShipping += 1
+            // The number's delivery must come after the parcel left with that number: after it
+            // shipped, or after its number was last corrected (a correction cannot claim a
+            // delivery made before it).
+            let since = max(parcel.shippedAt ?? reported, parcel.trackingCorrectedAt ?? .distantPast)
+            guard reported >= since.addingTimeInterval(-Self.shippingTolerance) else {
                 // Audited once, when the carrier first says so.
                 let audit = parcel.carrierStatus == .deliveredBeforeShipping ? nil : AuditEntry(
                     actor: "system:tracking", action: "shipment.carrier_mismatch", target: "shipment:\(parcel.id)",
                     detail: "order \(parcel.orderID) \(parcel.carrier ?? "") \(parcel.trackingNumber ?? ""): its carrier delivered that number "
-                        + "at \(reported), before the parcel shipped at \(shipped): another parcel's number", at: now)
-                _ = try await shipments.recordTracking(of: parcel.id, status: .deliveredBeforeShipping, carrierDeliveredAt: nil, audit: audit, at: now)
+                        + "at \(reported), before the parcel left with it at \(since): another parcel's number", at: now)
+                if try await shipments.recordTracking(of: parcel.id, status: .deliveredBeforeShipping, carrierDeliveredAt: nil, audit: audit,
+                                                      claimedAt: now) {
+                    report.deliveredBeforeShipping += 1
+                }
                 return
             }
             // Never before it left, never after now: a carrier's clock is not the shop's.
-            try await recordDelivery(of: parcel, at: min(max(reported, shipped), now), now: now, into: &report)
+            try await recordDelivery(of: parcel, at: min(max(reported, since), now), now: now, into: &report)
         case let .success(track):
-            if track == .notFound { report.notFound += 1 }
-            _ = try await shipments.recordTracking(of: parcel.id, status: track.status, carrierDeliveredAt: nil, audit: nil, at: now)
+            if try await shipments.recordTracking(of: parcel.id, status: track.status, carrierDeliveredAt: nil, audit: nil, claimedAt: now),
+               track == .notFound {
+                report.notFound += 1
+            }
         }
     }
 
@@ -153,7 +166,7 @@ extension OrderService {
             audit: AuditEntry(actor: "system:tracking", action: "shipment.carrier_delivered", target: "shipment:\(parcel.id)",
                               detail: "order \(parcel.orderID) \(parcel.carrier ?? "") \(parcel.trackingNumber ?? ""): delivered \(delivered)",
                               at: now),
-            at: now)
+            claimedAt: now)
         if recorded { report.deliveryConfirmed += 1 }
     }
 
@@ -162,6 +175,7 @@ extension OrderService {
     private func deliverOnCarriersWord(_ parcel: Shipment, at delivered: Date, now: Date) async throws(KeyCatError) -> Bool {
         var move = ShipmentMove(shipmentID: parcel.id, from: .shipped, to: .delivered)
         move.carrierDeliveredAt = delivered
+        move.trackingClaimedAt = now
         move.audit = AuditEntry(actor: "system:tracking", action: "shipment.deliver", target: "shipment:\(parcel.id)",
                                 detail: "order \(parcel.orderID) \(parcel.carrier ?? "") \(parcel.trackingNumber ?? ""): delivered \(delivered)",
                                 at: now)
@@ -173,8 +187,10 @@ extension OrderService {
     /// confirm it only four weeks after it shipped. Its seller or an admin, while the parcel has
     /// left, is not confirmed and its carrier has not said it was delivered: a delivery a carrier
     /// reported is not undone by another number. The carrier is asked about the new number at
-    /// the next run; the shipping time, which the four weeks run from, stays. Audited
-    /// `shipment.tracking` with both numbers.
+    /// the next run, and only a delivery of it after the correction counts: a number swapped for
+    /// one already delivered closes no buyer's window. The shipping time, which the four weeks run
+    /// from, stays. Audited `shipment.tracking` with both numbers; the same number again changes
+    /// nothing.
     ///
     /// - Throws: `notFound` for a shipment not the caller's; `validation` for an unknown carrier
     ///   or a number not of its format; `illegalTransition` when the parcel has not left, is
@@ -183,6 +199,11 @@ extension OrderService {
         let shipment = try await ownedShipment(id, by: principal)
         let known = try Carrier.named(carrier)
         let number = try known.trackingNumber(trackingNumber)
+        // The same carrier and number: nothing to correct (and the parcel keeps its place in line).
+        if shipment.hasLeft, shipment.carrier == known.code, shipment.trackingNumber == number, shipment.confirmedAt == nil,
+           shipment.carrierDeliveredAt == nil {
+            return try await settlement.reload(shipment.orderID)
+        }
         let now = clock.now()
         let audit = AuditEntry(actor: principal.auditActor, action: "shipment.tracking", target: "shipment:\(id)",
                                detail: "order \(shipment.orderID): \(shipment.carrier ?? "-") \(shipment.trackingNumber ?? "-") → \(known.code) \(number)",

@@ -743,5 +743,6 @@ CREATE INDEX products_withdrawn_with_images ON products (deleted_at) WHERE delet
 ALTER TABLE shipments ADD COLUMN carrier_status TEXT CHECK (carrier_status IN ('not_found', 'in_transit', 'delivered', 'delivered_before_shipping'));
 ALTER TABLE shipments ADD COLUMN carrier_checked_at INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE shipments ADD COLUMN carrier_delivered_at INTEGER;
+ALTER TABLE shipments ADD COLUMN tracking_corrected_at INTEGER;
 CREATE INDEX shipments_awaiting_carrier ON shipments (carrier_checked_at, id)
     WHERE status IN ('shipped', 'delivered') AND confirmed_at IS NULL AND carrier_delivered_at IS NULL;

@@ -63,7 +63,8 @@ struct ShipmentsCorrectTrackingCommand: AdminCommand {
                                                             by: context.operatorPrincipal)
         let shipment = order.shipments.first { $0.id == ship.id }
         context.emit(json: OrderOutput.json(order),
-                     human: "Shipment \(ship.id) of order \(order.id) now goes with \(shipment?.carrier ?? "-") \(shipment?.trackingNumber ?? "-"); its carrier is asked about it at the next tracking run.")
+                     human: "Shipment \(ship.id) of order \(order.id) now goes with \(shipment?.carrier ?? "-") \(shipment?.trackingNumber ?? "-")"
+                        + (keycat.configuration.parcelTracker == nil ? "." : "; its carrier is asked about it at the next tracking run."))
     }
 }
 
