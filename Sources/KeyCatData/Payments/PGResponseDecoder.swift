@@ -56,7 +56,7 @@ enum PGResponseDecoder {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110 §5.6.7), read by hand: swift-corelibs'
-    /// `DateFormatter` leaks a character set on every `date(from:)` on Linux (the fuzzer found it),
+    /// DateFormatter leaks a character set on every `date(from:)` on Linux (the fuzzer found it),
     /// and the format is fixed. The weekday is checked for its spelling, not against the date.
     static func imfFixdate(_ text: String) -> Date? {
         let parts = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
