@@ -150,8 +150,13 @@ struct CarrierTrackingTests {
             await expectFailure(.validation) {
                 try await shop.keycat.orders.correctTracking(of: parcel.shipment.id, carrier: "hanjin", trackingNumber: "55312026112", by: parcel.seller)
             }
+            let before = try #require(try await shop.keycat.eventLog.settled(after: .start).last?.position)
             let corrected = try await shop.keycat.orders.correctTracking(of: parcel.shipment.id, carrier: "한진", trackingNumber: "5531 2026 1123",
                                                                           by: parcel.seller)
+            // Told as an event, with the new number, for the buyer's app.
+            let told = try await shop.keycat.eventLog.settled(after: before)
+            #expect(told.map(\.type) == [.shipmentTrackingCorrected], "\(told)")
+            #expect(told.first?.data["tracking_number"] == "553120261123" && told.first?.data["carrier"] == "kr.hanjin", "\(told)")
             let shipment = corrected.shipments[0]
             #expect(shipment.carrier == "kr.hanjin" && shipment.trackingNumber == "553120261123" && shipment.carrierStatus == nil)
             #expect(shipment.shippedAt == shipped.shipments[0].shippedAt, "the four weeks still run from when it shipped")

@@ -75,6 +75,8 @@ extension SQLFulfilmentRepository {
                                        [.text(carrier.code), .text(trackingNumber), .integer(old.order), .text(oldCarrier), .text(oldNumber)])
                 }
                 try AuditLogTable.insert(audit, on: connection)
+                let event = DomainEvent(.shipmentTrackingCorrected, at: now, aggregate: EventAggregate(.shipment, shipment.rawValue), data: [:])
+                try connection.batch([EventOutbox.statement(event, reading: .shipment, row: shipment.rawValue, on: connection)])
                 return true
             }
         }

@@ -35,6 +35,9 @@ public struct EventType: RawRepresentable, Sendable, Hashable, Codable, Comparab
     public static let shipmentShipped = EventType(rawValue: "shipment.shipped")
     /// A parcel reached the buyer.
     public static let shipmentDelivered = EventType(rawValue: "shipment.delivered")
+    /// A seller corrected a parcel's carrier or tracking number (송장 수정): the buyer's app shows
+    /// the new one.
+    public static let shipmentTrackingCorrected = EventType(rawValue: "shipment.tracking_corrected")
     /// The buyer (or the delay) confirmed a delivered parcel's purchase (구매확정): its money is
     /// the seller's to settle.
     public static let shipmentReceiptConfirmed = EventType(rawValue: "shipment.receipt_confirmed")
@@ -75,7 +78,7 @@ public struct EventType: RawRepresentable, Sendable, Hashable, Codable, Comparab
     /// Every type KeyCat writes, in the order docs/events.md lists them.
     public static let all: [EventType] = [
         .orderCreated, .orderPaid, .orderCancelled, .orderRefunded, .paymentFailed,
-        .shipmentShipped, .shipmentDelivered, .shipmentReceiptConfirmed,
+        .shipmentShipped, .shipmentDelivered, .shipmentTrackingCorrected, .shipmentReceiptConfirmed,
         .returnRequested, .returnApproved, .returnRejected, .returnDisputed, .settlementClosed,
         .productCreated, .productUpdated, .productWithdrawn, .productOutOfStock, .productBackInStock,
         .reviewCreated, .reviewRemoved, .sellerApplicationApproved, .sellerApplicationRejected,
