@@ -378,6 +378,19 @@ def day(browser, facts):
         expect(page.locator(".card", has_text="30일 환불").locator(".figure")).to_have_text(f"₩{refund:,}")
         console.no_errors("the dashboard after the refund")
 
+        print("the disputed parcel's page shows what its carrier says (the server tracks with simulated carriers)")
+        buyer = session(facts["dispute_buyer"], "keycat-console-1")
+        deadline = time.monotonic() + 20
+        while True:
+            _, seen = http("GET", f"/orders/{facts['dispute_order']}", token=buyer)
+            if seen["shipments"][0].get("carrier_status") or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        check(seen["shipments"][0].get("carrier_status") == "not_found", "reconciliation asked the carrier, who knows no such number")
+        page.goto(BASE + f"/admin/#/orders/{facts['dispute_order']}")
+        expect(page.locator(".carrier-says")).to_have_text("택배사 조회: 조회 안 되는 송장번호")
+        console.no_errors("the disputed parcel's order")
+
         print("returns and disputes: uphold a buyer's dispute of a seller's rejection")
         console.open("반품·분쟁")
         row = page.locator("tr", has=page.get_by_role("cell", name=str(facts["dispute"]), exact=True))

@@ -45,6 +45,8 @@ const words = {
     explainHint: '상위 10개 결과가 왜 그 순서인지: 검색어 묶음별 점수, 온전한 단어, 구문 일치, 그다음 재고·판매량·찜·평점 순으로 동점을 가릅니다. = 온전한 단어, * 앞부분 일치, ~ 오타 허용, | 동의어.',
     rank: '순위', textScore: '텍스트 점수', groups: '검색어 묶음별 점수', wholeWords: '온전한 단어', phrase: '구문 일치',
     unitsSold: '판매량', bookmarks: '찜', rating: '평점', soldOut: '품절',
+    carrierSays: '택배사 조회', cs_not_found: '조회 안 되는 송장번호', cs_in_transit: '배송 중', cs_delivered: '배송 완료',
+    cs_delivered_before_shipping: '발송 전에 배송 완료된 번호 (다른 택배의 송장번호)',
   },
   en: {
     title: 'KeyCat console', skip: 'Skip to content', language: '한국어', signOut: 'Sign out',
@@ -89,6 +91,8 @@ const words = {
     explainHint: 'The first 10 results and what their places are made of: the score per group of terms, whole words, the phrase, then stock, units sold, bookmarks and rating break ties. = a whole word, * a prefix, ~ a forgiven typo, | a synonym.',
     rank: 'Rank', textScore: 'Text score', groups: 'Score per term group', wholeWords: 'Whole words', phrase: 'Phrase',
     unitsSold: 'Sold', bookmarks: 'Bookmarks', rating: 'Rating', soldOut: 'Sold out',
+    carrierSays: 'Carrier says', cs_not_found: 'no parcel of that number', cs_in_transit: 'in transit', cs_delivered: 'delivered',
+    cs_delivered_before_shipping: 'delivered before this parcel shipped (another parcel\'s number)',
   },
 };
 

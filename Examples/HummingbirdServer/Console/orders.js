@@ -137,6 +137,9 @@ export async function orderDetail(id) {
   const parcels = order.shipments.map((parcel) => h('section', { class: 'parcel', 'aria-label': `${t('parcels')} #${parcel.id}` },
     h('h3', {}, `${t('parcels')} #${parcel.id} `, h('span', { class: 'badge' }, status(parcel.status))),
     h('p', { class: 'muted' }, `${t('seller')} ${parcel.seller_id} · ${t('carrier')} ${parcel.carrier ?? '—'} · ${t('tracking')} ${parcel.tracking_number ?? '—'}`),
+    // What the carrier said, when the shop tracks parcels: what a dispute's ruling weighs.
+    parcel.carrier_status ? h('p', { class: 'carrier-says' }, `${t('carrierSays')}: ${t('cs_' + parcel.carrier_status)}`
+      + (parcel.carrier_delivered_at ? ` (${kst(parcel.carrier_delivered_at)})` : '')) : null,
     h('ul', {}, order.lines.filter((line, position) => parcel.lines.includes(position)).map((line) =>
       h('li', {}, `${line.title} × ${line.quantity} — ${won(line.unit_price * line.quantity)}${line.refunded_at ? ` (${status('refunded')})` : ''}`))),
     refundForm(t('refundParcel'), async (body, key) => {

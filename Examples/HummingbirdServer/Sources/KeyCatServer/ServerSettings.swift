@@ -16,6 +16,7 @@ import Logging
 /// | `KEYCAT_PG_TEST_PAYMENTS` | with `KEYCAT_PG_URL`: `1` lets the PG's test (sandbox) payments pay for orders — staging, `scripts/pg-sandbox`; never on a live shop | off: a test payment fails its order and is cancelled |
 /// | `LOG_LEVEL` | `trace` … `critical` | `info` |
 /// | `KEYCAT_RECONCILE_SECONDS` | how often reconciliation runs beside the server (expired reservations give their stock back, lost PG answers are settled); 0 turns it off | `60` |
+/// | `KEYCAT_SIMULATED_CARRIERS` | `1` tracks parcels with KeyCat's simulated carriers (`SimulatedCarriers`: every number unknown until a test reports it), so local servers and the console show carrier tracking; a shop plugs its tracking service's client into `Configuration.parcelTracker` instead | off: no tracking |
 /// | `KEYCAT_WEBHOOK_DELIVERY` | `0` turns off webhook delivery in this process (another server delivers) | on |
 /// | `KEYCAT_WEBHOOK_ALLOWED_HOSTS` | comma-separated hosts webhook endpoints may reach over http and on loopback or private addresses, for development (docs/webhooks.md) | none |
 /// | `KEYCAT_HTTP_STATUS_PROFILE` | `standard`, or `keycat-app` for the KeyCat app's old statuses (410, 418, 419, 445) | `standard` |
@@ -98,6 +99,7 @@ struct ServerSettings {
         }
         benchRoutes = value("KEYCAT_BENCH_ROUTES") == "1"
         deliversWebhooks = value("KEYCAT_WEBHOOK_DELIVERY") != "0"
+        if value("KEYCAT_SIMULATED_CARRIERS") == "1" { keycat.parcelTracker = SimulatedCarriers() }
         keycat.webhookDevelopmentHosts = Set((value("KEYCAT_WEBHOOK_ALLOWED_HOSTS") ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
         if let seconds = try integer("KEYCAT_RECONCILE_SECONDS", in: 0...86_400) {
