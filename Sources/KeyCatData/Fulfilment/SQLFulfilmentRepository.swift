@@ -49,14 +49,14 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                       AND EXISTS (SELECT 1 FROM orders o WHERE o.id = shipments.order_id
                                   AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded'))
                       AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = shipments.order_id AND r.status = 'pending')
-                    RETURNING order_id
                     """
                 arguments += [.integer(move.shipmentID.rawValue), .text(move.from.rawValue)]
                 if let claimed = move.trackingClaimedAt {
                     // The carrier's answer is about the number asked, unless it was corrected since.
-                    sql = sql.replacingOccurrences(of: "RETURNING order_id", with: "AND carrier_checked_at = ? RETURNING order_id")
+                    sql += " AND carrier_checked_at = ?"
                     arguments.append(StoredTime.value(claimed))
                 }
+                sql += " RETURNING order_id"
                 // The parcel's move and its order's parcels read after it, in one batch; the
                 // order's status, its carrier and the audit entry in the last, with the COMMIT (on
                 // Postgres: two round trips for the whole move).

@@ -47,14 +47,18 @@ extension OrderService {
             // a rejection made while the parcel was on its way leaves the buyer the window once it
             // is there. When the shop tracks parcels, the delivery is its carrier's, and a parcel
             // no carrier has delivered stays disputable until time may confirm it untracked.
+            // The same rule as the store's (`disputableRejection`), by the same cutoffs.
             let parcel = order.shipments.first { $0.id == request.shipmentID }
-            let delivered: Date? = if let untrackedDelay, let parcel {
-                parcel.carrierDeliveredAt
-                    ?? (parcel.shippedAt ?? parcel.deliveredAt).map { $0.addingTimeInterval(untrackedDelay - disputeWindow) }
+            let deliveredRecently: Bool = if let tracking = trackingCutoffs(at: now), let parcel {
+                if let carrierDelivered = parcel.carrierDeliveredAt {
+                    carrierDelivered > since
+                } else {
+                    (parcel.shippedAt ?? parcel.deliveredAt).map { $0 > tracking.untrackedShippedBefore } ?? true
+                }
             } else {
-                parcel?.status == .delivered ? parcel?.deliveredAt : nil
+                parcel?.status != .delivered || (parcel?.deliveredAt ?? .distantFuture) > since
             }
-            guard rejectedAt > since || (delivered ?? .distantFuture) > since else {
+            guard rejectedAt > since || deliveredRecently else {
                 throw KeyCatError(.illegalTransition, "return request \(id) was rejected, and its parcel delivered, more than "
                                   + "\(Self.duration(disputeWindow)) ago: it can no longer be disputed", context: context)
             }

@@ -100,7 +100,7 @@ extension OrderService {
             for (index, parcel) in parcels.enumerated() {
                 group.addTask {
                     guard let code = parcel.carrier, let number = parcel.trackingNumber,
-                          let carrier = Carrier.all.first(where: { $0.code == code }) else { return (index, nil) }
+                          let carrier = try? Carrier.named(code) else { return (index, nil) }
                     do throws(KeyCatError) {
                         return (index, .success(try await tracker.track(carrier: carrier, trackingNumber: number)))
                     } catch {
@@ -132,7 +132,7 @@ extension OrderService {
                 // Audited once, when the carrier first says so.
                 let audit = parcel.carrierStatus == .deliveredBeforeShipping ? nil : AuditEntry(
                     actor: "system:tracking", action: "shipment.carrier_mismatch", target: "shipment:\(parcel.id)",
-                    detail: "order \(parcel.orderID) \(parcel.carrier ?? "") \(parcel.trackingNumber ?? ""): its carrier delivered that number "
+                    detail: "\(Self.trackingDetail(parcel)): its carrier delivered that number "
                         + "at \(reported), before the parcel left with it at \(since): another parcel's number", at: now)
                 if try await shipments.recordTracking(of: parcel.id, status: .deliveredBeforeShipping, carrierDeliveredAt: nil, audit: audit,
                                                       claimedAt: now) {
@@ -164,10 +164,15 @@ extension OrderService {
         let recorded = try await shipments.recordTracking(
             of: parcel.id, status: .delivered, carrierDeliveredAt: delivered,
             audit: AuditEntry(actor: "system:tracking", action: "shipment.carrier_delivered", target: "shipment:\(parcel.id)",
-                              detail: "order \(parcel.orderID) \(parcel.carrier ?? "") \(parcel.trackingNumber ?? ""): delivered \(delivered)",
+                              detail: "\(Self.trackingDetail(parcel)): delivered \(delivered)",
                               at: now),
             claimedAt: now)
         if recorded { report.deliveryConfirmed += 1 }
+    }
+
+    /// How tracking's audit entries name a parcel: its order, carrier and number.
+    private static func trackingDetail(_ parcel: Shipment) -> String {
+        "order \(parcel.orderID) \(parcel.carrier ?? "") \(parcel.trackingNumber ?? "")"
     }
 
     /// Moves a parcel on its way to `delivered` at its carrier's time; false when it moved first
@@ -177,7 +182,7 @@ extension OrderService {
         move.carrierDeliveredAt = delivered
         move.trackingClaimedAt = now
         move.audit = AuditEntry(actor: "system:tracking", action: "shipment.deliver", target: "shipment:\(parcel.id)",
-                                detail: "order \(parcel.orderID) \(parcel.carrier ?? "") \(parcel.trackingNumber ?? ""): delivered \(delivered)",
+                                detail: "\(Self.trackingDetail(parcel)): delivered \(delivered)",
                                 at: now)
         return try await shipments.apply(move, at: now)
     }
