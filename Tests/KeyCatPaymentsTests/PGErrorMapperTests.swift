@@ -136,6 +136,7 @@ struct PGErrorMapperTests {
         ("soon", nil), (nil, nil), ("Tue, 01 Dec 2026 15:00:00 GMT", 86_400), ("Mon, 30 Nov 2026 15:00:30 UTC", nil),
         ("Mon, 31 Nov 2026 15:00:30 GMT", nil), ("Mon, 30 Nov 2026 24:00:00 GMT", nil), ("Mon, 30 Nov 2026 15:0:30 GMT", nil),
         ("Mon, 30 Nov 2026 15:00:30 GMT ", 30), ("Mon 30 Nov 2026 15:00:30 GMT", nil), ("Mon, 30 Nov 2026  15:00:30 GMT", nil),
+        ("Monday, 30-Nov-26 15:00:30 GMT", 30), ("Mon Nov 30 15:00:30 2026", 30), ("Tue Dec  1 15:00:00 2026", 86_400),
     ] as [(String?, Int?)])
     func retryAfter(_ header: String?, _ seconds: Int?) throws {
         let now = try Date("2026-11-30T15:00:00Z", strategy: .iso8601)
@@ -154,13 +155,20 @@ struct PGErrorMapperTests {
         #expect(harness.simulator.requestCount(.payment) == 0)
     }
 
-    @Test("IMF-fixdates are read to the second without Foundation's formatter: RFC 9110's example, a leap day, before 1970",
+    @Test("HTTP dates are read to the second without Foundation's formatter, in all three of RFC 9110's forms: its examples, a leap day, before 1970",
           arguments: [("Sun, 06 Nov 1994 08:49:37 GMT", 784_111_777), ("Thu, 29 Feb 2024 00:00:00 GMT", 1_709_164_800),
                       ("Wed, 31 Dec 1969 23:59:59 GMT", -1), ("Fri, 29 Feb 2023 00:00:00 GMT", nil), ("Sun, 06 Nov 1994 08:49:37 gmt", nil),
                       ("Sun, 06 Nov 1994 08:49:37", nil), ("Sun, 06 Foo 1994 08:49:37 GMT", nil), ("Sun, ٠٦ Nov 1994 08:49:37 GMT", nil),
-                      ("Sun, +6 Nov 1994 08:49:37 GMT", nil), ("Sun, 06 Nov -994 08:49:37 GMT", nil)]
+                      ("Sun, +6 Nov 1994 08:49:37 GMT", nil), ("Sun, 06 Nov -994 08:49:37 GMT", nil),
+                      // RFC 850: a two-digit year more than 50 years ahead is the century before's.
+                      ("Sunday, 06-Nov-94 08:49:37 GMT", 784_111_777), ("Thursday, 29-Feb-24 00:00:00 GMT", 1_709_164_800),
+                      ("Sun, 06-Nov-94 08:49:37 GMT", nil), ("Sunday, 06-Nov-1994 08:49:37 GMT", nil), ("Sunday, 06-Nov-+4 08:49:37 GMT", nil),
+                      // asctime: a day under 10 after two spaces.
+                      ("Sun Nov  6 08:49:37 1994", 784_111_777), ("Thu Feb 29 00:00:00 2024", 1_709_164_800),
+                      ("Sun Nov 6 08:49:37 1994", nil), ("Sun Nov  16 08:49:37 1994", nil), ("Sunday Nov  6 08:49:37 1994", nil)]
                       as [(String, Int?)])
-    func imfFixdate(_ text: String, _ seconds: Int?) {
-        #expect(PGResponseDecoder.imfFixdate(text).map { Int($0.timeIntervalSince1970) } == seconds)
+    func httpDate(_ text: String, _ seconds: Int?) throws {
+        let now = try Date("2026-11-30T15:00:00Z", strategy: .iso8601)
+        #expect(PGResponseDecoder.httpDate(text, now: now).map { Int($0.timeIntervalSince1970) } == seconds)
     }
 }

@@ -44,29 +44,65 @@ enum PGResponseDecoder {
     }
 
     /// `Retry-After` in whole seconds from `now`: delta-seconds, or an HTTP date (RFC 9110
-    /// §10.2.3, IMF-fixdate) rounded up; nil when absent or neither.
+    /// §10.2.3, any of its three forms) rounded up; nil when absent or neither.
     static func retryAfterSeconds(_ response: TransportResponse, now: Date = Date()) -> Int? {
         guard let value = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Int(value) { return max(0, seconds) }
-        guard let date = imfFixdate(value) else { return nil }
+        guard let date = httpDate(value, now: now) else { return nil }
         return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
     }
 
     private static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    private static let longWeekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110 §5.6.7), read by hand: swift-corelibs'
-    /// DateFormatter leaks a character set on every `date(from:)` on Linux (the fuzzer found it),
-    /// and the format is fixed. The weekday is checked for its spelling, not against the date.
-    static func imfFixdate(_ text: String) -> Date? {
-        let parts = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), weekdays.contains(String(parts[0].dropLast())),
-              parts[1].count == 2, let day = Int(parts[1]), let monthIndex = months.firstIndex(of: parts[2]),
-              parts[3].count == 4, let year = Int(parts[3]), parts[5] == "GMT" else { return nil }
-        let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false)
-        // Digits only: `Int` would also take a sign.
-        let digits = { (text: Substring) in text.utf8.allSatisfy { (0x30...0x39).contains($0) } }
-        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 && digits($0) }), digits(Substring(parts[1])), digits(Substring(parts[3])),
+    /// An HTTP date (RFC 9110 §5.6.7) in any of the forms a recipient must read, read by hand:
+    /// swift-corelibs' DateFormatter leaks a character set on every `date(from:)` on Linux (the
+    /// fuzzer found it), and the forms are fixed. Weekdays are checked for their spelling, not
+    /// against the date.
+    ///
+    /// - IMF-fixdate, the one senders use: `Sun, 06 Nov 1994 08:49:37 GMT`;
+    /// - the obsolete RFC 850 form, `Sunday, 06-Nov-94 08:49:37 GMT`, its two-digit year in
+    ///   `now`'s century unless that is more than 50 years after `now`, then the century before;
+    /// - the obsolete asctime form, `Sun Nov  6 08:49:37 1994` (a day under 10 after two spaces).
+    static func httpDate(_ text: String, now: Date = Date()) -> Date? {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 6 where parts[0].hasSuffix(","):
+            guard weekdays.contains(String(parts[0].dropLast())), parts[1].count == 2, parts[3].count == 4, parts[5] == "GMT" else { return nil }
+            return date(day: parts[1], month: parts[2], year: parts[3], clock: parts[4])
+        case 4:
+            let dayMonthYear = parts[1].split(separator: "-", omittingEmptySubsequences: false)
+            guard parts[0].hasSuffix(","), longWeekdays.contains(String(parts[0].dropLast())), parts[3] == "GMT", dayMonthYear.count == 3,
+                  dayMonthYear[0].count == 2, dayMonthYear[2].count == 2, digits(dayMonthYear[2]), let twoDigits = Int(dayMonthYear[2]) else {
+                return nil
+            }
+            let fiftyYears: TimeInterval = 50 * 365.2425 * 86_400
+            let century = (1970 + Int(now.timeIntervalSince1970 / (365.2425 * 86_400))) / 100 * 100
+            guard let date = date(day: dayMonthYear[0], month: dayMonthYear[1], year: Substring(String(century + twoDigits)), clock: parts[2])
+            else { return nil }
+            return date.timeIntervalSince(now) > fiftyYears
+                ? self.date(day: dayMonthYear[0], month: dayMonthYear[1], year: Substring(String(century - 100 + twoDigits)), clock: parts[2])
+                : date
+        case 5, 6:
+            // `Sun Nov  6 …`: an empty part, then a one-digit day.
+            let day = parts.count == 6 ? (parts[2].isEmpty && parts[3].count == 1 ? parts[3] : nil) : (parts[2].count == 2 ? parts[2] : nil)
+            guard weekdays.contains(String(parts[0])), let day, parts[parts.count - 1].count == 4 else { return nil }
+            return date(day: day, month: parts[1], year: parts[parts.count - 1], clock: parts[parts.count - 2])
+        default:
+            return nil
+        }
+    }
+
+    /// Digits only: `Int` would also take a sign.
+    private static func digits(_ text: Substring) -> Bool { text.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+
+    /// The time of a date in GMT from its parts' text (a month's English abbreviation, a clock
+    /// of `hh:mm:ss`), nil when one is not a number or not on the calendar.
+    private static func date(day dayText: Substring, month monthText: Substring, year yearText: Substring, clock clockText: Substring) -> Date? {
+        let clock = clockText.split(separator: ":", omittingEmptySubsequences: false)
+        guard let monthIndex = months.firstIndex(of: String(monthText)), digits(dayText), digits(yearText), clock.count == 3,
+              clock.allSatisfy({ $0.count == 2 && digits($0) }), let day = Int(dayText), let year = Int(yearText),
               let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]) else { return nil }
         let month = monthIndex + 1
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
