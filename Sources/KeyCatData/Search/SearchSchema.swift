@@ -113,4 +113,13 @@ enum SearchSchema {
         WHERE f.product_id = d.product_id;
         DROP INDEX search_terms_by_product;
         """
+
+    /// Migration 30: units sold count only the sales that stand (``SearchIndex/standingSale``);
+    /// the counts kept before, of every paid order, are counted again once.
+    static let unitsSoldThatStandSQL = """
+        UPDATE search_documents SET units_sold = (
+            SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
+            WHERE l.product_id = search_documents.product_id AND \(SearchIndex.standingSale))
+        WHERE units_sold > 0;
+        """
 }
