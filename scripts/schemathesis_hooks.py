@@ -35,6 +35,7 @@
 #   begins, so a valid example keeps one script's letters and digits of each.
 import base64
 import datetime
+import secrets
 import unicodedata
 
 import schemathesis
@@ -193,7 +194,9 @@ def map_case(context, case):
             body["business_number"] = number[:last] + fixed + number[last + 1:]
     operation = getattr(case, "operation", None)
     if getattr(operation, "path", None) in ("/shipments/{id}/ship", "/shipments/{id}/tracking") and body.get("carrier") in TRACKING_DIGITS:
-        body["tracking_number"] = "5" * TRACKING_DIGITS[body["carrier"]]
+        # A number of the carrier's length, another for each case: a number names one parcel,
+        # so a fixed one would make every ship after the first a 409.
+        body["tracking_number"] = "".join(secrets.choice("0123456789") for _ in range(TRACKING_DIGITS[body["carrier"]]))
     if getattr(operation, "path", None) == "/shipments/{id}/refund" and body.get("amount") is not None:
         body.pop("lines", None)
         if body.get("restock") is True:

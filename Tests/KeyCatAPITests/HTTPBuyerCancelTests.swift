@@ -1,5 +1,6 @@
 import Foundation
 import KeyCatPGSimulator
+import KeyCatTestSupport
 import Testing
 
 /// A buyer's cancel over real HTTP, on the example server over each store: one order holds two
@@ -27,7 +28,7 @@ struct HTTPBuyerCancelTests {
         let soriParcel = try parcel(of: sori), otherParcel = try parcel(of: other)
 
         // sori ships and delivers her parcel.
-        let shipped = try await sori.send("POST", "/shipments/\(soriParcel)/ship", json: ["carrier": "cj", "tracking_number": "553120261123"])
+        let shipped = try await sori.send("POST", "/shipments/\(soriParcel)/ship", json: ["carrier": "cj", "tracking_number": parcelNumber(soriParcel)])
         try #require(shipped.status == 200, "\(shipped)")
         let delivered = try await sori.send("POST", "/shipments/\(soriParcel)/deliver")
         try #require(delivered.status == 200, "\(delivered)")
@@ -106,7 +107,7 @@ struct HTTPBuyerCancelTests {
         let (minji, order) = try await Self.paidOrder(client, [["product_id": board, "quantity": 1]])
         let orderID = try #require(order.int("id"))
         let parcel = try #require((order["shipments"] as? [[String: Any]])?.first?["id"] as? NSNumber).int64Value
-        #expect(try await sori.send("POST", "/shipments/\(parcel)/ship", json: ["carrier": "cj", "tracking_number": "553120261124"]).status == 200)
+        #expect(try await sori.send("POST", "/shipments/\(parcel)/ship", json: ["carrier": "cj", "tracking_number": parcelNumber(parcel)]).status == 200)
         #expect(try await sori.send("POST", "/shipments/\(parcel)/deliver").status == 200)
         let request = try await minji.send("POST", "/shipments/\(parcel)/returns", json: ["reason": "빈 상자가 왔어요"])
         let requestID = try #require(request.int("id"), "\(request)")

@@ -1,5 +1,6 @@
 import Foundation
 import KeyCatPGSimulator
+import KeyCatTestSupport
 import Testing
 
 /// The marketplace over real HTTP, on the example server over each store: two sellers and a
@@ -107,7 +108,8 @@ struct HTTPMarketplaceTests {
         #expect(try await stranger.send("GET", "/seller/orders").items.isEmpty)
         let shipmentA = try #require((deskA[0]["shipment"] as? [String: Any])?["id"] as? NSNumber).int64Value
         let shipmentB = try #require((deskB[0]["shipment"] as? [String: Any])?["id"] as? NSNumber).int64Value
-        let tracking: [String: Any] = ["carrier": "CJ대한통운", "tracking_number": "5531-2026-1123"]
+        let numberA = parcelNumber(shipmentA), numberB = parcelNumber(shipmentB, prefix: "4123")
+        let tracking: [String: Any] = ["carrier": "CJ대한통운", "tracking_number": numberA]
         let foreign = try await stranger.send("POST", "/shipments/\(shipmentA)/ship", json: tracking)
         #expect(foreign.status == 404, "\(foreign)")
         let crossed = try await sellerB.send("POST", "/shipments/\(shipmentA)/ship", json: tracking)
@@ -117,18 +119,18 @@ struct HTTPMarketplaceTests {
 
         // A ships: the order is partly shipped.
         let shippedA = try await sellerA.send("POST", "/shipments/\(shipmentA)/ship", json: tracking)
-        #expect(shippedA.status == 200 && shippedA["status"] as? String == "shipped" && shippedA["tracking_number"] as? String == "553120261123",
+        #expect(shippedA.status == 200 && shippedA["status"] as? String == "shipped" && shippedA["tracking_number"] as? String == numberA,
                 "\(shippedA)")
         let partly = try await buyer.send("GET", "/orders/\(orderID)")
         #expect(partly["status"] as? String == "paid" && partly["fulfilment"] as? String == "partially_shipped", "\(partly)")
         // A mistyped the number: corrected (송장 수정), by its seller only, checked as when shipping.
-        let correction: [String: Any] = ["carrier": "한진", "tracking_number": "4123-4567-8901"]
+        let correction: [String: Any] = ["carrier": "한진", "tracking_number": parcelNumber(shipmentA, prefix: "4123")]
         #expect(try await sellerB.send("PUT", "/shipments/\(shipmentA)/tracking", json: correction).status == 404)
         #expect(try await buyer.send("PUT", "/shipments/\(shipmentA)/tracking", json: correction).status == 403)
         let badCorrection = try await sellerA.send("PUT", "/shipments/\(shipmentA)/tracking", json: ["carrier": "한진", "tracking_number": "1"])
         #expect(badCorrection.status == 400 && badCorrection["field"] as? String == "tracking_number", "\(badCorrection)")
         let corrected = try await sellerA.send("PUT", "/shipments/\(shipmentA)/tracking", json: correction)
-        #expect(corrected.status == 200 && corrected["carrier"] as? String == "kr.hanjin" && corrected["tracking_number"] as? String == "412345678901"
+        #expect(corrected.status == 200 && corrected["carrier"] as? String == "kr.hanjin" && corrected["tracking_number"] as? String == correction["tracking_number"] as? String
                 && corrected["status"] as? String == "shipped", "\(corrected)")
         #expect(try await sellerB.send("PUT", "/shipments/\(shipmentB)/tracking", json: correction).status == 409, "B's parcel has not left")
 
@@ -144,7 +146,7 @@ struct HTTPMarketplaceTests {
         #expect(restocked["stock"] as? Int == 5, "\(restocked)")
 
         // B ships, both parcels arrive.
-        let shippedB = try await sellerB.send("POST", "/shipments/\(shipmentB)/ship", json: ["carrier": "kr.hanjin", "tracking_number": "4123456789"])
+        let shippedB = try await sellerB.send("POST", "/shipments/\(shipmentB)/ship", json: ["carrier": "kr.hanjin", "tracking_number": numberB])
         #expect(shippedB.status == 200, "\(shippedB)")
         for (seller, shipment) in [(sellerA, shipmentA), (sellerB, shipmentB)] {
             let delivered = try await seller.send("POST", "/shipments/\(shipment)/deliver")
@@ -205,5 +207,26 @@ struct HTTPMarketplaceTests {
         }
         let check = try server.admin(["db", "check"])
         #expect(check.status == 0, "\(check.output)")
+    }
+
+    @Test("a tracking number on another order's parcel is 409 duplicate, when shipping and when correcting",
+          arguments: HTTPTestServerInstance.configured)
+    func numberNamesOneParcel(_ server: HTTPTestServerInstance) async throws {
+        let client = try server.client()
+        let seller = try await Self.seller(server, client, "hana")
+        let board = try await Self.listing(seller, "One box board", price: 59_000, fee: 3_000, category: "keyboard")
+        var parcels: [Int64] = []
+        for _ in 0..<2 {
+            let (_, order) = try await HTTPBuyerCancelTests.paidOrder(client, [["product_id": board, "quantity": 1]])
+            parcels.append(try #require((order["shipments"] as? [[String: Any]])?.first?["id"] as? NSNumber).int64Value)
+        }
+        let first: [String: Any] = ["carrier": "cj", "tracking_number": parcelNumber(parcels[0])]
+        #expect(try await seller.send("POST", "/shipments/\(parcels[0])/ship", json: first).status == 200)
+        let taken = try await seller.send("POST", "/shipments/\(parcels[1])/ship", json: first)
+        #expect(taken.status == 409 && taken.code == "duplicate" && taken["field"] as? String == "tracking_number", "\(taken)")
+        #expect(try await seller.send("POST", "/shipments/\(parcels[1])/ship",
+                                      json: ["carrier": "cj", "tracking_number": parcelNumber(parcels[1])]).status == 200)
+        let corrected = try await seller.send("PUT", "/shipments/\(parcels[1])/tracking", json: first)
+        #expect(corrected.status == 409 && corrected.code == "duplicate" && corrected["field"] as? String == "tracking_number", "\(corrected)")
     }
 }

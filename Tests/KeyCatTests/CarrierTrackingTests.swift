@@ -26,7 +26,7 @@ struct CarrierTrackingTests {
             #expect(report.asked == 1 && report.notFound == 1, "\(report)")
             #expect(try await shop.keycat.orders.order(parcel.order.id, by: parcel.buyer).shipments[0].carrierStatus == .notFound)
             // Asked once an hour, not at every run.
-            await carriers.report(.inTransit, carrier: "kr.cjlogistics", trackingNumber: "553120261123")
+            await carriers.report(.inTransit, carrier: "kr.cjlogistics", trackingNumber: parcel.number)
             #expect(try await shop.keycat.trackParcels().asked == 0)
             shop.clock.advance(by: OrderService.trackingInterval)
             report = try await shop.keycat.trackParcels()
@@ -34,7 +34,7 @@ struct CarrierTrackingTests {
             #expect(try await shop.keycat.orders.order(parcel.order.id, by: parcel.buyer).shipments[0].carrierStatus == .inTransit)
 
             let deliveredAt = shipped.addingTimeInterval(Self.day)
-            await carriers.report(.delivered(at: deliveredAt), carrier: "kr.cjlogistics", trackingNumber: "553120261123")
+            await carriers.report(.delivered(at: deliveredAt), carrier: "kr.cjlogistics", trackingNumber: parcel.number)
             shop.clock.advance(by: 2 * Self.day)
             report = try await shop.keycat.trackParcels()
             #expect(report.delivered == 1 && report.deliveryConfirmed == 0, "\(report)")
@@ -79,7 +79,7 @@ struct CarrierTrackingTests {
 
             // The carrier says the second parcel came a day after its seller said it did.
             let carrierTime = declared.addingTimeInterval(Self.day)
-            await carriers.report(.delivered(at: carrierTime), carrier: "kr.cjlogistics", trackingNumber: "553120261123")
+            await carriers.report(.delivered(at: carrierTime), carrier: "kr.cjlogistics", trackingNumber: tracked.number)
             // Shipped over a week ago: asked daily now, not hourly.
             shop.clock.advance(by: OrderService.trackingInterval)
             #expect(try await shop.keycat.trackParcels().asked == 0)
@@ -115,7 +115,7 @@ struct CarrierTrackingTests {
         try await TestShop.with(store, configure: { $0.parcelTracker = tracker }) { shop in
             let failing = try await Parcel(shop)
             let answered = try await Parcel(shop)
-            _ = try await failing.ship()
+            _ = try await failing.ship(number: "553120261123")
             let other = try await shop.keycat.orders.ship(shipment: answered.shipment.id, carrier: "한진", trackingNumber: "4100-2233-4455",
                                                           by: answered.seller)
             let report = try await shop.keycat.trackParcels()
@@ -225,7 +225,7 @@ struct CarrierTrackingTests {
             let parcel = try await Parcel(shop)
             _ = try await parcel.ship()
             for time in [Date(timeIntervalSince1970: -1e20), Date(timeIntervalSince1970: 1e20), Date(timeIntervalSince1970: 0)] {
-                await carriers.report(.delivered(at: time), carrier: "kr.cjlogistics", trackingNumber: "553120261123")
+                await carriers.report(.delivered(at: time), carrier: "kr.cjlogistics", trackingNumber: parcel.number)
                 shop.clock.advance(by: OrderService.trackingInterval)
                 let report = try await shop.keycat.trackParcels()
                 #expect(report.failed == 1 && report.delivered == 0, "\(time): \(report)")
@@ -282,7 +282,7 @@ struct CarrierTrackingTests {
             _ = try await shop.keycat.orders.ship(shipment: reused.shipment.id, carrier: "cj", trackingNumber: "4000-0000-0000", by: reused.seller)
             _ = try await shop.keycat.orders.ship(shipment: future.shipment.id, carrier: "epost", trackingNumber: "6865-0123-45678", by: future.seller)
             // The seller entered the number two hours after the carrier took and delivered it.
-            await carriers.report(.delivered(at: shipped.addingTimeInterval(-2 * 3_600)), carrier: "kr.cjlogistics", trackingNumber: "553120261123")
+            await carriers.report(.delivered(at: shipped.addingTimeInterval(-2 * 3_600)), carrier: "kr.cjlogistics", trackingNumber: late.number)
             // An old parcel's number, delivered three days before this one shipped.
             await carriers.report(.delivered(at: shipped.addingTimeInterval(-3 * Self.day)), carrier: "kr.cjlogistics", trackingNumber: "400000000000")
             await carriers.report(.delivered(at: shipped.addingTimeInterval(Self.day)), carrier: "kr.epost", trackingNumber: "6865012345678")

@@ -53,21 +53,26 @@ extension SQLFulfilmentRepository {
         }
     }
 
-    package func correctTracking(of shipment: ShipmentID, carrier: Carrier, trackingNumber: String, audit: AuditEntry,
-                                 at now: Date) async throws(KeyCatError) -> Bool {
+    package func correctTracking(of shipment: ShipmentID, carrier: Carrier, trackingNumber: String, numberUnusedSince: Date,
+                                 audit: AuditEntry, at now: Date) async throws(KeyCatError) -> Bool {
         try await storage {
             try await database.write { connection in
-                let condition = "id = ? AND status IN ('shipped', 'delivered') AND confirmed_at IS NULL AND carrier_delivered_at IS NULL"
+                let condition = """
+                    id = ? AND status IN ('shipped', 'delivered') AND confirmed_at IS NULL AND carrier_delivered_at IS NULL
+                      AND NOT \(Self.numberTaken(besides: "shipments"))
+                    """
+                let arguments = [SQLValue.integer(shipment.rawValue)] + Self.numberTakenArguments(carrier, trackingNumber, since: numberUnusedSince)
                 guard let old = try connection.queryOne(
-                    "SELECT order_id, carrier, tracking_number FROM shipments WHERE \(condition)", [.integer(shipment.rawValue)],
+                    "SELECT order_id, carrier, tracking_number FROM shipments WHERE \(condition)", arguments,
                     { (order: $0.int64(0), carrier: $0.optionalString(1), number: $0.optionalString(2)) }) else { return false }
                 // The same condition again: the parcel may have moved since it was read.
                 guard try connection.run("""
                     UPDATE shipments SET carrier = ?, tracking_number = ?, carrier_status = NULL, carrier_checked_at = 0,
                                          tracking_corrected_at = ?, updated_at = ?
                     WHERE \(condition)
-                    """, [.text(carrier.code), .text(trackingNumber), StoredTime.value(now), StoredTime.value(now),
-                          .integer(shipment.rawValue)]) == 1 else { return false }
+                    """, [.text(carrier.code), .text(trackingNumber), StoredTime.value(now), StoredTime.value(now)] + arguments) == 1 else {
+                    return false
+                }
                 // The order's own carrier and number are its last shipped parcel's, for clients
                 // that read only them: corrected when they are this parcel's.
                 if let oldCarrier = old.carrier, let oldNumber = old.number {
@@ -80,5 +85,41 @@ extension SQLFulfilmentRepository {
                 return true
             }
         }
+    }
+
+    package func numberIsTaken(_ carrier: Carrier, _ trackingNumber: String, besides shipment: ShipmentID,
+                               since: Date) async throws(KeyCatError) -> Bool {
+        try await storage {
+            try await database.read { connection in
+                try connection.queryOne("SELECT 1 FROM shipments mine WHERE mine.id = ? AND \(Self.numberTaken(besides: "mine"))",
+                                        [.integer(shipment.rawValue)] + Self.numberTakenArguments(carrier, trackingNumber, since: since),
+                                        { $0.int64(0) }) != nil
+            }
+        }
+    }
+
+    /// The condition that the number of ``numberTakenArguments(_:_:since:)`` is on a parcel of
+    /// another order than the parcel `mine` names (a table or alias of the statement), shipped
+    /// since then, other than one from the same seller to the same buyer at the same address
+    /// (``FulfilmentRepository/numberIsTaken(_:_:besides:since:)``). An order without an address
+    /// matches only another without one. Read by `shipments_by_tracking`.
+    static func numberTaken(besides mine: String) -> String {
+        """
+        EXISTS (SELECT 1 FROM shipments other
+                JOIN orders other_order ON other_order.id = other.order_id
+                JOIN orders my_order ON my_order.id = \(mine).order_id
+                LEFT JOIN order_addresses other_to ON other_to.order_id = other.order_id
+                LEFT JOIN order_addresses my_to ON my_to.order_id = \(mine).order_id
+                WHERE other.tracking_number = ? AND other.carrier = ? AND other.shipped_at >= ?
+                  AND other.order_id <> \(mine).order_id
+                  AND NOT (other.seller_id = \(mine).seller_id AND other_order.buyer_id = my_order.buyer_id
+                           AND coalesce(other_to.postcode, '') = coalesce(my_to.postcode, '')
+                           AND coalesce(other_to.road_address, '') = coalesce(my_to.road_address, '')
+                           AND coalesce(other_to.detail, '') = coalesce(my_to.detail, '')))
+        """
+    }
+
+    static func numberTakenArguments(_ carrier: Carrier, _ number: String, since: Date) -> [SQLValue] {
+        [.text(number), .text(carrier.code), StoredTime.value(since)]
     }
 }

@@ -56,6 +56,10 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                     sql += " AND carrier_checked_at = ?"
                     arguments.append(StoredTime.value(claimed))
                 }
+                if let since = move.numberUnusedSince, let carrier = move.carrier, let number = move.trackingNumber {
+                    sql += " AND NOT " + Self.numberTaken(besides: "shipments")
+                    arguments += Self.numberTakenArguments(carrier, number, since: since)
+                }
                 sql += " RETURNING order_id"
                 // The parcel's move and its order's parcels read after it, in one batch; the
                 // order's status, its carrier and the audit entry in the last, with the COMMIT (on

@@ -262,14 +262,7 @@ package enum KeyCatSchema {
              postgres: SearchSchema.forwardIndexPostgres),
         Step(version: 28, name: "approved returns until refunded", ddl: FulfilmentSchema.returnRefundsSQL),
         Step(version: 29, name: "settlement balances carried", ddl: FulfilmentSchema.settlementBalancesSQL),
-        // Units sold count only the sales that stand (``SearchIndex/standingSale``): the counts
-        // kept before, of every paid order, are counted again once.
-        Step(version: 30, name: "units sold that stand", sql: """
-            UPDATE search_documents SET units_sold = (
-                SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
-                WHERE l.product_id = search_documents.product_id AND \(SearchIndex.standingSale))
-            WHERE units_sold > 0;
-            """),
+        Step(version: 30, name: "units sold that stand", sql: SearchSchema.unitsSoldThatStandSQL),
         // Accounts withdrawn before withdrawal erased who the person was lose it now, as later
         // ones do in their withdrawal (``AccountRules/withdrawnEmail(_:)``, ``AccountRules/withdrawnNick``;
         // `WithdrawnAccountMigrationTests` holds the two spellings equal).
@@ -288,6 +281,7 @@ package enum KeyCatSchema {
              postgres: FulfilmentSchema.returnDisputesSQL(.postgres)),
         Step(version: 35, name: "withdrawn listings with images", sql: CatalogSchema.withdrawnWithImagesSQL),
         Step(version: 36, name: "carrier tracking", ddl: FulfilmentSchema.carrierTrackingSQL),
+        Step(version: 37, name: "parcels by tracking number", sql: FulfilmentSchema.trackingNumbersSQL),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

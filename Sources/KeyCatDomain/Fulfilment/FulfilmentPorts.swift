@@ -30,6 +30,9 @@ public struct ShipmentMove: Sendable {
     /// With ``carrierDeliveredAt``: when the parcel was claimed to be asked about; the move
     /// happens only if no correction of its number came since (which resets the claim).
     public var trackingClaimedAt: Date?
+    /// Moving to `shipped` with a number: the move happens only if no other order's parcel
+    /// shipped since then carries it (``FulfilmentRepository/numberIsTaken(_:_:besides:since:)``).
+    public var numberUnusedSince: Date?
     public var audit: AuditEntry?
 
     public init(shipmentID: ShipmentID, from: ShipmentStatus, to: ShipmentStatus) {
@@ -139,12 +142,19 @@ public protocol FulfilmentRepository: Sendable {
                         claimedAt: Date) async throws(KeyCatError) -> Bool
 
     /// Replaces a parcel's carrier and tracking number (and the order's copy of them, when it
-    /// names the old ones) if it left, is not confirmed and no carrier reported it delivered;
+    /// names the old ones) if it left, is not confirmed, no carrier reported it delivered and the
+    /// new number is not taken since `numberUnusedSince` (``numberIsTaken(_:_:besides:since:)``);
     /// what its carrier said is forgotten, so the next run asks about the new number first.
     ///
     /// - Returns: whether it was corrected.
-    func correctTracking(of shipment: ShipmentID, carrier: Carrier, trackingNumber: String, audit: AuditEntry,
+    func correctTracking(of shipment: ShipmentID, carrier: Carrier, trackingNumber: String, numberUnusedSince: Date, audit: AuditEntry,
                          at now: Date) async throws(KeyCatError) -> Bool
+
+    /// Whether `carrier`'s `trackingNumber` is on a parcel of another order than `shipment`'s,
+    /// shipped at or after `since` — other than a parcel from the same seller to the same buyer
+    /// at the same address, which may be the one box holding both orders (합포장).
+    func numberIsTaken(_ carrier: Carrier, _ trackingNumber: String, besides shipment: ShipmentID,
+                       since: Date) async throws(KeyCatError) -> Bool
 
     /// Records a buyer's return request for a parcel that left and is not confirmed, in one
     /// transaction that checks both.

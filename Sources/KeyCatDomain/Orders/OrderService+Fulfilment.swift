@@ -56,9 +56,15 @@ extension OrderService {
     /// Ships one seller's parcel: a known carrier (``Carrier/named(_:)``) and a tracking number
     /// of its format. The order becomes `shipped` once no shipment of it is pending.
     ///
+    /// A number names one parcel (``trackingNumberMemory``): one already on another order's
+    /// parcel is refused, unless that parcel goes from the same seller to the same buyer at the
+    /// same address (one box holding both orders, 합포장). Otherwise a seller could ship one box
+    /// and give its number to every order, and its carrier's delivery would stand for them all.
+    ///
     /// - Throws: `notFound` for a shipment not the caller's; `validation` for an unknown carrier
-    ///   or a tracking number not of its format; `illegalTransition` when the shipment is not
-    ///   pending, the order holds no payment, or a refund of it is in progress.
+    ///   or a tracking number not of its format; `duplicate` (`tracking_number`) for a number on
+    ///   another order's parcel; `illegalTransition` when the shipment is not pending, the order
+    ///   holds no payment, or a refund of it is in progress.
     public func ship(shipment id: ShipmentID, carrier: String, trackingNumber: String, by principal: Principal) async throws(KeyCatError) -> Order {
         let shipment = try await ownedShipment(id, by: principal)
         let carrier = try Carrier.named(carrier)
@@ -119,6 +125,7 @@ extension OrderService {
             : AuditEntry(actor: principal.auditActor, action: "shipment.\(verb)", target: "shipment:\(shipment.id)",
                          detail: "order \(shipment.orderID) \(detail)", at: now)
         adjust(&move)
+        if next == .shipped, move.trackingNumber != nil { move.numberUnusedSince = now.addingTimeInterval(-Self.trackingNumberMemory) }
         guard try await shipments.apply(move, at: now) else {
             let order = try await settlement.reload(shipment.orderID)
             if let moved = order.shipments.first(where: { $0.id == shipment.id }), moved.status != shipment.status {
@@ -132,8 +139,24 @@ extension OrderService {
                 throw KeyCatError(.illegalTransition, "order \(order.id) has a refund in progress; it cannot ship until that settles",
                                   context: ["status": order.status.rawValue])
             }
+            if let carrier = move.carrier, let number = move.trackingNumber, let since = move.numberUnusedSince,
+               try await shipments.numberIsTaken(carrier, number, besides: shipment.id, since: since) {
+                throw Self.numberTaken(carrier, number)
+            }
             throw KeyCatError(.illegalTransition, "shipment \(shipment.id) changed meanwhile; read it again")
         }
+    }
+
+    /// How long a tracking number stays its parcel's, refusing it to another order's: carriers
+    /// issue a number again after a while (about a year at the largest), so a parcel shipped
+    /// longer ago holds its number no more. 90 days covers any parcel still open: time confirms
+    /// an untracked one after four weeks.
+    public static let trackingNumberMemory: TimeInterval = 90 * 24 * 60 * 60
+
+    static func numberTaken(_ carrier: Carrier, _ number: String) -> KeyCatError {
+        KeyCatError(.duplicate, "\(carrier.name) \(number) is already another order's parcel; one number travels with one order, "
+                        + "unless both go from the same seller to the same buyer at the same address",
+                    context: ["field": "tracking_number", "carrier": carrier.code])
     }
 
     /// The orders holding the caller's lines (a seller's desk), newest first, each with only

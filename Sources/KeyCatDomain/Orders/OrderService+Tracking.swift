@@ -195,11 +195,13 @@ extension OrderService {
     /// the next run, and only a delivery of it after the correction counts: a number swapped for
     /// one already delivered closes no buyer's window. The shipping time, which the four weeks run
     /// from, stays. Audited `shipment.tracking` with both numbers; the same number again changes
-    /// nothing.
+    /// nothing. The new number, as a shipped one, must not be another order's parcel's
+    /// (``ship(shipment:carrier:trackingNumber:by:)``).
     ///
     /// - Throws: `notFound` for a shipment not the caller's; `validation` for an unknown carrier
-    ///   or a number not of its format; `illegalTransition` when the parcel has not left, is
-    ///   confirmed, or its carrier reported it delivered.
+    ///   or a number not of its format; `duplicate` (`tracking_number`) for a number on another
+    ///   order's parcel; `illegalTransition` when the parcel has not left, is confirmed, or its
+    ///   carrier reported it delivered.
     public func correctTracking(of id: ShipmentID, carrier: String, trackingNumber: String, by principal: Principal) async throws(KeyCatError) -> Order {
         let shipment = try await ownedShipment(id, by: principal)
         let known = try Carrier.named(carrier)
@@ -213,8 +215,14 @@ extension OrderService {
         let audit = AuditEntry(actor: principal.auditActor, action: "shipment.tracking", target: "shipment:\(id)",
                                detail: "order \(shipment.orderID): \(shipment.carrier ?? "-") \(shipment.trackingNumber ?? "-") → \(known.code) \(number)",
                                at: now)
-        guard try await shipments.correctTracking(of: id, carrier: known, trackingNumber: number, audit: audit, at: now) else {
+        let unusedSince = now.addingTimeInterval(-Self.trackingNumberMemory)
+        guard try await shipments.correctTracking(of: id, carrier: known, trackingNumber: number, numberUnusedSince: unusedSince,
+                                                  audit: audit, at: now) else {
             let current = try await shipments.shipment(id) ?? shipment
+            if current.hasLeft, current.confirmedAt == nil, current.carrierDeliveredAt == nil,
+               try await shipments.numberIsTaken(known, number, besides: id, since: unusedSince) {
+                throw Self.numberTaken(known, number)
+            }
             let why = !current.hasLeft ? "has not left: it is shipped with its number"
                 : current.confirmedAt != nil ? "is confirmed"
                 : "was delivered by its carrier's own word"

@@ -1,0 +1,109 @@
+import Foundation
+@testable import KeyCat
+import KeyCatTestSupport
+import Testing
+
+/// A tracking number names one parcel (송장 돌려막기 refused), on each store: a seller cannot
+/// ship one box and give its number to every order, so that its carrier's delivery stands for
+/// them all; one box holding two orders of the same buyer, to the same address, may share it.
+@Suite("Tracking numbers", .serialized)
+struct TrackingNumberTests {
+    static let number = "5531-2026-1123"
+
+    /// A paid order of one unit of `product` for `buyer`, going to `address` (none: the buyer
+    /// keeps no address book, an order handed over in person).
+    static func order(_ shop: TestShop, _ product: Product, by buyer: Principal, to address: DeliveryAddress? = nil) async throws -> Order {
+        let order = try await shop.keycat.checkout.checkout(
+            CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)]), destination: address.map { .inline($0) }), by: buyer)
+        let payment = try shop.pay(order)
+        return try await shop.keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
+    }
+
+    static func ship(_ shop: TestShop, _ order: Order, carrier: String = "cj", number: String = number, by seller: Principal) async throws -> Order {
+        try await shop.keycat.orders.ship(shipment: order.shipments[0].id, carrier: carrier, trackingNumber: number, by: seller)
+    }
+
+    @Test("another order's number is refused, on any seller's parcel and in a correction; the same digits at another carrier are not",
+          arguments: TestStore.allCases)
+    func oneNumberOneParcel(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let (seller, otherSeller) = (try await shop.user(.seller), try await shop.user(.seller))
+            let board = try await shop.keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 10 }, for: seller.userID, by: seller)
+            let caps = try await shop.keycat.catalog.create(TestShop.draft("Caps", price: 50_000) { $0.stock = 10 },
+                                                            for: otherSeller.userID, by: otherSeller)
+            let (first, second) = (try await shop.user(.buyer), try await shop.user(.buyer))
+            let shipped = try await Self.ship(shop, try await Self.order(shop, board, by: first), by: seller)
+            #expect(shipped.shipments[0].trackingNumber == "553120261123")
+
+            // The seller's next order, to another buyer, with the same box's number.
+            let next = try await Self.order(shop, board, by: second)
+            let refused = await expectFailure(.duplicate) { try await Self.ship(shop, next, by: seller) }
+            #expect(refused?.context["field"] == "tracking_number" && refused?.context["carrier"] == "kr.cjlogistics")
+            // Another seller's parcel cannot carry it either.
+            let theirs = try await Self.order(shop, caps, by: second)
+            await expectFailure(.duplicate) { try await Self.ship(shop, theirs, by: otherSeller) }
+            // Nothing moved, nothing audited: both parcels still wait to leave.
+            for order in [next, theirs] {
+                let now = try await shop.keycat.orders.order(order.id, by: second)
+                #expect(now.status == .paid && now.shipments[0].status == .pending && now.shipments[0].trackingNumber == nil)
+            }
+            let audit = try await shop.keycat.audit.list(AuditFilter(action: "shipment.ship"), by: shop.operatorConsole)
+            #expect(audit.items.map(\.target) == ["shipment:\(shipped.shipments[0].id)"])
+
+            // The same digits at another carrier are another parcel.
+            _ = try await Self.ship(shop, next, carrier: "hanjin", by: seller)
+            // A correction to the taken number is refused, and the parcel keeps its own.
+            _ = try await Self.ship(shop, theirs, number: "4100-2233-4455", by: otherSeller)
+            await expectFailure(.duplicate) {
+                try await shop.keycat.orders.correctTracking(of: theirs.shipments[0].id, carrier: "cj", trackingNumber: Self.number, by: otherSeller)
+            }
+            let kept = try await shop.keycat.orders.order(theirs.id, by: second).shipments[0]
+            #expect(kept.carrier == "kr.cjlogistics" && kept.trackingNumber == "410022334455" && kept.trackingCorrectedAt == nil)
+            // An operator is held to it too.
+            let third = try await Self.order(shop, board, by: second)
+            await expectFailure(.duplicate) {
+                try await shop.keycat.orders.ship(third.id, carrier: "CJ대한통운", trackingNumber: Self.number, by: shop.operatorConsole)
+            }
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("one box holding two orders of the same buyer to the same address shares its number; another address does not",
+          arguments: TestStore.allCases)
+    func oneBoxTwoOrders(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let (seller, buyer) = (try await shop.user(.seller), try await shop.user(.buyer))
+            let board = try await shop.keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 10 }, for: seller.userID, by: seller)
+            let home = MarketplaceTests.home
+            let office = try DeliveryAddress.validated(recipient: home.recipient, phone: home.phone, postcode: "04524",
+                                                       roadAddress: "서울특별시 중구 세종대로 110", detail: "3층", request: "")
+            let morning = try await Self.order(shop, board, by: buyer, to: home)
+            let evening = try await Self.order(shop, board, by: buyer, to: home)
+            _ = try await Self.ship(shop, morning, by: seller)
+            let together = try await Self.ship(shop, evening, by: seller)
+            #expect(together.shipments[0].trackingNumber == "553120261123")
+            // The buyer's order to the office is another box.
+            let elsewhere = try await Self.order(shop, board, by: buyer, to: office)
+            await expectFailure(.duplicate) { try await Self.ship(shop, elsewhere, by: seller) }
+            // Two orders handed over without an address share nothing with one that has one.
+            let inPerson = try await Self.order(shop, board, by: buyer)
+            await expectFailure(.duplicate) { try await Self.ship(shop, inPerson, by: seller) }
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("a number shipped more than 90 days ago is the carrier's to issue again", arguments: TestStore.allCases)
+    func recycled(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let board = try await shop.keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 10 }, for: seller.userID, by: seller)
+            let (first, second) = (try await shop.user(.buyer), try await shop.user(.buyer))
+            _ = try await Self.ship(shop, try await Self.order(shop, board, by: first), by: seller)
+            let later = try await Self.order(shop, board, by: second)
+            shop.clock.advance(by: OrderService.trackingNumberMemory - 60)
+            await expectFailure(.duplicate) { try await Self.ship(shop, later, by: seller) }
+            shop.clock.advance(by: 120)
+            #expect(try await Self.ship(shop, later, by: seller).shipments[0].trackingNumber == "553120261123")
+        }
+    }
+}
