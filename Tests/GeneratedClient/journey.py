@@ -160,7 +160,7 @@ def main():
 
     print("an operator ships and delivers; the buyer confirms receipt (구매확정) and reviews")
     admin = Session(os.environ["KEYCAT_TEST_OPERATOR_EMAIL"], os.environ["KEYCAT_TEST_OPERATOR_PASSWORD"])
-    shipped, _ = admin.call(post_orders_by_id_ship, "Order", id=order.id, body=Ship(carrier="CJ대한통운", tracking_number=f"5531{order.id:08d}"))
+    shipped, _ = admin.call(post_orders_by_id_ship, "Order", id=order.id, body=Ship(carrier="CJ대한통운", tracking_number=f"5532{order.id:08d}"))
     expect(shipped.status == OrderStatus.SHIPPED, "shipped")
     delivered, _ = admin.call(post_orders_by_id_deliver, "Order", id=order.id)
     expect(delivered.status == OrderStatus.DELIVERED, "delivered")

@@ -150,7 +150,7 @@ enum Journey {
         #expect(early.status == 403 && early.code == "forbidden", "\(early)")
         let admin = try await shop.operatorSession()
         let shipped = try await admin.send("POST", "/orders/\(orderID)/ship",
-                                           json: ["carrier": "CJ대한통운", "tracking_number": parcelNumber(orderID)])
+                                           json: ["carrier": "CJ대한통운", "tracking_number": parcelNumber(orderID, prefix: "5532")])
         #expect(shipped.status == 200 && shipped["status"] as? String == "shipped", "\(shipped)")
         let delivered = try await admin.send("POST", "/orders/\(orderID)/deliver")
         #expect(delivered.status == 200 && delivered["status"] as? String == "delivered", "\(delivered)")

@@ -337,6 +337,42 @@ struct CarrierTrackingTests {
         }
     }
 
+    @Test("a carrier's delivery learnt late leaves the buyer the dispute window from when KeyCat learnt it", arguments: TestStore.allCases)
+    func disputeAfterLateNews(_ store: TestStore) async throws {
+        let carriers = SimulatedCarriers()
+        try await TestShop.with(store, configure: Self.tracked(carriers)) { shop in
+            let keycat = shop.keycat
+            var rejections: [(Parcel, ReturnRequest)] = []
+            for _ in 0..<2 {
+                let parcel = try await Parcel(shop)
+                _ = try await parcel.deliver()
+                let request = try await keycat.orders.requestReturn(of: parcel.shipment.id, reason: "아직 안 왔어요", by: parcel.buyer)
+                rejections.append((parcel, try await keycat.orders.rejectReturn(request.id, reason: "배송 완료되었습니다", by: parcel.seller)))
+            }
+            let start = shop.clock.now()
+            // Both came the next day; the tracking service was down until day 10.
+            for (parcel, _) in rejections {
+                await carriers.report(.delivered(at: start.addingTimeInterval(Self.day)), carrier: "kr.cjlogistics", trackingNumber: parcel.number)
+            }
+            shop.clock.set(start.addingTimeInterval(10 * Self.day))
+            #expect(try await keycat.trackParcels().asked == 2)
+            let learnt = shop.clock.now()
+            let parcel = try await keycat.orders.order(rejections[0].0.order.id, by: rejections[0].0.buyer).shipments[0]
+            #expect(parcel.carrierDeliveredAt == start.addingTimeInterval(Self.day) && parcel.carrierNoticedAt == learnt, "\(parcel)")
+            // From the carrier's time the window closed on day 4; from the news it runs to day 13.
+            shop.clock.set(learnt.addingTimeInterval(OrderService.defaultDisputeWindow - 60))
+            #expect(try await keycat.confirmDeliveredParcels() == 0, "a rejection still disputable holds its parcel")
+            let disputed = try await keycat.orders.disputeReturn(rejections[0].1.id, reason: "상자가 비어 있었어요", by: rejections[0].0.buyer)
+            #expect(disputed.status == .disputed)
+            shop.clock.set(learnt.addingTimeInterval(OrderService.defaultDisputeWindow + 60))
+            await expectFailure(.illegalTransition) {
+                try await keycat.orders.disputeReturn(rejections[1].1.id, reason: "늦었지만", by: rejections[1].0.buyer)
+            }
+            #expect(try await keycat.confirmDeliveredParcels() == 1, "the undisputed one, its window over")
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("a tracker that hangs counts as failed at its deadline; the run goes on")
     func deadline() async throws {
         let tracker = DeadlineTracker(Hanging(), timeout: .milliseconds(200))

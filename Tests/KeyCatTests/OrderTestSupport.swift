@@ -63,7 +63,7 @@ extension TestShop {
     /// (구매확정): an order its buyer may review.
     func receivedOrder(_ product: Product, quantity: Int = 1, by buyer: Principal) async throws -> Order {
         let order = try await paidOrder(product, quantity: quantity, by: buyer)
-        _ = try await keycat.orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: parcelNumber(order.id.rawValue), by: operatorConsole)
+        _ = try await keycat.orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: parcelNumber(order.id.rawValue, prefix: "5532"), by: operatorConsole)
         let delivered = try await keycat.orders.deliver(order.id, by: operatorConsole)
         var received = delivered
         for shipment in delivered.shipments { received = try await keycat.orders.confirmReceipt(of: shipment.id, by: buyer) }

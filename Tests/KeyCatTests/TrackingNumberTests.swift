@@ -12,9 +12,10 @@ struct TrackingNumberTests {
 
     /// A paid order of one unit of `product` for `buyer`, going to `address` (none: the buyer
     /// keeps no address book, an order handed over in person).
-    static func order(_ shop: TestShop, _ product: Product, by buyer: Principal, to address: DeliveryAddress? = nil) async throws -> Order {
+    static func order(_ shop: TestShop, _ products: Product..., by buyer: Principal, to address: DeliveryAddress? = nil) async throws -> Order {
         let order = try await shop.keycat.checkout.checkout(
-            CheckoutRequest(.items([CheckoutItem(productID: product.id, quantity: 1)]), destination: address.map { .inline($0) }), by: buyer)
+            CheckoutRequest(.items(products.map { CheckoutItem(productID: $0.id, quantity: 1) }), destination: address.map { .inline($0) }),
+            by: buyer)
         let payment = try shop.pay(order)
         return try await shop.keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
     }
@@ -85,14 +86,67 @@ struct TrackingNumberTests {
             // The buyer's order to the office is another box.
             let elsewhere = try await Self.order(shop, board, by: buyer, to: office)
             await expectFailure(.duplicate) { try await Self.ship(shop, elsewhere, by: seller) }
-            // Two orders handed over without an address share nothing with one that has one.
+            // An order handed over without an address is not the box going to one; two such
+            // orders of the buyer may be.
             let inPerson = try await Self.order(shop, board, by: buyer)
             await expectFailure(.duplicate) { try await Self.ship(shop, inPerson, by: seller) }
+            _ = try await Self.ship(shop, inPerson, number: "4100-2233-4455", by: seller)
+            let alsoInPerson = try await Self.order(shop, board, by: buyer)
+            #expect(try await Self.ship(shop, alsoInPerson, number: "4100-2233-4455", by: seller).shipments[0].status == .shipped)
             try await shop.expectHealthy()
         }
     }
 
-    @Test("a number shipped more than 90 days ago is the carrier's to issue again", arguments: TestStore.allCases)
+    @Test("two sellers' parcels of one order are two boxes: only an operator's move of the whole order shares a number, and all or none ship",
+          arguments: TestStore.allCases)
+    func oneOrderTwoSellers(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let (sellerA, sellerB, buyer) = (try await shop.user(.seller), try await shop.user(.seller), try await shop.user(.buyer))
+            let board = try await shop.keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 10 }, for: sellerA.userID, by: sellerA)
+            let caps = try await shop.keycat.catalog.create(TestShop.draft("Caps", price: 50_000) { $0.stock = 10 }, for: sellerB.userID, by: sellerB)
+            // Seller B cannot borrow seller A's number, which the buyer's order shows.
+            let both = try await Self.order(shop, board, caps, by: buyer, to: MarketplaceTests.home)
+            let parcelA = try #require(both.shipments.first { $0.sellerID == sellerA.userID })
+            let parcelB = try #require(both.shipments.first { $0.sellerID == sellerB.userID })
+            _ = try await shop.keycat.orders.ship(shipment: parcelA.id, carrier: "cj", trackingNumber: Self.number, by: sellerA)
+            await expectFailure(.duplicate) {
+                try await shop.keycat.orders.ship(shipment: parcelB.id, carrier: "cj", trackingNumber: Self.number, by: sellerB)
+            }
+            // An operator moving a whole order ships its parcels as one box.
+            let together = try await Self.order(shop, board, caps, by: buyer)
+            let shipped = try await shop.keycat.orders.ship(together.id, carrier: "hanjin", trackingNumber: "4100-2233-4455", by: shop.operatorConsole)
+            #expect(shipped.shipments.map(\.trackingNumber) == ["410022334455", "410022334455"] && shipped.status == .shipped)
+            // A number another order holds stops the whole order before any parcel of it leaves.
+            let held = try await Self.order(shop, board, caps, by: buyer)
+            await expectFailure(.duplicate) {
+                try await shop.keycat.orders.ship(held.id, carrier: "cj", trackingNumber: Self.number, by: shop.operatorConsole)
+            }
+            #expect(try await shop.keycat.orders.order(held.id, by: buyer).shipments.allSatisfy { $0.status == .pending })
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("a number corrected away is free again; a number a correction gave is held from the correction", arguments: TestStore.allCases)
+    func correctedAway(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let board = try await shop.keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 10 }, for: seller.userID, by: seller)
+            let (first, second) = (try await shop.user(.buyer), try await shop.user(.buyer))
+            let mistyped = try await Self.ship(shop, try await Self.order(shop, board, by: first), by: seller)
+            let other = try await Self.order(shop, board, by: second)
+            await expectFailure(.duplicate) { try await Self.ship(shop, other, by: seller) }
+            // Long after it shipped, the first parcel's number is corrected: held from then.
+            shop.clock.advance(by: OrderService.trackingNumberMemory - 3_600)
+            _ = try await shop.keycat.orders.correctTracking(of: mistyped.shipments[0].id, carrier: "cj", trackingNumber: "4100-2233-4455",
+                                                             by: seller)
+            #expect(try await Self.ship(shop, other, by: seller).shipments[0].trackingNumber == "553120261123", "the old number is free")
+            shop.clock.advance(by: 7_200)
+            let third = try await Self.order(shop, board, by: second, to: MarketplaceTests.home)
+            await expectFailure(.duplicate) { try await Self.ship(shop, third, number: "4100-2233-4455", by: seller) }
+        }
+    }
+
+    @Test("a number shipped more than 90 days ago is the carrier's to issue again; longer when untracked parcels wait longer", arguments: TestStore.allCases)
     func recycled(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
             let seller = try await shop.user(.seller)
@@ -104,6 +158,18 @@ struct TrackingNumberTests {
             await expectFailure(.duplicate) { try await Self.ship(shop, later, by: seller) }
             shop.clock.advance(by: 120)
             #expect(try await Self.ship(shop, later, by: seller).shipments[0].trackingNumber == "553120261123")
+        }
+        // A shop whose untracked parcels wait 100 days holds numbers for 128.
+        try await TestShop.with(store, configure: { $0.parcelTracker = SimulatedCarriers(); $0.untrackedConfirmationDelay = 100 * 86_400 }) { shop in
+            let seller = try await shop.user(.seller)
+            let board = try await shop.keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 10 }, for: seller.userID, by: seller)
+            let (first, second) = (try await shop.user(.buyer), try await shop.user(.buyer))
+            _ = try await Self.ship(shop, try await Self.order(shop, board, by: first), by: seller)
+            let later = try await Self.order(shop, board, by: second)
+            shop.clock.advance(by: 128 * 86_400 - 60)
+            await expectFailure(.duplicate) { try await Self.ship(shop, later, by: seller) }
+            shop.clock.advance(by: 120)
+            #expect(try await Self.ship(shop, later, by: seller).shipments[0].status == .shipped)
         }
     }
 }

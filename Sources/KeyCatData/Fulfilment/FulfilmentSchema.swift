@@ -156,9 +156,9 @@ enum FulfilmentSchema {
     }
 
     /// Migration 37: parcels by their number, for the check that a number names one parcel
-    /// (``SQLFulfilmentRepository/numberTaken(besides:)``).
+    /// (``SQLFulfilmentRepository/numberTaken(besides:_:)``).
     static let trackingNumbersSQL = """
-        CREATE INDEX shipments_by_tracking ON shipments (tracking_number, carrier, shipped_at) WHERE tracking_number IS NOT NULL;
+        CREATE INDEX shipments_by_tracking ON shipments (tracking_number, carrier) WHERE tracking_number IS NOT NULL;
         """
 
     static func receiptsSQL(_ type: SQLDialect.ColumnTypes) -> String {

@@ -10,7 +10,9 @@ extension SQLFulfilmentRepository {
     /// buyer may still dispute (``ReturnRequest/isDisputable``): not disputed yet, and made, or
     /// its parcel delivered, after `rejectedSince` (a rejection of a parcel still on its way
     /// waits for the goods: the window runs from the later of the two). When the shop tracks
-    /// parcels, the delivery is its carrier's, and a parcel no carrier has delivered stays
+    /// parcels, the delivery is its carrier's, or when KeyCat learnt of it if that was later
+    /// (``Shipment/carrierNoticedAt``: the run that heard it stamped `carrier_checked_at`, and a
+    /// delivered parcel is never asked about again), and a parcel no carrier has delivered stays
     /// disputable until it shipped before ``TrackingCutoffs/untrackedShippedBefore``.
     static func disputableRejection(rejectedSince: Date, tracking: TrackingCutoffs?) -> (sql: String, arguments: [SQLValue]) {
         let rejected = "r.status = 'rejected' AND r.disputed_at IS NULL AND r.rejected_by_seller = 1"
@@ -19,9 +21,10 @@ extension SQLFulfilmentRepository {
                     [StoredTime.value(rejectedSince), StoredTime.value(rejectedSince)])
         }
         return ("""
-            \(rejected) AND (r.decided_at > ? OR s.carrier_delivered_at > ?
+            \(rejected) AND (r.decided_at > ? OR s.carrier_delivered_at > ? OR s.carrier_delivered_at IS NOT NULL AND s.carrier_checked_at > ?
                              OR s.carrier_delivered_at IS NULL AND COALESCE(s.shipped_at, s.delivered_at) > ?)
-            """, [StoredTime.value(rejectedSince), StoredTime.value(rejectedSince), StoredTime.value(tracking.untrackedShippedBefore)])
+            """, [StoredTime.value(rejectedSince), StoredTime.value(rejectedSince), StoredTime.value(rejectedSince),
+                  StoredTime.value(tracking.untrackedShippedBefore)])
     }
 
     package func disputeReturn(_ id: ReturnRequestID, dispute: String, rejectedSince: Date, tracking: TrackingCutoffs?, audit: AuditEntry,

@@ -11,25 +11,22 @@ extension SQLFulfilmentRepository {
                 // Claimed by marking them asked now, in the statement that picks them: a server
                 // sharing the database picks others (on Postgres the serializable write makes a
                 // second claim of the same rows fail and retry, as any conflicting write does).
-                let claimed = try connection.query("""
+                // One statement returns the claimed rows whole; RETURNING keeps no order, so
+                // they are sorted here.
+                try connection.query("""
                     UPDATE shipments SET carrier_checked_at = ?
-                    WHERE id IN (SELECT s.id FROM shipments s
-                                 WHERE s.status IN ('shipped', 'delivered') AND s.confirmed_at IS NULL AND s.carrier_delivered_at IS NULL
-                                   AND s.carrier_checked_at <= ?
-                                   AND (COALESCE(s.shipped_at, 0) >= ? OR s.carrier_checked_at <= ?)
-                                   AND s.carrier IS NOT NULL AND s.tracking_number IS NOT NULL
-                                   AND EXISTS (SELECT 1 FROM orders o WHERE o.id = s.order_id
+                    WHERE id IN (SELECT t.id FROM shipments t
+                                 WHERE t.status IN ('shipped', 'delivered') AND t.confirmed_at IS NULL AND t.carrier_delivered_at IS NULL
+                                   AND t.carrier_checked_at <= ?
+                                   AND (COALESCE(t.shipped_at, 0) >= ? OR t.carrier_checked_at <= ?)
+                                   AND t.carrier IS NOT NULL AND t.tracking_number IS NOT NULL
+                                   AND EXISTS (SELECT 1 FROM orders o WHERE o.id = t.order_id
                                                AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded'))
-                                 ORDER BY s.carrier_checked_at, s.id LIMIT ?)
-                    RETURNING id
+                                 ORDER BY t.carrier_checked_at, t.id LIMIT ?)
+                    RETURNING \(ShipmentRow.columns(of: ""))
                     """, [StoredTime.value(now), StoredTime.value(due.checkedBefore), StoredTime.value(due.slowShippedBefore),
-                          StoredTime.value(due.slowCheckedBefore), .int(limit)]) { $0.int64(0) }
-                guard !claimed.isEmpty else { return [] }
-                let ids = claimed.map { SQLValue.integer($0) }
-                return try connection.query("""
-                    SELECT \(ShipmentRow.columns) FROM shipments s WHERE s.id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))
-                    ORDER BY s.id
-                    """, ids, ShipmentRow.decode)
+                          StoredTime.value(due.slowCheckedBefore), .int(limit)], ShipmentRow.decode)
+                    .sorted { $0.id.rawValue < $1.id.rawValue }
             }
         }
     }
@@ -53,15 +50,15 @@ extension SQLFulfilmentRepository {
         }
     }
 
-    package func correctTracking(of shipment: ShipmentID, carrier: Carrier, trackingNumber: String, numberUnusedSince: Date,
+    package func correctTracking(of shipment: ShipmentID, carrier: Carrier, trackingNumber: String, use: NumberUse,
                                  audit: AuditEntry, at now: Date) async throws(KeyCatError) -> Bool {
         try await storage {
             try await database.write { connection in
                 let condition = """
                     id = ? AND status IN ('shipped', 'delivered') AND confirmed_at IS NULL AND carrier_delivered_at IS NULL
-                      AND NOT \(Self.numberTaken(besides: "shipments"))
+                      AND NOT \(Self.numberTaken(besides: "shipments", use))
                     """
-                let arguments = [SQLValue.integer(shipment.rawValue)] + Self.numberTakenArguments(carrier, trackingNumber, since: numberUnusedSince)
+                let arguments = [SQLValue.integer(shipment.rawValue)] + Self.numberTakenArguments(carrier, trackingNumber, use)
                 guard let old = try connection.queryOne(
                     "SELECT order_id, carrier, tracking_number FROM shipments WHERE \(condition)", arguments,
                     { (order: $0.int64(0), carrier: $0.optionalString(1), number: $0.optionalString(2)) }) else { return false }
@@ -88,30 +85,33 @@ extension SQLFulfilmentRepository {
     }
 
     package func numberIsTaken(_ carrier: Carrier, _ trackingNumber: String, besides shipment: ShipmentID,
-                               since: Date) async throws(KeyCatError) -> Bool {
+                               _ use: NumberUse) async throws(KeyCatError) -> Bool {
         try await storage {
             try await database.read { connection in
-                try connection.queryOne("SELECT 1 FROM shipments mine WHERE mine.id = ? AND \(Self.numberTaken(besides: "mine"))",
-                                        [.integer(shipment.rawValue)] + Self.numberTakenArguments(carrier, trackingNumber, since: since),
+                try connection.queryOne("SELECT 1 FROM shipments mine WHERE mine.id = ? AND \(Self.numberTaken(besides: "mine", use))",
+                                        [.integer(shipment.rawValue)] + Self.numberTakenArguments(carrier, trackingNumber, use),
                                         { $0.int64(0) }) != nil
             }
         }
     }
 
-    /// The condition that the number of ``numberTakenArguments(_:_:since:)`` is on a parcel of
-    /// another order than the parcel `mine` names (a table or alias of the statement), shipped
-    /// since then, other than one from the same seller to the same buyer at the same address
-    /// (``FulfilmentRepository/numberIsTaken(_:_:besides:since:)``). An order without an address
-    /// matches only another without one. Read by `shipments_by_tracking`.
-    static func numberTaken(besides mine: String) -> String {
+    /// The condition that the number of ``numberTakenArguments(_:_:_:)`` is taken from the parcel
+    /// `mine` names (a table or alias of the statement): another parcel was given it since
+    /// `use.heldSince` (shipped with it, or corrected to it since), of an order not refunded or
+    /// cancelled, and is not bound for the same place from the same seller — nor, on an
+    /// operator's move of a whole order, of the same order
+    /// (``FulfilmentRepository/numberIsTaken(_:_:besides:_:)``). An order without an address
+    /// matches only another without one. Found by `shipments_by_tracking`.
+    static func numberTaken(besides mine: String, _ use: NumberUse) -> String {
         """
         EXISTS (SELECT 1 FROM shipments other
                 JOIN orders other_order ON other_order.id = other.order_id
                 JOIN orders my_order ON my_order.id = \(mine).order_id
                 LEFT JOIN order_addresses other_to ON other_to.order_id = other.order_id
                 LEFT JOIN order_addresses my_to ON my_to.order_id = \(mine).order_id
-                WHERE other.tracking_number = ? AND other.carrier = ? AND other.shipped_at >= ?
-                  AND other.order_id <> \(mine).order_id
+                WHERE other.tracking_number = ? AND other.carrier = ? AND COALESCE(other.tracking_corrected_at, other.shipped_at) >= ?
+                  AND other.id <> \(mine).id\(use.sharedWithOrder ? " AND other.order_id <> \(mine).order_id" : "")
+                  AND other_order.status NOT IN ('refunded', 'cancelled')
                   AND NOT (other.seller_id = \(mine).seller_id AND other_order.buyer_id = my_order.buyer_id
                            AND coalesce(other_to.postcode, '') = coalesce(my_to.postcode, '')
                            AND coalesce(other_to.road_address, '') = coalesce(my_to.road_address, '')
@@ -119,7 +119,7 @@ extension SQLFulfilmentRepository {
         """
     }
 
-    static func numberTakenArguments(_ carrier: Carrier, _ number: String, since: Date) -> [SQLValue] {
-        [.text(number), .text(carrier.code), StoredTime.value(since)]
+    static func numberTakenArguments(_ carrier: Carrier, _ number: String, _ use: NumberUse) -> [SQLValue] {
+        [.text(number), .text(carrier.code), StoredTime.value(use.heldSince)]
     }
 }

@@ -56,9 +56,9 @@ package struct SQLFulfilmentRepository<Database: SQLDatabase>: FulfilmentReposit
                     sql += " AND carrier_checked_at = ?"
                     arguments.append(StoredTime.value(claimed))
                 }
-                if let since = move.numberUnusedSince, let carrier = move.carrier, let number = move.trackingNumber {
-                    sql += " AND NOT " + Self.numberTaken(besides: "shipments")
-                    arguments += Self.numberTakenArguments(carrier, number, since: since)
+                if let use = move.numberUse, let carrier = move.carrier, let number = move.trackingNumber {
+                    sql += " AND NOT " + Self.numberTaken(besides: "shipments", use)
+                    arguments += Self.numberTakenArguments(carrier, number, use)
                 }
                 sql += " RETURNING order_id"
                 // The parcel's move and its order's parcels read after it, in one batch; the

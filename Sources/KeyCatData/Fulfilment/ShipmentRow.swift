@@ -4,11 +4,17 @@ import KeyCatInfrastructure
 
 /// How shipments map to their rows.
 enum ShipmentRow {
-    static let columns =
+    static let columns = columns(of: "s.")
+
+    /// The columns ``decode(_:)`` reads, each name after `table` (`s.`, or nothing where a
+    /// name may not be qualified, as in SQLite's `RETURNING`).
+    static func columns(of table: String) -> String {
         """
-        s.id, s.order_id, s.seller_id, s.status, s.delivery_fee, s.carrier, s.tracking_number, s.shipped_at, s.delivered_at, s.confirmed_at,
-        s.carrier_status, s.carrier_delivered_at, s.tracking_corrected_at
+        \(table)id, \(table)order_id, \(table)seller_id, \(table)status, \(table)delivery_fee, \(table)carrier, \(table)tracking_number,
+        \(table)shipped_at, \(table)delivered_at, \(table)confirmed_at, \(table)carrier_status, \(table)carrier_delivered_at,
+        \(table)tracking_corrected_at, CASE WHEN \(table)carrier_delivered_at IS NOT NULL THEN \(table)carrier_checked_at END
         """
+    }
 
     /// Decodes a shipment row; which lines it carries is read with the order's lines.
     static func decode(_ row: some SQLRow) throws -> Shipment {
@@ -20,7 +26,8 @@ enum ShipmentRow {
             deliveryFee: Money(won: row.int64(4)), carrier: row.optionalString(5), trackingNumber: row.optionalString(6),
             lines: [], shippedAt: StoredTime.date(row.optionalInt64(7)), deliveredAt: StoredTime.date(row.optionalInt64(8)),
             confirmedAt: StoredTime.date(row.optionalInt64(9)), carrierStatus: row.optionalString(10).flatMap(CarrierStatus.init(rawValue:)),
-            carrierDeliveredAt: StoredTime.date(row.optionalInt64(11)), trackingCorrectedAt: StoredTime.date(row.optionalInt64(12)))
+            carrierDeliveredAt: StoredTime.date(row.optionalInt64(11)), trackingCorrectedAt: StoredTime.date(row.optionalInt64(12)),
+            carrierNoticedAt: StoredTime.date(row.optionalInt64(13)))
     }
 
     /// The shipments matching `condition` (on `s`), by order, without their lines.

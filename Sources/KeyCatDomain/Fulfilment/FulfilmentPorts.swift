@@ -18,6 +18,22 @@ public protocol AddressRepository: Sendable {
 }
 
 /// A move of one shipment, with everything that must commit with it.
+/// How a parcel takes a tracking number, for the check that a number names one parcel
+/// (``FulfilmentRepository/numberIsTaken(_:_:besides:_:)``).
+public struct NumberUse: Sendable, Hashable {
+    /// A parcel given the number before this holds it no more: carriers issue numbers again.
+    public var heldSince: Date
+    /// The operator's move of a whole order (one box): the order's other parcels may carry the
+    /// number too. Otherwise only a parcel from the same seller to the same buyer at the same
+    /// address may (합포장); two sellers' parcels are never one box.
+    public var sharedWithOrder: Bool
+
+    public init(heldSince: Date, sharedWithOrder: Bool = false) {
+        self.heldSince = heldSince
+        self.sharedWithOrder = sharedWithOrder
+    }
+}
+
 public struct ShipmentMove: Sendable {
     public var shipmentID: ShipmentID
     public var from: ShipmentStatus
@@ -30,9 +46,9 @@ public struct ShipmentMove: Sendable {
     /// With ``carrierDeliveredAt``: when the parcel was claimed to be asked about; the move
     /// happens only if no correction of its number came since (which resets the claim).
     public var trackingClaimedAt: Date?
-    /// Moving to `shipped` with a number: the move happens only if no other order's parcel
-    /// shipped since then carries it (``FulfilmentRepository/numberIsTaken(_:_:besides:since:)``).
-    public var numberUnusedSince: Date?
+    /// Moving to `shipped` with a number: the move happens only if the number is not taken
+    /// (``FulfilmentRepository/numberIsTaken(_:_:besides:_:)``).
+    public var numberUse: NumberUse?
     public var audit: AuditEntry?
 
     public init(shipmentID: ShipmentID, from: ShipmentStatus, to: ShipmentStatus) {
@@ -143,18 +159,20 @@ public protocol FulfilmentRepository: Sendable {
 
     /// Replaces a parcel's carrier and tracking number (and the order's copy of them, when it
     /// names the old ones) if it left, is not confirmed, no carrier reported it delivered and the
-    /// new number is not taken since `numberUnusedSince` (``numberIsTaken(_:_:besides:since:)``);
-    /// what its carrier said is forgotten, so the next run asks about the new number first.
+    /// new number is not taken (``numberIsTaken(_:_:besides:_:)``); what its carrier said is
+    /// forgotten, so the next run asks about the new number first.
     ///
     /// - Returns: whether it was corrected.
-    func correctTracking(of shipment: ShipmentID, carrier: Carrier, trackingNumber: String, numberUnusedSince: Date, audit: AuditEntry,
+    func correctTracking(of shipment: ShipmentID, carrier: Carrier, trackingNumber: String, use: NumberUse, audit: AuditEntry,
                          at now: Date) async throws(KeyCatError) -> Bool
 
-    /// Whether `carrier`'s `trackingNumber` is on a parcel of another order than `shipment`'s,
-    /// shipped at or after `since` — other than a parcel from the same seller to the same buyer
-    /// at the same address, which may be the one box holding both orders (합포장).
+    /// Whether `carrier`'s `trackingNumber` is on another parcel than `shipment`, given it (shipped
+    /// with it, or corrected to it) at or after `use.heldSince`, of an order not refunded or
+    /// cancelled — other than a parcel from the same seller to the same buyer at the same
+    /// address (the one box holding both orders, 합포장) or, with `use.sharedWithOrder`, a parcel
+    /// of the same order.
     func numberIsTaken(_ carrier: Carrier, _ trackingNumber: String, besides shipment: ShipmentID,
-                       since: Date) async throws(KeyCatError) -> Bool
+                       _ use: NumberUse) async throws(KeyCatError) -> Bool
 
     /// Records a buyer's return request for a parcel that left and is not confirmed, in one
     /// transaction that checks both.

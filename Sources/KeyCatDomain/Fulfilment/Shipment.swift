@@ -71,12 +71,17 @@ public struct Shipment: Sendable, Hashable, Codable, Identifiable {
     /// (``OrderService/correctTracking(of:carrier:trackingNumber:by:)``): a carrier's delivery of
     /// the new number from before then is another parcel's.
     public var trackingCorrectedAt: Date?
+    /// When KeyCat learnt of its carrier's delivery (the tracking run that heard it; nil until
+    /// then). A delivery learnt late (the tracking service down) still leaves the buyer their
+    /// time: a rejection of their return is disputable for the window from the later of the two.
+    public var carrierNoticedAt: Date?
 
     public init(id: ShipmentID, orderID: OrderID, sellerID: UserID, status: ShipmentStatus, deliveryFee: Money,
                 carrier: String? = nil, trackingNumber: String? = nil, lines: [Int], shippedAt: Date? = nil,
                 deliveredAt: Date? = nil, confirmedAt: Date? = nil, carrierStatus: CarrierStatus? = nil,
-                carrierDeliveredAt: Date? = nil, trackingCorrectedAt: Date? = nil) {
+                carrierDeliveredAt: Date? = nil, trackingCorrectedAt: Date? = nil, carrierNoticedAt: Date? = nil) {
         self.confirmedAt = confirmedAt
+        self.carrierNoticedAt = carrierNoticedAt
         self.trackingCorrectedAt = trackingCorrectedAt
         self.carrierStatus = carrierStatus
         self.carrierDeliveredAt = carrierDeliveredAt

@@ -45,13 +45,14 @@ extension OrderService {
             }
             // The window runs from the rejection, or from the delivery when the goods came later:
             // a rejection made while the parcel was on its way leaves the buyer the window once it
-            // is there. When the shop tracks parcels, the delivery is its carrier's, and a parcel
-            // no carrier has delivered stays disputable until time may confirm it untracked.
+            // is there. When the shop tracks parcels, the delivery is its carrier's (or when KeyCat
+            // learnt of it, if later), and a parcel no carrier has delivered stays disputable
+            // until time may confirm it untracked.
             // The same rule as the store's (`disputableRejection`), by the same cutoffs.
             let parcel = order.shipments.first { $0.id == request.shipmentID }
             let deliveredRecently: Bool = if let tracking = trackingCutoffs(at: now), let parcel {
                 if let carrierDelivered = parcel.carrierDeliveredAt {
-                    carrierDelivered > since
+                    max(carrierDelivered, parcel.carrierNoticedAt ?? carrierDelivered) > since
                 } else {
                     (parcel.shippedAt ?? parcel.deliveredAt).map { $0 > tracking.untrackedShippedBefore } ?? true
                 }

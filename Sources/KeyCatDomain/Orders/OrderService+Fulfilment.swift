@@ -56,14 +56,15 @@ extension OrderService {
     /// Ships one seller's parcel: a known carrier (``Carrier/named(_:)``) and a tracking number
     /// of its format. The order becomes `shipped` once no shipment of it is pending.
     ///
-    /// A number names one parcel (``trackingNumberMemory``): one already on another order's
-    /// parcel is refused, unless that parcel goes from the same seller to the same buyer at the
-    /// same address (one box holding both orders, 합포장). Otherwise a seller could ship one box
-    /// and give its number to every order, and its carrier's delivery would stand for them all.
+    /// A number names one parcel (``trackingNumberMemory``): one another parcel holds is refused,
+    /// unless that parcel goes from the same seller to the same buyer at the same address (one
+    /// box holding both orders, 합포장). Otherwise a seller could ship one box and give its number
+    /// to every order, and its carrier's delivery would stand for them all. An operator's move of
+    /// a whole order ships its parcels as one box, all of them or none.
     ///
     /// - Throws: `notFound` for a shipment not the caller's; `validation` for an unknown carrier
-    ///   or a tracking number not of its format; `duplicate` (`tracking_number`) for a number on
-    ///   another order's parcel; `illegalTransition` when the shipment is not pending, the order
+    ///   or a tracking number not of its format; `duplicate` (`tracking_number`) for a number
+    ///   another parcel holds; `illegalTransition` when the shipment is not pending, the order
     ///   holds no payment, or a refund of it is in progress.
     public func ship(shipment id: ShipmentID, carrier: String, trackingNumber: String, by principal: Principal) async throws(KeyCatError) -> Order {
         let shipment = try await ownedShipment(id, by: principal)
@@ -92,6 +93,12 @@ extension OrderService {
         }
         let known = try Carrier.named(carrier)
         let tracking = try known.trackingNumber(trackingNumber)
+        // Every parcel checked first, so a taken number stops the order before any of it ships
+        // (each move checks again, in its own statement).
+        let use = numberUse(at: clock.now(), wholeOrder: true)
+        for shipment in pending {
+            if try await shipments.numberIsTaken(known, tracking, besides: shipment.id, use) { throw Self.numberTaken(known, tracking) }
+        }
         for shipment in pending {
             try await move(shipment, to: .shipped, by: principal, detail: "\(known.code) \(tracking)", wholeOrder: true) {
                 $0.carrier = known
@@ -125,7 +132,7 @@ extension OrderService {
             : AuditEntry(actor: principal.auditActor, action: "shipment.\(verb)", target: "shipment:\(shipment.id)",
                          detail: "order \(shipment.orderID) \(detail)", at: now)
         adjust(&move)
-        if next == .shipped, move.trackingNumber != nil { move.numberUnusedSince = now.addingTimeInterval(-Self.trackingNumberMemory) }
+        if next == .shipped, move.trackingNumber != nil { move.numberUse = numberUse(at: now, wholeOrder: wholeOrder) }
         guard try await shipments.apply(move, at: now) else {
             let order = try await settlement.reload(shipment.orderID)
             if let moved = order.shipments.first(where: { $0.id == shipment.id }), moved.status != shipment.status {
@@ -139,19 +146,27 @@ extension OrderService {
                 throw KeyCatError(.illegalTransition, "order \(order.id) has a refund in progress; it cannot ship until that settles",
                                   context: ["status": order.status.rawValue])
             }
-            if let carrier = move.carrier, let number = move.trackingNumber, let since = move.numberUnusedSince,
-               try await shipments.numberIsTaken(carrier, number, besides: shipment.id, since: since) {
+            if let carrier = move.carrier, let number = move.trackingNumber, let use = move.numberUse,
+               try await shipments.numberIsTaken(carrier, number, besides: shipment.id, use) {
                 throw Self.numberTaken(carrier, number)
             }
             throw KeyCatError(.illegalTransition, "shipment \(shipment.id) changed meanwhile; read it again")
         }
     }
 
-    /// How long a tracking number stays its parcel's, refusing it to another order's: carriers
-    /// issue a number again after a while (about a year at the largest), so a parcel shipped
-    /// longer ago holds its number no more. 90 days covers any parcel still open: time confirms
-    /// an untracked one after four weeks.
+    /// How long a tracking number stays its parcel's at least, refusing it to another order's:
+    /// carriers issue a number again after a while, so a parcel given it longer ago holds it no
+    /// more. A shop whose untracked parcels wait longer (``Configuration/untrackedConfirmationDelay``)
+    /// holds numbers for that wait and four weeks more, so a number stays its parcel's while the
+    /// parcel may still be confirmed by it.
     public static let trackingNumberMemory: TimeInterval = 90 * 24 * 60 * 60
+
+    /// How a parcel takes a number at `now`: held since the memory's start; shared with its
+    /// order's other parcels on an operator's move of the whole order.
+    func numberUse(at now: Date, wholeOrder: Bool = false) -> NumberUse {
+        let memory = max(Self.trackingNumberMemory, (untrackedDelay ?? 0) + 28 * 24 * 60 * 60)
+        return NumberUse(heldSince: now.addingTimeInterval(-memory), sharedWithOrder: wholeOrder)
+    }
 
     static func numberTaken(_ carrier: Carrier, _ number: String) -> KeyCatError {
         KeyCatError(.duplicate, "\(carrier.name) \(number) is already another order's parcel; one number travels with one order, "

@@ -195,12 +195,12 @@ extension OrderService {
     /// the next run, and only a delivery of it after the correction counts: a number swapped for
     /// one already delivered closes no buyer's window. The shipping time, which the four weeks run
     /// from, stays. Audited `shipment.tracking` with both numbers; the same number again changes
-    /// nothing. The new number, as a shipped one, must not be another order's parcel's
-    /// (``ship(shipment:carrier:trackingNumber:by:)``).
+    /// nothing. The new number, as a shipped one, must be no other parcel's
+    /// (``ship(shipment:carrier:trackingNumber:by:)``), and the parcel holds it from now.
     ///
     /// - Throws: `notFound` for a shipment not the caller's; `validation` for an unknown carrier
-    ///   or a number not of its format; `duplicate` (`tracking_number`) for a number on another
-    ///   order's parcel; `illegalTransition` when the parcel has not left, is confirmed, or its
+    ///   or a number not of its format; `duplicate` (`tracking_number`) for a number another
+    ///   parcel holds; `illegalTransition` when the parcel has not left, is confirmed, or its
     ///   carrier reported it delivered.
     public func correctTracking(of id: ShipmentID, carrier: String, trackingNumber: String, by principal: Principal) async throws(KeyCatError) -> Order {
         let shipment = try await ownedShipment(id, by: principal)
@@ -215,12 +215,14 @@ extension OrderService {
         let audit = AuditEntry(actor: principal.auditActor, action: "shipment.tracking", target: "shipment:\(id)",
                                detail: "order \(shipment.orderID): \(shipment.carrier ?? "-") \(shipment.trackingNumber ?? "-") → \(known.code) \(number)",
                                at: now)
-        let unusedSince = now.addingTimeInterval(-Self.trackingNumberMemory)
-        guard try await shipments.correctTracking(of: id, carrier: known, trackingNumber: number, numberUnusedSince: unusedSince,
-                                                  audit: audit, at: now) else {
+        let use = numberUse(at: now)
+        guard try await shipments.correctTracking(of: id, carrier: known, trackingNumber: number, use: use, audit: audit, at: now) else {
             let current = try await shipments.shipment(id) ?? shipment
-            if current.hasLeft, current.confirmedAt == nil, current.carrierDeliveredAt == nil,
-               try await shipments.numberIsTaken(known, number, besides: id, since: unusedSince) {
+            if current.hasLeft, current.confirmedAt == nil, current.carrierDeliveredAt == nil {
+                guard try await shipments.numberIsTaken(known, number, besides: id, use) else {
+                    throw KeyCatError(.illegalTransition, "shipment \(id) changed meanwhile; read it again",
+                                      context: ["status": current.status.rawValue])
+                }
                 throw Self.numberTaken(known, number)
             }
             let why = !current.hasLeft ? "has not left: it is shipped with its number"

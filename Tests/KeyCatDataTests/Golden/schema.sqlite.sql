@@ -748,4 +748,4 @@ CREATE INDEX shipments_awaiting_carrier ON shipments (carrier_checked_at, id)
     WHERE status IN ('shipped', 'delivered') AND confirmed_at IS NULL AND carrier_delivered_at IS NULL;
 
 -- 37: parcels by tracking number
-CREATE INDEX shipments_by_tracking ON shipments (tracking_number, carrier, shipped_at) WHERE tracking_number IS NOT NULL;
+CREATE INDEX shipments_by_tracking ON shipments (tracking_number, carrier) WHERE tracking_number IS NOT NULL;
