@@ -77,13 +77,13 @@ struct SearchBatchShrinkingTests {
         func close() { base.close() }
     }
 
-    /// 41 listings, none of them indexed, as a database from before search holds them; with
-    /// `keepingWords`, the vocabulary's rows stay, counting none.
-    static func unindexed(_ database: some SQLDatabase, keepingWords: Bool = false) async throws {
+    /// 41 listings (`count` + 1), none of them indexed, as a database from before search holds
+    /// them; with `keepingWords`, the vocabulary's rows stay, counting none.
+    static func unindexed(_ database: some SQLDatabase, count: Int = 40, keepingWords: Bool = false) async throws {
         let clock = TestClock()
         let (first, _) = try await CommerceHarness.stock(database, units: 5, clock: clock)
         let products = SQLProductRepository(database: database)
-        for number in 0..<40 {
+        for number in 0..<count {
             var draft = CommerceHarness.draft(5)
             draft.title = "키보드 에디션 \(number)호"
             _ = try await products.insert(draft, sellerID: first.sellerID, images: [], at: clock.now(), audit: nil)
@@ -106,6 +106,27 @@ struct SearchBatchShrinkingTests {
             // 500, 250, … 3 lost (each indexed what it found, then rolled back); then 1, 2, 4, 8, 16, and the last 10 of 32.
             #expect(losing.batches.map(\.failed) == Array(repeating: true, count: 8) + Array(repeating: false, count: 6))
             #expect(losing.batches.map(\.documents) == [41, 41, 41, 41, 31, 15, 7, 3, 1, 2, 4, 8, 16, 10])
+            #expect(try await SearchMaintenance(database: database).problems() == [])
+        }
+    }
+
+    @Test("a batch that took longer than its budget halves the next, so a slow machine holds the writer in shorter turns")
+    func slowBatchesShrink() async throws {
+        try await withTestDatabase { database in
+            try await Self.unindexed(database, count: 799)
+            let timed = LosingDatabase(database, failing: 0)
+            #expect(try await SearchMaintenance(database: timed, batchBudget: .zero).catchUp() == 800)
+            #expect(timed.batches.map(\.documents) == [500, 250, 50], "every batch over a budget of nothing: 500, 250, then the last 50")
+            // Within a budget no batch reaches, as before: 500, then the last 300 of 500.
+            try await database.write { connection in
+                try connection.execute("""
+                    DELETE FROM search_terms; DELETE FROM search_documents; DELETE FROM search_words;
+                    DELETE FROM settings WHERE key = 'search.analyzer_version'
+                    """)
+            }
+            let quick = LosingDatabase(database, failing: 0)
+            #expect(try await SearchMaintenance(database: quick, batchBudget: .seconds(3_600)).catchUp() == 800)
+            #expect(quick.batches.map(\.documents) == [500, 300])
             #expect(try await SearchMaintenance(database: database).problems() == [])
         }
     }

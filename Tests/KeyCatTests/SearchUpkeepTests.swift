@@ -162,6 +162,22 @@ struct SearchUpkeepTests {
         }
     }
 
+    @Test("reindex corrects a count by its error: a listing written between the survey and the correction still counts",
+          arguments: TestStore.allCases)
+    func countCorrectedByItsError(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            _ = try await shop.keycat.catalog.create(TestShop.draft("몽돌 택타일 갈축") { $0.tags = ["갈축"] }, for: seller.userID, by: seller)
+            try await shop.execute("UPDATE search_words SET products = products + 5 WHERE word = '갈축' AND kind = 'tag'")
+            try await shop.surveySearchThenRepair {
+                // A seller lists another 갈축 board after the survey read the counts.
+                _ = try await shop.keycat.catalog.create(TestShop.draft("노을 리니어") { $0.tags = ["갈축"] }, for: seller.userID, by: seller)
+            }
+            #expect(try await shop.integer("SELECT products FROM search_words WHERE word = '갈축' AND kind = 'tag'") == 2)
+            #expect(try await shop.keycat.search.problems() == [])
+        }
+    }
+
     @Test("on Postgres a reindex moves the catalog version, so no server keeps an answer from before it")
     func reindexMovesTheCatalogVersion() async throws {
         guard TestStore.allCases.contains(.postgres) else { return }

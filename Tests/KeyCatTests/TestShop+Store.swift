@@ -1,5 +1,6 @@
 import Foundation
 @testable import KeyCat
+import KeyCatData
 import KeyCatInfrastructure
 
 extension TestShop {
@@ -22,6 +23,19 @@ extension TestShop {
 
     private static func execute(_ sql: String, on database: some SQLDatabase) async throws {
         try await database.write { try $0.execute(sql) }
+    }
+
+    /// Surveys what a search rebuild's last step would mend, runs `between`, then mends what the
+    /// survey found (``SearchMaintenance/repair(_:)``).
+    func surveySearchThenRepair(between: () async throws -> Void) async throws {
+        try await Self.surveySearchThenRepair(on: keycat.store.database, between: between)
+    }
+
+    private static func surveySearchThenRepair(on database: some SQLDatabase, between: () async throws -> Void) async throws {
+        let maintenance = SearchMaintenance(database: database)
+        let survey = try await maintenance.surveyLeftovers()
+        try await between()
+        try await maintenance.repair(survey)
     }
 
     /// The first column of the first row of `sql`, an integer, read from the shop's store.

@@ -126,29 +126,27 @@ extension SearchIndex {
         return products.last?.id
     }
 
-    /// Takes out of the index every deleted listing that still has entries. A delete removes
-    /// them in its own transaction, so only a database changed behind KeyCat's back has any.
-    /// Their documents are read ``batchSize`` at a time, each page's removals sent
-    /// ``statementsPerBatch`` statements a round trip before the next page is read: on
+    /// Takes out of the index up to ``batchSize`` deleted listings with ids above `after` that
+    /// still have entries; returns the last one's id when there may be more, nil when none is
+    /// left. A delete removes them in its own transaction, so only a database changed behind
+    /// KeyCat's back has any. The removals go ``statementsPerBatch`` statements a round trip: on
     /// Postgres not two round trips per listing, and never more than a page's statements in
     /// memory.
-    static func removeDeletedListings<Connection: SQLConnection>(on connection: Connection) throws {
-        var after: Int64 = 0
-        while true {
-            var statements: [SQLStatement<Connection.Row>] = []
-            var tally = VocabularyTally()
-            var count = 0
-            try connection.forEach("""
-                SELECT d.words, d.counted, d.terms, d.product_id FROM search_documents d
-                JOIN products p ON p.id = d.product_id WHERE p.deleted_at IS NOT NULL AND d.product_id > ?
-                ORDER BY d.product_id LIMIT ?
-                """, [.integer(after), .int(batchSize)]) { row in
-                after = row.int64(3)
-                count += 1
-                statements += removal(of: ProductID(after), previous: decodeDocument(row), counting: &tally, on: connection)
-            }
-            try connection.batch(statements + vocabularyStatements(tally.moves), atMost: statementsPerBatch)
-            if count < batchSize { return }
+    static func removeDeletedListings<Connection: SQLConnection>(after: Int64, on connection: Connection) throws -> Int64? {
+        var statements: [SQLStatement<Connection.Row>] = []
+        var tally = VocabularyTally()
+        var last = after
+        var count = 0
+        try connection.forEach("""
+            SELECT d.words, d.counted, d.terms, d.product_id FROM search_documents d
+            JOIN products p ON p.id = d.product_id WHERE p.deleted_at IS NOT NULL AND d.product_id > ?
+            ORDER BY d.product_id LIMIT ?
+            """, [.integer(after), .int(batchSize)]) { row in
+            last = row.int64(3)
+            count += 1
+            statements += removal(of: ProductID(last), previous: decodeDocument(row), counting: &tally, on: connection)
         }
+        try connection.batch(statements + vocabularyStatements(tally.moves), atMost: statementsPerBatch)
+        return count < batchSize ? nil : last
     }
 }

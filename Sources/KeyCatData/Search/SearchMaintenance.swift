@@ -5,8 +5,15 @@ import KeyCatInfrastructure
 /// unindexed, rebuilding it online, and proving it matches the catalog.
 package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
     let database: Database
+    /// How long a bulk batch may take before the next is made half as large. On SQLite a batch
+    /// holds the one writer, the shop's, whose writes wait at most 5 s for it (`busy_timeout`);
+    /// on a slow or busy machine 500 listings' analysis can come close.
+    let batchBudget: Duration
 
-    package init(database: Database) { self.database = database }
+    package init(database: Database, batchBudget: Duration = .seconds(1)) {
+        self.database = database
+        self.batchBudget = batchBudget
+    }
 
     /// The `settings` key that records the analyser version every listing was indexed by.
     static var versionKey: String { "search.analyzer_version" }
@@ -62,15 +69,17 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
     /// `SearchRaceTests` (2026-11-30), where once in about 50 runs a transaction lost all ten of
     /// its attempts. A smaller batch is over sooner and touches fewer rows, so it overlaps fewer
     /// of the writes beside it. A batch that succeeds doubles `size` back towards
-    /// ``SearchIndex/batchSize``; one of a single listing that still fails throws.
+    /// ``SearchIndex/batchSize``, unless it took longer than ``batchBudget`` (waiting for the
+    /// writer included), which halves it instead; one of a single listing that still fails throws.
     private func shrinking<Result: Sendable>(
         _ size: inout Int, _ batch: (Database.Connection, Int) throws -> Result
     ) async throws(KeyCatError) -> Result {
         while true {
             let limit = size
             do {
+                let started = ContinuousClock.now
                 let result = try await database.write { connection in try batch(connection, limit) }
-                size = min(SearchIndex.batchSize, size * 2)
+                size = ContinuousClock.now - started > batchBudget ? max(1, limit / 2) : min(SearchIndex.batchSize, limit * 2)
                 return result
             } catch let error as any DatabaseError where error.isTransientTransactionFailure && size > 1 {
                 size /= 2
@@ -92,9 +101,9 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
 
     /// Rebuilds the index online and repairs whatever `db check` reports: every live listing is
     /// indexed again in id order, one batch per transaction (searches keep answering, each
-    /// listing's entries replaced in one step); then, in one last transaction, the entries of
-    /// deleted listings go and the vocabulary's counts are recounted from what each listed
-    /// listing lends it.
+    /// listing's entries replaced in one step); then the entries of deleted listings go and the
+    /// vocabulary's counts are corrected to what each listed listing lends it, without holding
+    /// the writer while the whole index is read (``repairLeftovers()``).
     ///
     /// Each listing is indexed against the postings `search_terms` holds for its terms, sought
     /// by their keys, unless the postings were found to be exactly the forward terms first (one
@@ -123,21 +132,88 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
             progress(total)
             after = last
         }
-        try await storage { try await database.write { try Self.repairLeftovers(on: $0) } }
+        try await repairLeftovers()
         return total
     }
 
     /// Takes deleted listings' entries out (their postings by their keys, from their forward
-    /// terms), then the postings that are no listing's forward terms, if any, and sets every
-    /// vocabulary count to what the listed listings' stored words add up to.
+    /// terms), then the postings that are no listing's forward terms, if any, and corrects every
+    /// vocabulary count that is not what the listed listings' stored words add up to.
     ///
     /// Run after every live listing was indexed again (``SearchIndex/reindex(after:limit:checkingPostings:on:)``),
     /// against its postings or against forward terms known to be them: each forward term then
     /// has its posting, so `search_terms` holding more rows than the forward terms add up to
-    /// means postings written behind the index's back. Finding those reads every posting with its listing's document,
-    /// so it runs only then.
-    private static func repairLeftovers<Connection: SQLConnection>(on connection: Connection) throws {
-        try SearchIndex.removeDeletedListings(on: connection)
+    /// means postings written behind the index's back. Finding those reads every posting with
+    /// its listing's document, so it runs only then.
+    ///
+    /// None of it holds the writer while it reads the whole index: on SQLite the one writer is
+    /// the shop's, and a write that waits past the busy timeout (5 s) fails. The deleted
+    /// listings go a batch a transaction; the postings and counts are surveyed in one read
+    /// snapshot, and only what is wrong is written. A count is corrected by its error in the
+    /// snapshot (`products + expected - stored`), which the writes committed since cannot have
+    /// changed: each moves a word's count and the words it adds up to together. (Until
+    /// 2026-12-01 all of it was one write transaction: at a million listings its reads alone
+    /// took 9.4 s, so the shop's writes beside a rebuild failed.) Stray postings, found only in
+    /// an index changed behind KeyCat's back, still go in one statement that reads every posting.
+    private func repairLeftovers() async throws(KeyCatError) {
+        var after: Int64? = 0
+        while let start = after {
+            after = try await storage { try await database.write { try SearchIndex.removeDeletedListings(after: start, on: $0) } }
+        }
+        try await repair(try await surveyLeftovers())
+    }
+
+    /// What is wrong in the postings and counts, read in one snapshot.
+    package func surveyLeftovers() async throws(KeyCatError) -> LeftoverSurvey {
+        try await storage { try await database.read { try Self.survey(on: $0) } }
+    }
+
+    /// Writes what `survey` found wrong right: the stray postings go, each count moves by its
+    /// error.
+    package func repair(_ survey: LeftoverSurvey) async throws(KeyCatError) {
+        if survey.strayPostings {
+            try await storage {
+                try await database.write { connection in
+                    // A line of the forward terms starts after a line feed and ends its term at a space.
+                    _ = try connection.run("""
+                        DELETE FROM search_terms WHERE NOT EXISTS (
+                            SELECT 1 FROM search_documents d WHERE d.product_id = search_terms.product_id
+                            AND \(connection.dialect.position(of: "? || search_terms.term || ' '", in: "? || d.terms")) > 0)
+                        """, [.text("\n"), .text("\n")])
+                }
+            }
+        }
+        guard !survey.countErrors.isEmpty else { return }
+        try await storage {
+            try await database.write { connection in
+                // A count too low may be a word missing from the table; one too high is there (the
+                // proposed row of an upsert must pass `products >= 0` itself).
+                let statements: [SQLStatement<Database.Connection.Row>] = survey.countErrors.map { entry, error in
+                    error > 0
+                        ? .run("""
+                            INSERT INTO search_words (word, kind, display, spelling, initials, products) VALUES (?, ?, ?, ?, ?, ?)
+                            ON CONFLICT (word, kind) DO UPDATE SET products = search_words.products + excluded.products
+                            """, [.text(entry.key), .text(entry.kind.rawValue), .text(entry.display), .text(entry.spelling),
+                                  entry.initials.map(SQLValue.text) ?? .null, .int(error)])
+                        : .run("UPDATE search_words SET products = products + ? WHERE word = ? AND kind = ?",
+                               [.int(error), .text(entry.key), .text(entry.kind.rawValue)])
+                }
+                try connection.batch(statements, atMost: SearchIndex.statementsPerBatch)
+            }
+        }
+    }
+
+    /// What ``surveyLeftovers()`` finds in one snapshot: whether `search_terms` holds postings
+    /// beyond the forward terms, and each vocabulary count's error (what the listed listings'
+    /// words add up to, less the count), in the order of `search_words`' key, (word, kind) by
+    /// their bytes, as every writer of the counts takes their rows. A word missing from the
+    /// table comes back with its key as its display.
+    package struct LeftoverSurvey: Sendable {
+        let strayPostings: Bool
+        let countErrors: [(SearchAnalyzer.VocabularyEntry, Int)]
+    }
+
+    private static func survey<Connection: SQLConnection>(on connection: Connection) throws -> LeftoverSurvey {
         var expected: [String: Int] = [:]
         var forwardPostings = 0
         // Only the words of a listing that counts (`counted`) lend the vocabulary their counts.
@@ -149,35 +225,18 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
                 forwardPostings += document.terms
             }
         }
-        if try postingCount(on: connection) != forwardPostings {
-            // A line of the forward terms starts after a line feed and ends its term at a space.
-            _ = try connection.run("""
-                DELETE FROM search_terms WHERE NOT EXISTS (
-                    SELECT 1 FROM search_documents d WHERE d.product_id = search_terms.product_id
-                    AND \(connection.dialect.position(of: "? || search_terms.term || ' '", in: "? || d.terms")) > 0)
-                """, [.text("\n"), .text("\n")])
-        }
+        let strayPostings = try postingCount(on: connection) != forwardPostings
         var stored: [String: Int] = [:]
         try connection.forEach("SELECT kind, word, products FROM search_words", []) { row in
             stored["\(row.string(0)):\(row.string(1))"] = row.int(2)
         }
-        // In the order of `search_words`' key, (word, kind) by their bytes, as every writer of
-        // the counts takes their rows.
-        let wrong: [SearchAnalyzer.VocabularyEntry] = Set(expected.keys).union(stored.keys).compactMap { key in
-            guard expected[key] ?? 0 != stored[key] ?? 0 else { return nil }
+        let errors: [(SearchAnalyzer.VocabularyEntry, Int)] = Set(expected.keys).union(stored.keys).compactMap { key in
+            let error = (expected[key] ?? 0) - (stored[key] ?? 0)
             let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let kind = SearchAnalyzer.VocabularyEntry.Kind(rawValue: parts[0]) else { return nil }
-            // A word missing from the table comes back with its key as its display.
-            return SearchAnalyzer.VocabularyEntry(kind: kind, display: parts[1], key: parts[1])
-        }.sorted()
-        let statements: [SQLStatement<Connection.Row>] = wrong.map { entry in
-            .run("""
-                INSERT INTO search_words (word, kind, display, spelling, initials, products) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (word, kind) DO UPDATE SET products = excluded.products
-                """, [.text(entry.key), .text(entry.kind.rawValue), .text(entry.display), .text(entry.spelling),
-                      entry.initials.map(SQLValue.text) ?? .null, .int(expected["\(entry.kind.rawValue):\(entry.key)"] ?? 0)])
+            guard error != 0, parts.count == 2, let kind = SearchAnalyzer.VocabularyEntry.Kind(rawValue: parts[0]) else { return nil }
+            return (SearchAnalyzer.VocabularyEntry(kind: kind, display: parts[1], key: parts[1]), error)
         }
-        try connection.batch(statements, atMost: SearchIndex.statementsPerBatch)
+        return LeftoverSurvey(strayPostings: strayPostings, countErrors: errors.sorted { $0.0 < $1.0 })
     }
 
     /// How many rows `search_terms` has.
