@@ -138,7 +138,9 @@ extension PostgresRoundTripTests {
         try await withPostgresTestDatabase { database in
             let clock = TestClock()
             let (first, _) = try await CommerceHarness.stock(database, units: 5, clock: clock)
-            try await body(database, clock, first, SQLProductRepository(database: database), SearchMaintenance(database: database))
+            // Batches of 500 from the first, so a batch's round trips are counted whole.
+            try await body(database, clock, first, SQLProductRepository(database: database),
+                           SearchMaintenance(database: database, firstBatch: SearchIndex.batchSize))
         }
     }
 
@@ -292,7 +294,10 @@ extension PostgresRoundTripTests {
             // Before, each listing cost a round trip for its document and one for its writes (and
             // one for its postings in the rebuild): 86 and 141 for the 41 listings.
             #expect(few == more)
-            #expect(few.catchUp <= 8 && few.reindex <= 25, "\(few)")
+            // Since 2026-12-01 the rebuild's last step takes out deleted listings in a write of its
+            // own and surveys the counts in a read of its own, so that no write holds the writer
+            // through a pass over the whole index: 27 where it was 21.
+            #expect(few.catchUp <= 8 && few.reindex <= 27, "\(few)")
         }
     }
 

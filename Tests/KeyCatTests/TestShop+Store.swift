@@ -25,17 +25,16 @@ extension TestShop {
         try await database.write { try $0.execute(sql) }
     }
 
-    /// Surveys what a search rebuild's last step would mend, runs `between`, then mends what the
-    /// survey found (``SearchMaintenance/repair(_:)``).
-    func surveySearchThenRepair(between: () async throws -> Void) async throws {
-        try await Self.surveySearchThenRepair(on: keycat.store.database, between: between)
+    /// Mends the search index's postings and counts as a rebuild's last step does, running
+    /// `between` after its first survey and before that survey's repair
+    /// (``SearchMaintenance/mend(betweenSurveyAndRepair:)``); whether it ended clean.
+    @discardableResult
+    func mendSearch(between: () async -> Void = {}) async throws -> Bool {
+        try await Self.mendSearch(on: keycat.store.database, between: between)
     }
 
-    private static func surveySearchThenRepair(on database: some SQLDatabase, between: () async throws -> Void) async throws {
-        let maintenance = SearchMaintenance(database: database)
-        let survey = try await maintenance.surveyLeftovers()
-        try await between()
-        try await maintenance.repair(survey)
+    private static func mendSearch(on database: some SQLDatabase, between: () async -> Void) async throws -> Bool {
+        try await SearchMaintenance(database: database).mend(betweenSurveyAndRepair: between)
     }
 
     /// The first column of the first row of `sql`, an integer, read from the shop's store.

@@ -9,10 +9,16 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
     /// holds the one writer, the shop's, whose writes wait at most 5 s for it (`busy_timeout`);
     /// on a slow or busy machine 500 listings' analysis can come close.
     let batchBudget: Duration
+    /// How many listings a catch-up's or a rebuild's first batch takes; each batch within
+    /// ``batchBudget`` doubles the next, up to ``SearchIndex/batchSize``. Starting small, a
+    /// batch on a machine far slower than expected is over before the shop's writes give up
+    /// waiting, and the next ones learn from it.
+    let firstBatch: Int
 
-    package init(database: Database, batchBudget: Duration = .seconds(1)) {
+    package init(database: Database, batchBudget: Duration = .seconds(1), firstBatch: Int = 50) {
         self.database = database
         self.batchBudget = batchBudget
+        self.firstBatch = max(1, min(firstBatch, SearchIndex.batchSize))
     }
 
     /// The `settings` key that records the analyser version every listing was indexed by.
@@ -40,7 +46,7 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         if recorded == Self.versionBytes { return 0 }
         var total = 0
         var after: ProductID?
-        var size = SearchIndex.batchSize
+        var size = firstBatch
         while true {
             let start = after
             let batch = try await shrinking(&size) { connection, limit in
@@ -118,7 +124,7 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         }
         var after: ProductID?
         var total = 0
-        var size = SearchIndex.batchSize
+        var size = firstBatch
         while true {
             let start = after
             let (last, count) = try await shrinking(&size) { connection, limit in
@@ -149,9 +155,7 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
     /// None of it holds the writer while it reads the whole index: on SQLite the one writer is
     /// the shop's, and a write that waits past the busy timeout (5 s) fails. The deleted
     /// listings go a batch a transaction; the postings and counts are surveyed in one read
-    /// snapshot, and only what is wrong is written. A count is corrected by its error in the
-    /// snapshot (`products + expected - stored`), which the writes committed since cannot have
-    /// changed: each moves a word's count and the words it adds up to together. (Until
+    /// snapshot, and only what is wrong is written (``mend(betweenSurveyAndRepair:)``). (Until
     /// 2026-12-01 all of it was one write transaction: at a million listings its reads alone
     /// took 9.4 s, so the shop's writes beside a rebuild failed.) Stray postings, found only in
     /// an index changed behind KeyCat's back, still go in one statement that reads every posting.
@@ -160,17 +164,33 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         while let start = after {
             after = try await storage { try await database.write { try SearchIndex.removeDeletedListings(after: start, on: $0) } }
         }
-        try await repair(try await surveyLeftovers())
+        try await mend()
     }
 
-    /// What is wrong in the postings and counts, read in one snapshot.
-    package func surveyLeftovers() async throws(KeyCatError) -> LeftoverSurvey {
-        try await storage { try await database.read { try Self.survey(on: $0) } }
+    /// Surveys the postings and counts and repairs what is wrong, until a survey finds nothing,
+    /// at most three rounds. Each count is set to what the survey expected only if it still
+    /// holds what the survey read, so a count a write or a second rebuild moved since is left for
+    /// the next round, never corrected twice. A write between a survey and its repair can still
+    /// leave a count wrong (a count already too low stays at zero when a withdrawal lowers it,
+    /// and then the repair sets it one too high); the next survey sees that. Returns whether the
+    /// last survey found nothing.
+    ///
+    /// - Parameter betweenSurveyAndRepair: run after the first survey, before its repair (tests).
+    @discardableResult
+    package func mend(betweenSurveyAndRepair: () async -> Void = {}) async throws(KeyCatError) -> Bool {
+        for round in 0..<3 {
+            let survey = try await storage { try await database.read { try Self.survey(on: $0) } }
+            if !survey.strayPostings && survey.counts.isEmpty { return true }
+            if round == 0 { await betweenSurveyAndRepair() }
+            try await repair(survey)
+        }
+        return false
     }
 
-    /// Writes what `survey` found wrong right: the stray postings go, each count moves by its
-    /// error.
-    package func repair(_ survey: LeftoverSurvey) async throws(KeyCatError) {
+    /// Writes what `survey` found wrong right: the stray postings go, and each wrong count that
+    /// still holds what the survey read becomes what it expected, ``SearchIndex/statementsPerBatch``
+    /// counts a transaction.
+    private func repair(_ survey: LeftoverSurvey) async throws(KeyCatError) {
         if survey.strayPostings {
             try await storage {
                 try await database.write { connection in
@@ -183,34 +203,36 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
                 }
             }
         }
-        guard !survey.countErrors.isEmpty else { return }
-        try await storage {
-            try await database.write { connection in
-                // A count too low may be a word missing from the table; one too high is there (the
-                // proposed row of an upsert must pass `products >= 0` itself).
-                let statements: [SQLStatement<Database.Connection.Row>] = survey.countErrors.map { entry, error in
-                    error > 0
-                        ? .run("""
-                            INSERT INTO search_words (word, kind, display, spelling, initials, products) VALUES (?, ?, ?, ?, ?, ?)
-                            ON CONFLICT (word, kind) DO UPDATE SET products = search_words.products + excluded.products
-                            """, [.text(entry.key), .text(entry.kind.rawValue), .text(entry.display), .text(entry.spelling),
-                                  entry.initials.map(SQLValue.text) ?? .null, .int(error)])
-                        : .run("UPDATE search_words SET products = products + ? WHERE word = ? AND kind = ?",
-                               [.int(error), .text(entry.key), .text(entry.kind.rawValue)])
+        for start in stride(from: 0, to: survey.counts.count, by: SearchIndex.statementsPerBatch) {
+            let chunk = survey.counts[start..<min(start + SearchIndex.statementsPerBatch, survey.counts.count)]
+            try await storage {
+                try await database.write { connection in
+                    // A word the table lacked is added unless another write added it since.
+                    let statements: [SQLStatement<Database.Connection.Row>] = chunk.map { count in
+                        guard let stored = count.stored else {
+                            return .run("""
+                                INSERT INTO search_words (word, kind, display, spelling, initials, products) VALUES (?, ?, ?, ?, ?, ?)
+                                ON CONFLICT (word, kind) DO NOTHING
+                                """, [.text(count.entry.key), .text(count.entry.kind.rawValue), .text(count.entry.display),
+                                      .text(count.entry.spelling), count.entry.initials.map(SQLValue.text) ?? .null, .int(count.expected)])
+                        }
+                        return .run("UPDATE search_words SET products = ? WHERE word = ? AND kind = ? AND products = ?",
+                                    [.int(count.expected), .text(count.entry.key), .text(count.entry.kind.rawValue), .int(stored)])
+                    }
+                    try connection.batch(statements, atMost: SearchIndex.statementsPerBatch)
                 }
-                try connection.batch(statements, atMost: SearchIndex.statementsPerBatch)
             }
         }
     }
 
-    /// What ``surveyLeftovers()`` finds in one snapshot: whether `search_terms` holds postings
-    /// beyond the forward terms, and each vocabulary count's error (what the listed listings'
-    /// words add up to, less the count), in the order of `search_words`' key, (word, kind) by
-    /// their bytes, as every writer of the counts takes their rows. A word missing from the
-    /// table comes back with its key as its display.
-    package struct LeftoverSurvey: Sendable {
+    /// What ``mend(betweenSurveyAndRepair:)`` finds in one snapshot: whether `search_terms` holds
+    /// postings beyond the forward terms, and each vocabulary count that is not what the listed
+    /// listings' words add up to (`stored` nil: the word has no row), in the order of
+    /// `search_words`' key, (word, kind) by their bytes, as every writer of the counts takes
+    /// their rows. A word missing from the table comes back with its key as its display.
+    struct LeftoverSurvey: Sendable {
         let strayPostings: Bool
-        let countErrors: [(SearchAnalyzer.VocabularyEntry, Int)]
+        let counts: [(entry: SearchAnalyzer.VocabularyEntry, stored: Int?, expected: Int)]
     }
 
     private static func survey<Connection: SQLConnection>(on connection: Connection) throws -> LeftoverSurvey {
@@ -230,13 +252,14 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         try connection.forEach("SELECT kind, word, products FROM search_words", []) { row in
             stored["\(row.string(0)):\(row.string(1))"] = row.int(2)
         }
-        let errors: [(SearchAnalyzer.VocabularyEntry, Int)] = Set(expected.keys).union(stored.keys).compactMap { key in
-            let error = (expected[key] ?? 0) - (stored[key] ?? 0)
+        let keys = Set(expected.keys).union(stored.keys)
+        let counts: [(entry: SearchAnalyzer.VocabularyEntry, stored: Int?, expected: Int)] = keys.compactMap { key in
             let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
-            guard error != 0, parts.count == 2, let kind = SearchAnalyzer.VocabularyEntry.Kind(rawValue: parts[0]) else { return nil }
-            return (SearchAnalyzer.VocabularyEntry(kind: kind, display: parts[1], key: parts[1]), error)
+            guard expected[key] ?? 0 != stored[key] ?? 0, parts.count == 2,
+                  let kind = SearchAnalyzer.VocabularyEntry.Kind(rawValue: parts[0]) else { return nil }
+            return (SearchAnalyzer.VocabularyEntry(kind: kind, display: parts[1], key: parts[1]), stored[key], expected[key] ?? 0)
         }
-        return LeftoverSurvey(strayPostings: strayPostings, countErrors: errors.sorted { $0.0 < $1.0 })
+        return LeftoverSurvey(strayPostings: strayPostings, counts: counts.sorted { $0.entry < $1.entry })
     }
 
     /// How many rows `search_terms` has.
