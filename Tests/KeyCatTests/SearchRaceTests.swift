@@ -16,14 +16,33 @@ struct SearchRaceTests {
         func done() { flag.store(true, ordering: .releasing) }
     }
 
+    /// A step of the race that failed: which, and after how long (a SQLite write gives up
+    /// waiting for the writer after 5 s), so a failure says more than "database is locked".
+    struct StepFailure: Error, CustomStringConvertible {
+        let step: String
+        let after: Duration
+        let error: any Error
+        var description: String { "\(step) failed after \(after): \(error)" }
+    }
+
+    /// Runs `body`, a step of the race named `step`, naming it and its time in any failure.
+    private static func step<Result>(_ step: String, _ body: () async throws -> Result) async throws -> Result {
+        let started = ContinuousClock.now
+        do {
+            return try await body()
+        } catch {
+            throw StepFailure(step: step, after: ContinuousClock.now - started, error: error)
+        }
+    }
+
     /// Opens a second server, which catches the index up as it opens for writes; then rebuilds
     /// the index through it, as an operator would.
     private static func catchUpAndRebuild(_ configuration: KeyCat.Configuration, by operatorConsole: Principal,
                                           then finish: Finish) async throws {
         defer { finish.done() }
-        let server = try await KeyCat.open(configuration)
+        let server = try await step("the second server's open and catch-up") { try await KeyCat.open(configuration) }
         defer { server.close() }
-        _ = try await server.search.reindex(by: operatorConsole)
+        _ = try await step("the rebuild") { try await server.search.reindex(by: operatorConsole) }
     }
 
     @Test("a catch-up and a rebuild beside edits, deletions, suspensions, reinstatements and payments leave the index whole",
@@ -56,23 +75,24 @@ struct SearchRaceTests {
             var deleted: Set<ProductID> = []
             var lastTitles: [ProductID: String] = [:]
             repeat {
-                _ = try await shop.keycat.accounts.suspend(suspended.userID, by: shop.operatorConsole)
+                _ = try await Self.step("suspend") { try await shop.keycat.accounts.suspend(suspended.userID, by: shop.operatorConsole) }
                 let index = round % edited.count
                 let listing = try await shop.keycat.catalog.product(edited[index].id)
                 var changes = ProductChanges(expectedVersion: listing.version)
                 changes.title = "노을 리니어 은축 에디션 \(round)호"
-                _ = try await shop.keycat.catalog.update(listing.id, changes, by: editor)
+                _ = try await Self.step("edit") { try await shop.keycat.catalog.update(listing.id, changes, by: editor) }
                 lastTitles[listing.id] = changes.title
                 // Two listings in one order, the larger id first.
                 let pair = [edited[(index + 1) % edited.count], edited[index]].sorted { $0.id > $1.id }
-                let order = try await shop.keycat.checkout.checkout(CheckoutRequest(.items(pair.map {
-                    CheckoutItem(productID: $0.id, quantity: 1)
-                })), by: buyer)
-                _ = try await shop.keycat.checkout.confirm(order.id, impUID: try shop.pay(order).impUID, by: buyer)
-                _ = try await shop.keycat.accounts.reinstate(suspended.userID, by: shop.operatorConsole)
+                let order = try await Self.step("checkout") {
+                    try await shop.keycat.checkout.checkout(CheckoutRequest(.items(pair.map { CheckoutItem(productID: $0.id, quantity: 1) })),
+                                                            by: buyer)
+                }
+                _ = try await Self.step("payment") { try await shop.keycat.checkout.confirm(order.id, impUID: try shop.pay(order).impUID, by: buyer) }
+                _ = try await Self.step("reinstate") { try await shop.keycat.accounts.reinstate(suspended.userID, by: shop.operatorConsole) }
                 if round % 4 == 3, theirs.count > 1 {
                     let gone = theirs.removeLast()
-                    try await shop.keycat.catalog.delete(gone.id, by: suspended)
+                    try await Self.step("delete") { try await shop.keycat.catalog.delete(gone.id, by: suspended) }
                     deleted.insert(gone.id)
                 }
                 round += 1
