@@ -20,6 +20,11 @@ struct TrackingNumberTests {
         return try await shop.keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
     }
 
+    /// A listing of `title` by `seller`, ten in stock.
+    static func listing(_ title: String, by seller: Principal, in shop: TestShop) async throws -> Product {
+        try await shop.keycat.catalog.create(TestShop.draft(title, price: 100_000) { $0.stock = 10 }, for: seller.userID, by: seller)
+    }
+
     static func ship(_ shop: TestShop, _ order: Order, carrier: String = "cj", number: String = number, by seller: Principal) async throws -> Order {
         try await shop.keycat.orders.ship(shipment: order.shipments[0].id, carrier: carrier, trackingNumber: number, by: seller)
     }
@@ -29,9 +34,8 @@ struct TrackingNumberTests {
     func oneNumberOneParcel(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
             let (seller, otherSeller) = (try await shop.user(.seller), try await shop.user(.seller))
-            let board = try await shop.keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 10 }, for: seller.userID, by: seller)
-            let caps = try await shop.keycat.catalog.create(TestShop.draft("Caps", price: 50_000) { $0.stock = 10 },
-                                                            for: otherSeller.userID, by: otherSeller)
+            let board = try await Self.listing("Board", by: seller, in: shop)
+            let caps = try await Self.listing("Caps", by: otherSeller, in: shop)
             let (first, second) = (try await shop.user(.buyer), try await shop.user(.buyer))
             let shipped = try await Self.ship(shop, try await Self.order(shop, board, by: first), by: seller)
             #expect(shipped.shipments[0].trackingNumber == "553120261123")
@@ -74,7 +78,7 @@ struct TrackingNumberTests {
     func oneBoxTwoOrders(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
             let (seller, buyer) = (try await shop.user(.seller), try await shop.user(.buyer))
-            let board = try await shop.keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 10 }, for: seller.userID, by: seller)
+            let board = try await Self.listing("Board", by: seller, in: shop)
             let home = MarketplaceTests.home
             let office = try DeliveryAddress.validated(recipient: home.recipient, phone: home.phone, postcode: "04524",
                                                        roadAddress: "서울특별시 중구 세종대로 110", detail: "3층", request: "")
@@ -102,8 +106,8 @@ struct TrackingNumberTests {
     func oneOrderTwoSellers(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
             let (sellerA, sellerB, buyer) = (try await shop.user(.seller), try await shop.user(.seller), try await shop.user(.buyer))
-            let board = try await shop.keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 10 }, for: sellerA.userID, by: sellerA)
-            let caps = try await shop.keycat.catalog.create(TestShop.draft("Caps", price: 50_000) { $0.stock = 10 }, for: sellerB.userID, by: sellerB)
+            let board = try await Self.listing("Board", by: sellerA, in: shop)
+            let caps = try await Self.listing("Caps", by: sellerB, in: shop)
             // Seller B cannot borrow seller A's number, which the buyer's order shows.
             let both = try await Self.order(shop, board, caps, by: buyer, to: MarketplaceTests.home)
             let parcelA = try #require(both.shipments.first { $0.sellerID == sellerA.userID })
@@ -130,7 +134,7 @@ struct TrackingNumberTests {
     func correctedAway(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
             let seller = try await shop.user(.seller)
-            let board = try await shop.keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 10 }, for: seller.userID, by: seller)
+            let board = try await Self.listing("Board", by: seller, in: shop)
             let (first, second) = (try await shop.user(.buyer), try await shop.user(.buyer))
             let mistyped = try await Self.ship(shop, try await Self.order(shop, board, by: first), by: seller)
             let other = try await Self.order(shop, board, by: second)
@@ -150,7 +154,7 @@ struct TrackingNumberTests {
     func recycled(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
             let seller = try await shop.user(.seller)
-            let board = try await shop.keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 10 }, for: seller.userID, by: seller)
+            let board = try await Self.listing("Board", by: seller, in: shop)
             let (first, second) = (try await shop.user(.buyer), try await shop.user(.buyer))
             _ = try await Self.ship(shop, try await Self.order(shop, board, by: first), by: seller)
             let later = try await Self.order(shop, board, by: second)
@@ -162,7 +166,7 @@ struct TrackingNumberTests {
         // A shop whose untracked parcels wait 100 days holds numbers for 128.
         try await TestShop.with(store, configure: { $0.parcelTracker = SimulatedCarriers(); $0.untrackedConfirmationDelay = 100 * 86_400 }) { shop in
             let seller = try await shop.user(.seller)
-            let board = try await shop.keycat.catalog.create(TestShop.draft("Board", price: 100_000) { $0.stock = 10 }, for: seller.userID, by: seller)
+            let board = try await Self.listing("Board", by: seller, in: shop)
             let (first, second) = (try await shop.user(.buyer), try await shop.user(.buyer))
             _ = try await Self.ship(shop, try await Self.order(shop, board, by: first), by: seller)
             let later = try await Self.order(shop, board, by: second)

@@ -54,22 +54,20 @@ extension SQLFulfilmentRepository {
                                  audit: AuditEntry, at now: Date) async throws(KeyCatError) -> Bool {
         try await storage {
             try await database.write { connection in
-                let condition = """
-                    id = ? AND status IN ('shipped', 'delivered') AND confirmed_at IS NULL AND carrier_delivered_at IS NULL
-                      AND NOT \(Self.numberTaken(besides: "shipments", use))
-                    """
-                let arguments = [SQLValue.integer(shipment.rawValue)] + Self.numberTakenArguments(carrier, trackingNumber, use)
+                let condition = "id = ? AND status IN ('shipped', 'delivered') AND confirmed_at IS NULL AND carrier_delivered_at IS NULL"
+                // The new number is checked once, with the read: the write is serializable on
+                // Postgres and alone on SQLite, so no other parcel takes it before the update.
                 guard let old = try connection.queryOne(
-                    "SELECT order_id, carrier, tracking_number FROM shipments WHERE \(condition)", arguments,
+                    "SELECT order_id, carrier, tracking_number FROM shipments WHERE \(condition) AND NOT \(Self.numberTaken(besides: "shipments", use))",
+                    [.integer(shipment.rawValue)] + Self.numberTakenArguments(carrier, trackingNumber, use),
                     { (order: $0.int64(0), carrier: $0.optionalString(1), number: $0.optionalString(2)) }) else { return false }
                 // The same condition again: the parcel may have moved since it was read.
                 guard try connection.run("""
                     UPDATE shipments SET carrier = ?, tracking_number = ?, carrier_status = NULL, carrier_checked_at = 0,
                                          tracking_corrected_at = ?, updated_at = ?
                     WHERE \(condition)
-                    """, [.text(carrier.code), .text(trackingNumber), StoredTime.value(now), StoredTime.value(now)] + arguments) == 1 else {
-                    return false
-                }
+                    """, [.text(carrier.code), .text(trackingNumber), StoredTime.value(now), StoredTime.value(now),
+                          .integer(shipment.rawValue)]) == 1 else { return false }
                 // The order's own carrier and number are its last shipped parcel's, for clients
                 // that read only them: corrected when they are this parcel's.
                 if let oldCarrier = old.carrier, let oldNumber = old.number {

@@ -63,7 +63,7 @@ enum PGResponseDecoder {
     ///
     /// - IMF-fixdate, the one senders use: `Sun, 06 Nov 1994 08:49:37 GMT`;
     /// - the obsolete RFC 850 form, `Sunday, 06-Nov-94 08:49:37 GMT`, its two-digit year in
-    ///   `now`'s century unless that is more than 50 years after `now`, then the century before;
+    ///   `now`'s century unless that is more than 50 years after `now`'s year, then the century before;
     /// - the obsolete asctime form, `Sun Nov  6 08:49:37 1994` (a day under 10 after two spaces).
     static func httpDate(_ text: String, now: Date = Date()) -> Date? {
         let parts = text.split(separator: " ", omittingEmptySubsequences: false)
@@ -77,13 +77,11 @@ enum PGResponseDecoder {
                   dayMonthYear[0].count == 2, dayMonthYear[2].count == 2, digits(dayMonthYear[2]), let twoDigits = Int(dayMonthYear[2]) else {
                 return nil
             }
-            let fiftyYears: TimeInterval = 50 * 365.2425 * 86_400
-            let century = (1970 + Int(now.timeIntervalSince1970 / (365.2425 * 86_400))) / 100 * 100
-            guard let date = date(day: dayMonthYear[0], month: dayMonthYear[1], year: Substring(String(century + twoDigits)), clock: parts[2])
-            else { return nil }
-            return date.timeIntervalSince(now) > fiftyYears
-                ? self.date(day: dayMonthYear[0], month: dayMonthYear[1], year: Substring(String(century - 100 + twoDigits)), clock: parts[2])
-                : date
+            // The year in `now`'s century, or the one before when that is more than 50 years ahead.
+            let thisYear = 1970 + Int(now.timeIntervalSince1970 / (365.2425 * 86_400))
+            let year = thisYear / 100 * 100 + twoDigits
+            return date(day: dayMonthYear[0], month: dayMonthYear[1], year: Substring(String(year > thisYear + 50 ? year - 100 : year)),
+                        clock: parts[2])
         case 5, 6:
             // `Sun Nov  6 …`: an empty part, then a one-digit day.
             let day = parts.count == 6 ? (parts[2].isEmpty && parts[3].count == 1 ? parts[3] : nil) : (parts[2].count == 2 ? parts[2] : nil)

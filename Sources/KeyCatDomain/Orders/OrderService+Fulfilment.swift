@@ -169,8 +169,8 @@ extension OrderService {
     }
 
     static func numberTaken(_ carrier: Carrier, _ number: String) -> KeyCatError {
-        KeyCatError(.duplicate, "\(carrier.name) \(number) is already another order's parcel; one number travels with one order, "
-                        + "unless both go from the same seller to the same buyer at the same address",
+        KeyCatError(.duplicate, "\(carrier.name) \(number) is already another parcel's number; one number travels with one box, "
+                        + "which two parcels share only when both go from the same seller to the same buyer at the same address",
                     context: ["field": "tracking_number", "carrier": carrier.code])
     }
 
