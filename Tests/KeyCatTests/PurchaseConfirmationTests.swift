@@ -351,9 +351,15 @@ struct PurchaseConfirmationTests {
             // Approving again refunds nothing more; rejecting an approved request is refused.
             await #expect(try shop.keycat.orders.approveReturn(request.id, restock: true, by: parcel.seller).refundedAmount == Money(won: 200_000))
             await expectFailure(.illegalTransition) { try await shop.keycat.orders.rejectReturn(request.id, reason: "no", by: parcel.seller) }
-            // Every line refunded: the parcel's sale and fee are payable without a confirmation.
-            let upcoming = try await shop.keycat.settlements.upcoming(by: parcel.seller)
-            #expect(upcoming.awaitingConfirmation == SettlementTally() && upcoming.tally.payout > 0 && upcoming.tally.refunds == 200_000)
+            // Every line refunded, its fee still held: the parcel waits for its confirmation, as the
+            // fee of any parcel that travelled does, and then pays the fee alone.
+            var upcoming = try await shop.keycat.settlements.upcoming(by: parcel.seller)
+            #expect(upcoming.tally == SettlementTally() && upcoming.awaitingConfirmation.refunds == 200_000
+                    && upcoming.awaitingConfirmation.deliveryFees == 3_000, "\(upcoming)")
+            _ = try await shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: parcel.buyer)
+            upcoming = try await shop.keycat.settlements.upcoming(by: parcel.seller)
+            #expect(upcoming.awaitingConfirmation == SettlementTally() && upcoming.tally.sales == upcoming.tally.refunds
+                    && upcoming.tally.deliveryFees == 3_000, "\(upcoming)")
             try await shop.expectHealthy()
         }
     }
@@ -579,34 +585,38 @@ struct PurchaseConfirmationTests {
         }
     }
 
-    @Test("a parcel paid out without a confirmation (every line refunded, its fee settled) is refunded by an operator only",
+    @Test("a parcel that left keeps its fee waiting for its confirmation when every line is refunded",
           arguments: TestStore.allCases)
-    func paidOutParcelRefundedByOperatorOnly(_ store: TestStore) async throws {
+    func refundedParcelsFeeWaits(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
+            // An empty box, or a made-up number: the seller ships, then refunds the lines and
+            // keeps the fee, as a parcel that travelled does.
             let parcel = try await Parcel(shop)
             _ = try await parcel.ship()
             _ = try await shop.keycat.orders.refundLines(of: parcel.shipment.id, LineRefundRequest(lines: [0], reason: "품절"), by: parcel.seller)
+            // The buyer says it never came: the fee goes back before anyone is paid it.
+            let other = try await Parcel(shop)
+            _ = try await other.ship()
+            _ = try await shop.keycat.orders.refundLines(of: other.shipment.id, LineRefundRequest(lines: [0], reason: "품절"), by: other.seller)
             shop.clock.advance(by: 34 * 86_400)
+            // Nothing confirmed either parcel, so January's close pays neither fee.
             let january = try await shop.keycat.settlements.close(try SettlementPeriod("2026-01"), by: shop.operatorConsole)
-            #expect(january.count == 1 && january[0].deliveryFees == Money(won: 3_000), "\(january)")
-            // The fee is paid out: the seller cannot give it back now and leave the shop the debt.
-            await expectFailure(.illegalTransition) {
-                try await shop.keycat.orders.refundLines(of: parcel.shipment.id, LineRefundRequest(amount: Money(won: 3_000), reason: "배송비"),
-                                                        by: parcel.seller)
-            }
-            let refunded = try await shop.keycat.orders.refundLines(of: parcel.shipment.id,
-                                                                   LineRefundRequest(amount: Money(won: 3_000), reason: "배송비"),
-                                                                   by: shop.operatorConsole)
-            #expect(refunded.refundedAmount == Money(won: 203_000))
-            // Owing that fee back, the seller cannot withdraw until an operator settles it.
-            let owes = await expectFailure(.illegalTransition) {
-                try await shop.keycat.accounts.withdraw(password: "keycat123", by: parcel.seller)
-            }
-            #expect(owes?.context["owed"] == "3000", "\(String(describing: owes))")
+            #expect(january.isEmpty, "\(january)")
+            let refunded = try await shop.keycat.orders.refundLines(of: other.shipment.id,
+                                                                   LineRefundRequest(amount: Money(won: 3_000), reason: "미도착"),
+                                                                   by: other.seller)
+            #expect(refunded.status == .refunded && refunded.refundedAmount == Money(won: 203_000))
+            // The first arrives and its buyer confirms it: its fee is the seller's, by February's close.
+            _ = try await shop.keycat.orders.deliver(shipment: parcel.shipment.id, by: parcel.seller)
+            _ = try await shop.keycat.orders.confirmReceipt(of: parcel.shipment.id, by: parcel.buyer)
             shop.clock.advance(by: 31 * 86_400)
             let february = try await shop.keycat.settlements.close(try SettlementPeriod("2026-02"), by: shop.operatorConsole)
-            #expect(february.count == 1 && february[0].carriedForward > .zero, "\(february)")
-            await expectFailure(.illegalTransition) { try await shop.keycat.accounts.withdraw(password: "keycat123", by: parcel.seller) }
+            let paid = february.first { $0.sellerID == parcel.seller.userID }
+            #expect(paid?.deliveryFees == Money(won: 3_000) && paid?.sales == Money(won: 200_000) && paid?.refunds == Money(won: 200_000),
+                    "\(february)")
+            // The second parcel's sale and refunds net to nothing, and settle so.
+            let nothing = february.first { $0.sellerID == other.seller.userID }
+            #expect(nothing == nil || nothing?.payout == .zero, "\(february)")
             try await shop.expectHealthy()
         }
     }

@@ -22,9 +22,9 @@ extension SQLFulfilmentRepository {
                     throw KeyCatError(.illegalTransition, "shipment \(shipmentID)'s receipt was confirmed: it is payable to its seller, "
                                       + "and only an operator refunds it now", context: ["status": shipment.status.rawValue])
                 }
-                // Paid out without a confirmation (every line refunded, its fee settled): what a
-                // seller gave back now would be a debt against pay already taken, which they may
-                // never earn back. An operator decides.
+                // Paid out without a confirmation (before 2026-12-01 a parcel with every line
+                // refunded settled its fee at once): what a seller gave back now would be a debt
+                // against pay already taken, which they may never earn back. An operator decides.
                 if bySeller, try connection.queryOne("""
                     SELECT 1 FROM settlement_entries WHERE order_id = ? AND shipment_id = ? AND settlement_id IS NOT NULL LIMIT 1
                     """, [.integer(orderID.rawValue), .integer(shipmentID.rawValue)], { _ in true }) != nil {

@@ -51,10 +51,16 @@ enum SettlementLedger {
     }
 
     /// Whether the entry `entry` (a `settlement_entries` row, as SQL) is payable: its parcel's
-    /// receipt was confirmed (구매확정), or the parcel will never be — cancelled, every line of it
-    /// refunded, its order cancelled or refunded in full. Until then a sale waits, and so do the
-    /// refunds of the same parcel, so a settlement never pays for goods the buyer may still
-    /// return.
+    /// receipt was confirmed (구매확정), or the parcel will never be and holds nothing — cancelled,
+    /// its order cancelled or refunded in full, or every line of it refunded with nothing of its
+    /// fee left. Until then a sale waits, and so do the refunds of the same parcel, so a
+    /// settlement never pays for goods the buyer may still return.
+    ///
+    /// A parcel that left keeps its fee when its lines are refunded (it travelled), and that fee
+    /// waits for the confirmation like any sale. Until 2026-12-01 every line refunded was enough:
+    /// a seller could ship an empty box, or a made-up number, refund the lines and be paid the
+    /// fee by the next close, before the buyer could say the parcel never came and before any
+    /// carrier was asked.
     ///
     /// `closingAt`: for a close, a `?` bound to the period's end. A parcel is then payable only
     /// once none of its unsettled entries is dated at or after the period's end, whether it is
@@ -72,7 +78,10 @@ enum SettlementLedger {
         EXISTS (SELECT 1 FROM shipments ps JOIN orders po ON po.id = ps.order_id
                 WHERE ps.id = \(entry).shipment_id
                   AND (ps.confirmed_at IS NOT NULL OR ps.status = 'cancelled' OR po.status IN ('cancelled', 'refunded')
-                       OR NOT EXISTS (SELECT 1 FROM order_lines pl WHERE pl.shipment_id = ps.id AND pl.refunded_at IS NULL))\(nothingLater))
+                       OR NOT EXISTS (SELECT 1 FROM order_lines pl WHERE pl.shipment_id = ps.id AND pl.refunded_at IS NULL)
+                          AND NOT EXISTS (SELECT 1 FROM settlement_entries pf WHERE pf.order_id = ps.order_id AND pf.shipment_id = ps.id
+                                          GROUP BY pf.shipment_id
+                                          HAVING sum(CASE WHEN pf.kind = 'sale' THEN pf.amount ELSE -pf.amount END) <> 0))\(nothingLater))
         """
     }
 
