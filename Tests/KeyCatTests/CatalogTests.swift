@@ -256,6 +256,20 @@ struct WithdrawnSellerTests {
             await #expect(try shop.keycat.catalog.list(mine).items.isEmpty)
             _ = try await shop.keycat.accounts.reinstate(seller.userID, by: shop.operatorConsole)
             await #expect(try shop.keycat.catalog.list(mine).items.map(\.id) == [listing.id])
+
+            // Made a buyer, suspended and reinstated, in either order: reinstated a buyer, they
+            // bring no listing back (nobody would ship what was bought of them).
+            for suspendFirst in [false, true] {
+                if suspendFirst { _ = try await shop.keycat.accounts.suspend(seller.userID, by: shop.operatorConsole) }
+                _ = try await shop.keycat.accounts.setRole(seller.userID, to: .buyer, by: shop.operatorConsole)
+                if !suspendFirst { _ = try await shop.keycat.accounts.suspend(seller.userID, by: shop.operatorConsole) }
+                _ = try await shop.keycat.accounts.reinstate(seller.userID, by: shop.operatorConsole)
+                await #expect(try shop.keycat.catalog.list(mine).items.isEmpty)
+                await expectError(.notFound) { try await shop.keycat.catalog.product(listing.id) }
+                try await shop.expectHealthy()
+                _ = try await shop.keycat.accounts.setRole(seller.userID, to: .seller, by: shop.operatorConsole)
+                await #expect(try shop.keycat.catalog.list(mine).items.map(\.id) == [listing.id])
+            }
             try await shop.expectHealthy()
         }
     }

@@ -192,7 +192,11 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                     ]), on: connection)
                     try Self.list(listingsOf: id, false, on: connection)
                 case .reinstate:
-                    try Self.list(listingsOf: id, true, on: connection)
+                    // Reinstated as a buyer or an admin (made one while suspended), they bring
+                    // none back: their listings came out when they stopped being a seller.
+                    let selling = try connection.queryOne("SELECT 1 FROM users WHERE id = ? AND role = 'seller'",
+                                                          [.integer(id.rawValue)]) { _ in true } ?? false
+                    if selling { try Self.list(listingsOf: id, true, on: connection) }
                 case let .role(role):
                     // Made a seller again while suspended, they stay out until reinstated.
                     let suspended = try connection.queryOne("SELECT 1 FROM users WHERE id = ? AND suspended_at IS NOT NULL",

@@ -1,7 +1,7 @@
 import KeyCatInfrastructure
 
 /// What `db check` found: SQLite's own checks, and KeyCat's invariants (the stored counters,
-/// ``CounterInvariants``; orders and payments, ``OrderInvariants``; stock against the inventory
+/// ``CounterInvariants``; listings and their sellers, ``CatalogInvariants``; orders and payments, ``OrderInvariants``; stock against the inventory
 /// ledger and orders against their lines, ``LedgerInvariants``). Empty lists mean healthy.
 package struct DatabaseHealth: Sendable {
     /// Lines from `PRAGMA integrity_check` other than "ok".
@@ -42,6 +42,7 @@ package struct DatabaseHealth: Sendable {
 
     private static func invariantProblems(on connection: some SQLConnection) throws -> [String] {
         try (CounterInvariants.isApplicable(on: connection) ? try CounterInvariants.problems(on: connection) : [])
+            + CatalogInvariants.problems(on: connection)
             + OrderInvariants.problems(on: connection)
             + LedgerInvariants.problems(on: connection)
             + SettlementInvariants.problems(on: connection)
