@@ -68,6 +68,36 @@ struct DeliveryFeeCommissionTests {
         }
     }
 
+    @Test("a line pays its category's commission as it was at checkout: moving the listing before the payment lands gains nothing",
+          arguments: TestStore.allCases)
+    func categoryFixedAtCheckout(_ store: TestStore) async throws {
+        try await TestShop.with(store, configure: {
+            $0.commission = CommissionPolicy(defaultRate: 1_000, rates: [.switch: 200], deliveryFeeRate: 1_000)
+        }) { shop in
+            let (seller, buyer) = (try await shop.user(.seller), try await shop.user(.buyer))
+            let board = try await Self.listing(shop, seller, price: 100_000, fee: 0)
+            let order = try await shop.checkout(board, by: buyer)
+            // Bought as a keyboard; the seller moves it among the switches while the buyer pays.
+            var changes = ProductChanges(expectedVersion: nil)
+            changes.category = .switch
+            _ = try await shop.keycat.catalog.update(board.id, changes, by: seller)
+            let payment = try shop.pay(order)
+            _ = try await shop.keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer)
+            _ = try await shop.keycat.orders.ship(order.id, carrier: "CJ대한통운", trackingNumber: parcelNumber(order.id.rawValue, prefix: "5532"),
+                                                 by: shop.operatorConsole)
+            _ = try await shop.keycat.orders.deliver(order.id, by: shop.operatorConsole)
+            _ = try await shop.keycat.orders.confirmReceipt(of: order.shipments[0].id, by: buyer)
+            // A line bought as a switch after the move pays the switch rate.
+            _ = try await shop.receivedOrder(try await shop.keycat.catalog.product(board.id), by: buyer)
+
+            let settlement = try #require(try await Self.closeFirstMonth(shop).first)
+            let (_, entries) = try await shop.keycat.settlements.settlement(settlement.id, by: seller)
+            #expect(entries.map(\.commission) == [Money(won: 10_000), Money(won: 2_000)], "\(entries)")
+            #expect(settlement.commission == Money(won: 12_000))
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("the audit of a close names the fee rate, and a fee rate outside 0–10000 bp is refused")
     func policyRules() async throws {
         let policy = CommissionPolicy(defaultRate: 1_200, rates: [.switch: 800])

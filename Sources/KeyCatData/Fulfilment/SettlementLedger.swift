@@ -8,11 +8,12 @@ enum SettlementLedger {
     /// The statement that writes one `sale` entry per line of `order` and one per shipment's
     /// delivery fee, tied to the payment recorded as `impUID` (which an earlier statement of its
     /// batch may insert): together they add up to the amount paid. One statement: the lines and
-    /// the fees together.
+    /// the fees together. A line's category is the one it was sold in at checkout (its
+    /// listing's, for lines from before migration 38).
     static func saleStatement<Row>(of order: OrderID, paymentImpUID impUID: String, at now: Date) -> SQLStatement<Row> {
         .run("""
             INSERT INTO settlement_entries (kind, seller_id, order_id, shipment_id, line, payment_id, category, amount, occurred_at)
-            SELECT 'sale', s.seller_id, l.order_id, l.shipment_id, l.line, pay.id, p.category, l.unit_price * l.quantity, CAST(?2 AS BIGINT)
+            SELECT 'sale', s.seller_id, l.order_id, l.shipment_id, l.line, pay.id, COALESCE(l.category, p.category), l.unit_price * l.quantity, CAST(?2 AS BIGINT)
             FROM order_lines l JOIN shipments s ON s.id = l.shipment_id JOIN products p ON p.id = l.product_id
                  JOIN payments pay ON pay.imp_uid = ?1
             WHERE l.order_id = ?3 AND l.unit_price * l.quantity > 0

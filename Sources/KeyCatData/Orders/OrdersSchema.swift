@@ -121,3 +121,14 @@ enum OrdersSchema {
         """
     }
 }
+
+extension OrdersSchema {
+    /// Migration 38: the category each line was sold in, as its listing had it at checkout. The
+    /// sale's commission is the category's rate (``SettlementLedger/saleStatement(of:paymentImpUID:at:)``);
+    /// read from the live listing when the payment landed, it let a seller move a listing to a
+    /// cheaper category for the minutes its buyers took to pay, and back. Lines from before
+    /// this migration have none and take their listing's, as before.
+    static func lineCategorySQL(_ type: SQLDialect.ColumnTypes) -> String {
+        "ALTER TABLE order_lines ADD COLUMN category \(type.text);"
+    }
+}

@@ -117,11 +117,13 @@ extension SQLOrderRepository {
         for (index, line) in order.lines.enumerated() {
             statements.append(.run("""
                 INSERT INTO order_lines (order_id, line, product_id, title, unit_price, quantity, delivery_fee, shipment_id,
-                                         stock_taken)
-                VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT id FROM shipments WHERE order_id = ? AND seller_id = ?), ?)
+                                         stock_taken, category)
+                VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT id FROM shipments WHERE order_id = ? AND seller_id = ?), ?,
+                        (SELECT category FROM products WHERE id = ?))
                 """, [orderID, .int(index), .integer(line.productID.rawValue), .text(line.title),
                       .integer(line.unitPrice.won), .int(line.quantity), .integer(line.deliveryFee.won),
-                      orderID, .optional(sellerOfLine[index].map { SQLValue.integer($0.rawValue) }), .bool(line.stockTaken)]))
+                      orderID, .optional(sellerOfLine[index].map { SQLValue.integer($0.rawValue) }), .bool(line.stockTaken),
+                      .integer(line.productID.rawValue)]))
             // A line sold on payment takes its units, and records their movement, when it is paid.
             guard line.stockTaken else { continue }
             statements.append(StockLedger.statement(.orderTaken, change: -line.quantity, product: line.productID,

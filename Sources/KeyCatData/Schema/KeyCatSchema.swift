@@ -282,6 +282,7 @@ package enum KeyCatSchema {
         Step(version: 35, name: "withdrawn listings with images", sql: CatalogSchema.withdrawnWithImagesSQL),
         Step(version: 36, name: "carrier tracking", ddl: FulfilmentSchema.carrierTrackingSQL),
         Step(version: 37, name: "parcels by tracking number", sql: FulfilmentSchema.trackingNumbersSQL),
+        Step(version: 38, name: "order lines' categories", ddl: OrdersSchema.lineCategorySQL),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

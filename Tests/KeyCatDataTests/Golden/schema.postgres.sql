@@ -748,3 +748,6 @@ CREATE INDEX shipments_awaiting_carrier ON shipments (carrier_checked_at, id)
 
 -- 37: parcels by tracking number
 CREATE INDEX shipments_by_tracking ON shipments (tracking_number, carrier) WHERE tracking_number IS NOT NULL;
+
+-- 38: order lines' categories
+ALTER TABLE order_lines ADD COLUMN category text COLLATE "C";
