@@ -110,6 +110,17 @@ struct SearchUpkeepTests {
             _ = try await shop.keycat.orders.refundLines(of: try #require(refunded.shipments.first).id,
                                                          LineRefundRequest(reason: "damaged", restock: true), by: seller)
             await #expect(try sold(honest) == 1)
+            // Three units whose seller gives back all but a won of them (a refund by amount, the
+            // order only partly refunded) sold nothing; two whose buyer was given 1,000 won did.
+            let another = try await shop.user(.buyer)  // the first has used their checkouts of the minute
+            let givenBack = try await shop.paidOrder(gamed, quantity: 3, by: another)
+            _ = try await shop.keycat.orders.refundLines(of: try #require(givenBack.shipments.first).id,
+                                                         LineRefundRequest(amount: Money(won: 3 * 129_000 - 1), reason: "보상"), by: seller)
+            await #expect(try sold(gamed) == 0)
+            let compensated = try await shop.paidOrder(honest, quantity: 2, by: another)
+            _ = try await shop.keycat.orders.refundLines(of: try #require(compensated.shipments.first).id,
+                                                         LineRefundRequest(amount: Money(won: 1_000), reason: "보상"), by: seller)
+            await #expect(try sold(honest) == 3)
             #expect(try await SearchBehaviourTests.search(shop, "물결축").items.map(\.id) == [honest.id, gamed.id])
             #expect(try await shop.keycat.search.problems() == [])
             try await shop.expectHealthy()

@@ -283,6 +283,7 @@ package enum KeyCatSchema {
         Step(version: 36, name: "carrier tracking", ddl: FulfilmentSchema.carrierTrackingSQL),
         Step(version: 37, name: "parcels by tracking number", sql: FulfilmentSchema.trackingNumbersSQL),
         Step(version: 38, name: "order lines' categories", ddl: OrdersSchema.lineCategorySQL),
+        Step(version: 39, name: "half-refunded sales", sql: SearchSchema.halfRefundedSalesSQL),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

@@ -264,8 +264,16 @@ package enum SearchIndex {
 
     /// The condition (on an order line `l` of an order `o`) of a sale that stands, the units a
     /// listing's ranking counts as sold: paid, not refunded on its own, in an order not cancelled
-    /// or refunded in full. A buyer who pays and cancels sells nothing, however often they do.
-    static let standingSale = "o.paid_at IS NOT NULL AND l.refunded_at IS NULL AND o.status NOT IN ('cancelled', 'refunded')"
+    /// or refunded in full, and not half refunded or more by parts of its value (the ledger's
+    /// `refund` entries against the line), the rule a review's purchase follows. A buyer who pays
+    /// and cancels sells nothing, however often they do; nor, since 2026-12-01, one whose seller
+    /// gives back all but a won of 99 units.
+    static let standingSale = """
+        o.paid_at IS NOT NULL AND l.refunded_at IS NULL AND o.status NOT IN ('cancelled', 'refunded')
+          AND (l.unit_price * l.quantity = 0
+               OR 2 * (SELECT coalesce(sum(e.amount), 0) FROM settlement_entries e
+                       WHERE e.order_id = l.order_id AND e.line = l.line AND e.kind = 'refund') < l.unit_price * l.quantity)
+        """
 
     /// The statement that counts again, from their standing sales, the units sold of the
     /// listings an order holds: after a refund, which may have taken some back. Locks the
