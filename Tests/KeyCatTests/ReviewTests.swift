@@ -97,6 +97,26 @@ struct ReviewTests {
         }
     }
 
+    @Test("an operator's removal of a review stands: its author is refused (403) a new one, others are not", arguments: TestStore.allCases)
+    func operatorRemovalStands(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
+            let product = try await shop.product()
+            let (author, other) = (try await shop.buyer(of: product), try await shop.buyer(of: product))
+            let removed = try await shop.keycat.reviews.write(form, of: product.id, by: author)
+            try await shop.keycat.reviews.delete(removed.id, by: shop.shop.operatorConsole)
+            await expectError(.forbidden) { try await shop.keycat.reviews.write(form, of: product.id, by: author) }
+            await #expect(try shop.keycat.catalog.product(product.id).ratingCount == 0)
+            await #expect(try shop.keycat.reviews.reviews(of: product.id).items.isEmpty)
+            // Another buyer's review, and the author's of another product, are untouched.
+            _ = try await shop.keycat.reviews.write(form, of: product.id, by: other)
+            let second = try await shop.product("다른 상품")
+            shop.purchases.record(buyer: author.userID, product: second.id, status: .delivered)
+            _ = try await shop.keycat.reviews.write(form, of: second.id, by: author)
+            await #expect(try shop.keycat.catalog.product(product.id).ratingCount == 1)
+            try await shop.shop.expectHealthy()
+        }
+    }
+
     @Test("a missing or deleted product is not found; so is a withdrawn author", arguments: TestStore.allCases)
     func missing(_ store: TestStore) async throws {
         try await SocialShop.with(store) { shop throws in

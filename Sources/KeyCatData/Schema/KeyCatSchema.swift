@@ -284,6 +284,7 @@ package enum KeyCatSchema {
         Step(version: 37, name: "parcels by tracking number", sql: FulfilmentSchema.trackingNumbersSQL),
         Step(version: 38, name: "order lines' categories", ddl: OrdersSchema.lineCategorySQL),
         Step(version: 39, name: "half-refunded sales", sql: SearchSchema.halfRefundedSalesSQL),
+        Step(version: 40, name: "review removals", ddl: SocialSchema.reviewRemovalsSQL),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

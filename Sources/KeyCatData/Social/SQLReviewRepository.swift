@@ -43,6 +43,10 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
                 if checksPurchase, try !SQLPurchaseHistory<Database>.hasSupportingLine(buyer: author, product: product, on: connection) {
                     throw ReviewService.unsupported(product)
                 }
+                if try connection.queryOne("SELECT 1 FROM review_removals WHERE product_id = ? AND author_id = ?",
+                                           [.integer(product.rawValue), .integer(author.rawValue)], { _ in true }) != nil {
+                    throw ReviewService.removedByOperator(product)
+                }
                 let id = ReviewID(try connection.insertReturningID(
                     "INSERT INTO reviews (product_id, author_id, rating, content, created_at) VALUES (?, ?, ?, ?, ?)",
                     [.integer(product.rawValue), .integer(author.rawValue), .int(form.rating), .text(form.content),
@@ -73,12 +77,19 @@ package struct SQLReviewRepository<Database: SQLDatabase>: ReviewRepository {
             try await database.write { connection in
                 // `query` steps the statement to its end, so the delete is complete before the
                 // counters move.
-                guard let (product, rating) = try connection.query(
-                    "DELETE FROM reviews WHERE id = ? RETURNING product_id, rating", [.integer(id.rawValue)],
-                    { row in (ProductID(row.int64(0)), row.int(1)) }).first
+                guard let (product, rating, author) = try connection.query(
+                    "DELETE FROM reviews WHERE id = ? RETURNING product_id, rating, author_id", [.integer(id.rawValue)],
+                    { row in (ProductID(row.int64(0)), row.int(1), row.int64(2)) }).first
                 else { throw KeyCatError.notFound("review", id) }
                 try Self.adjustRating(of: product, count: -1, sum: -rating, on: connection)
-                if let audit { try AuditLogTable.insert(audit, on: connection) }
+                if let audit {
+                    // An operator's removal stands: the author does not post the review again.
+                    try AuditLogTable.insert(audit, on: connection)
+                    try connection.run("""
+                        INSERT INTO review_removals (product_id, author_id, removed_at) VALUES (?, ?, ?)
+                        ON CONFLICT (product_id, author_id) DO UPDATE SET removed_at = excluded.removed_at
+                        """, [.integer(product.rawValue), .integer(author), StoredTime.value(now)])
+                }
                 try EventOutbox.append(Self.removedEvent(id.rawValue, product: product, rating: rating,
                                                          cause: audit == nil ? "deleted" : "removed", at: now), on: connection)
             }

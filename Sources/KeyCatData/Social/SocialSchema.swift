@@ -54,4 +54,18 @@ enum SocialSchema {
         UPDATE products SET bookmark_count = (SELECT count(*) FROM bookmarks b WHERE b.product_id = products.id)
         WHERE bookmark_count <> (SELECT count(*) FROM bookmarks b WHERE b.product_id = products.id);
         """
+
+    /// Migration 40: the reviews an operator removed, one row per author and product, so the
+    /// author cannot post the same review again a moment later (``SQLReviewRepository``). An
+    /// author who deletes their own review may write another.
+    static func reviewRemovalsSQL(_ type: SQLDialect.ColumnTypes) -> String {
+        """
+        CREATE TABLE review_removals (
+            product_id \(type.integer) NOT NULL REFERENCES products (id),
+            author_id  \(type.integer) NOT NULL REFERENCES users (id),
+            removed_at \(type.integer) NOT NULL,
+            PRIMARY KEY (product_id, author_id)
+        )\(type.tableOptions);
+        """
+    }
 }

@@ -30,7 +30,8 @@ public struct ReviewService: Sendable {
     /// - Throws: ``KeyCatError/Code/validation`` on `rating` (1–5) or `content` (10–1000
     ///   characters after trimming); ``KeyCatError/Code/notFound`` when the product is missing
     ///   or deleted, or the caller's account is withdrawn; ``KeyCatError/Code/forbidden`` when
-    ///   the caller sells it, or has no delivered, not cancelled nor fully refunded order of it;
+    ///   the caller sells it, has no delivered, not cancelled nor fully refunded order of it, or
+    ///   an operator removed their review of it;
     ///   ``KeyCatError/Code/duplicate`` (409) when the caller already reviewed it.
     public func write(_ form: ReviewForm, of productID: ProductID, by principal: Principal) async throws(KeyCatError) -> Review {
         let form = try form.validated()
@@ -60,8 +61,9 @@ public struct ReviewService: Sendable {
     }
 
     /// Deletes a review and takes it out of the product's rating. An admin's delete is written
-    /// to the audit log (`review.delete`) in the same transaction. The author may then review
-    /// the product again.
+    /// to the audit log (`review.delete`) in the same transaction, and stands: its author may not
+    /// review the product again (until 2026-12-01 they could post the removed review again at
+    /// once). An author who deletes their own review may write another.
     ///
     /// - Throws: ``KeyCatError/Code/notFound`` when it is gone; ``KeyCatError/Code/notOwner``
     ///   unless the caller is its author or an admin.
@@ -111,6 +113,12 @@ extension ReviewService {
     /// store's own in the insert's transaction.
     package static func unsupported(_ product: ProductID) -> KeyCatError {
         KeyCatError(.forbidden, "only a buyer who received this product and confirmed its receipt may review it",
+                    context: ["product_id": "\(product)"])
+    }
+
+    /// The refusal of a review whose author's earlier review of the product an operator removed.
+    package static func removedByOperator(_ product: ProductID) -> KeyCatError {
+        KeyCatError(.forbidden, "the shop's operators removed your review of this product; it is not reviewed again",
                     context: ["product_id": "\(product)"])
     }
 }

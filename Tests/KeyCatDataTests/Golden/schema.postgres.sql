@@ -763,3 +763,11 @@ WHERE product_id IN (SELECT l.product_id FROM order_lines l
                      WHERE l.refunded_at IS NULL
                        AND EXISTS (SELECT 1 FROM settlement_entries e
                                    WHERE e.order_id = l.order_id AND e.line = l.line AND e.kind = 'refund'));
+
+-- 40: review removals
+CREATE TABLE review_removals (
+    product_id bigint NOT NULL REFERENCES products (id),
+    author_id  bigint NOT NULL REFERENCES users (id),
+    removed_at bigint NOT NULL,
+    PRIMARY KEY (product_id, author_id)
+);
