@@ -11,11 +11,11 @@ struct DeviceTokenCodecTests {
     @Test("a token names one device, for the email it was issued for, until it expires")
     func roundTrip() throws {
         let expiry = now.addingTimeInterval(3_600)
-        let first = try codec.issue(for: "kim@example.com", accountVersion: 3, expiresAt: expiry)
-        let second = try codec.issue(for: "kim@example.com", accountVersion: 3, expiresAt: expiry)
-        #expect(first.expiresAt == expiry && first.token.count == 87)
+        let first = try codec.issue(for: "kim@example.com", account: UserID(7), accountVersion: 3, expiresAt: expiry)
+        let second = try codec.issue(for: "kim@example.com", account: UserID(7), accountVersion: 3, expiresAt: expiry)
+        #expect(first.expiresAt == expiry && first.token.count == 98)
         let device = try #require(codec.device(of: first.token, for: "kim@example.com", at: now))
-        #expect(device.accountVersion == 3)
+        #expect(device.accountVersion == 3 && device.account == UserID(7))
         #expect(codec.device(of: second.token, for: "kim@example.com", at: now) != device)
         #expect(codec.device(of: first.token, for: "kim@example.com", at: expiry.addingTimeInterval(-1)) == device)
         #expect(codec.device(of: first.token, for: "kim@example.com", at: expiry) == nil)
@@ -25,7 +25,7 @@ struct DeviceTokenCodecTests {
 
     @Test("a changed byte, another key, or something else altogether is no token")
     func forgeries() throws {
-        let token = try codec.issue(for: "kim@example.com", accountVersion: 3, expiresAt: now.addingTimeInterval(3_600)).token
+        let token = try codec.issue(for: "kim@example.com", account: UserID(7), accountVersion: 3, expiresAt: now.addingTimeInterval(3_600)).token
         var bytes = Array(token.utf8)
         for index in [0, 2, 12, 20, 30, 86] {
             var changed = bytes

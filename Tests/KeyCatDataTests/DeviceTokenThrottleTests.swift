@@ -114,6 +114,30 @@ struct DeviceTokenThrottleTests {
         }
     }
 
+    @Test("a withdrawn account's tokens are not those of a later account with its email, which starts at the same version",
+          arguments: Backend.allCases)
+    func tokensStayWithTheirAccount(_ backend: Backend) async throws {
+        try await withAccounts(backend, throttle: .standard) { harness in
+            // Someone signs up with kim's email, collects tokens and withdraws, freeing it.
+            let squatter = try await harness.signUp()
+            var tokens: [String] = []
+            for _ in 0..<3 {
+                tokens.append(try #require(try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026").deviceToken).token)
+            }
+            try await harness.accounts.withdraw(password: "keycat2026", by: squatter.principal)
+            // Kim signs up; the account is new, at the version every new account starts at.
+            _ = try await harness.signUp(password: "kims-own-2026")
+            // The old tokens' guesses share the strangers' ten for this address.
+            var refused = 0
+            for attempt in 0..<15 {
+                if await Self.logIn(harness, "guess-\(attempt)", client: "203.0.113.9", device: tokens[attempt % 3])?.code == .rateLimited {
+                    refused += 1
+                }
+            }
+            #expect(refused == 5, "each of three tokens would have had ten guesses of its own")
+        }
+    }
+
     @Test("wrong current passwords in a password change count against the account's sessions, not the strangers' log-in budgets",
           arguments: Backend.allCases)
     func passwordChangeBudget(_ backend: Backend) async throws {

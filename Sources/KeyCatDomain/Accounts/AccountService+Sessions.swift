@@ -36,8 +36,7 @@ extension AccountService {
         let device = logInThrottle?.presentedDevice(deviceToken, for: folded, at: askedAt)
         var known: UserCredentials??
         if device != nil { known = .some(try await users.credentials(forEmail: folded)) }
-        let budgets = logInThrottle?.logInBudgets(email: folded, client: client, device: device,
-                                                  accountVersion: known??.user.tokenVersion)
+        let budgets = logInThrottle?.logInBudgets(email: folded, client: client, device: device, account: known??.user)
         if let logInThrottle, let budgets { try await logInThrottle.admit(budgets, at: askedAt) }
         // No stored password is longer than 64 characters: refuse megabyte inputs before hashing.
         guard password.utf8.count <= 1_024 else { throw wrong }
@@ -71,7 +70,7 @@ extension AccountService {
             credentials = current
         }
         return try pair(for: credentials.user, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now,
-                        deviceToken: logInThrottle?.deviceToken(for: folded, accountVersion: credentials.user.tokenVersion, at: now))
+                        deviceToken: logInThrottle?.deviceToken(for: folded, account: credentials.user, at: now))
     }
 
     /// Trades a refresh token for a new pair; the presented token is retired.
@@ -146,7 +145,7 @@ extension AccountService {
             throw KeyCatError(.invalidCredentials, "the account changed again meanwhile (its password, or its access): log in again")
         }
         return try pair(for: changed, refreshToken: refreshToken, refreshExpiresAt: expiresAt, now: now,
-                        deviceToken: logInThrottle?.deviceToken(for: user.email, accountVersion: changed.tokenVersion, at: now))
+                        deviceToken: logInThrottle?.deviceToken(for: user.email, account: changed, at: now))
     }
 
     /// The signed-in caller's live account, once `password` is shown to be its password: the

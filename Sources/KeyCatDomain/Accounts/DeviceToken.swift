@@ -24,8 +24,8 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "DeviceToken(<redacted>, expiresAt: \(expiresAt))" }
 }
 
-/// A device token as presented: genuine, for the email, unexpired. It counts only while the
-/// account is still at ``accountVersion``.
+/// A device token as presented: genuine, for the email, unexpired. It counts only for the account
+/// ``account`` while that account is still at ``accountVersion``.
 public struct PresentedDevice: Sendable, Hashable {
     /// A value unique to the token, under which its attempts are counted.
     public var id: String
@@ -34,9 +34,15 @@ public struct PresentedDevice: Sendable, Hashable {
     /// someone who once had the password cannot keep guessing the new one outside the
     /// strangers' budgets, however many tokens they collected.
     public var accountVersion: Int64
+    /// The account it was issued to. An email freed by a withdrawal may name a new account, at
+    /// the version a new account starts at: a token of the old one is not the new one's (until
+    /// 2026-12-01 it was, and someone who signed up with another's email, collected tokens and
+    /// withdrew could guess at the rightful owner's later account outside the strangers' budgets).
+    public var account: UserID
 
-    public init(id: String, accountVersion: Int64) {
+    public init(id: String, account: UserID, accountVersion: Int64) {
         self.id = id
+        self.account = account
         self.accountVersion = accountVersion
     }
 }
@@ -47,9 +53,9 @@ public struct PresentedDevice: Sendable, Hashable {
 /// its expiry; checking one must cost no storage access (junk is refused before anything is
 /// read; a genuine token's version is then compared with the account's, read with it).
 public protocol DeviceTokenCodec: Sendable {
-    /// A new token for `email` (already case-folded) whose account is at `accountVersion`, that
-    /// expires at `expiresAt`.
-    func issue(for email: String, accountVersion: Int64, expiresAt: Date) throws(KeyCatError) -> DeviceToken
+    /// A new token for `email` (already case-folded) of `account`, which is at `accountVersion`,
+    /// that expires at `expiresAt`.
+    func issue(for email: String, account: UserID, accountVersion: Int64, expiresAt: Date) throws(KeyCatError) -> DeviceToken
 
     /// The device `token` names when it is genuine, was issued for `email` and has not expired at
     /// `now`; nil for anything else.

@@ -31,11 +31,13 @@ public struct LogInThrottle: Sendable {
     }
 
     /// The budgets a log-in with `email` (already case-folded) from `client` counts against: the
-    /// device token's alone when `device` was issued at the account's version `accountVersion`
-    /// (nil: no such account), else the strangers' ones. Without a client (a caller that cannot
+    /// device token's alone when `device` was issued to `account` (nil: no such account) at its
+    /// version now, else the strangers' ones. Without a client (a caller that cannot
     /// name one), the pair is the email with no client.
-    func logInBudgets(email: String, client: String?, device presented: PresentedDevice?, accountVersion: Int64?) -> Admission {
-        if let device = budget(of: presented, at: accountVersion) { return Admission(own: device, shared: []) }
+    func logInBudgets(email: String, client: String?, device presented: PresentedDevice?, account: User?) -> Admission {
+        if let account, let device = budget(of: presented, for: account.id, at: account.tokenVersion) {
+            return Admission(own: device, shared: [])
+        }
         let client = client.map(ThrottleClient.key(for:))
         let pair = LogInThrottleKey(scope: LogInThrottleKey.accountAndClient, value: "\(email)\u{0}\(client ?? "")",
                                     limit: policy.attemptsPerAccountAndClient)
@@ -51,7 +53,7 @@ public struct LogInThrottle: Sendable {
     /// fill.
     func passwordChangeBudgets(email: String, user: UserID, accountVersion: Int64, client: String?, deviceToken: String?,
                                at now: Date) -> Admission {
-        if let device = budget(of: presentedDevice(deviceToken, for: email, at: now), at: accountVersion) {
+        if let device = budget(of: presentedDevice(deviceToken, for: email, at: now), for: user, at: accountVersion) {
             return Admission(own: device, shared: [])
         }
         let signedIn = LogInThrottleKey(scope: LogInThrottleKey.signedIn, value: String(user.rawValue), limit: policy.attemptsPerDevice)
@@ -62,9 +64,9 @@ public struct LogInThrottle: Sendable {
         client.map { [LogInThrottleKey(scope: LogInThrottleKey.client, value: $0, limit: policy.attemptsPerClient)] } ?? []
     }
 
-    /// The budget of `device` when it was issued at the account's `accountVersion`.
-    private func budget(of device: PresentedDevice?, at accountVersion: Int64?) -> LogInThrottleKey? {
-        guard let device, let accountVersion, device.accountVersion == accountVersion else { return nil }
+    /// The budget of `device` when it was issued to `account` at its version `accountVersion`.
+    private func budget(of device: PresentedDevice?, for account: UserID, at accountVersion: Int64) -> LogInThrottleKey? {
+        guard let device, device.account == account, device.accountVersion == accountVersion else { return nil }
         return LogInThrottleKey(scope: LogInThrottleKey.device, value: device.id, limit: policy.attemptsPerDevice)
     }
 
@@ -82,9 +84,10 @@ public struct LogInThrottle: Sendable {
         try await store.succeeded(clearing: budgets.own, refunding: budgets.shared, at: now)
     }
 
-    /// A new device token for `email`, whose account is at `accountVersion`, or nil without a codec.
-    func deviceToken(for email: String, accountVersion: Int64, at now: Date) throws(KeyCatError) -> DeviceToken? {
-        try devices?.issue(for: email, accountVersion: accountVersion, expiresAt: now.addingTimeInterval(policy.deviceTokenLifetime))
+    /// A new device token for `email` of `account`, at its version now, or nil without a codec.
+    func deviceToken(for email: String, account: User, at now: Date) throws(KeyCatError) -> DeviceToken? {
+        try devices?.issue(for: email, account: account.id, accountVersion: account.tokenVersion,
+                           expiresAt: now.addingTimeInterval(policy.deviceTokenLifetime))
     }
 
     /// The 429 for a wait of `wait` seconds, rounded up to a whole second.
