@@ -38,6 +38,32 @@ struct SellerServiceTests {
         }
     }
 
+    @Test("an applicant who withdrew or is suspended is not approved: the number would be held from the business for good",
+          arguments: Backend.allCases)
+    func inactiveApplicant(backend: Backend) async throws {
+        try await withAccounts(backend, registry: Self.registry) { harness in
+            let console = Principal.operatorConsole("root")
+            let suspended = try await harness.signUp()
+            let held = try await harness.sellers.apply(Self.form("220-81-62517"), by: suspended.principal)
+            _ = try await harness.accounts.suspend(suspended.id, by: console)
+            #expect(await keycatError { try await harness.sellers.approve(held.id, by: console) }?.code == .illegalTransition)
+            await #expect(try harness.sellers.application(held.id, by: console).status == .pending)
+            _ = try await harness.accounts.reinstate(suspended.id, by: console)
+            #expect(try await harness.sellers.approve(held.id, by: console).status == .approved)
+
+            let leaving = try await harness.signUp("lee@example.com", nick: "lee")
+            let orphan = try await harness.sellers.apply(Self.form("105-87-71311"), by: leaving.principal)
+            try await harness.accounts.withdraw(password: "keycat2026", by: leaving.principal)
+            #expect(await keycatError { try await harness.sellers.approve(orphan.id, by: console) }?.code == .illegalTransition)
+            await #expect(try harness.users.find(leaving.id)?.role == .buyer)
+            // Rejected instead, the number is free for the business's real account.
+            _ = try await harness.sellers.reject(orphan.id, reason: "탈퇴한 신청자", by: console)
+            let owner = try await harness.signUp("park@example.com", nick: "park")
+            let real = try await harness.sellers.apply(Self.form("105-87-71311"), by: owner.principal)
+            #expect(try await harness.sellers.approve(real.id, by: console).status == .approved)
+        }
+    }
+
     @Test("a business that is not active is rejected at once with the registry's reason", arguments: Backend.allCases, [
         ("124-81-00998", BusinessStatus.suspended), ("120-81-47521", .closed), ("211-87-11113", .unregistered),
     ])

@@ -100,6 +100,7 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
     private enum Refusal: Error {
         case missing
         case notPending(SellerApplicationStatus)
+        case inactiveApplicant
     }
 
     package func decide(
@@ -112,6 +113,11 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
                 let (status, reason): (SellerApplicationStatus, String?) = switch decision {
                 case .approve: (.approved, nil)
                 case .reject(let reason): (.rejected, reason)
+                }
+                if status == .approved, try connection.queryOne("""
+                    SELECT 1 FROM users WHERE id = ? AND withdrawn_at IS NULL AND suspended_at IS NULL
+                    """, [.integer(application.userID.rawValue)], { _ in true }) == nil {
+                    throw Refusal.inactiveApplicant
                 }
                 try connection.run(
                     """
@@ -163,6 +169,8 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
             }
         } catch Refusal.missing {
             throw KeyCatError.notFound("seller application", id)
+        } catch Refusal.inactiveApplicant {
+            throw SellerService.inactiveApplicant(id)
         } catch Refusal.notPending(let status) {
             throw KeyCatError(
                 .illegalTransition, "seller application \(id) is already \(status.rawValue)",

@@ -103,15 +103,27 @@ public struct SellerService: Sendable {
     /// after a refresh, carries the role). Written to the audit log in the same transaction.
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is an admin;
     ///   ``KeyCatError/Code/notFound``; ``KeyCatError/Code/illegalTransition`` when it is not
-    ///   pending.
+    ///   pending, or its applicant withdrew or is suspended (the store checks again in the
+    ///   approval's transaction): an approved number belongs to one seller for good, and a
+    ///   seller who cannot sell would hold it from the business's real account.
     public func approve(_ id: SellerApplicationID, by principal: Principal) async throws(KeyCatError) -> SellerApplication {
         try principal.require(.admin, to: "approve seller applications")
+        if let application = try await applications.find(id), let user = try await users.find(application.userID),
+           !user.isActive || user.isSuspended {
+            throw Self.inactiveApplicant(id)
+        }
         let now = clock.now()
         let audit = AuditEntry(actor: principal.auditActor, action: "seller.approve", target: "seller_application:\(id)", at: now)
         let decided = try await applications.decide(id, .approve, by: principal.auditActor, at: now, audit: audit)
         // The applicant's buyer tokens were revoked with the role change (token version bumped).
         tokenVersions?.forget(decided.userID)
         return decided
+    }
+
+    /// The refusal to approve an application whose applicant withdrew or is suspended.
+    package static func inactiveApplicant(_ id: SellerApplicationID) -> KeyCatError {
+        KeyCatError(.illegalTransition, "the applicant of seller application \(id) withdrew or is suspended: reject it instead",
+                    context: ["status": SellerApplicationStatus.pending.rawValue])
     }
 
     /// Rejects a pending application with a reason the applicant will see. Audited like
