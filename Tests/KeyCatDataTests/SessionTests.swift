@@ -70,13 +70,19 @@ struct SessionTests {
     @Test("presenting a retired token revokes the whole family (reuse detection)", arguments: Backend.allCases)
     func reuseDetection(backend: Backend) async throws {
         try await withAccounts(backend) { harness in
-            _ = try await harness.signUp()
+            let user = try await harness.signUp()
             let stolen = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
             let legitimate = try await harness.accounts.refresh(stolen.refreshToken)
             // The thief replays the retired token: refused, and the family burns.
             #expect(await keycatError { try await harness.accounts.refresh(stolen.refreshToken) }?.code == .refreshTokenExpired)
             // The token the legitimate client holds is now revoked too.
             #expect(await keycatError { try await harness.accounts.refresh(legitimate.refreshToken) }?.code == .refreshTokenExpired)
+            // The stores leave the operators one trace of it, however often the token comes back.
+            #expect(await keycatError { try await harness.accounts.refresh(stolen.refreshToken) }?.code == .refreshTokenExpired)
+            if let traces = try await harness.query("SELECT actor, target FROM audit_log WHERE action = 'session.reuse_detected'",
+                                                    { "\($0.string(0)) \($0.string(1))" }) {
+                #expect(traces == ["system:sessions user:\(user.id)"])
+            }
             // Another log-in (another family) is unaffected.
             let other = try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026")
             await #expect(try harness.accounts.refresh(other.refreshToken).principal == other.principal)

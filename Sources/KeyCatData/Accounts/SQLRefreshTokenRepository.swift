@@ -66,7 +66,13 @@ package struct SQLRefreshTokenRepository<Database: SQLDatabase>: RefreshTokenRep
                 else { return .refused }
                 guard !token.revoked else { return .refused }
                 if token.rotated {
-                    try Self.revokeFamily(token.family, at: now, on: connection)  // reuse: burn the family
+                    // Reuse: burn the family, and leave the operators a trace of what is most
+                    // often a stolen token (or a client that retried a rotation it lost).
+                    try Self.revokeFamily(token.family, at: now, on: connection)
+                    try AuditLogTable.insert(AuditEntry(
+                        actor: "system:sessions", action: "session.reuse_detected", target: "user:\(token.user)",
+                        detail: "a retired refresh token of session \(token.family) was presented again: the session is revoked",
+                        at: now), on: connection)
                     return .refused
                 }
                 let familyEnd = StoredTime.date(token.createdAt).addingTimeInterval(familyLifetime)
