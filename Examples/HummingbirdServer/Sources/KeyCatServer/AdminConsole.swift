@@ -160,19 +160,71 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
     // MARK: - The API
 
     /// `path` on KeyCatAPI with the session's access token, refreshed once when it has expired.
+    ///
+    /// A change's body is read only once its head is admitted with the session's token
+    /// (``KeyCatAPI/admit(_:)``, as the API's own middleware does), and at most up to its route's
+    /// limit: the CSRF check alone proves nothing of the sender, who can set both the cookie and
+    /// the header, and until 2026-12-01 anyone could make the console buffer 2 MiB per request
+    /// before learning they were not signed in.
     private func forward(_ request: Request, _ exchange: AdminExchange, to path: String) async throws -> Response {
         let changes = request.method != .get && request.method != .head
         if changes, let refusal = exchange.csrfRefusal() { return refusal }
-        var request = request
-        let body = changes ? Array(buffer: try await request.collectBody(upTo: 2 << 20)) : []
         let target = path + (request.uri.query.map { "?" + $0 } ?? "")
-        var apiRequest = exchange.apiRequest(APIMethod(request.method.rawValue), target, body: body,
-                                             contentType: request.headers[.contentType])
+        let method = APIMethod(request.method.rawValue)
+        var body: [UInt8] = []
+        var renewed: AdminTokenPair?
+        if changes {
+            var head = exchange.apiRequest(method, target)
+            for name in [HTTPField.Name.contentType, .contentLength, .transferEncoding] {
+                if let value = request.headers[name] { head.headers[name.rawName] = value }
+            }
+            let admission: APIAdmission
+            switch await admitted(head, exchange) {
+            case let .admitted(judged, pair): (admission, renewed) = (judged, pair)
+            case let .instead(response): return response
+            }
+            var request = request
+            if admission.bodyLimit > 0 {
+                do {
+                    body = Array(buffer: try await request.collectBody(upTo: admission.bodyLimit))
+                } catch let error as HTTPError where error.status == .contentTooLarge {
+                    return answer(admission.bodyTooLarge, renewed: renewed, exchange)
+                }
+            }
+        }
+        var apiRequest = exchange.apiRequest(method, target, body: body, contentType: request.headers[.contentType])
         if let key = request.headers[HTTPField.Name("Idempotency-Key")!] { apiRequest.headers["Idempotency-Key"] = key }
-        switch await call(apiRequest, exchange) {
+        switch await call(apiRequest, exchange, renewed: renewed) {
         case let .answered(answer, renewed): return self.answer(answer, renewed: renewed, exchange)
         case let .instead(response): return response
         }
+    }
+
+    private enum Admission {
+        case admitted(APIAdmission, renewed: AdminTokenPair?)
+        case instead(Response)
+    }
+
+    /// `head` judged by the API with the session's access token, renewed once when the API
+    /// refuses it (or there is none); any other refusal is answered as the API answered it.
+    private func admitted(_ head: APIRequest, _ exchange: AdminExchange) async -> Admission {
+        var head = head
+        var renewed: AdminTokenPair?
+        for attempt in 0..<2 {
+            if let access = renewed?.accessToken ?? exchange.cookie(AdminCookie.access) {
+                head.headers["Authorization"] = "Bearer \(access)"
+                let admission = await api.admit(head)
+                guard let refusal = admission.refusal else { return .admitted(admission, renewed: renewed) }
+                guard Self.refusesToken(refusal.status), attempt == 0 else {
+                    return .instead(answer(refusal, renewed: renewed, exchange))
+                }
+            }
+            switch await renew(exchange) {
+            case let .renewed(pair): renewed = pair
+            case let .instead(response): return .instead(response)
+            }
+        }
+        return .instead(exchange.signedOut())
     }
 
     /// How a call through the session ended: the API answered (with the session renewed on the
@@ -186,10 +238,10 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
     /// `apiRequest` with the session's access token. An access token the API refuses (401, or
     /// 419 under the KeyCat app's status profile), or none, is renewed once from the refresh
     /// token and the request sent again.
-    private func call(_ apiRequest: APIRequest, _ exchange: AdminExchange) async -> CallOutcome {
+    private func call(_ apiRequest: APIRequest, _ exchange: AdminExchange, renewed: AdminTokenPair? = nil) async -> CallOutcome {
         var apiRequest = apiRequest
-        var renewed: AdminTokenPair?
-        if exchange.cookie(AdminCookie.access) == nil {
+        var renewed = renewed
+        if renewed == nil, exchange.cookie(AdminCookie.access) == nil {
             switch await renew(exchange) {
             case let .renewed(pair): renewed = pair
             case let .instead(response): return .instead(response)
