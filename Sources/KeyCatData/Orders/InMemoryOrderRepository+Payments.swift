@@ -3,13 +3,17 @@ import KeyCatDomain
 import Synchronization
 
 extension InMemoryOrderRepository {
-    package func recordVoiding(_ payment: OrderPayment) throws(KeyCatError) {
+    @discardableResult
+    package func recordVoiding(_ payment: OrderPayment) throws(KeyCatError) -> Bool {
         state.withLock { state in
-            guard !state.payments.contains(where: { $0.impUID == payment.impUID }) else { return }
+            if let recorded = state.payments.first(where: { $0.impUID == payment.impUID }) {
+                return recorded.status == .voiding || recorded.status == .voided
+            }
             var voiding = payment
             voiding.status = .voiding
             voiding.id = Int64(state.payments.count + 1)
             state.payments.append(voiding)
+            return true
         }
     }
 

@@ -3,15 +3,19 @@ import KeyCatDomain
 import KeyCatInfrastructure
 
 extension SQLOrderRepository {
-    package func recordVoiding(_ payment: OrderPayment) async throws(KeyCatError) {
+    @discardableResult
+    package func recordVoiding(_ payment: OrderPayment) async throws(KeyCatError) -> Bool {
         try await storage {
             try await database.write { connection in
                 var voiding = payment
                 voiding.status = .voiding
                 // The same imp_uid may already be recorded (paid for this order): leave it be.
-                if try connection.queryOne("SELECT 1 FROM payments WHERE imp_uid = ?", [.text(payment.impUID)], { _ in true }) == nil {
-                    try Self.insert(voiding, at: payment.createdAt, on: connection)
+                if let status = try connection.queryOne("SELECT status FROM payments WHERE imp_uid = ?", [.text(payment.impUID)],
+                                                        { $0.string(0) }) {
+                    return status == OrderPayment.Status.voiding.rawValue || status == OrderPayment.Status.voided.rawValue
                 }
+                try Self.insert(voiding, at: payment.createdAt, on: connection)
+                return true
             }
         }
     }

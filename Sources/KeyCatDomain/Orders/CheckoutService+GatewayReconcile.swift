@@ -84,7 +84,7 @@ extension CheckoutService {
             guard let order = try? await orders.find(orderID), order.impUID != payment.impUID else { return false }
             let record = OrderPayment(impUID: payment.impUID, orderID: orderID, merchantUID: payment.merchantUID,
                                       amount: payment.amount, status: .voiding, createdAt: clock.now())
-            guard (try? await orders.recordVoiding(record)) != nil else { return false }
+            guard (try? await orders.recordVoiding(record)) == true else { return false }
             var voiding = record
             voiding.amount = payment.cancellableAmount
             return await settlement.void(voiding, detail: detail)

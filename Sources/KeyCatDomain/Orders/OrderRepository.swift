@@ -197,7 +197,12 @@ public protocol OrderRepository: Sendable {
 
     /// Records a payment that pays for nothing (status `voiding`) so it is cancelled at the PG;
     /// harmless when it is already recorded.
-    func recordVoiding(_ payment: OrderPayment) async throws(KeyCatError)
+    ///
+    /// - Returns: whether the payment now stands `voiding` (or was voided): false when it is
+    ///   recorded as paying its order, which another path applied first. It must not be
+    ///   cancelled then.
+    @discardableResult
+    func recordVoiding(_ payment: OrderPayment) async throws(KeyCatError) -> Bool
     /// Marks a `voiding` payment `voided`, with its audit entry.
     func markVoided(impUID: String, audit: AuditEntry?) async throws(KeyCatError)
     /// Payments still `voiding`.

@@ -69,11 +69,12 @@ struct PaymentSettlement: Sendable {
         // an answer without its currency): cancelling it would take back money for goods that
         // may have shipped.
         if order.impUID != payment.impUID, let reason = payment.refusal(at: gateway) {
-            try await fail(order, paidBy: record, because: reason, via: source)
+            guard try await fail(order, paidBy: record, because: reason, via: source) else { return await .alreadyPaid(try reload(order.id)) }
             return await .refused(try reload(order.id), reason: reason)
         }
         if payment.amount != order.amount {
-            try await fail(order, paidBy: record, because: "amount forged: paid \(record.amount) for an order of \(order.amount)", via: source)
+            guard try await fail(order, paidBy: record, because: "amount forged: paid \(record.amount) for an order of \(order.amount)",
+                                 via: source) else { return await .alreadyPaid(try reload(order.id)) }
             return await .forged(try reload(order.id), paid: record.amount)
         }
         // Late by both clocks: the PG's (when it was paid: a payment reconciliation finds long
@@ -93,8 +94,12 @@ struct PaymentSettlement: Sendable {
             do throws(KeyCatError) {
                 if let paid = try await orders.apply(move, at: now) { return .paid(paid) }
             } catch where error.code == .outOfStock {
-                // A line sold on payment came too late: the money goes back at once.
-                try await fail(order, paidBy: record, because: error.message, via: source)
+                // A line sold on payment came too late: the money goes back at once — unless
+                // another path (the buyer's confirm beside this webhook) paid the order with it
+                // meanwhile, a unit having come back.
+                guard try await fail(order, paidBy: record, because: error.message, via: source) else {
+                    return await .alreadyPaid(try reload(order.id))
+                }
                 let product = error.context["product_id"].flatMap(Int64.init).map(ProductID.init) ?? ProductID(0)
                 return await .soldOut(try reload(order.id), productID: product)
             }
@@ -105,7 +110,7 @@ struct PaymentSettlement: Sendable {
         // attempt: the money goes back.
         var voiding = record
         voiding.status = .voiding
-        try await orders.recordVoiding(voiding)
+        guard try await orders.recordVoiding(voiding) else { return await .alreadyPaid(try reload(order.id)) }
         await void(voiding, detail: "paid after the order became \(current.status.rawValue) (\(source))")
         // Read paid before another path failed the order with this very payment: its reason.
         let closed = try await reload(order.id)
@@ -141,7 +146,13 @@ struct PaymentSettlement: Sendable {
     /// A payment that cannot pay for the order (a forged amount, another currency, a test
     /// payment at a live gateway, a line sold on payment whose product sold out): the order fails (stock back, audited with `reason`) and the
     /// payment is cancelled.
-    private func fail(_ order: OrderStanding, paidBy record: OrderPayment, because reason: String, via source: String) async throws(KeyCatError) {
+    ///
+    /// - Returns: false when the order is no longer awaiting payment because another path paid
+    ///   it with this very payment meanwhile: nothing is cancelled. Until 2026-12-01 the payment
+    ///   was cancelled at the PG in full all the same, and the order stayed paid.
+    private func fail(_ order: OrderStanding, paidBy record: OrderPayment, because reason: String, via source: String)
+        async throws(KeyCatError) -> Bool
+    {
         var voiding = record
         voiding.status = .voiding
         let now = clock.now()
@@ -152,9 +163,10 @@ struct PaymentSettlement: Sendable {
             actor: "system", action: "order.fail", target: "order:\(order.id)",
             detail: "\(reason) (imp_uid \(record.impUID), \(source))", at: now)
         if try await orders.apply(move, at: now) == nil {
-            try await orders.recordVoiding(voiding)
+            guard try await orders.recordVoiding(voiding) else { return false }
         }
         await void(voiding, detail: reason)
+        return true
     }
 
     /// Cancels a `voiding` payment at the PG in full and marks it voided. A lost answer leaves it
