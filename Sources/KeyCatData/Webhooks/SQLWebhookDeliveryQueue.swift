@@ -98,13 +98,18 @@ package struct SQLWebhookDeliveryQueue<Database: SQLDatabase>: Sendable {
         ) { inFlight[$0.int64(0)] = $0.int(1) }
         // Each endpoint is asked for its own free slots, so one endpoint's backlog never hides
         // another's due deliveries; the statements travel together (one round trip on Postgres).
-        var chosen: [Int64] = []
-        var remaining = limit
+        // Every endpoint with a free slot is asked, and what they have due is taken a round at a
+        // time, each endpoint's first before any second, up to `limit`, starting with a
+        // different endpoint from one millisecond to the next. Until 2026-12-01 each endpoint's
+        // free slots were taken off `limit` before it was known whether it had anything due, so
+        // with 64 in flight and 4 an endpoint, the 17th endpoint and after were never asked.
+        var due: [[Int64]] = []
         var statements: [SQLStatement<Database.Connection.Row>] = []
-        for endpoint in endpoints where remaining > 0 {
-            let free = Swift.min(perEndpoint - inFlight[endpoint, default: 0], remaining)
+        for endpoint in endpoints {
+            let free = Swift.min(perEndpoint - inFlight[endpoint, default: 0], limit)
             guard free > 0 else { continue }
-            remaining -= free
+            let index = due.count
+            due.append([])
             statements.append(.query(
                 """
                 SELECT d.id FROM webhook_deliveries d
@@ -116,10 +121,11 @@ package struct SQLWebhookDeliveryQueue<Database: SQLDatabase>: Sendable {
                         AND p.aggregate_id = d.aggregate_id AND p.status = 'pending' AND p.id < d.id)
                 ORDER BY d.next_attempt_at, d.id LIMIT ?
                 """, [.integer(endpoint), nowValue, nowValue, .int(free)]
-            ) { chosen.append($0.int64(0)) })
+            ) { due[index].append($0.int64(0)) })
         }
         guard !statements.isEmpty else { return [] }
         try connection.batch(statements)
+        let chosen = Self.takeInTurn(due, limit: limit, startingAt: Int(StoredTime.milliseconds(now) % Int64(due.count)))
         guard !chosen.isEmpty else { return [] }
         let ids = SQLValue.text("[" + chosen.map(String.init).joined(separator: ",") + "]")
         try connection.run(
@@ -135,6 +141,25 @@ package struct SQLWebhookDeliveryQueue<Database: SQLDatabase>: Sendable {
             WHERE d.id IN (\(integers)) ORDER BY d.id
             """, [ids]
         ) { row in try Self.job(row, now: now) }
+    }
+
+    /// Up to `limit` of `lists`' items, a round at a time (each list's first, then each one's
+    /// second, …), each round going through the lists from `start` on.
+    package static func takeInTurn(_ lists: [[Int64]], limit: Int, startingAt start: Int) -> [Int64] {
+        var taken: [Int64] = []
+        var round = 0
+        while taken.count < limit {
+            var tookAny = false
+            for offset in lists.indices where taken.count < limit {
+                let list = lists[(start + offset) % lists.count]
+                guard round < list.count else { continue }
+                taken.append(list[round])
+                tookAny = true
+            }
+            guard tookAny else { break }
+            round += 1
+        }
+        return taken
     }
 
     /// What an endpoint answered, as Postgres can keep it: a NUL (a UTF-16 body, a binary page,

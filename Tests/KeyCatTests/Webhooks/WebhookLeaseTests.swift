@@ -118,6 +118,33 @@ struct WebhookLeaseTests {
 }
 
 extension WebhookLeaseTests {
+    @Test("an endpoint past the first ones the in-flight limit would fill is asked too: idle endpoints take no slots",
+          arguments: TestStore.allCases)
+    func laterEndpointsAreAsked(_ store: TestStore) async throws {
+        try await twoServers(store) { first, _, clock in
+            // Two idle endpoints fill the claim's 8 slots at 4 each; the third has a delivery due.
+            for name in ["one", "two"] {
+                _ = try await first.webhookEndpoints.add(url: "https://\(name).example.com/", events: "order.paid", by: admin)
+            }
+            _ = try await first.webhookEndpoints.add(url: "https://three.example.com/", events: "review.created", by: admin)
+            let event = DomainEvent(.reviewCreated, at: clock.now(), aggregate: EventAggregate(.review, 1), data: [:])
+            try await first.appendForTest([event])
+            let jobs = try await first.withWebhookQueue { queue in
+                _ = try await queue.fanOut(limit: 100, at: clock.now())
+                return try await queue.claim(owner: "server", at: clock.now(), lease: 60, limit: 8, perEndpoint: 4)
+            }
+            #expect(jobs.map(\.url.host) == ["three.example.com"], "\(jobs)")
+        }
+    }
+
+    @Test("due deliveries are taken a round at a time across endpoints, from a rotating first one")
+    func takenInTurn() {
+        let lists: [[Int64]] = [[1, 2, 3], [], [10, 11], [20]]
+        #expect(SQLWebhookDeliveryQueue<SQLiteDatabase>.takeInTurn(lists, limit: 5, startingAt: 0) == [1, 10, 20, 2, 11])
+        #expect(SQLWebhookDeliveryQueue<SQLiteDatabase>.takeInTurn(lists, limit: 4, startingAt: 2) == [10, 20, 1, 11])
+        #expect(SQLWebhookDeliveryQueue<SQLiteDatabase>.takeInTurn(lists, limit: 10, startingAt: 3) == [20, 1, 10, 2, 11, 3])
+    }
+
     @Test("an attempt cut short by shutdown hands its delivery back uncounted and unleased", arguments: TestStore.allCases)
     func interruptedAttemptIsHandedBack(_ store: TestStore) async throws {
         try await twoServers(store) { first, second, clock in
