@@ -126,9 +126,11 @@ extension OrderService {
             try await shipments.markReturnRefunded(id, at: clock.now())
             return order
         }
-        // The refund's reason names the request; the buyer's words fill what room is left.
-        let prefix = "return \(id): "
-        let reason = prefix + String(request.reason.prefix(Self.reasonLength.upperBound - prefix.count))
+        // The refund's reason names the request, and only that: it goes to the PG and into the
+        // `order.refunded` event every webhook endpoint receives, and the buyer's words (often a
+        // phone number or an address) stay on the request, read under the reader's own rights.
+        // Until 2026-12-01 they were copied into the refund's reason.
+        let reason = "return \(id)"
         // The refund is kept under a key of KeyCat's own (clients' keys cannot take its prefix), so
         // a refund someone else started under a key of the same spelling cannot stand in for it.
         // Completing it records the request refunded, in the refund's own transaction.
