@@ -185,7 +185,7 @@ struct EventTests {
             let (first, second) = (try await shop.user(.buyer), try await shop.user(.buyer))
             let lapsed = try await shop.order(of: product, by: first)
             let mark = try #require(try await keycat.eventLog.settled(after: .start).last?.position)
-            shop.clock.advance(by: 16 * 60)
+            shop.clock.advance(by: 21 * 60)  // the reservation's 15 minutes and the late payment's 5
             let taken = try await shop.order(of: product, by: second)
             let events = try await keycat.eventLog.settled(after: mark)
             try #require(events.map(\.type) == [.productBackInStock, .orderCancelled, .productOutOfStock, .orderCreated])

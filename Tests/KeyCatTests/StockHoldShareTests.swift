@@ -160,7 +160,7 @@ struct StockHoldShareTests {
             let hoarder = try await shop.user(.buyer)
             let lapsing = try await shop.checkout(product, quantity: 2, by: hoarder)
             #expect(lapsing.lines[0].stockTaken)
-            shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + 1)
+            shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + CheckoutService.latePaymentGrace + 1)
             let order = try await shop.checkout(product, quantity: 2, by: try shop.user(.buyer))
             #expect(order.lines[0].stockTaken)
             await #expect(try shop.keycat.orders.order(lapsing.id, by: hoarder).status == .expired)

@@ -114,7 +114,11 @@ struct StockHoldTests {
             let buyer = try await shop.user(.buyer)
             // Still reserved: short.
             await expectFailure(.outOfStock) { try await shop.checkout(product, by: buyer) }
+            // Lapsed, but a payment made in time may still arrive: still short.
             shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + 1)
+            await expectFailure(.outOfStock) { try await shop.checkout(product, by: buyer) }
+            await #expect(try shop.keycat.orders.order(held.id, by: hoarder).status == .awaitingPayment)
+            shop.clock.advance(by: CheckoutService.latePaymentGrace)
             let order = try await shop.checkout(product, by: buyer)
             #expect(order.status == .awaitingPayment)
             await #expect(try shop.keycat.orders.order(held.id, by: hoarder).status == .expired)

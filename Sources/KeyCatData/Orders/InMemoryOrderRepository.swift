@@ -86,11 +86,13 @@ package final class InMemoryOrderRepository: OrderRepository {
         return limits.mayHold(line.quantity, onShelf: onShelf, held: held, heldByBuyer: heldByBuyer)
     }
 
-    /// Expires the orders holding `product` whose reservation ended by `now` and whose PG outcome
-    /// is not in doubt, giving back the units they took; `except` is the order being paid.
+    /// Expires the orders holding `product` whose reservation ended ``CheckoutService/latePaymentGrace``
+    /// before `now` and whose PG outcome is not in doubt, giving back the units they took;
+    /// `except` is the order being paid.
     private static func expireReservations(of product: ProductID, except: OrderID? = nil, at now: Date, in state: inout State) {
         let expired = state.orders.values.filter {
-            $0.id != except && $0.status == .awaitingPayment && $0.expiresAt <= now && !state.outcomeUnknown.contains($0.id)
+            $0.id != except && $0.status == .awaitingPayment && $0.expiresAt.addingTimeInterval(CheckoutService.latePaymentGrace) <= now
+                && !state.outcomeUnknown.contains($0.id)
                 && $0.lines.contains { $0.productID == product }
         }
         for var stale in expired {

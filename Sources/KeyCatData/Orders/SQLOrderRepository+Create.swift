@@ -180,7 +180,8 @@ extension SQLOrderRepository {
         return created
     }
 
-    /// Expires the orders holding `product` whose reservation ended by `now` and whose PG outcome
+    /// Expires the orders holding `product` whose reservation ended ``CheckoutService/latePaymentGrace``
+    /// before `now` (a payment made in time may still arrive until then) and whose PG outcome
     /// is not in doubt, giving back every unit they took (the ledger's `order_returned`), each
     /// told as `order.cancelled` (`expired`), as reconciliation's expiry tells it.
     ///
@@ -191,7 +192,8 @@ extension SQLOrderRepository {
             WHERE status = 'awaiting_payment' AND outcome_unknown = 0 AND expires_at <= ?
               AND id IN (SELECT order_id FROM order_lines WHERE product_id = ?)
             RETURNING id
-            """, [StoredTime.value(now), StoredTime.value(now), .integer(product.rawValue)]) { OrderID($0.int64(0)) }
+            """, [StoredTime.value(now), StoredTime.value(now.addingTimeInterval(-CheckoutService.latePaymentGrace)),
+                  .integer(product.rawValue)]) { OrderID($0.int64(0)) }
         for id in expired {
             try OrderRow.returnStock(of: id, as: .orderReturned, at: now, on: connection)
             let event = DomainEvent(.orderCancelled, at: now, aggregate: EventAggregate(.order, id.rawValue),

@@ -166,6 +166,18 @@ extension CheckoutService {
     /// Two minutes.
     public static let defaultRefundInFlightWindow: TimeInterval = 120
 
+    /// How long after an order's reservation ended a payment may still pay it, by the PG's clock
+    /// and by ours: they differ, and a buyer who opened the payment window a minute before the
+    /// end may finish a little after it. Later, the order expires and the payment goes
+    /// back, as reconciliation would have done had it run first: it may not pay at prices or
+    /// holds that ended, however long reconciliation takes to come round. Five minutes.
+    ///
+    /// A checkout that needs a lapsed order's units takes them only once this has passed too
+    /// (the stores' `releaseExpiredReservations`): until 2026-12-01 it took them the moment the
+    /// reservation ended, so a buyer who paid in time, and whose confirm came a little late, had
+    /// the payment voided and the units sold to someone else.
+    public static let latePaymentGrace: TimeInterval = 5 * 60
+
     /// Keys deleted per write transaction by reconciliation's sweep.
     public static let idempotencySweepBatch = 500
     /// Batches per reconciliation run: a run deletes at most 20 × 500 keys, so a backlog is

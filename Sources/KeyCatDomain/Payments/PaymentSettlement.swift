@@ -30,12 +30,8 @@ struct PaymentSettlement: Sendable {
     let gateway: any PaymentGateway
     let clock: any WallClock
 
-    /// How long after an order's reservation ended a payment may still pay it, by the PG's clock
-    /// and by ours: they differ, and a buyer who opened the payment window a minute before the
-    /// end may finish a little after it. Later, the order expires and the payment goes
-    /// back, as reconciliation would have done had it run first: it may not pay at prices or
-    /// holds that ended, however long reconciliation takes to come round.
-    static let latePaymentGrace: TimeInterval = 5 * 60
+    /// ``CheckoutService/latePaymentGrace``.
+    static let latePaymentGrace = CheckoutService.latePaymentGrace
 
     /// Applies `payment` (already re-read from the PG and checked to be `order`'s) to `order`.
     func settle(_ order: Order, with payment: GatewayPayment, via source: String) async throws(KeyCatError) -> SettlementOutcome {
