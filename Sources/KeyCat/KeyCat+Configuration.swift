@@ -198,8 +198,11 @@ extension KeyCat {
         public var returnDisputeWindow: TimeInterval = OrderService.defaultDisputeWindow
         /// How long events stay in the log (docs/events.md) before reconciliation prunes them
         /// (``KeyCat/pruneEvents()``): a subscriber or webhook endpoint away longer than this
-        /// resumes past what was pruned. Default 30 days.
+        /// resumes past what was pruned. Default 30 days; at least ``minimumEventRetention``.
         public var eventRetention: TimeInterval = 30 * 24 * 60 * 60
+        /// The shortest ``eventRetention``: 7 days, longer than the webhook retries' span, since
+        /// pruning an event takes its deliveries with it.
+        public static let minimumEventRetention: TimeInterval = 7 * 24 * 60 * 60
         /// Hosts webhook endpoints may use for development (docs/webhooks.md "Safe by default"):
         /// `http` as well as `https`, and loopback or private addresses, which are refused for
         /// every other host. Names or address literals (`localhost`, `127.0.0.1`, `::1`),

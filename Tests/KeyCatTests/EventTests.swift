@@ -278,6 +278,22 @@ struct EventTests {
         }
     }
 
+    @Test("an event retention shorter than the webhook retries' span, or past ten years, is refused")
+    func retentionBounds() async throws {
+        #expect(KeyCat.Configuration.minimumEventRetention > WebhookRetrySchedule.standard.span)
+        try await TestShop.withConfiguration(.sqlite) { base in
+            for retention in [0, 3 * 86_400, KeyCat.Configuration.minimumEventRetention - 1, 11 * 365 * 86_400] as [TimeInterval] {
+                var configuration = base
+                configuration.eventRetention = retention
+                await expectError(.validation, field: "event_retention") { try await KeyCat.open(configuration) }
+            }
+            var configuration = base
+            configuration.eventRetention = KeyCat.Configuration.minimumEventRetention
+            let keycat = try await KeyCat.open(configuration)
+            keycat.close()
+        }
+    }
+
     @Test("pruning deletes in bounded transactions, as many as it takes, and keeps what it kept before", arguments: TestStore.allCases)
     func pruningInBatches(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
