@@ -6,7 +6,8 @@ import KeyCatInfrastructure
 ///
 /// - no product has negative stock;
 /// - no order is charged twice (two `paid` payments for one order);
-/// - every order that was paid has its paid payment, of the order's amount;
+/// - every order that was paid has its paid payment, of the order's amount (one cancelled with
+///   a full refund too), and no order that was never paid holds one;
 /// - refunds never exceed what was paid, and the order's refunded amount is the sum of its done
 ///   refunds;
 /// - stock accounting: an order's units are out of stock exactly while it is not returned, so an
@@ -27,8 +28,19 @@ enum OrderInvariants {
             WHERE o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded', 'refunded')
               AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.status = 'paid' AND p.amount = o.amount)
             """),
-        ("order %@ has a paid payment but is not paid",
-         "SELECT o.id FROM orders o JOIN payments p ON p.order_id = o.id AND p.status = 'paid' WHERE o.status IN ('awaiting_payment', 'expired', 'failed')"),
+        ("order %@ has a paid payment but is not paid", """
+            SELECT DISTINCT o.id FROM orders o JOIN payments p ON p.order_id = o.id AND p.status = 'paid'
+            WHERE o.status IN ('awaiting_payment', 'expired', 'failed')
+               OR o.status = 'cancelled' AND (o.imp_uid IS NULL OR o.imp_uid <> p.imp_uid)
+            """),
+        // A paid order cancelled with a full refund keeps its payment `paid` (the refund records
+        // the money going back); one cancelled before it was paid has none.
+        ("order %@ was paid and cancelled but has no paid payment of its amount", """
+            SELECT o.id FROM orders o
+            WHERE o.status = 'cancelled' AND o.imp_uid IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.imp_uid = o.imp_uid AND p.status = 'paid'
+                                                         AND p.amount = o.amount)
+            """),
         ("order %@ has refunds above its paid amount", """
             SELECT o.id FROM orders o JOIN refunds r ON r.order_id = o.id AND r.status IN ('done', 'pending')
             GROUP BY o.id HAVING sum(r.amount) > max(o.amount)
