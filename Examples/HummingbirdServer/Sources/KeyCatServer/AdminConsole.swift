@@ -165,7 +165,12 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
     /// (``KeyCatAPI/admit(_:)``, as the API's own middleware does), and at most up to its route's
     /// limit: the CSRF check alone proves nothing of the sender, who can set both the cookie and
     /// the header, and until 2026-12-01 anyone could make the console buffer 2 MiB per request
-    /// before learning they were not signed in.
+    /// before learning they were not signed in. A genuine token past its expiry proves the
+    /// session too (its cookie lives as long as the refresh token's): the body is then read, up
+    /// to ``expiredSessionBodyLimit``, before the session is renewed, so the renewed cookies go
+    /// back with the answer at once and no other request of the page presents the retired
+    /// refresh token while a slow body is read (which the API would take for a stolen token's
+    /// reuse and end the session).
     private func forward(_ request: Request, _ exchange: AdminExchange, to path: String) async throws -> Response {
         let changes = request.method != .get && request.method != .head
         if changes, let refusal = exchange.csrfRefusal() { return refusal }
@@ -178,17 +183,22 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
             for name in [HTTPField.Name.contentType, .contentLength, .transferEncoding] {
                 if let value = request.headers[name] { head.headers[name.rawName] = value }
             }
-            let admission: APIAdmission
+            let limit: Int
+            var tooLarge = AdminExchange.problem(413, "payload_too_large", "the body is larger than this route takes")
             switch await admitted(head, exchange) {
-            case let .admitted(judged, pair): (admission, renewed) = (judged, pair)
-            case let .instead(response): return response
+            case let .admitted(admission, pair):
+                (limit, renewed, tooLarge) = (admission.bodyLimit, pair, answer(admission.bodyTooLarge, renewed: pair, exchange))
+            case .expired:
+                limit = Self.expiredSessionBodyLimit
+            case let .instead(response):
+                return response
             }
             var request = request
-            if admission.bodyLimit > 0 {
+            if limit > 0 {
                 do {
-                    body = Array(buffer: try await request.collectBody(upTo: admission.bodyLimit))
+                    body = Array(buffer: try await request.collectBody(upTo: limit))
                 } catch let error as HTTPError where error.status == .contentTooLarge {
-                    return answer(admission.bodyTooLarge, renewed: renewed, exchange)
+                    return tooLarge
                 }
             }
         }
@@ -200,31 +210,42 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
         }
     }
 
+    /// The most a change whose session's access token has expired may send: the console's own
+    /// forms are far smaller, and the route's own limit is known only once the head is admitted
+    /// with a live token.
+    static var expiredSessionBodyLimit: Int { 2 << 20 }
+
     private enum Admission {
+        /// Admitted with the session's token (`renewed`, when there was none to send).
         case admitted(APIAdmission, renewed: AdminTokenPair?)
+        /// Refused only because the session's genuine access token has expired.
+        case expired
         case instead(Response)
     }
 
-    /// `head` judged by the API with the session's access token, renewed once when the API
-    /// refuses it (or there is none); any other refusal is answered as the API answered it.
+    /// `head` judged by the API with the session's access token. Without one (a session from
+    /// before its cookie outlived the token), the session is renewed first; any other refusal
+    /// is answered as the API answered it.
     private func admitted(_ head: APIRequest, _ exchange: AdminExchange) async -> Admission {
         var head = head
         var renewed: AdminTokenPair?
-        for attempt in 0..<2 {
-            if let access = renewed?.accessToken ?? exchange.cookie(AdminCookie.access) {
-                head.headers["Authorization"] = "Bearer \(access)"
-                let admission = await api.admit(head)
-                guard let refusal = admission.refusal else { return .admitted(admission, renewed: renewed) }
-                guard Self.refusesToken(refusal.status), attempt == 0 else {
-                    return .instead(answer(refusal, renewed: renewed, exchange))
-                }
-            }
+        if exchange.cookie(AdminCookie.access) == nil {
             switch await renew(exchange) {
             case let .renewed(pair): renewed = pair
             case let .instead(response): return .instead(response)
             }
         }
-        return .instead(exchange.signedOut())
+        guard let access = renewed?.accessToken ?? exchange.cookie(AdminCookie.access) else { return .instead(exchange.signedOut()) }
+        head.headers["Authorization"] = "Bearer \(access)"
+        let admission = await api.admit(head)
+        guard let refusal = admission.refusal else { return .admitted(admission, renewed: renewed) }
+        if renewed == nil, Self.refusesToken(refusal.status), Self.code(of: refusal) == "access_token_expired" { return .expired }
+        return .instead(answer(refusal, renewed: renewed, exchange))
+    }
+
+    /// The `code` of a problem answer, if it has one.
+    private static func code(of answer: APIResponse) -> String? {
+        (try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])?["code"] as? String
     }
 
     /// How a call through the session ended: the API answered (with the session renewed on the

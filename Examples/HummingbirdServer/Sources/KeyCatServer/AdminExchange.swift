@@ -80,9 +80,10 @@ struct AdminExchange: Sendable {
     /// Sets the session's cookies from a token pair.
     func setSession(_ pair: AdminTokenPair, on headers: inout HTTPFields) {
         let now = Date()
-        let accessAge = max(1, Int(pair.accessTokenExpiresAt.timeIntervalSince(now)))
+        // The access token's cookie lives as long as the refresh token's: a genuine token past
+        // its expiry still proves the session before a change's body is read (AdminConsole).
         let refreshAge = max(1, Int(pair.refreshTokenExpiresAt.timeIntervalSince(now)))
-        headers.append(HTTPField(name: .setCookie, value: cookie(AdminCookie.access, pair.accessToken, path: "/admin/", maxAge: accessAge)))
+        headers.append(HTTPField(name: .setCookie, value: cookie(AdminCookie.access, pair.accessToken, path: "/admin/", maxAge: refreshAge)))
         headers.append(HTTPField(name: .setCookie, value: cookie(AdminCookie.refresh, pair.refreshToken, path: "/admin/", maxAge: refreshAge)))
     }
 
