@@ -128,6 +128,27 @@ struct BackupRestoreTests {
         }
     }
 
+    @Test("a backup whose listing is on sale beside an account that may not sell restores, and db check names it for the operators")
+    func listingOfANonSellerRestores() async throws {
+        try await TestShop.with { shop in
+            let product = try await Self.productWithImages(shop)
+            // A seller made a buyer before the listing rule held (a database from before 2026-12-01).
+            try await shop.execute("UPDATE users SET role = 'buyer' WHERE id = \(product.sellerID.rawValue)")
+            let backup = shop.directory.appendingPathComponent("backup").path
+            let manifest = try await shop.keycat.createBackup(in: backup, by: shop.operatorConsole)
+            let target = shop.directory.appendingPathComponent("restored.db").path
+            try await KeyCat.restoreBackup(from: backup, toDatabaseAt: target)
+            await #expect(try BackupInventory.read(databaseAt: target).counts == manifest.counts)
+            let restored = try await BackupRestoreTests.openRestored(target)
+            defer { restored.close() }
+            let problems = try await restored.checkHealth().invariantProblems
+            #expect(problems.count == 1 && problems.allSatisfy(CatalogInvariants.isListingProblem), "\(problems)")
+            // The operators take it out; the database is healthy again.
+            try await restored.catalog.delete(product.id, by: .operatorConsole("tester"))
+            await #expect(try restored.checkHealth().isHealthy)
+        }
+    }
+
     @Test("a damaged or incomplete backup is refused before anything is put in place")
     func damagedBackup() async throws {
         try await TestShop.with { shop in
