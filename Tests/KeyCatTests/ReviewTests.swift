@@ -113,6 +113,12 @@ struct ReviewTests {
             shop.purchases.record(buyer: author.userID, product: second.id, status: .delivered)
             _ = try await shop.keycat.reviews.write(form, of: second.id, by: author)
             await #expect(try shop.keycat.catalog.product(product.id).ratingCount == 1)
+            // An operator who bought it and deletes their own review is its author: they write again.
+            let operatorBuyer = try await shop.shop.user(.admin)
+            shop.purchases.record(buyer: operatorBuyer.userID, product: product.id, status: .delivered)
+            let own = try await shop.keycat.reviews.write(form, of: product.id, by: operatorBuyer)
+            try await shop.keycat.reviews.delete(own.id, by: operatorBuyer)
+            _ = try await shop.keycat.reviews.write(form, of: product.id, by: operatorBuyer)
             try await shop.shop.expectHealthy()
         }
     }

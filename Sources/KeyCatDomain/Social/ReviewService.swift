@@ -71,7 +71,8 @@ public struct ReviewService: Sendable {
         let review = try await review(id)
         try principal.requireOwnerOrAdmin(review.authorID, of: "review")
         let now = clock.now()
-        let audit = principal.role == .admin
+        // An operator's removal of someone else's review; an operator deleting their own is its author.
+        let audit = principal.role == .admin && principal.userID != review.authorID
             ? AuditEntry(actor: principal.auditActor, action: "review.delete", target: "review:\(id)",
                          detail: "product:\(review.productID) by user:\(review.authorID), \(review.rating) stars",
                          at: now)
