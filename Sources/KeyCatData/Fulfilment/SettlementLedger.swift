@@ -86,6 +86,18 @@ enum SettlementLedger {
         """
     }
 
+    /// The condition (on `line`, an alias of `order_lines`) that less than half of the line's
+    /// value was given back by parts of it (the ledger's `refund` entries against it: a seller's
+    /// compensation, an operator's refund by amount). A line given back half or more keeps
+    /// nothing of the purchase: a review's purchase does not stand on it, nor a sale in search's
+    /// ranking.
+    static func lessThanHalfRefunded(_ line: String) -> String {
+        """
+        2 * (SELECT coalesce(sum(e.amount), 0) FROM settlement_entries e
+             WHERE e.order_id = \(line).order_id AND e.line = \(line).line AND e.kind = 'refund') < \(line).unit_price * \(line).quantity
+        """
+    }
+
     /// What one line of an order (`line` nil: a shipment's delivery fee) still holds of the
     /// buyer's money: its sale entries less its refund entries.
     struct Holding {

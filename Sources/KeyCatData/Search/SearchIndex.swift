@@ -270,9 +270,7 @@ package enum SearchIndex {
     /// gives back all but a won of 99 units.
     static let standingSale = """
         o.paid_at IS NOT NULL AND l.refunded_at IS NULL AND o.status NOT IN ('cancelled', 'refunded')
-          AND (l.unit_price * l.quantity = 0
-               OR 2 * (SELECT coalesce(sum(e.amount), 0) FROM settlement_entries e
-                       WHERE e.order_id = l.order_id AND e.line = l.line AND e.kind = 'refund') < l.unit_price * l.quantity)
+          AND \(SettlementLedger.lessThanHalfRefunded("l"))
         """
 
     /// The statement that counts again, from their standing sales, the units sold of the

@@ -124,12 +124,15 @@ enum SearchSchema {
         """
 
     /// Migration 39: a line half refunded or more by parts of its value no longer stands
-    /// (``SearchIndex/standingSale``); the listings with a line refunded by parts are counted
-    /// again once.
+    /// (as ``SearchIndex/standingSale`` read then); the listings with a line refunded by parts
+    /// are counted again once.
     static let halfRefundedSalesSQL = """
         UPDATE search_documents SET units_sold = (
             SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
-            WHERE l.product_id = search_documents.product_id AND \(SearchIndex.standingSale))
+            WHERE l.product_id = search_documents.product_id
+              AND o.paid_at IS NOT NULL AND l.refunded_at IS NULL AND o.status NOT IN ('cancelled', 'refunded')
+              AND 2 * (SELECT coalesce(sum(e.amount), 0) FROM settlement_entries e
+                       WHERE e.order_id = l.order_id AND e.line = l.line AND e.kind = 'refund') < l.unit_price * l.quantity)
         WHERE product_id IN (SELECT l.product_id FROM order_lines l
                              WHERE l.refunded_at IS NULL
                                AND EXISTS (SELECT 1 FROM settlement_entries e

@@ -40,8 +40,7 @@ extension SQLPurchaseHistory {
         WHERE o.buyer_id = \(buyer) AND l.product_id = \(product) AND s.status = 'delivered'\(confirmed ? " AND s.confirmed_at IS NOT NULL" : "")
           AND l.refunded_at IS NULL
           AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded')
-          AND 2 * (SELECT coalesce(sum(e.amount), 0) FROM settlement_entries e
-                   WHERE e.order_id = l.order_id AND e.line = l.line AND e.kind = 'refund') < l.unit_price * l.quantity
+          AND \(SettlementLedger.lessThanHalfRefunded("l"))
         """
     }
 }

@@ -755,10 +755,10 @@ ALTER TABLE order_lines ADD COLUMN category text COLLATE "C";
 -- 39: half-refunded sales
 UPDATE search_documents SET units_sold = (
     SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
-    WHERE l.product_id = search_documents.product_id AND o.paid_at IS NOT NULL AND l.refunded_at IS NULL AND o.status NOT IN ('cancelled', 'refunded')
-  AND (l.unit_price * l.quantity = 0
-       OR 2 * (SELECT coalesce(sum(e.amount), 0) FROM settlement_entries e
-               WHERE e.order_id = l.order_id AND e.line = l.line AND e.kind = 'refund') < l.unit_price * l.quantity))
+    WHERE l.product_id = search_documents.product_id
+      AND o.paid_at IS NOT NULL AND l.refunded_at IS NULL AND o.status NOT IN ('cancelled', 'refunded')
+      AND 2 * (SELECT coalesce(sum(e.amount), 0) FROM settlement_entries e
+               WHERE e.order_id = l.order_id AND e.line = l.line AND e.kind = 'refund') < l.unit_price * l.quantity)
 WHERE product_id IN (SELECT l.product_id FROM order_lines l
                      WHERE l.refunded_at IS NULL
                        AND EXISTS (SELECT 1 FROM settlement_entries e
