@@ -129,12 +129,14 @@ extension OrderService {
         // The refund's reason names the request, and only that: it goes to the PG and into the
         // `order.refunded` event every webhook endpoint receives, and the buyer's words (often a
         // phone number or an address) stay on the request, read under the reader's own rights.
-        // Until 2026-12-01 they were copied into the refund's reason.
-        let reason = "return \(id)"
+        // Until 2026-12-01 they were copied into the refund's reason; a refund begun then and still
+        // pending is retried as it was begun, or its key would not match.
         // The refund is kept under a key of KeyCat's own (clients' keys cannot take its prefix), so
         // a refund someone else started under a key of the same spelling cannot stand in for it.
         // Completing it records the request refunded, in the refund's own transaction.
         let key = IdempotentRunner.reservedPrefix + "return-\(id)"
+        let begun = try await orders.refund(of: order.id, requestKey: key).flatMap { $0.status == .pending ? $0.reason : nil }
+        let reason = begun ?? "return \(id)"
         do {
             return try await refundLines(of: shipment, lines: nil, amount: nil, reason: reason, restock: restock, requestKey: key,
                                          fingerprint: "\(shipment.id)|rest|0|\(restock)|\(reason)", by: principal)
