@@ -56,8 +56,8 @@ extension KeyCat {
             throw KeyCatError.validation("maximum_delivery_fee", "the maximum delivery fee is 0 to 1,000,000 won")
         }
         // Pruning an event takes its webhook deliveries with it: a retention shorter than the
-        // retries' span (3 days and 3 hours) would drop deliveries still being retried, with no
-        // `failed` row and no endpoint disabled for it.
+        // standard retries' span (3 days and 3½ hours) would drop deliveries still being retried,
+        // with no `failed` row and no endpoint disabled for it.
         guard (Configuration.minimumEventRetention...(10 * year)).contains(configuration.eventRetention) else {
             throw KeyCatError.validation("event_retention", "the event retention is 7 days to 10 years")
         }

@@ -16,6 +16,25 @@ struct DeviceTokenThrottleTests {
         }
     }
 
+    /// The device tokens of `count` log-ins to kim's account.
+    private static func deviceTokens(_ harness: AccountsHarness, _ count: Int) async throws -> [String] {
+        var tokens: [String] = []
+        for _ in 0..<count {
+            tokens.append(try #require(try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026").deviceToken).token)
+        }
+        return tokens
+    }
+
+    /// How many of 15 wrong guesses from one address, sent with `tokens` in turn, are refused.
+    private static func refusedGuesses(_ harness: AccountsHarness, with tokens: [String]) async -> Int {
+        var refused = 0
+        for attempt in 0..<15 {
+            let error = await logIn(harness, "guess-\(attempt)", client: "203.0.113.9", device: tokens[attempt % tokens.count])
+            if error?.code == .rateLimited { refused += 1 }
+        }
+        return refused
+    }
+
     /// 30 wrong passwords from three addresses, then one every 200 ms from ever new addresses.
     private static func attack(_ harness: AccountsHarness, seconds: Int = 120) async {
         for number in 0..<30 { _ = await logIn(harness, "wrong-guess-\(number)", client: "203.0.113.\(number % 3 + 1)") }
@@ -80,19 +99,10 @@ struct DeviceTokenThrottleTests {
         try await withAccounts(backend, throttle: .standard) { harness in
             let user = try await harness.signUp()
             // Five log-ins, five tokens, each with a budget of ten of its own while they count.
-            var tokens: [String] = []
-            for _ in 0..<5 {
-                tokens.append(try #require(try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026").deviceToken).token)
-            }
+            let tokens = try await Self.deviceTokens(harness, 5)
             _ = try await harness.accounts.changePassword(current: "keycat2026", new: "keycat2027", by: user.principal)
             // Guesses at the new password with the old tokens share the strangers' ten for this address.
-            var refused = 0
-            for attempt in 0..<15 {
-                if await Self.logIn(harness, "guess-\(attempt)", client: "203.0.113.9", device: tokens[attempt % 5])?.code == .rateLimited {
-                    refused += 1
-                }
-            }
-            #expect(refused == 5, "each of five tokens would have had ten guesses of its own")
+            await #expect(Self.refusedGuesses(harness, with: tokens) == 5, "each of five tokens would have had ten guesses of its own")
         }
     }
 
@@ -120,21 +130,12 @@ struct DeviceTokenThrottleTests {
         try await withAccounts(backend, throttle: .standard) { harness in
             // Someone signs up with kim's email, collects tokens and withdraws, freeing it.
             let squatter = try await harness.signUp()
-            var tokens: [String] = []
-            for _ in 0..<3 {
-                tokens.append(try #require(try await harness.accounts.logIn(email: "kim@example.com", password: "keycat2026").deviceToken).token)
-            }
+            let tokens = try await Self.deviceTokens(harness, 3)
             try await harness.accounts.withdraw(password: "keycat2026", by: squatter.principal)
             // Kim signs up; the account is new, at the version every new account starts at.
             _ = try await harness.signUp(password: "kims-own-2026")
             // The old tokens' guesses share the strangers' ten for this address.
-            var refused = 0
-            for attempt in 0..<15 {
-                if await Self.logIn(harness, "guess-\(attempt)", client: "203.0.113.9", device: tokens[attempt % 3])?.code == .rateLimited {
-                    refused += 1
-                }
-            }
-            #expect(refused == 5, "each of three tokens would have had ten guesses of its own")
+            await #expect(Self.refusedGuesses(harness, with: tokens) == 5, "each of three tokens would have had ten guesses of its own")
         }
     }
 

@@ -125,7 +125,8 @@ package struct SQLWebhookDeliveryQueue<Database: SQLDatabase>: Sendable {
         }
         guard !statements.isEmpty else { return [] }
         try connection.batch(statements)
-        let chosen = Self.takeInTurn(due, limit: limit, startingAt: Int(StoredTime.milliseconds(now) % Int64(due.count)))
+        let rotation = Int(StoredTime.milliseconds(now) % Int64(due.count))
+        let chosen = Self.takeInTurn(due, limit: limit, startingAt: rotation < 0 ? rotation + due.count : rotation)
         guard !chosen.isEmpty else { return [] }
         let ids = SQLValue.text("[" + chosen.map(String.init).joined(separator: ",") + "]")
         try connection.run(

@@ -24,7 +24,7 @@ public struct LogInThrottle: Sendable {
 
     /// The device token presented with an attempt for `email`, when it is genuine and unexpired:
     /// checked without storage. Whether it counts is up to the account's version
-    /// (``logInBudgets(email:client:device:accountVersion:)``).
+    /// (``logInBudgets(email:client:device:account:)``).
     func presentedDevice(_ token: String?, for email: String, at now: Date) -> PresentedDevice? {
         guard let token, let devices else { return nil }
         return devices.device(of: token, for: email, at: now)
