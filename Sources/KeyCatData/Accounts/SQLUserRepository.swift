@@ -172,7 +172,7 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                 let changed = try connection.run(
                     "UPDATE users SET \(assignment), updated_at = ? WHERE id = ? AND withdrawn_at IS NULL \(condition)",
                     arguments + [StoredTime.value(at), .integer(id.rawValue)])
-                guard changed == 1 else { return nil }
+                guard changed == 1, let user = try Self.find(id, on: connection) else { return nil }
                 switch change {
                 case .suspend, .password:
                     try connection.run(
@@ -194,19 +194,15 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                 case .reinstate:
                     // Reinstated as a buyer or an admin (made one while suspended), they bring
                     // none back: their listings came out when they stopped being a seller.
-                    let selling = try connection.queryOne("SELECT 1 FROM users WHERE id = ? AND role = 'seller'",
-                                                          [.integer(id.rawValue)]) { _ in true } ?? false
-                    if selling { try Self.list(listingsOf: id, true, on: connection) }
+                    if user.role == .seller { try Self.list(listingsOf: id, true, on: connection) }
                 case let .role(role):
                     // Made a seller again while suspended, they stay out until reinstated.
-                    let suspended = try connection.queryOne("SELECT 1 FROM users WHERE id = ? AND suspended_at IS NOT NULL",
-                                                            [.integer(id.rawValue)]) { _ in true } ?? false
-                    try Self.list(listingsOf: id, role == .seller && !suspended, on: connection)
+                    try Self.list(listingsOf: id, role == .seller && !user.isSuspended, on: connection)
                 case .password:
                     break
                 }
                 if let audit { try AuditLogTable.insert(audit, on: connection) }
-                return try Self.find(id, on: connection)
+                return user
             }
         }
     }
