@@ -80,9 +80,8 @@ enum SettlementLedger {
                 WHERE ps.id = \(entry).shipment_id
                   AND (ps.confirmed_at IS NOT NULL OR ps.status = 'cancelled' OR po.status IN ('cancelled', 'refunded')
                        OR NOT EXISTS (SELECT 1 FROM order_lines pl WHERE pl.shipment_id = ps.id AND pl.refunded_at IS NULL)
-                          AND NOT EXISTS (SELECT 1 FROM settlement_entries pf WHERE pf.order_id = ps.order_id AND pf.shipment_id = ps.id
-                                          GROUP BY pf.shipment_id
-                                          HAVING sum(CASE WHEN pf.kind = 'sale' THEN pf.amount ELSE -pf.amount END) <> 0))\(nothingLater))
+                          AND (SELECT coalesce(sum(CASE WHEN pf.kind = 'sale' THEN pf.amount ELSE -pf.amount END), 0)
+                               FROM settlement_entries pf WHERE pf.order_id = ps.order_id AND pf.shipment_id = ps.id) = 0)\(nothingLater))
         """
     }
 
