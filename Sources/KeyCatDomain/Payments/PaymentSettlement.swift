@@ -30,9 +30,6 @@ struct PaymentSettlement: Sendable {
     let gateway: any PaymentGateway
     let clock: any WallClock
 
-    /// ``CheckoutService/latePaymentGrace``.
-    static let latePaymentGrace = CheckoutService.latePaymentGrace
-
     /// Applies `payment` (already re-read from the PG and checked to be `order`'s) to `order`.
     func settle(_ order: Order, with payment: GatewayPayment, via source: String) async throws(KeyCatError) -> SettlementOutcome {
         try await settle(OrderStanding(order), with: payment, via: source) { () async throws(KeyCatError) -> Order in order }
@@ -75,7 +72,7 @@ struct PaymentSettlement: Sendable {
         }
         // Late by both clocks: the PG's (when it was paid: a payment reconciliation finds long
         // after its confirm was lost still pays) and ours (a PG clock running fast voids nothing).
-        if order.status == .awaitingPayment, min(payment.paidAt ?? now, now) > order.expiresAt.addingTimeInterval(Self.latePaymentGrace) {
+        if order.status == .awaitingPayment, min(payment.paidAt ?? now, now) > order.expiresAt.addingTimeInterval(CheckoutService.latePaymentGrace) {
             // Paid after the reservation ended: the order expires (its units back), and the
             // payment is voided below with the closed order's other late payments.
             var expire = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .expired)
