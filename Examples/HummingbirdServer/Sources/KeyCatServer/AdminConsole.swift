@@ -183,22 +183,22 @@ struct AdminConsoleMiddleware<Context: RemoteAddressRequestContext>: RouterMiddl
             for name in [HTTPField.Name.contentType, .contentLength, .transferEncoding] {
                 if let value = request.headers[name] { head.headers[name.rawName] = value }
             }
-            let limit: Int
-            var tooLarge = AdminExchange.problem(413, "payload_too_large", "the body is larger than this route takes")
-            switch await admitted(head, exchange) {
-            case let .admitted(admission, pair):
-                (limit, renewed, tooLarge) = (admission.bodyLimit, pair, answer(admission.bodyTooLarge, renewed: pair, exchange))
-            case .expired:
-                limit = Self.expiredSessionBodyLimit
-            case let .instead(response):
-                return response
+            var admitted: APIAdmission?  // nil: an expired session's, whose route's limit is not known yet
+            switch await self.admitted(head, exchange) {
+            case let .admitted(admission, pair): (admitted, renewed) = (admission, pair)
+            case .expired: break
+            case let .instead(response): return response
             }
+            let limit = admitted?.bodyLimit ?? Self.expiredSessionBodyLimit
             var request = request
             if limit > 0 {
                 do {
                     body = Array(buffer: try await request.collectBody(upTo: limit))
                 } catch let error as HTTPError where error.status == .contentTooLarge {
-                    return tooLarge
+                    guard let admitted else {
+                        return AdminExchange.problem(413, "payload_too_large", "the body is larger than this route takes")
+                    }
+                    return answer(admitted.bodyTooLarge, renewed: renewed, exchange)
                 }
             }
         }
