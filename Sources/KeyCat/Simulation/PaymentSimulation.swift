@@ -175,6 +175,7 @@ extension ReconcileReport {
         paymentsVoided += other.paymentsVoided
         refundsSettled += other.refundsSettled
         idempotencyKeysSwept += other.idempotencyKeysSwept
+        webhookIDsSwept += other.webhookIDsSwept
         unresolved = other.unresolved
         gatewayPaymentsChecked = other.gatewayPaymentsChecked
         orphans = other.orphans

@@ -61,15 +61,27 @@ package final class InMemoryIdempotencyStore: IdempotencyStore {
 
 /// Webhook ids in memory, for tests of the use cases without a file.
 package final class InMemoryWebhookEventStore: WebhookEventStore {
-    private let seen = Mutex<Set<String>>([])
+    private let seen = Mutex<[String: Date]>([:])
 
     package init() {}
 
     package func recordFirstDelivery(of id: String, at now: Date) throws(KeyCatError) -> Bool {
-        seen.withLock { $0.insert(id).inserted }
+        seen.withLock { seen in
+            guard seen[id] == nil else { return false }
+            seen[id] = now
+            return true
+        }
     }
 
     package func isRecorded(_ id: String) throws(KeyCatError) -> Bool {
-        seen.withLock { $0.contains(id) }
+        seen.withLock { $0[id] != nil }
+    }
+
+    package func sweep(recordedBefore cutoff: Date, limit: Int) throws(KeyCatError) -> Int {
+        seen.withLock { seen in
+            let old = seen.filter { $0.value < cutoff }.sorted { $0.value < $1.value }.prefix(max(limit, 0))
+            for (id, _) in old { seen[id] = nil }
+            return old.count
+        }
     }
 }

@@ -131,4 +131,8 @@ extension OrdersSchema {
     static func lineCategorySQL(_ type: SQLDialect.ColumnTypes) -> String {
         "ALTER TABLE order_lines ADD COLUMN category \(type.text);"
     }
+
+    /// Reconciliation forgets handled PG webhook ids after ``CheckoutService/webhookIDRetention``,
+    /// oldest first, so the table stops growing with every payment the shop ever took.
+    static let webhookEventsByReceiptSQL = "CREATE INDEX webhook_events_by_received_at ON webhook_events (received_at);"
 }

@@ -105,4 +105,17 @@ package struct SQLWebhookEventStore<Database: SQLDatabase>: WebhookEventStore {
             try await database.readStatement { try $0.queryOne("SELECT 1 FROM webhook_events WHERE id = ?", [.text(id)]) { _ in true } ?? false }
         }
     }
+    /// A range read from the start of `webhook_events_by_received_at` (migration 41), so the
+    /// cost follows `limit`, not the size of the table.
+    package func sweep(recordedBefore cutoff: Date, limit: Int) async throws(KeyCatError) -> Int {
+        guard limit > 0 else { return 0 }
+        return try await storage {
+            try await database.write {
+                try $0.run("""
+                    DELETE FROM webhook_events WHERE id IN
+                        (SELECT id FROM webhook_events WHERE received_at < ? ORDER BY received_at LIMIT ?)
+                    """, [StoredTime.value(cutoff), .int(limit)])
+            }
+        }
+    }
 }

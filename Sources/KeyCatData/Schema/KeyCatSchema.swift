@@ -285,6 +285,7 @@ package enum KeyCatSchema {
         Step(version: 38, name: "order lines' categories", ddl: OrdersSchema.lineCategorySQL),
         Step(version: 39, name: "half-refunded sales", sql: SearchSchema.halfRefundedSalesSQL),
         Step(version: 40, name: "review removals", ddl: SocialSchema.reviewRemovalsSQL),
+        Step(version: 41, name: "webhook ids by receipt", sql: OrdersSchema.webhookEventsByReceiptSQL),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

@@ -17,6 +17,9 @@ public struct ReconcileReport: Sendable, Hashable, Codable {
     /// Idempotency keys past their retention, deleted (at most
     /// ``CheckoutService/idempotencySweepBatches`` batches of ``CheckoutService/idempotencySweepBatch``).
     public var idempotencyKeysSwept = 0
+    /// Handled PG webhook ids older than ``CheckoutService/webhookIDRetention``, forgotten (in
+    /// batches, as the keys).
+    public var webhookIDsSwept = 0
     /// Paid payments the PG listed in the window (the gateway-side pass).
     public var gatewayPaymentsChecked = 0
     /// Of those, paid at the PG with no order of KeyCat's paid by them.
@@ -157,6 +160,7 @@ extension CheckoutService {
             }
         }
         report.idempotencyKeysSwept = await sweepIdempotencyKeys(at: clock.now())
+        report.webhookIDsSwept = await sweepWebhookIDs(at: clock.now())
         return report
     }
 
@@ -184,12 +188,30 @@ extension CheckoutService {
     /// worked off over several runs without ever holding the write lock for long.
     public static let idempotencySweepBatches = 20
 
+    /// How long a handled PG webhook's id is kept to recognise a redelivery: 30 days. The PG
+    /// retries a delivery for a few days at most, and a redelivery of a forgotten id would only
+    /// re-read its payment and apply nothing new (``handleWebhook(id:impUID:merchantUID:)``).
+    public static let webhookIDRetention: TimeInterval = 30 * 24 * 3600
+
     /// Deletes expired idempotency keys in short, bounded transactions. A busy file stops the
     /// sweep (what is left waits for the next run); it never fails the reconciliation.
     func sweepIdempotencyKeys(at now: Date) async -> Int {
         var swept = 0
         for _ in 0..<Self.idempotencySweepBatches {
             guard let batch = try? await idempotency.store.sweepExpired(before: now, limit: Self.idempotencySweepBatch) else { break }
+            swept += batch
+            if batch < Self.idempotencySweepBatch { break }
+        }
+        return swept
+    }
+
+    /// Forgets handled webhook ids past ``webhookIDRetention`` the same way: bounded batches, a
+    /// busy store stops the sweep and never fails the reconciliation.
+    func sweepWebhookIDs(at now: Date) async -> Int {
+        let cutoff = now.addingTimeInterval(-Self.webhookIDRetention)
+        var swept = 0
+        for _ in 0..<Self.idempotencySweepBatches {
+            guard let batch = try? await webhookEvents.sweep(recordedBefore: cutoff, limit: Self.idempotencySweepBatch) else { break }
             swept += batch
             if batch < Self.idempotencySweepBatch { break }
         }

@@ -12,4 +12,7 @@ public protocol WebhookEventStore: Sendable {
     func isRecorded(_ id: String) async throws(KeyCatError) -> Bool
     /// Records `id` as handled; true when it was not recorded yet. Atomic across processes.
     func recordFirstDelivery(of id: String, at now: Date) async throws(KeyCatError) -> Bool
+    /// Forgets the oldest ids recorded before `cutoff`, at most `limit`, in one short write;
+    /// returns how many. Reconciliation calls it (``CheckoutService/webhookIDRetention``).
+    func sweep(recordedBefore cutoff: Date, limit: Int) async throws(KeyCatError) -> Int
 }

@@ -771,3 +771,6 @@ CREATE TABLE review_removals (
     removed_at bigint NOT NULL,
     PRIMARY KEY (product_id, author_id)
 );
+
+-- 41: webhook ids by receipt
+CREATE INDEX webhook_events_by_received_at ON webhook_events (received_at);

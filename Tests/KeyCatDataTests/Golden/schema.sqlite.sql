@@ -772,3 +772,6 @@ CREATE TABLE review_removals (
     removed_at INTEGER NOT NULL,
     PRIMARY KEY (product_id, author_id)
 ) STRICT;
+
+-- 41: webhook ids by receipt
+CREATE INDEX webhook_events_by_received_at ON webhook_events (received_at);

@@ -42,7 +42,8 @@ struct PaymentsReconcileCommand: AdminCommand {
             ("payments_voided", report.paymentsVoided), ("refunds_settled", report.refundsSettled),
             ("unresolved", report.unresolved), ("gateway_payments_checked", report.gatewayPaymentsChecked),
             ("orphans", report.orphans), ("orphans_voided", report.orphansVoided),
-            ("idempotency_keys_swept", report.idempotencyKeysSwept), ("returns_refunded", returns), ("parcels_confirmed", confirmed),
+            ("idempotency_keys_swept", report.idempotencyKeysSwept), ("webhook_ids_swept", report.webhookIDsSwept),
+            ("returns_refunded", returns), ("parcels_confirmed", confirmed),
             ("events_pruned", pruned),
         ].map { ($0.0, Int64($0.1)) } + [("orphan_amount", report.orphanAmount.won)]
         var table = TextTable(["OUTCOME", "COUNT"])
