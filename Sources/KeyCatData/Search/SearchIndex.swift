@@ -45,10 +45,16 @@ package enum SearchIndex {
     }
 
     private static func parseWords(_ text: String) -> [(kind: String, key: String)] {
-        text.split(separator: "\n").compactMap { line in
-            let parts = line.split(separator: ":", maxSplits: 1)
-            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
-        }
+        text.split(separator: "\n").compactMap(storedWord)
+    }
+
+    /// One `kind:key` of ``storedWords(_:)``, split at its first colon by bytes: a key that
+    /// begins with a combining mark joins the colon into one `Character`, and a split by
+    /// characters finds no colon (a listing's word was then never counted down).
+    static func storedWord(_ line: Substring) -> (kind: String, key: String)? {
+        guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        return (String(decoding: line.utf8[..<colon], as: UTF8.self),
+                String(decoding: line.utf8[line.utf8.index(after: colon)...], as: UTF8.self))
     }
 
     /// What `search_documents` keeps of a listing that the next index of it starts from.

@@ -254,10 +254,9 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
         }
         let keys = Set(expected.keys).union(stored.keys)
         let counts: [(entry: SearchAnalyzer.VocabularyEntry, stored: Int?, expected: Int)] = keys.compactMap { key in
-            let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
-            guard expected[key] ?? 0 != stored[key] ?? 0, parts.count == 2,
-                  let kind = SearchAnalyzer.VocabularyEntry.Kind(rawValue: parts[0]) else { return nil }
-            return (SearchAnalyzer.VocabularyEntry(kind: kind, display: parts[1], key: parts[1]), stored[key], expected[key] ?? 0)
+            guard expected[key] ?? 0 != stored[key] ?? 0, let (kind, word) = SearchIndex.storedWord(key[...]),
+                  let kind = SearchAnalyzer.VocabularyEntry.Kind(rawValue: kind) else { return nil }
+            return (SearchAnalyzer.VocabularyEntry(kind: kind, display: word, key: word), stored[key], expected[key] ?? 0)
         }
         return LeftoverSurvey(strayPostings: strayPostings, counts: counts.sorted { $0.entry < $1.entry })
     }

@@ -12,11 +12,13 @@ public enum ProductTags {
     public static let length = 1...20
     /// A tag's most bytes in UTF-8: twenty Hangul syllables.
     public static let maximumBytes = 60
+    private static let marks: Set<Unicode.GeneralCategory> = [.nonspacingMark, .spacingMark, .enclosingMark]
 
     /// The tags checked and cleaned.
     ///
     /// - Throws: `validation` on `tags` for more than ``maximumCount`` or a tag that is empty,
-    ///   too long (characters or bytes), or has a character other than a letter, a digit or `_`.
+    ///   too long (characters or bytes), has a character other than a letter, a digit or `_`, or
+    ///   starts with a combining mark.
     public static func validated(_ tags: [String]) throws(KeyCatError) -> [String] {
         var result: [String] = []
         var seen: Set<String> = []
@@ -28,6 +30,10 @@ public enum ProductTags {
             }
             guard tag.unicodeScalars.allSatisfy({ $0 == "_" || $0.properties.isAlphabetic || $0.properties.numericType != nil }) else {
                 throw .validation("tags", "a tag has only letters, digits and _: «\(raw)»")
+            }
+            // A combining mark alone is "alphabetic" too, but it belongs to the letter before it.
+            guard let first = tag.unicodeScalars.first, !Self.marks.contains(first.properties.generalCategory) else {
+                throw .validation("tags", "a tag starts with a letter, a digit or _: «\(raw)»")
             }
             if seen.insert(SearchAnalyzer.normalize(tag)).inserted { result.append(tag) }
         }
