@@ -92,6 +92,8 @@ struct AdminPostgresBackupTests {
             #expect(try admin(["db", "backup", "shop-backup"], [:]).status == 3)
             let only = try admin(["db", "backup", "rows.pgdump", "--database-only"], [:])
             #expect(only.status == 0, "\(only.standardError)")
+            let onlyPath = directory.appendingPathComponent("rows.pgdump").path
+            #expect(try FileManager.default.attributesOfItem(atPath: onlyPath)[.posixPermissions] as? Int == 0o600)
 
             // A user made after the backup is gone once it is restored over the live tables.
             let later = try admin(["users", "create", "--email", "later@example.com", "--nick", "나중사람"], [:])
@@ -113,6 +115,18 @@ struct AdminPostgresBackupTests {
             let deadline = Date().addingTimeInterval(30)
             while counter.count == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
             let before = try #require(counter.count, "the listener never listened")
+            // A backup from an older schema is not restored over this one: --clean would leave
+            // the later migrations' tables behind.
+            let older = directory.appendingPathComponent("older-backup")
+            try FileManager.default.copyItem(at: folder, to: older)
+            let olderManifest = older.appendingPathComponent("manifest.json")
+            var fields = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: olderManifest)) as? [String: Any])
+            fields["schema_version"] = KeyCat.latestSchemaVersion - 1
+            try JSONSerialization.data(withJSONObject: fields).write(to: olderManifest)
+            let refusedOlder = try admin(["db", "restore", "older-backup", "--force"], [:])
+            #expect(refusedOlder.status == 1 && refusedOlder.standardError.contains("restore into an empty database"),
+                    "\(refusedOlder.standardError)")
+            #expect(try admin(["users", "list", "--json"], [:]).standardOutput.contains("later@example.com"))
             let restored = try admin(["db", "restore", "shop-backup", "--force"], [:])
             #expect(restored.status == 0, "\(restored.standardError)")
             while (counter.count ?? before) <= before, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }

@@ -149,6 +149,38 @@ struct BackupRestoreTests {
         }
     }
 
+    @Test("a backup taken at an older schema restores, migrated to this build's, and is healthy")
+    func olderSchemaRestores() async throws {
+        try await TestShop.with { shop in
+            _ = try await Self.productWithImages(shop)
+            let backup = shop.directory.appendingPathComponent("backup").path
+            var manifest = try await shop.keycat.createBackup(in: backup, by: shop.operatorConsole)
+            // The backup as a build of two migrations ago wrote it: without migrations 40 and 41.
+            let rows = backup + "/" + BackupManifest.databaseFile
+            let older = try SQLiteDatabase(path: rows)
+            try older.blockingWrite {
+                try $0.run("DROP TABLE review_removals", [])
+                try $0.run("DROP INDEX webhook_events_by_received_at", [])
+                try $0.run("DELETE FROM schema_migrations WHERE version >= 40", [])
+            }
+            older.close()
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: rows + suffix) }
+            manifest.schemaVersion = 39
+            manifest.files = try manifest.files.map { $0.path == BackupManifest.databaseFile ? try KeyCat.describe($0.path, in: backup) : $0 }
+            try BackupManifest.encoder.encode(manifest).write(to: URL(fileURLWithPath: backup + "/" + BackupManifest.fileName))
+
+            let target = shop.directory.appendingPathComponent("restored.db").path
+            await #expect(try KeyCat.restoreBackup(from: backup, toDatabaseAt: target) == manifest)
+            let version = try SQLiteDatabase(path: target)
+            #expect(try version.blockingRead { try $0.queryOne("SELECT max(version) FROM schema_migrations", []) { $0.int(0) } }
+                == KeyCat.latestSchemaVersion)
+            version.close()
+            let restored = try await Self.openRestored(target)
+            defer { restored.close() }
+            await #expect(try restored.checkHealth().isHealthy)
+        }
+    }
+
     @Test("a damaged or incomplete backup is refused before anything is put in place")
     func damagedBackup() async throws {
         try await TestShop.with { shop in

@@ -67,7 +67,9 @@ extension KeyCat {
         var backup = PostgresBackup(dumpPath: dumpPath, dumpBytes: nil, schema: connection.schema, simulatorPayments: nil,
                                     images: 0, manifest: nil)
         do {
-            if !databaseOnly { try OwnerOnlyFile.createDirectory(destination) }
+            // The dump holds the signing keys and password hashes: owner-only from its first byte
+            // (pg_dump writes into the file as it is, and a killed run leaves it so), not after.
+            if databaseOnly { try OwnerOnlyFile.create(destination) } else { try OwnerOnlyFile.createDirectory(destination) }
             // The snapshot pg_dump copies, held open by this transaction until it is done, so the
             // manifest's counts are of exactly the rows in the dump.
             let snapshot = try PostgresConnection(url: store.url)

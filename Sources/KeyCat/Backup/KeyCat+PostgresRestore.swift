@@ -82,6 +82,7 @@ extension KeyCat {
         let claim = try storage { try PostgresConnection(url: store.url) }
         defer { claim.close() }
         try claimSchema(on: claim)
+        if force, let manifest { try refuseOlderBackup(manifest, over: claim) }
         do {
             try pgRestore.run(options + ["--no-password", "--dbname=\(connection.url)", dump], connection: connection)
         } catch where !force {
@@ -115,6 +116,23 @@ extension KeyCat {
             }
         }
         return PostgresRestore(schema: connection.schema, verified: manifest != nil)
+    }
+
+    /// Refuses a forced restore of a backup taken at an older schema than the database's:
+    /// `--clean` drops only what the dump has, so the tables of the later migrations would stay,
+    /// holding foreign keys to the dropped ones (`pg_restore` fails and rolls back) or left beside
+    /// rows that say the schema is older (the next open's migration fails on them). Into an empty
+    /// database or schema it restores, and the next open migrates it.
+    private static func refuseOlderBackup(_ manifest: BackupManifest, over connection: PostgresConnection) throws(KeyCatError) {
+        let current = try storage { () throws -> Int in
+            guard try connection.queryOne("SELECT to_regclass('schema_migrations') IS NOT NULL", [], { $0.bool(0) }) == true else { return 0 }
+            return try connection.queryOne("SELECT coalesce(max(version), 0) FROM schema_migrations", []) { $0.int(0) } ?? 0
+        }
+        guard current <= manifest.schemaVersion else {
+            throw KeyCatError.validation("backup", "the backup is at schema \(manifest.schemaVersion) and the database at \(current): "
+                + "restoring over it would leave the later migrations' tables behind; restore into an empty database "
+                + "(or a schema of its own), whose next open migrates it (nothing was changed)")
+        }
     }
 
     /// Takes the lock every open KeyCat store holds shared on its schema

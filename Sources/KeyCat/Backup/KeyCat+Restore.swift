@@ -79,10 +79,7 @@ extension KeyCat {
             throw KeyCatError.validation("backup", "\(backup) is a Postgres backup; restore it to a Postgres database with --db postgres://…")
         }
         let target = RestoreTarget(databasePath: databasePath)
-        guard !SQLiteFileUse.isOpen(databasePath) else {
-            throw KeyCatError.validation("db", "\(databasePath) is open: a server or keycat-admin command has it; "
-                + "stop every process using it, then restore (nothing was changed)")
-        }
+        try refuseIfOpen(databasePath)
         let existing = target.existingParts
         if !existing.isEmpty, !force {
             throw KeyCatError(
@@ -94,8 +91,18 @@ extension KeyCat {
         defer { try? FileManager.default.removeItem(atPath: staging) }
         try stage(manifest, from: backup, into: staging)
         try await checkStaged(staging + "/" + BackupManifest.databaseFile, against: manifest)
+        // Again: the check takes minutes on a large file, and a server that opened the target
+        // meanwhile would go on writing to the file the rename unlinks, and lose every write.
+        try refuseIfOpen(databasePath)
         try target.replace(with: staging, simulator: manifest.simulatorPayments != nil)
         return manifest
+    }
+
+    private static func refuseIfOpen(_ databasePath: String) throws(KeyCatError) {
+        guard !SQLiteFileUse.isOpen(databasePath) else {
+            throw KeyCatError.validation("db", "\(databasePath) is open: a server or keycat-admin command has it; "
+                + "stop every process using it, then restore (nothing was changed)")
+        }
     }
 
     /// Copies every file of the backup into `staging`, checking each copy's checksum.
@@ -117,13 +124,18 @@ extension KeyCat {
     }
 
     /// Runs `db check`'s checks on the staged database and compares its row counts with the
-    /// manifest's. Opens it without migrating, without a gateway, and leaves no `-wal`/`-shm`.
+    /// manifest's. Opens it without a gateway and leaves no `-wal`/`-shm`.
+    ///
+    /// A backup taken at an older schema is migrated first, in its private staged copy, so it
+    /// is checked as this build will run it and put in place already migrated (until
+    /// 2026-12-01 it was checked unmigrated and refused: every backup taken before an upgrade).
+    /// The counted tables are the same rows before and after a migration.
     private static func checkStaged(_ path: String, against manifest: BackupManifest) async throws(KeyCatError) {
         var file = SQLiteStore(path: path)
         file.readerCount = 1
         var configuration = Configuration(.sqlite(file))
         configuration.createIfMissing = false
-        configuration.migrates = false
+        configuration.migrates = manifest.schemaVersion < latestSchemaVersion
         configuration.paymentGateway = .custom(
             MissingSimulatorGateway(reason: "a backup being restored makes no payments"), webhookSecrets: [])
         let copy = try await open(configuration)
