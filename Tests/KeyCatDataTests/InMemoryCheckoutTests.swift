@@ -56,8 +56,8 @@ struct OneProduct: ProductRepository {
         throws(KeyCatError) -> Product { product }
     func delete(_ id: ProductID, expectedVersion: Int?, at now: Date, audit: AuditEntry?) throws(KeyCatError) {}
     func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Product] { [product] }
-    func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [SearchHit] {
-        [SearchHit(product: product, key: 0)]
+    func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> SearchPage {
+        SearchPage(hits: [SearchHit(product: product, key: 0)])
     }
     func isActiveSeller(_ sellerID: UserID) throws(KeyCatError) -> Bool { true }
     func sweepLapsedDiscounts(at now: Date) throws(KeyCatError) -> (changed: Int, nextEnd: Date?) { (0, nil) }

@@ -150,7 +150,7 @@ extension PostgresRoundTripTests {
             func found(_ text: String) async throws -> [ProductID] {
                 var filter = ProductFilter()
                 filter.text = try SearchQuery(text)
-                return try await products.search(filter, sort: .relevance, after: nil, limit: 20).map(\.product.id)
+                return try await products.search(filter, sort: .relevance, after: nil, limit: 20).hits.map(\.product.id)
             }
             func words(_ word: String) async throws -> Int? {
                 try await database.readStatement {

@@ -44,11 +44,17 @@ struct SearchWindowTests {
             var seen: [Product] = []
             var position: CursorPosition?
             for page in 0..<200 {
-                let hits = try await repository.search(filter, sort: sort, after: position, limit: pageSize + 1)
+                let found = try await repository.search(filter, sort: sort, after: position, limit: pageSize + 1)
+                let hits = found.hits
                 seen += hits.prefix(pageSize).map(\.product)
-                guard hits.count > pageSize else { return seen }
-                let last = hits[pageSize - 1]
-                position = CursorPosition(sortKey: last.key, id: last.product.id.rawValue)
+                if hits.count > pageSize {
+                    let last = hits[pageSize - 1]
+                    position = CursorPosition(sortKey: last.key, id: last.product.id.rawValue)
+                } else if let walkedTo = found.walkedTo {
+                    position = walkedTo
+                } else {
+                    return seen
+                }
                 try await between(page)
             }
             Issue.record("the walk did not end")
@@ -95,10 +101,16 @@ struct SearchWindowTests {
                     var seen: [Product] = []
                     var position: CursorPosition?
                     while true {
-                        let page = try await shop.repository.list(ProductFilter(tag: tag), sort: sort, after: position, limit: 3)
+                        let found = try await shop.repository.search(ProductFilter(tag: tag), sort: sort, after: position, limit: 3)
+                        let page = found.hits.map(\.product)
                         seen += page.prefix(2)
-                        guard page.count > 2 else { break }
-                        position = CursorPosition(sortKey: sort.key(of: page[1]), id: page[1].id.rawValue)
+                        if page.count > 2 {
+                            position = CursorPosition(sortKey: sort.key(of: page[1]), id: page[1].id.rawValue)
+                        } else if let walkedTo = found.walkedTo {
+                            position = walkedTo
+                        } else {
+                            break
+                        }
                     }
                     let expected = listed.filter { $0.tags.contains(tag) }
                         .sorted { (sort.key(of: $0), $0.id.rawValue) > (sort.key(of: $1), $1.id.rawValue) }
@@ -114,10 +126,38 @@ struct SearchWindowTests {
                 var statements: [String] = []
                 let hits = try SearchExecution.hits(tagged: "없음", filter: ProductFilter(), sort: .newest, after: nil, limit: 3,
                                                     windowBudget: 6, on: connection) { sql, _ in statements.append(sql) }
-                #expect(hits.isEmpty)
+                #expect(hits.hits.isEmpty && hits.walkedTo == nil)
                 return statements
             }
             #expect(statements.count == 1 && !statements[0].contains("products"), "\(statements)")
+        }
+        try await store.withDatabases { try await check($0[0]) }
+    }
+
+    @Test("two words each common but seldom together: a sort's walk examines a window's worth of listings a page, and the pages hold every match once",
+          arguments: TestStore.allCases)
+    func boundedWalk(_ store: TestStore) async throws {
+        func check(_ database: some SQLDatabase) async throws {
+            var shop = try await Self.make(database, budget: 2 * 3)
+            var both: [Product] = []
+            for index in 1...40 {
+                let title = index == 7 || index == 31 ? "갈축 적축 키보드 \(index)" : index % 2 == 0 ? "갈축 키보드 \(index)" : "적축 키보드 \(index)"
+                let product = try await shop.list(title, price: Int64(10_000 + (index * 7_919) % 50_000))
+                if title.hasPrefix("갈축 적축") { both.append(product) }
+            }
+            var filter = ProductFilter()
+            filter.text = try SearchQuery("갈축 적축")
+            for sort in ProductSort.browsing {
+                // The first page examines a few listings, not the forty: short, and it says where it stopped.
+                let first = try await shop.repository.search(filter, sort: sort, after: nil, limit: 3)
+                #expect(first.hits.count < 3 && first.walkedTo != nil, "\(sort)")
+                let ascending = sort == .priceAscending
+                let expected = both.sorted {
+                    ascending ? (sort.key(of: $0), $0.id.rawValue) < (sort.key(of: $1), $1.id.rawValue)
+                        : (sort.key(of: $0), $0.id.rawValue) > (sort.key(of: $1), $1.id.rawValue)
+                }
+                #expect(try await shop.walk("갈축 적축", sort: sort, pageSize: 2).map(\.id) == expected.map(\.id), "\(sort)")
+            }
         }
         try await store.withDatabases { try await check($0[0]) }
     }

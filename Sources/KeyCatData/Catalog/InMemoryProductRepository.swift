@@ -205,7 +205,7 @@ package final class InMemoryProductRepository: ProductRepository {
     }
 
     package func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [Product] {
-        if filter.text != nil { return try search(filter, sort: sort, after: position, limit: limit).map(\.product) }
+        if filter.text != nil { return try hits(filter, sort: sort, after: position, limit: limit).map(\.product) }
         let ascending = sort == .priceAscending
         // (key, id) pairs compared as tuples: the same total order as the SQL's ORDER BY.
         func precedes(_ left: (Int64, Int64), _ right: (Int64, Int64)) -> Bool {
@@ -224,7 +224,11 @@ package final class InMemoryProductRepository: ProductRepository {
 
     /// The reference search: every listing analysed afresh and scored by the plan in Swift
     /// (without synonyms or typos, which live in a store's tables; units sold count 0).
-    package func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [SearchHit] {
+    package func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> SearchPage {
+        SearchPage(hits: try hits(filter, sort: sort, after: position, limit: limit))
+    }
+
+    private func hits(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) throws(KeyCatError) -> [SearchHit] {
         guard let text = filter.text else {
             return try list(filter, sort: sort, after: position, limit: limit).map { SearchHit(product: $0, key: sort.key(of: $0)) }
         }

@@ -42,17 +42,8 @@ extension SQLProductRepository {
     @_specialize(where Database == SQLiteDatabase)
     @_specialize(where Database == PostgresDatabase)
     package func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Product] {
-        if filter.text != nil || sort == .relevance {
-            return try await search(filter, sort: sort, after: position, limit: limit).map(\.product)
-        }
-        if let tag = filter.tag {
-            let windowBudget = searchWindowBudget
-            return try await storage {
-                try await database.readStatement { connection in
-                    try SearchExecution.hits(tagged: tag, filter: filter, sort: sort, after: position, limit: limit,
-                                             windowBudget: windowBudget, on: connection).map(\.product)
-                }
-            }
+        if filter.text != nil || filter.tag != nil || sort == .relevance {
+            return try await search(filter, sort: sort, after: position, limit: limit).hits.map(\.product)
         }
         let query = ProductListQuery(filter: filter, sort: sort, after: position, limit: limit)
         // Rows are collected with `forEach` into an array typed here, which the compiler
@@ -83,20 +74,28 @@ extension SQLProductRepository {
         }
     }
 
-    package func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [SearchHit] {
-        guard let text = filter.text else {
-            // Without a text there is no relevance: refused here as the catalog refuses it (a
-            // list by relevance would come back to this search).
-            guard sort != .relevance else { throw .validation("sort", "sort=relevance needs a search text (q)") }
-            return try await list(filter, sort: sort, after: position, limit: limit).map { SearchHit(product: $0, key: sort.key(of: $0)) }
-        }
+    package func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> SearchPage {
+        // Without a text there is no relevance: refused here as the catalog refuses it (a list
+        // by relevance would come back to this search).
+        guard filter.text != nil || sort != .relevance else { throw .validation("sort", "sort=relevance needs a search text (q)") }
         let windowBudget = searchWindowBudget
-        return try await storage {
-            try await database.readStatement { connection in
-                try SearchExecution.hits(text: text, filter: filter, sort: sort, after: position, limit: limit,
-                                         windowBudget: windowBudget, on: connection)
+        if let text = filter.text {
+            return try await storage {
+                try await database.readStatement { connection in
+                    try SearchExecution.hits(text: text, filter: filter, sort: sort, after: position, limit: limit,
+                                             windowBudget: windowBudget, on: connection)
+                }
             }
         }
+        if let tag = filter.tag {
+            return try await storage {
+                try await database.readStatement { connection in
+                    try SearchExecution.hits(tagged: tag, filter: filter, sort: sort, after: position, limit: limit,
+                                             windowBudget: windowBudget, on: connection)
+                }
+            }
+        }
+        return SearchPage(hits: try await list(filter, sort: sort, after: position, limit: limit).map { SearchHit(product: $0, key: sort.key(of: $0)) })
     }
 
     package func isActiveSeller(_ sellerID: UserID) async throws(KeyCatError) -> Bool {

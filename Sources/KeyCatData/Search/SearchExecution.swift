@@ -13,7 +13,9 @@ import KeyCatInfrastructure
 ///    postings reach furthest back, which then drives;
 /// 4. the page: ranked from the driving group's postings (``SearchListQuery``), or, for another
 ///    sort when the driving group is broad, walked in that sort's index
-///    (``SearchListQuery/browsing(plan:terms:filter:sort:after:limit:)``).
+///    (``SearchListQuery/browsing(plan:terms:filter:sort:after:limit:examining:)``), examining
+///    at most the window's number of listings: a page that has not filled by then stops short,
+///    with where it stopped (``SearchPage/walkedTo``).
 ///
 /// Each statement is its own snapshot, as the product list's are.
 package enum SearchExecution {
@@ -23,7 +25,7 @@ package enum SearchExecution {
     package static func hits<Connection: SQLConnection>(
         text: SearchQuery, filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int,
         windowBudget: Int = SearchWindow.budget, on connection: Connection, trace: ((String, [SQLValue]) -> Void)? = nil
-    ) throws -> [SearchHit] {
+    ) throws -> SearchPage {
         let plan = try SearchPlanner.plan(for: text, on: connection, trace: trace)
         let terms = try SearchPlanner.terms(of: plan, on: connection, trace: trace)
         return try hits(plan: plan, terms: terms, filter: filter, sort: sort, after: position, limit: limit,
@@ -37,7 +39,7 @@ package enum SearchExecution {
     package static func hits<Connection: SQLConnection>(
         tagged tag: String, filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int,
         windowBudget: Int = SearchWindow.budget, on connection: Connection, trace: ((String, [SQLValue]) -> Void)? = nil
-    ) throws -> [SearchHit] {
+    ) throws -> SearchPage {
         var others = filter
         others.tag = nil
         return try hits(plan: SearchPlan(requiring: [.tag(tag)]), terms: SearchTerms(), filter: others, sort: sort, after: position,
@@ -48,7 +50,7 @@ package enum SearchExecution {
     private static func hits<Connection: SQLConnection>(
         plan: SearchPlan, terms: SearchTerms, filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int,
         windowBudget: Int, on connection: Connection, trace: ((String, [SQLValue]) -> Void)?
-    ) throws -> [SearchHit] {
+    ) throws -> SearchPage {
         func one<Value>(_ statement: (sql: String, arguments: [SQLValue]), _ decode: (Connection.Row) throws -> Value) throws -> Value? {
             trace?(statement.sql, statement.arguments)
             return try connection.queryOne(statement.sql, statement.arguments, decode)
@@ -61,13 +63,13 @@ package enum SearchExecution {
         var counts: [Int] = []
         if plan.groups.count > 1 || !relevance {
             counts = try one(terms.groupSizes(of: plan, cap: window.dense)) { row in plan.groups.indices.map { row.int($0) } } ?? []
-            if counts.contains(0) { return [] }
+            if counts.contains(0) { return SearchPage(hits: []) }
             order.sort { (counts[$0], $0) < (counts[$1], $1) }
             drivingCount = counts[order[0]]
         }
         if !relevance && drivingCount ?? 0 >= window.dense {
             return try browse(plan: plan, terms: terms, filter: filter, sort: sort, after: position, limit: limit,
-                              on: connection, trace: trace)
+                              examining: window.dense, on: connection, trace: trace)
         }
         var floor: Int64 = 0
         var resumeAfter = position
@@ -104,16 +106,21 @@ package enum SearchExecution {
             let key = row.int64(ProductRow.columnCount)
             hits.append(SearchHit(product: try ProductRow.decode(row), key: relevance ? SearchWindow.pack(key: key, floor: floor) : key))
         }
-        return hits
+        return SearchPage(hits: hits)
     }
 
-    /// A page walked in the sort's index (``SearchListQuery/browsing(plan:terms:filter:sort:after:limit:)``):
-    /// the cursor's ties, then the keys beyond it, a listing whose key moved between the two kept once.
+    /// A page walked in the sort's index (``SearchListQuery/browsing(plan:terms:filter:sort:after:limit:examining:)``):
+    /// the cursor's ties, then the keys beyond it, a listing whose key moved between the two kept
+    /// once. Each statement examines at most `examining` listings; a page they leave short asks
+    /// where the walk's last examined listing was, and resumes after it next time, so no page
+    /// walks the whole catalog for words that are each common but seldom together (until
+    /// 2026-12-01 `q=wired bluetooth&sort=newest` did, a million look-ups).
     private static func browse(
         plan: SearchPlan, terms: SearchTerms, filter: ProductFilter, sort: ProductSort, after position: CursorPosition?,
-        limit: Int, on connection: some SQLConnection, trace: ((String, [SQLValue]) -> Void)?
-    ) throws -> [SearchHit] {
-        let (ties, rest) = SearchListQuery.browsing(plan: plan, terms: terms, filter: filter, sort: sort, after: position, limit: limit)
+        limit: Int, examining: Int, on connection: some SQLConnection, trace: ((String, [SQLValue]) -> Void)?
+    ) throws -> SearchPage {
+        let walk = SearchListQuery.browsing(plan: plan, terms: terms, filter: filter, sort: sort, after: position, limit: limit,
+                                            examining: examining)
         var hits: [SearchHit] = []
         hits.reserveCapacity(limit)
         func read(_ query: SearchListQuery, limit: Int) throws {
@@ -124,14 +131,23 @@ package enum SearchExecution {
                 hits.append(SearchHit(product: try ProductRow.decode(row), key: row.int64(ProductRow.columnCount)))
             }
         }
-        if let ties {
-            try read(ties, limit: limit)
-            guard hits.count < limit else { return hits }
+        /// Where `part`'s walk stopped, when it examined all it may: its last examined listing.
+        func stop(of part: SearchListQuery.Walked) throws -> CursorPosition? {
+            trace?(part.lastExamined.sql, part.lastExamined.arguments)
+            return try connection.queryOne(part.lastExamined.sql, part.lastExamined.arguments) {
+                CursorPosition(sortKey: $0.int64(0), id: $0.int64(1))
+            }
+        }
+        if let ties = walk.ties {
+            try read(ties.page, limit: limit)
+            guard hits.count < limit else { return SearchPage(hits: hits) }
+            if let stopped = try stop(of: ties) { return SearchPage(hits: hits, walkedTo: stopped) }
         }
         let tiedCount = hits.count
-        try read(rest, limit: limit - tiedCount)
-        guard tiedCount > 0 else { return hits }
+        try read(walk.rest.page, limit: limit - tiedCount)
+        let stopped = hits.count < limit ? try stop(of: walk.rest) : nil
+        guard tiedCount > 0 else { return SearchPage(hits: hits, walkedTo: stopped) }
         let tied = Set(hits[..<tiedCount].map(\.product.id))
-        return Array(hits[..<tiedCount]) + hits[tiedCount...].filter { !tied.contains($0.product.id) }
+        return SearchPage(hits: Array(hits[..<tiedCount]) + hits[tiedCount...].filter { !tied.contains($0.product.id) }, walkedTo: stopped)
     }
 }

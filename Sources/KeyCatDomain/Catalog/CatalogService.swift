@@ -171,7 +171,7 @@ public struct CatalogService: Sendable {
         }
         try await sweepIfDue()
         let limit = request.limit.value
-        guard request.filter.text != nil else {
+        guard request.filter.text != nil || request.filter.tag != nil else {
             var items = try await products.list(request.filter, sort: request.sort, after: position, limit: limit + 1)
             var nextCursor: String?
             if items.count > limit {
@@ -181,12 +181,15 @@ public struct CatalogService: Sendable {
             }
             return Page(items: items, nextCursor: nextCursor)
         }
-        var hits = try await products.search(request.filter, sort: request.sort, after: position, limit: limit + 1)
+        let page = try await products.search(request.filter, sort: request.sort, after: position, limit: limit + 1)
+        var hits = page.hits
         var nextCursor: String?
         if hits.count > limit {
             hits.removeLast()
             let last = hits[hits.count - 1]
             nextCursor = cursors.encode(CursorPosition(sortKey: last.key, id: last.product.id.rawValue), query: query)
+        } else if let walkedTo = page.walkedTo {
+            nextCursor = cursors.encode(walkedTo, query: query)
         }
         return Page(items: hits.map(\.product), nextCursor: nextCursor)
     }

@@ -48,10 +48,11 @@ public protocol ProductRepository: Sendable {
     /// Up to `limit` visible listings matching `filter` in `sort` order, strictly after `position`.
     func list(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [Product]
 
-    /// Up to `limit` visible listings matching `filter`, whose ``ProductFilter/text`` is set, in
-    /// `sort` order strictly after `position`, each with the key its cursor carries
-    /// (docs/search.md).
-    func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [SearchHit]
+    /// Up to `limit` visible listings matching `filter`, whose ``ProductFilter/text`` or
+    /// ``ProductFilter/tag`` is set, in `sort` order strictly after `position`, each with the key
+    /// its cursor carries (docs/search.md); fewer, with where the walk stopped, when a walk in
+    /// the sort's index examined as many listings as a page may.
+    func search(_ filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> SearchPage
 
     /// Whether `sellerID` may list: a seller, neither suspended nor withdrawn. The insert checks
     /// it again in its own write.

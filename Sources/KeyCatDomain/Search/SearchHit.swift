@@ -9,3 +9,17 @@ public struct SearchHit: Sendable, Hashable {
         self.key = key
     }
 }
+
+/// A page of search hits as a store read it (``ProductRepository/search(_:sort:after:limit:)``).
+public struct SearchPage: Sendable, Hashable {
+    public var hits: [SearchHit]
+    /// Where a walk stopped that examined as many listings as a page may before the page
+    /// filled: the next page resumes after it, so a short page (even an empty one) may have a
+    /// next cursor. Nil when the page filled or the matches ran out.
+    public var walkedTo: CursorPosition?
+
+    public init(hits: [SearchHit], walkedTo: CursorPosition? = nil) {
+        self.hits = hits
+        self.walkedTo = walkedTo
+    }
+}
