@@ -411,6 +411,37 @@ struct MarketplaceTests {
         }
     }
 
+    @Test("a book with addresses always has a default: deleting or unmarking it makes the newest other one the default, and a checkout ships there",
+          arguments: TestStore.allCases)
+    func bookKeepsADefault(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let buyer = try await shop.user(.buyer)
+            var office = Self.home
+            office.detail = "사무실 3층"
+            let home = try await shop.keycat.addresses.add(Self.home, by: buyer)
+            let work = try await shop.keycat.addresses.add(office, by: buyer)
+            let defaults = { try await shop.keycat.addresses.list(by: buyer).filter(\.isDefault).map(\.id) }
+            #expect(try await defaults() == [home.id])
+            // Unmarked, the default passes to the other address; the only one stays the default.
+            _ = try await shop.keycat.addresses.update(home.id, AddressChanges(isDefault: false), by: buyer)
+            #expect(try await defaults() == [work.id])
+            try await shop.keycat.addresses.delete(work.id, by: buyer)
+            #expect(try await defaults() == [home.id])
+            _ = try await shop.keycat.addresses.update(home.id, AddressChanges(isDefault: false), by: buyer)
+            #expect(try await defaults() == [home.id])
+            // Deleted, the default passes to the newest other; a checkout naming none ships there.
+            let third = try await shop.keycat.addresses.add(office, by: buyer)
+            try await shop.keycat.addresses.delete(home.id, by: buyer)
+            #expect(try await defaults() == [third.id])
+            let order = try await shop.checkout(try await shop.product(), by: buyer)
+            #expect(order.shippingAddress == office)
+            // Another's address changes nothing, the caller's default included.
+            let other = try await shop.user(.buyer)
+            await expectFailure(.notFound) { try await shop.keycat.addresses.update(third.id, AddressChanges(isDefault: true), by: other) }
+            #expect(try await defaults() == [third.id])
+        }
+    }
+
     @Test("a seller's desk stops showing the address of their cancelled parcel, with the order open or closed", arguments: TestStore.allCases)
     func cancelledParcelHidesAddress(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in

@@ -60,13 +60,19 @@ package struct SQLAddressRepository<Database: SQLDatabase>: AddressRepository {
     package func update(_ id: AddressID, of user: UserID, to address: DeliveryAddress, isDefault: Bool?, at now: Date) async throws(KeyCatError) -> SavedAddress? {
         try await storage {
             try await database.write { connection in
+                // Another's address, or one deleted since the caller read it, changes nothing:
+                // not even the caller's default, which clearing first would have left unset.
+                guard try connection.queryOne("SELECT 1 FROM addresses WHERE id = ? AND user_id = ?",
+                                              [.integer(id.rawValue), .integer(user.rawValue)], { _ in true }) == true else { return nil }
                 if isDefault == true { try Self.clearDefault(of: user, on: connection) }
                 var sql = "UPDATE addresses SET recipient = ?, phone = ?, postcode = ?, road_address = ?, detail = ?, request = ?, updated_at = ?"
                 var arguments = Self.values(address) + [StoredTime.value(now)]
                 if let isDefault { sql += ", is_default = ?"; arguments.append(.bool(isDefault)) }
-                sql += " WHERE id = ? AND user_id = ? RETURNING \(Self.columns)"
+                sql += " WHERE id = ? AND user_id = ?"
                 arguments += [.integer(id.rawValue), .integer(user.rawValue)]
-                return try connection.queryOne(sql, arguments, Self.decode)
+                try connection.run(sql, arguments)
+                if isDefault == false { try Self.keepADefault(of: user, avoiding: id, on: connection) }
+                return try connection.queryOne("SELECT \(Self.columns) FROM addresses WHERE id = ?", [.integer(id.rawValue)], Self.decode)
             }
         }
     }
@@ -74,7 +80,10 @@ package struct SQLAddressRepository<Database: SQLDatabase>: AddressRepository {
     package func delete(_ id: AddressID, of user: UserID) async throws(KeyCatError) -> Bool {
         try await storage {
             try await database.write { connection in
-                try connection.run("DELETE FROM addresses WHERE id = ? AND user_id = ?", [.integer(id.rawValue), .integer(user.rawValue)]) == 1
+                guard try connection.run("DELETE FROM addresses WHERE id = ? AND user_id = ?",
+                                         [.integer(id.rawValue), .integer(user.rawValue)]) == 1 else { return false }
+                try Self.keepADefault(of: user, avoiding: id, on: connection)
+                return true
             }
         }
     }
@@ -82,6 +91,19 @@ package struct SQLAddressRepository<Database: SQLDatabase>: AddressRepository {
     static func values(_ address: DeliveryAddress) -> [SQLValue] {
         [.text(address.recipient), .text(address.phone), .text(address.postcode), .text(address.roadAddress),
          .text(address.detail), .text(address.request)]
+    }
+
+    /// A book that holds addresses always has a default, which a checkout without one named
+    /// ships to: when it has none (its default deleted or unmarked), the newest address other
+    /// than `avoiding` becomes it, or `avoiding` itself when it is the only one. Until
+    /// 2026-12-01 deleting the default left none, and the next checkout was placed without an
+    /// address although the buyer had others.
+    private static func keepADefault(of user: UserID, avoiding id: AddressID, on connection: some SQLConnection) throws {
+        try connection.run("""
+            UPDATE addresses SET is_default = 1
+            WHERE id = (SELECT id FROM addresses WHERE user_id = ? ORDER BY CASE WHEN id = ? THEN 1 ELSE 0 END, id DESC LIMIT 1)
+              AND NOT EXISTS (SELECT 1 FROM addresses WHERE user_id = ? AND is_default = 1)
+            """, [.integer(user.rawValue), .integer(id.rawValue), .integer(user.rawValue)])
     }
 
     private static func clearDefault(of user: UserID, on connection: some SQLConnection) throws {
