@@ -12,6 +12,14 @@ struct RedactorTests {
         #expect(text.contains("1000"))
     }
 
+    @Test("a buyer's words and contact fields are masked: a cancel's reason, the PG's buyer fields")
+    func personalFields() {
+        let body = Data(#"{"imp_uid":"imp_1","reason":"010-1234-5678로 연락","response":{"buyer_name":"김철수","buyer_tel":"01012345678","buyer_email":"a@b.kr","buyer_addr":"서울","amount":5000}}"#.utf8)
+        let text = Redactor.body(body)
+        for personal in ["010-1234-5678", "김철수", "01012345678", "a@b.kr", "서울"] { #expect(!text.contains(personal), "\(text)") }
+        #expect(text.contains("imp_1") && text.contains("5000"))
+    }
+
     @Test("card-like digit runs are masked in any text", arguments: [
         "4242424242424242", "4242 4242 4242 4242", "4000-0000-0000-0002",
     ])

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Blanks out secrets before anything is logged: credentials, tokens, signatures and card
-/// numbers, in JSON bodies, headers and free text.
+/// Blanks out secrets and personal data before anything is logged: credentials, tokens,
+/// signatures, card numbers, buyers' words and contact fields, in JSON bodies, headers and free
+/// text.
 ///
 /// Redaction is by key (a JSON field or header whose name says it holds a secret) and by shape
 /// (a Luhn-valid run of 13–19 digits, possibly grouped by spaces or dashes, is taken for a card
@@ -10,11 +11,17 @@ public enum Redactor {
     /// The replacement text.
     public static let mask = "[REDACTED]"
 
-    /// Field and header names (lower-cased) whose values are never logged.
+    /// Field and header names (lower-cased) whose values are never logged. (Until 2026-12-01 only
+    /// secrets: a buyer's cancel reason went into every PG request's log line as written.)
     public static let sensitiveKeys: Set<String> = [
         "authorization", "access_token", "token", "imp_key", "imp_secret", "secret", "api_key",
         "api_secret", "password", "card_number", "cardnumber", "cvc", "cvv", "webhook-signature",
         "idempotency-key",
+        // Personal data: a buyer's own words (a cancel's reason, which buyers fill with phone
+        // numbers) and the buyer fields of the PG's payment objects. Logs are shipped and kept
+        // longer than the shop keeps the person's data.
+        "reason", "cancel_reason", "buyer_name", "buyer_email", "buyer_tel", "buyer_addr", "buyer_postcode",
+        "email", "phone", "tel",
     ]
 
     /// `headers` with every sensitive value masked.
