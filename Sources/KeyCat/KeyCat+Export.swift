@@ -2,7 +2,8 @@ import Foundation
 import KeyCatData
 
 extension KeyCat {
-    /// The orders, payments and refunds of `[since, until)`, for accounting (admin only).
+    /// The orders, payments and refunds of `[since, until)`, for accounting (admin only),
+    /// recorded in the audit log as `orders.export`.
     ///
     /// - Throws: ``KeyCatError/Code/forbidden`` for anyone but an admin;
     ///   ``KeyCatError/Code/validation`` when `until` is not after `since` or the period is longer
@@ -13,6 +14,16 @@ extension KeyCat {
         guard until.timeIntervalSince(since) <= 366 * 24 * 60 * 60 else {
             throw KeyCatError.validation("until", "export at most 366 days at a time (since to until)")
         }
-        return try await store.exportOrders(since: since, until: until)
+        let export = try await store.exportOrders(since: since, until: until)
+        // A copy of a period's orders leaves the shop with its buyers in it: who took one, and
+        // of what, is kept (안전성 확보조치 기준 §8 asks it of downloads of personal data).
+        try await auditLog.record(AuditEntry(
+            actor: principal.auditActor, action: "orders.export", target: "orders",
+            detail: "\(export.orders.count) orders of [\(Self.exportTime(since)), \(Self.exportTime(until)))", at: configuration.clock.now()))
+        return export
+    }
+
+    private static func exportTime(_ date: Date) -> String {
+        date.formatted(.iso8601)
     }
 }

@@ -33,6 +33,9 @@ struct OrdersExportTests {
             let empty = try await shop.keycat.exportOrders(since: start.addingTimeInterval(-86_400), until: start,
                                                            by: shop.operatorConsole)
             #expect(empty.orders.isEmpty && empty.payments.isEmpty && empty.refunds.isEmpty)
+            // Each copy taken is in the audit log: who, and how many orders of which period.
+            let audit = try await shop.keycat.audit.list(AuditFilter(action: "orders.export"), by: shop.operatorConsole)
+            #expect(audit.items.count == 3 && audit.items.map(\.detail).contains { $0.hasPrefix("2 orders of [") }, "\(audit.items)")
             await expectError(.forbidden) { try await shop.keycat.exportOrders(since: start, until: shop.clock.now(), by: buyer) }
             await expectError(.validation, field: "until") {
                 try await shop.keycat.exportOrders(since: start, until: start, by: shop.operatorConsole)

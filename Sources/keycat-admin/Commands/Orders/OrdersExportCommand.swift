@@ -38,7 +38,7 @@ struct OrdersExportCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) async throws {
-        let keycat = try await context.openForReading()
+        let keycat = try await context.openExisting()  // the export is written to the audit log
         defer { keycat.close() }
         let export = try await keycat.exportOrders(since: since, until: until ?? context.now(keycat), by: context.operatorPrincipal)
         let text = format == .csv ? Self.csv(export) : Self.json(export).serialized() + "\n"
