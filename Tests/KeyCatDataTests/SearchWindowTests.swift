@@ -14,7 +14,7 @@ struct SearchWindowTests {
     struct Shop<Database: SQLDatabase> {
         let database: Database
         let repository: SQLProductRepository<Database>
-        let seller: UserID
+        var seller: UserID
         var time = Date(timeIntervalSince1970: 1_767_225_600)
 
         /// Lists `title` (with `content` and `stock`), a second after the one before.
@@ -158,6 +158,32 @@ struct SearchWindowTests {
                 }
                 #expect(try await shop.walk("갈축 적축", sort: sort, pageSize: 2).map(\.id) == expected.map(\.id), "\(sort)")
             }
+        }
+        try await store.withDatabases { try await check($0[0]) }
+    }
+
+    @Test("a withdrawn seller's listings leave the index: a common word's window is not filled with their hidden listings",
+          arguments: TestStore.allCases)
+    func withdrawnSellerLeavesTheWindow(_ store: TestStore) async throws {
+        func check<Database: SQLDatabase>(_ database: Database) async throws {
+            var shop = try await Self.make(database, budget: 2 * 3)
+            let kept = try await shop.list("갈축 키보드 원조")
+            shop.seller = try await database.write { connection in
+                try CatalogSeeder<Database>.ensureSeller(SeedSeller(email: "leaver@example.com", nick: "떠남"), at: Date(), on: connection).0
+            }
+            for index in 1...6 { try await shop.list("갈축 키보드 \(index)") }
+            let leaver = shop.seller
+            // Until 2026-12-01 the six stayed indexed, unlisted: the word's window held only
+            // them, and the search came back empty.
+            let at = shop.time.addingTimeInterval(1)
+            #expect(try await SQLUserRepository(database: database).withdraw(
+                leaver, at: at, audit: AuditEntry(actor: "seller:\(leaver)", action: "user.withdraw", at: at)))
+            #expect(try await shop.walk("갈축", pageSize: 5).map(\.id) == [kept.id])
+            let left = try await database.read { connection in
+                try connection.queryOne("SELECT count(*) FROM search_terms t JOIN products p ON p.id = t.product_id WHERE p.seller_id = ?",
+                                        [.integer(leaver.rawValue)]) { $0.int(0) }
+            }
+            #expect(left == 0)
         }
         try await store.withDatabases { try await check($0[0]) }
     }

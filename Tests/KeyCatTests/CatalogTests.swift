@@ -185,7 +185,14 @@ struct WithdrawnSellerTests {
             }
             await #expect(try shop.keycat.catalog.list(ProductListRequest(filter: ProductFilter(sellerID: seller.userID))).items.isEmpty)
             await expectError(.notFound) { try await shop.keycat.catalog.product(gone.id) }
-            await #expect(try shop.keycat.catalog.product(gone.id, includingUnlisted: true).title == "떠나는 상품")
+            // Deleted, not only unlisted: withdrawal is for good, and its search entries and
+            // (after the retention) its images go as any deleted listing's.
+            await expectError(.notFound) { try await shop.keycat.catalog.product(gone.id, includingUnlisted: true) }
+            #expect(try await shop.integer("SELECT count(*) FROM search_terms WHERE product_id = \(gone.id.rawValue)") == 0)
+            let withdrawn = try await shop.keycat.eventLog.settled(after: .start)
+                .filter { $0.type == .productWithdrawn && $0.aggregate.id == gone.id.rawValue }
+            #expect(withdrawn.map { $0.data["cause"] } == ["account_withdrawn"])
+            try await shop.expectHealthy()
             await expectError(.notFound) { try await shop.keycat.catalog.create(TestShop.draft(), for: seller.userID, by: shop.operatorConsole) }
         }
     }

@@ -147,7 +147,7 @@ struct EventTests {
         }
     }
 
-    @Test("operators' decisions are told: an application approved and one rejected, a user suspended", arguments: TestStore.allCases)
+    @Test("operators' decisions are told: an application approved and one rejected, a user suspended; and a withdrawal", arguments: TestStore.allCases)
     func operatorDecisions(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
             let keycat = shop.keycat
@@ -167,13 +167,18 @@ struct EventTests {
             _ = try await keycat.sellers.approve(applications[0].id, by: shop.operatorConsole)
             _ = try await keycat.sellers.reject(applications[1].id, reason: "서류 불일치", by: shop.operatorConsole)
             _ = try await keycat.accounts.suspend(applicants[1].userID, by: shop.operatorConsole)
+            try await keycat.accounts.withdraw(password: "keycat123", by: applicants[2])
             let events = try await keycat.eventLog.settled(after: mark)
             try #require(events.map(\.type) == [.sellerApplicationRejected, .sellerApplicationApproved, .sellerApplicationRejected,
-                                                 .userSuspended])
+                                                 .userSuspended, .userWithdrawn])
             #expect(applications[2].status == .rejected && events[0].aggregate == EventAggregate(.sellerApplication, applications[2].id.rawValue))
             #expect(events[1].data["user_id"] == .integer(applicants[0].userID.rawValue))
             #expect(events[2].data["reason"] == "서류 불일치" && events[2].aggregate == EventAggregate(.sellerApplication, applications[1].id.rawValue))
             #expect(events[3].aggregate == EventAggregate(.user, applicants[1].userID.rawValue))
+            // A withdrawal is told by id alone, and kept in the audit log.
+            #expect(events[4].data == ["user_id": .integer(applicants[2].userID.rawValue)])
+            let audit = try await keycat.audit.list(AuditFilter(action: "user.withdraw"), by: shop.operatorConsole)
+            #expect(audit.items.map(\.target) == ["user:\(applicants[2].userID)"])
         }
     }
 

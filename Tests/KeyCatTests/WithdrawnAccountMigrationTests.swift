@@ -113,3 +113,31 @@ struct ReturnDisputeMigrationTests {
         }
     }
 }
+
+/// SQLite only, as above: the listings of a seller who withdrew before withdrawal deleted them.
+@Suite("Withdrawn sellers' listings on a database that predates their deletion")
+struct WithdrawnSellersListingsMigrationTests {
+    @Test("the migration deletes them as of the withdrawal, with their search entries; a live seller's stay")
+    func deleted() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = try olderDatabase(in: directory, before: "withdrawn sellers' listings deleted", rows: """
+                INSERT INTO users (id, email, nick, password_hash, role, created_at, updated_at, withdrawn_at) VALUES
+                    (1, 'user-1@withdrawn.invalid', '탈퇴한 회원', '!', 'seller', 0, 0, 5000),
+                    (2, 's@example.com', 'seller', '!', 'seller', 0, 0, NULL);
+                INSERT INTO products (id, seller_id, kind, category, title, content, regular_price, price, coupon_price,
+                                      delivery_fee, delivery_schedule, stock, listed, created_at, updated_at) VALUES
+                    (1, 1, 'commercial', 'keyboard', '갈축 키보드', '', 1000, 1000, 0, 0, 'standard', 0, 0, 0, 0),
+                    (2, 2, 'commercial', 'keyboard', '갈축 키보드', '', 1000, 1000, 0, 0, 'standard', 0, 1, 0, 0);
+                INSERT INTO search_terms (term, product_id, weight) VALUES ('갈축', 1, 1);
+                """)
+
+            let keycat = try await KeyCat.open(KeyCat.Configuration(databasePath: path))
+            defer { keycat.close() }
+            await expectError(.notFound) { try await keycat.catalog.product(ProductID(1), includingUnlisted: true) }
+            let found = try await keycat.catalog.list(ProductListRequest(filter: ProductFilter(text: try SearchQuery("갈축"))))
+            #expect(found.items.map(\.id) == [ProductID(2)])
+            let report = try await keycat.checkHealth()
+            #expect(report.isHealthy, "\(report)")
+        }
+    }
+}

@@ -70,7 +70,7 @@ package final class InMemoryUserRepository: UserRepository {
         }
     }
 
-    package func withdraw(_ id: UserID, at: Date) throws(KeyCatError) -> Bool {
+    package func withdraw(_ id: UserID, at: Date, audit: AuditEntry) throws(KeyCatError) -> Bool {
         state.withLock { state in
             guard var row = state.rows[id], row.user.isActive else { return false }
             row.user.withdrawnAt = at

@@ -98,7 +98,7 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
     /// locked it for share commits before, and each later statement sees it (under a
     /// serializable snapshot taken before the wait, the listing would stay on sale); a listing's
     /// write after it waits, then finds the seller gone.
-    package func withdraw(_ id: UserID, at: Date) async throws(KeyCatError) -> Bool {
+    package func withdraw(_ id: UserID, at: Date, audit: AuditEntry) async throws(KeyCatError) -> Bool {
         try await storage {
             try await database.write(isolation: .readCommitted) { connection in
                 let changed = try connection.run(
@@ -140,7 +140,11 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                 try connection.run(
                     "UPDATE refresh_token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
                     [StoredTime.value(at), .integer(id.rawValue)])
-                try Self.list(listingsOf: id, false, on: connection)
+                try EventOutbox.append(DomainEvent(.userWithdrawn, at: at, aggregate: EventAggregate(.user, id.rawValue), data: [
+                    "user_id": .integer(id.rawValue),
+                ]), on: connection)
+                try AuditLogTable.insert(audit, on: connection)
+                try SQLProductRepository<Database>.deleteListings(of: id, at: at, on: connection)
                 try connection.run("DELETE FROM addresses WHERE user_id = ?", [.integer(id.rawValue)])
                 try SQLFulfilmentRepository<Database>.anonymise(
                     "o.buyer_id = ? AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.status IN ('pending', 'shipped') AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded'))",
@@ -165,7 +169,7 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
         case let .role(role): ("role = ?, token_version = token_version + 1", "", [.text(role.rawValue)])
         case let .password(hash): ("password_hash = ?, token_version = token_version + 1", "", [.text(hash)])
         }
-        // `READ COMMITTED` on Postgres, for the reason ``withdraw(_:at:)`` gives: the listings a
+        // `READ COMMITTED` on Postgres, for the reason ``withdraw(_:at:audit:)`` gives: the listings a
         // suspension or demotion takes out include one whose write held the account's row.
         return try await storage {
             try await database.write(isolation: .readCommitted) { connection -> User? in

@@ -98,4 +98,19 @@ enum CatalogSchema {
     static let withdrawnWithImagesSQL = """
         CREATE INDEX products_withdrawn_with_images ON products (deleted_at) WHERE deleted_at IS NOT NULL AND images <> '';
         """
+
+    /// Migration 42: the listings of sellers who withdrew before withdrawal deleted them
+    /// (``SQLProductRepository/deleteListings(of:at:on:)``) are deleted as of the withdrawal, with
+    /// their search entries. They were unlisted, so their words were not counted and no count
+    /// moves; their images go at the next sweep, their withdrawal being older than the retention
+    /// or not. No event is written for them: they left the catalog long ago.
+    static let withdrawnSellersListingsSQL = """
+        DELETE FROM search_terms WHERE product_id IN (
+            SELECT p.id FROM products p JOIN users u ON u.id = p.seller_id WHERE u.withdrawn_at IS NOT NULL AND p.deleted_at IS NULL);
+        DELETE FROM search_documents WHERE product_id IN (
+            SELECT p.id FROM products p JOIN users u ON u.id = p.seller_id WHERE u.withdrawn_at IS NOT NULL AND p.deleted_at IS NULL);
+        UPDATE products SET deleted_at = (SELECT u.withdrawn_at FROM users u WHERE u.id = products.seller_id), listed = 0,
+                            version = version + 1
+        WHERE deleted_at IS NULL AND seller_id IN (SELECT id FROM users WHERE withdrawn_at IS NOT NULL);
+        """
 }

@@ -176,6 +176,43 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         }
     }
 
+    /// Deletes every live listing of a seller who withdrew, in the withdrawal's transaction:
+    /// withdrawal is for good, so the listings are not only taken out of the lists (as a
+    /// suspension's are) but deleted, their search entries with them, and their images are
+    /// swept the retention after, as any deleted listing's. Until 2026-12-01 they stayed, unlisted,
+    /// with their postings: a seller could list two thousand listings of a common word and withdraw,
+    /// and the word's window of newest postings (docs/search.md) held only their hidden listings,
+    /// so a search for it by relevance came back empty; and their photos stayed public for ever.
+    ///
+    /// Locks as ``SearchIndex/recount(listingsOf:listed:on:)`` does: the listings in id order, then
+    /// their documents in id order, then the words in key order. Each listing's
+    /// `product.withdrawn` has the cause `account_withdrawn`.
+    static func deleteListings(of sellerID: UserID, at now: Date, on connection: Database.Connection) throws {
+        let millis = StoredTime.milliseconds(now)
+        let ids = try connection.query("""
+            UPDATE products SET deleted_at = ?, listed = 0, version = version + 1, updated_at = ? WHERE id IN (
+                SELECT id FROM products WHERE seller_id = ? AND deleted_at IS NULL ORDER BY id\(connection.dialect.locking(.noKeyUpdate)))
+            RETURNING id
+            """, [.integer(millis), .integer(millis), .integer(sellerID.rawValue)]) { ProductID($0.int64(0)) }
+        guard !ids.isEmpty else { return }
+        var documents: [ProductID: SearchIndex.Document] = [:]
+        try connection.forEach("""
+            SELECT \(SearchIndex.documentColumns), d.product_id FROM search_documents d JOIN products p ON p.id = d.product_id
+            WHERE p.seller_id = ? AND p.deleted_at = ? ORDER BY d.product_id\(connection.dialect.locking(.update, of: "d"))
+            """, [.integer(sellerID.rawValue), .integer(millis)]) { row in
+            documents[ProductID(row.int64(3))] = SearchIndex.decodeDocument(row)
+        }
+        var tally = VocabularyTally()
+        var statements: [SQLStatement<Database.Connection.Row>] = []
+        for id in ids.sorted(by: { $0.rawValue < $1.rawValue }) {
+            statements += SearchIndex.removal(of: id, previous: documents[id], counting: &tally, on: connection)
+            statements.append(EventOutbox.statement(
+                DomainEvent(.productWithdrawn, at: now, aggregate: EventAggregate(.product, id.rawValue), data: ["cause": "account_withdrawn"]),
+                reading: .withdrawnProduct, row: id.rawValue, on: connection))
+        }
+        try connection.batch(statements + SearchIndex.vocabularyStatements(tally.moves), atMost: SearchIndex.statementsPerBatch)
+    }
+
     package func sweepLapsedDiscounts(at now: Date) async throws(KeyCatError) -> (changed: Int, nextEnd: Date?) {
         let millis = StoredTime.milliseconds(now)
         return try await storage {

@@ -286,6 +286,7 @@ package enum KeyCatSchema {
         Step(version: 39, name: "half-refunded sales", sql: SearchSchema.halfRefundedSalesSQL),
         Step(version: 40, name: "review removals", ddl: SocialSchema.reviewRemovalsSQL),
         Step(version: 41, name: "webhook ids by receipt", sql: OrdersSchema.webhookEventsByReceiptSQL),
+        Step(version: 42, name: "withdrawn sellers' listings deleted", sql: CatalogSchema.withdrawnSellersListingsSQL),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

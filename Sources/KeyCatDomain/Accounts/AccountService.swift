@@ -161,7 +161,10 @@ public struct AccountService: Sendable {
     {
         _ = try await confirmPassword(password, of: principal, client: client, deviceToken: deviceToken)
         let now = clock.now()
-        guard try await users.withdraw(principal.userID, at: now) else {
+        // Told to every webhook endpoint (the id alone), so a shop's other systems erase the
+        // person too; kept in the audit log, which outlives what it was about.
+        let audit = AuditEntry(actor: principal.auditActor, action: "user.withdraw", target: "user:\(principal.userID)", at: now)
+        guard try await users.withdraw(principal.userID, at: now, audit: audit) else {
             throw KeyCatError.notFound("user", principal.userID)
         }
         tokenVersions.forget(principal.userID)

@@ -74,6 +74,9 @@ public struct EventType: RawRepresentable, Sendable, Hashable, Codable, Comparab
     public static let sellerApplicationRejected = EventType(rawValue: "seller_application.rejected")
     /// An operator suspended an account.
     public static let userSuspended = EventType(rawValue: "user.suspended")
+    /// A person withdrew their account: what identified them is erased here, and should be in
+    /// every system the shop told about them.
+    public static let userWithdrawn = EventType(rawValue: "user.withdrawn")
 
     /// Every type KeyCat writes, in the order docs/events.md lists them.
     public static let all: [EventType] = [
@@ -82,7 +85,7 @@ public struct EventType: RawRepresentable, Sendable, Hashable, Codable, Comparab
         .returnRequested, .returnApproved, .returnRejected, .returnDisputed, .settlementClosed,
         .productCreated, .productUpdated, .productWithdrawn, .productOutOfStock, .productBackInStock,
         .reviewCreated, .reviewRemoved, .sellerApplicationApproved, .sellerApplicationRejected,
-        .userSuspended,
+        .userSuspended, .userWithdrawn,
     ]
 }
 

@@ -775,3 +775,12 @@ CREATE TABLE review_removals (
 
 -- 41: webhook ids by receipt
 CREATE INDEX webhook_events_by_received_at ON webhook_events (received_at);
+
+-- 42: withdrawn sellers' listings deleted
+DELETE FROM search_terms WHERE product_id IN (
+    SELECT p.id FROM products p JOIN users u ON u.id = p.seller_id WHERE u.withdrawn_at IS NOT NULL AND p.deleted_at IS NULL);
+DELETE FROM search_documents WHERE product_id IN (
+    SELECT p.id FROM products p JOIN users u ON u.id = p.seller_id WHERE u.withdrawn_at IS NOT NULL AND p.deleted_at IS NULL);
+UPDATE products SET deleted_at = (SELECT u.withdrawn_at FROM users u WHERE u.id = products.seller_id), listed = 0,
+                    version = version + 1
+WHERE deleted_at IS NULL AND seller_id IN (SELECT id FROM users WHERE withdrawn_at IS NOT NULL);
