@@ -103,7 +103,15 @@ extension ProductRow {
         var first: [SQLStatement<Connection.Row>] = [
             .run(updateSQL, updateArguments(product, expectedVersion: expectedVersion, millis: StoredTime.milliseconds(now))),
         ]
-        if reindexing { first.append(SearchIndex.documentQuery(of: product.id) { document = $0 }) }
+        // Whether it is listed is read after the UPDATE, which waited for any suspension or
+        // reinstatement holding the row: `product` was read before the transaction, and a
+        // suspension moves no version (until 2026-12-01 an edit racing one counted a hidden
+        // listing's words as suggestible, or a listed one's as hidden).
+        var listed = product.isListed
+        if reindexing {
+            first.append(.query("SELECT listed FROM products WHERE id = ?", [.integer(product.id.rawValue)]) { listed = $0.bool(0) })
+            first.append(SearchIndex.documentQuery(of: product.id) { document = $0 })
+        }
         let changed = try connection.batch(first)[0]
         guard changed == 1, let before else {
             // Missing or deleted is not found; only a live listing can be stale.
@@ -118,7 +126,7 @@ extension ProductRow {
                                               actor: actor, reason: "stock set to \(product.stock)", at: now))
         }
         if reindexing {
-            rest += SearchIndex.statements(indexing: product.id, SearchIndex.Entry(product), listed: product.isListed,
+            rest += SearchIndex.statements(indexing: product.id, SearchIndex.Entry(product), listed: listed,
                                            previous: document, on: connection)
         }
         return (before, rest)
