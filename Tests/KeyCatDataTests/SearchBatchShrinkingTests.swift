@@ -126,6 +126,19 @@ struct SearchBatchShrinkingTests {
         }
     }
 
+    @Test("a batch within its budget grows the next only as far as its pace fits the budget, so no doubling overruns it")
+    func growthFollowsPace() {
+        typealias Maintenance = SearchMaintenance<SQLiteDatabase>
+        let second = Duration.seconds(1)
+        #expect(Maintenance.nextSize(after: 250, took: .milliseconds(900), budget: second) == 277)
+        #expect(Maintenance.nextSize(after: 50, took: .milliseconds(100), budget: second) == 100, "well within: doubled")
+        #expect(Maintenance.nextSize(after: 400, took: .milliseconds(100), budget: second) == SearchIndex.batchSize)
+        #expect(Maintenance.nextSize(after: 100, took: .milliseconds(999), budget: second) == 100, "at the budget: kept")
+        #expect(Maintenance.nextSize(after: 100, took: .milliseconds(1_001), budget: second) == 50, "over it: halved")
+        #expect(Maintenance.nextSize(after: 1, took: .seconds(9), budget: second) == 1)
+        #expect(Maintenance.nextSize(after: 40, took: .zero, budget: second) == 80)
+    }
+
     @Test("a batch that took longer than its budget halves the next, so a slow machine holds the writer in shorter turns")
     func slowBatchesShrink() async throws {
         try await withTestDatabase { database in

@@ -5,9 +5,12 @@ import KeyCatInfrastructure
 /// unindexed, rebuilding it online, and proving it matches the catalog.
 package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
     let database: Database
-    /// How long a bulk batch may take before the next is made half as large. On SQLite a batch
-    /// holds the one writer, the shop's, whose writes wait at most 5 s for it (`busy_timeout`);
-    /// on a slow or busy machine 500 listings' analysis can come close.
+    /// How long a bulk batch should take: one that took longer halves the next, and one within
+    /// it grows the next no further than its own pace says fits. On SQLite a batch holds the one
+    /// writer, the shop's, whose writes wait at most 5 s for it (`busy_timeout`): half a second
+    /// leaves room for a machine that turns ten times slower between two batches (on a loaded
+    /// two-core machine a batch doubled from 250 listings in 0.9 s to 500 once held it past 5 s,
+    /// and a payment beside it failed, 2026-12-01).
     let batchBudget: Duration
     /// How many listings a catch-up's or a rebuild's first batch takes; each batch within
     /// ``batchBudget`` doubles the next, up to ``SearchIndex/batchSize``. Starting small, a
@@ -15,7 +18,7 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
     /// waiting, and the next ones learn from it.
     let firstBatch: Int
 
-    package init(database: Database, batchBudget: Duration = .seconds(1), firstBatch: Int = 50) {
+    package init(database: Database, batchBudget: Duration = .milliseconds(500), firstBatch: Int = 50) {
         self.database = database
         self.batchBudget = batchBudget
         self.firstBatch = max(1, min(firstBatch, SearchIndex.batchSize))
@@ -85,7 +88,7 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
             do {
                 let started = ContinuousClock.now
                 let result = try await database.write { connection in try batch(connection, limit) }
-                size = ContinuousClock.now - started > batchBudget ? max(1, limit / 2) : min(SearchIndex.batchSize, limit * 2)
+                size = Self.nextSize(after: limit, took: ContinuousClock.now - started, budget: batchBudget)
                 return result
             } catch let error as any DatabaseError where error.isTransientTransactionFailure && size > 1 {
                 size /= 2
@@ -93,6 +96,18 @@ package struct SearchMaintenance<Database: SQLDatabase>: Sendable {
                 throw KeyCatError.storage(error)
             }
         }
+    }
+
+    /// The size of the batch after one of `limit` listings that took `elapsed`: half as many
+    /// when it overran `budget`; otherwise twice as many, up to ``SearchIndex/batchSize``, but
+    /// no more than its pace fits in the budget (a batch of 250 in 0.9 s of a second's budget is
+    /// followed by one of 277, not 500).
+    static func nextSize(after limit: Int, took elapsed: Duration, budget: Duration) -> Int {
+        if elapsed > budget { return max(1, limit / 2) }
+        let grown = min(SearchIndex.batchSize, limit * 2)
+        guard elapsed > .zero else { return grown }
+        let fitting = Double(limit) * (budget / elapsed)
+        return fitting >= Double(grown) ? grown : max(limit, Int(fitting))
     }
 
     /// Withdraws the record that every listing is indexed, before a bulk load that writes
