@@ -32,6 +32,23 @@ struct SearchLimitsTests {
         }
     }
 
+    @Test("a word has at most 20 synonyms: the 21st is limit_reached and changes nothing; a pair already there is no new one",
+          arguments: TestStore.allCases)
+    func synonymsPerWord(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            for index in 0..<SynonymPair.maximumPerWord {
+                try await shop.keycat.search.addSynonym("keeb", "board\(index)", by: shop.operatorConsole)
+            }
+            await expectError(.limitReached) { try await shop.keycat.search.addSynonym("keeb", "boardx", by: shop.operatorConsole) }
+            // Counted from either side: the other word's list is full too.
+            await expectError(.limitReached) { try await shop.keycat.search.addSynonym("boardx", "keeb", by: shop.operatorConsole) }
+            #expect(try await !shop.keycat.search.addSynonym("keeb", "board3", by: shop.operatorConsole))
+            #expect(try await shop.keycat.search.synonyms().count == SynonymPair.maximumPerWord)
+            try await shop.keycat.search.removeSynonym("keeb", "board3", by: shop.operatorConsole)
+            #expect(try await shop.keycat.search.addSynonym("keeb", "boardx", by: shop.operatorConsole))
+        }
+    }
+
     @Test("a typo is forgiven in a Latin word of 5–20 code points: a letter under hundreds of marks is not one",
           arguments: TestStore.allCases)
     func typoByScalars(_ store: TestStore) async throws {

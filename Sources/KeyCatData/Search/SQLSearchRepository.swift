@@ -21,6 +21,15 @@ package struct SQLSearchRepository<Database: SQLDatabase>: SearchRepository {
     package func addSynonym(_ pair: SynonymPair, at now: Date, audit: AuditEntry) async throws(KeyCatError) -> Bool {
         try await storage {
             try await database.write { connection in
+                let present = try connection.queryOne("SELECT 1 FROM search_synonyms WHERE word = ? AND synonym = ?",
+                                                      [.text(pair.word), .text(pair.synonym)]) { _ in true } ?? false
+                for word in [pair.word, pair.synonym] where !present {
+                    let count = try connection.queryOne("SELECT count(*) FROM search_synonyms WHERE word = ?", [.text(word)]) { $0.int(0) } ?? 0
+                    guard count < SynonymPair.maximumPerWord else {
+                        throw KeyCatError(.limitReached, "«\(word)» has \(SynonymPair.maximumPerWord) synonyms already; remove one first",
+                                          context: ["limit": "\(SynonymPair.maximumPerWord)", "word": word])
+                    }
+                }
                 var added = 0
                 for (word, synonym) in [(pair.word, pair.synonym), (pair.synonym, pair.word)] {
                     added += try connection.run(

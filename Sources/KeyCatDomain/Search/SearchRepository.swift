@@ -34,6 +34,11 @@ public struct SynonymPair: Sendable, Hashable, Codable {
     /// The longest word of a pair, in characters.
     public static let maximumLength = 30
 
+    /// The most synonyms one word has: each is a term every search of the word seeks, a Latin
+    /// one spelt out into up to 64 words, so an unbounded list could make one word's search
+    /// bind more values than a statement takes. A pair beyond it is `limit_reached` (409).
+    public static let maximumPerWord = 20
+
     /// - Throws: `validation` on `word` or `synonym` when one is not a single searchable word
     ///   of 1–30 characters, or both are the same word.
     public init(_ word: String, _ synonym: String) throws(KeyCatError) {

@@ -18,7 +18,8 @@ public struct SearchService: Sendable {
 
     /// Declares two words the same for search, both ways; searches use it at once.
     ///
-    /// - Throws: `forbidden` unless an admin; `validation` on `word`/`synonym` (``SynonymPair``).
+    /// - Throws: `forbidden` unless an admin; `validation` on `word`/`synonym` (``SynonymPair``);
+    ///   `limitReached` when either word has ``SynonymPair/maximumPerWord`` synonyms already.
     /// - Returns: false when the pair was there already.
     @discardableResult
     public func addSynonym(_ word: String, _ synonym: String, by principal: Principal) async throws(KeyCatError) -> Bool {
