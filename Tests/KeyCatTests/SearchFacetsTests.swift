@@ -162,6 +162,24 @@ struct SearchFacetsTests {
         }
     }
 
+    @Test("a query of more than two words examines fewer listings, twice the limit over its words, so its look-ups stay bounded",
+          arguments: TestStore.allCases)
+    func manyWordsExamineFewer(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            for number in 1...6 {
+                _ = try await shop.keycat.catalog.create(TestShop.draft("알파 베타 감마 델타 \(number)"), for: seller.userID, by: seller)
+            }
+            let two = try await Self.tally(shop, ProductFilter(text: try SearchQuery("알파 베타")), limit: 6)
+            #expect(!two.isCapped && two.counts.values.reduce(0, +) == 6)
+            // Three words: 2 × 6 / 3 = 4 listings examined, and the count says it was cut.
+            let three = try await Self.tally(shop, ProductFilter(text: try SearchQuery("알파 베타 감마")), limit: 6)
+            #expect(three.isCapped && three.counts.values.reduce(0, +) == 4)
+            let four = try await Self.tally(shop, ProductFilter(text: try SearchQuery("알파 베타 감마 델타")), limit: 6)
+            #expect(four.isCapped && four.counts.values.reduce(0, +) == 3)
+        }
+    }
+
     /// The store's tally with `limit` (the service always uses ``ProductFacets/candidateLimit``).
     static func tally(_ shop: TestShop, _ filter: ProductFilter, limit: Int) async throws -> FacetTally {
         try await tally(shop.keycat.store.database, filter, limit: limit)
