@@ -267,6 +267,32 @@ struct SearchWindowTests {
             // 갈축's six newest postings have no 적축; 적축's six newest all have 갈축.
             let seen = try await shop.walk("갈축 적축", pageSize: 4).map(\.id)
             #expect(seen == (try Shop<SQLiteDatabase>.reference("갈축 적축", Array(both.suffix(6)))))
+            // The next page is driven by the same group, 적축: counted from the floor, it has the
+            // fewest postings there. (Counted from the start, both stopped at the cap and 갈축,
+            // first, drove: every one of its postings above the floor a candidate.) The driving
+            // group's term is the one the page statement bounds by the floor (`c.product_id >= ?`).
+            var drivers: [String] = []
+            var position: CursorPosition?
+            for _ in 0..<2 {
+                let page = try await database.read { connection in
+                    var driver: String?
+                    let page = try SearchExecution.hits(text: try SearchQuery("갈축 적축"), filter: ProductFilter(), sort: .relevance,
+                                                        after: position, limit: 5, windowBudget: 6 * 5, on: connection) { sql, arguments in
+                        guard sql.contains("c.product_id >= ?") else { return }
+                        for (term, bound) in zip(arguments, arguments.dropFirst()) {
+                            if case let .text(word) = term, ["갈축", "적축"].contains(word), case let .integer(floor) = bound, floor > 0 {
+                                driver = word
+                                break
+                            }
+                        }
+                    }
+                    return (page, driver)
+                }
+                if let driver = page.1 { drivers.append(driver) }
+                guard let last = page.0.hits.prefix(4).last else { break }
+                position = CursorPosition(sortKey: last.key, id: last.product.id.rawValue)
+            }
+            #expect(drivers == ["적축", "적축"], "\(drivers)")
         }
         try await store.withDatabases { try await check($0[0]) }
     }

@@ -61,8 +61,21 @@ package enum SearchExecution {
         var order = Array(plan.groups.indices)
         var drivingCount: Int?
         var counts: [Int] = []
+        var floor: Int64 = 0
+        var resumeAfter = position
+        if relevance, let position {
+            let (key, kept) = SearchWindow.unpack(position.sortKey)
+            floor = kept
+            resumeAfter = CursorPosition(sortKey: key, id: position.id)
+        }
         if plan.groups.count > 1 || !relevance {
-            counts = try one(terms.groupSizes(of: plan, cap: window.dense)) { row in plan.groups.indices.map { row.int($0) } } ?? []
+            // After a relevance cursor each group is counted from the window's floor, with room
+            // above a window: the group that set the floor has about a window there and drives
+            // again. Counted from the start, every broad group stopped at the cap and the first
+            // drove, ranking all its postings above the floor (until 2026-12-01 a next page of
+            // `키보드` and a word common only in old listings ranked most of the catalog).
+            let sizes = terms.groupSizes(of: plan, cap: floor > 0 ? 2 * window.dense : window.dense, floor: floor)
+            counts = try one(sizes) { row in plan.groups.indices.map { row.int($0) } } ?? []
             if counts.contains(0) { return SearchPage(hits: []) }
             order.sort { (counts[$0], $0) < (counts[$1], $1) }
             drivingCount = counts[order[0]]
@@ -71,30 +84,22 @@ package enum SearchExecution {
             return try browse(plan: plan, terms: terms, filter: filter, sort: sort, after: position, limit: limit,
                               examining: window.dense, on: connection, trace: trace)
         }
-        var floor: Int64 = 0
-        var resumeAfter = position
-        if relevance {
-            if let position {
-                let (key, kept) = SearchWindow.unpack(position.sortKey)
-                floor = kept
-                resumeAfter = CursorPosition(sortKey: key, id: position.id)
-            } else if drivingCount.map({ $0 >= window.sparse }) ?? true {
-                // Every group in `broad` has at least a sparse window's worth of postings: the one
-                // whose newest reach furthest back drives, and sets the floor.
-                let broad = order.filter { index in drivingCount == nil || counts[index] >= window.sparse }
-                var floors = [SearchWindow.Floors](repeating: SearchWindow.Floors(), count: broad.count)
-                for statement in SearchWindow.floors(of: broad.map { plan.groups[$0] }, terms: terms, sizes: window) {
-                    trace?(statement.sql, statement.arguments)
-                    try connection.forEach(statement.sql, statement.arguments) { row in
-                        floors[row.int(0)] = floors[row.int(0)].including(
-                            SearchWindow.Floors(newest: row.optionalInt64(1), dense: row.optionalInt64(2), sparse: row.optionalInt64(3)))
-                    }
+        if relevance && position == nil && drivingCount.map({ $0 >= window.sparse }) ?? true {
+            // Every group in `broad` has at least a sparse window's worth of postings: the one
+            // whose newest reach furthest back drives, and sets the floor.
+            let broad = order.filter { index in drivingCount == nil || counts[index] >= window.sparse }
+            var floors = [SearchWindow.Floors](repeating: SearchWindow.Floors(), count: broad.count)
+            for statement in SearchWindow.floors(of: broad.map { plan.groups[$0] }, terms: terms, sizes: window) {
+                trace?(statement.sql, statement.arguments)
+                try connection.forEach(statement.sql, statement.arguments) { row in
+                    floors[row.int(0)] = floors[row.int(0)].including(
+                        SearchWindow.Floors(newest: row.optionalInt64(1), dense: row.optionalInt64(2), sparse: row.optionalInt64(3)))
                 }
-                if let choice = broad.indices.min(by: { (floors[$0].sparse ?? -1, $0) < (floors[$1].sparse ?? -1, $1) }) {
-                    floor = floors[choice].floor(dense: window.dense)
-                    order.removeAll { $0 == broad[choice] }
-                    order.insert(broad[choice], at: 0)
-                }
+            }
+            if let choice = broad.indices.min(by: { (floors[$0].sparse ?? -1, $0) < (floors[$1].sparse ?? -1, $1) }) {
+                floor = floors[choice].floor(dense: window.dense)
+                order.removeAll { $0 == broad[choice] }
+                order.insert(broad[choice], at: 0)
             }
         }
         let query = SearchListQuery.page(plan: plan, terms: terms, order: order, floor: floor, filter: filter, sort: sort,

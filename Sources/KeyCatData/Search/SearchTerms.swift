@@ -81,13 +81,15 @@ struct SearchTerms {
                 doubled.map(SQLValue.text))
     }
 
-    /// A statement counting each group's postings up to `cap`, so that the rarest one drives.
-    func groupSizes(of plan: SearchPlan, cap: Int) -> (sql: String, arguments: [SQLValue]) {
+    /// A statement counting each group's postings up to `cap`, so that the rarest one drives;
+    /// with a `floor`, only its postings of listings from the floor on.
+    func groupSizes(of plan: SearchPlan, cap: Int, floor: Int64 = 0) -> (sql: String, arguments: [SQLValue]) {
         var arguments: [SQLValue] = []
         let counts = plan.groups.map { group in
             let (condition, conditionArguments) = self.condition(of: group)
-            arguments += conditionArguments + [.int(cap)]
-            return "(SELECT count(*) FROM (SELECT 1 FROM search_terms t WHERE \(condition) LIMIT ?) x)"
+            arguments += conditionArguments + (floor > 0 ? [.integer(floor)] : []) + [.int(cap)]
+            let above = floor > 0 ? " AND t.product_id >= ?" : ""
+            return "(SELECT count(*) FROM (SELECT 1 FROM search_terms t WHERE (\(condition))\(above) LIMIT ?) x)"
         }
         return ("SELECT " + counts.joined(separator: ", "), arguments)
     }
