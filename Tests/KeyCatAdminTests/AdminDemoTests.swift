@@ -79,7 +79,7 @@ struct AdminDemoTests {
     }
 
     @Test("the demo refuses a file it did not create, and leaves it byte for byte, unless --force", arguments: [
-        "a shop's database", "another program's file",
+        "a shop's database", "another program's file", "a Postgres shop's files beside",
     ])
     func refusesOtherFiles(kind: String) throws {
         try withTemporaryDirectory { directory in
@@ -88,6 +88,14 @@ struct AdminDemoTests {
                 #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
                 let seeded = try AdminProcess.run(["seed", "--db", path])
                 #expect(seeded.status == 0, "\(seeded.standardError)")
+            } else if kind == "a Postgres shop's files beside" {
+                // No database file: a Postgres shop keeps its PG simulator file where one would be.
+                let simulator = directory.appendingPathComponent("shop.pg.db").path
+                try Data("a Postgres shop's payments".utf8).write(to: URL(fileURLWithPath: simulator))
+                let refused = try AdminProcess.run(["demo", "--db", path])
+                #expect(refused.status == 3 && refused.standardError.contains("--force"), "\(refused.standardError)")
+                #expect(FileManager.default.contents(atPath: simulator) == Data("a Postgres shop's payments".utf8))
+                return
             } else {
                 try Data("keep this file".utf8).write(to: URL(fileURLWithPath: path))
             }

@@ -93,10 +93,16 @@ struct DemoCommand: AdminCommand {
 
     /// Throws unless `path` is free or holds a database an earlier demo created. Reads only.
     static func refuseUnlessDemo(at path: String) async throws {
-        guard FileManager.default.fileExists(atPath: path) else { return }
         let refusal = { (what: String) in
             InputOutputError(message: "demo: \(path) \(what); the demo replaces only databases it created. "
                 + "Pick another --db, or give --force to replace it anyway")
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            // Files beside a database that is not there are someone's: a Postgres shop keeps its
+            // PG simulator file and images folder where a SQLite file would be.
+            let beside = candidates(at: path).dropFirst().filter { FileManager.default.fileExists(atPath: $0) }
+            guard beside.isEmpty else { throw refusal("does not exist, but \(beside.joined(separator: ", ")) beside it do") }
+            return
         }
         var configuration = KeyCat.Configuration(databasePath: path)
         configuration.store.sqlite?.readOnly = true
@@ -111,13 +117,17 @@ struct DemoCommand: AdminCommand {
         guard try await keycat.isDemoDatabase() else { throw refusal("is a KeyCat database the demo did not create") }
     }
 
+    /// The database at `path` and everything KeyCat keeps beside it, the database first.
+    private static func candidates(at path: String) -> [String] {
+        let pg = PGSimulator.storagePath(besideDatabase: path)
+        return [path, path + "-wal", path + "-shm", pg, pg + "-wal", pg + "-shm", path + ".images"]
+    }
+
     /// Removes the database at `path` with everything KeyCat keeps beside it; returns what was
     /// there.
     static func removePreviousDemo(at path: String) throws -> [String] {
-        let pg = PGSimulator.storagePath(besideDatabase: path)
-        let candidates = [path, path + "-wal", path + "-shm", pg, pg + "-wal", pg + "-shm", path + ".images"]
         var removed: [String] = []
-        for candidate in candidates where FileManager.default.fileExists(atPath: candidate) {
+        for candidate in candidates(at: path) where FileManager.default.fileExists(atPath: candidate) {
             do {
                 try FileManager.default.removeItem(atPath: candidate)
             } catch {
