@@ -1,5 +1,6 @@
 import Foundation
 import KeyCat
+import KeyCatInfrastructure
 
 /// `keycat-admin orders export --since D [--until D] --format csv|json [--output F]`: the orders,
 /// payments and refunds of a period for accounting, to stdout or a new owner-only file.
@@ -38,6 +39,11 @@ struct OrdersExportCommand: AdminCommand {
     }
 
     func run(_ context: CommandContext) async throws {
+        // Refused before anything is read or recorded; the write itself is O_EXCL too, so a file
+        // made meanwhile is never replaced.
+        if let output, FileManager.default.fileExists(atPath: output) {
+            throw InputOutputError(message: "\(output) already exists; export to a new file")
+        }
         let keycat = try await context.openExisting()  // the export is written to the audit log
         defer { keycat.close() }
         let export = try await keycat.exportOrders(since: since, until: until ?? context.now(keycat), by: context.operatorPrincipal)
@@ -46,11 +52,12 @@ struct OrdersExportCommand: AdminCommand {
             context.console.write(text)
             return
         }
-        guard !FileManager.default.fileExists(atPath: output) else {
+        do {
+            try OwnerOnlyFile.write(Array(text.utf8), to: output)
+        } catch .exists(_) {
             throw InputOutputError(message: "\(output) already exists; export to a new file")
-        }
-        guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw InputOutputError(message: "cannot write \(output): check that its folder exists and is writable")
+        } catch {
+            throw InputOutputError(message: "cannot write \(output): \(error)")
         }
         context.console.error("Wrote \(export.orders.count) orders, \(export.payments.count) payments and "
                               + "\(export.refunds.count) refunds to \(output).")
