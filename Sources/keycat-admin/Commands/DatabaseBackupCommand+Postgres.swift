@@ -23,6 +23,10 @@ extension DatabaseBackupCommand {
                 + ": pg_dump " + (backup.schema.map { "of schema \($0) " } ?? "") + "(\(backup.dumpBytes ?? 0) bytes)"
                 + (databaseOnly ? "" : (backup.simulatorPayments.map { ", PG simulator (\($0) payments)" } ?? ", no PG simulator file")
                     + ", \(backup.images) image file(s) from before images moved into the database, manifest.json")
-                + ".\nRestore it with: keycat-admin db restore \(destination) --db URL")
+                + (databaseOnly
+                    // db restore takes a backup directory; a dump alone goes back with pg_restore.
+                    ? ".\nRestore it with every server stopped: pg_restore --single-transaction --exit-on-error --no-owner "
+                        + "--dbname=URL \(destination), then keycat-admin payments reconcile --db URL"
+                    : ".\nRestore it with: keycat-admin db restore \(destination) --db URL"))
     }
 }

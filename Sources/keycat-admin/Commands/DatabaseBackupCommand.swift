@@ -18,7 +18,7 @@ struct DatabaseBackupCommand: AdminCommand {
             moment later and the images the snapshot references last. PATH must not exist
             (exit 3 otherwise). Restore it with 'keycat-admin db restore PATH --db TARGET'.
             On Postgres, pg_dump --format=custom writes keycat.pgdump instead of keycat.db (of the
-            schema the URL's search_path names, if any), and no manifest; a failed pg_dump
+            schema the URL's search_path names, if any), with a manifest; a failed pg_dump
             removes PATH (exit 3). Without pg_dump on PATH, the commands to run are printed.
             """,
         arguments: [ArgumentSpec(name: "PATH", help: "The new backup directory (or file, with --database-only).")],
