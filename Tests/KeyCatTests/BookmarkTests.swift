@@ -52,6 +52,34 @@ struct BookmarkTests {
         }
     }
 
+    @Test("a withdrawal erases the person's bookmarks, cart and follows, moving the counts back; others' follows of them stay",
+          arguments: TestStore.allCases)
+    func withdrawalErases(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
+            let leaving = try await shop.user()
+            let other = try await shop.user()
+            let loved = try await shop.product("인기 키보드")
+            let star = Principal(userID: loved.sellerID, role: .seller)
+            try await shop.keycat.bookmarks.add(loved.id, by: leaving)
+            try await shop.keycat.bookmarks.add(loved.id, by: other)
+            _ = try await shop.keycat.cart.add(loved.id, by: leaving)
+            try await shop.keycat.follows.follow(star.userID, by: leaving)
+            try await shop.keycat.follows.follow(leaving.userID, by: other)
+            try await shop.keycat.accounts.withdraw(password: "keycat123", by: leaving)
+            // Until 2026-12-01 the bookmark kept lifting the listing, the follow the seller.
+            await #expect(try shop.keycat.catalog.product(loved.id).bookmarkCount == 1)
+            await #expect(try shop.keycat.follows.counts(of: star.userID).followers == 0)
+            await #expect(try shop.keycat.follows.counts(of: leaving.userID).following == 0)
+            #expect(try await shop.shop.integer("SELECT count(*) FROM cart_lines WHERE user_id = \(leaving.userID.rawValue)") == 0)
+            #expect(try await shop.shop.integer("SELECT count(*) FROM bookmarks WHERE user_id = \(leaving.userID.rawValue)") == 0)
+            // The other's follow of them is the other's list: it stays, shown withdrawn.
+            let following = try await shop.keycat.follows.following(of: other.userID).items
+            #expect(following.map(\.userID) == [leaving.userID] && following[0].isWithdrawn)
+            await #expect(try shop.keycat.follows.counts(of: leaving.userID).followers == 1)
+            try await shop.shop.expectHealthy()
+        }
+    }
+
     @Test("a seller cannot bookmark their own listing, which would lift it in the ranking", arguments: TestStore.allCases)
     func ownListing(_ store: TestStore) async throws {
         try await SocialShop.with(store) { shop throws in

@@ -146,12 +146,40 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                 try AuditLogTable.insert(audit, on: connection)
                 try SQLProductRepository<Database>.deleteListings(of: id, at: at, on: connection)
                 try connection.run("DELETE FROM addresses WHERE user_id = ?", [.integer(id.rawValue)])
+                try Self.eraseKeepings(of: id, on: connection)
                 try SQLFulfilmentRepository<Database>.anonymise(
                     "o.buyer_id = ? AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.status IN ('pending', 'shipped') AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded'))",
                     [.integer(id.rawValue)], at: at, on: connection)
                 return true
             }
         }
+    }
+
+    /// Erases what a withdrawing person kept here: their cart, their bookmarks and the accounts
+    /// they follow, the counts those moved moved back (a listing's bookmarks, which rank it; a
+    /// seller's followers). Others' follows of them stay, shown withdrawn, as those are the
+    /// others' own lists. Until 2026-12-01 all three stayed: a withdrawn account's bookmarks kept
+    /// lifting listings in the popular sort and relevance, and its cart was kept for ever.
+    ///
+    /// On Postgres the counted rows are locked in id order first, as a toggle locks them
+    /// (``SQLToggleTable``), so a toggle racing the withdrawal waits rather than deadlocks.
+    private static func eraseKeepings(of id: UserID, on connection: Database.Connection) throws {
+        let user = SQLValue.integer(id.rawValue)
+        let lock = connection.dialect.locking(.noKeyUpdate)
+        try connection.batch([
+            .run("DELETE FROM cart_lines WHERE user_id = ?", [user]),
+            .run("""
+                UPDATE products SET bookmark_count = bookmark_count - 1 WHERE id IN (
+                    SELECT id FROM products WHERE id IN (SELECT product_id FROM bookmarks WHERE user_id = ?) ORDER BY id\(lock))
+                """, [user]),
+            .run("DELETE FROM bookmarks WHERE user_id = ?", [user]),
+            .run("""
+                UPDATE users SET follower_count = follower_count - 1 WHERE id IN (
+                    SELECT id FROM users WHERE id IN (SELECT followee_id FROM follows WHERE follower_id = ?) ORDER BY id\(lock))
+                """, [user]),
+            .run("DELETE FROM follows WHERE follower_id = ?", [user]),
+            .run("UPDATE users SET following_count = 0 WHERE id = ?", [user]),
+        ])
     }
 
     package func tokenVersion(of id: UserID) async throws(KeyCatError) -> Int64? {

@@ -25,8 +25,9 @@ public protocol UserRepository: Sendable {
     /// Marks a live account withdrawn at `at`, bumps its token version and replaces what
     /// identified the person: email and nick by ``AccountRules/withdrawnEmail(_:)`` and
     /// ``AccountRules/withdrawnNick``, the password hash by one nothing verifies against, phone,
-    /// birthday and profile image by nothing. Records `audit` and a `user.withdrawn` event in the
-    /// same transaction. Returns false when it was not live.
+    /// birthday and profile image by nothing; erases their addresses, cart, bookmarks and the
+    /// accounts they follow, moving the counts back; deletes their listings. Records `audit` and
+    /// a `user.withdrawn` event in the same transaction. Returns false when it was not live.
     func withdraw(_ id: UserID, at: Date, audit: AuditEntry) async throws(KeyCatError) -> Bool
 
     /// The account's current token version, withdrawn or not; nil when there is no such account.
