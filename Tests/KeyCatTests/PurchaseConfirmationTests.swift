@@ -440,6 +440,30 @@ struct PurchaseConfirmationTests {
         }
     }
 
+    @Test("approving an approved return again refunds as it was approved, whatever the retry says about restocking",
+          arguments: TestStore.allCases)
+    func retryRestocksAsApproved(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            for approvedRestocking in [true, false] {
+                let parcel = try await Parcel(shop)
+                _ = try await parcel.deliver()
+                let request = try await shop.keycat.orders.requestReturn(of: parcel.shipment.id, reason: "축 불량", by: parcel.buyer)
+                shop.simulator.injectFault(.error(.unauthorized), on: .cancel, times: 2)  // a 401, then again with a new token
+                await expectFailure(.gatewayAuthenticationFailed) {
+                    try await shop.keycat.orders.approveReturn(request.id, restock: approvedRestocking, by: parcel.seller)
+                }
+                await #expect(try shop.keycat.orders.returnRequest(request.id, by: parcel.seller).restocks == approvedRestocking)
+                // The retry says the opposite; the approval stands. Until 2026-12-01 the retry's
+                // word was taken: units the seller said came back were kept, or ones never
+                // returned were given back.
+                let refunded = try await shop.keycat.orders.approveReturn(request.id, restock: !approvedRestocking, by: parcel.seller)
+                #expect(refunded.lines.allSatisfy { $0.refundedAt != nil })
+                await #expect(try shop.stock(of: parcel.product.id) == (approvedRestocking ? 5 : 3), "approved restocking: \(approvedRestocking)")
+            }
+            try await shop.expectHealthy()
+        }
+    }
+
     @Test("reconciliation tries the approvals it tried least recently first: one that keeps failing holds back no other",
           arguments: TestStore.allCases)
     func approvalsTakeTurns(_ store: TestStore) async throws {

@@ -163,7 +163,7 @@ extension SQLFulfilmentRepository {
 
     static var returnColumns: String {
         "id, shipment_id, order_id, seller_id, buyer_id, reason, status, decision, decided_by, created_at, decided_at, refunded_at, "
-            + "dispute, disputed_at, ruling, ruled_by, ruled_at, rejected_by_seller"
+            + "dispute, disputed_at, ruling, ruled_by, ruled_at, rejected_by_seller, restock"
     }
 
     static func decodeReturn(_ row: some SQLRow) -> ReturnRequest {
@@ -174,7 +174,7 @@ extension SQLFulfilmentRepository {
             decidedBy: row.optionalString(8), createdAt: StoredTime.date(row.int64(9)), decidedAt: StoredTime.date(row.optionalInt64(10)),
             refundedAt: StoredTime.date(row.optionalInt64(11)), rejectedBySeller: row.bool(17), dispute: row.optionalString(12),
             disputedAt: StoredTime.date(row.optionalInt64(13)), ruling: row.optionalString(14), ruledBy: row.optionalString(15),
-            ruledAt: StoredTime.date(row.optionalInt64(16)))
+            ruledAt: StoredTime.date(row.optionalInt64(16)), restocks: row.bool(18))
     }
 
     package func returnRequest(_ id: ReturnRequestID) async throws(KeyCatError) -> ReturnRequest? {

@@ -53,11 +53,14 @@ public struct ReturnRequest: Sendable, Hashable, Codable, Identifiable {
     public var ruling: String?
     public var ruledBy: String?
     public var ruledAt: Date?
+    /// Whether its approval gives the parcel's units back (the goods came back); false while it
+    /// is not approved. Approving it again, or reconciliation, refunds as it was approved.
+    public var restocks: Bool
 
     public init(id: ReturnRequestID, shipmentID: ShipmentID, orderID: OrderID, sellerID: UserID, buyerID: UserID, reason: String,
                 status: Status, decision: String? = nil, decidedBy: String? = nil, createdAt: Date, decidedAt: Date? = nil,
                 refundedAt: Date? = nil, rejectedBySeller: Bool = false, dispute: String? = nil, disputedAt: Date? = nil, ruling: String? = nil, ruledBy: String? = nil,
-                ruledAt: Date? = nil) {
+                ruledAt: Date? = nil, restocks: Bool = false) {
         self.id = id
         self.shipmentID = shipmentID
         self.orderID = orderID
@@ -76,6 +79,7 @@ public struct ReturnRequest: Sendable, Hashable, Codable, Identifiable {
         self.ruling = ruling
         self.ruledBy = ruledBy
         self.ruledAt = ruledAt
+        self.restocks = restocks
     }
 
     /// Whether this is its seller's rejection, not disputed yet: the one kind a buyer may

@@ -92,7 +92,9 @@ extension OrderService {
     /// a rejection racing cannot both win — then refunds every line of the parcel not refunded
     /// yet (its fee stays with the seller, the parcel having travelled), restocking them when
     /// `restock` (the goods came back). Approving an approved request again settles the same
-    /// refund, kept under a key of KeyCat's own (`keycat:return-<id>`, a prefix clients' keys may
+    /// refund, restocking as it was approved (this call's `restock` is then ignored: until
+    /// 2026-12-01 a retry took it, so one that left it out after a refused refund kept the units
+    /// the seller had said came back, and one that added it gave back units never returned), kept under a key of KeyCat's own (`keycat:return-<id>`, a prefix clients' keys may
     /// not take): a lost or refused PG answer is retried safely. Until it has gone through, the
     /// parcel is not confirmed, by time or by its buyer.
     ///
@@ -119,6 +121,7 @@ extension OrderService {
         guard request.status == .approved else {
             throw KeyCatError(.illegalTransition, "return request \(id) was rejected", context: ["status": request.status.rawValue])
         }
+        let restocking = request.restocks  // as it was approved, by this call or an earlier one
         let order = try await settlement.reload(request.orderID)
         guard let shipment = order.shipments.first(where: { $0.id == request.shipmentID }) else { return order }
         guard shipment.lines.contains(where: { order.lines[$0].refundedAt == nil }) else {
@@ -138,16 +141,16 @@ extension OrderService {
         let begun = try await orders.refund(of: order.id, requestKey: key).flatMap { $0.status == .pending ? $0.reason : nil }
         let reason = begun ?? "return \(id)"
         do {
-            return try await refundLines(of: shipment, lines: nil, amount: nil, reason: reason, restock: restock, requestKey: key,
-                                         fingerprint: "\(shipment.id)|rest|0|\(restock)|\(reason)", by: principal)
+            return try await refundLines(of: shipment, lines: nil, amount: nil, reason: reason, restock: restocking, requestKey: key,
+                                         fingerprint: "\(shipment.id)|rest|0|\(restocking)|\(reason)", by: principal)
         } catch where error.code == .cancelAmountExceedsCancellable {
             // The seller's compensations already gave back all the lines held: nothing is left to
             // send the PG, and the return is seen through without money (its units back when the
             // goods are), or it would hold the parcel's confirmation, and its fee, for ever.
             let audit = AuditEntry(actor: principal.auditActor, action: "return.close", target: "return:\(id)",
-                                   detail: "shipment \(shipment.id): its lines held nothing to refund\(restock ? ", restocked" : "")",
+                                   detail: "shipment \(shipment.id): its lines held nothing to refund\(restocking ? ", restocked" : "")",
                                    at: clock.now())
-            guard try await shipments.closeReturnHoldingNothing(request, restock: restock, audit: audit, at: clock.now()) else { throw error }
+            guard try await shipments.closeReturnHoldingNothing(request, restock: restocking, audit: audit, at: clock.now()) else { throw error }
             return try await settlement.reload(request.orderID)
         }
     }
