@@ -100,18 +100,16 @@ extension ProductRow {
             ($0.title, $0.content, $0.tags, $0.spec) != (product.title, product.content, product.tags, product.spec)
         } ?? false
         var document: SearchIndex.Document?
-        var first: [SQLStatement<Connection.Row>] = [
-            .run(updateSQL, updateArguments(product, expectedVersion: expectedVersion, millis: StoredTime.milliseconds(now))),
-        ]
-        // Whether it is listed is read after the UPDATE, which waited for any suspension or
-        // reinstatement holding the row: `product` was read before the transaction, and a
-        // suspension moves no version (until 2026-12-01 an edit racing one counted a hidden
-        // listing's words as suggestible, or a listed one's as hidden).
+        let arguments = updateArguments(product, expectedVersion: expectedVersion, millis: StoredTime.milliseconds(now))
+        // A re-index takes whether the listing is listed from the UPDATE itself, which waited for
+        // any suspension or reinstatement holding the row: `product` was read before the
+        // transaction, and a suspension moves no version (until 2026-12-01 an edit racing one
+        // counted a hidden listing's words as suggestible, or a listed one's as hidden).
         var listed = product.isListed
-        if reindexing {
-            first.append(.query("SELECT listed FROM products WHERE id = ?", [.integer(product.id.rawValue)]) { listed = $0.bool(0) })
-            first.append(SearchIndex.documentQuery(of: product.id) { document = $0 })
-        }
+        let first: [SQLStatement<Connection.Row>] = reindexing
+            ? [.query(updateReturningListedSQL, arguments) { listed = $0.bool(0) },
+               SearchIndex.documentQuery(of: product.id) { document = $0 }]
+            : [.run(updateSQL, arguments)]
         let changed = try connection.batch(first)[0]
         guard changed == 1, let before else {
             // Missing or deleted is not found; only a live listing can be stale.

@@ -109,6 +109,9 @@ package enum ProductRow {
         WHERE id = ? AND version = ? AND deleted_at IS NULL
         """
 
+    /// ``updateSQL``, answering whether the listing is listed as the update found it.
+    static let updateReturningListedSQL = updateSQL + " RETURNING listed"
+
     static func updateArguments(_ product: Product, expectedVersion: Int, millis: Int64) -> [SQLValue] {
         [.text(product.kind.rawValue), .text(product.category.rawValue), .text(product.title), .text(product.content)]
             + pricingArguments(product.pricing)
