@@ -38,12 +38,15 @@ struct OrdersExportCommand: AdminCommand {
         output = arguments.string("output")
     }
 
+    /// The refusal of an output path that is taken.
+    private static func taken(_ output: String) -> InputOutputError {
+        InputOutputError(message: "\(output) already exists; export to a new file")
+    }
+
     func run(_ context: CommandContext) async throws {
         // Refused before anything is read or recorded; the write itself is O_EXCL too, so a file
         // made meanwhile is never replaced.
-        if let output, FileManager.default.fileExists(atPath: output) {
-            throw InputOutputError(message: "\(output) already exists; export to a new file")
-        }
+        if let output, FileManager.default.fileExists(atPath: output) { throw Self.taken(output) }
         let keycat = try await context.openExisting()  // the export is written to the audit log
         defer { keycat.close() }
         let export = try await keycat.exportOrders(since: since, until: until ?? context.now(keycat), by: context.operatorPrincipal)
@@ -55,7 +58,7 @@ struct OrdersExportCommand: AdminCommand {
         do {
             try OwnerOnlyFile.write(Array(text.utf8), to: output)
         } catch .exists(_) {
-            throw InputOutputError(message: "\(output) already exists; export to a new file")
+            throw Self.taken(output)
         } catch {
             throw InputOutputError(message: "cannot write \(output): \(error)")
         }
