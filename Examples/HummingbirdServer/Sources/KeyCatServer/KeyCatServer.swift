@@ -33,7 +33,7 @@ struct KeyCatServer {
         let api = KeyCatAPI(keycat, statusProfile: settings.statusProfile,
                             serverErrors: LoggerLogSink(logger: apiLogger, level: .error))
         let router = Router(context: ServerContext.self)
-        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: AccessLogMiddleware(level: .info))
         var middleware = KeyCatAPIMiddleware<ServerContext>(api: api, trustedProxies: settings.trustedProxies)
         var services: [any Service] = []
         // The simulator's payment window, never beside a real PG (then there is no simulator).
