@@ -54,10 +54,15 @@ struct SellerServiceTests {
             let leaving = try await harness.signUp("lee@example.com", nick: "lee")
             let orphan = try await harness.sellers.apply(Self.form("105-87-71311"), by: leaving.principal)
             try await harness.accounts.withdraw(password: "keycat2026", by: leaving.principal)
+            // The withdrawal closed it: no operator could approve it, and it would wait in the
+            // queue for ever.
+            let closed = try await harness.sellers.application(orphan.id, by: console)
+            #expect(closed.status == .rejected && closed.reason == SellerDecision.applicantWithdrew, "\(closed)")
+            #expect(closed.decidedBy == leaving.principal.auditActor && closed.decidedAt != nil)
+            #expect(try await !harness.sellers.listApplications(status: .pending, by: console).items.contains { $0.id == orphan.id })
             #expect(await keycatError { try await harness.sellers.approve(orphan.id, by: console) }?.code == .illegalTransition)
             await #expect(try harness.users.find(leaving.id)?.role == .buyer)
-            // Rejected instead, the number is free for the business's real account.
-            _ = try await harness.sellers.reject(orphan.id, reason: "탈퇴한 신청자", by: console)
+            // The number is free for the business's real account.
             let owner = try await harness.signUp("park@example.com", nick: "park")
             let real = try await harness.sellers.apply(Self.form("105-87-71311"), by: owner.principal)
             #expect(try await harness.sellers.approve(real.id, by: console).status == .approved)

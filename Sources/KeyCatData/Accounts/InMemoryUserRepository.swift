@@ -17,8 +17,17 @@ package final class InMemoryUserRepository: UserRepository {
     }
 
     private let state = Mutex(State())
+    /// Told of each withdrawal after it is made: what other in-memory stores do in the
+    /// withdrawal's transaction in SQL (``InMemorySellerApplicationRepository`` closes the
+    /// person's pending application).
+    private let withdrawalObservers = Mutex<[@Sendable (UserID, Date, String) -> Void]>([])
 
     package init() {}
+
+    /// Calls `observer` with the account, time and actor of each withdrawal from now on.
+    package func observeWithdrawals(_ observer: @escaping @Sendable (UserID, Date, String) -> Void) {
+        withdrawalObservers.withLock { $0.append(observer) }
+    }
 
     /// The audit entries operator-created accounts recorded, oldest first.
     package var auditEntries: [AuditEntry] { state.withLock { $0.audit } }
@@ -71,7 +80,7 @@ package final class InMemoryUserRepository: UserRepository {
     }
 
     package func withdraw(_ id: UserID, at: Date, audit: AuditEntry) throws(KeyCatError) -> Bool {
-        state.withLock { state in
+        let withdrew = state.withLock { state in
             guard var row = state.rows[id], row.user.isActive else { return false }
             row.user.withdrawnAt = at
             row.user.updatedAt = at
@@ -83,6 +92,8 @@ package final class InMemoryUserRepository: UserRepository {
             state.rows[id] = row
             return true
         }
+        if withdrew { for observer in withdrawalObservers.withLock({ $0 }) { observer(id, at, audit.actor) } }
+        return withdrew
     }
 
     package func tokenVersion(of id: UserID) throws(KeyCatError) -> Int64? {

@@ -144,6 +144,7 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                     "user_id": .integer(id.rawValue),
                 ]), on: connection)
                 try AuditLogTable.insert(audit, on: connection)
+                try SQLSellerApplicationRepository<Database>.closePending(of: id, at: at, by: audit.actor, on: connection)
                 try SQLProductRepository<Database>.deleteListings(of: id, at: at, on: connection)
                 try connection.run("DELETE FROM addresses WHERE user_id = ?", [.integer(id.rawValue)])
                 try Self.eraseKeepings(of: id, on: connection)

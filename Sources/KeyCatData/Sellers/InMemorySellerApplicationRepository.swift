@@ -16,7 +16,27 @@ package final class InMemorySellerApplicationRepository: SellerApplicationReposi
     private let state = Mutex(State())
     private let users: InMemoryUserRepository
 
-    package init(users: InMemoryUserRepository) { self.users = users }
+    package init(users: InMemoryUserRepository) {
+        self.users = users
+        // A withdrawal closes the person's pending application, as the SQL store does in its
+        // transaction (``SQLSellerApplicationRepository/closePending(of:at:by:on:)``).
+        users.observeWithdrawals { [weak self] user, at, actor in self?.closePending(of: user, at: at, by: actor) }
+    }
+
+    private func closePending(of user: UserID, at: Date, by actor: String) {
+        state.withLock { state in
+            for (id, application) in state.rows where application.userID == user && application.status == .pending {
+                var closed = application
+                closed.status = .rejected
+                closed.reason = SellerDecision.applicantWithdrew
+                closed.decidedAt = at
+                closed.decidedBy = actor
+                state.rows[id] = closed
+                state.audit.append(AuditEntry(actor: actor, action: "seller.reject", target: "seller_application:\(id)",
+                                              detail: SellerDecision.applicantWithdrew, at: at))
+            }
+        }
+    }
 
     /// The audit entries decisions recorded, oldest first.
     package var auditEntries: [AuditEntry] { state.withLock { $0.audit } }

@@ -180,6 +180,27 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
         }
     }
 
+    /// Rejects a withdrawing person's pending application, in the withdrawal's transaction, as
+    /// an operator's rejection is recorded (audit entry and `seller_application.rejected`), with
+    /// ``SellerDecision/applicantWithdrew`` as its reason: no operator could approve it any more,
+    /// and until 2026-12-02 it waited in the review queue for ever.
+    static func closePending(of user: UserID, at: Date, by actor: String, on connection: Database.Connection) throws {
+        let closed = try connection.query("""
+            UPDATE seller_applications SET status = 'rejected', reason = ?, decided_at = ?, decided_by = ?
+            WHERE user_id = ? AND status = 'pending'
+            RETURNING id
+            """, [.text(SellerDecision.applicantWithdrew), StoredTime.value(at), .text(actor), .integer(user.rawValue)]) { $0.int64(0) }
+        for id in closed {
+            try AuditLogTable.insert(AuditEntry(
+                actor: actor, action: "seller.reject", target: "seller_application:\(id)",
+                detail: SellerDecision.applicantWithdrew, at: at), on: connection)
+            try EventOutbox.append(DomainEvent(.sellerApplicationRejected, at: at, aggregate: EventAggregate(.sellerApplication, id), data: [
+                "application_id": .integer(id), "user_id": .integer(user.rawValue),
+                "reason": .string(SellerDecision.applicantWithdrew),
+            ]), on: connection)
+        }
+    }
+
     static func decode(_ row: some SQLRow) throws -> SellerApplication {
         SellerApplication(
             id: SellerApplicationID(row.int64(0)), userID: UserID(row.int64(1)),

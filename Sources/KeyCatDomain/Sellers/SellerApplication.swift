@@ -77,4 +77,9 @@ public enum SellerDecision: Sendable, Hashable {
     /// approved: several people may apply with one number (the real owner beside someone who
     /// typed it first), the operator decides, and one business has one seller.
     public static let competitorApproved = "another application for this business number was approved"
+
+    /// The reason given to an applicant's pending application when they withdraw: an operator
+    /// could no longer approve it (``SellerService/approve(_:by:)`` refuses a withdrawn
+    /// applicant), and it would wait in the queue for ever.
+    public static let applicantWithdrew = "the applicant withdrew"
 }
