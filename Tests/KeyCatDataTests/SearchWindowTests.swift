@@ -66,7 +66,7 @@ struct SearchWindowTests {
         static func reference(_ text: String, _ products: [Product]) throws -> [ProductID] {
             var plan = SearchPlan(try SearchQuery(text))
             let analysed = products.map { SearchAnalyzer.terms(title: $0.title, content: $0.content, tags: $0.tags, spec: $0.spec) }
-            plan.markWholeWordPrefixes(in: Set(analysed.flatMap(\.keys)))
+            plan.narrowBroadPrefixes(terms: Set(analysed.flatMap(\.keys)), titleWords: SearchPlan.titleWords(of: products))
             return zip(products, analysed).compactMap { product, terms -> (Int64, Int64)? in
                 guard let score = plan.textScore(terms: terms, title: product.title) else { return nil }
                 return (SearchPlan.relevanceKey(textScore: score, product: product, unitsSold: 0), product.id.rawValue)

@@ -94,6 +94,31 @@ struct SearchLimitsTests {
         }
     }
 
+    @Test("a broad prefix of three letters or more keeps its commonest title words: made-up words piled into a description do not hide Gateron",
+          arguments: TestStore.allCases)
+    func broadPrefixNarrowed(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let gateron = try await shop.keycat.catalog.create(TestShop.draft("Gateron 황축 키보드"), for: seller.userID, by: seller)
+            let pro = try await shop.keycat.catalog.create(TestShop.draft("Gateron Pro 적축 스위치"), for: seller.userID, by: seller)
+            let gaterix = try await shop.keycat.catalog.create(TestShop.draft("Gaterix 키캡"), for: seller.userID, by: seller)
+            // A rival puts 70 made-up words under `gater` into one description. Until 2026-12-02
+            // that made `gater` the whole word alone, and it found nothing.
+            let rival = try await shop.user(.seller)
+            let junk = (1...70).map { String(format: "gatera%02d", $0) }.joined(separator: " ")
+            let piled = try await shop.keycat.catalog.create(TestShop.draft("알파 키보드") { $0.content = junk }, for: rival.userID, by: rival)
+            #expect(Set(try await Self.search(shop, "gater")) == [gateron.id, pro.id, gaterix.id])
+            #expect(try await Self.search(shop, "gater 스위치") == [pro.id])
+            #expect(try await shop.keycat.search.facets(filter: ProductFilter(text: try SearchQuery("gater"))).total == 3)
+            let explained = try await shop.keycat.search.explain(ProductListRequest(filter: ProductFilter(text: try SearchQuery("gater"))))
+            #expect(Set(explained.map(\.product.id)) == [gateron.id, pro.id, gaterix.id] && explained.allSatisfy { $0.textScore > 0 })
+            // A made-up word typed whole is still found, and a longer prefix with few words under
+            // it is spelt out as before.
+            #expect(try await Self.search(shop, "gatera07") == [piled.id])
+            #expect(try await Self.search(shop, "gatera0") == [piled.id])
+        }
+    }
+
     @Test("whether a typo is forgiven tells nothing of hidden listings: only listed ones' words count as known", arguments: TestStore.allCases)
     func typoKnownFromListedOnly(_ store: TestStore) async throws {
         #expect(try SearchQuery("alpha bravo charl delta").typoCandidates == ["alpha", "bravo"])

@@ -238,12 +238,13 @@ package final class InMemoryProductRepository: ProductRepository {
             ascending ? left < right : left > right
         }
         let start = position.map { ($0.sortKey, $0.id) }
-        // Each live listing analysed once: its terms make the vocabulary (a prefix under which it
-        // has more than 64 words is the whole word, as the stores' planner spells it) and its score.
+        // Each live listing analysed once: its terms make the index's words (a prefix under which
+        // there are more than 64 is narrowed to the commonest title words, as the stores' planner
+        // does) and its score.
         let analysed = state.withLock { Array($0.products.values) }.filter { $0.deletedAt == nil }.map { product in
             (product, SearchAnalyzer.terms(title: product.title, content: product.content, tags: product.tags, spec: product.spec))
         }
-        plan.markWholeWordPrefixes(in: Set(analysed.flatMap(\.1.keys)))
+        plan.narrowBroadPrefixes(terms: Set(analysed.flatMap(\.1.keys)), titleWords: SearchPlan.titleWords(of: analysed.map(\.0)))
         var unfiltered = filter
         unfiltered.text = nil
         return analysed

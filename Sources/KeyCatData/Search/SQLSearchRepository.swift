@@ -58,7 +58,7 @@ package struct SQLSearchRepository<Database: SQLDatabase>: SearchRepository {
         try await storage {
             try await database.read { connection in
                 var plan = try SearchPlanner.plan(for: query, on: connection)
-                plan.wholeWordPrefixes = try SearchPlanner.terms(of: plan, on: connection).wholeWords
+                plan.narrowedPrefixes = try SearchPlanner.terms(of: plan, on: connection).narrowed
                 return plan
             }
         }

@@ -75,10 +75,20 @@ enum SearchPlanner {
             let arguments = SearchTerms.expansionArguments(prefix)
             trace?(SearchTerms.expansionSQL, arguments)
             let found = try connection.query(SearchTerms.expansionSQL, arguments) { $0.string(0) }
-            // Past the most, the prefix matches only as a whole word (``SearchTerms``).
-            let broad = found.count > SearchTerms.maximumExpansion
-            terms.expansions[prefix] = broad ? [prefix] : found
-            if broad { terms.wholeWords.insert(prefix) }
+            // Past the most, the prefix is narrowed (``SearchTerms``).
+            guard found.count > SearchTerms.maximumExpansion else {
+                terms.expansions[prefix] = found
+                continue
+            }
+            var titleWords: [(word: String, listings: Int)] = []
+            if prefix.unicodeScalars.count >= 3 {
+                let arguments = SearchTerms.narrowingArguments(prefix)
+                trace?(SearchTerms.narrowingSQL, arguments)
+                try connection.forEach(SearchTerms.narrowingSQL, arguments) { titleWords.append((word: $0.string(0), listings: $0.int(1))) }
+            }
+            let narrowed = SearchPlan.narrowed(prefix, titleWords: titleWords)
+            terms.expansions[prefix] = narrowed
+            terms.narrowed[prefix] = narrowed
         }
         return terms
     }

@@ -4,16 +4,18 @@ import KeyCatInfrastructure
 /// The terms of `search_terms` a plan's groups ask for, as SQL on a row `t` of it: exact terms,
 /// forgiven typos, and each Latin prefix spelt out as the terms the index has under it
 /// (`gater` → `gateron`), so that every group is a list of terms, each one range of the
-/// postings' key. A prefix with more than ``maximumExpansion`` terms (one or two letters, `m`)
-/// matches only as a whole word, as one Hangul syllable does: kept a range of terms, checking
-/// one candidate against it read every posting under the prefix (a `q=m m m` of nine such
-/// checks per candidate took seconds at 100,000 listings).
+/// postings' key. A prefix with more than ``maximumExpansion`` terms is narrowed
+/// (``SearchPlan/narrowed(_:titleWords:)``: one or two letters, `m`, to the whole word, as one
+/// Hangul syllable; a longer one to itself and its commonest title words): kept a range of
+/// terms, checking one candidate against it read every posting under the prefix (a `q=m m m`
+/// of nine such checks per candidate took seconds at 100,000 listings).
 struct SearchTerms {
     /// For each prefix of the plan spelt out, the terms it stands for; a prefix not here
     /// matches only as a whole word.
     var expansions: [String: [String]] = [:]
-    /// The prefixes with more than ``maximumExpansion`` words under them, each spelt out as itself.
-    var wholeWords: Set<String> = []
+    /// The prefixes with more than ``maximumExpansion`` words under them, each with the words
+    /// it was narrowed to (also its ``expansions``).
+    var narrowed: [String: [String]] = [:]
 
     /// The most terms a prefix is spelt out into.
     static let maximumExpansion = SearchPlan.maximumPrefixWords
@@ -31,6 +33,21 @@ struct SearchTerms {
         """
 
     private static let expansionLimit = SQLValue.int(maximumExpansion + 1)
+
+    /// The statement that narrows a broad prefix of three characters or more: the vocabulary's
+    /// title words under it that listed listings have, commonest first, ties by their bytes
+    /// (``SearchPlan/narrowed(_:titleWords:)``). It reads the vocabulary's key from the prefix
+    /// on, titles under it included; only a prefix with more than 64 words under it asks.
+    static let narrowingSQL = """
+        SELECT word, products FROM search_words
+        WHERE word >= ? AND word < ? AND kind = 'word' AND products > 0 AND word <> ?
+        ORDER BY products DESC, word LIMIT ?
+        """
+
+    /// The arguments of ``narrowingSQL`` for `prefix`.
+    static func narrowingArguments(_ prefix: String) -> [SQLValue] {
+        [.text(prefix), .text(prefix + "\u{10FFFF}"), .text(prefix), .int(maximumExpansion - 1)]
+    }
 
     /// The arguments of ``expansionSQL`` for `prefix`.
     static func expansionArguments(_ prefix: String) -> [SQLValue] {

@@ -23,22 +23,57 @@ public struct SearchPlan: Sendable, Hashable {
     public var groups: [Group]
     /// Whole-word terms whose weight adds to the score when a listing has them.
     public var bonuses: [String]
-    /// The Latin prefixes of the plan under which the store's index has more than 64 words
-    /// (one or two letters): each matches only as the whole word, as the stores search it.
+    /// The Latin prefixes of the plan under which the store's index has more than
+    /// ``maximumPrefixWords`` words, each with the only words it matches (``narrowed(_:titleWords:)``):
+    /// a prefix of one or two characters (`m`, `sa`) as the whole word alone, as one Hangul
+    /// syllable is; a longer one (`gater`) as itself and the commonest title words under it.
     /// Filled by the store that planned the query; empty in a plan made without one.
-    public var wholeWordPrefixes: Set<String> = []
+    public var narrowedPrefixes: [String: [String]] = [:]
 
-    /// The most words a Latin prefix is spelt out into; past them it is the whole word.
+    /// The most words a Latin prefix is spelt out into; past them it is narrowed
+    /// (``narrowed(_:titleWords:)``).
     public static let maximumPrefixWords = 64
 
-    /// Marks as whole words the plan's prefixes under which `vocabulary` (the index's terms)
-    /// has more than ``maximumPrefixWords`` words: what a store's planner decides from its
-    /// index, for a reference search over listings in memory.
-    public mutating func markWholeWordPrefixes(in vocabulary: Set<String>) {
-        for prefix in Set(groups.flatMap(\.prefixes)) where vocabulary.count(where: { $0.hasPrefix(prefix) }) > Self.maximumPrefixWords {
-            wholeWordPrefixes.insert(prefix)
+    /// What a prefix under which the index has more than ``maximumPrefixWords`` words matches:
+    /// for one or two characters, the whole word alone; for more, the word itself and the
+    /// commonest of `titleWords` under it — title words of listed listings with how many listed
+    /// listings have them, the vocabulary's `word` entries — by that count, then by their bytes,
+    /// up to ``maximumPrefixWords`` in all.
+    ///
+    /// Words only in descriptions count for nothing here. Until 2026-12-02 every broad prefix was
+    /// the whole word, so a seller who put 64 made-up words under `gater` into one description
+    /// (`gatera01 gatera02 …`) made `gater` stop finding Gateron for every buyer; now they would
+    /// need 64 title words each in more listed listings than Gateron is.
+    public static func narrowed(_ prefix: String, titleWords: some Sequence<(word: String, listings: Int)>) -> [String] {
+        guard prefix.unicodeScalars.count >= 3 else { return [prefix] }
+        let commonest = titleWords
+            .filter { $0.listings > 0 && $0.word != prefix && $0.word.hasPrefix(prefix) }
+            .sorted { $0.listings != $1.listings ? $0.listings > $1.listings : SearchTerm($0.word) < SearchTerm($1.word) }
+            .prefix(maximumPrefixWords - 1)
+        return [prefix] + commonest.map(\.word)
+    }
+
+    /// Narrows the plan's prefixes under which `terms` (every term of the index) has more than
+    /// ``maximumPrefixWords`` words, from `titleWords` (each title word of a listed listing with
+    /// how many have it): what a store's planner decides from its index, for a reference search
+    /// over listings in memory.
+    public mutating func narrowBroadPrefixes(terms: Set<String>, titleWords: [String: Int]) {
+        for prefix in Set(groups.flatMap(\.prefixes)) where terms.count(where: { $0.hasPrefix(prefix) }) > Self.maximumPrefixWords {
+            narrowedPrefixes[prefix] = Self.narrowed(prefix, titleWords: titleWords.map { (word: $0.key, listings: $0.value) })
         }
     }
+    /// Each title word of the listed listings among `products` with how many of them have it:
+    /// the vocabulary's `word` counts, for a reference search over listings in memory.
+    package static func titleWords(of products: some Sequence<Product>) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for product in products where product.isListed {
+            for entry in SearchAnalyzer.vocabulary(title: product.title, tags: product.tags) where entry.kind == .word {
+                counts[entry.key, default: 0] += 1
+            }
+        }
+        return counts
+    }
+
     /// The query's text without spaces: a title containing it scores ``phraseBonus`` more.
     public var phrase: String
 
@@ -126,7 +161,7 @@ public struct SearchPlan: Sendable, Hashable {
     public func textScore(terms: [String: Int], title: String) -> Int? {
         var total = 0
         for group in groups {
-            guard let score = Self.score(of: group, in: terms, wholeWords: wholeWordPrefixes) else { return nil }
+            guard let score = Self.score(of: group, in: terms, narrowed: narrowedPrefixes) else { return nil }
             total += score
         }
         for bonus in bonuses { total += terms[bonus] ?? 0 }
@@ -152,13 +187,13 @@ public struct SearchPlan: Sendable, Hashable {
     /// The score a group gives a listing with these terms (and their weights), or nil when the
     /// listing does not match it. The reference the stores' SQL is checked against.
     ///
-    /// - Parameter wholeWords: prefixes that match only as the whole word (``wholeWordPrefixes``).
-    public static func score(of group: Group, in terms: [String: Int], wholeWords: Set<String> = []) -> Int? {
+    /// - Parameter narrowed: prefixes that match only the words listed (``narrowedPrefixes``).
+    public static func score(of group: Group, in terms: [String: Int], narrowed: [String: [String]] = [:]) -> Int? {
         var best: Int?
         for term in group.exact { if let weight = terms[term] { best = max(best ?? 0, weight * 2) } }
         for prefix in group.prefixes {
-            if wholeWords.contains(prefix) {
-                if let weight = terms[prefix] { best = max(best ?? 0, weight * 2) }
+            if let words = narrowed[prefix] {
+                for word in words { if let weight = terms[word] { best = max(best ?? 0, word == prefix ? weight * 2 : weight) } }
                 continue
             }
             for (term, weight) in terms where term.hasPrefix(prefix) && !term.hasPrefix("=") && !term.hasPrefix("#") {

@@ -56,7 +56,7 @@ public struct SearchService: Sendable {
             let terms = SearchAnalyzer.terms(title: product.title, content: product.content, tags: product.tags, spec: product.spec)
             let groups = plan.groups.map { group in
                 ((group.exact + group.prefixes.map { $0 + "*" } + group.forgiven.map { "~" + $0 }).joined(separator: "|"),
-                 SearchPlan.score(of: group, in: terms, wholeWords: plan.wholeWordPrefixes) ?? 0)
+                 SearchPlan.score(of: group, in: terms, narrowed: plan.narrowedPrefixes) ?? 0)
             }
             let bonuses = plan.bonuses.compactMap { term in terms[term].map { (term, $0) } }
             let textScore = plan.textScore(terms: terms, title: product.title) ?? 0
