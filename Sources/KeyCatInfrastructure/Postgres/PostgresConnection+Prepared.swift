@@ -1,17 +1,6 @@
 internal import CLibPQ
 import Foundation
 
-/// One statement of an exchange: SQL with `?` markers and the values bound to them.
-package struct PostgresStatement {
-    package var sql: String
-    package var arguments: [SQLValue]
-
-    package init(_ sql: String, _ arguments: [SQLValue] = []) {
-        self.sql = sql
-        self.arguments = arguments
-    }
-}
-
 extension PostgresConnection {
     /// Sends `statements` to the server together and waits once for all their answers: one round
     /// trip, however many statements (libpq's pipeline mode,
@@ -82,7 +71,7 @@ extension PostgresConnection {
                           committing: Bool) throws(PostgresError) -> [PostgresResult] {
         guard !statements.isEmpty || pendingBegin != nil || committing else { return [] }
         // Every value is checked before anything is sent, so a refused one leaves nothing half sent.
-        let parameters = try statements.map { statement throws(PostgresError) in try Parameters(statement.arguments) }
+        let parameters = try statements.map { statement throws(PostgresError) in try PostgresParameters(statement.arguments) }
         if PQpipelineStatus(connection) == PQ_PIPELINE_OFF, PQenterPipelineMode(connection) != 1 {
             throw failure(on: connection, statement: statements.first?.sql)
         }
@@ -258,44 +247,5 @@ extension PostgresConnection {
         if message.isEmpty { message = fallback.isEmpty ? "libpq refused the request" : fallback }
         if PQstatus(connection) != CONNECTION_OK { return .connectionLost(message, statement: statement) }
         return .unexpectedResponse(message, statement: statement)
-    }
-}
-
-/// A statement's values as libpq takes them: text (NUL-terminated) or binary bytes in one buffer.
-private struct Parameters {
-    private var storage: [UInt8] = []
-    private var offsets: [Int] = []
-    private var lengths: [Int32] = []
-    private var formats: [Int32] = []
-
-    init(_ arguments: [SQLValue]) throws(PostgresError) {
-        for argument in arguments {
-            let (bytes, isBinary) = try argument.wireFormat()
-            if let bytes {
-                offsets.append(storage.count)
-                storage += bytes
-                storage.append(0)  // text parameters are read as C strings
-                lengths.append(Int32(bytes.count))
-            } else {
-                offsets.append(-1)
-                lengths.append(0)
-            }
-            formats.append(isBinary ? 1 : 0)
-        }
-        storage.append(0)  // never empty, so the buffer has an address
-    }
-
-    /// Calls `body` with the count and the arrays `PQsendQueryPrepared` takes; libpq copies the
-    /// values into its output buffer before returning.
-    func withPointers<Result>(
-        _ body: (Int32, [UnsafePointer<CChar>?], [Int32], [Int32]) -> Result
-    ) -> Result {
-        storage.withUnsafeBufferPointer { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress!)
-            let values: [UnsafePointer<CChar>?] = offsets.map {
-                $0 < 0 ? nil : (base + $0).assumingMemoryBound(to: CChar.self)
-            }
-            return body(Int32(offsets.count), values, lengths, formats)
-        }
     }
 }
