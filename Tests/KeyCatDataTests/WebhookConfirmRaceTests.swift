@@ -49,15 +49,18 @@ private final class PausingOrders: OrderRepository {
     func payments(of orderID: OrderID) async throws(KeyCatError) -> [OrderPayment] { try await inner.payments(of: orderID) }
     func beginRefund(orderID: OrderID, expectedStatus: OrderStatus, amount: Money?, reason: String, restock: Bool,
                      target: (_ isFull: Bool) -> OrderStatus, requestKey: String?, requestFingerprint: String?,
-                     at now: Date) async throws(KeyCatError) -> Refund {
+                     requestedBy: String, at now: Date) async throws(KeyCatError) -> Refund {
         try await inner.beginRefund(orderID: orderID, expectedStatus: expectedStatus, amount: amount, reason: reason, restock: restock,
-                                    target: target, requestKey: requestKey, requestFingerprint: requestFingerprint, at: now)
+                                    target: target, requestKey: requestKey, requestFingerprint: requestFingerprint,
+                                    requestedBy: requestedBy, at: now)
     }
     func refund(of orderID: OrderID, requestKey: String) async throws(KeyCatError) -> Refund? { try await inner.refund(of: orderID, requestKey: requestKey) }
     func completeRefund(_ refund: Refund, audit: AuditEntry?, at now: Date) async throws(KeyCatError) -> Order {
         try await inner.completeRefund(refund, audit: audit, at: now)
     }
-    func failRefund(_ refund: Refund, at now: Date) async throws(KeyCatError) { try await inner.failRefund(refund, at: now) }
+    func failRefund(_ refund: Refund, audit: AuditEntry, at now: Date) async throws(KeyCatError) {
+        try await inner.failRefund(refund, audit: audit, at: now)
+    }
     func pendingRefunds(begunBy: Date, limit: Int) async throws(KeyCatError) -> [Refund] { try await inner.pendingRefunds(begunBy: begunBy, limit: limit) }
     func refunds(of orderID: OrderID) async throws(KeyCatError) -> [Refund] { try await inner.refunds(of: orderID) }
 }

@@ -169,12 +169,13 @@ struct BuyerCancelTests {
                 await expectFailure(.alreadyShipped) {
                     try await orders.beginRefund(orderID: two.order.id, expectedStatus: .paid, amount: nil, reason: "stale", restock: true,
                                                  target: { $0 ? .cancelled : .partiallyRefunded }, requestKey: nil, requestFingerprint: nil,
-                                                 at: shop.clock.now())
+                                                 requestedBy: two.buyer.auditActor, at: shop.clock.now())
                 }
                 await expectFailure(.alreadyShipped) {
                     try await fulfilment.beginLineRefund(
                         orderID: two.order.id, expectedStatus: .paid, shipmentID: two.soriParcel.id, lines: two.soriParcel.lines, amount: nil,
-                        reason: "stale", restock: true, cancelling: true, bySeller: false, requestKey: nil, requestFingerprint: nil, at: shop.clock.now())
+                        reason: "stale", restock: true, cancelling: true, bySeller: false, requestKey: nil, requestFingerprint: nil,
+                        requestedBy: two.buyer.auditActor, at: shop.clock.now())
                 }
             }
             await #expect(try shop.keycat.orders.refunds(of: two.order.id, by: two.buyer).isEmpty)

@@ -283,6 +283,13 @@ struct PaymentSafetyTests {
             }
             #expect(refused?.context["outcome"] == nil, "\(String(describing: refused))")
             await #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).map(\.status) == [.done, .failed])
+            // The refusal is on the record, under who asked; the row names them too.
+            let failure = try #require(try await shop.keycat.auditLog.recent(limit: 20).first { $0.action == "refund.failed" })
+            #expect(failure.actor == shop.operatorConsole.auditActor && failure.target == "order:\(order.id)", "\(failure)")
+            #expect(failure.detail.contains("₩1,000") && failure.detail.contains("gateway_forbidden"), "\(failure)")
+            await #expect(try shop.keycat.orders.refunds(of: order.id, by: buyer).allSatisfy {
+                $0.requestedBy == shop.operatorConsole.auditActor
+            })
 
             // The answer lost, the resend refused and the payment unreadable: nobody can tell, so it
             // stays pending, and reconciliation settles it.
@@ -297,6 +304,9 @@ struct PaymentSafetyTests {
             shop.passRefundWindow()
             #expect(try await shop.keycat.checkout.reconcile().refundsSettled == 1)
             await #expect(try shop.keycat.orders.order(order.id, by: buyer).refundedAmount == Money(won: 6_000))
+            let completed = try #require(try await shop.keycat.auditLog.recent(limit: 20).first { $0.action == "order.refund" })
+            #expect(completed.actor == "system" && completed.detail.hasSuffix("asked by \(shop.operatorConsole.auditActor)"),
+                    "\(completed)")
             #expect(shop.simulator.cancellations(impUID: impUID).count == 2)
             try await shop.expectHealthy()
         }

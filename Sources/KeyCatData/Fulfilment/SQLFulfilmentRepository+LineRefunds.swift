@@ -7,7 +7,7 @@ import KeyCatInfrastructure
 extension SQLFulfilmentRepository {
     package func beginLineRefund(orderID: OrderID, expectedStatus: OrderStatus, shipmentID: ShipmentID, lines: [Int], amount part: Money?,
                                  reason: String, restock: Bool, cancelling: Bool, bySeller: Bool, requestKey: String?, requestFingerprint: String?,
-                                 at now: Date) async throws(KeyCatError) -> Refund {
+                                 requestedBy: String, at now: Date) async throws(KeyCatError) -> Refund {
         try await storage {
             try await database.write { connection in
                 let order = try OrderRow.find(orderID, stillIn: expectedStatus, on: connection)
@@ -76,16 +76,17 @@ extension SQLFulfilmentRepository {
                 let lineList = lines.map(String.init).joined(separator: ",")
                 let id = try connection.insertReturningID("""
                     INSERT INTO refunds (order_id, amount, checksum, reason, restock, target, status, created_at, updated_at,
-                                         request_key, request_fingerprint, shipment_id, refund_lines, includes_fee)
-                    VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)
+                                         request_key, request_fingerprint, shipment_id, refund_lines, includes_fee, requested_by)
+                    VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [.integer(orderID.rawValue), .integer(amount.won), .integer(balance.won), .text(reason), .bool(restock),
                           .text(target.rawValue), StoredTime.value(now), StoredTime.value(now),
                           .optional(requestKey.map(SQLValue.text)), .optional(requestFingerprint.map(SQLValue.text)),
-                          .integer(shipmentID.rawValue), .text(lineList), .bool(includesFee)])
+                          .integer(shipmentID.rawValue), .text(lineList), .bool(includesFee), .text(requestedBy)])
                 return Refund(id: id, orderID: orderID, amount: amount, checksum: balance, reason: reason, restock: restock,
                               target: target, status: .pending, createdAt: now, requestKey: requestKey,
                               requestFingerprint: requestFingerprint,
-                              lineRefund: LineRefund(shipmentID: shipmentID, lines: lines, includesDeliveryFee: includesFee))
+                              lineRefund: LineRefund(shipmentID: shipmentID, lines: lines, includesDeliveryFee: includesFee),
+                              requestedBy: requestedBy)
             }
         }
     }

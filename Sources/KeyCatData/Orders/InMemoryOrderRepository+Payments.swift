@@ -43,7 +43,7 @@ extension InMemoryOrderRepository {
 
     package func beginRefund(orderID: OrderID, expectedStatus: OrderStatus, amount: Money?, reason: String, restock: Bool,
                              target: (_ isFull: Bool) -> OrderStatus, requestKey: String?, requestFingerprint: String?,
-                             at now: Date) throws(KeyCatError) -> Refund {
+                             requestedBy: String, at now: Date) throws(KeyCatError) -> Refund {
         try state.withLock { state throws(KeyCatError) -> Refund in
             guard let order = state.orders[orderID] else { throw KeyCatError.notFound("order", orderID) }
             guard order.status == expectedStatus else {
@@ -70,7 +70,7 @@ extension InMemoryOrderRepository {
             }
             let refund = Refund(id: Int64(state.refunds.count + 1), orderID: orderID, amount: refundAmount, checksum: balance,
                                 reason: reason, restock: restock, target: next, status: .pending, createdAt: now,
-                                requestKey: requestKey, requestFingerprint: requestFingerprint)
+                                requestKey: requestKey, requestFingerprint: requestFingerprint, requestedBy: requestedBy)
             state.refunds.append(refund)
             return refund
         }
@@ -97,10 +97,11 @@ extension InMemoryOrderRepository {
         }
     }
 
-    package func failRefund(_ refund: Refund, at now: Date) throws(KeyCatError) {
+    package func failRefund(_ refund: Refund, audit: AuditEntry, at now: Date) throws(KeyCatError) {
         state.withLock { state in
             if let index = state.refunds.firstIndex(where: { $0.id == refund.id && $0.status == .pending }) {
                 state.refunds[index].status = .failed
+                state.audit.append(audit)
             }
         }
     }

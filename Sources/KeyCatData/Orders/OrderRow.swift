@@ -175,7 +175,7 @@ enum OrderRow {
 
     static let refundColumns = """
         id, order_id, amount, checksum, reason, restock, target, status, created_at, request_key, request_fingerprint, \
-        shipment_id, refund_lines, includes_fee
+        shipment_id, refund_lines, includes_fee, requested_by
         """
 
     static func decodeRefund(_ row: some SQLRow) throws -> Refund {
@@ -189,7 +189,8 @@ enum OrderRow {
                 LineRefund(shipmentID: ShipmentID(shipment),
                            lines: (row.optionalString(12) ?? "").split(separator: ",").compactMap { Int($0) },
                            includesDeliveryFee: row.bool(13))
-            })
+            },
+            requestedBy: row.optionalString(14))
     }
 
     /// Gives an order's units back to stock and marks it returned, once, each line's units a

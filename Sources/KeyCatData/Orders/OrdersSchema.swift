@@ -132,6 +132,13 @@ extension OrdersSchema {
         "ALTER TABLE order_lines ADD COLUMN category \(type.text);"
     }
 
+    /// Migration 43: who asked for each refund (an audit actor), so that its failure, or its
+    /// completion by reconciliation after a lost answer, is recorded under their name. Earlier
+    /// refunds keep NULL.
+    static func refundRequesterSQL(_ type: SQLDialect.ColumnTypes) -> String {
+        "ALTER TABLE refunds ADD COLUMN requested_by \(type.text);"
+    }
+
     /// Reconciliation forgets handled PG webhook ids after ``CheckoutService/webhookIDRetention``,
     /// oldest first, so the table stops growing with every payment the shop ever took.
     static let webhookEventsByReceiptSQL = "CREATE INDEX webhook_events_by_received_at ON webhook_events (received_at);"

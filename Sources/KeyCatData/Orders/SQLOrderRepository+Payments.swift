@@ -63,7 +63,7 @@ extension SQLOrderRepository {
 
     package func beginRefund(orderID: OrderID, expectedStatus: OrderStatus, amount: Money?, reason: String, restock: Bool,
                              target: (_ isFull: Bool) -> OrderStatus, requestKey: String?, requestFingerprint: String?,
-                             at now: Date) async throws(KeyCatError) -> Refund {
+                             requestedBy: String, at now: Date) async throws(KeyCatError) -> Refund {
         try await storage {
             try await database.write { connection in
                 let order = try OrderRow.find(orderID, stillIn: expectedStatus, on: connection)
@@ -84,14 +84,15 @@ extension SQLOrderRepository {
                 }
                 let id = try connection.insertReturningID("""
                     INSERT INTO refunds (order_id, amount, checksum, reason, restock, target, status, created_at, updated_at,
-                                         request_key, request_fingerprint)
-                    VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)
+                                         request_key, request_fingerprint, requested_by)
+                    VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)
                     """, [.integer(orderID.rawValue), .integer(refundAmount.won), .integer(balance.won), .text(reason),
                           .bool(restock), .text(next.rawValue), StoredTime.value(now), StoredTime.value(now),
-                          .optional(requestKey.map(SQLValue.text)), .optional(requestFingerprint.map(SQLValue.text))])
+                          .optional(requestKey.map(SQLValue.text)), .optional(requestFingerprint.map(SQLValue.text)),
+                          .text(requestedBy)])
                 return Refund(id: id, orderID: orderID, amount: refundAmount, checksum: balance,
                               reason: reason, restock: restock, target: next, status: .pending, createdAt: now,
-                              requestKey: requestKey, requestFingerprint: requestFingerprint)
+                              requestKey: requestKey, requestFingerprint: requestFingerprint, requestedBy: requestedBy)
             }
         }
     }
@@ -213,11 +214,12 @@ extension SQLOrderRepository {
         })
     }
 
-    package func failRefund(_ refund: Refund, at now: Date) async throws(KeyCatError) {
+    package func failRefund(_ refund: Refund, audit: AuditEntry, at now: Date) async throws(KeyCatError) {
         try await storage {
             try await database.write { connection in
-                try connection.run("UPDATE refunds SET status = 'failed', updated_at = ? WHERE id = ? AND status = 'pending'",
-                                   [StoredTime.value(now), .integer(refund.id)])
+                let failed = try connection.run("UPDATE refunds SET status = 'failed', updated_at = ? WHERE id = ? AND status = 'pending'",
+                                                [StoredTime.value(now), .integer(refund.id)])
+                if failed == 1 { try AuditLogTable.insert(audit, on: connection) }
             }
         }
     }

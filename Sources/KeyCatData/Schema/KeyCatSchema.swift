@@ -287,6 +287,7 @@ package enum KeyCatSchema {
         Step(version: 40, name: "review removals", ddl: SocialSchema.reviewRemovalsSQL),
         Step(version: 41, name: "webhook ids by receipt", sql: OrdersSchema.webhookEventsByReceiptSQL),
         Step(version: 42, name: "withdrawn sellers' listings deleted", sql: CatalogSchema.withdrawnSellersListingsSQL),
+        Step(version: 43, name: "refund requesters", ddl: OrdersSchema.refundRequesterSQL),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

@@ -118,7 +118,7 @@ public protocol FulfilmentRepository: Sendable {
     /// is recorded (confirmation by time may land between the caller's read and this write).
     func beginLineRefund(orderID: OrderID, expectedStatus: OrderStatus, shipmentID: ShipmentID, lines: [Int], amount: Money?, reason: String,
                          restock: Bool, cancelling: Bool, bySeller: Bool, requestKey: String?, requestFingerprint: String?,
-                         at now: Date) async throws(KeyCatError) -> Refund
+                         requestedBy: String, at now: Date) async throws(KeyCatError) -> Refund
 
     /// Confirms a delivered parcel's receipt if it is still delivered, unconfirmed and has no open
     /// return request, with `audit`, in one transaction.

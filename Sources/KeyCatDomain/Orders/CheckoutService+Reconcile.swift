@@ -140,7 +140,9 @@ extension CheckoutService {
                 _ = try await settlement.sendRefund(refund, impUID: impUID)
             } catch where RefundOutcome.certainlyNotRefunded(by: error, sentBefore: true) {
                 do throws(KeyCatError) {
-                    try await orders.failRefund(refund, at: clock.now())
+                    try await orders.failRefund(refund, audit: OrderService.failedRefundAudit(
+                        refund, actor: "system", action: "reconciliation, asked by \(refund.requestedBy ?? "an earlier request")",
+                        error: error, at: clock.now()), at: clock.now())
                     report.refundsSettled += 1
                 } catch {
                     report.unresolved += 1
@@ -153,7 +155,8 @@ extension CheckoutService {
             do throws(KeyCatError) {
                 _ = try await orders.completeRefund(refund, audit: AuditEntry(
                     actor: "system", action: "order.refund", target: "order:\(order.id)",
-                    detail: "refund \(refund.id) of \(refund.amount) completed by reconciliation", at: clock.now()), at: clock.now())
+                    detail: "refund \(refund.id) of \(refund.amount) completed by reconciliation"
+                        + (refund.requestedBy.map { ", asked by \($0)" } ?? ""), at: clock.now()), at: clock.now())
                 report.refundsSettled += 1
             } catch {
                 report.unresolved += 1

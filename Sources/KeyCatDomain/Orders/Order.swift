@@ -183,11 +183,16 @@ public struct Refund: Sendable, Hashable, Codable {
     /// For a seller's line refund: the shipment whose lines it refunds, and which ones (their
     /// positions in the order). Nil for a refund of the order's balance.
     public var lineRefund: LineRefund?
+    /// Who asked for it, as the audit log names actors (`admin:3`, `buyer:7`, `seller:2`,
+    /// `cli:ops`): the refund's failure or its completion by reconciliation is recorded under
+    /// that name. Nil for refunds recorded before 2026-12-02.
+    public var requestedBy: String?
 
     public init(id: Int64, orderID: OrderID, amount: Money, checksum: Money, reason: String, restock: Bool,
                 target: OrderStatus, status: Status, createdAt: Date, requestKey: String? = nil,
-                requestFingerprint: String? = nil, lineRefund: LineRefund? = nil) {
+                requestFingerprint: String? = nil, lineRefund: LineRefund? = nil, requestedBy: String? = nil) {
         self.lineRefund = lineRefund
+        self.requestedBy = requestedBy
         self.id = id
         self.orderID = orderID
         self.amount = amount

@@ -223,15 +223,16 @@ public protocol OrderRepository: Sendable {
     ///   refund of the order not failed already carries `requestKey`.
     func beginRefund(orderID: OrderID, expectedStatus: OrderStatus, amount: Money?, reason: String, restock: Bool,
                      target: (_ isFull: Bool) -> OrderStatus, requestKey: String?, requestFingerprint: String?,
-                     at now: Date) async throws(KeyCatError) -> Refund
+                     requestedBy: String, at now: Date) async throws(KeyCatError) -> Refund
     /// The refund of `orderID` asked for with `requestKey` that did not fail (pending or done),
     /// if there is one.
     func refund(of orderID: OrderID, requestKey: String) async throws(KeyCatError) -> Refund?
     /// Completes a pending refund: adds it to the order's refunded amount, moves the order to the
     /// refund's target and, for a full refund with restock, gives the stock back.
     func completeRefund(_ refund: Refund, audit: AuditEntry?, at now: Date) async throws(KeyCatError) -> Order
-    /// Marks a pending refund failed (the PG refused it).
-    func failRefund(_ refund: Refund, at now: Date) async throws(KeyCatError)
+    /// Marks a pending refund failed (the PG refused it), writing `audit` in the same
+    /// transaction when it was still pending.
+    func failRefund(_ refund: Refund, audit: AuditEntry, at now: Date) async throws(KeyCatError)
     /// Refunds still pending (their PG answer was lost) that were begun at or before
     /// `begunBy`, oldest first.
     func pendingRefunds(begunBy: Date, limit: Int) async throws(KeyCatError) -> [Refund]

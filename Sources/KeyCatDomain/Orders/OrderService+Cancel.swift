@@ -79,7 +79,8 @@ extension OrderService {
             let lines = parcel.lines.filter { order.lines.indices.contains($0) && order.lines[$0].refundedAt == nil }
             let refund = try await shipments.beginLineRefund(
                 orderID: order.id, expectedStatus: order.status, shipmentID: parcel.id, lines: lines, amount: nil, reason: reason,
-                restock: true, cancelling: true, bySeller: false, requestKey: nil, requestFingerprint: nil, at: clock.now())
+                restock: true, cancelling: true, bySeller: false, requestKey: nil, requestFingerprint: nil,
+                requestedBy: principal.auditActor, at: clock.now())
             order = try await send(refund, impUID: impUID, action: "shipment.cancel", by: principal)
         }
         return order

@@ -271,7 +271,7 @@ extension OrderService {
         let refund = try await shipments.beginLineRefund(
             orderID: order.id, expectedStatus: order.status, shipmentID: shipment.id, lines: lines, amount: amount, reason: reason,
             restock: restock, cancelling: false, bySeller: principal.role != .admin, requestKey: requestKey,
-            requestFingerprint: requestKey == nil ? nil : fingerprint, at: clock.now())
+            requestFingerprint: requestKey == nil ? nil : fingerprint, requestedBy: principal.auditActor, at: clock.now())
         return try await send(refund, impUID: impUID, action: "shipment.refund", by: principal)
     }
 }

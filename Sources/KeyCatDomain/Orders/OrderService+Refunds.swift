@@ -83,7 +83,7 @@ extension OrderService {
             orderID: order.id, expectedStatus: order.status, amount: request.amount, reason: reason,
             restock: request.restock, target: { isFull in isFull ? (cancelling ? .cancelled : .refunded) : .partiallyRefunded },
             requestKey: request.idempotencyKey, requestFingerprint: request.idempotencyKey == nil ? nil : fingerprint,
-            at: clock.now())
+            requestedBy: principal.auditActor, at: clock.now())
         return try await send(refund, impUID: impUID, action: cancelling ? "order.cancel" : "order.refund", by: principal)
     }
 
@@ -96,7 +96,8 @@ extension OrderService {
         } catch where !RefundOutcome.certainlyNotRefunded(by: error, sentBefore: sentBefore) {
             throw RefundOutcome.unknown(refund, error)  // the refund stays pending; reconciliation finishes it
         } catch {
-            try await orders.failRefund(refund, at: clock.now())
+            try await orders.failRefund(refund, audit: Self.failedRefundAudit(
+                refund, actor: principal.auditActor, action: action, error: error, at: clock.now()), at: clock.now())
             throw error
         }
         do throws(KeyCatError) {
@@ -107,6 +108,16 @@ extension OrderService {
         } catch {
             throw RefundOutcome.recordingFailed(refund, error)
         }
+    }
+
+    /// The audit entry of a refund the PG refused (`refund.failed`, target the order): who asked
+    /// (`actor`, or reconciliation on their behalf), what for (`action`: `order.refund`,
+    /// `shipment.cancel`, …), how much and the PG's answer. The order does not move, but a
+    /// refused refund is what a buyer's complaint or an operator's second try starts from, and
+    /// until 2026-12-02 it left no trace but a `failed` row.
+    static func failedRefundAudit(_ refund: Refund, actor: String, action: String, error: KeyCatError, at now: Date) -> AuditEntry {
+        AuditEntry(actor: actor, action: "refund.failed", target: "order:\(refund.orderID)",
+                   detail: "refund \(refund.id) of \(refund.amount) (\(action)) refused by the PG: \(error.code.rawValue)", at: now)
     }
 
     /// A cancellation's or a refund's reason, once trimmed, in characters.

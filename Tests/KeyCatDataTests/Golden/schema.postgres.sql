@@ -783,3 +783,6 @@ DELETE FROM search_documents WHERE product_id IN (
 UPDATE products SET deleted_at = (SELECT u.withdrawn_at FROM users u WHERE u.id = products.seller_id), listed = 0,
                     version = version + 1
 WHERE deleted_at IS NULL AND seller_id IN (SELECT id FROM users WHERE withdrawn_at IS NOT NULL);
+
+-- 43: refund requesters
+ALTER TABLE refunds ADD COLUMN requested_by text COLLATE "C";
