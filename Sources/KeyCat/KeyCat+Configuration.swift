@@ -200,6 +200,13 @@ extension KeyCat {
         /// (``KeyCat/pruneEvents()``): a subscriber or webhook endpoint away longer than this
         /// resumes past what was pruned. Default 30 days; at least ``minimumEventRetention``.
         public var eventRetention: TimeInterval = 30 * 24 * 60 * 60
+        /// How long the audit log keeps an entry before reconciliation prunes it
+        /// (``KeyCat/pruneAuditLog()``): the log holds who refunded, cancelled, suspended or
+        /// exported what, and the people's words some of those carry. Default 5 years, the
+        /// longest 전자상거래법 시행령 §6 asks a shop to keep its records of contracts, payments and
+        /// supply; from 1 year (개인정보의 안전성 확보조치 기준 §8 asks at least that of access
+        /// records) to 10 years. Until 2026-12-02 nothing was ever pruned.
+        public var auditRetention: TimeInterval = 5 * 365 * 24 * 60 * 60
         /// The shortest ``eventRetention``: 7 days, longer than the webhook retries' span, since
         /// pruning an event takes its deliveries with it.
         public static let minimumEventRetention: TimeInterval = 7 * 24 * 60 * 60

@@ -20,7 +20,8 @@ extension KeyCat {
     /// through (``OrderService/settleApprovedReturns(limit:by:)``), confirms the receipt of parcels delivered more than
     /// ``Configuration/purchaseConfirmationDelay`` ago (``confirmDeliveredParcels()``) and
     /// anonymises the addresses of orders delivered more than ``Configuration/addressRetention`` ago,
-    /// and prunes events older than ``Configuration/eventRetention`` (``pruneEvents()``), and last
+    /// and prunes events older than ``Configuration/eventRetention`` (``pruneEvents()``) and audit
+    /// entries older than ``Configuration/auditRetention`` (``pruneAuditLog()``), and last
     /// asks the carriers where parcels are when the shop tracks them (``trackParcels()``). Once a
     /// day it also sweeps the images no listing names (``sweepImages(dryRun:)``): first an hour
     /// after the loop starts (a rolling deploy's older servers, which store images without
@@ -63,6 +64,7 @@ extension KeyCat {
             }
             do throws(KeyCatError) {
                 _ = try await pruneEvents()
+                _ = try await pruneAuditLog()
             } catch {
                 if case .success = outcome { outcome = .failure(error) }
             }
@@ -111,6 +113,16 @@ extension KeyCat {
     @discardableResult
     public func pruneEvents() async throws(KeyCatError) -> Int {
         try await store.events.prune(before: configuration.clock.now().addingTimeInterval(-configuration.eventRetention))
+    }
+
+    /// Deletes the audit entries older than ``Configuration/auditRetention``, recording that it
+    /// did (docs/security.md, "The audit log").
+    ///
+    /// - Returns: how many it deleted.
+    @discardableResult
+    public func pruneAuditLog() async throws(KeyCatError) -> Int {
+        let now = configuration.clock.now()
+        return try await auditLog.prune(before: now.addingTimeInterval(-configuration.auditRetention), at: now)
     }
 
     /// Asks the ``Configuration/parcelTracker`` where the parcels on their way are, each at most

@@ -17,6 +17,35 @@ package struct SQLAuditLog<Database: SQLDatabase>: AuditLog {
         try await entries(matching: AuditFilter(), after: nil, limit: limit)
     }
 
+    /// At most 10,000 entries go in one transaction (by `audit_log_by_time`): the first prune of
+    /// a log kept for years may meet millions, and one transaction of them would hold SQLite's
+    /// writer, checkouts included, for as long as it ran.
+    package func prune(before date: Date, at now: Date) async throws(KeyCatError) -> Int {
+        try await prune(before: date, at: now, batch: 10_000)
+    }
+
+    /// ``prune(before:at:)`` at most `batch` entries a transaction.
+    package func prune(before date: Date, at now: Date, batch: Int) async throws(KeyCatError) -> Int {
+        var pruned = 0
+        while true {
+            let deleted = try await storage {
+                try await database.write { connection in
+                    try connection.run("""
+                        DELETE FROM audit_log WHERE id IN (
+                            SELECT id FROM audit_log WHERE created_at < ? ORDER BY created_at, id LIMIT ?)
+                        """, [StoredTime.value(date), .int(batch)])
+                }
+            }
+            pruned += deleted
+            if deleted < batch { break }
+        }
+        if pruned > 0 {
+            try await record(AuditEntry(actor: "system", action: "audit.prune", target: "audit_log",
+                                        detail: "\(pruned) entries recorded before \(date.ISO8601Format())", at: now))
+        }
+        return pruned
+    }
+
     /// Builds the `WHERE` from the fields given, so each combination is its own cached statement
     /// and the index on the field given (`audit_log_by_actor`, `_by_action`, `_by_target`, else
     /// `audit_log_by_time`) is walked newest first.

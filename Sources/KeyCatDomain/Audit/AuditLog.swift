@@ -12,6 +12,13 @@ public protocol AuditLog: Sendable {
     /// The entries that match `filter`, newest first by `(at, id)`, strictly after `position`
     /// (a keyset walk), at most `limit`.
     func entries(matching filter: AuditFilter, after position: CursorPosition?, limit: Int) async throws(KeyCatError) -> [AuditEntry]
+
+    /// Deletes the entries recorded before `date`, oldest first, and when any went records that
+    /// it did (`audit.prune` by `system` at `now`, with how many and the cut-off): the log's
+    /// retention.
+    ///
+    /// - Returns: how many it deleted.
+    func prune(before date: Date, at now: Date) async throws(KeyCatError) -> Int
 }
 
 /// Which audit entries to list. Each field given narrows the list; all nil lists everything.

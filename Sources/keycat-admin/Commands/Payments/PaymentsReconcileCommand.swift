@@ -37,6 +37,7 @@ struct PaymentsReconcileCommand: AdminCommand {
         let returns = try await keycat.orders.settleApprovedReturns(by: context.principal)
         let confirmed = try await keycat.confirmDeliveredParcels()
         let pruned = try await keycat.pruneEvents()
+        let auditPruned = try await keycat.pruneAuditLog()
         let rows: [(String, Int64)] = [
             ("paid", report.paid), ("expired", report.expired), ("failed_or_voided", report.failedOrVoided),
             ("payments_voided", report.paymentsVoided), ("refunds_settled", report.refundsSettled),
@@ -44,7 +45,7 @@ struct PaymentsReconcileCommand: AdminCommand {
             ("orphans", report.orphans), ("orphans_voided", report.orphansVoided),
             ("idempotency_keys_swept", report.idempotencyKeysSwept), ("webhook_ids_swept", report.webhookIDsSwept),
             ("returns_refunded", returns), ("parcels_confirmed", confirmed),
-            ("events_pruned", pruned),
+            ("events_pruned", pruned), ("audit_entries_pruned", auditPruned),
         ].map { ($0.0, Int64($0.1)) } + [("orphan_amount", report.orphanAmount.won)]
         var table = TextTable(["OUTCOME", "COUNT"])
         for (name, count) in rows { table.append([name, String(count)]) }
