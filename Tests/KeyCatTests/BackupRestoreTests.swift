@@ -183,6 +183,28 @@ struct BackupRestoreTests {
         }
     }
 
+    @Test("a backup holding a trigger no migration made is refused, its checksums rewritten to match")
+    func foreignTriggerRefused() async throws {
+        try await TestShop.with { shop in
+            _ = try await Self.productWithImages(shop)
+            let backup = shop.directory.appendingPathComponent("backup").path
+            var manifest = try await shop.keycat.createBackup(in: backup, by: shop.operatorConsole)
+            // Someone edits the copy: every later payment would run their SQL.
+            let rows = backup + "/" + BackupManifest.databaseFile
+            let edited = try SQLiteDatabase(path: rows)
+            try edited.blockingWrite { try $0.run("CREATE TRIGGER skim AFTER INSERT ON payments BEGIN SELECT 1; END", []) }
+            edited.close()
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: rows + suffix) }
+            manifest.files = try manifest.files.map { $0.path == BackupManifest.databaseFile ? try KeyCat.describe($0.path, in: backup) : $0 }
+            try BackupManifest.encoder.encode(manifest).write(to: URL(fileURLWithPath: backup + "/" + BackupManifest.fileName))
+
+            let target = shop.directory.appendingPathComponent("restored.db").path
+            let refused = await expectFailure(.storage) { try await KeyCat.restoreBackup(from: backup, toDatabaseAt: target) }
+            #expect(refused?.message.contains("trigger skim is not one of KeyCat's") == true, "\(String(describing: refused))")
+            #expect(!FileManager.default.fileExists(atPath: target))
+        }
+    }
+
     @Test("a damaged or incomplete backup is refused before anything is put in place")
     func damagedBackup() async throws {
         try await TestShop.with { shop in

@@ -137,6 +137,12 @@ package enum PostgresExpectedSchema {
             "\(object.kind.rawValue) \(object.name) is missing"
                 + (object.kind == .table ? "" : " (restore the schema from a backup, or re-create it as its migration does)")
         }
-        return missing + invalid.sorted()
+        // A trigger no migration made runs code of someone else's on every write of KeyCat's
+        // tables (a restored dump can carry one). Views, functions and indexes of the shop's own
+        // (reporting, say) are left alone: they change no row.
+        let foreign = present.filter { $0.kind == .trigger && !objects.contains($0) }.sorted().map { object in
+            "trigger \(object.name) is not one of KeyCat's: it runs on writes of its table; drop it once you know what made it"
+        }
+        return missing + invalid.sorted() + foreign
     }
 }

@@ -54,7 +54,24 @@ package enum ExpectedSchema {
                     + "('keycat-admin init' migrates it)"]
         }
         let present = Dictionary(try objects(on: connection).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        return objects.compactMap { expected in
+        return try problems(present: present) + foreignCode(on: connection)
+    }
+
+    /// The triggers and views on `connection`'s database that no migration made, one sentence
+    /// each. A trigger runs its own SQL on every write of its table and a view may stand for
+    /// any query: a file that is KeyCat's alone holds neither, and one that does (a backup
+    /// someone edited, a tool run against the file) is reported, so `db restore` refuses it.
+    private static func foreignCode(on connection: SQLiteConnection) throws -> [String] {
+        let expected = Set(objects.map(\.name))
+        return try connection.query("""
+            SELECT type, name FROM sqlite_schema WHERE type IN ('trigger', 'view') ORDER BY type, name
+            """) { (type: $0.string(0), name: $0.string(1)) }
+            .filter { !expected.contains($0.name) }
+            .map { "\($0.type) \($0.name) is not one of KeyCat's: drop it (DROP \($0.type.uppercased()) \($0.name)) once you know what made it" }
+    }
+
+    private static func problems(present: [String: SchemaObject]) -> [String] {
+        objects.compactMap { expected in
             guard let found = present[expected.name] else {
                 return "\(expected.type) \(expected.name) is missing"
                     + (expected.type == "table" ? "" : " (opening the database for writing or 'keycat-admin init' restores it)")
