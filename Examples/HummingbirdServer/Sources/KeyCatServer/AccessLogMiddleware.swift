@@ -4,7 +4,7 @@ import Logging
 
 /// One line per request, when it is answered: method, target as ``APIRequest/loggable(_:)``
 /// keeps it (the query's names, not its values: `/users?email=…`), status and time taken.
-/// Hummingbird's own `LogRequestsMiddleware` logs the whole URI, so an operator's look-up of a
+/// Hummingbird's own request-logging middleware logs the whole URI, so an operator's look-up of a
 /// person by email, or a buyer's search, would sit in the log for as long as it is kept.
 struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let level: Logger.Level
