@@ -107,7 +107,9 @@ public final class KeyCat: Sendable {
             refreshTokenFamilyLifetime: configuration.refreshTokenFamilyLifetime,
             logInThrottle: configuration.logInThrottle.map { LogInThrottle(policy: $0, store: attempts, devices: devices) },
             signUpThrottle: configuration.signUpThrottle.map { SignUpThrottle(policy: $0, store: attempts) },
-            tokenVersions: tokenVersions)
+            // A read-only open (keycat-admin's read commands) cannot write the record; whoever runs
+            // them can read the file itself.
+            tokenVersions: tokenVersions, accessLog: configuration.isReadOnly ? nil : SQLAuditLog(database: database))
         sellers = SellerService(
             applications: SQLSellerApplicationRepository(database: database), users: users,
             registry: configuration.businessRegistry ?? SQLBusinessRegistry(database: database),

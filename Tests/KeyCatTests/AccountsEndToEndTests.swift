@@ -54,6 +54,35 @@ struct AccountsEndToEndTests {
         }
     }
 
+    @Test("an operator's reads of other people's accounts are recorded, by whom, whose and what, never the email looked up; a person's own are not",
+          arguments: TestStore.allCases)
+    func operatorReadsRecorded(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let keycat = shop.keycat
+            let kim = try await keycat.accounts.signUp(SignUpForm(email: "kim@example.com", password: "keycat2026", nick: "kim"))
+            let lee = try await keycat.accounts.signUp(SignUpForm(email: "lee@example.com", password: "keycat2026", nick: "lee"))
+            let admin = try await shop.user(.admin)
+            func reads() async throws -> [AuditEntry] {
+                try await keycat.auditLog.recent(limit: 100).filter { $0.action == "personal_data.read" }.reversed()
+            }
+            // The person's own profile, and a buyer's, record nothing.
+            let kimself = Principal(userID: kim.id, role: .buyer)
+            _ = try await keycat.accounts.profile(of: kim.id, by: kimself)
+            #expect(try await reads().isEmpty)
+
+            _ = try await keycat.accounts.findUser(email: " KIM@example.com", by: admin)
+            _ = try await keycat.accounts.findUser(email: "nobody@example.com", by: admin)
+            _ = try await keycat.accounts.profile(of: lee.id, by: admin)
+            _ = try await keycat.accounts.profile(of: admin.userID, by: admin)
+            _ = try await keycat.accounts.listUsers(nick: "lee", by: shop.operatorConsole)
+            let recorded = try await reads()
+            #expect(recorded.map(\.target) == ["user:\(kim.id)", "users", "user:\(lee.id)", "users"], "\(recorded)")
+            #expect(recorded.map(\.detail) == ["look-up by email", "look-up by email, none found", "profile", "list by nick: \(lee.id)"])
+            #expect(recorded.prefix(3).allSatisfy { $0.actor == admin.auditActor } && recorded[3].actor == shop.operatorConsole.auditActor)
+            #expect(!recorded.contains { $0.detail.contains("@") || $0.target.contains("@") })
+        }
+    }
+
     @Test("two KeyCat instances on one database (as two processes would be): one refresh wins", arguments: TestStore.allCases)
     func concurrentRefreshAcrossInstances(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in

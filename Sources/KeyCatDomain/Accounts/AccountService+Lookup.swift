@@ -10,6 +10,8 @@ extension AccountService {
         guard !folded.isEmpty, folded.count <= 254 else {
             throw KeyCatError.validation("email", "an email to look up has 1–254 characters")
         }
-        return try await users.credentials(forEmail: folded)?.user
+        let user = try await users.credentials(forEmail: folded)?.user
+        try await recordAccess(by: principal, to: user.map { "user:\($0.id)" } ?? "users", user == nil ? "look-up by email, none found" : "look-up by email")
+        return user
     }
 }

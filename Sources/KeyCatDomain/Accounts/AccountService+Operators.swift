@@ -37,6 +37,11 @@ extension AccountService {
             rows.removeLast(rows.count - limit.value)
             next = rows.last.map { cursors.encode(CursorPosition(id: $0.id.rawValue), query: query) }
         }
+        if !rows.isEmpty {
+            // Whose accounts the page showed, by id: the record names the people, not the term.
+            try await recordAccess(by: principal, to: "users", (term == nil ? "list" : "list by nick") + ": "
+                                   + rows.map { String($0.id.rawValue) }.joined(separator: ","))
+        }
         return Page(items: rows, nextCursor: next)
     }
 
