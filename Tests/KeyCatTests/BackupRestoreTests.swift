@@ -149,6 +149,21 @@ struct BackupRestoreTests {
         }
     }
 
+    /// Changes the backup's database with `change` and writes `manifest` with that file's new
+    /// size and checksum, as someone editing a backup by hand would; returns what it wrote.
+    @discardableResult
+    static func edit(_ backup: String, manifest: BackupManifest, _ change: (SQLiteConnection) throws -> Void) throws -> BackupManifest {
+        let rows = backup + "/" + BackupManifest.databaseFile
+        let database = try SQLiteDatabase(path: rows)
+        try database.blockingWrite(change)
+        database.close()
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: rows + suffix) }
+        var manifest = manifest
+        manifest.files = try manifest.files.map { $0.path == BackupManifest.databaseFile ? try KeyCat.describe($0.path, in: backup) : $0 }
+        try BackupManifest.encoder.encode(manifest).write(to: URL(fileURLWithPath: backup + "/" + BackupManifest.fileName))
+        return manifest
+    }
+
     @Test("a backup taken at an older schema restores, migrated to this build's, and is healthy")
     func olderSchemaRestores() async throws {
         try await TestShop.with { shop in
@@ -157,19 +172,13 @@ struct BackupRestoreTests {
             var manifest = try await shop.keycat.createBackup(in: backup, by: shop.operatorConsole)
             // The backup as a build of four migrations ago wrote it: without migrations 40 to 43
             // (42 changes rows only).
-            let rows = backup + "/" + BackupManifest.databaseFile
-            let older = try SQLiteDatabase(path: rows)
-            try older.blockingWrite {
+            manifest.schemaVersion = 39
+            manifest = try Self.edit(backup, manifest: manifest) {
                 try $0.run("DROP TABLE review_removals", [])
                 try $0.run("DROP INDEX webhook_events_by_received_at", [])
                 try $0.run("ALTER TABLE refunds DROP COLUMN requested_by", [])
                 try $0.run("DELETE FROM schema_migrations WHERE version >= 40", [])
             }
-            older.close()
-            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: rows + suffix) }
-            manifest.schemaVersion = 39
-            manifest.files = try manifest.files.map { $0.path == BackupManifest.databaseFile ? try KeyCat.describe($0.path, in: backup) : $0 }
-            try BackupManifest.encoder.encode(manifest).write(to: URL(fileURLWithPath: backup + "/" + BackupManifest.fileName))
 
             let target = shop.directory.appendingPathComponent("restored.db").path
             await #expect(try KeyCat.restoreBackup(from: backup, toDatabaseAt: target) == manifest)
@@ -188,15 +197,9 @@ struct BackupRestoreTests {
         try await TestShop.with { shop in
             _ = try await Self.productWithImages(shop)
             let backup = shop.directory.appendingPathComponent("backup").path
-            var manifest = try await shop.keycat.createBackup(in: backup, by: shop.operatorConsole)
+            let manifest = try await shop.keycat.createBackup(in: backup, by: shop.operatorConsole)
             // Someone edits the copy: every later payment would run their SQL.
-            let rows = backup + "/" + BackupManifest.databaseFile
-            let edited = try SQLiteDatabase(path: rows)
-            try edited.blockingWrite { try $0.run("CREATE TRIGGER skim AFTER INSERT ON payments BEGIN SELECT 1; END", []) }
-            edited.close()
-            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: rows + suffix) }
-            manifest.files = try manifest.files.map { $0.path == BackupManifest.databaseFile ? try KeyCat.describe($0.path, in: backup) : $0 }
-            try BackupManifest.encoder.encode(manifest).write(to: URL(fileURLWithPath: backup + "/" + BackupManifest.fileName))
+            try Self.edit(backup, manifest: manifest) { try $0.run("CREATE TRIGGER skim AFTER INSERT ON payments BEGIN SELECT 1; END", []) }
 
             let target = shop.directory.appendingPathComponent("restored.db").path
             let refused = await expectFailure(.storage) { try await KeyCat.restoreBackup(from: backup, toDatabaseAt: target) }
