@@ -62,6 +62,7 @@ public struct SearchPlan: Sendable, Hashable {
             narrowedPrefixes[prefix] = Self.narrowed(prefix, titleWords: titleWords.map { (word: $0.key, listings: $0.value) })
         }
     }
+
     /// Each title word of the listed listings among `products` with how many of them have it:
     /// the vocabulary's `word` counts, for a reference search over listings in memory.
     package static func titleWords(of products: some Sequence<Product>) -> [String: Int] {
