@@ -135,14 +135,8 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
                         """, [.text(SellerDecision.competitorApproved), StoredTime.value(at), .text(actor),
                               .text(application.businessNumber.digits), .integer(id.rawValue)]) { (id: $0.int64(0), user: $0.int64(1)) }
                     for loser in losers {
-                        try AuditLogTable.insert(AuditEntry(
-                            actor: audit.actor, action: "seller.reject", target: "seller_application:\(loser.id)",
-                            detail: SellerDecision.competitorApproved, at: at), on: connection)
-                        try EventOutbox.append(DomainEvent(.sellerApplicationRejected, at: at,
-                                                           aggregate: EventAggregate(.sellerApplication, loser.id), data: [
-                            "application_id": .integer(loser.id), "user_id": .integer(loser.user),
-                            "reason": .string(SellerDecision.competitorApproved),
-                        ]), on: connection)
+                        try Self.recordRejection(of: loser.id, by: UserID(loser.user), reason: SellerDecision.competitorApproved,
+                                                 actor: audit.actor, at: at, on: connection)
                     }
                     // An admin applicant keeps the higher role; everyone else becomes a seller, and
                     // their buyer access tokens stop working (the next refresh carries seller).
@@ -191,14 +185,20 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
             RETURNING id
             """, [.text(SellerDecision.applicantWithdrew), StoredTime.value(at), .text(actor), .integer(user.rawValue)]) { $0.int64(0) }
         for id in closed {
-            try AuditLogTable.insert(AuditEntry(
-                actor: actor, action: "seller.reject", target: "seller_application:\(id)",
-                detail: SellerDecision.applicantWithdrew, at: at), on: connection)
-            try EventOutbox.append(DomainEvent(.sellerApplicationRejected, at: at, aggregate: EventAggregate(.sellerApplication, id), data: [
-                "application_id": .integer(id), "user_id": .integer(user.rawValue),
-                "reason": .string(SellerDecision.applicantWithdrew),
-            ]), on: connection)
+            try recordRejection(of: id, by: user, reason: SellerDecision.applicantWithdrew, actor: actor, at: at, on: connection)
         }
+    }
+
+    /// The audit entry (`seller.reject`) and `seller_application.rejected` event of an
+    /// application rejected by something other than an operator's own decision (another
+    /// application approved, its applicant withdrawing), in the caller's transaction.
+    private static func recordRejection(of id: Int64, by user: UserID, reason: String, actor: String, at: Date,
+                                        on connection: some SQLConnection) throws {
+        try AuditLogTable.insert(AuditEntry(
+            actor: actor, action: "seller.reject", target: "seller_application:\(id)", detail: reason, at: at), on: connection)
+        try EventOutbox.append(DomainEvent(.sellerApplicationRejected, at: at, aggregate: EventAggregate(.sellerApplication, id), data: [
+            "application_id": .integer(id), "user_id": .integer(user.rawValue), "reason": .string(reason),
+        ]), on: connection)
     }
 
     static func decode(_ row: some SQLRow) throws -> SellerApplication {
