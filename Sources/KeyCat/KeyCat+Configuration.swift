@@ -207,6 +207,8 @@ extension KeyCat {
         /// supply; from 1 year (개인정보의 안전성 확보조치 기준 §8 asks at least that of access
         /// records) to 10 years. Until 2026-12-02 nothing was ever pruned.
         public var auditRetention: TimeInterval = 5 * 365 * 24 * 60 * 60
+        /// The shortest ``auditRetention``: a year.
+        public static let minimumAuditRetention: TimeInterval = 365 * 24 * 60 * 60
         /// The shortest ``eventRetention``: 7 days, longer than the webhook retries' span, since
         /// pruning an event takes its deliveries with it.
         public static let minimumEventRetention: TimeInterval = 7 * 24 * 60 * 60

@@ -116,7 +116,7 @@ extension KeyCat {
     }
 
     /// Deletes the audit entries older than ``Configuration/auditRetention``, recording that it
-    /// did (docs/security.md, "The audit log").
+    /// did (docs/operations.md, "The audit log's retention").
     ///
     /// - Returns: how many it deleted.
     @discardableResult

@@ -61,7 +61,7 @@ extension KeyCat {
         guard (Configuration.minimumEventRetention...(10 * year)).contains(configuration.eventRetention) else {
             throw KeyCatError.validation("event_retention", "the event retention is 7 days to 10 years")
         }
-        guard (365 * 24 * 60 * 60...(10 * year)).contains(configuration.auditRetention) else {
+        guard (Configuration.minimumAuditRetention...(10 * year)).contains(configuration.auditRetention) else {
             throw KeyCatError.validation("audit_retention", "the audit retention is 1 year to 10 years")
         }
     }

@@ -81,7 +81,7 @@ enum SearchPlanner {
                 continue
             }
             var titleWords: [(word: String, listings: Int)] = []
-            if prefix.unicodeScalars.count >= 3 {
+            if SearchPlan.keepsTitleWords(prefix) {
                 let arguments = SearchTerms.narrowingArguments(prefix)
                 trace?(SearchTerms.narrowingSQL, arguments)
                 try connection.forEach(SearchTerms.narrowingSQL, arguments) { titleWords.append((word: $0.string(0), listings: $0.int(1))) }

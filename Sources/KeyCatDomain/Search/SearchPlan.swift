@@ -45,13 +45,17 @@ public struct SearchPlan: Sendable, Hashable {
     /// (`gatera01 gatera02 …`) made `gater` stop finding Gateron for every buyer; now they would
     /// need 64 title words each in more listed listings than Gateron is.
     public static func narrowed(_ prefix: String, titleWords: some Sequence<(word: String, listings: Int)>) -> [String] {
-        guard prefix.unicodeScalars.count >= 3 else { return [prefix] }
+        guard keepsTitleWords(prefix) else { return [prefix] }
         let commonest = titleWords
             .filter { $0.listings > 0 && $0.word != prefix && $0.word.hasPrefix(prefix) }
             .sorted { $0.listings != $1.listings ? $0.listings > $1.listings : SearchTerm($0.word) < SearchTerm($1.word) }
             .prefix(maximumPrefixWords - 1)
         return [prefix] + commonest.map(\.word)
     }
+
+    /// Whether a broad `prefix` keeps title words under it (three characters or more), so a
+    /// store reads its vocabulary for them; a shorter one is the whole word alone.
+    package static func keepsTitleWords(_ prefix: String) -> Bool { prefix.unicodeScalars.count >= 3 }
 
     /// Narrows the plan's prefixes under which `terms` (every term of the index) has more than
     /// ``maximumPrefixWords`` words, from `titleWords` (each title word of a listed listing with

@@ -1,4 +1,3 @@
-
 /// One statement of an exchange: SQL with `?` markers and the values bound to them.
 package struct PostgresStatement {
     package var sql: String
