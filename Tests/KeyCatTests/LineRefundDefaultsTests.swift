@@ -3,7 +3,8 @@ import KeyCat
 import KeyCatTestSupport
 import Testing
 
-/// What a seller's line refund means when it names no line: the rest of the parcel.
+/// What a seller's line refund means when it names no line (the rest of the parcel), and how
+/// much a parcel of an order paid before the settlement ledger gives back.
 @Suite("Line refunds without lines", .serialized)
 struct LineRefundDefaultsTests {
     @Test("a refund naming no line refunds what the parcel has not refunded yet, once, and then says nothing is left",
@@ -37,6 +38,44 @@ struct LineRefundDefaultsTests {
             }
             #expect(shop.simulator.cancellations(impUID: order.impUID!).count == 2)
             try await shop.expectHealthy()
+        }
+    }
+
+    @Test("a parcel of an order paid before the ledger gives back at most its own value, its parts and lines together",
+          arguments: TestStore.allCases)
+    func legacyParcelCapped(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let (sellerA, sellerB) = (try await shop.user(.seller), try await shop.user(.seller))
+            let buyer = try await shop.user(.buyer)
+            let board = try await shop.keycat.catalog.create(TestShop.draft("보드", price: 100_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
+                                                             for: sellerA.userID, by: sellerA)
+            let caps = try await shop.keycat.catalog.create(TestShop.draft("키캡", price: 50_000) { $0.stock = 5; $0.delivery.fee = Money(won: 2_500) },
+                                                            for: sellerB.userID, by: sellerB)
+            let placed = try await shop.keycat.checkout.checkout(CheckoutRequest(.items([
+                CheckoutItem(productID: board.id, quantity: 1), CheckoutItem(productID: caps.id, quantity: 1),
+            ])), by: buyer)
+            let order = try await shop.keycat.checkout.confirm(placed.id, impUID: try shop.pay(placed).impUID, by: buyer)
+            // Paid before the ledger existed (migration 17): no settlement entries say what a line holds.
+            try await shop.execute("DELETE FROM settlement_entries WHERE order_id = \(order.id.rawValue)")
+            let parcelA = try #require(order.shipments.first { $0.sellerID == sellerA.userID })
+            let boardLine = try #require(order.lines.firstIndex { $0.productID == board.id })
+
+            // A gives back most of their parcel's 103,000 as a part of its value…
+            let part = try await shop.keycat.orders.refundLines(of: parcelA.id, LineRefundRequest(amount: Money(won: 90_000), reason: "scratched"),
+                                                                by: sellerA)
+            #expect(part.refundedAmount == Money(won: 90_000))
+            // …and cannot give back more than the 13,000 left, though the order holds 65,500: B's goods.
+            await expectFailure(.cancelAmountExceedsCancellable) {
+                try await shop.keycat.orders.refundLines(of: parcelA.id, LineRefundRequest(amount: Money(won: 20_000), reason: "again"), by: sellerA)
+            }
+            // Refunding the board's line now gives back what is left of the parcel, fee included.
+            let rest = try await shop.keycat.orders.refundLines(of: parcelA.id, LineRefundRequest(lines: [boardLine], reason: "returned"), by: sellerA)
+            #expect(rest.refundedAmount == Money(won: 103_000))
+            // Nothing of A's parcel is left, its fee included.
+            await expectFailure(.cancelAmountExceedsCancellable) {
+                try await shop.keycat.orders.refundLines(of: parcelA.id, LineRefundRequest(amount: Money(won: 1_000), reason: "the fee"), by: sellerA)
+            }
+            #expect(try await shop.keycat.orders.order(order.id, by: buyer).refundedAmount == Money(won: 103_000))
         }
     }
 }

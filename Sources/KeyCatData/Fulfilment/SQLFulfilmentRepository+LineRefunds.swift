@@ -36,9 +36,12 @@ extension SQLFulfilmentRepository {
                 }
                 // What each line and the fee still hold: the ledger's figures (a part of the
                 // parcel's value refunded earlier lowers them), or for an order paid before the
-                // ledger, the lines' totals.
+                // ledger, the lines' totals, the parcel as a whole capped by what its earlier
+                // refunds left (``legacyHeld(by:of:fee:on:)``).
                 let holdings = try SettlementLedger.holdings(of: orderID, on: connection).filter { $0.shipment == shipmentID.rawValue }
                 let ledger = holdings.isEmpty ? nil : Dictionary(holdings.map { ($0.line, $0.amount) }, uniquingKeysWith: +)
+                let legacyHeld = try ledger == nil
+                    ? Self.legacyHeld(by: shipment, of: order, on: connection) : nil
                 var total: Int64 = 0
                 for position in lines {
                     guard shipment.lines.contains(position), order.lines.indices.contains(position) else {
@@ -56,14 +59,14 @@ extension SQLFulfilmentRepository {
                 if includesFee { total += ledger.map { $0[nil] ?? 0 } ?? shipment.deliveryFee.won }
                 if let part {
                     // A part of the parcel's value: up to what its lines and fee still hold.
-                    let held = try ledger.map { $0.values.reduce(0, +) }
-                        ?? shipment.lines.filter { order.lines[$0].refundedAt == nil }
-                            .reduce(shipment.deliveryFee.won) { try $0 + order.lines[$1].total().won }
+                    let held = ledger.map { $0.values.reduce(0, +) } ?? legacyHeld ?? 0
                     guard part.won <= held else {
                         throw KeyCatError(.cancelAmountExceedsCancellable, "shipment \(shipmentID) holds \(Money(won: held)) to refund",
                                           context: ["refundable": "\(held)"])
                     }
                     total = part.won
+                } else if let legacyHeld {
+                    total = min(total, legacyHeld)
                 }
                 let balance = order.refundableAmount
                 let amount = Money(won: min(total, balance.won))
@@ -89,6 +92,22 @@ extension SQLFulfilmentRepository {
                               requestedBy: requestedBy)
             }
         }
+    }
+
+    /// What a parcel of an order paid before the settlement ledger (migration 17) still holds
+    /// to refund: its lines not refunded and its fee, less what the parcel's earlier refunds of
+    /// a part of its value gave back, and without the fee once a refund gave it back. Such an
+    /// order has no ledger to say what each line holds, so without this cap a seller could give
+    /// back a part of their parcel again and again, up to the whole order's balance: the other
+    /// sellers' goods paid for by the shop.
+    static func legacyHeld(by shipment: Shipment, of order: Order, on connection: some SQLConnection) throws -> Int64 {
+        let (parts, feeGivenBack) = try connection.queryOne("""
+            SELECT coalesce(sum(CASE WHEN coalesce(refund_lines, '') = '' THEN amount ELSE 0 END), 0), coalesce(max(includes_fee), 0)
+            FROM refunds WHERE order_id = ? AND shipment_id = ? AND status = 'done'
+            """, [.integer(order.id.rawValue), .integer(shipment.id.rawValue)]) { ($0.int64(0), $0.int64(1) == 1) } ?? (0, false)
+        let lines = try shipment.lines.filter { order.lines.indices.contains($0) && order.lines[$0].refundedAt == nil }
+            .reduce(Int64(0)) { try $0 + order.lines[$1].total().won }
+        return max(0, lines + (feeGivenBack ? 0 : shipment.deliveryFee.won) - parts)
     }
 
     /// What completing a line refund does besides the money (``SQLOrderRepository/completeRefund``):
