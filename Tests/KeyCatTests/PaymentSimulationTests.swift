@@ -1,5 +1,5 @@
 import Foundation
-import KeyCat
+@testable import KeyCat
 import KeyCatInfrastructure
 import KeyCatTestSupport
 import Testing
@@ -133,7 +133,7 @@ struct PaymentSimulationTests {
         }
     }
 
-    @Test("a run refuses a shop's database, one holding accounts it did not create, and writes nothing there",
+    @Test("a run refuses a shop's database, one holding accounts it did not create, and writes nothing there, not even a migration",
           arguments: TestStore.allCases)
     func refusesAShopsDatabase(_ store: TestStore) async throws {
         try await TestShop.withConfiguration(store) { configuration in
@@ -141,17 +141,30 @@ struct PaymentSimulationTests {
             shop.passwordIterations = 1_000
             let keycat = try await KeyCat.open(shop)
             _ = try await keycat.accounts.signUp(SignUpForm(email: "buyer@example.com", password: "buyer-password-1", nick: "buyer"))
+            // The shop runs a build from before migration 43.
+            let older = 42
+            try await Self.execute("ALTER TABLE refunds DROP COLUMN requested_by; DELETE FROM schema_migrations WHERE version > 42",
+                                   on: keycat.store.database)
             keycat.close()
             var options = PaymentSimulation.Options()
             options.orders = 5
             options.buyers = 2
             let refused = await expectFailure(.illegalTransition) { try await PaymentSimulation.run(store: configuration, options: options) }
             #expect(refused?.message.contains("1 account no simulation created") == true, "\(String(describing: refused))")
+            var unmigrated = shop
+            unmigrated.migrates = false
+            let found = try await KeyCat.open(unmigrated)
+            await #expect(try found.schemaVersion() == older)
+            found.close()
             let after = try await KeyCat.open(shop)
             defer { after.close() }
             let users = try await after.accounts.listUsers(by: .operatorConsole("test")).items
             #expect(users.map(\.email) == ["buyer@example.com"])
         }
+    }
+
+    private static func execute(_ sql: String, on database: some SQLDatabase) async throws {
+        try await database.write { try $0.execute(sql) }
     }
 
     @Test("a run commits as production does, synchronous=FULL, unless told otherwise")

@@ -118,6 +118,7 @@ public enum PaymentSimulation {
     public static func run(store: KeyCat.Configuration, options: Options,
                            progress: (@Sendable (Int, Int) -> Void)? = nil) async throws(KeyCatError) -> Report {
         let databasePath = store.databasePath
+        try await SimulationWorld.requireOwnDatabase(at: store.store)
         let started = Date()
         let clock = TestClock(started)
         let simulator: PGSimulator

@@ -45,7 +45,35 @@ struct SimulationWorld: Sendable {
     /// would expire real buyers' orders (the simulator knows none of their payments) and leave
     /// sellers and buyers whose passwords follow from their names.
     static func requireOwnDatabase(_ keycat: KeyCat) async throws(KeyCatError) {
-        let others = try await storage { try await foreignAccounts(in: keycat.store.database) }
+        try refuse(foreignAccounts: try await storage { try await foreignAccounts(in: keycat.store.database) })
+    }
+
+    /// ``requireOwnDatabase(_:)`` before the run opens `store` to write: read-only, without
+    /// migrating it or making the PG simulator's file beside it, so a shop's database is refused
+    /// as it was found. A missing or empty SQLite file and a Postgres database without KeyCat's
+    /// tables are new, the run's own.
+    static func requireOwnDatabase(at store: KeyCat.Configuration.Store) async throws(KeyCatError) {
+        var probe = KeyCat.Configuration(store)
+        probe.createIfMissing = false
+        probe.migrates = false
+        switch store {
+        case var .sqlite(file):
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+            guard size > 0 else { return }
+            file.readOnly = true
+            try await refuseForeignAccounts(try await file.open(probe))
+        case let .postgres(server):
+            try await refuseForeignAccounts(try await server.open(probe))
+        }
+    }
+
+    private static func refuseForeignAccounts<Store: OpenedStore>(_ opened: KeyCat.OpenedDatabase<Store>) async throws(KeyCatError) {
+        defer { opened.store.close() }
+        guard try await storage({ try await opened.store.schemaVersion() }) > 0 else { return }
+        try refuse(foreignAccounts: try await storage { try await foreignAccounts(in: opened.store.database) })
+    }
+
+    private static func refuse(foreignAccounts others: Int) throws(KeyCatError) {
         guard others == 0 else {
             throw KeyCatError(.illegalTransition, "the database holds \(others) account\(others == 1 ? "" : "s") no simulation created: "
                               + "payments simulate runs only on a database of its own (a new file or Postgres database), "

@@ -14,7 +14,7 @@ struct PaymentsSimulateCommand: AdminCommand {
             simulator beside it. Carts hold one to three products, so most orders ship as two sellers' parcels; sellers \
             ship some and refund a line of some (--line-refund-rate). The invariants include the settlement identity: \
             payouts + commission over the run's orders equal what the PG kept of their payments. It refuses a shop's \
-            database (one holding accounts no run created): it moves time past every reservation and reconciles every order.
+            database (one holding accounts no run created), read-only, before changing it: it moves time past every reservation and reconciles every order.
             """,
         options: [
             OptionSpec(name: "orders", valueName: "N", help: "Orders attempted (default 200)."),
