@@ -165,7 +165,8 @@ public final class KeyCat: Sendable {
         orders = OrderService(orders: orderRepository, gateway: setup.gateway, idempotency: idempotency,
                               cursors: cursors, clock: configuration.clock, fulfilment: SQLFulfilmentRepository(database: database),
                               disputeWindow: configuration.returnDisputeWindow,
-                              untrackedDelay: configuration.parcelTracker == nil ? nil : configuration.untrackedConfirmationDelay)
+                              untrackedDelay: configuration.parcelTracker == nil ? nil : configuration.untrackedConfirmationDelay,
+                              accessLog: configuration.isReadOnly ? nil : SQLAuditLog(database: database))
         settlements = SettlementService(settlements: SQLSettlementRepository(database: database), commission: configuration.commission,
                                         cursors: cursors, clock: configuration.clock)
         statistics = StatisticsService(statistics: SQLSalesStatistics(database: database), clock: configuration.clock)

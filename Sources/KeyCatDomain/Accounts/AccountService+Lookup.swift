@@ -11,7 +11,7 @@ extension AccountService {
             throw KeyCatError.validation("email", "an email to look up has 1–254 characters")
         }
         let user = try await users.credentials(forEmail: folded)?.user
-        try await recordAccess(by: principal, to: user.map { "user:\($0.id)" } ?? "users", user == nil ? "look-up by email, none found" : "look-up by email")
+        try await access.record(by: principal, to: user.map { "user:\($0.id)" } ?? "users", user == nil ? "look-up by email, none found" : "look-up by email")
         return user
     }
 }

@@ -37,11 +37,7 @@ extension AccountService {
             rows.removeLast(rows.count - limit.value)
             next = rows.last.map { cursors.encode(CursorPosition(id: $0.id.rawValue), query: query) }
         }
-        if !rows.isEmpty {
-            // Whose accounts the page showed, by id: the record names the people, not the term.
-            try await recordAccess(by: principal, to: "users", (term == nil ? "list" : "list by nick") + ": "
-                                   + rows.map { String($0.id.rawValue) }.joined(separator: ","))
-        }
+        try await access.record(by: principal, to: "users", term == nil ? "list" : "list by nick", ids: rows.map(\.id.rawValue))
         return Page(items: rows, nextCursor: next)
     }
 

@@ -29,9 +29,8 @@ public struct AccountService: Sendable {
     let signUpThrottle: SignUpThrottle?
     /// Token versions recently read, so that most authentications read no row.
     let tokenVersions: TokenVersionCache
-    /// Where an operator's reads of other people's accounts are recorded (``recordAccess(by:to:_:)``);
-    /// nil records none.
-    let accessLog: (any AuditLog)?
+    /// Where an operator's reads of other people's accounts are recorded.
+    let access: PersonalDataAccess
 
     /// The default time a token version read from the store is trusted: 5 seconds.
     public static let defaultTokenVersionCacheLifetime: TimeInterval = 5
@@ -46,7 +45,7 @@ public struct AccountService: Sendable {
         tokenVersions: TokenVersionCache = TokenVersionCache(lifetime: AccountService.defaultTokenVersionCacheLifetime),
         accessLog: (any AuditLog)? = nil
     ) {
-        self.accessLog = accessLog
+        self.access = PersonalDataAccess(log: accessLog, clock: clock)
         self.users = users
         self.refreshTokens = refreshTokens
         self.passwords = passwords
@@ -111,19 +110,9 @@ public struct AccountService: Sendable {
             throw KeyCatError.notFound("user", id)
         }
         if principal.userID != id {
-            try await recordAccess(by: principal, to: "user:\(id)", "profile")
+            try await access.record(by: principal, to: "user:\(id)", "profile")
         }
         return user
-    }
-
-    /// Records an operator's read of other people's personal data as `personal_data.read`:
-    /// who, when, whose (`target`) and what (`task`), as 개인정보의 안전성 확보조치 기준 §8 asks
-    /// of a shop's access records (접속기록). The values looked up (an email) are not copied
-    /// into it. Written before the answer is returned: a read that cannot be recorded fails.
-    func recordAccess(by principal: Principal, to target: String, _ task: String) async throws(KeyCatError) {
-        guard let accessLog, principal.role == .admin else { return }
-        try await accessLog.record(AuditEntry(actor: principal.auditActor, action: "personal_data.read", target: target,
-                                              detail: task, at: clock.now()))
     }
 
     /// Changes the caller's own profile.

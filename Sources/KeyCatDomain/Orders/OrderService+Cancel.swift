@@ -33,7 +33,7 @@ extension OrderService {
         if let named, named.isEmpty || Set(named).count != named.count {
             throw KeyCatError.validation("shipments", "name each parcel to cancel once")
         }
-        let current = try await order(id, by: principal)
+        let current = try await visibleOrder(id, by: principal)
         switch current.status {
         case .awaitingPayment:
             guard named == nil else {

@@ -183,11 +183,15 @@ extension OrderService {
         return try await sellerOrders(of: principal.userID, status: status, limit: limit, cursor: cursor)
     }
 
-    /// A seller's desk as an operator sees it (`keycat-admin orders list --seller ID --desk`).
+    /// A seller's desk as an operator sees it (`keycat-admin orders list --seller ID --desk`);
+    /// each page is recorded by its orders' ids (``PersonalDataAccess``), since it shows where
+    /// each parcel goes.
     public func sellerOrders(of seller: UserID, status: ShipmentStatus? = nil, limit: PageLimit = .default, cursor: String? = nil,
                              by principal: Principal) async throws(KeyCatError) -> Page<SellerOrder> {
         try principal.require(.admin, to: "read another seller's orders")
-        return try await sellerOrders(of: seller, status: status, limit: limit, cursor: cursor)
+        let page = try await sellerOrders(of: seller, status: status, limit: limit, cursor: cursor)
+        try await access.record(by: principal, to: "orders", "seller \(seller)'s desk", ids: page.items.map(\.orderID.rawValue))
+        return page
     }
 
     private func sellerOrders(of seller: UserID, status: ShipmentStatus?, limit: PageLimit, cursor: String?) async throws(KeyCatError) -> Page<SellerOrder> {

@@ -242,7 +242,7 @@ extension OrderService {
 
     /// The return requests of one order, for its buyer or an admin.
     public func returnRequests(of id: OrderID, by principal: Principal) async throws(KeyCatError) -> [ReturnRequest] {
-        _ = try await order(id, by: principal)
+        _ = try await visibleOrder(id, by: principal)
         return try await shipments.returnRequests(of: id)
     }
 

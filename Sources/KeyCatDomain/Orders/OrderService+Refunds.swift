@@ -52,7 +52,7 @@ extension OrderService {
         let fingerprint = "\(id)|\(request.amount?.won ?? -1)|\(request.restock)|\(request.reason)"
         return try await idempotency.run(scope: "refund:\(principal.auditActor)", key: request.idempotencyKey,
                                          fingerprint: fingerprint) { () async throws(KeyCatError) -> Order in
-            let current = try await order(id, by: principal)
+            let current = try await visibleOrder(id, by: principal)
             if let key = request.idempotencyKey, let earlier = try await orders.refund(of: id, requestKey: key) {
                 guard earlier.requestFingerprint == fingerprint else {
                     throw KeyCatError(.idempotencyKeyReused, "the idempotency key was used for another refund of order \(id)")

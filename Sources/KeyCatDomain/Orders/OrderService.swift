@@ -21,6 +21,9 @@ public struct OrderService: Sendable {
     /// seller's rejection of its return may be disputed. Nil: no tracker, a seller's word of
     /// delivery counts.
     let untrackedDelay: TimeInterval?
+    /// Where an operator's reads of orders (each holds its buyer's name, phone and address) are
+    /// recorded.
+    let access: PersonalDataAccess
 
     /// Three days: time for a buyer told "no" to say why it is wrong, short enough that an honest
     /// seller's pay waits little.
@@ -28,8 +31,10 @@ public struct OrderService: Sendable {
 
     public init(orders: any OrderRepository, gateway: any PaymentGateway, idempotency: any IdempotencyStore,
                 cursors: any PageCursorCodec, clock: any WallClock, fulfilment: (any FulfilmentRepository)? = nil,
-                disputeWindow: TimeInterval = OrderService.defaultDisputeWindow, untrackedDelay: TimeInterval? = nil) {
+                disputeWindow: TimeInterval = OrderService.defaultDisputeWindow, untrackedDelay: TimeInterval? = nil,
+                accessLog: (any AuditLog)? = nil) {
         self.orders = orders
+        self.access = PersonalDataAccess(log: accessLog, clock: clock)
         self.untrackedDelay = untrackedDelay
         self.fulfilment = fulfilment
         self.disputeWindow = disputeWindow
@@ -44,15 +49,27 @@ public struct OrderService: Sendable {
     /// were made). Everything that hangs off an order (payments, refunds, returns, cancel,
     /// confirm) reads it through here first.
     ///
+    /// An operator's read of someone else's order is recorded (``PersonalDataAccess``): it
+    /// holds their name, phone and address.
+    ///
     /// - Throws: `notFound` for a missing order or one that is not the caller's.
     public func order(_ id: OrderID, by principal: Principal) async throws(KeyCatError) -> Order {
+        let order = try await visibleOrder(id, by: principal)
+        if order.buyerID != principal.userID { try await access.record(by: principal, to: "order:\(id)", "order") }
+        return order
+    }
+
+    /// ``order(_:by:)`` for what hangs off an order, which reads it to check the caller and
+    /// shows no more of it than its own answer: nothing is recorded.
+    func visibleOrder(_ id: OrderID, by principal: Principal) async throws(KeyCatError) -> Order {
         guard let order = try await orders.find(id) else { throw KeyCatError.notFound("order", id) }
         try principal.requireOwnerOrAdmin(order.buyerID, hiding: "order", id)
         return order
     }
 
     /// Orders newest first. A buyer or seller sees only their own (the filter's buyer is forced
-    /// to them); an admin sees any. The cursor is bound to the filter (``OrderFilter``'s
+    /// to them); an admin sees any, and each page they are shown is recorded by its orders' ids
+    /// (``PersonalDataAccess``). The cursor is bound to the filter (``OrderFilter``'s
     /// fingerprint): a cursor from another filter is refused.
     ///
     /// - Throws: `validation` naming `placed_from` for an empty window; `invalidCursor` for a
@@ -71,6 +88,7 @@ public struct OrderService: Sendable {
             let last = items[items.count - 1]
             next = cursors.encode(CursorPosition(sortKey: last.createdAt.millisecondsSince1970, id: last.id.rawValue), query: query)
         }
+        try await access.record(by: principal, to: "orders", "list", ids: items.filter { $0.buyerID != principal.userID }.map(\.id.rawValue))
         return Page(items: items, nextCursor: next)
     }
 
@@ -90,13 +108,13 @@ public struct OrderService: Sendable {
 
     /// The payments recorded against one order.
     public func payments(of id: OrderID, by principal: Principal) async throws(KeyCatError) -> [OrderPayment] {
-        _ = try await order(id, by: principal)
+        _ = try await visibleOrder(id, by: principal)
         return try await orders.payments(of: id)
     }
 
     /// The refunds of one order.
     public func refunds(of id: OrderID, by principal: Principal) async throws(KeyCatError) -> [Refund] {
-        _ = try await order(id, by: principal)
+        _ = try await visibleOrder(id, by: principal)
         return try await orders.refunds(of: id)
     }
 
@@ -107,7 +125,7 @@ public struct OrderService: Sendable {
         let carrier = try TextRules.text(carrier, Self.carrierField)
         let tracking = try TextRules.text(trackingNumber, Self.trackingNumberField)
         if fulfilment != nil {
-            let current = try await order(id, by: principal)
+            let current = try await visibleOrder(id, by: principal)
             if !current.shipments.isEmpty { return try await shipAll(current, carrier: carrier, trackingNumber: tracking, by: principal) }
         }
         return try await move(id, to: .shipped, by: principal, detail: "\(carrier) \(tracking)") { move in
@@ -121,7 +139,7 @@ public struct OrderService: Sendable {
     public func deliver(_ id: OrderID, by principal: Principal) async throws(KeyCatError) -> Order {
         try principal.require(.admin, to: "deliver orders")
         if fulfilment != nil {
-            let current = try await order(id, by: principal)
+            let current = try await visibleOrder(id, by: principal)
             if !current.shipments.isEmpty { return try await deliverAll(current, by: principal) }
         }
         return try await move(id, to: .delivered, by: principal, detail: "")
@@ -130,7 +148,7 @@ public struct OrderService: Sendable {
     /// Moves an order by the state machine, conditionally on the status it was read in.
     func move(_ id: OrderID, to next: OrderStatus, by principal: Principal, detail: String,
               _ adjust: (inout OrderTransition) -> Void = { _ in }) async throws(KeyCatError) -> Order {
-        let current = try await order(id, by: principal)
+        let current = try await visibleOrder(id, by: principal)
         try current.status.checkMove(to: next)
         let now = clock.now()
         var transition = OrderTransition(orderID: id, from: current.status, to: next)
