@@ -32,6 +32,8 @@ struct AdminPostgresBackupTests {
         try await withShop { url, directory, admin in
             let created = try admin(["users", "create", "--email", "kept@example.com", "--nick", "남는사람"], [:])
             try #require(created.status == 0, "\(created.standardError)")
+            let leaving = try admin(["users", "create", "--email", "gone@example.com", "--nick", "떠난사람"], [:])
+            try #require(leaving.status == 0, "\(leaving.standardError)")
             let seeded = try admin(["seed", "--file", AdminCatalogTests.seedFile], [:])
             try #require(seeded.status == 0, "\(seeded.standardError)")
             // Two listings sold out by hand: two events in the log.
@@ -95,7 +97,11 @@ struct AdminPostgresBackupTests {
             let onlyPath = directory.appendingPathComponent("rows.pgdump").path
             #expect(try FileManager.default.attributesOfItem(atPath: onlyPath)[.posixPermissions] as? Int == 0o600)
 
-            // A user made after the backup is gone once it is restored over the live tables.
+            // A user made after the backup is gone once it is restored over the live tables; one
+            // who withdrew after it (as the API's withdrawal marks the account) stays withdrawn.
+            _ = try Self.run("/usr/bin/psql", [url, "-qAtc", """
+                UPDATE users SET withdrawn_at = 1764600000000, email = 'gone@withdrawn.invalid' WHERE email = 'gone@example.com'
+                """])
             let later = try admin(["users", "create", "--email", "later@example.com", "--nick", "나중사람"], [:])
             try #require(later.status == 0, "\(later.standardError)")
             let refused = try admin(["db", "restore", "shop-backup"], [:])
@@ -131,13 +137,16 @@ struct AdminPostgresBackupTests {
             #expect(restored.status == 0, "\(restored.standardError)")
             while (counter.count ?? before) <= before, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
             #expect((counter.count ?? before) > before, "the restore announced no catalog change")
+            #expect(restored.standardOutput.contains("Withdrawals made since the backup, made again here: 1."), "\(restored.standardOutput)")
             let users = try admin(["users", "list", "--json"], [:]).standardOutput
             #expect(users.contains("kept@example.com") && !users.contains("later@example.com"), "\(users)")
+            #expect(!users.contains("gone@example.com"), "\(users)")
+            // The restored events (not the withdrawal made again after them, which is new).
             let positions = try Self.run("/usr/bin/psql", [url, "-qAtc", """
-                SELECT (SELECT count(*) FROM events WHERE transaction_id <> '0'),
+                SELECT (SELECT count(*) FROM events WHERE transaction_id <> '0' AND type <> 'user.withdrawn'),
                        (SELECT event_transaction FROM webhook_dispatch),
-                       (SELECT count(*) FROM events e, webhook_dispatch d WHERE e.position > d.event_position),
-                       (SELECT count(*) FROM events)
+                       (SELECT count(*) FROM events e, webhook_dispatch d WHERE e.position > d.event_position AND e.type <> 'user.withdrawn'),
+                       (SELECT count(*) FROM events WHERE type <> 'user.withdrawn')
                 """]).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").compactMap { Int($0) }
             // Every event but the first is still to fan out, and they are read first, in position order.
             #expect(positions.count == 4 && positions[0] == 0 && positions[1] == 0 && positions[3] >= 2 && positions[2] == positions[3] - 1,

@@ -112,6 +112,37 @@ struct AdminRestoreTests {
         }
     }
 
+    @Test("a forced restore over the shop's database withdraws again whoever withdrew since the backup, and says so")
+    func withdrawalsCarried() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("shop.db").path
+            #expect(try AdminProcess.run(["init", "--db", path]).status == 0)
+            for (email, nick) in [("kim@example.com", "김키캣"), ("lee@example.com", "이키캣")] {
+                let created = try AdminProcess.run(["users", "create", "--db", path, "--email", email, "--nick", nick], input: "keycat2026\n")
+                #expect(created.status == 0, "\(created.standardError)")
+            }
+            let backup = directory.appendingPathComponent("nightly").path
+            #expect(try AdminProcess.run(["db", "backup", backup, "--db", path]).status == 0)
+            // Kim withdraws after the backup (as the API's withdrawal marks the account).
+            let database = try SQLiteDatabase(path: path)
+            let kim = try database.blockingWrite { connection in
+                try connection.run("UPDATE users SET withdrawn_at = 1764600000000, email = 'user-1@withdrawn.invalid' WHERE email = 'kim@example.com'", [])
+                return try connection.queryOne("SELECT id FROM users WHERE withdrawn_at IS NOT NULL", []) { $0.int(0) }
+            }
+            database.close()
+
+            let restored = try AdminProcess.run(["db", "restore", backup, "--db", path, "--force", "--json"])
+            #expect(restored.status == 0, "\(restored.standardError)")
+            let report = try jsonObject(restored.standardOutput)
+            #expect(report["withdrawals_carried"] as? [Int] == [try #require(kim)])
+            #expect((report["withdrawals_refused"] as? [Any])?.isEmpty == true)
+            let users = try AdminProcess.run(["users", "list", "--db", path, "--json"]).standardOutput
+            #expect(!users.contains("kim@example.com") && users.contains("lee@example.com"), "\(users)")
+            let human = try AdminProcess.run(["db", "restore", backup, "--db", path, "--force"])
+            #expect(human.standardOutput.contains("Withdrawals made since the backup, made again here: 1."), "\(human.standardOutput)")
+        }
+    }
+
     @Test("a damaged backup is refused with exit 3 and nothing is created")
     func damaged() throws {
         try withTemporaryDirectory { directory in

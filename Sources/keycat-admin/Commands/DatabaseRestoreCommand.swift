@@ -20,6 +20,9 @@ struct DatabaseRestoreCommand: AdminCommand {
             (--db postgres://…), a backup from 'db backup' there goes back with pg_restore in one
             transaction (--force adds --clean --if-exists; without it, existing tables make it
             fail and roll back, exit 3); without pg_restore on PATH the commands are printed.
+            With --force, the accounts withdrawn in the database being replaced are withdrawn
+            again in the restored one, so a restore brings back nobody who asked to be erased;
+            those it cannot withdraw (a seller with parcels to see through) are listed.
             """,
         arguments: [ArgumentSpec(name: "BACKUP", help: "A directory written by 'db backup'.")],
         flags: [FlagSpec(name: "force", help: "Replace an existing database and its companions.")])
@@ -40,6 +43,7 @@ struct DatabaseRestoreCommand: AdminCommand {
 
     func run(_ context: CommandContext) async throws {
         if context.isPostgres { return try await runPostgres(context) }
+        let replaced = await replacedWithdrawals(context)
         let manifest = try await KeyCat.restoreBackup(from: backup, toDatabaseAt: context.databasePath, force: force)
         // The audit entry goes into the restored database: it is the one that lives on.
         var configuration = KeyCat.Configuration(databasePath: context.databasePath)
@@ -52,6 +56,7 @@ struct DatabaseRestoreCommand: AdminCommand {
             detail: "from \(backup) taken \(manifest.createdAt.formatted(.iso8601)) (schema version \(manifest.schemaVersion))"
                 + (force ? ", replacing the existing files" : ""),
             at: keycat.configuration.clock.now()))
+        let carried = try await carry(replaced, into: keycat, context)
         let counts = manifest.counts.sorted { $0.key < $1.key }
         context.emit(
             json: .object([
@@ -60,10 +65,10 @@ struct DatabaseRestoreCommand: AdminCommand {
                 ("counts", .object(counts.map { ($0.key, .int($0.value)) })),
                 ("simulator_payments", manifest.simulatorPayments.map { .int($0) } ?? .null),
                 ("images", .int(manifest.images)), ("replaced", .bool(force)),
-            ]),
+            ] + carried.json),
             human: "Restored \(backup) (taken \(manifest.createdAt.formatted(.iso8601))) to \(context.databasePath): "
                 + counts.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ", \(manifest.images) image(s)"
                 + (manifest.simulatorPayments.map { ", PG simulator with \($0) payments" } ?? ", no PG simulator file")
-                + ".\nNext: keycat-admin payments reconcile --db \(context.databasePath)")
+                + "." + carried.human + "\nNext: keycat-admin payments reconcile --db \(context.databasePath)")
     }
 }
