@@ -140,6 +140,12 @@ struct AdminRestoreTests {
             #expect(!users.contains("kim@example.com") && users.contains("lee@example.com"), "\(users)")
             let human = try AdminProcess.run(["db", "restore", backup, "--db", path, "--force"])
             #expect(human.standardOutput.contains("Withdrawals made since the backup, made again here: 1."), "\(human.standardOutput)")
+            // A damaged database is replaced all the same, and the operator is told its withdrawals could not be read.
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            try Data(repeating: 0x5A, count: 8_192).write(to: URL(fileURLWithPath: path))
+            let overDamaged = try AdminProcess.run(["db", "restore", backup, "--db", path, "--force", "--json"])
+            #expect(overDamaged.status == 0, "\(overDamaged.standardError)")
+            #expect(try jsonObject(overDamaged.standardOutput)["withdrawals_unread"] is String, "\(overDamaged.standardOutput)")
         }
     }
 

@@ -46,8 +46,7 @@ public struct OrderService: Sendable {
 
     /// One order, for its buyer or an admin. Anyone else is told it is not there, as for a
     /// missing one: ids are sequential, and a 403 would tell which orders exist (and when they
-    /// were made). Everything that hangs off an order (payments, refunds, returns, cancel,
-    /// confirm) reads it through here first.
+    /// were made).
     ///
     /// An operator's read of someone else's order is recorded (``PersonalDataAccess``): it
     /// holds their name, phone and address.
@@ -59,8 +58,10 @@ public struct OrderService: Sendable {
         return order
     }
 
-    /// ``order(_:by:)`` for what hangs off an order, which reads it to check the caller and
-    /// shows no more of it than its own answer: nothing is recorded.
+    /// ``order(_:by:)`` without the record, for everything that hangs off an order (payments,
+    /// refunds, returns, cancel, ship, refund): each reads the order through here first to check
+    /// the caller, and is either no read of the address or an operator's action audited as
+    /// itself.
     func visibleOrder(_ id: OrderID, by principal: Principal) async throws(KeyCatError) -> Order {
         guard let order = try await orders.find(id) else { throw KeyCatError.notFound("order", id) }
         try principal.requireOwnerOrAdmin(order.buyerID, hiding: "order", id)
