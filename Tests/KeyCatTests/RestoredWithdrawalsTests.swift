@@ -28,7 +28,13 @@ struct RestoredWithdrawalsTests {
                 #expect(withdrawals.map(\.userID) == [kim.userID, lee.userID])
                 await expectFailure(.forbidden) { try await copy.keycat.carryForward(withdrawals, by: buyer) }
 
-                let gone = KeyCat.Withdrawal(userID: UserID(999_999), at: Date(timeIntervalSince1970: 1_700_000_000))
+                // An id the copy does not hold, and kim's id as another account's (made at another
+                // time: another database's backup, or ids handed out again) are no one to withdraw.
+                let gone = KeyCat.Withdrawal(userID: UserID(999_999), createdAt: .distantPast, at: Date(timeIntervalSince1970: 1_700_000_000))
+                var stranger = withdrawals[0]
+                stranger.createdAt = stranger.createdAt.addingTimeInterval(-1)
+                let nobody = try await copy.keycat.carryForward([stranger, gone], by: copy.operatorConsole)
+                #expect(nobody.carried.isEmpty && nobody.refused.isEmpty)
                 let outcome = try await copy.keycat.carryForward(withdrawals + [gone], by: copy.operatorConsole)
                 #expect(outcome.carried == [kim.userID])
                 #expect(outcome.refused.map(\.userID) == [lee.userID])

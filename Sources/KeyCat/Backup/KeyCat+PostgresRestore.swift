@@ -11,6 +11,9 @@ extension KeyCat {
         public var schema: String?
         /// Whether the backup had a manifest, verified before and compared with the rows after.
         public var verified: Bool
+        /// With `force`, the withdrawals of the tables it replaced, read on the session that
+        /// claimed the schema just before `pg_restore`: for ``carryForward(_:by:)``.
+        public var replacedWithdrawals: ReplacedWithdrawals = .none
     }
 
     /// Puts a backup directory written by ``backUpPostgres(_:to:databaseOnly:)`` back (`keycat-admin
@@ -83,6 +86,7 @@ extension KeyCat {
         defer { claim.close() }
         try claimSchema(on: claim)
         if force, let manifest { try refuseOlderBackup(manifest, over: claim) }
+        let replaced = force ? replacedWithdrawals(on: claim) : .none
         do {
             try pgRestore.run(options + ["--no-password", "--dbname=\(connection.url)", dump], connection: connection)
         } catch where !force {
@@ -115,7 +119,18 @@ extension KeyCat {
                     context: ["path": connection.masked, "reason": "counts"])
             }
         }
-        return PostgresRestore(schema: connection.schema, verified: manifest != nil)
+        return PostgresRestore(schema: connection.schema, verified: manifest != nil, replacedWithdrawals: replaced)
+    }
+
+    /// The withdrawals in the tables a forced restore is about to replace (none in a schema
+    /// without KeyCat's accounts).
+    private static func replacedWithdrawals(on session: PostgresConnection) -> ReplacedWithdrawals {
+        do {
+            guard try session.queryOne("SELECT to_regclass('users') IS NOT NULL", [], { $0.bool(0) }) == true else { return .none }
+            return .read(try withdrawals(on: session))
+        } catch {
+            return .unreadable("\(error)")
+        }
     }
 
     /// Refuses a forced restore of a backup taken at an older schema than the database's:

@@ -7,13 +7,28 @@ extension KeyCat {
     /// An account's withdrawal, as a restore carries it into an older copy of the database.
     public struct Withdrawal: Sendable, Hashable {
         public var userID: UserID
+        /// When the account was made: with the id, what tells it is the same person in the copy
+        /// (a backup of another database, or ids handed out again since an earlier restore,
+        /// could give the id to someone else).
+        public var createdAt: Date
         /// When they withdrew.
         public var at: Date
 
-        public init(userID: UserID, at: Date) {
+        public init(userID: UserID, createdAt: Date, at: Date) {
             self.userID = userID
+            self.createdAt = createdAt
             self.at = at
         }
+    }
+
+    /// What a forced restore read of the withdrawals in the database it replaces.
+    public enum ReplacedWithdrawals: Sendable, Hashable {
+        /// Nothing was replaced: no `force`, no database there, or one KeyCat never initialised.
+        case none
+        case read([Withdrawal])
+        /// The database being replaced could not be read (a damaged file is often why a shop
+        /// restores): whoever withdrew since the backup must be withdrawn again by hand.
+        case unreadable(String)
     }
 
     /// What ``carryForward(_:by:)`` did.
@@ -40,10 +55,14 @@ extension KeyCat {
     }
 
     private static func withdrawals(in database: some SQLDatabase) async throws -> [Withdrawal] {
-        try await database.read { connection in
-            try connection.query("SELECT id, withdrawn_at FROM users WHERE withdrawn_at IS NOT NULL ORDER BY withdrawn_at, id", []) {
-                Withdrawal(userID: UserID($0.int64(0)), at: Date(millisecondsSince1970: $0.int64(1)))
-            }
+        try await database.read { try withdrawals(on: $0) }
+    }
+
+    /// The withdrawals on `connection`, for a restore that reads them on a session of its own.
+    static func withdrawals(on connection: some SQLConnection) throws -> [Withdrawal] {
+        try connection.query("SELECT id, created_at, withdrawn_at FROM users WHERE withdrawn_at IS NOT NULL ORDER BY withdrawn_at, id", []) {
+            Withdrawal(userID: UserID($0.int64(0)), createdAt: Date(millisecondsSince1970: $0.int64(1)),
+                       at: Date(millisecondsSince1970: $0.int64(2)))
         }
     }
 
@@ -53,7 +72,9 @@ extension KeyCat {
     /// `user.withdrawn` sent to the webhooks again, `user.withdraw` audited by `principal` (the
     /// detail says it was carried forward). A person who asked to be erased is not brought back
     /// by a restore (개인정보 보호법 §21, 파기). Accounts the copy does not hold (made after the
-    /// backup) and those withdrawn in it already are left alone, so asking twice changes nothing.
+    /// backup), an id held here by an account made at another time (another person), and those
+    /// withdrawn in it already are left alone, so asking twice changes nothing. An account that
+    /// cannot be withdrawn is refused on its own, with why; the rest go on.
     ///
     /// - Throws: `forbidden` for anyone but an operator; `storage` when the database fails.
     public func carryForward(_ withdrawals: [Withdrawal], by principal: Principal) async throws(KeyCatError) -> CarriedWithdrawals {
@@ -71,10 +92,18 @@ extension KeyCat {
         var outcome = CarriedWithdrawals()
         for withdrawal in withdrawals {
             do {
+                let made = try await storage {
+                    try await database.read { connection in
+                        try connection.queryOne("SELECT created_at FROM users WHERE id = ?", [.integer(withdrawal.userID.rawValue)]) {
+                            $0.int64(0)
+                        }
+                    }
+                }
+                guard made == withdrawal.createdAt.millisecondsSince1970 else { continue }
                 if try await users.withdraw(withdrawal.userID, at: withdrawal.at, audit: audit(withdrawal)) {
                     outcome.carried.append(withdrawal.userID)
                 }
-            } catch where error.code == .illegalTransition {
+            } catch {
                 outcome.refused.append(.init(userID: withdrawal.userID, reason: error.message))
             }
         }

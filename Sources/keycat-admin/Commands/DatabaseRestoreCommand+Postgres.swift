@@ -6,7 +6,6 @@ extension DatabaseRestoreCommand {
     /// transaction, the simulator's file and the images beside, the manifest's counts checked),
     /// then the restore is written to the audit log of the restored database.
     func runPostgres(_ context: CommandContext) async throws {
-        let replaced = await replacedWithdrawals(context)
         let restored = try KeyCat.restorePostgres(KeyCat.PostgresStore(url: context.databasePath, filesBeside: context.filesBeside),
                                                   from: backup, force: force)
         var configuration = context.configuration()
@@ -17,7 +16,7 @@ extension DatabaseRestoreCommand {
             actor: context.actor, action: "database.restore", target: context.databaseName,
             detail: "from \(backup) with pg_restore" + (force ? ", replacing the existing tables" : ""),
             at: keycat.configuration.clock.now()))
-        let carried = try await carry(replaced, into: keycat, context)
+        let carried = try await carry(restored.replacedWithdrawals, into: keycat, context)
         context.emit(
             json: .object([
                 ("path", .string(context.databaseName)), ("backup", .string(backup)), ("store", .string("postgres")),

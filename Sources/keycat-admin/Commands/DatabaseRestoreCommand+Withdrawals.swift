@@ -6,19 +6,12 @@ import KeyCat
 /// from the database being replaced, before it goes, and made again in the restored one
 /// (``KeyCat/carryForward(_:by:)``).
 extension DatabaseRestoreCommand {
-    /// What the database being replaced says of its withdrawals.
-    enum ReplacedWithdrawals {
-        /// Nothing is replaced: no `--force`, no file, or a schema KeyCat never initialised.
-        case none
-        case read([KeyCat.Withdrawal])
-        /// It could not be read (a damaged file is often why a shop restores): the operator is told.
-        case unreadable(String)
-    }
-
-    /// Reads the withdrawals of the database a forced restore is about to replace, read-only,
-    /// and closes it again before the restore begins (a restore refuses a database still open).
-    func replacedWithdrawals(_ context: CommandContext) async -> ReplacedWithdrawals {
-        guard force, context.isPostgres || FileManager.default.fileExists(atPath: context.databasePath) else { return .none }
+    /// Reads the withdrawals of the SQLite file a forced restore is about to replace, read-only,
+    /// and closes it again before the restore begins (a restore refuses a file still open). On
+    /// Postgres the restore reads them itself, on the session that claims the schema
+    /// (``KeyCat/restorePostgres(_:from:force:)``).
+    func replacedWithdrawals(_ context: CommandContext) async -> KeyCat.ReplacedWithdrawals {
+        guard force, FileManager.default.fileExists(atPath: context.databasePath) else { return .none }
         do {
             let keycat = try await context.openForReading(allowOutdated: true)
             defer { keycat.close() }
@@ -33,7 +26,7 @@ extension DatabaseRestoreCommand {
 
     /// Makes `replaced`'s withdrawals again in the restored database `keycat`; the JSON fields and
     /// the human lines that say what it did.
-    func carry(_ replaced: ReplacedWithdrawals, into keycat: KeyCat,
+    func carry(_ replaced: KeyCat.ReplacedWithdrawals, into keycat: KeyCat,
                _ context: CommandContext) async throws -> (json: [(String, JSONValue)], human: String) {
         switch replaced {
         case .none:
