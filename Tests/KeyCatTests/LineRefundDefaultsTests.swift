@@ -68,14 +68,44 @@ struct LineRefundDefaultsTests {
             await expectFailure(.cancelAmountExceedsCancellable) {
                 try await shop.keycat.orders.refundLines(of: parcelA.id, LineRefundRequest(amount: Money(won: 20_000), reason: "again"), by: sellerA)
             }
-            // Refunding the board's line now gives back what is left of the parcel, fee included.
-            let rest = try await shop.keycat.orders.refundLines(of: parcelA.id, LineRefundRequest(lines: [boardLine], reason: "returned"), by: sellerA)
-            #expect(rest.refundedAmount == Money(won: 103_000))
-            // Nothing of A's parcel is left, its fee included.
+            // B's parcel never left: refunding its line gives back its fee too, and then no part of it is left.
+            let parcelB = try #require(order.shipments.first { $0.sellerID == sellerB.userID })
+            let capsLine = try #require(order.lines.firstIndex { $0.productID == caps.id })
+            let whole = try await shop.keycat.orders.refundLines(of: parcelB.id, LineRefundRequest(lines: [capsLine], reason: "sold out"), by: sellerB)
+            #expect(whole.refundedAmount == Money(won: 90_000 + 52_500))
             await expectFailure(.cancelAmountExceedsCancellable) {
-                try await shop.keycat.orders.refundLines(of: parcelA.id, LineRefundRequest(amount: Money(won: 1_000), reason: "the fee"), by: sellerA)
+                try await shop.keycat.orders.refundLines(of: parcelB.id, LineRefundRequest(amount: Money(won: 1_000), reason: "the fee"), by: sellerB)
             }
-            #expect(try await shop.keycat.orders.order(order.id, by: buyer).refundedAmount == Money(won: 103_000))
+            // Refunding the board's line now gives back what is left of A's parcel, fee included.
+            let rest = try await shop.keycat.orders.refundLines(of: parcelA.id, LineRefundRequest(lines: [boardLine], reason: "returned"), by: sellerA)
+            #expect(rest.refundedAmount == order.amount)
+        }
+    }
+
+    @Test("a seller does not refund a parcel of an order paid before the ledger once an operator refunded it by amount",
+          arguments: TestStore.allCases)
+    func legacyOrderWideRefund(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let (sellerA, sellerB) = (try await shop.user(.seller), try await shop.user(.seller))
+            let buyer = try await shop.user(.buyer)
+            let board = try await shop.keycat.catalog.create(TestShop.draft("보드", price: 100_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
+                                                             for: sellerA.userID, by: sellerA)
+            let caps = try await shop.keycat.catalog.create(TestShop.draft("키캡", price: 50_000) { $0.stock = 5; $0.delivery.fee = Money(won: 2_500) },
+                                                            for: sellerB.userID, by: sellerB)
+            let placed = try await shop.keycat.checkout.checkout(CheckoutRequest(.items([
+                CheckoutItem(productID: board.id, quantity: 1), CheckoutItem(productID: caps.id, quantity: 1),
+            ])), by: buyer)
+            let order = try await shop.keycat.checkout.confirm(placed.id, impUID: try shop.pay(placed).impUID, by: buyer)
+            try await shop.execute("DELETE FROM settlement_entries WHERE order_id = \(order.id.rawValue)")
+            // The operator gives back 100,000 across the order: whose goods, no row says.
+            _ = try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 100_000), reason: "late"), by: shop.operatorConsole)
+            let parcelA = try #require(order.shipments.first { $0.sellerID == sellerA.userID })
+            await expectFailure(.illegalTransition) {
+                try await shop.keycat.orders.refundLines(of: parcelA.id, LineRefundRequest(reason: "returned"), by: sellerA)
+            }
+            // The operator still may.
+            let rest = try await shop.keycat.orders.refundLines(of: parcelA.id, LineRefundRequest(reason: "returned"), by: shop.operatorConsole)
+            #expect(rest.refundedAmount == order.amount)
         }
     }
 }

@@ -37,11 +37,19 @@ extension SQLFulfilmentRepository {
                 // What each line and the fee still hold: the ledger's figures (a part of the
                 // parcel's value refunded earlier lowers them), or for an order paid before the
                 // ledger, the lines' totals, the parcel as a whole capped by what its earlier
-                // refunds left (``legacyHeld(by:of:fee:on:)``).
+                // refunds left (``legacyHeld(by:of:on:)``).
                 let holdings = try SettlementLedger.holdings(of: orderID, on: connection).filter { $0.shipment == shipmentID.rawValue }
                 let ledger = holdings.isEmpty ? nil : Dictionary(holdings.map { ($0.line, $0.amount) }, uniquingKeysWith: +)
                 let legacyHeld = try ledger == nil
                     ? Self.legacyHeld(by: shipment, of: order, on: connection) : nil
+                // An order-wide refund of such an order names no parcel: whose goods it gave
+                // back no row says, so what any parcel still holds is an operator's call.
+                if bySeller, legacyHeld != nil, try connection.queryOne("""
+                    SELECT 1 FROM refunds WHERE order_id = ? AND shipment_id IS NULL AND status = 'done' LIMIT 1
+                    """, [.integer(orderID.rawValue)], { _ in true }) != nil {
+                    throw KeyCatError(.illegalTransition, "order \(orderID) was paid before the settlement ledger and refunded by "
+                                      + "amount across its parcels: only an operator refunds it now", context: ["status": shipment.status.rawValue])
+                }
                 var total: Int64 = 0
                 for position in lines {
                     guard shipment.lines.contains(position), order.lines.indices.contains(position) else {
@@ -153,9 +161,12 @@ extension SQLFulfilmentRepository {
                 let lines = shipment.lines.filter { order.lines.indices.contains($0) && order.lines[$0].refundedAt == nil }
                 guard try !OrderRow.hasPendingRefund(order.id, on: connection), !lines.isEmpty else { return false }
                 let holdings = try SettlementLedger.holdings(of: order.id, on: connection).filter { $0.shipment == shipment.id.rawValue }
-                // Only the ledger says what a line holds; an order from before it always holds its lines.
-                guard !holdings.isEmpty, lines.allSatisfy({ line in holdings.filter { $0.line == line }.reduce(0) { $0 + $1.amount } <= 0 })
-                else { return false }
+                // The ledger says what each line holds; for an order from before it, what the
+                // parcel as a whole still holds (``legacyHeld(by:of:on:)``).
+                let holdsNothing = try holdings.isEmpty
+                    ? Self.legacyHeld(by: shipment, of: order, on: connection) == 0
+                    : lines.allSatisfy { line in holdings.filter { $0.line == line }.reduce(0) { $0 + $1.amount } <= 0 }
+                guard holdsNothing else { return false }
                 try Self.completeLines(LineRefund(shipmentID: shipment.id, lines: lines, includesDeliveryFee: false), of: order.id,
                                        restock: restock, at: now, on: connection)
                 try connection.batch([SearchIndex.recountSales(of: order.id, dialect: connection.dialect)])
