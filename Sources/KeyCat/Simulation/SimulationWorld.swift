@@ -51,7 +51,9 @@ struct SimulationWorld: Sendable {
     /// ``requireOwnDatabase(_:)`` before the run opens `store` to write: read-only, without
     /// migrating it or making the PG simulator's file beside it, so a shop's database is refused
     /// as it was found. A missing or empty SQLite file and a Postgres database without KeyCat's
-    /// tables are new, the run's own.
+    /// tables are new, the run's own. A store the probe cannot open (a file never initialised,
+    /// another program's) is left to the run's own open, which refuses what is not KeyCat's,
+    /// and to ``requireOwnDatabase(_:)`` after it.
     static func requireOwnDatabase(at store: KeyCat.Configuration.Store) async throws(KeyCatError) {
         var probe = KeyCat.Configuration(store)
         probe.createIfMissing = false
@@ -61,9 +63,11 @@ struct SimulationWorld: Sendable {
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
             guard size > 0 else { return }
             file.readOnly = true
-            try await refuseForeignAccounts(try await file.open(probe))
+            guard let opened = try? await file.open(probe) else { return }
+            try await refuseForeignAccounts(opened)
         case let .postgres(server):
-            try await refuseForeignAccounts(try await server.open(probe))
+            guard let opened = try? await server.open(probe) else { return }
+            try await refuseForeignAccounts(opened)
         }
     }
 
