@@ -108,4 +108,33 @@ struct LineRefundDefaultsTests {
             #expect(rest.refundedAmount == order.amount)
         }
     }
+
+    @Test("an approved return of a pre-ledger parcel its parts used up closes without a refund", arguments: TestStore.allCases)
+    func legacyReturnHoldingNothing(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let (sellerA, sellerB) = (try await shop.user(.seller), try await shop.user(.seller))
+            let buyer = try await shop.user(.buyer)
+            let board = try await shop.keycat.catalog.create(TestShop.draft("보드", price: 100_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
+                                                             for: sellerA.userID, by: sellerA)
+            let caps = try await shop.keycat.catalog.create(TestShop.draft("키캡", price: 50_000) { $0.stock = 5; $0.delivery.fee = Money(won: 2_500) },
+                                                            for: sellerB.userID, by: sellerB)
+            let placed = try await shop.keycat.checkout.checkout(CheckoutRequest(.items([
+                CheckoutItem(productID: board.id, quantity: 1), CheckoutItem(productID: caps.id, quantity: 1),
+            ])), by: buyer)
+            let order = try await shop.keycat.checkout.confirm(placed.id, impUID: try shop.pay(placed).impUID, by: buyer)
+            try await shop.execute("DELETE FROM settlement_entries WHERE order_id = \(order.id.rawValue)")
+            let parcelA = try #require(order.shipments.first { $0.sellerID == sellerA.userID })
+            _ = try await shop.keycat.orders.ship(shipment: parcelA.id, carrier: "CJ대한통운", trackingNumber: "5531-2026-1123", by: sellerA)
+            _ = try await shop.keycat.orders.deliver(shipment: parcelA.id, by: sellerA)
+            // A's compensations give back the whole parcel: 103,000.
+            _ = try await shop.keycat.orders.refundLines(of: parcelA.id, LineRefundRequest(amount: Money(won: 103_000), reason: "broken"), by: sellerA)
+            let request = try await shop.keycat.orders.requestReturn(of: parcelA.id, reason: "고장", by: buyer)
+            // Nothing is left to send the PG: approving sees the return through without money,
+            // rather than failing (and reconciliation retrying it) for ever.
+            let approved = try await shop.keycat.orders.approveReturn(request.id, by: sellerA)
+            #expect(approved.refundedAmount == Money(won: 103_000))
+            #expect(try await shop.keycat.orders.returnRequest(request.id, by: buyer).refundedAt != nil)
+            #expect(shop.simulator.cancellations(impUID: order.impUID!).count == 1)
+        }
+    }
 }
