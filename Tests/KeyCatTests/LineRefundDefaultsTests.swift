@@ -41,22 +41,30 @@ struct LineRefundDefaultsTests {
         }
     }
 
+    /// Two sellers' parcels in one paid order, as if paid before the settlement ledger existed
+    /// (migration 17): no settlement entries say what a line holds. A's board is 100,000 + 3,000,
+    /// B's keycaps 50,000 + 2,500.
+    static func preLedgerOrder(in shop: TestShop) async throws
+        -> (sellerA: Principal, sellerB: Principal, buyer: Principal, board: Product, caps: Product, order: Order) {
+        let (sellerA, sellerB) = (try await shop.user(.seller), try await shop.user(.seller))
+        let buyer = try await shop.user(.buyer)
+        let board = try await shop.keycat.catalog.create(TestShop.draft("보드", price: 100_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
+                                         for: sellerA.userID, by: sellerA)
+        let caps = try await shop.keycat.catalog.create(TestShop.draft("키캡", price: 50_000) { $0.stock = 5; $0.delivery.fee = Money(won: 2_500) },
+                                        for: sellerB.userID, by: sellerB)
+        let placed = try await shop.keycat.checkout.checkout(CheckoutRequest(.items([
+            CheckoutItem(productID: board.id, quantity: 1), CheckoutItem(productID: caps.id, quantity: 1),
+        ])), by: buyer)
+        let order = try await shop.keycat.checkout.confirm(placed.id, impUID: try shop.pay(placed).impUID, by: buyer)
+        try await shop.execute("DELETE FROM settlement_entries WHERE order_id = \(order.id.rawValue)")
+        return (sellerA, sellerB, buyer, board, caps, order)
+    }
+
     @Test("a parcel of an order paid before the ledger gives back at most its own value, its parts and lines together",
           arguments: TestStore.allCases)
     func legacyParcelCapped(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let (sellerA, sellerB) = (try await shop.user(.seller), try await shop.user(.seller))
-            let buyer = try await shop.user(.buyer)
-            let board = try await shop.keycat.catalog.create(TestShop.draft("보드", price: 100_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
-                                                             for: sellerA.userID, by: sellerA)
-            let caps = try await shop.keycat.catalog.create(TestShop.draft("키캡", price: 50_000) { $0.stock = 5; $0.delivery.fee = Money(won: 2_500) },
-                                                            for: sellerB.userID, by: sellerB)
-            let placed = try await shop.keycat.checkout.checkout(CheckoutRequest(.items([
-                CheckoutItem(productID: board.id, quantity: 1), CheckoutItem(productID: caps.id, quantity: 1),
-            ])), by: buyer)
-            let order = try await shop.keycat.checkout.confirm(placed.id, impUID: try shop.pay(placed).impUID, by: buyer)
-            // Paid before the ledger existed (migration 17): no settlement entries say what a line holds.
-            try await shop.execute("DELETE FROM settlement_entries WHERE order_id = \(order.id.rawValue)")
+            let (sellerA, sellerB, _, board, caps, order) = try await Self.preLedgerOrder(in: shop)
             let parcelA = try #require(order.shipments.first { $0.sellerID == sellerA.userID })
             let boardLine = try #require(order.lines.firstIndex { $0.productID == board.id })
 
@@ -86,17 +94,7 @@ struct LineRefundDefaultsTests {
           arguments: TestStore.allCases)
     func legacyOrderWideRefund(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let (sellerA, sellerB) = (try await shop.user(.seller), try await shop.user(.seller))
-            let buyer = try await shop.user(.buyer)
-            let board = try await shop.keycat.catalog.create(TestShop.draft("보드", price: 100_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
-                                                             for: sellerA.userID, by: sellerA)
-            let caps = try await shop.keycat.catalog.create(TestShop.draft("키캡", price: 50_000) { $0.stock = 5; $0.delivery.fee = Money(won: 2_500) },
-                                                            for: sellerB.userID, by: sellerB)
-            let placed = try await shop.keycat.checkout.checkout(CheckoutRequest(.items([
-                CheckoutItem(productID: board.id, quantity: 1), CheckoutItem(productID: caps.id, quantity: 1),
-            ])), by: buyer)
-            let order = try await shop.keycat.checkout.confirm(placed.id, impUID: try shop.pay(placed).impUID, by: buyer)
-            try await shop.execute("DELETE FROM settlement_entries WHERE order_id = \(order.id.rawValue)")
+            let (sellerA, _, _, _, _, order) = try await Self.preLedgerOrder(in: shop)
             // The operator gives back 100,000 across the order: whose goods, no row says.
             _ = try await shop.keycat.orders.refund(order.id, RefundRequest(amount: Money(won: 100_000), reason: "late"), by: shop.operatorConsole)
             let parcelA = try #require(order.shipments.first { $0.sellerID == sellerA.userID })
@@ -112,17 +110,7 @@ struct LineRefundDefaultsTests {
     @Test("an approved return of a pre-ledger parcel its parts used up closes without a refund", arguments: TestStore.allCases)
     func legacyReturnHoldingNothing(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let (sellerA, sellerB) = (try await shop.user(.seller), try await shop.user(.seller))
-            let buyer = try await shop.user(.buyer)
-            let board = try await shop.keycat.catalog.create(TestShop.draft("보드", price: 100_000) { $0.stock = 5; $0.delivery.fee = Money(won: 3_000) },
-                                                             for: sellerA.userID, by: sellerA)
-            let caps = try await shop.keycat.catalog.create(TestShop.draft("키캡", price: 50_000) { $0.stock = 5; $0.delivery.fee = Money(won: 2_500) },
-                                                            for: sellerB.userID, by: sellerB)
-            let placed = try await shop.keycat.checkout.checkout(CheckoutRequest(.items([
-                CheckoutItem(productID: board.id, quantity: 1), CheckoutItem(productID: caps.id, quantity: 1),
-            ])), by: buyer)
-            let order = try await shop.keycat.checkout.confirm(placed.id, impUID: try shop.pay(placed).impUID, by: buyer)
-            try await shop.execute("DELETE FROM settlement_entries WHERE order_id = \(order.id.rawValue)")
+            let (sellerA, _, buyer, _, _, order) = try await Self.preLedgerOrder(in: shop)
             let parcelA = try #require(order.shipments.first { $0.sellerID == sellerA.userID })
             _ = try await shop.keycat.orders.ship(shipment: parcelA.id, carrier: "CJ대한통운", trackingNumber: "5531-2026-1123", by: sellerA)
             _ = try await shop.keycat.orders.deliver(shipment: parcelA.id, by: sellerA)
