@@ -44,6 +44,7 @@ struct SearchOperatorRouteTests {
             #expect(groups.compactMap { $0["terms"] as? String } == ["키크|keychron*", "크론|keychron*"], "\(groups)")
             #expect(groups.allSatisfy { ($0["score"] as? Int ?? 0) > 0 }, "\(groups)")
             #expect((first["text_score"] as? Int ?? 0) > 0 && first["in_stock"] as? Bool == true && first["units_sold"] as? Int == 0)
+            #expect(first["value_sold"] as? Int == 0 && first["units_ranked"] as? Int == 0, "\(first)")
             #expect(first["key"] is NSNumber && first["rating_average"] == nil, "\(first)")
 
             let removal = "/search/synonyms?word=\(Self.encoded("키크론"))&synonym=KeyChron"

@@ -123,6 +123,7 @@ struct AdminSearchTests {
                 #expect(groups.allSatisfy { ($0["score"] as? Int ?? 0) > 0 })
                 #expect((item["text_score"] as? Int ?? 0) > 0)
                 #expect(item["in_stock"] is Bool && item["units_sold"] is Int && item["bookmark_count"] is Int)
+                #expect(item["value_sold"] is Int && item["units_ranked"] as? Int ?? .max <= item["units_sold"] as? Int ?? -1)
             }
 
             let human = try database.run(["search", "explain", "갈축", "--limit", "2", "--db", database.argument])

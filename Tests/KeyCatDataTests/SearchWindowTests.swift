@@ -69,7 +69,7 @@ struct SearchWindowTests {
             plan.narrowBroadPrefixes(terms: Set(analysed.flatMap(\.keys)), titleWords: SearchPlan.titleWords(of: products))
             return zip(products, analysed).compactMap { product, terms -> (Int64, Int64)? in
                 guard let score = plan.textScore(terms: terms, title: product.title) else { return nil }
-                return (SearchPlan.relevanceKey(textScore: score, product: product, unitsSold: 0), product.id.rawValue)
+                return (SearchPlan.relevanceKey(textScore: score, product: product, sales: .none), product.id.rawValue)
             }.sorted { $0 > $1 }.map { ProductID($0.1) }
         }
     }

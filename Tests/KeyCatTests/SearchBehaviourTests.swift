@@ -42,7 +42,7 @@ struct SearchBehaviourTests {
                 let expected = listed.compactMap { product -> (Int64, Int64)? in
                     let terms = SearchAnalyzer.terms(title: product.title, content: product.content, tags: product.tags, spec: product.spec)
                     guard let score = plan.textScore(terms: terms, title: product.title) else { return nil }
-                    return (SearchPlan.relevanceKey(textScore: score, product: product, unitsSold: 0), product.id.rawValue)
+                    return (SearchPlan.relevanceKey(textScore: score, product: product, sales: .none), product.id.rawValue)
                 }.sorted { $0 > $1 }.map(\.1)
                 #expect(found.map(\.id.rawValue) == expected, "\(query)")
                 #expect(!found.isEmpty, "\(query)")

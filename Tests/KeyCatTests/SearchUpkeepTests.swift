@@ -127,6 +127,53 @@ struct SearchUpkeepTests {
         }
     }
 
+    @Test("units sold cheaply count only as many as their value buys at today's price: ₩100 sales and a price rise buy no rank",
+          arguments: TestStore.allCases)
+    func cheapSalesThenPriceRise(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let seller = try await shop.user(.seller)
+            let buyer = try await shop.user(.buyer)
+            let honest = try await shop.keycat.catalog.create(TestShop.draft("물결축 키보드") { $0.stock = 50 }, for: seller.userID, by: seller)
+            let gamed = try await shop.keycat.catalog.create(TestShop.draft("물결축 키보드", price: 100) { $0.stock = 90 },
+                                                             for: seller.userID, by: seller)
+            _ = try await shop.paidOrder(honest, quantity: 2, by: buyer)
+            _ = try await shop.paidOrder(gamed, quantity: 64, by: buyer)
+            // At ₩100 the 64 units are the listing's real sales, and rank it first.
+            #expect(try await SearchBehaviourTests.search(shop, "물결축").items.map(\.id) == [gamed.id, honest.id])
+            // Then its seller asks the real price: ₩6,400 of sales buy no unit of ₩129,000.
+            var rise = ProductChanges(expectedVersion: try await shop.keycat.catalog.product(gamed.id).version)
+            rise.regularPrice = Money(won: 149_000)
+            rise.price = Money(won: 129_000)
+            _ = try await shop.keycat.catalog.update(gamed.id, rise, by: seller)
+            #expect(try await SearchBehaviourTests.search(shop, "물결축").items.map(\.id) == [honest.id, gamed.id])
+            let explained = try await shop.keycat.search.explain(
+                ProductListRequest(filter: ProductFilter(text: try SearchQuery("물결축"))))
+            #expect(explained.map(\.product.id) == [honest.id, gamed.id])
+            #expect(explained.map(\.sales) == [StandingSales(units: 2, value: Money(won: 258_000)),
+                                                StandingSales(units: 64, value: Money(won: 6_400))])
+            #expect(explained.map(\.rankedUnits) == [2, 0])
+            // A discount of half: the honest listing's two units at ₩129,000 buy four at ₩64,500,
+            // but it never counts more units than it sold.
+            var discount = ProductChanges(expectedVersion: try await shop.keycat.catalog.product(honest.id).version)
+            discount.price = Money(won: 64_500)
+            _ = try await shop.keycat.catalog.update(honest.id, discount, by: seller)
+            #expect(try await shop.keycat.search.explain(ProductListRequest(filter: ProductFilter(text: try SearchQuery("물결축"))))
+                .map(\.rankedUnits) == [2, 0])
+            #expect(try await shop.keycat.search.problems() == [])
+            try await shop.expectHealthy()
+            // A database from before migration 44 kept units only: opening it counts their value.
+            try await shop.execute("""
+                ALTER TABLE search_documents DROP COLUMN value_sold; DELETE FROM schema_migrations WHERE version = 44
+                """)
+            let migrated = try await KeyCat.open(shop.keycat.configuration)
+            defer { migrated.close() }
+            #expect(try await shop.integer("SELECT value_sold FROM search_documents WHERE product_id = \(gamed.id)") == 6_400)
+            #expect(try await migrated.search.problems() == [])
+            #expect(try await migrated.catalog.list(ProductListRequest(filter: ProductFilter(text: try SearchQuery("물결축"))))
+                .items.map(\.id) == [honest.id, gamed.id])
+        }
+    }
+
     @Test("a suspended seller's listings indexed while unlisted (a catch-up) have their words suggested once the seller is reinstated",
           arguments: TestStore.allCases)
     func unlistedCaughtUp(_ store: TestStore) async throws {
@@ -178,11 +225,11 @@ struct SearchUpkeepTests {
                 UPDATE search_words SET products = products + 5 WHERE word = '갈축' AND kind = 'tag';
                 INSERT INTO search_terms (term, product_id, weight) VALUES ('stray', \(kept.id), 1);
                 UPDATE products SET deleted_at = 1, listed = 0 WHERE id = \(gone.id);
-                UPDATE search_documents SET units_sold = 0 WHERE product_id = \(kept.id)
+                UPDATE search_documents SET units_sold = 0, value_sold = 0 WHERE product_id = \(kept.id)
                 """)
             let problems = try await shop.keycat.search.problems()
             #expect(problems.count >= 4)
-            #expect(problems.contains("product \(kept.id): search counts 0 units sold, its standing sales 2 (run 'keycat-admin search reindex')"))
+            #expect(problems.contains("product \(kept.id): search counts 0 units sold for ₩0, its standing sales 2 for ₩258,000 (run 'keycat-admin search reindex')"))
             let reindexed = try await shop.keycat.search.reindex(by: shop.operatorConsole)
             #expect(reindexed == 1)
             #expect(try await shop.keycat.search.problems() == [])

@@ -99,6 +99,8 @@ struct ExplanationBody: Encodable, Sendable {
     var inStock: Bool
     var stock: Int
     var unitsSold: Int
+    var valueSold: Int64
+    var unitsRanked: Int
     var bookmarkCount: Int
     var ratingAverage: Double?
     var reviewCount: Int
@@ -107,6 +109,7 @@ struct ExplanationBody: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case rank, id, title, textScore = "text_score", groups, bonuses, phraseMatched = "phrase_matched"
         case phraseBonus = "phrase_bonus", inStock = "in_stock", stock, unitsSold = "units_sold"
+        case valueSold = "value_sold", unitsRanked = "units_ranked"
         case bookmarkCount = "bookmark_count", ratingAverage = "rating_average", reviewCount = "review_count", key
     }
 
@@ -122,7 +125,9 @@ struct ExplanationBody: Encodable, Sendable {
         phraseBonus = explanation.phraseMatched ? SearchPlan.phraseBonus : 0
         inStock = product.stock > 0
         stock = product.stock
-        unitsSold = explanation.unitsSold
+        unitsSold = explanation.sales.units
+        valueSold = explanation.sales.value.won
+        unitsRanked = explanation.rankedUnits
         bookmarkCount = product.bookmarkCount
         ratingAverage = product.averageRating
         reviewCount = product.ratingCount

@@ -32,7 +32,7 @@ extension InMemoryProductRepository {
             .compactMap { product, terms -> SearchHit? in
                 if let tag = filter.tag, terms["#" + tag] == nil { return nil }
                 guard let score = plan.textScore(terms: terms, title: product.title) else { return nil }
-                let key = sort == .relevance ? SearchPlan.relevanceKey(textScore: score, product: product, unitsSold: 0) : sort.key(of: product)
+                let key = sort == .relevance ? SearchPlan.relevanceKey(textScore: score, product: product, sales: .none) : sort.key(of: product)
                 return SearchHit(product: product, key: key)
             }
             .filter { hit in start.map { precedes($0, (hit.key, hit.product.id.rawValue)) } ?? true }

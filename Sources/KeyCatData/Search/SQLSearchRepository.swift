@@ -64,15 +64,15 @@ package struct SQLSearchRepository<Database: SQLDatabase>: SearchRepository {
         }
     }
 
-    package func unitsSold(of ids: [ProductID]) async throws(KeyCatError) -> [ProductID: Int] {
+    package func sales(of ids: [ProductID]) async throws(KeyCatError) -> [ProductID: StandingSales] {
         guard !ids.isEmpty else { return [:] }
         let list = "[" + ids.map { String($0.rawValue) }.joined(separator: ",") + "]"
         return try await storage {
             try await database.read { connection in
-                var sold: [ProductID: Int] = [:]
+                var sold: [ProductID: StandingSales] = [:]
                 try connection.forEach(
-                    "SELECT product_id, units_sold FROM search_documents WHERE product_id IN (\(connection.dialect.integersFromJSON))",
-                    [.text(list)]) { sold[ProductID($0.int64(0))] = $0.int(1) }
+                    "SELECT product_id, units_sold, value_sold FROM search_documents WHERE product_id IN (\(connection.dialect.integersFromJSON))",
+                    [.text(list)]) { sold[ProductID($0.int64(0))] = StandingSales(units: $0.int(1), value: Money(won: $0.int64(2))) }
                 return sold
             }
         }

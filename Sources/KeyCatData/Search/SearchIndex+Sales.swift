@@ -1,8 +1,10 @@
 import KeyCatDomain
 import KeyCatInfrastructure
 
-/// Units sold, a ranking signal kept in `search_documents` so that a payment writes no
-/// `products` row: counted when an order is paid, counted again when a refund takes some back.
+/// Units sold and their value, a ranking signal kept in `search_documents` so that a payment
+/// writes no `products` row: counted when an order is paid, counted again when a refund takes
+/// some back. The ranking counts the units at most as many as their value buys at the listing's
+/// price (``StandingSales/rankedUnits(at:)``).
 extension SearchIndex {
     /// The statement that counts a paid order's units as sold, a ranking signal (docs/search.md
     /// "Ranking"), into the documents of its listings.
@@ -15,9 +17,10 @@ extension SearchIndex {
     static func countSales<Row>(of orderID: OrderID, dialect: SQLDialect) -> SQLStatement<Row> {
         let documents = salesDocuments(dialect)
         return .run("""
-            UPDATE search_documents SET units_sold = units_sold
-                + (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l
-                   WHERE l.order_id = ? AND l.product_id = search_documents.product_id)
+            UPDATE search_documents SET (units_sold, value_sold) = (
+                SELECT search_documents.units_sold + coalesce(sum(l.quantity), 0),
+                       search_documents.value_sold + coalesce(sum(l.unit_price * l.quantity), 0)
+                FROM order_lines l WHERE l.order_id = ? AND l.product_id = search_documents.product_id)
             WHERE product_id IN (\(documents))
             """, [.integer(orderID.rawValue), .integer(orderID.rawValue)])
     }
@@ -33,12 +36,13 @@ extension SearchIndex {
           AND \(SettlementLedger.lessThanHalfRefunded("l"))
         """
 
-    /// The statement that counts again, from their standing sales, the units sold of the
-    /// listings an order holds: after a refund, which may have taken some back. Locks the
-    /// documents in id order first on Postgres, as ``countSales(of:dialect:)`` does.
+    /// The statement that counts again, from their standing sales, the units sold (and their
+    /// value) of the listings an order holds: after a refund, which may have taken some back.
+    /// Locks the documents in id order first on Postgres, as ``countSales(of:dialect:)`` does.
     static func recountSales<Row>(of orderID: OrderID, dialect: SQLDialect) -> SQLStatement<Row> {
         .run("""
-            UPDATE search_documents SET units_sold = (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l
+            UPDATE search_documents SET (units_sold, value_sold) = (
+                SELECT coalesce(sum(l.quantity), 0), coalesce(sum(l.unit_price * l.quantity), 0) FROM order_lines l
                 JOIN orders o ON o.id = l.order_id WHERE l.product_id = search_documents.product_id AND \(standingSale))
             WHERE product_id IN (\(salesDocuments(dialect)))
             """, [.integer(orderID.rawValue)])

@@ -123,7 +123,7 @@ package enum SearchIndex {
         // paid orders sold; one created in this transaction has sold none.
         var arguments: [SQLValue] = [.integer(id.rawValue), .int(SearchAnalyzer.version), .text(entry.titleKey), .text(entry.words),
                                      .bool(listed), .text(storedTerms(sorted: entry.terms))]
-        if !created { arguments.append(.integer(id.rawValue)) }
+        if !created { arguments += [.integer(id.rawValue), .integer(id.rawValue)] }
         var statements: [SQLStatement<Connection.Row>] = [.run(created ? newDocumentSQL : documentUpsertSQL, arguments)]
         let old = postings ?? previous.map { parseTerms($0.terms) } ?? []
         statements += termChanges(of: id, from: old, to: entry.terms, on: connection)
@@ -132,23 +132,26 @@ package enum SearchIndex {
         return statements
     }
 
-    /// A listing's document, its units sold counted again from its paid orders, whether it is
+    /// A listing's document, its units sold and their value counted again from its paid orders, whether it is
     /// new or replaces one: a write of the listing (or `search reindex`) mends a count a payment
     /// missed (docs/search.md, "Catching up and rebuilding"). A payment counting into the same
     /// document beside it waits for this write's row, then adds its units to the new count; one
     /// that counted first, after this write's snapshot, fails this serializable write, which
     /// runs again and counts it.
     private static let documentUpsertSQL = """
-        INSERT INTO search_documents (product_id, analyzer_version, title_key, words, counted, terms, units_sold)
-        VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
-                                   WHERE l.product_id = ? AND \(standingSale)))
+        INSERT INTO search_documents (product_id, analyzer_version, title_key, words, counted, terms, units_sold, value_sold)
+        VALUES (?, ?, ?, ?, ?, ?,
+                (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
+                 WHERE l.product_id = ? AND \(standingSale)),
+                (SELECT coalesce(sum(l.unit_price * l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
+                 WHERE l.product_id = ? AND \(standingSale)))
         ON CONFLICT (product_id) DO UPDATE SET analyzer_version = excluded.analyzer_version,
             title_key = excluded.title_key, words = excluded.words, counted = excluded.counted, terms = excluded.terms,
-            units_sold = excluded.units_sold
+            units_sold = excluded.units_sold, value_sold = excluded.value_sold
         """
     private static let newDocumentSQL = """
-        INSERT INTO search_documents (product_id, analyzer_version, title_key, words, counted, terms, units_sold)
-        VALUES (?, ?, ?, ?, ?, ?, 0)
+        INSERT INTO search_documents (product_id, analyzer_version, title_key, words, counted, terms, units_sold, value_sold)
+        VALUES (?, ?, ?, ?, ?, ?, 0, 0)
         """
 
     /// The statements that take a deleted listing whose document is `previous` out of the

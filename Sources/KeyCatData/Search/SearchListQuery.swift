@@ -148,7 +148,7 @@ struct SearchListQuery: Sendable {
         let key: String
         var keyArguments: [SQLValue] = []
         if relevance {
-            outer.seek("search_documents", "d", columns: "d.units_sold, d.title_key", where: "d.product_id = s.id")
+            outer.seek("search_documents", "d", columns: "d.units_sold, d.value_sold, d.title_key", where: "d.product_id = s.id")
             var textScore = ["s.g"] + several.map { "s.\($0)" }
             for (index, bonus) in plan.bonuses.enumerated() {
                 let alias = "b\(index)"
@@ -158,7 +158,7 @@ struct SearchListQuery: Sendable {
             }
             textScore.append("CASE WHEN d.title_key LIKE ? ESCAPE '\\' THEN \(SearchPlan.phraseBonus) ELSE 0 END")
             keyArguments.append(.text("%" + Self.escapeLike(plan.phrase) + "%"))
-            key = "\(dialect.smaller(textScore.joined(separator: " + "), String(Self.maximumTextScore))) * \(Self.textScale)" + Self.signals
+            key = "\(dialect.smaller(textScore.joined(separator: " + "), String(Self.maximumTextScore))) * \(Self.textScale)" + Self.signals(dialect)
         } else {
             key = "p." + ProductListQuery.column(for: sort)
         }
@@ -238,12 +238,23 @@ struct SearchListQuery: Sendable {
         }
     }
 
-    /// The shop's signals in a relevance key, below its text score (built once: a page's SQL is
-    /// built for each new set of inputs, ``page(plan:terms:order:floor:filter:sort:after:limit:dialect:)``).
-    static let signals = """
-         + CASE WHEN p.stock > 0 THEN 1048576 ELSE 0 END + \(bucket("d.units_sold")) * 65536 \
+    /// The shop's signals in a relevance key, below its text score, as ``SearchPlan/relevanceKey(textScore:product:sales:)``
+    /// packs them: units sold count as many as their value buys at the listing's price
+    /// (``StandingSales/rankedUnits(at:)``; `price` is never 0). Built once per store: a page's
+    /// SQL is built for each new set of inputs, ``page(plan:terms:order:floor:filter:sort:after:limit:dialect:)``.
+    static func signals(_ dialect: SQLDialect) -> String {
+        dialect.store == .postgres ? postgresSignals : sqliteSignals
+    }
+
+    private static let sqliteSignals = signals(rankedUnits: SQLDialect.sqlite.smaller("d.units_sold", "d.value_sold / p.price"))
+    private static let postgresSignals = signals(rankedUnits: SQLDialect.postgres.smaller("d.units_sold", "d.value_sold / p.price"))
+
+    private static func signals(rankedUnits: String) -> String {
+        """
+         + CASE WHEN p.stock > 0 THEN 1048576 ELSE 0 END + \(bucket(rankedUnits)) * 65536 \
         + \(bucket("p.bookmark_count")) * 1024 + p.rating_score / 100
         """
+    }
 
     /// ``ProductRow/columns``, each of `p`.
     static let prefixedColumns = ProductRow.columns.split(separator: ",")

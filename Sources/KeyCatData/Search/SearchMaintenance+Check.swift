@@ -66,7 +66,9 @@ extension SearchMaintenance {
                     try Self.postingDifferences(on: connection, report: report)
                 }
                 try connection.forEach(Self.unitsSoldMismatchSQL, [.int(limit)]) { row in
-                    report("product \(row.int64(0)): search counts \(row.int(1)) units sold, its standing sales \(row.int(2)) (run 'keycat-admin search reindex')")
+                    let counted = "\(row.int(1)) units sold for \(Money(won: row.int64(2)))"
+                    let standing = "\(row.int(3)) for \(Money(won: row.int64(4)))"
+                    report("product \(row.int64(0)): search counts \(counted), its standing sales \(standing) (run 'keycat-admin search reindex')")
                 }
                 try connection.forEach("SELECT word, kind, products FROM search_words WHERE products > 0", []) { row in
                     let key = "\(row.string(1)):\(row.string(0))"
@@ -82,14 +84,15 @@ extension SearchMaintenance {
         }
     }
 
-    /// The documents whose units sold are not what their listings' standing sales add up to
-    /// (``SearchIndex/standingSale``), in id order: one aggregate of those lines, joined to
-    /// every document.
+    /// The documents whose units sold, or their value, are not what their listings' standing
+    /// sales add up to (``SearchIndex/standingSale``), in id order: one aggregate of those
+    /// lines, joined to every document.
     private static var unitsSoldMismatchSQL: String { """
-        SELECT d.product_id, d.units_sold, coalesce(s.units, 0) FROM search_documents d
-        LEFT JOIN (SELECT l.product_id, sum(l.quantity) AS units FROM order_lines l JOIN orders o ON o.id = l.order_id
+        SELECT d.product_id, d.units_sold, d.value_sold, coalesce(s.units, 0), coalesce(s.value, 0) FROM search_documents d
+        LEFT JOIN (SELECT l.product_id, sum(l.quantity) AS units, sum(l.unit_price * l.quantity) AS value
+                   FROM order_lines l JOIN orders o ON o.id = l.order_id
                    WHERE \(SearchIndex.standingSale) GROUP BY l.product_id) s ON s.product_id = d.product_id
-        WHERE d.units_sold <> coalesce(s.units, 0) ORDER BY d.product_id LIMIT ?
+        WHERE d.units_sold <> coalesce(s.units, 0) OR d.value_sold <> coalesce(s.value, 0) ORDER BY d.product_id LIMIT ?
         """ }
 
     /// Reports each listing whose postings are not its document's forward terms, and how many

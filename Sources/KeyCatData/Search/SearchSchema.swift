@@ -138,4 +138,21 @@ enum SearchSchema {
                                AND EXISTS (SELECT 1 FROM settlement_entries e
                                            WHERE e.order_id = l.order_id AND e.line = l.line AND e.kind = 'refund'));
         """
+
+    /// Migration 44: a listing's documents keep the value of its standing sales beside their
+    /// units (as ``SearchIndex/standingSale`` reads them now), so the ranking counts no more
+    /// units than that value buys at the listing's price (``StandingSales/rankedUnits(at:)``);
+    /// the documents with units sold are counted once.
+    static func valueSoldSQL(_ type: SQLDialect.ColumnTypes) -> String {
+        """
+        ALTER TABLE search_documents ADD COLUMN value_sold \(type.integer) NOT NULL DEFAULT 0 CHECK (value_sold >= 0);
+        UPDATE search_documents SET value_sold = (
+            SELECT coalesce(sum(l.unit_price * l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
+            WHERE l.product_id = search_documents.product_id
+              AND o.paid_at IS NOT NULL AND l.refunded_at IS NULL AND o.status NOT IN ('cancelled', 'refunded')
+              AND 2 * (SELECT coalesce(sum(e.amount), 0) FROM settlement_entries e
+                       WHERE e.order_id = l.order_id AND e.line = l.line AND e.kind = 'refund') < l.unit_price * l.quantity)
+        WHERE units_sold > 0;
+        """
+    }
 }

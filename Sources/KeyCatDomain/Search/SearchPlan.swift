@@ -179,14 +179,15 @@ public struct SearchPlan: Sendable, Hashable {
     public static let maximumTextScore = 2_047
 
     /// The relevance key of a listing with `textScore`: the text score, then in stock, units sold
+    /// (as many as their value buys at the listing's price, ``StandingSales/rankedUnits(at:)``)
     /// and bookmarks as powers of two (capped at 15), then its rating in tenths of a star.
-    public static func relevanceKey(textScore: Int, product: Product, unitsSold: Int) -> Int64 {
+    public static func relevanceKey(textScore: Int, product: Product, sales: StandingSales) -> Int64 {
         func bucket(_ count: Int) -> Int64 {
             count <= 0 ? 0 : Int64(min(15, Int.bitWidth - count.leadingZeroBitCount))
         }
         let rating = RatingScore.score(sum: product.ratingSum, count: product.ratingCount) / 100
         return Int64(min(textScore, maximumTextScore)) * 2_097_152 + (product.stock > 0 ? 1_048_576 : 0)
-            + bucket(unitsSold) * 65_536 + bucket(product.bookmarkCount) * 1_024 + rating
+            + bucket(sales.rankedUnits(at: product.pricing.salePrice)) * 65_536 + bucket(product.bookmarkCount) * 1_024 + rating
     }
 
     /// The score a group gives a listing with these terms (and their weights), or nil when the

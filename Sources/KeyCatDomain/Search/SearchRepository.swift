@@ -11,8 +11,8 @@ public protocol SearchRepository: Sendable {
     func removeSynonym(_ pair: SynonymPair, audit: AuditEntry) async throws(KeyCatError) -> Bool
     /// The plan a query runs with the store's synonyms and vocabulary.
     func plan(for query: SearchQuery) async throws(KeyCatError) -> SearchPlan
-    /// The units sold of these listings, as ranking counts them.
-    func unitsSold(of ids: [ProductID]) async throws(KeyCatError) -> [ProductID: Int]
+    /// The standing sales of these listings, as ranking counts them (none for a listing absent).
+    func sales(of ids: [ProductID]) async throws(KeyCatError) -> [ProductID: StandingSales]
     /// Indexes every live listing again, a batch per transaction; returns how many.
     func reindex(progress: @Sendable (Int) -> Void) async throws(KeyCatError) -> Int
     /// Where the index and the catalog disagree, as sentences.
@@ -70,8 +70,12 @@ public struct SearchExplanation: Sendable, Hashable {
     /// Whether its title holds the query without spaces.
     public var phraseMatched: Bool
     public var textScore: Int
-    public var unitsSold: Int
+    /// Its standing sales; the ranking counts ``StandingSales/rankedUnits(at:)`` of them.
+    public var sales: StandingSales
     public var key: Int64
+
+    /// The units sold the ranking counts at the listing's price.
+    public var rankedUnits: Int { sales.rankedUnits(at: product.pricing.salePrice) }
 
     public static func == (a: Self, b: Self) -> Bool { a.product == b.product && a.key == b.key && a.textScore == b.textScore }
     public func hash(into hasher: inout Hasher) { hasher.combine(product.id); hasher.combine(key) }

@@ -51,7 +51,7 @@ public struct SearchService: Sendable {
         guard let text = request.filter.text else { throw .validation("q", "explain needs a search text") }
         let page = try await catalog.list(request)
         let plan = try await index.plan(for: text)
-        let sold = try await index.unitsSold(of: page.items.map(\.id))
+        let sold = try await index.sales(of: page.items.map(\.id))
         return page.items.map { product in
             let terms = SearchAnalyzer.terms(title: product.title, content: product.content, tags: product.tags, spec: product.spec)
             let groups = plan.groups.map { group in
@@ -61,11 +61,11 @@ public struct SearchService: Sendable {
             let bonuses = plan.bonuses.compactMap { term in terms[term].map { (term, $0) } }
             let textScore = plan.textScore(terms: terms, title: product.title) ?? 0
             let titleKey = SearchAnalyzer.normalize(product.title).filter { !$0.isWhitespace }
-            let units = sold[product.id] ?? 0
+            let sales = sold[product.id] ?? .none
             return SearchExplanation(
                 product: product, groups: groups, bonuses: bonuses, phraseMatched: titleKey.contains(plan.phrase),
-                textScore: textScore, unitsSold: units,
-                key: SearchPlan.relevanceKey(textScore: textScore, product: product, unitsSold: units))
+                textScore: textScore, sales: sales,
+                key: SearchPlan.relevanceKey(textScore: textScore, product: product, sales: sales))
         }
     }
 

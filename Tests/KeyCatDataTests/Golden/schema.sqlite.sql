@@ -787,3 +787,13 @@ WHERE deleted_at IS NULL AND seller_id IN (SELECT id FROM users WHERE withdrawn_
 
 -- 43: refund requesters
 ALTER TABLE refunds ADD COLUMN requested_by TEXT;
+
+-- 44: value of units sold
+ALTER TABLE search_documents ADD COLUMN value_sold INTEGER NOT NULL DEFAULT 0 CHECK (value_sold >= 0);
+UPDATE search_documents SET value_sold = (
+    SELECT coalesce(sum(l.unit_price * l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
+    WHERE l.product_id = search_documents.product_id
+      AND o.paid_at IS NOT NULL AND l.refunded_at IS NULL AND o.status NOT IN ('cancelled', 'refunded')
+      AND 2 * (SELECT coalesce(sum(e.amount), 0) FROM settlement_entries e
+               WHERE e.order_id = l.order_id AND e.line = l.line AND e.kind = 'refund') < l.unit_price * l.quantity)
+WHERE units_sold > 0;

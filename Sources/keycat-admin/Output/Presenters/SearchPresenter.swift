@@ -53,7 +53,9 @@ enum SearchPresenter {
             ("phrase_bonus", .int(explanation.phraseMatched ? SearchPlan.phraseBonus : 0)),
             ("in_stock", .bool(product.stock > 0)),
             ("stock", .int(product.stock)),
-            ("units_sold", .int(explanation.unitsSold)),
+            ("units_sold", .int(explanation.sales.units)),
+            ("value_sold", .int(explanation.sales.value.won)),
+            ("units_ranked", .int(explanation.rankedUnits)),
             ("bookmark_count", .int(product.bookmarkCount)),
             ("rating_average", product.averageRating.map(JSONValue.double) ?? .null),
             ("review_count", .int(product.ratingCount)),
@@ -69,7 +71,9 @@ enum SearchPresenter {
         func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
         return [
             product.stock > 0 ? "in stock (\(product.stock))" : "out of stock",
-            "\(explanation.unitsSold) sold",
+            explanation.rankedUnits == explanation.sales.units
+                ? "\(explanation.sales.units) sold"
+                : "\(explanation.sales.units) sold for \(explanation.sales.value), ranked as \(explanation.rankedUnits)",
             count(product.bookmarkCount, "bookmark"),
             product.averageRating.map { "rating " + String(format: "%.1f", $0) + " from " + count(product.ratingCount, "review") } ?? "no reviews",
         ]
