@@ -72,7 +72,7 @@ function explain() {
       h('ul', { class: 'terms' }, item.groups.map((group) => h('li', {}, h('code', {}, group.terms), ` ${group.score}`))),
       item.bonuses.map((bonus) => `${bonus.term} ${bonus.weight}`).join(', ') || '—',
       item.phrase_matched ? `+${item.phrase_bonus}` : '—',
-      item.in_stock ? String(item.stock) : t('soldOut'), String(item.units_sold), String(item.bookmark_count),
+      item.in_stock ? String(item.stock) : t('soldOut'), item.units_ranked === item.units_sold ? String(item.units_sold) : `${item.units_sold} → ${item.units_ranked}`, String(item.bookmark_count),
       item.rating_average === undefined ? '—' : `${item.rating_average.toFixed(1)} (${item.review_count})`,
     ]);
     result.replaceChildren(table(`${t('explainTitle')}: ${answer.query}`, [t('rank'), t('id'), t('title2'), t('textScore'), t('groups'),

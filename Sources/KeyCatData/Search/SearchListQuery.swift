@@ -9,8 +9,9 @@ import KeyCatInfrastructure
 /// numbers (``SQLDialect/smaller(_:_:)``).
 ///
 /// **The relevance order.** A relevance key packs, most significant first, the text score
-/// (capped at 2047), whether the listing is in stock, its units sold and its bookmarks as powers
-/// of two (1, 2–3, 4–7, …, capped at 15, so a listing moves in the order only when one doubles),
+/// (capped at 2047), whether the listing is in stock, its units sold (no more than their value
+/// buys at its price) and its bookmarks as powers of two (1, 2–3, 4–7, …, capped at 15, so a
+/// listing moves in the order only when one doubles),
 /// and its rating in tenths of a star; the largest key comes first, and ties go by id, the
 /// largest first.
 ///
