@@ -36,6 +36,20 @@ struct InMemoryCatalogTests {
         #expect(await keycatError { try await catalog.create(draft, for: seller.userID, by: seller) }?.code == .notFound)
     }
 
+    @Test("a listing paid for or reviewed keeps its category: its seller's change is refused, an admin's is not")
+    func soldListingKeepsItsCategory() async throws {
+        let sold = try await catalog.create(draft, for: seller.userID, by: seller)
+        let reviewed = try await catalog.create(draft, for: seller.userID, by: seller)
+        products.recordPayment(of: sold.id)
+        products.setCounters(of: reviewed.id, ratingCount: 1, ratingSum: 5, bookmarkCount: 0)
+        var changes = ProductChanges(expectedVersion: 1)
+        changes.category = draft.category == .accessory ? .keyboard : .accessory
+        for product in [sold, reviewed] {
+            #expect(await keycatError { try await catalog.update(product.id, changes, by: seller) }?.code == .illegalTransition)
+        }
+        #expect(try await catalog.update(sold.id, changes, by: Principal(userID: UserID(9), role: .admin)).category == changes.category)
+    }
+
     @Test("buyers may not list, other sellers may not touch a listing, admins may")
     func authorization() async throws {
         let product = try await catalog.create(draft, for: seller.userID, by: seller)

@@ -60,6 +60,7 @@ struct OneProduct: ProductRepository {
         SearchPage(hits: [SearchHit(product: product, key: 0)])
     }
     func isActiveSeller(_ sellerID: UserID) throws(KeyCatError) -> Bool { true }
+    func hasBeenPaidFor(_ id: ProductID) throws(KeyCatError) -> Bool { false }
     func sweepLapsedDiscounts(at now: Date) throws(KeyCatError) -> (changed: Int, nextEnd: Date?) { (0, nil) }
     func imageFileNames(withdrawnSince: Date) throws(KeyCatError) -> Set<String> { [] }
     func forgetImages(ofListingsWithdrawnBefore cutoff: Date, dryRun: Bool, at now: Date, audit: AuditEntry) throws(KeyCatError) -> Int { 0 }

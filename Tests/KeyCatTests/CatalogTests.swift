@@ -66,6 +66,42 @@ struct CatalogTests {
         }
     }
 
+    @Test("a listing paid for keeps its category and kind: its seller lists other goods anew; an operator may correct them",
+          arguments: TestStore.allCases)
+    func soldListingKeepsItsGoods(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop throws in
+            let seller = try await shop.user(.seller)
+            let buyer = try await shop.user(.buyer)
+            let puller = try await shop.keycat.catalog.create(TestShop.draft("키캡 리무버") { $0.category = .accessory }, for: seller.userID, by: seller)
+            // Before anyone paid, a seller may still put it right.
+            var fixed = ProductChanges(expectedVersion: 1)
+            fixed.kind = .secondhand
+            _ = try await shop.keycat.catalog.update(puller.id, fixed, by: seller)
+            _ = try await shop.paidOrder(puller, by: buyer)
+            let paid = try await shop.keycat.catalog.product(puller.id)
+            // Then the listing, its sale and whatever reviews follow are about a keycap remover.
+            var keyboard = ProductChanges(expectedVersion: paid.version)
+            keyboard.title = "커스텀 75% 알루미늄 키보드"
+            keyboard.category = .keyboard
+            keyboard.price = Money(won: 129_000)
+            let refused = await expectFailure(.illegalTransition) { try await shop.keycat.catalog.update(puller.id, keyboard, by: seller) }
+            #expect(refused?.context["field"] == "category")
+            var kind = ProductChanges(expectedVersion: paid.version)
+            kind.kind = .commercial
+            let kindRefused = await expectFailure(.illegalTransition) { try await shop.keycat.catalog.update(puller.id, kind, by: seller) }
+            #expect(kindRefused?.context["field"] == "kind")
+            let unchanged = try await shop.keycat.catalog.product(puller.id)
+            #expect(unchanged.version == paid.version && unchanged.category == .accessory && unchanged.title == "키캡 리무버")
+            // Its other fields stay the seller's to edit, and an operator may correct its category.
+            var retitled = ProductChanges(expectedVersion: paid.version)
+            retitled.title = "키캡 리무버 (와이어)"
+            _ = try await shop.keycat.catalog.update(puller.id, retitled, by: seller)
+            var corrected = ProductChanges(expectedVersion: paid.version + 1)
+            corrected.category = .keycap
+            await #expect(try shop.keycat.catalog.update(puller.id, corrected, by: shop.operatorConsole).category == .keycap)
+        }
+    }
+
     @Test("a delete of the version read is refused once a change landed since, in the delete's own write", arguments: TestStore.allCases)
     func deleteOfAStaleVersion(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop throws in

@@ -11,11 +11,13 @@ import Synchronization
 /// at ``init(activeSellers:)`` and changed with ``setActiveSeller(_:_:)``. A seller leaving the set
 /// keeps their listings listed (in SQLite, withdrawal is what unlists them, and that is the user
 /// repository's work). The review and bookmark counters, which the social repositories keep in
-/// SQLite, are set with ``setCounters(of:ratingCount:ratingSum:bookmarkCount:)``.
+/// SQLite, are set with ``setCounters(of:ratingCount:ratingSum:bookmarkCount:)``, and the listings
+/// paid for with ``recordPayment(of:)``.
 package final class InMemoryProductRepository: ProductRepository {
     private struct State {
         var products: [ProductID: Product] = [:]
         var activeSellers: Set<UserID>
+        var paidFor: Set<ProductID> = []
         var audit: [AuditEntry] = []
         var nextID: Int64 = 1
         var movements: [StockMovement] = []
@@ -240,6 +242,15 @@ package final class InMemoryProductRepository: ProductRepository {
     /// Every listing not deleted, listed or not.
     func liveProducts() -> [Product] {
         state.withLock { state in state.products.values.filter { $0.deletedAt == nil } }
+    }
+
+    /// Records that an order of `id` was paid (there are no orders here): ``hasBeenPaidFor(_:)``.
+    package func recordPayment(of id: ProductID) {
+        state.withLock { _ = $0.paidFor.insert(id) }
+    }
+
+    package func hasBeenPaidFor(_ id: ProductID) throws(KeyCatError) -> Bool {
+        state.withLock { $0.paidFor.contains(id) }
     }
 
     package func isActiveSeller(_ sellerID: UserID) throws(KeyCatError) -> Bool {

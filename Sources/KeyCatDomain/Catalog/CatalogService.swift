@@ -111,10 +111,17 @@ public struct CatalogService: Sendable {
     /// Applies `changes` to a listing. A new `stock` is recorded in the inventory ledger as an
     /// adjustment of the difference (see ``adjustStock(_:by:by:)``).
     ///
+    /// A listing that has been paid for or reviewed keeps its category and kind: its reviews,
+    /// rating, units sold and bookmarks are about the goods its buyers got, so a seller who turns
+    /// a well-reviewed keycap puller into a keyboard lists the keyboard anew. An operator may
+    /// still correct either (audited).
+    ///
     /// - Throws: `notOwner` unless the caller is its seller or an admin; `versionConflict` when
     ///   the listing changed since `changes.expectedVersion`; `validation` naming the field
     ///   (`delivery_fee` when it sets a fee above ``maximumDeliveryFee``, even the one the
-    ///   listing has: a listing above the bound keeps its fee only while nobody sets one).
+    ///   listing has: a listing above the bound keeps its fee only while nobody sets one);
+    ///   `illegalTransition` (context `field`) for a seller's change of the category or kind
+    ///   of a listing paid for or reviewed.
     public func update(_ id: ProductID, _ changes: ProductChanges, by principal: Principal) async throws(KeyCatError) -> Product {
         try changes.validateFields()
         if let fee = changes.deliveryFee { try ProductDraft.checkDeliveryFee(fee, atMost: maximumDeliveryFee) }
@@ -127,6 +134,7 @@ public struct CatalogService: Sendable {
                               context: ["current_version": String(current.version)])
         }
         let updated = try changes.applied(to: current, at: now)
+        try await requireSameGoods(current, updated, by: principal)
         // A new stock is an adjustment of the difference in the inventory ledger, under the
         // caller's name, and audited whoever makes it.
         var audit = auditEntry(principal, "product.update", id, "", now)
@@ -234,6 +242,17 @@ public struct CatalogService: Sendable {
 
     private func sweepIfDue() async throws(KeyCatError) {
         if sweepsLapsedDiscounts && sweep.isDue(at: clock.now()) { try await sweepLapsedDiscounts() }
+    }
+
+    /// Refuses a seller's change of what a listing paid for or reviewed is: see ``update(_:_:by:)``.
+    private func requireSameGoods(_ current: Product, _ updated: Product, by principal: Principal) async throws(KeyCatError) {
+        let field = updated.category != current.category ? "category" : updated.kind != current.kind ? "kind" : nil
+        guard let field, principal.role != .admin else { return }
+        guard current.ratingCount == 0, try await !products.hasBeenPaidFor(current.id) else {
+            throw KeyCatError(.illegalTransition,
+                              "product \(current.id) has been paid for or reviewed, so its \(field) stays: list the other goods as a new product",
+                              context: ["field": field])
+        }
     }
 
     func authorizeChange(of product: Product, by principal: Principal) throws(KeyCatError) {

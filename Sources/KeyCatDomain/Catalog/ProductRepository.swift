@@ -58,6 +58,10 @@ public protocol ProductRepository: Sendable {
     /// it again in its own write.
     func isActiveSeller(_ sellerID: UserID) async throws(KeyCatError) -> Bool
 
+    /// Whether an order of the listing was ever paid, whatever became of it since: a listing
+    /// that has sold keeps what it is (``CatalogService/update(_:_:by:)``).
+    func hasBeenPaidFor(_ id: ProductID) async throws(KeyCatError) -> Bool
+
     /// The file names of the images listings name: every live listing's, and those of listings
     /// withdrawn at or after `withdrawnSince`.
     func imageFileNames(withdrawnSince: Date) async throws(KeyCatError) -> Set<String>
