@@ -112,7 +112,7 @@ struct ConfirmAfterSettlementTests {
             let product = try await shop.product(stock: 5)
             let buyer = try await shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
-            shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + 1)
+            shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + CheckoutService.latePaymentGrace + 1)
             #expect(try await shop.keycat.checkout.reconcile().expired == 1)
             let payment = try shop.pay(order)  // after the reservation ran out
             let delivered = try await shop.keycat.checkout.handleWebhook(id: "wh_closed", impUID: payment.impUID, merchantUID: order.merchantUID)
@@ -133,7 +133,7 @@ struct ConfirmAfterSettlementTests {
             let product = try await shop.product(stock: 5)
             let buyer = try await shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
-            shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + 1)
+            shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + CheckoutService.latePaymentGrace + 1)
             #expect(try await shop.keycat.checkout.reconcile().expired == 1)
             // Settling checks the amount before the order's state: the webhook answers forged.
             let forged = try simulator.pay(merchantUID: order.merchantUID, cardNumber: PGTestCard.success.number, amount: 100)

@@ -52,7 +52,7 @@ struct CrashRecoveryTests {
                 await #expect(try keycat.orders.order(lostOrder, by: buyer).status == .paid)
                 await #expect(try keycat.orders.order(paidOrder, by: buyer).status == .paid)
                 // …and once the reservations run out, the abandoned order expires.
-                clock.advance(by: 16 * 60)
+                clock.advance(by: 21 * 60)
                 let later = try await keycat.checkout.reconcile()
                 #expect(later.paid == 0 && later.expired == 1)
                 await #expect(try keycat.orders.order(abandoned, by: buyer).status == .expired)
@@ -79,7 +79,7 @@ struct CrashRecoveryTests {
             await #expect(try shop.stock(of: product.id) == 4)
             let order = try await shop.checkout(product, by: buyer)
             await #expect(try shop.stock(of: product.id) == 3)
-            shop.clock.advance(by: 15 * 60)
+            shop.clock.advance(by: 20 * 60)  // the reservation and its grace
             #expect(try await shop.keycat.checkout.reconcile().expired == 1)
             await #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .expired)
             await #expect(try shop.stock(of: product.id) == 4)
@@ -94,7 +94,7 @@ struct CrashRecoveryTests {
             let product = try await shop.product(stock: 1)
             let buyer = try await shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
-            shop.clock.advance(by: 16 * 60)
+            shop.clock.advance(by: 21 * 60)
             _ = try await shop.keycat.checkout.reconcile()
             let payment = try shop.pay(order)
             await expectFailure(.illegalTransition) { try await shop.keycat.checkout.confirm(order.id, impUID: payment.impUID, by: buyer) }
@@ -127,6 +127,34 @@ struct CrashRecoveryTests {
             #expect(refused?.context["status"] == "expired", "\(String(describing: refused))")
             #expect(shop.simulator.payment(impUID: payment.impUID)?.status == .cancelled)
             await #expect(try shop.keycat.orders.payments(of: late.id, by: buyer).map(\.status) == [.voided])
+            await #expect(try shop.stock(of: product.id) == 1)
+            try await shop.expectHealthy()
+        }
+    }
+
+    @Test("a reconciliation run within the grace leaves the order to a buyer still paying; once the grace is over it expires it",
+          arguments: TestStore.allCases)
+    func reconciliationWithinTheGrace(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let product = try await shop.product(stock: 2)
+            let buyer = try await shop.user(.buyer)
+            let order = try await shop.checkout(product, by: buyer)
+            // The reservation ended a minute ago; the buyer is still in the payment window.
+            shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + 60)
+            let during = try await shop.keycat.checkout.reconcile()
+            #expect(during.expired == 0 && during.unresolved == 0, "\(during)")
+            await #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .awaitingPayment)
+            shop.clock.advance(by: 60)
+            let paid = try await shop.keycat.checkout.confirm(order.id, impUID: try shop.pay(order).impUID, by: buyer)
+            #expect(paid.status == .paid)
+
+            // One nobody pays expires at the first run after its grace, its unit back on the shelf.
+            let abandoned = try await shop.checkout(product, by: buyer)
+            shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + CheckoutService.latePaymentGrace - 1)
+            #expect(try await shop.keycat.checkout.reconcile().expired == 0)
+            shop.clock.advance(by: 1)
+            #expect(try await shop.keycat.checkout.reconcile().expired == 1)
+            await #expect(try shop.keycat.orders.order(abandoned.id, by: buyer).status == .expired)
             await #expect(try shop.stock(of: product.id) == 1)
             try await shop.expectHealthy()
         }

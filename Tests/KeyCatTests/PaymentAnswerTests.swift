@@ -88,7 +88,7 @@ struct PaymentAnswerTests {
             // Left to reconciliation, the same.
             let reconciled = try await shop.checkout(product, by: buyer)
             let second = try simulator.pay(merchantUID: reconciled.merchantUID, cardNumber: PGTestCard.success.number)
-            shop.clock.advance(by: 16 * 60)
+            shop.clock.advance(by: 21 * 60)
             _ = try await shop.keycat.checkout.reconcile()
             for (order, payment) in [(confirmed, first), (reconciled, second)] {
                 await #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .failed)

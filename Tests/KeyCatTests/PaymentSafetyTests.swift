@@ -422,7 +422,7 @@ struct PaymentSafetyTests {
             let product = try await shop.product(stock: 5, price: 10_000)
             let buyer = try await shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
-            shop.clock.advance(by: 16 * 60)
+            shop.clock.advance(by: 21 * 60)  // past the reservation and its grace
             #expect(try await shop.keycat.checkout.reconcile().expired == 1)
             let payment = try shop.pay(order)  // the buyer pays after the reservation ran out
             shop.simulator.injectFault(.lostAnswer, on: .cancel, times: 4)  // every attempt the client makes

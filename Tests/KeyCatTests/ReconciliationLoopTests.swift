@@ -13,7 +13,7 @@ struct ReconciliationLoopTests {
             let product = try await shop.product(stock: 5)
             let buyer = try await shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
-            shop.clock.advance(by: 16 * 60)  // past the reservation: the first run expires it
+            shop.clock.advance(by: 21 * 60)  // past the reservation and its grace: the first run expires it
 
             let reports = Mutex<[ReconcileReport]>([])
             let (runs, continuation) = AsyncStream.makeStream(of: Int.self)

@@ -122,7 +122,7 @@ struct StockHoldShareTests {
             #expect(Dictionary(uniqueKeysWithValues: order.lines.map { ($0.productID, $0.stockTaken) })
                 == [scarce.id: false, plenty.id: true])
             await #expect(try shop.stock(of: plenty.id) == 17)
-            shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + 1)
+            shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + CheckoutService.latePaymentGrace + 1)
             _ = try await shop.keycat.checkout.reconcile()
             await #expect(try shop.keycat.orders.order(order.id, by: buyer).status == .expired)
             await #expect(try shop.stock(of: scarce.id) == 1)

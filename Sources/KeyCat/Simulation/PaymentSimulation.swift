@@ -155,7 +155,7 @@ public enum PaymentSimulation {
         for _ in 0..<5 where simulator.pendingWebhookCount > 0 {
             report.webhookDeliveries += await simulator.deliverPendingWebhooks()
         }
-        clock.advance(by: configuration.reservationLifetime + 60)
+        clock.advance(by: configuration.reservationLifetime + CheckoutService.latePaymentGrace + 60)
         for _ in 0..<5 {
             let pass = try await keycat.checkout.reconcile(limit: 100_000)
             report.reconcile.add(pass)

@@ -58,9 +58,13 @@ public struct ReconcileProgress: Sendable, Hashable {
 
 extension CheckoutService {
     /// Settles what was left open, by asking the PG (architecture §6): orders awaiting payment past
-    /// their expiry or whose PG answer was lost (`find` by merchant UID: paid → paid as a late
-    /// payment, otherwise expired with the stock back once the reservation ran out), payments
-    /// that pay for nothing and still need cancelling, and refunds whose answer was lost.
+    /// their expiry and its ``latePaymentGrace``, or whose PG answer was lost (`find` by merchant
+    /// UID: paid → paid as a late payment, otherwise expired with the stock back once the
+    /// reservation and its grace ran out), payments that pay for nothing and still need
+    /// cancelling, and refunds whose answer was lost. An order in its grace is left alone unless
+    /// its answer was lost: a buyer who opened the payment window a minute before the end may
+    /// still pay it, and until 2026-12-02 the next run (a minute at most, in the example server)
+    /// expired it, so that payment was voided.
     ///
     /// Safe at any time and from several processes at once: every move is a conditional update,
     /// and PG cancels carry idempotency keys.
@@ -76,7 +80,8 @@ extension CheckoutService {
         async throws(KeyCatError) -> ReconcileReport {
         var report = ReconcileReport()
         let now = clock.now()
-        let open = try await orders.ordersToReconcile(at: now, limit: limit)
+        let graceEnded = now.addingTimeInterval(-Self.latePaymentGrace)
+        let open = try await orders.ordersToReconcile(at: graceEnded, limit: limit)
         for (index, order) in open.enumerated() {
             defer { progress(ReconcileProgress(stage: .orders, done: index + 1, total: open.count)) }
             let payment: GatewayPayment?
@@ -103,9 +108,9 @@ extension CheckoutService {
             // A storage failure here (the file busy past its timeout) leaves this order for the
             // next run instead of abandoning the rest of this one.
             do throws(KeyCatError) {
-                if order.expiresAt <= now {
+                if order.expiresAt <= graceEnded {
                     var move = OrderTransition(orderID: order.id, from: .awaitingPayment, to: .expired)
-                    move.onlyIfExpiredBy = now
+                    move.onlyIfExpiredBy = graceEnded
                     move.returnsStock = true
                     if try await orders.apply(move, at: now) != nil { report.expired += 1 }
                 } else {
