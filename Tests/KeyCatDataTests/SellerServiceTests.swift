@@ -69,6 +69,26 @@ struct SellerServiceTests {
         }
     }
 
+    @Test("a user files five applications a day at most, the ones the registry refuses at once included", arguments: Backend.allCases)
+    func dailyLimit(backend: Backend) async throws {
+        try await withAccounts(backend, registry: Self.registry) { harness in
+            let buyer = try await harness.signUp()
+            for _ in 0..<SellerApplication.dailyLimit {
+                #expect(try await harness.sellers.apply(Self.form("211-87-11113"), by: buyer.principal).status == .rejected)
+                harness.clock.advance(by: 60)
+            }
+            let refused = await keycatError { try await harness.sellers.apply(Self.form("220-81-62517"), by: buyer.principal) }
+            #expect(refused?.code == .rateLimited && refused?.context["retry_after"] == String(24 * 3600 - 5 * 60), "\(String(describing: refused))")
+            let console = Principal.operatorConsole("root")
+            #expect(try await harness.sellers.listApplications(status: nil, by: console).items.count == SellerApplication.dailyLimit)
+            // Another user is not held back, and a day after the first the buyer may file again.
+            let other = try await harness.signUp("lee@example.com", nick: "lee")
+            #expect(try await harness.sellers.apply(Self.form("220-81-62517"), by: other.principal).status == .pending)
+            harness.clock.advance(by: 24 * 3600 - 4 * 60)
+            #expect(try await harness.sellers.apply(Self.form("105-87-71311"), by: buyer.principal).status == .pending)
+        }
+    }
+
     @Test("a business that is not active is rejected at once with the registry's reason", arguments: Backend.allCases, [
         ("124-81-00998", BusinessStatus.suspended), ("120-81-47521", .closed), ("211-87-11113", .unregistered),
     ])

@@ -43,6 +43,9 @@ package final class InMemorySellerApplicationRepository: SellerApplicationReposi
 
     package func insert(_ application: SellerApplication) throws(KeyCatError) -> SellerApplication {
         try state.withLock { state throws(KeyCatError) -> SellerApplication in
+            let filed = state.rows.values.filter { $0.userID == application.userID }
+                .sorted { $0.id.rawValue > $1.id.rawValue }.map(\.createdAt)
+            if let refusal = SellerApplication.dailyLimitReached(filed: filed, at: application.createdAt) { throw refusal }
             let clash = state.rows.values.contains { other in
                 (other.userID == application.userID && other.status == .pending && application.status == .pending)
                     || (other.businessNumber == application.businessNumber && other.status == .approved

@@ -15,10 +15,20 @@ package struct SQLSellerApplicationRepository<Database: SQLDatabase>: SellerAppl
         """
     }
 
+    /// Refuses a user's application once they filed ``SellerApplication/dailyLimit`` in the 24
+    /// hours before `now`: their newest that many, read by `seller_applications_by_user`.
+    private static func requireDailyLimit(of user: UserID, at now: Date, on connection: some SQLConnection) throws {
+        let newest = try connection.query(
+            "SELECT created_at FROM seller_applications WHERE user_id = ? ORDER BY id DESC LIMIT ?",
+            [.integer(user.rawValue), .int(SellerApplication.dailyLimit)]) { StoredTime.date($0.int64(0)) }
+        if let refusal = SellerApplication.dailyLimitReached(filed: newest, at: now) { throw refusal }
+    }
+
     package func insert(_ application: SellerApplication) async throws(KeyCatError) -> SellerApplication {
         do throws(KeyCatError) {
             return try await storage {
                 try await database.write { connection in
+                    try Self.requireDailyLimit(of: application.userID, at: application.createdAt, on: connection)
                     // An approved number belongs to its seller; pending ones compete (see decide).
                     if application.status != .rejected, try connection.queryOne(
                         "SELECT 1 FROM seller_applications WHERE business_number = ? AND status = 'approved'",

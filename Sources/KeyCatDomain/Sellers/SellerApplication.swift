@@ -15,6 +15,24 @@ public enum SellerApplicationStatus: String, Sendable, Hashable, CaseIterable, C
 
 /// A buyer's request to sell (사업자 인증), and what became of it.
 public struct SellerApplication: Sendable, Hashable, Identifiable {
+    /// How many applications one user may file in any 24 hours, those the registry refused at
+    /// once included: each is a row and, when refused, an event for every webhook endpoint, and
+    /// a number the registry does not know is refused at once, so without a bound one account
+    /// could file them without end.
+    public static let dailyLimit = 5
+
+    /// The refusal of a user's next application at `now`, given when their newest
+    /// ``dailyLimit`` applications were filed (newest first); nil when they may file one.
+    public static func dailyLimitReached(filed newest: [Date], at now: Date) -> KeyCatError? {
+        let window: TimeInterval = 24 * 60 * 60
+        guard newest.count >= dailyLimit, case let oldest = newest[dailyLimit - 1], oldest.addingTimeInterval(window) > now else {
+            return nil
+        }
+        let seconds = max(1, Int(oldest.addingTimeInterval(window).timeIntervalSince(now).rounded(.up)))
+        return KeyCatError(.rateLimited, "\(dailyLimit) seller applications a day at most; try again in \(seconds) s",
+                           context: ["retry_after": String(seconds)])
+    }
+
     public let id: SellerApplicationID
     public var userID: UserID
     public var businessNumber: BusinessRegistrationNumber

@@ -4,7 +4,9 @@ import Foundation
 public protocol SellerApplicationRepository: Sendable {
     /// Stores an application (its `id` is ignored) and returns it with its id.
     /// - Throws: ``KeyCatError/Code/duplicate`` when the user already has a pending application,
-    ///   or the business number is pending or approved for someone.
+    ///   or the business number is pending or approved for someone; ``KeyCatError/Code/rateLimited``
+    ///   (context `retry_after`, seconds) when the user filed ``SellerApplication/dailyLimit``
+    ///   applications in the 24 hours before its `createdAt`, counted in the insert's own write.
     func insert(_ application: SellerApplication) async throws(KeyCatError) -> SellerApplication
 
     func find(_ id: SellerApplicationID) async throws(KeyCatError) -> SellerApplication?
