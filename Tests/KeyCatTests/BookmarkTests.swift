@@ -37,6 +37,20 @@ struct BookmarkTests {
         }
     }
 
+    @Test("bookmarking a listing out of the catalog (its seller suspended) is not found, as its page is", arguments: TestStore.allCases)
+    func unlisted(_ store: TestStore) async throws {
+        try await SocialShop.with(store) { shop throws in
+            let user = try await shop.user()
+            let product = try await shop.product()
+            _ = try await shop.keycat.accounts.suspend(product.sellerID, by: shop.shop.operatorConsole)
+            // Until 2026-12-02 the bookmark was taken, and the buyer's list showed the hidden listing whole.
+            await expectError(.notFound) { try await shop.keycat.bookmarks.add(product.id, by: user) }
+            #expect(try await shop.keycat.bookmarks.bookmarks(by: user).items.isEmpty)
+            _ = try await shop.keycat.accounts.reinstate(product.sellerID, by: shop.shop.operatorConsole)
+            #expect(try await shop.keycat.bookmarks.add(product.id, by: user))
+        }
+    }
+
     @Test("bookmarking a missing or deleted product is not found; so is a withdrawn user", arguments: TestStore.allCases)
     func missing(_ store: TestStore) async throws {
         try await SocialShop.with(store) { shop throws in

@@ -18,7 +18,9 @@ package struct SQLBookmarkRepository<Database: SQLDatabase>: BookmarkRepository 
     package func add(_ product: ProductID, by user: UserID, at now: Date) async throws(KeyCatError) -> Bool {
         let dialect = Database.Connection.dialect
         return try await toggles.add(product, by: user, at: now, requiring: [
-            .init(sql: SocialRows.liveProductSQL(locking: nil, in: dialect), arguments: [.integer(product.rawValue)],
+            // In the catalog: a listing out of it (its seller suspended) is not found, as its
+            // page is, and a bookmark would show it whole in the buyer's list.
+            .init(sql: "SELECT 1 FROM products WHERE id = ? AND deleted_at IS NULL AND listed = 1", arguments: [.integer(product.rawValue)],
                   unmet: .notFound("product", product)),
             // A seller's own bookmark would lift their listing in the ranking (bookmarks are a
             // signal), as a review of it would its rating: refused alike.
