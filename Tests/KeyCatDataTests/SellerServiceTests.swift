@@ -12,6 +12,8 @@ struct SellerServiceTests {
         BusinessRegistryEntry(number: try! BusinessRegistrationNumber("124-81-00998"), status: .suspended),
         BusinessRegistryEntry(number: try! BusinessRegistrationNumber("120-81-47521"), status: .closed),
         BusinessRegistryEntry(number: try! BusinessRegistrationNumber("105-87-71311"), status: .active),
+        BusinessRegistryEntry(number: try! BusinessRegistrationNumber("314-81-10008"), status: .active,
+                              representativeName: "홍길동", openingDate: try! CalendarDate(year: 2019, month: 5, day: 10)),
     ]
     static let opened = try! CalendarDate(year: 2020, month: 3, day: 2)
     static func form(_ number: String, name: String = "김대표", opened: CalendarDate = opened) -> SellerApplicationForm {
@@ -66,6 +68,28 @@ struct SellerServiceTests {
             let owner = try await harness.signUp("park@example.com", nick: "park")
             let real = try await harness.sellers.apply(Self.form("105-87-71311"), by: owner.principal)
             #expect(try await harness.sellers.approve(real.id, by: console).status == .approved)
+        }
+    }
+
+    @Test("a registry that keeps the representative and the opening date refuses an application that does not give both",
+          arguments: Backend.allCases)
+    func ownerConfirmed(backend: Backend) async throws {
+        try await withAccounts(backend, registry: Self.registry) { harness in
+            let registered = try CalendarDate(year: 2019, month: 5, day: 10)
+            // Someone who read the number off the shop's page, with a name and date of their own.
+            let stranger = try await harness.signUp()
+            for form in [Self.form("314-81-10008"), Self.form("314-81-10008", name: "홍길동"),
+                         Self.form("314-81-10008", name: "김대표", opened: registered)] {
+                let refused = try await harness.sellers.apply(form, by: stranger.principal)
+                #expect(refused.status == .rejected && refused.reason == BusinessRegistryEntry.unconfirmedReason, "\(refused)")
+                #expect(refused.decidedBy == SellerService.registryActor && refused.registryStatus == .active)
+            }
+            // The owner, with the name spelt with a space.
+            let owner = try await harness.signUp("hong@example.com", nick: "hong")
+            let application = try await harness.sellers.apply(Self.form("314-81-10008", name: "홍 길동", opened: registered), by: owner.principal)
+            #expect(application.status == .pending)
+            // A registry entry without them (the others above) cannot tell, and leaves it to the operator.
+            #expect(try await harness.sellers.apply(Self.form("220-81-62517"), by: stranger.principal).status == .pending)
         }
     }
 

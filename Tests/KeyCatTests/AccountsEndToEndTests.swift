@@ -103,6 +103,33 @@ struct AccountsEndToEndTests {
         }
     }
 
+    @Test("the stored registry keeps a business's representative and opening date, and an application must give both",
+          arguments: TestStore.allCases)
+    func registeredOwner(_ store: TestStore) async throws {
+        try await TestShop.with(store) { shop in
+            let opened = try CalendarDate(year: 2019, month: 5, day: 10)
+            let file = try BusinessRegistryFile.decode(Data("314-81-10008,01,홍길동,20190510\n2208162517,01\n".utf8))
+            #expect(try await shop.keycat.loadBusinessRegistry(file.entries, by: shop.operatorConsole) == 2)
+            let stranger = try await shop.user(.buyer)
+            let refused = try await shop.keycat.sellers.apply(
+                SellerApplicationForm(businessNumber: "3148110008", representativeName: "김키캣", openingDate: opened), by: stranger)
+            #expect(refused.status == .rejected && refused.reason == BusinessRegistryEntry.unconfirmedReason)
+            let owner = try await shop.user(.buyer)
+            let pending = try await shop.keycat.sellers.apply(
+                SellerApplicationForm(businessNumber: "3148110008", representativeName: "홍길동", openingDate: opened), by: owner)
+            #expect(pending.status == .pending)
+            // A line without them leaves the applicant's word to the operator, as before.
+            let other = try await shop.user(.buyer)
+            #expect(try await shop.keycat.sellers.apply(
+                SellerApplicationForm(businessNumber: "2208162517", representativeName: "아무개", openingDate: opened), by: other).status == .pending)
+            // Loaded again without them, the entry forgets them.
+            _ = try await shop.keycat.loadBusinessRegistry([BusinessRegistryEntry(number: try BusinessRegistrationNumber("3148110008"), status: .active)],
+                                                          by: shop.operatorConsole)
+            #expect(try await shop.keycat.sellers.apply(
+                SellerApplicationForm(businessNumber: "3148110008", representativeName: "김키캣", openingDate: opened), by: stranger).status == .pending)
+        }
+    }
+
     @Test("only an admin loads the business registry", arguments: TestStore.allCases)
     func registryLoadForbidden(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in

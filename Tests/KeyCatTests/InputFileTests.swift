@@ -38,6 +38,15 @@ struct InputFileTests {
         #expect(file.entries.map(\.status) == [.active, .suspended, .unregistered])
     }
 
+    @Test("a registry line may give the representative and the opening date, either spelling of the date, either empty")
+    func registryOwners() throws {
+        let text = "220-81-62517,01,김대표,2020-03-02\n3148110008,01,Hong Gildong,20190510\n2098110007,01,,\n6088110000,01\n"
+        let file = try BusinessRegistryFile.decode(Data(text.utf8))
+        #expect(file.entries.map(\.representativeName) == ["김대표", "Hong Gildong", nil, nil])
+        #expect(file.entries.map(\.openingDate) == [try CalendarDate(year: 2020, month: 3, day: 2),
+                                                     try CalendarDate(year: 2019, month: 5, day: 10), nil, nil])
+    }
+
     @Test("an empty status code is an unregistered number, as the tax service writes it")
     func registryEmptyCode() throws {
         // Found by fuzzing: an unregistered entry written back as `number,` was refused.
@@ -48,6 +57,8 @@ struct InputFileTests {
     @Test("a bad registry line is refused naming the line", arguments: [
         ("220-81-62517,01\n220-81-62518,01\n", "line 2: "),
         ("220-81-62517,01,03\n", "line 1 must be"),
+        ("220-81-62517,01,김대표,2020-13-02\n", "line 1: "),
+        ("220-81-62517,01,김대표,2020030\n", "line 1: "),
         (",01\n", "line 1: "),
         ("220-81-62517\n", "line 1 must be"),
     ])

@@ -141,10 +141,11 @@ struct PaymentSimulationTests {
             shop.passwordIterations = 1_000
             let keycat = try await KeyCat.open(shop)
             _ = try await keycat.accounts.signUp(SignUpForm(email: "buyer@example.com", password: "buyer-password-1", nick: "buyer"))
-            // The shop runs a build from before migrations 43 and 44.
+            // The shop runs a build from before migrations 43 to 45.
             let older = 42
             try await Self.execute("""
                 ALTER TABLE refunds DROP COLUMN requested_by; ALTER TABLE search_documents DROP COLUMN value_sold;
+                ALTER TABLE business_registry DROP COLUMN representative_name; ALTER TABLE business_registry DROP COLUMN opening_date;
                 DELETE FROM schema_migrations WHERE version > 42
                 """,
                                    on: keycat.store.database)

@@ -69,4 +69,13 @@ enum AccountsSchema {
         CREATE INDEX seller_applications_by_user ON seller_applications (user_id, id);
         """
     }
+
+    /// Migration 45: the registry may keep each business's representative and opening date, which
+    /// an application must then match (``BusinessRegistryEntry/confirms(representativeName:openingDate:)``).
+    static func registryOwnersSQL(_ type: SQLDialect.ColumnTypes) -> String {
+        """
+        ALTER TABLE business_registry ADD COLUMN representative_name \(type.text);
+        ALTER TABLE business_registry ADD COLUMN opening_date \(type.text);
+        """
+    }
 }

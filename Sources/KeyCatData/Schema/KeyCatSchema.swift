@@ -228,6 +228,7 @@ package enum KeyCatSchema {
         Step(version: 42, name: "withdrawn sellers' listings deleted", sql: CatalogSchema.withdrawnSellersListingsSQL),
         Step(version: 43, name: "refund requesters", ddl: OrdersSchema.refundRequesterSQL),
         Step(version: 44, name: "value of units sold", ddl: SearchSchema.valueSoldSQL),
+        Step(version: 45, name: "registered representatives", ddl: AccountsSchema.registryOwnersSQL),
     ]
 
     /// The migrator over every migration, for either store (inferred from the database it is

@@ -19,6 +19,22 @@ package struct SQLBusinessRegistry<Database: SQLDatabase>: BusinessRegistry {
         }
     }
 
+    package func confirms(_ number: BusinessRegistrationNumber, representativeName: String, openingDate: CalendarDate)
+        async throws(KeyCatError) -> Bool? {
+        let row = try await storage {
+            try await database.read { connection in
+                try connection.queryOne(
+                    "SELECT status, representative_name, opening_date FROM business_registry WHERE business_number = ?",
+                    [.text(number.digits)]) { ($0.string(0), $0.optionalString(1), $0.optionalString(2)) }
+            }
+        }
+        guard let (status, name, date) = row else { return nil }
+        let entry = BusinessRegistryEntry(
+            number: number, status: BusinessStatus(rawValue: status) ?? .unregistered, representativeName: name,
+            openingDate: try date.map { text throws(KeyCatError) in try CalendarDate(iso8601: text, field: "opening_date") })
+        return entry.confirms(representativeName: representativeName, openingDate: openingDate)
+    }
+
     /// Adds or replaces entries, in one transaction with `audit`.
     /// - Returns: the number of entries written.
     package func load(_ entries: [BusinessRegistryEntry], at: Date, audit: AuditEntry) async throws(KeyCatError) -> Int {
@@ -27,10 +43,15 @@ package struct SQLBusinessRegistry<Database: SQLDatabase>: BusinessRegistry {
                 for entry in entries {
                     try connection.run(
                         """
-                        INSERT INTO business_registry (business_number, status, updated_at) VALUES (?, ?, ?)
-                        ON CONFLICT (business_number) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at
+                        INSERT INTO business_registry (business_number, status, representative_name, opening_date, updated_at)
+                        VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT (business_number) DO UPDATE SET status = excluded.status,
+                            representative_name = excluded.representative_name, opening_date = excluded.opening_date,
+                            updated_at = excluded.updated_at
                         """,
-                        [.text(entry.number.digits), .text(entry.status.rawValue), StoredTime.value(at)])
+                        [.text(entry.number.digits), .text(entry.status.rawValue),
+                         .optional(entry.representativeName.map(SQLValue.text)), .optional(entry.openingDate.map { .text($0.description) }),
+                         StoredTime.value(at)])
                 }
                 try AuditLogTable.insert(audit, on: connection)
                 return entries.count
@@ -41,13 +62,18 @@ package struct SQLBusinessRegistry<Database: SQLDatabase>: BusinessRegistry {
 
 /// A business registry in memory, for tests.
 package struct InMemoryBusinessRegistry: BusinessRegistry {
-    private let entries: [BusinessRegistrationNumber: BusinessStatus]
+    private let entries: [BusinessRegistrationNumber: BusinessRegistryEntry]
 
     package init(_ entries: [BusinessRegistryEntry] = []) {
-        self.entries = Dictionary(entries.map { ($0.number, $0.status) }, uniquingKeysWith: { $1 })
+        self.entries = Dictionary(entries.map { ($0.number, $0) }, uniquingKeysWith: { $1 })
     }
 
     package func status(of number: BusinessRegistrationNumber) async throws(KeyCatError) -> BusinessStatus {
-        entries[number] ?? .unregistered
+        entries[number]?.status ?? .unregistered
+    }
+
+    package func confirms(_ number: BusinessRegistrationNumber, representativeName: String, openingDate: CalendarDate)
+        async throws(KeyCatError) -> Bool? {
+        entries[number]?.confirms(representativeName: representativeName, openingDate: openingDate)
     }
 }

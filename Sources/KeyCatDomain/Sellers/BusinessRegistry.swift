@@ -47,11 +47,33 @@ public enum BusinessStatus: String, Sendable, Hashable, CaseIterable, Codable {
 public struct BusinessRegistryEntry: Sendable, Hashable {
     public var number: BusinessRegistrationNumber
     public var status: BusinessStatus
+    /// The representative's name and the opening date on the business's registration, when the
+    /// registry keeps them: an application must then give the same (``BusinessRegistry/confirms(_:representativeName:openingDate:)``).
+    public var representativeName: String?
+    public var openingDate: CalendarDate?
 
-    public init(number: BusinessRegistrationNumber, status: BusinessStatus) {
+    public init(number: BusinessRegistrationNumber, status: BusinessStatus, representativeName: String? = nil,
+                openingDate: CalendarDate? = nil) {
         self.number = number
         self.status = status
+        self.representativeName = representativeName
+        self.openingDate = openingDate
     }
+
+    /// Whether an applicant's name and opening date are this registration's, as the tax
+    /// service's 진위확인 compares them: the same date, and the same name once both are in NFC,
+    /// without spaces and with Latin letters in lower case. Nil when the entry keeps neither.
+    public func confirms(representativeName name: String, openingDate date: CalendarDate) -> Bool? {
+        guard representativeName != nil || openingDate != nil else { return nil }
+        func key(_ text: String) -> String {
+            text.precomposedStringWithCanonicalMapping.filter { !$0.isWhitespace }.lowercased()
+        }
+        return (representativeName.map { key($0) == key(name) } ?? true) && (openingDate.map { $0 == date } ?? true)
+    }
+
+    /// Why an application whose name or date the registry does not confirm is refused.
+    public static let unconfirmedReason =
+        "the representative's name or the opening date is not the business's in the business registry (진위확인)"
 }
 
 /// Tells the status of a business. Implementations: `SQLBusinessRegistry` (a table the
@@ -62,4 +84,17 @@ public struct BusinessRegistryEntry: Sendable, Hashable {
 public protocol BusinessRegistry: Sendable {
     /// The status of `number`; ``BusinessStatus/unregistered`` when the registry does not know it.
     func status(of number: BusinessRegistrationNumber) async throws(KeyCatError) -> BusinessStatus
+
+    /// Whether the business registered as `number` has this representative and opening date
+    /// (the tax service's 진위확인, `validate`); nil when the registry cannot tell. Applications
+    /// the registry does not confirm are refused at once: anyone can read a shop's number off its
+    /// page, and its owner should not find it held by someone else's approved application.
+    func confirms(_ number: BusinessRegistrationNumber, representativeName: String, openingDate: CalendarDate)
+        async throws(KeyCatError) -> Bool?
+}
+
+extension BusinessRegistry {
+    /// A registry that knows statuses only cannot tell.
+    public func confirms(_ number: BusinessRegistrationNumber, representativeName: String, openingDate: CalendarDate)
+        async throws(KeyCatError) -> Bool? { nil }
 }

@@ -53,14 +53,18 @@ public struct SellerService: Sendable {
             throw KeyCatError.notFound("user", principal.userID)
         }
         let status = try await registry.status(of: number)
+        var refusal = status.rejectionReason
+        if refusal == nil, try await registry.confirms(number, representativeName: name, openingDate: form.openingDate) == false {
+            refusal = BusinessRegistryEntry.unconfirmedReason
+        }
         let now = clock.now()
         let application = SellerApplication(
             id: SellerApplicationID(0), userID: user.id, businessNumber: number, representativeName: name,
             openingDate: form.openingDate, registryStatus: status,
-            status: status.rejectionReason == nil ? .pending : .rejected,
-            reason: status.rejectionReason, createdAt: now,
-            decidedAt: status.rejectionReason == nil ? nil : now,
-            decidedBy: status.rejectionReason == nil ? nil : Self.registryActor)
+            status: refusal == nil ? .pending : .rejected,
+            reason: refusal, createdAt: now,
+            decidedAt: refusal == nil ? nil : now,
+            decidedBy: refusal == nil ? nil : Self.registryActor)
         return try await applications.insert(application)
     }
 

@@ -797,3 +797,7 @@ UPDATE search_documents SET value_sold = (
       AND 2 * (SELECT coalesce(sum(e.amount), 0) FROM settlement_entries e
                WHERE e.order_id = l.order_id AND e.line = l.line AND e.kind = 'refund') < l.unit_price * l.quantity)
 WHERE units_sold > 0;
+
+-- 45: registered representatives
+ALTER TABLE business_registry ADD COLUMN representative_name TEXT;
+ALTER TABLE business_registry ADD COLUMN opening_date TEXT;
