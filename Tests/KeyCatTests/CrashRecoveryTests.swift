@@ -136,7 +136,7 @@ struct CrashRecoveryTests {
           arguments: TestStore.allCases)
     func reconciliationWithinTheGrace(_ store: TestStore) async throws {
         try await TestShop.with(store) { shop in
-            let product = try await shop.product(stock: 2)
+            let product = try await shop.product(stock: 3)
             let buyer = try await shop.user(.buyer)
             let order = try await shop.checkout(product, by: buyer)
             // The reservation ended a minute ago; the buyer is still in the payment window.
@@ -148,6 +148,14 @@ struct CrashRecoveryTests {
             let paid = try await shop.keycat.checkout.confirm(order.id, impUID: try shop.pay(order).impUID, by: buyer)
             #expect(paid.status == .paid)
 
+            // One paid in time whose confirm and webhook were lost: a run within the grace finds it.
+            let lost = try await shop.checkout(product, by: buyer)
+            shop.clock.advance(by: shop.keycat.configuration.reservationLifetime - 60)
+            _ = try shop.pay(lost)
+            shop.clock.advance(by: 120)
+            #expect(try await shop.keycat.checkout.reconcile().paid == 1)
+            await #expect(try shop.keycat.orders.order(lost.id, by: buyer).status == .paid)
+
             // One nobody pays expires at the first run after its grace, its unit back on the shelf.
             let abandoned = try await shop.checkout(product, by: buyer)
             shop.clock.advance(by: shop.keycat.configuration.reservationLifetime + CheckoutService.latePaymentGrace - 1)
@@ -155,7 +163,7 @@ struct CrashRecoveryTests {
             shop.clock.advance(by: 1)
             #expect(try await shop.keycat.checkout.reconcile().expired == 1)
             await #expect(try shop.keycat.orders.order(abandoned.id, by: buyer).status == .expired)
-            await #expect(try shop.stock(of: product.id) == 1)
+            await #expect(try shop.stock(of: product.id) == 1)  // three, less the two paid
             try await shop.expectHealthy()
         }
     }

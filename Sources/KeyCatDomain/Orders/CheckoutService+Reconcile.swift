@@ -58,13 +58,13 @@ public struct ReconcileProgress: Sendable, Hashable {
 
 extension CheckoutService {
     /// Settles what was left open, by asking the PG (architecture §6): orders awaiting payment past
-    /// their expiry and its ``latePaymentGrace``, or whose PG answer was lost (`find` by merchant
-    /// UID: paid → paid as a late payment, otherwise expired with the stock back once the
-    /// reservation and its grace ran out), payments that pay for nothing and still need
-    /// cancelling, and refunds whose answer was lost. An order in its grace is left alone unless
-    /// its answer was lost: a buyer who opened the payment window a minute before the end may
-    /// still pay it, and until 2026-12-02 the next run (a minute at most, in the example server)
-    /// expired it, so that payment was voided.
+    /// their expiry or whose PG answer was lost (`find` by merchant UID: paid → paid as a late
+    /// payment, otherwise expired with the stock back once the reservation and its
+    /// ``latePaymentGrace`` ran out), payments that pay for nothing and still need cancelling, and
+    /// refunds whose answer was lost. An order in its grace that the PG has not seen paid is
+    /// asked about again at the next run, not expired: a buyer who opened the payment window a
+    /// minute before the end may still pay it, and until 2026-12-02 the next run (a minute at
+    /// most, in the example server) expired it, so that payment was voided.
     ///
     /// Safe at any time and from several processes at once: every move is a conditional update,
     /// and PG cancels carry idempotency keys.
@@ -81,7 +81,7 @@ extension CheckoutService {
         var report = ReconcileReport()
         let now = clock.now()
         let graceEnded = now.addingTimeInterval(-Self.latePaymentGrace)
-        let open = try await orders.ordersToReconcile(at: graceEnded, limit: limit)
+        let open = try await orders.ordersToReconcile(at: now, limit: limit)
         for (index, order) in open.enumerated() {
             defer { progress(ReconcileProgress(stage: .orders, done: index + 1, total: open.count)) }
             let payment: GatewayPayment?
