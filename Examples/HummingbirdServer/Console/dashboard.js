@@ -74,8 +74,9 @@ export async function dashboard() {
   const refunds = days.reduce((sum, day) => sum + day.refunds, 0);
   const paid = days.reduce((sum, day) => sum + day.orders_paid, 0);
   const count = (page) => page.items.length + (page.next_cursor ? '+' : '');
-  // Past its reservation and still awaiting payment: reconciliation has not settled it yet.
-  const stuck = awaiting.items.filter((order) => Date.parse(order.expires_at) < Date.now()).length;
+  // Past its reservation and the five minutes' grace a payment in time may take, still awaiting
+  // payment: reconciliation has not settled it yet.
+  const stuck = awaiting.items.filter((order) => Date.parse(order.expires_at) + 5 * 60 * 1000 < Date.now()).length;
   const late = card(t('lateParcels'), '…', t('lateParcelsNote'));
   lateParcels(late.querySelector('.figure'));
   return [

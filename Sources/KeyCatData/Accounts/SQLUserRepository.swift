@@ -90,7 +90,7 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
     /// addresses on their orders with nothing left to deliver are anonymised
     /// (``SQLFulfilmentRepository/anonymise(_:at:on:)``); an order still on its way keeps its
     /// address until it arrives. A seller with parcels still theirs to see through — of paid
-    /// orders to ship or deliver, of orders whose reservation may still be paid, delivered but
+    /// orders to ship or deliver, of orders whose reservation (or its late payment's grace) may still be paid, delivered but
     /// not yet confirmed (a return may still be asked for) — or returns to decide, is refused:
     /// their buyers would be left with nobody to send their goods or answer them.
     ///
@@ -118,7 +118,8 @@ package struct SQLUserRepository<Database: SQLDatabase>: UserRepository {
                                       AND o.status IN ('paid', 'shipped', 'delivered', 'partially_refunded')
                                    OR o.status = 'awaiting_payment' AND o.expires_at > ?)),
                            (SELECT count(*) FROM return_requests WHERE seller_id = ? AND status IN ('requested', 'disputed'))
-                    """, [.integer(id.rawValue), StoredTime.value(at), .integer(id.rawValue)]) {
+                    """, [.integer(id.rawValue), StoredTime.value(at.addingTimeInterval(-CheckoutService.latePaymentGrace)),
+                          .integer(id.rawValue)]) {
                     (parcels: $0.int(0), returns: $0.int(1))
                 } ?? (parcels: 0, returns: 0)
                 guard open.parcels == 0, open.returns == 0 else {

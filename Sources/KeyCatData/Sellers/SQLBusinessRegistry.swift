@@ -35,7 +35,9 @@ package struct SQLBusinessRegistry<Database: SQLDatabase>: BusinessRegistry {
         return entry.confirms(representativeName: representativeName, openingDate: openingDate)
     }
 
-    /// Adds or replaces entries, in one transaction with `audit`.
+    /// Adds or replaces entries, in one transaction with `audit`. An entry without a
+    /// representative or opening date keeps the ones loaded before: a daily refresh of the
+    /// statuses alone does not switch the owner check off.
     /// - Returns: the number of entries written.
     package func load(_ entries: [BusinessRegistryEntry], at: Date, audit: AuditEntry) async throws(KeyCatError) -> Int {
         try await storage {
@@ -46,7 +48,8 @@ package struct SQLBusinessRegistry<Database: SQLDatabase>: BusinessRegistry {
                         INSERT INTO business_registry (business_number, status, representative_name, opening_date, updated_at)
                         VALUES (?, ?, ?, ?, ?)
                         ON CONFLICT (business_number) DO UPDATE SET status = excluded.status,
-                            representative_name = excluded.representative_name, opening_date = excluded.opening_date,
+                            representative_name = coalesce(excluded.representative_name, business_registry.representative_name),
+                            opening_date = coalesce(excluded.opening_date, business_registry.opening_date),
                             updated_at = excluded.updated_at
                         """,
                         [.text(entry.number.digits), .text(entry.status.rawValue),

@@ -3,12 +3,13 @@ import KeyCat
 
 /// `keycat-admin sellers registry F.csv`: loads the business registry that applications are
 /// checked against. Each line is `business number,b_stt_cd` (01 active, 02 suspended, 03 closed;
-/// anything else unregistered); blank lines and lines starting with `#` are skipped
+/// anything else unregistered), optionally followed by `,representative name,opening date`,
+/// which applications must then match; blank lines and lines starting with `#` are skipped
 /// (``BusinessRegistryFile``). The whole file is checked first and written in one transaction.
 struct SellersRegistryCommand: AdminCommand {
     static let configuration = CommandConfiguration(
-        name: "registry", abstract: "Load business registry entries (number,b_stt_cd per line).",
-        arguments: [ArgumentSpec(name: "F.csv", help: "Lines of 'business number,status code'.")])
+        name: "registry", abstract: "Load business registry entries (number,b_stt_cd[,name,opening date] per line).",
+        arguments: [ArgumentSpec(name: "F.csv", help: "Lines of 'business number,status code[,representative name,opening date]'.")])
 
     let file: String
 
