@@ -163,7 +163,9 @@ struct SearchUpkeepTests {
             try await shop.expectHealthy()
             // A database from before migration 44 kept units only: opening it counts their value.
             try await shop.execute("""
-                ALTER TABLE search_documents DROP COLUMN value_sold; DELETE FROM schema_migrations WHERE version = 44
+                ALTER TABLE search_documents DROP COLUMN value_sold;
+                ALTER TABLE business_registry DROP COLUMN representative_name; ALTER TABLE business_registry DROP COLUMN opening_date;
+                DELETE FROM schema_migrations WHERE version >= 44
                 """)
             let migrated = try await KeyCat.open(shop.keycat.configuration)
             defer { migrated.close() }
