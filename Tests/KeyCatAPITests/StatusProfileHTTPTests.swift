@@ -34,18 +34,19 @@ struct StatusProfileHTTPTests {
         // The server's tokens live three seconds: a loaded machine may need a fresh one.
         var order = try await client.send("POST", "/checkout", json: ["items": [["product_id": productID, "quantity": 1]]],
                                           token: owner.access)
-        if order.status == 419 {
+        for attempt in 2...6 where order.status == 419 {
             order = try await client.send("POST", "/checkout", json: ["items": [["product_id": productID, "quantity": 1]]],
-                                          token: try await signUp("owner2").access)
+                                          token: try await signUp("owner\(attempt)").access)
         }
         try #require(order.status == 201, "\(order)")
         let orderID = try #require(order.int("id"))
 
         var other = try await signUp("other")
         var theirs = try await client.send("GET", "/users/\(owner.id)", token: other.access)
-        if theirs.status == 419 {
-            // The three-second token expired on a loaded machine before it was used: a fresh one.
-            other = try await signUp("other2")
+        for attempt in 2...6 where theirs.status == 419 {
+            // The three-second token expired on a loaded machine before it was used (a sign-up
+            // hashes a password, and CI runs the suites side by side): a fresh one.
+            other = try await signUp("other\(attempt)")
             theirs = try await client.send("GET", "/users/\(owner.id)", token: other.access)
         }
         #expect(theirs.status == 445 && theirs.code == "not_owner", "\(theirs)")
