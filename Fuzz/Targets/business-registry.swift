@@ -1,6 +1,6 @@
 // The business registry file is an operator's CSV (`sellers registry F.csv`).
 // Contract: a file decodes to entries or throws a validation error naming the line; entries
-// written back as `number,code` lines decode to the same entries.
+// written back as `number,code[,name,date]` lines decode to the same entries.
 import Foundation
 @testable import KeyCat
 @testable import KeyCatDomain
@@ -12,7 +12,9 @@ public func businessRegistryFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: In
         let file = try BusinessRegistryFile.decode(Data(bytes))
         // Write the entries back, each number in the other spelling it accepts, and read again.
         let text = file.entries.enumerated().map { index, entry in
-            (index.isMultiple(of: 2) ? entry.number.formatted : entry.number.digits) + "," + entry.status.taxServiceCode
+            let owner = entry.representativeName == nil && entry.openingDate == nil
+                ? "" : "," + (entry.representativeName ?? "") + "," + (entry.openingDate?.description ?? "")
+            return (index.isMultiple(of: 2) ? entry.number.formatted : entry.number.digits) + "," + entry.status.taxServiceCode + owner
         }.joined(separator: "\n")
         FuzzContract.expect((try? BusinessRegistryFile.decode(Data(text.utf8))) == file, "write then read is the identity")
     } catch {
