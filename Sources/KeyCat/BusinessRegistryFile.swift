@@ -47,10 +47,9 @@ public struct BusinessRegistryFile: Sendable, Hashable {
 
     /// `YYYY-MM-DD`, or `YYYYMMDD` as the tax service writes `start_dt`.
     private static func date(_ text: String) throws(KeyCatError) -> CalendarDate {
-        guard text.count == 8, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) else {
+        guard text.count == 8, text.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text) else {
             return try CalendarDate(iso8601: text, field: "opening_date")
         }
-        let digits = Array(text)
-        return try CalendarDate(iso8601: "\(String(digits[0..<4]))-\(String(digits[4..<6]))-\(String(digits[6..<8]))", field: "opening_date")
+        return try CalendarDate(year: number / 10_000, month: number / 100 % 100, day: number % 100, field: "opening_date")
     }
 }

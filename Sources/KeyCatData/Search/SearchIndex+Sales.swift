@@ -18,8 +18,7 @@ extension SearchIndex {
         let documents = salesDocuments(dialect)
         return .run("""
             UPDATE search_documents SET (units_sold, value_sold) = (
-                SELECT search_documents.units_sold + coalesce(sum(l.quantity), 0),
-                       search_documents.value_sold + coalesce(sum(l.unit_price * l.quantity), 0)
+                SELECT search_documents.units_sold + \(unitsSum), search_documents.value_sold + \(valueSum)
                 FROM order_lines l WHERE l.order_id = ? AND l.product_id = search_documents.product_id)
             WHERE product_id IN (\(documents))
             """, [.integer(orderID.rawValue), .integer(orderID.rawValue)])
@@ -36,14 +35,24 @@ extension SearchIndex {
           AND \(SettlementLedger.lessThanHalfRefunded("l"))
         """
 
+    /// A listing's standing sales as `columns`, aggregates of its lines `l` (``unitsSum``,
+    /// ``valueSum``), for the listing `product` (an SQL expression): one row, zeros without any.
+    static func standingSales(_ columns: String, of product: String) -> String {
+        "SELECT \(columns) FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.product_id = \(product) AND \(standingSale)"
+    }
+
+    /// The units of a listing's lines `l`, 0 without any.
+    static let unitsSum = "coalesce(sum(l.quantity), 0)"
+    /// What a listing's lines `l` were sold for, 0 without any.
+    static let valueSum = "coalesce(sum(l.unit_price * l.quantity), 0)"
+
     /// The statement that counts again, from their standing sales, the units sold (and their
     /// value) of the listings an order holds: after a refund, which may have taken some back.
     /// Locks the documents in id order first on Postgres, as ``countSales(of:dialect:)`` does.
     static func recountSales<Row>(of orderID: OrderID, dialect: SQLDialect) -> SQLStatement<Row> {
         .run("""
             UPDATE search_documents SET (units_sold, value_sold) = (
-                SELECT coalesce(sum(l.quantity), 0), coalesce(sum(l.unit_price * l.quantity), 0) FROM order_lines l
-                JOIN orders o ON o.id = l.order_id WHERE l.product_id = search_documents.product_id AND \(standingSale))
+                \(standingSales("\(unitsSum), \(valueSum)", of: "search_documents.product_id")))
             WHERE product_id IN (\(salesDocuments(dialect)))
             """, [.integer(orderID.rawValue)])
     }

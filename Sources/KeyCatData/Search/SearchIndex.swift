@@ -140,11 +140,7 @@ package enum SearchIndex {
     /// runs again and counts it.
     private static let documentUpsertSQL = """
         INSERT INTO search_documents (product_id, analyzer_version, title_key, words, counted, terms, units_sold, value_sold)
-        VALUES (?, ?, ?, ?, ?, ?,
-                (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
-                 WHERE l.product_id = ? AND \(standingSale)),
-                (SELECT coalesce(sum(l.unit_price * l.quantity), 0) FROM order_lines l JOIN orders o ON o.id = l.order_id
-                 WHERE l.product_id = ? AND \(standingSale)))
+        VALUES (?, ?, ?, ?, ?, ?, (\(standingSales(unitsSum, of: "?"))), (\(standingSales(valueSum, of: "?"))))
         ON CONFLICT (product_id) DO UPDATE SET analyzer_version = excluded.analyzer_version,
             title_key = excluded.title_key, words = excluded.words, counted = excluded.counted, terms = excluded.terms,
             units_sold = excluded.units_sold, value_sold = excluded.value_sold

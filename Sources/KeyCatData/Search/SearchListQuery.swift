@@ -239,24 +239,6 @@ struct SearchListQuery: Sendable {
         }
     }
 
-    /// The shop's signals in a relevance key, below its text score, as ``SearchPlan/relevanceKey(textScore:product:sales:)``
-    /// packs them: units sold count as many as their value buys at the listing's price
-    /// (``StandingSales/rankedUnits(at:)``; `price` is never 0). Built once per store: a page's
-    /// SQL is built for each new set of inputs, ``page(plan:terms:order:floor:filter:sort:after:limit:dialect:)``.
-    static func signals(_ dialect: SQLDialect) -> String {
-        dialect.store == .postgres ? postgresSignals : sqliteSignals
-    }
-
-    private static let sqliteSignals = signals(rankedUnits: SQLDialect.sqlite.smaller("d.units_sold", "d.value_sold / p.price"))
-    private static let postgresSignals = signals(rankedUnits: SQLDialect.postgres.smaller("d.units_sold", "d.value_sold / p.price"))
-
-    private static func signals(rankedUnits: String) -> String {
-        """
-         + CASE WHEN p.stock > 0 THEN 1048576 ELSE 0 END + \(bucket(rankedUnits)) * 65536 \
-        + \(bucket("p.bookmark_count")) * 1024 + p.rating_score / 100
-        """
-    }
-
     /// ``ProductRow/columns``, each of `p`.
     static let prefixedColumns = ProductRow.columns.split(separator: ",")
         .map { "p." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
@@ -286,12 +268,6 @@ struct SearchListQuery: Sendable {
         add("p.spec_pcb = ?", filter.hotSwap.map { .text(($0 ? KeyboardSpec.PCB.hotSwap : .soldered).rawValue) })
         add("EXISTS (SELECT 1 FROM search_terms tg WHERE tg.term = ? AND tg.product_id = p.id)", filter.tag.map { .text("#" + $0) })
         return (conditions, arguments)
-    }
-
-    /// A count as its power of two: 0 for 0, 1 for 1, 2 for 2–3, … 15 from 16,384; small counts,
-    /// the most common, are decided by the first comparisons.
-    static func bucket(_ column: String) -> String {
-        "(CASE WHEN \(column) < 1 THEN 0 " + (1...14).map { "WHEN \(column) < \(1 << $0) THEN \($0) " }.joined() + "ELSE 15 END)"
     }
 
     /// `text` for a `LIKE … ESCAPE '\'` pattern that matches it literally: `\`, `%` and `_`
