@@ -159,7 +159,7 @@ enum KeycatBench {
                     trace: { filter, position, limit, record in
                         try withoutActuallyEscaping(record) { record in
                             try SearchExecution.hits(text: filter.text!, filter: filter, sort: .relevance, after: position, limit: limit,
-                                                     on: connection, trace: record).hits
+                                                     on: connection, trace: { record(TracedStatement(sql: $0, arguments: $1)) }).hits
                         }
                     },
                     productCount: options.products, operations: options.operations, log: log).run()

@@ -58,7 +58,10 @@ struct PostgresBench {
                     trace: { filter, position, limit, record in
                         try withoutActuallyEscaping(record) { record in
                             try SearchExecution.hits(text: filter.text!, filter: filter, sort: .relevance, after: position, limit: limit,
-                                                     on: connection, trace: record).hits
+                                                     on: connection, trace: { sql, arguments in
+                                // Statements traced between the same two exchanges travel in one.
+                                record(TracedStatement(sql: sql, arguments: arguments, exchange: connection.roundTripCount))
+                            }).hits
                         }
                     },
                     productCount: options.products, operations: options.operations, log: log).run()

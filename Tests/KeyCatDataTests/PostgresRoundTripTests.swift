@@ -336,3 +336,68 @@ extension PostgresRoundTripTests {
         }
     }
 }
+
+extension PostgresRoundTripTests {
+    @Test("a search's look-ups that wait for no other answer share a round trip: 갈축 is two, gater three (they were three and five)")
+    func searchLookUps() async throws {
+        try await withListings { database, clock, first, products, _ in
+            for (title, tags) in [("게이트론 황축 리니어 스위치 키보드", ["갈축"]), ("키크론 Q1 알루미늄 키보드", ["사무용"]),
+                                  ("Keychron K2 무선 키보드 갈축", ["저소음"])] {
+                var draft = CommerceHarness.draft(5)
+                draft.title = title
+                draft.tags = tags
+                _ = try await products.insert(draft, sellerID: first.sellerID, images: [], at: clock.now(), audit: nil)
+            }
+            func search(_ text: String) async throws -> (titles: [String], roundTrips: Int) {
+                var filter = ProductFilter()
+                filter.text = try SearchQuery(text)
+                let before = database.roundTripCount
+                let hits = try await products.search(filter, sort: .relevance, after: nil, limit: 20).hits
+                return (hits.map(\.product.title).sorted(), database.roundTripCount - before)
+            }
+            // Each query once first, so that its statements are prepared.
+            let queries = ["갈축", "무선 키보드", "keyc", "gater", "gaetron", "ㄱㅊ 키보드", "키크론"]
+            for query in queries { _ = try await search(query) }
+            // A Korean word: the synonyms with the window's floors its plan without synonyms
+            // has (it has none), then the page.
+            #expect(try await search("갈축") == (["Keychron K2 무선 키보드 갈축", "게이트론 황축 리니어 스위치 키보드"], 2))
+            // Two words: the synonyms with the groups' counts (few: every match is ranked, no floors), then the page.
+            #expect(try await search("무선 키보드") == (["Keychron K2 무선 키보드 갈축"], 2))
+            // A prefix: the synonyms and the prefix spelt out, the floors, the page.
+            #expect(try await search("keyc") == (["Keychron K2 무선 키보드 갈축"], 3))
+            // Synonyms, whether a listed listing has a word starting with `gater`, and the prefix
+            // spelt out: one round trip where they were three.
+            #expect(try await search("gater").roundTrips == 3)
+            // A word no listing has a word starting with: its words one edit away then follow.
+            let misspelt = try await search("gaetron")
+            #expect(misspelt.titles == ["Gateron Oil King"] && misspelt.roundTrips == 4, "\(misspelt)")
+            // Initials beside a word: the synonyms and the initials' words together, then the
+            // groups' counts (few enough to rank them all: no floors) and the page.
+            let initials = try await search("ㄱㅊ 키보드")
+            #expect(initials.titles == ["Keychron K2 무선 키보드 갈축", "게이트론 황축 리니어 스위치 키보드"] && initials.roundTrips == 3, "\(initials)")
+            #expect(try await search("키크론") == (["키크론 Q1 알루미늄 키보드"], 2))
+            // A facet count of a Korean word: the synonyms with the word's postings counted, then
+            // the tally (it was three).
+            let repository = SQLSearchRepository(database: database)
+            var filter = ProductFilter()
+            filter.text = try SearchQuery("갈축")
+            _ = try await repository.facetTally(for: filter, limit: 100)
+            let beforeFacets = database.roundTripCount
+            let tally = try await repository.facetTally(for: filter, limit: 100)
+            #expect(database.roundTripCount - beforeFacets == 2)
+            #expect(tally.counts.values.reduce(0, +) == 2 && !tally.isCapped)
+            let audit = AuditEntry(actor: "admin:1", action: "search.synonym.add", target: "", detail: "", at: clock.now())
+            #expect(try await repository.addSynonym(try SynonymPair("키크론", "keychron"), at: clock.now(), audit: audit))
+            // With a synonym the floors sent alongside are not the plan's: its prefix is spelt
+            // out, then the floors and the page follow, a round trip more than before it had one.
+            _ = try await search("키크론")
+            #expect(try await search("키크론") == (["Keychron K2 무선 키보드 갈축", "키크론 Q1 알루미늄 키보드"], 4))
+            // And its facet count: the counts sent alongside are dropped, the prefix spelt out.
+            filter.text = try SearchQuery("키크론")
+            _ = try await repository.facetTally(for: filter, limit: 100)
+            let beforeSynonymFacets = database.roundTripCount
+            #expect(try await repository.facetTally(for: filter, limit: 100).counts.values.reduce(0, +) == 2)
+            #expect(database.roundTripCount - beforeSynonymFacets == 4)
+        }
+    }
+}

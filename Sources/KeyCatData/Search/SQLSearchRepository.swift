@@ -57,8 +57,9 @@ package struct SQLSearchRepository<Database: SQLDatabase>: SearchRepository {
     package func plan(for query: SearchQuery) async throws(KeyCatError) -> SearchPlan {
         try await storage {
             try await database.read { connection in
-                var plan = try SearchPlanner.plan(for: query, on: connection)
-                plan.narrowedPrefixes = try SearchPlanner.terms(of: plan, on: connection).narrowed
+                let prepared = try SearchPlanner.prepare(query, on: connection)
+                var plan = prepared.plan
+                plan.narrowedPrefixes = prepared.terms.narrowed
                 return plan
             }
         }

@@ -22,28 +22,48 @@ extension SearchExecution {
         for filter: ProductFilter, limit: Int, on connection: Connection, trace: ((String, [SQLValue]) -> Void)? = nil
     ) throws -> FacetTally {
         // Each requirement as the terms it matches, prefixes spelt out as the page's search
-        // spells them, so that the counts are of the listings the pages show.
-        var groups: [[String]] = []
-        if let text = filter.text {
-            let plan = try SearchPlanner.plan(for: text, on: connection, trace: trace)
-            let terms = try SearchPlanner.terms(of: plan, on: connection, trace: trace)
-            groups = plan.groups.map(terms.listed)
+        // spells them, so that the counts are of the listings the pages show; each source of
+        // candidates; and how many listings a source's count examines. Each source is counted
+        // up to that limit, and each candidate seeks every other group: a query of many words
+        // examines fewer listings, so that the count's index reads stay within what a query of
+        // two examines (until 2026-12-01 ten common words read some 250,000 entries).
+        func sources(of plan: SearchPlan?, _ terms: SearchTerms) -> (groups: [[String]], sources: [SearchFacetQuery.Source], limit: Int) {
+            var groups = plan.map { $0.groups.map(terms.listed) } ?? []
+            if let tag = filter.tag { groups.append(SearchTerms().listed(.tag(tag))) }
+            var sources = groups.map(SearchFacetQuery.Source.postings)
+            if let seller = filter.sellerID { sources.append(.seller(seller)) }
+            if sources.isEmpty { sources.append(.catalog) }
+            return (groups, sources, min(limit, max(1, 2 * limit / sources.count)))
         }
-        if let tag = filter.tag { groups.append(SearchTerms().listed(.tag(tag))) }
+        /// The smallest source drives, as the rarest group drives a search.
+        func sizes(of sources: [SearchFacetQuery.Source], limit: Int) -> (sql: String, arguments: [SQLValue]) {
+            SearchFacetQuery.sizes(of: sources, cap: limit + 1)
+        }
+        var plan: SearchPlan?, terms = SearchTerms()
+        // The sources' counts travel with the plan's look-ups when the plan can only change by
+        // its synonyms, as a page's first statement does (``SearchPlanner/prepare(_:on:alongside:trace:)``).
+        var answered: [Int]?
+        if let text = filter.text {
+            let prepared = try SearchPlanner.prepare(text, on: connection, alongside: { plan, terms in
+                let (groups, sources, limit) = sources(of: plan, terms)
+                guard !groups.contains(where: \.isEmpty) else { return [] }
+                let statement = sizes(of: sources, limit: limit)
+                return [.query(statement.sql, statement.arguments) { row in answered = sources.indices.map { row.int($0) } }]
+            }, trace: trace)
+            (plan, terms) = (prepared.plan, prepared.terms)
+            if !prepared.answeredAlongside { answered = nil }
+        }
+        let (groups, sources, limit) = sources(of: plan, terms)
         // A requirement no term can meet (initials that abbreviate nothing) finds nothing.
         if groups.contains(where: \.isEmpty) { return FacetTally() }
-        var sources = groups.map(SearchFacetQuery.Source.postings)
-        if let seller = filter.sellerID { sources.append(.seller(seller)) }
-        if sources.isEmpty { sources.append(.catalog) }
-        // Each source is counted up to the limit, and each candidate seeks every other group:
-        // a query of many words examines fewer listings, so that the count's index reads stay
-        // within what a query of two examines (until 2026-12-01 ten common words read some
-        // 250,000 entries).
-        let limit = min(limit, max(1, 2 * limit / sources.count))
-        // The smallest source drives, as the rarest group drives a search.
-        let sizes = SearchFacetQuery.sizes(of: sources, cap: limit + 1)
-        trace?(sizes.sql, sizes.arguments)
-        let counts = try connection.queryOne(sizes.sql, sizes.arguments) { row in sources.indices.map { row.int($0) } } ?? []
+        let counts: [Int]
+        if let answered {
+            counts = answered
+        } else {
+            let statement = sizes(of: sources, limit: limit)
+            trace?(statement.sql, statement.arguments)
+            counts = try connection.queryOne(statement.sql, statement.arguments) { row in sources.indices.map { row.int($0) } } ?? []
+        }
         guard let driving = counts.indices.min(by: { counts[$0] < counts[$1] }), counts[driving] > 0 else {
             return FacetTally()
         }

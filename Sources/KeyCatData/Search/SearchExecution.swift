@@ -1,7 +1,7 @@
 import KeyCatDomain
 import KeyCatInfrastructure
 
-/// One page of a search on one connection, statement by statement:
+/// One page of a search on one connection, in a few exchanges with the store:
 ///
 /// 1. the plan (``SearchPlanner``: synonyms, typos, initials) and the Latin prefixes spelt out
 ///    into terms (``SearchTerms``);
@@ -17,7 +17,10 @@ import KeyCatInfrastructure
 ///    at most the window's number of listings: a page that has not filled by then stops short,
 ///    with where it stopped (``SearchPage/walkedTo``).
 ///
-/// Each statement is its own snapshot, as the product list's are.
+/// Each statement is its own snapshot, as the product list's are. Statements that do not wait
+/// for one another's answers travel in one exchange with the store, on Postgres a round trip: step 1's look-ups travel together, and when the plan can only
+/// change by its synonyms (a Korean query's), step 2 or 3 travels with them, so `갈축` is two
+/// round trips and `gater` three (until 2026-12-02, three and five; `PostgresRoundTripTests`).
 package enum SearchExecution {
     /// - Parameters:
     ///   - windowBudget: ``SearchWindow/budget``; tests make it small to walk windows of a few listings.
@@ -26,10 +29,51 @@ package enum SearchExecution {
         text: SearchQuery, filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int,
         windowBudget: Int = SearchWindow.budget, on connection: Connection, trace: ((String, [SQLValue]) -> Void)? = nil
     ) throws -> SearchPage {
-        let plan = try SearchPlanner.plan(for: text, on: connection, trace: trace)
-        let terms = try SearchPlanner.terms(of: plan, on: connection, trace: trace)
-        return try hits(plan: plan, terms: terms, filter: filter, sort: sort, after: position, limit: limit,
-                        windowBudget: windowBudget, on: connection, trace: trace)
+        // What the page runs first travels with the plan's look-ups when the plan is known before
+        // their answers but for synonyms (a Korean query's): one round trip fewer.
+        let first = FirstStep()
+        let prepared = try SearchPlanner.prepare(text, on: connection, alongside: { plan, terms in
+            first.statements(plan: plan, terms: terms, sort: sort, after: position, windowBudget: windowBudget)
+        }, trace: trace)
+        return try hits(plan: prepared.plan, terms: prepared.terms, filter: filter, sort: sort, after: position, limit: limit,
+                        windowBudget: windowBudget, first: prepared.answeredAlongside ? first : nil, on: connection, trace: trace)
+    }
+
+    /// The statement a page runs first once its plan is known, built beforehand so that it can
+    /// travel with the plan's look-ups (``SearchPlanner/prepare(_:on:alongside:trace:)``): the
+    /// groups' counts, or, for one group on a first page by relevance, its window's floors —
+    /// the statements ``hits(plan:terms:filter:sort:after:limit:windowBudget:first:on:trace:)``
+    /// would build, and their answers.
+    private final class FirstStep {
+        var counts: [Int]?
+        var floors: [SearchWindow.Floors]?
+
+        func statements<Row: SQLRow>(plan: SearchPlan, terms: SearchTerms, sort: ProductSort, after position: CursorPosition?,
+                                     windowBudget: Int) -> [SQLStatement<Row>] {
+            let window = SearchWindow.sizes(of: plan, terms: terms, budget: windowBudget)
+            let relevance = sort == .relevance
+            if plan.groups.count > 1 || !relevance {
+                let sizes = SearchExecution.sizes(of: plan, terms: terms, window: window, sort: sort, after: position)
+                return [.query(sizes.sql, sizes.arguments) { row in self.counts = plan.groups.indices.map { row.int($0) } }]
+            }
+            guard position == nil, plan.groups.count == 1 else { return [] }
+            floors = [SearchWindow.Floors()]
+            return SearchWindow.floors(of: plan.groups, terms: terms, sizes: window).map { statement in
+                .query(statement.sql, statement.arguments) { row in
+                    let answered = SearchWindow.Floors(newest: row.optionalInt64(1), dense: row.optionalInt64(2), sparse: row.optionalInt64(3))
+                    self.floors = [(self.floors?.first ?? SearchWindow.Floors()).including(answered)]
+                }
+            }
+        }
+    }
+
+    /// The statement counting each group's postings, as far as a page needs to know which is
+    /// rarest (``SearchTerms/groupSizes(of:cap:floor:)``): from a relevance cursor's floor on,
+    /// with room above a window.
+    private static func sizes(of plan: SearchPlan, terms: SearchTerms, window: (dense: Int, sparse: Int), sort: ProductSort,
+                              after position: CursorPosition?) -> (sql: String, arguments: [SQLValue]) {
+        let floor = sort == .relevance ? position.map { SearchWindow.unpack($0.sortKey).floor } ?? 0 : 0
+        return terms.groupSizes(of: plan, cap: floor > 0 ? 2 * window.dense : window.dense, floor: floor)
     }
 
     /// A page of the listings with `tag`, under a sort other than relevance, read as a search of
@@ -47,9 +91,11 @@ package enum SearchExecution {
     }
 
     /// Steps 2 to 4 for a plan whose terms are spelt out.
+    ///
+    /// - Parameter first: the answers to the first of them, when they came with the plan.
     private static func hits<Connection: SQLConnection>(
         plan: SearchPlan, terms: SearchTerms, filter: ProductFilter, sort: ProductSort, after position: CursorPosition?, limit: Int,
-        windowBudget: Int, on connection: Connection, trace: ((String, [SQLValue]) -> Void)?
+        windowBudget: Int, first: FirstStep? = nil, on connection: Connection, trace: ((String, [SQLValue]) -> Void)?
     ) throws -> SearchPage {
         func one<Value>(_ statement: (sql: String, arguments: [SQLValue]), _ decode: (Connection.Row) throws -> Value) throws -> Value? {
             trace?(statement.sql, statement.arguments)
@@ -74,8 +120,12 @@ package enum SearchExecution {
             // again. Counted from the start, every broad group stopped at the cap and the first
             // drove, ranking all its postings above the floor (until 2026-12-01 a next page of
             // `키보드` and a word common only in old listings ranked most of the catalog).
-            let sizes = terms.groupSizes(of: plan, cap: floor > 0 ? 2 * window.dense : window.dense, floor: floor)
-            counts = try one(sizes) { row in plan.groups.indices.map { row.int($0) } } ?? []
+            if let answered = first?.counts {
+                counts = answered
+            } else {
+                let sizes = sizes(of: plan, terms: terms, window: window, sort: sort, after: position)
+                counts = try one(sizes) { row in plan.groups.indices.map { row.int($0) } } ?? []
+            }
             if counts.contains(0) { return SearchPage(hits: []) }
             order.sort { (counts[$0], $0) < (counts[$1], $1) }
             drivingCount = counts[order[0]]
@@ -89,12 +139,18 @@ package enum SearchExecution {
             // whose newest reach furthest back drives, and sets the floor.
             let broad = order.filter { index in drivingCount == nil || counts[index] >= window.sparse }
             var floors = [SearchWindow.Floors](repeating: SearchWindow.Floors(), count: broad.count)
-            for statement in SearchWindow.floors(of: broad.map { plan.groups[$0] }, terms: terms, sizes: window) {
-                trace?(statement.sql, statement.arguments)
-                try connection.forEach(statement.sql, statement.arguments) { row in
-                    floors[row.int(0)] = floors[row.int(0)].including(
-                        SearchWindow.Floors(newest: row.optionalInt64(1), dense: row.optionalInt64(2), sparse: row.optionalInt64(3)))
+            if let answered = first?.floors, broad == [0] {
+                floors = answered
+            } else {
+                // One exchange, however many statements the floors take.
+                let statements = SearchWindow.floors(of: broad.map { plan.groups[$0] }, terms: terms, sizes: window).map { statement in
+                    trace?(statement.sql, statement.arguments)
+                    return SQLStatement<Connection.Row>.query(statement.sql, statement.arguments) { row in
+                        floors[row.int(0)] = floors[row.int(0)].including(
+                            SearchWindow.Floors(newest: row.optionalInt64(1), dense: row.optionalInt64(2), sparse: row.optionalInt64(3)))
+                    }
                 }
+                try connection.batch(statements)
             }
             if let choice = broad.indices.min(by: { (floors[$0].sparse ?? -1, $0) < (floors[$1].sparse ?? -1, $1) }) {
                 floor = floors[choice].floor(dense: window.dense)

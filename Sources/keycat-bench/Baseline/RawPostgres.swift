@@ -43,7 +43,44 @@ final class RawPostgres: @unchecked Sendable {
     @discardableResult
     func run(_ sql: String, _ parameters: [Parameter] = []) throws -> Result {
         let name = try prepared(sql, count: parameters.count)
-        // Each parameter as a C string, all in one buffer.
+        roundTrips += 1
+        let result = Self.withValues(parameters) { values in
+            PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+        }
+        return try Result(result, connection: handle)
+    }
+
+    /// Runs `statements` (each prepared on first use) sent together and answered together, in
+    /// libpq's pipeline mode, as KeyCat sends statements that do not wait for one another's
+    /// answers: one round trip. Returns their results in order.
+    func pipeline(_ statements: [(sql: String, parameters: [Parameter])]) throws -> [Result] {
+        let names = try statements.map { try prepared($0.sql, count: $0.parameters.count) }
+        guard PQenterPipelineMode(handle) == 1 else { throw RawDatabase.Failure(description: String(cString: PQerrorMessage(handle))) }
+        defer { PQexitPipelineMode(handle) }
+        for (name, statement) in zip(names, statements) {
+            let sent = Self.withValues(statement.parameters) { values in
+                PQsendQueryPrepared(handle, name, Int32(statement.parameters.count), values, nil, nil, 0)
+            }
+            guard sent == 1 else { throw RawDatabase.Failure(description: String(cString: PQerrorMessage(handle))) }
+        }
+        guard PQpipelineSync(handle) == 1 else { throw RawDatabase.Failure(description: String(cString: PQerrorMessage(handle))) }
+        roundTrips += 1
+        var results: [Result] = []
+        for _ in statements {
+            results.append(try Result(PQgetResult(handle), connection: handle))
+            // Each statement's answer ends with a NULL.
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+        }
+        let sync = PQgetResult(handle)
+        defer { PQclear(sync) }
+        guard PQresultStatus(sync) == PGRES_PIPELINE_SYNC else {
+            throw RawDatabase.Failure(description: "pipeline not synchronised: " + String(cString: PQerrorMessage(handle)))
+        }
+        return results
+    }
+
+    /// `parameters` as C strings, all in one buffer, for the length of `body`.
+    private static func withValues<T>(_ parameters: [Parameter], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
         var buffer: [CChar] = []
         var offsets: [Int] = []
         for parameter in parameters {
@@ -59,12 +96,9 @@ final class RawPostgres: @unchecked Sendable {
             }
         }
         buffer.append(0)
-        roundTrips += 1
-        let result = buffer.withUnsafeBufferPointer { bytes -> OpaquePointer? in
-            let values: [UnsafePointer<CChar>?] = offsets.map { $0 < 0 ? nil : bytes.baseAddress! + $0 }
-            return PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+        return buffer.withUnsafeBufferPointer { bytes in
+            body(offsets.map { $0 < 0 ? nil : bytes.baseAddress! + $0 })
         }
-        return try Result(result, connection: handle)
     }
 
     private func prepared(_ sql: String, count: Int) throws -> String {

@@ -5,6 +5,10 @@ import KeyCatInfrastructure
 struct TracedStatement {
     var sql: String
     var arguments: [SQLValue]
+    /// The exchange with the store it travelled in, when it shared one with its neighbours:
+    /// statements in a row with the same number are replayed together too (on Postgres one
+    /// round trip, as KeyCat's ``PostgresConnection`` sent them).
+    var exchange: Int?
 }
 
 /// A search page as a hand-written server would read it with the same SQL: the statements KeyCat
@@ -90,20 +94,28 @@ final class RawPostgresSearch: RawSearchReplay {
         return page.map { ($0.0.id, $0.key) }
     }
 
-    /// Runs `statements` in order, each prepared once, and returns the last one's result.
+    /// Runs `statements` in order, each prepared once, those KeyCat sent together sent together
+    /// (``TracedStatement/exchange``), and returns the last one's result.
     func run(_ statements: [TracedStatement]) throws -> RawPostgres.Result? {
         var last: RawPostgres.Result?
-        for traced in statements {
-            let sql = numbered[traced.sql] ?? Self.number(traced.sql)
-            numbered[traced.sql] = sql
-            last = try database.run(sql, traced.arguments.map { argument in
-                switch argument {
-                case let .integer(value): .int(value)
-                case let .text(value): .text(value)
-                case let .real(value): .text(String(value))
-                case .null, .blob: .null
-                }
-            })
+        var start = 0
+        while start < statements.count {
+            var end = start + 1
+            while end < statements.count, let exchange = statements[start].exchange, statements[end].exchange == exchange { end += 1 }
+            let prepared = statements[start..<end].map { traced -> (sql: String, parameters: [RawPostgres.Parameter]) in
+                let sql = numbered[traced.sql] ?? Self.number(traced.sql)
+                numbered[traced.sql] = sql
+                return (sql, traced.arguments.map { argument in
+                    switch argument {
+                    case let .integer(value): .int(value)
+                    case let .text(value): .text(value)
+                    case let .real(value): .text(String(value))
+                    case .null, .blob: .null
+                    }
+                })
+            }
+            last = prepared.count == 1 ? try database.run(prepared[0].sql, prepared[0].parameters) : try database.pipeline(prepared).last
+            start = end
         }
         return last
     }

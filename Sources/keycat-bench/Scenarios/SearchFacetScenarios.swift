@@ -18,6 +18,12 @@ struct SearchFacetScenarios<Connection: SQLConnection> {
     let operations: Int
     let log: (String) -> Void
 
+    /// The exchanges `connection` has had with its store so far, where statements can share
+    /// one (Postgres): the statements traced between the same two travelled together.
+    private func exchange() -> Int? {
+        (connection as? PostgresConnection)?.roundTripCount
+    }
+
     /// A facet count of the mix.
     struct FacetCase {
         var name: String
@@ -62,7 +68,7 @@ struct SearchFacetScenarios<Connection: SQLConnection> {
         facetCase.narrow(&filter)
         var statements: [TracedStatement] = []
         let traced = try SearchExecution.facetTally(for: filter, limit: ProductFacets.candidateLimit, on: connection) {
-            statements.append(TracedStatement(sql: $0, arguments: $1))
+            statements.append(TracedStatement(sql: $0, arguments: $1, exchange: exchange()))
         }
         let chosen = [filter.category?.rawValue, filter.kind?.rawValue, filter.switchType?.rawValue,
                       filter.layout?.rawValue, filter.connection?.rawValue]
@@ -83,7 +89,7 @@ struct SearchFacetScenarios<Connection: SQLConnection> {
         let query = try SuggestionQuery(text)
         var statements: [TracedStatement] = []
         let candidates = try SearchExecution.completions(of: query, on: connection) {
-            statements.append(TracedStatement(sql: $0, arguments: $1))
+            statements.append(TracedStatement(sql: $0, arguments: $1, exchange: exchange()))
         }
         // All three must give the same suggestions, or the comparison means nothing.
         let library = try await keycat.search.suggestions(query)

@@ -16,7 +16,7 @@ struct SearchScenarios {
     let raw: any RawSearchReplay
     /// Runs a search on a connection of the store, handing each statement to the closure: what
     /// the baseline replays.
-    let trace: (ProductFilter, CursorPosition?, Int, (String, [SQLValue]) -> Void) throws -> [SearchHit]
+    let trace: (ProductFilter, CursorPosition?, Int, (TracedStatement) -> Void) throws -> [SearchHit]
     let productCount: Int
     let operations: Int
     let log: (String) -> Void
@@ -93,7 +93,7 @@ struct SearchScenarios {
                 position = CursorPosition(sortKey: last.key, id: last.product.id.rawValue)
             }
             statements = []
-            traced = try trace(filter, position, Self.pageSize + 1) { statements.append(TracedStatement(sql: $0, arguments: $1)) }
+            traced = try trace(filter, position, Self.pageSize + 1) { statements.append($0) }
         }
         // All three must return the same page, or the comparison means nothing.
         let libraryIDs = try await keycat.catalog.list(request).items.map(\.id.rawValue)
@@ -122,7 +122,10 @@ struct SearchScenarios {
                 }
             }
         }
+        // Where the store reports its exchanges (Postgres), a run of statements with one number is one round trip.
+        let exchanges = statements.indices.filter { $0 == 0 || statements[$0].exchange == nil || statements[$0].exchange != statements[$0 - 1].exchange }
         log("\(searchCase.name): \(libraryIDs.count) results, \(statements.count) statements"
+            + (statements.first?.exchange == nil ? "" : " in \(exchanges.count) round trips")
             + (floor > 0 ? ", window from product \(floor)" : ", exact"))
         return try await compare(searchCase.name, operations: operations, warmup: 20,
             library: { _ in _ = try await keycat.catalog.list(request) },
