@@ -123,7 +123,7 @@ package enum SearchIndex {
         // paid orders sold; one created in this transaction has sold none.
         var arguments: [SQLValue] = [.integer(id.rawValue), .int(SearchAnalyzer.version), .text(entry.titleKey), .text(entry.words),
                                      .bool(listed), .text(storedTerms(sorted: entry.terms))]
-        if !created { arguments += [.integer(id.rawValue), .integer(id.rawValue)] }
+        if !created { arguments.append(.integer(id.rawValue)) }
         var statements: [SQLStatement<Connection.Row>] = [.run(created ? newDocumentSQL : documentUpsertSQL, arguments)]
         let old = postings ?? previous.map { parseTerms($0.terms) } ?? []
         statements += termChanges(of: id, from: old, to: entry.terms, on: connection)
@@ -137,10 +137,12 @@ package enum SearchIndex {
     /// missed (docs/search.md, "Catching up and rebuilding"). A payment counting into the same
     /// document beside it waits for this write's row, then adds its units to the new count; one
     /// that counted first, after this write's snapshot, fails this serializable write, which
-    /// runs again and counts it.
+    /// runs again and counts it. Both counts come from one pass over the listing's lines (until
+    /// 2026-12-02 each was a subquery of its own, so a listing sold ten thousand times read its
+    /// lines twice on every edit); an aggregate without `GROUP BY` is one row, zeros without lines.
     private static let documentUpsertSQL = """
         INSERT INTO search_documents (product_id, analyzer_version, title_key, words, counted, terms, units_sold, value_sold)
-        VALUES (?, ?, ?, ?, ?, ?, (\(standingSales(unitsSum, of: "?"))), (\(standingSales(valueSum, of: "?"))))
+        \(standingSales("?, ?, ?, ?, ?, ?, \(unitsSum), \(valueSum)", of: "?"))
         ON CONFLICT (product_id) DO UPDATE SET analyzer_version = excluded.analyzer_version,
             title_key = excluded.title_key, words = excluded.words, counted = excluded.counted, terms = excluded.terms,
             units_sold = excluded.units_sold, value_sold = excluded.value_sold
