@@ -256,8 +256,11 @@ package struct SQLOrderRepository<Database: SQLDatabase>: OrderRepository {
     package func setOutcomeUnknown(_ id: OrderID, _ unknown: Bool) async throws(KeyCatError) {
         try await storage {
             try await database.write { connection in
-                try connection.run("UPDATE orders SET outcome_unknown = ? WHERE id = ? AND status = 'awaiting_payment'",
-                                   [.bool(unknown), .integer(id.rawValue)])
+                // Only an order whose mark changes is written: reconciliation clears the mark of
+                // every order still within its grace on every run, and rewriting an unchanged row
+                // leaves Postgres a dead row version and WAL for nothing.
+                try connection.run("UPDATE orders SET outcome_unknown = ? WHERE id = ? AND status = 'awaiting_payment' AND outcome_unknown <> ?",
+                                   [.bool(unknown), .integer(id.rawValue), .bool(unknown)])
             }
         }
     }
