@@ -150,7 +150,7 @@ package enum SearchExecution {
                             SearchWindow.Floors(newest: row.optionalInt64(1), dense: row.optionalInt64(2), sparse: row.optionalInt64(3)))
                     }
                 }
-                try connection.batch(statements)
+                if !statements.isEmpty { try connection.batch(statements) }
             }
             if let choice = broad.indices.min(by: { (floors[$0].sparse ?? -1, $0) < (floors[$1].sparse ?? -1, $1) }) {
                 floor = floors[choice].floor(dense: window.dense)

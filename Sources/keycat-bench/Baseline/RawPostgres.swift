@@ -56,25 +56,52 @@ final class RawPostgres: @unchecked Sendable {
     func pipeline(_ statements: [(sql: String, parameters: [Parameter])]) throws -> [Result] {
         let names = try statements.map { try prepared($0.sql, count: $0.parameters.count) }
         guard PQenterPipelineMode(handle) == 1 else { throw RawDatabase.Failure(description: String(cString: PQerrorMessage(handle))) }
-        defer { PQexitPipelineMode(handle) }
+        var failure: String?
         for (name, statement) in zip(names, statements) {
             let sent = Self.withValues(statement.parameters) { values in
                 PQsendQueryPrepared(handle, name, Int32(statement.parameters.count), values, nil, nil, 0)
             }
-            guard sent == 1 else { throw RawDatabase.Failure(description: String(cString: PQerrorMessage(handle))) }
+            guard sent == 1 else {
+                failure = String(cString: PQerrorMessage(handle))
+                break
+            }
         }
-        guard PQpipelineSync(handle) == 1 else { throw RawDatabase.Failure(description: String(cString: PQerrorMessage(handle))) }
+        if PQpipelineSync(handle) != 1 { failure = failure ?? String(cString: PQerrorMessage(handle)) }
         roundTrips += 1
-        var results: [Result] = []
-        for _ in statements {
-            results.append(try Result(PQgetResult(handle), connection: handle))
-            // Each statement's answer ends with a NULL.
-            while let extra = PQgetResult(handle) { PQclear(extra) }
+        // Every answer up to the sync is read, whatever failed, so that the connection leaves
+        // pipeline mode ready for the next statement. A NULL ends each statement's answer; two
+        // in a row mean nothing more will come (a lost connection).
+        var answers: [OpaquePointer] = []
+        var nulls = 0
+        while nulls < 2 {
+            guard let answer = PQgetResult(handle) else {
+                nulls += 1
+                continue
+            }
+            nulls = 0
+            if PQresultStatus(answer) == PGRES_PIPELINE_SYNC {
+                PQclear(answer)
+                break
+            }
+            answers.append(answer)
         }
-        let sync = PQgetResult(handle)
-        defer { PQclear(sync) }
-        guard PQresultStatus(sync) == PGRES_PIPELINE_SYNC else {
-            throw RawDatabase.Failure(description: "pipeline not synchronised: " + String(cString: PQerrorMessage(handle)))
+        PQexitPipelineMode(handle)
+        if let failure {
+            answers.forEach { PQclear($0) }
+            throw RawDatabase.Failure(description: failure)
+        }
+        // The first failed statement's error (those after it were not run); every answer is freed.
+        var results: [Result] = []
+        for (index, answer) in answers.enumerated() {
+            do {
+                results.append(try Result(answer, connection: handle))
+            } catch {
+                answers[(index + 1)...].forEach { PQclear($0) }
+                throw error
+            }
+        }
+        guard results.count == statements.count else {
+            throw RawDatabase.Failure(description: "\(results.count) answers to \(statements.count) statements")
         }
         return results
     }
