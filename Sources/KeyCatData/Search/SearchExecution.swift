@@ -18,9 +18,10 @@ import KeyCatInfrastructure
 ///    with where it stopped (``SearchPage/walkedTo``).
 ///
 /// Each statement is its own snapshot, as the product list's are. Statements that do not wait
-/// for one another's answers travel in one exchange with the store, on Postgres a round trip: step 1's look-ups travel together, and when the plan can only
-/// change by its synonyms (a Korean query's), step 2 or 3 travels with them, so `갈축` is two
-/// round trips and `gater` three (until 2026-12-02, three and five; `PostgresRoundTripTests`).
+/// for one another's answers travel in one exchange with the store, on Postgres a round trip:
+/// step 1's look-ups travel together, and when the plan can only change by its synonyms (a
+/// Korean query's), step 2 or 3 travels with them, so `갈축` is two round trips and `gater`
+/// three (until 2026-12-02, three and five; `PostgresRoundTripTests`).
 package enum SearchExecution {
     /// - Parameters:
     ///   - windowBudget: ``SearchWindow/budget``; tests make it small to walk windows of a few listings.
@@ -46,7 +47,8 @@ package enum SearchExecution {
     /// would build, and their answers.
     private final class FirstStep {
         var counts: [Int]?
-        var floors: [SearchWindow.Floors]?
+        /// The one group's floors.
+        var floors: SearchWindow.Floors?
 
         func statements<Row: SQLRow>(plan: SearchPlan, terms: SearchTerms, sort: ProductSort, after position: CursorPosition?,
                                      windowBudget: Int) -> [SQLStatement<Row>] {
@@ -57,12 +59,9 @@ package enum SearchExecution {
                 return [.query(sizes.sql, sizes.arguments) { row in self.counts = plan.groups.indices.map { row.int($0) } }]
             }
             guard position == nil, plan.groups.count == 1 else { return [] }
-            floors = [SearchWindow.Floors()]
+            floors = SearchWindow.Floors()
             return SearchWindow.floors(of: plan.groups, terms: terms, sizes: window).map { statement in
-                .query(statement.sql, statement.arguments) { row in
-                    let answered = SearchWindow.Floors(newest: row.optionalInt64(1), dense: row.optionalInt64(2), sparse: row.optionalInt64(3))
-                    self.floors = [(self.floors?.first ?? SearchWindow.Floors()).including(answered)]
-                }
+                .query(statement.sql, statement.arguments) { row in self.floors = self.floors?.including(SearchWindow.Floors(answer: row)) }
             }
         }
     }
@@ -140,14 +139,13 @@ package enum SearchExecution {
             let broad = order.filter { index in drivingCount == nil || counts[index] >= window.sparse }
             var floors = [SearchWindow.Floors](repeating: SearchWindow.Floors(), count: broad.count)
             if let answered = first?.floors, broad == [0] {
-                floors = answered
+                floors = [answered]
             } else {
                 // One exchange, however many statements the floors take.
                 let statements = SearchWindow.floors(of: broad.map { plan.groups[$0] }, terms: terms, sizes: window).map { statement in
                     trace?(statement.sql, statement.arguments)
                     return SQLStatement<Connection.Row>.query(statement.sql, statement.arguments) { row in
-                        floors[row.int(0)] = floors[row.int(0)].including(
-                            SearchWindow.Floors(newest: row.optionalInt64(1), dense: row.optionalInt64(2), sparse: row.optionalInt64(3)))
+                        floors[row.int(0)] = floors[row.int(0)].including(SearchWindow.Floors(answer: row))
                     }
                 }
                 if !statements.isEmpty { try connection.batch(statements) }

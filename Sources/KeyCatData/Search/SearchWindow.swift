@@ -65,6 +65,16 @@ package enum SearchWindow {
         /// (nil when none of its terms has that many, or it is a range of terms with fewer).
         var dense, sparse: Int64?
 
+        /// Floors of these ids; none known by default.
+        init(newest: Int64? = nil, dense: Int64? = nil, sparse: Int64? = nil) {
+            (self.newest, self.dense, self.sparse) = (newest, dense, sparse)
+        }
+
+        /// The floors a row of ``SearchWindow/floors(of:terms:sizes:)`` answers (its group's index is column 0).
+        init(answer row: some SQLRow) {
+            self.init(newest: row.optionalInt64(1), dense: row.optionalInt64(2), sparse: row.optionalInt64(3))
+        }
+
         /// The floor of the window: the dense one when its postings are close together.
         func floor(dense size: Int) -> Int64 {
             if let dense, let newest, newest - dense <= Int64(size) * SearchWindow.sparseSpacing { return dense }

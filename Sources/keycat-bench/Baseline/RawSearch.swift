@@ -11,6 +11,22 @@ struct TracedStatement {
     var exchange: Int?
 }
 
+extension Array where Element == TracedStatement {
+    /// The runs of statements that travelled in one exchange, in order: a statement without an
+    /// exchange number is a run of its own.
+    var exchanges: [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start = 0
+        while start < count {
+            var end = start + 1
+            while end < count, let exchange = self[start].exchange, self[end].exchange == exchange { end += 1 }
+            runs.append(start..<end)
+            start = end
+        }
+        return runs
+    }
+}
+
 /// A search page as a hand-written server would read it with the same SQL: the statements KeyCat
 /// ran for it (the plan's look-ups, the group counts, the window's floor, the page), each
 /// prepared once and run with the same arguments, the last one's rows decoded into plain fields.
@@ -98,11 +114,8 @@ final class RawPostgresSearch: RawSearchReplay {
     /// (``TracedStatement/exchange``), and returns the last one's result.
     func run(_ statements: [TracedStatement]) throws -> RawPostgres.Result? {
         var last: RawPostgres.Result?
-        var start = 0
-        while start < statements.count {
-            var end = start + 1
-            while end < statements.count, let exchange = statements[start].exchange, statements[end].exchange == exchange { end += 1 }
-            let prepared = statements[start..<end].map { traced -> (sql: String, parameters: [RawPostgres.Parameter]) in
+        for run in statements.exchanges {
+            let prepared = statements[run].map { traced -> (sql: String, parameters: [RawPostgres.Parameter]) in
                 let sql = numbered[traced.sql] ?? Self.number(traced.sql)
                 numbered[traced.sql] = sql
                 return (sql, traced.arguments.map { argument in
@@ -115,7 +128,6 @@ final class RawPostgresSearch: RawSearchReplay {
                 })
             }
             last = prepared.count == 1 ? try database.run(prepared[0].sql, prepared[0].parameters) : try database.pipeline(prepared).last
-            start = end
         }
         return last
     }

@@ -122,10 +122,8 @@ struct SearchScenarios {
                 }
             }
         }
-        // Where the store reports its exchanges (Postgres), a run of statements with one number is one round trip.
-        let exchanges = statements.indices.filter { $0 == 0 || statements[$0].exchange == nil || statements[$0].exchange != statements[$0 - 1].exchange }
         log("\(searchCase.name): \(libraryIDs.count) results, \(statements.count) statements"
-            + (statements.first?.exchange == nil ? "" : " in \(exchanges.count) round trips")
+            + (statements.first?.exchange == nil ? "" : " in \(statements.exchanges.count) round trips")
             + (floor > 0 ? ", window from product \(floor)" : ", exact"))
         return try await compare(searchCase.name, operations: operations, warmup: 20,
             library: { _ in _ = try await keycat.catalog.list(request) },
