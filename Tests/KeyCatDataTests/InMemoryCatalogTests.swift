@@ -175,12 +175,12 @@ struct InMemoryCatalogTests {
             let gone = try await catalog.create(draft, for: seller.userID, by: seller)
             var missing = product
             missing.id = ProductID(99)
-            _ = try await repository.update(product, expectedVersion: 1, at: clock.now(), audit: nil)
+            _ = try await repository.update(product, expectedVersion: 1, unlessPaidFor: nil, at: clock.now(), audit: nil)
             try await repository.delete(gone.id, expectedVersion: nil, at: clock.now(), audit: nil)
             return [
-                await keycatError { try await repository.update(product, expectedVersion: 1, at: clock.now(), audit: nil) }?.code,
-                await keycatError { try await repository.update(gone, expectedVersion: 2, at: clock.now(), audit: nil) }?.code,
-                await keycatError { try await repository.update(missing, expectedVersion: 1, at: clock.now(), audit: nil) }?.code,
+                await keycatError { try await repository.update(product, expectedVersion: 1, unlessPaidFor: nil, at: clock.now(), audit: nil) }?.code,
+                await keycatError { try await repository.update(gone, expectedVersion: 2, unlessPaidFor: nil, at: clock.now(), audit: nil) }?.code,
+                await keycatError { try await repository.update(missing, expectedVersion: 1, unlessPaidFor: nil, at: clock.now(), audit: nil) }?.code,
                 await keycatError { try await repository.delete(gone.id, expectedVersion: nil, at: clock.now(), audit: nil) }?.code,
                 await keycatError { try await repository.delete(missing.id, expectedVersion: nil, at: clock.now(), audit: nil) }?.code,
             ]

@@ -49,7 +49,8 @@ struct OneProduct: ProductRepository {
     let product: Product
     func insert(_ draft: ProductDraft, sellerID: UserID, images: [ProductImage], at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product { product }
     func find(_ id: ProductID) throws(KeyCatError) -> Product? { id == product.id ? product : nil }
-    func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product { product }
+    func update(_ product: Product, expectedVersion: Int, unlessPaidFor refusal: KeyCatError?, at now: Date, audit: AuditEntry?)
+        throws(KeyCatError) -> Product { product }
     func adjustStock(_ id: ProductID, by adjustment: StockAdjustment, at now: Date, audit: AuditEntry) throws(KeyCatError) -> Product { product }
     func stockMovements(of id: ProductID, after: Int64?, limit: Int) throws(KeyCatError) -> [StockMovement] { [] }
     func setImages(_ images: [ProductImage], of id: ProductID, expectedVersion: Int, at now: Date, audit: AuditEntry?)
@@ -60,7 +61,6 @@ struct OneProduct: ProductRepository {
         SearchPage(hits: [SearchHit(product: product, key: 0)])
     }
     func isActiveSeller(_ sellerID: UserID) throws(KeyCatError) -> Bool { true }
-    func hasBeenPaidFor(_ id: ProductID) throws(KeyCatError) -> Bool { false }
     func sweepLapsedDiscounts(at now: Date) throws(KeyCatError) -> (changed: Int, nextEnd: Date?) { (0, nil) }
     func imageFileNames(withdrawnSince: Date) throws(KeyCatError) -> Set<String> { [] }
     func forgetImages(ofListingsWithdrawnBefore cutoff: Date, dryRun: Bool, at now: Date, audit: AuditEntry) throws(KeyCatError) -> Int { 0 }

@@ -97,7 +97,9 @@ package final class InMemoryProductRepository: ProductRepository {
     ///
     /// - Throws: `notFound` for a missing or deleted listing; `versionConflict` for a stale
     ///   version.
-    package func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) throws(KeyCatError) -> Product {
+    package func update(
+        _ product: Product, expectedVersion: Int, unlessPaidFor refusal: KeyCatError? = nil, at now: Date, audit: AuditEntry?
+    ) throws(KeyCatError) -> Product {
         let now = Self.stored(now)
         return try state.withLock { state throws(KeyCatError) -> Product in
             guard var stored = state.products[product.id], stored.version == expectedVersion, stored.deletedAt == nil else {
@@ -106,6 +108,7 @@ package final class InMemoryProductRepository: ProductRepository {
                 }
                 throw KeyCatError(.versionConflict, "product \(product.id) changed since version \(expectedVersion); read it again")
             }
+            if let refusal, state.paidFor.contains(product.id) { throw refusal }
             stored.kind = product.kind
             stored.category = product.category
             stored.title = product.title
@@ -244,13 +247,10 @@ package final class InMemoryProductRepository: ProductRepository {
         state.withLock { state in state.products.values.filter { $0.deletedAt == nil } }
     }
 
-    /// Records that an order of `id` was paid (there are no orders here): ``hasBeenPaidFor(_:)``.
+    /// Records that an order of `id` was paid (there are no orders here), which an update with a
+    /// refusal then refuses.
     package func recordPayment(of id: ProductID) {
         state.withLock { _ = $0.paidFor.insert(id) }
-    }
-
-    package func hasBeenPaidFor(_ id: ProductID) throws(KeyCatError) -> Bool {
-        state.withLock { $0.paidFor.contains(id) }
     }
 
     package func isActiveSeller(_ sellerID: UserID) throws(KeyCatError) -> Bool {

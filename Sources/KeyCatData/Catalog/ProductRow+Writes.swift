@@ -63,6 +63,12 @@ extension ProductRow {
         return (product, rest)
     }
 
+    /// A row when an order of the listing was ever paid, whatever became of it since.
+    static let paidForSQL = """
+        SELECT 1 FROM order_lines l JOIN orders o ON o.id = l.order_id
+        WHERE l.product_id = ? AND o.paid_at IS NOT NULL LIMIT 1
+        """
+
     /// Writes a seller's edit of a live listing on a connection already in a transaction, with
     /// a new stock recorded as an adjustment of the difference, and its search entries
     /// re-indexed when its text, tags or spec changed (unless `indexingSearch` is false: what

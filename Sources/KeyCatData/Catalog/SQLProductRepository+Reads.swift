@@ -98,17 +98,6 @@ extension SQLProductRepository {
         return SearchPage(hits: try await list(filter, sort: sort, after: position, limit: limit).map { SearchHit(product: $0, key: sort.key(of: $0)) })
     }
 
-    package func hasBeenPaidFor(_ id: ProductID) async throws(KeyCatError) -> Bool {
-        try await storage {
-            try await database.read { connection in
-                try connection.queryOne("""
-                    SELECT 1 FROM order_lines l JOIN orders o ON o.id = l.order_id
-                    WHERE l.product_id = ? AND o.paid_at IS NOT NULL LIMIT 1
-                    """, [.integer(id.rawValue)]) { _ in true } ?? false
-            }
-        }
-    }
-
     package func isActiveSeller(_ sellerID: UserID) async throws(KeyCatError) -> Bool {
         try await storage {
             try await database.read { connection in

@@ -42,11 +42,15 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         }
     }
 
-    package func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) async throws(KeyCatError) -> Product {
+    package func update(
+        _ product: Product, expectedVersion: Int, unlessPaidFor refusal: KeyCatError? = nil, at now: Date, audit: AuditEntry?
+    ) async throws(KeyCatError) -> Product {
         try await storage {
             // Four round trips on Postgres: the listing as it was; the UPDATE (with its search
-            // document); its ledger movement, re-index, audit entry and read-back; the event with
-            // the COMMIT (nothing in that last exchange waits for another write's lock).
+            // document); its ledger movement, re-index, audit entry, read-back and, with a
+            // refusal, whether it was ever paid for (read in the write's serializable transaction:
+            // the edit and a payment beside it act as if one ran before the other); the event
+            // with the COMMIT (nothing in that last exchange waits for another write's lock).
             try await database.write { connection in
                 let (before, rest) = try ProductRow.beginUpdate(product, expectedVersion: expectedVersion, at: now,
                                                                 actor: audit?.actor ?? "seller:\(product.sellerID)", on: connection)
@@ -54,7 +58,10 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                 if let audit { statements.append(AuditLogTable.statement(audit)) }
                 var read: Product?
                 statements.append(ProductRow.findQuery(product.id) { read = $0 })
+                var paidFor = false
+                if refusal != nil { statements.append(.query(ProductRow.paidForSQL, [.integer(product.id.rawValue)]) { _ in paidFor = true }) }
                 try connection.batch(statements)
+                if paidFor, let refusal { throw refusal }
                 guard let updated = read else { throw KeyCatError.notFound("product", product.id) }
                 try connection.batch(EventOutbox.statements(
                     [Self.event(.productUpdated, updated, changed: Self.changedFields(before, updated), at: now)], on: connection),

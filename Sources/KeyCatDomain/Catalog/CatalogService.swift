@@ -134,7 +134,7 @@ public struct CatalogService: Sendable {
                               context: ["current_version": String(current.version)])
         }
         let updated = try changes.applied(to: current, at: now)
-        try await requireSameGoods(current, updated, by: principal)
+        let refusal = try sameGoodsRefusal(current, updated, by: principal)
         // A new stock is an adjustment of the difference in the inventory ledger, under the
         // caller's name, and audited whoever makes it.
         var audit = auditEntry(principal, "product.update", id, "", now)
@@ -142,7 +142,7 @@ public struct CatalogService: Sendable {
             audit = AuditEntry(actor: principal.auditActor, action: "product.update", target: "product:\(id)",
                                detail: "stock \(current.stock) → \(updated.stock)", at: now)
         }
-        return try await products.update(updated, expectedVersion: expected, at: now, audit: audit)
+        return try await products.update(updated, expectedVersion: expected, unlessPaidFor: refusal, at: now, audit: audit)
     }
 
     /// Soft-deletes a listing; with `expectedVersion` (the version the caller read, as an HTTP
@@ -244,15 +244,19 @@ public struct CatalogService: Sendable {
         if sweepsLapsedDiscounts && sweep.isDue(at: clock.now()) { try await sweepLapsedDiscounts() }
     }
 
-    /// Refuses a seller's change of what a listing paid for or reviewed is: see ``update(_:_:by:)``.
-    private func requireSameGoods(_ current: Product, _ updated: Product, by principal: Principal) async throws(KeyCatError) {
+    /// The refusal of a seller's change of what a listing is, its category or kind, once it has
+    /// been paid for or reviewed (see ``update(_:_:by:)``): thrown here when it has reviews, and
+    /// returned for the update to throw when an order of it was ever paid. That is checked in the
+    /// update's own transaction: until 2026-12-02 it was read before, and a payment landing in
+    /// between let the change through. Nil when the change needs no check.
+    private func sameGoodsRefusal(_ current: Product, _ updated: Product, by principal: Principal) throws(KeyCatError) -> KeyCatError? {
         let field = updated.category != current.category ? "category" : updated.kind != current.kind ? "kind" : nil
-        guard let field, principal.role != .admin else { return }
-        guard current.ratingCount == 0, try await !products.hasBeenPaidFor(current.id) else {
-            throw KeyCatError(.illegalTransition,
-                              "product \(current.id) has been paid for or reviewed, so its \(field) stays: list the other goods as a new product",
-                              context: ["field": field])
-        }
+        guard let field, principal.role != .admin else { return nil }
+        let refusal = KeyCatError(.illegalTransition,
+                                  "product \(current.id) has been paid for or reviewed, so its \(field) stays: list the other goods as a new product",
+                                  context: ["field": field])
+        guard current.ratingCount == 0 else { throw refusal }
+        return refusal
     }
 
     func authorizeChange(of product: Product, by principal: Principal) throws(KeyCatError) {

@@ -16,10 +16,15 @@ public protocol ProductRepository: Sendable {
     func find(_ ids: [ProductID]) async throws(KeyCatError) -> [ProductID: Product]
 
     /// Replaces a listing's fields if its stored version is still `expectedVersion`, bumping the
-    /// version.
+    /// version. With `refusal`, only if no order of the listing was ever paid, whatever became of
+    /// it since, checked in the update's own transaction, so a payment landing meanwhile cannot
+    /// slip past the check (``CatalogService/update(_:_:by:)``: a listing that has sold keeps what
+    /// it is).
     ///
-    /// - Throws: `versionConflict` when the version moved on, `notFound` when it is gone.
-    func update(_ product: Product, expectedVersion: Int, at now: Date, audit: AuditEntry?) async throws(KeyCatError) -> Product
+    /// - Throws: `versionConflict` when the version moved on, `notFound` when it is gone;
+    ///   `refusal` when the listing has been paid for.
+    func update(_ product: Product, expectedVersion: Int, unlessPaidFor refusal: KeyCatError?, at now: Date, audit: AuditEntry?)
+        async throws(KeyCatError) -> Product
 
     /// Moves a live listing's stock by `adjustment.change` with an `adjustment` movement in the
     /// ledger naming `audit.actor` and the reason, and the audit entry, all in one transaction.
@@ -57,10 +62,6 @@ public protocol ProductRepository: Sendable {
     /// Whether `sellerID` may list: a seller, neither suspended nor withdrawn. The insert checks
     /// it again in its own write.
     func isActiveSeller(_ sellerID: UserID) async throws(KeyCatError) -> Bool
-
-    /// Whether an order of the listing was ever paid, whatever became of it since: a listing
-    /// that has sold keeps what it is (``CatalogService/update(_:_:by:)``).
-    func hasBeenPaidFor(_ id: ProductID) async throws(KeyCatError) -> Bool
 
     /// The file names of the images listings name: every live listing's, and those of listings
     /// withdrawn at or after `withdrawnSince`.
