@@ -93,6 +93,40 @@ struct SellerServiceTests {
         }
     }
 
+    @Test("approval asks the registry again: names loaded or a closure since the application stop it, and change nothing",
+          arguments: Backend.allCases)
+    func registryAskedAgainAtApproval(backend: Backend) async throws {
+        try await withAccounts(backend, registry: Self.registry) { harness in
+            let console = Principal.operatorConsole("root")
+            // Filed while the registry knew only the numbers' statuses: the operator's to decide.
+            let stranger = try await harness.signUp()
+            let borrowed = try await harness.sellers.apply(Self.form("220-81-62517"), by: stranger.principal)
+            let owner = try await harness.signUp("hong@example.com", nick: "hong")
+            let real = try await harness.sellers.apply(Self.form("220-81-62517", name: "홍길동"), by: owner.principal)
+            let closing = try await harness.signUp("lee@example.com", nick: "lee")
+            let closed = try await harness.sellers.apply(Self.form("105-87-71311"), by: closing.principal)
+            #expect([borrowed, real, closed].allSatisfy { $0.status == .pending })
+            // Then the operator loads the names and opening dates, and one business closes.
+            let number = try BusinessRegistrationNumber("220-81-62517")
+            harness.registry.load([
+                BusinessRegistryEntry(number: number, status: .active, representativeName: "홍길동", openingDate: Self.opened),
+                BusinessRegistryEntry(number: try BusinessRegistrationNumber("105-87-71311"), status: .closed),
+            ])
+            let refused = await keycatError { try await harness.sellers.approve(borrowed.id, by: console) }
+            #expect(refused?.code == .illegalTransition && refused?.context["reason"] == BusinessRegistryEntry.unconfirmedReason,
+                    "\(String(describing: refused))")
+            let shut = await keycatError { try await harness.sellers.approve(closed.id, by: console) }
+            #expect(shut?.code == .illegalTransition && shut?.context["reason"] == BusinessStatus.closed.rejectionReason)
+            for (application, user) in [(borrowed, stranger), (closed, closing)] {
+                await #expect(try harness.sellers.application(application.id, by: console).status == .pending)
+                await #expect(try harness.users.find(user.id)?.role == .buyer)
+            }
+            // The business's own representative is approved, and the operator rejects the others.
+            #expect(try await harness.sellers.approve(real.id, by: console).status == .approved)
+            #expect(try await harness.sellers.reject(closed.id, reason: "폐업", by: console).status == .rejected)
+        }
+    }
+
     @Test("a user files five applications a day at most, the ones the registry refuses at once included", arguments: Backend.allCases)
     func dailyLimit(backend: Backend) async throws {
         try await withAccounts(backend, registry: Self.registry) { harness in

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import KeyCatDomain
 import KeyCatInfrastructure
 
@@ -63,20 +64,27 @@ package struct SQLBusinessRegistry<Database: SQLDatabase>: BusinessRegistry {
     }
 }
 
-/// A business registry in memory, for tests.
-package struct InMemoryBusinessRegistry: BusinessRegistry {
-    private let entries: [BusinessRegistrationNumber: BusinessRegistryEntry]
+/// A business registry in memory, for tests: loaded at first, and again as an operator would.
+package final class InMemoryBusinessRegistry: BusinessRegistry {
+    private let entries: Mutex<[BusinessRegistrationNumber: BusinessRegistryEntry]>
 
     package init(_ entries: [BusinessRegistryEntry] = []) {
-        self.entries = Dictionary(entries.map { ($0.number, $0) }, uniquingKeysWith: { $1 })
+        self.entries = Mutex(Dictionary(entries.map { ($0.number, $0) }, uniquingKeysWith: { $1 }))
+    }
+
+    /// Adds these entries, each replacing the number's entry if there is one.
+    package func load(_ loaded: [BusinessRegistryEntry]) {
+        entries.withLock { entries in
+            for entry in loaded { entries[entry.number] = entry }
+        }
     }
 
     package func status(of number: BusinessRegistrationNumber) async throws(KeyCatError) -> BusinessStatus {
-        entries[number]?.status ?? .unregistered
+        entries.withLock { $0[number]?.status } ?? .unregistered
     }
 
     package func confirms(_ number: BusinessRegistrationNumber, representativeName: String, openingDate: CalendarDate)
         async throws(KeyCatError) -> Bool? {
-        entries[number]?.confirms(representativeName: representativeName, openingDate: openingDate)
+        entries.withLock { $0[number] }?.confirms(representativeName: representativeName, openingDate: openingDate)
     }
 }

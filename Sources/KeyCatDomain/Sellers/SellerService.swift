@@ -52,11 +52,7 @@ public struct SellerService: Sendable {
         guard let user = try await users.find(principal.userID), user.isActive else {
             throw KeyCatError.notFound("user", principal.userID)
         }
-        let status = try await registry.status(of: number)
-        var refusal = status.rejectionReason
-        if refusal == nil, try await registry.confirms(number, representativeName: name, openingDate: form.openingDate) == false {
-            refusal = BusinessRegistryEntry.unconfirmedReason
-        }
+        let (status, refusal) = try await registryVerdict(on: number, representativeName: name, openingDate: form.openingDate)
         let now = clock.now()
         let application = SellerApplication(
             id: SellerApplicationID(0), userID: user.id, businessNumber: number, representativeName: name,
@@ -109,12 +105,23 @@ public struct SellerService: Sendable {
     ///   ``KeyCatError/Code/notFound``; ``KeyCatError/Code/illegalTransition`` when it is not
     ///   pending, or its applicant withdrew or is suspended (the store checks again in the
     ///   approval's transaction): an approved number belongs to one seller for good, and a
-    ///   seller who cannot sell would hold it from the business's real account.
+    ///   seller who cannot sell would hold it from the business's real account. Also
+    ///   `illegalTransition`, with the registry's `reason`, when the business registry, asked
+    ///   again, now refuses it (the business is no longer active, or the registry has learnt a
+    ///   representative's name or opening date the application does not give): nothing
+    ///   changes, and the operator rejects it.
     public func approve(_ id: SellerApplicationID, by principal: Principal) async throws(KeyCatError) -> SellerApplication {
         try principal.require(.admin, to: "approve seller applications")
-        if let application = try await applications.find(id), let user = try await users.find(application.userID),
-           !user.isActive || user.isSuspended {
-            throw Self.inactiveApplicant(id)
+        if let application = try await applications.find(id) {
+            if let user = try await users.find(application.userID), !user.isActive || user.isSuspended {
+                throw Self.inactiveApplicant(id)
+            }
+            if application.status == .pending, let refusal = try await registryVerdict(
+                on: application.businessNumber, representativeName: application.representativeName,
+                openingDate: application.openingDate).refusal {
+                throw KeyCatError(.illegalTransition, "the business registry now refuses seller application \(id): \(refusal); reject it instead",
+                                  context: ["status": SellerApplicationStatus.pending.rawValue, "reason": refusal])
+            }
         }
         let now = clock.now()
         let audit = AuditEntry(actor: principal.auditActor, action: "seller.approve", target: "seller_application:\(id)", at: now)
@@ -122,6 +129,22 @@ public struct SellerService: Sendable {
         // The applicant's buyer tokens were revoked with the role change (token version bumped).
         tokenVersions?.forget(decided.userID)
         return decided
+    }
+
+    /// What the business registry says of a business now: its status, and why an application of
+    /// it must be refused (nil when it may be approved): a business that is not active, or a
+    /// representative's name or opening date the registry does not confirm. Asked when an
+    /// application is filed and again when it is approved, since the registry may have learnt
+    /// the business's name and date, or the business closed, in between (until 2026-12-02 an
+    /// application filed before an operator loaded the names was approved unconfirmed).
+    private func registryVerdict(on number: BusinessRegistrationNumber, representativeName: String, openingDate: CalendarDate)
+        async throws(KeyCatError) -> (status: BusinessStatus, refusal: String?) {
+        let status = try await registry.status(of: number)
+        if let reason = status.rejectionReason { return (status, reason) }
+        if try await registry.confirms(number, representativeName: representativeName, openingDate: openingDate) == false {
+            return (status, BusinessRegistryEntry.unconfirmedReason)
+        }
+        return (status, nil)
     }
 
     /// The refusal to approve an application whose applicant withdrew or is suspended.

@@ -66,6 +66,8 @@ struct AccountsHarness: Sendable {
     let hasher: PBKDF2PasswordHasher
     let database: SQLiteDatabase?
     let postgres: PostgresDatabase?
+    /// The business registry the sellers' use cases ask, which a test may load again.
+    let registry: InMemoryBusinessRegistry
 
     /// The rows `sql` selects, one value each as `decode` reads it, from the SQL store (nil in memory).
     func query<Value: Sendable>(_ sql: String, _ decode: @escaping (any SQLRow) -> Value) async throws -> [Value]? {
@@ -92,6 +94,7 @@ func withAccounts(
     let clock = TestClock()
     let hasher = PBKDF2PasswordHasher(iterations: iterations)
     let cursors = HMACPageCursorCodec(key: [UInt8](repeating: 0x11, count: 32))
+    let businessRegistry = InMemoryBusinessRegistry(registry)
     func make(users: any UserRepository, tokens: any RefreshTokenRepository,
               applications: any SellerApplicationRepository, attempts: any LogInAttemptStore,
               database: SQLiteDatabase?, postgres: PostgresDatabase? = nil) -> AccountsHarness {
@@ -107,9 +110,9 @@ func withAccounts(
                 },
                 signUpThrottle: signUpThrottle.map { SignUpThrottle(policy: $0, store: attempts) }, tokenVersions: versions),
             sellers: SellerService(
-                applications: applications, users: users, registry: InMemoryBusinessRegistry(registry),
+                applications: applications, users: users, registry: businessRegistry,
                 cursors: cursors, clock: clock, tokenVersions: versions),
-            users: users, hasher: hasher, database: database, postgres: postgres)
+            users: users, hasher: hasher, database: database, postgres: postgres, registry: businessRegistry)
     }
     func stored(_ database: some SQLDatabase, sqlite: SQLiteDatabase?, postgres: PostgresDatabase? = nil) -> AccountsHarness {
         make(users: SQLUserRepository(database: database), tokens: SQLRefreshTokenRepository(database: database),
