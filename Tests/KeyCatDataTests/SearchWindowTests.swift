@@ -188,6 +188,40 @@ struct SearchWindowTests {
         try await store.withDatabases { try await check($0[0]) }
     }
 
+    @Test("a first page its window leaves short looks once more, eight times as deep: past a suspended seller's listings, and for a selective filter",
+          arguments: TestStore.allCases)
+    func shortFirstPageLooksDeeper(_ store: TestStore) async throws {
+        func check<Database: SQLDatabase>(_ database: Database) async throws {
+            // A window of two postings for `갈축`; eight times as deep is sixteen.
+            var shop = try await Self.make(database, budget: 2 * 3)
+            let kept = try await shop.list("갈축 키보드 원조", price: 9_000)
+            let owner = shop.seller
+            shop.seller = try await database.write { connection in
+                try CatalogSeeder<Database>.ensureSeller(SeedSeller(email: "big@example.com", nick: "큰가게"), at: Date(), on: connection).0
+            }
+            for index in 1...6 { try await shop.list("갈축 키보드 \(index)") }
+            let big = shop.seller
+            let at = shop.time.addingTimeInterval(1)
+            _ = try await SQLUserRepository(database: database).changeAccess(
+                big, .suspend, at: at, audit: AuditEntry(actor: "cli:root", action: "user.suspend", at: at))
+            // Until 2026-12-02 the window held only the suspended seller's hidden listings, and
+            // the first page came back empty.
+            #expect(try await shop.walk("갈축", pageSize: 5).map(\.id) == [kept.id])
+            _ = try await SQLUserRepository(database: database).changeAccess(big, .reinstate, at: at, audit: nil)
+
+            // A filter only old listings meet: the six new ones are too dear.
+            var cheap = ProductFilter()
+            cheap.maximumPrice = Money(won: 10_000)
+            #expect(try await shop.walk("갈축", pageSize: 5, filter: cheap).map(\.id) == [kept.id])
+            // Looking deeper is bounded: once more than sixteen newer listings stand before it,
+            // a first page ends short, as a window does.
+            shop.seller = owner
+            for index in 7...26 { try await shop.list("갈축 키보드 \(index)") }
+            #expect(try await shop.walk("갈축", pageSize: 5, filter: cheap).isEmpty)
+        }
+        try await store.withDatabases { try await check($0[0]) }
+    }
+
     @Test("a window counts each group's terms: a prefix spelt out into twelve words costs a candidate twelve look-ups")
     func windowCountsTerms() throws {
         let plan = SearchPlan(try SearchQuery("gater"))

@@ -133,16 +133,18 @@ package enum SearchExecution {
             return try browse(plan: plan, terms: terms, filter: filter, sort: sort, after: position, limit: limit,
                               examining: window.dense, on: connection, trace: trace)
         }
-        if relevance && position == nil && drivingCount.map({ $0 >= window.sparse }) ?? true {
-            // Every group in `broad` has at least a sparse window's worth of postings: the one
-            // whose newest reach furthest back drives, and sets the floor.
-            let broad = order.filter { index in drivingCount == nil || counts[index] >= window.sparse }
+        // The groups each with at least a sparse window's worth of postings, when the driving
+        // one has: the one among them whose newest reach furthest back drives, and sets the floor.
+        let broad = relevance && position == nil && drivingCount.map({ $0 >= window.sparse }) ?? true
+            ? order.filter { index in drivingCount == nil || counts[index] >= window.sparse } : []
+        /// Sets the floor (and the driving group) from the broad groups' floors for windows of `sizes`.
+        func chooseFloor(_ sizes: (dense: Int, sparse: Int), answered: SearchWindow.Floors?) throws {
             var floors = [SearchWindow.Floors](repeating: SearchWindow.Floors(), count: broad.count)
-            if let answered = first?.floors, broad == [0] {
+            if let answered, broad == [0] {
                 floors = [answered]
             } else {
                 // One exchange, however many statements the floors take.
-                let statements = SearchWindow.floors(of: broad.map { plan.groups[$0] }, terms: terms, sizes: window).map { statement in
+                let statements = SearchWindow.floors(of: broad.map { plan.groups[$0] }, terms: terms, sizes: sizes).map { statement in
                     trace?(statement.sql, statement.arguments)
                     return SQLStatement<Connection.Row>.query(statement.sql, statement.arguments) { row in
                         floors[row.int(0)] = floors[row.int(0)].including(SearchWindow.Floors(answer: row))
@@ -151,19 +153,31 @@ package enum SearchExecution {
                 if !statements.isEmpty { try connection.batch(statements) }
             }
             if let choice = broad.indices.min(by: { (floors[$0].sparse ?? -1, $0) < (floors[$1].sparse ?? -1, $1) }) {
-                floor = floors[choice].floor(dense: window.dense)
+                floor = floors[choice].floor(dense: sizes.dense)
                 order.removeAll { $0 == broad[choice] }
                 order.insert(broad[choice], at: 0)
             }
         }
-        let query = SearchListQuery.page(plan: plan, terms: terms, order: order, floor: floor, filter: filter, sort: sort,
-                                         after: resumeAfter, limit: limit, dialect: connection.dialect)
-        trace?(query.sql, query.arguments)
-        var hits: [SearchHit] = []
-        hits.reserveCapacity(limit)
-        try connection.forEach(query.sql, query.arguments) { row in
-            let key = row.int64(ProductRow.columnCount)
-            hits.append(SearchHit(product: try ProductRow.decode(row), key: relevance ? SearchWindow.pack(key: key, floor: floor) : key))
+        func page() throws -> [SearchHit] {
+            let query = SearchListQuery.page(plan: plan, terms: terms, order: order, floor: floor, filter: filter, sort: sort,
+                                             after: resumeAfter, limit: limit, dialect: connection.dialect)
+            trace?(query.sql, query.arguments)
+            var hits: [SearchHit] = []
+            hits.reserveCapacity(limit)
+            try connection.forEach(query.sql, query.arguments) { row in
+                let key = row.int64(ProductRow.columnCount)
+                hits.append(SearchHit(product: try ProductRow.decode(row), key: relevance ? SearchWindow.pack(key: key, floor: floor) : key))
+            }
+            return hits
+        }
+        if !broad.isEmpty { try chooseFloor(window, answered: first?.floors) }
+        var hits = try page()
+        if !broad.isEmpty && floor > 0 && hits.count < limit {
+            // The window did not fill a first page: its listings hidden (a suspended seller's) or
+            // not what the filters ask for. Look once more, in a window ``SearchWindow/deepening``
+            // times as deep, before answering that there is no more.
+            try chooseFloor((window.dense * SearchWindow.deepening, window.sparse * SearchWindow.deepening), answered: nil)
+            hits = try page()
         }
         return SearchPage(hits: hits)
     }

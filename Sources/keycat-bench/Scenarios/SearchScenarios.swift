@@ -5,7 +5,7 @@ import KeyCatInfrastructure
 
 /// Search pages of 20 by relevance over the synthetic catalog (issue 42's mix: two-syllable
 /// words, compounds without their space, two to four words, Latin prefixes, a rare model code,
-/// text with filters, a broad term and a deeper page of it), each through KeyCat and through
+/// text with filters, one few listings meet, a broad term and a deeper page of it), each through KeyCat and through
 /// ``RawSearchReplay`` running the statements KeyCat ran for it.
 ///
 /// Facet counts and suggestions (issue 42, items 4 and 5) have their rows in
@@ -52,6 +52,12 @@ struct SearchScenarios {
                 $0.maximumPrice = Money(won: 150_000)
             },
             Case(name: "text + filters: 키캡, tag 한글각인", text: "키캡") { $0.tag = try? ProductTags.filterValue("한글각인") },
+            // Few keyboards in the word's newest window cost this little: the page looks deeper
+            // (``SearchWindow/deepening``).
+            Case(name: "text + a filter few meet: 갈축, keyboards ≤ ₩40,000", text: "갈축") {
+                $0.category = .keyboard
+                $0.maximumPrice = Money(won: 40_000)
+            },
             Case(name: "broad term: 키보드", text: "키보드"),
             Case(name: "broad term: 키보드, page 5", text: "키보드", page: 5),
         ]
