@@ -135,8 +135,11 @@ struct SellerServiceTests {
                 #expect(try await harness.sellers.apply(Self.form("211-87-11113"), by: buyer.principal).status == .rejected)
                 harness.clock.advance(by: 60)
             }
+            let asked = harness.registry.asked
             let refused = await keycatError { try await harness.sellers.apply(Self.form("220-81-62517"), by: buyer.principal) }
             #expect(refused?.code == .rateLimited && refused?.context["retry_after"] == String(24 * 3600 - 5 * 60), "\(String(describing: refused))")
+            // Refused before the registry, a tax-service API a server may plug in, is asked.
+            #expect(harness.registry.asked == asked)
             let console = Principal.operatorConsole("root")
             #expect(try await harness.sellers.listApplications(status: nil, by: console).items.count == SellerApplication.dailyLimit)
             // Another user is not held back, and a day after the first the buyer may file again.
@@ -144,6 +147,22 @@ struct SellerServiceTests {
             #expect(try await harness.sellers.apply(Self.form("220-81-62517"), by: other.principal).status == .pending)
             harness.clock.advance(by: 24 * 3600 - 4 * 60)
             #expect(try await harness.sellers.apply(Self.form("105-87-71311"), by: buyer.principal).status == .pending)
+        }
+    }
+
+    @Test("an applicant waiting for a decision who applies again is refused before the registry is asked, however often",
+          arguments: Backend.allCases)
+    func pendingApplicantAppliesAgain(backend: Backend) async throws {
+        try await withAccounts(backend, registry: Self.registry) { harness in
+            let buyer = try await harness.signUp()
+            #expect(try await harness.sellers.apply(Self.form("220-81-62517"), by: buyer.principal).status == .pending)
+            let asked = harness.registry.asked
+            for number in ["105-87-71311", "211-87-11113", "220-81-62517"] {
+                let refused = await keycatError { try await harness.sellers.apply(Self.form(number), by: buyer.principal) }
+                #expect(refused?.code == .duplicate && refused?.context["field"] == "business_number", "\(String(describing: refused))")
+            }
+            #expect(harness.registry.asked == asked)
+            #expect(try await harness.sellers.myApplications(by: buyer.principal).count == 1)
         }
     }
 

@@ -67,6 +67,10 @@ package struct SQLBusinessRegistry<Database: SQLDatabase>: BusinessRegistry {
 /// A business registry in memory, for tests: loaded at first, and again as an operator would.
 package final class InMemoryBusinessRegistry: BusinessRegistry {
     private let entries: Mutex<[BusinessRegistrationNumber: BusinessRegistryEntry]>
+    private let questions = Mutex(0)
+
+    /// How many questions it was asked: a server's registry may be an API with a quota.
+    package var asked: Int { questions.withLock { $0 } }
 
     package init(_ entries: [BusinessRegistryEntry] = []) {
         self.entries = Mutex(Dictionary(entries.map { ($0.number, $0) }, uniquingKeysWith: { $1 }))
@@ -80,11 +84,13 @@ package final class InMemoryBusinessRegistry: BusinessRegistry {
     }
 
     package func status(of number: BusinessRegistrationNumber) async throws(KeyCatError) -> BusinessStatus {
-        entries.withLock { $0[number]?.status } ?? .unregistered
+        questions.withLock { $0 += 1 }
+        return entries.withLock { $0[number]?.status } ?? .unregistered
     }
 
     package func confirms(_ number: BusinessRegistrationNumber, representativeName: String, openingDate: CalendarDate)
         async throws(KeyCatError) -> Bool? {
-        entries.withLock { $0[number] }?.confirms(representativeName: representativeName, openingDate: openingDate)
+        questions.withLock { $0 += 1 }
+        return entries.withLock { $0[number] }?.confirms(representativeName: representativeName, openingDate: openingDate)
     }
 }

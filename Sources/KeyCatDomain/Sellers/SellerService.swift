@@ -52,6 +52,17 @@ public struct SellerService: Sendable {
         guard let user = try await users.find(principal.userID), user.isActive else {
             throw KeyCatError.notFound("user", principal.userID)
         }
+        // What the applicant's own applications refuse is refused before the registry is asked
+        // (a server's registry may be the tax service's API, under a quota): a refusal for a
+        // pending application writes no row, so it counts toward no limit, and until 2026-12-02
+        // an applicant waiting for a decision could make the registry answer without end. The
+        // insert checks both again in its own write.
+        let filed = try await applications.applications(of: user.id)
+        if filed.contains(where: { $0.status == .pending }) {
+            throw KeyCatError(.duplicate, "you already have a pending seller application: wait for its decision",
+                              context: ["field": "business_number"])
+        }
+        if let refusal = SellerApplication.dailyLimitReached(filed: filed.map(\.createdAt), at: clock.now()) { throw refusal }
         let (status, refusal) = try await registryVerdict(on: number, representativeName: name, openingDate: form.openingDate)
         let now = clock.now()
         let application = SellerApplication(
