@@ -37,8 +37,9 @@ package enum SearchWindow {
 
     /// How many times deeper a first page looks when its window leaves it short: a broad word
     /// with a selective filter, or a window filled by a suspended seller's hidden listings. One
-    /// look at eight times the budget bounds such a page at nine pages' work (about 20 ms for
-    /// `갈축` at a million listings on SQLite), where a deeper or repeated look would be a scan.
+    /// look at eight times the budget bounds such a page at nine windows' work (`갈축` among
+    /// keyboards under ₩40,000 at a million listings: 25.6 ms at p50 against 4.8 ms for `갈축`,
+    /// docs/benchmarks.md), where a deeper or repeated look would be a scan.
     static let deepening = 8
 
     /// Listings per posting, on average, beyond which a window is sparse.
