@@ -159,6 +159,51 @@ struct PostgresStorageWaitTests {
         }
     }
 
+    /// A seller may change what a listing is only until it has been paid for. A payment is a
+    /// `READ COMMITTED` write, which the edit's serializable snapshot does not watch: until
+    /// 2026-12-02 a payment committing after the edit's first read went unseen, and the listing
+    /// sold as a keyboard became a keycap set. The edit now locks the listing's orders awaiting
+    /// payment, so it waits for a payment in flight, then runs again and sees it.
+    @Test("a seller's change of a listing's category waits for a payment of it in flight, and is refused once the payment lands")
+    func categoryChangeWaitsForPayment() async throws {
+        try await withPostgresSchema { postgres in
+            let tag = "keycat_goods_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+            let url = try postgres.schemaURL() + "&application_name=" + tag
+            try await TestShop.with(configure: { $0.store = .postgres(url: url, filesBeside: $0.databasePath) }) { shop in
+                let product = try await shop.product(stock: 5)
+                let buyer = try await shop.user(.buyer)
+                let order = try await shop.checkout(product, by: buyer)
+                // The payment in flight: its move written, not yet committed.
+                let payment = try LockedRow(product.id, tag: tag, configuration: postgres)
+                defer { payment.close() }
+                try payment.holder.execute("ROLLBACK; BEGIN")
+                try payment.holder.execute(
+                    "UPDATE orders SET status = 'paid', paid_at = updated_at WHERE id = \(order.id.rawValue) AND status = 'awaiting_payment'")
+                let keycat = shop.keycat
+                let seller = Principal(userID: product.sellerID, role: .seller)
+                let edited = Atomic<Bool>(false)
+                let editing = Task {
+                    defer { edited.store(true, ordering: .releasing) }
+                    var changes = ProductChanges(expectedVersion: try await keycat.catalog.product(product.id).version)
+                    changes.category = .keycap
+                    changes.title = "GMK 클래식 키캡 세트"
+                    return try await keycat.catalog.update(product.id, changes, by: seller)
+                }
+                while try payment.waiters() < 1, !edited.load(ordering: .acquiring), !payment.watchdog.fired {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                let finishedEarly = edited.load(ordering: .acquiring)
+                #expect(!finishedEarly, "the edit did not wait for the payment: \(payment.sessions())")
+                try payment.holder.execute("COMMIT")
+                let refused = await keycatError { try await editing.value }
+                #expect(refused?.code == .illegalTransition && refused?.context["field"] == "category", "\(String(describing: refused))")
+                let after = try await keycat.catalog.product(product.id)
+                #expect(after.category == product.category && after.title == product.title)
+                #expect(!payment.watchdog.fired)
+            }
+        }
+    }
+
     /// An endpoint added while the webhooks' fan-out runs waits for it, and is created at the
     /// time after: an event that fan-out passed over occurred before the endpoint existed, and
     /// any later one is fanned out once the endpoint is there. Until 2026-11-30 the add stamped

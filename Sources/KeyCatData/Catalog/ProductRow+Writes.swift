@@ -69,6 +69,20 @@ extension ProductRow {
         WHERE l.product_id = ? AND o.paid_at IS NOT NULL LIMIT 1
         """
 
+    /// Locks, for share, the orders of the listing (`?`) awaiting payment: what an edit that
+    /// must not follow a payment takes on Postgres besides reading ``paidForSQL``. A payment is
+    /// a `READ COMMITTED` write (``SQLOrderRepository/apply(_:at:)``), which the edit's
+    /// serializable snapshot does not watch: one committing after that snapshot was taken would
+    /// go unseen. With the lock, a payment committed since makes the edit fail to serialize
+    /// (it runs again, and sees the payment), one in flight is waited for first, and one after
+    /// waits for the edit, which then came first. SQLite's one writer needs none.
+    static func awaitingPaymentSQL(_ dialect: SQLDialect) -> String {
+        """
+        SELECT o.id FROM orders o WHERE o.status = 'awaiting_payment'
+        AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.product_id = ?)\(dialect.locking(.share))
+        """
+    }
+
     /// Writes a seller's edit of a live listing on a connection already in a transaction, with
     /// a new stock recorded as an adjustment of the difference, and its search entries
     /// re-indexed when its text, tags or spec changed (unless `indexingSearch` is false: what

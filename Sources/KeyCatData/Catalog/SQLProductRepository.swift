@@ -48,9 +48,9 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
         try await storage {
             // Four round trips on Postgres: the listing as it was; the UPDATE (with its search
             // document); its ledger movement, re-index, audit entry, read-back and, with a
-            // refusal, whether it was ever paid for (read in the write's serializable transaction:
-            // the edit and a payment beside it act as if one ran before the other); the event
-            // with the COMMIT (nothing in that last exchange waits for another write's lock).
+            // refusal, whether it was ever paid for, and on Postgres a lock of its orders awaiting
+            // payment (``ProductRow/awaitingPaymentSQL(_:)``); the event with the COMMIT (nothing
+            // in that last exchange waits for another write's lock).
             try await database.write { connection in
                 let (before, rest) = try ProductRow.beginUpdate(product, expectedVersion: expectedVersion, at: now,
                                                                 actor: audit?.actor ?? "seller:\(product.sellerID)", on: connection)
@@ -59,7 +59,12 @@ package struct SQLProductRepository<Database: SQLDatabase>: ProductRepository {
                 var read: Product?
                 statements.append(ProductRow.findQuery(product.id) { read = $0 })
                 var paidFor = false
-                if refusal != nil { statements.append(.query(ProductRow.paidForSQL, [.integer(product.id.rawValue)]) { _ in paidFor = true }) }
+                if refusal != nil {
+                    statements.append(.query(ProductRow.paidForSQL, [.integer(product.id.rawValue)]) { _ in paidFor = true })
+                    if !connection.dialect.hasOneWriter {
+                        statements.append(.run(ProductRow.awaitingPaymentSQL(connection.dialect), [.integer(product.id.rawValue)]))
+                    }
+                }
                 try connection.batch(statements)
                 if paidFor, let refusal { throw refusal }
                 guard let updated = read else { throw KeyCatError.notFound("product", product.id) }
