@@ -222,6 +222,51 @@ struct SearchWindowTests {
         try await store.withDatabases { try await check($0[0]) }
     }
 
+    @Test("after a deeper look the group that set the floor drives the next pages too, counted with as much more room",
+          arguments: TestStore.allCases)
+    func deeperLookKeepsItsDriver(_ store: TestStore) async throws {
+        func check(_ database: some SQLDatabase) async throws {
+            // For `갈축 적축`: windows of 6 postings (4 when sparse), 48 (32) when deeper.
+            var shop = try await Self.make(database, budget: 6 * 5)
+            for index in 0..<40 { try await shop.list("갈축 적축 \(index)", price: 9_000) }
+            for index in 0..<60 { try await shop.list("갈축 \(index)") }
+            for index in 0..<6 { try await shop.list("갈축 적축 새 \(index)") }
+            // The newest window holds only dear listings: the first page looks deeper, where
+            // 적축's postings reach further back, and 적축 drives. On the next page both words
+            // have more than two windows above the floor: counted with room for two windows only,
+            // both stopped at the cap and 갈축, first, drove, its 92 postings above the floor
+            // candidates where 적축 has 32.
+            var cheap = ProductFilter()
+            cheap.maximumPrice = Money(won: 10_000)
+            var drivers: [String] = []
+            var seen: [ProductID] = []
+            var position: CursorPosition?
+            for _ in 0..<3 {
+                let page = try await database.read { connection in
+                    var driver: String?
+                    let page = try SearchExecution.hits(text: try SearchQuery("갈축 적축"), filter: cheap, sort: .relevance,
+                                                        after: position, limit: 5, windowBudget: 6 * 5, on: connection) { sql, arguments in
+                        guard sql.contains("c.product_id >= ?") else { return }
+                        for (term, bound) in zip(arguments, arguments.dropFirst()) {
+                            if case let .text(word) = term, ["갈축", "적축"].contains(word), case let .integer(floor) = bound, floor > 0 {
+                                driver = word
+                                break
+                            }
+                        }
+                    }
+                    return (page, driver)
+                }
+                drivers.append(page.1 ?? "none")
+                seen += page.0.hits.prefix(4).map(\.product.id)
+                guard page.0.hits.count > 4, let last = page.0.hits.prefix(4).last else { break }
+                position = CursorPosition(sortKey: last.key, id: last.product.id.rawValue)
+            }
+            #expect(drivers == ["적축", "적축", "적축"], "\(drivers)")
+            #expect(seen.count == 12 && Set(seen).count == 12, "three full pages of cheap listings, none twice")
+        }
+        try await store.withDatabases { try await check($0[0]) }
+    }
+
     @Test("a window counts each group's terms: a prefix spelt out into twelve words costs a candidate twelve look-ups")
     func windowCountsTerms() throws {
         let plan = SearchPlan(try SearchQuery("gater"))

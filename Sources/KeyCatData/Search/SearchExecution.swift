@@ -21,7 +21,8 @@ import KeyCatInfrastructure
 /// for one another's answers travel in one exchange with the store, on Postgres a round trip:
 /// step 1's look-ups travel together, and when the plan can only change by its synonyms (a
 /// Korean query's), step 2 or 3 travels with them, so `갈축` is two round trips and `gater`
-/// three (until 2026-12-02, three and five; `PostgresRoundTripTests`).
+/// three (until 2026-12-02, three and five; `PostgresRoundTripTests`); a first page its window
+/// leaves short looks deeper in two more (``SearchWindow/deepening``).
 package enum SearchExecution {
     /// - Parameters:
     ///   - windowBudget: ``SearchWindow/budget``; tests make it small to walk windows of a few listings.
@@ -68,11 +69,15 @@ package enum SearchExecution {
 
     /// The statement counting each group's postings, as far as a page needs to know which is
     /// rarest (``SearchTerms/groupSizes(of:cap:floor:)``): from a relevance cursor's floor on,
-    /// with room above a window.
+    /// with room above a window, or above ``SearchWindow/deepening`` windows when the first page
+    /// looked that deep (without it every broad group stopped at the cap, and the first, perhaps
+    /// the broadest, drove the next pages).
     private static func sizes(of plan: SearchPlan, terms: SearchTerms, window: (dense: Int, sparse: Int), sort: ProductSort,
                               after position: CursorPosition?) -> (sql: String, arguments: [SQLValue]) {
-        let floor = sort == .relevance ? position.map { SearchWindow.unpack($0.sortKey).floor } ?? 0 : 0
-        return terms.groupSizes(of: plan, cap: floor > 0 ? 2 * window.dense : window.dense, floor: floor)
+        guard sort == .relevance, let position else { return terms.groupSizes(of: plan, cap: window.dense) }
+        let (_, floor, deepened) = SearchWindow.unpack(position.sortKey)
+        let cap = deepened ? 2 * SearchWindow.deepening * window.dense : floor > 0 ? 2 * window.dense : window.dense
+        return terms.groupSizes(of: plan, cap: cap, floor: floor)
     }
 
     /// A page of the listings with `tag`, under a sort other than relevance, read as a search of
@@ -107,10 +112,11 @@ package enum SearchExecution {
         var drivingCount: Int?
         var counts: [Int] = []
         var floor: Int64 = 0
+        var deepened = false
         var resumeAfter = position
         if relevance, let position {
-            let (key, kept) = SearchWindow.unpack(position.sortKey)
-            floor = kept
+            let (key, kept, deeper) = SearchWindow.unpack(position.sortKey)
+            (floor, deepened) = (kept, deeper)
             resumeAfter = CursorPosition(sortKey: key, id: position.id)
         }
         if plan.groups.count > 1 || !relevance {
@@ -166,7 +172,8 @@ package enum SearchExecution {
             hits.reserveCapacity(limit)
             try connection.forEach(query.sql, query.arguments) { row in
                 let key = row.int64(ProductRow.columnCount)
-                hits.append(SearchHit(product: try ProductRow.decode(row), key: relevance ? SearchWindow.pack(key: key, floor: floor) : key))
+                hits.append(SearchHit(product: try ProductRow.decode(row),
+                                      key: relevance ? SearchWindow.pack(key: key, floor: floor, deepened: deepened) : key))
             }
             return hits
         }
@@ -177,6 +184,7 @@ package enum SearchExecution {
             // not what the filters ask for. Look once more, in a window ``SearchWindow/deepening``
             // times as deep, before answering that there is no more.
             try chooseFloor((window.dense * SearchWindow.deepening, window.sparse * SearchWindow.deepening), answered: nil)
+            deepened = true
             hits = try page()
         }
         return SearchPage(hits: hits)

@@ -29,8 +29,8 @@ import KeyCatInfrastructure
 /// (``SearchListQuery/browsing(plan:terms:filter:sort:after:limit:)``).
 ///
 /// The relevance key needs 32 bits (an 11-bit text score above 21 bits of signals), so a hit's
-/// key carries the floor in the bits above them; ids beyond 31 bits widen the window to
-/// ``largestFloor``, which is still a window the walk keeps.
+/// key carries the floor in the 31 bits above them and the deeper look in the sign bit; ids
+/// beyond 31 bits widen the window to ``largestFloor``, which is still a window the walk keeps.
 package enum SearchWindow {
     /// The index look-ups a relevance page may spend on its candidates.
     package static let budget = 6_000
@@ -56,14 +56,16 @@ package enum SearchWindow {
     /// The largest floor a key can carry.
     static let largestFloor: Int64 = (1 << 31) - 1
 
-    /// A hit's key with the window's floor above it.
-    static func pack(key: Int64, floor: Int64) -> Int64 {
-        min(floor, largestFloor) << 32 | key
+    /// A hit's key with the window's floor above it, and in the sign bit whether the first page
+    /// looked ``deepening`` times as deep for it: the next pages then count the groups with as
+    /// much more room, so that the group that set the floor drives again.
+    static func pack(key: Int64, floor: Int64, deepened: Bool = false) -> Int64 {
+        (deepened ? Int64.min : 0) | min(floor, largestFloor) << 32 | key
     }
 
-    /// A cursor's key and the floor it carries.
-    static func unpack(_ sortKey: Int64) -> (key: Int64, floor: Int64) {
-        (sortKey & 0xFFFF_FFFF, sortKey >> 32)
+    /// A cursor's key, the floor it carries and whether it came from a deeper look.
+    package static func unpack(_ sortKey: Int64) -> (key: Int64, floor: Int64, deepened: Bool) {
+        (sortKey & 0xFFFF_FFFF, (sortKey >> 32) & largestFloor, sortKey < 0)
     }
 
     /// Where a group's windows would start.

@@ -76,7 +76,8 @@ package final class InMemoryBusinessRegistry: BusinessRegistry {
         self.entries = Mutex(Dictionary(entries.map { ($0.number, $0) }, uniquingKeysWith: { $1 }))
     }
 
-    /// Adds these entries, each replacing the number's entry if there is one.
+    /// Adds these entries, each replacing the number's entry whole if there is one (the table's
+    /// load keeps a name and date that a line without them leaves out; this does not).
     package func load(_ loaded: [BusinessRegistryEntry]) {
         entries.withLock { entries in
             for entry in loaded { entries[entry.number] = entry }

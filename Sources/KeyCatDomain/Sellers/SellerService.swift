@@ -31,16 +31,19 @@ public struct SellerService: Sendable {
 
     /// Applies to become a seller.
     ///
-    /// The number's checksum is checked first, then the business registry: a business that is
-    /// not active is recorded as rejected at once, with the registry's reason, and returned
-    /// with status ``SellerApplicationStatus/rejected``. An active one is returned pending, for
-    /// an operator to decide.
+    /// The number's checksum is checked first, then the caller's own applications (one pending,
+    /// five a day), then the business registry: a business that is not active, or whose
+    /// representative or opening date the registry does not confirm, is recorded as rejected at
+    /// once, with the registry's reason, and returned with status
+    /// ``SellerApplicationStatus/rejected``. An active one is returned pending, for an operator
+    /// to decide.
     ///
     /// - Throws: ``KeyCatError/Code/forbidden`` unless the caller is a buyer;
     ///   ``KeyCatError/Code/validation`` for a bad number, name or date;
     ///   ``KeyCatError/Code/duplicate`` when the caller already has a pending application or the
-    ///   number belongs to an approved seller; ``KeyCatError/Code/notFound`` for a withdrawn
-    ///   account. Another user's *pending* application for the number does not stop this one:
+    ///   number belongs to an approved seller; ``KeyCatError/Code/rateLimited`` (context
+    ///   `retry_after`) past ``SellerApplication/dailyLimit`` applications in 24 hours;
+    ///   ``KeyCatError/Code/notFound`` for a withdrawn account. Another user's *pending* application for the number does not stop this one:
     ///   both wait for an operator, and approving one rejects the others (one business, one seller).
     public func apply(_ form: SellerApplicationForm, by principal: Principal) async throws(KeyCatError) -> SellerApplication {
         try principal.require(.buyer, to: "apply to become a seller")

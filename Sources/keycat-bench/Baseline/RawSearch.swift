@@ -28,7 +28,8 @@ extension Array where Element == TracedStatement {
 }
 
 /// A search page as a hand-written server would read it with the same SQL: the statements KeyCat
-/// ran for it (the plan's look-ups, the group counts, the window's floor, the page), each
+/// ran for it (the plan's look-ups, the group counts, the window's floors, the page; on a short
+/// first page, the deeper floors and the page again), each
 /// prepared once and run with the same arguments, the last one's rows decoded into plain fields.
 /// What the baseline leaves out is what KeyCat adds: the query's analysis, the plan, building
 /// the SQL, the cursor, typed `Product`s.

@@ -107,7 +107,7 @@ struct SearchScenarios {
         guard libraryIDs == Array(rawIDs), libraryIDs == traced.prefix(Self.pageSize).map(\.product.id.rawValue) else {
             throw RawDatabase.Failure(description: "\(searchCase.name): library and baseline disagree")
         }
-        let floor = traced.first.map { $0.key >> 32 } ?? 0
+        let floor = traced.first.map { SearchWindow.unpack($0.key).floor } ?? 0
         if let path = ProcessInfo.processInfo.environment["KEYCAT_BENCH_DUMP_SQL"] {
             // Diagnostics: the statements of each row, as JSON lines, for trying them by hand.
             for statement in statements {
